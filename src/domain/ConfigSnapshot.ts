@@ -1,0 +1,29 @@
+import { Schema } from "effect"
+import { FlagType, Variation } from "./Flag.js"
+import { Condition, Rule } from "./Targeting.js"
+
+/** One flag as an SDK sees it in `GET /v1/config`: its definition merged with one environment's configuration. */
+export const SnapshotFlag = Schema.Struct({
+  key: Schema.String,
+  type: FlagType,
+  enabled: Schema.Boolean,
+  variations: Schema.Array(Variation),
+  defaultVariationKey: Schema.String,
+  offVariationKey: Schema.String,
+  rules: Schema.Array(Rule)
+})
+export type SnapshotFlag = typeof SnapshotFlag.Type
+
+export const SnapshotSegment = Schema.Struct({
+  key: Schema.String,
+  conditions: Schema.Array(Condition)
+})
+export type SnapshotSegment = typeof SnapshotSegment.Type
+
+/** The body of `GET /v1/config`: everything needed to evaluate one environment in process. */
+export const ConfigSnapshot = Schema.Struct({
+  environment: Schema.String,
+  flags: Schema.Array(SnapshotFlag),
+  segments: Schema.Array(SnapshotSegment)
+})
+export type ConfigSnapshot = typeof ConfigSnapshot.Type

@@ -1,0 +1,34 @@
+import { Schema } from "effect"
+
+/** One problem in a request, with the JSON path where it was found (e.g. `variations[1].value`). */
+export const Problem = Schema.Struct({
+  path: Schema.String,
+  message: Schema.String
+})
+export type Problem = typeof Problem.Type
+
+/** Input that cannot be accepted; `details` lists every problem, not only the first. */
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
+  message: Schema.String,
+  details: Schema.Array(Problem)
+}) {}
+
+/** A named resource does not exist (in the caller's project). */
+export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", {
+  message: Schema.String
+}) {}
+
+/** The request collides with existing state: a duplicate key, or a reference still in use. */
+export class ResourceConflict extends Schema.TaggedError<ResourceConflict>()("ResourceConflict", {
+  message: Schema.String
+}) {}
+
+/** Missing, malformed or unknown credentials. */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  message: Schema.String
+}) {}
+
+/** Known credentials that may not do this. */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+  message: Schema.String
+}) {}

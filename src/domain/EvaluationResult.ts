@@ -1,0 +1,21 @@
+import { Schema } from "effect"
+
+export const ReasonKind = Schema.Literal("OFF", "FALLTHROUGH", "RULE_MATCH", "ERROR")
+export type ReasonKind = typeof ReasonKind.Type
+
+export const Reason = Schema.Struct({
+  kind: ReasonKind,
+  ruleId: Schema.optional(Schema.String),
+  ruleIndex: Schema.optional(Schema.Number),
+  error: Schema.optional(Schema.String)
+})
+export type Reason = typeof Reason.Type
+
+/** `variationKey` is null only for an ERROR result whose off variation does not exist either. */
+export const EvaluationResult = Schema.Struct({
+  flagKey: Schema.String,
+  value: Schema.Unknown,
+  variationKey: Schema.NullOr(Schema.String),
+  reason: Reason
+})
+export type EvaluationResult = typeof EvaluationResult.Type

@@ -1,0 +1,52 @@
+import { Schema } from "effect"
+import { Key, Timestamp } from "./Ids.js"
+import { EnvironmentConfig } from "./Targeting.js"
+
+export const FlagType = Schema.Literal("boolean", "string", "number", "json")
+export type FlagType = typeof FlagType.Type
+
+/**
+ * A variation's value is any JSON value on the wire; whether it agrees with the
+ * flag's type is checked by `Validation`, so every problem is reported with its path.
+ */
+export const JsonValue = Schema.Unknown
+
+export const Variation = Schema.Struct({
+  key: Key,
+  value: JsonValue,
+  name: Schema.optional(Schema.String)
+})
+export type Variation = typeof Variation.Type
+
+/** A stored flag: the definition shared by the project plus one configuration per environment. */
+export const Flag = Schema.Struct({
+  id: Schema.String,
+  key: Key,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  type: FlagType,
+  variations: Schema.Array(Variation),
+  configs: Schema.Array(EnvironmentConfig),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  version: Schema.Number
+})
+export type Flag = typeof Flag.Type
+
+/** Body of `POST /v1/projects/{projectId}/flags`. */
+export const CreateFlagInput = Schema.Struct({
+  key: Key,
+  name: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.NullOr(Schema.String)),
+  type: FlagType,
+  variations: Schema.Array(Variation)
+})
+export type CreateFlagInput = typeof CreateFlagInput.Type
+
+/** Body of `PATCH /v1/projects/{projectId}/flags/{flagKey}`: send only what changes. */
+export const PatchFlagInput = Schema.Struct({
+  name: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.NullOr(Schema.String)),
+  variations: Schema.optional(Schema.Array(Variation))
+})
+export type PatchFlagInput = typeof PatchFlagInput.Type

@@ -1,0 +1,31 @@
+import { Schema } from "effect"
+import { Key, ProjectId, Timestamp } from "./Ids.js"
+
+export const Project = Schema.Struct({
+  id: ProjectId,
+  name: Schema.String,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Project = typeof Project.Type
+
+export const CreateProjectInput = Schema.Struct({
+  id: ProjectId,
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+})
+export type CreateProjectInput = typeof CreateProjectInput.Type
+
+export const Environment = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  key: Key,
+  name: Schema.String,
+  createdAt: Timestamp
+})
+export type Environment = typeof Environment.Type
+
+export const CreateEnvironmentInput = Schema.Struct({
+  key: Key,
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+})
+export type CreateEnvironmentInput = typeof CreateEnvironmentInput.Type

@@ -1,0 +1,32 @@
+import { Schema } from "effect"
+import { Key, Timestamp } from "./Ids.js"
+import { Condition } from "./Targeting.js"
+
+export const Segment = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  key: Key,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  conditions: Schema.Array(Condition),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Segment = typeof Segment.Type
+
+/** Body of `POST /v1/projects/{projectId}/segments`. */
+export const CreateSegmentInput = Schema.Struct({
+  key: Key,
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)),
+  description: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500)))),
+  conditions: Schema.Array(Condition)
+})
+export type CreateSegmentInput = typeof CreateSegmentInput.Type
+
+/** Body of `PATCH /v1/projects/{projectId}/segments/{segmentKey}`. */
+export const PatchSegmentInput = Schema.Struct({
+  name: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))),
+  description: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500)))),
+  conditions: Schema.optional(Schema.Array(Condition))
+})
+export type PatchSegmentInput = typeof PatchSegmentInput.Type

@@ -1,0 +1,91 @@
+import { Schema } from "effect"
+import { Key } from "./Ids.js"
+
+/** Every operator of the contract's condition table. */
+export const Operator = Schema.Literal(
+  "in",
+  "notIn",
+  "contains",
+  "startsWith",
+  "endsWith",
+  "matches",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+  "before",
+  "after",
+  "semverEq",
+  "semverLt",
+  "semverGt",
+  "exists",
+  "inSegment",
+  "notInSegment"
+)
+export type Operator = typeof Operator.Type
+
+/**
+ * `attribute: "key"` reads the context key, any other name `context.attributes[name]`.
+ * Segment operators carry no attribute; their values are segment keys.
+ */
+export const Condition = Schema.Struct({
+  attribute: Schema.optional(Schema.String),
+  operator: Operator,
+  values: Schema.Array(Schema.Unknown),
+  negate: Schema.optional(Schema.Boolean)
+})
+export type Condition = typeof Condition.Type
+
+/** One slice of a rollout; weights are thousandths of a percent (100000 = 100%). */
+export const WeightedVariation = Schema.Struct({
+  variationKey: Schema.String,
+  weight: Schema.Number
+})
+export type WeightedVariation = typeof WeightedVariation.Type
+
+export const Rollout = Schema.Struct({
+  bucketBy: Schema.optional(Schema.String),
+  seed: Schema.optional(Schema.String),
+  variations: Schema.Array(WeightedVariation)
+})
+export type Rollout = typeof Rollout.Type
+
+/** A rule as sent on PUT targeting: `id` is optional there (the server assigns one). */
+export const RuleInput = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  name: Schema.optional(Schema.String),
+  conditions: Schema.Array(Condition),
+  variationKey: Schema.optional(Schema.String),
+  rollout: Schema.optional(Rollout)
+})
+export type RuleInput = typeof RuleInput.Type
+
+/** A stored rule always has its id. Exactly one of `variationKey` and `rollout` is set. */
+export const Rule = Schema.Struct({
+  id: Schema.String,
+  name: Schema.optional(Schema.String),
+  conditions: Schema.Array(Condition),
+  variationKey: Schema.optional(Schema.String),
+  rollout: Schema.optional(Rollout)
+})
+export type Rule = typeof Rule.Type
+
+/** The configuration of one flag in one environment. */
+export const EnvironmentConfig = Schema.Struct({
+  environmentKey: Key,
+  enabled: Schema.Boolean,
+  defaultVariationKey: Schema.String,
+  offVariationKey: Schema.String,
+  rules: Schema.Array(Rule)
+})
+export type EnvironmentConfig = typeof EnvironmentConfig.Type
+
+/** Body of `PUT /v1/projects/{projectId}/flags/{flagKey}/targeting`. */
+export const TargetingInput = Schema.Struct({
+  environment: Key,
+  enabled: Schema.Boolean,
+  defaultVariationKey: Schema.String,
+  offVariationKey: Schema.String,
+  rules: Schema.Array(RuleInput)
+})
+export type TargetingInput = typeof TargetingInput.Type

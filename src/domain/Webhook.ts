@@ -1,0 +1,53 @@
+import { Schema } from "effect"
+import { Flag } from "./Flag.js"
+import { Timestamp } from "./Ids.js"
+
+export const WebhookEventType = Schema.Literal("flag.created", "flag.updated", "flag.deleted", "targeting.updated")
+export type WebhookEventType = typeof WebhookEventType.Type
+
+/** The webhook record as the API returns it: the secret itself never leaves the server. */
+export const Webhook = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(WebhookEventType),
+  enabled: Schema.Boolean,
+  hasSecret: Schema.Boolean,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Webhook = typeof Webhook.Type
+
+const Secret = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(128))
+const Events = Schema.Array(WebhookEventType).pipe(
+  Schema.minItems(1, { message: () => "must name at least one event" })
+)
+
+export const CreateWebhookInput = Schema.Struct({
+  url: Schema.String,
+  events: Events,
+  secret: Schema.optional(Secret),
+  enabled: Schema.optional(Schema.Boolean)
+})
+export type CreateWebhookInput = typeof CreateWebhookInput.Type
+
+export const PatchWebhookInput = Schema.Struct({
+  url: Schema.optional(Schema.String),
+  events: Schema.optional(Events),
+  secret: Schema.optional(Schema.NullOr(Secret)),
+  enabled: Schema.optional(Schema.Boolean)
+})
+export type PatchWebhookInput = typeof PatchWebhookInput.Type
+
+/** The body of one delivered notification (contract: Webhooks). */
+export const WebhookEvent = Schema.Struct({
+  id: Schema.String,
+  type: WebhookEventType,
+  projectId: Schema.String,
+  occurredAt: Timestamp,
+  data: Schema.Struct({
+    flag: Flag,
+    environment: Schema.optional(Schema.String)
+  })
+})
+export type WebhookEvent = typeof WebhookEvent.Type
