@@ -1,0 +1,135 @@
+/**
+ * The authorization policy, pure: parse the Authorization header, classify keys, and decide
+ * every case of the specification's authorization table with its exact message.
+ *
+ * Both HTTP lanes (the HttpApi middleware and the lean evaluation lane) call these functions,
+ * so the two cannot disagree. Everything here is synchronous and total and returns `Either`.
+ */
+import { Either } from "effect"
+import type { ApiKey, Principal } from "./ApiKey.js"
+import { Forbidden, InvalidRequest, Unauthenticated } from "./Errors.js"
+
+/** Messages of the specification's table, verbatim. */
+export const Messages = {
+  malformedHeader: "Missing or malformed Authorization header. Expected: Bearer <api-key>.",
+  invalidKey: "Invalid API key.",
+  serverKeyRequired: "A server API key is required for management endpoints.",
+  clientKeyUnscoped: "Client keys must be scoped to a project.",
+  projectMismatch: "This API key is not authorized for the requested project.",
+  projectIdRequired: "A global server key must name the project with projectId on evaluation endpoints."
+} as const
+
+export type KeyKind = "server" | "client"
+
+const SCHEME = "bearer "
+/** RFC 6750 token68-ish: visible ASCII without spaces. A space inside means "not exactly one space". */
+const TOKEN = /^[\x21-\x7E]+$/
+
+/**
+ * `Authorization: Bearer <key>`: the scheme case-insensitively (RFC 7235), exactly one space,
+ * then the whole key (no other whitespace). Anything else is a malformed header.
+ */
+export const parseAuthorization = (header: string | undefined | null): Either.Either<string, Unauthenticated> => {
+  if (typeof header !== "string" || header.length <= SCHEME.length) {
+    return Either.left(new Unauthenticated({ message: Messages.malformedHeader }))
+  }
+  if (header.slice(0, SCHEME.length).toLowerCase() !== SCHEME) {
+    return Either.left(new Unauthenticated({ message: Messages.malformedHeader }))
+  }
+  const token = header.slice(SCHEME.length)
+  if (!TOKEN.test(token)) {
+    return Either.left(new Unauthenticated({ message: Messages.malformedHeader }))
+  }
+  return Either.right(token)
+}
+
+/** The key kind from its prefix; a token with neither prefix (or nothing after it) cannot be a key. */
+export const classifyToken = (token: string): KeyKind | undefined => {
+  if (token.length > 4 && token.startsWith("srv_")) return "server"
+  if (token.length > 4 && token.startsWith("cli_")) return "client"
+  return undefined
+}
+
+/** The credentials as the policy sees them. A client key without a project is kept, and refused later. */
+export const principalOf = (key: Pick<ApiKey, "id" | "type" | "projectId">): Principal => {
+  if (key.type === "client") return { _tag: "Client", keyId: key.id, projectId: key.projectId }
+  return key.projectId === null
+    ? { _tag: "GlobalServer", keyId: key.id }
+    : { _tag: "ProjectServer", keyId: key.id, projectId: key.projectId }
+}
+
+/** The lookup found nothing (unknown, revoked or malformed token). */
+export const unknownKey = (): Unauthenticated => new Unauthenticated({ message: Messages.invalidKey })
+
+/**
+ * What a management request touches:
+ * - `{ _tag: "Project", projectId }`: anything under `/v1/projects/{projectId}`;
+ * - `{ _tag: "ListProjects" }`: `GET /v1/projects` (a scoped key sees only its own project);
+ * - `{ _tag: "CreateProject" }`: `POST /v1/projects` (a global server key only).
+ */
+export type ManagementTarget =
+  | { readonly _tag: "Project"; readonly projectId: string }
+  | { readonly _tag: "ListProjects" }
+  | { readonly _tag: "CreateProject" }
+
+/**
+ * Management endpoints need a server key; a project-scoped one only for its own project.
+ * Succeeds with the project scope the caller is limited to (`null` = every project).
+ */
+export const authorizeManagement = (
+  principal: Principal,
+  target: ManagementTarget
+): Either.Either<string | null, Forbidden> => {
+  switch (principal._tag) {
+    case "Client":
+      return Either.left(new Forbidden({ message: Messages.serverKeyRequired }))
+    case "GlobalServer":
+      return Either.right(null)
+    case "ProjectServer":
+      switch (target._tag) {
+        case "ListProjects":
+          return Either.right(principal.projectId)
+        case "CreateProject":
+          return Either.left(new Forbidden({ message: Messages.projectMismatch }))
+        case "Project":
+          return target.projectId === principal.projectId
+            ? Either.right(principal.projectId)
+            : Either.left(new Forbidden({ message: Messages.projectMismatch }))
+      }
+  }
+}
+
+/**
+ * Evaluation endpoints take the project from the key. A global server key must name it
+ * (`projectId` query parameter or body field, else 400); a scoped key that names another
+ * project is refused; a client key without a project is refused.
+ * Succeeds with the project to evaluate.
+ */
+export const authorizeEvaluation = (
+  principal: Principal,
+  requestedProjectId: string | undefined
+): Either.Either<string, Forbidden | InvalidRequest> => {
+  switch (principal._tag) {
+    case "GlobalServer":
+      return requestedProjectId === undefined || requestedProjectId === ""
+        ? Either.left(
+          new InvalidRequest({
+            message: Messages.projectIdRequired,
+            details: [{ path: "projectId", message: "is required with a global server key" }]
+          })
+        )
+        : Either.right(requestedProjectId)
+    case "Client":
+      if (principal.projectId === null) {
+        return Either.left(new Forbidden({ message: Messages.clientKeyUnscoped }))
+      }
+      return sameProject(principal.projectId, requestedProjectId)
+    case "ProjectServer":
+      return sameProject(principal.projectId, requestedProjectId)
+  }
+}
+
+const sameProject = (own: string, requested: string | undefined): Either.Either<string, Forbidden> =>
+  requested === undefined || requested === own
+    ? Either.right(own)
+    : Either.left(new Forbidden({ message: Messages.projectMismatch }))

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
+import type { Principal } from "../../src/domain/ApiKey.js"
+import * as Policy from "../../src/domain/Policy.js"
+
+const M = Policy.Messages
+
+describe("Policy.parseAuthorization", () => {
+  const cases: ReadonlyArray<[string, string | undefined, string | null]> = [
+    ["the canonical form", "Bearer srv_abc", "srv_abc"],
+    ["lower-case scheme", "bearer srv_abc", "srv_abc"],
+    ["upper-case scheme", "BEARER cli_abc", "cli_abc"],
+    ["mixed-case scheme", "bEaReR srv_x-y.z~+/=", "srv_x-y.z~+/="],
+    ["a token that is not a key is still a well-formed header", "Bearer nope", "nope"],
+    ["missing header", undefined, null],
+    ["empty header", "", null],
+    ["scheme only", "Bearer", null],
+    ["scheme and space only", "Bearer ", null],
+    ["another scheme", "Basic c3J2X2FiYw==", null],
+    ["an unknown scheme of the same length (the built-in bearer accepts it)", "XXXXXX srv_abc", null],
+    ["two spaces", "Bearer  srv_abc", null],
+    ["a tab instead of the space", "Bearer\tsrv_abc", null],
+    ["no space", "Bearersrv_abc", null],
+    ["trailing text after the key", "Bearer srv_abc extra", null],
+    ["trailing space", "Bearer srv_abc ", null],
+    ["a non-ASCII key", "Bearer srv_é", null]
+  ]
+  it.each(cases)("%s", (_name, header, expected) => {
+    const result = Policy.parseAuthorization(header)
+    if (expected === null) {
+      expect(Either.isLeft(result)).toBe(true)
+      if (Either.isLeft(result)) {
+        expect(result.left._tag).toBe("Unauthenticated")
+        expect(result.left.message).toBe(M.malformedHeader)
+      }
+    } else {
+      expect(result).toEqual(Either.right(expected))
+    }
+  })
+})
+
+describe("Policy.classifyToken", () => {
+  it.each([
+    ["srv_abc", "server"],
+    ["cli_abc", "client"],
+    ["srv_", undefined],
+    ["cli_", undefined],
+    ["SRV_abc", undefined],
+    ["key_abc", undefined],
+    ["abc", undefined]
+  ] as const)("%s -> %s", (token, kind) => {
+    expect(Policy.classifyToken(token)).toBe(kind)
+  })
+})
+
+describe("Policy.principalOf", () => {
+  it("classifies global server, scoped server, scoped client and unscoped client keys", () => {
+    expect(Policy.principalOf({ id: "k1", type: "server", projectId: null })).toEqual({ _tag: "GlobalServer", keyId: "k1" })
+    expect(Policy.principalOf({ id: "k2", type: "server", projectId: "p" })).toEqual({
+      _tag: "ProjectServer",
+      keyId: "k2",
+      projectId: "p"
+    })
+    expect(Policy.principalOf({ id: "k3", type: "client", projectId: "p" })).toEqual({
+      _tag: "Client",
+      keyId: "k3",
+      projectId: "p"
+    })
+    expect(Policy.principalOf({ id: "k4", type: "client", projectId: null })).toEqual({
+      _tag: "Client",
+      keyId: "k4",
+      projectId: null
+    })
+  })
+  it("an unknown key is the specification's 401 message", () => {
+    const error = Policy.unknownKey()
+    expect(error._tag).toBe("Unauthenticated")
+    expect(error.message).toBe(M.invalidKey)
+  })
+})
+
+const globalServer: Principal = { _tag: "GlobalServer", keyId: "g" }
+const scopedServer: Principal = { _tag: "ProjectServer", keyId: "s", projectId: "p1" }
+const client: Principal = { _tag: "Client", keyId: "c", projectId: "p1" }
+const unscopedClient: Principal = { _tag: "Client", keyId: "u", projectId: null }
+
+type Outcome = { readonly ok: string | null } | { readonly tag: string; readonly message: string }
+const outcome = <A>(result: Either.Either<A, { _tag: string; message: string }>): Outcome =>
+  Either.isRight(result)
+    ? { ok: result.right as string | null }
+    : { tag: result.left._tag, message: result.left.message }
+
+describe("Policy.authorizeManagement: the whole table", () => {
+  const own: Policy.ManagementTarget = { _tag: "Project", projectId: "p1" }
+  const other: Policy.ManagementTarget = { _tag: "Project", projectId: "p2" }
+  const list: Policy.ManagementTarget = { _tag: "ListProjects" }
+  const create: Policy.ManagementTarget = { _tag: "CreateProject" }
+  const forbidden = (message: string) => ({ tag: "Forbidden", message })
+  const table: ReadonlyArray<[string, Principal, Policy.ManagementTarget, Outcome]> = [
+    ["global server key, any project", globalServer, other, { ok: null }],
+    ["global server key, list projects", globalServer, list, { ok: null }],
+    ["global server key, create project", globalServer, create, { ok: null }],
+    ["scoped server key, its project", scopedServer, own, { ok: "p1" }],
+    ["scoped server key, another project", scopedServer, other, forbidden(M.projectMismatch)],
+    ["scoped server key, list projects (sees its own)", scopedServer, list, { ok: "p1" }],
+    ["scoped server key, create project", scopedServer, create, forbidden(M.projectMismatch)],
+    ["client key, its project", client, own, forbidden(M.serverKeyRequired)],
+    ["client key, another project", client, other, forbidden(M.serverKeyRequired)],
+    ["client key, list projects", client, list, forbidden(M.serverKeyRequired)],
+    ["client key, create project", client, create, forbidden(M.serverKeyRequired)],
+    ["unscoped client key, a project", unscopedClient, own, forbidden(M.serverKeyRequired)]
+  ]
+  it.each(table)("%s", (_name, principal, target, expected) => {
+    expect(outcome(Policy.authorizeManagement(principal, target))).toEqual(expected)
+  })
+})
+
+describe("Policy.authorizeEvaluation: the whole table", () => {
+  const table: ReadonlyArray<[string, Principal, string | undefined, Outcome]> = [
+    ["global server key with projectId", globalServer, "p2", { ok: "p2" }],
+    ["global server key without projectId", globalServer, undefined, { tag: "InvalidRequest", message: M.projectIdRequired }],
+    ["global server key with an empty projectId", globalServer, "", { tag: "InvalidRequest", message: M.projectIdRequired }],
+    ["scoped server key without projectId", scopedServer, undefined, { ok: "p1" }],
+    ["scoped server key naming its project", scopedServer, "p1", { ok: "p1" }],
+    ["scoped server key naming another project", scopedServer, "p2", { tag: "Forbidden", message: M.projectMismatch }],
+    ["client key without projectId", client, undefined, { ok: "p1" }],
+    ["client key naming its project", client, "p1", { ok: "p1" }],
+    ["client key naming another project", client, "p2", { tag: "Forbidden", message: M.projectMismatch }],
+    ["unscoped client key", unscopedClient, undefined, { tag: "Forbidden", message: M.clientKeyUnscoped }],
+    ["unscoped client key naming a project", unscopedClient, "p1", { tag: "Forbidden", message: M.clientKeyUnscoped }]
+  ]
+  it.each(table)("%s", (_name, principal, requested, expected) => {
+    expect(outcome(Policy.authorizeEvaluation(principal, requested))).toEqual(expected)
+  })
+  it("the 400 for a global key without projectId names the field", () => {
+    const result = Policy.authorizeEvaluation(globalServer, undefined)
+    expect(Either.isLeft(result) && result.left._tag === "InvalidRequest" ? result.left.details : []).toEqual([
+      { path: "projectId", message: "is required with a global server key" }
+    ])
+  })
+})
