@@ -13,6 +13,11 @@ export const Webhook = Schema.Struct({
   events: Schema.Array(WebhookEventType),
   enabled: Schema.Boolean,
   hasSecret: Schema.Boolean,
+  /**
+   * Present while a rotated-out secret is still honoured: until this time deliveries carry a
+   * signature with the previous secret too (added by the webhook helper; secret rotation).
+   */
+  previousSecretExpiresAt: Schema.optional(Timestamp),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })
@@ -51,3 +56,26 @@ export const WebhookEvent = Schema.Struct({
   })
 })
 export type WebhookEvent = typeof WebhookEvent.Type
+
+/**
+ * Builds the contract payload of a flag lifecycle event. `flag` is the flag after the change
+ * (for `flag.deleted`, as it was just before deletion); `environment` is set only for
+ * `targeting.updated`.
+ */
+export const makeFlagEvent = (params: {
+  readonly id: string
+  readonly type: WebhookEventType
+  readonly projectId: string
+  readonly occurredAt: string
+  readonly flag: Flag
+  readonly environment?: string | undefined
+}): WebhookEvent => ({
+  id: params.id,
+  type: params.type,
+  projectId: params.projectId,
+  occurredAt: params.occurredAt,
+  data:
+    params.environment === undefined
+      ? { flag: params.flag }
+      : { flag: params.flag, environment: params.environment }
+})

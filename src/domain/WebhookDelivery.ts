@@ -1,0 +1,40 @@
+import { Schema } from "effect"
+import { Timestamp } from "./Ids.js"
+import { WebhookEventType } from "./Webhook.js"
+
+/**
+ * The delivery log: one delivery per (event, webhook), with every attempt made for it
+ * (GET /v1/projects/{projectId}/webhooks/{webhookId}/deliveries).
+ */
+
+/** `pending` while attempts remain, then `succeeded` (a 2xx) or `failed` (schedule used up). */
+export const DeliveryStatus = Schema.Literal("pending", "succeeded", "failed")
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+/** One POST to the destination. `statusCode` is null when no answer came (timeout, refused, ...). */
+export const DeliveryAttempt = Schema.Struct({
+  attemptedAt: Timestamp,
+  statusCode: Schema.NullOr(Schema.Number),
+  durationMs: Schema.Number,
+  error: Schema.NullOr(Schema.String),
+  /** When the next attempt is due after this one failed; null after a success or the last attempt. */
+  nextAttemptAt: Schema.NullOr(Timestamp)
+})
+export type DeliveryAttempt = typeof DeliveryAttempt.Type
+
+export const Delivery = Schema.Struct({
+  id: Schema.String,
+  webhookId: Schema.String,
+  /** The event id, also sent as the `webhook-id` header (stable across retries and redeliveries). */
+  eventId: Schema.String,
+  eventType: WebhookEventType,
+  status: DeliveryStatus,
+  /** When the next attempt is due while `pending`; null otherwise. */
+  nextAttemptAt: Schema.NullOr(Timestamp),
+  /** The delivery this one re-sends by hand (POST .../redeliver), or null. */
+  redeliveryOf: Schema.NullOr(Schema.String),
+  attempts: Schema.Array(DeliveryAttempt),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Delivery = typeof Delivery.Type
