@@ -1,0 +1,165 @@
+import { Effect, Layer, Option } from "effect"
+import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/WebhookDelivery.js"
+import { NotFound } from "../../src/ports/StorageError.js"
+import {
+  type ClaimedDelivery,
+  type NewDelivery,
+  type StoredDelivery,
+  type StoredWebhook,
+  WebhookRepository
+} from "../../src/ports/WebhookRepository.js"
+import { jsonCopy, MemoryDb } from "./MemoryDb.js"
+
+/**
+ * The reference WebhookRepository: two MemoryDb cells (webhooks, deliveries) that join the same
+ * transactions as the other memory ports, so fan-out commits together with the outbox update.
+ * A `modify` is atomic (one transaction at a time), which is what makes `claimDue` a safe lease.
+ */
+
+interface DeliveryRow extends NewDelivery {
+  readonly status: DeliveryStatus
+  readonly attempts: ReadonlyArray<DeliveryAttempt>
+  readonly leaseOwner: string | null
+  readonly leaseExpiresAt: string | null
+  readonly updatedAt: string
+}
+
+const toStored = (row: DeliveryRow): StoredDelivery =>
+  jsonCopy({
+    id: row.id,
+    webhookId: row.webhookId,
+    projectId: row.projectId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
+    redeliveryOf: row.redeliveryOf,
+    attempts: row.attempts,
+    payload: row.payload,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  })
+
+export const make = Effect.gen(function* () {
+  const db = yield* MemoryDb
+  const webhooks = db.makeRef<ReadonlyMap<string, StoredWebhook>>("webhooks", new Map())
+  const deliveries = db.makeRef<ReadonlyArray<DeliveryRow>>("webhook_deliveries", [])
+
+  const notFound = (id: string) => new NotFound({ entity: "webhook", key: id })
+
+  return WebhookRepository.of({
+    insert: (webhook) => webhooks.update((map) => new Map(map).set(webhook.id, jsonCopy(webhook))),
+    list: (projectId) =>
+      Effect.map(webhooks.get, (map) => Array.from(map.values()).filter((w) => w.projectId === projectId).map(jsonCopy)),
+    get: (projectId, webhookId) =>
+      Effect.map(webhooks.get, (map) =>
+        Option.map(
+          Option.filter(Option.fromNullable(map.get(webhookId)), (w) => w.projectId === projectId),
+          jsonCopy
+        )
+      ),
+    update: (webhook) =>
+      webhooks
+        .modify((map) => {
+          const old = map.get(webhook.id)
+          if (old === undefined || old.projectId !== webhook.projectId) return [false, map] as const
+          return [true, new Map(map).set(webhook.id, jsonCopy({ ...webhook, createdAt: old.createdAt }))] as const
+        })
+        .pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(notFound(webhook.id))))),
+    remove: (projectId, webhookId) =>
+      webhooks
+        .modify((map) => {
+          const old = map.get(webhookId)
+          if (old === undefined || old.projectId !== projectId) return [false, map] as const
+          const next = new Map(map)
+          next.delete(webhookId)
+          return [true, next] as const
+        })
+        .pipe(
+          Effect.flatMap((ok) =>
+            ok ? deliveries.update((rows) => rows.filter((d) => d.webhookId !== webhookId)) : Effect.fail(notFound(webhookId))
+          )
+        ),
+
+    // One transaction at a time already: nothing to serialize.
+    lockForFanOut: Effect.void,
+    subscribers: (projectId, type) =>
+      Effect.map(webhooks.get, (map) =>
+        Array.from(map.values())
+          .filter((w) => w.projectId === projectId && w.enabled && w.events.includes(type))
+          .map((w) => w.id)
+      ),
+    insertDelivery: (delivery) =>
+      deliveries.update((rows) => [
+        ...rows,
+        {
+          ...jsonCopy(delivery),
+          status: "pending",
+          attempts: [],
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          updatedAt: delivery.createdAt
+        }
+      ]),
+
+    claimDue: ({ leaseUntil, limit, now, owner }) =>
+      Effect.flatMap(webhooks.get, (hooks) =>
+        deliveries.modify((rows) => {
+          const heads = new Set<string>()
+          const claimed: Array<ClaimedDelivery> = []
+          const next = rows.map((row) => {
+            if (row.status !== "pending" || heads.has(row.webhookId)) return row
+            heads.add(row.webhookId) // the oldest pending delivery of its webhook
+            const hook = hooks.get(row.webhookId)
+            const leased = row.leaseExpiresAt !== null && row.leaseExpiresAt > now
+            if (hook === undefined || !hook.enabled || leased || row.nextAttemptAt > now || claimed.length >= limit) {
+              return row
+            }
+            claimed.push({
+              deliveryId: row.id,
+              webhookId: row.webhookId,
+              eventId: row.eventId,
+              payload: row.payload,
+              attemptsMade: row.attempts.length,
+              url: hook.url,
+              secret: hook.secret,
+              previousSecret: hook.previousSecret,
+              previousSecretExpiresAt: hook.previousSecretExpiresAt
+            })
+            return { ...row, leaseOwner: owner, leaseExpiresAt: leaseUntil }
+          })
+          return [claimed, claimed.length === 0 ? rows : next] as const
+        })
+      ),
+    recordAttempt: ({ attempt, deliveryId, owner, status }) =>
+      deliveries.modify((rows) => {
+        let settled = false
+        const next = rows.map((row) => {
+          if (row.id !== deliveryId) return row
+          const attempts = [...row.attempts, jsonCopy(attempt)]
+          if (row.leaseOwner !== owner || row.status !== "pending") return { ...row, attempts }
+          settled = true
+          return {
+            ...row,
+            attempts,
+            status,
+            nextAttemptAt: attempt.nextAttemptAt ?? row.nextAttemptAt,
+            leaseOwner: null,
+            leaseExpiresAt: null,
+            updatedAt: attempt.attemptedAt
+          }
+        })
+        return [settled, next] as const
+      }),
+
+    listDeliveries: (webhookId) =>
+      Effect.map(deliveries.get, (rows) => rows.filter((d) => d.webhookId === webhookId).map(toStored)),
+    getDelivery: (webhookId, deliveryId) =>
+      Effect.map(deliveries.get, (rows) =>
+        Option.map(Option.fromNullable(rows.find((d) => d.id === deliveryId && d.webhookId === webhookId)), toStored)
+      )
+  })
+})
+
+/** The memory WebhookRepository; needs the MemoryDb that `MemoryStorage.layer` provides. */
+export const layer: Layer.Layer<WebhookRepository, never, MemoryDb> = Layer.effect(WebhookRepository, make)

@@ -1,0 +1,199 @@
+import { Cause, Clock, Context, Duration, Effect, Layer, Random } from "effect"
+import { formatTimestamp } from "../domain/Ids.js"
+import { isSuccessStatus, retryDelay } from "../domain/RetrySchedule.js"
+import { signingSecrets } from "../domain/WebhookInput.js"
+import { deliveryHeaders, unixSeconds } from "../domain/WebhookSigning.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { type ClaimedDelivery, WebhookRepository } from "../ports/WebhookRepository.js"
+import { WebhookTransport } from "../ports/WebhookTransport.js"
+
+/**
+ * Drains the event outbox into webhook deliveries and sends them (contract: Webhooks).
+ *
+ * One round ("tick"):
+ *  1. fan-out: in one transaction, every undispatched outbox event becomes one pending delivery per
+ *     ENABLED webhook of its project subscribed to its type, and the event is marked dispatched;
+ *  2. claim: due deliveries are leased to this dispatcher (only the oldest pending delivery of each
+ *     webhook, so a webhook receives its events one at a time, in order);
+ *  3. send each (Standard Webhooks headers, signed with the current and any still-honoured previous
+ *     secret) and record the attempt: 2xx succeeds; anything else is retried on the schedule in
+ *     domain/RetrySchedule.ts, then the delivery is failed.
+ *
+ * Everything durable lives in storage, so a crash loses nothing: an event committed before a
+ * SIGKILL is fanned out after restart, and a delivery leased by a dead process is claimed again
+ * when its lease expires (at least once). Several processes on one PostgreSQL never hold the same
+ * delivery at once. All timing uses Effect's Clock, so tests drive it with TestClock.
+ */
+
+export interface DispatcherOptions {
+  /** Pause between rounds that found nothing to do. */
+  readonly pollInterval: Duration.DurationInput
+  /** Events fanned out and deliveries claimed per round. */
+  readonly batchSize: number
+  /** How long a claim protects a delivery from other dispatchers; must exceed the transport timeout. */
+  readonly lease: Duration.DurationInput
+  /** Concurrent sends per round (each to a different webhook). */
+  readonly concurrency: number
+}
+
+export const defaultOptions: DispatcherOptions = {
+  pollInterval: Duration.seconds(1),
+  batchSize: 100,
+  lease: Duration.seconds(60),
+  concurrency: 16
+}
+
+/** What one round did. */
+export interface TickResult {
+  readonly fannedOut: number
+  readonly sent: number
+}
+
+type Deps = WebhookRepository | WebhookTransport | EventOutbox | Transactor | IdGenerator
+
+const nowIso = Effect.map(Clock.currentTimeMillis, formatTimestamp)
+
+/** Step 1: undispatched outbox events -> pending deliveries, in one transaction. Returns events handled. */
+export const fanOut = (batchSize: number): Effect.Effect<number, StorageError, Deps> =>
+  Effect.gen(function* () {
+    const repo = yield* WebhookRepository
+    const outbox = yield* EventOutbox
+    const ids = yield* IdGenerator
+    const tx = yield* Transactor
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* repo.lockForFanOut
+        const entries = yield* outbox.pending(batchSize)
+        const now = yield* nowIso
+        for (const { event } of entries) {
+          const subscribers = yield* repo.subscribers(event.projectId, event.type)
+          const payload = JSON.stringify(event)
+          for (const webhookId of subscribers) {
+            yield* repo.insertDelivery({
+              id: yield* ids.next,
+              webhookId,
+              projectId: event.projectId,
+              eventId: event.id,
+              eventType: event.type,
+              payload,
+              nextAttemptAt: now,
+              redeliveryOf: null,
+              createdAt: now
+            })
+          }
+          yield* outbox.markDispatched(event.id, now)
+        }
+        return entries.length
+      })
+    )
+  })
+
+/** Step 3 for one claimed delivery: POST it, then record the attempt and the delivery's new state. */
+export const attempt = (owner: string, claimed: ClaimedDelivery) =>
+  Effect.gen(function* () {
+    const repo = yield* WebhookRepository
+    const transport = yield* WebhookTransport
+    const tx = yield* Transactor
+    const startedMillis = yield* Clock.currentTimeMillis
+    const attemptedAt = formatTimestamp(startedMillis)
+    const headers = deliveryHeaders({
+      id: claimed.eventId,
+      timestamp: unixSeconds(startedMillis),
+      body: claimed.payload,
+      secrets: signingSecrets(claimed, attemptedAt)
+    })
+    const response = yield* transport.send({ url: claimed.url, headers, body: claimed.payload })
+    const attemptsMade = claimed.attemptsMade + 1
+    const succeeded = isSuccessStatus(response.statusCode)
+    const delay = succeeded ? undefined : retryDelay(attemptsMade, yield* Random.next)
+    const finishedMillis = yield* Clock.currentTimeMillis
+    const nextAttemptAt = delay === undefined ? null : formatTimestamp(finishedMillis + delay)
+    yield* tx.withTransaction(
+      repo.recordAttempt({
+        deliveryId: claimed.deliveryId,
+        owner,
+        status: succeeded ? "succeeded" : nextAttemptAt === null ? "failed" : "pending",
+        attempt: {
+          attemptedAt,
+          statusCode: response.statusCode,
+          durationMs: response.durationMs,
+          error: response.error ?? (succeeded ? null : `HTTP ${response.statusCode}`),
+          nextAttemptAt
+        }
+      })
+    )
+  })
+
+/** One round: fan out, claim due deliveries for `owner`, send them, record the attempts. */
+export const tick = (owner: string, options: DispatcherOptions = defaultOptions): Effect.Effect<TickResult, StorageError, Deps> =>
+  Effect.gen(function* () {
+    const repo = yield* WebhookRepository
+    const tx = yield* Transactor
+    const fannedOut = yield* fanOut(options.batchSize)
+    const nowMillis = yield* Clock.currentTimeMillis
+    const claimed = yield* tx.withTransaction(
+      repo.claimDue({
+        now: formatTimestamp(nowMillis),
+        owner,
+        leaseUntil: formatTimestamp(nowMillis + Duration.toMillis(Duration.decode(options.lease))),
+        limit: options.batchSize
+      })
+    )
+    yield* Effect.forEach(claimed, (delivery) => attempt(owner, delivery), {
+      concurrency: options.concurrency,
+      discard: true
+    })
+    return { fannedOut, sent: claimed.length }
+  }).pipe(Effect.withSpan("WebhookDispatcher.tick"))
+
+/**
+ * The dispatcher loop: rounds back to back while there is work, `pollInterval` apart otherwise.
+ * A failed round (storage unavailable, ...) is logged and retried after the interval; the loop
+ * never ends on its own.
+ */
+export const run = (owner: string, options: DispatcherOptions = defaultOptions): Effect.Effect<never, never, Deps> =>
+  tick(owner, options).pipe(
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.as(Effect.logWarning("webhook dispatcher round failed", cause), { fannedOut: 0, sent: 0 })
+    ),
+    Effect.flatMap((result) =>
+      result.fannedOut > 0 || result.sent > 0 ? Effect.yieldNow() : Effect.sleep(options.pollInterval)
+    ),
+    Effect.forever,
+    Effect.orDie
+  )
+
+/** A handle on the running dispatcher (mostly for diagnostics and tests). */
+export interface WebhookDispatcherShape {
+  /** This process's lease owner id. */
+  readonly owner: string
+}
+
+export class WebhookDispatcher extends Context.Tag("@flagport/services/WebhookDispatcher")<
+  WebhookDispatcher,
+  WebhookDispatcherShape
+>() {}
+
+/**
+ * Runs the dispatcher as a fiber for the lifetime of the layer's scope (interrupted on shutdown;
+ * a delivery in flight is simply claimed again after its lease). Include it next to the HTTP app
+ * in the standalone server and in a mounted API.
+ */
+export const layerWith = (overrides: Partial<DispatcherOptions> = {}): Layer.Layer<WebhookDispatcher, never, Deps> =>
+  Layer.scoped(
+    WebhookDispatcher,
+    Effect.gen(function* () {
+      const options = { ...defaultOptions, ...overrides }
+      const owner = `dispatcher-${yield* (yield* IdGenerator).next}`
+      yield* Effect.forkScoped(run(owner, options))
+      return WebhookDispatcher.of({ owner })
+    })
+  )
+
+/** The dispatcher with default options (1 s poll, 60 s lease, batches of 100). */
+export const layer: Layer.Layer<WebhookDispatcher, never, Deps> = layerWith()

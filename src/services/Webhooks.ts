@@ -1,0 +1,225 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import { formatTimestamp } from "../domain/Ids.js"
+import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../domain/Webhook.js"
+import type { Delivery } from "../domain/WebhookDelivery.js"
+import * as WebhookInput from "../domain/WebhookInput.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { type StoredDelivery, type StoredWebhook, WebhookRepository } from "../ports/WebhookRepository.js"
+import { requireProject } from "./Shared.js"
+
+/**
+ * Webhook management and the delivery log (contract: Webhooks). Records never carry the secret:
+ * `hasSecret` says whether deliveries are signed, and `previousSecretExpiresAt` is present while a
+ * rotated-out secret still signs alongside the new one (24 h after the PATCH that changed it).
+ */
+export interface WebhooksShape {
+  /**
+   * Registers a webhook (enabled unless `enabled: false`). 400 `InvalidRequest` listing every problem
+   * (url not absolute http/https, no or unknown events, secret not 8..128 characters); 404 for an
+   * unknown project. Events are kept once each, in the order given.
+   */
+  readonly create: (
+    projectId: string,
+    input: CreateWebhookInput
+  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | StorageError>
+  /** The project's webhooks in creation order; 404 for an unknown project. */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Webhook>, ResourceNotFound | StorageError>
+  /** One webhook; 404 for an unknown project or webhook (a webhook of another project is unknown). */
+  readonly get: (projectId: string, webhookId: string) => Effect.Effect<Webhook, ResourceNotFound | StorageError>
+  /**
+   * Changes any of url, events, enabled, secret (absent fields unchanged). A different secret
+   * rotates (the old one keeps signing for 24 h); `secret: null` stops signing at once. Disabling
+   * holds the webhook's pending deliveries (nothing is sent while disabled; they resume on enable)
+   * and no new events are queued for it meanwhile. 400 as for create, 404.
+   */
+  readonly patch: (
+    projectId: string,
+    webhookId: string,
+    input: PatchWebhookInput
+  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | StorageError>
+  /** Deletes the webhook with its delivery log; 404 for an unknown project or webhook. */
+  readonly remove: (projectId: string, webhookId: string) => Effect.Effect<void, ResourceNotFound | StorageError>
+  /**
+   * The webhook's deliveries, each with every attempt (time, status code, duration, error, next
+   * attempt), in creation order; 404 for an unknown project or webhook.
+   */
+  readonly deliveries: (
+    projectId: string,
+    webhookId: string
+  ) => Effect.Effect<ReadonlyArray<Delivery>, ResourceNotFound | StorageError>
+  /**
+   * Sends a settled (succeeded or failed) delivery again: a new delivery of the same event (same
+   * `webhook-id`, so receivers can drop duplicates) with a fresh retry schedule, queued behind the
+   * webhook's pending deliveries, and `redeliveryOf` naming the original. Returns the new delivery.
+   * 404 for an unknown project, webhook or delivery; 409 `ResourceConflict` while the delivery is
+   * still pending or the webhook is disabled.
+   */
+  readonly redeliver: (
+    projectId: string,
+    webhookId: string,
+    deliveryId: string
+  ) => Effect.Effect<Delivery, ResourceNotFound | ResourceConflict | StorageError>
+}
+
+export class Webhooks extends Context.Tag("@flagport/services/Webhooks")<Webhooks, WebhooksShape>() {}
+
+const webhookNotFound = (projectId: string, webhookId: string) =>
+  new ResourceNotFound({ message: `Webhook '${webhookId}' not found in project '${projectId}'` })
+
+const invalid = (problems: ReadonlyArray<Problem>) =>
+  problems.length > 0 ? Effect.fail(new InvalidRequest({ message: "Invalid webhook", details: [...problems] })) : Effect.void
+
+/** The API view of a stored delivery (without the body and project). */
+export const toDelivery = (stored: StoredDelivery): Delivery => ({
+  id: stored.id,
+  webhookId: stored.webhookId,
+  eventId: stored.eventId,
+  eventType: stored.eventType,
+  status: stored.status,
+  nextAttemptAt: stored.nextAttemptAt,
+  redeliveryOf: stored.redeliveryOf,
+  attempts: stored.attempts,
+  createdAt: stored.createdAt,
+  updatedAt: stored.updatedAt
+})
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const webhooks = yield* WebhookRepository
+  const ids = yield* IdGenerator
+  const tx = yield* Transactor
+
+  const now = Effect.map(Clock.currentTimeMillis, (millis) => ({ millis, iso: formatTimestamp(millis) }))
+
+  const load = (projectId: string, webhookId: string) =>
+    Effect.zipRight(
+      requireProject(projects, projectId),
+      webhooks.get(projectId, webhookId).pipe(
+        Effect.flatMap(
+          Option.match({ onNone: () => Effect.fail(webhookNotFound(projectId, webhookId)), onSome: Effect.succeed })
+        )
+      )
+    )
+
+  const create = Effect.fn("Webhooks.create")(function* (projectId: string, input: CreateWebhookInput) {
+    yield* invalid(WebhookInput.validateCreateWebhook(input))
+    const time = yield* now
+    const id = yield* ids.next
+    const stored: StoredWebhook = {
+      id,
+      projectId,
+      url: input.url,
+      events: WebhookInput.uniqueEvents(input.events),
+      enabled: input.enabled ?? true,
+      secret: input.secret ?? null,
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      createdAt: time.iso,
+      updatedAt: time.iso
+    }
+    yield* tx.withTransaction(Effect.zipRight(requireProject(projects, projectId), webhooks.insert(stored)))
+    return WebhookInput.toRecord(stored, time.iso)
+  })
+
+  const list = Effect.fn("Webhooks.list")(function* (projectId: string) {
+    yield* requireProject(projects, projectId)
+    const time = yield* now
+    const all = yield* webhooks.list(projectId)
+    return all.map((w) => WebhookInput.toRecord(w, time.iso))
+  })
+
+  const get = Effect.fn("Webhooks.get")(function* (projectId: string, webhookId: string) {
+    const stored = yield* load(projectId, webhookId)
+    return WebhookInput.toRecord(stored, (yield* now).iso)
+  })
+
+  const patch = Effect.fn("Webhooks.patch")(function* (projectId: string, webhookId: string, input: PatchWebhookInput) {
+    yield* invalid(WebhookInput.validatePatchWebhook(input))
+    const time = yield* now
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        const current = yield* load(projectId, webhookId)
+        const next: StoredWebhook = {
+          ...current,
+          ...WebhookInput.rotateSecret(current, input.secret, time.millis),
+          url: input.url ?? current.url,
+          events: input.events === undefined ? current.events : WebhookInput.uniqueEvents(input.events),
+          enabled: input.enabled ?? current.enabled,
+          updatedAt: time.iso
+        }
+        yield* webhooks
+          .update(next)
+          .pipe(Effect.catchTag("NotFound", () => Effect.fail(webhookNotFound(projectId, webhookId))))
+        return WebhookInput.toRecord(next, time.iso)
+      })
+    )
+  })
+
+  const remove = Effect.fn("Webhooks.remove")(function* (projectId: string, webhookId: string) {
+    yield* tx.withTransaction(
+      Effect.zipRight(
+        requireProject(projects, projectId),
+        webhooks
+          .remove(projectId, webhookId)
+          .pipe(Effect.catchTag("NotFound", () => Effect.fail(webhookNotFound(projectId, webhookId))))
+      )
+    )
+  })
+
+  const deliveries = Effect.fn("Webhooks.deliveries")(function* (projectId: string, webhookId: string) {
+    yield* load(projectId, webhookId)
+    const all = yield* webhooks.listDeliveries(webhookId)
+    return all.map(toDelivery)
+  })
+
+  const redeliver = Effect.fn("Webhooks.redeliver")(function* (
+    projectId: string,
+    webhookId: string,
+    deliveryId: string
+  ) {
+    const time = yield* now
+    const id = yield* ids.next
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        const hook = yield* load(projectId, webhookId)
+        const original = yield* webhooks.getDelivery(webhookId, deliveryId).pipe(
+          Effect.flatMap(
+            Option.match({
+              onNone: () =>
+                Effect.fail(new ResourceNotFound({ message: `Delivery '${deliveryId}' not found for webhook '${webhookId}'` })),
+              onSome: Effect.succeed
+            })
+          )
+        )
+        if (original.status === "pending") {
+          return yield* new ResourceConflict({ message: `Delivery '${deliveryId}' is still pending` })
+        }
+        if (!hook.enabled) {
+          return yield* new ResourceConflict({ message: `Webhook '${webhookId}' is disabled; enable it to redeliver` })
+        }
+        yield* webhooks.insertDelivery({
+          id,
+          webhookId,
+          projectId,
+          eventId: original.eventId,
+          eventType: original.eventType,
+          payload: original.payload,
+          nextAttemptAt: time.iso,
+          redeliveryOf: original.id,
+          createdAt: time.iso
+        })
+        const created = yield* webhooks.getDelivery(webhookId, id)
+        return toDelivery(Option.getOrThrow(created))
+      })
+    )
+  })
+
+  return Webhooks.of({ create, list, get, patch, remove, deliveries, redeliver })
+})
+
+/** The Webhooks service over ProjectRepository, WebhookRepository, IdGenerator and Transactor. */
+export const layer = Layer.effect(Webhooks, make)
