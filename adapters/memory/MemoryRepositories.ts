@@ -1,0 +1,245 @@
+import { Effect, Layer, Option } from "effect"
+import type { ApiKey } from "../../src/domain/ApiKey.js"
+import type { Flag } from "../../src/domain/Flag.js"
+import type { Environment, Project } from "../../src/domain/Project.js"
+import type { Segment } from "../../src/domain/Segment.js"
+import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
+import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
+import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
+import { FlagRepository } from "../../src/ports/FlagRepository.js"
+import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
+import { SegmentRepository } from "../../src/ports/SegmentRepository.js"
+import { DuplicateKey, NotFound, StorageError } from "../../src/ports/StorageError.js"
+import { jsonCopy, MemoryDb } from "./MemoryDb.js"
+
+/**
+ * The reference implementation of the storage ports. Tables are immutable Maps (insertion order
+ * is creation order; `set` on an existing key keeps its place) held in MemoryDb cells.
+ */
+
+const scoped = (projectId: string, key: string) => `${projectId}/${key}`
+
+const insertUnique = <A>(map: ReadonlyMap<string, A>, key: string, value: A): ReadonlyMap<string, A> | null =>
+  map.has(key) ? null : new Map(map).set(key, value)
+
+export const projectRepository = Layer.effect(
+  ProjectRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyMap<string, { project: Project; revision: number }>>("projects", new Map())
+    return ProjectRepository.of({
+      insert: (project) =>
+        table.modify((map) => {
+          const next = insertUnique(map, project.id, { project: jsonCopy(project), revision: 1 })
+          return next === null ? [false, map] : [true, next]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "project", key: project.id }))))),
+      list: () => Effect.map(table.get, (map) => Array.from(map.values(), (row) => row.project)),
+      get: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.project)),
+      bumpRevision: (id) =>
+        table.modify((map) => {
+          const row = map.get(id)
+          if (row === undefined) return [null, map] as const
+          return [row.revision + 1, new Map(map).set(id, { ...row, revision: row.revision + 1 })] as const
+        }).pipe(Effect.flatMap((r) => (r === null ? Effect.fail(new NotFound({ entity: "project", key: id })) : Effect.succeed(r)))),
+      revision: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.revision))
+    })
+  })
+)
+
+export const environmentRepository = Layer.effect(
+  EnvironmentRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyMap<string, Environment>>("environments", new Map())
+    return EnvironmentRepository.of({
+      insert: (env) =>
+        table.modify((map) => {
+          const next = insertUnique(map, scoped(env.projectId, env.key), jsonCopy(env))
+          return next === null ? [false, map] : [true, next]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "environment", key: env.key }))))),
+      list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((e) => e.projectId === projectId)),
+      get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key))))
+    })
+  })
+)
+
+export const flagRepository = Layer.effect(
+  FlagRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyMap<string, { projectId: string; flag: Flag }>>("flags", new Map())
+    const environments = yield* EnvironmentRepository
+    /** Configs must name environments of the project, as the SQL foreign keys demand. */
+    const checkConfigs = (projectId: string, flag: Flag) =>
+      Effect.flatMap(environments.list(projectId), (envs) => {
+        const known = new Set(envs.map((e) => e.key))
+        const missing = flag.configs.find((c) => !known.has(c.environmentKey))
+        if (missing === undefined) return Effect.void
+        return Effect.fail(new StorageError({ message: `Unknown environment '${missing.environmentKey}' in flag '${flag.key}'` }))
+      })
+    const ordered = (projectId: string, flag: Flag) =>
+      Effect.map(environments.list(projectId), (envs): Flag => {
+        const rank = new Map(envs.map((e, i) => [e.key, i]))
+        const configs = [...flag.configs].sort((a, b) => rank.get(a.environmentKey)! - rank.get(b.environmentKey)!)
+        return { ...flag, configs }
+      })
+    return FlagRepository.of({
+      insert: (projectId, flag) =>
+        checkConfigs(projectId, flag).pipe(
+          Effect.zipRight(
+            table.modify((map) => {
+              const next = insertUnique(map, scoped(projectId, flag.key), { projectId, flag: jsonCopy(flag) })
+              return next === null ? [false, map] : [true, next]
+            })
+          ),
+          Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "flag", key: flag.key }))))
+        ),
+      list: (projectId) =>
+        table.get.pipe(
+          Effect.map((map) => Array.from(map.values()).filter((row) => row.projectId === projectId)),
+          Effect.flatMap((rows) => Effect.forEach(rows, (row) => ordered(projectId, row.flag)))
+        ),
+      get: (projectId, key) =>
+        table.get.pipe(
+          Effect.map((map) => Option.fromNullable(map.get(scoped(projectId, key)))),
+          Effect.flatMap(
+            Option.match({
+              onNone: () => Effect.succeed(Option.none<Flag>()),
+              onSome: (row) => Effect.map(ordered(projectId, row.flag), Option.some)
+            })
+          )
+        ),
+      update: (projectId, flag) =>
+        checkConfigs(projectId, flag).pipe(
+          Effect.zipRight(
+            table.modify((map) => {
+              const id = scoped(projectId, flag.key)
+              const row = map.get(id)
+              if (row === undefined) return [false, map]
+              const stored: Flag = { ...jsonCopy(flag), id: row.flag.id, type: row.flag.type, createdAt: row.flag.createdAt }
+              return [true, new Map(map).set(id, { projectId, flag: stored })]
+            })
+          ),
+          Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "flag", key: flag.key }))))
+        ),
+      remove: (projectId, key) =>
+        table.modify((map) => {
+          const id = scoped(projectId, key)
+          if (!map.has(id)) return [false, map]
+          const next = new Map(map)
+          next.delete(id)
+          return [true, next]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "flag", key }))))),
+      snapshotFlags: (projectId, environmentKey) =>
+        Effect.map(table.get, (map) =>
+          Array.from(map.values()).flatMap((row) => {
+            if (row.projectId !== projectId) return []
+            const config = row.flag.configs.find((c) => c.environmentKey === environmentKey)
+            if (config === undefined) return []
+            return [
+              {
+                key: row.flag.key,
+                type: row.flag.type,
+                enabled: config.enabled,
+                variations: row.flag.variations,
+                defaultVariationKey: config.defaultVariationKey,
+                offVariationKey: config.offVariationKey,
+                rules: config.rules
+              }
+            ]
+          })
+        )
+    })
+  })
+)
+
+export const segmentRepository = Layer.effect(
+  SegmentRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyMap<string, Segment>>("segments", new Map())
+    return SegmentRepository.of({
+      insert: (segment) =>
+        table.modify((map) => {
+          const next = insertUnique(map, scoped(segment.projectId, segment.key), jsonCopy(segment))
+          return next === null ? [false, map] : [true, next]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "segment", key: segment.key }))))),
+      list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((s) => s.projectId === projectId)),
+      get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key)))),
+      update: (segment) =>
+        table.modify((map) => {
+          const id = scoped(segment.projectId, segment.key)
+          const row = map.get(id)
+          if (row === undefined) return [false, map]
+          const stored: Segment = { ...jsonCopy(segment), id: row.id, createdAt: row.createdAt }
+          return [true, new Map(map).set(id, stored)]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "segment", key: segment.key }))))),
+      remove: (projectId, key) =>
+        table.modify((map) => {
+          const id = scoped(projectId, key)
+          if (!map.has(id)) return [false, map]
+          const next = new Map(map)
+          next.delete(id)
+          return [true, next]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "segment", key })))))
+    })
+  })
+)
+
+export const apiKeyRepository = Layer.effect(
+  ApiKeyRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyMap<string, { apiKey: ApiKey; hash: string }>>("api_keys", new Map())
+    const setField = (id: string, f: (key: ApiKey) => ApiKey) =>
+      table.modify((map) => {
+        const row = map.get(id)
+        if (row === undefined) return [false, map]
+        return [true, new Map(map).set(id, { ...row, apiKey: f(row.apiKey) })]
+      })
+    return ApiKeyRepository.of({
+      insert: (apiKey, hash) =>
+        table.modify((map) => {
+          if (map.has(apiKey.id) || Array.from(map.values()).some((row) => row.hash === hash)) return [false, map]
+          return [true, new Map(map).set(apiKey.id, { apiKey: jsonCopy(apiKey), hash })]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "api key", key: apiKey.id }))))),
+      list: () => Effect.map(table.get, (map) => Array.from(map.values(), (row) => row.apiKey)),
+      get: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.apiKey)),
+      findByHash: (hash) =>
+        Effect.map(table.get, (map) =>
+          Option.map(Option.fromNullable(Array.from(map.values()).find((row) => row.hash === hash)), (row) => row.apiKey)
+        ),
+      revoke: (id, at) =>
+        setField(id, (key) => (key.revokedAt === null ? { ...key, revokedAt: at } : key)).pipe(
+          Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "api key", key: id }))))
+        ),
+      touch: (id, at) => Effect.asVoid(setField(id, (key) => ({ ...key, lastUsedAt: at })))
+    })
+  })
+)
+
+export const eventOutbox = Layer.effect(
+  EventOutbox,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyArray<OutboxEntry>>("outbox", [])
+    return EventOutbox.of({
+      append: (event) =>
+        table.modify((rows) => {
+          if (rows.some((row) => row.event.id === event.id)) return [false, rows]
+          const seq = rows.length === 0 ? 1 : rows[rows.length - 1]!.seq + 1
+          return [true, [...rows, { seq, event: jsonCopy(event), dispatchedAt: null }]]
+        }).pipe(
+          Effect.flatMap((ok) =>
+            ok ? Effect.void : Effect.fail(new StorageError({ message: `Duplicate outbox event id '${event.id}'` }))
+          )
+        ),
+      pending: (limit) => Effect.map(table.get, (rows) => rows.filter((row) => row.dispatchedAt === null).slice(0, limit)),
+      list: (projectId) => Effect.map(table.get, (rows) => rows.filter((row) => row.event.projectId === projectId)),
+      markDispatched: (eventId, at) =>
+        table.update((rows) =>
+          rows.map((row) => (row.event.id === eventId && row.dispatchedAt === null ? { ...row, dispatchedAt: at } : row))
+        )
+    })
+  })
+)

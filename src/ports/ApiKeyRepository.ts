@@ -1,0 +1,30 @@
+import { Context, type Effect, type Option } from "effect"
+import type { ApiKey } from "../domain/ApiKey.js"
+import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
+
+/**
+ * API keys are stored by the SHA-256 hash (lowercase hex) of the whole secret; the secret itself
+ * never reaches a repository.
+ */
+export interface ApiKeyRepositoryShape {
+  /** Stores a key record with the hash of its secret. Fails with `DuplicateKey` on a hash or id collision. */
+  readonly insert: (apiKey: ApiKey, hash: string) => Effect.Effect<void, DuplicateKey | StorageError>
+  /** Every key, revoked ones included, in creation order. */
+  readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, StorageError>
+  /** One key by id, if any. */
+  readonly get: (id: string) => Effect.Effect<Option.Option<ApiKey>, StorageError>
+  /** The key whose secret hashes to `hash`, revoked or not, if any. */
+  readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiKey>, StorageError>
+  /**
+   * Marks a key revoked at `at`; revoking an already revoked key keeps the first time.
+   * Fails with `NotFound` when the id is unknown.
+   */
+  readonly revoke: (id: string, at: string) => Effect.Effect<void, NotFound | StorageError>
+  /** Records that a key was used at `at` (no-op for an unknown id). */
+  readonly touch: (id: string, at: string) => Effect.Effect<void, StorageError>
+}
+
+export class ApiKeyRepository extends Context.Tag("@flagport/ports/ApiKeyRepository")<
+  ApiKeyRepository,
+  ApiKeyRepositoryShape
+>() {}

@@ -1,0 +1,20 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Environment } from "../domain/Project.js"
+import type { DuplicateKey, StorageError } from "./StorageError.js"
+
+export interface EnvironmentRepositoryShape {
+  /**
+   * Stores a new environment. Fails with `DuplicateKey` when the project already has one with
+   * this key. The project must exist (the service checks it first).
+   */
+  readonly insert: (environment: Environment) => Effect.Effect<void, DuplicateKey | StorageError>
+  /** The environments of a project, in creation order (empty for an unknown project). */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Environment>, StorageError>
+  /** One environment by project and key, if any. */
+  readonly get: (projectId: string, key: string) => Effect.Effect<Option.Option<Environment>, StorageError>
+}
+
+export class EnvironmentRepository extends Context.Tag("@flagport/ports/EnvironmentRepository")<
+  EnvironmentRepository,
+  EnvironmentRepositoryShape
+>() {}

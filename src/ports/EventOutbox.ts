@@ -1,0 +1,28 @@
+import { Context, type Effect } from "effect"
+import type { WebhookEvent } from "../domain/Webhook.js"
+import type { StorageError } from "./StorageError.js"
+
+/** One recorded event; `seq` grows in append order. */
+export interface OutboxEntry {
+  readonly seq: number
+  readonly event: WebhookEvent
+  readonly dispatchedAt: string | null
+}
+
+/**
+ * The transactional outbox: events are appended in the same transaction as the change that
+ * causes them, so a committed change always has its event and a rolled back one never does.
+ * SQL table: flagport_outbox(seq, id, project_id, type, payload, occurred_at, dispatched_at).
+ */
+export interface EventOutboxShape {
+  /** Appends an event (call inside the write's transaction). Fails on a duplicate event id. */
+  readonly append: (event: WebhookEvent) => Effect.Effect<void, StorageError>
+  /** Events not yet marked dispatched, oldest first, at most `limit`. */
+  readonly pending: (limit: number) => Effect.Effect<ReadonlyArray<OutboxEntry>, StorageError>
+  /** Every event (dispatched or not) of a project, oldest first. For tests and diagnostics. */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<OutboxEntry>, StorageError>
+  /** Marks an event dispatched (its deliveries were scheduled); unknown ids are ignored. */
+  readonly markDispatched: (eventId: string, at: string) => Effect.Effect<void, StorageError>
+}
+
+export class EventOutbox extends Context.Tag("@flagport/ports/EventOutbox")<EventOutbox, EventOutboxShape>() {}

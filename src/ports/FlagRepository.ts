@@ -1,0 +1,36 @@
+import { Context, type Effect, type Option } from "effect"
+import type { SnapshotFlag } from "../domain/ConfigSnapshot.js"
+import type { Flag } from "../domain/Flag.js"
+import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
+
+/**
+ * Flags are stored as aggregates: the definition shared by the project plus one configuration
+ * per environment. Every config's `environmentKey` must name an existing environment of the
+ * project. JSON values (variation values, rules) round-trip exactly as JSON does.
+ */
+export interface FlagRepositoryShape {
+  /** Stores a new flag with its configs. Fails with `DuplicateKey` when the key exists in the project. */
+  readonly insert: (projectId: string, flag: Flag) => Effect.Effect<void, DuplicateKey | StorageError>
+  /** The flags of a project in creation order, each with its configs in environment creation order. */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Flag>, StorageError>
+  /** One flag with its configs, if any. */
+  readonly get: (projectId: string, key: string) => Effect.Effect<Option.Option<Flag>, StorageError>
+  /**
+   * Replaces the stored flag (found by project and `flag.key`) with `flag` whole: name,
+   * description, variations, version, updatedAt and every config. `id`, `type` and `createdAt`
+   * are kept as stored. Fails with `NotFound` when the flag does not exist.
+   */
+  readonly update: (projectId: string, flag: Flag) => Effect.Effect<void, NotFound | StorageError>
+  /** Deletes a flag and all its configs. Fails with `NotFound` when the flag does not exist. */
+  readonly remove: (projectId: string, key: string) => Effect.Effect<void, NotFound | StorageError>
+  /**
+   * Every flag of the project merged with its config for one environment, in flag creation order:
+   * the `flags` of `GET /v1/config`. Flags without a config for that environment are left out.
+   */
+  readonly snapshotFlags: (
+    projectId: string,
+    environmentKey: string
+  ) => Effect.Effect<ReadonlyArray<SnapshotFlag>, StorageError>
+}
+
+export class FlagRepository extends Context.Tag("@flagport/ports/FlagRepository")<FlagRepository, FlagRepositoryShape>() {}

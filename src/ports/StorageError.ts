@@ -1,0 +1,34 @@
+import { Schema } from "effect"
+
+/**
+ * The one failure every storage port may raise: the backend could not do what was asked
+ * (connection lost, disk full, a bug in a query). Services pass it through; the HTTP layer
+ * answers 500 without leaking `cause`.
+ */
+export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect)
+}) {}
+
+/**
+ * A unique key already exists (a project id, or a flag / segment / environment key within its
+ * project, an API key hash). Services turn it into `ResourceConflict`.
+ */
+export class DuplicateKey extends Schema.TaggedError<DuplicateKey>()("DuplicateKey", {
+  entity: Schema.String,
+  key: Schema.String
+}) {
+  override get message(): string {
+    return `${this.entity} '${this.key}' already exists`
+  }
+}
+
+/** A write addressed a row that does not exist. Services turn it into `ResourceNotFound`. */
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
+  entity: Schema.String,
+  key: Schema.String
+}) {
+  override get message(): string {
+    return `${this.entity} '${this.key}' not found`
+  }
+}

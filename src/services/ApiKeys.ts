@@ -1,0 +1,116 @@
+import { createHash, randomBytes } from "node:crypto"
+import { Context, Effect, Layer, Option } from "effect"
+import type { ApiKey, ApiKeyType } from "../domain/ApiKey.js"
+import { InvalidRequest, ResourceNotFound } from "../domain/Errors.js"
+import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { currentTimestamp, requireProject } from "./Shared.js"
+
+export interface CreateApiKeyInput {
+  readonly type: ApiKeyType
+  readonly projectId?: string | null | undefined
+  readonly name?: string | undefined
+}
+
+export interface ApiKeysShape {
+  /**
+   * Makes a new key: `srv_` / `cli_` followed by 43 random base64url characters (256 bits from
+   * the OS CSPRNG). Only its SHA-256 hash is stored; `secret` is returned this once.
+   * 400 for a client key without a project, 404 for an unknown project.
+   */
+  readonly create: (
+    input: CreateApiKeyInput
+  ) => Effect.Effect<{ readonly apiKey: ApiKey; readonly secret: string }, InvalidRequest | ResourceNotFound | StorageError>
+  /** Every key (revoked included) in creation order; never the secrets. */
+  readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, StorageError>
+  /** Revokes a key (idempotent) and returns it; 404 for an unknown id. */
+  readonly revoke: (id: string) => Effect.Effect<ApiKey, ResourceNotFound | StorageError>
+  /**
+   * The live (not revoked) key whose secret this is, found by hash. Records the use in
+   * `lastUsedAt`, at most once a minute per key so that reads do not turn into a write each.
+   */
+  readonly authenticate: (secret: string) => Effect.Effect<Option.Option<ApiKey>, StorageError>
+}
+
+export class ApiKeys extends Context.Tag("@flagport/services/ApiKeys")<ApiKeys, ApiKeysShape>() {}
+
+/** SHA-256 of the whole key, lowercase hex: the only form in which keys are stored. */
+export const hashSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex")
+
+/** A fresh secret with its type prefix. */
+export const generateSecret = (type: ApiKeyType): string =>
+  `${type === "server" ? "srv_" : "cli_"}${randomBytes(32).toString("base64url")}`
+
+/** `lastUsedAt` is refreshed only when older than this, bounding writes caused by reads. */
+export const TOUCH_INTERVAL_MS = 60_000
+
+export const make = Effect.gen(function* () {
+  const keys = yield* ApiKeyRepository
+  const projects = yield* ProjectRepository
+  const ids = yield* IdGenerator
+  const tx = yield* Transactor
+
+  const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
+    const projectId = input.projectId ?? null
+    if (input.type === "client" && projectId === null) {
+      return yield* new InvalidRequest({
+        message: "Client keys must be scoped to a project.",
+        details: [{ path: "projectId", message: "is required for a client key" }]
+      })
+    }
+    const now = yield* currentTimestamp
+    const id = yield* ids.next
+    const secret = generateSecret(input.type)
+    const apiKey: ApiKey = {
+      id,
+      type: input.type,
+      projectId,
+      name: input.name ?? "",
+      prefix: secret.slice(0, 8),
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null
+    }
+    yield* tx.withTransaction(
+      Effect.gen(function* () {
+        if (projectId !== null) yield* requireProject(projects, projectId)
+        // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
+        yield* keys.insert(apiKey, hashSecret(secret)).pipe(Effect.catchTag("DuplicateKey", Effect.die))
+      })
+    )
+    return { apiKey, secret }
+  })
+
+  const list = Effect.fn("ApiKeys.list")(function* () {
+    return yield* keys.list()
+  })
+
+  const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
+    const now = yield* currentTimestamp
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* keys.revoke(id, now)
+        const found = yield* keys.get(id)
+        return Option.getOrThrow(found)
+      })
+    ).pipe(Effect.catchTag("NotFound", () => Effect.fail(new ResourceNotFound({ message: `API key '${id}' not found` }))))
+  })
+
+  const authenticate = Effect.fn("ApiKeys.authenticate")(function* (secret: string) {
+    const found = yield* keys.findByHash(hashSecret(secret))
+    if (Option.isNone(found) || found.value.revokedAt !== null) return Option.none<ApiKey>()
+    const key = found.value
+    const now = yield* currentTimestamp
+    const last = key.lastUsedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(key.lastUsedAt)
+    if (Date.parse(now) - last < TOUCH_INTERVAL_MS) return Option.some(key)
+    yield* keys.touch(key.id, now)
+    return Option.some<ApiKey>({ ...key, lastUsedAt: now })
+  })
+
+  return ApiKeys.of({ create, list, revoke, authenticate })
+})
+
+export const layer = Layer.effect(ApiKeys, make)

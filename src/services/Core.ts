@@ -1,0 +1,20 @@
+import { Layer } from "effect"
+import * as ApiKeys from "./ApiKeys.js"
+import * as Environments from "./Environments.js"
+import * as Flags from "./Flags.js"
+import * as Projects from "./Projects.js"
+import * as Segments from "./Segments.js"
+import * as Snapshots from "./Snapshots.js"
+
+/**
+ * The storage-backed use cases (Projects, Environments, Flags, Segments, ApiKeys, Snapshots)
+ * in one layer; it needs the storage ports and an IdGenerator.
+ */
+export const layer = Layer.mergeAll(
+  Projects.layer,
+  Environments.layer,
+  Flags.layer,
+  Segments.layer,
+  ApiKeys.layer,
+  Snapshots.layer
+)

@@ -1,0 +1,72 @@
+import { Context, Effect, Layer } from "effect"
+import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import type { CreateEnvironmentInput, Environment } from "../domain/Project.js"
+import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
+import { FlagRepository } from "../ports/FlagRepository.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { bumpRevision, currentTimestamp, disabledConfig, requireProject } from "./Shared.js"
+
+export interface EnvironmentsShape {
+  /**
+   * Creates an environment and, in the same transaction, a disabled configuration for every
+   * existing flag of the project (each such flag's version grows by one). 404 for an unknown
+   * project, 409 for a duplicate key.
+   */
+  readonly create: (
+    projectId: string,
+    input: CreateEnvironmentInput
+  ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | StorageError>
+  /** The project's environments in creation order; 404 for an unknown project. */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Environment>, ResourceNotFound | StorageError>
+}
+
+export class Environments extends Context.Tag("@flagport/services/Environments")<Environments, EnvironmentsShape>() {}
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
+  const flags = yield* FlagRepository
+  const ids = yield* IdGenerator
+  const tx = yield* Transactor
+
+  const create = Effect.fn("Environments.create")(function* (projectId: string, input: CreateEnvironmentInput) {
+    const now = yield* currentTimestamp
+    const id = yield* ids.next
+    const environment: Environment = { id, projectId, key: input.key, name: input.name, createdAt: now }
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        yield* environments.insert(environment).pipe(
+          Effect.catchTag("DuplicateKey", () =>
+            Effect.fail(new ResourceConflict({ message: `Environment '${input.key}' already exists in project '${projectId}'` }))
+          )
+        )
+        const existing = yield* flags.list(projectId)
+        yield* Effect.forEach(
+          existing,
+          (flag) =>
+            flags.update(projectId, {
+              ...flag,
+              configs: [...flag.configs, disabledConfig(input.key, flag.variations)],
+              version: flag.version + 1,
+              updatedAt: now
+            }),
+          { discard: true }
+        )
+        return environment
+      })
+    ).pipe(Effect.catchTag("NotFound", (e) => Effect.die(e)))
+  })
+
+  const list = Effect.fn("Environments.list")(function* (projectId: string) {
+    yield* requireProject(projects, projectId)
+    return yield* environments.list(projectId)
+  })
+
+  return Environments.of({ create, list })
+})
+
+export const layer = Layer.effect(Environments, make)

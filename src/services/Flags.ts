@@ -1,0 +1,226 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import type { CreateFlagInput, Flag, PatchFlagInput } from "../domain/Flag.js"
+import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/Targeting.js"
+import * as Validation from "../domain/Validation.js"
+import { makeFlagEvent } from "../domain/Webhook.js"
+import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { FlagRepository } from "../ports/FlagRepository.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import { SegmentRepository } from "../ports/SegmentRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { bumpRevision, currentTimestamp, disabledConfig, requireProject } from "./Shared.js"
+
+type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
+
+export interface FlagsShape {
+  /**
+   * Creates a flag with a disabled configuration in every environment of the project
+   * (default = first variation, off = last), version 1, and records `flag.created`.
+   * 400 for invalid input, 404 for an unknown project, 409 for a duplicate key.
+   */
+  readonly create: (projectId: string, input: CreateFlagInput) => Effect.Effect<Flag, WriteError>
+  /** The project's flags in creation order; 404 for an unknown project. */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Flag>, ResourceNotFound | StorageError>
+  /** One flag; 404 for an unknown project or flag. */
+  readonly get: (projectId: string, flagKey: string) => Effect.Effect<Flag, ResourceNotFound | StorageError>
+  /**
+   * Changes name, description and/or variations (targeting untouched), grows the version by one
+   * and records `flag.updated`. New variations must match the flag's type with unique keys
+   * (400); removing a variation that a configuration or rule still names is a 409.
+   */
+  readonly patch: (projectId: string, flagKey: string, input: PatchFlagInput) => Effect.Effect<Flag, WriteError>
+  /** Deletes a flag with all its configurations and records `flag.deleted` (the flag as it was). */
+  readonly remove: (projectId: string, flagKey: string) => Effect.Effect<void, ResourceNotFound | StorageError>
+  /**
+   * Replaces one environment's configuration whole, assigns ids to rules sent without one (sent
+   * ids are kept), grows the version by one and records `targeting.updated`. All or nothing:
+   * any problem (400) or unknown environment / flag (404) leaves the flag untouched.
+   */
+  readonly replaceTargeting: (projectId: string, flagKey: string, input: TargetingInput) => Effect.Effect<Flag, WriteError>
+}
+
+export class Flags extends Context.Tag("@flagport/services/Flags")<Flags, FlagsShape>() {}
+
+const flagNotFound = (projectId: string, flagKey: string) =>
+  new ResourceNotFound({ message: `Flag '${flagKey}' not found in project '${projectId}'` })
+
+const invalid = (message: string, details: ReadonlyArray<Problem>) =>
+  new InvalidRequest({ message, details: [...details] })
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
+  const flags = yield* FlagRepository
+  const segments = yield* SegmentRepository
+  const outbox = yield* EventOutbox
+  const ids = yield* IdGenerator
+  const tx = yield* Transactor
+
+  /** Inside a write: the flag or 404 (the project was already checked by the revision bump). */
+  const load = (projectId: string, flagKey: string) =>
+    flags.get(projectId, flagKey).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(flagNotFound(projectId, flagKey)), onSome: Effect.succeed }))
+    )
+
+  /** `update` cannot miss a flag just read in the same serialized transaction. */
+  const save = (projectId: string, flag: Flag) => flags.update(projectId, flag).pipe(Effect.catchTag("NotFound", Effect.die))
+
+  const create = Effect.fn("Flags.create")(function* (projectId: string, input: CreateFlagInput) {
+    const problems = Validation.validateCreateFlag(input)
+    if (problems.length > 0) return yield* invalid("Invalid flag", problems)
+    const now = yield* currentTimestamp
+    const id = yield* ids.next
+    const eventId = yield* ids.next
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        const envs = yield* environments.list(projectId)
+        const flag: Flag = {
+          id,
+          key: input.key,
+          name: input.name ?? input.key,
+          description: input.description ?? null,
+          type: input.type,
+          variations: input.variations,
+          configs: envs.map((env) => disabledConfig(env.key, input.variations)),
+          createdAt: now,
+          updatedAt: now,
+          version: 1
+        }
+        yield* flags.insert(projectId, flag).pipe(
+          Effect.catchTag("DuplicateKey", () =>
+            Effect.fail(new ResourceConflict({ message: `Flag '${input.key}' already exists in project '${projectId}'` }))
+          )
+        )
+        yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.created", projectId, occurredAt: now, flag }))
+        return flag
+      })
+    )
+  })
+
+  const list = Effect.fn("Flags.list")(function* (projectId: string) {
+    yield* requireProject(projects, projectId)
+    return yield* flags.list(projectId)
+  })
+
+  const get = Effect.fn("Flags.get")(function* (projectId: string, flagKey: string) {
+    const found = yield* flags.get(projectId, flagKey)
+    if (Option.isSome(found)) return found.value
+    yield* requireProject(projects, projectId)
+    return yield* flagNotFound(projectId, flagKey)
+  })
+
+  const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput) {
+    const now = yield* currentTimestamp
+    const eventId = yield* ids.next
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        const flag = yield* load(projectId, flagKey)
+        if (input.variations !== undefined) {
+          const problems = Validation.validateVariations(flag.type, input.variations)
+          if (problems.length > 0) return yield* invalid("Invalid variations", problems)
+          const kept = new Set(input.variations.map((v) => v.key))
+          const inUse = Validation.variationKeysInUse(flag.configs)
+          const removedInUse = flag.variations.map((v) => v.key).filter((key) => !kept.has(key) && inUse.has(key))
+          if (removedInUse.length > 0) {
+            return yield* new ResourceConflict({
+              message: `Variation(s) ${removedInUse.map((k) => `'${k}'`).join(", ")} of flag '${flagKey}' are still used by a configuration or rule`
+            })
+          }
+        }
+        const updated: Flag = {
+          ...flag,
+          name: input.name ?? flag.name,
+          description: input.description !== undefined ? input.description : flag.description,
+          variations: input.variations ?? flag.variations,
+          version: flag.version + 1,
+          updatedAt: now
+        }
+        yield* save(projectId, updated)
+        yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.updated", projectId, occurredAt: now, flag: updated }))
+        return updated
+      })
+    )
+  })
+
+  const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string) {
+    const now = yield* currentTimestamp
+    const eventId = yield* ids.next
+    yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        const flag = yield* load(projectId, flagKey)
+        yield* flags.remove(projectId, flagKey).pipe(Effect.catchTag("NotFound", Effect.die))
+        yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.deleted", projectId, occurredAt: now, flag }))
+      })
+    )
+  })
+
+  const replaceTargeting = Effect.fn("Flags.replaceTargeting")(function* (
+    projectId: string,
+    flagKey: string,
+    input: TargetingInput
+  ) {
+    const now = yield* currentTimestamp
+    const eventId = yield* ids.next
+    // Ids for rules sent without one are drawn before the transaction so it stays short.
+    const freshIds = yield* Effect.forEach(
+      input.rules.filter((rule) => rule.id === undefined),
+      () => ids.next
+    )
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        const flag = yield* load(projectId, flagKey)
+        const environment = yield* environments.get(projectId, input.environment)
+        if (Option.isNone(environment)) {
+          return yield* new ResourceNotFound({
+            message: `Environment '${input.environment}' not found in project '${projectId}'`
+          })
+        }
+        const segmentKeys = new Set((yield* segments.list(projectId)).map((s) => s.key))
+        const problems = Validation.validateTargeting(flag, input, segmentKeys)
+        if (problems.length > 0) return yield* invalid("Invalid targeting", problems)
+        let next = 0
+        const rules: Array<Rule> = input.rules.map((rule) => ({ ...rule, id: rule.id ?? `rule-${freshIds[next++]}` }))
+        const config: EnvironmentConfig = {
+          environmentKey: input.environment,
+          enabled: input.enabled,
+          defaultVariationKey: input.defaultVariationKey,
+          offVariationKey: input.offVariationKey,
+          rules
+        }
+        const exists = flag.configs.some((c) => c.environmentKey === input.environment)
+        const updated: Flag = {
+          ...flag,
+          configs: exists
+            ? flag.configs.map((c) => (c.environmentKey === input.environment ? config : c))
+            : [...flag.configs, config],
+          version: flag.version + 1,
+          updatedAt: now
+        }
+        yield* save(projectId, updated)
+        yield* outbox.append(
+          makeFlagEvent({
+            id: eventId,
+            type: "targeting.updated",
+            projectId,
+            occurredAt: now,
+            flag: updated,
+            environment: input.environment
+          })
+        )
+        return updated
+      })
+    )
+  })
+
+  return Flags.of({ create, list, get, patch, remove, replaceTargeting })
+})
+
+export const layer = Layer.effect(Flags, make)

@@ -1,0 +1,45 @@
+import { Context, Effect, Layer } from "effect"
+import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import type { CreateProjectInput, Project } from "../domain/Project.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { currentTimestamp, requireProject } from "./Shared.js"
+
+export interface ProjectsShape {
+  /** Creates a project; 409 when the id is taken. */
+  readonly create: (input: CreateProjectInput) => Effect.Effect<Project, ResourceConflict | StorageError>
+  /** Every project in creation order, or only `scopeProjectId` (when it exists) for a project-scoped key. */
+  readonly list: (scopeProjectId?: string | null) => Effect.Effect<ReadonlyArray<Project>, StorageError>
+  /** One project; 404 when unknown. */
+  readonly get: (projectId: string) => Effect.Effect<Project, ResourceNotFound | StorageError>
+}
+
+export class Projects extends Context.Tag("@flagport/services/Projects")<Projects, ProjectsShape>() {}
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const tx = yield* Transactor
+
+  const create = Effect.fn("Projects.create")(function* (input: CreateProjectInput) {
+    const now = yield* currentTimestamp
+    const project: Project = { id: input.id, name: input.name, createdAt: now, updatedAt: now }
+    yield* tx.withTransaction(projects.insert(project)).pipe(
+      Effect.catchTag("DuplicateKey", () => Effect.fail(new ResourceConflict({ message: `Project '${input.id}' already exists` })))
+    )
+    return project
+  })
+
+  const list = Effect.fn("Projects.list")(function* (scopeProjectId?: string | null) {
+    const all = yield* projects.list()
+    return scopeProjectId == null ? all : all.filter((p) => p.id === scopeProjectId)
+  })
+
+  const get = Effect.fn("Projects.get")(function* (projectId: string) {
+    return yield* requireProject(projects, projectId)
+  })
+
+  return Projects.of({ create, list, get })
+})
+
+export const layer = Layer.effect(Projects, make)

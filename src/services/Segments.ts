@@ -1,0 +1,134 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import type { Flag } from "../domain/Flag.js"
+import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../domain/Segment.js"
+import * as Validation from "../domain/Validation.js"
+import { FlagRepository } from "../ports/FlagRepository.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import { SegmentRepository } from "../ports/SegmentRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { bumpRevision, currentTimestamp, requireProject } from "./Shared.js"
+
+type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
+
+export interface SegmentsShape {
+  /** Creates a segment; 400 for invalid conditions (segments cannot reference segments), 404, 409. */
+  readonly create: (projectId: string, input: CreateSegmentInput) => Effect.Effect<Segment, WriteError>
+  /** The project's segments in creation order; 404 for an unknown project. */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Segment>, ResourceNotFound | StorageError>
+  /** One segment; 404 for an unknown project or segment. */
+  readonly get: (projectId: string, segmentKey: string) => Effect.Effect<Segment, ResourceNotFound | StorageError>
+  /** Changes name, description and/or conditions; 400, 404. */
+  readonly patch: (projectId: string, segmentKey: string, input: PatchSegmentInput) => Effect.Effect<Segment, WriteError>
+  /** Deletes a segment; 409 while any rule of any flag configuration still references it. */
+  readonly remove: (
+    projectId: string,
+    segmentKey: string
+  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | StorageError>
+}
+
+export class Segments extends Context.Tag("@flagport/services/Segments")<Segments, SegmentsShape>() {}
+
+const segmentNotFound = (projectId: string, key: string) =>
+  new ResourceNotFound({ message: `Segment '${key}' not found in project '${projectId}'` })
+
+/** Keys of the flags having a rule condition that names the segment. */
+export const flagsUsingSegment = (flags: ReadonlyArray<Flag>, segmentKey: string): ReadonlyArray<string> =>
+  flags.filter((flag) => Validation.segmentKeysInUse(flag.configs).has(segmentKey)).map((flag) => flag.key)
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const segments = yield* SegmentRepository
+  const flags = yield* FlagRepository
+  const ids = yield* IdGenerator
+  const tx = yield* Transactor
+
+  const load = (projectId: string, key: string) =>
+    segments.get(projectId, key).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(segmentNotFound(projectId, key)), onSome: Effect.succeed }))
+    )
+
+  const check = (problems: ReadonlyArray<Problem>) =>
+    problems.length > 0 ? Effect.fail(new InvalidRequest({ message: "Invalid segment", details: [...problems] })) : Effect.void
+
+  const create = Effect.fn("Segments.create")(function* (projectId: string, input: CreateSegmentInput) {
+    yield* check(Validation.validateCreateSegment(input))
+    const now = yield* currentTimestamp
+    const id = yield* ids.next
+    const segment: Segment = {
+      id,
+      projectId,
+      key: input.key,
+      name: input.name,
+      description: input.description ?? null,
+      conditions: input.conditions,
+      createdAt: now,
+      updatedAt: now
+    }
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        yield* segments.insert(segment).pipe(
+          Effect.catchTag("DuplicateKey", () =>
+            Effect.fail(new ResourceConflict({ message: `Segment '${input.key}' already exists in project '${projectId}'` }))
+          )
+        )
+        return segment
+      })
+    )
+  })
+
+  const list = Effect.fn("Segments.list")(function* (projectId: string) {
+    yield* requireProject(projects, projectId)
+    return yield* segments.list(projectId)
+  })
+
+  const get = Effect.fn("Segments.get")(function* (projectId: string, segmentKey: string) {
+    const found = yield* segments.get(projectId, segmentKey)
+    if (Option.isSome(found)) return found.value
+    yield* requireProject(projects, projectId)
+    return yield* segmentNotFound(projectId, segmentKey)
+  })
+
+  const patch = Effect.fn("Segments.patch")(function* (projectId: string, segmentKey: string, input: PatchSegmentInput) {
+    yield* check(Validation.validateSegmentFields(input))
+    const now = yield* currentTimestamp
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        const segment = yield* load(projectId, segmentKey)
+        const updated: Segment = {
+          ...segment,
+          name: input.name ?? segment.name,
+          description: input.description !== undefined ? input.description : segment.description,
+          conditions: input.conditions ?? segment.conditions,
+          updatedAt: now
+        }
+        yield* segments.update(updated).pipe(Effect.catchTag("NotFound", Effect.die))
+        return updated
+      })
+    )
+  })
+
+  const remove = Effect.fn("Segments.remove")(function* (projectId: string, segmentKey: string) {
+    yield* tx.withTransaction(
+      Effect.gen(function* () {
+        yield* bumpRevision(projects, projectId)
+        yield* load(projectId, segmentKey)
+        const users = flagsUsingSegment(yield* flags.list(projectId), segmentKey)
+        if (users.length > 0) {
+          return yield* new ResourceConflict({
+            message: `Segment '${segmentKey}' is still used by flag(s) ${users.map((k) => `'${k}'`).join(", ")}`
+          })
+        }
+        yield* segments.remove(projectId, segmentKey).pipe(Effect.catchTag("NotFound", Effect.die))
+      })
+    )
+  })
+
+  return Segments.of({ create, list, get, patch, remove })
+})
+
+export const layer = Layer.effect(Segments, make)

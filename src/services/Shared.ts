@@ -1,0 +1,36 @@
+import { Clock, Effect } from "effect"
+import type { Variation } from "../domain/Flag.js"
+import { formatTimestamp } from "../domain/Ids.js"
+import type { EnvironmentConfig } from "../domain/Targeting.js"
+import { ResourceNotFound } from "../domain/Errors.js"
+import type { ProjectRepositoryShape } from "../ports/ProjectRepository.js"
+
+/** The use case's single reading of the clock, as a contract timestamp. */
+export const currentTimestamp: Effect.Effect<string> = Effect.map(Clock.currentTimeMillis, formatTimestamp)
+
+export const projectNotFound = (projectId: string) => new ResourceNotFound({ message: `Project '${projectId}' not found` })
+
+/**
+ * First statement of every write to a project: bumps its snapshot revision (which, on
+ * PostgreSQL, also locks the project row for the rest of the transaction) or answers 404.
+ */
+export const bumpRevision = (projects: ProjectRepositoryShape, projectId: string) =>
+  projects.bumpRevision(projectId).pipe(Effect.catchTag("NotFound", () => Effect.fail(projectNotFound(projectId))))
+
+/** Fails with 404 unless the project exists. */
+export const requireProject = (projects: ProjectRepositoryShape, projectId: string) =>
+  projects.get(projectId).pipe(
+    Effect.flatMap((found) => (found._tag === "Some" ? Effect.succeed(found.value) : Effect.fail(projectNotFound(projectId))))
+  )
+
+/**
+ * The configuration a flag gets in an environment it has never been configured for
+ * (contract: disabled, default = first variation, off = last variation, no rules).
+ */
+export const disabledConfig = (environmentKey: string, variations: ReadonlyArray<Variation>): EnvironmentConfig => ({
+  environmentKey,
+  enabled: false,
+  defaultVariationKey: variations[0]?.key ?? "",
+  offVariationKey: variations[variations.length - 1]?.key ?? "",
+  rules: []
+})

@@ -1,0 +1,23 @@
+import type { Contract } from "./Backend.js"
+import { apiKeyContract } from "./ApiKeyRepository.contract.js"
+import { outboxContract } from "./EventOutbox.contract.js"
+import { flagContract } from "./FlagRepository.contract.js"
+import { jsonContract } from "./JsonRoundTrip.contract.js"
+import { projectContract } from "./ProjectRepository.contract.js"
+import { segmentContract } from "./SegmentRepository.contract.js"
+import { snapshotContract } from "./Snapshots.contract.js"
+import { targetingContract } from "./Targeting.contract.js"
+import { transactorContract } from "./Transactor.contract.js"
+
+/** Every storage contract suite; each backend runner passes them to `runContracts`. */
+export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
+  ["ProjectRepository + EnvironmentRepository", projectContract],
+  ["FlagRepository", flagContract],
+  ["Targeting", targetingContract],
+  ["SegmentRepository", segmentContract],
+  ["ApiKeyRepository", apiKeyContract],
+  ["EventOutbox", outboxContract],
+  ["Transactor", transactorContract],
+  ["Snapshots", snapshotContract],
+  ["JSON round-trip", jsonContract]
+]

@@ -1,0 +1,93 @@
+import { describe, layer, type Vitest } from "@effect/vitest"
+import { Context, Effect, type Layer } from "effect"
+import type { CreateFlagInput } from "../../src/domain/Flag.js"
+import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
+import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
+import type { EventOutbox } from "../../src/ports/EventOutbox.js"
+import type { FlagRepository } from "../../src/ports/FlagRepository.js"
+import type { IdGenerator } from "../../src/ports/IdGenerator.js"
+import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
+import type { SegmentRepository } from "../../src/ports/SegmentRepository.js"
+import type { Transactor } from "../../src/ports/Transactor.js"
+import type { ApiKeys } from "../../src/services/ApiKeys.js"
+import { Environments } from "../../src/services/Environments.js"
+import { Flags } from "../../src/services/Flags.js"
+import type { Segments } from "../../src/services/Segments.js"
+import { Projects } from "../../src/services/Projects.js"
+import type { Snapshots } from "../../src/services/Snapshots.js"
+
+/** Everything a storage backend provides to the contract suites. */
+export type Storage =
+  | ProjectRepository
+  | EnvironmentRepository
+  | FlagRepository
+  | SegmentRepository
+  | ApiKeyRepository
+  | EventOutbox
+  | Transactor
+  | IdGenerator
+  | Projects
+  | Environments
+  | Flags
+  | Segments
+  | ApiKeys
+  | Snapshots
+
+/**
+ * Test-only view of "the raw tables": every stored row of every table, serialized, so a suite
+ * can prove what is (and is not) written to disk.
+ */
+export class RawDump extends Context.Tag("@flagport/test/RawDump")<RawDump, Effect.Effect<string, unknown>>() {}
+
+export type Env = Storage | RawDump
+export type It = Vitest.MethodsNonLive<Env, true>
+
+export interface Backend {
+  readonly name: string
+  readonly layer: Layer.Layer<Env, unknown>
+}
+
+/** A contract suite: registers its tests on the backend's `it`. */
+export type Contract = (it: It) => void
+
+/** Runs contract suites against one backend; one storage layer (one database) per runner file. */
+export const runContracts = (backend: Backend, contracts: ReadonlyArray<readonly [string, Contract]>) =>
+  layer(backend.layer, { excludeTestServices: true, timeout: "60 seconds" })(backend.name, (it) => {
+    for (const [name, contract] of contracts) describe(name, () => contract(it))
+  })
+
+/** Tests share one database, so each works in its own freshly named project. */
+export const freshProjectId = (): string => `p-${Math.random().toString(36).slice(2, 12)}`
+
+export const booleanFlag = (key: string): CreateFlagInput => ({
+  key,
+  name: `Flag ${key}`,
+  type: "boolean",
+  variations: [
+    { key: "on", value: true },
+    { key: "off", value: false }
+  ]
+})
+
+/** A project with the given environments (in order). */
+export const givenProject = (...environments: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const projects = yield* Projects
+    const envs = yield* Environments
+    const id = freshProjectId()
+    yield* projects.create({ id, name: `Project ${id}` })
+    for (const key of environments) yield* envs.create(id, { key, name: key })
+    return id
+  })
+
+/** A project with environments and one boolean flag `flag`. */
+export const givenFlag = (...environments: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const projectId = yield* givenProject(...environments)
+    const flag = yield* (yield* Flags).create(projectId, booleanFlag("flag"))
+    return { projectId, flag }
+  })
+
+/** The `_tag` of the error an effect fails with (the test fails if it succeeds). */
+export const failureTag = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(effect), (error) => error._tag)
