@@ -1,0 +1,292 @@
+/**
+ * Compiles a configuration snapshot (the `GET /v1/config` shape) once, so that evaluation
+ * does no parsing, no lookups by name and no allocation: regexes compiled, `in` values in
+ * Sets, segments resolved to their compiled conditions, rollouts to cumulative weights and
+ * a precomputed hash prefix, and every result a flag can return built and frozen up front.
+ *
+ * Compilation never throws. A flag whose definition cannot be evaluated (an unknown
+ * variation, a missing segment, a rollout whose weights do not sum to 100000, ...) gets a
+ * precomputed ERROR result instead; a disabled flag still serves its off variation.
+ */
+import { type Bucketer, cumulativeWeights, makeBucketer } from "./Bucketing.js"
+import type { ConfigSnapshot } from "./ConfigSnapshot.js"
+import type { EvaluationResult, Reason } from "./EvaluationResult.js"
+import { isAttributeOperator, OPERATORS, type OperatorDef } from "./Operators.js"
+import { isJson } from "./ValidateConditions.js"
+
+export const KIND_ATTRIBUTE = 0
+export const KIND_IN_SEGMENT = 1
+export const KIND_NOT_IN_SEGMENT = 2
+
+export interface CompiledCondition {
+  readonly kind: number
+  /** True when the attribute is `key` (the context key). */
+  readonly isKey: boolean
+  readonly attribute: string
+  readonly op: OperatorDef<unknown, unknown>
+  readonly prepared: unknown
+  readonly negate: boolean
+  /** For segment operators: the conditions of each referenced segment. */
+  readonly segments: ReadonlyArray<ReadonlyArray<CompiledCondition>>
+}
+
+export interface CompiledRollout {
+  readonly isKey: boolean
+  readonly bucketBy: string
+  readonly bucketer: Bucketer
+  readonly cumulative: ReadonlyArray<number>
+  readonly results: ReadonlyArray<EvaluationResult>
+}
+
+export interface CompiledRule {
+  readonly conditions: ReadonlyArray<CompiledCondition>
+  /** Set for a rule that serves one variation; otherwise `rollout` is set. */
+  readonly result: EvaluationResult | null
+  readonly rollout: CompiledRollout | null
+}
+
+export interface CompiledFlag {
+  readonly key: string
+  readonly enabled: boolean
+  readonly off: EvaluationResult
+  readonly fallthrough: EvaluationResult
+  readonly rules: ReadonlyArray<CompiledRule>
+  /** Set when the enabled flag cannot be evaluated: every evaluation answers this. */
+  readonly broken: EvaluationResult | null
+  /** Answered when the context is not an object with a string `key`. */
+  readonly invalidContext: EvaluationResult
+}
+
+export interface CompiledSnapshot {
+  readonly environment: string
+  readonly flags: ReadonlyMap<string, CompiledFlag>
+  /** Flag keys in snapshot order (the order of `evaluateAll`). */
+  readonly keys: ReadonlyArray<string>
+}
+
+type ErrorCode = "INVALID_DEFINITION" | "SEGMENT_NOT_FOUND" | "VARIATION_NOT_FOUND"
+
+/** A definition problem found while compiling; becomes the `error` of an ERROR result as "CODE: message". */
+class DefinitionError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string
+  ) {
+    super(message)
+  }
+}
+
+const fail = (message: string, code: ErrorCode = "INVALID_DEFINITION"): never => {
+  throw new DefinitionError(code, message)
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const deepFreeze = <A>(value: A): A => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const v of Object.values(value)) deepFreeze(v)
+  }
+  return value
+}
+
+/** Every result object is built here, so all share one shape (one hidden class for the JIT). */
+export const makeResult = (flagKey: string, value: unknown, variationKey: string | null, reason: Reason): EvaluationResult =>
+  Object.freeze({ flagKey, value, variationKey, reason: Object.freeze(reason) })
+
+export const errorResult = (
+  flagKey: string,
+  error: string,
+  fallback: { readonly key: string; readonly value: unknown } | undefined
+): EvaluationResult =>
+  makeResult(flagKey, fallback === undefined ? null : fallback.value, fallback === undefined ? null : fallback.key, {
+    kind: "ERROR",
+    error
+  })
+
+const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
+  boolean: (v) => typeof v === "boolean",
+  string: (v) => typeof v === "string",
+  number: (v) => typeof v === "number" && Number.isFinite(v),
+  json: (v) => v !== undefined && isJson(v)
+}
+
+type Segments = ReadonlyMap<string, ReadonlyArray<CompiledCondition> | string>
+
+const compileCondition = (raw: unknown, segments: Segments | null): CompiledCondition => {
+  if (!isRecord(raw)) return fail("a condition is not an object")
+  const operator = raw.operator
+  const values: ReadonlyArray<unknown> = Array.isArray(raw.values) ? raw.values : fail(`condition ${String(operator)} has no values array`)
+  const negate = raw.negate === true
+  if (operator === "inSegment" || operator === "notInSegment") {
+    if (segments === null) return fail("a segment condition references segments")
+    const resolved = values.map((key) => {
+      const segment = typeof key === "string" ? segments.get(key) : undefined
+      if (segment === undefined) return fail(`segment ${JSON.stringify(key)} does not exist`, "SEGMENT_NOT_FOUND")
+      if (typeof segment === "string") return fail(`segment ${JSON.stringify(key)} cannot be evaluated: ${segment}`)
+      return segment
+    })
+    return {
+      kind: operator === "inSegment" ? KIND_IN_SEGMENT : KIND_NOT_IN_SEGMENT,
+      isKey: false,
+      attribute: "",
+      op: OPERATORS.exists,
+      prepared: null,
+      negate,
+      segments: resolved
+    }
+  }
+  if (!isAttributeOperator(operator)) return fail(`unknown operator ${JSON.stringify(operator)}`)
+  const attribute = raw.attribute
+  if (typeof attribute !== "string" || attribute.length === 0) return fail(`condition ${operator} has no attribute`)
+  const op = OPERATORS[operator]
+  return { kind: KIND_ATTRIBUTE, isKey: attribute === "key", attribute, op, prepared: op.prepare(values), negate, segments: [] }
+}
+
+const compileConditions = (raw: unknown, segments: Segments | null): ReadonlyArray<CompiledCondition> =>
+  Array.isArray(raw) ? raw.map((c) => compileCondition(c, segments)) : fail("conditions is not an array")
+
+/** Segments by key; a segment that cannot be compiled maps to the reason, reported by flags that use it. */
+const compileSegments = (raw: unknown): Segments => {
+  const out = new Map<string, ReadonlyArray<CompiledCondition> | string>()
+  if (!Array.isArray(raw)) return out
+  for (const segment of raw) {
+    if (!isRecord(segment) || typeof segment.key !== "string" || out.has(segment.key)) continue
+    try {
+      out.set(segment.key, compileConditions(segment.conditions, null))
+    } catch (e) {
+      out.set(segment.key, e instanceof Error ? e.message : "invalid segment")
+    }
+  }
+  return out
+}
+
+interface VariationRef {
+  readonly key: string
+  readonly value: unknown
+}
+
+const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segments): CompiledFlag => {
+  const variations = new Map<string, VariationRef>()
+  const problems: Array<string> = []
+  const typeCheck = typeof raw.type === "string" ? TYPE_CHECKS[raw.type] : undefined
+  if (typeCheck === undefined) problems.push(`unknown flag type ${JSON.stringify(raw.type)}`)
+  if (Array.isArray(raw.variations)) {
+    for (const v of raw.variations) {
+      if (!isRecord(v) || typeof v.key !== "string") {
+        problems.push("a variation has no key")
+        continue
+      }
+      if (typeCheck !== undefined && !typeCheck(v.value)) problems.push(`variation ${JSON.stringify(v.key)} has a value of the wrong type`)
+      if (!variations.has(v.key)) {
+        // The served value is a private, frozen copy: callers can neither change the snapshot through it nor be changed by it.
+        const value = typeof v.value === "object" && v.value !== null ? deepFreeze(structuredClone(v.value)) : v.value
+        variations.set(v.key, { key: v.key, value })
+      }
+    }
+  } else problems.push("variations is not an array")
+
+  const offVariation = typeof raw.offVariationKey === "string" ? variations.get(raw.offVariationKey) : undefined
+  const off =
+    offVariation === undefined
+      ? errorResult(key, `VARIATION_NOT_FOUND: the off variation ${JSON.stringify(raw.offVariationKey)} does not exist`, undefined)
+      : problems.length > 0
+        ? errorResult(key, `INVALID_DEFINITION: ${problems.join("; ")}`, offVariation)
+        : makeResult(key, offVariation.value, offVariation.key, { kind: "OFF" })
+  const invalidContext = errorResult(key, "INVALID_CONTEXT: the context must be an object with a string key", offVariation)
+  const enabled = raw.enabled === true
+  const brokenFlag = (error: string): CompiledFlag => {
+    const broken = errorResult(key, error, offVariation)
+    return { key, enabled, off: enabled ? broken : off, fallthrough: broken, rules: [], broken, invalidContext }
+  }
+  if (problems.length > 0) return brokenFlag(`INVALID_DEFINITION: ${problems.join("; ")}`)
+  if (!enabled) return { key, enabled, off, fallthrough: off, rules: [], broken: null, invalidContext }
+
+  const variation = (k: unknown, where: string): VariationRef =>
+    (typeof k === "string" ? variations.get(k) : undefined) ??
+    fail(`${where} names unknown variation ${JSON.stringify(k)}`, "VARIATION_NOT_FOUND")
+  try {
+    const fallthroughVariation = variation(raw.defaultVariationKey, "the default")
+    const fallthrough = makeResult(key, fallthroughVariation.value, fallthroughVariation.key, { kind: "FALLTHROUGH" })
+    const rawRules = Array.isArray(raw.rules) ? raw.rules : fail("rules is not an array")
+    const rules = rawRules.map((rule: unknown, ruleIndex): CompiledRule => {
+      if (!isRecord(rule)) return fail(`rule ${ruleIndex} is not an object`)
+      const ruleId = typeof rule.id === "string" ? rule.id : String(ruleIndex)
+      const where = `rule ${JSON.stringify(ruleId)}`
+      const reason = (): Reason => ({ kind: "RULE_MATCH", ruleId, ruleIndex })
+      let conditions: ReadonlyArray<CompiledCondition>
+      try {
+        conditions = compileConditions(rule.conditions, segments)
+      } catch (e) {
+        throw e instanceof DefinitionError ? new DefinitionError(e.code, `${where}: ${e.message}`) : e
+      }
+      if ((rule.variationKey === undefined) === (rule.rollout === undefined)) {
+        return fail(`${where} needs exactly one of variationKey and rollout`)
+      }
+      if (rule.variationKey !== undefined) {
+        const v = variation(rule.variationKey, where)
+        return { conditions, result: makeResult(key, v.value, v.key, reason()), rollout: null }
+      }
+      const rollout = rule.rollout
+      if (!isRecord(rollout) || !Array.isArray(rollout.variations) || rollout.variations.length === 0) {
+        return fail(`${where} has a malformed rollout`)
+      }
+      const slices = rollout.variations.map((s: unknown) => {
+        if (!isRecord(s) || typeof s.weight !== "number" || !Number.isInteger(s.weight) || s.weight < 0) {
+          return fail(`${where} has a rollout weight that is not a non-negative integer`)
+        }
+        return { variation: variation(s.variationKey, `${where} rollout`), weight: s.weight }
+      })
+      const cumulative = cumulativeWeights(slices.map((s) => s.weight))
+      if (cumulative[cumulative.length - 1] !== 100_000) {
+        return fail(`${where} rollout weights sum to ${cumulative[cumulative.length - 1]}, not 100000`)
+      }
+      const bucketBy = typeof rollout.bucketBy === "string" ? rollout.bucketBy : "key"
+      const seed = typeof rollout.seed === "string" ? rollout.seed : key
+      return {
+        conditions,
+        result: null,
+        rollout: {
+          isKey: bucketBy === "key",
+          bucketBy,
+          bucketer: makeBucketer(seed),
+          cumulative,
+          results: slices.map((s) => makeResult(key, s.variation.value, s.variation.key, reason()))
+        }
+      }
+    })
+    return { key, enabled, off, fallthrough, rules, broken: null, invalidContext }
+  } catch (e) {
+    return brokenFlag(e instanceof DefinitionError ? `${e.code}: ${e.message}` : `INVALID_DEFINITION: ${String(e)}`)
+  }
+}
+
+/** Compiles a snapshot once for many evaluations. Never throws, whatever the input. */
+export const compile = (snapshot: ConfigSnapshot): CompiledSnapshot => {
+  const flags = new Map<string, CompiledFlag>()
+  const keys: Array<string> = []
+  let environment = ""
+  try {
+    if (!isRecord(snapshot)) return { environment, flags, keys }
+    environment = typeof snapshot.environment === "string" ? snapshot.environment : ""
+    const segments = compileSegments(snapshot.segments)
+    const rawFlags: ReadonlyArray<unknown> = Array.isArray(snapshot.flags) ? snapshot.flags : []
+    for (const raw of rawFlags) {
+      if (!isRecord(raw) || typeof raw.key !== "string" || flags.has(raw.key)) continue
+      const key = raw.key
+      let compiled: CompiledFlag
+      try {
+        compiled = compileFlag(raw, key, segments)
+      } catch (e) {
+        // Defensive: compileFlag reports definition problems itself; anything else still yields an ERROR flag.
+        const broken = errorResult(key, `INVALID_DEFINITION: ${e instanceof Error ? e.message : String(e)}`, undefined)
+        compiled = { key, enabled: false, off: broken, fallthrough: broken, rules: [], broken, invalidContext: broken }
+      }
+      flags.set(key, compiled)
+      keys.push(key)
+    }
+  } catch {
+    // A hostile snapshot (throwing getters, proxies): keep what compiled so far.
+  }
+  return { environment, flags, keys }
+}

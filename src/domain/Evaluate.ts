@@ -1,0 +1,132 @@
+/**
+ * Flag evaluation: synchronous, total, and the same function for the HTTP endpoints, OFREP
+ * and the embedded SDK, so local and remote evaluation cannot disagree.
+ *
+ *   configuration disabled           -> OFF          (off variation)
+ *   enabled, a rule matches          -> RULE_MATCH   (ruleId, ruleIndex; the rule's variation or rollout's)
+ *   enabled, no rule matches         -> FALLTHROUGH  (default variation)
+ *   definition cannot be evaluated   -> ERROR        (off variation when it exists, else value null)
+ *
+ * Hot path: every result a flag can return is precomputed and frozen by `compile`, so an
+ * evaluation allocates nothing in the common case; conditions are pre-resolved (operators,
+ * prepared values, segments), rollouts hash from a precomputed seed prefix, and nothing is
+ * parsed, looked up by name or wrapped in a closure per call. See docs/evaluation.md.
+ */
+import { bucketWith, sliceIndex } from "./Bucketing.js"
+import {
+  type CompiledCondition,
+  type CompiledFlag,
+  type CompiledSnapshot,
+  errorResult,
+  KIND_ATTRIBUTE,
+  KIND_IN_SEGMENT
+} from "./Compile.js"
+import type { EvaluationContext } from "./EvaluationContext.js"
+import type { EvaluationResult } from "./EvaluationResult.js"
+import { testAttribute } from "./Operators.js"
+
+export { compile } from "./Compile.js"
+export type { CompiledFlag, CompiledSnapshot } from "./Compile.js"
+
+const hasOwn = Object.prototype.hasOwnProperty
+
+/**
+ * The value of an attribute, or undefined when absent. `key` is the context key; other names
+ * read own properties of `attributes` only (so `constructor` or `__proto__` are never inherited).
+ * JSON null counts as absent: it carries no value to compare.
+ */
+const lookup = (isKey: boolean, name: string, key: string, attributes: object | undefined): unknown => {
+  if (isKey) return key
+  if (attributes === undefined || !hasOwn.call(attributes, name)) return undefined
+  return (attributes as Record<string, unknown>)[name]
+}
+
+const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string, attributes: object | undefined): boolean => {
+  for (let i = 0; i < conditions.length; i++) if (!matches(conditions[i]!, key, attributes)) return false
+  return true
+}
+
+const matches = (c: CompiledCondition, key: string, attributes: object | undefined): boolean => {
+  if (c.kind === KIND_ATTRIBUTE) {
+    const value = lookup(c.isKey, c.attribute, key, attributes)
+    // An absent attribute never matches, whatever `negate` says.
+    if (value === undefined || value === null) return false
+    return testAttribute(c.op, value, c.prepared) !== c.negate
+  }
+  let inAny = false
+  for (let i = 0; i < c.segments.length && !inAny; i++) inAny = allMatch(c.segments[i]!, key, attributes)
+  return (c.kind === KIND_IN_SEGMENT ? inAny : !inAny) !== c.negate
+}
+
+const evaluateFlag = (flag: CompiledFlag, context: EvaluationContext): EvaluationResult => {
+  if (!flag.enabled) return flag.off
+  if (flag.broken !== null) return flag.broken
+  if (typeof context !== "object" || context === null || typeof context.key !== "string") return flag.invalidContext
+  const key = context.key
+  const raw = context.attributes
+  const attributes = typeof raw === "object" && raw !== null ? raw : undefined
+  const rules = flag.rules
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!
+    if (!allMatch(rule.conditions, key, attributes)) continue
+    if (rule.result !== null) return rule.result
+    const rollout = rule.rollout!
+    const v = lookup(rollout.isKey, rollout.bucketBy, key, attributes)
+    const value = typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
+    // No bucket value: the rule does not match, evaluation goes on to the next rule.
+    if (value === undefined) continue
+    const slice = sliceIndex(rollout.cumulative, bucketWith(rollout.bucketer, value))
+    if (slice >= 0) return rollout.results[slice]!
+  }
+  return flag.fallthrough
+}
+
+const unexpected = (flagKey: string, e: unknown): EvaluationResult =>
+  errorResult(String(flagKey), `EVALUATION_FAILED: ${e instanceof Error ? e.message : String(e)}`, undefined)
+
+/** True when the snapshot has a flag with this key. */
+export const hasFlag = (compiled: CompiledSnapshot, flagKey: string): boolean => {
+  try {
+    return compiled.flags.has(flagKey)
+  } catch {
+    return false
+  }
+}
+
+/** Evaluates one flag for one context. Never throws; an unknown flag is an ERROR result with value null. */
+export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: EvaluationContext): EvaluationResult => {
+  try {
+    const flag = compiled.flags.get(flagKey)
+    if (flag === undefined) {
+      return errorResult(String(flagKey), `FLAG_NOT_FOUND: no flag ${JSON.stringify(flagKey)} in environment ${JSON.stringify(compiled.environment)}`, undefined)
+    }
+    return evaluateFlag(flag, context)
+  } catch (e) {
+    // Reached only through hostile input (throwing getters, proxies); results stay total.
+    return unexpected(flagKey, e)
+  }
+}
+
+/** Evaluates every flag of the snapshot, keyed by flag key, in snapshot order. Never throws. */
+export const evaluateAll = (compiled: CompiledSnapshot, context: EvaluationContext): Record<string, EvaluationResult> => {
+  const out: Record<string, EvaluationResult> = {}
+  let keys: ReadonlyArray<string> = []
+  try {
+    keys = compiled.keys
+    const flags = compiled.flags
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!
+      let result: EvaluationResult
+      try {
+        result = evaluateFlag(flags.get(key)!, context)
+      } catch (e) {
+        result = unexpected(key, e)
+      }
+      if (key === "__proto__") Object.defineProperty(out, key, { value: result, enumerable: true, writable: true, configurable: true })
+      else out[key] = result
+    }
+  } catch {
+    // A malformed compiled snapshot: return what was evaluated.
+  }
+  return out
+}
