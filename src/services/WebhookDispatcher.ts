@@ -52,12 +52,13 @@ export interface TickResult {
   readonly sent: number
 }
 
-type Deps = WebhookRepository | WebhookTransport | EventOutbox | Transactor | IdGenerator
+type FanOutDeps = WebhookRepository | EventOutbox | Transactor | IdGenerator
+type Deps = FanOutDeps | WebhookTransport
 
 const nowIso = Effect.map(Clock.currentTimeMillis, formatTimestamp)
 
 /** Step 1: undispatched outbox events -> pending deliveries, in one transaction. Returns events handled. */
-export const fanOut = (batchSize: number): Effect.Effect<number, StorageError, Deps> =>
+export const fanOut = (batchSize: number): Effect.Effect<number, StorageError, FanOutDeps> =>
   Effect.gen(function* () {
     const repo = yield* WebhookRepository
     const outbox = yield* EventOutbox

@@ -1,0 +1,274 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer, Option } from "effect"
+import type { WebhookEventType } from "../../src/domain/Webhook.js"
+import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/WebhookDelivery.js"
+import { NotFound, StorageError } from "../../src/ports/StorageError.js"
+import {
+  type ClaimedDelivery,
+  type StoredDelivery,
+  type StoredWebhook,
+  WebhookRepository
+} from "../../src/ports/WebhookRepository.js"
+
+/**
+ * WebhookRepository over @effect/sql (PostgreSQL and SQLite; tables in migrations/0002_webhooks.ts).
+ *
+ * Result columns are aliased in camelCase with quotes, so rows read the same whether or not the
+ * client transforms result names. Claims are one conditional UPDATE: on PostgreSQL its candidate
+ * rows are picked with FOR UPDATE SKIP LOCKED, and the UPDATE re-checks "still pending, lease
+ * expired" on the latest row version, so two processes never lease one delivery; SQLite runs
+ * the statement atomically.
+ */
+
+interface WebhookRow {
+  readonly id: string
+  readonly projectId: string
+  readonly url: string
+  readonly events: string
+  readonly enabled: number | boolean
+  readonly secret: string | null
+  readonly previousSecret: string | null
+  readonly previousSecretExpiresAt: string | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+interface DeliveryRow {
+  readonly id: string
+  readonly webhookId: string
+  readonly projectId: string
+  readonly eventId: string
+  readonly eventType: WebhookEventType
+  readonly payload: string
+  readonly status: DeliveryStatus
+  readonly attemptsMade: number | string
+  readonly nextAttemptAt: string
+  readonly redeliveryOf: string | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+interface AttemptRow {
+  readonly deliveryId: string
+  readonly attemptedAt: string
+  readonly statusCode: number | string | null
+  readonly durationMs: number | string
+  readonly error: string | null
+  readonly nextAttemptAt: string | null
+}
+
+const storageError = (what: string) => (cause: SqlError) =>
+  new StorageError({ message: `Webhook storage failed to ${what}`, cause })
+
+const toWebhook = (row: WebhookRow): StoredWebhook => ({
+  id: row.id,
+  projectId: row.projectId,
+  url: row.url,
+  events: JSON.parse(row.events) as ReadonlyArray<WebhookEventType>,
+  enabled: row.enabled === 1 || row.enabled === true,
+  secret: row.secret,
+  previousSecret: row.previousSecret,
+  previousSecretExpiresAt: row.previousSecretExpiresAt,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt
+})
+
+const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
+  attemptedAt: row.attemptedAt,
+  statusCode: row.statusCode === null ? null : Number(row.statusCode),
+  durationMs: Number(row.durationMs),
+  error: row.error,
+  nextAttemptAt: row.nextAttemptAt
+})
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const webhookColumns = sql.literal(`id, project_id AS "projectId", url, events, enabled, secret,
+    previous_secret AS "previousSecret", previous_secret_expires_at AS "previousSecretExpiresAt",
+    created_at AS "createdAt", updated_at AS "updatedAt"`)
+  const deliveryColumns = sql.literal(`id, webhook_id AS "webhookId", project_id AS "projectId",
+    event_id AS "eventId", event_type AS "eventType", payload, status, attempts_made AS "attemptsMade",
+    next_attempt_at AS "nextAttemptAt", redelivery_of AS "redeliveryOf", created_at AS "createdAt",
+    updated_at AS "updatedAt"`)
+
+  const withAttempts = (rows: ReadonlyArray<DeliveryRow>) =>
+    Effect.gen(function* () {
+      if (rows.length === 0) return []
+      const attempts = yield* sql<AttemptRow>`SELECT delivery_id AS "deliveryId", attempted_at AS "attemptedAt",
+          status_code AS "statusCode", duration_ms AS "durationMs", error, next_attempt_at AS "nextAttemptAt"
+        FROM flagport_webhook_attempts WHERE ${sql.in("delivery_id", rows.map((r) => r.id))} ORDER BY seq`
+      const byDelivery = new Map<string, Array<DeliveryAttempt>>()
+      for (const a of attempts) {
+        const list = byDelivery.get(a.deliveryId) ?? []
+        list.push(toAttempt(a))
+        byDelivery.set(a.deliveryId, list)
+      }
+      return rows.map(
+        (row): StoredDelivery => ({
+          id: row.id,
+          webhookId: row.webhookId,
+          projectId: row.projectId,
+          eventId: row.eventId,
+          eventType: row.eventType,
+          status: row.status,
+          nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
+          redeliveryOf: row.redeliveryOf,
+          attempts: byDelivery.get(row.id) ?? [],
+          payload: row.payload,
+          createdAt: row.createdAt,
+          updatedAt: row.updatedAt
+        })
+      )
+    })
+
+  const remove = (projectId: string, webhookId: string) =>
+    Effect.gen(function* () {
+      // Children first: the cascade needs PRAGMA foreign_keys on SQLite; this does not.
+      yield* sql`DELETE FROM flagport_webhook_attempts WHERE delivery_id IN (
+        SELECT d.id FROM flagport_webhook_deliveries d JOIN flagport_webhooks w ON w.id = d.webhook_id
+        WHERE w.id = ${webhookId} AND w.project_id = ${projectId})`
+      yield* sql`DELETE FROM flagport_webhook_deliveries WHERE webhook_id IN (
+        SELECT id FROM flagport_webhooks WHERE id = ${webhookId} AND project_id = ${projectId})`
+      const deleted = yield* sql<{ id: string }>`DELETE FROM flagport_webhooks
+        WHERE id = ${webhookId} AND project_id = ${projectId} RETURNING id`
+      return deleted.length
+    }).pipe(
+      sql.withTransaction,
+      Effect.mapError(storageError("delete a webhook")),
+      Effect.flatMap((n) => (n === 0 ? Effect.fail(new NotFound({ entity: "webhook", key: webhookId })) : Effect.void))
+    )
+
+  const claimDue = ({ leaseUntil, limit, now, owner }: Parameters<WebhookRepository["Type"]["claimDue"]>[0]) =>
+    Effect.gen(function* () {
+      const lock = sql.onDialectOrElse({
+        pg: () => sql.literal("FOR UPDATE OF d SKIP LOCKED"),
+        orElse: () => sql.literal("")
+      })
+      const leased = yield* sql<{ id: string }>`UPDATE flagport_webhook_deliveries
+        SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
+        WHERE id IN (
+          SELECT d.id FROM flagport_webhook_deliveries d
+            JOIN flagport_webhooks w ON w.id = d.webhook_id
+          WHERE d.status = 'pending' AND w.enabled = 1 AND d.next_attempt_at <= ${now}
+            AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ${now})
+            AND NOT EXISTS (SELECT 1 FROM flagport_webhook_deliveries o
+              WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.seq < d.seq)
+          ORDER BY d.seq LIMIT ${limit} ${lock}
+        )
+        AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
+        RETURNING id`
+      if (leased.length === 0) return []
+      const rows = yield* sql<
+        DeliveryRow & Pick<WebhookRow, "url" | "secret" | "previousSecret" | "previousSecretExpiresAt">
+      >`SELECT d.id, d.webhook_id AS "webhookId", d.event_id AS "eventId", d.payload,
+          d.attempts_made AS "attemptsMade", w.url, w.secret, w.previous_secret AS "previousSecret",
+          w.previous_secret_expires_at AS "previousSecretExpiresAt"
+        FROM flagport_webhook_deliveries d JOIN flagport_webhooks w ON w.id = d.webhook_id
+        WHERE ${sql.in("d.id", leased.map((r) => r.id))} AND d.lease_owner = ${owner}
+        ORDER BY d.seq`
+      return rows.map(
+        (row): ClaimedDelivery => ({
+          deliveryId: row.id,
+          webhookId: row.webhookId,
+          eventId: row.eventId,
+          payload: row.payload,
+          attemptsMade: Number(row.attemptsMade),
+          url: row.url,
+          secret: row.secret,
+          previousSecret: row.previousSecret,
+          previousSecretExpiresAt: row.previousSecretExpiresAt
+        })
+      )
+    }).pipe(sql.withTransaction, Effect.mapError(storageError("claim deliveries")))
+
+  return WebhookRepository.of({
+    insert: (w) =>
+      sql`INSERT INTO flagport_webhooks (id, project_id, url, events, enabled, secret, previous_secret,
+          previous_secret_expires_at, created_at, updated_at)
+        VALUES (${w.id}, ${w.projectId}, ${w.url}, ${JSON.stringify(w.events)}, ${w.enabled ? 1 : 0}, ${w.secret},
+          ${w.previousSecret}, ${w.previousSecretExpiresAt}, ${w.createdAt}, ${w.updatedAt})`.pipe(
+        Effect.asVoid,
+        Effect.mapError(storageError("insert a webhook"))
+      ),
+    list: (projectId) =>
+      sql<WebhookRow>`SELECT ${webhookColumns} FROM flagport_webhooks WHERE project_id = ${projectId} ORDER BY seq`.pipe(
+        Effect.map((rows) => rows.map(toWebhook)),
+        Effect.mapError(storageError("list webhooks"))
+      ),
+    get: (projectId, webhookId) =>
+      sql<WebhookRow>`SELECT ${webhookColumns} FROM flagport_webhooks
+        WHERE id = ${webhookId} AND project_id = ${projectId}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWebhook)),
+        Effect.mapError(storageError("read a webhook"))
+      ),
+    update: (w) =>
+      sql<{ id: string }>`UPDATE flagport_webhooks SET url = ${w.url}, events = ${JSON.stringify(w.events)},
+          enabled = ${w.enabled ? 1 : 0}, secret = ${w.secret}, previous_secret = ${w.previousSecret},
+          previous_secret_expires_at = ${w.previousSecretExpiresAt}, updated_at = ${w.updatedAt}
+        WHERE id = ${w.id} AND project_id = ${w.projectId} RETURNING id`.pipe(
+        Effect.mapError(storageError("update a webhook")),
+        Effect.flatMap((rows) =>
+          rows.length === 0 ? Effect.fail(new NotFound({ entity: "webhook", key: w.id })) : Effect.void
+        )
+      ),
+    remove,
+
+    lockForFanOut: sql
+      .onDialectOrElse({
+        // Transaction-scoped: released at commit or rollback. The key is arbitrary but fixed.
+        pg: () => sql`SELECT pg_advisory_xact_lock(7246031377)`.pipe(Effect.asVoid),
+        orElse: () => Effect.void
+      })
+      .pipe(Effect.mapError(storageError("lock the outbox fan-out"))),
+    subscribers: (projectId, type) =>
+      sql<{ id: string; events: string }>`SELECT id, events FROM flagport_webhooks
+        WHERE project_id = ${projectId} AND enabled = 1 ORDER BY seq`.pipe(
+        Effect.map((rows) =>
+          rows.filter((row) => (JSON.parse(row.events) as ReadonlyArray<string>).includes(type)).map((row) => row.id)
+        ),
+        Effect.mapError(storageError("find subscribers"))
+      ),
+    insertDelivery: (d) =>
+      sql`INSERT INTO flagport_webhook_deliveries (id, webhook_id, project_id, event_id, event_type, payload, status,
+          attempts_made, next_attempt_at, redelivery_of, created_at, updated_at)
+        VALUES (${d.id}, ${d.webhookId}, ${d.projectId}, ${d.eventId}, ${d.eventType}, ${d.payload}, 'pending', 0,
+          ${d.nextAttemptAt}, ${d.redeliveryOf}, ${d.createdAt}, ${d.createdAt})`.pipe(
+        Effect.asVoid,
+        Effect.mapError(storageError("insert a delivery"))
+      ),
+
+    claimDue,
+    recordAttempt: ({ attempt, deliveryId, owner, status }) =>
+      Effect.gen(function* () {
+        yield* sql`INSERT INTO flagport_webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error,
+            next_attempt_at)
+          VALUES (${deliveryId}, ${attempt.attemptedAt}, ${attempt.statusCode}, ${Math.round(attempt.durationMs)},
+            ${attempt.error}, ${attempt.nextAttemptAt})`
+        const settled = yield* sql<{ id: string }>`UPDATE flagport_webhook_deliveries
+          SET status = ${status}, attempts_made = attempts_made + 1,
+            next_attempt_at = COALESCE(${attempt.nextAttemptAt}, next_attempt_at),
+            lease_owner = NULL, lease_expires_at = NULL, updated_at = ${attempt.attemptedAt}
+          WHERE id = ${deliveryId} AND lease_owner = ${owner} AND status = 'pending' RETURNING id`
+        return settled.length > 0
+      }).pipe(sql.withTransaction, Effect.mapError(storageError("record an attempt"))),
+
+    listDeliveries: (webhookId) =>
+      sql<DeliveryRow>`SELECT ${deliveryColumns} FROM flagport_webhook_deliveries
+        WHERE webhook_id = ${webhookId} ORDER BY seq`.pipe(
+        Effect.flatMap(withAttempts),
+        Effect.mapError(storageError("list deliveries"))
+      ),
+    getDelivery: (webhookId, deliveryId) =>
+      sql<DeliveryRow>`SELECT ${deliveryColumns} FROM flagport_webhook_deliveries
+        WHERE id = ${deliveryId} AND webhook_id = ${webhookId}`.pipe(
+        Effect.flatMap(withAttempts),
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.mapError(storageError("read a delivery"))
+      )
+  })
+})
+
+/** The SQL WebhookRepository; needs the SqlClient of the storage layer (migrations applied). */
+export const layer: Layer.Layer<WebhookRepository, never, SqlClient.SqlClient> = Layer.effect(WebhookRepository, make)

@@ -1,0 +1,412 @@
+import { expect, type Vitest } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { CreateFlagInput } from "../../src/domain/Flag.js"
+import { EventOutbox } from "../../src/ports/EventOutbox.js"
+import type { IdGenerator } from "../../src/ports/IdGenerator.js"
+import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
+import { Transactor } from "../../src/ports/Transactor.js"
+import { type ClaimedDelivery, WebhookRepository } from "../../src/ports/WebhookRepository.js"
+import { Environments } from "../../src/services/Environments.js"
+import { Flags } from "../../src/services/Flags.js"
+import { Projects } from "../../src/services/Projects.js"
+import { fanOut } from "../../src/services/WebhookDispatcher.js"
+import { Webhooks } from "../../src/services/Webhooks.js"
+
+/**
+ * The WebhookRepository contract (with the Webhooks service and the dispatcher's fan-out on top),
+ * run by test/webhooks/Contract.*.test.ts against memory, SQLite and PostgreSQL.
+ *
+ * Tests share one database per backend, so each works in its own project and only looks at its
+ * own webhooks. Time is passed to `claimDue` explicitly (`at(ms)`), so no test waits.
+ */
+export type WebhookContractEnv =
+  | Projects
+  | Environments
+  | Flags
+  | EventOutbox
+  | Transactor
+  | IdGenerator
+  | ProjectRepository
+  | WebhookRepository
+  | Webhooks
+
+export type WebhookIt = Vitest.MethodsNonLive<WebhookContractEnv, true>
+
+const flag = (key: string): CreateFlagInput => ({
+  key,
+  name: key,
+  type: "boolean",
+  variations: [
+    { key: "on", value: true },
+    { key: "off", value: false }
+  ]
+})
+
+const newProject = Effect.gen(function* () {
+  const id = `wh-${Math.random().toString(36).slice(2, 12)}`
+  yield* (yield* Projects).create({ id, name: id })
+  yield* (yield* Environments).create(id, { key: "production", name: "Production" })
+  return id
+})
+
+/** An ISO time `ms` from the real now (deliveries are due at their creation time). */
+const at = (ms: number) => new Date(Date.now() + ms).toISOString()
+const SOON = 1_000
+const MINUTE = 60_000
+
+const claim = (owner: string, now = at(SOON), leaseMs = MINUTE) =>
+  Effect.flatMap(WebhookRepository, (repo) =>
+    repo.claimDue({ now, owner, leaseUntil: new Date(Date.parse(now) + leaseMs).toISOString(), limit: 1000 })
+  )
+
+const mine = (claimed: ReadonlyArray<ClaimedDelivery>, webhookIds: ReadonlyArray<string>) =>
+  claimed.filter((c) => webhookIds.includes(c.webhookId))
+
+const failedAttempt = (at: string, nextAttemptAt: string | null) => ({
+  attemptedAt: at,
+  statusCode: 500,
+  durationMs: 12,
+  error: "HTTP 500",
+  nextAttemptAt
+})
+
+export const webhookContract = (it: WebhookIt) => {
+  it.effect("create, list, get, patch and delete; the secret never appears in a record", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const projectId = yield* newProject
+      const a = yield* webhooks.create(projectId, {
+        url: "https://example.com/a",
+        events: ["flag.created", "flag.updated", "flag.created"],
+        secret: "a-secret-value"
+      })
+      expect(a).toEqual({
+        id: a.id,
+        projectId,
+        url: "https://example.com/a",
+        events: ["flag.created", "flag.updated"],
+        enabled: true,
+        hasSecret: true,
+        createdAt: a.createdAt,
+        updatedAt: a.createdAt
+      })
+      expect(JSON.stringify(a)).not.toContain("a-secret-value")
+      const b = yield* webhooks.create(projectId, { url: "http://127.0.0.1:9/b", events: ["flag.deleted"], enabled: false })
+      expect(b.hasSecret).toBe(false)
+      expect(b.enabled).toBe(false)
+      expect((yield* webhooks.list(projectId)).map((w) => w.id)).toEqual([a.id, b.id])
+      expect(yield* webhooks.get(projectId, b.id)).toEqual(b)
+
+      const patched = yield* webhooks.patch(projectId, b.id, {
+        url: "https://example.org/b2",
+        events: ["targeting.updated"],
+        enabled: true
+      })
+      expect(patched).toMatchObject({ url: "https://example.org/b2", events: ["targeting.updated"], enabled: true })
+      expect(yield* webhooks.get(projectId, b.id)).toEqual(patched)
+
+      yield* webhooks.remove(projectId, a.id)
+      expect((yield* webhooks.list(projectId)).map((w) => w.id)).toEqual([b.id])
+      expect((yield* Effect.flip(webhooks.get(projectId, a.id)))._tag).toBe("ResourceNotFound")
+      expect((yield* Effect.flip(webhooks.remove(projectId, a.id)))._tag).toBe("ResourceNotFound")
+    }))
+
+  it.effect("404 for unknown projects and for webhooks of another project", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const p1 = yield* newProject
+      const p2 = yield* newProject
+      const hook = yield* webhooks.create(p1, { url: "https://example.com/", events: ["flag.created"] })
+      const tags = yield* Effect.all([
+        Effect.flip(webhooks.list("no-such-project")),
+        Effect.flip(webhooks.create("no-such-project", { url: "https://example.com/", events: ["flag.created"] })),
+        Effect.flip(webhooks.get(p2, hook.id)),
+        Effect.flip(webhooks.patch(p2, hook.id, { enabled: false })),
+        Effect.flip(webhooks.remove(p2, hook.id)),
+        Effect.flip(webhooks.deliveries(p2, hook.id)),
+        Effect.flip(webhooks.redeliver(p1, hook.id, "no-such-delivery"))
+      ])
+      expect(tags.map((e) => e._tag)).toEqual(Array(7).fill("ResourceNotFound"))
+      expect((yield* webhooks.get(p1, hook.id)).enabled).toBe(true)
+    }))
+
+  it.effect("rejects bad input with every problem and its path", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const projectId = yield* newProject
+      const error = yield* Effect.flip(
+        webhooks.create(projectId, {
+          url: "ftp://example.com/",
+          events: ["flag.exploded" as "flag.created"],
+          secret: "short"
+        })
+      )
+      expect(error._tag).toBe("InvalidRequest")
+      const details = error._tag === "InvalidRequest" ? error.details.map((d) => d.path) : []
+      expect(details).toEqual(["url", "events[0]", "secret"])
+      const none = yield* Effect.flip(webhooks.create(projectId, { url: "https://e.com/", events: [] }))
+      expect(none._tag === "InvalidRequest" && none.details.map((d) => d.path)).toEqual(["events"])
+      const long = yield* Effect.flip(
+        webhooks.create(projectId, { url: "https://e.com/", events: ["flag.created"], secret: "x".repeat(129) })
+      )
+      expect(long._tag).toBe("InvalidRequest")
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/", events: ["flag.created"], secret: "x".repeat(128) })
+      const patch = yield* Effect.flip(webhooks.patch(projectId, hook.id, { url: "not a url" }))
+      expect(patch._tag).toBe("InvalidRequest")
+      expect(yield* webhooks.list(projectId)).toHaveLength(1)
+    }))
+
+  it.effect("a new secret rotates: the old one is kept 24 h and the record says so; null stops signing", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/", events: ["flag.created"], secret: "first-secret" })
+      expect(hook.previousSecretExpiresAt).toBeUndefined()
+      const same = yield* webhooks.patch(projectId, hook.id, { secret: "first-secret" })
+      expect(same.previousSecretExpiresAt).toBeUndefined()
+      const rotated = yield* webhooks.patch(projectId, hook.id, { secret: "second-secret" })
+      expect(rotated.hasSecret).toBe(true)
+      expect(Date.parse(rotated.previousSecretExpiresAt!) - Date.parse(rotated.updatedAt)).toBe(24 * 3600_000)
+      expect(JSON.stringify(rotated)).not.toMatch(/first-secret|second-secret/)
+      const stored = Option.getOrThrow(yield* repo.get(projectId, hook.id))
+      expect(stored).toMatchObject({
+        secret: "second-secret",
+        previousSecret: "first-secret",
+        previousSecretExpiresAt: rotated.previousSecretExpiresAt
+      })
+      expect((yield* webhooks.get(projectId, hook.id)).previousSecretExpiresAt).toBe(rotated.previousSecretExpiresAt)
+      const cleared = yield* webhooks.patch(projectId, hook.id, { secret: null })
+      expect(cleared.hasSecret).toBe(false)
+      expect(cleared.previousSecretExpiresAt).toBeUndefined()
+      expect(Option.getOrThrow(yield* repo.get(projectId, hook.id))).toMatchObject({
+        secret: null,
+        previousSecret: null,
+        previousSecretExpiresAt: null
+      })
+    }))
+
+  it.effect("fan-out makes one delivery per event per enabled subscribed webhook, in order, once", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const outbox = yield* EventOutbox
+      const flags = yield* Flags
+      const projectId = yield* newProject
+      const all = yield* webhooks.create(projectId, {
+        url: "https://e.com/all",
+        events: ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"]
+      })
+      const createdOnly = yield* webhooks.create(projectId, { url: "https://e.com/created", events: ["flag.created"] })
+      const disabled = yield* webhooks.create(projectId, { url: "https://e.com/off", events: ["flag.created"], enabled: false })
+      yield* flags.create(projectId, flag("one"))
+      yield* flags.patch(projectId, "one", { name: "One" })
+      yield* flags.create(projectId, flag("two"))
+      yield* flags.remove(projectId, "one")
+      const events = yield* outbox.list(projectId)
+      expect(events).toHaveLength(4)
+
+      yield* fanOut(1000)
+      expect((yield* outbox.list(projectId)).every((e) => e.dispatchedAt !== null)).toBe(true)
+      const toAll = yield* repo.listDeliveries(all.id)
+      expect(toAll.map((d) => d.eventId)).toEqual(events.map((e) => e.event.id))
+      expect(toAll.map((d) => d.eventType)).toEqual(["flag.created", "flag.updated", "flag.created", "flag.deleted"])
+      expect(toAll.every((d) => d.status === "pending" && d.attempts.length === 0 && d.redeliveryOf === null)).toBe(true)
+      expect(JSON.parse(toAll[0]!.payload)).toEqual(events[0]!.event)
+      const toCreated = yield* repo.listDeliveries(createdOnly.id)
+      expect(toCreated.map((d) => d.eventId)).toEqual([events[0]!.event.id, events[2]!.event.id])
+      expect(yield* repo.listDeliveries(disabled.id)).toEqual([])
+
+      yield* fanOut(1000)
+      expect(yield* repo.listDeliveries(all.id)).toHaveLength(4)
+      expect(yield* webhooks.deliveries(projectId, all.id)).toHaveLength(4)
+    }))
+
+  it.effect("a fan-out that fails is rolled back: no deliveries, events still pending", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const outbox = yield* EventOutbox
+      const tx = yield* Transactor
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/", events: ["flag.created"] })
+      yield* (yield* Flags).create(projectId, flag("f"))
+      const error = yield* Effect.flip(tx.withTransaction(Effect.zipRight(fanOut(1000), Effect.fail("abort" as const))))
+      expect(error).toBe("abort")
+      expect(yield* repo.listDeliveries(hook.id)).toEqual([])
+      expect((yield* outbox.list(projectId)).map((e) => e.dispatchedAt)).toEqual([null])
+      yield* fanOut(1000)
+      expect(yield* repo.listDeliveries(hook.id)).toHaveLength(1)
+    }))
+
+  it.effect("claims only the oldest pending delivery of each webhook, leased against other owners", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const flags = yield* Flags
+      const projectId = yield* newProject
+      const a = yield* webhooks.create(projectId, { url: "https://e.com/a", events: ["flag.created"], secret: "secret-aaa" })
+      const b = yield* webhooks.create(projectId, { url: "https://e.com/b", events: ["flag.updated"] })
+      yield* flags.create(projectId, flag("f1"))
+      yield* flags.create(projectId, flag("f2"))
+      yield* flags.patch(projectId, "f1", { name: "F1" })
+      yield* fanOut(1000)
+      const [a1, a2] = yield* repo.listDeliveries(a.id)
+      const [b1] = yield* repo.listDeliveries(b.id)
+
+      expect(mine(yield* claim("early", at(-MINUTE)), [a.id, b.id])).toEqual([]) // not yet due
+      const first = mine(yield* claim("one"), [a.id, b.id])
+      expect(first.map((c) => c.deliveryId)).toEqual([a1!.id, b1!.id])
+      expect(first[0]).toEqual({
+        deliveryId: a1!.id,
+        webhookId: a.id,
+        eventId: a1!.eventId,
+        payload: a1!.payload,
+        attemptsMade: 0,
+        url: "https://e.com/a",
+        secret: "secret-aaa",
+        previousSecret: null,
+        previousSecretExpiresAt: null
+      })
+      expect(mine(yield* claim("two"), [a.id, b.id])).toEqual([]) // leased, and a2 waits behind a1
+
+      // The lease of "one" expires: "two" may take a1 over; "one" can no longer settle it.
+      const later = at(2 * MINUTE)
+      expect(mine(yield* claim("two", later), [a.id]).map((c) => c.deliveryId)).toEqual([a1!.id])
+      expect(
+        yield* repo.recordAttempt({ deliveryId: a1!.id, owner: "one", status: "succeeded", attempt: failedAttempt(later, null) })
+      ).toBe(false)
+      expect(
+        yield* repo.recordAttempt({ deliveryId: a1!.id, owner: "two", status: "succeeded", attempt: { ...failedAttempt(later, null), statusCode: 204, error: null } })
+      ).toBe(true)
+      const settled = Option.getOrThrow(yield* repo.getDelivery(a.id, a1!.id))
+      expect(settled.status).toBe("succeeded")
+      expect(settled.nextAttemptAt).toBeNull()
+      expect(settled.attempts.map((x) => [x.statusCode, x.error])).toEqual([
+        [500, "HTTP 500"],
+        [204, null]
+      ])
+      // a1 is settled, so a2 is the head now.
+      expect(mine(yield* claim("three", later), [a.id]).map((c) => c.deliveryId)).toEqual([a2!.id])
+    }))
+
+  it.effect("a failed attempt with a next time keeps the delivery pending until then, then failed is final", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/r", events: ["flag.created"] })
+      yield* (yield* Flags).create(projectId, flag("f1"))
+      yield* (yield* Flags).create(projectId, flag("f2"))
+      yield* fanOut(1000)
+      const [d1, d2] = yield* repo.listDeliveries(hook.id)
+      const t0 = at(SOON)
+      const retryAt = at(SOON + 5_000)
+      expect(mine(yield* claim("w", t0), [hook.id]).map((c) => c.deliveryId)).toEqual([d1!.id])
+      expect(yield* repo.recordAttempt({ deliveryId: d1!.id, owner: "w", status: "pending", attempt: failedAttempt(t0, retryAt) })).toBe(true)
+      const waiting = Option.getOrThrow(yield* repo.getDelivery(hook.id, d1!.id))
+      expect(waiting).toMatchObject({ status: "pending", nextAttemptAt: retryAt })
+      expect(waiting.attempts).toEqual([failedAttempt(t0, retryAt)])
+      // Not due yet, and d2 may not overtake it.
+      expect(mine(yield* claim("w", at(SOON + 4_000)), [hook.id])).toEqual([])
+      const retry = mine(yield* claim("w", retryAt), [hook.id])
+      expect(retry.map((c) => [c.deliveryId, c.attemptsMade])).toEqual([[d1!.id, 1]])
+      yield* repo.recordAttempt({ deliveryId: d1!.id, owner: "w", status: "failed", attempt: failedAttempt(retryAt, null) })
+      const failed = Option.getOrThrow(yield* repo.getDelivery(hook.id, d1!.id))
+      expect(failed.status).toBe("failed")
+      expect(failed.nextAttemptAt).toBeNull()
+      expect(failed.attempts).toHaveLength(2)
+      expect(mine(yield* claim("w", at(10 * MINUTE)), [hook.id]).map((c) => c.deliveryId)).toEqual([d2!.id])
+    }))
+
+  it.effect("a disabled webhook gets no deliveries and its queued ones are held until it is enabled", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/d", events: ["flag.created"] })
+      yield* (yield* Flags).create(projectId, flag("queued"))
+      yield* fanOut(1000)
+      yield* webhooks.patch(projectId, hook.id, { enabled: false })
+      yield* (yield* Flags).create(projectId, flag("while-disabled"))
+      yield* fanOut(1000)
+      expect((yield* repo.listDeliveries(hook.id)).map((d) => JSON.parse(d.payload).data.flag.key)).toEqual(["queued"])
+      expect(mine(yield* claim("w"), [hook.id])).toEqual([])
+      yield* webhooks.patch(projectId, hook.id, { enabled: true })
+      expect(mine(yield* claim("w"), [hook.id])).toHaveLength(1)
+    }))
+
+  it.effect("redeliver re-sends a settled delivery as a new one; 409 while pending or disabled", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/x", events: ["flag.created"] })
+      yield* (yield* Flags).create(projectId, flag("f"))
+      yield* fanOut(1000)
+      const [d] = yield* webhooks.deliveries(projectId, hook.id)
+      expect((yield* Effect.flip(webhooks.redeliver(projectId, hook.id, d!.id)))._tag).toBe("ResourceConflict")
+      const t = at(SOON)
+      yield* claim("w", t)
+      yield* repo.recordAttempt({ deliveryId: d!.id, owner: "w", status: "failed", attempt: failedAttempt(t, null) })
+      yield* webhooks.patch(projectId, hook.id, { enabled: false })
+      expect((yield* Effect.flip(webhooks.redeliver(projectId, hook.id, d!.id)))._tag).toBe("ResourceConflict")
+      yield* webhooks.patch(projectId, hook.id, { enabled: true })
+      const again = yield* webhooks.redeliver(projectId, hook.id, d!.id)
+      expect(again).toMatchObject({
+        webhookId: hook.id,
+        eventId: d!.eventId,
+        eventType: "flag.created",
+        status: "pending",
+        redeliveryOf: d!.id,
+        attempts: []
+      })
+      expect(again.id).not.toBe(d!.id)
+      const log = yield* webhooks.deliveries(projectId, hook.id)
+      expect(log.map((x) => [x.id, x.status])).toEqual([
+        [d!.id, "failed"],
+        [again.id, "pending"]
+      ])
+      const claimed = mine(yield* claim("w", at(2 * SOON)), [hook.id])
+      expect(claimed.map((c) => [c.deliveryId, c.eventId, c.attemptsMade])).toEqual([[again.id, d!.eventId, 0]])
+      expect(claimed[0]!.payload).toBe(Option.getOrThrow(yield* repo.getDelivery(hook.id, d!.id)).payload)
+    }))
+
+  it.effect("deleting a webhook deletes its delivery log", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/z", events: ["flag.created"] })
+      yield* (yield* Flags).create(projectId, flag("f"))
+      yield* fanOut(1000)
+      const [d] = yield* repo.listDeliveries(hook.id)
+      const t = at(SOON)
+      yield* claim("w", t)
+      yield* repo.recordAttempt({ deliveryId: d!.id, owner: "w", status: "pending", attempt: failedAttempt(t, at(MINUTE)) })
+      yield* webhooks.remove(projectId, hook.id)
+      expect(yield* repo.listDeliveries(hook.id)).toEqual([])
+      expect(yield* repo.getDelivery(hook.id, d!.id)).toEqual(Option.none())
+    }))
+
+  it.effect("concurrent claimers never hold the same delivery", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const projectId = yield* newProject
+      const hooks = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => i), (i) =>
+        webhooks.create(projectId, { url: `https://e.com/c${i}`, events: ["flag.created"] })
+      )
+      yield* (yield* Flags).create(projectId, flag("f1"))
+      yield* (yield* Flags).create(projectId, flag("f2"))
+      yield* fanOut(1000)
+      const ids = hooks.map((h) => h.id)
+      const rounds = yield* Effect.forEach(
+        Array.from({ length: 8 }, (_, i) => `owner-${i}`),
+        (owner) => Effect.map(claim(owner), (c) => mine(c, ids)),
+        { concurrency: "unbounded" }
+      )
+      const claimed = rounds.flat().map((c) => c.deliveryId)
+      expect(claimed).toHaveLength(12) // every head once; the second deliveries wait behind them
+      expect(new Set(claimed).size).toBe(12)
+    }))
+}
