@@ -9,7 +9,7 @@ import { webhookContract } from "../contract/WebhookRepository.contract.js"
 
 const storage = Layer.provideMerge(
   Layer.merge(Core.layer, Webhooks.layer),
-  Layer.mergeAll(MemoryStorage.layer, IdGenerator.layer, MemoryWebhooks.layer.pipe(Layer.provide(MemoryStorage.layer)))
+  Layer.mergeAll(Layer.provideMerge(MemoryWebhooks.layer, MemoryStorage.layer), IdGenerator.layer)
 )
 
 layer(storage, { excludeTestServices: true })("WebhookRepository contract: memory", (it) => webhookContract(it))
