@@ -10,7 +10,7 @@ import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
-import { memoryEnv } from "./fixtures/MemoryEnv.js"
+import { webhookEnv } from "./fixtures/Env.js"
 import { type Received, receiver } from "./fixtures/Receiver.js"
 
 /**
@@ -87,7 +87,7 @@ describe("webhook delivery", () => {
       expect(delivery!.attempts).toHaveLength(1)
       expect(delivery!.attempts[0]).toMatchObject({ statusCode: 200, error: null, nextAttemptAt: null })
       expect(yield* tick).toEqual({ fannedOut: 0, sent: 0 })
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("a webhook without a secret gets no signature header", () =>
     Effect.gen(function* () {
@@ -98,7 +98,7 @@ describe("webhook delivery", () => {
       yield* tick
       expect(r.received).toHaveLength(1)
       expect(r.received[0]!.headers["webhook-signature"]).toBeUndefined()
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("each event type reaches only subscribed, enabled webhooks; a disabled webhook gets nothing", () =>
     Effect.gen(function* () {
@@ -128,7 +128,7 @@ describe("webhook delivery", () => {
       expect(JSON.parse(on.received[1]!.body).data.environment).toBe("production")
       expect(off.received).toEqual([])
       expect(yield* webhooks.deliveries(projectId, disabled.id)).toEqual([])
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("delivers in order per webhook: a failing event holds back the later ones", () =>
     Effect.gen(function* () {
@@ -153,7 +153,7 @@ describe("webhook delivery", () => {
         ["succeeded", [200]],
         ["succeeded", [200]]
       ])
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (+ <= 10% jitter), then fails", () =>
     Effect.gen(function* () {
@@ -188,7 +188,7 @@ describe("webhook delivery", () => {
       expect(new Set(ids(r.received)).size).toBe(1)
       yield* TestClock.adjust("30 days")
       expect((yield* tick).sent).toBe(0)
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("no answer within 10 s is a failed attempt (timeout), retried later", () =>
     Effect.gen(function* () {
@@ -209,7 +209,7 @@ describe("webhook delivery", () => {
       yield* TestClock.adjust("6 seconds")
       yield* tick
       expect((yield* webhooks.deliveries(projectId, hook.id))[0]!.status).toBe("succeeded")
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("secret rotation: both secrets sign for 24 h, then only the new one", () =>
     Effect.gen(function* () {
@@ -241,7 +241,7 @@ describe("webhook delivery", () => {
       expect(signatures(after)).toHaveLength(1)
       expect(signedWith("new-secret-2", after)).toBe(true)
       expect(signedWith("old-secret-1", after)).toBe(false)
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("redeliver sends a settled delivery again with the same webhook-id", () =>
     Effect.gen(function* () {
@@ -261,7 +261,7 @@ describe("webhook delivery", () => {
         [first!.id, "succeeded", null],
         [again.id, "succeeded", first!.id]
       ])
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 
   it.effect("the dispatcher layer runs on its own, polling on the Clock", () =>
     Effect.gen(function* () {
@@ -277,5 +277,5 @@ describe("webhook delivery", () => {
       yield* TestClock.adjust("2 seconds")
       yield* Effect.promise(() => r.waitFor(1))
       expect(JSON.parse(r.received[0]!.body).data.flag.key).toBe("f")
-    }).pipe(Effect.provide(memoryEnv()), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 })
