@@ -1,6 +1,10 @@
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as MemoryDb from "./MemoryDb.js"
 import * as Repositories from "./MemoryRepositories.js"
+import * as WebhookRepository from "./WebhookRepository.js"
+
+const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memory" })
 
 /**
  * Every storage port in memory, over one fresh MemoryDb (also provided, so that other memory
@@ -12,5 +16,7 @@ export const layer = Layer.mergeAll(
   Repositories.flagRepository,
   Repositories.segmentRepository,
   Repositories.apiKeyRepository,
-  Repositories.eventOutbox
+  Repositories.eventOutbox,
+  WebhookRepository.layer,
+  health
 ).pipe(Layer.provideMerge(Repositories.environmentRepository), Layer.provideMerge(MemoryDb.layer))

@@ -1,0 +1,38 @@
+import type { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Duration, Layer, Redacted } from "effect"
+import { StorageError } from "../../src/ports/StorageError.js"
+
+export interface Options {
+  /** `postgres://user:password@host:port/database?...` */
+  readonly url: string
+  /** Pool size (default 10). */
+  readonly maxConnections?: number
+}
+
+/** Strips the password from a URL for messages and logs. */
+export const redactUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password !== "") parsed.password = "***"
+    return parsed.toString()
+  } catch {
+    return "<unparseable URL>"
+  }
+}
+
+/**
+ * A pooled SqlClient (and PgClient) over node-postgres, closed with the layer's scope. Fails at
+ * build time when the server cannot be reached, with the URL (password redacted) in the message.
+ */
+export const layer = (options: Options): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, StorageError> =>
+  PgClient.layer({
+    url: Redacted.make(options.url),
+    maxConnections: options.maxConnections ?? 10,
+    connectTimeout: Duration.seconds(10),
+    applicationName: "flagport"
+  }).pipe(
+    Layer.mapError(
+      (cause) => new StorageError({ message: `Cannot connect to PostgreSQL at ${redactUrl(options.url)}: ${cause.message}`, cause })
+    )
+  )

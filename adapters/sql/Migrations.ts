@@ -1,0 +1,33 @@
+import { Migrator } from "@effect/sql"
+import type { SqlClient } from "@effect/sql/SqlClient"
+import { Effect, Layer } from "effect"
+import { StorageError } from "../../src/ports/StorageError.js"
+import Core from "./migrations/0001_core.js"
+import Webhooks from "./migrations/0002_webhooks.js"
+
+/**
+ * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
+ * released migration is never edited; a change is a new file with the next number, registered
+ * here. Keys are `<number>_<name>`.
+ */
+export const migrations = {
+  "0001_core": Core,
+  "0002_webhooks": Webhooks
+}
+
+/** Our own bookkeeping table, so the kit can share a database with its host application. */
+export const MIGRATIONS_TABLE = "flagport_migrations"
+
+/**
+ * Applies pending migrations (idempotent; on PostgreSQL, concurrent starters wait on a table
+ * lock). `Migrator.make({})` rather than the dialect migrators: those need FileSystem / Path /
+ * CommandExecutor services for schema dumps, which we do not use. Returns the applied ones.
+ */
+export const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, StorageError, SqlClient> =
+  Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: MIGRATIONS_TABLE }).pipe(
+    Effect.mapError((cause) => new StorageError({ message: `Database migration failed: ${cause.message}`, cause })),
+    Effect.withSpan("Migrations.run")
+  )
+
+/** Runs the migrations when the layer is built (at startup). */
+export const layer: Layer.Layer<never, StorageError, SqlClient> = Layer.effectDiscard(run)

@@ -1,0 +1,64 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import type { ApiKey, ApiKeyType } from "../../src/domain/ApiKey.js"
+import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
+import { NotFound } from "../../src/ports/StorageError.js"
+import { orDuplicate, orFail } from "./SqlSupport.js"
+
+/** Keys by SHA-256 hash (`key_hash`, unique): the secret itself is never a parameter here. */
+
+interface ApiKeyRow {
+  readonly id: string
+  readonly type: string
+  readonly project_id: string | null
+  readonly name: string
+  readonly prefix: string
+  readonly created_at: string
+  readonly last_used_at: string | null
+  readonly revoked_at: string | null
+}
+
+const toApiKey = (row: ApiKeyRow): ApiKey => ({
+  id: row.id,
+  type: row.type as ApiKeyType,
+  projectId: row.project_id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  revokedAt: row.revoked_at
+})
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal("id, type, project_id, name, prefix, created_at, last_used_at, revoked_at")
+  const one = (rows: ReadonlyArray<ApiKeyRow>) => Option.map(Option.fromNullable(rows[0]), toApiKey)
+  return ApiKeyRepository.of({
+    insert: (apiKey, hash) =>
+      orDuplicate("api key", apiKey.id)(
+        sql`INSERT INTO flagport_api_keys ${sql.insert({
+          id: apiKey.id,
+          type: apiKey.type,
+          project_id: apiKey.projectId,
+          name: apiKey.name,
+          prefix: apiKey.prefix,
+          key_hash: hash,
+          created_at: apiKey.createdAt,
+          last_used_at: apiKey.lastUsedAt,
+          revoked_at: apiKey.revokedAt
+        })}`
+      ).pipe(Effect.asVoid),
+    list: () =>
+      orFail(sql<ApiKeyRow>`SELECT ${columns} FROM flagport_api_keys ORDER BY seq`).pipe(Effect.map((rows) => rows.map(toApiKey))),
+    get: (id) => orFail(sql<ApiKeyRow>`SELECT ${columns} FROM flagport_api_keys WHERE id = ${id}`).pipe(Effect.map(one)),
+    findByHash: (hash) =>
+      orFail(sql<ApiKeyRow>`SELECT ${columns} FROM flagport_api_keys WHERE key_hash = ${hash}`).pipe(Effect.map(one)),
+    revoke: (id, at) =>
+      orFail(
+        sql<{ readonly id: string }>`UPDATE flagport_api_keys SET revoked_at = COALESCE(revoked_at, ${at}) WHERE id = ${id} RETURNING id`
+      ).pipe(Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new NotFound({ entity: "api key", key: id })) : Effect.void))),
+    touch: (id, at) => orFail(sql`UPDATE flagport_api_keys SET last_used_at = ${at} WHERE id = ${id}`).pipe(Effect.asVoid)
+  })
+})
+
+export const layer = Layer.effect(ApiKeyRepository, make)

@@ -1,0 +1,49 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import type { Environment } from "../../src/domain/Project.js"
+import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
+import { orDuplicate, orFail } from "./SqlSupport.js"
+
+interface EnvironmentRow {
+  readonly id: string
+  readonly project_id: string
+  readonly key: string
+  readonly name: string
+  readonly created_at: string
+}
+
+const toEnvironment = (row: EnvironmentRow): Environment => ({
+  id: row.id,
+  projectId: row.project_id,
+  key: row.key,
+  name: row.name,
+  createdAt: row.created_at
+})
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return EnvironmentRepository.of({
+    insert: (env) =>
+      orDuplicate("environment", env.key)(
+        sql`INSERT INTO flagport_environments ${sql.insert({
+          id: env.id,
+          project_id: env.projectId,
+          key: env.key,
+          name: env.name,
+          created_at: env.createdAt
+        })}`
+      ).pipe(Effect.asVoid),
+    list: (projectId) =>
+      orFail(
+        sql<EnvironmentRow>`SELECT id, project_id, key, name, created_at FROM flagport_environments
+          WHERE project_id = ${projectId} ORDER BY seq`
+      ).pipe(Effect.map((rows) => rows.map(toEnvironment))),
+    get: (projectId, key) =>
+      orFail(
+        sql<EnvironmentRow>`SELECT id, project_id, key, name, created_at FROM flagport_environments
+          WHERE project_id = ${projectId} AND key = ${key}`
+      ).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEnvironment)))
+  })
+})
+
+export const layer = Layer.effect(EnvironmentRepository, make)

@@ -1,0 +1,51 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import type { WebhookEvent } from "../../src/domain/Webhook.js"
+import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
+import { decodeRows, orFail } from "./SqlSupport.js"
+
+/** flagport_outbox: the event as JSON text in `payload`, `seq` giving append order. */
+
+interface OutboxRow {
+  readonly seq: number | string
+  readonly payload: string
+  readonly dispatched_at: string | null
+}
+
+const toEntry = (row: OutboxRow): OutboxEntry => ({
+  seq: Number(row.seq),
+  event: JSON.parse(row.payload) as WebhookEvent,
+  dispatchedAt: row.dispatched_at
+})
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return EventOutbox.of({
+    append: (event) =>
+      orFail(
+        sql`INSERT INTO flagport_outbox ${sql.insert({
+          id: event.id,
+          project_id: event.projectId,
+          type: event.type,
+          payload: JSON.stringify(event),
+          occurred_at: event.occurredAt,
+          dispatched_at: null
+        })}`
+      ).pipe(Effect.asVoid),
+    pending: (limit) =>
+      orFail(
+        sql<OutboxRow>`SELECT seq, payload, dispatched_at FROM flagport_outbox
+          WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit}`
+      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toEntry))),
+    list: (projectId) =>
+      orFail(
+        sql<OutboxRow>`SELECT seq, payload, dispatched_at FROM flagport_outbox WHERE project_id = ${projectId} ORDER BY seq`
+      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toEntry))),
+    markDispatched: (eventId, at) =>
+      orFail(
+        sql`UPDATE flagport_outbox SET dispatched_at = ${at} WHERE id = ${eventId} AND dispatched_at IS NULL`
+      ).pipe(Effect.asVoid)
+  })
+})
+
+export const layer = Layer.effect(EventOutbox, make)

@@ -1,0 +1,216 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import type { SnapshotFlag } from "../../src/domain/ConfigSnapshot.js"
+import type { Flag, FlagType, Variation } from "../../src/domain/Flag.js"
+import type { EnvironmentConfig, Rule } from "../../src/domain/Targeting.js"
+import { FlagRepository } from "../../src/ports/FlagRepository.js"
+import { NotFound, StorageError } from "../../src/ports/StorageError.js"
+import { boolParam, decodeRows, orDuplicate, orFail } from "./SqlSupport.js"
+
+/**
+ * Flags in two tables: flagport_flags (definition, variations as JSON text, version) and
+ * flagport_flag_configs (one row per flag and environment, rules as JSON text). A flag is
+ * written whole: its row, then its configs replaced.
+ */
+
+interface FlagRow {
+  readonly id: string
+  readonly key: string
+  readonly name: string
+  readonly description: string | null
+  readonly type: string
+  readonly variations: string
+  readonly version: number
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+interface ConfigRow {
+  readonly flag_id: string
+  readonly environment_key: string
+  readonly enabled: number | boolean
+  readonly default_variation_key: string
+  readonly off_variation_key: string
+  readonly rules: string
+}
+
+interface SnapshotRow {
+  readonly key: string
+  readonly type: string
+  readonly variations: string
+  readonly enabled: number | boolean
+  readonly default_variation_key: string
+  readonly off_variation_key: string
+  readonly rules: string
+}
+
+const toConfig = (row: ConfigRow): EnvironmentConfig => ({
+  environmentKey: row.environment_key,
+  enabled: Boolean(row.enabled),
+  defaultVariationKey: row.default_variation_key,
+  offVariationKey: row.off_variation_key,
+  rules: JSON.parse(row.rules) as Array<Rule>
+})
+
+const toFlag = (row: FlagRow, configs: ReadonlyArray<EnvironmentConfig>): Flag => ({
+  id: row.id,
+  key: row.key,
+  name: row.name,
+  description: row.description,
+  type: row.type as FlagType,
+  variations: JSON.parse(row.variations) as Array<Variation>,
+  configs,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  version: Number(row.version)
+})
+
+const toSnapshotFlag = (row: SnapshotRow): SnapshotFlag => ({
+  key: row.key,
+  type: row.type as FlagType,
+  enabled: Boolean(row.enabled),
+  variations: JSON.parse(row.variations) as Array<Variation>,
+  defaultVariationKey: row.default_variation_key,
+  offVariationKey: row.off_variation_key,
+  rules: JSON.parse(row.rules) as Array<Rule>
+})
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const dialect = sql.onDialectOrElse({ sqlite: () => "sqlite", pg: () => "pg", orElse: () => "other" })
+
+  const flagColumns = sql.literal(
+    "f.id, f.key, f.name, f.description, f.type, f.variations, f.version, f.created_at, f.updated_at"
+  )
+  const configColumns = sql.literal(
+    "c.flag_id, e.key AS environment_key, c.enabled, c.default_variation_key, c.off_variation_key, c.rules"
+  )
+
+  /** Writes every config of a flag; each must name an environment of the project. */
+  const insertConfigs = (projectId: string, flagId: string, flag: Flag) =>
+    Effect.gen(function* () {
+      if (flag.configs.length === 0) return
+      const envs = yield* orFail(
+        sql<{ readonly id: string; readonly key: string }>`SELECT id, key FROM flagport_environments WHERE project_id = ${projectId}`
+      )
+      const envIds = new Map(envs.map((e) => [e.key, e.id]))
+      const rows = []
+      for (const config of flag.configs) {
+        const environmentId = envIds.get(config.environmentKey)
+        if (environmentId === undefined) {
+          return yield* new StorageError({ message: `Unknown environment '${config.environmentKey}' in flag '${flag.key}'` })
+        }
+        rows.push({
+          flag_id: flagId,
+          environment_id: environmentId,
+          enabled: boolParam(dialect, config.enabled),
+          default_variation_key: config.defaultVariationKey,
+          off_variation_key: config.offVariationKey,
+          rules: JSON.stringify(config.rules)
+        })
+      }
+      yield* orFail(sql`INSERT INTO flagport_flag_configs ${sql.insert(rows)}`)
+    })
+
+  const configsOf = (flagId: string) =>
+    orFail(
+      sql<ConfigRow>`SELECT ${configColumns} FROM flagport_flag_configs c
+        JOIN flagport_environments e ON e.id = c.environment_id
+        WHERE c.flag_id = ${flagId} ORDER BY e.seq`
+    ).pipe(Effect.flatMap((rows) => decodeRows(rows, toConfig)))
+
+  return FlagRepository.of({
+    insert: (projectId, flag) =>
+      Effect.gen(function* () {
+        yield* orDuplicate("flag", flag.key)(
+          sql`INSERT INTO flagport_flags ${sql.insert({
+            id: flag.id,
+            project_id: projectId,
+            key: flag.key,
+            name: flag.name,
+            description: flag.description,
+            type: flag.type,
+            variations: JSON.stringify(flag.variations),
+            version: flag.version,
+            created_at: flag.createdAt,
+            updated_at: flag.updatedAt
+          })}`
+        )
+        yield* insertConfigs(projectId, flag.id, flag)
+      }),
+
+    list: (projectId) =>
+      Effect.gen(function* () {
+        const flagRows = yield* orFail(
+          sql<FlagRow>`SELECT ${flagColumns} FROM flagport_flags f WHERE f.project_id = ${projectId} ORDER BY f.seq`
+        )
+        const configRows = yield* orFail(
+          sql<ConfigRow>`SELECT ${configColumns} FROM flagport_flag_configs c
+            JOIN flagport_environments e ON e.id = c.environment_id
+            WHERE e.project_id = ${projectId} ORDER BY e.seq`
+        )
+        const byFlag = new Map<string, Array<EnvironmentConfig>>()
+        for (const config of yield* decodeRows(configRows, (row) => [row.flag_id, toConfig(row)] as const)) {
+          const list = byFlag.get(config[0]) ?? []
+          list.push(config[1])
+          byFlag.set(config[0], list)
+        }
+        return yield* decodeRows(flagRows, (row) => toFlag(row, byFlag.get(row.id) ?? []))
+      }),
+
+    get: (projectId, key) =>
+      Effect.gen(function* () {
+        const rows = yield* orFail(
+          sql<FlagRow>`SELECT ${flagColumns} FROM flagport_flags f WHERE f.project_id = ${projectId} AND f.key = ${key}`
+        )
+        const row = rows[0]
+        if (row === undefined) return Option.none<Flag>()
+        const configs = yield* configsOf(row.id)
+        const [flag] = yield* decodeRows([row], (r) => toFlag(r, configs))
+        return Option.some(flag!)
+      }),
+
+    update: (projectId, flag) =>
+      Effect.gen(function* () {
+        const rows = yield* orFail(
+          sql<{ readonly id: string }>`UPDATE flagport_flags SET
+            name = ${flag.name},
+            description = ${flag.description},
+            variations = ${JSON.stringify(flag.variations)},
+            version = ${flag.version},
+            updated_at = ${flag.updatedAt}
+            WHERE project_id = ${projectId} AND key = ${flag.key}
+            RETURNING id`
+        )
+        const id = rows[0]?.id
+        if (id === undefined) return yield* new NotFound({ entity: "flag", key: flag.key })
+        yield* orFail(sql`DELETE FROM flagport_flag_configs WHERE flag_id = ${id}`)
+        yield* insertConfigs(projectId, id, flag)
+      }),
+
+    remove: (projectId, key) =>
+      Effect.gen(function* () {
+        // Configs go explicitly too, so correctness never depends on foreign-key enforcement.
+        yield* orFail(
+          sql`DELETE FROM flagport_flag_configs WHERE flag_id IN
+            (SELECT id FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key})`
+        )
+        const rows = yield* orFail(
+          sql<{ readonly id: string }>`DELETE FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key} RETURNING id`
+        )
+        if (rows.length === 0) return yield* new NotFound({ entity: "flag", key })
+      }),
+
+    snapshotFlags: (projectId, environmentKey) =>
+      orFail(
+        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, c.enabled, c.default_variation_key, c.off_variation_key, c.rules
+          FROM flagport_flags f
+          JOIN flagport_flag_configs c ON c.flag_id = f.id
+          JOIN flagport_environments e ON e.id = c.environment_id
+          WHERE f.project_id = ${projectId} AND e.project_id = ${projectId} AND e.key = ${environmentKey}
+          ORDER BY f.seq`
+      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toSnapshotFlag)))
+  })
+})
+
+export const layer = Layer.effect(FlagRepository, make)

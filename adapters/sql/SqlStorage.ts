@@ -1,0 +1,30 @@
+import type { SqlClient } from "@effect/sql/SqlClient"
+import { Layer } from "effect"
+import * as Migrations from "./Migrations.js"
+import * as SqlApiKeyRepository from "./SqlApiKeyRepository.js"
+import * as SqlEnvironmentRepository from "./SqlEnvironmentRepository.js"
+import * as SqlEventOutbox from "./SqlEventOutbox.js"
+import * as SqlFlagRepository from "./SqlFlagRepository.js"
+import * as SqlHealth from "./SqlHealth.js"
+import * as SqlProjectRepository from "./SqlProjectRepository.js"
+import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
+import * as SqlTransactor from "./SqlTransactor.js"
+import * as WebhookRepository from "./WebhookRepository.js"
+
+/**
+ * Every storage port over whatever SqlClient is provided (SQLite or PostgreSQL), after running
+ * the migrations: building this layer brings the schema up to date.
+ */
+export const layer = Layer.mergeAll(
+  SqlProjectRepository.layer,
+  SqlEnvironmentRepository.layer,
+  SqlFlagRepository.layer,
+  SqlSegmentRepository.layer,
+  SqlApiKeyRepository.layer,
+  SqlEventOutbox.layer,
+  SqlTransactor.layer,
+  SqlHealth.layer,
+  WebhookRepository.layer
+).pipe(Layer.provideMerge(Migrations.layer))
+
+export type Requirements = SqlClient

@@ -1,0 +1,21 @@
+import { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer } from "effect"
+import { Transactor } from "../../src/ports/Transactor.js"
+import { toStorageError } from "./SqlSupport.js"
+
+/**
+ * Transactions are @effect/sql's: the first `withTransaction` begins one on a reserved
+ * connection that every query of the fiber then uses; a nested call is a SAVEPOINT.
+ */
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return Transactor.of({
+    withTransaction: (self) =>
+      sql.withTransaction(self).pipe(
+        Effect.mapError((error) => (error instanceof SqlError ? toStorageError(error) : error))
+      ) as never
+  })
+})
+
+export const layer = Layer.effect(Transactor, make)

@@ -1,0 +1,7 @@
+import { Layer } from "effect"
+import { freshSqlStorage } from "../fixtures/databases.js"
+import { allContracts } from "./All.js"
+import { runContracts } from "./Backend.js"
+import { sqlRawDump } from "./SqlRawDump.js"
+
+runContracts({ name: "sqlite", layer: Layer.provideMerge(sqlRawDump, freshSqlStorage("sqlite")) }, allContracts)
