@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "fast-check"
+import { FastCheck as fc } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as Bucketing from "../../src/domain/Bucketing.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "fast-check"
+import { FastCheck as fc } from "effect"
 import * as SafeRegex from "../../src/domain/SafeRegex.js"
 
 describe("SafeRegex.check (on write)", () => {
@@ -55,9 +55,15 @@ describe("SafeRegex evaluation (linear time)", () => {
 
   it("other catastrophic shapes stay fast too", () => {
     const input = "a".repeat(5000) + "b"
-    for (const p of ["(a|a)*c", "(a*)*c", "^(a|aa)+$", "(.*a){20}"]) {
+    const cases = [
+      ["(a|a)*c", false],
+      ["(a*)*c", false],
+      ["^(a|aa)+$", false],
+      ["(.*a){20}", true]
+    ] as const
+    for (const [p, expected] of cases) {
       const start = performance.now()
-      expect(SafeRegex.compile(p).test(input)).toBe(new RegExp(p, "u").test("a".repeat(20) + "b"))
+      expect(SafeRegex.compile(p).test(input)).toBe(expected)
       expect(performance.now() - start).toBeLessThan(1000)
     }
   })

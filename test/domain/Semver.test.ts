@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as fc from "fast-check"
+import { FastCheck as fc } from "effect"
 import * as Dates from "../../src/domain/Dates.js"
 import * as Semver from "../../src/domain/Semver.js"
 
