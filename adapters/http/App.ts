@@ -1,0 +1,61 @@
+/**
+ * The HTTP API as one Effect layer: the HttpApi (handlers, security and error middlewares),
+ * GET /openapi.json, GET /docs (Scalar, inlined: works offline), and the evaluation lane service.
+ * It needs the storage-backed services (`HttpServices`); `Embed.ts` and `Server.ts` provide them
+ * and turn the result into node / web handlers.
+ */
+import { HttpApiBuilder, HttpApiScalar, OpenApi } from "@effect/platform"
+import { Layer } from "effect"
+import type { ApiKeys } from "../../src/services/ApiKeys.js"
+import type { Environments } from "../../src/services/Environments.js"
+import type { Flags } from "../../src/services/Flags.js"
+import type { Projects } from "../../src/services/Projects.js"
+import type { Segments } from "../../src/services/Segments.js"
+import type { Snapshots } from "../../src/services/Snapshots.js"
+import type { Webhooks } from "../../src/services/Webhooks.js"
+import { FlagportApi } from "./Api.js"
+import { EvaluationAuthLive, ManagementAuthLive } from "./Auth.js"
+import { HandlersLive } from "./Handlers.js"
+import * as Health from "./Health.js"
+import * as LaneService from "./LaneService.js"
+import { ErrorEnvelopeLive } from "./Middleware.js"
+
+/** The services the HTTP adapter calls. */
+export type HttpServices = Projects | Environments | Flags | Segments | ApiKeys | Snapshots | Webhooks
+
+export interface HttpOptions {
+  /** The path prefix the host mounts the API under (e.g. `/flags`); "" or absent for the root. */
+  readonly prefix?: string
+  /** Cache bounds of the evaluation lane (revocation lag, freshness interval). */
+  readonly lane?: LaneService.LaneConfig
+}
+
+/** `/flags/` -> `/flags`; `` -> ``. A prefix must start with `/`. */
+export const normalizePrefix = (prefix: string | undefined): string => {
+  if (prefix === undefined || prefix === "" || prefix === "/") return ""
+  const withSlash = prefix.startsWith("/") ? prefix : `/${prefix}`
+  return withSlash.endsWith("/") ? withSlash.slice(0, -1) : withSlash
+}
+
+/** The API declaration as served under `prefix`: the OpenAPI `servers` entry names the prefix. */
+export const apiFor = (prefix: string) =>
+  prefix === "" ? FlagportApi : FlagportApi.annotate(OpenApi.Servers, [{ url: prefix, description: "Flagport, mounted by the host" }])
+
+/**
+ * The whole API as a layer. Its outputs (`HttpApi.Api`, the HttpApiBuilder `Router` and
+ * `Middleware`, `EvaluationLane`) are what `HttpApiBuilder.httpApp` and the lane need.
+ */
+export const layer = (options: HttpOptions = {}) => {
+  const api = apiFor(normalizePrefix(options.prefix))
+  const apiLive = HttpApiBuilder.api(api).pipe(
+    Layer.provide(HandlersLive),
+    Layer.provide([ManagementAuthLive, EvaluationAuthLive])
+  )
+  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }), HttpApiScalar.layer({ path: "/docs" })).pipe(
+    Layer.provide(apiLive)
+  )
+  return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
+    Layer.provide(Health.layer),
+    Layer.provideMerge(LaneService.layer(options.lane))
+  )
+}

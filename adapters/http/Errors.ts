@@ -1,0 +1,171 @@
+/**
+ * The one error envelope of the API, `{ error: { code, message, details? } }`, and the one
+ * mapping from domain errors (and StorageError) to it, with the contract's statuses.
+ *
+ * Each status is its own `Schema.Class` carrying an HttpApi status annotation, so the HttpApi
+ * encoder writes exactly the wire envelope (no `_tag`) and the OpenAPI document shows it.
+ * The lean evaluation lane uses `envelopeOf` + `statusOf` to write the very same bytes.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Cause, Schema } from "effect"
+import { Problem } from "../../src/domain/Errors.js"
+import type { Forbidden, InvalidRequest, ResourceConflict, ResourceNotFound, Unauthenticated } from "../../src/domain/Errors.js"
+
+const body = <Code extends string>(code: Code) =>
+  Schema.Struct({
+    code: Schema.Literal(code),
+    message: Schema.String,
+    details: Schema.optional(Schema.Array(Problem))
+  })
+
+export class BadRequest extends Schema.Class<BadRequest>("BadRequest")(
+  { error: body("invalid_request") },
+  HttpApiSchema.annotations({ status: 400, description: "The request is invalid; `details` lists every problem with its JSON path." })
+) {}
+
+export class Unauthorized extends Schema.Class<Unauthorized>("Unauthorized")(
+  { error: body("unauthorized") },
+  HttpApiSchema.annotations({ status: 401, description: "Missing or malformed Authorization header, or an unknown key." })
+) {}
+
+export class ForbiddenError extends Schema.Class<ForbiddenError>("Forbidden")(
+  { error: body("forbidden") },
+  HttpApiSchema.annotations({ status: 403, description: "The key may not do this." })
+) {}
+
+export class NotFound extends Schema.Class<NotFound>("NotFound")(
+  { error: body("not_found") },
+  HttpApiSchema.annotations({ status: 404, description: "Unknown resource or route." })
+) {}
+
+export class Conflict extends Schema.Class<Conflict>("Conflict")(
+  { error: body("conflict") },
+  HttpApiSchema.annotations({ status: 409, description: "A duplicate key, or a reference still in use." })
+) {}
+
+export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
+  { error: body("payload_too_large") },
+  HttpApiSchema.annotations({ status: 413, description: "The body is over 1 MiB." })
+) {}
+
+export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
+  { error: body("unsupported_media_type") },
+  HttpApiSchema.annotations({ status: 415, description: "A body without Content-Type: application/json." })
+) {}
+
+export class InternalError extends Schema.Class<InternalError>("InternalError")(
+  { error: body("internal_error") },
+  HttpApiSchema.annotations({ status: 500, description: "A bug; the details are in the server log." })
+) {}
+
+export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
+  { error: body("unavailable") },
+  HttpApiSchema.annotations({ status: 503, description: "The database cannot be reached." })
+) {}
+
+/** Every envelope class, for the API-level error declaration. */
+export const ApiErrors = [
+  BadRequest,
+  Unauthorized,
+  ForbiddenError,
+  NotFound,
+  Conflict,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  InternalError
+] as const
+
+export type ApiError =
+  | BadRequest
+  | Unauthorized
+  | ForbiddenError
+  | NotFound
+  | Conflict
+  | PayloadTooLarge
+  | UnsupportedMediaType
+  | InternalError
+
+export type ProblemDetail = typeof Problem.Type
+
+/** The message of every 500: nothing about the cause leaves the server. */
+export const INTERNAL_MESSAGE = "An internal error occurred."
+
+export const badRequest = (message: string, details?: ReadonlyArray<ProblemDetail>): BadRequest =>
+  new BadRequest({ error: details === undefined ? { code: "invalid_request", message } : { code: "invalid_request", message, details } })
+export const unauthorized = (message: string) => new Unauthorized({ error: { code: "unauthorized", message } })
+export const forbidden = (message: string) => new ForbiddenError({ error: { code: "forbidden", message } })
+export const notFound = (message: string) => new NotFound({ error: { code: "not_found", message } })
+export const conflict = (message: string) => new Conflict({ error: { code: "conflict", message } })
+export const payloadTooLarge = () =>
+  new PayloadTooLarge({ error: { code: "payload_too_large", message: "The request body is larger than 1 MiB." } })
+export const unsupportedMediaType = () =>
+  new UnsupportedMediaType({
+    error: { code: "unsupported_media_type", message: "Requests with a body must send Content-Type: application/json." }
+  })
+export const internalError = () => new InternalError({ error: { code: "internal_error", message: INTERNAL_MESSAGE } })
+export const unavailable = (message: string) => new Unavailable({ error: { code: "unavailable", message } })
+export const routeNotFound = (method: string, path: string) => notFound(`No route for ${method} ${path}.`)
+export const malformedJson = () =>
+  badRequest("The request body is not valid JSON.", [{ path: "", message: "malformed JSON" }])
+
+/** A domain error or a storage failure, as the services raise them. */
+export type DomainError =
+  | InvalidRequest
+  | ResourceNotFound
+  | ResourceConflict
+  | Unauthenticated
+  | Forbidden
+  | { readonly _tag: "StorageError"; readonly message: string }
+
+/**
+ * The one mapping. Anything that is not a known domain error becomes a 500 whose message leaks
+ * nothing; callers log the cause (see `logInternal`).
+ */
+export const fromDomain = (error: DomainError): ApiError => {
+  switch (error._tag) {
+    case "InvalidRequest":
+      return badRequest(error.message, error.details)
+    case "ResourceNotFound":
+      return notFound(error.message)
+    case "ResourceConflict":
+      return conflict(error.message)
+    case "Unauthenticated":
+      return unauthorized(error.message)
+    case "Forbidden":
+      return forbidden(error.message)
+    case "StorageError":
+      return internalError()
+  }
+}
+
+const STATUS: Record<ApiError["error"]["code"] | "unavailable", number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+  unavailable: 503
+}
+
+export const statusOf = (error: ApiError | Unavailable): number => STATUS[error.error.code]
+
+/** The wire form, as plain data (what `JSON.stringify` writes). */
+export const envelopeOf = (error: ApiError | Unavailable): { readonly error: (ApiError | Unavailable)["error"] } => ({ error: error.error })
+
+/** True for our envelope classes (already mapped). */
+export const isApiError = (u: unknown): u is ApiError =>
+  u instanceof BadRequest || u instanceof Unauthorized || u instanceof ForbiddenError || u instanceof NotFound ||
+  u instanceof Conflict || u instanceof PayloadTooLarge || u instanceof UnsupportedMediaType ||
+  u instanceof InternalError
+
+const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConflict", "Unauthenticated", "Forbidden", "StorageError"])
+
+/** True for the domain errors `fromDomain` knows. */
+export const isDomainError = (u: unknown): u is DomainError =>
+  typeof u === "object" && u !== null && "_tag" in u && DOMAIN_TAGS.has((u as { _tag: string })._tag)
+
+/** Pretty cause for the server log of a 500. */
+export const describeCause = (cause: Cause.Cause<unknown>): string => Cause.pretty(cause)

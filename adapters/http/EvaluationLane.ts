@@ -1,0 +1,267 @@
+/**
+ * The lean lane for the evaluation routes (POST /v1/evaluate, GET /v1/flags/{flagKey}/eval,
+ * GET /v1/config). The Effect HTTP stack costs several times bare Node per request, so these
+ * three hot routes are answered by plain functions placed in front of the HttpApi app; they
+ * share with it everything that defines behaviour:
+ *
+ * - the request schemas of `Api.ts` (decoded with the same `Schema`, same parse options),
+ * - `Policy` for the Authorization header and the authorization table,
+ * - `Evaluate` over compiled snapshots (`SnapshotCache`), keys via `KeyCache`,
+ * - the error envelope of `Errors.ts` and the problem paths of `Problems.ts`,
+ * - the OpenAPI declaration (the endpoints stay declared in the HttpApi; the HttpApi handlers
+ *   call the same `Lane` methods, so either lane gives the same answer).
+ *
+ * It is transport-independent: `handle` takes a `LaneRequest` and gives a `LaneResponse`; the
+ * node `(req, res)` and the web `Request => Response` adapters (Embed.ts) translate.
+ */
+import { Either, Schema } from "effect"
+import type { Principal } from "../../src/domain/ApiKey.js"
+import * as Evaluate from "../../src/domain/Evaluate.js"
+import * as Policy from "../../src/domain/Policy.js"
+import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./Api.js"
+import * as Errors from "./Errors.js"
+import type { KeyCache } from "./KeyCache.js"
+import { fromParseError } from "./Problems.js"
+import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** What the lane needs from a request, whatever the transport. */
+export interface LaneRequest {
+  readonly method: string
+  /** The path below the mount prefix, without the query. */
+  readonly path: string
+  /** The raw query string without `?` ("" when none). */
+  readonly query: string
+  /** A header by its lower-case name. */
+  readonly header: (name: string) => string | undefined
+  /** The body, at most `MAX_BODY_BYTES` (else rejects with `BodyTooLarge`). */
+  readonly body: () => Promise<Uint8Array>
+}
+
+export interface LaneResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: Uint8Array | string | undefined
+}
+
+/** Thrown by a transport's `body()` when the body passes `MAX_BODY_BYTES`. */
+export class BodyTooLarge extends Error {
+  constructor() {
+    super("request body over 1 MiB")
+  }
+}
+
+export type LaneRoute = "evaluate" | "flag" | "config"
+
+const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
+
+/** Which lane route a method + path is, if any (anything else belongs to the HttpApi app). */
+export const routeOf = (method: string, path: string): LaneRoute | undefined => {
+  if (method === "POST") return path === "/v1/evaluate" ? "evaluate" : undefined
+  if (method !== "GET") return undefined
+  if (path === "/v1/config") return "config"
+  return FLAG_EVAL.test(path) ? "flag" : undefined
+}
+
+const JSON_HEADERS = { "content-type": "application/json" } as const
+
+const decodeEvaluate = Schema.decodeUnknownEither(EvaluateRequest)
+const decodeFlagQuery = Schema.decodeUnknownEither(FlagEvalQuery)
+const decodeConfigQuery = Schema.decodeUnknownEither(ConfigQuery)
+
+export const errorResponse = (error: Errors.ApiError): LaneResponse => ({
+  status: Errors.statusOf(error),
+  headers: JSON_HEADERS,
+  body: JSON.stringify(Errors.envelopeOf(error))
+})
+
+const json = (status: number, body: string): LaneResponse => ({ status, headers: JSON_HEADERS, body })
+
+/** `If-None-Match` against our (weak) ETag: a list, `*`, weak or strong forms all compare weakly (RFC 9110 13.1.2). */
+export const etagMatches = (ifNoneMatch: string | undefined, etag: string): boolean => {
+  if (ifNoneMatch === undefined) return false
+  const opaque = etag.startsWith("W/") ? etag.slice(2) : etag
+  for (const raw of ifNoneMatch.split(",")) {
+    const candidate = raw.trim()
+    if (candidate === "*" || candidate === opaque || candidate === etag || candidate === `W/${opaque}`) return true
+  }
+  return false
+}
+
+/** `Accept-Encoding` names gzip with a non-zero quality. */
+export const acceptsGzip = (acceptEncoding: string | undefined): boolean => {
+  if (acceptEncoding === undefined) return false
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.split(";")
+    if (name.trim().toLowerCase() !== "gzip") continue
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="))
+    if (q === undefined || Number(q.slice(2)) > 0) return true
+  }
+  return false
+}
+
+const queryRecord = (query: string): Record<string, string> => {
+  const out: Record<string, string> = {}
+  if (query === "") return out
+  for (const [k, v] of new URLSearchParams(query)) out[k] = v
+  return out
+}
+
+const isJsonContentType = (contentType: string | undefined): boolean =>
+  contentType !== undefined && contentType.toLowerCase().includes("application/json")
+
+/** Whether the request announces a body (a length above zero, or a chunked body). */
+export const announcesBody = (header: (name: string) => string | undefined): boolean => {
+  const length = header("content-length")
+  if (length !== undefined) return Number(length) > 0
+  return header("transfer-encoding") !== undefined
+}
+
+/** 413 / 415 from the headers alone; the transports also cap the bytes actually read. */
+export const checkBodyHeaders = (
+  header: (name: string) => string | undefined
+): Errors.PayloadTooLarge | Errors.UnsupportedMediaType | undefined => {
+  if (!announcesBody(header)) return undefined
+  const length = header("content-length")
+  if (length !== undefined && Number(length) > MAX_BODY_BYTES) return Errors.payloadTooLarge()
+  if (!isJsonContentType(header("content-type"))) return Errors.unsupportedMediaType()
+  return undefined
+}
+
+const unwrap = <A>(either: Either.Either<A, { readonly _tag: string }>): A => {
+  if (Either.isLeft(either)) throw either.left
+  return either.right
+}
+
+export interface LaneOptions {
+  readonly keys: KeyCache
+  readonly snapshots: SnapshotCache
+  /** Logs the cause of a 500 (the response itself leaks nothing). */
+  readonly logInternal: (cause: unknown) => void
+}
+
+export class Lane {
+  constructor(private readonly options: LaneOptions) {}
+
+  /** Answers a lane route, or returns undefined for anything else (left to the HttpApi app). */
+  handle(request: LaneRequest): Promise<LaneResponse> | undefined {
+    const route = routeOf(request.method, request.path)
+    if (route === undefined) return undefined
+    return this.dispatch(route, request).catch((error: unknown) => this.toResponse(error))
+  }
+
+  /** Any failure as the envelope; unknown ones are logged and become a bare 500. */
+  toResponse(error: unknown): LaneResponse {
+    return errorResponse(this.toApiError(error))
+  }
+
+  toApiError(error: unknown): Errors.ApiError {
+    if (Errors.isApiError(error)) return error
+    if (error instanceof BodyTooLarge) return Errors.payloadTooLarge()
+    if (Errors.isDomainError(error)) {
+      if (error._tag === "StorageError") this.options.logInternal(error)
+      return Errors.fromDomain(error)
+    }
+    this.options.logInternal(error)
+    return Errors.internalError()
+  }
+
+  /** Authenticates the raw Authorization header with `Policy` and the key cache. */
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    const token = unwrap(Policy.parseAuthorization(authorization))
+    if (Policy.classifyToken(token) === undefined) throw Policy.unknownKey()
+    const found = this.options.keys.lookup(token)
+    const key = found instanceof Promise ? await found : found
+    if (key === null) throw Policy.unknownKey()
+    return Policy.principalOf(key)
+  }
+
+  private async dispatch(route: LaneRoute, request: LaneRequest): Promise<LaneResponse> {
+    const principal = await this.authenticate(request.header("authorization"))
+    switch (route) {
+      case "evaluate": {
+        const bodyProblem = checkBodyHeaders(request.header)
+        if (bodyProblem !== undefined) throw bodyProblem
+        const raw = await request.body()
+        let parsed: unknown
+        try {
+          parsed = raw.length === 0 ? null : JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8"))
+        } catch {
+          throw Errors.malformedJson()
+        }
+        const input = decodeEvaluate(parsed)
+        if (Either.isLeft(input)) throw fromParseError(input.left)
+        return this.evaluate(principal, input.right)
+      }
+      case "flag": {
+        const match = FLAG_EVAL.exec(request.path)!
+        let flagKey: string
+        try {
+          flagKey = decodeURIComponent(match[1])
+        } catch {
+          throw Errors.notFound("Flag not found")
+        }
+        const query = decodeFlagQuery(queryRecord(request.query))
+        if (Either.isLeft(query)) throw fromParseError(query.left)
+        return this.flag(principal, flagKey, query.right)
+      }
+      case "config": {
+        const query = decodeConfigQuery(queryRecord(request.query))
+        if (Either.isLeft(query)) throw fromParseError(query.left)
+        return this.config(principal, query.right, request.header("if-none-match"), request.header("accept-encoding"))
+      }
+    }
+  }
+
+  private async entry(principal: Principal, requestedProjectId: string | undefined, environment: string): Promise<CompiledEntry> {
+    const projectId = unwrap(Policy.authorizeEvaluation(principal, requestedProjectId))
+    const found = this.options.snapshots.get(projectId, environment)
+    return found instanceof Promise ? await found : found
+  }
+
+  /** POST /v1/evaluate with a decoded body. */
+  async evaluate(principal: Principal, input: EvaluateRequest): Promise<LaneResponse> {
+    const entry = await this.entry(principal, input.projectId, input.environment)
+    const flags = Evaluate.evaluateAll(entry.compiled, input.context)
+    return json(200, `{"environment":${JSON.stringify(input.environment)},"flags":${JSON.stringify(flags)}}`)
+  }
+
+  /** GET /v1/flags/{flagKey}/eval with a decoded query. */
+  async flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Promise<LaneResponse> {
+    const entry = await this.entry(principal, query.projectId, query.environment)
+    if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
+    const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
+    return json(200, JSON.stringify(Evaluate.evaluate(entry.compiled, flagKey, context)))
+  }
+
+  /** GET /v1/config: the body serialized (and gzipped) once per version; 304 on a matching ETag. */
+  async config(
+    principal: Principal,
+    query: ConfigQuery,
+    ifNoneMatch: string | undefined,
+    acceptEncoding: string | undefined
+  ): Promise<LaneResponse> {
+    const entry = await this.entry(principal, query.projectId, query.environment)
+    if (etagMatches(ifNoneMatch, entry.etag)) {
+      return { status: 304, headers: { etag: entry.etag, vary: "Accept-Encoding" }, body: undefined }
+    }
+    if (acceptsGzip(acceptEncoding)) {
+      return {
+        status: 200,
+        headers: { "content-type": "application/json", etag: entry.etag, vary: "Accept-Encoding", "content-encoding": "gzip" },
+        body: entry.gzip
+      }
+    }
+    return {
+      status: 200,
+      headers: { "content-type": "application/json", etag: entry.etag, vary: "Accept-Encoding" },
+      body: entry.json
+    }
+  }
+
+  /** A write through this process's API: serve the project's next read from fresh data. */
+  invalidate(projectId: string): void {
+    this.options.snapshots.invalidate(projectId)
+  }
+}

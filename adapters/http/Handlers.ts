@@ -1,0 +1,125 @@
+/**
+ * The HttpApi handlers: each endpoint is one call to a service, its domain failures mapped by
+ * the one mapping of `Errors.ts`. Authorization already happened in the security middleware
+ * (`ManagementAccess` carries the allowed scope). The evaluation endpoints call the same `Lane`
+ * methods as the lean lane, so both lanes answer alike.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Environments } from "../../src/services/Environments.js"
+import { Flags } from "../../src/services/Flags.js"
+import { Projects } from "../../src/services/Projects.js"
+import { Segments } from "../../src/services/Segments.js"
+import { Webhooks } from "../../src/services/Webhooks.js"
+import { EvaluationPrincipal, FlagportApi, ManagementAccess } from "./Api.js"
+import * as Errors from "./Errors.js"
+import type { Lane, LaneResponse } from "./EvaluationLane.js"
+import { EvaluationLane } from "./LaneService.js"
+import { Health } from "./Health.js"
+
+const mapped = <A, E extends Errors.DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Errors.ApiError, R> =>
+  Effect.mapError(effect, Errors.fromDomain)
+
+export const HealthLive = HttpApiBuilder.group(FlagportApi, "health", (handlers) =>
+  handlers.handle("health", () =>
+    Effect.flatMap(Health, (health) => health.check)
+  )
+)
+
+export const ProjectsLive = HttpApiBuilder.group(FlagportApi, "projects", (handlers) =>
+  handlers
+    .handle("list", () =>
+      Effect.gen(function* () {
+        const access = yield* ManagementAccess
+        const projects = yield* Projects
+        return { data: yield* mapped(projects.list(access.scope)) }
+      })
+    )
+    .handle("create", ({ payload }) => Effect.flatMap(Projects, (projects) => mapped(projects.create(payload))))
+)
+
+export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments", (handlers) =>
+  handlers
+    .handle("list", ({ path }) =>
+      Effect.flatMap(Environments, (envs) => Effect.map(mapped(envs.list(path.projectId)), (data) => ({ data })))
+    )
+    .handle("create", ({ path, payload }) => Effect.flatMap(Environments, (envs) => mapped(envs.create(path.projectId, payload))))
+)
+
+export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =>
+  handlers
+    .handle("create", ({ path, payload }) => Effect.flatMap(Flags, (flags) => mapped(flags.create(path.projectId, payload))))
+    .handle("list", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.map(mapped(flags.list(path.projectId)), (data) => ({ data }))))
+    .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => mapped(flags.get(path.projectId, path.flagKey))))
+    .handle("patch", ({ path, payload }) => Effect.flatMap(Flags, (flags) => mapped(flags.patch(path.projectId, path.flagKey, payload))))
+    .handle("remove", ({ path }) => Effect.flatMap(Flags, (flags) => mapped(flags.remove(path.projectId, path.flagKey))))
+    .handle("replaceTargeting", ({ path, payload }) =>
+      Effect.flatMap(Flags, (flags) => mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload)))
+    )
+)
+
+export const SegmentsLive = HttpApiBuilder.group(FlagportApi, "segments", (handlers) =>
+  handlers
+    .handle("create", ({ path, payload }) => Effect.flatMap(Segments, (segments) => mapped(segments.create(path.projectId, payload))))
+    .handle("list", ({ path }) =>
+      Effect.flatMap(Segments, (segments) => Effect.map(mapped(segments.list(path.projectId)), (data) => ({ data })))
+    )
+    .handle("get", ({ path }) => Effect.flatMap(Segments, (segments) => mapped(segments.get(path.projectId, path.segmentKey))))
+    .handle("patch", ({ path, payload }) =>
+      Effect.flatMap(Segments, (segments) => mapped(segments.patch(path.projectId, path.segmentKey, payload)))
+    )
+    .handle("remove", ({ path }) => Effect.flatMap(Segments, (segments) => mapped(segments.remove(path.projectId, path.segmentKey))))
+)
+
+export const WebhooksLive = HttpApiBuilder.group(FlagportApi, "webhooks", (handlers) =>
+  handlers
+    .handle("create", ({ path, payload }) => Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.create(path.projectId, payload))))
+    .handle("list", ({ path }) =>
+      Effect.flatMap(Webhooks, (webhooks) => Effect.map(mapped(webhooks.list(path.projectId)), (data) => ({ data })))
+    )
+    .handle("get", ({ path }) => Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.get(path.projectId, path.webhookId))))
+    .handle("patch", ({ path, payload }) =>
+      Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.patch(path.projectId, path.webhookId, payload)))
+    )
+    .handle("remove", ({ path }) => Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.remove(path.projectId, path.webhookId))))
+    .handle("deliveries", ({ path }) =>
+      Effect.flatMap(Webhooks, (webhooks) =>
+        Effect.map(mapped(webhooks.deliveries(path.projectId, path.webhookId)), (data) => ({ data }))
+      )
+    )
+    .handle("redeliver", ({ path }) =>
+      Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.redeliver(path.projectId, path.webhookId, path.deliveryId)))
+    )
+)
+
+/** A lane answer as an HttpServerResponse (bytes, status and headers as the lean lane writes them). */
+const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServerResponse =>
+  response.body === undefined
+    ? HttpServerResponse.empty({ status: response.status, headers: response.headers })
+    : typeof response.body === "string"
+    ? HttpServerResponse.text(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
+    : HttpServerResponse.uint8Array(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
+
+const viaLane = (f: (lane: Lane) => Promise<LaneResponse>) =>
+  Effect.flatMap(EvaluationLane, (lane) =>
+    Effect.tryPromise({ try: () => f(lane), catch: (error) => lane.toApiError(error) }).pipe(Effect.map(toServerResponse))
+  )
+
+export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (handlers) =>
+  handlers
+    .handle("evaluate", ({ payload }) =>
+      Effect.flatMap(EvaluationPrincipal, (principal) => viaLane((lane) => lane.evaluate(principal, payload)))
+    )
+    .handle("flag", ({ path, urlParams }) =>
+      Effect.flatMap(EvaluationPrincipal, (principal) => viaLane((lane) => lane.flag(principal, path.flagKey, urlParams)))
+    )
+    .handle("config", ({ headers, request, urlParams }) =>
+      Effect.flatMap(EvaluationPrincipal, (principal) =>
+        viaLane((lane) => lane.config(principal, urlParams, headers["if-none-match"], request.headers["accept-encoding"]))
+      )
+    )
+)
+
+/** Every group's handlers. */
+export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, EvaluationLive)
+

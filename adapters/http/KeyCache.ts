@@ -1,0 +1,75 @@
+/**
+ * A small cache in front of `ApiKeys.authenticate`, so a steady stream of requests with the same
+ * key touches the database at most once per `ttlMs` per key.
+ *
+ * Revocation lag: a revoked key keeps working for at most `ttlMs` (1 s by default) in a process
+ * that has seen it recently. Once an entry is older than `ttlMs`, the next request waits for a
+ * fresh lookup (it is not served from the stale entry), so the bound is strict.
+ * Unknown tokens are cached too (negative entries), so a flood of bad keys does not become a
+ * flood of queries; the map is cleared when it reaches `maxEntries`.
+ */
+import type { ApiKey } from "../../src/domain/ApiKey.js"
+
+export interface KeyCacheOptions {
+  readonly ttlMs?: number
+  readonly maxEntries?: number
+  readonly now?: () => number
+}
+
+interface Entry {
+  key: ApiKey | null
+  expiresAt: number
+  pending: Promise<ApiKey | null> | undefined
+}
+
+export const DEFAULT_KEY_TTL_MS = 1_000
+
+export class KeyCache {
+  private readonly entries = new Map<string, Entry>()
+  private readonly ttlMs: number
+  private readonly maxEntries: number
+  private readonly now: () => number
+
+  constructor(
+    private readonly load: (token: string) => Promise<ApiKey | null>,
+    options: KeyCacheOptions = {}
+  ) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_KEY_TTL_MS
+    this.maxEntries = options.maxEntries ?? 10_000
+    this.now = options.now ?? Date.now
+  }
+
+  /** The key for `token` (null when unknown or revoked); synchronous while the entry is fresh. */
+  lookup(token: string): ApiKey | null | Promise<ApiKey | null> {
+    const entry = this.entries.get(token)
+    if (entry !== undefined && entry.expiresAt > this.now()) return entry.key
+    if (entry?.pending !== undefined) return entry.pending
+    return this.refresh(token, entry)
+  }
+
+  /** Forget every entry (e.g. after a key was revoked in this process). */
+  clear(): void {
+    this.entries.clear()
+  }
+
+  private refresh(token: string, previous: Entry | undefined): Promise<ApiKey | null> {
+    if (previous === undefined && this.entries.size >= this.maxEntries) this.entries.clear()
+    const entry: Entry = previous ?? { key: null, expiresAt: 0, pending: undefined }
+    const startedAt = this.now()
+    const pending = this.load(token).then(
+      (key) => {
+        entry.key = key
+        entry.expiresAt = startedAt + this.ttlMs
+        entry.pending = undefined
+        return key
+      },
+      (error: unknown) => {
+        entry.pending = undefined
+        throw error
+      }
+    )
+    entry.pending = pending
+    this.entries.set(token, entry)
+    return pending
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The API-level middleware: everything that would otherwise leave the HttpApi app in a shape
+ * other than our envelope is turned into it here (it wraps the router, so it sees what no
+ * endpoint middleware can):
+ *
+ * - the built-in `HttpApiDecodeError` -> 400 with every issue and its path,
+ * - the malformed-JSON defect (`RequestError`, reason "Decode") -> 400, or 413 when the body
+ *   passed the 1 MiB cap (`MaxBodySize`, set here for every request),
+ * - `RouteNotFound` (unknown path or method) -> 404,
+ * - anything unexpected -> logged with its cause, answered 500 with a message that leaks nothing.
+ *
+ * It also tells the evaluation lane about successful writes, so this process serves them at once.
+ */
+import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { FlagportApi } from "./Api.js"
+import * as Errors from "./Errors.js"
+import { MAX_BODY_BYTES } from "./EvaluationLane.js"
+import { EvaluationLane } from "./LaneService.js"
+import { REQUEST_INVALID, problemsOf, type Issue } from "./Problems.js"
+
+const tagOf = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined
+
+const isBodyLimit = (error: { readonly cause?: unknown }): boolean =>
+  error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
+
+/** What the cause becomes on the wire, or `undefined` when it is unexpected (a 500 after logging). */
+export const classify = (cause: Cause.Cause<unknown>, method: string, path: string): Errors.ApiError | undefined => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const error = failure.value
+    if (Errors.isApiError(error)) return error
+    switch (tagOf(error)) {
+      case "HttpApiDecodeError":
+        return Errors.badRequest(REQUEST_INVALID, problemsOf((error as { issues: ReadonlyArray<Issue> }).issues))
+      case "RouteNotFound":
+        return Errors.routeNotFound(method, path)
+      case "RequestError":
+        return isBodyLimit(error as { cause?: unknown }) ? Errors.payloadTooLarge() : Errors.malformedJson()
+    }
+    return undefined
+  }
+  const defect = Cause.dieOption(cause)
+  if (Option.isSome(defect) && tagOf(defect.value) === "RequestError") {
+    const error = defect.value as { reason?: string; cause?: unknown }
+    if (error.reason === "Decode") return isBodyLimit(error) ? Errors.payloadTooLarge() : Errors.malformedJson()
+  }
+  return undefined
+}
+
+/**
+ * The middleware's type only admits the API-level errors, but the encoder that runs after it is
+ * built from every error schema of the API (groups and security middlewares included), so every
+ * envelope class encodes to its own status.
+ */
+const failEnvelope = (error: Errors.ApiError) => Effect.fail(error as Errors.BadRequest)
+
+const WRITE_IN_PROJECT = /^\/v1\/projects\/([^/]+)\//
+
+export const ErrorEnvelopeLive = HttpApiBuilder.middleware(
+  FlagportApi,
+  Effect.gen(function* () {
+    const lane = yield* EvaluationLane
+    const maxBody = Option.some(FileSystem.Size(MAX_BODY_BYTES))
+    return (app) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const response: HttpServerResponse.HttpServerResponse = yield* app.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBody),
+          Effect.catchAllCause((cause) => {
+            if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+            const path = request.url.split("?")[0]
+            const mapped = classify(cause, request.method, path)
+            if (mapped !== undefined) return failEnvelope(mapped)
+            return Effect.logError(`Internal error on ${request.method} ${path}`, cause).pipe(
+              Effect.zipRight(failEnvelope(Errors.internalError()))
+            )
+          })
+        )
+        if (request.method !== "GET" && response.status < 400) {
+          const match = WRITE_IN_PROJECT.exec(request.url)
+          if (match !== null) lane.invalidate(decodeURIComponent(match[1]))
+        }
+        return response
+      })
+  }),
+  { withContext: true }
+)
