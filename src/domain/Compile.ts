@@ -23,6 +23,8 @@ export interface CompiledCondition {
   /** True when the attribute is `key` (the context key). */
   readonly isKey: boolean
   readonly attribute: string
+  /** True for names that exist on Object.prototype (`constructor`, `__proto__`...): read own properties only. */
+  readonly ownOnly: boolean
   readonly op: OperatorDef<unknown, unknown>
   readonly prepared: unknown
   readonly negate: boolean
@@ -33,6 +35,7 @@ export interface CompiledCondition {
 export interface CompiledRollout {
   readonly isKey: boolean
   readonly bucketBy: string
+  readonly ownOnly: boolean
   readonly bucketer: Bucketer
   readonly cumulative: ReadonlyArray<number>
   readonly results: ReadonlyArray<EvaluationResult>
@@ -111,6 +114,12 @@ const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
   json: (v) => v !== undefined && isJson(v)
 }
 
+/**
+ * Names an ordinary object inherits. Attribute records are plain JSON objects, so only these
+ * names need the (slower) own-property check on the hot path.
+ */
+const inheritable = (name: string): boolean => name in Object.prototype
+
 type Segments = ReadonlyMap<string, ReadonlyArray<CompiledCondition> | string>
 
 const compileCondition = (raw: unknown, segments: Segments | null): CompiledCondition => {
@@ -130,6 +139,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
       kind: operator === "inSegment" ? KIND_IN_SEGMENT : KIND_NOT_IN_SEGMENT,
       isKey: false,
       attribute: "",
+      ownOnly: false,
       op: OPERATORS.exists,
       prepared: null,
       negate,
@@ -140,7 +150,16 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
   const attribute = raw.attribute
   if (typeof attribute !== "string" || attribute.length === 0) return fail(`condition ${operator} has no attribute`)
   const op = OPERATORS[operator]
-  return { kind: KIND_ATTRIBUTE, isKey: attribute === "key", attribute, op, prepared: op.prepare(values), negate, segments: [] }
+  return {
+    kind: KIND_ATTRIBUTE,
+    isKey: attribute === "key",
+    attribute,
+    ownOnly: inheritable(attribute),
+    op,
+    prepared: op.prepare(values),
+    negate,
+    segments: []
+  }
 }
 
 const compileConditions = (raw: unknown, segments: Segments | null): ReadonlyArray<CompiledCondition> =>
@@ -249,6 +268,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
         rollout: {
           isKey: bucketBy === "key",
           bucketBy,
+          ownOnly: inheritable(bucketBy),
           bucketer: makeBucketer(seed),
           cumulative,
           results: slices.map((s) => makeResult(key, s.variation.value, s.variation.key, reason()))

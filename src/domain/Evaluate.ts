@@ -32,12 +32,12 @@ const hasOwn = Object.prototype.hasOwnProperty
 
 /**
  * The value of an attribute, or undefined when absent. `key` is the context key; other names
- * read own properties of `attributes` only (so `constructor` or `__proto__` are never inherited).
- * JSON null counts as absent: it carries no value to compare.
+ * read `attributes`, own properties only for names that plain objects inherit (`constructor`,
+ * `__proto__`, ...: precomputed as `ownOnly`, so ordinary names skip the check).
  */
-const lookup = (isKey: boolean, name: string, key: string, attributes: object | undefined): unknown => {
+const lookup = (isKey: boolean, name: string, ownOnly: boolean, key: string, attributes: object | undefined): unknown => {
   if (isKey) return key
-  if (attributes === undefined || !hasOwn.call(attributes, name)) return undefined
+  if (attributes === undefined || (ownOnly && !hasOwn.call(attributes, name))) return undefined
   return (attributes as Record<string, unknown>)[name]
 }
 
@@ -48,8 +48,8 @@ const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string, att
 
 const matches = (c: CompiledCondition, key: string, attributes: object | undefined): boolean => {
   if (c.kind === KIND_ATTRIBUTE) {
-    const value = lookup(c.isKey, c.attribute, key, attributes)
-    // An absent attribute never matches, whatever `negate` says.
+    const value = lookup(c.isKey, c.attribute, c.ownOnly, key, attributes)
+    // An absent attribute never matches, whatever `negate` says. JSON null counts as absent.
     if (value === undefined || value === null) return false
     return testAttribute(c.op, value, c.prepared) !== c.negate
   }
@@ -71,7 +71,7 @@ const evaluateFlag = (flag: CompiledFlag, context: EvaluationContext): Evaluatio
     if (!allMatch(rule.conditions, key, attributes)) continue
     if (rule.result !== null) return rule.result
     const rollout = rule.rollout!
-    const v = lookup(rollout.isKey, rollout.bucketBy, key, attributes)
+    const v = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, key, attributes)
     const value = typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
     // No bucket value: the rule does not match, evaluation goes on to the next rule.
     if (value === undefined) continue

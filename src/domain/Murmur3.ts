@@ -4,8 +4,8 @@
  * The string is encoded to UTF-8 on the fly (no TextEncoder, no byte array), and a hash
  * can resume from a precomputed prefix state, so bucketing `seed + "." + value` never
  * builds the concatenated string nor re-hashes the seed. Lone surrogates encode as
- * U+FFFD, exactly as TextEncoder does. All working values are locals: module-level `let`
- * bindings would cost a context load and a TDZ check per byte.
+ * U+FFFD, exactly as TextEncoder does. The hot loop keeps everything in locals: module-level
+ * `let` bindings or a scratch object would cost memory traffic on every byte.
  */
 
 const C1 = 0xcc9e2d51
@@ -19,13 +19,6 @@ export interface Murmur3State {
   readonly length: number
 }
 
-interface Registers {
-  h: number
-  tail: number
-  tailBytes: number
-  length: number
-}
-
 const mixBlock = (h: number, k: number): number => {
   k = Math.imul(k, C1)
   k = (k << 15) | (k >>> 17)
@@ -35,8 +28,8 @@ const mixBlock = (h: number, k: number): number => {
   return (Math.imul(h, 5) + 0xe6546b64) | 0
 }
 
-/** Feeds the UTF-8 bytes of `s` into the state and writes the new state into `out`. */
-const feed = (h: number, tail: number, tailBytes: number, length: number, s: string, out: Registers): void => {
+/** Resumes from a state, feeds the UTF-8 bytes of `s`, and finalises: the whole hot path in one function. */
+const hashRest = (h: number, tail: number, tailBytes: number, length: number, s: string): number => {
   const n = s.length
   for (let i = 0; i < n; i++) {
     let c = s.charCodeAt(i)
@@ -86,21 +79,13 @@ const feed = (h: number, tail: number, tailBytes: number, length: number, s: str
     }
     length += count
   }
-  out.h = h
-  out.tail = tail
-  out.tailBytes = tailBytes
-  out.length = length
-}
-
-const finish = (r: Registers): number => {
-  let h = r.h
-  if (r.tailBytes > 0) {
-    let k = Math.imul(r.tail, C1)
+  if (tailBytes > 0) {
+    let k = Math.imul(tail, C1)
     k = (k << 15) | (k >>> 17)
     k = Math.imul(k, C2)
     h ^= k
   }
-  h ^= r.length
+  h ^= length
   h ^= h >>> 16
   h = Math.imul(h, 0x85ebca6b)
   h ^= h >>> 13
@@ -109,24 +94,26 @@ const finish = (r: Registers): number => {
   return h >>> 0
 }
 
-// Reused by `hashFrom`: evaluation is synchronous and `feed` never re-enters, so sharing is safe.
-const scratch: Registers = { h: 0, tail: 0, tailBytes: 0, length: 0 }
-
-/** The state after hashing `prefix` with `seed`, to resume from with `hashFrom`. */
+/**
+ * The state after hashing `prefix` with `seed`, to resume from with `hashFrom`. Not on the hot
+ * path (once per rollout, at compile time), so it takes the plain route: TextEncoder, then blocks.
+ * The golden vectors and a property test check that both routes agree.
+ */
 export const prefixState = (prefix: string, seed = 0): Murmur3State => {
-  const out: Registers = { h: 0, tail: 0, tailBytes: 0, length: 0 }
-  feed(seed | 0, 0, 0, 0, prefix, out)
-  return Object.freeze(out)
+  const bytes = new TextEncoder().encode(prefix)
+  let h = seed | 0
+  const blocks = bytes.length - (bytes.length % 4)
+  for (let i = 0; i < blocks; i += 4) {
+    h = mixBlock(h, bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24))
+  }
+  let tail = 0
+  for (let i = blocks; i < bytes.length; i++) tail |= bytes[i]! << ((i - blocks) << 3)
+  return Object.freeze({ h, tail, tailBytes: bytes.length - blocks, length: bytes.length })
 }
 
 /** murmurhash3_x86_32(utf8(prefix + rest)) where `state` is `prefixState(prefix, seed)`; unsigned 32-bit. */
-export const hashFrom = (state: Murmur3State, rest: string): number => {
-  feed(state.h, state.tail, state.tailBytes, state.length, rest, scratch)
-  return finish(scratch)
-}
-
-const EMPTY: Murmur3State = Object.freeze({ h: 0, tail: 0, tailBytes: 0, length: 0 })
+export const hashFrom = (state: Murmur3State, rest: string): number =>
+  hashRest(state.h, state.tail, state.tailBytes, state.length, rest)
 
 /** murmurhash3_x86_32 of the UTF-8 bytes of `input`, as an unsigned 32-bit integer. */
-export const murmur3 = (input: string, seed = 0): number =>
-  hashFrom(seed === 0 ? EMPTY : { h: seed | 0, tail: 0, tailBytes: 0, length: 0 }, input)
+export const murmur3 = (input: string, seed = 0): number => hashRest(seed | 0, 0, 0, 0, input)
