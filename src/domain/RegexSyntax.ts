@@ -24,7 +24,7 @@ export class RegexSyntaxError extends Error {}
 
 const MAX_CODE_POINT = 0x10ffff
 /** Repetition bounds above this are refused: they only inflate the automaton. */
-export const MAX_REPEAT = 1000
+export const MAX_REPEAT = 100
 
 export const normalize = (pairs: Array<number>): Ranges => {
   const list: Array<[number, number]> = []

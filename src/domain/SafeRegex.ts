@@ -13,10 +13,10 @@
  */
 import { intersects, MAX_REPEAT, type Node, normalize, parse, type Ranges, RegexSyntaxError, WORD_RANGES } from "./RegexSyntax.js"
 
-export const MAX_PATTERN_LENGTH = 1000
-export const MAX_STATES = 2000
+export const MAX_PATTERN_LENGTH = 500
+export const MAX_STATES = 1000
 /** Longer subject strings never match (the simulation is linear, but still proportional). */
-export const MAX_INPUT_LENGTH = 8192
+export const MAX_INPUT_LENGTH = 4096
 
 const SET = 0
 const SPLIT = 1
