@@ -12,7 +12,9 @@ import type { Flags } from "../../src/services/Flags.js"
 import type { Projects } from "../../src/services/Projects.js"
 import type { Segments } from "../../src/services/Segments.js"
 import type { Snapshots } from "../../src/services/Snapshots.js"
-import type { Webhooks } from "../../src/services/Webhooks.js"
+import * as Webhooks from "../../src/services/Webhooks.js"
+import type { StorageHealth } from "../../src/ports/StorageHealth.js"
+import type * as StorageLayer from "../storage/StorageLayer.js"
 import { FlagportApi } from "./Api.js"
 import { EvaluationAuthLive, ManagementAuthLive } from "./Auth.js"
 import { HandlersLive } from "./Handlers.js"
@@ -21,7 +23,12 @@ import * as LaneService from "./LaneService.js"
 import { ErrorEnvelopeLive } from "./Middleware.js"
 
 /** The services the HTTP adapter calls. */
-export type HttpServices = Projects | Environments | Flags | Segments | ApiKeys | Snapshots | Webhooks
+export type HttpServices = Projects | Environments | Flags | Segments | ApiKeys | Snapshots | Webhooks.Webhooks | StorageHealth
+
+/** The HTTP services over a storage layer (`StorageLayer.fromDatabaseUrl`, `memoryStorage`, ...). */
+export const servicesFrom = <E, R>(
+  storage: Layer.Layer<StorageLayer.Storage, E, R>
+): Layer.Layer<HttpServices | StorageLayer.Storage, E, R> => Webhooks.layer.pipe(Layer.provideMerge(storage))
 
 export interface HttpOptions {
   /** The path prefix the host mounts the API under (e.g. `/flags`); "" or absent for the root. */

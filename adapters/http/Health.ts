@@ -1,10 +1,10 @@
 /**
- * GET /health: liveness plus a real database check (a read through the storage services with a
- * short timeout). When the database cannot answer, 503 with the error envelope; the cause goes
+ * GET /health: liveness plus a real database check (the storage's `StorageHealth` probe, a
+ * trivial query, with a short timeout). When the database cannot answer, 503 with the error envelope; the cause goes
  * to the log only.
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import { Projects } from "../../src/services/Projects.js"
+import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as Errors from "./Errors.js"
 
 export interface HealthShape {
@@ -15,13 +15,12 @@ export class Health extends Context.Tag("@flagport/http/Health")<Health, HealthS
 
 export const CHECK_TIMEOUT = Duration.seconds(2)
 
-/** The database check: the cheapest read every backend has (the project list). */
 export const layer = Layer.effect(
   Health,
   Effect.gen(function* () {
-    const projects = yield* Projects
+    const storage = yield* StorageHealth
     return Health.of({
-      check: projects.list().pipe(
+      check: storage.check.pipe(
         Effect.timeoutFail({ duration: CHECK_TIMEOUT, onTimeout: () => new Error("database check timed out") }),
         Effect.as({ status: "ok" as const, database: "ok" as const }),
         Effect.catchAllCause((cause) =>

@@ -3,25 +3,13 @@
  * on port 0 running the standalone composition (lane + HttpApi app), keys made through the
  * ApiKeys service, and a tiny fetch client.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { type Context, Effect, Layer, ManagedRuntime } from "effect"
-import * as MemoryStorage from "../../adapters/memory/MemoryStorage.js"
-import * as MemoryWebhookRepository from "../../adapters/memory/WebhookRepository.js"
-import type { HttpServices } from "../../adapters/http/App.js"
-import { makeHandlers, type FlagportHandlers } from "../../adapters/http/Embed.js"
-import * as IdGenerator from "../../src/ports/IdGenerator.js"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
-import * as Core from "../../src/services/Core.js"
-import { Projects } from "../../src/services/Projects.js"
+import { startServer as startStandalone, type RunningServer } from "../../adapters/http/Server.js"
+import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
+import { ApiKeys, hashSecret } from "../../src/services/ApiKeys.js"
 import { Environments } from "../../src/services/Environments.js"
-import * as Webhooks from "../../src/services/Webhooks.js"
-
-/** Every service the HTTP adapter needs, in memory. */
-export const memoryServices: Layer.Layer<HttpServices> = Layer.mergeAll(Core.layer, Webhooks.layer).pipe(
-  Layer.provide(Layer.mergeAll(MemoryWebhookRepository.layer, IdGenerator.layer)),
-  Layer.provideMerge(MemoryStorage.layer)
-) as Layer.Layer<HttpServices>
+import { Projects } from "../../src/services/Projects.js"
 
 export interface Keys {
   readonly global: string
@@ -29,6 +17,7 @@ export interface Keys {
   readonly otherScoped: string
   readonly client: string
   readonly otherClient: string
+  /** A client key without a project, as only a direct repository write (or old data) can make. */
   readonly unscopedClient: string
   readonly revoked: string
 }
@@ -36,64 +25,85 @@ export interface Keys {
 export interface TestServer {
   readonly url: string
   readonly keys: Keys
-  readonly handlers: FlagportHandlers
-  readonly run: <A, E>(effect: Effect.Effect<A, E, HttpServices>) => Promise<A>
+  readonly server: RunningServer
+  readonly run: <A, E>(effect: Effect.Effect<A, E, StorageLayer.Storage>) => Promise<A>
   readonly close: () => Promise<void>
 }
 
 /**
- * Starts the API on a real port over `services`, with projects `p1` and `p2` (environments
- * `development` and `production`) and one key of every kind.
+ * Starts the standalone server (Server.ts, the real composition root) on 127.0.0.1 port 0 over
+ * `storage`, with projects `p1` and `p2` (environments `development` and `production`) and one
+ * key of every kind. The storage is built here first so the test can reach its services.
  */
 export const startServer = async (
-  services: Layer.Layer<HttpServices, unknown> = memoryServices,
-  options: { readonly prefix?: string } = {}
+  storage: Layer.Layer<StorageLayer.Storage, unknown> = StorageLayer.memoryStorage,
+  options: { readonly lane?: { readonly keyTtlMs?: number; readonly checkIntervalMs?: number } } = {}
 ): Promise<TestServer> => {
-  const runtime = ManagedRuntime.make(services)
-  const context: Context.Context<HttpServices> = await runtime.runPromise(Effect.context<HttpServices>())
-  const run = <A, E>(effect: Effect.Effect<A, E, HttpServices>) => runtime.runPromise(effect)
-  const keys = await run(
-    Effect.gen(function* () {
-      const projects = yield* Projects
-      const envs = yield* Environments
-      const apiKeys = yield* ApiKeys
-      for (const id of ["p1", "p2"]) {
-        yield* projects.create({ id, name: `Project ${id}` })
-        yield* envs.create(id, { key: "development", name: "Development" })
-        yield* envs.create(id, { key: "production", name: "Production" })
-      }
-      const make = (type: "server" | "client", projectId: string | null) =>
-        Effect.map(apiKeys.create({ type, projectId }), (k) => k)
-      const revoked = yield* make("server", null)
-      yield* apiKeys.revoke(revoked.apiKey.id)
-      return {
-        global: (yield* make("server", null)).secret,
-        scoped: (yield* make("server", "p1")).secret,
-        otherScoped: (yield* make("server", "p2")).secret,
-        client: (yield* make("client", "p1")).secret,
-        otherClient: (yield* make("client", "p2")).secret,
-        unscopedClient: "",
-        revoked: revoked.secret
-      }
+  const runtime = ManagedRuntime.make(storage)
+  const run = <A, E>(effect: Effect.Effect<A, E, StorageLayer.Storage>) => runtime.runPromise(effect)
+  try {
+    const context: Context.Context<StorageLayer.Storage> = await run(Effect.context<StorageLayer.Storage>())
+    const keys = await run(seed)
+    const server = await startStandalone({
+      port: 0,
+      host: "127.0.0.1",
+      storage: Layer.succeedContext(context),
+      webhooks: false,
+      ...(options.lane === undefined ? {} : { lane: options.lane })
     })
-  )
-  const handlers = await makeHandlers({ services: Layer.succeedContext(context), ...options })
-  const server: Server = createServer(handlers.node)
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as AddressInfo).port
-  return {
-    url: `http://127.0.0.1:${port}${options.prefix ?? ""}`,
-    keys,
-    handlers,
-    run,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-      await handlers.dispose()
-      await runtime.dispose()
+    return {
+      url: server.url,
+      keys,
+      server,
+      run,
+      close: async () => {
+        await server.close()
+        await runtime.dispose()
+      }
     }
+  } catch (error) {
+    await runtime.dispose()
+    throw error
   }
 }
+
+const seed = Effect.gen(function* () {
+  const projects = yield* Projects
+  const envs = yield* Environments
+  const apiKeys = yield* ApiKeys
+  for (const id of ["p1", "p2"]) {
+    yield* projects.create({ id, name: `Project ${id}` })
+    yield* envs.create(id, { key: "development", name: "Development" })
+    yield* envs.create(id, { key: "production", name: "Production" })
+  }
+  const make = (type: "server" | "client", projectId: string | null) =>
+    Effect.map(apiKeys.create({ type, projectId }), (created) => created.secret)
+  const revoked = yield* apiKeys.create({ type: "server", projectId: null })
+  yield* apiKeys.revoke(revoked.apiKey.id)
+  const unscopedClient = "cli_unscoped-legacy-key"
+  yield* (yield* ApiKeyRepository).insert(
+    {
+      id: "legacy-unscoped-client",
+      type: "client",
+      projectId: null,
+      name: "legacy",
+      prefix: unscopedClient.slice(0, 8),
+      createdAt: new Date().toISOString(),
+      lastUsedAt: null,
+      revokedAt: null
+    },
+    hashSecret(unscopedClient)
+  )
+  return {
+    global: yield* make("server", null),
+    scoped: yield* make("server", "p1"),
+    otherScoped: yield* make("server", "p2"),
+    client: yield* make("client", "p1"),
+    otherClient: yield* make("client", "p2"),
+    unscopedClient,
+    revoked: revoked.secret
+  }
+})
 
 export interface Reply {
   readonly status: number

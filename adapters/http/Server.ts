@@ -1,0 +1,137 @@
+/**
+ * The standalone server: Flagport's composition root for `flagport serve` / `npm start`.
+ *
+ * - `startServer(options)` opens the storage (DATABASE_URL by default; migrations are applied by
+ *   the storage layer), starts the webhook dispatcher, listens on HOST:PORT with the embedded
+ *   handlers (evaluation lane + HttpApi app) and resolves to a `RunningServer` once listening.
+ * - `RunningServer.close()` shuts down gracefully: stop accepting connections, let in-flight
+ *   requests finish (idle keep-alive sockets are closed; after `drainTimeoutMs` the rest are cut),
+ *   stop the dispatcher, close the database.
+ * - `runServer(options)` = `startServer` + close on SIGTERM / SIGINT; it resolves after the
+ *   shutdown, and the caller exits 0 (the CLI does).
+ * - `serverConfig` reads PORT (8080) and HOST (0.0.0.0) through Effect's Config.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Config, Effect, Layer } from "effect"
+import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
+import * as StorageLayer from "../storage/StorageLayer.js"
+import * as WebhookHttp from "../webhook-http/WebhookHttp.js"
+import * as App from "./App.js"
+import { makeHandlers, type FlagportHandlers } from "./Embed.js"
+import type { LaneConfig } from "./LaneService.js"
+
+export const DEFAULT_PORT = 8080
+export const DEFAULT_HOST = "0.0.0.0"
+
+/** PORT and HOST from the environment. */
+export const serverConfig = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(DEFAULT_PORT)),
+  host: Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
+})
+
+export interface ServerOptions {
+  /** Port to listen on (0 picks a free one). Default: PORT, else 8080. */
+  readonly port?: number
+  /** Interface to listen on. Default: HOST, else 0.0.0.0. */
+  readonly host?: string
+  /** Default: DATABASE_URL, else `sqlite:./data/flagport.db`. Ignored when `storage` is given. */
+  readonly databaseUrl?: string
+  /** The storage layer to use instead of `databaseUrl` (tests, custom setups). */
+  readonly storage?: Layer.Layer<StorageLayer.Storage, unknown>
+  /** Run the webhook dispatcher in this process (default true). */
+  readonly webhooks?: boolean
+  /** Cache bounds of the evaluation lane. */
+  readonly lane?: LaneConfig
+  /** How long in-flight requests may take to finish after a shutdown starts (default 10 s). */
+  readonly drainTimeoutMs?: number
+}
+
+export interface RunningServer {
+  readonly url: string
+  readonly port: number
+  readonly host: string
+  readonly handlers: FlagportHandlers
+  /** Graceful shutdown; safe to call more than once. */
+  readonly close: () => Promise<void>
+}
+
+const resolveConfig = async (options: ServerOptions): Promise<{ port: number; host: string }> => {
+  const fromEnv = await Effect.runPromise(serverConfig)
+  return { port: options.port ?? fromEnv.port, host: options.host ?? fromEnv.host }
+}
+
+const storageOf = async (options: ServerOptions): Promise<Layer.Layer<StorageLayer.Storage, unknown>> => {
+  if (options.storage !== undefined) return options.storage
+  const url = options.databaseUrl ?? (await Effect.runPromise(StorageLayer.databaseUrlConfig))
+  return StorageLayer.fromDatabaseUrl(url)
+}
+
+/** The storage, the HTTP services and (optionally) the webhook dispatcher, as one layer. */
+export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown>, webhooks = true) => {
+  const services = App.servicesFrom(storage)
+  return webhooks
+    ? Layer.merge(services, WebhookDispatcher.layer.pipe(Layer.provide(WebhookHttp.layer()), Layer.provide(services)))
+    : services
+}
+
+export const startServer = async (options: ServerOptions = {}): Promise<RunningServer> => {
+  const { host, port } = await resolveConfig(options)
+  const handlers = await makeHandlers({
+    services: servicesLayer(await storageOf(options), options.webhooks ?? true),
+    ...(options.lane === undefined ? {} : { lane: options.lane })
+  })
+  let shuttingDown = false
+  const server: Server = createServer((req, res) => {
+    if (shuttingDown) res.setHeader("connection", "close")
+    handlers.node(req, res)
+  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject)
+      server.listen(port, host, () => {
+        server.off("error", reject)
+        resolve()
+      })
+    })
+  } catch (error) {
+    await handlers.dispose()
+    throw error
+  }
+  const address = server.address() as AddressInfo
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      shuttingDown = true
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      const timer = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000)
+      await drained
+      clearTimeout(timer)
+      await handlers.dispose()
+    })()
+    return closing
+  }
+  return { url: `http://${shownHost}:${address.port}`, port: address.port, host: address.address, handlers, close }
+}
+
+/**
+ * Serves until SIGTERM or SIGINT, then shuts down gracefully and resolves (the caller exits 0).
+ * `onListening` is told the address once the server accepts connections.
+ */
+export const runServer = async (
+  options: ServerOptions & { readonly onListening?: (server: RunningServer) => void } = {}
+): Promise<void> => {
+  const running = await startServer(options)
+  options.onListening?.(running)
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop)
+      process.off("SIGINT", stop)
+      running.close().then(resolve, resolve)
+    }
+    process.on("SIGTERM", stop)
+    process.on("SIGINT", stop)
+  })
+}
