@@ -1,0 +1,314 @@
+/**
+ * The authorization matrix, shared by the memory/SQLite and PostgreSQL runs: every endpoint x
+ * (no key, malformed header, unknown key, client key, scoped key of the project, scoped key of
+ * another project, global key), through a real server over HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { Layer } from "effect"
+import { Messages } from "../../src/domain/Policy.js"
+import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import { request, startServer, type Keys, type TestServer } from "./fixtures.js"
+
+type Credential = "none" | "malformed" | "unknown" | "client" | "scopedOwn" | "scopedOther" | "global"
+const CREDENTIALS: ReadonlyArray<Credential> = ["none", "malformed", "unknown", "client", "scopedOwn", "scopedOther", "global"]
+
+const headersFor = (credential: Credential, keys: Keys): Record<string, string> => {
+  switch (credential) {
+    case "none":
+      return {}
+    case "malformed":
+      return { authorization: `Token ${keys.global}` }
+    case "unknown":
+      return { authorization: "Bearer srv_this-key-does-not-exist" }
+    case "client":
+      return { authorization: `Bearer ${keys.client}` }
+    case "scopedOwn":
+      return { authorization: `Bearer ${keys.scoped}` }
+    case "scopedOther":
+      return { authorization: `Bearer ${keys.otherScoped}` }
+    case "global":
+      return { authorization: `Bearer ${keys.global}` }
+  }
+}
+
+type Expected = number | { readonly status: number; readonly code: string; readonly message: string }
+
+const unauthorized = (message: string) => ({ status: 401, code: "unauthorized", message })
+const forbidden = (message: string) => ({ status: 403, code: "forbidden", message })
+
+interface Endpoint {
+  readonly name: string
+  readonly kind: "management" | "evaluation" | "service" | "projects-list" | "projects-create"
+  readonly success: number
+  /** Makes a request (fresh resources for writes); returns method, path and optional body. */
+  readonly prepare: (t: TestServer, n: number) => Promise<{ method: string; path: string; body?: unknown }>
+}
+
+const flagBody = (key: string) => ({
+  key,
+  type: "string",
+  variations: [
+    { key: "a", value: "A" },
+    { key: "b", value: "B" }
+  ]
+})
+const admin = (t: TestServer) => ({ authorization: `Bearer ${t.keys.global}` })
+const create = async (t: TestServer, path: string, body: unknown) => {
+  const reply = await request(t.url, "POST", path, { headers: admin(t), body })
+  if (reply.status !== 201) throw new Error(`setup failed: POST ${path} -> ${reply.status} ${reply.text}`)
+  return reply.body as { id: string; key: string }
+}
+const freshFlag = (t: TestServer, n: number, label: string) => create(t, "/v1/projects/p1/flags", flagBody(`${label}-${n}`))
+const freshSegment = (t: TestServer, n: number, label: string) =>
+  create(t, "/v1/projects/p1/segments", { key: `${label}-${n}`, name: "S", conditions: [] })
+const freshWebhook = (t: TestServer) =>
+  create(t, "/v1/projects/p1/webhooks", { url: "https://hooks.example.com/flagport", events: ["flag.created"] })
+
+export const ENDPOINTS: ReadonlyArray<Endpoint> = [
+  { name: "GET /health", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/health" }) },
+  { name: "GET /openapi.json", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/openapi.json" }) },
+  { name: "GET /docs", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/docs" }) },
+  { name: "GET /v1/projects", kind: "projects-list", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects" }) },
+  {
+    name: "POST /v1/projects",
+    kind: "projects-create",
+    success: 201,
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects", body: { id: `made-${n}`, name: "Made" } })
+  },
+  {
+    name: "GET /v1/projects/{p}/environments",
+    kind: "management",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/environments" })
+  },
+  {
+    name: "POST /v1/projects/{p}/environments",
+    kind: "management",
+    success: 201,
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/environments", body: { key: `env-${n}`, name: "Env" } })
+  },
+  {
+    name: "POST /v1/projects/{p}/flags",
+    kind: "management",
+    success: 201,
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/flags", body: flagBody(`created-${n}`) })
+  },
+  { name: "GET /v1/projects/{p}/flags", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags" }) },
+  {
+    name: "GET /v1/projects/{p}/flags/{f}",
+    kind: "management",
+    success: 200,
+    prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "get")).key}` })
+  },
+  {
+    name: "PATCH /v1/projects/{p}/flags/{f}",
+    kind: "management",
+    success: 200,
+    prepare: async (t, n) => ({
+      method: "PATCH",
+      path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "patch")).key}`,
+      body: { name: "Renamed" }
+    })
+  },
+  {
+    name: "PUT /v1/projects/{p}/flags/{f}/targeting",
+    kind: "management",
+    success: 200,
+    prepare: async (t, n) => ({
+      method: "PUT",
+      path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "target")).key}/targeting`,
+      body: { environment: "development", enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] }
+    })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/flags/{f}",
+    kind: "management",
+    success: 204,
+    prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "delete")).key}` })
+  },
+  {
+    name: "POST /v1/projects/{p}/segments",
+    kind: "management",
+    success: 201,
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/segments", body: { key: `seg-${n}`, name: "S", conditions: [] } })
+  },
+  { name: "GET /v1/projects/{p}/segments", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/segments" }) },
+  {
+    name: "GET /v1/projects/{p}/segments/{s}",
+    kind: "management",
+    success: 200,
+    prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "sget")).key}` })
+  },
+  {
+    name: "PATCH /v1/projects/{p}/segments/{s}",
+    kind: "management",
+    success: 200,
+    prepare: async (t, n) => ({
+      method: "PATCH",
+      path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "spatch")).key}`,
+      body: { name: "Renamed" }
+    })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/segments/{s}",
+    kind: "management",
+    success: 204,
+    prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "sdel")).key}` })
+  },
+  {
+    name: "POST /v1/projects/{p}/webhooks",
+    kind: "management",
+    success: 201,
+    prepare: async () => ({
+      method: "POST",
+      path: "/v1/projects/p1/webhooks",
+      body: { url: "https://hooks.example.com/x", events: ["flag.updated"] }
+    })
+  },
+  { name: "GET /v1/projects/{p}/webhooks", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/webhooks" }) },
+  {
+    name: "GET /v1/projects/{p}/webhooks/{w}",
+    kind: "management",
+    success: 200,
+    prepare: async (t) => ({ method: "GET", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}` })
+  },
+  {
+    name: "PATCH /v1/projects/{p}/webhooks/{w}",
+    kind: "management",
+    success: 200,
+    prepare: async (t) => ({ method: "PATCH", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}`, body: { enabled: false } })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/webhooks/{w}",
+    kind: "management",
+    success: 204,
+    prepare: async (t) => ({ method: "DELETE", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}` })
+  },
+  {
+    name: "GET /v1/projects/{p}/webhooks/{w}/deliveries",
+    kind: "management",
+    success: 200,
+    prepare: async (t) => ({ method: "GET", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}/deliveries` })
+  },
+  {
+    // No delivery exists: an authorized caller reaches the service and gets its 404.
+    name: "POST /v1/projects/{p}/webhooks/{w}/deliveries/{d}/redeliver",
+    kind: "management",
+    success: 404,
+    prepare: async (t) => ({ method: "POST", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}/deliveries/none/redeliver` })
+  },
+  {
+    name: "POST /v1/evaluate",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "POST", path: "/v1/evaluate", body: { environment: "development", context: { key: "u" }, projectId: "p1" } })
+  },
+  {
+    name: "GET /v1/flags/{f}/eval",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/flags/matrix-flag/eval?environment=development&key=u&projectId=p1" })
+  },
+  {
+    name: "GET /v1/config",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/config?environment=development&projectId=p1" })
+  }
+]
+
+const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
+  if (endpoint.kind === "service") return endpoint.success
+  switch (credential) {
+    case "none":
+    case "malformed":
+      return unauthorized(Messages.malformedHeader)
+    case "unknown":
+      return unauthorized(Messages.invalidKey)
+    case "client":
+      return endpoint.kind === "evaluation" ? endpoint.success : forbidden(Messages.serverKeyRequired)
+    case "scopedOwn":
+      return endpoint.kind === "projects-create" ? forbidden(Messages.projectMismatch) : endpoint.success
+    case "scopedOther":
+      return endpoint.kind === "projects-list" ? endpoint.success : forbidden(Messages.projectMismatch)
+    case "global":
+      return endpoint.success
+  }
+}
+
+export const authorizationMatrix = (label: string, storage: () => Layer.Layer<StorageLayer.Storage, unknown>) =>
+  describe(`authorization matrix (${label})`, () => {
+    let t: TestServer
+    beforeAll(async () => {
+      t = await startServer(storage())
+      await create(t, "/v1/projects/p1/flags", flagBody("matrix-flag"))
+    })
+    afterAll(async () => {
+      await t?.close()
+    })
+
+    let counter = 0
+    const rows = ENDPOINTS.flatMap((endpoint) => CREDENTIALS.map((credential) => [endpoint.name, credential, endpoint] as const))
+    it.each(rows)("%s with %s", async (_name, credential, endpoint) => {
+      const { body, method, path } = await endpoint.prepare(t, ++counter)
+      const reply = await request(t.url, method, path, { headers: headersFor(credential, t.keys), body })
+      const expected = expectedFor(endpoint, credential)
+      if (typeof expected === "number") {
+        expect(reply.status, reply.text).toBe(expected)
+      } else {
+        expect({ status: reply.status, body: reply.body }).toEqual({
+          status: expected.status,
+          body: { error: { code: expected.code, message: expected.message } }
+        })
+      }
+    })
+
+    it("a scoped key listing projects sees only its own", async () => {
+      const reply = await request(t.url, "GET", "/v1/projects", { key: t.keys.otherScoped })
+      expect((reply.body as { data: Array<{ id: string }> }).data.map((p) => p.id)).toEqual(["p2"])
+    })
+
+    it("a revoked key is an unknown key", async () => {
+      const reply = await request(t.url, "GET", "/v1/projects", { key: t.keys.revoked })
+      expect(reply.body).toEqual({ error: { code: "unauthorized", message: Messages.invalidKey } })
+    })
+
+    it("a client key without a project is refused on evaluation and management", async () => {
+      const evaluation = await request(t.url, "GET", "/v1/config?environment=development", { key: t.keys.unscopedClient })
+      expect({ status: evaluation.status, body: evaluation.body }).toEqual({
+        status: 403,
+        body: { error: { code: "forbidden", message: Messages.clientKeyUnscoped } }
+      })
+      const management = await request(t.url, "GET", "/v1/projects/p1/flags", { key: t.keys.unscopedClient })
+      expect(management.body).toEqual({ error: { code: "forbidden", message: Messages.serverKeyRequired } })
+    })
+
+    it("client and scoped keys evaluate their own project without projectId; a global key must name it", async () => {
+      for (const key of [t.keys.client, t.keys.scoped]) {
+        const reply = await request(t.url, "GET", "/v1/flags/matrix-flag/eval?environment=development&key=u", { key })
+        expect(reply.status).toBe(200)
+      }
+      const missing = await request(t.url, "POST", "/v1/evaluate", {
+        key: t.keys.global,
+        body: { environment: "development", context: { key: "u" } }
+      })
+      expect(missing.status).toBe(400)
+      expect((missing.body as { error: { code: string } }).error.code).toBe("invalid_request")
+      const otherClient = await request(t.url, "GET", "/v1/config?environment=development&projectId=p1", { key: t.keys.otherClient })
+      expect(otherClient.body).toEqual({ error: { code: "forbidden", message: Messages.projectMismatch } })
+    })
+
+    it.each([
+      ["lower-case scheme", (k: string) => `bearer ${k}`, 200],
+      ["upper-case scheme", (k: string) => `BEARER ${k}`, 200],
+      ["two spaces", (k: string) => `Bearer  ${k}`, 401],
+      ["another scheme of the same length", (k: string) => `XXXXXX ${k}`, 401],
+      ["only a prefix of the key", (k: string) => `Bearer ${k.slice(0, 12)}`, 401],
+      ["the key and more", (k: string) => `Bearer ${k}x`, 401]
+    ] as const)("Authorization header: %s", async (_name, header, status) => {
+      for (const path of ["/v1/projects", "/v1/config?environment=development&projectId=p1"]) {
+        const reply = await request(t.url, "GET", path, { headers: { authorization: header(t.keys.global) } })
+        expect(reply.status, `${path}: ${reply.text}`).toBe(status)
+      }
+    })
+  })
