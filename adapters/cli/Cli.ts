@@ -1,0 +1,28 @@
+import type * as CliApp from "@effect/cli/CliApp"
+import * as Command from "@effect/cli/Command"
+import type { Effect } from "effect"
+import pkg from "../../package.json" with { type: "json" }
+import { environments } from "./commands/Environments.js"
+import { keys } from "./commands/Keys.js"
+import { migrate } from "./commands/Migrate.js"
+import { projects } from "./commands/Projects.js"
+import { seed } from "./commands/Seed.js"
+import { serve } from "./commands/Serve.js"
+import { UsageError } from "./UsageError.js"
+
+/** The `flagport` command tree. */
+const root = Command.make("flagport", {}, () =>
+  new UsageError({ message: "missing command: see flagport --help" })
+).pipe(
+  Command.withDescription(
+    "Self-hosted feature flags. Configuration: DATABASE_URL (default sqlite:./data/flagport.db; " +
+      "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
+  ),
+  Command.withSubcommands([serve, migrate, seed, keys, projects, environments])
+)
+
+/** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */
+export const run: (argv: ReadonlyArray<string>) => Effect.Effect<void, unknown, CliApp.CliApp.Environment> = Command.run(root, {
+  name: "flagport",
+  version: pkg.version
+})

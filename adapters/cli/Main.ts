@@ -1,0 +1,36 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Cause, Effect, Exit } from "effect"
+import { run } from "./Cli.js"
+import { report } from "./Failure.js"
+import { withPlainOutput } from "./PlainConsole.js"
+
+/**
+ * Runs the CLI for a full `process.argv` (node, script, ...args). SIGINT/SIGTERM interrupt the
+ * command, which closes its scope in order: the HTTP server stops accepting and drains, then the
+ * database closes; an interrupted run exits 0. Failures print one line on stderr (see Failure.ts).
+ */
+export const main = (argv: ReadonlyArray<string>): void => {
+  // `flagport` alone shows the help rather than an error.
+  const args = argv.length <= 2 ? [...argv, "--help"] : argv
+  let exitCode = 0
+  const program = Effect.suspend(() => run(args)).pipe(
+    withPlainOutput,
+    Effect.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+      const outcome = report(cause)
+      exitCode = outcome.exitCode
+      return Effect.sync(() => {
+        if (outcome.line !== null) process.stderr.write(`${outcome.line}\n`)
+        if (process.env.FLAGPORT_DEBUG) process.stderr.write(`${Cause.pretty(cause)}\n`)
+      })
+    }),
+    Effect.provide(NodeContext.layer)
+  )
+  NodeRuntime.runMain(program, {
+    disableErrorReporting: true,
+    // runMain calls process.exit for non-zero codes; a zero code lets the process end by itself.
+    teardown: (exit, onExit) =>
+      onExit(Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause) ? 1 : exitCode)
+  })
+}

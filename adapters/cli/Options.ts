@@ -1,0 +1,13 @@
+import * as Options from "@effect/cli/Options"
+
+/** Options shared by several commands, so their names and help text stay the same everywhere. */
+
+export const json = Options.boolean("json").pipe(
+  Options.withDescription("Print the result as JSON instead of lines/tables.")
+)
+
+export const name = Options.text("name").pipe(
+  Options.withPseudoName("NAME"),
+  Options.withDescription("A human-friendly name."),
+  Options.optional
+)

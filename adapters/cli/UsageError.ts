@@ -1,0 +1,4 @@
+import { Data } from "effect"
+
+/** A command line that parses but asks for something the contract refuses (exit code 2). */
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}

@@ -1,0 +1,93 @@
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { Effect, Option } from "effect"
+import { ApiKeys } from "../../../src/services/ApiKeys.js"
+import * as Shared from "../Options.js"
+import * as Storage from "../Storage.js"
+import { printJson, printLines, printTable } from "../Output.js"
+import { UsageError } from "../UsageError.js"
+
+const type = Options.choice("type", ["server", "client"]).pipe(
+  Options.withDescription("server: management + evaluation; client: evaluation only, always scoped to a project.")
+)
+
+const project = Options.text("project").pipe(
+  Options.withPseudoName("ID"),
+  Options.withDescription("Scope the key to this project id (required for client keys; omit for a global server key)."),
+  Options.optional
+)
+
+const create = Command.make(
+  "create",
+  { type, project, name: Shared.name, json: Shared.json },
+  (options) =>
+    Effect.gen(function* () {
+      const projectId = Option.getOrNull(options.project)
+      if (options.type === "client" && projectId === null) {
+        return yield* new UsageError({ message: "a client key must be scoped to a project: pass --project ID" })
+      }
+      const apiKeys = yield* ApiKeys
+      const created = yield* apiKeys.create({
+        type: options.type,
+        projectId,
+        name: Option.getOrElse(options.name, () => `${options.type} key`)
+      })
+      if (options.json) {
+        return yield* printJson({
+          id: created.apiKey.id,
+          key: created.secret,
+          type: created.apiKey.type,
+          projectId: created.apiKey.projectId
+        })
+      }
+      yield* printLines([`KEY=${created.secret}`])
+    })
+).pipe(
+  Command.provide(Storage.layer),
+  Command.withDescription(
+    "Create an API key and print it once as KEY=<key> (--json: { id, key, type, projectId }). Only its hash is stored."
+  )
+)
+
+const list = Command.make("list", { json: Shared.json }, (options) =>
+  Effect.gen(function* () {
+    const keys = yield* (yield* ApiKeys).list()
+    if (options.json) return yield* printJson({ data: keys })
+    yield* printTable(
+      ["ID", "TYPE", "PROJECT", "PREFIX", "NAME", "CREATED", "LAST USED", "REVOKED"],
+      keys.map((key) => [
+        key.id,
+        key.type,
+        key.projectId ?? "(global)",
+        key.prefix,
+        key.name,
+        key.createdAt,
+        key.lastUsedAt ?? "-",
+        key.revokedAt ?? "-"
+      ])
+    )
+  })
+).pipe(
+  Command.provide(Storage.layer),
+  Command.withDescription("List API keys (never the keys themselves: only id, type, scope, prefix and dates)."))
+
+const revoke = Command.make(
+  "revoke",
+  { id: Args.text({ name: "ID" }).pipe(Args.withDescription("The id of the key, as shown by `keys list`.")), json: Shared.json },
+  (options) =>
+    Effect.gen(function* () {
+      const revoked = yield* (yield* ApiKeys).revoke(options.id)
+      if (options.json) return yield* printJson(revoked)
+      yield* printLines([`REVOKED=${options.id}`])
+    })
+).pipe(
+  Command.provide(Storage.layer),
+  Command.withDescription("Revoke an API key by id; requests using it are refused from then on."))
+
+export const keys = Command.make("keys", {}, () =>
+  new UsageError({ message: "missing subcommand: flagport keys create|list|revoke (see --help)" })
+).pipe(
+  Command.withDescription("Create, list and revoke API keys."),
+  Command.withSubcommands([create, list, revoke])
+)

@@ -1,0 +1,33 @@
+import * as Command from "@effect/cli/Command"
+import { Effect, Either } from "effect"
+import * as Migrations from "../../sql/Migrations.js"
+import * as PgStorage from "../../sql-pg/PgStorage.js"
+import * as SqliteStorage from "../../sql-sqlite/SqliteStorage.js"
+import { parseDatabaseUrl } from "../../storage/StorageLayer.js"
+import { note, redactUrl } from "../Output.js"
+import { databaseUrl } from "../Settings.js"
+
+/**
+ * Runs the migrator over a bare SQL client (not the whole storage layer, which would apply the
+ * migrations silently while it is built) so that the applied migrations can be listed.
+ */
+export const migrate = Command.make("migrate", {}, () =>
+  Effect.gen(function* () {
+    const url = yield* databaseUrl
+    const target = yield* Either.match(parseDatabaseUrl(url), { onLeft: Effect.fail, onRight: Effect.succeed })
+    const applied =
+      target._tag === "Memory"
+        ? []
+        : yield* Migrations.run.pipe(
+            Effect.provide(
+              target._tag === "Sqlite" ? SqliteStorage.layer({ filename: target.filename }) : PgStorage.layer({ url: target.url })
+            )
+          )
+    for (const [id, name] of applied) yield* note(`applied ${String(id).padStart(4, "0")}_${name}`)
+    yield* note(
+      applied.length === 0
+        ? `Database schema is already up to date (${redactUrl(url)}).`
+        : `Database schema is up to date (${redactUrl(url)}): ${applied.length} migration(s) applied.`
+    )
+  })
+).pipe(Command.withDescription("Apply pending database migrations to DATABASE_URL and exit (serve also applies them at start)."))

@@ -1,0 +1,21 @@
+import * as Command from "@effect/cli/Command"
+import { Effect } from "effect"
+import * as Shared from "../Options.js"
+import * as Storage from "../Storage.js"
+import { printJson, printLines } from "../Output.js"
+import { seed as runSeed, seedJson, seedLines } from "../Seed.js"
+
+export const seed = Command.make("seed", { json: Shared.json }, (options) =>
+  Effect.gen(function* () {
+    const result = yield* runSeed
+    if (options.json) return yield* printJson(seedJson(result))
+    yield* printLines(seedLines(result))
+  })
+).pipe(
+  Command.provide(Storage.layer),
+  Command.withDescription(
+    "Create project `default` with environments development, staging and production when missing, then a new " +
+      "global server key and a new client key for `default`. Prints SERVER_KEY=srv_..., CLIENT_KEY=cli_..., " +
+      "PROJECT_ID=default (--json: { serverKey, clientKey, projectId, environments })."
+  )
+)
