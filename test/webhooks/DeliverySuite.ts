@@ -10,6 +10,7 @@ import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
+import type { Backend } from "../fixtures/databases.js"
 import { webhookEnv } from "./fixtures/Env.js"
 import { type Received, receiver } from "./fixtures/Receiver.js"
 
@@ -54,7 +55,8 @@ const signedWith = (secret: string, r: Received) =>
 
 const ids = (received: ReadonlyArray<Received>) => received.map((r) => String(r.headers["webhook-id"]))
 
-describe("webhook delivery", () => {
+/** The end-to-end delivery tests on one backend (run by Delivery.<backend>.test.ts). */
+export const deliverySuite = (backend: Backend) => describe(`webhook delivery (${backend})`, () => {
   it.effect("POSTs a Standard Webhooks request that the official library verifies", () =>
     Effect.gen(function* () {
       const r = yield* receiver(() => 200)
@@ -88,7 +90,7 @@ describe("webhook delivery", () => {
       expect(delivery!.attempts).toHaveLength(1)
       expect(delivery!.attempts[0]).toMatchObject({ statusCode: 200, error: null, nextAttemptAt: null })
       expect(yield* tick).toEqual({ fannedOut: 0, sent: 0 })
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("a webhook without a secret gets no signature header", () =>
     Effect.gen(function* () {
@@ -99,7 +101,7 @@ describe("webhook delivery", () => {
       yield* tick
       expect(r.received).toHaveLength(1)
       expect(r.received[0]!.headers["webhook-signature"]).toBeUndefined()
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("each event type reaches only subscribed, enabled webhooks; a disabled webhook gets nothing", () =>
     Effect.gen(function* () {
@@ -129,7 +131,7 @@ describe("webhook delivery", () => {
       expect(JSON.parse(on.received[1]!.body).data.environment).toBe("production")
       expect(off.received).toEqual([])
       expect(yield* webhooks.deliveries(projectId, disabled.id)).toEqual([])
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("delivers in order per webhook: a failing event holds back the later ones", () =>
     Effect.gen(function* () {
@@ -154,7 +156,7 @@ describe("webhook delivery", () => {
         ["succeeded", [200]],
         ["succeeded", [200]]
       ])
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (+ <= 10% jitter), then fails", () =>
     Effect.gen(function* () {
@@ -189,7 +191,7 @@ describe("webhook delivery", () => {
       expect(new Set(ids(r.received)).size).toBe(1)
       yield* TestClock.adjust("30 days")
       expect((yield* tick).sent).toBe(0)
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("no answer within 10 s is a failed attempt (timeout), retried later", () =>
     Effect.gen(function* () {
@@ -210,7 +212,7 @@ describe("webhook delivery", () => {
       yield* TestClock.adjust("6 seconds")
       yield* tick
       expect((yield* webhooks.deliveries(projectId, hook.id))[0]!.status).toBe("succeeded")
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("secret rotation: both secrets sign for 24 h, then only the new one", () =>
     Effect.gen(function* () {
@@ -242,7 +244,7 @@ describe("webhook delivery", () => {
       expect(signatures(after)).toHaveLength(1)
       expect(signedWith("new-secret-2", after)).toBe(true)
       expect(signedWith("old-secret-1", after)).toBe(false)
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("redeliver sends a settled delivery again with the same webhook-id", () =>
     Effect.gen(function* () {
@@ -262,7 +264,7 @@ describe("webhook delivery", () => {
         [first!.id, "succeeded", null],
         [again.id, "succeeded", first!.id]
       ])
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("the dispatcher layer runs on its own, polling on the Clock", () =>
     Effect.gen(function* () {
@@ -278,5 +280,5 @@ describe("webhook delivery", () => {
       yield* TestClock.adjust("2 seconds")
       yield* Effect.promise(() => r.waitFor(1))
       expect(JSON.parse(r.received[0]!.body).data.flag.key).toBe("f")
-    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 })

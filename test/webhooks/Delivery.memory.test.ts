@@ -1,0 +1,3 @@
+import { deliverySuite } from "./DeliverySuite.js"
+
+deliverySuite("memory")
