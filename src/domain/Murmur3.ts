@@ -28,10 +28,37 @@ const mixBlock = (h: number, k: number): number => {
   return (Math.imul(h, 5) + 0xe6546b64) | 0
 }
 
-/** Resumes from a state, feeds the UTF-8 bytes of `s`, and finalises: the whole hot path in one function. */
+/**
+ * Resumes from a state, feeds the UTF-8 bytes of `s`, and finalises: the whole hot path in one
+ * function. Returns the hash as a *signed* int32: an unsigned value above 2^31 would be boxed as a
+ * heap number on every call, while callers only need `>>> 0` inside their own arithmetic.
+ */
+export const hashFromSigned = (state: Murmur3State, s: string): number =>
+  hashRest(state.h, state.tail, state.tailBytes, state.length, s)
+
 const hashRest = (h: number, tail: number, tailBytes: number, length: number, s: string): number => {
   const n = s.length
-  for (let i = 0; i < n; i++) {
+  let i = 0
+  // Fast path: four ASCII characters are four bytes, one block. The number of pending tail bytes
+  // does not change across a whole block, so the shift is loop-invariant.
+  const shift = tailBytes << 3
+  while (i + 4 <= n) {
+    const c0 = s.charCodeAt(i)
+    const c1 = s.charCodeAt(i + 1)
+    const c2 = s.charCodeAt(i + 2)
+    const c3 = s.charCodeAt(i + 3)
+    if ((c0 | c1 | c2 | c3) >= 0x80) break
+    const w = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24)
+    if (shift === 0) {
+      h = mixBlock(h, w)
+    } else {
+      h = mixBlock(h, tail | (w << shift))
+      tail = w >>> (32 - shift)
+    }
+    i += 4
+    length += 4
+  }
+  for (; i < n; i++) {
     let c = s.charCodeAt(i)
     if (c < 0x80) {
       // ASCII fast path: one byte.
@@ -91,7 +118,7 @@ const hashRest = (h: number, tail: number, tailBytes: number, length: number, s:
   h ^= h >>> 13
   h = Math.imul(h, 0xc2b2ae35)
   h ^= h >>> 16
-  return h >>> 0
+  return h | 0
 }
 
 /**
@@ -113,7 +140,7 @@ export const prefixState = (prefix: string, seed = 0): Murmur3State => {
 
 /** murmurhash3_x86_32(utf8(prefix + rest)) where `state` is `prefixState(prefix, seed)`; unsigned 32-bit. */
 export const hashFrom = (state: Murmur3State, rest: string): number =>
-  hashRest(state.h, state.tail, state.tailBytes, state.length, rest)
+  hashRest(state.h, state.tail, state.tailBytes, state.length, rest) >>> 0
 
 /** murmurhash3_x86_32 of the UTF-8 bytes of `input`, as an unsigned 32-bit integer. */
-export const murmur3 = (input: string, seed = 0): number => hashRest(seed | 0, 0, 0, 0, input)
+export const murmur3 = (input: string, seed = 0): number => hashRest(seed | 0, 0, 0, 0, input) >>> 0
