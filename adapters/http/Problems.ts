@@ -24,8 +24,34 @@ export interface Issue {
   readonly message: string
 }
 
-export const problemsOf = (issues: ReadonlyArray<Issue>): ReadonlyArray<ProblemDetail> =>
-  issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }))
+const EXPECTED = /^Expected (.+), actual (.+)$/s
+
+/**
+ * One problem per path where a union produced several "Expected X, actual Y" issues (an optional
+ * field gives "Expected string" and "Expected undefined"; a literal union one line per literal):
+ * they become one `Expected A | B, actual Y`, without the `undefined` of optional fields.
+ */
+export const problemsOf = (issues: ReadonlyArray<Issue>): ReadonlyArray<ProblemDetail> => {
+  const byPath = new Map<string, Array<string>>()
+  for (const issue of issues) {
+    const path = formatPath(issue.path)
+    const messages = byPath.get(path)
+    if (messages === undefined) byPath.set(path, [issue.message])
+    else if (!messages.includes(issue.message)) messages.push(issue.message)
+  }
+  const out: Array<ProblemDetail> = []
+  for (const [path, messages] of byPath) {
+    const parsed = messages.map((m) => EXPECTED.exec(m))
+    if (messages.length > 1 && parsed.every((m) => m !== null && m[2] === parsed[0]![2])) {
+      const expected = parsed.map((m) => m![1]).filter((e) => e !== "undefined")
+      out.push({ path, message: `Expected ${expected.join(" | ")}, actual ${parsed[0]![2]}` })
+    } else {
+      const meaningful = messages.length > 1 ? messages.filter((m) => !m.startsWith("Expected undefined,")) : messages
+      for (const message of meaningful) out.push({ path, message })
+    }
+  }
+  return out
+}
 
 /** A ParseError (from `Schema.decodeUnknownEither`) as our 400 envelope. */
 export const fromParseError = (error: ParseResult.ParseError, prefix: ReadonlyArray<PropertyKey> = []): Errors.BadRequest =>
