@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { ConfigProvider, Effect, Layer } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as WebhookHttp from "../../adapters/webhook-http/WebhookHttp.js"
@@ -75,5 +75,20 @@ describe("adapters/webhook-http", () => {
       expect(r.received).toHaveLength(0)
       // Off by default: the same names are reachable.
       expect((yield* send(`http://localhost:${r.port}/hook`)).statusCode).toBe(200)
+    }).pipe(Effect.scoped))
+
+  it.live("layerConfig: FLAGPORT_WEBHOOK_BLOCK_PRIVATE=true turns the guard on; it is off by default", () =>
+    Effect.gen(function* () {
+      const r = yield* receiver(() => 200)
+      const sendWith = (env: Record<string, string>) =>
+        Effect.flatMap(WebhookTransport, (t) => t.send({ url: r.url, body: "{}", headers: {} })).pipe(
+          Effect.provide(
+            WebhookHttp.layerConfig.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+          )
+        )
+      expect((yield* sendWith({ FLAGPORT_WEBHOOK_BLOCK_PRIVATE: "true" })).error).toContain("private")
+      expect((yield* sendWith({})).statusCode).toBe(200)
+      expect((yield* sendWith({ FLAGPORT_WEBHOOK_BLOCK_PRIVATE: "false" })).statusCode).toBe(200)
+      expect(r.received).toHaveLength(2)
     }).pipe(Effect.scoped))
 })
