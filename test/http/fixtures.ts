@@ -67,7 +67,7 @@ export const startServer = async (
   }
 }
 
-const seed = Effect.gen(function* () {
+export const seed = Effect.gen(function* () {
   const projects = yield* Projects
   const envs = yield* Environments
   const apiKeys = yield* ApiKeys

@@ -1,0 +1,108 @@
+/**
+ * Embedding: the whole API under a prefix of the host's choice, as a node (req, res) handler
+ * inside a host node:http app (with the prefix in the URL, or already stripped as Express does)
+ * and as a web Request => Response handler; the OpenAPI document reflects the prefix.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Context, Effect, Layer, ManagedRuntime } from "effect"
+import * as App from "../../adapters/http/App.js"
+import { makeHandlers, stripPrefix, type FlagportHandlers } from "../../adapters/http/Embed.js"
+import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import { request, seed, type Keys } from "./fixtures.js"
+
+let storage: ManagedRuntime.ManagedRuntime<StorageLayer.Storage, never>
+let flagport: FlagportHandlers
+let host: Server
+let base: string
+let keys: Keys
+
+beforeAll(async () => {
+  storage = ManagedRuntime.make(StorageLayer.memoryStorage)
+  const context: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
+  keys = await storage.runPromise(seed)
+  flagport = await makeHandlers({ prefix: "/flags/", services: App.servicesFrom(Layer.succeedContext(context)) })
+  host = createServer((req, res) => {
+    if (req.url?.startsWith("/flags/") || req.url === "/flags") return flagport.node(req, res)
+    if (req.url?.startsWith("/stripped/")) {
+      // What Express does for app.use("/stripped", handler): the handler sees the rest of the URL.
+      req.url = req.url.slice("/stripped".length)
+      return flagport.node(req, res)
+    }
+    res.writeHead(200, { "content-type": "text/plain" })
+    res.end("host")
+  })
+  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve))
+  base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  host?.closeAllConnections()
+  await new Promise<void>((resolve) => host?.close(() => resolve()))
+  await flagport?.dispose()
+  await storage?.dispose()
+})
+
+describe("node handler under a prefix", () => {
+  it("serves the service, management and evaluation routes under the prefix; the host keeps the rest", async () => {
+    expect((await request(base, "GET", "/flags/health")).body).toEqual({ status: "ok", database: "ok" })
+    const created = await request(base, "POST", "/flags/v1/projects/p1/flags", {
+      key: keys.global,
+      body: { key: "embedded", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+    })
+    expect(created.status).toBe(201)
+    const evaluated = await request(base, "GET", "/flags/v1/flags/embedded/eval?environment=development&key=u", { key: keys.client })
+    expect(evaluated.body).toEqual({ flagKey: "embedded", value: false, variationKey: "off", reason: { kind: "OFF" } })
+    expect((await request(base, "GET", "/elsewhere")).text).toBe("host")
+    expect((await request(base, "GET", "/flags/v1/unknown", { key: keys.global })).status).toBe(404)
+  })
+  it("also works when the host strips the prefix itself (Express app.use)", async () => {
+    expect((await request(base, "GET", "/stripped/health")).status).toBe(200)
+    expect((await request(base, "GET", "/stripped/v1/config?environment=development", { key: keys.client })).status).toBe(200)
+  })
+  it("the OpenAPI document names the prefix as its server", async () => {
+    const spec = (await request(base, "GET", "/flags/openapi.json")).body as { servers: Array<{ url: string }>; paths: object }
+    expect(spec.servers.map((s) => s.url)).toEqual(["/flags"])
+    expect(Object.keys(spec.paths)).toContain("/v1/evaluate")
+    expect(flagport.openApi()).toEqual(spec)
+    expect((await request(base, "GET", "/flags/docs")).status).toBe(200)
+  })
+})
+
+describe("web handler under a prefix", () => {
+  it("answers lane and HttpApi routes from Request to Response", async () => {
+    const auth = { authorization: `Bearer ${keys.client}` }
+    const config = await flagport.web(new Request("http://host.example/flags/v1/config?environment=development", { headers: auth }))
+    expect(config.status).toBe(200)
+    expect(config.headers.get("etag")).toMatch(/^W\//)
+    const evaluate = await flagport.web(
+      new Request("http://host.example/flags/v1/evaluate", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ environment: "development", context: { key: "u" } })
+      })
+    )
+    expect(evaluate.status).toBe(200)
+    expect(((await evaluate.json()) as { environment: string }).environment).toBe("development")
+    const projects = await flagport.web(new Request("http://host.example/flags/v1/projects", { headers: { authorization: `Bearer ${keys.global}` } }))
+    expect(projects.status).toBe(200)
+    const unauthorized = await flagport.web(new Request("http://host.example/flags/v1/projects"))
+    expect(unauthorized.status).toBe(401)
+    expect(await unauthorized.json()).toEqual({
+      error: { code: "unauthorized", message: "Missing or malformed Authorization header. Expected: Bearer <api-key>." }
+    })
+  })
+})
+
+describe("stripPrefix", () => {
+  it.each([
+    ["/flags", "/flags/v1/x", "/v1/x"],
+    ["/flags", "/flags", "/"],
+    ["/flags", "/flags?x=1", "/?x=1"],
+    ["/flags", "/v1/x", "/v1/x"],
+    ["/flags", "/flagsmith/v1", "/flagsmith/v1"],
+    ["", "/v1/x", "/v1/x"]
+  ])("%s + %s -> %s", (prefix, url, expected) => {
+    expect(stripPrefix(prefix, url)).toBe(expected)
+  })
+})
