@@ -12,6 +12,8 @@ import { type Bucketer, cumulativeWeights, makeBucketer } from "./Bucketing.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type { EvaluationResult, Reason } from "./EvaluationResult.js"
 import { isAttributeOperator, OPERATORS, type OperatorDef } from "./Operators.js"
+import * as RecordFactory from "./RecordFactory.js"
+import type { RecordBuilder } from "./RecordFactory.js"
 import { isJson } from "./ValidateConditions.js"
 
 export const KIND_ATTRIBUTE = 0
@@ -65,6 +67,10 @@ export interface CompiledSnapshot {
   readonly flags: ReadonlyMap<string, CompiledFlag>
   /** Flag keys in snapshot order (the order of `evaluateAll`). */
   readonly keys: ReadonlyArray<string>
+  /** The compiled flags in the same order as `keys`. */
+  readonly ordered: ReadonlyArray<CompiledFlag>
+  /** Builds `evaluateAll`'s record as one object literal (see RecordFactory.ts); null: use the loop. */
+  readonly record: RecordBuilder<CompiledFlag, unknown, EvaluationResult> | null
 }
 
 type ErrorCode = "INVALID_DEFINITION" | "SEGMENT_NOT_FOUND" | "VARIATION_NOT_FOUND"
@@ -287,7 +293,7 @@ export const compile = (snapshot: ConfigSnapshot): CompiledSnapshot => {
   const keys: Array<string> = []
   let environment = ""
   try {
-    if (!isRecord(snapshot)) return { environment, flags, keys }
+    if (!isRecord(snapshot)) return { environment, flags, keys, ordered: [], record: null }
     environment = typeof snapshot.environment === "string" ? snapshot.environment : ""
     const segments = compileSegments(snapshot.segments)
     const rawFlags: ReadonlyArray<unknown> = Array.isArray(snapshot.flags) ? snapshot.flags : []
@@ -308,5 +314,6 @@ export const compile = (snapshot: ConfigSnapshot): CompiledSnapshot => {
   } catch {
     // A hostile snapshot (throwing getters, proxies): keep what compiled so far.
   }
-  return { environment, flags, keys }
+  const ordered = keys.map((key) => flags.get(key)!)
+  return { environment, flags, keys, ordered, record: RecordFactory.make(keys) }
 }

@@ -107,23 +107,27 @@ export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: E
   }
 }
 
+/** One flag of `evaluateAll`: a failure stays in its own result. */
+const evaluateOne = (flag: CompiledFlag, context: unknown): EvaluationResult => {
+  try {
+    return evaluateFlag(flag, context as EvaluationContext)
+  } catch (e) {
+    return unexpected(flag.key, e)
+  }
+}
+
 /** Evaluates every flag of the snapshot, keyed by flag key, in snapshot order. Never throws. */
 export const evaluateAll = (compiled: CompiledSnapshot, context: EvaluationContext): Record<string, EvaluationResult> => {
   const out: Record<string, EvaluationResult> = {}
-  let keys: ReadonlyArray<string> = []
   try {
-    keys = compiled.keys
-    const flags = compiled.flags
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!
-      let result: EvaluationResult
-      try {
-        result = evaluateFlag(flags.get(key)!, context)
-      } catch (e) {
-        result = unexpected(key, e)
-      }
-      if (key === "__proto__") Object.defineProperty(out, key, { value: result, enumerable: true, writable: true, configurable: true })
-      else out[key] = result
+    const ordered = compiled.ordered
+    if (compiled.record !== null) return compiled.record(evaluateOne, ordered, context)
+    for (let i = 0; i < ordered.length; i++) {
+      const flag = ordered[i]!
+      const result = evaluateOne(flag, context)
+      if (flag.key === "__proto__") {
+        Object.defineProperty(out, flag.key, { value: result, enumerable: true, writable: true, configurable: true })
+      } else out[flag.key] = result
     }
   } catch {
     // A malformed compiled snapshot: return what was evaluated.

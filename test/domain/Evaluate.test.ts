@@ -280,6 +280,20 @@ describe("compiled snapshot", () => {
     expect(Object.getPrototypeOf(all)).toBe(Object.prototype)
   })
 
+  it("evaluateAll's generated record and the plain loop agree, whatever the keys", () => {
+    const keys = ["a", 'quo"te', "back\\slash", "line\u2028sep", '"}; throw new Error("injected"); //', "123", "constructor", "toString"]
+    const flags = keys.map((key, i) => booleanFlag({ key, enabled: i % 2 === 0 }))
+    const compiled = Evaluate.compile(snapshot(flags))
+    expect(compiled.record).not.toBeNull()
+    const context = { key: "k" }
+    const generated = Evaluate.evaluateAll(compiled, context)
+    const looped = Evaluate.evaluateAll({ ...compiled, record: null }, context)
+    expect(generated).toEqual(looped)
+    expect(Object.keys(generated)).toEqual(Object.keys(looped))
+    expect(Object.keys(generated).sort()).toEqual([...keys].sort())
+    for (const key of keys) expect(generated[key]).toEqual(Evaluate.evaluate(compiled, key, context))
+  })
+
   it("results are frozen and independent of the snapshot they were compiled from", () => {
     const flag = {
       key: "config",
