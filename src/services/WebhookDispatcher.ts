@@ -143,10 +143,20 @@ export const tick = (owner: string, options: DispatcherOptions = defaultOptions)
         limit: options.batchSize
       })
     )
-    yield* Effect.forEach(claimed, (delivery) => attempt(owner, delivery), {
-      concurrency: options.concurrency,
-      discard: true
-    })
+    // Each delivery on its own: one that cannot be recorded (its lease then lapses and it is sent
+    // again later) must not cut short the sends to other webhooks.
+    yield* Effect.forEach(
+      claimed,
+      (delivery) =>
+        attempt(owner, delivery).pipe(
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause)
+              ? Effect.failCause(cause)
+              : Effect.logWarning(`webhook delivery ${delivery.deliveryId} could not be recorded`, cause)
+          )
+        ),
+      { concurrency: options.concurrency, discard: true }
+    )
     return { fannedOut, sent: claimed.length }
   }).pipe(Effect.withSpan("WebhookDispatcher.tick"))
 
