@@ -1,0 +1,73 @@
+/**
+ * Mounting Flagport in an Express application: `app.use("/flags", flagport.node)`.
+ *
+ *   npx flagport seed                          # once: prints SERVER_KEY / CLIENT_KEY
+ *   PORT=3000 npx tsx examples/mount-express.ts
+ *   curl -H "Authorization: Bearer $SERVER_KEY" http://localhost:3000/flags/v1/projects
+ *
+ * Mount Flagport BEFORE any body parser (`express.json()`, ...): Flagport reads the request
+ * body itself, and a parser that ran first would have consumed it. Express strips the mount path
+ * from `req.url`; Flagport's node handler accepts the stripped URL.
+ */
+import express from "express"
+import type { Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { pathToFileURL } from "node:url"
+import { makeHandlers } from "../adapters/http/Embed.js"
+import { servicesLayer } from "../adapters/http/Server.js"
+import { fromDatabaseUrl } from "../adapters/storage/StorageLayer.js"
+
+export const PREFIX = "/flags"
+
+export interface Options {
+  readonly port?: number
+  readonly host?: string
+  /** Default: DATABASE_URL, else sqlite:./data/flagport.db. */
+  readonly databaseUrl?: string
+}
+
+export interface Host {
+  readonly url: string
+  readonly server: Server
+  readonly close: () => Promise<void>
+}
+
+export const start = async (options: Options = {}): Promise<Host> => {
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL ?? "sqlite:./data/flagport.db"
+  const flagport = await makeHandlers({ prefix: PREFIX, services: servicesLayer(fromDatabaseUrl(databaseUrl)) })
+
+  const app = express()
+  app.use(PREFIX, flagport.node)
+  // The host's own routes (and body parsers) come after the mount.
+  app.use(express.json())
+  app.get("/", (_req, res) => {
+    res.type("text/plain").send("Hello from the Express application\n")
+  })
+  app.post("/echo", (req, res) => {
+    res.json({ received: req.body })
+  })
+
+  const server = await new Promise<Server>((resolve) => {
+    const listening: Server = app.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve(listening))
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
+    server,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      })
+      await flagport.dispose()
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const host = await start({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? "127.0.0.1" })
+  console.log(`Express app on ${host.url}; Flagport under ${host.url}${PREFIX} (docs: ${host.url}${PREFIX}/docs)`)
+  const stop = () => void host.close().then(() => process.exit(0))
+  process.once("SIGTERM", stop)
+  process.once("SIGINT", stop)
+}
