@@ -26,11 +26,15 @@ const isBodyLimit = (error: { readonly cause?: unknown }): boolean =>
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
 /** What the cause becomes on the wire, or `undefined` when it is unexpected (a 500 after logging). */
-export const classify = (cause: Cause.Cause<unknown>, method: string, path: string): Errors.ApiError | undefined => {
+export const classify = (
+  cause: Cause.Cause<unknown>,
+  method: string,
+  path: string
+): Errors.ApiError | Errors.Unavailable | undefined => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
-    if (Errors.isApiError(error)) return error
+    if (Errors.isApiError(error) || error instanceof Errors.Unavailable) return error
     switch (tagOf(error)) {
       case "HttpApiDecodeError":
         return Errors.badRequest(REQUEST_INVALID, problemsOf((error as { issues: ReadonlyArray<Issue> }).issues))
@@ -54,7 +58,7 @@ export const classify = (cause: Cause.Cause<unknown>, method: string, path: stri
  * built from every error schema of the API (groups and security middlewares included), so every
  * envelope class encodes to its own status.
  */
-const failEnvelope = (error: Errors.ApiError) => Effect.fail(error as Errors.BadRequest)
+const failEnvelope = (error: Errors.ApiError | Errors.Unavailable) => Effect.fail(error as Errors.BadRequest)
 
 const WRITE_IN_PROJECT = /^\/v1\/projects\/([^/]+)\//
 

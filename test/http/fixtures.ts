@@ -28,6 +28,8 @@ export interface TestServer {
   readonly server: RunningServer
   readonly run: <A, E>(effect: Effect.Effect<A, E, StorageLayer.Storage>) => Promise<A>
   readonly close: () => Promise<void>
+  /** Closes only the storage (the database connection), leaving the HTTP server up. */
+  readonly closeStorage: () => Promise<void>
 }
 
 /**
@@ -37,7 +39,11 @@ export interface TestServer {
  */
 export const startServer = async (
   storage: Layer.Layer<StorageLayer.Storage, unknown> = StorageLayer.memoryStorage,
-  options: { readonly lane?: { readonly keyTtlMs?: number; readonly checkIntervalMs?: number } } = {}
+  options: {
+    readonly lane?: { readonly keyTtlMs?: number; readonly checkIntervalMs?: number }
+    /** Replace services of the built storage (to make one fail, for instance). */
+    readonly override?: (context: Context.Context<StorageLayer.Storage>) => Context.Context<StorageLayer.Storage>
+  } = {}
 ): Promise<TestServer> => {
   const runtime = ManagedRuntime.make(storage)
   const run = <A, E>(effect: Effect.Effect<A, E, StorageLayer.Storage>) => runtime.runPromise(effect)
@@ -47,7 +53,7 @@ export const startServer = async (
     const server = await startStandalone({
       port: 0,
       host: "127.0.0.1",
-      storage: Layer.succeedContext(context),
+      storage: Layer.succeedContext(options.override === undefined ? context : options.override(context)),
       webhooks: false,
       ...(options.lane === undefined ? {} : { lane: options.lane })
     })
@@ -59,7 +65,8 @@ export const startServer = async (
       close: async () => {
         await server.close()
         await runtime.dispose()
-      }
+      },
+      closeStorage: () => runtime.dispose()
     }
   } catch (error) {
     await runtime.dispose()
