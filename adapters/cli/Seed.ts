@@ -50,19 +50,20 @@ const ensureEnvironments = Effect.gen(function* () {
   return (yield* environments.list(DEFAULT_PROJECT_ID)).map((environment) => environment.key)
 })
 
+/** Seeds the database (see above) and returns the new keys; one transaction per write. */
 export const seed = Effect.gen(function* () {
-    const apiKeys = yield* ApiKeys
-    yield* ensureProject
-    const environments = yield* ensureEnvironments
-    const server = yield* apiKeys.create({ type: "server", projectId: null, name: "seed: global server key" })
-    const client = yield* apiKeys.create({ type: "client", projectId: DEFAULT_PROJECT_ID, name: "seed: client key" })
-    return {
-      serverKey: server.secret,
-      clientKey: client.secret,
-      projectId: DEFAULT_PROJECT_ID,
-      environments
-    } satisfies SeedResult
-  }).pipe(Effect.withSpan("cli.seed"))
+  const apiKeys = yield* ApiKeys
+  yield* ensureProject
+  const environments = yield* ensureEnvironments
+  const server = yield* apiKeys.create({ type: "server", projectId: null, name: "seed: global server key" })
+  const client = yield* apiKeys.create({ type: "client", projectId: DEFAULT_PROJECT_ID, name: "seed: client key" })
+  return {
+    serverKey: server.secret,
+    clientKey: client.secret,
+    projectId: DEFAULT_PROJECT_ID,
+    environments
+  } satisfies SeedResult
+}).pipe(Effect.withSpan("cli.seed"))
 
 /** The `KEY=value` lines printed by `seed` and by the first start (contract wording). */
 export const seedLines = (result: SeedResult): ReadonlyArray<string> => [

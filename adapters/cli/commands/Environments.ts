@@ -49,7 +49,8 @@ const list = Command.make("list", { project, json: Shared.json }, (options) =>
   })
 ).pipe(
   Command.provide(Storage.layer),
-  Command.withDescription("List the environments of a project."))
+  Command.withDescription("List the environments of a project.")
+)
 
 export const environments = Command.make("environments", {}, () =>
   new UsageError({ message: "missing subcommand: flagport environments create|list (see --help)" })

@@ -70,7 +70,8 @@ const list = Command.make("list", { json: Shared.json }, (options) =>
   })
 ).pipe(
   Command.provide(Storage.layer),
-  Command.withDescription("List API keys (never the keys themselves: only id, type, scope, prefix and dates)."))
+  Command.withDescription("List API keys (never the keys themselves: only id, type, scope, prefix and dates).")
+)
 
 const revoke = Command.make(
   "revoke",
@@ -83,7 +84,8 @@ const revoke = Command.make(
     })
 ).pipe(
   Command.provide(Storage.layer),
-  Command.withDescription("Revoke an API key by id; requests using it are refused from then on."))
+  Command.withDescription("Revoke an API key by id; requests using it are refused from then on.")
+)
 
 export const keys = Command.make("keys", {}, () =>
   new UsageError({ message: "missing subcommand: flagport keys create|list|revoke (see --help)" })

@@ -28,7 +28,8 @@ const create = Command.make(
     })
 ).pipe(
   Command.provide(Storage.layer),
-  Command.withDescription("Create a project (--name defaults to the id). Prints PROJECT_ID=<id>."))
+  Command.withDescription("Create a project (--name defaults to the id). Prints PROJECT_ID=<id>.")
+)
 
 const list = Command.make("list", { json: Shared.json }, (options) =>
   Effect.gen(function* () {
@@ -41,7 +42,8 @@ const list = Command.make("list", { json: Shared.json }, (options) =>
   })
 ).pipe(
   Command.provide(Storage.layer),
-  Command.withDescription("List projects."))
+  Command.withDescription("List projects.")
+)
 
 export const projects = Command.make("projects", {}, () =>
   new UsageError({ message: "missing subcommand: flagport projects create|list (see --help)" })
