@@ -83,6 +83,19 @@ export const flagRepository = Layer.effect(
         const configs = [...flag.configs].sort((a, b) => rank.get(a.environmentKey)! - rank.get(b.environmentKey)!)
         return { ...flag, configs }
       })
+    const update = (projectId: string, flag: Flag) =>
+      checkConfigs(projectId, flag).pipe(
+        Effect.zipRight(
+          table.modify((map) => {
+            const id = scoped(projectId, flag.key)
+            const row = map.get(id)
+            if (row === undefined) return [false, map]
+            const stored: Flag = { ...jsonCopy(flag), id: row.flag.id, type: row.flag.type, createdAt: row.flag.createdAt }
+            return [true, new Map(map).set(id, { projectId, flag: stored })]
+          })
+        ),
+        Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "flag", key: flag.key }))))
+      )
     return FlagRepository.of({
       insert: (projectId, flag) =>
         checkConfigs(projectId, flag).pipe(
@@ -109,19 +122,9 @@ export const flagRepository = Layer.effect(
             })
           )
         ),
-      update: (projectId, flag) =>
-        checkConfigs(projectId, flag).pipe(
-          Effect.zipRight(
-            table.modify((map) => {
-              const id = scoped(projectId, flag.key)
-              const row = map.get(id)
-              if (row === undefined) return [false, map]
-              const stored: Flag = { ...jsonCopy(flag), id: row.flag.id, type: row.flag.type, createdAt: row.flag.createdAt }
-              return [true, new Map(map).set(id, { projectId, flag: stored })]
-            })
-          ),
-          Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "flag", key: flag.key }))))
-        ),
+      update,
+      // Memory has no cheaper partial write: the whole aggregate is replaced.
+      updateConfig: (projectId, flag) => update(projectId, flag),
       remove: (projectId, key) =>
         table.modify((map) => {
           const id = scoped(projectId, key)

@@ -112,12 +112,24 @@ export const make = Effect.gen(function* () {
       yield* orFail(sql`INSERT INTO flagport_flag_configs ${sql.insert(rows)}`)
     })
 
-  const configsOf = (flagId: string) =>
+  const boolType = sql.literal(dialect === "pg" ? "BOOLEAN" : "INTEGER")
+
+  /** Writes the definition columns; the flag's id, or NotFound. */
+  const writeDefinition = (projectId: string, flag: Flag) =>
     orFail(
-      sql<ConfigRow>`SELECT ${configColumns} FROM flagport_flag_configs c
-        JOIN flagport_environments e ON e.id = c.environment_id
-        WHERE c.flag_id = ${flagId} ORDER BY e.seq`
-    ).pipe(Effect.flatMap((rows) => decodeRows(rows, toConfig)))
+      sql<{ readonly id: string }>`UPDATE flagport_flags SET
+        name = ${flag.name},
+        description = ${flag.description},
+        variations = ${JSON.stringify(flag.variations)},
+        version = ${flag.version},
+        updated_at = ${flag.updatedAt}
+        WHERE project_id = ${projectId} AND key = ${flag.key}
+        RETURNING id`
+    ).pipe(
+      Effect.flatMap((rows) =>
+        rows[0] === undefined ? Effect.fail(new NotFound({ entity: "flag", key: flag.key })) : Effect.succeed(rows[0].id)
+      )
+    )
 
   return FlagRepository.of({
     insert: (projectId, flag) =>
@@ -158,34 +170,59 @@ export const make = Effect.gen(function* () {
         return yield* decodeRows(flagRows, (row) => toFlag(row, byFlag.get(row.id) ?? []))
       }),
 
+    // One round trip: the flag row joined with its configs (none when it has no environments).
     get: (projectId, key) =>
       Effect.gen(function* () {
         const rows = yield* orFail(
-          sql<FlagRow>`SELECT ${flagColumns} FROM flagport_flags f WHERE f.project_id = ${projectId} AND f.key = ${key}`
+          sql<FlagRow & Partial<ConfigRow>>`SELECT ${flagColumns}, e.key AS environment_key, c.enabled,
+              c.default_variation_key, c.off_variation_key, c.rules
+            FROM flagport_flags f
+            LEFT JOIN flagport_flag_configs c ON c.flag_id = f.id
+            LEFT JOIN flagport_environments e ON e.id = c.environment_id
+            WHERE f.project_id = ${projectId} AND f.key = ${key}
+            ORDER BY e.seq`
         )
-        const row = rows[0]
-        if (row === undefined) return Option.none<Flag>()
-        const configs = yield* configsOf(row.id)
-        const [flag] = yield* decodeRows([row], (r) => toFlag(r, configs))
+        const first = rows[0]
+        if (first === undefined) return Option.none<Flag>()
+        const configs = yield* decodeRows(
+          rows.filter((row) => row.environment_key != null),
+          (row) => toConfig(row as ConfigRow)
+        )
+        const [flag] = yield* decodeRows([first], (row) => toFlag(row, configs))
         return Option.some(flag!)
       }),
 
     update: (projectId, flag) =>
       Effect.gen(function* () {
-        const rows = yield* orFail(
-          sql<{ readonly id: string }>`UPDATE flagport_flags SET
-            name = ${flag.name},
-            description = ${flag.description},
-            variations = ${JSON.stringify(flag.variations)},
-            version = ${flag.version},
-            updated_at = ${flag.updatedAt}
-            WHERE project_id = ${projectId} AND key = ${flag.key}
-            RETURNING id`
-        )
-        const id = rows[0]?.id
-        if (id === undefined) return yield* new NotFound({ entity: "flag", key: flag.key })
+        const id = yield* writeDefinition(projectId, flag)
         yield* orFail(sql`DELETE FROM flagport_flag_configs WHERE flag_id = ${id}`)
         yield* insertConfigs(projectId, id, flag)
+      }),
+
+    // The PUT-targeting path: definition + one upserted config, two statements.
+    updateConfig: (projectId, flag, environmentKey) =>
+      Effect.gen(function* () {
+        const config = flag.configs.find((c) => c.environmentKey === environmentKey)
+        if (config === undefined) {
+          return yield* new StorageError({ message: `Flag '${flag.key}' has no config for '${environmentKey}'` })
+        }
+        const id = yield* writeDefinition(projectId, flag)
+        const written = yield* orFail(
+          sql`INSERT INTO flagport_flag_configs
+              (flag_id, environment_id, enabled, default_variation_key, off_variation_key, rules)
+            SELECT ${id}, e.id, CAST(${boolParam(dialect, config.enabled)} AS ${boolType}),
+              ${config.defaultVariationKey}, ${config.offVariationKey}, ${JSON.stringify(config.rules)}
+            FROM flagport_environments e WHERE e.project_id = ${projectId} AND e.key = ${environmentKey}
+            ON CONFLICT (flag_id, environment_id) DO UPDATE SET
+              enabled = excluded.enabled,
+              default_variation_key = excluded.default_variation_key,
+              off_variation_key = excluded.off_variation_key,
+              rules = excluded.rules
+            RETURNING flag_id`
+        )
+        if (written.length === 0) {
+          return yield* new StorageError({ message: `Unknown environment '${environmentKey}' in flag '${flag.key}'` })
+        }
       }),
 
     remove: (projectId, key) =>

@@ -21,6 +21,16 @@ export interface FlagRepositoryShape {
    * are kept as stored. Fails with `NotFound` when the flag does not exist.
    */
   readonly update: (projectId: string, flag: Flag) => Effect.Effect<void, NotFound | StorageError>
+  /**
+   * Like `update`, but writes only the config of `environmentKey` (inserted or replaced) besides
+   * the definition: for PUT targeting, where the other configs are unchanged. Fails with
+   * `NotFound` when the flag does not exist; `flag.configs` must hold that environment's config.
+   */
+  readonly updateConfig: (
+    projectId: string,
+    flag: Flag,
+    environmentKey: string
+  ) => Effect.Effect<void, NotFound | StorageError>
   /** Deletes a flag and all its configs. Fails with `NotFound` when the flag does not exist. */
   readonly remove: (projectId: string, key: string) => Effect.Effect<void, NotFound | StorageError>
   /**

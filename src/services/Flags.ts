@@ -183,7 +183,15 @@ export const make = Effect.gen(function* () {
             message: `Environment '${input.environment}' not found in project '${projectId}'`
           })
         }
-        const segmentKeys = new Set((yield* segments.list(projectId)).map((s) => s.key))
+        // Segment keys are only needed (one more query) when a rule names segments.
+        const namesSegments = input.rules.some(
+          (rule) =>
+            !Array.isArray(rule?.conditions) ||
+            rule.conditions.some((c) => c?.operator === "inSegment" || c?.operator === "notInSegment")
+        )
+        const segmentKeys = namesSegments
+          ? new Set((yield* segments.list(projectId)).map((s) => s.key))
+          : new Set<string>()
         const problems = Validation.validateTargeting(flag, input, segmentKeys)
         if (problems.length > 0) return yield* invalid("Invalid targeting", problems)
         let next = 0
@@ -204,7 +212,7 @@ export const make = Effect.gen(function* () {
           version: flag.version + 1,
           updatedAt: now
         }
-        yield* save(projectId, updated)
+        yield* flags.updateConfig(projectId, updated, input.environment).pipe(Effect.catchTag("NotFound", Effect.die))
         yield* outbox.append(
           makeFlagEvent({
             id: eventId,
