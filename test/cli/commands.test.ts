@@ -2,9 +2,12 @@
  * The real `flagport` binary, run as a child process against a fresh SQLite file and a fresh
  * PostgreSQL database: every command, its output formats and its error exits.
  */
+import { spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { backends } from "./Databases.js"
-import { keyLines, runCli } from "./Process.js"
+import { childEnv, keyLines, ROOT, runCli } from "./Process.js"
 
 const CLI_TIMEOUT = 120_000
 
@@ -43,6 +46,18 @@ describe("flagport --help", () => {
     expect(result.stdout).toContain("--project ID")
     expect(result.stdout).toContain("--name NAME")
     expect(result.stdout).toContain("--json")
+  })
+
+  it("is what `npx flagport` runs in a checkout", { timeout: CLI_TIMEOUT }, async () => {
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const child = spawn("npx", ["--no-install", "flagport", "--version"], { cwd: ROOT, env: childEnv({}) })
+      let stdout = ""
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+      child.on("error", reject)
+      child.on("close", (code) => resolve({ code, stdout }))
+    })
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version)
   })
 
   it("runs with no arguments by showing the help", { timeout: CLI_TIMEOUT }, async () => {
