@@ -51,16 +51,16 @@ describe("webhook dispatcher processes", () => {
 
         const first = yield* startDispatcherProcess(env)
         first.send("WRITE p in-flight")
-        yield* Effect.promise(() => first.waitForLine(/^ACK in-flight$/))
-        yield* Effect.promise(() => r.waitFor(1))
+        yield* Effect.promise(() => first.waitForLine(/^ACK in-flight$/, 90_000))
+        yield* Effect.promise(() => r.waitFor(1, 90_000))
         first.send("WRITE p queued")
-        yield* Effect.promise(() => first.waitForLine(/^ACK queued$/))
+        yield* Effect.promise(() => first.waitForLine(/^ACK queued$/, 90_000))
         yield* sigkill(first) // right after the acknowledged write
         expect(r.received.map(flagKey)).toEqual(["in-flight"])
 
         // A new process takes over once the dead one's lease has expired.
         yield* startDispatcherProcess(env)
-        yield* Effect.promise(() => r.waitFor(3))
+        yield* Effect.promise(() => r.waitFor(3, 90_000))
         yield* realSleep(500)
         expect(r.received.map(flagKey)).toEqual(["in-flight", "in-flight", "queued"])
         // Same event, same webhook-id on the retry.
@@ -68,7 +68,7 @@ describe("webhook dispatcher processes", () => {
 
         const log = yield* withStore(url, Effect.flatMap(Webhooks, (w) => w.deliveries("p", hookId!)))
         expect(log.map((d) => d.status)).toEqual(["succeeded", "succeeded"])
-      }).pipe(Effect.scoped), 120_000)
+      }).pipe(Effect.scoped), 300_000)
   }
 
   it.live("postgres: two dispatcher processes send every delivery exactly once, in order per webhook", () =>
@@ -99,7 +99,7 @@ describe("webhook dispatcher processes", () => {
           )
         )
       )
-      yield* Effect.promise(() => r.waitFor(hooks * events, 60_000))
+      yield* Effect.promise(() => r.waitFor(hooks * events, 120_000))
       yield* realSleep(1000)
 
       expect(r.received).toHaveLength(hooks * events)
@@ -111,5 +111,5 @@ describe("webhook dispatcher processes", () => {
       expect(sent(a) + sent(b)).toBe(hooks * events)
       expect(sent(a)).toBeGreaterThan(0)
       expect(sent(b)).toBeGreaterThan(0)
-    }).pipe(Effect.scoped), 120_000)
+    }).pipe(Effect.scoped), 300_000)
 })
