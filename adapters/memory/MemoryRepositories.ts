@@ -125,6 +125,36 @@ export const flagRepository = Layer.effect(
       update,
       // Memory has no cheaper partial write: the whole aggregate is replaced.
       updateConfig: (projectId, flag) => update(projectId, flag),
+      addEnvironmentConfigs: (projectId, environmentKey, configs, updatedAt) =>
+        Effect.flatMap(environments.get(projectId, environmentKey), (env) =>
+          Option.isNone(env)
+            ? Effect.fail(new StorageError({ message: `Unknown environment '${environmentKey}'` }))
+            : table.modify((map) => {
+                const byKey = new Map(configs.map((c) => [c.flagKey, c.config]))
+                const next = new Map(map)
+                let covered = 0
+                for (const [id, row] of map) {
+                  if (row.projectId !== projectId) continue
+                  const config = byKey.get(row.flag.key)
+                  if (config === undefined) return [false, map]
+                  covered++
+                  next.set(id, {
+                    projectId,
+                    flag: {
+                      ...row.flag,
+                      configs: [...row.flag.configs, jsonCopy({ ...config, environmentKey })],
+                      version: row.flag.version + 1,
+                      updatedAt
+                    }
+                  })
+                }
+                return covered === configs.length ? [true, next] : [false, map]
+              }).pipe(
+                Effect.flatMap((ok) =>
+                  ok ? Effect.void : Effect.fail(new StorageError({ message: "Configs do not match the project's flags" }))
+                )
+              )
+        ),
       remove: (projectId, key) =>
         table.modify((map) => {
           const id = scoped(projectId, key)

@@ -151,23 +151,31 @@ export const make = Effect.gen(function* () {
         yield* insertConfigs(projectId, flag.id, flag)
       }),
 
+    // One query (one consistent read on any isolation level): flags joined with their configs.
     list: (projectId) =>
       Effect.gen(function* () {
-        const flagRows = yield* orFail(
-          sql<FlagRow>`SELECT ${flagColumns} FROM flagport_flags f WHERE f.project_id = ${projectId} ORDER BY f.seq`
+        const rows = yield* orFail(
+          sql<FlagRow & Partial<ConfigRow>>`SELECT ${flagColumns}, e.key AS environment_key, c.enabled,
+              c.default_variation_key, c.off_variation_key, c.rules
+            FROM flagport_flags f
+            LEFT JOIN flagport_flag_configs c ON c.flag_id = f.id
+            LEFT JOIN flagport_environments e ON e.id = c.environment_id
+            WHERE f.project_id = ${projectId}
+            ORDER BY f.seq, e.seq`
         )
-        const configRows = yield* orFail(
-          sql<ConfigRow>`SELECT ${configColumns} FROM flagport_flag_configs c
-            JOIN flagport_environments e ON e.id = c.environment_id
-            WHERE e.project_id = ${projectId} ORDER BY e.seq`
-        )
-        const byFlag = new Map<string, Array<EnvironmentConfig>>()
-        for (const config of yield* decodeRows(configRows, (row) => [row.flag_id, toConfig(row)] as const)) {
-          const list = byFlag.get(config[0]) ?? []
-          list.push(config[1])
-          byFlag.set(config[0], list)
-        }
-        return yield* decodeRows(flagRows, (row) => toFlag(row, byFlag.get(row.id) ?? []))
+        return yield* decodeRows([rows], (all) => {
+          const flags: Array<Flag> = []
+          let current: { row: FlagRow; configs: Array<EnvironmentConfig> } | undefined
+          for (const row of all) {
+            if (current === undefined || current.row.id !== row.id) {
+              if (current !== undefined) flags.push(toFlag(current.row, current.configs))
+              current = { row, configs: [] }
+            }
+            if (row.environment_key != null) current.configs.push(toConfig(row as ConfigRow))
+          }
+          if (current !== undefined) flags.push(toFlag(current.row, current.configs))
+          return flags
+        }).pipe(Effect.map((results) => results[0]!))
       }),
 
     // One round trip: the flag row joined with its configs (none when it has no environments).
@@ -223,6 +231,38 @@ export const make = Effect.gen(function* () {
         if (written.length === 0) {
           return yield* new StorageError({ message: `Unknown environment '${environmentKey}' in flag '${flag.key}'` })
         }
+      }),
+
+    addEnvironmentConfigs: (projectId, environmentKey, configs, updatedAt) =>
+      Effect.gen(function* () {
+        const env = yield* orFail(
+          sql<{ readonly id: string }>`SELECT id FROM flagport_environments
+            WHERE project_id = ${projectId} AND key = ${environmentKey}`
+        )
+        const environmentId = env[0]?.id
+        if (environmentId === undefined) return yield* new StorageError({ message: `Unknown environment '${environmentKey}'` })
+        const flags = yield* orFail(
+          sql<{ readonly id: string; readonly key: string }>`SELECT id, key FROM flagport_flags WHERE project_id = ${projectId}`
+        )
+        const ids = new Map(flags.map((f) => [f.key, f.id]))
+        if (flags.length !== configs.length || configs.some((c) => !ids.has(c.flagKey))) {
+          return yield* new StorageError({ message: "Configs do not match the project's flags" })
+        }
+        // Multi-row inserts of 500 rows (3,000 parameters) stay far below both engines' limits.
+        for (let start = 0; start < configs.length; start += 500) {
+          const rows = configs.slice(start, start + 500).map(({ config, flagKey }) => ({
+            flag_id: ids.get(flagKey)!,
+            environment_id: environmentId,
+            enabled: boolParam(dialect, config.enabled),
+            default_variation_key: config.defaultVariationKey,
+            off_variation_key: config.offVariationKey,
+            rules: JSON.stringify(config.rules)
+          }))
+          yield* orFail(sql`INSERT INTO flagport_flag_configs ${sql.insert(rows)}`)
+        }
+        yield* orFail(
+          sql`UPDATE flagport_flags SET version = version + 1, updated_at = ${updatedAt} WHERE project_id = ${projectId}`
+        )
       }),
 
     remove: (projectId, key) =>

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { SnapshotFlag } from "../domain/ConfigSnapshot.js"
 import type { Flag } from "../domain/Flag.js"
+import type { EnvironmentConfig } from "../domain/Targeting.js"
 import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
 
 /**
@@ -31,6 +32,17 @@ export interface FlagRepositoryShape {
     flag: Flag,
     environmentKey: string
   ) => Effect.Effect<void, NotFound | StorageError>
+  /**
+   * Bulk write for a new environment: inserts `configs` (exactly one per flag of the project, by
+   * flag key, each for `environmentKey`) and grows the version of every flag of the project by one,
+   * setting its updatedAt. Fails with a StorageError when `configs` does not cover every flag.
+   */
+  readonly addEnvironmentConfigs: (
+    projectId: string,
+    environmentKey: string,
+    configs: ReadonlyArray<{ readonly flagKey: string; readonly config: EnvironmentConfig }>,
+    updatedAt: string
+  ) => Effect.Effect<void, StorageError>
   /** Deletes a flag and all its configs. Fails with `NotFound` when the flag does not exist. */
   readonly remove: (projectId: string, key: string) => Effect.Effect<void, NotFound | StorageError>
   /**

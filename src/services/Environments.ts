@@ -45,20 +45,16 @@ export const make = Effect.gen(function* () {
           )
         )
         const existing = yield* flags.list(projectId)
-        yield* Effect.forEach(
-          existing,
-          (flag) =>
-            flags.update(projectId, {
-              ...flag,
-              configs: [...flag.configs, disabledConfig(input.key, flag.variations)],
-              version: flag.version + 1,
-              updatedAt: now
-            }),
-          { discard: true }
+        // One bulk write, not one per flag: a project may hold thousands of flags.
+        yield* flags.addEnvironmentConfigs(
+          projectId,
+          input.key,
+          existing.map((flag) => ({ flagKey: flag.key, config: disabledConfig(input.key, flag.variations) })),
+          now
         )
         return environment
       })
-    ).pipe(Effect.catchTag("NotFound", (e) => Effect.die(e)))
+    )
   })
 
   const list = Effect.fn("Environments.list")(function* (projectId: string) {

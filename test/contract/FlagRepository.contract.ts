@@ -154,6 +154,18 @@ export const flagContract: Contract = (it) => {
       expect(again.configs.every((c) => !c.enabled && c.rules.length === 0)).toBe(true)
     }))
 
+  it.effect("addEnvironmentConfigs refuses configs that do not cover every flag", () =>
+    Effect.gen(function* () {
+      const repo = yield* FlagRepository
+      const { flag, projectId } = yield* givenFlag("development")
+      yield* (yield* Flags).create(projectId, booleanFlag("second"))
+      const error = yield* Effect.flip(
+        repo.addEnvironmentConfigs(projectId, "development", [{ flagKey: "flag", config: flag.configs[0]! }], flag.updatedAt)
+      )
+      expect(error._tag).toBe("StorageError")
+      expect((yield* repo.get(projectId, "flag")).pipe(Option.map((f) => f.version))).toEqual(Option.some(1))
+    }))
+
   it.effect("flags of one project are invisible from another", () =>
     Effect.gen(function* () {
       const flags = yield* Flags

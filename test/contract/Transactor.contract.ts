@@ -113,7 +113,7 @@ export const transactorContract: Contract = (it) => {
       expect((yield* outbox.list(projectId)).length).toBe(eventsBefore.length + 1)
     }))
 
-  it.effect("an environment create that fails on its second flag leaves no environment and no config", () =>
+  it.effect("an environment create that fails after writing the configs leaves no environment and no config", () =>
     Effect.gen(function* () {
       const flags = yield* Flags
       const repo = yield* FlagRepository
@@ -124,15 +124,19 @@ export const transactorContract: Contract = (it) => {
       yield* flags.create(projectId, booleanFlag("second"))
       const before = yield* flags.list(projectId)
       const revision = yield* projects.revision(projectId)
-      let calls = 0
+      let wrote = false
       const broken = yield* EnvironmentsService.make.pipe(
         Effect.provideService(FlagRepository, {
           ...repo,
-          update: (p, f) => (++calls === 2 ? Effect.fail(boom) : repo.update(p, f))
+          addEnvironmentConfigs: (...args) =>
+            repo.addEnvironmentConfigs(...args).pipe(
+              Effect.tap(() => (wrote = true)),
+              Effect.zipRight(Effect.fail(boom))
+            )
         })
       )
       expect(yield* Effect.flip(broken.create(projectId, { key: "production", name: "Production" }))).toEqual(boom)
-      expect(calls).toBe(2)
+      expect(wrote).toBe(true)
       expect(yield* environments.get(projectId, "production")).toEqual(Option.none())
       expect(yield* flags.list(projectId)).toEqual(before)
       expect(yield* projects.revision(projectId)).toEqual(revision)
