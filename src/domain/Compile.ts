@@ -27,7 +27,7 @@ export interface CompiledCondition {
   readonly attribute: string
   /** True for names that exist on Object.prototype (`constructor`, `__proto__`...): read own properties only. */
   readonly ownOnly: boolean
-  readonly op: OperatorDef<unknown, unknown>
+  readonly op: OperatorDef
   readonly prepared: unknown
   readonly negate: boolean
   /** For segment operators: the conditions of each referenced segment. */
