@@ -121,13 +121,15 @@ const hashRest = (h: number, tail: number, tailBytes: number, length: number, s:
   return h | 0
 }
 
+const encoder = new TextEncoder()
+
 /**
  * The state after hashing `prefix` with `seed`, to resume from with `hashFrom`. Not on the hot
  * path (once per rollout, at compile time), so it takes the plain route: TextEncoder, then blocks.
  * The golden vectors and a property test check that both routes agree.
  */
 export const prefixState = (prefix: string, seed = 0): Murmur3State => {
-  const bytes = new TextEncoder().encode(prefix)
+  const bytes = encoder.encode(prefix)
   let h = seed | 0
   const blocks = bytes.length - (bytes.length % 4)
   for (let i = 0; i < blocks; i += 4) {
