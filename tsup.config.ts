@@ -1,11 +1,25 @@
 import { defineConfig } from "tsup"
 
+/**
+ * The package's entry points. `flagport` is the pure core (domain, ports, services); the
+ * adapters are separate subpaths so that a host which only evaluates in process never loads
+ * the HTTP server or a database driver.
+ */
 export default defineConfig({
-  entry: { index: "src/index.ts" },
+  entry: {
+    index: "src/index.ts",
+    http: "adapters/http/Embed.ts",
+    server: "adapters/http/Server.ts",
+    storage: "adapters/storage/StorageLayer.ts",
+    memory: "adapters/memory/MemoryStorage.ts",
+    cli: "adapters/cli/Main.ts"
+  },
   format: ["esm", "cjs"],
   dts: true,
   clean: true,
   sourcemap: true,
   target: "node20",
-  outDir: "dist"
+  outDir: "dist",
+  // Native and optional drivers stay in node_modules.
+  external: ["better-sqlite3", "pg-native"]
 })
