@@ -74,13 +74,11 @@ export const make = Effect.gen(function* () {
       lastUsedAt: null,
       revokedAt: null
     }
-    yield* tx.withTransaction(
-      Effect.gen(function* () {
-        if (projectId !== null) yield* requireProject(projects, projectId)
-        // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
-        yield* keys.insert(apiKey, hashSecret(secret)).pipe(Effect.catchTag("DuplicateKey", Effect.die))
-      })
-    )
+    // Checked before the transaction, which then holds a single write (on SQLite a transaction that
+    // reads before writing can lose the race for the write lock); the foreign key covers the gap.
+    if (projectId !== null) yield* requireProject(projects, projectId)
+    // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
+    yield* tx.withTransaction(keys.insert(apiKey, hashSecret(secret))).pipe(Effect.catchTag("DuplicateKey", Effect.die))
     return { apiKey, secret }
   })
 
