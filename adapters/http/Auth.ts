@@ -27,7 +27,7 @@ const authenticate = (
   authorization: string | undefined
 ): Effect.Effect<Principal, SecurityFailure> =>
   Effect.tryPromise({
-    try: () => lane.authenticate(authorization),
+    try: async () => lane.authenticate(authorization),
     catch: (error): SecurityFailure => {
       const mapped = lane.toApiError(error)
       return mapped instanceof Errors.Unauthorized ? mapped : mapped instanceof Errors.InternalError ? mapped : Errors.internalError()

@@ -21,7 +21,9 @@ import * as Policy from "../../src/domain/Policy.js"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./Api.js"
 import * as Errors from "./Errors.js"
 import type { KeyCache } from "./KeyCache.js"
+import * as FastDecode from "./FastDecode.js"
 import { fromParseError } from "./Problems.js"
+import { resultJson, resultsJson } from "./ResultJson.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -141,14 +143,24 @@ export interface LaneOptions {
   readonly logInternal: (cause: unknown) => void
 }
 
+/** A value now, or later: the hot path stays synchronous while every cache hits (no promise, no microtask). */
+export type Sync<A> = A | Promise<A>
+
+const then = <A, B>(value: Sync<A>, f: (a: A) => Sync<B>): Sync<B> => (value instanceof Promise ? value.then(f) : f(value))
+
 export class Lane {
   constructor(private readonly options: LaneOptions) {}
 
   /** Answers a lane route, or returns undefined for anything else (left to the HttpApi app). */
-  handle(request: LaneRequest): Promise<LaneResponse> | undefined {
+  handle(request: LaneRequest): Sync<LaneResponse> | undefined {
     const route = routeOf(request.method, request.path)
     if (route === undefined) return undefined
-    return this.dispatch(route, request).catch((error: unknown) => this.toResponse(error))
+    try {
+      const response = this.dispatch(route, request)
+      return response instanceof Promise ? response.catch((error: unknown) => this.toResponse(error)) : response
+    } catch (error) {
+      return this.toResponse(error)
+    }
   }
 
   /** Any failure as the envelope; unknown ones are logged and become a bare 500. */
@@ -167,97 +179,111 @@ export class Lane {
     return Errors.internalError()
   }
 
-  /** Authenticates the raw Authorization header with `Policy` and the key cache. */
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  /** Authenticates the raw Authorization header with `Policy` and the key cache (throws the 401). */
+  authenticate(authorization: string | undefined): Sync<Principal> {
     const token = unwrap(Policy.parseAuthorization(authorization))
     if (Policy.classifyToken(token) === undefined) throw Policy.unknownKey()
-    const found = this.options.keys.lookup(token)
-    const key = found instanceof Promise ? await found : found
-    if (key === null) throw Policy.unknownKey()
-    return Policy.principalOf(key)
+    return then(this.options.keys.lookup(token), (key) => {
+      if (key === null) throw Policy.unknownKey()
+      return Policy.principalOf(key)
+    })
   }
 
-  private async dispatch(route: LaneRoute, request: LaneRequest): Promise<LaneResponse> {
-    const principal = await this.authenticate(request.header("authorization"))
-    switch (route) {
-      case "evaluate": {
-        const bodyProblem = checkBodyHeaders(request.header)
-        if (bodyProblem !== undefined) throw bodyProblem
-        const raw = await request.body()
-        let parsed: unknown
-        try {
-          parsed = raw.length === 0 ? null : JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8"))
-        } catch {
-          throw Errors.malformedJson()
+  private dispatch(route: LaneRoute, request: LaneRequest): Sync<LaneResponse> {
+    return then(this.authenticate(request.header("authorization")), (principal) => {
+      switch (route) {
+        case "evaluate": {
+          const bodyProblem = checkBodyHeaders((name) => request.header(name))
+          if (bodyProblem !== undefined) throw bodyProblem
+          return request.body().then((raw) => this.evaluate(principal, this.decodeBody(raw)))
         }
-        const input = decodeEvaluate(parsed)
-        if (Either.isLeft(input)) throw fromParseError(input.left)
-        return this.evaluate(principal, input.right)
-      }
-      case "flag": {
-        const match = FLAG_EVAL.exec(request.path)!
-        let flagKey: string
-        try {
-          flagKey = decodeURIComponent(match[1])
-        } catch {
-          throw Errors.notFound("Flag not found")
+        case "flag": {
+          const match = FLAG_EVAL.exec(request.path)!
+          let flagKey: string
+          try {
+            flagKey = decodeURIComponent(match[1])
+          } catch {
+            throw Errors.notFound("Flag not found")
+          }
+          const record = queryRecord(request.query)
+          const fast = FastDecode.flagEvalQuery(record)
+          if (fast !== undefined) return this.flag(principal, flagKey, fast)
+          const query = decodeFlagQuery(record)
+          if (Either.isLeft(query)) throw fromParseError(query.left)
+          return this.flag(principal, flagKey, query.right)
         }
-        const query = decodeFlagQuery(queryRecord(request.query))
-        if (Either.isLeft(query)) throw fromParseError(query.left)
-        return this.flag(principal, flagKey, query.right)
+        case "config": {
+          const record = queryRecord(request.query)
+          const fast = FastDecode.configQuery(record)
+          const query = fast === undefined ? decodeConfigQuery(record) : Either.right(fast)
+          if (Either.isLeft(query)) throw fromParseError(query.left)
+          return this.config(principal, query.right, request.header("if-none-match"), request.header("accept-encoding"))
+        }
       }
-      case "config": {
-        const query = decodeConfigQuery(queryRecord(request.query))
-        if (Either.isLeft(query)) throw fromParseError(query.left)
-        return this.config(principal, query.right, request.header("if-none-match"), request.header("accept-encoding"))
-      }
+    })
+  }
+
+  /** JSON, then the fast decoder, then (for the errors) the schema. */
+  private decodeBody(raw: Uint8Array): EvaluateRequest {
+    let parsed: unknown
+    try {
+      parsed = raw.length === 0 ? null : JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8"))
+    } catch {
+      throw Errors.malformedJson()
     }
+    const fast = FastDecode.evaluateRequest(parsed)
+    if (fast !== undefined) return fast
+    const input = decodeEvaluate(parsed)
+    if (Either.isLeft(input)) throw fromParseError(input.left)
+    return input.right
   }
 
-  private async entry(principal: Principal, requestedProjectId: string | undefined, environment: string): Promise<CompiledEntry> {
+  private entry(principal: Principal, requestedProjectId: string | undefined, environment: string): Sync<CompiledEntry> {
     const projectId = unwrap(Policy.authorizeEvaluation(principal, requestedProjectId))
-    const found = this.options.snapshots.get(projectId, environment)
-    return found instanceof Promise ? await found : found
+    return this.options.snapshots.get(projectId, environment)
   }
 
   /** POST /v1/evaluate with a decoded body. */
-  async evaluate(principal: Principal, input: EvaluateRequest): Promise<LaneResponse> {
-    const entry = await this.entry(principal, input.projectId, input.environment)
-    const flags = Evaluate.evaluateAll(entry.compiled, input.context)
-    return json(200, `{"environment":${JSON.stringify(input.environment)},"flags":${JSON.stringify(flags)}}`)
+  evaluate(principal: Principal, input: EvaluateRequest): Sync<LaneResponse> {
+    return then(this.entry(principal, input.projectId, input.environment), (entry) => {
+      const flags = Evaluate.evaluateAll(entry.compiled, input.context)
+      return json(200, `{"environment":${JSON.stringify(input.environment)},"flags":${resultsJson(flags)}}`)
+    })
   }
 
   /** GET /v1/flags/{flagKey}/eval with a decoded query. */
-  async flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Promise<LaneResponse> {
-    const entry = await this.entry(principal, query.projectId, query.environment)
-    if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
-    const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
-    return json(200, JSON.stringify(Evaluate.evaluate(entry.compiled, flagKey, context)))
+  flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Sync<LaneResponse> {
+    return then(this.entry(principal, query.projectId, query.environment), (entry) => {
+      if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
+      const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
+      return json(200, resultJson(Evaluate.evaluate(entry.compiled, flagKey, context)))
+    })
   }
 
   /** GET /v1/config: the body serialized (and gzipped) once per version; 304 on a matching ETag. */
-  async config(
+  config(
     principal: Principal,
     query: ConfigQuery,
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
-  ): Promise<LaneResponse> {
-    const entry = await this.entry(principal, query.projectId, query.environment)
-    if (etagMatches(ifNoneMatch, entry.etag)) {
-      return { status: 304, headers: { etag: entry.etag, vary: "Accept-Encoding" }, body: undefined }
-    }
-    if (acceptsGzip(acceptEncoding)) {
+  ): Sync<LaneResponse> {
+    return then(this.entry(principal, query.projectId, query.environment), (entry) => {
+      if (etagMatches(ifNoneMatch, entry.etag)) {
+        return { status: 304, headers: { etag: entry.etag, vary: "Accept-Encoding" }, body: undefined }
+      }
+      if (acceptsGzip(acceptEncoding)) {
+        return {
+          status: 200,
+          headers: { "content-type": "application/json", etag: entry.etag, vary: "Accept-Encoding", "content-encoding": "gzip" },
+          body: entry.gzip
+        }
+      }
       return {
         status: 200,
-        headers: { "content-type": "application/json", etag: entry.etag, vary: "Accept-Encoding", "content-encoding": "gzip" },
-        body: entry.gzip
+        headers: { "content-type": "application/json", etag: entry.etag, vary: "Accept-Encoding" },
+        body: entry.json
       }
-    }
-    return {
-      status: 200,
-      headers: { "content-type": "application/json", etag: entry.etag, vary: "Accept-Encoding" },
-      body: entry.json
-    }
+    })
   }
 
   /** A write through this process's API: serve the project's next read from fresh data. */

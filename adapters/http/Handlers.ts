@@ -100,9 +100,9 @@ const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServer
     ? HttpServerResponse.text(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
     : HttpServerResponse.uint8Array(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
 
-const viaLane = (f: (lane: Lane) => Promise<LaneResponse>) =>
+const viaLane = (f: (lane: Lane) => LaneResponse | Promise<LaneResponse>) =>
   Effect.flatMap(EvaluationLane, (lane) =>
-    Effect.tryPromise({ try: () => f(lane), catch: (error) => lane.toApiError(error) }).pipe(Effect.map(toServerResponse))
+    Effect.tryPromise({ try: async () => f(lane), catch: (error) => lane.toApiError(error) }).pipe(Effect.map(toServerResponse))
   )
 
 export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (handlers) =>

@@ -1,0 +1,244 @@
+/**
+ * HTTP benchmark (run by hand): `npx tsx bench/http.bench.ts` (BENCH_DURATION=seconds, default 10).
+ *
+ * autocannon at 50 connections against the evaluation routes of the standalone server (SQLite
+ * file, 50 flags shaped like W2 of the foundation issue, a context with 4 attributes):
+ *   POST /v1/evaluate, GET /v1/flags/{flagKey}/eval, GET /v1/config (200) and (304),
+ * each side by side with a bare node:http server answering the very same bytes (status, headers,
+ * body captured from Flagport). Each server runs in its own child process, autocannon in this one.
+ * Prints a Markdown table: req/s of both, the ratio, and p99 latency.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { cpus, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import autocannon from "autocannon"
+import { Effect } from "effect"
+import { startServer } from "../adapters/http/Server.js"
+import * as StorageLayer from "../adapters/storage/StorageLayer.js"
+import { ApiKeys } from "../src/services/ApiKeys.js"
+import { Environments } from "../src/services/Environments.js"
+import { Flags } from "../src/services/Flags.js"
+import { Projects } from "../src/services/Projects.js"
+import type { TargetingInput } from "../src/domain/Targeting.js"
+
+const SELF = fileURLToPath(import.meta.url)
+const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
+const CONNECTIONS = 50
+
+interface Scenario {
+  readonly name: string
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly headers: Record<string, string>
+  readonly body?: string
+}
+
+interface Captured {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+// ------------------------------------------------------------------------------------------------
+// Child: Flagport
+// ------------------------------------------------------------------------------------------------
+
+const w2Targeting = (i: number): TargetingInput => ({
+  environment: "production",
+  enabled: true,
+  defaultVariationKey: "C",
+  offVariationKey: "C",
+  rules: [
+    {
+      id: `geo-plan-${i}`,
+      conditions: [
+        { attribute: "country", operator: "in", values: ["US", "CA", "MX"] },
+        { attribute: "plan", operator: "in", values: ["pro", "enterprise"] }
+      ],
+      variationKey: "A"
+    },
+    { id: `staff-${i}`, conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }], variationKey: "B" },
+    {
+      id: `rollout-${i}`,
+      conditions: [],
+      rollout: { bucketBy: "key", variations: [{ variationKey: "A", weight: 50_000 }, { variationKey: "C", weight: 50_000 }] }
+    }
+  ]
+})
+
+const serveFlagport = async (dir: string) => {
+  const databaseUrl = `sqlite:${join(dir, "bench.db")}`
+  const storage = StorageLayer.fromDatabaseUrl(databaseUrl)
+  const clientKey = await Effect.runPromise(
+    Effect.gen(function* () {
+      yield* (yield* Projects).create({ id: "bench", name: "Bench" })
+      yield* (yield* Environments).create("bench", { key: "production", name: "Production" })
+      const flags = yield* Flags
+      for (let i = 0; i < 50; i++) {
+        const key = `w2-flag-${i}`
+        yield* flags.create("bench", {
+          key,
+          type: "string",
+          variations: [
+            { key: "A", value: "a" },
+            { key: "B", value: "b" },
+            { key: "C", value: "c" }
+          ]
+        })
+        yield* flags.replaceTargeting("bench", key, w2Targeting(i))
+      }
+      return (yield* (yield* ApiKeys).create({ type: "client", projectId: "bench" })).secret
+    }).pipe(Effect.provide(storage))
+  )
+  const server = await startServer({ port: 0, host: "127.0.0.1", databaseUrl, webhooks: false })
+  process.stdout.write(`${JSON.stringify({ port: server.port, clientKey })}\n`)
+  process.on("SIGTERM", () => void server.close().then(() => process.exit(0)))
+}
+
+// ------------------------------------------------------------------------------------------------
+// Child: bare node:http answering the captured bytes
+// ------------------------------------------------------------------------------------------------
+
+const serveBare = (file: string) => {
+  const responses = JSON.parse(readFileSync(file, "utf8")) as Record<string, Captured>
+  const server = createServer((req, res) => {
+    const respond = () => {
+      const key = `${req.method} ${req.url}${req.headers["if-none-match"] === undefined ? "" : " 304"}`
+      const captured = responses[key]
+      if (captured === undefined) {
+        res.writeHead(404)
+        res.end()
+        return
+      }
+      const body = Buffer.from(captured.body)
+      res.writeHead(captured.status, { ...captured.headers, ...(body.length > 0 ? { "content-length": body.length } : {}) })
+      res.end(body)
+    }
+    if (req.method === "POST") {
+      req.on("data", () => {})
+      req.on("end", respond)
+    } else respond()
+  })
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address() as { port: number }
+    process.stdout.write(`${JSON.stringify({ port: address.port })}\n`)
+  })
+}
+
+// ------------------------------------------------------------------------------------------------
+// Parent
+// ------------------------------------------------------------------------------------------------
+
+const startChild = (args: ReadonlyArray<string>): Promise<{ child: ChildProcess; info: Record<string, unknown> }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", SELF, ...args], { stdio: ["ignore", "pipe", "inherit"] })
+    let buffer = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString()
+      const newline = buffer.indexOf("\n")
+      if (newline >= 0) resolve({ child, info: JSON.parse(buffer.slice(0, newline)) as Record<string, unknown> })
+    })
+    child.on("exit", (code) => reject(new Error(`child exited with ${code}`)))
+  })
+
+const capture = async (port: number, scenario: Scenario): Promise<Captured> => {
+  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
+    method: scenario.method,
+    headers: scenario.headers,
+    ...(scenario.body === undefined ? {} : { body: scenario.body })
+  })
+  const headers: Record<string, string> = {}
+  for (const name of ["content-type", "etag", "vary"]) {
+    const value = response.headers.get(name)
+    if (value !== null) headers[name] = value
+  }
+  return { status: response.status, headers, body: await response.text() }
+}
+
+const run = (port: number, scenario: Scenario) =>
+  autocannon({
+    url: `http://127.0.0.1:${port}${scenario.path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: scenario.method,
+    headers: scenario.headers,
+    ...(scenario.body === undefined ? {} : { body: scenario.body })
+  })
+
+const main = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "flagport-bench-"))
+  const children: Array<ChildProcess> = []
+  try {
+    const flagport = await startChild(["serve-flagport", dir])
+    children.push(flagport.child)
+    const port = flagport.info.port as number
+    const auth = { authorization: `Bearer ${flagport.info.clientKey as string}` }
+    const context = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
+    const config = await capture(port, { name: "", method: "GET", path: "/v1/config?environment=production", headers: auth })
+    const scenarios: Array<Scenario> = [
+      {
+        name: "POST /v1/evaluate (50 flags)",
+        method: "POST",
+        path: "/v1/evaluate",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ environment: "production", context })
+      },
+      {
+        name: "GET /v1/flags/{flagKey}/eval",
+        method: "GET",
+        path: `/v1/flags/w2-flag-7/eval?environment=production&key=user-42&attributes=${encodeURIComponent(JSON.stringify(context.attributes))}`,
+        headers: auth
+      },
+      { name: "GET /v1/config (200)", method: "GET", path: "/v1/config?environment=production", headers: auth },
+      {
+        name: "GET /v1/config (304)",
+        method: "GET",
+        path: "/v1/config?environment=production",
+        headers: { ...auth, "if-none-match": config.headers["etag"]! }
+      }
+    ]
+    const responses: Record<string, Captured> = {}
+    for (const scenario of scenarios) {
+      const captured = await capture(port, scenario)
+      if (captured.status !== (scenario.name.includes("304") ? 304 : 200)) throw new Error(`${scenario.name}: ${captured.status} ${captured.body}`)
+      responses[`${scenario.method} ${scenario.path}${scenario.headers["if-none-match"] === undefined ? "" : " 304"}`] = captured
+    }
+    const file = join(dir, "responses.json")
+    writeFileSync(file, JSON.stringify(responses))
+    const bare = await startChild(["serve-bare", file])
+    children.push(bare.child)
+    const barePort = bare.info.port as number
+
+    const rows: Array<string> = []
+    for (const scenario of scenarios) {
+      // Warm both up (JIT, caches), then measure each in turn.
+      await autocannon({ url: `http://127.0.0.1:${port}${scenario.path}`, connections: CONNECTIONS, duration: 2, method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) })
+      await autocannon({ url: `http://127.0.0.1:${barePort}${scenario.path}`, connections: CONNECTIONS, duration: 2, method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) })
+      const ours = await run(port, scenario)
+      const theirs = await run(barePort, scenario)
+      const bad = ours.non2xx - (scenario.name.includes("304") ? ours.requests.total : 0)
+      if (ours.errors > 0 || bad > 0) throw new Error(`${scenario.name}: ${ours.errors} errors, ${ours.non2xx} non-2xx`)
+      const ratio = ours.requests.average / theirs.requests.average
+      rows.push(
+        `| ${scenario.name} | ${Math.round(ours.requests.average)} | ${ours.latency.p99} ms | ${Math.round(theirs.requests.average)} | ${theirs.latency.p99} ms | ${ratio.toFixed(2)} |`
+      )
+      console.error(rows[rows.length - 1])
+    }
+    console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${new Date().toISOString()}`)
+    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up of each server\n`)
+    console.log("| route | Flagport req/s | Flagport p99 | bare node:http req/s | bare p99 | ratio |")
+    console.log("|---|---|---|---|---|---|")
+    for (const row of rows) console.log(row)
+  } finally {
+    for (const child of children) child.kill("SIGTERM")
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const [mode, arg] = process.argv.slice(2)
+if (mode === "serve-flagport") await serveFlagport(arg!)
+else if (mode === "serve-bare") serveBare(arg!)
+else await main()

@@ -1,0 +1,90 @@
+/**
+ * The lean lane's fast decoders agree with the schemas of Api.ts: whatever a fast decoder accepts,
+ * the schema accepts and decodes to the same value (the rest goes to the schema for its 400).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Either, FastCheck as fc, Schema } from "effect"
+import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../../adapters/http/Api.js"
+import * as FastDecode from "../../adapters/http/FastDecode.js"
+
+const json = fc.jsonValue({ maxDepth: 3 })
+const maybe = <A>(arb: fc.Arbitrary<A>) => fc.option(arb, { nil: undefined })
+const record = <T extends Record<string, unknown>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
+
+const contextArb = fc.oneof(
+  json,
+  fc.record({ key: fc.oneof(fc.string(), json) }),
+  fc.record({ key: fc.string(), attributes: fc.oneof(fc.dictionary(fc.string(), json), json) }),
+  fc.record({ key: fc.string({ minLength: 1 }), attributes: fc.dictionary(fc.string(), json), extra: maybe(json) }).map(record)
+)
+const evaluateArb = fc.oneof(
+  json,
+  fc
+    .record({
+      environment: fc.oneof(fc.string(), json),
+      context: contextArb,
+      projectId: maybe(fc.oneof(fc.string(), json)),
+      other: maybe(json)
+    })
+    .map(record)
+)
+const queryArb = fc
+  .record({
+    environment: maybe(fc.string()),
+    key: maybe(fc.string()),
+    attributes: maybe(fc.oneof(fc.string(), json.map((v) => JSON.stringify(v)))),
+    projectId: maybe(fc.string()),
+    other: maybe(fc.string())
+  })
+  .map((r) => record(r) as Record<string, string>)
+
+const agrees = <A>(fast: A | undefined, schema: Either.Either<A, unknown>) => {
+  if (fast === undefined) return
+  expect(Either.isRight(schema)).toBe(true)
+  if (Either.isRight(schema)) expect(fast).toEqual(schema.right)
+}
+
+describe("FastDecode agrees with the schemas", () => {
+  it.prop("POST /v1/evaluate body", [evaluateArb], ([input]) => {
+    agrees(FastDecode.evaluateRequest(input), Schema.decodeUnknownEither(EvaluateRequest)(input))
+  }, { fastCheck: { numRuns: 2000 } })
+  it.prop("GET /v1/flags/{flagKey}/eval query", [queryArb], ([input]) => {
+    agrees(FastDecode.flagEvalQuery(input), Schema.decodeUnknownEither(FlagEvalQuery)(input))
+  }, { fastCheck: { numRuns: 2000 } })
+  it.prop("GET /v1/config query", [queryArb], ([input]) => {
+    agrees(FastDecode.configQuery(input), Schema.decodeUnknownEither(ConfigQuery)(input))
+  }, { fastCheck: { numRuns: 2000 } })
+  it("accepts the common valid requests (so the fast path is actually taken)", () => {
+    expect(FastDecode.evaluateRequest({ environment: "production", context: { key: "u", attributes: { plan: "pro" } } })).toBeDefined()
+    expect(FastDecode.flagEvalQuery({ environment: "production", key: "u", attributes: '{"seats":3}' })).toEqual({
+      environment: "production",
+      key: "u",
+      attributes: { seats: 3 }
+    })
+    expect(FastDecode.configQuery({ environment: "production" })).toEqual({ environment: "production" })
+  })
+  it("leaves invalid requests to the schema", () => {
+    expect(FastDecode.evaluateRequest({ environment: "production", context: { key: "" } })).toBeUndefined()
+    expect(FastDecode.evaluateRequest({ environment: "production", context: { key: "u" }, extra: 1 })).toBeUndefined()
+    expect(FastDecode.evaluateRequest({ environment: "production", context: { key: "u", attributes: [] } })).toBeUndefined()
+    expect(FastDecode.flagEvalQuery({ environment: "production", key: "u", attributes: "[1]" })).toBeUndefined()
+    expect(FastDecode.configQuery({})).toBeUndefined()
+  })
+})
+
+describe("ResultJson", () => {
+  it("writes exactly what JSON.stringify writes, frozen (cached) or not", async () => {
+    const { resultJson, resultsJson } = await import("../../adapters/http/ResultJson.js")
+    const frozen = Object.freeze({ flagKey: "a", value: { x: [1, "two"] }, variationKey: "on", reason: Object.freeze({ kind: "RULE_MATCH" as const, ruleId: "r", ruleIndex: 0 }) })
+    const plain = { flagKey: "b\"q", value: null, variationKey: null, reason: { kind: "ERROR" as const, error: "FLAG_NOT_FOUND: b" } }
+    const results = { a: frozen, "b\"q": plain }
+    for (let i = 0; i < 3; i++) {
+      expect(resultsJson(results)).toBe(JSON.stringify(results))
+      expect(resultJson(frozen)).toBe(JSON.stringify(frozen))
+    }
+    plain.reason.error = "changed"
+    expect(resultsJson(results)).toBe(JSON.stringify(results))
+    expect(resultsJson({})).toBe("{}")
+  })
+})
