@@ -211,3 +211,41 @@ describe("evaluation properties", () => {
     { fastCheck: { numRuns: 500 } }
   )
 })
+
+describe("rollouts through the evaluator", () => {
+  const rolloutFlag = (weights: ReadonlyArray<number>, key = "rollout-flag"): SnapshotFlag => ({
+    key,
+    type: "string",
+    enabled: true,
+    variations: weights.map((_, i) => ({ key: `v${i}`, value: `value-${i}` })),
+    defaultVariationKey: "v0",
+    offVariationKey: "v0",
+    rules: [{ id: "split", conditions: [], rollout: { variations: weights.map((weight, i) => ({ variationKey: `v${i}`, weight })) } }]
+  })
+
+  it.prop(
+    "growing one variation's weight while shrinking the last never moves a context out of it",
+    [fc.integer({ min: 2, max: 5 }).chain((n) => weights(n)), fc.nat(), fc.nat({ max: 100_000 }), fc.string({ minLength: 1 })],
+    ([ws, pick, grow, key]) => {
+      const last = ws.length - 1
+      const i = pick % last
+      const delta = Math.min(grow, ws[last]!)
+      const grown = ws.map((w, j) => (j === i ? w + delta : j === last ? w - delta : w))
+      const before = Evaluate.evaluate(Evaluate.compile({ environment: "e", flags: [rolloutFlag(ws)], segments: [] }), "rollout-flag", { key })
+      const after = Evaluate.evaluate(Evaluate.compile({ environment: "e", flags: [rolloutFlag(grown)], segments: [] }), "rollout-flag", { key })
+      if (before.variationKey === `v${i}`) expect(after.variationKey).toBe(`v${i}`)
+    },
+    runs
+  )
+
+  it("over 100,000 random keys each variation's share is within 1 percentage point of its weight", () => {
+    const ws = [12_500, 37_500, 1_000, 49_000]
+    const compiled = Evaluate.compile({ environment: "e", flags: [rolloutFlag(ws)], segments: [] })
+    const counts = new Map<string, number>()
+    for (const key of fc.sample(fc.string({ minLength: 8, maxLength: 24 }), { numRuns: 100_000, seed: 7 })) {
+      const v = Evaluate.evaluate(compiled, "rollout-flag", { key }).variationKey!
+      counts.set(v, (counts.get(v) ?? 0) + 1)
+    }
+    ws.forEach((w, i) => expect(Math.abs((counts.get(`v${i}`) ?? 0) / 100_000 - w / 100_000)).toBeLessThan(0.01))
+  })
+})
