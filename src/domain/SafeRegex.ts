@@ -188,7 +188,17 @@ const inRanges = (r: Ranges, cp: number): boolean => {
   return false
 }
 
-const simulator = (a: Automaton): ((input: string) => boolean) => {
+/** True when every match must begin at position 0 (the pattern starts with `^` on every branch). */
+const anchoredAtStart = (node: Node): boolean =>
+  node.t === "assert"
+    ? node.kind === "start"
+    : node.t === "seq"
+      ? node.items.length > 0 && anchoredAtStart(node.items[0]!)
+      : node.t === "alt"
+        ? node.alts.every(anchoredAtStart)
+        : false
+
+const simulator = (a: Automaton, anchored: boolean): ((input: string) => boolean) => {
   const n = a.kind.length
   const kind = Int8Array.from(a.kind)
   const out1 = Int32Array.from(a.out1)
@@ -257,8 +267,11 @@ const simulator = (a: Automaton): ((input: string) => boolean) => {
         const s = cur[j]!
         if (inRanges(ranges[s]!, c) && addClosure(out1[s]!, c, next)) return true
       }
-      // Unanchored search: a match may also begin at this position.
-      if (addClosure(start, c, next)) return true
+      // Unanchored search: a match may also begin at this position (never for `^...` patterns,
+      // which can stop as soon as no thread is left).
+      if (anchored) {
+        if (nxtLen === 0) return false
+      } else if (addClosure(start, c, next)) return true
     }
     return false
   }
@@ -300,5 +313,5 @@ export const check = (pattern: string): string | undefined => {
 export const compile = (pattern: string): SafeRegex => {
   const prepared = prepare(pattern)
   if (typeof prepared === "string") throw new Error(`invalid pattern: ${prepared}`)
-  return { source: pattern, test: simulator(prepared.automaton) }
+  return { source: pattern, test: simulator(prepared.automaton, anchoredAtStart(prepared.node)) }
 }
