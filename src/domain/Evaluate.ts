@@ -64,7 +64,7 @@ const evaluateFlag = (flag: CompiledFlag, context: EvaluationContext): Evaluatio
   if (typeof context !== "object" || context === null || typeof context.key !== "string") return flag.invalidContext
   const key = context.key
   const raw = context.attributes
-  const attributes = typeof raw === "object" && raw !== null ? raw : undefined
+  const attributes = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : undefined
   const rules = flag.rules
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i]!

@@ -211,6 +211,7 @@ describe("ERROR results", () => {
   it("attributes that are not an object are ignored", () => {
     for (const attributes of [null, 3, "x", [1, 2]]) {
       expect(evaluate(stringFlag([{ id: "r", conditions: [country(["US"])], variationKey: "A" }]), { key: "k", attributes } as never).reason.kind).toBe("FALLTHROUGH")
+      expect(evaluate(stringFlag([{ id: "r", conditions: [{ attribute: "length", operator: "exists", values: [] }], variationKey: "A" }]), { key: "k", attributes } as never).reason.kind).toBe("FALLTHROUGH")
     }
   })
 })
