@@ -6,6 +6,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { type Context, Effect, Layer, ManagedRuntime } from "effect"
 import * as App from "../../adapters/http/App.js"
 import { makeHandlers, stripPrefix, type FlagportHandlers } from "../../adapters/http/Embed.js"
@@ -104,5 +105,34 @@ describe("stripPrefix", () => {
     ["", "/v1/x", "/v1/x"]
   ])("%s + %s -> %s", (prefix, url, expected) => {
     expect(stripPrefix(prefix, url)).toBe(expected)
+  })
+})
+
+describe("the Effect layer, for Effect hosts", () => {
+  it("serves the API through HttpApiBuilder without the lean lane, with the same answers", async () => {
+    const storageContext: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
+    const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(storageContext))))
+    const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(FlagportLive, HttpServer.layerContext))
+    try {
+      const auth = { authorization: `Bearer ${keys.client}` }
+      const viaLayer = await handler(new Request("http://host.example/v1/flags/embedded/eval?environment=development&key=u", { headers: auth }))
+      const viaLane = await flagport.web(new Request("http://host.example/flags/v1/flags/embedded/eval?environment=development&key=u", { headers: auth }))
+      expect(viaLayer.status).toBe(200)
+      expect(await viaLayer.json()).toEqual(await viaLane.json())
+      const unauthorized = await handler(new Request("http://host.example/v1/config?environment=development"))
+      expect(unauthorized.status).toBe(401)
+      const decode = await handler(
+        new Request("http://host.example/v1/evaluate", {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ environment: "development", context: { key: "" } })
+        })
+      )
+      expect(await decode.json()).toEqual({
+        error: { code: "invalid_request", message: "The request is invalid.", details: [{ path: "context.key", message: "must be a non-empty string" }] }
+      })
+    } finally {
+      await dispose()
+    }
   })
 })
