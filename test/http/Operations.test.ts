@@ -4,7 +4,7 @@
  * by another within 1 s (SQLite file and PostgreSQL shared by two servers), revoked keys stop
  * working within the documented lag, and shutdown finishes in-flight requests.
  */
-import { request as httpRequest } from "node:http"
+import { createServer, request as httpRequest } from "node:http"
 import { afterEach, describe, expect, it, vi } from "@effect/vitest"
 import { Context, Effect, Exit, Scope } from "effect"
 import { startServer as startStandalone } from "../../adapters/http/Server.js"
@@ -155,6 +155,37 @@ describe("revocation", () => {
       await new Promise((r) => setTimeout(r, 25))
     }
     expect(refusedAfter).toBeLessThanOrEqual(1_100)
+  })
+})
+
+describe("webhooks through the standalone server", () => {
+  it("a flag created through the API is delivered to a subscribed webhook", async () => {
+    const received: Array<{ headers: Record<string, unknown>; body: string }> = []
+    const receiver = createServer((req, res) => {
+      let body = ""
+      req.on("data", (c: Buffer) => (body += c.toString()))
+      req.on("end", () => {
+        received.push({ headers: req.headers, body })
+        res.writeHead(204)
+        res.end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+    track({ close: () => new Promise<void>((resolve) => receiver.close(() => resolve())) })
+    const t = track(await startServer(StorageLayer.memoryStorage, { webhooks: true }))
+    const port = (receiver.address() as { port: number }).port
+    const hook = await request(t.url, "POST", "/v1/projects/p1/webhooks", {
+      key: t.keys.global,
+      body: { url: `http://127.0.0.1:${port}/hook`, events: ["flag.created"], secret: "a-long-secret" }
+    })
+    expect(hook.status).toBe(201)
+    await request(t.url, "POST", "/v1/projects/p1/flags", {
+      key: t.keys.global,
+      body: { key: "hooked", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+    })
+    await vi.waitFor(() => expect(received.length).toBe(1), { timeout: 10_000, interval: 100 })
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ type: "flag.created", projectId: "p1", data: { flag: { key: "hooked" } } })
+    expect(received[0]!.headers["webhook-signature"]).toMatch(/^v1,/)
   })
 })
 

@@ -41,6 +41,8 @@ export const startServer = async (
   storage: Layer.Layer<StorageLayer.Storage, unknown> = StorageLayer.memoryStorage,
   options: {
     readonly lane?: { readonly keyTtlMs?: number; readonly checkIntervalMs?: number }
+    /** Run the webhook dispatcher (default false). */
+    readonly webhooks?: boolean
     /** Replace services of the built storage (to make one fail, for instance). */
     readonly override?: (context: Context.Context<StorageLayer.Storage>) => Context.Context<StorageLayer.Storage>
   } = {}
@@ -54,7 +56,7 @@ export const startServer = async (
       port: 0,
       host: "127.0.0.1",
       storage: Layer.succeedContext(options.override === undefined ? context : options.override(context)),
-      webhooks: false,
+      webhooks: options.webhooks ?? false,
       ...(options.lane === undefined ? {} : { lane: options.lane })
     })
     return {
