@@ -184,9 +184,34 @@ async (request: Request): Promise<Response> => {
       body: () => readWebBody(request)
     })
   if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
-  if (path === url.pathname) return app(request)
   url.pathname = path
-  return app(new Request(url, request))
+  return app(capped(url, request))
+}
+
+/**
+ * The request for the HttpApi app: the prefix stripped and, for a streamed body (no
+ * Content-Length, which the security middleware checks), the bytes capped at 1 MiB: past it the
+ * body errors with the message the API-level middleware maps to 413 (as `MaxBodySize` on node).
+ */
+const capped = (url: URL, request: Request): Request => {
+  if (request.body === null || request.headers.has("content-length")) {
+    return url.href === request.url ? request : new Request(url, request)
+  }
+  let size = 0
+  const limit = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength
+      if (size > MAX_BODY_BYTES) controller.error(new Error("maxBytes exceeded"))
+      else controller.enqueue(chunk)
+    }
+  })
+  return new Request(url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body.pipeThrough(limit),
+    signal: request.signal,
+    duplex: "half"
+  } as RequestInit)
 }
 
 /**

@@ -136,3 +136,41 @@ describe("the Effect layer, for Effect hosts", () => {
     }
   })
 })
+
+describe("web handler body limit", () => {
+  const streamOf = (bytes: number) => {
+    let sent = 0
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= bytes) return controller.close()
+        const chunk = new TextEncoder().encode(sent === 0 ? '{"key":"' : "x".repeat(Math.min(65536, bytes - sent)))
+        sent += chunk.byteLength
+        controller.enqueue(chunk)
+      }
+    })
+  }
+  it("a streamed body (no Content-Length) over 1 MiB on a management route is 413", async () => {
+    const reply = await flagport.web(
+      new Request("http://host.example/flags/v1/projects/p1/flags", {
+        method: "POST",
+        headers: { authorization: `Bearer ${keys.global}`, "content-type": "application/json" },
+        body: streamOf(1024 * 1024 + 10),
+        duplex: "half"
+      } as RequestInit)
+    )
+    expect(reply.status).toBe(413)
+    expect(((await reply.json()) as { error: { code: string } }).error.code).toBe("payload_too_large")
+  })
+  it("a small streamed body goes through", async () => {
+    const body = new TextEncoder().encode(JSON.stringify({ key: "streamed", type: "boolean", variations: [{ key: "on", value: true }] }))
+    const reply = await flagport.web(
+      new Request("http://host.example/flags/v1/projects/p1/flags", {
+        method: "POST",
+        headers: { authorization: `Bearer ${keys.global}`, "content-type": "application/json" },
+        body: new ReadableStream({ start: (c) => (c.enqueue(body), c.close()) }),
+        duplex: "half"
+      } as RequestInit)
+    )
+    expect(reply.status).toBe(201)
+  })
+})
