@@ -168,9 +168,11 @@ export const make = Effect.gen(function* () {
   ) {
     const now = yield* currentTimestamp
     const eventId = yield* ids.next
+    // Validation reports malformed input with paths; until it has run, read the input defensively.
+    const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
     // Ids for rules sent without one are drawn before the transaction so it stays short.
     const freshIds = yield* Effect.forEach(
-      input.rules.filter((rule) => rule.id === undefined),
+      sentRules.filter((rule) => rule?.id === undefined),
       () => ids.next
     )
     return yield* tx.withTransaction(
@@ -184,7 +186,7 @@ export const make = Effect.gen(function* () {
           })
         }
         // Segment keys are only needed (one more query) when a rule names segments.
-        const namesSegments = input.rules.some(
+        const namesSegments = sentRules.some(
           (rule) =>
             !Array.isArray(rule?.conditions) ||
             rule.conditions.some((c) => c?.operator === "inSegment" || c?.operator === "notInSegment")
