@@ -141,6 +141,8 @@ export interface LaneOptions {
   readonly snapshots: SnapshotCache
   /** Logs the cause of a 500 (the response itself leaks nothing). */
   readonly logInternal: (cause: unknown) => void
+  /** Tells other processes about a write (PostgreSQL NOTIFY); absent = they rely on polling. */
+  readonly publish?: (projectId: string) => void
 }
 
 /** A value now, or later: the hot path stays synchronous while every cache hits (no promise, no microtask). */
@@ -286,8 +288,9 @@ export class Lane {
     })
   }
 
-  /** A write through this process's API: serve the project's next read from fresh data. */
+  /** A write through this process's API: serve the project's next read from fresh data, here and (when pushed) elsewhere. */
   invalidate(projectId: string): void {
     this.options.snapshots.invalidate(projectId)
+    this.options.publish?.(projectId)
   }
 }

@@ -3,7 +3,8 @@
  * runtime captured at construction) so the plain-function hot path can call them when a cache
  * entry must be (re)loaded. Built once per app; the caches live as long as the app.
  */
-import { Cause, Context, Effect, Exit, Layer, Option, Runtime } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Cause, Context, Effect, Exit, Layer, Option, Runtime, Schedule, Stream } from "effect"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { Snapshots } from "../../src/services/Snapshots.js"
 import { Lane } from "./EvaluationLane.js"
@@ -25,6 +26,34 @@ export class Defect extends Error {
     super(Cause.pretty(cause))
   }
 }
+
+/** The PostgreSQL channel on which processes announce writes (payload: the project id). */
+export const REVISION_CHANNEL = "flagport_revisions"
+
+/**
+ * On PostgreSQL, writes are also pushed: after a write through this process's API the lane sends
+ * `SELECT pg_notify('flagport_revisions', projectId)` (not `PgClient.notify`, which sends
+ * `NOTIFY ch, $1` in @effect/sql-pg 0.53 and is rejected), and every process LISTENs and
+ * invalidates that project at once. The 250 ms revision poll stays as the safety net (writes that
+ * do not go through an API, a notification lost while reconnecting).
+ */
+const pushOnPostgres = (invalidate: (projectId: string) => void) =>
+  Effect.gen(function* () {
+    const found = yield* Effect.serviceOption(PgClient.PgClient)
+    if (Option.isNone(found)) return (_projectId: string) => Effect.void
+    const pg = found.value
+    yield* pg.listen(REVISION_CHANNEL).pipe(
+      Stream.runForEach((projectId) => Effect.sync(() => invalidate(projectId))),
+      Effect.tapErrorCause((cause) => Effect.logWarning("LISTEN flagport_revisions failed; retrying (the revision poll still runs)", cause)),
+      Effect.retry(Schedule.spaced("1 second")),
+      Effect.forkScoped
+    )
+    return (projectId: string) =>
+      pg`SELECT pg_notify(${REVISION_CHANNEL}, ${projectId})`.pipe(
+        Effect.asVoid,
+        Effect.catchAllCause((cause) => Effect.logWarning("pg_notify failed (other processes will poll)", cause))
+      )
+  })
 
 export const make = (config: LaneConfig = {}) =>
   Effect.gen(function* () {
@@ -53,7 +82,9 @@ export const make = (config: LaneConfig = {}) =>
       },
       config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }
     )
-    return new Lane({ keys, snapshots: cache, logInternal })
+    const publish = yield* pushOnPostgres((projectId) => cache.invalidate(projectId))
+    const runFork = Runtime.runFork(runtime)
+    return new Lane({ keys, snapshots: cache, logInternal, publish: (projectId) => void runFork(publish(projectId)) })
   })
 
-export const layer = (config: LaneConfig = {}) => Layer.effect(EvaluationLane, make(config))
+export const layer = (config: LaneConfig = {}) => Layer.scoped(EvaluationLane, make(config))

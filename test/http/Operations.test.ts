@@ -102,11 +102,19 @@ describe("GET /health", () => {
   })
 })
 
-const crossProcess = (label: string, url: () => Promise<string>) =>
+const crossProcess = (label: string, url: () => Promise<string>, checkIntervalMs?: number) =>
   it(`a write through one server is served by another within 1 s (${label})`, async () => {
     const databaseUrl = await url()
     const a = track(await startServer(StorageLayer.fromDatabaseUrl(databaseUrl)))
-    const b = track(await startStandalone({ port: 0, host: "127.0.0.1", storage: StorageLayer.fromDatabaseUrl(databaseUrl), webhooks: false }))
+    const b = track(
+      await startStandalone({
+        port: 0,
+        host: "127.0.0.1",
+        storage: StorageLayer.fromDatabaseUrl(databaseUrl),
+        webhooks: false,
+        ...(checkIntervalMs === undefined ? {} : { lane: { checkIntervalMs } })
+      })
+    )
     const admin = { key: a.keys.global }
     await request(a.url, "POST", "/v1/projects/p1/flags", {
       ...admin,
@@ -136,6 +144,8 @@ const crossProcess = (label: string, url: () => Promise<string>) =>
 describe("freshness across processes", () => {
   crossProcess("SQLite file", async () => `sqlite:${await fresh(freshSqliteFile)}`)
   crossProcess("PostgreSQL", () => fresh(freshPostgresUrl))
+  // With a one-minute poll, only the LISTEN/NOTIFY push can bring the write over in time.
+  crossProcess("PostgreSQL, pushed by NOTIFY", () => fresh(freshPostgresUrl), 60_000)
 })
 
 describe("revocation", () => {
