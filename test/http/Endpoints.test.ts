@@ -157,6 +157,22 @@ describe("flags", () => {
     )
     expectError("flag.unknownProject", await call("POST", "/v1/projects/nope/flags", flag("x")), 404, "not_found")
   })
+  it("unknown fields are rejected at any depth, each with its path", async () => {
+    await call("POST", "/v1/projects/p1/flags", flag("nested"))
+    const body = expectError(
+      "targeting.unknownNestedFields",
+      await call("PUT", "/v1/projects/p1/flags/nested/targeting", {
+        environment: "production",
+        enabled: true,
+        defaultVariationKey: "A",
+        offVariationKey: "C",
+        rules: [{ conditions: [{ attribute: "x", operator: "in", values: [], typo: 1 }], variationKey: "A", extra: 2 }]
+      }),
+      400,
+      "invalid_request"
+    ) as unknown as { error: { details: Array<{ path: string }> } }
+    expect(body.error.details.map((d) => d.path)).toEqual(["rules[0].extra", "rules[0].conditions[0].typo"])
+  })
   it("PUT targeting replaces one environment's configuration; unknown variations are 400", async () => {
     await call("POST", "/v1/projects/p1/flags", flag("targeted"))
     const put = await call("PUT", "/v1/projects/p1/flags/targeted/targeting", {
