@@ -7,7 +7,7 @@
  * The lean evaluation lane uses `envelopeOf` + `statusOf` to write the very same bytes.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Cause, Schema } from "effect"
+import { Schema } from "effect"
 import { Problem } from "../../src/domain/Errors.js"
 import type { Forbidden, InvalidRequest, ResourceConflict, ResourceNotFound, Unauthenticated } from "../../src/domain/Errors.js"
 
@@ -62,18 +62,6 @@ export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
   { error: body("unavailable") },
   HttpApiSchema.annotations({ status: 503, description: "The database cannot be reached." })
 ) {}
-
-/** Every envelope class, for the API-level error declaration. */
-export const ApiErrors = [
-  BadRequest,
-  Unauthorized,
-  ForbiddenError,
-  NotFound,
-  Conflict,
-  PayloadTooLarge,
-  UnsupportedMediaType,
-  InternalError
-] as const
 
 export type ApiError =
   | BadRequest
@@ -166,6 +154,3 @@ const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConf
 /** True for the domain errors `fromDomain` knows. */
 export const isDomainError = (u: unknown): u is DomainError =>
   typeof u === "object" && u !== null && "_tag" in u && DOMAIN_TAGS.has((u as { _tag: string })._tag)
-
-/** Pretty cause for the server log of a 500. */
-export const describeCause = (cause: Cause.Cause<unknown>): string => Cause.pretty(cause)

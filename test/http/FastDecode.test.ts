@@ -88,3 +88,25 @@ describe("ResultJson", () => {
     expect(resultsJson({})).toBe("{}")
   })
 })
+
+describe("ETag and Accept-Encoding parsing", () => {
+  it("If-None-Match compares weakly, with lists and *", async () => {
+    const { etagMatches } = await import("../../adapters/http/EvaluationLane.js")
+    const etag = 'W/"abc"'
+    expect(etagMatches(undefined, etag)).toBe(false)
+    expect(etagMatches('W/"abc"', etag)).toBe(true)
+    expect(etagMatches('"abc"', etag)).toBe(true)
+    expect(etagMatches('"x", W/"abc"', etag)).toBe(true)
+    expect(etagMatches("*", etag)).toBe(true)
+    expect(etagMatches('"abcd"', etag)).toBe(false)
+  })
+  it("gzip only when accepted with a non-zero quality", async () => {
+    const { acceptsGzip } = await import("../../adapters/http/EvaluationLane.js")
+    expect(acceptsGzip(undefined)).toBe(false)
+    expect(acceptsGzip("gzip")).toBe(true)
+    expect(acceptsGzip("br, gzip;q=0.5")).toBe(true)
+    expect(acceptsGzip("GZIP")).toBe(true)
+    expect(acceptsGzip("gzip;q=0")).toBe(false)
+    expect(acceptsGzip("deflate, br")).toBe(false)
+  })
+})
