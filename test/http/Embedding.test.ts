@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { type Context, Effect, Layer, ManagedRuntime } from "effect"
+import { type Context, Effect, Layer, ManagedRuntime, Tracer } from "effect"
 import * as App from "../../adapters/http/App.js"
 import { makeHandlers, stripPrefix, type FlagportHandlers } from "../../adapters/http/Embed.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
@@ -172,5 +172,29 @@ describe("web handler body limit", () => {
       } as RequestInit)
     )
     expect(reply.status).toBe(201)
+  })
+})
+
+describe("tracing", () => {
+  it("makes no per-request server span (the tracer middleware is disabled for throughput)", async () => {
+    const names: Array<string> = []
+    const base = Effect.runSync(Effect.tracer)
+    const counting = Tracer.make({
+      span: (name, parent, context, links, startTime, kind) => {
+        names.push(`${kind}:${name}`)
+        return base.span(name, parent, context, links, startTime, kind)
+      },
+      context: base.context
+    })
+    const handlers = await makeHandlers({
+      services: App.servicesFrom(StorageLayer.memoryStorage).pipe(Layer.provideMerge(Layer.setTracer(counting)))
+    })
+    try {
+      expect((await handlers.web(new Request("http://x/health"))).status).toBe(200)
+      expect((await handlers.web(new Request("http://x/v1/projects"))).status).toBe(401)
+      expect(names.filter((n) => n.startsWith("server:"))).toEqual([])
+    } finally {
+      await handlers.dispose()
+    }
   })
 })
