@@ -26,7 +26,7 @@ import * as App from "./App.js"
 import { BodyTooLarge, type Lane, type LaneRequest, type LaneResponse, MAX_BODY_BYTES, routeOf } from "./EvaluationLane.js"
 import { EvaluationLane } from "./LaneService.js"
 
-export { layer, type HttpOptions, type HttpServices } from "./App.js"
+export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 
 export interface EmbedOptions<E> extends App.HttpOptions {
   /**
