@@ -6,7 +6,9 @@
  * that has seen it recently. Once an entry is older than `ttlMs`, the next request waits for a
  * fresh lookup (it is not served from the stale entry), so the bound is strict.
  * Unknown tokens are cached too (negative entries), so a flood of bad keys does not become a
- * flood of queries; the map is cleared when it reaches `maxEntries`.
+ * flood of queries; the map is cleared when it reaches `maxEntries`. A token longer than
+ * `MAX_TOKEN_LENGTH` cannot be a key (ours are 47 characters): it is unknown at once, with no
+ * lookup and no entry, so an entry costs at most a few hundred bytes whatever a client sends.
  */
 import type { ApiKey } from "../../src/domain/ApiKey.js"
 
@@ -24,6 +26,9 @@ interface Entry {
 
 export const DEFAULT_KEY_TTL_MS = 1_000
 
+/** The longest token looked up; keys are `srv_` / `cli_` plus 43 characters. */
+export const MAX_TOKEN_LENGTH = 256
+
 export class KeyCache {
   private readonly entries = new Map<string, Entry>()
   private readonly ttlMs: number
@@ -39,8 +44,14 @@ export class KeyCache {
     this.now = options.now ?? Date.now
   }
 
+  /** How many tokens are held (for tests and metrics). */
+  get size(): number {
+    return this.entries.size
+  }
+
   /** The key for `token` (null when unknown or revoked); synchronous while the entry is fresh. */
   lookup(token: string): ApiKey | null | Promise<ApiKey | null> {
+    if (token.length > MAX_TOKEN_LENGTH) return null
     const entry = this.entries.get(token)
     if (entry !== undefined && entry.expiresAt > this.now()) return entry.key
     if (entry?.pending !== undefined) return entry.pending

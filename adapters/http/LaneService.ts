@@ -6,6 +6,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Cause, Context, Effect, Exit, Layer, Option, Runtime, Schedule, Stream } from "effect"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
+import { Environments } from "../../src/services/Environments.js"
 import { Snapshots } from "../../src/services/Snapshots.js"
 import { Lane } from "./EvaluationLane.js"
 import { KeyCache } from "./KeyCache.js"
@@ -59,6 +60,7 @@ export const make = (config: LaneConfig = {}) =>
   Effect.gen(function* () {
     const apiKeys = yield* ApiKeys
     const snapshots = yield* Snapshots
+    const environments = yield* Environments
     const runtime = yield* Effect.runtime<never>()
     const runExit = Runtime.runPromiseExit(runtime)
     const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
@@ -78,6 +80,7 @@ export const make = (config: LaneConfig = {}) =>
     const cache = new SnapshotCache(
       {
         revision: (projectId) => run(snapshots.revision(projectId)),
+        environments: (projectId) => run(Effect.map(environments.list(projectId), (list) => list.map((environment) => environment.key))),
         snapshot: (projectId, environment) => run(snapshots.snapshot(projectId, environment))
       },
       config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }

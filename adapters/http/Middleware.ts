@@ -9,7 +9,9 @@
  * - `RouteNotFound` (unknown path or method) -> 404,
  * - anything unexpected -> logged with its cause, answered 500 with a message that leaks nothing.
  *
- * It also tells the evaluation lane about successful writes, so this process serves them at once.
+ * It also tells the evaluation lane about successful writes under `/v1/projects/{projectId}/`,
+ * so this process serves them at once (project creation, whose id is in the body, is reported by
+ * its handler in `Handlers.ts`).
  */
 import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"

@@ -7,8 +7,20 @@
  * other request meanwhile is served from the cache. `checkedAt` is the time the read started,
  * so a write acknowledged at time T (by any process on the same database) is served by every
  * process from T + 250 ms + one revision read + one snapshot rebuild at the latest: well
- * inside the contract's 1 s. Writes through this process's API call `invalidate(projectId)`
- * and are served at once. In steady state a request touches no database.
+ * inside the contract's 1 s. In steady state a request touches no database.
+ *
+ * Writes through this process's API call `invalidate(projectId)` and are served at once: it bumps
+ * the project's invalidation counter, and until a revision check that *started after* the
+ * invalidation has finished, every request for the project waits for that check (one read,
+ * shared). A check that started before it cannot mark the project fresh, and a snapshot load
+ * that started at an older revision than the one now known is never handed back.
+ *
+ * Bounds (whatever a client sends): the project's environment keys are read with its revision
+ * (again whenever the revision changes), and an environment is only given an entry when it is
+ * one of them; anything else (or a name not matching the key pattern) is a 404 with no entry and
+ * no load. Projects are capped at `maxProjects` (oldest dropped first), unknown project ids are
+ * remembered apart (at most `maxUnknownProjects`, for one interval) and environments per project
+ * at `maxEnvironmentsPerProject`.
  *
  * Each entry also holds what `GET /v1/config` sends: the JSON body serialized once per
  * version, its gzip (made on first demand, once per version) and its ETag.
@@ -16,16 +28,27 @@
 import { createHash } from "node:crypto"
 import { gzipSync } from "node:zlib"
 import type { ConfigSnapshot } from "../../src/domain/ConfigSnapshot.js"
+import { ResourceNotFound } from "../../src/domain/Errors.js"
 import * as Evaluate from "../../src/domain/Evaluate.js"
+import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../src/domain/Ids.js"
+import { projectNotFound } from "../../src/services/Shared.js"
 
 export interface SnapshotSource {
   readonly revision: (projectId: string) => Promise<number>
+  /** The keys of the project's environments (rejects with ResourceNotFound for an unknown project). */
+  readonly environments: (projectId: string) => Promise<ReadonlyArray<string>>
   readonly snapshot: (projectId: string, environment: string) => Promise<{ readonly revision: number; readonly snapshot: ConfigSnapshot }>
 }
 
 export interface SnapshotCacheOptions {
   readonly checkIntervalMs?: number
   readonly now?: () => number
+  /** Projects kept (10,000); past it the oldest is dropped (and reloaded when asked again). */
+  readonly maxProjects?: number
+  /** Unknown project ids remembered for one interval (1,000); the set is cleared when full. */
+  readonly maxUnknownProjects?: number
+  /** Compiled environments kept per project (1,000); past it the oldest is dropped. */
+  readonly maxEnvironmentsPerProject?: number
 }
 
 export const DEFAULT_CHECK_INTERVAL_MS = 250
@@ -51,6 +74,8 @@ interface EnvState {
   error: unknown
   errorRevision: number
   pending: Promise<CompiledEntry> | undefined
+  /** The project revision `pending` was started for. */
+  pendingRevision: number
 }
 
 interface ProjectState {
@@ -58,22 +83,69 @@ interface ProjectState {
   revision: number
   error: unknown
   checkedAt: number
+  /** Incremented by `invalidate()`. */
+  generation: number
+  /** The generation of the last check applied; behind `generation` = a write here not yet seen. */
+  checkedGeneration: number
   pending: Promise<void> | undefined
+  /** The generation at which `pending` started. */
+  pendingGeneration: number
+  /** The environment keys, read with the revision `envKeysRevision`. */
+  envKeys: ReadonlySet<string> | undefined
+  envKeysRevision: number
   readonly envs: Map<string, EnvState>
+}
+
+/** A check's answer: the revision, and the environment keys when they had to be read again. */
+interface Checked {
+  readonly revision: number
+  readonly keys: ReadonlyArray<string> | undefined
+}
+
+interface UnknownProject {
+  readonly error: unknown
+  readonly until: number
 }
 
 const NO_REVISION = -1
 
 export const etagOf = (json: Buffer): string => `W/"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`
 
+/** The same answer as `Snapshots.snapshot` for an environment the project does not have. */
+export const environmentNotFound = (projectId: string, environment: string): ResourceNotFound =>
+  new ResourceNotFound({ message: `Environment '${environment}' not found in project '${projectId}'` })
+
+/** Inserts into a Map used as a FIFO with a cap: the oldest key goes first. */
+const insertCapped = <K, V>(map: Map<K, V>, key: K, value: V, max: number): void => {
+  if (map.size >= max) {
+    const oldest = map.keys().next()
+    if (oldest.done !== true) map.delete(oldest.value)
+  }
+  map.set(key, value)
+}
+
 export class SnapshotCache {
   private readonly projects = new Map<string, ProjectState>()
+  private readonly unknown = new Map<string, UnknownProject>()
   private readonly checkIntervalMs: number
   private readonly now: () => number
+  private readonly maxProjects: number
+  private readonly maxUnknownProjects: number
+  private readonly maxEnvironmentsPerProject: number
 
   constructor(private readonly source: SnapshotSource, options: SnapshotCacheOptions = {}) {
     this.checkIntervalMs = options.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS
     this.now = options.now ?? Date.now
+    this.maxProjects = Math.max(1, options.maxProjects ?? 10_000)
+    this.maxUnknownProjects = Math.max(1, options.maxUnknownProjects ?? 1_000)
+    this.maxEnvironmentsPerProject = Math.max(1, options.maxEnvironmentsPerProject ?? 1_000)
+  }
+
+  /** How many projects, unknown project ids and environment entries are held (for tests and metrics). */
+  get size(): { readonly projects: number; readonly unknownProjects: number; readonly environments: number } {
+    let environments = 0
+    for (const project of this.projects.values()) environments += project.envs.size
+    return { projects: this.projects.size, unknownProjects: this.unknown.size, environments }
   }
 
   /**
@@ -83,76 +155,152 @@ export class SnapshotCache {
   get(projectId: string, environment: string): CompiledEntry | Promise<CompiledEntry> {
     let project = this.projects.get(projectId)
     if (project === undefined) {
-      project = { id: projectId, revision: NO_REVISION, error: undefined, checkedAt: Number.NEGATIVE_INFINITY, pending: undefined, envs: new Map() }
-      this.projects.set(projectId, project)
+      const unknown = this.unknown.get(projectId)
+      if (unknown !== undefined) {
+        if (unknown.until > this.now()) throw unknown.error
+        this.unknown.delete(projectId)
+      }
+      // No entry (and no load) for what cannot be a project id.
+      if (!PROJECT_ID_PATTERN.test(projectId)) throw projectNotFound(projectId)
+      project = {
+        id: projectId,
+        revision: NO_REVISION,
+        error: undefined,
+        checkedAt: Number.NEGATIVE_INFINITY,
+        generation: 0,
+        checkedGeneration: 0,
+        pending: undefined,
+        pendingGeneration: 0,
+        envKeys: undefined,
+        envKeysRevision: NO_REVISION,
+        envs: new Map()
+      }
+      insertCapped(this.projects, projectId, project, this.maxProjects)
     }
-    if (this.now() - project.checkedAt >= this.checkIntervalMs && project.pending === undefined) {
-      const p = project
+    const p = project
+    if (p.checkedGeneration !== p.generation) {
+      // A write acknowledged here since the last check: wait for a check that started after it.
+      return this.currentCheck(p).then(() => this.fromProject(p, environment))
+    }
+    if (p.pending === undefined && this.now() - p.checkedAt >= this.checkIntervalMs) {
       return this.check(p).then(() => this.fromProject(p, environment))
     }
-    if (project.revision === NO_REVISION && project.pending !== undefined) {
-      const p = project
-      return project.pending.then(() => this.fromProject(p, environment))
+    if (p.envKeys === undefined && p.pending !== undefined) {
+      return p.pending.then(() => this.fromProject(p, environment))
     }
-    return this.fromProject(project, environment)
+    return this.fromProject(p, environment)
   }
 
-  /** Forces a revision check on the next request for the project (a write happened here). */
+  /**
+   * A write happened here: the next request for the project (and every one after it) sees it.
+   * Also forgets a remembered "unknown project" (the project may just have been created).
+   */
   invalidate(projectId: string): void {
+    this.unknown.delete(projectId)
     const project = this.projects.get(projectId)
-    if (project !== undefined) project.checkedAt = Number.NEGATIVE_INFINITY
+    if (project === undefined) return
+    project.generation++
+    project.checkedAt = Number.NEGATIVE_INFINITY
+  }
+
+  /** The in-flight check if it started at the current generation, else a new one. */
+  private currentCheck(project: ProjectState): Promise<void> {
+    if (project.pending !== undefined && project.pendingGeneration === project.generation) return project.pending
+    return this.check(project)
   }
 
   private check(project: ProjectState): Promise<void> {
     const startedAt = this.now()
-    project.pending = this.source.revision(project.id).then(
-      (revision) => {
-        project.revision = Math.max(project.revision, revision)
-        project.error = undefined
-        project.checkedAt = startedAt
-        project.pending = undefined
-      },
-      (error: unknown) => {
-        // An unknown project is remembered for one interval too; other failures are retried at once.
-        project.error = error
-        project.revision = NO_REVISION
-        project.envs.clear()
-        project.checkedAt = isNotFound(error) ? startedAt : Number.NEGATIVE_INFINITY
-        project.pending = undefined
-      }
-    )
-    return project.pending
+    const generation = project.generation
+    const source = this.source
+    const pending: Promise<void> = source
+      .revision(project.id)
+      .then((revision): Checked | Promise<Checked> =>
+        project.envKeys !== undefined && project.envKeysRevision === revision
+          ? { revision, keys: undefined }
+          : source.environments(project.id).then((keys) => ({ revision, keys }))
+      )
+      .then(
+        ({ keys, revision }) => {
+          // Only the latest check applies its answer (a newer one may have started since).
+          if (project.pending !== pending) return
+          project.pending = undefined
+          if (keys !== undefined) {
+            project.envKeys = new Set(keys)
+            project.envKeysRevision = revision
+            for (const name of project.envs.keys()) if (!project.envKeys.has(name)) project.envs.delete(name)
+          }
+          project.revision = Math.max(project.revision, revision)
+          project.error = undefined
+          if (project.generation === generation) {
+            project.checkedAt = startedAt
+            project.checkedGeneration = generation
+          }
+        },
+        (error: unknown) => {
+          if (project.pending !== pending) return
+          project.pending = undefined
+          project.error = error
+          project.revision = NO_REVISION
+          project.envKeys = undefined
+          project.envKeysRevision = NO_REVISION
+          project.envs.clear()
+          if (isNotFound(error) && project.generation === generation) {
+            // An unknown project is remembered apart, for one interval, and holds no entry here.
+            if (this.projects.get(project.id) === project) this.projects.delete(project.id)
+            if (this.unknown.size >= this.maxUnknownProjects) this.unknown.clear()
+            this.unknown.set(project.id, { error, until: startedAt + this.checkIntervalMs })
+            project.checkedAt = startedAt
+            project.checkedGeneration = generation
+          } else {
+            // Other failures are retried by the next request.
+            project.checkedAt = Number.NEGATIVE_INFINITY
+          }
+        }
+      )
+    project.pending = pending
+    project.pendingGeneration = generation
+    return pending
   }
 
   private fromProject(project: ProjectState, environment: string): CompiledEntry | Promise<CompiledEntry> {
     if (project.error !== undefined) throw project.error
     let env = project.envs.get(environment)
     if (env === undefined) {
-      env = { entry: undefined, error: undefined, errorRevision: NO_REVISION, pending: undefined }
-      project.envs.set(environment, env)
+      if (project.envKeys === undefined) {
+        // Only when an older check's answer was superseded: wait for the current one.
+        return this.currentCheck(project).then(() => this.fromProject(project, environment))
+      }
+      // Only an environment the project has gets an entry: an unknown name is a 404 with no load.
+      if (!KEY_PATTERN.test(environment) || !project.envKeys.has(environment)) throw environmentNotFound(project.id, environment)
+      env = { entry: undefined, error: undefined, errorRevision: NO_REVISION, pending: undefined, pendingRevision: NO_REVISION }
+      insertCapped(project.envs, environment, env, this.maxEnvironmentsPerProject)
     }
     if (env.entry !== undefined && env.entry.revision >= project.revision) return env.entry
     if (env.error !== undefined && env.errorRevision >= project.revision) throw env.error
-    if (env.pending !== undefined) return env.pending
+    // A load started at an older revision may hold data from before a write: never hand it back.
+    if (env.pending !== undefined && env.pendingRevision >= project.revision) return env.pending
     return this.build(project, env, environment)
   }
 
   private build(project: ProjectState, env: EnvState, environment: string): Promise<CompiledEntry> {
     const requested = project.revision
     const e = env
-    e.pending = this.source.snapshot(project.id, environment).then(
+    const pending: Promise<CompiledEntry> = this.source.snapshot(project.id, environment).then(
       ({ revision, snapshot }) => {
         const json = Buffer.from(JSON.stringify(snapshot))
         // The source labels a snapshot with the revision it is at least as new as; never older than asked.
         const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot), json, etagOf(json))
         project.revision = Math.max(project.revision, revision)
-        e.entry = entry
-        e.error = undefined
-        e.pending = undefined
+        if (e.entry === undefined || e.entry.revision <= entry.revision) {
+          e.entry = entry
+          e.error = undefined
+        }
+        if (e.pending === pending) e.pending = undefined
         return entry
       },
       (error: unknown) => {
-        e.pending = undefined
+        if (e.pending === pending) e.pending = undefined
         if (isNotFound(error)) {
           e.error = error
           e.errorRevision = requested
@@ -160,7 +308,9 @@ export class SnapshotCache {
         throw error
       }
     )
-    return e.pending
+    e.pending = pending
+    e.pendingRevision = requested
+    return pending
   }
 }
 

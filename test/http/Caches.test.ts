@@ -1,0 +1,331 @@
+/**
+ * The evaluation lane's caches under hostile or racy input: `SnapshotCache` stays bounded
+ * whatever environment names and project ids arrive, a write acknowledged by this process is
+ * served by the very next request (even with a revision check or a snapshot load in flight that
+ * started before it), project creation forgets a cached "not found", and `KeyCache` neither looks
+ * up nor keeps over-long tokens.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { KeyCache, MAX_TOKEN_LENGTH } from "../../adapters/http/KeyCache.js"
+import { type CompiledEntry, SnapshotCache, type SnapshotSource } from "../../adapters/http/SnapshotCache.js"
+import type { ConfigSnapshot } from "../../src/domain/ConfigSnapshot.js"
+import { ResourceNotFound } from "../../src/domain/Errors.js"
+import { request, startServer } from "./fixtures.js"
+
+/** One fake project database: a revision, environment keys and one string flag `f` per environment. */
+class FakeSource implements SnapshotSource {
+  revisionNumber = 1
+  value = "old"
+  readonly envs = new Set(["development"])
+  readonly projects = new Set(["p1"])
+  calls = { revision: 0, environments: 0, snapshot: 0 }
+  /** When set, calls (or only snapshot loads) wait until `release()`. */
+  hold: boolean | "snapshot" = false
+  private held: Array<() => void> = []
+
+  release(): void {
+    const held = this.held
+    this.held = []
+    for (const go of held) go()
+  }
+
+  get heldCount(): number {
+    return this.held.length
+  }
+
+  /** A write: new data, a new revision (as `Snapshots` would see it). */
+  write(value: string): void {
+    this.value = value
+    this.revisionNumber++
+  }
+
+  private gate<A>(read: () => A, snapshot = false): Promise<A> {
+    if (this.hold === false || (this.hold === "snapshot" && !snapshot)) return Promise.resolve().then(read)
+    return new Promise<A>((resolve, reject) => {
+      const value = (() => {
+        try {
+          return { ok: true as const, a: read() }
+        } catch (error) {
+          return { ok: false as const, error }
+        }
+      })()
+      // The answer is taken now (the read happens before any later write) and delivered on release.
+      this.held.push(() => (value.ok ? resolve(value.a) : reject(value.error)))
+    })
+  }
+
+  private project(projectId: string): void {
+    if (!this.projects.has(projectId)) throw new ResourceNotFound({ message: `Project '${projectId}' not found` })
+  }
+
+  revision = (projectId: string): Promise<number> => {
+    this.calls.revision++
+    return this.gate(() => {
+      this.project(projectId)
+      return this.revisionNumber
+    })
+  }
+
+  environments = (projectId: string): Promise<ReadonlyArray<string>> => {
+    this.calls.environments++
+    return this.gate(() => {
+      this.project(projectId)
+      return [...this.envs]
+    })
+  }
+
+  snapshot = (projectId: string, environment: string): Promise<{ revision: number; snapshot: ConfigSnapshot }> => {
+    this.calls.snapshot++
+    return this.gate(() => {
+      this.project(projectId)
+      if (!this.envs.has(environment)) throw new ResourceNotFound({ message: `Environment '${environment}' not found in project '${projectId}'` })
+      const snapshot: ConfigSnapshot = {
+        environment,
+        flags: [
+          {
+            key: "f",
+            type: "string",
+            enabled: true,
+            variations: [{ key: "v", value: this.value }],
+            defaultVariationKey: "v",
+            offVariationKey: "v",
+            rules: []
+          }
+        ],
+        segments: []
+      }
+      return { revision: this.revisionNumber, snapshot }
+    }, true)
+  }
+}
+
+const valueOf = (entry: CompiledEntry): unknown => (JSON.parse(entry.json.toString("utf8")) as ConfigSnapshot).flags[0].variations[0].value
+
+/** Settles a `get` (sync or async) into the entry or the thrown error. */
+const settle = async (run: () => CompiledEntry | Promise<CompiledEntry>): Promise<{ entry?: CompiledEntry; error?: unknown }> => {
+  try {
+    return { entry: await run() }
+  } catch (error) {
+    return { error }
+  }
+}
+
+/** Lets every pending promise callback run. */
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+const clock = () => {
+  let t = 1_000_000
+  return { now: () => t, advance: (ms: number) => (t += ms) }
+}
+
+describe("SnapshotCache: bounded whatever the client sends", () => {
+  it("20,000 distinct unknown environment names: no entry, no snapshot load, one environment-list read", async () => {
+    const source = new FakeSource()
+    const time = clock()
+    const cache = new SnapshotCache(source, { now: time.now })
+    expect(valueOf(await cache.get("p1", "development"))).toBe("old")
+    const loadsBefore = { ...source.calls }
+    for (let i = 0; i < 20_000; i++) {
+      // Half valid-looking names, half names the key pattern refuses (long, spaces, unicode).
+      const name = i % 2 === 0 ? `env-${i}` : `${"x".repeat(200)} ${i} é`
+      const { error } = await settle(() => cache.get("p1", name))
+      expect(error).toBeInstanceOf(ResourceNotFound)
+      expect((error as ResourceNotFound).message).toBe(`Environment '${name}' not found in project 'p1'`)
+      if (i % 5_000 === 0) time.advance(300) // revision checks keep happening meanwhile
+    }
+    expect(cache.size).toEqual({ projects: 1, unknownProjects: 0, environments: 1 })
+    expect(source.calls.snapshot).toBe(loadsBefore.snapshot)
+    expect(source.calls.environments).toBe(loadsBefore.environments) // the revision never changed
+    expect(valueOf(await cache.get("p1", "development"))).toBe("old")
+  })
+
+  it("an environment created later is found once the revision moves; 404 answers are still not cached per name", async () => {
+    const source = new FakeSource()
+    const cache = new SnapshotCache(source)
+    expect((await settle(() => cache.get("p1", "staging"))).error).toBeInstanceOf(ResourceNotFound)
+    source.envs.add("staging")
+    source.write("new")
+    cache.invalidate("p1")
+    expect(valueOf(await cache.get("p1", "staging"))).toBe("new")
+    expect(cache.size.environments).toBe(1)
+  })
+
+  it("20,000 distinct unknown project ids keep both maps bounded", async () => {
+    const source = new FakeSource()
+    const cache = new SnapshotCache(source, { maxProjects: 100, maxUnknownProjects: 50 })
+    for (let i = 0; i < 20_000; i++) {
+      const id = i % 2 === 0 ? `project-${i}` : `Not A Project Id ${i}`
+      const { error } = await settle(() => cache.get(id, "development"))
+      expect((error as ResourceNotFound).message).toBe(`Project '${id}' not found`)
+    }
+    const size = cache.size
+    expect(size.projects).toBeLessThanOrEqual(100)
+    expect(size.unknownProjects).toBeLessThanOrEqual(50)
+    expect(size.environments).toBe(0)
+    // Ids the pattern refuses cost no read at all.
+    expect(source.calls.revision).toBe(10_000)
+  })
+
+  it("the project map drops its oldest project past the cap (which is reloaded when asked again)", async () => {
+    const source = new FakeSource()
+    for (let i = 0; i < 10; i++) source.projects.add(`q${i}`)
+    const cache = new SnapshotCache(source, { maxProjects: 3 })
+    for (let i = 0; i < 10; i++) expect(valueOf(await cache.get(`q${i}`, "development"))).toBe("old")
+    expect(cache.size.projects).toBe(3)
+    expect(valueOf(await cache.get("q0", "development"))).toBe("old")
+  })
+})
+
+describe("SnapshotCache: a write acknowledged here is served by the next request", () => {
+  it("write, invalidate, get: the new value at once (no waiting for the interval)", async () => {
+    const source = new FakeSource()
+    const cache = new SnapshotCache(source, { checkIntervalMs: 60_000 })
+    expect(valueOf(await cache.get("p1", "development"))).toBe("old")
+    source.write("new")
+    cache.invalidate("p1")
+    expect(valueOf(await cache.get("p1", "development"))).toBe("new")
+    // And every request after it, not only the first one.
+    expect(valueOf(await cache.get("p1", "development"))).toBe("new")
+  })
+
+  it("a revision check that started before the write neither serves nor marks the project fresh", async () => {
+    const source = new FakeSource()
+    const time = clock()
+    const cache = new SnapshotCache(source, { now: time.now })
+    expect(valueOf(await cache.get("p1", "development"))).toBe("old")
+    time.advance(300)
+    source.hold = true
+    const before = settle(() => cache.get("p1", "development")) // starts a check; it reads revision 1
+    expect(source.heldCount).toBe(1)
+    // Meanwhile a write is acknowledged by this process.
+    source.hold = false
+    source.write("new")
+    cache.invalidate("p1")
+    // A request right after the write: served the new value even while the old check is pending.
+    const after = settle(() => cache.get("p1", "development"))
+    const second = settle(() => cache.get("p1", "development"))
+    expect(valueOf((await after).entry!)).toBe("new")
+    expect(valueOf((await second).entry!)).toBe("new")
+    // The old check answers last: it must not make the project look checked at revision 1.
+    source.release()
+    await before
+    expect(valueOf((await settle(() => cache.get("p1", "development"))).entry!)).toBe("new")
+  })
+
+  it("a snapshot load that started before the write is not handed back after it", async () => {
+    const source = new FakeSource()
+    const time = clock()
+    const cache = new SnapshotCache(source, { now: time.now })
+    expect(valueOf(await cache.get("p1", "development"))).toBe("old")
+    // Another process writes; the next check sees revision 2 and starts a load, which is held
+    // with the data it read ("mid").
+    source.write("mid")
+    time.advance(300)
+    source.hold = "snapshot"
+    const first = settle(() => cache.get("p1", "development"))
+    for (let i = 0; i < 20 && source.heldCount === 0; i++) await flush()
+    expect(source.heldCount).toBe(1)
+    // Then this process acknowledges a write.
+    source.hold = false
+    source.write("new")
+    cache.invalidate("p1")
+    const after = settle(() => cache.get("p1", "development"))
+    expect(valueOf((await after).entry!)).toBe("new")
+    // The old load answers last: the request that started before the write gets it; the cache keeps the newest.
+    source.release()
+    expect(valueOf((await first).entry!)).toBe("mid")
+    expect(valueOf((await settle(() => cache.get("p1", "development"))).entry!)).toBe("new")
+  })
+
+  it("a check started before the write cannot be joined by a request after it", async () => {
+    const source = new FakeSource()
+    const cache = new SnapshotCache(source)
+    source.hold = true
+    const first = settle(() => cache.get("p1", "development")) // first check (revision 1) held
+    expect(source.heldCount).toBe(1)
+    source.hold = false
+    source.write("new")
+    cache.invalidate("p1")
+    const after = settle(() => cache.get("p1", "development"))
+    expect(valueOf((await after).entry!)).toBe("new")
+    source.release()
+    await first
+  })
+
+  it("a cached 'project not found' is forgotten when the project is created here", async () => {
+    const source = new FakeSource()
+    const cache = new SnapshotCache(source, { checkIntervalMs: 60_000 })
+    expect(((await settle(() => cache.get("p9", "development"))).error as ResourceNotFound).message).toBe("Project 'p9' not found")
+    expect(cache.size.unknownProjects).toBe(1)
+    source.projects.add("p9")
+    source.write("new")
+    // Still remembered (one interval) unless this process reports the creation.
+    expect((await settle(() => cache.get("p9", "development"))).error).toBeInstanceOf(ResourceNotFound)
+    cache.invalidate("p9")
+    expect(valueOf(await cache.get("p9", "development"))).toBe("new")
+  })
+})
+
+describe("through the server (memory storage, revision poll set to one minute)", () => {
+  it("write then evaluate at once; project creation after a 404; over-long tokens", async () => {
+    const t = await startServer(undefined, { lane: { checkIntervalMs: 60_000 } })
+    try {
+      const call = (method: string, path: string, body?: unknown) =>
+        request(t.url, method, path, { key: t.keys.global, ...(body === undefined ? {} : { body }) })
+      const evaluate = (projectId: string, key = t.keys.global) =>
+        request(t.url, "POST", "/v1/evaluate", { key, body: { environment: "development", projectId, context: { key: "u" } } })
+      const flags = (reply: { body: unknown }) => (reply.body as { flags: Record<string, { value: unknown }> }).flags
+      expect((await call("POST", "/v1/projects/p1/flags", { key: "fresh", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] })).status).toBe(201)
+      const target = (enabled: boolean) =>
+        call("PUT", "/v1/projects/p1/flags/fresh/targeting", { environment: "development", enabled, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+      for (const enabled of [true, false, true, false]) {
+        expect((await target(enabled)).status).toBe(200)
+        const reply = await evaluate("p1")
+        expect(reply.status).toBe(200)
+        expect(flags(reply).fresh.value).toBe(enabled)
+      }
+
+      // A 404 for a project that does not exist yet, then its creation: served at once.
+      expect((await evaluate("p7")).status).toBe(404)
+      expect((await call("POST", "/v1/projects", { id: "p7", name: "Seven" })).status).toBe(201)
+      expect((await call("POST", "/v1/projects/p7/environments", { key: "development", name: "Dev" })).status).toBe(201)
+      const created = await evaluate("p7")
+      expect(created.status).toBe(200)
+      expect(flags(created)).toEqual({})
+
+      // An unknown environment name sent by a client key: 404, and the lane keeps no entry for it.
+      const unknownEnv = await request(t.url, "GET", `/v1/config?environment=${"n".repeat(120)}`, { key: t.keys.client })
+      expect(unknownEnv.status).toBe(404)
+
+      // Over-long tokens: the exact 401, with or without a key prefix.
+      for (const token of [`srv_${"a".repeat(5_000)}`, `cli_${"b".repeat(MAX_TOKEN_LENGTH)}`]) {
+        const reply = await request(t.url, "POST", "/v1/evaluate", { key: token, body: { environment: "development", context: { key: "u" } } })
+        expect(reply.status).toBe(401)
+        expect(reply.body).toEqual({ error: { code: "unauthorized", message: "Invalid API key." } })
+        const management = await request(t.url, "GET", "/v1/projects", { key: token })
+        expect(management.status).toBe(401)
+        expect(management.body).toEqual({ error: { code: "unauthorized", message: "Invalid API key." } })
+      }
+    } finally {
+      await t.close()
+    }
+  })
+})
+
+describe("KeyCache: over-long tokens", () => {
+  it("are unknown without a lookup and leave no entry; short unknown tokens are cached", async () => {
+    let loads = 0
+    const cache = new KeyCache(() => {
+      loads++
+      return Promise.resolve(null)
+    })
+    for (let i = 0; i < 1_000; i++) expect(cache.lookup(`srv_${i}${"x".repeat(MAX_TOKEN_LENGTH)}`)).toBeNull()
+    expect(loads).toBe(0)
+    expect(cache.size).toBe(0)
+    expect(await cache.lookup(`srv_${"x".repeat(MAX_TOKEN_LENGTH - 4)}`)).toBeNull() // exactly the maximum: looked up
+    expect(loads).toBe(1)
+    expect(cache.size).toBe(1)
+    expect(cache.lookup(`srv_${"x".repeat(MAX_TOKEN_LENGTH - 4)}`)).toBeNull() // cached, synchronous
+    expect(loads).toBe(1)
+  })
+})
