@@ -37,7 +37,10 @@ export const parseIso = (input: string): number => {
     if (oh > 23 || om > 59) return NaN
     offsetMinutes = sign * (oh * 60 + om)
   }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000
+  // Date.UTC reads years 0-99 as 1900-1999; setting the full year afterwards keeps year 50 as 50.
+  const utc = new Date(Date.UTC(2000, 0, 1, hour, minute, second, millis))
+  utc.setUTCFullYear(year, month - 1, day)
+  return utc.getTime() - offsetMinutes * 60_000
 }
 
 /** Epoch milliseconds of a date value (ISO string or finite number), or NaN. */
