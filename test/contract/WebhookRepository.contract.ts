@@ -1,6 +1,5 @@
 import { expect, type Vitest } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { CreateFlagInput } from "../../src/domain/Flag.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { IdGenerator } from "../../src/ports/IdGenerator.js"
 import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
@@ -11,6 +10,7 @@ import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"
 import { fanOut } from "../../src/services/WebhookDispatcher.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
+import { booleanFlag } from "../webhooks/fixtures/Flags.js"
 
 /**
  * The WebhookRepository contract (with the Webhooks service and the dispatcher's fan-out on top),
@@ -31,16 +31,6 @@ export type WebhookContractEnv =
   | Webhooks
 
 export type WebhookIt = Vitest.MethodsNonLive<WebhookContractEnv, true>
-
-const flag = (key: string): CreateFlagInput => ({
-  key,
-  name: key,
-  type: "boolean",
-  variations: [
-    { key: "on", value: true },
-    { key: "off", value: false }
-  ]
-})
 
 const newProject = Effect.gen(function* () {
   const id = `wh-${Math.random().toString(36).slice(2, 12)}`
@@ -199,9 +189,9 @@ export const webhookContract = (it: WebhookIt) => {
       })
       const createdOnly = yield* webhooks.create(projectId, { url: "https://e.com/created", events: ["flag.created"] })
       const disabled = yield* webhooks.create(projectId, { url: "https://e.com/off", events: ["flag.created"], enabled: false })
-      yield* flags.create(projectId, flag("one"))
+      yield* flags.create(projectId, booleanFlag("one"))
       yield* flags.patch(projectId, "one", { name: "One" })
-      yield* flags.create(projectId, flag("two"))
+      yield* flags.create(projectId, booleanFlag("two"))
       yield* flags.remove(projectId, "one")
       const events = yield* outbox.list(projectId)
       expect(events).toHaveLength(4)
@@ -230,7 +220,7 @@ export const webhookContract = (it: WebhookIt) => {
       const tx = yield* Transactor
       const projectId = yield* newProject
       const hook = yield* webhooks.create(projectId, { url: "https://e.com/", events: ["flag.created"] })
-      yield* (yield* Flags).create(projectId, flag("f"))
+      yield* (yield* Flags).create(projectId, booleanFlag("f"))
       const error = yield* Effect.flip(tx.withTransaction(Effect.zipRight(fanOut(1000), Effect.fail("abort" as const))))
       expect(error).toBe("abort")
       expect(yield* repo.listDeliveries(hook.id)).toEqual([])
@@ -247,8 +237,8 @@ export const webhookContract = (it: WebhookIt) => {
       const projectId = yield* newProject
       const a = yield* webhooks.create(projectId, { url: "https://e.com/a", events: ["flag.created"], secret: "secret-aaa" })
       const b = yield* webhooks.create(projectId, { url: "https://e.com/b", events: ["flag.updated"] })
-      yield* flags.create(projectId, flag("f1"))
-      yield* flags.create(projectId, flag("f2"))
+      yield* flags.create(projectId, booleanFlag("f1"))
+      yield* flags.create(projectId, booleanFlag("f2"))
       yield* flags.patch(projectId, "f1", { name: "F1" })
       yield* fanOut(1000)
       const [a1, a2] = yield* repo.listDeliveries(a.id)
@@ -296,8 +286,8 @@ export const webhookContract = (it: WebhookIt) => {
       const repo = yield* WebhookRepository
       const projectId = yield* newProject
       const hook = yield* webhooks.create(projectId, { url: "https://e.com/r", events: ["flag.created"] })
-      yield* (yield* Flags).create(projectId, flag("f1"))
-      yield* (yield* Flags).create(projectId, flag("f2"))
+      yield* (yield* Flags).create(projectId, booleanFlag("f1"))
+      yield* (yield* Flags).create(projectId, booleanFlag("f2"))
       yield* fanOut(1000)
       const [d1, d2] = yield* repo.listDeliveries(hook.id)
       const t0 = at(SOON)
@@ -325,10 +315,10 @@ export const webhookContract = (it: WebhookIt) => {
       const repo = yield* WebhookRepository
       const projectId = yield* newProject
       const hook = yield* webhooks.create(projectId, { url: "https://e.com/d", events: ["flag.created"] })
-      yield* (yield* Flags).create(projectId, flag("queued"))
+      yield* (yield* Flags).create(projectId, booleanFlag("queued"))
       yield* fanOut(1000)
       yield* webhooks.patch(projectId, hook.id, { enabled: false })
-      yield* (yield* Flags).create(projectId, flag("while-disabled"))
+      yield* (yield* Flags).create(projectId, booleanFlag("while-disabled"))
       yield* fanOut(1000)
       expect((yield* repo.listDeliveries(hook.id)).map((d) => JSON.parse(d.payload).data.flag.key)).toEqual(["queued"])
       expect(mine(yield* claim("w"), [hook.id])).toEqual([])
@@ -342,7 +332,7 @@ export const webhookContract = (it: WebhookIt) => {
       const repo = yield* WebhookRepository
       const projectId = yield* newProject
       const hook = yield* webhooks.create(projectId, { url: "https://e.com/x", events: ["flag.created"] })
-      yield* (yield* Flags).create(projectId, flag("f"))
+      yield* (yield* Flags).create(projectId, booleanFlag("f"))
       yield* fanOut(1000)
       const [d] = yield* webhooks.deliveries(projectId, hook.id)
       expect((yield* Effect.flip(webhooks.redeliver(projectId, hook.id, d!.id)))._tag).toBe("ResourceConflict")
@@ -378,7 +368,7 @@ export const webhookContract = (it: WebhookIt) => {
       const repo = yield* WebhookRepository
       const projectId = yield* newProject
       const hook = yield* webhooks.create(projectId, { url: "https://e.com/z", events: ["flag.created"] })
-      yield* (yield* Flags).create(projectId, flag("f"))
+      yield* (yield* Flags).create(projectId, booleanFlag("f"))
       yield* fanOut(1000)
       const [d] = yield* repo.listDeliveries(hook.id)
       const t = at(SOON)
@@ -396,8 +386,8 @@ export const webhookContract = (it: WebhookIt) => {
       const hooks = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => i), (i) =>
         webhooks.create(projectId, { url: `https://e.com/c${i}`, events: ["flag.created"] })
       )
-      yield* (yield* Flags).create(projectId, flag("f1"))
-      yield* (yield* Flags).create(projectId, flag("f2"))
+      yield* (yield* Flags).create(projectId, booleanFlag("f1"))
+      yield* (yield* Flags).create(projectId, booleanFlag("f2"))
       yield* fanOut(1000)
       const ids = hooks.map((h) => h.id)
       const rounds = yield* Effect.forEach(

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, TestClock } from "effect"
 import { Webhook as StandardWebhook } from "standardwebhooks"
-import type { CreateFlagInput } from "../../src/domain/Flag.js"
 import { RETRY_DELAYS_MS } from "../../src/domain/RetrySchedule.js"
 import { toStandardSecret } from "../../src/domain/WebhookSigning.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
@@ -12,22 +11,13 @@ import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
 import type { Backend } from "../fixtures/databases.js"
 import { webhookEnv } from "./fixtures/Env.js"
+import { booleanFlag } from "./fixtures/Flags.js"
 import { type Received, receiver } from "./fixtures/Receiver.js"
 
 /**
  * End to end over memory storage, the real HTTP transport and a real receiver on 127.0.0.1,
  * with time driven by TestClock (set to the real now first: receivers check the timestamp).
  */
-
-const flag = (key: string): CreateFlagInput => ({
-  key,
-  name: key,
-  type: "boolean",
-  variations: [
-    { key: "on", value: true },
-    { key: "off", value: false }
-  ]
-})
 
 const OWNER = "test-dispatcher"
 const tick = WebhookDispatcher.tick(OWNER)
@@ -63,7 +53,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const { flags, projectId, webhooks } = yield* setup
       const secret = "whsec-like but plain: ü🔑"
       const hook = yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"], secret })
-      const created = yield* flags.create(projectId, flag("new-checkout"))
+      const created = yield* flags.create(projectId, booleanFlag("new-checkout"))
       const [event] = yield* (yield* EventOutbox).list(projectId)
 
       expect(yield* tick).toEqual({ fannedOut: 1, sent: 1 })
@@ -97,7 +87,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const r = yield* receiver(() => 204)
       const { flags, projectId, webhooks } = yield* setup
       yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"] })
-      yield* flags.create(projectId, flag("f"))
+      yield* flags.create(projectId, booleanFlag("f"))
       yield* tick
       expect(r.received).toHaveLength(1)
       expect(r.received[0]!.headers["webhook-signature"]).toBeUndefined()
@@ -114,7 +104,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
         events: ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"],
         enabled: false
       })
-      yield* flags.create(projectId, flag("f"))
+      yield* flags.create(projectId, booleanFlag("f"))
       yield* flags.patch(projectId, "f", { name: "F" })
       yield* flags.replaceTargeting(projectId, "f", {
         environment: "production",
@@ -139,9 +129,9 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const r = yield* receiver((_, i) => (i === 0 ? 503 : 200))
       const { flags, projectId, webhooks } = yield* setup
       const hook = yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"] })
-      yield* flags.create(projectId, flag("a"))
-      yield* flags.create(projectId, flag("b"))
-      yield* flags.create(projectId, flag("c"))
+      yield* flags.create(projectId, booleanFlag("a"))
+      yield* flags.create(projectId, booleanFlag("b"))
+      yield* flags.create(projectId, booleanFlag("c"))
       const events = (yield* (yield* EventOutbox).list(projectId)).map((e) => e.event.id)
       yield* tick
       yield* tick
@@ -163,7 +153,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const r = yield* receiver(() => 500)
       const { flags, projectId, webhooks } = yield* setup
       const hook = yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"] })
-      yield* flags.create(projectId, flag("f"))
+      yield* flags.create(projectId, booleanFlag("f"))
       yield* tick
       for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
         const [delivery] = yield* webhooks.deliveries(projectId, hook.id)
@@ -198,7 +188,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const r = yield* receiver((_, i) => (i === 0 ? "hang" : 200))
       const { flags, projectId, webhooks } = yield* setup
       const hook = yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"] })
-      yield* flags.create(projectId, flag("f"))
+      yield* flags.create(projectId, booleanFlag("f"))
       const running = yield* Effect.fork(tick)
       yield* Effect.promise(() => r.waitFor(1))
       yield* TestClock.adjust("9999 millis")
@@ -222,7 +212,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const rotated = yield* webhooks.patch(projectId, hook.id, { secret: "new-secret-2" })
       expect(rotated.previousSecretExpiresAt).toBeDefined()
 
-      yield* flags.create(projectId, flag("during"))
+      yield* flags.create(projectId, booleanFlag("during"))
       yield* tick
       const during = r.received[0]!
       expect(signatures(during)).toHaveLength(2)
@@ -232,13 +222,13 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
 
       // Just before the 24 h end, both still sign.
       yield* TestClock.setTime(Date.parse(rotated.previousSecretExpiresAt!) - 1000)
-      yield* flags.create(projectId, flag("late"))
+      yield* flags.create(projectId, booleanFlag("late"))
       yield* tick
       expect([signedWith("old-secret-1", r.received[1]!), signedWith("new-secret-2", r.received[1]!)]).toEqual([true, true])
 
       yield* TestClock.setTime(Date.parse(rotated.previousSecretExpiresAt!))
       expect((yield* webhooks.get(projectId, hook.id)).previousSecretExpiresAt).toBeUndefined()
-      yield* flags.create(projectId, flag("after"))
+      yield* flags.create(projectId, booleanFlag("after"))
       yield* tick
       const after = r.received[2]!
       expect(signatures(after)).toHaveLength(1)
@@ -251,7 +241,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const r = yield* receiver(() => 200)
       const { flags, projectId, webhooks } = yield* setup
       const hook = yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"], secret: "secret-123" })
-      yield* flags.create(projectId, flag("f"))
+      yield* flags.create(projectId, booleanFlag("f"))
       yield* tick
       const [first] = yield* webhooks.deliveries(projectId, hook.id)
       const again = yield* webhooks.redeliver(projectId, hook.id, first!.id)
@@ -274,7 +264,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const realPause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
       yield* Layer.build(WebhookDispatcher.layerWith({ pollInterval: "2 seconds" }))
       yield* realPause // its first round finds nothing, then it sleeps on the TestClock
-      yield* flags.create(projectId, flag("f"))
+      yield* flags.create(projectId, booleanFlag("f"))
       yield* realPause
       expect(r.received).toHaveLength(0) // it sleeps on the TestClock until the next poll
       yield* TestClock.adjust("2 seconds")

@@ -7,6 +7,7 @@ import { Projects } from "../../src/services/Projects.js"
 import * as WebhooksService from "../../src/services/Webhooks.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
+import { booleanFlag } from "./fixtures/Flags.js"
 import { type Received, receiver } from "./fixtures/Receiver.js"
 import { sigkill, startDispatcherProcess } from "./fixtures/Process.js"
 
@@ -85,19 +86,7 @@ describe("webhook dispatcher processes", () => {
       const keys = Array.from({ length: events }, (_, i) => `flag-${String(i).padStart(2, "0")}`)
       yield* withStore(
         url,
-        Effect.forEach(keys, (key) =>
-          Effect.flatMap(Flags, (flags) =>
-            flags.create("p", {
-              key,
-              name: key,
-              type: "boolean",
-              variations: [
-                { key: "on", value: true },
-                { key: "off", value: false }
-              ]
-            })
-          )
-        )
+        Effect.forEach(keys, (key) => Effect.flatMap(Flags, (flags) => flags.create("p", booleanFlag(key))))
       )
       yield* Effect.promise(() => r.waitFor(hooks * events, 120_000))
       yield* realSleep(1000)
