@@ -10,7 +10,7 @@ import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { SegmentRepository } from "../../src/ports/SegmentRepository.js"
 import { DuplicateKey, NotFound, StorageError } from "../../src/ports/StorageError.js"
-import { jsonCopy, MemoryDb } from "./MemoryDb.js"
+import { jsonCopy, MemoryDb, type TxRef } from "./MemoryDb.js"
 
 /**
  * The reference implementation of the storage ports. Tables are immutable Maps (insertion order
@@ -19,8 +19,20 @@ import { jsonCopy, MemoryDb } from "./MemoryDb.js"
 
 const scoped = (projectId: string, key: string) => `${projectId}/${key}`
 
-const insertUnique = <A>(map: ReadonlyMap<string, A>, key: string, value: A): ReadonlyMap<string, A> | null =>
-  map.has(key) ? null : new Map(map).set(key, value)
+/** Adds `row()` under a new `id`; DuplicateKey (`entity` `key`) when the id is taken. */
+const insertNew = <A>(table: TxRef<ReadonlyMap<string, A>>, id: string, row: () => A, entity: string, key: string) =>
+  table.modify((map) => (map.has(id) ? [false, map] : [true, new Map(map).set(id, row())])).pipe(
+    Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity, key }))))
+  )
+
+/** Deletes the row under `id`; NotFound (`entity` `key`) when there is none. */
+const removeExisting = <A>(table: TxRef<ReadonlyMap<string, A>>, id: string, entity: string, key: string) =>
+  table.modify((map) => {
+    if (!map.has(id)) return [false, map]
+    const next = new Map(map)
+    next.delete(id)
+    return [true, next]
+  }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity, key })))))
 
 export const projectRepository = Layer.effect(
   ProjectRepository,
@@ -28,11 +40,7 @@ export const projectRepository = Layer.effect(
     const db = yield* MemoryDb
     const table = db.makeRef<ReadonlyMap<string, { project: Project; revision: number }>>("projects", new Map())
     return ProjectRepository.of({
-      insert: (project) =>
-        table.modify((map) => {
-          const next = insertUnique(map, project.id, { project: jsonCopy(project), revision: 1 })
-          return next === null ? [false, map] : [true, next]
-        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "project", key: project.id }))))),
+      insert: (project) => insertNew(table, project.id, () => ({ project: jsonCopy(project), revision: 1 }), "project", project.id),
       list: () => Effect.map(table.get, (map) => Array.from(map.values(), (row) => row.project)),
       get: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.project)),
       bumpRevision: (id) =>
@@ -52,11 +60,7 @@ export const environmentRepository = Layer.effect(
     const db = yield* MemoryDb
     const table = db.makeRef<ReadonlyMap<string, Environment>>("environments", new Map())
     return EnvironmentRepository.of({
-      insert: (env) =>
-        table.modify((map) => {
-          const next = insertUnique(map, scoped(env.projectId, env.key), jsonCopy(env))
-          return next === null ? [false, map] : [true, next]
-        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "environment", key: env.key }))))),
+      insert: (env) => insertNew(table, scoped(env.projectId, env.key), () => jsonCopy(env), "environment", env.key),
       list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((e) => e.projectId === projectId)),
       get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key))))
     })
@@ -98,14 +102,9 @@ export const flagRepository = Layer.effect(
       )
     return FlagRepository.of({
       insert: (projectId, flag) =>
-        checkConfigs(projectId, flag).pipe(
-          Effect.zipRight(
-            table.modify((map) => {
-              const next = insertUnique(map, scoped(projectId, flag.key), { projectId, flag: jsonCopy(flag) })
-              return next === null ? [false, map] : [true, next]
-            })
-          ),
-          Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "flag", key: flag.key }))))
+        Effect.zipRight(
+          checkConfigs(projectId, flag),
+          insertNew(table, scoped(projectId, flag.key), () => ({ projectId, flag: jsonCopy(flag) }), "flag", flag.key)
         ),
       list: (projectId) =>
         table.get.pipe(
@@ -155,14 +154,7 @@ export const flagRepository = Layer.effect(
                 )
               )
         ),
-      remove: (projectId, key) =>
-        table.modify((map) => {
-          const id = scoped(projectId, key)
-          if (!map.has(id)) return [false, map]
-          const next = new Map(map)
-          next.delete(id)
-          return [true, next]
-        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "flag", key }))))),
+      remove: (projectId, key) => removeExisting(table, scoped(projectId, key), "flag", key),
       snapshotFlags: (projectId, environmentKey) =>
         Effect.map(table.get, (map) =>
           Array.from(map.values()).flatMap((row) => {
@@ -192,11 +184,7 @@ export const segmentRepository = Layer.effect(
     const db = yield* MemoryDb
     const table = db.makeRef<ReadonlyMap<string, Segment>>("segments", new Map())
     return SegmentRepository.of({
-      insert: (segment) =>
-        table.modify((map) => {
-          const next = insertUnique(map, scoped(segment.projectId, segment.key), jsonCopy(segment))
-          return next === null ? [false, map] : [true, next]
-        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "segment", key: segment.key }))))),
+      insert: (segment) => insertNew(table, scoped(segment.projectId, segment.key), () => jsonCopy(segment), "segment", segment.key),
       list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((s) => s.projectId === projectId)),
       get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key)))),
       update: (segment) =>
@@ -207,14 +195,7 @@ export const segmentRepository = Layer.effect(
           const stored: Segment = { ...jsonCopy(segment), id: row.id, createdAt: row.createdAt }
           return [true, new Map(map).set(id, stored)]
         }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "segment", key: segment.key }))))),
-      remove: (projectId, key) =>
-        table.modify((map) => {
-          const id = scoped(projectId, key)
-          if (!map.has(id)) return [false, map]
-          const next = new Map(map)
-          next.delete(id)
-          return [true, next]
-        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "segment", key })))))
+      remove: (projectId, key) => removeExisting(table, scoped(projectId, key), "segment", key)
     })
   })
 )
