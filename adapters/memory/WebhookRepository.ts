@@ -6,6 +6,7 @@ import {
   type NewDelivery,
   type StoredDelivery,
   type StoredWebhook,
+  toStoredDelivery,
   WebhookRepository
 } from "../../src/ports/WebhookRepository.js"
 import { jsonCopy, MemoryDb } from "./MemoryDb.js"
@@ -24,21 +25,7 @@ interface DeliveryRow extends NewDelivery {
   readonly updatedAt: string
 }
 
-const toStored = (row: DeliveryRow): StoredDelivery =>
-  jsonCopy({
-    id: row.id,
-    webhookId: row.webhookId,
-    projectId: row.projectId,
-    eventId: row.eventId,
-    eventType: row.eventType,
-    status: row.status,
-    nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
-    redeliveryOf: row.redeliveryOf,
-    attempts: row.attempts,
-    payload: row.payload,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt
-  })
+const toStored = (row: DeliveryRow): StoredDelivery => jsonCopy(toStoredDelivery(row, row.attempts))
 
 export const make = Effect.gen(function* () {
   const db = yield* MemoryDb

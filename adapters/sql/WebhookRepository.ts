@@ -6,8 +6,8 @@ import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/WebhookDe
 import { NotFound, StorageError } from "../../src/ports/StorageError.js"
 import {
   type ClaimedDelivery,
-  type StoredDelivery,
   type StoredWebhook,
+  toStoredDelivery,
   WebhookRepository
 } from "../../src/ports/WebhookRepository.js"
 
@@ -105,22 +105,7 @@ export const make = Effect.gen(function* () {
         list.push(toAttempt(a))
         byDelivery.set(a.deliveryId, list)
       }
-      return rows.map(
-        (row): StoredDelivery => ({
-          id: row.id,
-          webhookId: row.webhookId,
-          projectId: row.projectId,
-          eventId: row.eventId,
-          eventType: row.eventType,
-          status: row.status,
-          nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
-          redeliveryOf: row.redeliveryOf,
-          attempts: byDelivery.get(row.id) ?? [],
-          payload: row.payload,
-          createdAt: row.createdAt,
-          updatedAt: row.updatedAt
-        })
-      )
+      return rows.map((row) => toStoredDelivery(row, byDelivery.get(row.id) ?? []))
     })
 
   const remove = (projectId: string, webhookId: string) =>

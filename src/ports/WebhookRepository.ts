@@ -42,6 +42,28 @@ export interface StoredDelivery extends Delivery {
   readonly payload: string
 }
 
+/**
+ * A delivery row as a repository returns it, with its attempts: `nextAttemptAt` only while it is
+ * pending. Both adapters build their StoredDelivery here.
+ */
+export const toStoredDelivery = (
+  row: NewDelivery & { readonly status: DeliveryStatus; readonly updatedAt: string },
+  attempts: ReadonlyArray<DeliveryAttempt>
+): StoredDelivery => ({
+  id: row.id,
+  webhookId: row.webhookId,
+  projectId: row.projectId,
+  eventId: row.eventId,
+  eventType: row.eventType,
+  status: row.status,
+  nextAttemptAt: row.status === "pending" ? row.nextAttemptAt : null,
+  redeliveryOf: row.redeliveryOf,
+  attempts,
+  payload: row.payload,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt
+})
+
 /** A delivery leased to one dispatcher, with what it needs to send it. */
 export interface ClaimedDelivery {
   readonly deliveryId: string
