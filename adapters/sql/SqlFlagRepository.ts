@@ -79,12 +79,22 @@ export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const dialect = sql.onDialectOrElse({ sqlite: () => "sqlite", pg: () => "pg", orElse: () => "other" })
 
-  const flagColumns = sql.literal(
-    "f.id, f.key, f.name, f.description, f.type, f.variations, f.version, f.created_at, f.updated_at"
-  )
-  const configColumns = sql.literal(
-    "c.flag_id, e.key AS environment_key, c.enabled, c.default_variation_key, c.off_variation_key, c.rules"
-  )
+  /** Flags joined with their configs (config columns null for a flag without any); add WHERE and ORDER BY. */
+  const flagsWithConfigs = sql.literal(`SELECT f.id, f.key, f.name, f.description, f.type, f.variations, f.version,
+      f.created_at, f.updated_at, e.key AS environment_key, c.enabled, c.default_variation_key, c.off_variation_key, c.rules
+    FROM flagport_flags f
+    LEFT JOIN flagport_flag_configs c ON c.flag_id = f.id
+    LEFT JOIN flagport_environments e ON e.id = c.environment_id`)
+
+  /** A flagport_flag_configs row. */
+  const configRow = (flagId: string, environmentId: string, config: EnvironmentConfig) => ({
+    flag_id: flagId,
+    environment_id: environmentId,
+    enabled: boolParam(dialect, config.enabled),
+    default_variation_key: config.defaultVariationKey,
+    off_variation_key: config.offVariationKey,
+    rules: JSON.stringify(config.rules)
+  })
 
   /** Writes every config of a flag; each must name an environment of the project. */
   const insertConfigs = (projectId: string, flagId: string, flag: Flag) =>
@@ -100,14 +110,7 @@ export const make = Effect.gen(function* () {
         if (environmentId === undefined) {
           return yield* new StorageError({ message: `Unknown environment '${config.environmentKey}' in flag '${flag.key}'` })
         }
-        rows.push({
-          flag_id: flagId,
-          environment_id: environmentId,
-          enabled: boolParam(dialect, config.enabled),
-          default_variation_key: config.defaultVariationKey,
-          off_variation_key: config.offVariationKey,
-          rules: JSON.stringify(config.rules)
-        })
+        rows.push(configRow(flagId, environmentId, config))
       }
       yield* orFail(sql`INSERT INTO flagport_flag_configs ${sql.insert(rows)}`)
     })
@@ -155,13 +158,7 @@ export const make = Effect.gen(function* () {
     list: (projectId) =>
       Effect.gen(function* () {
         const rows = yield* orFail(
-          sql<FlagRow & Partial<ConfigRow>>`SELECT ${flagColumns}, e.key AS environment_key, c.enabled,
-              c.default_variation_key, c.off_variation_key, c.rules
-            FROM flagport_flags f
-            LEFT JOIN flagport_flag_configs c ON c.flag_id = f.id
-            LEFT JOIN flagport_environments e ON e.id = c.environment_id
-            WHERE f.project_id = ${projectId}
-            ORDER BY f.seq, e.seq`
+          sql<FlagRow & Partial<ConfigRow>>`${flagsWithConfigs} WHERE f.project_id = ${projectId} ORDER BY f.seq, e.seq`
         )
         return yield* decodeRows([rows], (all) => {
           const flags: Array<Flag> = []
@@ -182,13 +179,7 @@ export const make = Effect.gen(function* () {
     get: (projectId, key) =>
       Effect.gen(function* () {
         const rows = yield* orFail(
-          sql<FlagRow & Partial<ConfigRow>>`SELECT ${flagColumns}, e.key AS environment_key, c.enabled,
-              c.default_variation_key, c.off_variation_key, c.rules
-            FROM flagport_flags f
-            LEFT JOIN flagport_flag_configs c ON c.flag_id = f.id
-            LEFT JOIN flagport_environments e ON e.id = c.environment_id
-            WHERE f.project_id = ${projectId} AND f.key = ${key}
-            ORDER BY e.seq`
+          sql<FlagRow & Partial<ConfigRow>>`${flagsWithConfigs} WHERE f.project_id = ${projectId} AND f.key = ${key} ORDER BY e.seq`
         )
         const first = rows[0]
         if (first === undefined) return Option.none<Flag>()
@@ -250,14 +241,9 @@ export const make = Effect.gen(function* () {
         }
         // Multi-row inserts of 500 rows (3,000 parameters) stay far below both engines' limits.
         for (let start = 0; start < configs.length; start += 500) {
-          const rows = configs.slice(start, start + 500).map(({ config, flagKey }) => ({
-            flag_id: ids.get(flagKey)!,
-            environment_id: environmentId,
-            enabled: boolParam(dialect, config.enabled),
-            default_variation_key: config.defaultVariationKey,
-            off_variation_key: config.offVariationKey,
-            rules: JSON.stringify(config.rules)
-          }))
+          const rows = configs
+            .slice(start, start + 500)
+            .map(({ config, flagKey }) => configRow(ids.get(flagKey)!, environmentId, config))
           yield* orFail(sql`INSERT INTO flagport_flag_configs ${sql.insert(rows)}`)
         }
         yield* orFail(
