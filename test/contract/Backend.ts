@@ -1,37 +1,13 @@
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Context, Effect, type Layer } from "effect"
+import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import type { CreateFlagInput } from "../../src/domain/Flag.js"
-import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
-import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
-import type { EventOutbox } from "../../src/ports/EventOutbox.js"
-import type { FlagRepository } from "../../src/ports/FlagRepository.js"
-import type { IdGenerator } from "../../src/ports/IdGenerator.js"
-import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
-import type { SegmentRepository } from "../../src/ports/SegmentRepository.js"
-import type { Transactor } from "../../src/ports/Transactor.js"
-import type { ApiKeys } from "../../src/services/ApiKeys.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"
-import type { Segments } from "../../src/services/Segments.js"
 import { Projects } from "../../src/services/Projects.js"
-import type { Snapshots } from "../../src/services/Snapshots.js"
 
-/** Everything a storage backend provides to the contract suites. */
-export type Storage =
-  | ProjectRepository
-  | EnvironmentRepository
-  | FlagRepository
-  | SegmentRepository
-  | ApiKeyRepository
-  | EventOutbox
-  | Transactor
-  | IdGenerator
-  | Projects
-  | Environments
-  | Flags
-  | Segments
-  | ApiKeys
-  | Snapshots
+/** Everything a storage backend provides to the contract suites: what the storage layer provides. */
+export type Storage = StorageLayer.Storage
 
 /**
  * Test-only view of "the raw tables": every stored row of every table, serialized, so a suite
