@@ -16,6 +16,7 @@ import { bucketWith, sliceIndex } from "./Bucketing.js"
 import {
   type CompiledCondition,
   type CompiledFlag,
+  type CompiledRollout,
   type CompiledSnapshot,
   errorResult,
   KIND_ATTRIBUTE,
@@ -58,6 +59,18 @@ const matches = (c: CompiledCondition, key: string, attributes: object | undefin
   return (c.kind === KIND_IN_SEGMENT ? inAny : !inAny) !== c.negate
 }
 
+/**
+ * The rollout step, out of line so `evaluateFlag` stays small: the served slice's result, or null
+ * when the rule does not apply (no bucket value: evaluation goes on to the next rule).
+ */
+const rolloutResult = (rollout: CompiledRollout, key: string, attributes: object | undefined): EvaluationResult | null => {
+  const v = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, key, attributes)
+  const value = typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
+  if (value === undefined) return null
+  const slice = sliceIndex(rollout.cumulative, bucketWith(rollout.bucketer, value))
+  return slice >= 0 ? rollout.results[slice]! : null
+}
+
 const evaluateFlag = (flag: CompiledFlag, context: EvaluationContext): EvaluationResult => {
   if (!flag.enabled) return flag.off
   if (flag.broken !== null) return flag.broken
@@ -70,13 +83,8 @@ const evaluateFlag = (flag: CompiledFlag, context: EvaluationContext): Evaluatio
     const rule = rules[i]!
     if (!allMatch(rule.conditions, key, attributes)) continue
     if (rule.result !== null) return rule.result
-    const rollout = rule.rollout!
-    const v = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, key, attributes)
-    const value = typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
-    // No bucket value: the rule does not match, evaluation goes on to the next rule.
-    if (value === undefined) continue
-    const slice = sliceIndex(rollout.cumulative, bucketWith(rollout.bucketer, value))
-    if (slice >= 0) return rollout.results[slice]!
+    const served = rolloutResult(rule.rollout!, key, attributes)
+    if (served !== null) return served
   }
   return flag.fallthrough
 }
