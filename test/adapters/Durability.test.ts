@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { build } from "esbuild"
 import { rmSync } from "node:fs"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { Flags } from "../../src/services/Flags.js"
+import { bundleScript } from "../fixtures/bundle.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
 
 const WRITER = join(import.meta.dirname, "durability-writer.ts")
@@ -21,17 +21,7 @@ const BUNDLE = fileURLToPath(
  * `node` itself, with no wrapper process (`npx tsx` would put npx and tsx in between), so the
  * SIGKILL hits the process that holds the database.
  */
-const writerScript = Effect.promise(() =>
-  build({
-    entryPoints: [WRITER],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    outfile: BUNDLE,
-    logLevel: "warning"
-  })
-).pipe(Effect.as(BUNDLE), Effect.cached, Effect.runSync)
+const writerScript = Effect.promise(() => bundleScript(WRITER, BUNDLE)).pipe(Effect.cached, Effect.runSync)
 /** Acknowledged writes to wait for before the kill. */
 const ACKS_BEFORE_KILL = 25
 
