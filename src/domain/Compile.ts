@@ -11,7 +11,7 @@
 import { type Bucketer, cumulativeWeights, makeBucketer } from "./Bucketing.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type { EvaluationResult, Reason } from "./EvaluationResult.js"
-import { isAttributeOperator, OPERATORS, type OperatorDef } from "./Operators.js"
+import { hasStringShortcut, isAttributeOperator, OPERATORS, type OperatorDef } from "./Operators.js"
 import * as RecordFactory from "./RecordFactory.js"
 import type { RecordBuilder } from "./RecordFactory.js"
 import { isJson } from "./ValidateConditions.js"
@@ -29,6 +29,8 @@ export interface CompiledCondition {
   readonly ownOnly: boolean
   readonly op: OperatorDef
   readonly prepared: unknown
+  /** True when a string value may go straight to `testString` (see Operators.hasStringShortcut). */
+  readonly stringShortcut: boolean
   readonly negate: boolean
   /** For segment operators: the conditions of each referenced segment. */
   readonly segments: ReadonlyArray<ReadonlyArray<CompiledCondition>>
@@ -148,6 +150,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
       ownOnly: false,
       op: OPERATORS.exists,
       prepared: null,
+      stringShortcut: false,
       negate,
       segments: resolved
     }
@@ -163,6 +166,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
     ownOnly: inheritable(attribute),
     op,
     prepared: op.prepare(values),
+    stringShortcut: hasStringShortcut(op),
     negate,
     segments: []
   }

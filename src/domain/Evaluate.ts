@@ -24,7 +24,7 @@ import {
 } from "./Compile.js"
 import type { EvaluationContext } from "./EvaluationContext.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
-import { testAttribute } from "./Operators.js"
+import { testAttribute, testString } from "./Operators.js"
 
 export { compile } from "./Compile.js"
 export type { CompiledFlag, CompiledSnapshot } from "./Compile.js"
@@ -52,6 +52,7 @@ const matches = (c: CompiledCondition, key: string, attributes: object | undefin
     const value = lookup(c.isKey, c.attribute, c.ownOnly, key, attributes)
     // An absent attribute never matches, whatever `negate` says. JSON null counts as absent.
     if (value === undefined || value === null) return false
+    if (c.stringShortcut && typeof value === "string") return testString(c.op, value, c.prepared) !== c.negate
     return testAttribute(c.op, value, c.prepared) !== c.negate
   }
   let inAny = false

@@ -184,6 +184,27 @@ const testOne = (op: OperatorDef, value: unknown, prepared: unknown): boolean =>
 }
 
 /**
+ * True when a *string* attribute value can skip the wrapper: the operator reads strings as they
+ * are (`in`, `notIn` and the string operators), so `testString` gives the same answer as
+ * `testAttribute` for any string. Date and semver operators parse strings and take the wrapper.
+ */
+export const hasStringShortcut = (op: OperatorDef): boolean =>
+  op.operand === STRING || op.code === IN || op.code === NOT_IN
+
+/**
+ * `testAttribute` for a string value of an operator with `hasStringShortcut`. Strings are by far
+ * the most common attribute values; going straight to the comparison saves the array check and
+ * the operand dispatch on the evaluator's hot path. A Set of the primitive values answers `in`
+ * exactly for a string (no composite value equals one).
+ */
+export const testString = (op: OperatorDef, value: string, prepared: unknown): boolean => {
+  const code = op.code
+  if (code === IN) return (prepared as JsonSet).primitives.has(value)
+  if (code === NOT_IN) return !(prepared as JsonSet).primitives.has(value)
+  return compareStrings(code, value, prepared)
+}
+
+/**
  * The one wrapper: a present attribute value against an operator and its prepared values.
  * A value of the wrong kind does not match; an array matches when any element does.
  */
