@@ -12,6 +12,7 @@ import { type Bucketer, cumulativeWeights, makeBucketer } from "./Bucketing.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type { EvaluationResult, Reason } from "./EvaluationResult.js"
 import { hasStringShortcut, isAttributeOperator, OPERATORS, type OperatorDef } from "./Operators.js"
+import { type PropertyReader, propertyReader } from "./PropertyReader.js"
 import * as RecordFactory from "./RecordFactory.js"
 import type { RecordBuilder } from "./RecordFactory.js"
 import { isJson } from "./ValidateConditions.js"
@@ -27,6 +28,8 @@ export interface CompiledCondition {
   readonly attribute: string
   /** True for names that exist on Object.prototype (`constructor`, `__proto__`...): read own properties only. */
   readonly ownOnly: boolean
+  /** Reads the attribute from the attributes record (see PropertyReader.ts). */
+  readonly read: PropertyReader
   readonly op: OperatorDef
   readonly prepared: unknown
   /** True when a string value may go straight to `testString` (see Operators.hasStringShortcut). */
@@ -40,6 +43,7 @@ export interface CompiledRollout {
   readonly isKey: boolean
   readonly bucketBy: string
   readonly ownOnly: boolean
+  readonly read: PropertyReader
   readonly bucketer: Bucketer
   readonly cumulative: ReadonlyArray<number>
   readonly results: ReadonlyArray<EvaluationResult>
@@ -148,6 +152,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
       isKey: false,
       attribute: "",
       ownOnly: false,
+      read: propertyReader(""),
       op: OPERATORS.exists,
       prepared: null,
       stringShortcut: false,
@@ -164,6 +169,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
     isKey: attribute === "key",
     attribute,
     ownOnly: inheritable(attribute),
+    read: propertyReader(attribute),
     op,
     prepared: op.prepare(values),
     stringShortcut: hasStringShortcut(op),
@@ -279,6 +285,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
           isKey: bucketBy === "key",
           bucketBy,
           ownOnly: inheritable(bucketBy),
+          read: propertyReader(bucketBy),
           bucketer: makeBucketer(seed),
           cumulative,
           results: slices.map((s) => makeResult(key, s.variation.value, s.variation.key, reason()))

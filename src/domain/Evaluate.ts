@@ -25,6 +25,7 @@ import {
 import type { EvaluationContext } from "./EvaluationContext.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 import { testAttribute, testString } from "./Operators.js"
+import type { PropertyReader } from "./PropertyReader.js"
 
 export { compile } from "./Compile.js"
 export type { CompiledFlag, CompiledSnapshot } from "./Compile.js"
@@ -36,10 +37,17 @@ const hasOwn = Object.prototype.hasOwnProperty
  * read `attributes`, own properties only for names that plain objects inherit (`constructor`,
  * `__proto__`, ...: precomputed as `ownOnly`, so ordinary names skip the check).
  */
-const lookup = (isKey: boolean, name: string, ownOnly: boolean, key: string, attributes: object | undefined): unknown => {
+const lookup = (
+  isKey: boolean,
+  name: string,
+  ownOnly: boolean,
+  read: PropertyReader,
+  key: string,
+  attributes: object | undefined
+): unknown => {
   if (isKey) return key
   if (attributes === undefined || (ownOnly && !hasOwn.call(attributes, name))) return undefined
-  return (attributes as Record<string, unknown>)[name]
+  return read(attributes)
 }
 
 const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string, attributes: object | undefined): boolean => {
@@ -49,7 +57,7 @@ const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string, att
 
 const matches = (c: CompiledCondition, key: string, attributes: object | undefined): boolean => {
   if (c.kind === KIND_ATTRIBUTE) {
-    const value = lookup(c.isKey, c.attribute, c.ownOnly, key, attributes)
+    const value = lookup(c.isKey, c.attribute, c.ownOnly, c.read, key, attributes)
     // An absent attribute never matches, whatever `negate` says. JSON null counts as absent.
     if (value === undefined || value === null) return false
     if (c.stringShortcut && typeof value === "string") return testString(c.op, value, c.prepared) !== c.negate
@@ -65,7 +73,7 @@ const matches = (c: CompiledCondition, key: string, attributes: object | undefin
  * when the rule does not apply (no bucket value: evaluation goes on to the next rule).
  */
 const rolloutResult = (rollout: CompiledRollout, key: string, attributes: object | undefined): EvaluationResult | null => {
-  const v = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, key, attributes)
+  const v = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes)
   const value = typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
   if (value === undefined) return null
   const slice = sliceIndex(rollout.cumulative, bucketWith(rollout.bucketer, value))

@@ -69,11 +69,28 @@ const regexes = (values: ReadonlyArray<unknown>): Array<SafeRegex.SafeRegex> =>
 /** Strict JSON equality: primitives in a Set (so `"1"` is not `1`), objects and arrays compared deeply. */
 export interface JsonSet {
   readonly primitives: ReadonlySet<unknown>
+  /** The string values when there are few (a scan beats hashing for a handful); null otherwise. */
+  readonly fewStrings: ReadonlyArray<string> | null
   readonly composites: ReadonlyArray<object>
+}
+
+const FEW = 8
+const fewStrings = (values: ReadonlyArray<unknown>): ReadonlyArray<string> | null => {
+  const unique = [...new Set(strings(values))]
+  return unique.length <= FEW ? unique : null
+}
+
+/** Whether a string is one of the set's values. */
+const hasString = (s: JsonSet, v: string): boolean => {
+  const few = s.fewStrings
+  if (few === null) return s.primitives.has(v)
+  for (let i = 0; i < few.length; i++) if (few[i] === v) return true
+  return false
 }
 
 const jsonSet = (values: ReadonlyArray<unknown>): JsonSet => ({
   primitives: new Set(values.filter((v) => typeof v !== "object" || v === null)),
+  fewStrings: fewStrings(values),
   composites: values.filter((v): v is object => typeof v === "object" && v !== null)
 })
 
@@ -199,8 +216,8 @@ export const hasStringShortcut = (op: OperatorDef): boolean =>
  */
 export const testString = (op: OperatorDef, value: string, prepared: unknown): boolean => {
   const code = op.code
-  if (code === IN) return (prepared as JsonSet).primitives.has(value)
-  if (code === NOT_IN) return !(prepared as JsonSet).primitives.has(value)
+  if (code === IN) return hasString(prepared as JsonSet, value)
+  if (code === NOT_IN) return !hasString(prepared as JsonSet, value)
   return compareStrings(code, value, prepared)
 }
 
