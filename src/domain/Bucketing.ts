@@ -42,18 +42,33 @@ export interface Bucketer {
 export const makeBucketer = (seed: string): Bucketer => ({ seed, state: prefixState(hashInput(seed, "")) })
 
 /**
- * The bucket of `value` for the bucketer's seed; the same number as `bucket(seed, value)`.
- * Calls the hash loop directly (signed result, so never boxed), one call and no wrapper.
+ * The hash-space form of `cumulative`: `hash < thresholds[i]` exactly when
+ * `bucketOfHash(hash) < cumulative[i]`, so the evaluator picks the slice straight from the unsigned
+ * hash, without the multiply, divide and floor. Why it is exact: with c an integer, floor(x) < c
+ * holds exactly when x < c, that is hash < c * 2^32 / 100000, and for an integer hash that is
+ * hash < ceil(c * 2^32 / 100000). c * 2^32 is exact in a double; the quotient's fractional part is
+ * a multiple of 1/100000, far from the rounding error, so `Math.ceil` of the rounded quotient is the
+ * true ceiling. A test checks every c from 0 to 100000 on both sides of its threshold.
  */
-export const bucketWith = (bucketer: Bucketer, value: string): number => {
-  const st = bucketer.state
-  return Math.floor(((hashRest(st.h, st.tail, st.tailBytes, st.length, value) >>> 0) * BUCKETS) / TWO_32)
-}
+export const hashThreshold = (cumulative: number): number => Math.ceil((cumulative * TWO_32) / BUCKETS)
 
 /**
- * Index of the served slice: walk the weights in order, adding them; the first whose running
- * sum exceeds `bucket` wins. `cumulative` holds those running sums. -1 when none does
- * (weights summing to less than 100000, which validation refuses).
+ * The unsigned hash of `value` for the bucketer's seed (what `bucketWith` maps to a bucket).
+ * `>>> 0` of the signed result, in the caller's own arithmetic.
+ */
+export const hashWith = (bucketer: Bucketer, value: string): number => {
+  const st = bucketer.state
+  return hashRest(st.h, st.tail, st.tailBytes, st.length, value)
+}
+
+/** The bucket of `value` for the bucketer's seed; the same number as `bucket(seed, value)`. */
+export const bucketWith = (bucketer: Bucketer, value: string): number => bucketOfHash(hashWith(bucketer, value) >>> 0)
+
+/**
+ * Index of the served slice, as the contract defines it: walk the weights in order, adding them;
+ * the first whose running sum exceeds `bucket` wins. `cumulative` holds those running sums. -1 when
+ * none does (weights summing to less than 100000, which validation refuses). The evaluator makes the
+ * same choice in hash space (`hashThreshold`); the tests use this reference form.
  */
 export const sliceIndex = (cumulative: ArrayLike<number>, b: number): number => {
   for (let i = 0; i < cumulative.length; i++) if (b < cumulative[i]!) return i

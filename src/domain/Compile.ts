@@ -8,7 +8,7 @@
  * variation, a missing segment, a rollout whose weights do not sum to 100000, ...) gets a
  * precomputed ERROR result instead; a disabled flag still serves its off variation.
  */
-import { type Bucketer, cumulativeWeights, makeBucketer } from "./Bucketing.js"
+import { type Bucketer, cumulativeWeights, hashThreshold, makeBucketer } from "./Bucketing.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type { EvaluationResult, Reason } from "./EvaluationResult.js"
 import { hasStringShortcut, isAttributeOperator, OPERATORS, type OperatorDef } from "./Operators.js"
@@ -46,6 +46,8 @@ export interface CompiledRollout {
   readonly read: PropertyReader
   readonly bucketer: Bucketer
   readonly cumulative: ReadonlyArray<number>
+  /** `cumulative` in hash space (Bucketing.hashThreshold): the evaluator compares hashes directly. */
+  readonly thresholds: ReadonlyArray<number>
   readonly results: ReadonlyArray<EvaluationResult>
 }
 
@@ -288,6 +290,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
           read: propertyReader(bucketBy),
           bucketer: makeBucketer(seed),
           cumulative,
+          thresholds: cumulative.map(hashThreshold),
           results: slices.map((s) => makeResult(key, s.variation.value, s.variation.key, reason()))
         }
       }

@@ -12,7 +12,7 @@
  * prepared values, segments), rollouts hash from a precomputed seed prefix, and nothing is
  * parsed, looked up by name or wrapped in a closure per call. See docs/evaluation.md.
  */
-import { bucketWith, sliceIndex } from "./Bucketing.js"
+import { hashWith } from "./Bucketing.js"
 import {
   type CompiledCondition,
   type CompiledFlag,
@@ -76,8 +76,11 @@ const rolloutResult = (rollout: CompiledRollout, key: string, attributes: object
   const v = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes)
   const value = typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
   if (value === undefined) return null
-  const slice = sliceIndex(rollout.cumulative, bucketWith(rollout.bucketer, value))
-  return slice >= 0 ? rollout.results[slice]! : null
+  // The slice whose running weight first exceeds the bucket, compared in hash space (no division).
+  const hash = hashWith(rollout.bucketer, value) >>> 0
+  const thresholds = rollout.thresholds
+  for (let i = 0; i < thresholds.length; i++) if (hash < thresholds[i]!) return rollout.results[i]!
+  return null
 }
 
 const evaluateFlag = (flag: CompiledFlag, context: EvaluationContext): EvaluationResult => {

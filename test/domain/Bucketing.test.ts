@@ -66,6 +66,18 @@ describe("bucket properties", () => {
     expect(b).toBeLessThan(100_000)
   })
 
+  it("hash thresholds: every running weight from 0 to 100000 splits hashes exactly where buckets split", () => {
+    for (let c = 0; c <= Bucketing.BUCKETS; c++) {
+      const t = Bucketing.hashThreshold(c)
+      expect(Number.isInteger(t)).toBe(true)
+      // The last hash below the threshold is in a bucket below c; the threshold itself is not.
+      if (t > 0 && Bucketing.bucketOfHash(t - 1) >= c) throw new Error(`threshold of ${c} too high: ${t}`)
+      if (t < 2 ** 32 && Bucketing.bucketOfHash(t) < c) throw new Error(`threshold of ${c} too low: ${t}`)
+    }
+    expect(Bucketing.hashThreshold(0)).toBe(0)
+    expect(Bucketing.hashThreshold(Bucketing.BUCKETS)).toBe(2 ** 32)
+  })
+
   it("maps the extreme hashes to the first and last bucket", () => {
     expect(Bucketing.bucketOfHash(0)).toBe(0)
     expect(Bucketing.bucketOfHash(0xffffffff)).toBe(99_999)

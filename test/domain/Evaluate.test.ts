@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
 import * as Bucketing from "../../src/domain/Bucketing.js"
 import type { SnapshotFlag } from "../../src/domain/ConfigSnapshot.js"
 import * as Evaluate from "../../src/domain/Evaluate.js"
@@ -122,6 +123,20 @@ describe("percentage rollouts", () => {
     expect(evaluate(flag, { key: "alice" }).variationKey).toBe("B")
     expect(evaluate(flag, { key: "bob" }).variationKey).toBe("A")
   })
+
+  it.prop(
+    "serves the slice the contract's walk over the weights picks, for any weights and key",
+    [fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 100_000 }), fc.string({ unit: "binary" })],
+    ([x, y, key]) => {
+      const [lo, hi] = x <= y ? [x, y] : [y, x]
+      const weights = [lo, hi - lo, 100_000 - hi]
+      const flag = stringFlag([
+        { id: "r", conditions: [], rollout: { variations: weights.map((weight, i) => ({ variationKey: "ABC"[i]!, weight })) } }
+      ])
+      const slice = Bucketing.sliceIndex(Bucketing.cumulativeWeights(weights), Bucketing.bucket("checkout", key))
+      expect(evaluate(flag, { key }).variationKey).toBe("ABC"[slice])
+    }
+  )
 
   it("an absent or non-string, non-number bucketBy attribute: the rule does not match, the next is tried", () => {
     const flag = stringFlag([rollout({ bucketBy: "org" }), { id: "next", conditions: [], variationKey: "C" }])
