@@ -1,0 +1,3 @@
+import { endpointSuite } from "./endpoints.js"
+
+endpointSuite("postgres")

@@ -1,0 +1,419 @@
+/**
+ * Every endpoint's success and the contract's error cases, through the standalone server over
+ * HTTP, as one suite run on each SQL backend (Endpoints.test.ts: SQLite, EndpointsPg.test.ts:
+ * PostgreSQL). The error bodies of both are compared with one golden file
+ * (test/http/golden/error-bodies.json; regenerate with UPDATE_GOLDEN=1 after a deliberate change).
+ */
+import { readFileSync, writeFileSync } from "node:fs"
+import { gunzipSync } from "node:zlib"
+import { request as httpRequest } from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { freshStorage } from "../fixtures/databases.js"
+import { type Reply, request, startServer, type TestServer } from "./fixtures.js"
+
+export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
+  describe(backend, () => {
+    const GOLDEN = new URL("./golden/error-bodies.json", import.meta.url)
+    const goldenBodies: Record<string, unknown> = {}
+
+    let t: TestServer
+    const admin = () => ({ key: t.keys.global })
+    const call = (method: string, path: string, body?: unknown, extra: { key?: string; headers?: Record<string, string> } = {}) =>
+      request(t.url, method, path, { key: t.keys.global, ...extra, ...(body === undefined ? {} : { body }) })
+
+    /** Checks status + envelope code, and records the body for the golden file. */
+    const expectError = (name: string, reply: Reply, status: number, code: string) => {
+      expect(reply.status, reply.text).toBe(status)
+      expect(reply.headers.get("content-type")).toContain("application/json")
+      const body = reply.body as { error: { code: string; message: string } }
+      expect(body.error.code).toBe(code)
+      expect(typeof body.error.message).toBe("string")
+      // Generated ids vary from run to run; the golden file keeps their place, not their value.
+      goldenBodies[name] = JSON.parse(JSON.stringify(body).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>"))
+      return body
+    }
+
+    const flag = (key: string, extra: Record<string, unknown> = {}) => ({
+      key,
+      name: `Flag ${key}`,
+      type: "string",
+      variations: [
+        { key: "A", value: "a" },
+        { key: "B", value: "b" },
+        { key: "C", value: "c" }
+      ],
+      ...extra
+    })
+
+    beforeAll(async () => {
+      t = await startServer(freshStorage(backend))
+    })
+    afterAll(async () => {
+      await t?.close()
+      const expected = JSON.stringify(goldenBodies, null, 2) + "\n"
+      // Both backends must give the same bodies; SQLite writes the file when asked to regenerate it.
+      if (process.env["UPDATE_GOLDEN"] === "1" && backend === "sqlite") writeFileSync(GOLDEN, expected)
+    })
+
+    describe("projects", () => {
+      it("lists and creates projects", async () => {
+        const created = await call("POST", "/v1/projects", { id: "shop", name: "Shop" })
+        expect(created.status).toBe(201)
+        expect(created.body).toMatchObject({ id: "shop", name: "Shop" })
+        const list = await call("GET", "/v1/projects")
+        expect(list.status).toBe(200)
+        expect((list.body as { data: Array<{ id: string }> }).data.map((p) => p.id)).toEqual(["p1", "p2", "shop"])
+      })
+      it("409 on a duplicate id, 400 on a bad slug", async () => {
+        expectError("project.duplicate", await call("POST", "/v1/projects", { id: "p1", name: "Again" }), 409, "conflict")
+        const bad = expectError("project.badSlug", await call("POST", "/v1/projects", { id: "Not A Slug", name: "" }), 400, "invalid_request")
+        expect((bad as unknown as { error: { details: Array<{ path: string }> } }).error.details.map((d) => d.path).sort()).toEqual(["id", "name"])
+      })
+    })
+
+    describe("environments", () => {
+      it("creates an environment with a disabled configuration for every existing flag", async () => {
+        expect((await call("POST", "/v1/projects/p2/flags", flag("env-flag"))).status).toBe(201)
+        const created = await call("POST", "/v1/projects/p2/environments", { key: "staging", name: "Staging" })
+        expect(created.status).toBe(201)
+        expect(created.body).toMatchObject({ projectId: "p2", key: "staging", name: "Staging" })
+        const list = await call("GET", "/v1/projects/p2/environments")
+        expect((list.body as { data: Array<{ key: string }> }).data.map((e) => e.key)).toEqual(["development", "production", "staging"])
+        const f = (await call("GET", "/v1/projects/p2/flags/env-flag")).body as { configs: Array<Record<string, unknown>> }
+        expect(f.configs.find((c) => c.environmentKey === "staging")).toEqual({
+          environmentKey: "staging",
+          enabled: false,
+          defaultVariationKey: "A",
+          offVariationKey: "C",
+          rules: []
+        })
+      })
+      it("404 for an unknown project, 409 for a duplicate key", async () => {
+        expectError("environments.unknownProject", await call("GET", "/v1/projects/nope/environments"), 404, "not_found")
+        expectError("environments.duplicate", await call("POST", "/v1/projects/p1/environments", { key: "development", name: "Dev" }), 409, "conflict")
+      })
+    })
+
+    describe("flags", () => {
+      it("creates a flag disabled in every environment, serving its off variation", async () => {
+        const created = await call("POST", "/v1/projects/p1/flags", flag("checkout"))
+        expect(created.status).toBe(201)
+        expect(created.body).toMatchObject({ key: "checkout", type: "string", version: 1, description: null })
+        const configs = (created.body as { configs: Array<{ environmentKey: string; enabled: boolean; offVariationKey: string }> }).configs
+        expect(configs.map((c) => [c.environmentKey, c.enabled, c.offVariationKey])).toEqual([
+          ["development", false, "C"],
+          ["production", false, "C"]
+        ])
+      })
+      it("lists, reads, patches and deletes", async () => {
+        await call("POST", "/v1/projects/p1/flags", flag("lifecycle"))
+        const list = await call("GET", "/v1/projects/p1/flags")
+        expect((list.body as { data: Array<{ key: string }> }).data.map((f) => f.key)).toContain("lifecycle")
+        expect((await call("GET", "/v1/projects/p1/flags/lifecycle")).body).toMatchObject({ key: "lifecycle" })
+        const patched = await call("PATCH", "/v1/projects/p1/flags/lifecycle", { name: "Renamed", description: "Now described" })
+        expect(patched.status).toBe(200)
+        expect(patched.body).toMatchObject({ name: "Renamed", description: "Now described", version: 2 })
+        const deleted = await call("DELETE", "/v1/projects/p1/flags/lifecycle")
+        expect(deleted.status).toBe(204)
+        expect(deleted.text).toBe("")
+        expectError("flag.getDeleted", await call("GET", "/v1/projects/p1/flags/lifecycle"), 404, "not_found")
+        expectError("flag.deleteUnknown", await call("DELETE", "/v1/projects/p1/flags/lifecycle"), 404, "not_found")
+      })
+      it("400 with every problem and its path", async () => {
+        const body = expectError(
+          "flag.invalid",
+          await call("POST", "/v1/projects/p1/flags", {
+            key: "bool-flag",
+            type: "boolean",
+            variations: [
+              { key: "on", value: "true" },
+              { key: "on", value: false }
+            ]
+          }),
+          400,
+          "invalid_request"
+        ) as unknown as { error: { details: Array<{ path: string }> } }
+        const paths = body.error.details.map((d) => d.path)
+        expect(paths).toContain("variations[0].value")
+        expect(paths.some((p) => p.startsWith("variations[1]"))).toBe(true)
+      })
+      it("400 when fields are missing or of the wrong type (all listed), or unknown", async () => {
+        const missing = expectError("flag.missingFields", await call("POST", "/v1/projects/p1/flags", { name: 3 }), 400, "invalid_request") as unknown as {
+          error: { details: Array<{ path: string }> }
+        }
+        expect(missing.error.details.map((d) => d.path).sort()).toEqual(["key", "name", "type", "variations"])
+        const unknown = expectError(
+          "flag.unknownField",
+          await call("POST", "/v1/projects/p1/flags", { ...flag("typo"), descripton: "typo" }),
+          400,
+          "invalid_request"
+        ) as unknown as { error: { details: Array<{ path: string }> } }
+        expect(unknown.error.details.map((d) => d.path)).toEqual(["descripton"])
+      })
+      it("409 on a duplicate key and on removing a variation still in use; 404 for an unknown project", async () => {
+        await call("POST", "/v1/projects/p1/flags", flag("dup"))
+        expectError("flag.duplicate", await call("POST", "/v1/projects/p1/flags", flag("dup")), 409, "conflict")
+        expectError(
+          "flag.variationInUse",
+          await call("PATCH", "/v1/projects/p1/flags/dup", { variations: [{ key: "A", value: "a" }, { key: "B", value: "b" }] }),
+          409,
+          "conflict"
+        )
+        expectError("flag.unknownProject", await call("POST", "/v1/projects/nope/flags", flag("x")), 404, "not_found")
+      })
+      it("unknown fields are rejected at any depth, each with its path", async () => {
+        await call("POST", "/v1/projects/p1/flags", flag("nested"))
+        const body = expectError(
+          "targeting.unknownNestedFields",
+          await call("PUT", "/v1/projects/p1/flags/nested/targeting", {
+            environment: "production",
+            enabled: true,
+            defaultVariationKey: "A",
+            offVariationKey: "C",
+            rules: [{ conditions: [{ attribute: "x", operator: "in", values: [], typo: 1 }], variationKey: "A", extra: 2 }]
+          }),
+          400,
+          "invalid_request"
+        ) as unknown as { error: { details: Array<{ path: string }> } }
+        expect(body.error.details.map((d) => d.path)).toEqual(["rules[0].extra", "rules[0].conditions[0].typo"])
+      })
+      it("PUT targeting replaces one environment's configuration; unknown variations are 400", async () => {
+        await call("POST", "/v1/projects/p1/flags", flag("targeted"))
+        const put = await call("PUT", "/v1/projects/p1/flags/targeted/targeting", {
+          environment: "production",
+          enabled: true,
+          defaultVariationKey: "B",
+          offVariationKey: "C",
+          rules: [{ conditions: [{ attribute: "country", operator: "in", values: ["US"] }], variationKey: "A" }]
+        })
+        expect(put.status).toBe(200)
+        const production = (put.body as { configs: Array<{ environmentKey: string; rules: Array<{ id: string }> }> }).configs.find(
+          (c) => c.environmentKey === "production"
+        )!
+        expect(production).toMatchObject({ enabled: true, defaultVariationKey: "B" })
+        expect(typeof production.rules[0].id).toBe("string")
+        expectError(
+          "targeting.unknownVariation",
+          await call("PUT", "/v1/projects/p1/flags/targeted/targeting", {
+            environment: "production",
+            enabled: true,
+            defaultVariationKey: "Z",
+            offVariationKey: "C",
+            rules: [{ conditions: [], rollout: { variations: [{ variationKey: "A", weight: 10 }] } }]
+          }),
+          400,
+          "invalid_request"
+        )
+        expectError(
+          "targeting.unknownEnvironment",
+          await call("PUT", "/v1/projects/p1/flags/targeted/targeting", {
+            environment: "nowhere",
+            enabled: true,
+            defaultVariationKey: "A",
+            offVariationKey: "C",
+            rules: []
+          }),
+          404,
+          "not_found"
+        )
+      })
+    })
+
+    describe("segments", () => {
+      const segment = { key: "beta", name: "Beta testers", conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }] }
+      it("creates (201), lists (200), reads, patches and deletes (204)", async () => {
+        const created = await call("POST", "/v1/projects/p1/segments", segment)
+        expect(created.status).toBe(201)
+        expect(created.body).toMatchObject({ projectId: "p1", key: "beta", description: null })
+        const list = await call("GET", "/v1/projects/p1/segments")
+        expect(list.status).toBe(200)
+        expect((list.body as { data: Array<{ key: string }> }).data.map((s) => s.key)).toContain("beta")
+        expect((await call("GET", "/v1/projects/p1/segments/beta")).body).toMatchObject({ name: "Beta testers" })
+        expect((await call("PATCH", "/v1/projects/p1/segments/beta", { name: "Beta" })).body).toMatchObject({ name: "Beta" })
+        await call("POST", "/v1/projects/p1/segments", { ...segment, key: "gone" })
+        expect((await call("DELETE", "/v1/projects/p1/segments/gone")).status).toBe(204)
+        expectError("segment.unknown", await call("GET", "/v1/projects/p1/segments/gone"), 404, "not_found")
+      })
+      it("400 for limits and segment references, 409 for duplicates and segments in use", async () => {
+        expectError(
+          "segment.limits",
+          await call("POST", "/v1/projects/p1/segments", { key: "long", name: "x".repeat(121), description: "d".repeat(501), conditions: [] }),
+          400,
+          "invalid_request"
+        )
+        expectError(
+          "segment.referencesSegment",
+          await call("POST", "/v1/projects/p1/segments", { key: "nested", name: "N", conditions: [{ operator: "inSegment", values: ["beta"] }] }),
+          400,
+          "invalid_request"
+        )
+        expectError("segment.duplicate", await call("POST", "/v1/projects/p1/segments", segment), 409, "conflict")
+        await call("POST", "/v1/projects/p1/flags", flag("uses-beta"))
+        expect(
+          (
+            await call("PUT", "/v1/projects/p1/flags/uses-beta/targeting", {
+              environment: "development",
+              enabled: true,
+              defaultVariationKey: "A",
+              offVariationKey: "C",
+              rules: [{ conditions: [{ operator: "inSegment", values: ["beta"] }], variationKey: "B" }]
+            })
+          ).status
+        ).toBe(200)
+        expectError("segment.inUse", await call("DELETE", "/v1/projects/p1/segments/beta"), 409, "conflict")
+      })
+    })
+
+    describe("webhooks", () => {
+      it("creates, lists, reads, patches, lists deliveries and deletes; the secret never comes back", async () => {
+        const created = await call("POST", "/v1/projects/p1/webhooks", {
+          url: "https://hooks.example.com/flagport",
+          events: ["flag.created", "flag.updated"],
+          secret: "s3cret-value"
+        })
+        expect(created.status).toBe(201)
+        expect(created.body).toMatchObject({ projectId: "p1", enabled: true, hasSecret: true })
+        expect(created.text).not.toContain("s3cret-value")
+        const id = (created.body as { id: string }).id
+        expect(((await call("GET", "/v1/projects/p1/webhooks")).body as { data: Array<{ id: string }> }).data.map((w) => w.id)).toContain(id)
+        expect((await call("GET", `/v1/projects/p1/webhooks/${id}`)).body).toMatchObject({ id })
+        expect((await call("PATCH", `/v1/projects/p1/webhooks/${id}`, { enabled: false })).body).toMatchObject({ enabled: false })
+        const deliveries = await call("GET", `/v1/projects/p1/webhooks/${id}/deliveries`)
+        expect(deliveries.status).toBe(200)
+        expect(Array.isArray((deliveries.body as { data: unknown }).data)).toBe(true)
+        expectError("webhook.redeliverUnknown", await call("POST", `/v1/projects/p1/webhooks/${id}/deliveries/nope/redeliver`), 404, "not_found")
+        expect((await call("DELETE", `/v1/projects/p1/webhooks/${id}`)).status).toBe(204)
+        expectError("webhook.unknown", await call("GET", `/v1/projects/p1/webhooks/${id}`), 404, "not_found")
+      })
+      it("400 for no events, a short secret or a bad URL; not_found for an unknown project", async () => {
+        expectError(
+          "webhook.invalid",
+          await call("POST", "/v1/projects/p1/webhooks", { url: "ftp://x", events: [], secret: "short" }),
+          400,
+          "invalid_request"
+        )
+        expectError("webhook.unknownEvent", await call("POST", "/v1/projects/p1/webhooks", { url: "https://x.example.com", events: ["flag.exploded"] }), 400, "invalid_request")
+        expectError("webhooks.unknownProject", await call("GET", "/v1/projects/nope/webhooks"), 404, "not_found")
+      })
+    })
+
+    describe("evaluation", () => {
+      beforeAll(async () => {
+        await call("POST", "/v1/projects/p1/flags", flag("eval-flag"))
+        await call("POST", "/v1/projects/p1/flags", { key: "eval-bool", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] })
+        await call("PUT", "/v1/projects/p1/flags/eval-flag/targeting", {
+          environment: "development",
+          enabled: true,
+          defaultVariationKey: "C",
+          offVariationKey: "C",
+          rules: [
+            { id: "by-plan", conditions: [{ attribute: "plan", operator: "in", values: ["pro"] }, { attribute: "seats", operator: "gte", values: [10] }], variationKey: "A" }
+          ]
+        })
+      })
+      const client = () => ({ key: t.keys.client })
+
+      it("POST /v1/evaluate answers every flag of the environment", async () => {
+        const reply = await request(t.url, "POST", "/v1/evaluate", {
+          ...client(),
+          body: { environment: "development", context: { key: "u1", attributes: { plan: "pro", seats: 12, country: "US", beta: true } } }
+        })
+        expect(reply.status).toBe(200)
+        const body = reply.body as { environment: string; flags: Record<string, unknown> }
+        expect(body.environment).toBe("development")
+        expect(body.flags["eval-flag"]).toEqual({ flagKey: "eval-flag", value: "a", variationKey: "A", reason: { kind: "RULE_MATCH", ruleId: "by-plan", ruleIndex: 0 } })
+        expect(body.flags["eval-bool"]).toEqual({ flagKey: "eval-bool", value: false, variationKey: "off", reason: { kind: "OFF" } })
+      })
+      it("POST /v1/evaluate: 404 unknown environment, 400 empty context key, 400 unknown field", async () => {
+        expectError("evaluate.unknownEnvironment", await request(t.url, "POST", "/v1/evaluate", { ...client(), body: { environment: "nowhere", context: { key: "u" } } }), 404, "not_found")
+        const empty = expectError("evaluate.emptyKey", await request(t.url, "POST", "/v1/evaluate", { ...client(), body: { environment: "development", context: { key: "" } } }), 400, "invalid_request") as unknown as { error: { details: Array<{ path: string }> } }
+        expect(empty.error.details.map((d) => d.path)).toEqual(["context.key"])
+        expectError("evaluate.missingContext", await request(t.url, "POST", "/v1/evaluate", { ...client(), body: { environment: "development" } }), 400, "invalid_request")
+        expectError("evaluate.unknownField", await request(t.url, "POST", "/v1/evaluate", { ...client(), body: { environment: "development", context: { key: "u" }, extra: 1 } }), 400, "invalid_request")
+      })
+      it("GET /v1/flags/{flagKey}/eval with typed attributes as URL-encoded JSON", async () => {
+        const attributes = encodeURIComponent(JSON.stringify({ plan: "pro", seats: 10 }))
+        const reply = await request(t.url, "GET", `/v1/flags/eval-flag/eval?environment=development&key=u1&attributes=${attributes}`, client())
+        expect(reply.body).toEqual({ flagKey: "eval-flag", value: "a", variationKey: "A", reason: { kind: "RULE_MATCH", ruleId: "by-plan", ruleIndex: 0 } })
+        const stringly = encodeURIComponent(JSON.stringify({ plan: "pro", seats: "10" }))
+        const fallthrough = await request(t.url, "GET", `/v1/flags/eval-flag/eval?environment=development&key=u1&attributes=${stringly}`, client())
+        expect(fallthrough.body).toEqual({ flagKey: "eval-flag", value: "c", variationKey: "C", reason: { kind: "FALLTHROUGH" } })
+      })
+      it("GET /v1/flags/{flagKey}/eval: 404 unknown flag, 400 missing key / bad attributes", async () => {
+        expectError("flagEval.unknownFlag", await request(t.url, "GET", "/v1/flags/nope/eval?environment=development&key=u", client()), 404, "not_found")
+        expectError("flagEval.missingKey", await request(t.url, "GET", "/v1/flags/eval-flag/eval?environment=development", client()), 400, "invalid_request")
+        expectError("flagEval.badAttributes", await request(t.url, "GET", "/v1/flags/eval-flag/eval?environment=development&key=u&attributes=%7Bnope", client()), 400, "invalid_request")
+        expectError("flagEval.unknownEnvironment", await request(t.url, "GET", "/v1/flags/eval-flag/eval?environment=nowhere&key=u", client()), 404, "not_found")
+      })
+      it("GET /v1/config: the snapshot with an ETag; 304 on If-None-Match; gzip when accepted", async () => {
+        const first = await request(t.url, "GET", "/v1/config?environment=development", client())
+        expect(first.status).toBe(200)
+        const etag = first.headers.get("etag")!
+        expect(etag).toMatch(/^W\/".+"$/)
+        const body = first.body as { environment: string; flags: Array<{ key: string }>; segments: unknown[] }
+        expect(body.environment).toBe("development")
+        expect(body.flags.map((f) => f.key)).toEqual(expect.arrayContaining(["eval-flag", "eval-bool"]))
+        const again = await request(t.url, "GET", "/v1/config?environment=development", { ...client(), headers: { "if-none-match": etag } })
+        expect(again.status).toBe(304)
+        expect(again.text).toBe("")
+        const gz = await rawGet(`/v1/config?environment=development`, { authorization: `Bearer ${t.keys.client}`, "accept-encoding": "gzip" })
+        expect(gz.headers["content-encoding"]).toBe("gzip")
+        expect(JSON.parse(gunzipSync(gz.body).toString("utf8"))).toEqual(body)
+        // A metadata-only change leaves the snapshot (and its ETag) as it was; a targeting change does not.
+        const renamed = await call("PATCH", "/v1/projects/p1/flags/eval-bool", { name: "Changed" })
+        expect(renamed.status).toBe(200)
+        expect((await request(t.url, "GET", "/v1/config?environment=development", { ...client(), headers: { "if-none-match": etag } })).status).toBe(304)
+        await call("PUT", "/v1/projects/p1/flags/eval-bool/targeting", { environment: "development", enabled: false, defaultVariationKey: "off", offVariationKey: "off", rules: [] })
+        const changed = await request(t.url, "GET", "/v1/config?environment=development", { ...client(), headers: { "if-none-match": etag } })
+        expect(changed.status).toBe(200)
+        expect(changed.headers.get("etag")).not.toBe(etag)
+      })
+      it("a write is served by the next evaluation of this process", async () => {
+        await call("PUT", "/v1/projects/p1/flags/eval-bool/targeting", { environment: "development", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+        const reply = await request(t.url, "GET", "/v1/flags/eval-bool/eval?environment=development&key=u", client())
+        expect(reply.body).toMatchObject({ value: true, reason: { kind: "FALLTHROUGH" } })
+      })
+    })
+
+    describe("transport errors", () => {
+      it("malformed JSON is 400 on both lanes", async () => {
+        expectError("malformedJson.management", await call("POST", "/v1/projects/p1/flags", "{not json"), 400, "invalid_request")
+        expectError("malformedJson.evaluate", await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: "{not json" }), 400, "invalid_request")
+      })
+      it("a body without application/json is 415 on both lanes", async () => {
+        const headers = { "content-type": "text/plain" }
+        expectError("unsupportedMediaType.management", await call("POST", "/v1/projects/p1/flags", "x", { headers }), 415, "unsupported_media_type")
+        expectError("unsupportedMediaType.evaluate", await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: "x", headers }), 415, "unsupported_media_type")
+      })
+      it("a body over 1 MiB is 413 on both lanes", async () => {
+        const big = JSON.stringify({ key: "big", type: "string", variations: [{ key: "a", value: "x".repeat(1024 * 1024) }] })
+        expectError("payloadTooLarge.management", await call("POST", "/v1/projects/p1/flags", big), 413, "payload_too_large")
+        expectError("payloadTooLarge.evaluate", await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: big }), 413, "payload_too_large")
+      })
+      it("unknown routes and methods are 404 envelopes", async () => {
+        expectError("unknownRoute", await call("GET", "/v1/nothing-here"), 404, "not_found")
+        expectError("unknownMethod", await call("PUT", "/v1/evaluate", { x: 1 }), 404, "not_found")
+      })
+    })
+
+    describe("golden error bodies", () => {
+      it("match test/http/golden/error-bodies.json", async () => {
+        // Runs last in this file: every error body recorded above must equal the golden one.
+        const golden = JSON.parse(readFileSync(GOLDEN, "utf8")) as Record<string, unknown>
+        expect(Object.keys(goldenBodies).length).toBeGreaterThan(30)
+        if (process.env["UPDATE_GOLDEN"] !== "1") expect(goldenBodies).toEqual(golden)
+      })
+    })
+
+    const rawGet = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = httpRequest(`${t.url}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = []
+          res.on("data", (c: Buffer) => chunks.push(c))
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }))
+        })
+        req.on("error", reject)
+        req.end()
+      })
+  })
+}
