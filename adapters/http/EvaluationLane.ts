@@ -103,10 +103,18 @@ export const acceptsGzip = (acceptEncoding: string | undefined): boolean => {
   return false
 }
 
-const queryRecord = (query: string): Record<string, string> => {
-  const out: Record<string, string> = {}
+/**
+ * The query as HttpApi sees it: a repeated parameter becomes an array of its values, so the
+ * schema refuses `?environment=a&environment=b` here exactly as it does on the HttpApi routes
+ * (rather than one of the values winning silently).
+ */
+const queryRecord = (query: string): Record<string, FastDecode.QueryValue> => {
+  const out: Record<string, FastDecode.QueryValue> = {}
   if (query === "") return out
-  for (const [k, v] of new URLSearchParams(query)) out[k] = v
+  for (const [k, v] of new URLSearchParams(query)) {
+    const seen = out[k]
+    out[k] = seen === undefined ? v : typeof seen === "string" ? [seen, v] : [...seen, v]
+  }
   return out
 }
 

@@ -35,10 +35,14 @@ export const evaluateRequest = (u: unknown): EvaluateRequest | undefined => {
   return u as EvaluateRequest
 }
 
+/** A query parameter's value: an array when the parameter is repeated. */
+export type QueryValue = string | ReadonlyArray<string>
+
 /** The query of GET /v1/flags/{flagKey}/eval, when it is plainly valid (unknown parameters are dropped, as the schema does). */
-export const flagEvalQuery = (query: Record<string, string>): FlagEvalQuery | undefined => {
+export const flagEvalQuery = (query: Record<string, QueryValue>): FlagEvalQuery | undefined => {
   const { attributes, environment, key, projectId } = query
-  if (environment === undefined || key === undefined || key.length === 0) return undefined
+  if (typeof environment !== "string" || typeof key !== "string" || key.length === 0) return undefined
+  if (!(attributes === undefined || typeof attributes === "string") || !(projectId === undefined || typeof projectId === "string")) return undefined
   const out: { environment: string; key: string; attributes?: Record<string, unknown>; projectId?: string } = { environment, key }
   if (attributes !== undefined) {
     let parsed: unknown
@@ -55,8 +59,8 @@ export const flagEvalQuery = (query: Record<string, string>): FlagEvalQuery | un
 }
 
 /** The query of GET /v1/config, when it is plainly valid. */
-export const configQuery = (query: Record<string, string>): ConfigQuery | undefined => {
+export const configQuery = (query: Record<string, QueryValue>): ConfigQuery | undefined => {
   const { environment, projectId } = query
-  if (environment === undefined) return undefined
+  if (typeof environment !== "string" || !(projectId === undefined || typeof projectId === "string")) return undefined
   return projectId === undefined ? { environment } : { environment, projectId }
 }

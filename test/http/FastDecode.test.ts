@@ -29,15 +29,17 @@ const evaluateArb = fc.oneof(
     })
     .map(record)
 )
+// A query value is a string, or an array of strings when the parameter is repeated.
+const queryValue = <A extends string>(value: fc.Arbitrary<A>) => fc.oneof({ weight: 4, arbitrary: value }, { weight: 1, arbitrary: fc.array(value, { minLength: 2, maxLength: 3 }) })
 const queryArb = fc
   .record({
-    environment: maybe(fc.string()),
-    key: maybe(fc.string()),
-    attributes: maybe(fc.oneof(fc.string(), json.map((v) => JSON.stringify(v)))),
-    projectId: maybe(fc.string()),
-    other: maybe(fc.string())
+    environment: maybe(queryValue(fc.string())),
+    key: maybe(queryValue(fc.string())),
+    attributes: maybe(queryValue(fc.oneof(fc.string(), json.map((v) => JSON.stringify(v))))),
+    projectId: maybe(queryValue(fc.string())),
+    other: maybe(queryValue(fc.string()))
   })
-  .map((r) => record(r) as Record<string, string>)
+  .map((r) => record(r) as Record<string, FastDecode.QueryValue>)
 
 const agrees = <A>(fast: A | undefined, schema: Either.Either<A, unknown>) => {
   if (fast === undefined) return
@@ -55,6 +57,13 @@ describe("FastDecode agrees with the schemas", () => {
   it.prop("GET /v1/config query", [queryArb], ([input]) => {
     agrees(FastDecode.configQuery(input), Schema.decodeUnknownEither(ConfigQuery)(input))
   }, { fastCheck: { numRuns: 2000 } })
+  it("a repeated parameter is refused by both (never one value winning)", () => {
+    const repeated = { environment: ["production", "development"], key: "u" }
+    expect(FastDecode.flagEvalQuery(repeated)).toBeUndefined()
+    expect(Either.isLeft(Schema.decodeUnknownEither(FlagEvalQuery)(repeated))).toBe(true)
+    expect(FastDecode.configQuery({ environment: ["production", "production"] })).toBeUndefined()
+    expect(Either.isLeft(Schema.decodeUnknownEither(ConfigQuery)({ environment: ["production", "production"] }))).toBe(true)
+  })
   it("accepts the common valid requests (so the fast path is actually taken)", () => {
     expect(FastDecode.evaluateRequest({ environment: "production", context: { key: "u", attributes: { plan: "pro" } } })).toBeDefined()
     expect(FastDecode.flagEvalQuery({ environment: "production", key: "u", attributes: '{"seats":3}' })).toEqual({

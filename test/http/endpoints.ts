@@ -344,6 +344,15 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         expectError("flagEval.missingKey", await request(t.url, "GET", "/v1/flags/eval-flag/eval?environment=development", client()), 400, "invalid_request")
         expectError("flagEval.badAttributes", await request(t.url, "GET", "/v1/flags/eval-flag/eval?environment=development&key=u&attributes=%7Bnope", client()), 400, "invalid_request")
         expectError("flagEval.unknownEnvironment", await request(t.url, "GET", "/v1/flags/eval-flag/eval?environment=nowhere&key=u", client()), 404, "not_found")
+        // A repeated parameter is refused, as on the HttpApi routes, instead of one value winning.
+        const repeated = expectError(
+          "flagEval.repeatedParameter",
+          await request(t.url, "GET", "/v1/flags/eval-flag/eval?environment=development&environment=production&key=u", client()),
+          400,
+          "invalid_request"
+        ) as unknown as { error: { details: Array<{ path: string }> } }
+        expect(repeated.error.details.map((d) => d.path)).toContain("environment")
+        expectError("config.repeatedParameter", await request(t.url, "GET", "/v1/config?environment=development&environment=development", client()), 400, "invalid_request")
       })
       it("GET /v1/config: the snapshot with an ETag; 304 on If-None-Match; gzip when accepted", async () => {
         const first = await request(t.url, "GET", "/v1/config?environment=development", client())
