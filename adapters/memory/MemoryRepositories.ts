@@ -253,7 +253,16 @@ export const eventOutbox = Layer.effect(
       markDispatched: (eventId, at) =>
         table.update((rows) =>
           rows.map((row) => (row.event.id === eventId && row.dispatchedAt === null ? { ...row, dispatchedAt: at } : row))
-        )
+        ),
+      pruneDispatched: (before, limit) =>
+        table.modify((rows) => {
+          const doomed = new Set<number>()
+          for (const row of rows) {
+            if (doomed.size >= limit) break
+            if (row.dispatchedAt !== null && row.dispatchedAt < before) doomed.add(row.seq)
+          }
+          return [doomed.size, doomed.size === 0 ? rows : rows.filter((row) => !doomed.has(row.seq))] as const
+        })
     })
   })
 )

@@ -139,6 +139,17 @@ export const make = Effect.gen(function* () {
         return [settled, next] as const
       }),
 
+    pruneFinished: (before, limit) =>
+      deliveries.modify((rows) => {
+        // Attempts live inside their delivery row, so they go with it.
+        const doomed = new Set<string>()
+        for (const row of rows) {
+          if (doomed.size >= limit) break
+          if (row.status !== "pending" && row.updatedAt < before) doomed.add(row.id)
+        }
+        return [doomed.size, doomed.size === 0 ? rows : rows.filter((row) => !doomed.has(row.id))] as const
+      }),
+
     listDeliveries: (webhookId) =>
       Effect.map(deliveries.get, (rows) => rows.filter((d) => d.webhookId === webhookId).map(toStored)),
     getDelivery: (webhookId, deliveryId) =>

@@ -44,7 +44,15 @@ export const make = Effect.gen(function* () {
     markDispatched: (eventId, at) =>
       orFail(
         sql`UPDATE flagport_outbox SET dispatched_at = ${at} WHERE id = ${eventId} AND dispatched_at IS NULL`
-      ).pipe(Effect.asVoid)
+      ).pipe(Effect.asVoid),
+    // One short statement per batch (the same text on PostgreSQL and SQLite): the subquery picks
+    // the oldest `limit` dispatched rows, so no statement holds locks on more than that.
+    pruneDispatched: (before, limit) =>
+      orFail(
+        sql<{ seq: number | string }>`DELETE FROM flagport_outbox WHERE seq IN (
+          SELECT seq FROM flagport_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < ${before}
+          ORDER BY seq LIMIT ${limit}) RETURNING seq`
+      ).pipe(Effect.map((rows) => rows.length))
   })
 })
 

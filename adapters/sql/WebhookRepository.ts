@@ -168,6 +168,28 @@ export const make = Effect.gen(function* () {
       )
     }).pipe(sql.withTransaction, Effect.mapError(storageError("claim deliveries")))
 
+  /**
+   * One retention batch, in one short transaction: the oldest `limit` finished deliveries that
+   * finished before `before`, attempts first (no reliance on SQLite's foreign_keys pragma). On
+   * PostgreSQL the rows are locked with SKIP LOCKED, so two servers pruning at once take different
+   * rows instead of waiting on each other; both statements pick the same rows (the first one's
+   * locks are this transaction's own, and nothing can make a delivery finish in the past).
+   */
+  const pruneFinished = (before: string, limit: number) =>
+    Effect.gen(function* () {
+      const lock = sql.onDialectOrElse({
+        pg: () => sql.literal("FOR UPDATE SKIP LOCKED"),
+        orElse: () => sql.literal("")
+      })
+      const doomed = sql`SELECT id FROM flagport_webhook_deliveries
+        WHERE status IN ('succeeded', 'failed') AND updated_at < ${before}
+        ORDER BY seq LIMIT ${limit} ${lock}`
+      yield* sql`DELETE FROM flagport_webhook_attempts WHERE delivery_id IN (${doomed})`
+      const deleted = yield* sql<{ id: string }>`DELETE FROM flagport_webhook_deliveries
+        WHERE id IN (${doomed}) AND status IN ('succeeded', 'failed') RETURNING id`
+      return deleted.length
+    }).pipe(sql.withTransaction, Effect.mapError(storageError("prune finished deliveries")))
+
   return WebhookRepository.of({
     insert: (w) =>
       sql`INSERT INTO flagport_webhooks (id, project_id, url, events, enabled, secret, previous_secret,
@@ -238,6 +260,8 @@ export const make = Effect.gen(function* () {
           WHERE id = ${deliveryId} AND lease_owner = ${owner} AND status = 'pending' RETURNING id`
         return settled.length > 0
       }).pipe(sql.withTransaction, Effect.mapError(storageError("record an attempt"))),
+
+    pruneFinished,
 
     listDeliveries: (webhookId) =>
       sql<DeliveryRow>`SELECT ${deliveryColumns} FROM flagport_webhook_deliveries

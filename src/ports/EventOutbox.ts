@@ -23,6 +23,12 @@ export interface EventOutboxShape {
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<OutboxEntry>, StorageError>
   /** Marks an event dispatched (its deliveries were scheduled); unknown ids are ignored. */
   readonly markDispatched: (eventId: string, at: string) => Effect.Effect<void, StorageError>
+  /**
+   * Retention: deletes up to `limit` events that were dispatched (fanned out into deliveries, which
+   * carry their own copy of the body) before `before`, oldest first. Undispatched events are never
+   * deleted. Returns how many were deleted (fewer than `limit` means nothing older is left).
+   */
+  readonly pruneDispatched: (before: string, limit: number) => Effect.Effect<number, StorageError>
 }
 
 export class EventOutbox extends Context.Tag("@flagport/ports/EventOutbox")<EventOutbox, EventOutboxShape>() {}

@@ -145,6 +145,13 @@ export interface WebhookRepositoryShape {
 
   /** The webhook's deliveries with their attempts, in creation order. */
   readonly listDeliveries: (webhookId: string) => Effect.Effect<ReadonlyArray<StoredDelivery>, StorageError>
+  /**
+   * Retention: deletes up to `limit` FINISHED deliveries (`succeeded` or `failed`) whose last change
+   * (`updatedAt`, the time they finished) is before `before`, oldest first, together with their
+   * attempts. A `pending` delivery (leased or not) is never deleted, whatever its age. Returns how
+   * many deliveries were deleted (fewer than `limit` means nothing older is left).
+   */
+  readonly pruneFinished: (before: string, limit: number) => Effect.Effect<number, StorageError>
   /** One delivery of the webhook, if it exists. */
   readonly getDelivery: (
     webhookId: string,

@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
+import type { WebhookEvent } from "../../src/domain/Webhook.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Segments } from "../../src/services/Segments.js"
@@ -54,5 +55,38 @@ export const outboxContract: Contract = (it) => {
       expect(after.map((e) => e.event.id)).toEqual([mine[1]!.event.id])
       expect((yield* outbox.list(projectId))[0]!.dispatchedAt).toBe("2026-11-22T00:00:00.000Z")
       expect((yield* outbox.pending(1)).length).toBe(1)
+    }))
+
+  it.effect("retention: only dispatched events dispatched before the cut-off go, at most `limit`, oldest first", () =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox
+      const projectId = yield* givenProject("development")
+      // Times long before any other test's, so the shared database's other events are not touched.
+      const t = (day: number) => new Date(Date.parse("2001-01-01T00:00:00.000Z") + day * 86_400_000).toISOString()
+      const cutoff = t(100)
+      const drain = Effect.iterate(1, { while: (n) => n > 0, body: () => outbox.pruneDispatched(cutoff, 1000) })
+      yield* drain
+      const append = (name: string, occurredAt: string, dispatchedAt: string | null) =>
+        Effect.gen(function* () {
+          const id = `ev-${name}-${Math.random().toString(36).slice(2, 10)}`
+          // The body is stored as is; a stub flag is enough here.
+          const event = { id, type: "flag.created", projectId, occurredAt, data: { flag: { key: name } } }
+          yield* outbox.append(event as unknown as WebhookEvent)
+          if (dispatchedAt !== null) yield* outbox.markDispatched(id, dispatchedAt)
+          return id
+        })
+      yield* append("old1", t(1), t(1))
+      yield* append("old2", t(2), t(2))
+      const old3 = yield* append("old3", t(3), t(3))
+      const undispatched = yield* append("undispatched", t(0), null) // never fanned out: kept, whatever its age
+      const recent = yield* append("recent", t(99), t(100)) // dispatched exactly at the cut-off: kept
+      const ids = () => Effect.map(outbox.list(projectId), (rows) => rows.map((e) => e.event.id))
+
+      expect(yield* outbox.pruneDispatched(cutoff, 2)).toBe(2)
+      expect(yield* ids()).toEqual([old3, undispatched, recent])
+      expect(yield* outbox.pruneDispatched(cutoff, 2)).toBe(1)
+      expect(yield* outbox.pruneDispatched(cutoff, 2)).toBe(0)
+      expect(yield* ids()).toEqual([undispatched, recent])
+      expect((yield* outbox.pending(100_000)).map((e) => e.event.id)).toContain(undispatched)
     }))
 }

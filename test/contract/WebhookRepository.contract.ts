@@ -60,6 +60,64 @@ const failedAttempt = (at: string, nextAttemptAt: string | null) => ({
   nextAttemptAt
 })
 
+/** Times long before any other test's (which use the real now), so pruning them touches no one else. */
+const ANCIENT = Date.parse("2001-01-01T00:00:00.000Z")
+const DAY = 86_400_000
+const ancient = (ms: number) => new Date(ANCIENT + ms).toISOString()
+
+/** Prunes everything finished before `before`, batch after batch; returns the total. */
+const pruneAll = (before: string) =>
+  Effect.gen(function* () {
+    const repo = yield* WebhookRepository
+    let total = 0
+    for (;;) {
+      const n = yield* repo.pruneFinished(before, 1000)
+      total += n
+      if (n < 1000) return total
+    }
+  })
+
+/**
+ * A delivery of `webhookId` (which must have no other pending delivery) created at `createdAt`,
+ * attempted at `createdAt` and left `status` (pending ones keep a next attempt time), as if sent then.
+ */
+const settledDelivery = (
+  projectId: string,
+  webhookId: string,
+  createdAt: string,
+  status: "succeeded" | "failed" | "pending" | "leased"
+) =>
+  Effect.gen(function* () {
+    const repo = yield* WebhookRepository
+    const id = `d-${Math.random().toString(36).slice(2, 12)}`
+    yield* repo.insertDelivery({
+      id,
+      webhookId,
+      projectId,
+      eventId: `e-${id}`,
+      eventType: "flag.created",
+      payload: "{}",
+      nextAttemptAt: createdAt,
+      redeliveryOf: null,
+      createdAt
+    })
+    if (status === "pending") return id // never attempted
+    const owner = `owner-${id}`
+    const claimed = mine(yield* claim(owner, createdAt), [webhookId])
+    expect(claimed.map((c) => c.deliveryId)).toEqual([id])
+    if (status === "leased") return id // leased far in the past, still pending
+    yield* repo.recordAttempt({
+      deliveryId: id,
+      owner,
+      status,
+      attempt:
+        status === "succeeded"
+          ? { attemptedAt: createdAt, statusCode: 204, durationMs: 5, error: null, nextAttemptAt: null }
+          : failedAttempt(createdAt, null)
+    })
+    return id
+  })
+
 export const webhookContract = (it: WebhookIt) => {
   it.effect("create, list, get, patch and delete; the secret never appears in a record", () =>
     Effect.gen(function* () {
@@ -377,6 +435,83 @@ export const webhookContract = (it: WebhookIt) => {
       yield* webhooks.remove(projectId, hook.id)
       expect(yield* repo.listDeliveries(hook.id)).toEqual([])
       expect(yield* repo.getDelivery(hook.id, d!.id)).toEqual(Option.none())
+    }))
+
+  it.effect("retention: finished deliveries older than the cut-off go with their attempts; recent ones stay", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/ret", events: ["flag.created"] })
+      const oldOk = yield* settledDelivery(projectId, hook.id, ancient(1 * DAY), "succeeded")
+      const oldFailed = yield* settledDelivery(projectId, hook.id, ancient(2 * DAY), "failed")
+      const recentOk = yield* settledDelivery(projectId, hook.id, ancient(40 * DAY), "succeeded")
+      const recentFailed = yield* settledDelivery(projectId, hook.id, ancient(41 * DAY), "failed")
+      expect((yield* repo.listDeliveries(hook.id)).map((d) => d.attempts.length)).toEqual([1, 1, 1, 1])
+
+      // Cut-off at day 10: both day-1/day-2 deliveries go, the day-40/41 ones stay untouched.
+      expect(yield* pruneAll(ancient(10 * DAY))).toBe(2)
+      const left = yield* repo.listDeliveries(hook.id)
+      expect(left.map((d) => [d.id, d.status, d.attempts.length])).toEqual([
+        [recentOk, "succeeded", 1],
+        [recentFailed, "failed", 1]
+      ])
+      expect(yield* repo.getDelivery(hook.id, oldOk)).toEqual(Option.none())
+      expect(yield* repo.getDelivery(hook.id, oldFailed)).toEqual(Option.none())
+      // The cut-off is exclusive: a delivery finished exactly at it stays.
+      expect(yield* pruneAll(ancient(40 * DAY))).toBe(0)
+      expect(yield* pruneAll(ancient(40 * DAY + 1))).toBe(1)
+      expect((yield* repo.listDeliveries(hook.id)).map((d) => d.id)).toEqual([recentFailed])
+    }))
+
+  it.effect("retention: pending and leased deliveries are never pruned, however old", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const retrying = yield* webhooks.create(projectId, { url: "https://e.com/p1", events: ["flag.created"] })
+      const leased = yield* webhooks.create(projectId, { url: "https://e.com/p2", events: ["flag.created"] })
+      const waiting = yield* webhooks.create(projectId, { url: "https://e.com/p3", events: ["flag.created"] })
+      const done = yield* settledDelivery(projectId, retrying.id, ancient(0), "succeeded")
+      // A pending delivery with a failed attempt behind it, one leased (and the lease long expired)
+      // and one never attempted, all years old.
+      const retryingId = yield* settledDelivery(projectId, retrying.id, ancient(1 * DAY), "leased")
+      const t = ancient(1 * DAY)
+      yield* repo.recordAttempt({ deliveryId: retryingId, owner: `owner-${retryingId}`, status: "pending", attempt: failedAttempt(t, ancient(2 * DAY)) })
+      const leasedId = yield* settledDelivery(projectId, leased.id, ancient(1 * DAY), "leased")
+      const waitingId = yield* settledDelivery(projectId, waiting.id, ancient(1 * DAY), "pending")
+
+      // A cut-off well after all of them (but long before any other test's rows).
+      expect(yield* pruneAll(ancient(10 * DAY))).toBeGreaterThanOrEqual(1)
+      expect(yield* repo.getDelivery(retrying.id, done)).toEqual(Option.none())
+      const kept = [
+        Option.getOrThrow(yield* repo.getDelivery(retrying.id, retryingId)),
+        Option.getOrThrow(yield* repo.getDelivery(leased.id, leasedId)),
+        Option.getOrThrow(yield* repo.getDelivery(waiting.id, waitingId))
+      ]
+      expect(kept.map((d) => [d.status, d.attempts.length])).toEqual([
+        ["pending", 1],
+        ["pending", 0],
+        ["pending", 0]
+      ])
+    }))
+
+  it.effect("retention: at most `limit` deliveries per call, oldest first", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/lim", events: ["flag.created"] })
+      const cutoff = ancient(1000 * DAY)
+      yield* pruneAll(cutoff) // whatever finished before the cut-off in this shared database
+      const ids: Array<string> = []
+      for (let i = 0; i < 5; i++) ids.push(yield* settledDelivery(projectId, hook.id, ancient(900 * DAY + i), i % 2 === 0 ? "succeeded" : "failed"))
+      expect(yield* repo.pruneFinished(cutoff, 2)).toBe(2)
+      expect((yield* repo.listDeliveries(hook.id)).map((d) => d.id)).toEqual(ids.slice(2))
+      expect(yield* repo.pruneFinished(cutoff, 2)).toBe(2)
+      expect(yield* repo.pruneFinished(cutoff, 2)).toBe(1)
+      expect(yield* repo.pruneFinished(cutoff, 2)).toBe(0)
+      expect(yield* repo.listDeliveries(hook.id)).toEqual([])
     }))
 
   it.effect("concurrent claimers never hold the same delivery", () =>
