@@ -6,7 +6,9 @@
  * that has seen it recently. Once an entry is older than `ttlMs`, the next request waits for a
  * fresh lookup (it is not served from the stale entry), so the bound is strict.
  * Unknown tokens are cached too (negative entries), so a flood of bad keys does not become a
- * flood of queries; the map is cleared when it reaches `maxEntries`. A token longer than
+ * flood of queries. They are bounded on their own (`maxUnknown`, oldest dropped first), apart
+ * from real keys (`maxEntries`, oldest dropped first), so a flood of made-up tokens can never push
+ * the keys of real clients out of the cache. A token longer than
  * `MAX_TOKEN_LENGTH` cannot be a key (ours are 47 characters): it is unknown at once, with no
  * lookup and no entry, so an entry costs at most a few hundred bytes whatever a client sends.
  */
@@ -14,7 +16,10 @@ import type { ApiKey } from "../../src/domain/ApiKey.js"
 
 export interface KeyCacheOptions {
   readonly ttlMs?: number
+  /** Tokens held in all (real keys and unknown tokens); default 10,000. */
   readonly maxEntries?: number
+  /** Unknown tokens held (a subset of the above); default 1,000. */
+  readonly maxUnknown?: number
   readonly now?: () => number
 }
 
@@ -30,9 +35,13 @@ export const DEFAULT_KEY_TTL_MS = 1_000
 export const MAX_TOKEN_LENGTH = 256
 
 export class KeyCache {
+  /** Every token, in insertion order (a Map iterates oldest first). */
   private readonly entries = new Map<string, Entry>()
+  /** The tokens whose last lookup found no key, oldest first. */
+  private readonly unknown = new Set<string>()
   private readonly ttlMs: number
   private readonly maxEntries: number
+  private readonly maxUnknown: number
   private readonly now: () => number
 
   constructor(
@@ -41,12 +50,18 @@ export class KeyCache {
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_KEY_TTL_MS
     this.maxEntries = options.maxEntries ?? 10_000
+    this.maxUnknown = Math.min(options.maxUnknown ?? 1_000, this.maxEntries)
     this.now = options.now ?? Date.now
   }
 
   /** How many tokens are held (for tests and metrics). */
   get size(): number {
     return this.entries.size
+  }
+
+  /** How many of them are unknown tokens. */
+  get unknownSize(): number {
+    return this.unknown.size
   }
 
   /** The key for `token` (null when unknown or revoked); synchronous while the entry is fresh. */
@@ -61,10 +76,27 @@ export class KeyCache {
   /** Forget every entry (e.g. after a key was revoked in this process). */
   clear(): void {
     this.entries.clear()
+    this.unknown.clear()
+  }
+
+  private forget(token: string): void {
+    this.entries.delete(token)
+    this.unknown.delete(token)
+  }
+
+  /** Drops the oldest token of `tokens` (a Map's keys or a Set, both oldest first). */
+  private dropOldest(tokens: Iterable<string>): void {
+    for (const token of tokens) {
+      this.forget(token)
+      return
+    }
   }
 
   private refresh(token: string, previous: Entry | undefined): Promise<ApiKey | null> {
-    if (previous === undefined && this.entries.size >= this.maxEntries) this.entries.clear()
+    if (previous === undefined && this.entries.size >= this.maxEntries) {
+      // Unknown tokens go first; a real key is dropped only when real keys alone fill the cache.
+      this.dropOldest(this.unknown.size > 0 ? this.unknown : this.entries.keys())
+    }
     const entry: Entry = previous ?? { key: null, expiresAt: 0, pending: undefined }
     const startedAt = this.now()
     const pending = this.load(token).then(
@@ -72,6 +104,13 @@ export class KeyCache {
         entry.key = key
         entry.expiresAt = startedAt + this.ttlMs
         entry.pending = undefined
+        if (this.entries.get(token) === entry) {
+          if (key !== null) this.unknown.delete(token)
+          else if (!this.unknown.has(token)) {
+            if (this.unknown.size >= this.maxUnknown) this.dropOldest(this.unknown)
+            this.unknown.add(token)
+          }
+        }
         return key
       },
       (error: unknown) => {

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { KeyCache, MAX_TOKEN_LENGTH } from "../../adapters/http/KeyCache.js"
 import { type CompiledEntry, SnapshotCache, type SnapshotSource } from "../../adapters/http/SnapshotCache.js"
+import type { ApiKey } from "../../src/domain/ApiKey.js"
 import type { ConfigSnapshot } from "../../src/domain/ConfigSnapshot.js"
 import { ResourceNotFound } from "../../src/domain/Errors.js"
 import { request, startServer } from "./fixtures.js"
@@ -327,5 +328,51 @@ describe("KeyCache: over-long tokens", () => {
     expect(cache.size).toBe(1)
     expect(cache.lookup(`srv_${"x".repeat(MAX_TOKEN_LENGTH - 4)}`)).toBeNull() // cached, synchronous
     expect(loads).toBe(1)
+  })
+})
+
+describe("KeyCache: a flood of made-up tokens", () => {
+  it("keeps unknown tokens within their own bound and never pushes out a real key", async () => {
+    const realKey = { id: "k1" } as unknown as ApiKey
+    const loads = new Map<string, number>()
+    const cache = new KeyCache(
+      (token) => {
+        loads.set(token, (loads.get(token) ?? 0) + 1)
+        return Promise.resolve(token === "srv_real" ? realKey : null)
+      },
+      { ttlMs: 60_000, maxEntries: 500, maxUnknown: 100 }
+    )
+    expect(await cache.lookup("srv_real")).toBe(realKey)
+    for (let i = 0; i < 20_000; i++) {
+      await cache.lookup(`srv_madeup_${i}`)
+      // The real client keeps being answered from the cache, synchronously.
+      if (i % 1_000 === 0) expect(cache.lookup("srv_real")).toBe(realKey)
+    }
+    expect(loads.get("srv_real")).toBe(1)
+    expect(cache.unknownSize).toBeLessThanOrEqual(100)
+    expect(cache.size).toBeLessThanOrEqual(101)
+    // The newest unknown token is still cached (no second lookup); the oldest were dropped.
+    expect(cache.lookup("srv_madeup_19999")).toBeNull()
+    expect(loads.get("srv_madeup_19999")).toBe(1)
+    await cache.lookup("srv_madeup_0")
+    expect(loads.get("srv_madeup_0")).toBe(2)
+  })
+
+  it("when real keys alone fill the cache, the oldest one goes (and is looked up again when used)", async () => {
+    let loads = 0
+    const cache = new KeyCache(
+      (token) => {
+        loads++
+        return Promise.resolve({ id: token } as unknown as ApiKey)
+      },
+      { ttlMs: 60_000, maxEntries: 3 }
+    )
+    for (const token of ["srv_a", "srv_b", "srv_c", "srv_d"]) await cache.lookup(token)
+    expect(cache.size).toBe(3)
+    expect(loads).toBe(4)
+    await cache.lookup("srv_d") // still cached
+    expect(loads).toBe(4)
+    await cache.lookup("srv_a") // dropped as the oldest
+    expect(loads).toBe(5)
   })
 })
