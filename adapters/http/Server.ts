@@ -69,12 +69,12 @@ const storageOf = async (options: ServerOptions): Promise<Layer.Layer<StorageLay
 
 /**
  * The storage, the HTTP services and (optionally) the webhook dispatcher over the HTTP transport
- * (configured from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE), as one layer.
+ * (configured from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS), as one layer.
  */
 export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown>, webhooks = true) => {
   const services = App.servicesFrom(storage)
   return webhooks
-    ? Layer.merge(services, WebhookDispatcher.layer.pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)))
+    ? Layer.merge(services, WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)))
     : services
 }
 
