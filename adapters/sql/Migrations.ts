@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { StorageError } from "../../src/ports/StorageError.js"
 import Core from "./migrations/0001_core.js"
 import Webhooks from "./migrations/0002_webhooks.js"
+import Retention from "./migrations/0003_retention.js"
 
 /**
  * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
@@ -12,7 +13,8 @@ import Webhooks from "./migrations/0002_webhooks.js"
  */
 export const migrations = {
   "0001_core": Core,
-  "0002_webhooks": Webhooks
+  "0002_webhooks": Webhooks,
+  "0003_retention": Retention
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */
