@@ -9,11 +9,12 @@
  *   stop the dispatcher, close the database.
  * - `runServer(options)` = `startServer` + close on SIGTERM / SIGINT; it resolves after the
  *   shutdown, and the caller exits 0 (the CLI does).
- * - `serverConfig` reads PORT (8080) and HOST (0.0.0.0) through Effect's Config.
+ * - `serverConfig` reads PORT (8080) and HOST (0.0.0.0) through Effect's Config; `logLevelConfig`
+ *   reads FLAGPORT_LOG_LEVEL (Info).
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Config, Effect, Layer } from "effect"
+import { Config, ConfigError, Effect, Either, Layer, Logger, LogLevel } from "effect"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
 import * as StorageLayer from "../storage/StorageLayer.js"
 import * as WebhookHttp from "../webhook-http/WebhookHttp.js"
@@ -29,6 +30,33 @@ export const serverConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(DEFAULT_PORT)),
   host: Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
 })
+
+const LOG_LEVELS: Readonly<Record<string, LogLevel.LogLevel>> = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warn: LogLevel.Warning,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  off: LogLevel.None,
+  none: LogLevel.None
+}
+
+/**
+ * FLAGPORT_LOG_LEVEL: the least severe level the server logs: trace, debug, info, warn (or
+ * warning), error, fatal, or off (or none), in any case; default info. Anything else stops the start.
+ */
+export const logLevelConfig = Config.string("FLAGPORT_LOG_LEVEL").pipe(
+  Config.mapOrFail((value) => {
+    const level = Object.prototype.hasOwnProperty.call(LOG_LEVELS, value.toLowerCase()) ? LOG_LEVELS[value.toLowerCase()] : undefined
+    return level === undefined
+      ? Either.left(ConfigError.InvalidData([], `Expected one of ${Object.keys(LOG_LEVELS).join(", ")}, but received "${value}"`))
+      : Either.right(level)
+  }),
+  Config.withDefault(LogLevel.Info)
+)
 
 export interface ServerOptions {
   /** Port to listen on (0 picks a free one). Default: PORT, else 8080. */
@@ -69,13 +97,17 @@ const storageOf = async (options: ServerOptions): Promise<Layer.Layer<StorageLay
 
 /**
  * The storage, the HTTP services and (optionally) the webhook dispatcher over the HTTP transport
- * (configured from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS), as one layer.
+ * (configured from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS),
+ * as one layer, logging at FLAGPORT_LOG_LEVEL.
  */
 export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown>, webhooks = true) => {
   const services = App.servicesFrom(storage)
-  return webhooks
+  const all = webhooks
     ? Layer.merge(services, WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)))
     : services
+  // The level is set before anything is built, so the dispatcher's fibers and the request handlers
+  // (which run in the runtime built from this layer) all inherit it.
+  return all.pipe(Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel))))
 }
 
 export const startServer = async (options: ServerOptions = {}): Promise<RunningServer> => {
