@@ -45,6 +45,33 @@ describe("FLAGPORT_LOG_LEVEL", () => {
     expect(await logsWhenTheDatabaseGoes(level)).not.toContain(HEALTH_ERROR)
   })
 
+  it("at trace level, no API key or part of one reaches the logs", async () => {
+    process.env["FLAGPORT_LOG_LEVEL"] = "trace"
+    const lines: Array<string> = []
+    const capture = (...args: Array<unknown>) => void lines.push(args.map((a) => (typeof a === "string" ? a : JSON.stringify(a) ?? String(a))).join(" "))
+    const spies = (["log", "error", "warn", "info", "debug", "trace", "group", "groupCollapsed"] as const).map((m) => vi.spyOn(console, m).mockImplementation(capture))
+    const t = await startServer(freshStorage("sqlite"))
+    const made = `srv_${"z".repeat(43)}`
+    try {
+      await request(t.url, "GET", "/v1/projects", { key: t.keys.global })
+      await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: { environment: "development", context: { key: "u" } } })
+      await request(t.url, "GET", "/v1/projects", { key: made })
+      await request(t.url, "GET", "/v1/projects", { key: t.keys.revoked })
+      await t.closeStorage()
+      await request(t.url, "GET", "/v1/projects", { key: t.keys.scoped }) // fails inside: a 500 with its cause logged
+    } finally {
+      await t.close()
+      spies.forEach((spy) => spy.mockRestore())
+    }
+    const logged = lines.join("\n")
+    // Something was logged at all: the request after the database closed failed with a logged cause.
+    expect(logged).toContain("Internal error")
+    for (const key of [t.keys.global, t.keys.client, t.keys.scoped, t.keys.revoked, made]) {
+      expect(logged).not.toContain(key)
+      expect(logged).not.toContain(key.slice(4)) // the secret part without its prefix
+    }
+  })
+
   it("a value that is not a level stops the start, naming the variable", async () => {
     process.env["FLAGPORT_LOG_LEVEL"] = "loud"
     await expect(startServer(freshStorage("sqlite"))).rejects.toThrow(/FLAGPORT_LOG_LEVEL/)
