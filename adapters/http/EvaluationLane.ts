@@ -109,7 +109,8 @@ export const acceptsGzip = (acceptEncoding: string | undefined): boolean => {
  * (rather than one of the values winning silently).
  */
 const queryRecord = (query: string): Record<string, FastDecode.QueryValue> => {
-  const out: Record<string, FastDecode.QueryValue> = {}
+  // No prototype: a parameter named `toString` or `__proto__` is just a parameter.
+  const out: Record<string, FastDecode.QueryValue> = Object.create(null) as Record<string, FastDecode.QueryValue>
   if (query === "") return out
   for (const [k, v] of new URLSearchParams(query)) {
     const seen = out[k]

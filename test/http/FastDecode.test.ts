@@ -37,7 +37,10 @@ const queryArb = fc
     key: maybe(queryValue(fc.string())),
     attributes: maybe(queryValue(fc.oneof(fc.string(), json.map((v) => JSON.stringify(v))))),
     projectId: maybe(queryValue(fc.string())),
-    other: maybe(queryValue(fc.string()))
+    other: maybe(queryValue(fc.string())),
+    // Names an ordinary object inherits: they must be plain (ignored) parameters.
+    toString: maybe(queryValue(fc.string())),
+    ["__proto__"]: maybe(queryValue(fc.string()))
   })
   .map((r) => record(r) as Record<string, FastDecode.QueryValue>)
 

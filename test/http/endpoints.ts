@@ -352,6 +352,13 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
           "invalid_request"
         ) as unknown as { error: { details: Array<{ path: string }> } }
         expect(repeated.error.details.map((d) => d.path)).toContain("environment")
+        // Parameters named like Object.prototype members are ordinary (ignored) parameters.
+        for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
+          const config = await request(t.url, "GET", `/v1/config?environment=development&${name}=1&${name}=2`, client())
+          expect(config.status, config.text).toBe(200)
+          const evaluated = await request(t.url, "GET", `/v1/flags/eval-flag/eval?environment=development&key=u&${name}=x`, client())
+          expect(evaluated.status, evaluated.text).toBe(200)
+        }
         expectError("config.repeatedParameter", await request(t.url, "GET", "/v1/config?environment=development&environment=development", client()), 400, "invalid_request")
       })
       it("GET /v1/config: the snapshot with an ETag; 304 on If-None-Match; gzip when accepted", async () => {
