@@ -37,7 +37,7 @@ export const MAX_TOKEN_LENGTH = 256
 export class KeyCache {
   /** Every token, in insertion order (a Map iterates oldest first). */
   private readonly entries = new Map<string, Entry>()
-  /** The tokens whose last lookup found no key, oldest first. */
+  /** The tokens not known to be keys: their last lookup found none, or it is still in flight. Oldest first. */
   private readonly unknown = new Set<string>()
   private readonly ttlMs: number
   private readonly maxEntries: number
@@ -59,7 +59,7 @@ export class KeyCache {
     return this.entries.size
   }
 
-  /** How many of them are unknown tokens. */
+  /** How many of them are unknown or not yet verified. */
   get unknownSize(): number {
     return this.unknown.size
   }
@@ -93,9 +93,13 @@ export class KeyCache {
   }
 
   private refresh(token: string, previous: Entry | undefined): Promise<ApiKey | null> {
-    if (previous === undefined && this.entries.size >= this.maxEntries) {
-      // Unknown tokens go first; a real key is dropped only when real keys alone fill the cache.
-      this.dropOldest(this.unknown.size > 0 ? this.unknown : this.entries.keys())
+    if (previous === undefined) {
+      // A new token is unverified until its lookup finds a key: it counts against `maxUnknown`
+      // while the lookup is in flight, so a burst of concurrent made-up tokens evicts only
+      // unverified tokens, never a key already known to be real.
+      if (this.unknown.size >= this.maxUnknown) this.dropOldest(this.unknown)
+      if (this.entries.size >= this.maxEntries) this.dropOldest(this.unknown.size > 0 ? this.unknown : this.entries.keys())
+      this.unknown.add(token)
     }
     const entry: Entry = previous ?? { key: null, expiresAt: 0, pending: undefined }
     const startedAt = this.now()
@@ -107,6 +111,7 @@ export class KeyCache {
         if (this.entries.get(token) === entry) {
           if (key !== null) this.unknown.delete(token)
           else if (!this.unknown.has(token)) {
+            // A real key that was revoked: now an unknown token, bounded like the others.
             if (this.unknown.size >= this.maxUnknown) this.dropOldest(this.unknown)
             this.unknown.add(token)
           }

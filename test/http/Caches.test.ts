@@ -358,6 +358,32 @@ describe("KeyCache: a flood of made-up tokens", () => {
     expect(loads.get("srv_madeup_0")).toBe(2)
   })
 
+  it("a concurrent burst (lookups still in flight) does not push out a real key either", async () => {
+    const realKey = { id: "k1" } as unknown as ApiKey
+    const unresolved: Array<() => void> = []
+    let realLoads = 0
+    const cache = new KeyCache(
+      (token) => {
+        if (token === "srv_real") {
+          realLoads++
+          return Promise.resolve(realKey)
+        }
+        // Made-up tokens: the database answers only after the whole burst has arrived.
+        return new Promise((resolve) => unresolved.push(() => resolve(null)))
+      },
+      { ttlMs: 60_000, maxEntries: 5, maxUnknown: 3 }
+    )
+    expect(await cache.lookup("srv_real")).toBe(realKey)
+    const burst = Array.from({ length: 50 }, (_, i) => cache.lookup(`srv_madeup_${i}`))
+    expect(cache.lookup("srv_real")).toBe(realKey) // still a synchronous hit mid-burst
+    expect(cache.unknownSize).toBeLessThanOrEqual(3)
+    expect(cache.size).toBeLessThanOrEqual(4)
+    unresolved.forEach((resolve) => resolve())
+    expect(await Promise.all(burst)).toEqual(Array.from({ length: 50 }, () => null)) // every request still answered
+    expect(cache.lookup("srv_real")).toBe(realKey)
+    expect(realLoads).toBe(1)
+  })
+
   it("when real keys alone fill the cache, the oldest one goes (and is looked up again when used)", async () => {
     let loads = 0
     const cache = new KeyCache(
