@@ -142,11 +142,10 @@ export const make = Effect.gen(function* () {
     pruneFinished: (before, limit) =>
       deliveries.modify((rows) => {
         // Attempts live inside their delivery row, so they go with it.
-        const doomed = new Set<string>()
-        for (const row of rows) {
-          if (doomed.size >= limit) break
-          if (row.status !== "pending" && row.updatedAt < before) doomed.add(row.id)
-        }
+        // Oldest finished first (by finish time, then creation order: the sort is stable).
+        const candidates = rows.filter((row) => row.status !== "pending" && row.updatedAt < before)
+        candidates.sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0))
+        const doomed = new Set(candidates.slice(0, Math.max(0, limit)).map((row) => row.id))
         return [doomed.size, doomed.size === 0 ? rows : rows.filter((row) => !doomed.has(row.id))] as const
       }),
 

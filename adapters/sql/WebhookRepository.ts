@@ -177,16 +177,20 @@ export const make = Effect.gen(function* () {
    */
   const pruneFinished = (before: string, limit: number) =>
     Effect.gen(function* () {
+      // The rows are chosen once, then deleted by id: choosing them again in the second DELETE
+      // could pick other rows on PostgreSQL (each statement sees a new snapshot, and rows another
+      // pruner had locked may have been released in between).
       const lock = sql.onDialectOrElse({
         pg: () => sql.literal("FOR UPDATE SKIP LOCKED"),
         orElse: () => sql.literal("")
       })
-      const doomed = sql`SELECT id FROM flagport_webhook_deliveries
+      const doomed = yield* sql<{ id: string }>`SELECT id FROM flagport_webhook_deliveries
         WHERE status IN ('succeeded', 'failed') AND updated_at < ${before}
-        ORDER BY seq LIMIT ${limit} ${lock}`
-      yield* sql`DELETE FROM flagport_webhook_attempts WHERE delivery_id IN (${doomed})`
-      const deleted = yield* sql<{ id: string }>`DELETE FROM flagport_webhook_deliveries
-        WHERE id IN (${doomed}) AND status IN ('succeeded', 'failed') RETURNING id`
+        ORDER BY updated_at, seq LIMIT ${limit} ${lock}`
+      if (doomed.length === 0) return 0
+      const ids = doomed.map((row) => row.id)
+      yield* sql`DELETE FROM flagport_webhook_attempts WHERE ${sql.in("delivery_id", ids)}`
+      const deleted = yield* sql<{ id: string }>`DELETE FROM flagport_webhook_deliveries WHERE ${sql.in("id", ids)} RETURNING id`
       return deleted.length
     }).pipe(sql.withTransaction, Effect.mapError(storageError("prune finished deliveries")))
 

@@ -514,6 +514,28 @@ export const webhookContract = (it: WebhookIt) => {
       expect(yield* repo.listDeliveries(hook.id)).toEqual([])
     }))
 
+  it.effect("retention: oldest first means by finish time, not by creation", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/order", events: ["flag.created"] })
+      const cutoff = ancient(1000 * DAY)
+      yield* pruneAll(cutoff)
+      // Created in this order, finished at +2 ms, +0 ms and +1 ms.
+      const [late, early, middle] = [
+        yield* settledDelivery(projectId, hook.id, ancient(800 * DAY + 2), "succeeded"),
+        yield* settledDelivery(projectId, hook.id, ancient(800 * DAY), "failed"),
+        yield* settledDelivery(projectId, hook.id, ancient(800 * DAY + 1), "succeeded")
+      ]
+      const left = () => Effect.map(repo.listDeliveries(hook.id), (ds) => ds.map((d) => d.id))
+      expect(yield* repo.pruneFinished(cutoff, 1)).toBe(1)
+      expect(yield* left()).toEqual([late, middle])
+      expect(yield* repo.pruneFinished(cutoff, 1)).toBe(1)
+      expect(yield* left()).toEqual([late])
+      expect(early).not.toBe(middle)
+    }))
+
   it.effect("concurrent claimers never hold the same delivery", () =>
     Effect.gen(function* () {
       const webhooks = yield* Webhooks
