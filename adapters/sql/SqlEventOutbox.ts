@@ -49,9 +49,10 @@ export const make = Effect.gen(function* () {
     // the oldest `limit` dispatched rows, so no statement holds locks on more than that.
     pruneDispatched: (before, limit) =>
       orFail(
+        // One statement, so the rows are chosen once; on PostgreSQL rows another pruner holds are skipped.
         sql<{ seq: number | string }>`DELETE FROM flagport_outbox WHERE seq IN (
           SELECT seq FROM flagport_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < ${before}
-          ORDER BY seq LIMIT ${limit}) RETURNING seq`
+          ORDER BY dispatched_at, seq LIMIT ${limit} ${sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })}) RETURNING seq`
       ).pipe(Effect.map((rows) => rows.length))
   })
 })

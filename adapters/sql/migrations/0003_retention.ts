@@ -4,10 +4,15 @@ import { Effect } from "effect"
 /**
  * Indexes for retention (WebhookRepository.pruneFinished, EventOutbox.pruneDispatched), so the
  * hourly prune finds old finished deliveries and dispatched events without scanning the tables.
- * Additive only: an older instance still running during a rolling upgrade is unaffected.
+ * Partial indexes: they hold only the rows retention can delete, in the order it deletes them.
+ *
+ * A plain CREATE INDEX: on PostgreSQL it blocks writes to these two tables while it builds (flag
+ * writes append to the outbox, so they wait too). On a large existing installation, run the
+ * upgrade at a quiet moment; see docs/operations.md, Upgrading.
  */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`CREATE INDEX flagport_webhook_deliveries_finished ON flagport_webhook_deliveries (status, updated_at)`
-  yield* sql`CREATE INDEX flagport_outbox_dispatched ON flagport_outbox (dispatched_at)`
+  yield* sql`CREATE INDEX flagport_webhook_deliveries_finished ON flagport_webhook_deliveries (updated_at, seq)
+    WHERE status IN ('succeeded', 'failed')`
+  yield* sql`CREATE INDEX flagport_outbox_dispatched ON flagport_outbox (dispatched_at, seq) WHERE dispatched_at IS NOT NULL`
 })
