@@ -1,4 +1,4 @@
-import { Cause, Clock, Config, type ConfigError, Context, Duration, Effect, Layer, Random } from "effect"
+import { Cause, Clock, type ConfigError, Context, Duration, Effect, Layer, Random } from "effect"
 import { formatTimestamp } from "../domain/Ids.js"
 import { isSuccessStatus, retryDelay } from "../domain/RetrySchedule.js"
 import { signingSecrets } from "../domain/WebhookInput.js"
@@ -9,6 +9,7 @@ import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
 import { type ClaimedDelivery, WebhookRepository } from "../ports/WebhookRepository.js"
 import { WebhookTransport } from "../ports/WebhookTransport.js"
+import { config as retentionConfig, defaultRetentionOptions, type RetentionOptions, runPruning } from "./WebhookRetention.js"
 
 /**
  * Drains the event outbox into webhook deliveries and sends them (contract: Webhooks).
@@ -27,11 +28,7 @@ import { WebhookTransport } from "../ports/WebhookTransport.js"
  * when its lease expires (at least once). Several processes on one PostgreSQL never hold the same
  * delivery at once. All timing uses Effect's Clock, so tests drive it with TestClock.
  *
- * Retention runs in a sibling fiber of the same scope (`runPruning`: once at start, then every
- * `pruneInterval`): finished deliveries (succeeded or failed) with their attempts, and dispatched
- * outbox events, older than `retention` are deleted in batches of `pruneBatchSize`, one short
- * transaction per batch. Pending deliveries (leased or not) and undispatched events are never
- * deleted, whatever their age.
+ * Retention (WebhookRetention.ts) runs in a sibling fiber of the same scope.
  */
 
 export interface DispatcherOptions {
@@ -43,25 +40,13 @@ export interface DispatcherOptions {
   readonly lease: Duration.DurationInput
   /** Concurrent sends per round (each to a different webhook). */
   readonly concurrency: number
-  /** How long finished deliveries and dispatched outbox events are kept (from when they finished). */
-  readonly retention: Duration.DurationInput
-  /** Pause between retention runs (one runs at start). */
-  readonly pruneInterval: Duration.DurationInput
-  /** Rows deleted per retention statement. */
-  readonly pruneBatchSize: number
 }
-
-/** The retention when FLAGPORT_WEBHOOK_RETENTION_DAYS is not set. */
-export const DEFAULT_RETENTION_DAYS = 30
 
 export const defaultOptions: DispatcherOptions = {
   pollInterval: Duration.seconds(1),
   batchSize: 100,
   lease: Duration.seconds(60),
-  concurrency: 16,
-  retention: Duration.days(DEFAULT_RETENTION_DAYS),
-  pruneInterval: Duration.hours(1),
-  pruneBatchSize: 1000
+  concurrency: 16
 }
 
 /** What one round did. */
@@ -197,57 +182,6 @@ export const run = (owner: string, options: DispatcherOptions = defaultOptions):
     Effect.orDie
   )
 
-/** What one retention run deleted. */
-export interface PruneResult {
-  readonly deliveries: number
-  readonly events: number
-}
-
-/** Runs `batch` until it deletes fewer than `limit` rows (nothing older left); returns the total. */
-const drain = <E, R>(batch: Effect.Effect<number, E, R>, limit: number): Effect.Effect<number, E, R> =>
-  Effect.flatMap(batch, (n) =>
-    n < limit ? Effect.succeed(n) : Effect.map(Effect.zipRight(Effect.yieldNow(), drain(batch, limit)), (rest) => n + rest)
-  )
-
-/**
- * One retention run: deletes finished deliveries (with their attempts) and dispatched outbox events
- * that finished more than `retention` ago, `batchSize` rows per transaction, until none is left.
- */
-export const prune = (
-  retention: Duration.DurationInput,
-  batchSize: number
-): Effect.Effect<PruneResult, StorageError, WebhookRepository | EventOutbox | Transactor> =>
-  Effect.gen(function* () {
-    const repo = yield* WebhookRepository
-    const outbox = yield* EventOutbox
-    const tx = yield* Transactor
-    const before = formatTimestamp((yield* Clock.currentTimeMillis) - Duration.toMillis(Duration.decode(retention)))
-    const deliveries = yield* drain(tx.withTransaction(repo.pruneFinished(before, batchSize)), batchSize)
-    const events = yield* drain(tx.withTransaction(outbox.pruneDispatched(before, batchSize)), batchSize)
-    return { deliveries, events }
-  }).pipe(Effect.withSpan("WebhookDispatcher.prune"))
-
-/**
- * The retention loop: a run at once, then one every `pruneInterval` (after the previous one ended).
- * A failed run is logged and the next one comes at the next interval; the loop never ends on its own.
- */
-export const runPruning = (
-  options: DispatcherOptions = defaultOptions
-): Effect.Effect<never, never, WebhookRepository | EventOutbox | Transactor> =>
-  prune(options.retention, options.pruneBatchSize).pipe(
-    Effect.tap((result) =>
-      result.deliveries > 0 || result.events > 0
-        ? Effect.logDebug(`webhook retention deleted ${result.deliveries} deliveries and ${result.events} outbox events`)
-        : Effect.void
-    ),
-    Effect.catchAllCause((cause) =>
-      Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logWarning("webhook retention run failed", cause)
-    ),
-    Effect.zipRight(Effect.sleep(options.pruneInterval)),
-    Effect.forever,
-    Effect.orDie
-  )
-
 /** A handle on the running dispatcher (mostly for diagnostics and tests). */
 export interface WebhookDispatcherShape {
   /** This process's lease owner id. */
@@ -261,17 +195,20 @@ export class WebhookDispatcher extends Context.Tag("@flagport/services/WebhookDi
 
 /**
  * Runs the dispatcher as a fiber for the lifetime of the layer's scope (interrupted on shutdown;
- * a delivery in flight is simply claimed again after its lease). Include it next to the HTTP app
- * in the standalone server and in a mounted API.
+ * a delivery in flight is simply claimed again after its lease), and retention beside it
+ * (WebhookRetention.ts). Include it next to the HTTP app in the standalone server and in a
+ * mounted API.
  */
-export const layerWith = (overrides: Partial<DispatcherOptions> = {}): Layer.Layer<WebhookDispatcher, never, Deps> =>
+export const layerWith = (
+  overrides: Partial<DispatcherOptions> = {},
+  retention: Partial<RetentionOptions> = {}
+): Layer.Layer<WebhookDispatcher, never, Deps> =>
   Layer.scoped(
     WebhookDispatcher,
     Effect.gen(function* () {
-      const options = { ...defaultOptions, ...overrides }
       const owner = `dispatcher-${yield* (yield* IdGenerator).next}`
-      yield* Effect.forkScoped(run(owner, options))
-      yield* Effect.forkScoped(runPruning(options))
+      yield* Effect.forkScoped(run(owner, { ...defaultOptions, ...overrides }))
+      yield* Effect.forkScoped(runPruning({ ...defaultRetentionOptions, ...retention }))
       return WebhookDispatcher.of({ owner })
     })
   )
@@ -280,23 +217,13 @@ export const layerWith = (overrides: Partial<DispatcherOptions> = {}): Layer.Lay
 export const layer: Layer.Layer<WebhookDispatcher, never, Deps> = layerWith()
 
 /**
- * Settings from the environment: FLAGPORT_WEBHOOK_RETENTION_DAYS, a whole number of days >= 1
- * (default 30), how long finished deliveries and dispatched outbox events are kept.
+ * `layerWith(overrides)` with the retention from FLAGPORT_WEBHOOK_RETENTION_DAYS
+ * (WebhookRetention.config); fails at start on a bad value.
  */
-export const config = Config.all({
-  retentionDays: Config.integer("FLAGPORT_WEBHOOK_RETENTION_DAYS").pipe(
-    Config.validate({
-      message: "Expected a whole number of days, at least 1",
-      validation: (days) => days >= 1
-    }),
-    Config.withDefault(DEFAULT_RETENTION_DAYS)
-  )
-})
-
-/** `layerWith(overrides)` with the retention from the environment (see `config`); fails at start on a bad value. */
 export const layerConfig = (
-  overrides: Partial<Omit<DispatcherOptions, "retention">> = {}
+  overrides: Partial<DispatcherOptions> = {},
+  retention: Partial<Omit<RetentionOptions, "retention">> = {}
 ): Layer.Layer<WebhookDispatcher, ConfigError.ConfigError, Deps> =>
   Layer.unwrapEffect(
-    Effect.map(config, ({ retentionDays }) => layerWith({ ...overrides, retention: Duration.days(retentionDays) }))
+    Effect.map(retentionConfig, ({ retentionDays }) => layerWith(overrides, { ...retention, retention: Duration.days(retentionDays) }))
   )

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer, Option, TestClock } from "effect"
+import { ConfigProvider, Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import type { WebhookEvent } from "../../src/domain/Webhook.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Projects } from "../../src/services/Projects.js"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
+import * as WebhookRetention from "../../src/services/WebhookRetention.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
 import { webhookEnv } from "./fixtures/Env.js"
 
@@ -140,7 +141,7 @@ describe("webhook retention in the dispatcher", () => {
 
 describe("FLAGPORT_WEBHOOK_RETENTION_DAYS", () => {
   const read = (env: Record<string, string>) =>
-    WebhookDispatcher.config.pipe(Effect.withConfigProvider(envFrom(env)), Effect.either)
+    WebhookRetention.config.pipe(Effect.withConfigProvider(envFrom(env)), Effect.either)
 
   it.effect("defaults to 30 days and takes any whole number of days from 1", () =>
     Effect.gen(function* () {
@@ -170,5 +171,21 @@ describe("FLAGPORT_WEBHOOK_RETENTION_DAYS", () => {
         )
       ).pipe(Effect.flip)
       expect(String(error)).toContain("FLAGPORT_WEBHOOK_RETENTION_DAYS")
+    }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
+})
+
+describe("WebhookRetention.prune guards", () => {
+  it.effect("an infinite retention deletes nothing; a batch size below 1 still finishes, one row per batch", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      yield* (yield* Projects).create({ id: "p", name: "P" })
+      const hook = yield* (yield* Webhooks).create("p", { url: "http://127.0.0.1:9/h", events: ["flag.created"] })
+      const repo = yield* WebhookRepository
+      yield* succeededAt("p", hook.id, iso(T0 - 90 * DAY))
+      yield* succeededAt("p", hook.id, iso(T0 - 80 * DAY))
+      expect(yield* WebhookRetention.prune(Duration.infinity, 1000)).toEqual({ deliveries: 0, events: 0 })
+      expect(yield* repo.listDeliveries(hook.id)).toHaveLength(2)
+      expect(yield* WebhookRetention.prune(Duration.days(30), 0)).toEqual({ deliveries: 2, events: 0 })
+      expect(yield* repo.listDeliveries(hook.id)).toHaveLength(0)
     }).pipe(Effect.provide(webhookEnv("memory")), Effect.scoped))
 })
