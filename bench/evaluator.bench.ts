@@ -16,84 +16,11 @@
  * the same round, which stays put when the machine's speed changes.
  */
 import * as os from "node:os"
-import type { ConfigSnapshot, SnapshotFlag } from "../src/domain/ConfigSnapshot.js"
 import * as Evaluate from "../src/domain/Evaluate.js"
-import type { EvaluationContext } from "../src/domain/EvaluationContext.js"
 import { runGauge } from "./gauge.js"
+import { contexts, w1, w2, w3 } from "./workloads.js"
 
-const w2Flag = (key: string): SnapshotFlag => ({
-  key,
-  type: "string",
-  enabled: true,
-  variations: [
-    { key: "A", value: "a" },
-    { key: "B", value: "b" },
-    { key: "C", value: "c" }
-  ],
-  defaultVariationKey: "C",
-  offVariationKey: "C",
-  rules: [
-    {
-      id: "north-america-paid",
-      conditions: [
-        { attribute: "country", operator: "in", values: ["US", "CA", "MX"] },
-        { attribute: "plan", operator: "in", values: ["pro", "enterprise"] }
-      ],
-      variationKey: "A"
-    },
-    { id: "staff", conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }], variationKey: "B" },
-    {
-      id: "half",
-      conditions: [],
-      rollout: { bucketBy: "key", variations: [{ variationKey: "A", weight: 50_000 }, { variationKey: "C", weight: 50_000 }] }
-    }
-  ]
-})
 
-const w1: ConfigSnapshot = {
-  environment: "production",
-  flags: [
-    {
-      key: "kill-switch",
-      type: "boolean",
-      enabled: true,
-      variations: [
-        { key: "on", value: true },
-        { key: "off", value: false }
-      ],
-      defaultVariationKey: "on",
-      offVariationKey: "off",
-      rules: []
-    }
-  ],
-  segments: []
-}
-const w2: ConfigSnapshot = { environment: "production", flags: [w2Flag("checkout-variant")], segments: [] }
-const w3: ConfigSnapshot = {
-  environment: "production",
-  flags: Array.from({ length: 200 }, (_, i) => w2Flag(`flag-${i}`)),
-  segments: []
-}
-
-// Deterministic pseudo-random contexts (mulberry32), so every run measures the same mix.
-let seed = 42
-const rand = (n: number): number => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
-}
-const countries = ["US", "CA", "MX", "DE", "FR", "BR", "JP", "IN"]
-const plans = ["free", "pro", "enterprise", "team"]
-const domains = ["@example.com", "@mail.test", "@corp.test", "@gmail.test"]
-const contexts: Array<EvaluationContext> = Array.from({ length: 1000 }, (_, i) => ({
-  key: `user-${i}-${rand(1_000_000)}`,
-  attributes: {
-    email: `person${i}${domains[rand(domains.length)]}`,
-    country: countries[rand(countries.length)],
-    plan: plans[rand(plans.length)]
-  }
-}))
 
 let sink = 0
 const ROUNDS = 21

@@ -53,8 +53,8 @@ export const makeBucketer = (seed: string): Bucketer => ({ seed, state: prefixSt
 export const hashThreshold = (cumulative: number): number => Math.ceil((cumulative * TWO_32) / BUCKETS)
 
 /**
- * The unsigned hash of `value` for the bucketer's seed (what `bucketWith` maps to a bucket).
- * `>>> 0` of the signed result, in the caller's own arithmetic.
+ * The hash of `value` for the bucketer's seed as a *signed* int32 (never boxed); callers take
+ * `>>> 0` for the unsigned value in their own arithmetic (what `bucketWith` maps to a bucket).
  */
 export const hashWith = (bucketer: Bucketer, value: string): number => {
   const st = bucketer.state

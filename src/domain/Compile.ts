@@ -1,7 +1,7 @@
 /**
  * Compiles a configuration snapshot (the `GET /v1/config` shape) once, so that evaluation
  * does no parsing, no lookups by name and no allocation: regexes compiled, `in` values in
- * Sets, segments resolved to their compiled conditions, rollouts to cumulative weights and
+ * Sets, segments resolved to their compiled conditions, rollouts to hash-space thresholds and
  * a precomputed hash prefix, and every result a flag can return built and frozen up front.
  *
  * Compilation never throws. A flag whose definition cannot be evaluated (an unknown
@@ -45,8 +45,7 @@ export interface CompiledRollout {
   readonly ownOnly: boolean
   readonly read: PropertyReader
   readonly bucketer: Bucketer
-  readonly cumulative: ReadonlyArray<number>
-  /** `cumulative` in hash space (Bucketing.hashThreshold): the evaluator compares hashes directly. */
+  /** The running weights in hash space (Bucketing.hashThreshold): the evaluator compares hashes directly. */
   readonly thresholds: ReadonlyArray<number>
   readonly results: ReadonlyArray<EvaluationResult>
 }
@@ -289,7 +288,6 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
           ownOnly: inheritable(bucketBy),
           read: propertyReader(bucketBy),
           bucketer: makeBucketer(seed),
-          cumulative,
           thresholds: cumulative.map(hashThreshold),
           results: slices.map((s) => makeResult(key, s.variation.value, s.variation.key, reason()))
         }
