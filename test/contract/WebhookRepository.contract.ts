@@ -4,12 +4,13 @@ import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { IdGenerator } from "../../src/ports/IdGenerator.js"
 import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { Transactor } from "../../src/ports/Transactor.js"
-import { type ClaimedDelivery, WebhookRepository } from "../../src/ports/WebhookRepository.js"
+import { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"
 import { fanOut } from "../../src/services/WebhookDispatcher.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
+import { claim, failedAttempt, mine, settledDelivery } from "../webhooks/fixtures/Deliveries.js"
 import { booleanFlag } from "../webhooks/fixtures/Flags.js"
 
 /**
@@ -44,22 +45,6 @@ const at = (ms: number) => new Date(Date.now() + ms).toISOString()
 const SOON = 1_000
 const MINUTE = 60_000
 
-const claim = (owner: string, now = at(SOON), leaseMs = MINUTE) =>
-  Effect.flatMap(WebhookRepository, (repo) =>
-    repo.claimDue({ now, owner, leaseUntil: new Date(Date.parse(now) + leaseMs).toISOString(), limit: 1000 })
-  )
-
-const mine = (claimed: ReadonlyArray<ClaimedDelivery>, webhookIds: ReadonlyArray<string>) =>
-  claimed.filter((c) => webhookIds.includes(c.webhookId))
-
-const failedAttempt = (at: string, nextAttemptAt: string | null) => ({
-  attemptedAt: at,
-  statusCode: 500,
-  durationMs: 12,
-  error: "HTTP 500",
-  nextAttemptAt
-})
-
 /** Times long before any other test's (which use the real now), so pruning them touches no one else. */
 const ANCIENT = Date.parse("2001-01-01T00:00:00.000Z")
 const DAY = 86_400_000
@@ -81,42 +66,6 @@ const pruneAll = (before: string) =>
  * A delivery of `webhookId` (which must have no other pending delivery) created at `createdAt`,
  * attempted at `createdAt` and left `status` (pending ones keep a next attempt time), as if sent then.
  */
-const settledDelivery = (
-  projectId: string,
-  webhookId: string,
-  createdAt: string,
-  status: "succeeded" | "failed" | "pending" | "leased"
-) =>
-  Effect.gen(function* () {
-    const repo = yield* WebhookRepository
-    const id = `d-${Math.random().toString(36).slice(2, 12)}`
-    yield* repo.insertDelivery({
-      id,
-      webhookId,
-      projectId,
-      eventId: `e-${id}`,
-      eventType: "flag.created",
-      payload: "{}",
-      nextAttemptAt: createdAt,
-      redeliveryOf: null,
-      createdAt
-    })
-    if (status === "pending") return id // never attempted
-    const owner = `owner-${id}`
-    const claimed = mine(yield* claim(owner, createdAt), [webhookId])
-    expect(claimed.map((c) => c.deliveryId)).toEqual([id])
-    if (status === "leased") return id // leased far in the past, still pending
-    yield* repo.recordAttempt({
-      deliveryId: id,
-      owner,
-      status,
-      attempt:
-        status === "succeeded"
-          ? { attemptedAt: createdAt, statusCode: 204, durationMs: 5, error: null, nextAttemptAt: null }
-          : failedAttempt(createdAt, null)
-    })
-    return id
-  })
 
 export const webhookContract = (it: WebhookIt) => {
   it.effect("create, list, get, patch and delete; the secret never appears in a record", () =>

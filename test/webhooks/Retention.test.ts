@@ -8,6 +8,7 @@ import { Projects } from "../../src/services/Projects.js"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
 import * as WebhookRetention from "../../src/services/WebhookRetention.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
+import { settledDelivery } from "./fixtures/Deliveries.js"
 import { webhookEnv } from "./fixtures/Env.js"
 
 /**
@@ -35,27 +36,7 @@ const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
 const envFrom = (env: Record<string, string>) => ConfigProvider.fromMap(new Map(Object.entries(env)))
 
 /** A delivery of `webhookId` (enabled, nothing else pending) that succeeded at `at`. */
-const succeededAt = (projectId: string, webhookId: string, at: string) =>
-  Effect.gen(function* () {
-    const repo = yield* WebhookRepository
-    const id = `d-${Math.random().toString(36).slice(2, 12)}`
-    yield* repo.insertDelivery({
-      id,
-      webhookId,
-      projectId,
-      eventId: `e-${id}`,
-      eventType: "flag.created",
-      payload: "{}",
-      nextAttemptAt: at,
-      redeliveryOf: null,
-      createdAt: at
-    })
-    const claimed = yield* repo.claimDue({ now: at, owner: "setup", leaseUntil: iso(Date.parse(at) + 60_000), limit: 10 })
-    expect(claimed.map((c) => c.deliveryId)).toEqual([id])
-    const attempt = { attemptedAt: at, statusCode: 204, durationMs: 3, error: null, nextAttemptAt: null }
-    expect(yield* repo.recordAttempt({ deliveryId: id, owner: "setup", status: "succeeded", attempt })).toBe(true)
-    return id
-  })
+const succeededAt = (projectId: string, webhookId: string, at: string) => settledDelivery(projectId, webhookId, at, "succeeded")
 
 /** An event of a project without webhooks (its fan-out creates no delivery). */
 const event = (id: string, occurredAt: string) =>
