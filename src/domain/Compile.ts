@@ -135,6 +135,9 @@ const inheritable = (name: string): boolean => name in Object.prototype
 
 type Segments = ReadonlyMap<string, ReadonlyArray<CompiledCondition> | string>
 
+/** Segment conditions read no attribute themselves (their segments' conditions do). */
+const readNothing: PropertyReader = () => undefined
+
 const compileCondition = (raw: unknown, segments: Segments | null): CompiledCondition => {
   if (!isRecord(raw)) return fail("a condition is not an object")
   const operator = raw.operator
@@ -153,7 +156,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
       isKey: false,
       attribute: "",
       ownOnly: false,
-      read: propertyReader(""),
+      read: readNothing,
       op: OPERATORS.exists,
       prepared: null,
       stringShortcut: false,

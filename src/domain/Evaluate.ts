@@ -12,7 +12,7 @@
  * prepared values, segments), rollouts hash from a precomputed seed prefix, and nothing is
  * parsed, looked up by name or wrapped in a closure per call. See docs/evaluation.md.
  */
-import { hashWith } from "./Bucketing.js"
+import { bucketValue, hashWith } from "./Bucketing.js"
 import {
   type CompiledCondition,
   type CompiledFlag,
@@ -73,8 +73,7 @@ const matches = (c: CompiledCondition, key: string, attributes: object | undefin
  * when the rule does not apply (no bucket value: evaluation goes on to the next rule).
  */
 const rolloutResult = (rollout: CompiledRollout, key: string, attributes: object | undefined): EvaluationResult | null => {
-  const v = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes)
-  const value = typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
+  const value = bucketValue(lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes))
   if (value === undefined) return null
   // The slice whose running weight first exceeds the bucket, compared in hash space (no division).
   const hash = hashWith(rollout.bucketer, value) >>> 0

@@ -113,6 +113,7 @@ export const jsonEquals = (a: unknown, b: unknown): boolean => {
 }
 
 const inSet = (v: unknown, s: JsonSet): boolean => {
+  if (typeof v === "string") return hasString(s, v)
   if (typeof v !== "object" || v === null) return s.primitives.has(v)
   for (let i = 0; i < s.composites.length; i++) if (jsonEquals(v, s.composites[i])) return true
   return false
