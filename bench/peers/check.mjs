@@ -2,9 +2,10 @@
  * Self-check for the W2 peers (run from the repo root after `npm run build` and
  * `npm --prefix bench/peers install`):
  *
- *   node bench/peers/check.mjs
+ *   npx tsx bench/peers/check.mjs
  *
- * 1. Builds the 1,000 W2 contexts exactly as bench/evaluator.bench.ts does (seeded mulberry32).
+ * 1. Takes the W2 flag and its 1,000 contexts from bench/workloads.ts (as the evaluator bench does);
+ *    Flagport itself is imported from the build (dist/), as a user gets it.
  * 2. For every context, each peer must agree with Flagport on rules 1 and 2: with rule 3 replaced
  *    by a sentinel value, a peer must return Flagport's value where Flagport matched rule 1 or 2,
  *    and the sentinel where Flagport reached rule 3. (Rollout buckets differ by design: each SDK
@@ -17,62 +18,15 @@
  */
 import * as os from "node:os"
 import { Evaluate } from "../../dist/index.js"
+import { contexts, w2 } from "../workloads.js"
 import { makePeers } from "./w2.mjs"
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5)
 const OPS = 200_000
 const FLAG_KEY = "checkout-variant"
 
-// --- Flagport's W2 flag: copied from bench/evaluator.bench.ts ---------------------------------
-const w2Flag = (key) => ({
-  key,
-  type: "string",
-  enabled: true,
-  variations: [
-    { key: "A", value: "a" },
-    { key: "B", value: "b" },
-    { key: "C", value: "c" }
-  ],
-  defaultVariationKey: "C",
-  offVariationKey: "C",
-  rules: [
-    {
-      id: "north-america-paid",
-      conditions: [
-        { attribute: "country", operator: "in", values: ["US", "CA", "MX"] },
-        { attribute: "plan", operator: "in", values: ["pro", "enterprise"] }
-      ],
-      variationKey: "A"
-    },
-    { id: "staff", conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }], variationKey: "B" },
-    {
-      id: "half",
-      conditions: [],
-      rollout: { bucketBy: "key", variations: [{ variationKey: "A", weight: 50_000 }, { variationKey: "C", weight: 50_000 }] }
-    }
-  ]
-})
-const compiled = Evaluate.compile({ environment: "production", flags: [w2Flag(FLAG_KEY)], segments: [] })
-
-// --- Contexts: copied from bench/evaluator.bench.ts (mulberry32, seed 42) ----------------------
-let seed = 42
-const rand = (n) => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)
-}
-const countries = ["US", "CA", "MX", "DE", "FR", "BR", "JP", "IN"]
-const plans = ["free", "pro", "enterprise", "team"]
-const domains = ["@example.com", "@mail.test", "@corp.test", "@gmail.test"]
-const contexts = Array.from({ length: 1000 }, (_, i) => ({
-  key: `user-${i}-${rand(1_000_000)}`,
-  attributes: {
-    email: `person${i}${domains[rand(domains.length)]}`,
-    country: countries[rand(countries.length)],
-    plan: plans[rand(plans.length)]
-  }
-}))
+// The W2 flag and contexts are bench/workloads.ts's (this file runs under tsx, which loads it).
+const compiled = Evaluate.compile(w2)
 
 // --- Correctness ---------------------------------------------------------------------------------
 const SENTINEL = "r"
