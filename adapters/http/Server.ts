@@ -9,17 +9,18 @@
  *   stop the dispatcher, close the database.
  * - `runServer(options)` = `startServer` + close on SIGTERM / SIGINT; it resolves after the
  *   shutdown, and the caller exits 0 (the CLI does).
- * - `serverConfig` reads PORT (8080) and HOST (0.0.0.0) through Effect's Config; `logLevelConfig`
- *   reads FLAGPORT_LOG_LEVEL (Info).
+ * - `serverConfig` reads PORT (8080) and HOST (0.0.0.0) through Effect's Config; the log level
+ *   comes from FLAGPORT_LOG_LEVEL (LogLevelConfig.ts).
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Config, ConfigError, Effect, Either, Layer, Logger, LogLevel } from "effect"
+import { Config, Effect, Layer, Logger } from "effect"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
 import * as StorageLayer from "../storage/StorageLayer.js"
 import * as WebhookHttp from "../webhook-http/WebhookHttp.js"
 import * as App from "./App.js"
 import { makeHandlers, type FlagportHandlers } from "./Embed.js"
+import { logLevelConfig } from "./LogLevelConfig.js"
 import type { LaneConfig } from "./LaneService.js"
 
 export const DEFAULT_PORT = 8080
@@ -31,32 +32,6 @@ export const serverConfig = Config.all({
   host: Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
 })
 
-const LOG_LEVELS: Readonly<Record<string, LogLevel.LogLevel>> = {
-  all: LogLevel.All,
-  trace: LogLevel.Trace,
-  debug: LogLevel.Debug,
-  info: LogLevel.Info,
-  warn: LogLevel.Warning,
-  warning: LogLevel.Warning,
-  error: LogLevel.Error,
-  fatal: LogLevel.Fatal,
-  off: LogLevel.None,
-  none: LogLevel.None
-}
-
-/**
- * FLAGPORT_LOG_LEVEL: the least severe level the server logs: trace, debug, info, warn (or
- * warning), error, fatal, or off (or none), in any case; default info. Anything else stops the start.
- */
-export const logLevelConfig = Config.string("FLAGPORT_LOG_LEVEL").pipe(
-  Config.mapOrFail((value) => {
-    const level = Object.prototype.hasOwnProperty.call(LOG_LEVELS, value.toLowerCase()) ? LOG_LEVELS[value.toLowerCase()] : undefined
-    return level === undefined
-      ? Either.left(ConfigError.InvalidData([], `Expected one of ${Object.keys(LOG_LEVELS).join(", ")}, but received "${value}"`))
-      : Either.right(level)
-  }),
-  Config.withDefault(LogLevel.Info)
-)
 
 export interface ServerOptions {
   /** Port to listen on (0 picks a free one). Default: PORT, else 8080. */
