@@ -135,7 +135,15 @@ const stopServer = (server: ChildProcess): Promise<void> =>
  * Every failure rejects with the cause and the programs' own output. `stop()` stops the server and
  * deletes the directory; if this process exits first, the server is stopped all the same.
  */
-export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {}): Promise<RunningPostgres> => {
+export const startEmbeddedPostgres = (options: EmbeddedPostgresOptions = {}): Promise<RunningPostgres> =>
+  start(options).catch((cause: unknown) => {
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    throw new Error(`Embedded PostgreSQL failed to start: ${reason}`, { cause })
+  })
+
+const reachHint = "Set TMPDIR to a directory every user can traverse (such as /tmp)."
+
+const start = async (options: EmbeddedPostgresOptions): Promise<RunningPostgres> => {
   const account = serverAccount()
   const binaries = await postgresBinaries(account)
   const parent = mkdtempSync(join(tmpdir(), "flagport-pg-"))
@@ -143,46 +151,12 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
   try {
     chmodSync(parent, 0o755)
     const dataDir = join(parent, "data")
-    const passwordFile = join(parent, "password")
     const password = `pw${Math.random().toString(36).slice(2)}`
-    mkdirSync(dataDir, { mode: 0o700 })
-    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 })
-    if (account !== undefined) {
-      chownSync(dataDir, account.uid, account.gid)
-      chownSync(passwordFile, account.uid, account.gid)
-      assertAccessible(account, dataDir, "write", "Set TMPDIR to a directory every user can traverse (such as /tmp).")
-    }
-    await runToEnd(
-      account,
-      binaries.initdb,
-      [
-        `--pgdata=${dataDir}`,
-        "--auth=password",
-        "--username=postgres",
-        `--pwfile=${passwordFile}`,
-        "--encoding=UTF8",
-        "--locale=C"
-      ],
-      parent
-    )
+    await initialise(account, binaries.initdb, parent, dataDir, password)
     for (let attempt = 1; ; attempt++) {
       const port = await freePort()
-      const args = [
-        "-D",
-        dataDir,
-        "-p",
-        String(port),
-        // Enough connections for parallel test files and the concurrency tests.
-        "-c",
-        "max_connections=200",
-        "-c",
-        "listen_addresses=127.0.0.1",
-        // TCP only: no socket file in a shared directory.
-        "-c",
-        "unix_socket_directories=",
-        ...(options.serverFlags ?? [])
-      ]
       try {
+        const args = serverArgs(dataDir, port, options.serverFlags ?? [])
         const server = await startServer(account, binaries.postgres, args, parent, options.startTimeoutMs ?? 60_000)
         return running(server, port, password, cleanup)
       } catch (failure) {
@@ -191,10 +165,40 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
     }
   } catch (cause) {
     cleanup()
-    const reason = cause instanceof Error ? cause.message : String(cause)
-    throw new Error(`Embedded PostgreSQL failed to start: ${reason}`, { cause })
+    throw cause
   }
 }
+
+/** Runs initdb on a new `dataDir` owned by the server's account, superuser `postgres` with `password`. */
+const initialise = async (account: ServerAccount | undefined, initdb: string, parent: string, dataDir: string, password: string) => {
+  const passwordFile = join(parent, "password")
+  mkdirSync(dataDir, { mode: 0o700 })
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 })
+  if (account !== undefined) {
+    chownSync(dataDir, account.uid, account.gid)
+    chownSync(passwordFile, account.uid, account.gid)
+    assertAccessible(account, dataDir, "write", reachHint)
+  }
+  const args = [`--pgdata=${dataDir}`, "--auth=password", "--username=postgres", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--locale=C"]
+  await runToEnd(account, initdb, args, parent)
+  rmSync(passwordFile)
+}
+
+const serverArgs = (dataDir: string, port: number, extra: ReadonlyArray<string>) => [
+  "-D",
+  dataDir,
+  "-p",
+  String(port),
+  // Enough connections for parallel test files and the concurrency tests.
+  "-c",
+  "max_connections=200",
+  "-c",
+  "listen_addresses=127.0.0.1",
+  // TCP only: no socket file in a shared directory.
+  "-c",
+  "unix_socket_directories=",
+  ...extra
+]
 
 const running = (server: ChildProcess, port: number, password: string, cleanup: () => void): RunningPostgres => {
   // A test run that ends abruptly must not leave a server behind: `exit` handlers cannot wait,

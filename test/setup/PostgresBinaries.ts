@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, existsSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
+import { chmodSync, cpSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, relative } from "node:path"
 import { assertAccessible, type ServerAccount } from "./ServerAccount.js"
@@ -37,11 +37,27 @@ const inCopy = (copyDir: string, installed: PostgresBinaries): PostgresBinaries 
 })
 
 /**
- * Copies `native/` to `cacheDir` once. The copy goes to a fresh sibling first and is renamed into
- * place, so concurrent test runs never see half a copy; the loser of the race drops its own.
+ * Whether `copyDir` holds every file of `nativeDir` with the same size: a temp-dir cleaner may
+ * have removed files from an old copy.
+ */
+const isWholeCopy = (nativeDir: string, copyDir: string): boolean =>
+  readdirSync(nativeDir, { recursive: true, encoding: "utf8" }).every((entry) => {
+    const original = lstatSync(join(nativeDir, entry))
+    const copy = lstatSync(join(copyDir, entry), { throwIfNoEntry: false })
+    if (copy === undefined) return false
+    if (original.isFile()) return copy.isFile() && copy.size === original.size
+    return original.isSymbolicLink() === copy.isSymbolicLink()
+  })
+
+/**
+ * Makes `cacheDir` a whole copy of `nativeDir`. The copy goes to a fresh sibling first and is
+ * renamed into place, so concurrent test runs never see half a copy; the loser of a race drops its own.
  */
 const copyOnce = (nativeDir: string, cacheDir: string): void => {
-  if (existsSync(cacheDir)) return
+  if (existsSync(cacheDir)) {
+    if (isWholeCopy(nativeDir, cacheDir)) return
+    rmSync(cacheDir, { recursive: true, force: true })
+  }
   const staging = `${cacheDir}.${process.pid}.${Date.now()}`
   try {
     cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true })
