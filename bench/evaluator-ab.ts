@@ -11,11 +11,11 @@
  * Before timing, every process checks that A and B give the same result for every W2 context.
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import type * as EvaluateModule from "../src/domain/Evaluate.js"
+import type * as EvaluateModule from "../src/domain/evaluation/Evaluate.js"
 import { contexts, w2 } from "./workloads.js"
 
 const ROUNDS = 16
@@ -26,8 +26,11 @@ const median = (xs: ReadonlyArray<number>): number => [...xs].sort((a, b) => a -
 
 /** One process: A from `oldSrc`, B from this tree; prints "ratio R" as its last line. */
 const child = async (oldSrc: string) => {
-  const A = (await import(pathToFileURL(join(oldSrc, "src/domain/Evaluate.ts")).href)) as typeof EvaluateModule
-  const B = (await import("../src/domain/Evaluate.js")) as typeof EvaluateModule
+  // Revisions before the domain was split into folders kept the evaluator at src/domain/Evaluate.ts.
+  const oldPath = ["src/domain/evaluation/Evaluate.ts", "src/domain/Evaluate.ts"].map((p) => join(oldSrc, p)).find((p) => existsSync(p))
+  if (oldPath === undefined) throw new Error(`no evaluator found in ${oldSrc}`)
+  const A = (await import(pathToFileURL(oldPath).href)) as typeof EvaluateModule
+  const B = (await import("../src/domain/evaluation/Evaluate.js")) as typeof EvaluateModule
   const ca = A.compile(w2)
   const cb = B.compile(w2)
   for (const context of contexts) {

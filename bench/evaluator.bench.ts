@@ -16,7 +16,7 @@
  * the same round, which stays put when the machine's speed changes.
  */
 import * as os from "node:os"
-import * as Evaluate from "../src/domain/Evaluate.js"
+import * as Evaluate from "../src/domain/evaluation/Evaluate.js"
 import { runGauge } from "./gauge.js"
 import { contexts, w1, w2, w3 } from "./workloads.js"
 

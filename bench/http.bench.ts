@@ -22,7 +22,7 @@ import { ApiKeys } from "../src/services/ApiKeys.js"
 import { Environments } from "../src/services/Environments.js"
 import { Flags } from "../src/services/Flags.js"
 import { Projects } from "../src/services/Projects.js"
-import type { TargetingInput } from "../src/domain/Targeting.js"
+import type { TargetingInput } from "../src/domain/definitions/Targeting.js"
 
 const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)

@@ -8,8 +8,8 @@
  *     between A and C; fallthrough C. 1,000 precomputed contexts (below) cycled.
  * W3: evaluateAll over 200 W2-shaped flags (each its own key).
  */
-import type { ConfigSnapshot, SnapshotFlag } from "../src/domain/ConfigSnapshot.js"
-import type { EvaluationContext } from "../src/domain/EvaluationContext.js"
+import type { ConfigSnapshot, SnapshotFlag } from "../src/domain/evaluation/ConfigSnapshot.js"
+import type { EvaluationContext } from "../src/domain/evaluation/EvaluationContext.js"
 
 export const w2Flag = (key: string): SnapshotFlag => ({
   key,

@@ -7,8 +7,8 @@
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
-import type { Principal } from "../../src/domain/ApiKey.js"
-import * as Policy from "../../src/domain/Policy.js"
+import type { Principal } from "../../src/domain/auth/ApiKey.js"
+import * as Policy from "../../src/domain/auth/Policy.js"
 import { EvaluationAuth, ManagementAuth } from "./Api.js"
 import * as Errors from "./Errors.js"
 import { checkBodyHeaders, type Lane } from "./EvaluationLane.js"

@@ -15,9 +15,9 @@
  * node `(req, res)` and the web `Request => Response` adapters (Embed.ts) translate.
  */
 import { Either, Schema } from "effect"
-import type { Principal } from "../../src/domain/ApiKey.js"
-import * as Evaluate from "../../src/domain/Evaluate.js"
-import * as Policy from "../../src/domain/Policy.js"
+import type { Principal } from "../../src/domain/auth/ApiKey.js"
+import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
+import * as Policy from "../../src/domain/auth/Policy.js"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./Api.js"
 import * as Errors from "./Errors.js"
 import type { KeyCache } from "./KeyCache.js"

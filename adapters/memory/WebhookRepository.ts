@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/WebhookDelivery.js"
+import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/webhooks/WebhookDelivery.js"
 import { NotFound } from "../../src/ports/StorageError.js"
 import {
   type ClaimedDelivery,

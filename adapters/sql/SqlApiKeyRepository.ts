@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import type { ApiKey, ApiKeyType } from "../../src/domain/ApiKey.js"
+import type { ApiKey, ApiKeyType } from "../../src/domain/auth/ApiKey.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"

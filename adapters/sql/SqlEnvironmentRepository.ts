@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import type { Environment } from "../../src/domain/Project.js"
+import type { Environment } from "../../src/domain/definitions/Project.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"
 

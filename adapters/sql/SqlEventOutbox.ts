@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import type { WebhookEvent } from "../../src/domain/Webhook.js"
+import type { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
 import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
 import { decodeRows, orFail } from "./SqlSupport.js"
 

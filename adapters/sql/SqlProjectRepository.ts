@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import type { Project } from "../../src/domain/Project.js"
+import type { Project } from "../../src/domain/definitions/Project.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"

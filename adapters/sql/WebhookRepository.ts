@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer, Option } from "effect"
-import type { WebhookEventType } from "../../src/domain/Webhook.js"
-import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/WebhookDelivery.js"
+import type { WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
+import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/webhooks/WebhookDelivery.js"
 import { NotFound, StorageError } from "../../src/ports/StorageError.js"
 import {
   type ClaimedDelivery,

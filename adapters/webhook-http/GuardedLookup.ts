@@ -1,6 +1,6 @@
 import * as Dns from "node:dns"
 import type { LookupFunction } from "node:net"
-import { isPrivateAddress } from "../../src/domain/WebhookUrl.js"
+import { isPrivateAddress } from "../../src/domain/webhooks/WebhookUrl.js"
 
 /** Raised (as the connection error) when a destination resolves into a refused range. */
 export class PrivateAddressRefused extends Error {

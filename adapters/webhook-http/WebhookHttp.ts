@@ -2,7 +2,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { isIP } from "node:net"
-import { hostOf, isPrivateAddress } from "../../src/domain/WebhookUrl.js"
+import { hostOf, isPrivateAddress } from "../../src/domain/webhooks/WebhookUrl.js"
 import { WebhookTransport, type WebhookRequest, type WebhookResponse } from "../../src/ports/WebhookTransport.js"
 import { guardedLookup } from "./GuardedLookup.js"
 

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ApiKey } from "../domain/ApiKey.js"
+import type { ApiKey } from "../domain/auth/ApiKey.js"
 import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Environment } from "../domain/Project.js"
+import type { Environment } from "../domain/definitions/Project.js"
 import type { DuplicateKey, StorageError } from "./StorageError.js"
 
 export interface EnvironmentRepositoryShape {

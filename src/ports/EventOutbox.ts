@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { WebhookEvent } from "../domain/Webhook.js"
+import type { WebhookEvent } from "../domain/webhooks/Webhook.js"
 import type { StorageError } from "./StorageError.js"
 
 /** One recorded event; `seq` grows in append order. */

@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
-import type { SnapshotFlag } from "../domain/ConfigSnapshot.js"
-import type { Flag } from "../domain/Flag.js"
-import type { EnvironmentConfig } from "../domain/Targeting.js"
+import type { SnapshotFlag } from "../domain/evaluation/ConfigSnapshot.js"
+import type { Flag } from "../domain/definitions/Flag.js"
+import type { EnvironmentConfig } from "../domain/definitions/Targeting.js"
 import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
 
 /**

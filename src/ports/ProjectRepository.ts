@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Project } from "../domain/Project.js"
+import type { Project } from "../domain/definitions/Project.js"
 import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
 
 export interface ProjectRepositoryShape {

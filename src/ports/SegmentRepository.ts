@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Segment } from "../domain/Segment.js"
+import type { Segment } from "../domain/definitions/Segment.js"
 import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
 
 export interface SegmentRepositoryShape {

@@ -1,11 +1,11 @@
 import { Context, type Effect, type Option } from "effect"
-import type { WebhookEventType } from "../domain/Webhook.js"
-import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../domain/WebhookDelivery.js"
+import type { WebhookEventType } from "../domain/webhooks/Webhook.js"
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../domain/webhooks/WebhookDelivery.js"
 import type { NotFound, StorageError } from "./StorageError.js"
 
 /**
  * A webhook as stored, secrets included. Only the services and the dispatcher see this;
- * the API record (`Webhook` in domain/Webhook.ts) never carries a secret.
+ * the API record (`Webhook` in domain/webhooks/Webhook.ts) never carries a secret.
  */
 export interface StoredWebhook {
   readonly id: string

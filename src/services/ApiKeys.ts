@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
-import type { ApiKey, ApiKeyType } from "../domain/ApiKey.js"
+import type { ApiKey, ApiKeyType } from "../domain/auth/ApiKey.js"
 import { InvalidRequest, ResourceNotFound } from "../domain/Errors.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
-import type { CreateEnvironmentInput, Environment } from "../domain/Project.js"
+import type { CreateEnvironmentInput, Environment } from "../domain/definitions/Project.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
-import type { CreateProjectInput, Project } from "../domain/Project.js"
+import type { CreateProjectInput, Project } from "../domain/definitions/Project.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
-import type { Variation } from "../domain/Flag.js"
-import { formatTimestamp } from "../domain/Ids.js"
-import type { EnvironmentConfig } from "../domain/Targeting.js"
+import type { Variation } from "../domain/definitions/Flag.js"
+import { formatTimestamp } from "../domain/definitions/Ids.js"
+import type { EnvironmentConfig } from "../domain/definitions/Targeting.js"
 import { ResourceNotFound } from "../domain/Errors.js"
 import type { ProjectRepositoryShape } from "../ports/ProjectRepository.js"
 

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { ConfigSnapshot } from "../domain/ConfigSnapshot.js"
+import type { ConfigSnapshot } from "../domain/evaluation/ConfigSnapshot.js"
 import { ResourceNotFound } from "../domain/Errors.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"

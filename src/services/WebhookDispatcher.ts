@@ -1,8 +1,8 @@
 import { Cause, Clock, type ConfigError, Context, Duration, Effect, Layer, Random } from "effect"
-import { formatTimestamp } from "../domain/Ids.js"
-import { isSuccessStatus, retryDelay } from "../domain/RetrySchedule.js"
-import { signingSecrets } from "../domain/WebhookInput.js"
-import { deliveryHeaders, unixSeconds } from "../domain/WebhookSigning.js"
+import { formatTimestamp } from "../domain/definitions/Ids.js"
+import { isSuccessStatus, retryDelay } from "../domain/webhooks/RetrySchedule.js"
+import { signingSecrets } from "../domain/webhooks/WebhookInput.js"
+import { deliveryHeaders, unixSeconds } from "../domain/webhooks/WebhookSigning.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -21,7 +21,7 @@ import { config as retentionConfig, defaultRetentionOptions, type RetentionOptio
  *     webhook, so a webhook receives its events one at a time, in order);
  *  3. send each (Standard Webhooks headers, signed with the current and any still-honoured previous
  *     secret) and record the attempt: 2xx succeeds; anything else is retried on the schedule in
- *     domain/RetrySchedule.ts, then the delivery is failed.
+ *     domain/webhooks/RetrySchedule.ts, then the delivery is failed.
  *
  * Everything durable lives in storage, so a crash loses nothing: an event committed before a
  * SIGKILL is fanned out after restart, and a delivery leased by a dead process is claimed again

@@ -7,7 +7,7 @@
  * Time comes from Effect's Clock, so tests drive the schedule with TestClock.
  */
 import { Cause, Clock, Config, Duration, Effect } from "effect"
-import { formatTimestamp } from "../domain/Ids.js"
+import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"

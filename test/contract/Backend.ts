@@ -1,7 +1,7 @@
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Context, Effect, type Layer } from "effect"
 import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import type { CreateFlagInput } from "../../src/domain/Flag.js"
+import type { CreateFlagInput } from "../../src/domain/definitions/Flag.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"

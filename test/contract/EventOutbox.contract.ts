@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import type { WebhookEvent } from "../../src/domain/Webhook.js"
+import type { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Segments } from "../../src/services/Segments.js"

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import type { TargetingInput } from "../../src/domain/Targeting.js"
+import type { TargetingInput } from "../../src/domain/definitions/Targeting.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { Flags } from "../../src/services/Flags.js"

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { makeFlagEvent } from "../../src/domain/Webhook.js"
+import { makeFlagEvent } from "../../src/domain/webhooks/Webhook.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"

@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import * as Bucketing from "../../src/domain/Bucketing.js"
-import * as Murmur3 from "../../src/domain/Murmur3.js"
+import * as Bucketing from "../../src/domain/evaluation/Bucketing.js"
+import * as Murmur3 from "../../src/domain/evaluation/Murmur3.js"
 
 interface Vector {
   readonly seed: string

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import type { ConfigSnapshot, SnapshotFlag, SnapshotSegment } from "../../src/domain/ConfigSnapshot.js"
-import * as Evaluate from "../../src/domain/Evaluate.js"
-import type { EvaluationContext } from "../../src/domain/EvaluationContext.js"
-import type { FlagType } from "../../src/domain/Flag.js"
-import type { Condition, Operator, Rule } from "../../src/domain/Targeting.js"
-import * as Validation from "../../src/domain/Validation.js"
+import type { ConfigSnapshot, SnapshotFlag, SnapshotSegment } from "../../src/domain/evaluation/ConfigSnapshot.js"
+import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
+import type { EvaluationContext } from "../../src/domain/evaluation/EvaluationContext.js"
+import type { FlagType } from "../../src/domain/definitions/Flag.js"
+import type { Condition, Operator, Rule } from "../../src/domain/definitions/Targeting.js"
+import * as Validation from "../../src/domain/definitions/Validation.js"
 
 const ATTRIBUTES = ["key", "country", "plan", "age", "email", "version", "signup", "tags"] as const
 const SEGMENT_KEYS = ["seg-a", "seg-b"] as const

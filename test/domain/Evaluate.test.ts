@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import * as Bucketing from "../../src/domain/Bucketing.js"
-import type { SnapshotFlag } from "../../src/domain/ConfigSnapshot.js"
-import * as Evaluate from "../../src/domain/Evaluate.js"
-import type { EvaluationContext } from "../../src/domain/EvaluationContext.js"
-import type { Rule } from "../../src/domain/Targeting.js"
+import * as Bucketing from "../../src/domain/evaluation/Bucketing.js"
+import type { SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
+import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
+import type { EvaluationContext } from "../../src/domain/evaluation/EvaluationContext.js"
+import type { Rule } from "../../src/domain/definitions/Targeting.js"
 import { booleanFlag, snapshot } from "./fixtures.js"
 
 const evaluate = (flag: SnapshotFlag, context: EvaluationContext = { key: "user-1" }, segments: ReadonlyArray<never> = []) =>

@@ -3,8 +3,8 @@
  * serves RULE_MATCH when the condition holds and FALLTHROUGH when it does not.
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Evaluate from "../../src/domain/Evaluate.js"
-import type { Condition, Operator } from "../../src/domain/Targeting.js"
+import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
+import type { Condition, Operator } from "../../src/domain/definitions/Targeting.js"
 import { flagWithCondition, snapshot } from "./fixtures.js"
 
 type Case = readonly [description: string, condition: Condition, attributes: Record<string, unknown>, matches: boolean]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import type { Principal } from "../../src/domain/ApiKey.js"
-import * as Policy from "../../src/domain/Policy.js"
+import type { Principal } from "../../src/domain/auth/ApiKey.js"
+import * as Policy from "../../src/domain/auth/Policy.js"
 
 const M = Policy.Messages
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import * as SafeRegex from "../../src/domain/SafeRegex.js"
+import * as SafeRegex from "../../src/domain/conditions/SafeRegex.js"
 
 describe("SafeRegex.check (on write)", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import * as Dates from "../../src/domain/Dates.js"
-import * as Semver from "../../src/domain/Semver.js"
+import * as Dates from "../../src/domain/conditions/Dates.js"
+import * as Semver from "../../src/domain/conditions/Semver.js"
 
 const cmp = (a: string, b: string) => Semver.compare(Semver.parse(a)!, Semver.parse(b)!)
 

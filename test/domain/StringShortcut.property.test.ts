@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { hasStringShortcut, OPERATORS, testAttribute, testString } from "../../src/domain/Operators.js"
+import { hasStringShortcut, OPERATORS, testAttribute, testString } from "../../src/domain/evaluation/Operators.js"
 
 const withShortcut = Object.entries(OPERATORS).filter(([, op]) => hasStringShortcut(op))
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Problem } from "../../src/domain/Errors.js"
-import type { FlagType, Variation } from "../../src/domain/Flag.js"
-import type { Condition, EnvironmentConfig, RuleInput, TargetingInput } from "../../src/domain/Targeting.js"
-import * as Validation from "../../src/domain/Validation.js"
+import type { FlagType, Variation } from "../../src/domain/definitions/Flag.js"
+import type { Condition, EnvironmentConfig, RuleInput, TargetingInput } from "../../src/domain/definitions/Targeting.js"
+import * as Validation from "../../src/domain/definitions/Validation.js"
 
 const paths = (problems: ReadonlyArray<Problem>) => problems.map((p) => p.path)
 

@@ -1,6 +1,6 @@
 /** Builders for domain tests: small flags and snapshots with sensible defaults. */
-import type { ConfigSnapshot, SnapshotFlag, SnapshotSegment } from "../../src/domain/ConfigSnapshot.js"
-import type { Condition, Rule } from "../../src/domain/Targeting.js"
+import type { ConfigSnapshot, SnapshotFlag, SnapshotSegment } from "../../src/domain/evaluation/ConfigSnapshot.js"
+import type { Condition, Rule } from "../../src/domain/definitions/Targeting.js"
 
 export const booleanFlag = (overrides: Partial<SnapshotFlag> = {}): SnapshotFlag => ({
   key: "flag",

@@ -8,8 +8,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { KeyCache, MAX_TOKEN_LENGTH } from "../../adapters/http/KeyCache.js"
 import { type CompiledEntry, SnapshotCache, type SnapshotSource } from "../../adapters/http/SnapshotCache.js"
-import type { ApiKey } from "../../src/domain/ApiKey.js"
-import type { ConfigSnapshot } from "../../src/domain/ConfigSnapshot.js"
+import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
+import type { ConfigSnapshot } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import { ResourceNotFound } from "../../src/domain/Errors.js"
 import { request, startServer } from "./fixtures.js"
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Layer } from "effect"
-import { Messages } from "../../src/domain/Policy.js"
+import { Messages } from "../../src/domain/auth/Policy.js"
 import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { request, startServer, type Keys, type TestServer } from "./fixtures.js"
 

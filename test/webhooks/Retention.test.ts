@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Either, Layer, Option, TestClock } from "effect"
-import type { WebhookEvent } from "../../src/domain/Webhook.js"
+import type { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import { Environments } from "../../src/services/Environments.js"

@@ -1,7 +1,7 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import { Effect, Option } from "effect"
-import { CreateProjectInput } from "../../../src/domain/Project.js"
+import { CreateProjectInput } from "../../../src/domain/definitions/Project.js"
 import { Projects } from "../../../src/services/Projects.js"
 import { decode } from "../Decode.js"
 import * as Shared from "../Options.js"

@@ -1,4 +1,4 @@
-import type { Problem } from "./Errors.js"
+import type { Problem } from "../Errors.js"
 
 /**
  * Webhook destinations: which URLs are accepted, and which resolved addresses count as private

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Timestamp } from "./Ids.js"
+import { Timestamp } from "../definitions/Ids.js"
 
 export const ApiKeyType = Schema.Literal("server", "client")
 export type ApiKeyType = typeof ApiKeyType.Type

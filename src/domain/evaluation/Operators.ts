@@ -12,10 +12,10 @@
  * closures were megamorphic call sites that V8 cannot inline; a switch over the operand kind
  * calling small typed comparisons is monomorphic (measured: see docs/benchmarks.md).
  */
-import * as Dates from "./Dates.js"
-import * as SafeRegex from "./SafeRegex.js"
-import * as Semver from "./Semver.js"
-import type { Operator } from "./Targeting.js"
+import * as Dates from "../conditions/Dates.js"
+import * as SafeRegex from "../conditions/SafeRegex.js"
+import * as Semver from "../conditions/Semver.js"
+import type { Operator } from "../definitions/Targeting.js"
 
 // Operand kinds: what an attribute value must be for the operator to look at it.
 const ANY = 0

@@ -1,4 +1,4 @@
-import type { Problem } from "./Errors.js"
+import type { Problem } from "../Errors.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook, WebhookEventType } from "./Webhook.js"
 import { validateWebhookUrl } from "./WebhookUrl.js"
 

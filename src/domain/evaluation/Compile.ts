@@ -15,7 +15,7 @@ import { hasStringShortcut, isAttributeOperator, OPERATORS, type OperatorDef } f
 import { type PropertyReader, propertyReader } from "./PropertyReader.js"
 import * as RecordFactory from "./RecordFactory.js"
 import type { RecordBuilder } from "./RecordFactory.js"
-import { isJson } from "./ValidateConditions.js"
+import { isJson } from "../definitions/ValidateConditions.js"
 
 export const KIND_ATTRIBUTE = 0
 export const KIND_IN_SEGMENT = 1

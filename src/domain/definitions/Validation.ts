@@ -3,14 +3,14 @@
  * problem it finds, each with its JSON path (e.g. `variations[1].value`,
  * `rules[0].rollout.variations`); an empty array means the input is acceptable.
  */
-import type { Problem } from "./Errors.js"
+import type { Problem } from "../Errors.js"
 import type { CreateFlagInput, FlagType, Variation } from "./Flag.js"
 import { KEY_PATTERN } from "./Ids.js"
 import type { CreateSegmentInput } from "./Segment.js"
 import type { EnvironmentConfig, RuleInput, TargetingInput } from "./Targeting.js"
 import { isJson } from "./ValidateConditions.js"
 
-export type { Problem } from "./Errors.js"
+export type { Problem } from "../Errors.js"
 export { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 import { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 

@@ -1,10 +1,10 @@
 /**
  * Validation of targeting conditions (rules and segments): every problem, with its JSON path.
  */
-import * as Dates from "./Dates.js"
-import type { Problem } from "./Errors.js"
-import * as SafeRegex from "./SafeRegex.js"
-import * as Semver from "./Semver.js"
+import * as Dates from "../conditions/Dates.js"
+import type { Problem } from "../Errors.js"
+import * as SafeRegex from "../conditions/SafeRegex.js"
+import * as Semver from "../conditions/Semver.js"
 import type { Condition, Operator } from "./Targeting.js"
 
 type ValueCheck = (value: unknown) => string | undefined

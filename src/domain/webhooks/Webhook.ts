@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { Flag } from "./Flag.js"
-import { Timestamp } from "./Ids.js"
+import { Flag } from "../definitions/Flag.js"
+import { Timestamp } from "../definitions/Ids.js"
 
 export const WebhookEventType = Schema.Literal("flag.created", "flag.updated", "flag.deleted", "targeting.updated")
 export type WebhookEventType = typeof WebhookEventType.Type

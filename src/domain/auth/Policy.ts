@@ -7,7 +7,7 @@
  */
 import { Either } from "effect"
 import type { ApiKey, Principal } from "./ApiKey.js"
-import { Forbidden, InvalidRequest, Unauthenticated } from "./Errors.js"
+import { Forbidden, InvalidRequest, Unauthenticated } from "../Errors.js"
 
 /** Messages of the specification's table, verbatim. */
 export const Messages = {
