@@ -1,8 +1,13 @@
+import { builtinModules } from "node:module"
 import tseslint from "typescript-eslint"
+
+/** Node's own modules by their bare names ("crypto", "fs/promises", ...); `node:` names are matched by pattern. */
+const nodeBuiltins = builtinModules.filter((name) => !name.startsWith("_") && !name.startsWith("node:"))
 
 /**
  * The one rule that must never bend: the core (src/) stays pure. It may not reach
- * into adapters, nor into the platform or SQL packages that adapters wrap.
+ * into adapters, nor into the platform or SQL packages that adapters wrap, nor into Node's own
+ * modules (the core also runs in browsers and edge runtimes; crypto comes through src/ports/Crypto.ts).
  */
 const boundary = {
   files: ["src/**/*.ts"],
@@ -10,7 +15,9 @@ const boundary = {
     "no-restricted-imports": [
       "error",
       {
+        paths: nodeBuiltins.map((name) => ({ name, message: "src/ must not import Node modules (use a port; adapters only)." })),
         patterns: [
+          { group: ["node:*"], message: "src/ must not import Node modules (use a port; adapters only)." },
           { group: ["**/adapters/**", "**/adapters"], message: "src/ must not import adapters/ (hexagonal boundary)." },
           { group: ["@effect/platform", "@effect/platform*", "@effect/platform-*/**", "@effect/platform/**"], message: "src/ must not import @effect/platform* (adapters only)." },
           { group: ["@effect/sql", "@effect/sql*", "@effect/sql-*/**", "@effect/sql/**"], message: "src/ must not import @effect/sql* (adapters only)." }

@@ -12,6 +12,7 @@ export default defineConfig({
     server: "adapters/http/Server.ts",
     storage: "adapters/storage/StorageLayer.ts",
     memory: "adapters/memory/MemoryStorage.ts",
+    crypto: "adapters/crypto/NodeCrypto.ts",
     cli: "adapters/cli/Main.ts"
   },
   format: ["esm", "cjs"],

@@ -7,11 +7,12 @@
  */
 import { Effect, Layer } from "effect"
 import { pathToFileURL } from "node:url"
+import * as NodeCrypto from "../adapters/crypto/NodeCrypto.js"
 import * as MemoryStorage from "../adapters/memory/MemoryStorage.js"
 import { CoreServices, Environments, Evaluate, Flags, IdGenerator, Projects, Snapshots } from "../src/index.js"
 
 /** Every use case over in-memory storage. State lives as long as the layer. */
-export const layer = CoreServices.layer.pipe(Layer.provide(IdGenerator.layer), Layer.provideMerge(MemoryStorage.layer))
+export const layer = CoreServices.layer.pipe(Layer.provide(Layer.merge(IdGenerator.layer, NodeCrypto.layer)), Layer.provideMerge(MemoryStorage.layer))
 
 /** Defines a project, an environment and a flag with a rule and a 50% rollout, as an app could at boot. */
 export const setup = Effect.gen(function* () {

@@ -1,6 +1,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Config, Data, Effect, Either, Layer, ManagedRuntime } from "effect"
 import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
+import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import type { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { FlagRepository } from "../../src/ports/FlagRepository.js"
@@ -18,6 +19,7 @@ import type { Flags } from "../../src/services/Flags.js"
 import type { Projects } from "../../src/services/Projects.js"
 import type { Segments } from "../../src/services/Segments.js"
 import type { Snapshots } from "../../src/services/Snapshots.js"
+import * as NodeCrypto from "../crypto/NodeCrypto.js"
 import type * as MemoryDb from "../memory/MemoryDb.js"
 import * as MemoryStorage from "../memory/MemoryStorage.js"
 import * as PgStorage from "../sql-pg/PgStorage.js"
@@ -83,6 +85,7 @@ export type Storage =
   | Transactor
   | StorageHealth
   | IdGenerator.IdGenerator
+  | Crypto
   | Projects
   | Environments
   | Flags
@@ -97,11 +100,11 @@ export type Storage =
 export const sqlStorage = (
   client: Layer.Layer<SqlClient.SqlClient, StorageError>
 ): Layer.Layer<Storage | SqlClient.SqlClient, StorageError> =>
-  Core.layer.pipe(Layer.provideMerge(Layer.merge(SqlStorage.layer, IdGenerator.layer)), Layer.provideMerge(client))
+  Core.layer.pipe(Layer.provideMerge(Layer.mergeAll(SqlStorage.layer, IdGenerator.layer, NodeCrypto.layer)), Layer.provideMerge(client))
 
 /** The storage in memory (nothing persisted), with its MemoryDb (for other memory adapters). */
 export const memoryStorage: Layer.Layer<Storage | MemoryDb.MemoryDb> = Core.layer.pipe(
-  Layer.provideMerge(Layer.merge(MemoryStorage.layer, IdGenerator.layer))
+  Layer.provideMerge(Layer.mergeAll(MemoryStorage.layer, IdGenerator.layer, NodeCrypto.layer))
 )
 
 /** Ports + services + ids for one target. SQL targets also provide their SqlClient. */

@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer, Option } from "effect"
 import type { ApiKey, ApiKeyType } from "../domain/auth/ApiKey.js"
+import * as Base64 from "../domain/Base64.js"
 import { InvalidRequest, ResourceNotFound } from "../domain/Errors.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
+import { Crypto, type CryptoShape } from "../ports/Crypto.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -38,11 +39,11 @@ export interface ApiKeysShape {
 export class ApiKeys extends Context.Tag("@flagport/services/ApiKeys")<ApiKeys, ApiKeysShape>() {}
 
 /** SHA-256 of the whole key, lowercase hex: the only form in which keys are stored. */
-export const hashSecret = (secret: string): string => createHash("sha256").update(secret, "utf8").digest("hex")
+export const hashSecret = (crypto: CryptoShape, secret: string): string => crypto.sha256Hex(secret)
 
 /** A fresh secret with its type prefix. */
-export const generateSecret = (type: ApiKeyType): string =>
-  `${type === "server" ? "srv_" : "cli_"}${randomBytes(32).toString("base64url")}`
+export const generateSecret = (crypto: CryptoShape, type: ApiKeyType): string =>
+  `${type === "server" ? "srv_" : "cli_"}${Base64.urlFromBytes(crypto.randomBytes(32))}`
 
 /** `lastUsedAt` is refreshed only when older than this, bounding writes caused by reads. */
 export const TOUCH_INTERVAL_MS = 60_000
@@ -52,6 +53,7 @@ export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const ids = yield* IdGenerator
   const tx = yield* Transactor
+  const crypto = yield* Crypto
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
@@ -63,7 +65,7 @@ export const make = Effect.gen(function* () {
     }
     const now = yield* currentTimestamp
     const id = yield* ids.next
-    const secret = generateSecret(input.type)
+    const secret = generateSecret(crypto, input.type)
     const apiKey: ApiKey = {
       id,
       type: input.type,
@@ -78,7 +80,7 @@ export const make = Effect.gen(function* () {
     // reads before writing can lose the race for the write lock); the foreign key covers the gap.
     if (projectId !== null) yield* requireProject(projects, projectId)
     // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
-    yield* tx.withTransaction(keys.insert(apiKey, hashSecret(secret))).pipe(Effect.catchTag("DuplicateKey", Effect.die))
+    yield* tx.withTransaction(keys.insert(apiKey, hashSecret(crypto, secret))).pipe(Effect.catchTag("DuplicateKey", Effect.die))
     return { apiKey, secret }
   })
 
@@ -98,7 +100,7 @@ export const make = Effect.gen(function* () {
   })
 
   const authenticate = Effect.fn("ApiKeys.authenticate")(function* (secret: string) {
-    const found = yield* keys.findByHash(hashSecret(secret))
+    const found = yield* keys.findByHash(hashSecret(crypto, secret))
     if (Option.isNone(found) || found.value.revokedAt !== null) return Option.none<ApiKey>()
     const key = found.value
     const now = yield* currentTimestamp

@@ -2,7 +2,8 @@ import { Cause, Clock, type ConfigError, Context, Duration, Effect, Layer, Rando
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { isSuccessStatus, retryDelay } from "../domain/webhooks/RetrySchedule.js"
 import { signingSecrets } from "../domain/webhooks/WebhookInput.js"
-import { deliveryHeaders, unixSeconds } from "../domain/webhooks/WebhookSigning.js"
+import { signer, unixSeconds } from "../domain/webhooks/WebhookSigning.js"
+import { Crypto } from "../ports/Crypto.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -56,7 +57,7 @@ export interface TickResult {
 }
 
 type FanOutDeps = WebhookRepository | EventOutbox | Transactor | IdGenerator
-type Deps = FanOutDeps | WebhookTransport
+type Deps = FanOutDeps | WebhookTransport | Crypto
 
 const nowIso = Effect.map(Clock.currentTimeMillis, formatTimestamp)
 
@@ -101,9 +102,10 @@ export const attempt = (owner: string, claimed: ClaimedDelivery) =>
     const repo = yield* WebhookRepository
     const transport = yield* WebhookTransport
     const tx = yield* Transactor
+    const crypto = yield* Crypto
     const startedMillis = yield* Clock.currentTimeMillis
     const attemptedAt = formatTimestamp(startedMillis)
-    const headers = deliveryHeaders({
+    const headers = signer(crypto).deliveryHeaders({
       id: claimed.eventId,
       timestamp: unixSeconds(startedMillis),
       body: claimed.payload,

@@ -10,6 +10,7 @@ import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { ApiKeys, hashSecret } from "../../src/services/ApiKeys.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Projects } from "../../src/services/Projects.js"
+import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
 
 export interface Keys {
   readonly global: string
@@ -101,7 +102,7 @@ export const seed = Effect.gen(function* () {
       lastUsedAt: null,
       revokedAt: null
     },
-    hashSecret(unscopedClient)
+    hashSecret(nodeCrypto, unscopedClient)
   )
   return {
     global: yield* make("server", null),

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Webhook as StandardWebhook } from "standardwebhooks"
 import { JITTER_RATIO, MAX_ATTEMPTS, RETRY_DELAYS_MS, isSuccessStatus, retryDelay } from "../../src/domain/webhooks/RetrySchedule.js"
-import { deliveryHeaders, sign, signatureHeader, toStandardSecret } from "../../src/domain/webhooks/WebhookSigning.js"
+import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
+import { signer, toStandardSecret } from "../../src/domain/webhooks/WebhookSigning.js"
 import { hostOf, isPrivateAddress, validateWebhookUrl } from "../../src/domain/webhooks/WebhookUrl.js"
+
+const { deliveryHeaders, sign, signatureHeader } = signer(nodeCrypto)
 
 const VECTOR = "ypRQXmikgn+ovqSu/bv0BCupoOGBoSbNsdxGlyeKaB8="
 

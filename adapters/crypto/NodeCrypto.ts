@@ -1,0 +1,12 @@
+import { createHash, createHmac, randomBytes } from "node:crypto"
+import { Layer } from "effect"
+import { Crypto, type CryptoShape } from "../../src/ports/Crypto.js"
+
+/** The Crypto port over node:crypto (the OS CSPRNG, OpenSSL's SHA-256 and HMAC). */
+export const nodeCrypto: CryptoShape = {
+  randomBytes: (size) => new Uint8Array(randomBytes(size)),
+  sha256Hex: (text) => createHash("sha256").update(text, "utf8").digest("hex"),
+  hmacSha256Base64: (key, message) => createHmac("sha256", Buffer.from(key, "utf8")).update(message, "utf8").digest("base64")
+}
+
+export const layer: Layer.Layer<Crypto> = Layer.succeed(Crypto, nodeCrypto)
