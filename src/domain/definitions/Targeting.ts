@@ -1,27 +1,9 @@
 import { Schema } from "effect"
+import { OPERATOR_NAMES } from "../conditions/OperatorTable.js"
 import { Key } from "./Ids.js"
 
-/** Every operator of the contract's condition table. */
-export const Operator = Schema.Literal(
-  "in",
-  "notIn",
-  "contains",
-  "startsWith",
-  "endsWith",
-  "matches",
-  "lt",
-  "lte",
-  "gt",
-  "gte",
-  "before",
-  "after",
-  "semverEq",
-  "semverLt",
-  "semverGt",
-  "exists",
-  "inSegment",
-  "notInSegment"
-)
+/** Every operator of the contract's condition table, declared in conditions/OperatorTable.ts. */
+export const Operator = Schema.Literal(...OPERATOR_NAMES)
 export type Operator = typeof Operator.Type
 
 /**
@@ -36,7 +18,7 @@ export const Condition = Schema.Struct({
 })
 export type Condition = typeof Condition.Type
 
-/** One slice of a rollout; weights are thousandths of a percent (100000 = 100%). */
+/** One slice of a rollout; weights are thousandths of a percent (RolloutWeight.TOTAL_WEIGHT = 100%). */
 export const WeightedVariation = Schema.Struct({
   variationKey: Schema.String,
   weight: Schema.Number

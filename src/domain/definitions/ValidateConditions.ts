@@ -2,10 +2,12 @@
  * Validation of targeting conditions (rules and segments): every problem, with its JSON path.
  */
 import * as Dates from "../conditions/Dates.js"
-import type { Problem } from "../Errors.js"
+import { isOperatorName, isSegmentOperator, OPERATOR_TABLE, type ValueKind } from "../conditions/OperatorTable.js"
 import * as SafeRegex from "../conditions/SafeRegex.js"
 import * as Semver from "../conditions/Semver.js"
-import type { Condition, Operator } from "./Targeting.js"
+import type { Problem } from "../Errors.js"
+import { isJson } from "./JsonValue.js"
+import type { Condition } from "./Targeting.js"
 
 type ValueCheck = (value: unknown) => string | undefined
 
@@ -23,47 +25,16 @@ const regex: ValueCheck = (value) => {
 }
 const segmentKey: ValueCheck = (value) => (typeof value === "string" ? undefined : "must be a segment key (string)")
 
-/** How each operator's `values` must look. `exists` takes none; segment operators take no attribute. */
-const VALUE_CHECKS: Record<Operator, ValueCheck | null> = {
-  in: anyJson,
-  notIn: anyJson,
-  contains: string,
-  startsWith: string,
-  endsWith: string,
-  matches: regex,
-  lt: number,
-  lte: number,
-  gt: number,
-  gte: number,
-  before: date,
-  after: date,
-  semverEq: semver,
-  semverLt: semver,
-  semverGt: semver,
-  exists: null,
-  inSegment: segmentKey,
-  notInSegment: segmentKey
-}
-
-export const isSegmentOperator = (operator: string): boolean => operator === "inSegment" || operator === "notInSegment"
-
-/** True for values that survive a JSON round trip unchanged (finite numbers, plain objects, arrays...). */
-export const isJson = (value: unknown, depth = 0): boolean => {
-  if (depth > 64) return false
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true
-    case "number":
-      return Number.isFinite(value)
-    case "object":
-      if (value === null) return true
-      if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1))
-      if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return false
-      return Object.values(value).every((v) => isJson(v, depth + 1))
-    default:
-      return false
-  }
+/** How each kind of value must look (OperatorTable.ts gives each operator's kind). `none` takes no values. */
+const VALUE_CHECKS: Record<ValueKind, ValueCheck | null> = {
+  json: anyJson,
+  string,
+  regex,
+  number,
+  date,
+  semver,
+  none: null,
+  segmentKey
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -77,8 +48,9 @@ const validateCondition = (
   const problem = (p: string, message: string) => problems.push({ path: p, message })
   if (!isRecord(condition)) return [{ path, message: "must be an object" }]
   const operator = condition.operator as string
-  const check = Object.prototype.hasOwnProperty.call(VALUE_CHECKS, operator) ? VALUE_CHECKS[operator as Operator] : undefined
-  if (check === undefined) {
+  const kind = isOperatorName(operator) ? OPERATOR_TABLE[operator].values : undefined
+  const check = kind === undefined ? undefined : VALUE_CHECKS[kind]
+  if (kind === undefined) {
     problem(`${path}.operator`, `unknown operator ${JSON.stringify(operator)}`)
   }
   const segmentOp = isSegmentOperator(operator)
@@ -96,14 +68,14 @@ const validateCondition = (
     problem(`${path}.values`, "must be an array")
     return problems
   }
-  if (operator === "exists") {
-    if (values.length > 0) problem(`${path}.values`, "must be empty for exists")
+  if (kind === "none") {
+    if (values.length > 0) problem(`${path}.values`, `must be empty for ${operator}`)
     return problems
   }
-  if (check === undefined) return problems
+  if (check === undefined || check === null) return problems
   if (values.length === 0) problem(`${path}.values`, "must contain at least one value")
   values.forEach((value, i) => {
-    const message = check?.(value)
+    const message = check(value)
     if (message !== undefined) problem(`${path}.values[${i}]`, message)
     else if (segmentOp && segmentKeys !== null && !segmentKeys.has(value as string)) {
       problem(`${path}.values[${i}]`, `unknown segment ${JSON.stringify(value)}`)

@@ -8,14 +8,14 @@ import type { CreateFlagInput, FlagType, Variation } from "./Flag.js"
 import { KEY_PATTERN } from "./Ids.js"
 import type { CreateSegmentInput } from "./Segment.js"
 import type { EnvironmentConfig, RuleInput, TargetingInput } from "./Targeting.js"
-import { isJson } from "./ValidateConditions.js"
+import { TOTAL_WEIGHT } from "./RolloutWeight.js"
+import { typeCheck, VALUE_TYPES } from "./VariationValue.js"
 
 export type { Problem } from "../Errors.js"
 export { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 import { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 
-/** Weights are thousandths of a percent: a rollout's weights sum to exactly this. */
-export const TOTAL_WEIGHT = 100_000
+export { TOTAL_WEIGHT } from "./RolloutWeight.js"
 export const SEGMENT_NAME_MAX = 120
 export const SEGMENT_DESCRIPTION_MAX = 500
 
@@ -25,18 +25,8 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const valueProblem = (type: FlagType, value: unknown): string | undefined => {
   if (value === undefined) return "is required"
-  switch (type) {
-    case "boolean":
-      return typeof value === "boolean" ? undefined : "must be a JSON boolean (true or false) for a boolean flag"
-    case "string":
-      return typeof value === "string" ? undefined : "must be a string for a string flag"
-    case "number":
-      return typeof value === "number" && Number.isFinite(value) ? undefined : "must be a finite number for a number flag"
-    case "json":
-      return isJson(value) ? undefined : "must be a JSON value"
-    default:
-      return undefined
-  }
+  const check = typeCheck(type)
+  return check === undefined || check.accepts(value) ? undefined : check.problem
 }
 
 /** Variations agree with the flag's type, have well-formed unique keys, and there is at least one. */
@@ -65,8 +55,6 @@ export const validateVariations = (
   return problems
 }
 
-const FLAG_TYPES: ReadonlyArray<string> = ["boolean", "string", "number", "json"]
-
 /** Body of a flag create: key, type and variations. */
 export const validateCreateFlag = (input: CreateFlagInput): ReadonlyArray<Problem> => {
   if (!isRecord(input)) return [{ path: "", message: "must be an object" }]
@@ -76,8 +64,8 @@ export const validateCreateFlag = (input: CreateFlagInput): ReadonlyArray<Proble
   if (input.description !== undefined && input.description !== null && typeof input.description !== "string") {
     problems.push({ path: "description", message: "must be a string" })
   }
-  if (!FLAG_TYPES.includes(input.type)) {
-    problems.push({ path: "type", message: "must be one of boolean, string, number, json" })
+  if (typeCheck(input.type) === undefined) {
+    problems.push({ path: "type", message: `must be one of ${Object.keys(VALUE_TYPES).join(", ")}` })
     return problems
   }
   return problems.concat(validateVariations(input.type, input.variations))

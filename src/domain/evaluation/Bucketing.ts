@@ -8,9 +8,11 @@
  * hashes the same bytes but resumes from the precomputed state of `hashInput(seed, "")`.
  * Golden vectors (test/fixtures/bucketing-vectors.json) pin both paths.
  */
+import { TOTAL_WEIGHT } from "../definitions/RolloutWeight.js"
 import { hashRest, type Murmur3State, murmur3, prefixState } from "./Murmur3.js"
 
-export const BUCKETS = 100_000
+/** One bucket per unit of rollout weight, so a slice of weight w holds w buckets. */
+export const BUCKETS = TOTAL_WEIGHT
 const TWO_32 = 4_294_967_296
 
 /** The hash input for a seed (the rollout seed or else the flag key) and a bucket value. */

@@ -5,21 +5,25 @@
  * a precomputed hash prefix, and every result a flag can return built and frozen up front.
  *
  * Compilation never throws. A flag whose definition cannot be evaluated (an unknown
- * variation, a missing segment, a rollout whose weights do not sum to 100000, ...) gets a
+ * variation, a missing segment, a rollout whose weights do not sum to TOTAL_WEIGHT, ...) gets a
  * precomputed ERROR result instead; a disabled flag still serves its off variation.
  */
+import { isAttributeOperator, isSegmentOperator, type SegmentOperatorName } from "../conditions/OperatorTable.js"
+import { TOTAL_WEIGHT } from "../definitions/RolloutWeight.js"
+import { typeCheck as variationTypeCheck } from "../definitions/VariationValue.js"
 import { type Bucketer, cumulativeWeights, hashThreshold, makeBucketer } from "./Bucketing.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type { EvaluationResult, Reason } from "./EvaluationResult.js"
-import { hasStringShortcut, isAttributeOperator, OPERATORS, type OperatorDef } from "./Operators.js"
+import { hasStringShortcut, OPERATORS, type OperatorDef } from "./Operators.js"
 import { type PropertyReader, propertyReader } from "./PropertyReader.js"
 import * as RecordFactory from "./RecordFactory.js"
 import type { RecordBuilder } from "./RecordFactory.js"
-import { isJson } from "../definitions/ValidateConditions.js"
 
 export const KIND_ATTRIBUTE = 0
 export const KIND_IN_SEGMENT = 1
 export const KIND_NOT_IN_SEGMENT = 2
+
+const SEGMENT_KINDS: Record<SegmentOperatorName, number> = { inSegment: KIND_IN_SEGMENT, notInSegment: KIND_NOT_IN_SEGMENT }
 
 export interface CompiledCondition {
   readonly kind: number
@@ -120,13 +124,6 @@ export const errorResult = (
     error
   })
 
-const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
-  boolean: (v) => typeof v === "boolean",
-  string: (v) => typeof v === "string",
-  number: (v) => typeof v === "number" && Number.isFinite(v),
-  json: (v) => v !== undefined && isJson(v)
-}
-
 /**
  * Names an ordinary object inherits. Attribute records are plain JSON objects, so only these
  * names need the (slower) own-property check on the hot path.
@@ -143,7 +140,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
   const operator = raw.operator
   const values: ReadonlyArray<unknown> = Array.isArray(raw.values) ? raw.values : fail(`condition ${String(operator)} has no values array`)
   const negate = raw.negate === true
-  if (operator === "inSegment" || operator === "notInSegment") {
+  if (isSegmentOperator(operator)) {
     if (segments === null) return fail("a segment condition references segments")
     const resolved = values.map((key) => {
       const segment = typeof key === "string" ? segments.get(key) : undefined
@@ -152,7 +149,7 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
       return segment
     })
     return {
-      kind: operator === "inSegment" ? KIND_IN_SEGMENT : KIND_NOT_IN_SEGMENT,
+      kind: SEGMENT_KINDS[operator],
       isKey: false,
       attribute: "",
       ownOnly: false,
@@ -208,7 +205,7 @@ interface VariationRef {
 const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segments): CompiledFlag => {
   const variations = new Map<string, VariationRef>()
   const problems: Array<string> = []
-  const typeCheck = typeof raw.type === "string" ? TYPE_CHECKS[raw.type] : undefined
+  const typeCheck = variationTypeCheck(raw.type)
   if (typeCheck === undefined) problems.push(`unknown flag type ${JSON.stringify(raw.type)}`)
   if (Array.isArray(raw.variations)) {
     for (const v of raw.variations) {
@@ -216,7 +213,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
         problems.push("a variation has no key")
         continue
       }
-      if (typeCheck !== undefined && !typeCheck(v.value)) problems.push(`variation ${JSON.stringify(v.key)} has a value of the wrong type`)
+      if (typeCheck !== undefined && !typeCheck.accepts(v.value)) problems.push(`variation ${JSON.stringify(v.key)} has a value of the wrong type`)
       if (!variations.has(v.key)) {
         // The served value is a private, frozen copy: callers can neither change the snapshot through it nor be changed by it.
         const value = typeof v.value === "object" && v.value !== null ? deepFreeze(structuredClone(v.value)) : v.value
@@ -277,8 +274,8 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
         return { variation: variation(s.variationKey, `${where} rollout`), weight: s.weight }
       })
       const cumulative = cumulativeWeights(slices.map((s) => s.weight))
-      if (cumulative[cumulative.length - 1] !== 100_000) {
-        return fail(`${where} rollout weights sum to ${cumulative[cumulative.length - 1]}, not 100000`)
+      if (cumulative[cumulative.length - 1] !== TOTAL_WEIGHT) {
+        return fail(`${where} rollout weights sum to ${cumulative[cumulative.length - 1]}, not ${TOTAL_WEIGHT}`)
       }
       const bucketBy = typeof rollout.bucketBy === "string" ? rollout.bucketBy : "key"
       const seed = typeof rollout.seed === "string" ? rollout.seed : key

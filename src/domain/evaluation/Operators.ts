@@ -1,8 +1,9 @@
 /**
- * The contract's condition operators, in one table.
- *
- * Each operator declares the operand kind it understands (`operand`), how its values are
- * prepared once, at compile time (`prepare`), and its comparison (`code`). One wrapper,
+ * The condition operators' implementations. Which operators exist, and what values each takes, is
+ * declared once in conditions/OperatorTable.ts; here each value kind gets its operand kind and
+ * its compile-time preparation (`prepare`), and each attribute operator its comparison
+ * (`COMPARISONS`, typed so that an operator without one, or with one of the wrong kind, does not
+ * compile). One wrapper,
  * `testAttribute`, applies the shared rules: an attribute value of the wrong kind for the
  * operator does not match (never an error), and an array attribute matches when any element
  * does. Absent attributes and `negate` are handled by the evaluator, which knows whether the
@@ -13,9 +14,9 @@
  * calling small typed comparisons is monomorphic (measured: see docs/benchmarks.md).
  */
 import * as Dates from "../conditions/Dates.js"
+import { type AttributeOperatorName, OPERATOR_TABLE, type ValueKind, type ValueKindOf } from "../conditions/OperatorTable.js"
 import * as SafeRegex from "../conditions/SafeRegex.js"
 import * as Semver from "../conditions/Semver.js"
-import type { Operator } from "../definitions/Targeting.js"
 
 // Operand kinds: what an attribute value must be for the operator to look at it.
 const ANY = 0
@@ -23,26 +24,51 @@ const STRING = 1
 const NUMBER = 2
 const DATE = 3
 const SEMVER = 4
+type Operand = typeof ANY | typeof STRING | typeof NUMBER | typeof DATE | typeof SEMVER
 
-// Comparisons.
+// Comparisons, grouped by the operand they compare.
 const IN = 0
 const NOT_IN = 1
+const EXISTS = 13
+type AnyComparison = typeof IN | typeof NOT_IN | typeof EXISTS
 const CONTAINS = 2
 const STARTS_WITH = 3
 const ENDS_WITH = 4
 const MATCHES = 5
+type StringComparison = typeof CONTAINS | typeof STARTS_WITH | typeof ENDS_WITH | typeof MATCHES
 const LT = 6
 const LTE = 7
 const GT = 8
 const GTE = 9
+type NumberComparison = typeof LT | typeof LTE | typeof GT | typeof GTE
 const SEMVER_EQ = 10
 const SEMVER_LT = 11
 const SEMVER_GT = 12
-const EXISTS = 13
+type SemverComparison = typeof SEMVER_EQ | typeof SEMVER_LT | typeof SEMVER_GT
+type Comparison = AnyComparison | StringComparison | NumberComparison | SemverComparison
+
+/** Attribute operators only: segment operators have no value kind here (the evaluator resolves segments). */
+type AttributeValueKind = ValueKindOf<AttributeOperatorName>
+
+/** Which comparisons fit a value kind: dates compare as numbers (epoch milliseconds). */
+type ComparisonFor<K extends ValueKind> = K extends "json" | "none"
+  ? AnyComparison
+  : K extends "string" | "regex"
+    ? StringComparison
+    : K extends "number" | "date"
+      ? NumberComparison
+      : K extends "semver"
+        ? SemverComparison
+        : never
+
+/** A branch the types say cannot be reached; throws if the data says otherwise. */
+const unreachable = (value: never): never => {
+  throw new Error(`unreachable operator branch ${String(value)}`)
+}
 
 export interface OperatorDef {
-  readonly operand: number
-  readonly code: number
+  readonly operand: Operand
+  readonly code: Comparison
   /** Compile-time preparation of the condition's values; values of the wrong type are dropped (they never match). */
   readonly prepare: (values: ReadonlyArray<unknown>) => unknown
   /** `exists` looks at the whole value: an array is present even when empty. */
@@ -119,64 +145,135 @@ const inSet = (v: unknown, s: JsonSet): boolean => {
   return false
 }
 
-const def = (operand: number, code: number, prepare: (values: ReadonlyArray<unknown>) => unknown, wholeValue = false): OperatorDef => ({
-  operand,
-  code,
-  prepare,
-  wholeValue
-})
-
-/** The contract's operator table (segment operators excepted, see the module comment). */
-export const OPERATORS: Readonly<Record<Exclude<Operator, "inSegment" | "notInSegment">, OperatorDef>> = {
-  in: def(ANY, IN, jsonSet),
-  notIn: def(ANY, NOT_IN, jsonSet),
-  contains: def(STRING, CONTAINS, strings),
-  startsWith: def(STRING, STARTS_WITH, strings),
-  endsWith: def(STRING, ENDS_WITH, strings),
-  matches: def(STRING, MATCHES, regexes),
-  lt: def(NUMBER, LT, numbers),
-  lte: def(NUMBER, LTE, numbers),
-  gt: def(NUMBER, GT, numbers),
-  gte: def(NUMBER, GTE, numbers),
-  before: def(DATE, LT, dates),
-  after: def(DATE, GT, dates),
-  semverEq: def(SEMVER, SEMVER_EQ, versions),
-  semverLt: def(SEMVER, SEMVER_LT, versions),
-  semverGt: def(SEMVER, SEMVER_GT, versions),
-  exists: def(ANY, EXISTS, () => null, true)
+/** Each value kind: the operand kind it compares and how its values are prepared at compile time. */
+const KINDS: { readonly [K in AttributeValueKind]: { readonly operand: Operand; readonly prepare: (values: ReadonlyArray<unknown>) => unknown } } = {
+  json: { operand: ANY, prepare: jsonSet },
+  string: { operand: STRING, prepare: strings },
+  regex: { operand: STRING, prepare: regexes },
+  number: { operand: NUMBER, prepare: numbers },
+  date: { operand: DATE, prepare: dates },
+  semver: { operand: SEMVER, prepare: versions },
+  none: { operand: ANY, prepare: () => null }
 }
 
-export const isAttributeOperator = (operator: unknown): operator is keyof typeof OPERATORS =>
-  typeof operator === "string" && Object.prototype.hasOwnProperty.call(OPERATORS, operator)
+/** Each attribute operator's comparison; the type ties it to the operator's value kind. */
+const COMPARISONS: { readonly [K in AttributeOperatorName]: ComparisonFor<ValueKindOf<K>> } = {
+  in: IN,
+  notIn: NOT_IN,
+  contains: CONTAINS,
+  startsWith: STARTS_WITH,
+  endsWith: ENDS_WITH,
+  matches: MATCHES,
+  lt: LT,
+  lte: LTE,
+  gt: GT,
+  gte: GTE,
+  before: LT,
+  after: GT,
+  semverEq: SEMVER_EQ,
+  semverLt: SEMVER_LT,
+  semverGt: SEMVER_GT,
+  exists: EXISTS
+}
+
+const define = (name: AttributeOperatorName): OperatorDef => {
+  const kind = KINDS[OPERATOR_TABLE[name].values]
+  const code = COMPARISONS[name]
+  // `exists` looks at the whole value: an array is present even when empty.
+  return { operand: kind.operand, code, prepare: kind.prepare, wholeValue: code === EXISTS }
+}
+
+/** Every attribute operator, ready for the compiler (segment operators excepted, see the module comment). */
+export const OPERATORS = Object.fromEntries(
+  (Object.keys(COMPARISONS) as Array<AttributeOperatorName>).map((name) => [name, define(name)])
+) as Readonly<Record<AttributeOperatorName, OperatorDef>>
 
 // Comparisons by operand kind, each small enough for V8 to inline; loops are written out (no closure per call).
-const compareAny = (code: number, v: unknown, prepared: unknown): boolean =>
-  code === IN ? inSet(v, prepared as JsonSet) : code === NOT_IN ? !inSet(v, prepared as JsonSet) : code === EXISTS
+// Each switch names every comparison of its kind: a new one without a branch does not compile.
+const compareAny = (code: AnyComparison, v: unknown, prepared: unknown): boolean => {
+  switch (code) {
+    case IN:
+      return inSet(v, prepared as JsonSet)
+    case NOT_IN:
+      return !inSet(v, prepared as JsonSet)
+    case EXISTS:
+      return true
+    default:
+      return unreachable(code)
+  }
+}
 
-const compareStrings = (code: number, v: string, prepared: unknown): boolean => {
-  if (code === MATCHES) {
-    const rs = prepared as ReadonlyArray<SafeRegex.SafeRegex>
-    for (let i = 0; i < rs.length; i++) if (rs[i]!.test(v)) return true
-    return false
-  }
-  const values = prepared as ReadonlyArray<string>
-  for (let i = 0; i < values.length; i++) {
-    const s = values[i]!
-    if (code === ENDS_WITH ? v.endsWith(s) : code === STARTS_WITH ? v.startsWith(s) : v.includes(s)) return true
-  }
+const anyIncludes = (v: string, values: ReadonlyArray<string>): boolean => {
+  for (let i = 0; i < values.length; i++) if (v.includes(values[i]!)) return true
+  return false
+}
+const anyStartsWith = (v: string, values: ReadonlyArray<string>): boolean => {
+  for (let i = 0; i < values.length; i++) if (v.startsWith(values[i]!)) return true
+  return false
+}
+const anyEndsWith = (v: string, values: ReadonlyArray<string>): boolean => {
+  for (let i = 0; i < values.length; i++) if (v.endsWith(values[i]!)) return true
+  return false
+}
+const anyMatches = (v: string, rs: ReadonlyArray<SafeRegex.SafeRegex>): boolean => {
+  for (let i = 0; i < rs.length; i++) if (rs[i]!.test(v)) return true
   return false
 }
 
-const compareNumbers = (code: number, v: number, values: ReadonlyArray<number>): boolean => {
+const compareStrings = (code: StringComparison, v: string, prepared: unknown): boolean => {
+  switch (code) {
+    case CONTAINS:
+      return anyIncludes(v, prepared as ReadonlyArray<string>)
+    case STARTS_WITH:
+      return anyStartsWith(v, prepared as ReadonlyArray<string>)
+    case ENDS_WITH:
+      return anyEndsWith(v, prepared as ReadonlyArray<string>)
+    case MATCHES:
+      return anyMatches(v, prepared as ReadonlyArray<SafeRegex.SafeRegex>)
+    default:
+      return unreachable(code)
+  }
+}
+
+const compareNumbers = (code: NumberComparison, v: number, values: ReadonlyArray<number>): boolean => {
   for (let i = 0; i < values.length; i++) {
     const n = values[i]!
-    if (code === LT ? v < n : code === LTE ? v <= n : code === GT ? v > n : v >= n) return true
+    switch (code) {
+      case LT:
+        if (v < n) return true
+        break
+      case LTE:
+        if (v <= n) return true
+        break
+      case GT:
+        if (v > n) return true
+        break
+      case GTE:
+        if (v >= n) return true
+        break
+      default:
+        return unreachable(code)
+    }
   }
   return false
 }
 
-const compareVersions = (code: number, v: Semver.Semver, values: ReadonlyArray<Semver.Semver>): boolean => {
-  const want = code === SEMVER_EQ ? 0 : code === SEMVER_LT ? -1 : 1
+/** The `Semver.compare` answer each comparison wants. */
+const wantedOrder = (code: SemverComparison): number => {
+  switch (code) {
+    case SEMVER_EQ:
+      return 0
+    case SEMVER_LT:
+      return -1
+    case SEMVER_GT:
+      return 1
+    default:
+      return unreachable(code)
+  }
+}
+
+const compareVersions = (code: SemverComparison, v: Semver.Semver, values: ReadonlyArray<Semver.Semver>): boolean => {
+  const want = wantedOrder(code)
   for (let i = 0; i < values.length; i++) if (Semver.compare(v, values[i]!) === want) return true
   return false
 }
@@ -185,19 +282,25 @@ const compareVersions = (code: number, v: Semver.Semver, values: ReadonlyArray<S
 const testOne = (op: OperatorDef, value: unknown, prepared: unknown): boolean => {
   switch (op.operand) {
     case ANY:
-      return compareAny(op.code, value, prepared)
+      return compareAny(op.code as AnyComparison, value, prepared)
     case STRING:
-      return typeof value === "string" && compareStrings(op.code, value, prepared)
+      return typeof value === "string" && compareStrings(op.code as StringComparison, value, prepared)
     case NUMBER:
-      return typeof value === "number" && Number.isFinite(value) && compareNumbers(op.code, value, prepared as ReadonlyArray<number>)
+      return (
+        typeof value === "number" &&
+        Number.isFinite(value) &&
+        compareNumbers(op.code as NumberComparison, value, prepared as ReadonlyArray<number>)
+      )
     case DATE: {
       const t = Dates.toEpochMillis(value)
-      return !Number.isNaN(t) && compareNumbers(op.code, t, prepared as ReadonlyArray<number>)
+      return !Number.isNaN(t) && compareNumbers(op.code as NumberComparison, t, prepared as ReadonlyArray<number>)
     }
-    default: {
+    case SEMVER: {
       const v = Semver.parse(value)
-      return v !== undefined && compareVersions(op.code, v, prepared as ReadonlyArray<Semver.Semver>)
+      return v !== undefined && compareVersions(op.code as SemverComparison, v, prepared as ReadonlyArray<Semver.Semver>)
     }
+    default:
+      return unreachable(op.operand)
   }
 }
 
@@ -219,7 +322,7 @@ export const testString = (op: OperatorDef, value: string, prepared: unknown): b
   const code = op.code
   if (code === IN) return hasString(prepared as JsonSet, value)
   if (code === NOT_IN) return !hasString(prepared as JsonSet, value)
-  return compareStrings(code, value, prepared)
+  return compareStrings(code as StringComparison, value, prepared)
 }
 
 /**
