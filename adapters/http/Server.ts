@@ -8,7 +8,8 @@
  *   requests finish (idle keep-alive sockets are closed; after `drainTimeoutMs` the rest are cut),
  *   stop the dispatcher, close the database.
  * - `runServer(options)` = `startServer` + close on SIGTERM / SIGINT; it resolves after the
- *   shutdown, and the caller exits 0 (the CLI does).
+ *   shutdown, for a host whose whole process is the server. (`flagport serve` does not use it: the
+ *   CLI calls `startServer` and handles signals itself, adapters/cli/commands/Serve.ts.)
  * - `serverConfig` reads PORT (8080) and HOST (0.0.0.0) through Effect's Config; the log level
  *   comes from FLAGPORT_LOG_LEVEL (LogLevelConfig.ts).
  */

@@ -15,7 +15,7 @@ export interface SnapshotsShape {
    */
   readonly revision: (projectId: string) => Effect.Effect<number, ResourceNotFound | StorageError>
   /**
-   * Everything an SDK needs to evaluate one environment (`GET /v1/config`), with the revision it
+   * Everything an in-process evaluator needs to evaluate one environment (`GET /v1/config`), with the revision it
    * reflects. 404 for an unknown project or environment.
    */
   readonly snapshot: (

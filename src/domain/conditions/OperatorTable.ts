@@ -9,7 +9,7 @@
  *
  * Adding an operator: a row here, its comparison in evaluation/Operators.ts, and the docs row.
  *
- * Pure data with no imports, so the evaluator (and any SDK built on it) can load it anywhere.
+ * Pure data with no imports, so the evaluator can load it in any JavaScript runtime.
  */
 
 /** What a condition's `values` hold; checked at write time, prepared once at compile time. */

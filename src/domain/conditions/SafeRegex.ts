@@ -9,7 +9,7 @@
  *    (a quantified group containing a quantifier, e.g. `^(a+)+$`; an alternation
  *    under a quantifier whose branches can start with the same character, e.g.
  *    `(a|ab)*`), backreferences and lookaround. This keeps stored patterns portable
- *    to SDKs in languages whose native engine backtracks.
+ *    to evaluators in other languages whose native engine backtracks.
  */
 import { intersects, MAX_REPEAT, type Node, normalize, parse, type Ranges, RegexSyntaxError, WORD_RANGES } from "./RegexSyntax.js"
 

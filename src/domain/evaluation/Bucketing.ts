@@ -1,5 +1,5 @@
 /**
- * Percentage-rollout bucketing, fixed by the contract so every SDK agrees:
+ * Percentage-rollout bucketing, fixed by the contract so that every implementation agrees:
  *
  *   input  = (rollout.seed ?? flagKey) + "." + bucketValue
  *   bucket = floor(murmurhash3_x86_32(utf8(input), 0) * 100000 / 2^32)     // 0 .. 99999

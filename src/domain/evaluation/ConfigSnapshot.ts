@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { FlagType, Variation } from "../definitions/Flag.js"
 import { Condition, Rule } from "../definitions/Targeting.js"
 
-/** One flag as an SDK sees it in `GET /v1/config`: its definition merged with one environment's configuration. */
+/** One flag as a local evaluator sees it in `GET /v1/config`: its definition merged with one environment's configuration. */
 export const SnapshotFlag = Schema.Struct({
   key: Schema.String,
   type: FlagType,

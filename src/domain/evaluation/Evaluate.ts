@@ -1,6 +1,7 @@
 /**
- * Flag evaluation: synchronous, total, and the same function for the HTTP endpoints, OFREP
- * and the embedded SDK, so local and remote evaluation cannot disagree.
+ * Flag evaluation: synchronous, total, and the same function for the HTTP evaluation routes
+ * (standalone or mounted) and for in-process evaluation through the public `Evaluate`
+ * namespace, so local and remote evaluation cannot disagree.
  *
  *   configuration disabled           -> OFF          (off variation)
  *   enabled, a rule matches          -> RULE_MATCH   (ruleId, ruleIndex; the rule's variation or rollout's)
