@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { isSegmentOperator } from "../domain/conditions/OperatorTable.js"
 import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
 import type { CreateFlagInput, Flag, PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
@@ -189,7 +190,7 @@ export const make = Effect.gen(function* () {
         const namesSegments = sentRules.some(
           (rule) =>
             !Array.isArray(rule?.conditions) ||
-            rule.conditions.some((c) => c?.operator === "inSegment" || c?.operator === "notInSegment")
+            rule.conditions.some((c) => isSegmentOperator(c?.operator))
         )
         const segmentKeys = namesSegments
           ? new Set((yield* segments.list(projectId)).map((s) => s.key))

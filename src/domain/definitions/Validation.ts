@@ -3,6 +3,7 @@
  * problem it finds, each with its JSON path (e.g. `variations[1].value`,
  * `rules[0].rollout.variations`); an empty array means the input is acceptable.
  */
+import { isSegmentOperator } from "../conditions/OperatorTable.js"
 import type { Problem } from "../Errors.js"
 import type { CreateFlagInput, FlagType, Variation } from "./Flag.js"
 import { KEY_PATTERN } from "./Ids.js"
@@ -221,7 +222,7 @@ export const segmentKeysInUse = (configs: ReadonlyArray<EnvironmentConfig>): Rea
   for (const config of configs) {
     for (const rule of config.rules) {
       for (const c of rule.conditions) {
-        if (c.operator === "inSegment" || c.operator === "notInSegment") {
+        if (isSegmentOperator(c.operator)) {
           for (const v of c.values) if (typeof v === "string") keys.add(v)
         }
       }
