@@ -8,8 +8,8 @@ import { defineConfig } from "tsup"
 export default defineConfig({
   entry: {
     index: "src/index.ts",
-    http: "adapters/http/Embed.ts",
-    server: "adapters/http/Server.ts",
+    http: "adapters/http/serving/Embed.ts",
+    server: "adapters/http/serving/Server.ts",
     storage: "adapters/storage/StorageLayer.ts",
     memory: "adapters/memory/MemoryStorage.ts",
     crypto: "adapters/crypto/NodeCrypto.ts",

@@ -10,8 +10,8 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { pathToFileURL } from "node:url"
-import { makeHandlers } from "../adapters/http/Embed.js"
-import { servicesLayer } from "../adapters/http/Server.js"
+import { makeHandlers } from "../adapters/http/serving/Embed.js"
+import { servicesLayer } from "../adapters/http/serving/Server.js"
 import { fromDatabaseUrl } from "../adapters/storage/StorageLayer.js"
 
 export const PREFIX = "/flags"

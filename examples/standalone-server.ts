@@ -10,7 +10,7 @@
  * database closes).
  */
 import { pathToFileURL } from "node:url"
-import { type RunningServer, startServer } from "../adapters/http/Server.js"
+import { type RunningServer, startServer } from "../adapters/http/serving/Server.js"
 
 export interface Options {
   readonly port?: number

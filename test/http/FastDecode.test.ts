@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
-import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../../adapters/http/Api.js"
-import * as FastDecode from "../../adapters/http/FastDecode.js"
+import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../../adapters/http/shared/EvaluationRequests.js"
+import * as FastDecode from "../../adapters/http/fast/FastDecode.js"
 
 const json = fc.jsonValue({ maxDepth: 3 })
 const maybe = <A>(arb: fc.Arbitrary<A>) => fc.option(arb, { nil: undefined })
@@ -87,7 +87,7 @@ describe("FastDecode agrees with the schemas", () => {
 
 describe("ResultJson", () => {
   it("writes exactly what JSON.stringify writes, frozen (cached) or not", async () => {
-    const { resultJson, resultsJson } = await import("../../adapters/http/ResultJson.js")
+    const { resultJson, resultsJson } = await import("../../adapters/http/fast/ResultJson.js")
     const frozen = Object.freeze({ flagKey: "a", value: { x: [1, "two"] }, variationKey: "on", reason: Object.freeze({ kind: "RULE_MATCH" as const, ruleId: "r", ruleIndex: 0 }) })
     const plain = { flagKey: "b\"q", value: null, variationKey: null, reason: { kind: "ERROR" as const, error: "FLAG_NOT_FOUND: b" } }
     const results = { a: frozen, "b\"q": plain }
@@ -103,7 +103,7 @@ describe("ResultJson", () => {
 
 describe("ETag and Accept-Encoding parsing", () => {
   it("If-None-Match compares weakly, with lists and *", async () => {
-    const { etagMatches } = await import("../../adapters/http/EvaluationLane.js")
+    const { etagMatches } = await import("../../adapters/http/fast/Lane.js")
     const etag = 'W/"abc"'
     expect(etagMatches(undefined, etag)).toBe(false)
     expect(etagMatches('W/"abc"', etag)).toBe(true)
@@ -113,7 +113,7 @@ describe("ETag and Accept-Encoding parsing", () => {
     expect(etagMatches('"abcd"', etag)).toBe(false)
   })
   it("gzip only when accepted with a non-zero quality", async () => {
-    const { acceptsGzip } = await import("../../adapters/http/EvaluationLane.js")
+    const { acceptsGzip } = await import("../../adapters/http/fast/Lane.js")
     expect(acceptsGzip(undefined)).toBe(false)
     expect(acceptsGzip("gzip")).toBe(true)
     expect(acceptsGzip("br, gzip;q=0.5")).toBe(true)

@@ -7,7 +7,7 @@
 import { createServer, request as httpRequest } from "node:http"
 import { afterEach, describe, expect, it, vi } from "@effect/vitest"
 import { Context, Effect, Exit, Scope } from "effect"
-import { startServer as startStandalone } from "../../adapters/http/Server.js"
+import { startServer as startStandalone } from "../../adapters/http/serving/Server.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"

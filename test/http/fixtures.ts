@@ -4,7 +4,7 @@
  * ApiKeys service, and a tiny fetch client.
  */
 import { type Context, Effect, Layer, ManagedRuntime } from "effect"
-import { startServer as startStandalone, type RunningServer } from "../../adapters/http/Server.js"
+import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { ApiKeys, hashSecret } from "../../src/services/ApiKeys.js"

@@ -24,7 +24,7 @@ const runningServer = (url: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       // Loaded on demand: the HTTP stack is the heaviest import, and no other command needs it.
-      try: () => import("../../http/Server.js").then((Server) => Server.startServer({ databaseUrl: url })),
+      try: () => import("../../http/serving/Server.js").then((Server) => Server.startServer({ databaseUrl: url })),
       catch: (cause) => new ServeError({ message: `cannot start the server: ${cause instanceof Error ? cause.message : String(cause)}` })
     }),
     (server) =>

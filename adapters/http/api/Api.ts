@@ -8,22 +8,19 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Context, Schema } from "effect"
-import type { Principal } from "../../src/domain/auth/ApiKey.js"
-import { ConfigSnapshot } from "../../src/domain/evaluation/ConfigSnapshot.js"
-import { EvaluationContext } from "../../src/domain/evaluation/EvaluationContext.js"
-import { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
-import { CreateFlagInput, Flag, PatchFlagInput } from "../../src/domain/definitions/Flag.js"
-import { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../src/domain/definitions/Project.js"
-import { CreateSegmentInput, PatchSegmentInput, Segment } from "../../src/domain/definitions/Segment.js"
-import { TargetingInput } from "../../src/domain/definitions/Targeting.js"
-import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../src/domain/webhooks/Webhook.js"
-import { Delivery } from "../../src/domain/webhooks/WebhookDelivery.js"
-import * as Errors from "./Errors.js"
+import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
+import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
+import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
+import { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
+import { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
+import { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
+import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
+import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
+import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
+import * as Errors from "../shared/Errors.js"
+import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
 import { removeBuiltInDecodeError } from "./OpenApiDocument.js"
-
-/** Strict body decoding: all problems, unknown fields rejected. */
-export const strict = <S extends Schema.Schema.Any>(schema: S): S =>
-  schema.annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } }) as S
 
 const dataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
 
@@ -70,40 +67,6 @@ const flagKey = HttpApiSchema.param("flagKey", Schema.String)
 const segmentKey = HttpApiSchema.param("segmentKey", Schema.String)
 const webhookId = HttpApiSchema.param("webhookId", Schema.String)
 const deliveryId = HttpApiSchema.param("deliveryId", Schema.String)
-
-export const EvaluateRequest = strict(
-  Schema.Struct({
-    environment: Schema.String,
-    context: EvaluationContext,
-    /** Required with a global server key; otherwise optional and must be the key's project. */
-    projectId: Schema.optional(Schema.String)
-  })
-)
-export type EvaluateRequest = typeof EvaluateRequest.Type
-
-export const EvaluateResponse = Schema.Struct({
-  environment: Schema.String,
-  flags: Schema.Record({ key: Schema.String, value: EvaluationResult })
-})
-
-/** Query of `GET /v1/flags/{flagKey}/eval`; `attributes` is URL-encoded JSON so numbers and booleans keep their types. */
-export const FlagEvalQuery = Schema.Struct({
-  environment: Schema.String,
-  key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
-  attributes: Schema.optional(
-    Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
-      description: "A URL-encoded JSON object of context attributes."
-    })
-  ),
-  projectId: Schema.optional(Schema.String)
-}).annotations({ parseOptions: { errors: "all" } })
-export type FlagEvalQuery = typeof FlagEvalQuery.Type
-
-export const ConfigQuery = Schema.Struct({
-  environment: Schema.String,
-  projectId: Schema.optional(Schema.String)
-}).annotations({ parseOptions: { errors: "all" } })
-export type ConfigQuery = typeof ConfigQuery.Type
 
 export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)

@@ -1,18 +1,18 @@
 /**
  * The security middlewares of the HttpApi lane. Both read the RAW Authorization header and
  * decide with `Policy` (the built-in bearer decoder only slices the header and never checks the
- * scheme), through the same `Lane.authenticate` (and key cache) as the evaluation lane.
+ * scheme), through the same `Authenticator` (and key cache) as the fast routes.
  * After authorization they check the body headers (413 / 415), so an unauthenticated caller
  * learns nothing about the route beyond "401".
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
-import type { Principal } from "../../src/domain/auth/ApiKey.js"
-import * as Policy from "../../src/domain/auth/Policy.js"
+import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import * as Policy from "../../../src/domain/auth/Policy.js"
 import { EvaluationAuth, ManagementAuth } from "./Api.js"
-import * as Errors from "./Errors.js"
-import { checkBodyHeaders, type Lane } from "./EvaluationLane.js"
-import { EvaluationLane } from "./LaneService.js"
+import { Authentication, type Authenticator } from "../shared/Authentication.js"
+import { checkBodyHeaders } from "../shared/Body.js"
+import * as Errors from "../shared/Errors.js"
 
 type SecurityFailure =
   | Errors.Unauthorized
@@ -21,15 +21,15 @@ type SecurityFailure =
   | Errors.UnsupportedMediaType
   | Errors.InternalError
 
-/** Authentication fails with 401, or 500 when the key store fails (logged by the lane). */
+/** Authentication fails with 401, or 500 when the key store fails (logged by the authenticator). */
 const authenticate = (
-  lane: Lane,
+  auth: Authenticator,
   authorization: string | undefined
 ): Effect.Effect<Principal, SecurityFailure> =>
   Effect.tryPromise({
-    try: async () => lane.authenticate(authorization),
+    try: async () => auth.authenticate(authorization),
     catch: (error): SecurityFailure => {
-      const mapped = lane.toApiError(error)
+      const mapped = auth.toApiError(error)
       return mapped instanceof Errors.Unauthorized ? mapped : mapped instanceof Errors.InternalError ? mapped : Errors.internalError()
     }
   })
@@ -51,13 +51,13 @@ const targetOf = (method: string, params: Readonly<Record<string, string | undef
 export const ManagementAuthLive = Layer.effect(
   ManagementAuth,
   Effect.gen(function* () {
-    const lane = yield* EvaluationLane
+    const auth = yield* Authentication
     return ManagementAuth.of({
       bearerAuth: () =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const route = yield* HttpRouter.RouteContext
-          const principal = yield* authenticate(lane, request.headers.authorization)
+          const principal = yield* authenticate(auth, request.headers.authorization)
           const scope = Policy.authorizeManagement(principal, targetOf(request.method, route.params))
           if (Either.isLeft(scope)) return yield* Effect.fail(Errors.forbidden(scope.left.message))
           yield* bodyHeaders(request)
@@ -70,12 +70,12 @@ export const ManagementAuthLive = Layer.effect(
 export const EvaluationAuthLive = Layer.effect(
   EvaluationAuth,
   Effect.gen(function* () {
-    const lane = yield* EvaluationLane
+    const auth = yield* Authentication
     return EvaluationAuth.of({
       bearerAuth: () =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const principal = yield* authenticate(lane, request.headers.authorization)
+          const principal = yield* authenticate(auth, request.headers.authorization)
           yield* bodyHeaders(request)
           return principal
         })

@@ -1,29 +1,27 @@
 /**
  * The HttpApi handlers: each endpoint is one call to a service, its domain failures mapped by
  * the one mapping of `Errors.ts`. Authorization already happened in the security middleware
- * (`ManagementAccess` carries the allowed scope). The evaluation endpoints call the same `Lane`
- * methods as the lean lane, so both lanes answer alike.
+ * (`ManagementAccess` carries the allowed scope). The evaluation endpoints call the same
+ * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Projects } from "../../src/services/Projects.js"
-import { Segments } from "../../src/services/Segments.js"
-import { Webhooks } from "../../src/services/Webhooks.js"
+import { Environments } from "../../../src/services/Environments.js"
+import { Flags } from "../../../src/services/Flags.js"
+import { Projects } from "../../../src/services/Projects.js"
+import { Segments } from "../../../src/services/Segments.js"
+import { Webhooks } from "../../../src/services/Webhooks.js"
 import { EvaluationPrincipal, FlagportApi, ManagementAccess } from "./Api.js"
-import * as Errors from "./Errors.js"
-import type { Lane, LaneResponse } from "./EvaluationLane.js"
-import { EvaluationLane } from "./LaneService.js"
-import { Health } from "./Health.js"
+import { Authentication } from "../shared/Authentication.js"
+import * as Errors from "../shared/Errors.js"
+import { EvaluationLane, type EvaluationLaneShape, type LaneResponse } from "../shared/EvaluationLane.js"
+import * as Health from "./Health.js"
 
 const mapped = <A, E extends Errors.DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Errors.ApiError, R> =>
   Effect.mapError(effect, Errors.fromDomain)
 
 export const HealthLive = HttpApiBuilder.group(FlagportApi, "health", (handlers) =>
-  handlers.handle("health", () =>
-    Effect.flatMap(Health, (health) => health.check)
-  )
+  handlers.handle("health", () => Health.check)
 )
 
 export const ProjectsLive = HttpApiBuilder.group(FlagportApi, "projects", (handlers) =>
@@ -106,9 +104,9 @@ const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServer
     ? HttpServerResponse.text(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
     : HttpServerResponse.uint8Array(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
 
-const viaLane = (f: (lane: Lane) => LaneResponse | Promise<LaneResponse>) =>
-  Effect.flatMap(EvaluationLane, (lane) =>
-    Effect.tryPromise({ try: async () => f(lane), catch: (error) => lane.toApiError(error) }).pipe(Effect.map(toServerResponse))
+const viaLane = (f: (lane: EvaluationLaneShape) => LaneResponse | Promise<LaneResponse>) =>
+  Effect.flatMap(Effect.all([EvaluationLane, Authentication]), ([lane, auth]) =>
+    Effect.tryPromise({ try: async () => f(lane), catch: (error) => auth.toApiError(error) }).pipe(Effect.map(toServerResponse))
   )
 
 export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (handlers) =>

@@ -16,10 +16,10 @@
 import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { FlagportApi } from "./Api.js"
-import * as Errors from "./Errors.js"
-import { MAX_BODY_BYTES } from "./EvaluationLane.js"
-import { EvaluationLane } from "./LaneService.js"
-import { REQUEST_INVALID, problemsOf, type Issue } from "./Problems.js"
+import { MAX_BODY_BYTES } from "../shared/Body.js"
+import * as Errors from "../shared/Errors.js"
+import { EvaluationLane } from "../shared/EvaluationLane.js"
+import { REQUEST_INVALID, problemsOf, type Issue } from "../shared/Problems.js"
 
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined

@@ -6,7 +6,7 @@
  * else returns `undefined` and the caller decodes with the schema (which produces the 400 with
  * every problem). test/http/FastDecode.test.ts checks the agreement on arbitrary inputs.
  */
-import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./Api.js"
+import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
 
 const isPlainRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)

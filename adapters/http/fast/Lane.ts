@@ -2,31 +2,34 @@
  * The lean lane for the evaluation routes (POST /v1/evaluate, GET /v1/flags/{flagKey}/eval,
  * GET /v1/config). The Effect HTTP stack costs several times bare Node per request, so these
  * three hot routes are answered by plain functions placed in front of the HttpApi app; they
- * share with it everything that defines behaviour:
+ * share with it everything that defines behaviour (all from the shared room):
  *
- * - the request schemas of `Api.ts` (decoded with the same `Schema`, same parse options),
- * - `Policy` for the Authorization header and the authorization table,
- * - `Evaluate` over compiled snapshots (`SnapshotCache`), keys via `KeyCache`,
+ * - the request schemas of `EvaluationRequests.ts` (decoded with the same `Schema`, same parse options),
+ * - `Authentication` (`Policy` and the key cache) and `Policy`'s authorization table,
+ * - `Evaluate` over compiled snapshots (`SnapshotCache`),
  * - the error envelope of `Errors.ts` and the problem paths of `Problems.ts`,
  * - the OpenAPI declaration (the endpoints stay declared in the HttpApi; the HttpApi handlers
- *   call the same `Lane` methods, so either lane gives the same answer).
+ *   call the same methods through the `EvaluationLane` tag, so either path gives the same answer).
  *
- * It is transport-independent: `handle` takes a `LaneRequest` and gives a `LaneResponse`; the
- * node `(req, res)` and the web `Request => Response` adapters (Embed.ts) translate.
+ * It is transport-independent: `answer` takes a route matched by `Routes.ts` and a `LaneRequest`
+ * and gives a `LaneResponse`; the node `(req, res)` and the web `Request => Response` handlers
+ * (serving/Embed.ts) translate.
  */
 import { Either, Schema } from "effect"
-import type { Principal } from "../../src/domain/auth/ApiKey.js"
-import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
-import * as Policy from "../../src/domain/auth/Policy.js"
-import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./Api.js"
-import * as Errors from "./Errors.js"
-import type { KeyCache } from "./KeyCache.js"
+import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
+import * as Policy from "../../../src/domain/auth/Policy.js"
+import type { Authenticator } from "../shared/Authentication.js"
+import { checkBodyHeaders } from "../shared/Body.js"
+import * as Errors from "../shared/Errors.js"
+import type { EvaluationLaneShape, LaneResponse } from "../shared/EvaluationLane.js"
+import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
+import { fromParseError } from "../shared/Problems.js"
+import { andThen, type Sync, unwrap } from "../shared/Sync.js"
 import * as FastDecode from "./FastDecode.js"
-import { fromParseError } from "./Problems.js"
 import { resultJson, resultsJson } from "./ResultJson.js"
+import type { FastRoute } from "./Routes.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
-
-export const MAX_BODY_BYTES = 1024 * 1024
 
 /** What the lane needs from a request, whatever the transport. */
 export interface LaneRequest {
@@ -37,33 +40,8 @@ export interface LaneRequest {
   readonly query: string
   /** A header by its lower-case name. */
   readonly header: (name: string) => string | undefined
-  /** The body, at most `MAX_BODY_BYTES` (else rejects with `BodyTooLarge`). */
+  /** The body, at most `MAX_BODY_BYTES` (else rejects with `BodyTooLarge`, both from shared/Body.ts). */
   readonly body: () => Promise<Uint8Array>
-}
-
-export interface LaneResponse {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: Uint8Array | string | undefined
-}
-
-/** Thrown by a transport's `body()` when the body passes `MAX_BODY_BYTES`. */
-export class BodyTooLarge extends Error {
-  constructor() {
-    super("request body over 1 MiB")
-  }
-}
-
-export type LaneRoute = "evaluate" | "flag" | "config"
-
-const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
-
-/** Which lane route a method + path is, if any (anything else belongs to the HttpApi app). */
-export const routeOf = (method: string, path: string): LaneRoute | undefined => {
-  if (method === "POST") return path === "/v1/evaluate" ? "evaluate" : undefined
-  if (method !== "GET") return undefined
-  if (path === "/v1/config") return "config"
-  return FLAG_EVAL.test(path) ? "flag" : undefined
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const
@@ -119,53 +97,18 @@ const queryRecord = (query: string): Record<string, FastDecode.QueryValue> => {
   return out
 }
 
-const isJsonContentType = (contentType: string | undefined): boolean =>
-  contentType !== undefined && contentType.toLowerCase().includes("application/json")
-
-/** Whether the request announces a body (a length above zero, or a chunked body). */
-export const announcesBody = (header: (name: string) => string | undefined): boolean => {
-  const length = header("content-length")
-  if (length !== undefined) return Number(length) > 0
-  return header("transfer-encoding") !== undefined
-}
-
-/** 413 / 415 from the headers alone; the transports also cap the bytes actually read. */
-export const checkBodyHeaders = (
-  header: (name: string) => string | undefined
-): Errors.PayloadTooLarge | Errors.UnsupportedMediaType | undefined => {
-  if (!announcesBody(header)) return undefined
-  const length = header("content-length")
-  if (length !== undefined && Number(length) > MAX_BODY_BYTES) return Errors.payloadTooLarge()
-  if (!isJsonContentType(header("content-type"))) return Errors.unsupportedMediaType()
-  return undefined
-}
-
-const unwrap = <A>(either: Either.Either<A, { readonly _tag: string }>): A => {
-  if (Either.isLeft(either)) throw either.left
-  return either.right
-}
-
 export interface LaneOptions {
-  readonly keys: KeyCache
+  readonly auth: Authenticator
   readonly snapshots: SnapshotCache
-  /** Logs the cause of a 500 (the response itself leaks nothing). */
-  readonly logInternal: (cause: unknown) => void
   /** Tells other processes about a write (PostgreSQL NOTIFY); absent = they rely on polling. */
   readonly publish?: (projectId: string) => void
 }
 
-/** A value now, or later: the hot path stays synchronous while every cache hits (no promise, no microtask). */
-export type Sync<A> = A | Promise<A>
-
-const then = <A, B>(value: Sync<A>, f: (a: A) => Sync<B>): Sync<B> => (value instanceof Promise ? value.then(f) : f(value))
-
-export class Lane {
+export class Lane implements EvaluationLaneShape {
   constructor(private readonly options: LaneOptions) {}
 
-  /** Answers a lane route, or returns undefined for anything else (left to the HttpApi app). */
-  handle(request: LaneRequest): Sync<LaneResponse> | undefined {
-    const route = routeOf(request.method, request.path)
-    if (route === undefined) return undefined
+  /** Answers a fast route (matched by `Routes.routeOf`); any failure becomes the envelope. */
+  answer(route: FastRoute, request: LaneRequest): Sync<LaneResponse> {
     try {
       const response = this.dispatch(route, request)
       return response instanceof Promise ? response.catch((error: unknown) => this.toResponse(error)) : response
@@ -176,43 +119,21 @@ export class Lane {
 
   /** Any failure as the envelope; unknown ones are logged and become a bare 500. */
   toResponse(error: unknown): LaneResponse {
-    return errorResponse(this.toApiError(error))
+    return errorResponse(this.options.auth.toApiError(error))
   }
 
-  toApiError(error: unknown): Errors.ApiError {
-    if (Errors.isApiError(error)) return error
-    if (error instanceof BodyTooLarge) return Errors.payloadTooLarge()
-    if (Errors.isDomainError(error)) {
-      if (error._tag === "StorageError") this.options.logInternal(error)
-      return Errors.fromDomain(error)
-    }
-    this.options.logInternal(error)
-    return Errors.internalError()
-  }
-
-  /** Authenticates the raw Authorization header with `Policy` and the key cache (throws the 401). */
-  authenticate(authorization: string | undefined): Sync<Principal> {
-    const token = unwrap(Policy.parseAuthorization(authorization))
-    if (Policy.classifyToken(token) === undefined) throw Policy.unknownKey()
-    return then(this.options.keys.lookup(token), (key) => {
-      if (key === null) throw Policy.unknownKey()
-      return Policy.principalOf(key)
-    })
-  }
-
-  private dispatch(route: LaneRoute, request: LaneRequest): Sync<LaneResponse> {
-    return then(this.authenticate(request.header("authorization")), (principal) => {
-      switch (route) {
+  private dispatch(route: FastRoute, request: LaneRequest): Sync<LaneResponse> {
+    return andThen(this.options.auth.authenticate(request.header("authorization")), (principal) => {
+      switch (route._tag) {
         case "evaluate": {
           const bodyProblem = checkBodyHeaders((name) => request.header(name))
           if (bodyProblem !== undefined) throw bodyProblem
           return request.body().then((raw) => this.evaluate(principal, this.decodeBody(raw)))
         }
         case "flag": {
-          const match = FLAG_EVAL.exec(request.path)!
           let flagKey: string
           try {
-            flagKey = decodeURIComponent(match[1])
+            flagKey = decodeURIComponent(route.rawFlagKey)
           } catch {
             throw Errors.notFound("Flag not found")
           }
@@ -256,7 +177,7 @@ export class Lane {
 
   /** POST /v1/evaluate with a decoded body. */
   evaluate(principal: Principal, input: EvaluateRequest): Sync<LaneResponse> {
-    return then(this.entry(principal, input.projectId, input.environment), (entry) => {
+    return andThen(this.entry(principal, input.projectId, input.environment), (entry) => {
       const flags = Evaluate.evaluateAll(entry.compiled, input.context)
       return json(200, `{"environment":${JSON.stringify(input.environment)},"flags":${resultsJson(flags)}}`)
     })
@@ -264,7 +185,7 @@ export class Lane {
 
   /** GET /v1/flags/{flagKey}/eval with a decoded query. */
   flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Sync<LaneResponse> {
-    return then(this.entry(principal, query.projectId, query.environment), (entry) => {
+    return andThen(this.entry(principal, query.projectId, query.environment), (entry) => {
       if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
       const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
       return json(200, resultJson(Evaluate.evaluate(entry.compiled, flagKey, context)))
@@ -278,7 +199,7 @@ export class Lane {
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
   ): Sync<LaneResponse> {
-    return then(this.entry(principal, query.projectId, query.environment), (entry) => {
+    return andThen(this.entry(principal, query.projectId, query.environment), (entry) => {
       if (etagMatches(ifNoneMatch, entry.etag)) {
         return { status: 304, headers: { etag: entry.etag, vary: "Accept-Encoding" }, body: undefined }
       }
@@ -297,7 +218,6 @@ export class Lane {
     })
   }
 
-  /** A write through this process's API: serve the project's next read from fresh data, here and (when pushed) elsewhere. */
   invalidate(projectId: string): void {
     this.options.snapshots.invalidate(projectId)
     this.options.publish?.(projectId)

@@ -1,18 +1,23 @@
 /**
- * The evaluation lane as an Effect service: it wires `Lane` to the storage services (through a
- * runtime captured at construction) so the plain-function hot path can call them when a cache
- * entry must be (re)loaded. Built once per app; the caches live as long as the app.
+ * The evaluation lane as Effect services: it wires `Lane` and the `Authenticator` to the storage
+ * services (through a runtime captured at construction) so the plain-function hot path can call
+ * them when a cache entry must be (re)loaded. Built once per app; the caches live as long as the
+ * app. It provides the lane to the serving room (`FastLane`), and to the HttpApi side the two
+ * shared tags it answers through (`EvaluationLane`, `Authentication`).
  */
 import { PgClient } from "@effect/sql-pg"
 import { Cause, Context, Effect, Exit, Layer, Option, Runtime, Schedule, Stream } from "effect"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Snapshots } from "../../src/services/Snapshots.js"
-import { Lane } from "./EvaluationLane.js"
-import { KeyCache } from "./KeyCache.js"
+import { ApiKeys } from "../../../src/services/ApiKeys.js"
+import { Environments } from "../../../src/services/Environments.js"
+import { Snapshots } from "../../../src/services/Snapshots.js"
+import { Authentication, Authenticator } from "../shared/Authentication.js"
+import { EvaluationLane } from "../shared/EvaluationLane.js"
+import { KeyCache } from "../shared/KeyCache.js"
+import { Lane } from "./Lane.js"
 import { SnapshotCache } from "./SnapshotCache.js"
 
-export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, Lane>() {}
+/** The lane itself, for the transports that put its routes in front of the HttpApi app. */
+export class FastLane extends Context.Tag("@flagport/http/FastLane")<FastLane, Lane>() {}
 
 export interface LaneConfig {
   /** Revocation lag bound: how long an authenticated key is trusted without a lookup (1000 ms). */
@@ -87,7 +92,9 @@ export const make = (config: LaneConfig = {}) =>
     )
     const publish = yield* pushOnPostgres((projectId) => cache.invalidate(projectId))
     const runFork = Runtime.runFork(runtime)
-    return new Lane({ keys, snapshots: cache, logInternal, publish: (projectId) => void runFork(publish(projectId)) })
+    const auth = new Authenticator(keys, logInternal)
+    const lane = new Lane({ auth, snapshots: cache, publish: (projectId) => void runFork(publish(projectId)) })
+    return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane), Context.add(Authentication, auth))
   })
 
-export const layer = (config: LaneConfig = {}) => Layer.scoped(EvaluationLane, make(config))
+export const layer = (config: LaneConfig = {}) => Layer.scopedContext(make(config))

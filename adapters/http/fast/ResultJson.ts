@@ -5,7 +5,7 @@
  * of the time (about 25 µs instead of 140 µs for 50 flags here). Objects that are not frozen are
  * serialized every time (a fresh object could be mutated later).
  */
-import type { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
+import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 
 const fragments = new WeakMap<object, string>()
 const keyFragments = new Map<string, string>()

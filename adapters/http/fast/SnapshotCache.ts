@@ -27,11 +27,11 @@
  */
 import { createHash } from "node:crypto"
 import { gzipSync } from "node:zlib"
-import type { ConfigSnapshot } from "../../src/domain/evaluation/ConfigSnapshot.js"
-import { ResourceNotFound } from "../../src/domain/Errors.js"
-import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
-import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../src/domain/definitions/Ids.js"
-import { projectNotFound } from "../../src/services/Shared.js"
+import type { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
+import { ResourceNotFound } from "../../../src/domain/Errors.js"
+import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
+import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
+import { projectNotFound } from "../../../src/services/Shared.js"
 
 export interface SnapshotSource {
   readonly revision: (projectId: string) => Promise<number>

@@ -1,26 +1,27 @@
 /**
  * The HTTP API as one Effect layer: the HttpApi (handlers, security and error middlewares),
- * GET /openapi.json, GET /docs (Scalar, inlined: works offline), and the evaluation lane service.
+ * GET /openapi.json, GET /docs (Scalar, inlined: works offline), and the evaluation lane service
+ * (fast/LaneService.ts, which also provides the shared `Authentication` and `EvaluationLane`).
  * It needs the storage-backed services (`HttpServices`); `Embed.ts` and `Server.ts` provide them
  * and turn the result into node / web handlers.
  */
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "@effect/platform"
 import { Layer } from "effect"
-import type { ApiKeys } from "../../src/services/ApiKeys.js"
-import type { Environments } from "../../src/services/Environments.js"
-import type { Flags } from "../../src/services/Flags.js"
-import type { Projects } from "../../src/services/Projects.js"
-import type { Segments } from "../../src/services/Segments.js"
-import type { Snapshots } from "../../src/services/Snapshots.js"
-import * as Webhooks from "../../src/services/Webhooks.js"
-import type { StorageHealth } from "../../src/ports/StorageHealth.js"
-import type * as StorageLayer from "../storage/StorageLayer.js"
-import { FlagportApi } from "./Api.js"
-import { EvaluationAuthLive, ManagementAuthLive } from "./Auth.js"
-import { HandlersLive } from "./Handlers.js"
-import * as Health from "./Health.js"
-import * as LaneService from "./LaneService.js"
-import { ErrorEnvelopeLive } from "./Middleware.js"
+import type { ApiKeys } from "../../../src/services/ApiKeys.js"
+import type { Environments } from "../../../src/services/Environments.js"
+import type { Flags } from "../../../src/services/Flags.js"
+import type { Projects } from "../../../src/services/Projects.js"
+import type { Segments } from "../../../src/services/Segments.js"
+import * as Health from "../../../src/services/Health.js"
+import type { Snapshots } from "../../../src/services/Snapshots.js"
+import * as Webhooks from "../../../src/services/Webhooks.js"
+import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
+import type * as StorageLayer from "../../storage/StorageLayer.js"
+import { FlagportApi } from "../api/Api.js"
+import { EvaluationAuthLive, ManagementAuthLive } from "../api/Auth.js"
+import { HandlersLive } from "../api/Handlers.js"
+import { ErrorEnvelopeLive } from "../api/Middleware.js"
+import * as LaneService from "../fast/LaneService.js"
 
 /** The services the HTTP adapter calls. */
 export type HttpServices = Projects | Environments | Flags | Segments | ApiKeys | Snapshots | Webhooks.Webhooks | StorageHealth
@@ -50,7 +51,7 @@ export const apiFor = (prefix: string) =>
 
 /**
  * The whole API as a layer. Its outputs (`HttpApi.Api`, the HttpApiBuilder `Router` and
- * `Middleware`, `EvaluationLane`) are what `HttpApiBuilder.httpApp` and the lane need.
+ * `Middleware`, `FastLane`) are what `HttpApiBuilder.httpApp` and the transports need.
  */
 export const layer = (options: HttpOptions = {}) => {
   const api = apiFor(normalizePrefix(options.prefix))

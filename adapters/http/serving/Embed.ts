@@ -7,8 +7,9 @@
  *
  * and `layer` (re-exported from App.ts) for hosts written with Effect.
  *
- * Both handlers put the evaluation lane (EvaluationLane.ts) in front of the HttpApi app: the
- * three evaluation routes are answered by plain functions, everything else by the HttpApi app.
+ * Both handlers put the evaluation lane (fast/Lane.ts) in front of the HttpApi app: the route
+ * table (fast/Routes.ts) picks the three evaluation routes, answered by plain functions;
+ * everything else goes to the HttpApi app.
  * The OpenAPI document reflects the prefix (its `servers` entry).
  *
  * ```ts
@@ -22,9 +23,12 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpApiBuilder, HttpApp, HttpMiddleware, OpenApi } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
+import type { Lane, LaneRequest } from "../fast/Lane.js"
+import { FastLane } from "../fast/LaneService.js"
+import { routeOf } from "../fast/Routes.js"
+import type { LaneResponse } from "../shared/EvaluationLane.js"
 import * as App from "./App.js"
-import { BodyTooLarge, type Lane, type LaneRequest, type LaneResponse, MAX_BODY_BYTES, routeOf } from "./EvaluationLane.js"
-import { EvaluationLane } from "./LaneService.js"
+import { cappedWebRequest, readNodeBody, readWebBody } from "./BodyReader.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 
@@ -61,42 +65,6 @@ export const stripPrefix = (prefix: string, url: string): string => {
   if (rest.startsWith("/")) return rest
   if (rest.startsWith("?")) return `/${rest}`
   return url
-}
-
-const readNodeBody = (req: IncomingMessage): Promise<Uint8Array> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners("data")
-        req.resume()
-        reject(new BodyTooLarge())
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
-    req.on("error", reject)
-  })
-
-const readWebBody = async (request: Request): Promise<Uint8Array> => {
-  if (request.body === null) return new Uint8Array(0)
-  const reader = request.body.getReader()
-  const chunks: Array<Uint8Array> = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel()
-      throw new BodyTooLarge()
-    }
-    chunks.push(value)
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
 }
 
 const writeNode = (res: ServerResponse, response: LaneResponse): void => {
@@ -150,9 +118,10 @@ export const nodeHandler = (
   const q = url.indexOf("?")
   const path = q === -1 ? url : url.slice(0, q)
   const method = req.method ?? "GET"
-  const response = routeOf(method, path) === undefined
+  const route = routeOf(method, path)
+  const response = route === undefined
     ? undefined
-    : lane.handle(new NodeLaneRequest(req, method, path, q === -1 ? "" : url.slice(q + 1)))
+    : lane.answer(route, new NodeLaneRequest(req, method, path, q === -1 ? "" : url.slice(q + 1)))
   if (response === undefined) {
     app(req, res)
   } else if (response instanceof Promise) {
@@ -174,9 +143,10 @@ export const webHandler = (
 async (request: Request): Promise<Response> => {
   const url = new URL(request.url)
   const path = stripPrefix(prefix, url.pathname)
-  const pending = routeOf(request.method, path) === undefined
+  const route = routeOf(request.method, path)
+  const pending = route === undefined
     ? undefined
-    : lane.handle({
+    : lane.answer(route, {
       method: request.method,
       path,
       query: url.search === "" ? "" : url.search.slice(1),
@@ -185,33 +155,7 @@ async (request: Request): Promise<Response> => {
     })
   if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
   url.pathname = path
-  return app(capped(url, request))
-}
-
-/**
- * The request for the HttpApi app: the prefix stripped and, for a streamed body (no
- * Content-Length, which the security middleware checks), the bytes capped at 1 MiB: past it the
- * body errors with the message the API-level middleware maps to 413 (as `MaxBodySize` on node).
- */
-const capped = (url: URL, request: Request): Request => {
-  if (request.body === null || request.headers.has("content-length")) {
-    return url.href === request.url ? request : new Request(url, request)
-  }
-  let size = 0
-  const limit = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      size += chunk.byteLength
-      if (size > MAX_BODY_BYTES) controller.error(new Error("maxBytes exceeded"))
-      else controller.enqueue(chunk)
-    }
-  })
-  return new Request(url, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body.pipeThrough(limit),
-    signal: request.signal,
-    duplex: "half"
-  } as RequestInit)
+  return app(cappedWebRequest(url, request))
 }
 
 /**
@@ -227,7 +171,7 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     const { app, lane, openApi } = await runtime.runPromise(
       Effect.gen(function* () {
         const app = yield* HttpApiBuilder.httpApp
-        const lane = yield* EvaluationLane
+        const lane = yield* FastLane
         return { app, lane, openApi: OpenApi.fromApi(App.apiFor(prefix)) }
       })
     )

@@ -16,13 +16,13 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Config, Effect, Layer, Logger } from "effect"
-import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
-import * as StorageLayer from "../storage/StorageLayer.js"
-import * as WebhookHttp from "../webhook-http/WebhookHttp.js"
+import * as WebhookDispatcher from "../../../src/services/WebhookDispatcher.js"
+import * as StorageLayer from "../../storage/StorageLayer.js"
+import * as WebhookHttp from "../../webhook-http/WebhookHttp.js"
 import * as App from "./App.js"
 import { makeHandlers, type FlagportHandlers } from "./Embed.js"
 import { logLevelConfig } from "./LogLevelConfig.js"
-import type { LaneConfig } from "./LaneService.js"
+import type { LaneConfig } from "../fast/LaneService.js"
 
 export const DEFAULT_PORT = 8080
 export const DEFAULT_HOST = "0.0.0.0"

@@ -8,8 +8,8 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { Problem } from "../../src/domain/Errors.js"
-import type { Forbidden, InvalidRequest, ResourceConflict, ResourceNotFound, Unauthenticated } from "../../src/domain/Errors.js"
+import { Problem } from "../../../src/domain/Errors.js"
+import type { Forbidden, InvalidRequest, ResourceConflict, ResourceNotFound, Unauthenticated } from "../../../src/domain/Errors.js"
 
 const body = <Code extends string>(code: Code) =>
   Schema.Struct({

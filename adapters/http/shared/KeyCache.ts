@@ -12,7 +12,7 @@
  * `MAX_TOKEN_LENGTH` cannot be a key (ours are 47 characters): it is unknown at once, with no
  * lookup and no entry, so an entry costs at most a few hundred bytes whatever a client sends.
  */
-import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
+import type { ApiKey } from "../../../src/domain/auth/ApiKey.js"
 
 export interface KeyCacheOptions {
   readonly ttlMs?: number

@@ -1,0 +1,37 @@
+/**
+ * The request-body rules every route shares: the 1 MiB cap, and the 413 / 415 that the headers
+ * alone decide (checked after authentication, so an unauthenticated caller learns only "401").
+ * The bytes actually read are capped by the transports (serving/BodyReader.ts, and
+ * `MaxBodySize` for the HttpApi app).
+ */
+import * as Errors from "./Errors.js"
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** Thrown by a transport's body reader when the body passes `MAX_BODY_BYTES`. */
+export class BodyTooLarge extends Error {
+  constructor() {
+    super("request body over 1 MiB")
+  }
+}
+
+const isJsonContentType = (contentType: string | undefined): boolean =>
+  contentType !== undefined && contentType.toLowerCase().includes("application/json")
+
+/** Whether the request announces a body (a length above zero, or a chunked body). */
+export const announcesBody = (header: (name: string) => string | undefined): boolean => {
+  const length = header("content-length")
+  if (length !== undefined) return Number(length) > 0
+  return header("transfer-encoding") !== undefined
+}
+
+/** 413 / 415 from the headers alone; the transports also cap the bytes actually read. */
+export const checkBodyHeaders = (
+  header: (name: string) => string | undefined
+): Errors.PayloadTooLarge | Errors.UnsupportedMediaType | undefined => {
+  if (!announcesBody(header)) return undefined
+  const length = header("content-length")
+  if (length !== undefined && Number(length) > MAX_BODY_BYTES) return Errors.payloadTooLarge()
+  if (!isJsonContentType(header("content-type"))) return Errors.unsupportedMediaType()
+  return undefined
+}

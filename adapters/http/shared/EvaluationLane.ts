@@ -1,0 +1,34 @@
+/**
+ * What the rest of the adapter asks of the evaluation lane (implemented by fast/Lane.ts): the
+ * HttpApi evaluation endpoints answer through the same methods as the fast routes, so either path
+ * gives the same bytes; a write through the HttpApi tells it which project to serve fresh.
+ */
+import { Context } from "effect"
+import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./EvaluationRequests.js"
+import type { Sync } from "./Sync.js"
+
+/** An answer as plain data, whatever the transport writes it to. */
+export interface LaneResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: Uint8Array | string | undefined
+}
+
+export interface EvaluationLaneShape {
+  /** POST /v1/evaluate with a decoded body. */
+  readonly evaluate: (principal: Principal, input: EvaluateRequest) => Sync<LaneResponse>
+  /** GET /v1/flags/{flagKey}/eval with a decoded query. */
+  readonly flag: (principal: Principal, flagKey: string, query: FlagEvalQuery) => Sync<LaneResponse>
+  /** GET /v1/config: 304 on a matching ETag, gzip when accepted. */
+  readonly config: (
+    principal: Principal,
+    query: ConfigQuery,
+    ifNoneMatch: string | undefined,
+    acceptEncoding: string | undefined
+  ) => Sync<LaneResponse>
+  /** A write through this process's API: serve the project's next read from fresh data, here and (when pushed) elsewhere. */
+  readonly invalidate: (projectId: string) => void
+}
+
+export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, EvaluationLaneShape>() {}

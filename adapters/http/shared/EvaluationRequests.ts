@@ -1,0 +1,47 @@
+/**
+ * The evaluation requests and answers as schemas: declared once, used by the HttpApi declaration
+ * (api/Api.ts: decoding and the OpenAPI document) and by the fast routes (fast/: the same
+ * `Schema`, same parse options, for every request the hand-written decoders do not accept).
+ */
+import { Schema } from "effect"
+import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
+import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
+
+/** Strict body decoding: all problems, unknown fields rejected. */
+export const strict = <S extends Schema.Schema.Any>(schema: S): S =>
+  schema.annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } }) as S
+
+export const EvaluateRequest = strict(
+  Schema.Struct({
+    environment: Schema.String,
+    context: EvaluationContext,
+    /** Required with a global server key; otherwise optional and must be the key's project. */
+    projectId: Schema.optional(Schema.String)
+  })
+)
+export type EvaluateRequest = typeof EvaluateRequest.Type
+
+export const EvaluateResponse = Schema.Struct({
+  environment: Schema.String,
+  flags: Schema.Record({ key: Schema.String, value: EvaluationResult })
+})
+
+/** Query of `GET /v1/flags/{flagKey}/eval`; `attributes` is URL-encoded JSON so numbers and booleans keep their types. */
+export const FlagEvalQuery = Schema.Struct({
+  environment: Schema.String,
+  key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
+  attributes: Schema.optional(
+    Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
+      description: "A URL-encoded JSON object of context attributes."
+    })
+  ),
+  projectId: Schema.optional(Schema.String)
+}).annotations({ parseOptions: { errors: "all" } })
+export type FlagEvalQuery = typeof FlagEvalQuery.Type
+
+export const ConfigQuery = Schema.Struct({
+  environment: Schema.String,
+  projectId: Schema.optional(Schema.String)
+}).annotations({ parseOptions: { errors: "all" } })
+export type ConfigQuery = typeof ConfigQuery.Type
+
