@@ -27,6 +27,28 @@ const boundary = {
   }
 }
 
+/**
+ * The rooms of the HTTP adapter (adapters/http), one direction of imports: serving may use every
+ * room; api (the HttpApi declaration and handlers) and fast (the evaluation routes) use shared
+ * and the core, never each other nor serving; shared uses only the core.
+ */
+const room = (name, forbidden) => ({
+  files: [`adapters/http/${name}/**/*.ts`],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: forbidden.map((other) => ({
+          regex: `(^|/)http/${other}(/|$)|^\\.\\./${other}(/|$)`,
+          message: `adapters/http/${name} must not import adapters/http/${other} (rooms import one way: serving -> api or fast -> shared -> core).`
+        }))
+      }
+    ]
+  }
+})
+
+const httpRooms = [room("shared", ["api", "fast", "serving"]), room("api", ["fast", "serving"]), room("fast", ["api", "serving"])]
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "data/**", ".tmp/**"] },
   {
@@ -35,5 +57,6 @@ export default tseslint.config(
     plugins: { "@typescript-eslint": tseslint.plugin },
     rules: {}
   },
-  boundary
+  boundary,
+  ...httpRooms
 )
