@@ -9,13 +9,14 @@ import { projects } from "./commands/Projects.js"
 import { seed } from "./commands/Seed.js"
 import { serve } from "./commands/Serve.js"
 import { UsageError } from "./UsageError.js"
+import { DEFAULT_DATABASE_URL } from "../storage/DatabaseUrl.js"
 
 /** The `flagport` command tree. */
 const root = Command.make("flagport", {}, () =>
   new UsageError({ message: "missing command: see flagport --help" })
 ).pipe(
   Command.withDescription(
-    "Self-hosted feature flags. Configuration: DATABASE_URL (default sqlite:./data/flagport.db; " +
+    `Self-hosted feature flags. Configuration: DATABASE_URL (default ${DEFAULT_DATABASE_URL}; ` +
       "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
   ),
   Command.withSubcommands([serve, migrate, seed, keys, projects, environments])

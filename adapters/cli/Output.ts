@@ -20,5 +20,3 @@ export const printTable = (header: ReadonlyArray<string>, rows: ReadonlyArray<Re
 /** Progress notes for people; never part of a command's parseable output. */
 export const note = (message: string) => Console.error(message)
 
-/** Hides the password of a database URL before it is shown anywhere. */
-export const redactUrl = (url: string): string => url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, "$1***@")

@@ -1,10 +1,8 @@
-import { Effect, Layer } from "effect"
 import * as StorageLayer from "../storage/StorageLayer.js"
-import { databaseUrl } from "./Settings.js"
 
 /**
  * Every command that touches data builds the storage layer from DATABASE_URL. Building it
  * opens the database (creating a SQLite file's directory) and applies pending migrations;
  * closing its scope (when the command ends, or on SIGTERM) closes the connections.
  */
-export const layer = Layer.unwrapEffect(Effect.map(databaseUrl, StorageLayer.fromDatabaseUrl))
+export const layer = StorageLayer.layerConfig

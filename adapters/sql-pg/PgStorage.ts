@@ -2,23 +2,13 @@ import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Layer, Redacted } from "effect"
 import { StorageError } from "../../src/ports/StorageError.js"
+import { redactUrl } from "../storage/DatabaseUrl.js"
 
 export interface Options {
   /** `postgres://user:password@host:port/database?...` */
   readonly url: string
   /** Pool size (default 10). */
   readonly maxConnections?: number
-}
-
-/** Strips the password from a URL for messages and logs. */
-export const redactUrl = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== "") parsed.password = "***"
-    return parsed.toString()
-  } catch {
-    return "<unparseable URL>"
-  }
 }
 
 /**

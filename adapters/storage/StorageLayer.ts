@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql"
-import { Config, Data, Effect, Either, Layer, ManagedRuntime } from "effect"
+import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
@@ -25,53 +25,17 @@ import * as MemoryStorage from "../memory/MemoryStorage.js"
 import * as PgStorage from "../sql-pg/PgStorage.js"
 import * as SqliteStorage from "../sql-sqlite/SqliteStorage.js"
 import * as SqlStorage from "../sql/SqlStorage.js"
+import { databaseUrlConfig, type DatabaseTarget, type InvalidDatabaseUrl, parseDatabaseUrl } from "./DatabaseUrl.js"
 
-/** The default: a SQLite file beside the working directory. */
-export const DEFAULT_DATABASE_URL = "sqlite:./data/flagport.db"
-
-/** Where the data lives, parsed from DATABASE_URL. */
-export type DatabaseTarget =
-  | { readonly _tag: "Sqlite"; readonly filename: string }
-  | { readonly _tag: "Postgres"; readonly url: string }
-  | { readonly _tag: "Memory" }
-
-/** DATABASE_URL is not one of the accepted forms; the message says which forms are. */
-export class InvalidDatabaseUrl extends Data.TaggedError("InvalidDatabaseUrl")<{ readonly message: string }> {}
-
-const FORMS =
-  "expected sqlite:PATH (e.g. sqlite:./data/flagport.db), postgres://USER:PASSWORD@HOST:PORT/DATABASE (or postgresql://), or memory:"
-
-/**
- * Parses DATABASE_URL:
- * - `sqlite:PATH` (`sqlite:./data/flagport.db`, `sqlite:/var/lib/flagport.db`, `sqlite:///abs/path.db`, `sqlite::memory:`)
- * - `postgres://...` or `postgresql://...` (a host is required)
- * - `memory:` (nothing persisted; demos and tests)
- */
-export const parseDatabaseUrl = (raw: string): Either.Either<DatabaseTarget, InvalidDatabaseUrl> => {
-  const url = raw.trim()
-  const invalid = (why: string) => Either.left(new InvalidDatabaseUrl({ message: `Invalid DATABASE_URL (${why}): ${FORMS}` }))
-  if (url === "") return invalid("empty")
-  if (url === "memory:" || url === "memory://") return Either.right({ _tag: "Memory" })
-  if (url.startsWith("sqlite:")) {
-    let path = url.slice("sqlite:".length)
-    if (path.startsWith("//")) path = path.slice(2)
-    if (path === "") return invalid("no file path after sqlite:")
-    return Either.right({ _tag: "Sqlite", filename: path })
-  }
-  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      return invalid("not a well-formed postgres URL")
-    }
-    if (parsed.hostname === "") return invalid("no host in the postgres URL")
-    if (parsed.port !== "" && !/^\d+$/.test(parsed.port)) return invalid("bad port")
-    return Either.right({ _tag: "Postgres", url })
-  }
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]
-  return invalid(scheme === undefined ? "no scheme" : `unsupported scheme '${scheme}'`)
-}
+// The package's storage entry point also offers everything about DATABASE_URL.
+export {
+  databaseUrlConfig,
+  type DatabaseTarget,
+  DEFAULT_DATABASE_URL,
+  InvalidDatabaseUrl,
+  parseDatabaseUrl,
+  redactUrl
+} from "./DatabaseUrl.js"
 
 /** Everything the storage layer provides: every port, the storage use cases and an IdGenerator. */
 export type Storage =
@@ -107,17 +71,22 @@ export const memoryStorage: Layer.Layer<Storage | MemoryDb.MemoryDb> = Core.laye
   Layer.provideMerge(Layer.mergeAll(MemoryStorage.layer, IdGenerator.layer, NodeCrypto.layer))
 )
 
-/** Ports + services + ids for one target. SQL targets also provide their SqlClient. */
-export const fromTarget = (target: DatabaseTarget): Layer.Layer<Storage, StorageError> => {
+/** A database target that SQL reaches. */
+export type SqlTarget = Exclude<DatabaseTarget, { readonly _tag: "Memory" }>
+
+/** The backend switch: the bare SQL client for a target (no migrations; `sqlStorage` applies them). */
+export const sqlClientFor = (target: SqlTarget): Layer.Layer<SqlClient.SqlClient, StorageError> => {
   switch (target._tag) {
-    case "Memory":
-      return memoryStorage
     case "Sqlite":
-      return sqlStorage(SqliteStorage.layer({ filename: target.filename }))
+      return SqliteStorage.layer({ filename: target.filename })
     case "Postgres":
-      return sqlStorage(PgStorage.layer({ url: target.url }))
+      return PgStorage.layer({ url: target.url })
   }
 }
+
+/** Ports + services + ids for one target. SQL targets also provide their SqlClient. */
+export const fromTarget = (target: DatabaseTarget): Layer.Layer<Storage, StorageError> =>
+  target._tag === "Memory" ? memoryStorage : sqlStorage(sqlClientFor(target))
 
 /**
  * The whole storage for a DATABASE_URL. Building it opens the database (creating a SQLite file's
@@ -130,11 +99,6 @@ export const fromDatabaseUrl = (url: string): Layer.Layer<Storage, InvalidDataba
     onLeft: (error) => Layer.fail(error),
     onRight: fromTarget
   })
-
-/** DATABASE_URL from the environment (default `sqlite:./data/flagport.db`). */
-export const databaseUrlConfig: Config.Config<string> = Config.string("DATABASE_URL").pipe(
-  Config.withDefault(DEFAULT_DATABASE_URL)
-)
 
 export const layerConfig = Layer.unwrapEffect(Effect.map(databaseUrlConfig, fromDatabaseUrl))
 

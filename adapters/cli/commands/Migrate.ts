@@ -1,11 +1,9 @@
 import * as Command from "@effect/cli/Command"
 import { Effect, Either } from "effect"
 import * as Migrations from "../../sql/Migrations.js"
-import * as PgStorage from "../../sql-pg/PgStorage.js"
-import * as SqliteStorage from "../../sql-sqlite/SqliteStorage.js"
-import { parseDatabaseUrl } from "../../storage/StorageLayer.js"
-import { note, redactUrl } from "../Output.js"
-import { databaseUrl } from "../Settings.js"
+import { databaseUrlConfig, parseDatabaseUrl, redactUrl } from "../../storage/DatabaseUrl.js"
+import { sqlClientFor } from "../../storage/StorageLayer.js"
+import { note } from "../Output.js"
 
 /**
  * Runs the migrator over a bare SQL client (not the whole storage layer, which would apply the
@@ -13,16 +11,12 @@ import { databaseUrl } from "../Settings.js"
  */
 export const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function* () {
-    const url = yield* databaseUrl
+    const url = yield* databaseUrlConfig
     const target = yield* Either.match(parseDatabaseUrl(url), { onLeft: Effect.fail, onRight: Effect.succeed })
     const applied =
       target._tag === "Memory"
         ? []
-        : yield* Migrations.run.pipe(
-            Effect.provide(
-              target._tag === "Sqlite" ? SqliteStorage.layer({ filename: target.filename }) : PgStorage.layer({ url: target.url })
-            )
-          )
+        : yield* Migrations.run.pipe(Effect.provide(sqlClientFor(target)))
     for (const [id, name] of applied) yield* note(`applied ${String(id).padStart(4, "0")}_${name}`)
     yield* note(
       applied.length === 0

@@ -2,8 +2,8 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import { Data, Effect } from "effect"
 import { firstStart } from "../FirstStart.js"
-import { note, redactUrl } from "../Output.js"
-import { databaseUrl } from "../Settings.js"
+import { databaseUrlConfig, redactUrl } from "../../storage/DatabaseUrl.js"
+import { note } from "../Output.js"
 import * as Storage from "../Storage.js"
 
 /** The server could not start (port in use, permission denied, ...). */
@@ -37,7 +37,7 @@ const runningServer = (url: string) =>
 
 export const serve = Command.make("serve", { init }, (options) =>
   Effect.gen(function* () {
-    const url = yield* databaseUrl
+    const url = yield* databaseUrlConfig
     // Seeding opens the database (applying migrations) in its own scope, closed before serving.
     if (options.init) yield* Effect.provide(firstStart, Storage.layer)
     const server = yield* runningServer(url)

@@ -1,8 +1,0 @@
-import { layer } from "@effect/vitest"
-import { webhookContract } from "../contract/WebhookRepository.contract.js"
-import { storageEnv } from "./fixtures/Env.js"
-
-layer(storageEnv("memory"), { excludeTestServices: true, timeout: "60 seconds" })(
-  "WebhookRepository contract: memory",
-  (it) => webhookContract(it)
-)
