@@ -13,7 +13,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
-import { bumpRevision, currentTimestamp, disabledConfig, requireProject } from "./Shared.js"
+import { bumpRevision, currentTimestamp, disabledConfig, environmentNotFound, requireProject } from "./Shared.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
 
@@ -181,11 +181,7 @@ export const make = Effect.gen(function* () {
         yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
         const environment = yield* environments.get(projectId, input.environment)
-        if (Option.isNone(environment)) {
-          return yield* new ResourceNotFound({
-            message: `Environment '${input.environment}' not found in project '${projectId}'`
-          })
-        }
+        if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
         // Segment keys are only needed (one more query) when a rule names segments.
         const namesSegments = sentRules.some(
           (rule) =>

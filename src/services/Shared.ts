@@ -10,6 +10,10 @@ export const currentTimestamp: Effect.Effect<string> = Effect.map(Clock.currentT
 
 export const projectNotFound = (projectId: string) => new ResourceNotFound({ message: `Project '${projectId}' not found` })
 
+/** An environment the project does not have (for writes to it and for snapshots of it alike). */
+export const environmentNotFound = (projectId: string, environmentKey: string) =>
+  new ResourceNotFound({ message: `Environment '${environmentKey}' not found in project '${projectId}'` })
+
 /**
  * First statement of every write to a project: bumps its snapshot revision (which, on
  * PostgreSQL, also locks the project row for the rest of the transaction) or answers 404.

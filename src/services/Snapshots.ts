@@ -6,7 +6,7 @@ import { FlagRepository } from "../ports/FlagRepository.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { projectNotFound } from "./Shared.js"
+import { environmentNotFound, projectNotFound } from "./Shared.js"
 
 export interface SnapshotsShape {
   /**
@@ -45,9 +45,7 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const before = yield* revision(projectId)
       const environment = yield* environments.get(projectId, environmentKey)
-      if (Option.isNone(environment)) {
-        return yield* new ResourceNotFound({ message: `Environment '${environmentKey}' not found in project '${projectId}'` })
-      }
+      if (Option.isNone(environment)) return yield* environmentNotFound(projectId, environmentKey)
       const snapshot: ConfigSnapshot = {
         environment: environmentKey,
         flags: yield* flags.snapshotFlags(projectId, environmentKey),

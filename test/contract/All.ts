@@ -8,6 +8,7 @@ import { segmentContract } from "./SegmentRepository.contract.js"
 import { snapshotContract } from "./Snapshots.contract.js"
 import { targetingContract } from "./Targeting.contract.js"
 import { transactorContract } from "./Transactor.contract.js"
+import { webhookContract } from "./WebhookRepository.contract.js"
 
 /** Every storage contract suite; each backend runner passes them to `runContracts`. */
 export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
@@ -19,5 +20,6 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["EventOutbox", outboxContract],
   ["Transactor", transactorContract],
   ["Snapshots", snapshotContract],
-  ["JSON round-trip", jsonContract]
+  ["JSON round-trip", jsonContract],
+  ["WebhookRepository", webhookContract]
 ]

@@ -1,13 +1,17 @@
 import { describe, layer, type Vitest } from "@effect/vitest"
-import { Context, Effect, type Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import type { CreateFlagInput } from "../../src/domain/definitions/Flag.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"
+import * as Webhooks from "../../src/services/Webhooks.js"
 
-/** Everything a storage backend provides to the contract suites: what the storage layer provides. */
-export type Storage = StorageLayer.Storage
+/**
+ * Everything a storage backend provides to the contract suites: what the storage layer provides,
+ * and the Webhooks service over it (the webhook contract drives its repository through it).
+ */
+export type Storage = StorageLayer.Storage | Webhooks.Webhooks
 
 /**
  * Test-only view of "the raw tables": every stored row of every table, serialized, so a suite
@@ -25,6 +29,10 @@ export interface Backend {
 
 /** A contract suite: registers its tests on the backend's `it`. */
 export type Contract = (it: It) => void
+
+/** The backend's storage layer with the Webhooks service on top. */
+export const withWebhooks = <E>(storage: Layer.Layer<StorageLayer.Storage | RawDump, E>): Layer.Layer<Env, E> =>
+  Layer.provideMerge(Webhooks.layer, storage)
 
 /** Runs contract suites against one backend; one storage layer (one database) per runner file. */
 export const runContracts = (backend: Backend, contracts: ReadonlyArray<readonly [string, Contract]>) =>

@@ -15,7 +15,7 @@ import { booleanFlag } from "../webhooks/fixtures/Flags.js"
 
 /**
  * The WebhookRepository contract (with the Webhooks service and the dispatcher's fan-out on top),
- * run by test/webhooks/Contract.*.test.ts against memory, SQLite and PostgreSQL.
+ * run from All.ts (with every other storage contract) against memory, SQLite and PostgreSQL.
  *
  * Tests share one database per backend, so each works in its own project and only looks at its
  * own webhooks. Time is passed to `claimDue` explicitly (`at(ms)`), so no test waits.

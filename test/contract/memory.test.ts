@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import * as MemoryDb from "../../adapters/memory/MemoryDb.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { allContracts } from "./All.js"
-import { RawDump, runContracts } from "./Backend.js"
+import { RawDump, runContracts, withWebhooks } from "./Backend.js"
 
 /** The committed value of every MemoryDb cell, Maps included. */
 const rawDump = Layer.effect(
@@ -12,4 +12,4 @@ const rawDump = Layer.effect(
   )
 )
 
-runContracts({ name: "memory", layer: Layer.provideMerge(rawDump, StorageLayer.memoryStorage) }, allContracts)
+runContracts({ name: "memory", layer: withWebhooks(Layer.provideMerge(rawDump, StorageLayer.memoryStorage)) }, allContracts)

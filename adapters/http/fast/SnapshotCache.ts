@@ -31,7 +31,7 @@ import type { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapsh
 import { ResourceNotFound } from "../../../src/domain/Errors.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
-import { projectNotFound } from "../../../src/services/Shared.js"
+import { environmentNotFound, projectNotFound } from "../../../src/services/Shared.js"
 
 export interface SnapshotSource {
   readonly revision: (projectId: string) => Promise<number>
@@ -110,10 +110,6 @@ interface UnknownProject {
 const NO_REVISION = -1
 
 export const etagOf = (json: Buffer): string => `W/"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`
-
-/** The same answer as `Snapshots.snapshot` for an environment the project does not have. */
-export const environmentNotFound = (projectId: string, environment: string): ResourceNotFound =>
-  new ResourceNotFound({ message: `Environment '${environment}' not found in project '${projectId}'` })
 
 /** Inserts into a Map used as a FIFO with a cap: the oldest key goes first. */
 const insertCapped = <K, V>(map: Map<K, V>, key: K, value: V, max: number): void => {
