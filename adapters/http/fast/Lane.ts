@@ -31,11 +31,8 @@ import { resultJson, resultsJson } from "./ResultJson.js"
 import type { FastRoute } from "./Routes.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 
-/** What the lane needs from a request, whatever the transport. */
+/** What the lane needs from a request beyond its route, whatever the transport. */
 export interface LaneRequest {
-  readonly method: string
-  /** The path below the mount prefix, without the query. */
-  readonly path: string
   /** The raw query string without `?` ("" when none). */
   readonly query: string
   /** A header by its lower-case name. */

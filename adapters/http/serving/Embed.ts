@@ -93,8 +93,6 @@ const toWebResponse = (response: LaneResponse): Response =>
 class NodeLaneRequest implements LaneRequest {
   constructor(
     private readonly req: IncomingMessage,
-    readonly method: string,
-    readonly path: string,
     readonly query: string
   ) {}
   header(name: string): string | undefined {
@@ -121,7 +119,7 @@ export const nodeHandler = (
   const route = routeOf(method, path)
   const response = route === undefined
     ? undefined
-    : lane.answer(route, new NodeLaneRequest(req, method, path, q === -1 ? "" : url.slice(q + 1)))
+    : lane.answer(route, new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1)))
   if (response === undefined) {
     app(req, res)
   } else if (response instanceof Promise) {
@@ -147,8 +145,6 @@ async (request: Request): Promise<Response> => {
   const pending = route === undefined
     ? undefined
     : lane.answer(route, {
-      method: request.method,
-      path,
       query: url.search === "" ? "" : url.search.slice(1),
       header: (name) => request.headers.get(name) ?? undefined,
       body: () => readWebBody(request)
