@@ -1,6 +1,6 @@
 /**
- * The lean lane's fast decoders agree with the schemas of Api.ts: whatever a fast decoder accepts,
- * the schema accepts and decodes to the same value (the rest goes to the schema for its 400).
+ * The lean lane's fast decoders agree with the schemas of shared/EvaluationRequests.ts: whatever
+ * a fast decoder accepts, the schema accepts and decodes to the same value (the rest goes to the schema for its 400).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"

@@ -2,9 +2,9 @@
  * Fast paths for the lean lane's request decoding. Decoding with Effect Schema (all errors,
  * excess properties checked) costs tens of microseconds per request; the common, valid request
  * can be recognised in about one. Each function here accepts ONLY inputs that the corresponding
- * schema of Api.ts accepts, and returns exactly what the schema would decode them to; anything
- * else returns `undefined` and the caller decodes with the schema (which produces the 400 with
- * every problem). test/http/FastDecode.test.ts checks the agreement on arbitrary inputs.
+ * schema of shared/EvaluationRequests.ts accepts, and returns exactly what the schema would
+ * decode them to; anything else returns `undefined` and the caller decodes with the schema
+ * (which produces the 400 with every problem). test/http/FastDecode.test.ts checks the agreement on arbitrary inputs.
  */
 import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
 
