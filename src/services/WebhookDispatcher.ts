@@ -1,6 +1,7 @@
-import { Cause, Clock, type ConfigError, Context, Duration, Effect, Layer, Random } from "effect"
+import { Cause, Clock, type ConfigError, Context, Duration, Effect, FiberSet, Layer, Queue, Random, Ref } from "effect"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { isSuccessStatus, retryDelay } from "../domain/webhooks/RetrySchedule.js"
+import { answeredError } from "../domain/webhooks/WebhookDelivery.js"
 import { signingSecrets } from "../domain/webhooks/WebhookInput.js"
 import { signer, unixSeconds } from "../domain/webhooks/WebhookSigning.js"
 import { Crypto } from "../ports/Crypto.js"
@@ -19,9 +20,11 @@ import { config as retentionConfig, defaultRetentionOptions, type RetentionOptio
  *  1. fan-out: in one transaction, every undispatched outbox event becomes one pending delivery per
  *     ENABLED webhook of its project subscribed to its type, and the event is marked dispatched;
  *  2. claim: due deliveries are leased to this dispatcher (only the oldest pending delivery of each
- *     webhook, so a webhook receives its events one at a time, in order);
- *  3. send each (Standard Webhooks headers, signed with the current and any still-honoured previous
- *     secret) and record the attempt: 2xx succeeds; anything else is retried on the schedule in
+ *     webhook, so a webhook receives its events one at a time, in order), as many as there are
+ *     free send slots;
+ *  3. send each in its own fiber (the loop does not wait for them: see `run`), with Standard
+ *     Webhooks headers signed with the current and any still-honoured previous secret, and record
+ *     the attempt: 2xx succeeds; anything else is retried on the schedule in
  *     domain/webhooks/RetrySchedule.ts, then the delivery is failed.
  *
  * Everything durable lives in storage, so a crash loses nothing: an event committed before a
@@ -39,7 +42,10 @@ export interface DispatcherOptions {
   readonly batchSize: number
   /** How long a claim protects a delivery from other dispatchers; must exceed the transport timeout. */
   readonly lease: Duration.DurationInput
-  /** Concurrent sends per round (each to a different webhook). */
+  /**
+   * Most sends in flight at once (each to a different webhook). Up to this many destinations may
+   * hang at the same time without delaying anyone else's deliveries.
+   */
   readonly concurrency: number
 }
 
@@ -47,7 +53,7 @@ export const defaultOptions: DispatcherOptions = {
   pollInterval: Duration.seconds(1),
   batchSize: 100,
   lease: Duration.seconds(60),
-  concurrency: 16
+  concurrency: 256
 }
 
 /** What one round did. */
@@ -126,63 +132,106 @@ export const attempt = (owner: string, claimed: ClaimedDelivery) =>
           attemptedAt,
           statusCode: response.statusCode,
           durationMs: response.durationMs,
-          error: response.error ?? (succeeded ? null : `HTTP ${response.statusCode}`),
+          error:
+            response.statusCode === null ? response.error : answeredError(response.statusCode, succeeded, response.body),
           nextAttemptAt
         }
       })
     )
   })
 
-/** One round: fan out, claim due deliveries for `owner`, send them, record the attempts. */
-export const tick = (owner: string, options: DispatcherOptions = defaultOptions): Effect.Effect<TickResult, StorageError, Deps> =>
+/** Step 2: leases up to `limit` due deliveries to `owner` (each the head of its webhook's queue). */
+const claim = (owner: string, options: DispatcherOptions, limit: number) =>
   Effect.gen(function* () {
     const repo = yield* WebhookRepository
     const tx = yield* Transactor
-    const fannedOut = yield* fanOut(options.batchSize)
     const nowMillis = yield* Clock.currentTimeMillis
-    const claimed = yield* tx.withTransaction(
+    return yield* tx.withTransaction(
       repo.claimDue({
         now: formatTimestamp(nowMillis),
         owner,
         leaseUntil: formatTimestamp(nowMillis + Duration.toMillis(Duration.decode(options.lease))),
-        limit: options.batchSize
+        limit
       })
     )
-    // Each delivery on its own: one that cannot be recorded (its lease then lapses and it is sent
-    // again later) must not cut short the sends to other webhooks.
-    yield* Effect.forEach(
-      claimed,
-      (delivery) =>
-        attempt(owner, delivery).pipe(
-          Effect.catchAllCause((cause) =>
-            Cause.isInterruptedOnly(cause)
-              ? Effect.failCause(cause)
-              : Effect.logWarning(`webhook delivery ${delivery.deliveryId} could not be recorded`, cause)
-          )
-        ),
-      { concurrency: options.concurrency, discard: true }
+  })
+
+/**
+ * Step 3 for one delivery, on its own: one that cannot be recorded (its lease then lapses and it
+ * is sent again later) is logged and must not cut short the sends to other webhooks.
+ */
+const sendOne = (owner: string, delivery: ClaimedDelivery) =>
+  attempt(owner, delivery).pipe(
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.logWarning(`webhook delivery ${delivery.deliveryId} could not be recorded`, cause)
     )
+  )
+
+/**
+ * One round, start to finish: fan out, claim due deliveries for `owner`, send them (at most
+ * `concurrency` at once) and wait until every attempt is recorded. Tests step the dispatcher with
+ * it; the running loop (`run`) does not wait for sends, see there.
+ */
+export const tick = (owner: string, options: DispatcherOptions = defaultOptions): Effect.Effect<TickResult, StorageError, Deps> =>
+  Effect.gen(function* () {
+    const fannedOut = yield* fanOut(options.batchSize)
+    const claimed = yield* claim(owner, options, options.batchSize)
+    yield* Effect.forEach(claimed, (delivery) => sendOne(owner, delivery), {
+      concurrency: options.concurrency,
+      discard: true
+    })
     return { fannedOut, sent: claimed.length }
   }).pipe(Effect.withSpan("WebhookDispatcher.tick"))
 
 /**
- * The dispatcher loop: rounds back to back while there is work, `pollInterval` apart otherwise.
+ * The dispatcher loop. Sends run in their own fibers and the loop never waits for them: a
+ * destination that answers slowly or not at all (up to the transport's 10 s timeout) holds only
+ * its own webhook, whose next delivery cannot be claimed while the current one is leased, and one
+ * of `concurrency` send slots. Rounds run back to back while there is work; otherwise the loop
+ * waits `pollInterval`, or less when a send finishes (its webhook's next delivery may be due).
  * A failed round (storage unavailable, ...) is logged and retried after the interval; the loop
- * never ends on its own.
+ * never ends on its own. Interrupting it interrupts the sends in flight (their deliveries are
+ * claimed again after the lease).
  */
 export const run = (owner: string, options: DispatcherOptions = defaultOptions): Effect.Effect<never, never, Deps> =>
-  tick(owner, options).pipe(
-    Effect.catchAllCause((cause) =>
-      Cause.isInterruptedOnly(cause)
-        ? Effect.failCause(cause)
-        : Effect.as(Effect.logWarning("webhook dispatcher round failed", cause), { fannedOut: 0, sent: 0 })
-    ),
-    Effect.flatMap((result) =>
-      result.fannedOut > 0 || result.sent > 0 ? Effect.yieldNow() : Effect.sleep(options.pollInterval)
-    ),
-    Effect.forever,
-    Effect.orDie
-  )
+  Effect.gen(function* () {
+    const sends = yield* FiberSet.make<void, StorageError>()
+    const inFlight = yield* Ref.make(0)
+    const sendFinished = yield* Queue.sliding<void>(1)
+
+    const startSend = (delivery: ClaimedDelivery) =>
+      Effect.zipRight(
+        Ref.update(inFlight, (n) => n + 1),
+        FiberSet.run(
+          sends,
+          sendOne(owner, delivery).pipe(
+            Effect.ensuring(Effect.zipRight(Ref.update(inFlight, (n) => n - 1), Queue.offer(sendFinished, undefined)))
+          )
+        )
+      )
+
+    const round = Effect.gen(function* () {
+      const fannedOut = yield* fanOut(options.batchSize)
+      const free = options.concurrency - (yield* Ref.get(inFlight))
+      const claimed = free > 0 ? yield* claim(owner, options, Math.min(free, options.batchSize)) : []
+      yield* Effect.forEach(claimed, startSend, { discard: true })
+      return { fannedOut, sent: claimed.length }
+    }).pipe(Effect.withSpan("WebhookDispatcher.round"))
+
+    const idle = Effect.race(Effect.sleep(options.pollInterval), Queue.take(sendFinished))
+
+    return yield* round.pipe(
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.as(Effect.logWarning("webhook dispatcher round failed", cause), { fannedOut: 0, sent: 0 })
+      ),
+      Effect.flatMap((result) => (result.fannedOut > 0 || result.sent > 0 ? Effect.yieldNow() : idle)),
+      Effect.forever
+    )
+  }).pipe(Effect.scoped, Effect.orDie)
 
 /** A handle on the running dispatcher (mostly for diagnostics and tests). */
 export interface WebhookDispatcherShape {
