@@ -16,13 +16,19 @@ export interface WebhookResponse {
   readonly statusCode: number | null
   readonly durationMs: number
   readonly error: string | null
+  /**
+   * The start of the answer's body (at most RESPONSE_PREFIX_BYTES, domain/WebhookDelivery.ts) when
+   * the status was not 2xx, for the delivery log; "" otherwise. The rest is never read.
+   */
+  readonly body: string
 }
 
 export interface WebhookTransportShape {
   /**
    * POSTs the request and reports the outcome. Never fails: every problem becomes `error`.
-   * An answer must arrive within the transport's timeout (10 s in production), or the attempt
-   * counts as a timeout. The response body is read and discarded.
+   * The status line must arrive within the transport's timeout (10 s in production), or the
+   * attempt counts as a timeout; the outcome is decided on it, and the connection is closed
+   * without reading more than a small prefix of the body.
    */
   readonly send: (request: WebhookRequest) => Effect.Effect<WebhookResponse>
 }

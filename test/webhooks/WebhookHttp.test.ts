@@ -11,6 +11,45 @@ const send = (url: string, options: WebhookHttp.Options = {}, body = '{"hello":"
     t.send({ url, body, headers: { "webhook-id": "evt_1", "webhook-timestamp": "1700000000" } })
   ).pipe(Effect.provide(WebhookHttp.layer(options)))
 
+/**
+ * A receiver that answers `status` at once and then streams its body without end, counting the
+ * bytes it managed to write before the sender closed the connection.
+ */
+const streamingReceiver = (status: number, chunk: Buffer) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const stats = { written: 0, closed: false }
+      const server = Http.createServer((req, res) => {
+        req.resume()
+        res.writeHead(status, { "content-type": "text/plain" })
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) stats.written += chunk.length
+          if (!res.destroyed) res.once("drain", pump)
+        }
+        res.on("close", () => (stats.closed = true))
+        pump()
+      })
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, stats, server }
+    }),
+    ({ server }) =>
+      Effect.promise(
+        () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections()
+            server.close(() => resolve())
+          })
+      )
+  )
+
+const waitUntil = (condition: () => boolean) =>
+  Effect.promise(async () => {
+    for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    return condition()
+  })
+
+const MiB = 1024 * 1024
+
 const closedPort = () =>
   new Promise<number>((resolve) => {
     const s = Http.createServer()
@@ -53,6 +92,29 @@ describe("adapters/webhook-http", () => {
       expect(result.statusCode).toBeNull()
       expect(result.error).toContain("timed out after 300 ms")
       expect(result.durationMs).toBeGreaterThanOrEqual(250)
+    }).pipe(Effect.scoped))
+
+  it.live("a 2xx counts on its status line: an endless body is not read and the connection is closed", () =>
+    Effect.gen(function* () {
+      const r = yield* streamingReceiver(200, Buffer.alloc(64 * 1024, "x"))
+      const result = yield* send(r.url, { timeout: "2 seconds" })
+      expect(result).toMatchObject({ statusCode: 200, error: null, body: "" })
+      expect(result.durationMs).toBeLessThan(1_000)
+      expect(yield* waitUntil(() => r.stats.closed)).toBe(true)
+      // What the receiver could push before the close: socket buffers, not the stream.
+      expect(r.stats.written).toBeLessThan(16 * MiB)
+    }).pipe(Effect.scoped))
+
+  it.live("a non-2xx keeps at most 1 KiB of its body for the log, then closes the connection", () =>
+    Effect.gen(function* () {
+      const r = yield* streamingReceiver(503, Buffer.from("down for maintenance ".repeat(4096)))
+      const result = yield* send(r.url, { timeout: "2 seconds" })
+      expect(result.statusCode).toBe(503)
+      expect(result.error).toBeNull()
+      expect(result.body.startsWith("down for maintenance down")).toBe(true)
+      expect(Buffer.byteLength(result.body)).toBe(1024)
+      expect(yield* waitUntil(() => r.stats.closed)).toBe(true)
+      expect(r.stats.written).toBeLessThan(16 * MiB)
     }).pipe(Effect.scoped))
 
   it.live("turns a refused connection into an error", () =>

@@ -38,3 +38,17 @@ export const Delivery = Schema.Struct({
   updatedAt: Timestamp
 })
 export type Delivery = typeof Delivery.Type
+
+/** How much of a non-2xx answer's body the delivery log keeps (and the transport reads). */
+export const RESPONSE_PREFIX_BYTES = 1024
+
+/**
+ * The `error` of an attempt that got an answer: null for a 2xx, else `HTTP <status>`, followed by
+ * the start of the answer's body when it has one (`HTTP 503: down for maintenance`), on one line:
+ * control characters (NUL included, which PostgreSQL cannot store) become spaces.
+ */
+export const answeredError = (statusCode: number, succeeded: boolean, body: string): string | null => {
+  if (succeeded) return null
+  const text = body.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim()
+  return text === "" ? `HTTP ${statusCode}` : `HTTP ${statusCode}: ${text}`
+}
