@@ -73,8 +73,8 @@ export const make = Effect.gen(function* () {
     subscribers: (projectId, type) =>
       Effect.map(webhooks.get, (map) =>
         Array.from(map.values())
-          .filter((w) => w.projectId === projectId && w.enabled && w.events.includes(type))
-          .map((w) => w.id)
+          .filter((w) => w.projectId === projectId && w.enabledAt !== null && w.events.includes(type))
+          .map((w) => ({ id: w.id, enabledAt: w.enabledAt, disabledAt: w.disabledAt }))
       ),
     insertDelivery: (delivery) =>
       deliveries.update((rows) => [

@@ -5,6 +5,7 @@ import { StorageError } from "../../src/ports/StorageError.js"
 import Core from "./migrations/0001_core.js"
 import Webhooks from "./migrations/0002_webhooks.js"
 import Retention from "./migrations/0003_retention.js"
+import WebhookWindows from "./migrations/0004_webhook_windows.js"
 
 /**
  * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
@@ -14,7 +15,8 @@ import Retention from "./migrations/0003_retention.js"
 export const migrations = {
   "0001_core": Core,
   "0002_webhooks": Webhooks,
-  "0003_retention": Retention
+  "0003_retention": Retention,
+  "0004_webhook_windows": WebhookWindows
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -12,7 +12,8 @@ import {
 } from "../../src/ports/WebhookRepository.js"
 
 /**
- * WebhookRepository over @effect/sql (PostgreSQL and SQLite; tables in migrations/0002_webhooks.ts).
+ * WebhookRepository over @effect/sql (PostgreSQL and SQLite; tables in migrations/0002_webhooks.ts,
+ * enabled windows added by migrations/0004_webhook_windows.ts).
  *
  * Result columns are aliased in camelCase with quotes, so rows read the same whether or not the
  * client transforms result names. Claims are one conditional UPDATE: on PostgreSQL its candidate
@@ -27,6 +28,8 @@ interface WebhookRow {
   readonly url: string
   readonly events: string
   readonly enabled: number | boolean
+  readonly enabledAt: string | null
+  readonly disabledAt: string | null
   readonly secret: string | null
   readonly previousSecret: string | null
   readonly previousSecretExpiresAt: string | null
@@ -67,6 +70,8 @@ const toWebhook = (row: WebhookRow): StoredWebhook => ({
   url: row.url,
   events: JSON.parse(row.events) as ReadonlyArray<WebhookEventType>,
   enabled: row.enabled === 1 || row.enabled === true,
+  enabledAt: row.enabledAt,
+  disabledAt: row.disabledAt,
   secret: row.secret,
   previousSecret: row.previousSecret,
   previousSecretExpiresAt: row.previousSecretExpiresAt,
@@ -85,7 +90,8 @@ const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
-  const webhookColumns = sql.literal(`id, project_id AS "projectId", url, events, enabled, secret,
+  const webhookColumns = sql.literal(`id, project_id AS "projectId", url, events, enabled,
+    enabled_at AS "enabledAt", disabled_at AS "disabledAt", secret,
     previous_secret AS "previousSecret", previous_secret_expires_at AS "previousSecretExpiresAt",
     created_at AS "createdAt", updated_at AS "updatedAt"`)
   const deliveryColumns = sql.literal(`id, webhook_id AS "webhookId", project_id AS "projectId",
@@ -196,9 +202,10 @@ export const make = Effect.gen(function* () {
 
   return WebhookRepository.of({
     insert: (w) =>
-      sql`INSERT INTO flagport_webhooks (id, project_id, url, events, enabled, secret, previous_secret,
-          previous_secret_expires_at, created_at, updated_at)
-        VALUES (${w.id}, ${w.projectId}, ${w.url}, ${JSON.stringify(w.events)}, ${w.enabled ? 1 : 0}, ${w.secret},
+      sql`INSERT INTO flagport_webhooks (id, project_id, url, events, enabled, enabled_at, disabled_at, secret,
+          previous_secret, previous_secret_expires_at, created_at, updated_at)
+        VALUES (${w.id}, ${w.projectId}, ${w.url}, ${JSON.stringify(w.events)}, ${w.enabled ? 1 : 0}, ${w.enabledAt},
+          ${w.disabledAt}, ${w.secret},
           ${w.previousSecret}, ${w.previousSecretExpiresAt}, ${w.createdAt}, ${w.updatedAt})`.pipe(
         Effect.asVoid,
         Effect.mapError(storageError("insert a webhook"))
@@ -216,7 +223,8 @@ export const make = Effect.gen(function* () {
       ),
     update: (w) =>
       sql<{ id: string }>`UPDATE flagport_webhooks SET url = ${w.url}, events = ${JSON.stringify(w.events)},
-          enabled = ${w.enabled ? 1 : 0}, secret = ${w.secret}, previous_secret = ${w.previousSecret},
+          enabled = ${w.enabled ? 1 : 0}, enabled_at = ${w.enabledAt}, disabled_at = ${w.disabledAt},
+          secret = ${w.secret}, previous_secret = ${w.previousSecret},
           previous_secret_expires_at = ${w.previousSecretExpiresAt}, updated_at = ${w.updatedAt}
         WHERE id = ${w.id} AND project_id = ${w.projectId} RETURNING id`.pipe(
         Effect.mapError(storageError("update a webhook")),
@@ -234,10 +242,13 @@ export const make = Effect.gen(function* () {
       })
       .pipe(Effect.mapError(storageError("lock the outbox fan-out"))),
     subscribers: (projectId, type) =>
-      sql<{ id: string; events: string }>`SELECT id, events FROM flagport_webhooks
-        WHERE project_id = ${projectId} AND enabled = 1 ORDER BY seq`.pipe(
+      sql<Pick<WebhookRow, "id" | "events" | "enabledAt" | "disabledAt">>`SELECT id, events, enabled_at AS "enabledAt",
+          disabled_at AS "disabledAt"
+        FROM flagport_webhooks WHERE project_id = ${projectId} AND enabled_at IS NOT NULL ORDER BY seq`.pipe(
         Effect.map((rows) =>
-          rows.filter((row) => (JSON.parse(row.events) as ReadonlyArray<string>).includes(type)).map((row) => row.id)
+          rows
+            .filter((row) => (JSON.parse(row.events) as ReadonlyArray<string>).includes(type))
+            .map(({ disabledAt, enabledAt, id }) => ({ id, enabledAt, disabledAt }))
         ),
         Effect.mapError(storageError("find subscribers"))
       ),

@@ -1,13 +1,14 @@
 import { Context, type Effect, type Option } from "effect"
 import type { WebhookEventType } from "../domain/webhooks/Webhook.js"
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../domain/webhooks/WebhookDelivery.js"
+import type { EnabledWindow } from "../domain/webhooks/WebhookWindow.js"
 import type { NotFound, StorageError } from "./StorageError.js"
 
 /**
  * A webhook as stored, secrets included. Only the services and the dispatcher see this;
  * the API record (`Webhook` in domain/webhooks/Webhook.ts) never carries a secret.
  */
-export interface StoredWebhook {
+export interface StoredWebhook extends EnabledWindow {
   readonly id: string
   readonly projectId: string
   readonly url: string
@@ -20,6 +21,11 @@ export interface StoredWebhook {
   readonly previousSecretExpiresAt: string | null
   readonly createdAt: string
   readonly updatedAt: string
+}
+
+/** A webhook that fan-out may give an event to, with the enabled window that decides (domain/WebhookWindow.ts). */
+export interface Subscriber extends EnabledWindow {
+  readonly id: string
 }
 
 /** A delivery to create: one event for one webhook, due at `nextAttemptAt`. */
@@ -120,11 +126,15 @@ export interface WebhookRepositoryShape {
    * servers share one database. A no-op where writers are serialized anyway (memory, SQLite).
    */
   readonly lockForFanOut: Effect.Effect<void, StorageError>
-  /** Ids of the project's ENABLED webhooks subscribed to `type`, in creation order. */
+  /**
+   * The project's webhooks subscribed to `type` that have ever been enabled (enabled or not now),
+   * with their enabled windows, in creation order. Fan-out picks the ones whose window holds the
+   * event (domain/WebhookWindow.ts).
+   */
   readonly subscribers: (
     projectId: string,
     type: WebhookEventType
-  ) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  ) => Effect.Effect<ReadonlyArray<Subscriber>, StorageError>
   /** Creates a pending delivery. Deliveries of one webhook are sent in the order they were inserted. */
   readonly insertDelivery: (delivery: NewDelivery) => Effect.Effect<void, StorageError>
 

@@ -5,6 +5,7 @@ import { answeredError } from "../domain/webhooks/WebhookDelivery.js"
 import { signingSecrets } from "../domain/webhooks/WebhookInput.js"
 import { signer, unixSeconds } from "../domain/webhooks/WebhookSigning.js"
 import { Crypto } from "../ports/Crypto.js"
+import { receivesEventAt } from "../domain/webhooks/WebhookWindow.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -18,7 +19,8 @@ import { config as retentionConfig, defaultRetentionOptions, type RetentionOptio
  *
  * One round ("tick"):
  *  1. fan-out: in one transaction, every undispatched outbox event becomes one pending delivery per
- *     ENABLED webhook of its project subscribed to its type, and the event is marked dispatched;
+ *     webhook of its project subscribed to its type that was enabled when the event OCCURRED
+ *     (domain/WebhookWindow.ts), and the event is marked dispatched;
  *  2. claim: due deliveries are leased to this dispatcher (only the oldest pending delivery of each
  *     webhook, so a webhook receives its events one at a time, in order), as many as there are
  *     free send slots;
@@ -82,10 +84,11 @@ export const fanOut = (batchSize: number): Effect.Effect<number, StorageError, F
         for (const { event } of entries) {
           const subscribers = yield* repo.subscribers(event.projectId, event.type)
           const payload = JSON.stringify(event)
-          for (const webhookId of subscribers) {
+          // Judged by when the event occurred, not by the webhook's state now (WebhookWindow.ts).
+          for (const subscriber of subscribers.filter((s) => receivesEventAt(s, event.occurredAt))) {
             yield* repo.insertDelivery({
               id: yield* ids.next,
-              webhookId,
+              webhookId: subscriber.id,
               projectId: event.projectId,
               eventId: event.id,
               eventType: event.type,

@@ -4,6 +4,7 @@ import { formatTimestamp } from "../domain/definitions/Ids.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../domain/webhooks/Webhook.js"
 import type { Delivery } from "../domain/webhooks/WebhookDelivery.js"
 import * as WebhookInput from "../domain/webhooks/WebhookInput.js"
+import { initialWindow, nextWindow } from "../domain/webhooks/WebhookWindow.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -115,6 +116,7 @@ export const make = Effect.gen(function* () {
       url: input.url,
       events: WebhookInput.uniqueEvents(input.events),
       enabled: input.enabled ?? true,
+      ...initialWindow(input.enabled ?? true, time.iso),
       secret: input.secret ?? null,
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -149,6 +151,7 @@ export const make = Effect.gen(function* () {
           url: input.url ?? current.url,
           events: input.events === undefined ? current.events : WebhookInput.uniqueEvents(input.events),
           enabled: input.enabled ?? current.enabled,
+          ...nextWindow(current, input.enabled ?? current.enabled, time.iso),
           updatedAt: time.iso
         }
         yield* webhooks

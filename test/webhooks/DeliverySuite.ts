@@ -123,6 +123,43 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       expect(yield* webhooks.deliveries(projectId, disabled.id)).toEqual([])
     }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
+  it.effect("a webhook receives exactly the events that occur after its creation, while it is enabled", () =>
+    Effect.gen(function* () {
+      const r = yield* receiver(() => 200)
+      const { flags, projectId, webhooks } = yield* setup
+      const keys = () => r.received.map((x) => JSON.parse(x.body).data.flag.key)
+      // Each event below happens before a fan-out runs, as when the dispatcher polls a moment later.
+      yield* flags.create(projectId, booleanFlag("before-creation"))
+      yield* TestClock.adjust("500 millis")
+      const hook = yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"] })
+      yield* TestClock.adjust("1 millis")
+      yield* flags.create(projectId, booleanFlag("after-creation"))
+      yield* tick
+      expect(keys()).toEqual(["after-creation"])
+
+      yield* webhooks.patch(projectId, hook.id, { enabled: false })
+      yield* TestClock.adjust("1 millis")
+      yield* flags.create(projectId, booleanFlag("while-disabled"))
+      yield* TestClock.adjust("1 millis")
+      yield* webhooks.patch(projectId, hook.id, { enabled: true })
+      yield* TestClock.adjust("1 millis")
+      yield* flags.create(projectId, booleanFlag("re-enabled"))
+      yield* tick
+      expect(keys()).toEqual(["after-creation", "re-enabled"])
+
+      // Disabled after the event but before the fan-out: the event is still its own, held until enabled.
+      yield* TestClock.adjust("1 millis")
+      yield* flags.create(projectId, booleanFlag("just-before-disable"))
+      yield* TestClock.adjust("1 millis")
+      yield* webhooks.patch(projectId, hook.id, { enabled: false })
+      yield* tick
+      expect(keys()).toEqual(["after-creation", "re-enabled"])
+      yield* webhooks.patch(projectId, hook.id, { enabled: true })
+      yield* tick
+      expect(keys()).toEqual(["after-creation", "re-enabled", "just-before-disable"])
+      expect((yield* webhooks.deliveries(projectId, hook.id)).map((d) => d.status)).toEqual(["succeeded", "succeeded", "succeeded"])
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
+
   it.effect("delivers in order per webhook: a failing event holds back the later ones", () =>
     Effect.gen(function* () {
       // The first request fails; everything after succeeds.

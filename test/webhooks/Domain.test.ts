@@ -4,6 +4,7 @@ import { JITTER_RATIO, MAX_ATTEMPTS, RETRY_DELAYS_MS, isSuccessStatus, retryDela
 import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
 import { signer, toStandardSecret } from "../../src/domain/webhooks/WebhookSigning.js"
 import { hostOf, isPrivateAddress, validateWebhookUrl } from "../../src/domain/webhooks/WebhookUrl.js"
+import { initialWindow, nextWindow, receivesEventAt } from "../../src/domain/webhooks/WebhookWindow.js"
 
 const { deliveryHeaders, sign, signatureHeader } = signer(nodeCrypto)
 
@@ -113,4 +114,23 @@ describe("WebhookUrl", () => {
   it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "172.15.255.255", "100.128.0.1", "169.253.1.1", "2606:4700::1111",
     "::ffff:8.8.8.8", "64:ff9b::808:808", "2a00:1450:4001:82b::200e"
   ])("%s is public", (ip) => expect(isPrivateAddress(ip)).toBe(false))
+})
+
+describe("WebhookWindow", () => {
+  const t = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString()
+
+  it("a webhook receives the events of its latest enabled window, the enable's millisecond included", () => {
+    const created = initialWindow(true, t(10))
+    expect([9, 10, 11].map((ms) => receivesEventAt(created, t(ms)))).toEqual([false, true, true])
+    expect(initialWindow(false, t(10))).toEqual({ enabledAt: null, disabledAt: null })
+    expect(receivesEventAt(initialWindow(false, t(10)), t(20))).toBe(false)
+
+    const disabled = nextWindow({ ...created, enabled: true }, false, t(20))
+    expect([19, 20, 21].map((ms) => receivesEventAt(disabled, t(ms)))).toEqual([true, false, false])
+    const reEnabled = nextWindow({ ...disabled, enabled: false }, true, t(30))
+    expect([15, 25, 30, 99].map((ms) => receivesEventAt(reEnabled, t(ms)))).toEqual([false, false, true, true])
+    // Setting the flag it already has keeps the window.
+    expect(nextWindow({ ...reEnabled, enabled: true }, true, t(40))).toEqual(reEnabled)
+    expect(nextWindow({ ...disabled, enabled: false }, false, t(40))).toEqual(disabled)
+  })
 })
