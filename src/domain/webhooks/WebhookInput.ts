@@ -1,6 +1,6 @@
 import type { Problem } from "../Errors.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook, WebhookEventType } from "./Webhook.js"
-import { validateWebhookUrl } from "./WebhookUrl.js"
+import { displayedUrl, validateWebhookUrl } from "./WebhookUrl.js"
 
 /**
  * Pure rules of webhook records: input validation, secret rotation and the public view.
@@ -89,7 +89,7 @@ export const toRecord = (
 ): Webhook => ({
   id: stored.id,
   projectId: stored.projectId,
-  url: stored.url,
+  url: displayedUrl(stored.url),
   events: [...stored.events],
   enabled: stored.enabled,
   hasSecret: stored.secret !== null,

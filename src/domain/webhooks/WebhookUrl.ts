@@ -7,9 +7,19 @@ import type { Problem } from "../Errors.js"
 
 export const MAX_URL_LENGTH = 2048
 
-/** Problems with a destination URL: absolute, http or https, with a host. Empty when acceptable. */
+/** Spaces and C0 / DEL control characters (CR, LF, tab, NUL, ...), which a URL parser would silently drop. */
+const SPACE_OR_CONTROL = /[\u0000-\u0020\u007f]/
+
+/**
+ * Problems with a destination URL: absolute, http or https, with a host, exactly as written (no
+ * spaces or control characters, which parsers strip or re-encode, so the stored text would not be
+ * the URL we call), and without credentials (`user:password@`), which would be stored in clear and
+ * shown by every read of the webhook: a receiver authenticates deliveries by their signature.
+ * Empty when acceptable.
+ */
 export const validateWebhookUrl = (url: string, path = "url"): ReadonlyArray<Problem> => {
   if (url.length > MAX_URL_LENGTH) return [{ path, message: `must be at most ${MAX_URL_LENGTH} characters` }]
+  if (SPACE_OR_CONTROL.test(url)) return [{ path, message: "must not contain spaces or control characters" }]
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -20,7 +30,23 @@ export const validateWebhookUrl = (url: string, path = "url"): ReadonlyArray<Pro
     return [{ path, message: "must use the http or https scheme" }]
   }
   if (parsed.hostname === "") return [{ path, message: "must name a host" }]
+  if (parsed.username !== "" || parsed.password !== "") {
+    return [{ path, message: "must not contain a user name or password; deliveries are authenticated by their signature" }]
+  }
   return []
+}
+
+/**
+ * The URL as records show it: credentials, which only webhooks stored before they were refused
+ * can hold, are removed, so no read ever returns them.
+ */
+export const displayedUrl = (url: string): string => {
+  if (!URL.canParse(url)) return url
+  const parsed = new URL(url)
+  if (parsed.username === "" && parsed.password === "") return url
+  parsed.username = ""
+  parsed.password = ""
+  return parsed.toString()
 }
 
 /** The host of a URL as an address or name, without IPv6 brackets. */
