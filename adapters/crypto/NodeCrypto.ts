@@ -6,7 +6,7 @@ import { Crypto, type CryptoShape } from "../../src/ports/Crypto.js"
 export const nodeCrypto: CryptoShape = {
   randomBytes: (size) => new Uint8Array(randomBytes(size)),
   sha256Hex: (text) => createHash("sha256").update(text, "utf8").digest("hex"),
-  hmacSha256Base64: (key, message) => createHmac("sha256", Buffer.from(key, "utf8")).update(message, "utf8").digest("base64")
+  hmacSha256Base64: (key, message) => createHmac("sha256", key).update(message, "utf8").digest("base64")
 }
 
 export const layer: Layer.Layer<Crypto> = Layer.succeed(Crypto, nodeCrypto)

@@ -14,5 +14,8 @@ export const fromBytes = (bytes: Uint8Array): string => {
 export const urlFromBytes = (bytes: Uint8Array): string =>
   fromBytes(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
 
+/** The bytes of standard base64 text (the caller checks the text first: `atob` throws on bad input). */
+export const toBytes = (base64: string): Uint8Array => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))
+
 /** Standard base64 of a string's UTF-8 bytes. */
 export const fromUtf8 = (text: string): string => fromBytes(new TextEncoder().encode(text))

@@ -10,8 +10,8 @@ export interface CryptoShape {
   readonly randomBytes: (size: number) => Uint8Array
   /** SHA-256 of the text's UTF-8 bytes, as lowercase hex. */
   readonly sha256Hex: (text: string) => string
-  /** HMAC-SHA256 of the message's UTF-8 bytes under the key's UTF-8 bytes, as standard base64. */
-  readonly hmacSha256Base64: (key: string, message: string) => string
+  /** HMAC-SHA256 of the message's UTF-8 bytes under the key bytes, as standard base64. */
+  readonly hmacSha256Base64: (key: Uint8Array, message: string) => string
 }
 
 export class Crypto extends Context.Tag("@flagport/ports/Crypto")<Crypto, CryptoShape>() {}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, TestClock } from "effect"
+import { randomBytes } from "node:crypto"
 import { Webhook as StandardWebhook } from "standardwebhooks"
 import { RETRY_DELAYS_MS } from "../../src/domain/webhooks/RetrySchedule.js"
 import { toStandardSecret } from "../../src/domain/webhooks/WebhookSigning.js"
@@ -47,7 +48,7 @@ const ids = (received: ReadonlyArray<Received>) => received.map((r) => String(r.
 
 /** The end-to-end delivery tests on one backend (run by Delivery.<backend>.test.ts). */
 export const deliverySuite = (backend: Backend) => describe(`webhook delivery (${backend})`, () => {
-  it.effect("POSTs a Standard Webhooks request that the official library verifies", () =>
+  it.effect("POSTs a Standard Webhooks request that the official library verifies (plain secret)", () =>
     Effect.gen(function* () {
       const r = yield* receiver(() => 200)
       const { flags, projectId, webhooks } = yield* setup
@@ -80,6 +81,23 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       expect(delivery!.attempts).toHaveLength(1)
       expect(delivery!.attempts[0]).toMatchObject({ statusCode: 200, error: null, nextAttemptAt: null })
       expect(yield* tick).toEqual({ fannedOut: 0, sent: 0 })
+    }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
+
+  it.effect("a whsec_ secret signs with its decoded bytes: the library verifies it given the secret as is", () =>
+    Effect.gen(function* () {
+      const r = yield* receiver(() => 200)
+      const { flags, projectId, webhooks } = yield* setup
+      const secret = "whsec_" + randomBytes(32).toString("base64") // what Standard Webhooks tools generate
+      yield* webhooks.create(projectId, { url: r.url, events: ["flag.created"], secret })
+      const created = yield* flags.create(projectId, booleanFlag("standard"))
+      yield* tick
+      const got = r.received[0]!
+      // Exactly as the library's README shows: new Webhook(secret).verify(payload, headers).
+      const wh = new StandardWebhook(secret)
+      expect(wh.verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: "flag.created", data: { flag: created } })
+      // Not signed with the text of the secret (the plain-secret reading).
+      const plainReading = new StandardWebhook("whsec_" + Buffer.from(secret, "utf8").toString("base64"))
+      expect(() => plainReading.verify(got.body, got.headers as Record<string, string>)).toThrow()
     }).pipe(Effect.provide(webhookEnv(backend)), Effect.scoped))
 
   it.effect("a webhook without a secret gets no signature header", () =>

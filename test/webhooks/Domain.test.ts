@@ -5,6 +5,7 @@ import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
 import { signer, toStandardSecret } from "../../src/domain/webhooks/WebhookSigning.js"
 import { hostOf, isPrivateAddress, validateWebhookUrl } from "../../src/domain/webhooks/WebhookUrl.js"
 import { initialWindow, nextWindow, receivesEventAt } from "../../src/domain/webhooks/WebhookWindow.js"
+import { validateSecret } from "../../src/domain/webhooks/WebhookSecret.js"
 
 const { deliveryHeaders, sign, signatureHeader } = signer(nodeCrypto)
 
@@ -15,7 +16,9 @@ describe("WebhookSigning", () => {
   const now = Math.floor(Date.now() / 1000)
 
   it("agrees byte for byte with the standardwebhooks library's own signer", () => {
-    for (const secret of ["abcdefgh", "s3cret-ü-🔑-value", "x".repeat(128)]) {
+    // Plain secrets, a whsec_ secret, and a malformed whsec_ one stored before validation (signed as text).
+    const standard = "whsec_" + Buffer.alloc(32, 42).toString("base64")
+    for (const secret of ["abcdefgh", "s3cret-ü-🔑-value", "x".repeat(128), standard, "whsec_legacy plain text"]) {
       const lib = new StandardWebhook(toStandardSecret(secret))
       expect(sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body)).toBe(
         lib.sign("msg_p5jXN8AQM9LWM0D4loKWxJek", new Date(1614265330 * 1000), body)
@@ -132,5 +135,34 @@ describe("WebhookWindow", () => {
     // Setting the flag it already has keeps the window.
     expect(nextWindow({ ...reEnabled, enabled: true }, true, t(40))).toEqual(reEnabled)
     expect(nextWindow({ ...disabled, enabled: false }, false, t(40))).toEqual(disabled)
+  })
+})
+
+describe("WebhookSecret", () => {
+  const standard = (bytes: number) => "whsec_" + Buffer.alloc(bytes, 7).toString("base64")
+
+  it("plain secrets: 8 to 128 characters, any text", () => {
+    expect(validateSecret("12345678")).toEqual([])
+    expect(validateSecret("x".repeat(128))).toEqual([])
+    expect(validateSecret("1234567")).toEqual([{ path: "secret", message: "must be 8 to 128 characters" }])
+    expect(validateSecret("x".repeat(129))).toEqual([{ path: "secret", message: "must be 8 to 128 characters" }])
+  })
+
+  it("whsec_ secrets: padded standard base64 of 24 to 64 bytes", () => {
+    for (const bytes of [24, 25, 26, 32, 63, 64]) expect(validateSecret(standard(bytes))).toEqual([])
+    for (const bytes of [0, 23, 65]) {
+      expect(validateSecret(standard(bytes))).toEqual([
+        { path: "secret", message: `must be whsec_ followed by the base64 of 24 to 64 bytes (this one holds ${bytes})` }
+      ])
+    }
+    const badBase64 = "must be whsec_ followed by standard base64 (A-Z, a-z, 0-9, +, /, padded with =)"
+    for (const bad of [
+      standard(32).slice(0, -1), // padding cut
+      "whsec_" + Buffer.alloc(32, 250).toString("base64url"), // URL-safe alphabet
+      "whsec_ " + Buffer.alloc(32, 7).toString("base64").slice(1),
+      "whsec_not base64 at all, but long enough to pass the length"
+    ]) {
+      expect(validateSecret(bad)).toEqual([{ path: "secret", message: badBase64 }])
+    }
   })
 })

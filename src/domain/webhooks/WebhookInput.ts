@@ -1,5 +1,6 @@
 import type { Problem } from "../Errors.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook, WebhookEventType } from "./Webhook.js"
+import { validateSecret } from "./WebhookSecret.js"
 import { displayedUrl, validateWebhookUrl } from "./WebhookUrl.js"
 
 /**
@@ -7,8 +8,6 @@ import { displayedUrl, validateWebhookUrl } from "./WebhookUrl.js"
  */
 
 export const EVENT_TYPES: ReadonlyArray<WebhookEventType> = ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"]
-export const SECRET_MIN = 8
-export const SECRET_MAX = 128
 /** How long a rotated-out secret keeps signing deliveries (alongside the new one). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 
@@ -28,12 +27,7 @@ const validateEvents = (events: ReadonlyArray<string>): ReadonlyArray<Problem> =
   )
 }
 
-const validateSecret = (secret: string): ReadonlyArray<Problem> =>
-  secret.length < SECRET_MIN || secret.length > SECRET_MAX
-    ? [{ path: "secret", message: `must be ${SECRET_MIN} to ${SECRET_MAX} characters` }]
-    : []
-
-/** Every problem of a create body (url http(s), >= 1 known event, secret 8..128). */
+/** Every problem of a create body (url http(s), >= 1 known event, secret in one of its forms: WebhookSecret.ts). */
 export const validateCreateWebhook = (input: CreateWebhookInput): ReadonlyArray<Problem> => [
   ...validateWebhookUrl(input.url),
   ...validateEvents(input.events),

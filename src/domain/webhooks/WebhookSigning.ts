@@ -1,22 +1,29 @@
 import * as Base64 from "../Base64.js"
+import { standardKeyBase64 } from "./WebhookSecret.js"
 
 /**
- * Standard Webhooks signing (standardwebhooks.com), as the contract fixes it:
- * `v1,<base64 HMAC-SHA256(secret bytes as UTF-8, "{id}.{timestamp}.{body}")>`.
- *
- * The secret is used as its UTF-8 bytes, not base64-decoded as `whsec_...` secrets are,
- * because our API accepts any 8..128 character string. A receiver using an official
- * Standard Webhooks library passes `"whsec_" + base64(utf8(secret))`, which decodes to the
+ * Standard Webhooks signing (standardwebhooks.com):
+ * `v1,<base64 HMAC-SHA256(key, "{id}.{timestamp}.{body}")>`, where the key is the secret's bytes:
+ * the base64-decoded bytes of a `whsec_...` secret, the UTF-8 bytes of a plain one
+ * (WebhookSecret.ts). A receiver using an official Standard Webhooks library passes a `whsec_`
+ * secret as it is, and a plain one as `"whsec_" + base64(utf8(secret))`, which decodes to the
  * same bytes (see docs/webhooks.md).
  */
 
 /** The HMAC the signatures need (the Crypto port's `hmacSha256Base64`); src/ imports no crypto module. */
 export interface Hmac {
-  readonly hmacSha256Base64: (key: string, message: string) => string
+  readonly hmacSha256Base64: (key: Uint8Array, message: string) => string
 }
 
-/** The secret in the `whsec_<base64>` form that Standard Webhooks libraries expect. */
-export const toStandardSecret = (secret: string): string => `whsec_${Base64.fromUtf8(secret)}`
+/** The HMAC key of a secret in either form. */
+export const keyBytes = (secret: string): Uint8Array => {
+  const standard = standardKeyBase64(secret)
+  return standard === undefined ? new TextEncoder().encode(secret) : Base64.toBytes(standard)
+}
+
+/** The secret in the `whsec_<base64>` form that Standard Webhooks libraries expect (a `whsec_` secret already is). */
+export const toStandardSecret = (secret: string): string =>
+  standardKeyBase64(secret) === undefined ? `whsec_${Base64.fromUtf8(secret)}` : secret
 
 export interface Signer {
   /** One `v1,...` signature of a message. `timestamp` is in unix seconds. */
@@ -41,7 +48,7 @@ export interface Signer {
 
 /** The signing functions over an HMAC implementation. */
 export const signer = (hmac: Hmac): Signer => {
-  const sign: Signer["sign"] = (secret, id, timestamp, body) => `v1,${hmac.hmacSha256Base64(secret, `${id}.${timestamp}.${body}`)}`
+  const sign: Signer["sign"] = (secret, id, timestamp, body) => `v1,${hmac.hmacSha256Base64(keyBytes(secret), `${id}.${timestamp}.${body}`)}`
   const signatureHeader: Signer["signatureHeader"] = (secrets, id, timestamp, body) =>
     secrets.length === 0 ? undefined : secrets.map((secret) => sign(secret, id, timestamp, body)).join(" ")
   const deliveryHeaders: Signer["deliveryHeaders"] = (options) => {
