@@ -23,7 +23,7 @@ export interface StoredWebhook extends EnabledWindow {
   readonly updatedAt: string
 }
 
-/** A webhook that fan-out may give an event to, with the enabled window that decides (domain/WebhookWindow.ts). */
+/** A webhook that fan-out may give an event to, with the enabled window that decides (domain/webhooks/WebhookWindow.ts). */
 export interface Subscriber extends EnabledWindow {
   readonly id: string
 }
@@ -129,7 +129,7 @@ export interface WebhookRepositoryShape {
   /**
    * The project's webhooks subscribed to `type` that have ever been enabled (enabled or not now),
    * with their enabled windows, in creation order. Fan-out picks the ones whose window holds the
-   * event (domain/WebhookWindow.ts).
+   * event (domain/webhooks/WebhookWindow.ts).
    */
   readonly subscribers: (
     projectId: string,

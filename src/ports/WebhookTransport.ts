@@ -17,7 +17,7 @@ export interface WebhookResponse {
   readonly durationMs: number
   readonly error: string | null
   /**
-   * The start of the answer's body (at most RESPONSE_PREFIX_BYTES, domain/WebhookDelivery.ts) when
+   * The start of the answer's body (at most RESPONSE_PREFIX_BYTES, domain/webhooks/WebhookDelivery.ts) when
    * the status was not 2xx, for the delivery log; "" otherwise. The rest is never read.
    */
   readonly body: string

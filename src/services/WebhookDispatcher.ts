@@ -20,7 +20,7 @@ import { config as retentionConfig, defaultRetentionOptions, type RetentionOptio
  * One round ("tick"):
  *  1. fan-out: in one transaction, every undispatched outbox event becomes one pending delivery per
  *     webhook of its project subscribed to its type that was enabled when the event OCCURRED
- *     (domain/WebhookWindow.ts), and the event is marked dispatched;
+ *     (domain/webhooks/WebhookWindow.ts), and the event is marked dispatched;
  *  2. claim: due deliveries are leased to this dispatcher (only the oldest pending delivery of each
  *     webhook, so a webhook receives its events one at a time, in order), as many as there are
  *     free send slots;

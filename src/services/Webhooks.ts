@@ -20,7 +20,7 @@ import { requireProject } from "./Shared.js"
 export interface WebhooksShape {
   /**
    * Registers a webhook (enabled unless `enabled: false`). 400 `InvalidRequest` listing every problem
-   * (url not absolute http/https, no or unknown events, a secret in neither form of domain/WebhookSecret.ts); 404 for an
+   * (url not absolute http/https, no or unknown events, a secret in neither form of domain/webhooks/WebhookSecret.ts); 404 for an
    * unknown project. Events are kept once each, in the order given.
    */
   readonly create: (

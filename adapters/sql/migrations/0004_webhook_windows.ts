@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Each webhook's latest enabled window (domain/WebhookWindow.ts), so fan-out gives a webhook
+ * Each webhook's latest enabled window (domain/webhooks/WebhookWindow.ts), so fan-out gives a webhook
  * exactly the events that occurred while it was enabled, judged by the event's time rather than by
  * the webhook's state when the fan-out runs.
  *
