@@ -4,7 +4,7 @@
  * `rules[0].rollout.variations`); an empty array means the input is acceptable.
  */
 import { isSegmentOperator } from "../conditions/OperatorTable.js"
-import type { Problem } from "../Errors.js"
+import type { Problem as ProblemOf } from "../Errors.js"
 import type { CreateFlagInput, FlagType, Variation } from "./Flag.js"
 import { KEY_PATTERN } from "./Ids.js"
 import type { CreateSegmentInput } from "./Segment.js"
@@ -12,7 +12,8 @@ import type { EnvironmentConfig, RuleInput, TargetingInput } from "./Targeting.j
 import { TOTAL_WEIGHT } from "./RolloutWeight.js"
 import { typeCheck, VALUE_TYPES } from "./VariationValue.js"
 
-export type { Problem } from "../Errors.js"
+// An alias, not `export type { ... } from`: see CompiledFlag in evaluation/Evaluate.ts.
+export type Problem = ProblemOf
 export { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 import { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 

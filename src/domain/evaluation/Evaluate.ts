@@ -16,9 +16,9 @@
 import { bucketValue, hashWith } from "./Bucketing.js"
 import {
   type CompiledCondition,
-  type CompiledFlag,
+  type CompiledFlag as CompiledFlagOf,
   type CompiledRollout,
-  type CompiledSnapshot,
+  type CompiledSnapshot as CompiledSnapshotOf,
   errorResult,
   KIND_ATTRIBUTE,
   KIND_IN_SEGMENT
@@ -29,7 +29,11 @@ import { testAttribute, testString } from "./Operators.js"
 import type { PropertyReader } from "./PropertyReader.js"
 
 export { compile } from "./Compile.js"
-export type { CompiledFlag, CompiledSnapshot } from "./Compile.js"
+// Aliases, not `export type { ... } from`: the declaration bundler turns a type-only re-export
+// inside `export * as Evaluate` into a value (`typeof CompiledFlag`), which breaks hosts that
+// type-check libraries (skipLibCheck: false). test/package/Package.test.ts checks it.
+export type CompiledFlag = CompiledFlagOf
+export type CompiledSnapshot = CompiledSnapshotOf
 
 const hasOwn = Object.prototype.hasOwnProperty
 
