@@ -7,7 +7,10 @@
 //   keyed by a fingerprint of the sources, and that bundle runs. A bundle starts several times
 //   faster than running the sources through tsx; it is rebuilt (in about 2 s) only when a source
 //   file changes. If esbuild cannot be used, the sources run through tsx instead.
-// FLAGPORT_CLI_RUNNER=tsx|bundle|dist forces one way (for debugging).
+//   esbuild is only a build step: its service process is stopped once the bundle is written, so
+//   nothing of it lives on beside the server.
+// FLAGPORT_CLI_RUNNER=tsx|bundle|dist forces one way (for debugging); FLAGPORT_CLI_CACHE=DIR keeps
+// the bundle in DIR instead (tests use a fresh one to exercise the bundling).
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -41,7 +44,10 @@ const fingerprint = () => {
 }
 
 const cacheDirectory = () => {
-  for (const dir of [join(root, "node_modules/.cache/flagport"), join(tmpdir(), "flagport-cli-cache")]) {
+  const candidates = process.env.FLAGPORT_CLI_CACHE
+    ? [process.env.FLAGPORT_CLI_CACHE]
+    : [join(root, "node_modules/.cache/flagport"), join(tmpdir(), "flagport-cli-cache")]
+  for (const dir of candidates) {
     try {
       mkdirSync(dir, { recursive: true })
       return dir
@@ -77,6 +83,8 @@ const bundle = async () => {
     renameSync(partial, output)
   } finally {
     rmSync(partial, { force: true })
+    // Otherwise esbuild's `--service` child process lives as long as the server.
+    await esbuild.stop()
   }
   // Older bundles of this checkout are dead weight.
   for (const name of readdirSync(dir)) {

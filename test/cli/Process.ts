@@ -96,25 +96,35 @@ export const startServer = async (
   const exited = new Promise<number | string | null>((resolveExit) =>
     child.on("exit", (code, signal) => resolveExit(code ?? signal))
   )
-  let ended = false
-  void exited.then(() => (ended = true))
   const baseUrl = `http://127.0.0.1:${port}`
+  const server = { child, baseUrl, output: () => ({ stdout, stderr }), exited }
+  await untilHealthy(server, timeoutMs)
+  return server
+}
+
+/**
+ * Resolves once GET /health answers on the server's base URL; fails (killing the child) when the
+ * process exits first or does not answer within `timeoutMs`.
+ */
+export const untilHealthy = async (server: ServerProcess, timeoutMs: number): Promise<void> => {
+  let ended = false
+  void server.exited.then(() => (ended = true))
   const deadline = Date.now() + timeoutMs
+  const describe = () => `\nstdout: ${server.output().stdout}\nstderr: ${server.output().stderr}`
   for (;;) {
-    if (ended) throw new Error(`server exited before it answered:\nstdout: ${stdout}\nstderr: ${stderr}`)
+    if (ended) throw new Error(`server exited before it answered:${describe()}`)
     if (Date.now() > deadline) {
-      child.kill("SIGKILL")
-      throw new Error(`server did not answer within ${timeoutMs} ms:\nstdout: ${stdout}\nstderr: ${stderr}`)
+      server.child.kill("SIGKILL")
+      throw new Error(`server did not answer within ${timeoutMs} ms:${describe()}`)
     }
     try {
-      const response = await fetch(`${baseUrl}/health`)
-      if (response.ok) break
+      const response = await fetch(`${server.baseUrl}/health`)
+      if (response.ok) return
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200))
   }
-  return { child, baseUrl, output: () => ({ stdout, stderr }), exited }
 }
 
 /** Stops a server with SIGTERM and returns its exit code. */
