@@ -1,3 +1,4 @@
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as ValidationError from "@effect/cli/ValidationError"
 import { Cause, Option } from "effect"
 
@@ -12,10 +13,11 @@ export const EXIT_FAILURE = 1
 export const EXIT_USAGE = 2
 
 export interface Report {
-  /** null when the message was already printed (the CLI library prints usage errors itself). */
-  readonly line: string | null
+  readonly line: string
   readonly exitCode: number
 }
+
+const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, "")
 
 const flatten = (text: string): string => text.replace(/\s*\n\s*/g, " ").trim()
 
@@ -61,8 +63,8 @@ export const report = (cause: Cause.Cause<unknown>): Report => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
-    // @effect/cli has already printed the parse error (and usage) to stderr.
-    if (ValidationError.isValidationError(error)) return { line: null, exitCode: EXIT_USAGE }
+    // A command line @effect/cli could not parse ("Missing argument <ID>", "Expected to find option: '--project'").
+    if (ValidationError.isValidationError(error)) return { line: `error: ${flatten(stripAnsi(HelpDoc.toAnsiText(error.error)))}`, exitCode: EXIT_USAGE }
     if (tagOf(error) === "UsageError") return { line: `error: ${describe(error)}`, exitCode: EXIT_USAGE }
     return { line: `error: ${describe(error)}${detailsOf(error)}`, exitCode: EXIT_FAILURE }
   }

@@ -15,13 +15,13 @@ export const main = (argv: ReadonlyArray<string>): void => {
   const args = argv.length <= 2 ? [...argv, "--help"] : argv
   let exitCode = 0
   const program = Effect.suspend(() => run(args)).pipe(
-    withPlainOutput,
+    withPlainOutput(args.slice(2)),
     Effect.catchAllCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
       const outcome = report(cause)
       exitCode = outcome.exitCode
       return Effect.sync(() => {
-        if (outcome.line !== null) process.stderr.write(`${outcome.line}\n`)
+        process.stderr.write(`${outcome.line}\n`)
         if (process.env.FLAGPORT_DEBUG) process.stderr.write(`${Cause.pretty(cause)}\n`)
       })
     }),

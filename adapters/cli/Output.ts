@@ -1,4 +1,4 @@
-import { Console } from "effect"
+import { Console, Effect } from "effect"
 
 /**
  * stdout carries results only (key lines, JSON, tables), so scripts can parse it;
@@ -17,6 +17,9 @@ export const printTable = (header: ReadonlyArray<string>, rows: ReadonlyArray<Re
   return printLines([format(header), ...rows.map(format)])
 }
 
-/** Progress notes for people; never part of a command's parseable output. */
-export const note = (message: string) => Console.error(message)
+/**
+ * Progress notes for people; never part of a command's parseable output. Written to stderr
+ * directly: the CLI's Console.error is reserved for @effect/cli's own errors (see PlainConsole.ts).
+ */
+export const note = (message: string) => Effect.sync(() => void process.stderr.write(`${message}\n`))
 

@@ -1,8 +1,13 @@
 import { Console, Effect } from "effect"
+import { withCommandPath } from "./CommandPath.js"
 
 /**
- * @effect/cli renders help and parse errors with ANSI styles whatever the output is. Scripts,
- * pipes, log files and NO_COLOR users get the same text without escape codes.
+ * How @effect/cli's console output reaches the user:
+ * - it renders help with ANSI styles whatever the output is; scripts, pipes, log files and
+ *   NO_COLOR users get the same text without escape codes;
+ * - a subcommand's help shows its full path (`$ flagport keys create ...`, see CommandPath.ts);
+ * - its multi-line parse errors are not printed: Failure.ts reports them as the one `error:` line
+ *   every failure gets. (Console.error carries nothing else: our own notes write to stderr directly.)
  */
 
 const ANSI = /\u001b\[[0-9;]*m/g
@@ -11,14 +16,17 @@ const strip = (args: ReadonlyArray<unknown>) => args.map((arg) => (typeof arg ==
 
 const colorWanted = (stream: NodeJS.WriteStream) => stream.isTTY === true && !process.env.NO_COLOR
 
-export const withPlainOutput = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Console.consoleWith((console) => {
-    const plainOut = !colorWanted(process.stdout)
-    const plainErr = !colorWanted(process.stderr)
-    if (!plainOut && !plainErr) return self
-    return Effect.withConsole(self, {
-      ...console,
-      log: (...args) => console.log(...(plainOut ? strip(args) : args)),
-      error: (...args) => console.error(...(plainErr ? strip(args) : args))
+/** `args`: the command line without node and the script, for the help's command path. */
+export const withPlainOutput =
+  (args: ReadonlyArray<string>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Console.consoleWith((console) => {
+      const plainOut = !colorWanted(process.stdout)
+      const withPath = (values: ReadonlyArray<unknown>) =>
+        values.map((value) => (typeof value === "string" ? withCommandPath(value, "flagport", args) : value))
+      return Effect.withConsole(self, {
+        ...console,
+        log: (...values) => console.log(...withPath(plainOut ? strip(values) : values)),
+        error: () => Effect.void
+      })
     })
-  })
