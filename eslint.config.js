@@ -49,6 +49,28 @@ const room = (name, forbidden) => ({
 
 const httpRooms = [room("shared", ["api", "fast", "serving"]), room("api", ["fast", "serving"]), room("fast", ["api", "serving"])]
 
+/**
+ * The published declarations are bundled by tsup (rollup-plugin-dts), which turns a type-only
+ * re-export inside an `export * as X` namespace into a value, breaking hosts that type-check
+ * libraries (skipLibCheck: false). Re-export a type as an alias instead: `export type T = Imported`.
+ */
+const declarationSafeExports = {
+  files: ["src/**/*.ts"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      {
+        selector: "ExportNamedDeclaration[exportKind='type'][source]",
+        message: "Use `export type T = Imported` instead of `export type { T } from`: the bundled .d.ts would declare it as a value."
+      },
+      {
+        selector: "ExportNamedDeclaration[source] > ExportSpecifier[exportKind='type']",
+        message: "Use `export type T = Imported` instead of `export { type T } from`: the bundled .d.ts would declare it as a value."
+      }
+    ]
+  }
+}
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "data/**", ".tmp/**"] },
   {
@@ -58,5 +80,6 @@ export default tseslint.config(
     rules: {}
   },
   boundary,
-  ...httpRooms
+  ...httpRooms,
+  declarationSafeExports
 )
