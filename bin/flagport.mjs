@@ -10,7 +10,8 @@
 //   esbuild is only a build step: its service process is stopped once the bundle is written, so
 //   nothing of it lives on beside the server.
 // FLAGPORT_CLI_RUNNER=tsx|bundle|dist forces one way (for debugging); FLAGPORT_CLI_CACHE=DIR keeps
-// the bundle in DIR instead (tests use a fresh one to exercise the bundling).
+// the bundle in DIR instead, a directory inside the checkout (the bundle imports packages from
+// node_modules by name); tests use a fresh one to exercise the bundling.
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"

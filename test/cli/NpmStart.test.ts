@@ -5,9 +5,8 @@
  * the checkout's sources at start).
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { childEnv, freePort, freshSqliteUrl, ROOT, type ServerProcess, untilHealthy } from "./Process.js"
@@ -45,8 +44,10 @@ const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs: n
 describe("npm start", () => {
   it("runs the server with nothing beside it and stops it gracefully on a SIGTERM to npm", { timeout: TIMEOUT }, async () => {
     const port = await freePort()
-    // A fresh bundle cache: this start bundles the sources with esbuild, as the first start after an edit does.
-    const cache = mkdtempSync(join(tmpdir(), "flagport-cli-cache-"))
+    // A fresh bundle cache: this start bundles the sources with esbuild, as the first start after an
+    // edit does. Inside the checkout, so that the bundle's package imports resolve to node_modules.
+    mkdirSync(join(ROOT, ".tmp"), { recursive: true })
+    const cache = mkdtempSync(join(ROOT, ".tmp", "cli-cache-"))
     scratch.push(cache)
     const npm = spawn("npm", ["start"], {
       cwd: ROOT,
