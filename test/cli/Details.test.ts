@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { logLevelConfig } from "../../adapters/http/LogLevelConfig.js"
+import { logLevelConfig } from "../../adapters/http/serving/LogLevelConfig.js"
 import { freshSqliteUrl, ROOT, runCli } from "./Process.js"
 
 const TIMEOUT = 120_000
