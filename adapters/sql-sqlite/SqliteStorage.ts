@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { orFail } from "../sql/SqlSupport.js"
+import * as WorkerSqlClient from "./WorkerSqlClient.js"
 
 export interface Options {
   /** Path of the database file (created with its parent directory), or `:memory:`. */
@@ -15,7 +15,7 @@ export interface Options {
 
 /**
  * Connection settings, applied once on the single connection:
- * - WAL journal (readers never block the writer; the client sets it);
+ * - WAL journal (readers never block the writer; the worker sets it when it opens the file);
  * - synchronous=FULL: WAL is fsynced at every commit, so an acknowledged write survives a crash
  *   of the process AND of the machine (NORMAL would only survive a process crash);
  * - foreign_keys=ON (SQLite leaves them off by default);
@@ -39,13 +39,17 @@ const ensureDirectory = (filename: string) =>
     catch: (cause) => new StorageError({ message: `Cannot create the directory of SQLite database '${filename}'`, cause })
   })
 
-/** A SqlClient (and SqliteClient) over better-sqlite3, closed with the layer's scope. */
-export const layer = (options: Options): Layer.Layer<SqlClient.SqlClient | SqliteClient.SqliteClient, StorageError> =>
+/**
+ * A SqlClient over better-sqlite3 running on a worker thread (WorkerSqlClient.ts), closed with the
+ * layer's scope. The thread is what keeps a commit's fsync off the event loop: see
+ * docs/decisions.md, "SQLite on a worker thread".
+ */
+export const layer = (options: Options): Layer.Layer<SqlClient.SqlClient, StorageError> =>
   Layer.unwrapEffect(
     Effect.as(
       ensureDirectory(options.filename),
       pragmas(options.busyTimeoutMs ?? 5000).pipe(
-        Layer.provideMerge(SqliteClient.layer({ filename: options.filename })),
+        Layer.provideMerge(WorkerSqlClient.layer({ filename: options.filename })),
         Layer.mapError((cause) => new StorageError({ message: `Cannot open SQLite database '${options.filename}'`, cause }))
       )
     )

@@ -1,0 +1,53 @@
+/**
+ * The messages between the event-loop thread and the SQLite worker thread (structured clone).
+ * Types only: the worker's body (WorkerBody.ts) is shipped as source text and imports nothing.
+ */
+
+/** How the worker runs a statement, after @effect/sql's `Connection` methods. */
+export type ExecuteMode =
+  /** Prepared (cached): the rows of a reader, `[]` for a writer. */
+  | "rows"
+  /** Prepared (cached): the rows of a reader, `{ changes, lastInsertRowid }` for a writer. */
+  | "raw"
+  /** Prepared (cached): the rows of a reader as arrays of values, `[]` for a writer. */
+  | "values"
+  /** Prepared for this call only (transaction control, DDL): like "rows". */
+  | "unprepared"
+
+export interface ExecuteRequest {
+  readonly _tag: "Execute"
+  readonly id: number
+  readonly sql: string
+  readonly params: ReadonlyArray<unknown>
+  readonly mode: ExecuteMode
+  readonly safeIntegers: boolean
+}
+
+/** Close the database (checkpointing the WAL) and let the thread end. */
+export interface CloseRequest {
+  readonly _tag: "Close"
+}
+
+export type Request = ExecuteRequest | CloseRequest
+
+/** What survives of a driver error: `code` (e.g. SQLITE_CONSTRAINT_UNIQUE) is what callers test. */
+export interface ErrorInfo {
+  readonly name: string
+  readonly message: string
+  readonly code?: string
+}
+
+export type Reply =
+  | { readonly _tag: "Opened" }
+  | { readonly _tag: "OpenFailed"; readonly error: ErrorInfo }
+  | { readonly _tag: "Result"; readonly id: number; readonly result: unknown }
+  | { readonly _tag: "Failure"; readonly id: number; readonly error: ErrorInfo }
+
+/** Given to the worker at start. */
+export interface WorkerData {
+  /** Absolute path of the better-sqlite3 package, resolved by the parent (the worker has no module context). */
+  readonly driver: string
+  readonly filename: string
+  /** Prepared statements kept per SQL text, least recently used dropped first. */
+  readonly prepareCacheSize: number
+}
