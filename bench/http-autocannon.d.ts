@@ -7,6 +7,16 @@ declare module "autocannon" {
     method?: string
     headers?: Record<string, string>
     body?: string
+    /** Each connection sends these in order, then starts over. */
+    requests?: ReadonlyArray<RequestSpec>
+  }
+  interface RequestSpec {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
+    setupRequest?: (request: { path: string; body?: string }) => { path: string; body?: string }
+    onResponse?: (status: number, body: string) => void
   }
   interface Histogram {
     average: number
@@ -17,6 +27,7 @@ declare module "autocannon" {
     requests: Histogram
     latency: Histogram
     errors: number
+    timeouts: number
     non2xx: number
   }
   function autocannon(options: Options): Promise<Result>

@@ -3,20 +3,23 @@ import { Worker } from "node:worker_threads"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Scope } from "effect"
 import { workerBody } from "./WorkerBody.js"
-import type { ErrorInfo, ExecuteMode, Reply, Request, WorkerData } from "./WorkerProtocol.js"
+import type { ErrorInfo, ExecuteRequest, Reply, Request, WorkerData } from "./WorkerProtocol.js"
 
 /** A better-sqlite3 connection that lives on its own thread; statements run there in call order. */
 export interface SqliteWorker {
-  readonly execute: (
-    sql: string,
-    params: ReadonlyArray<unknown>,
-    mode: ExecuteMode,
-    safeIntegers: boolean
-  ) => Effect.Effect<unknown, SqlError>
+  /** The statement's result, or `Declined` when `onlyReadOnly` was asked and it is not a read-only query. */
+  readonly execute: (statement: Statement) => Effect.Effect<unknown, SqlError>
 }
+
+export type Statement = Omit<ExecuteRequest, "_tag" | "id">
+
+/** Answered by a worker asked to run only read-only queries, for any other statement. */
+export const Declined: unique symbol = Symbol.for("flagport/SqliteWorker/Declined")
 
 export interface Options {
   readonly filename: string
+  readonly role: WorkerData["role"]
+  readonly busyTimeoutMs: number
   readonly prepareCacheSize?: number
 }
 
@@ -30,6 +33,12 @@ const CLOSE_TIMEOUT_MS = 10_000
  */
 const resolveDriver = (): string =>
   (typeof __filename === "string" ? createRequire(__filename) : createRequire(import.meta.url)).resolve("better-sqlite3")
+
+/**
+ * What a transpiler may have put into `workerBody`'s text that only exists in the module it came
+ * from: esbuild with `keepNames` (as tsx runs) wraps named functions in `__name(fn, "name")`.
+ */
+const TRANSPILER_HELPERS = "var __name = (target) => target;"
 
 /** A driver error as it came over the thread boundary, `code` kept (unique violations are found by it). */
 const revive = (info: ErrorInfo): Error => Object.assign(new Error(info.message), { name: info.name, ...(info.code === undefined ? {} : { code: info.code }) })
@@ -47,9 +56,11 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
     const workerData: WorkerData = {
       driver: resolveDriver(),
       filename: options.filename,
+      role: options.role,
+      busyTimeoutMs: Math.max(0, Math.floor(options.busyTimeoutMs)),
       prepareCacheSize: options.prepareCacheSize ?? 200
     }
-    const worker = new Worker(`(${String(workerBody)})(require)`, { eval: true, workerData })
+    const worker = new Worker(`${TRANSPILER_HELPERS}\n(${String(workerBody)})(require)`, { eval: true, workerData })
     const pending = new Map<number, (reply: Reply) => void>()
     let nextId = 0
     let failure: SqlError | undefined
@@ -84,7 +95,7 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
 
     yield* Effect.tryPromise({
       try: () => opened,
-      catch: (cause) => new SqlError({ cause, message: `Failed to open SQLite database '${options.filename}'` })
+      catch: (cause) => new SqlError({ cause, message: `Failed to open SQLite database '${options.filename}' (${options.role})` })
     }).pipe(Effect.onError(() => Effect.promise(() => worker.terminate())))
     worker.unref()
 
@@ -103,12 +114,13 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
     )
 
     return {
-      execute: (sql, params, mode, safeIntegers) =>
+      execute: (statement) =>
         Effect.async<unknown, SqlError>((resume) => {
           if (failure !== undefined) return resume(Effect.fail(failure))
           const id = nextId++
           pending.set(id, (reply) => {
             if (reply._tag === "Result") resume(Effect.succeed(reply.result))
+            else if (reply._tag === "Declined") resume(Effect.succeed(Declined))
             else if (reply._tag === "Failure") {
               const cause = reply.id === -1 && failure !== undefined ? failure.cause : revive(reply.error)
               resume(Effect.fail(new SqlError({ cause, message: "Failed to execute statement" })))
@@ -116,7 +128,7 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
           })
           if (pending.size === 1) worker.ref()
           try {
-            worker.postMessage({ _tag: "Execute", id, sql, params, mode, safeIntegers } satisfies Request)
+            worker.postMessage({ ...statement, _tag: "Execute", id } satisfies Request)
           } catch (cause) {
             // A parameter that cannot cross threads (structured clone), e.g. a function.
             pending.delete(id)

@@ -3,6 +3,7 @@ import type { ErrorInfo, ExecuteRequest, Reply, Request, WorkerData } from "./Wo
 /** The few better-sqlite3 members the worker uses. */
 interface Statement {
   readonly reader: boolean
+  readonly readonly: boolean
   safeIntegers(on: boolean): Statement
   raw(on: boolean): Statement
   all(...params: Array<unknown>): Array<unknown>
@@ -13,7 +14,7 @@ interface Database {
   pragma(source: string): unknown
   close(): void
 }
-type DatabaseConstructor = new (filename: string) => Database
+type DatabaseConstructor = new (filename: string, options: { readonly: boolean }) => Database
 
 interface Port {
   on(event: "message", listener: (request: Request) => void): void
@@ -48,8 +49,16 @@ export const workerBody = (load: (id: string) => unknown): void => {
 
   let db: Database
   try {
-    db = new Sqlite(data.filename)
-    db.pragma("journal_mode = WAL")
+    db = new Sqlite(data.filename, { readonly: data.role === "reader" })
+    // WAL is a property of the file: the writer sets it (and opens first). The other settings
+    // belong to each connection; a reader gets them too, so that whichever connection answers a
+    // `PRAGMA name` query reports the same.
+    if (data.role === "writer") db.pragma("journal_mode = WAL")
+    db.pragma(`busy_timeout = ${data.busyTimeoutMs}`)
+    // The WAL fsynced at every commit: an acknowledged write survives a crash of the process AND
+    // of the machine (NORMAL would only survive the process's).
+    db.pragma("synchronous = FULL")
+    db.pragma("foreign_keys = ON")
   } catch (cause) {
     port.postMessage({ _tag: "OpenFailed", error: describe(cause) })
     port.close()
@@ -77,8 +86,11 @@ export const workerBody = (load: (id: string) => unknown): void => {
       value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value
     )
 
+  const declined = Symbol("declined")
+
   const execute = (request: ExecuteRequest): unknown => {
     const statement = request.mode === "unprepared" ? db.prepare(request.sql) : prepared(request.sql)
+    if (request.onlyReadOnly && !(statement.readonly && statement.reader)) return declined
     const params = bindable(request.params)
     statement.safeIntegers(request.safeIntegers)
     if (!statement.reader) {
@@ -105,7 +117,8 @@ export const workerBody = (load: (id: string) => unknown): void => {
       return
     }
     try {
-      port.postMessage({ _tag: "Result", id: request.id, result: execute(request) })
+      const result = execute(request)
+      port.postMessage(result === declined ? { _tag: "Declined", id: request.id } : { _tag: "Result", id: request.id, result })
     } catch (cause) {
       port.postMessage({ _tag: "Failure", id: request.id, error: describe(cause) })
     }

@@ -21,6 +21,8 @@ export interface ExecuteRequest {
   readonly params: ReadonlyArray<unknown>
   readonly mode: ExecuteMode
   readonly safeIntegers: boolean
+  /** Run it only if it is a read-only query returning rows; otherwise answer `Declined`. */
+  readonly onlyReadOnly: boolean
 }
 
 /** Close the database (checkpointing the WAL) and let the thread end. */
@@ -42,12 +44,20 @@ export type Reply =
   | { readonly _tag: "OpenFailed"; readonly error: ErrorInfo }
   | { readonly _tag: "Result"; readonly id: number; readonly result: unknown }
   | { readonly _tag: "Failure"; readonly id: number; readonly error: ErrorInfo }
+  | { readonly _tag: "Declined"; readonly id: number }
 
 /** Given to the worker at start. */
 export interface WorkerData {
   /** Absolute path of the better-sqlite3 package, resolved by the parent (the worker has no module context). */
   readonly driver: string
   readonly filename: string
+  /**
+   * The writer opens the file read-write, sets WAL, synchronous=FULL and foreign_keys=ON; a reader
+   * opens it read-only (WAL lets it read while the writer writes).
+   */
+  readonly role: "writer" | "reader"
+  /** Milliseconds a statement waits for another connection's lock before failing. */
+  readonly busyTimeoutMs: number
   /** Prepared statements kept per SQL text, least recently used dropped first. */
   readonly prepareCacheSize: number
 }

@@ -1,66 +1,107 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as Client from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import { Context, Effect, Layer, Scope, Stream } from "effect"
-import type { SqlError } from "@effect/sql/SqlError"
 import * as SqliteWorker from "./SqliteWorker.js"
 import type { ExecuteMode } from "./WorkerProtocol.js"
 
 const ATTR_DB_SYSTEM_NAME = "db.system.name"
 
+export interface Options {
+  /** Path of the database file, or `:memory:`. */
+  readonly filename: string
+  readonly busyTimeoutMs: number
+}
+
+/** SQL texts whose routing is remembered; past it the memory starts over (it is only a shortcut). */
+const ROUTES_REMEMBERED = 2_000
+
+type Rows = ReadonlyArray<any>
+type Transform = (<A extends object>(row: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+
+/** A private in-memory database exists only on its one connection: no second connection can read it. */
+const hasReaderConnection = (filename: string) => filename !== ":memory:" && filename !== ""
+
 /**
- * An @effect/sql `SqlClient` for SQLite whose one connection lives on a worker thread (see
- * SqliteWorker.ts): the same dialect, compiler and transaction statements as
- * @effect/sql-sqlite-node's client, but a query is a message to the worker and its answer
- * resumes the fiber, so the event loop keeps serving while SQLite reads, writes and fsyncs.
+ * An @effect/sql `SqlClient` for SQLite whose connections live on worker threads (SqliteWorker.ts):
+ * the same dialect, compiler and transaction statements as @effect/sql-sqlite-node's client, but
+ * a query is a message to a thread and its answer resumes the fiber, so the event loop keeps
+ * serving while SQLite reads, writes and fsyncs.
  *
- * One permit guards the connection, as in @effect/sql-sqlite-node: a transaction holds it from
- * BEGIN to COMMIT/ROLLBACK (nested `withTransaction` calls are SAVEPOINTs on the same
- * connection), and a statement outside a transaction takes it only to be sent, so it never lands
- * inside another fiber's transaction. The worker runs statements in the order they were sent.
+ * - The writer connection runs every transaction and every statement that may write. One permit
+ *   guards it, as in @effect/sql-sqlite-node: a transaction holds it from BEGIN to COMMIT or
+ *   ROLLBACK (a nested `withTransaction` is a SAVEPOINT on the same connection), a statement
+ *   outside a transaction holds it while it runs, so it never lands inside another transaction.
+ * - A read-only connection on its own thread answers queries outside transactions that SQLite
+ *   reports read-only (`sqlite3_stmt_readonly` and returns rows): health checks, cache refreshes
+ *   and key lookups do not queue behind writes and their fsyncs. WAL makes this safe: a read sees
+ *   every transaction committed before it started, and never half of one. The first time a SQL
+ *   text is seen the reader is asked; if it declines, the text goes to the writer from then on.
  */
-export const make = (options: SqliteWorker.Options): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+export const make = (options: Options): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function* () {
-    const worker = yield* SqliteWorker.make(options)
+    const writer = yield* SqliteWorker.make({ filename: options.filename, role: "writer", busyTimeoutMs: options.busyTimeoutMs })
+    const reader = hasReaderConnection(options.filename)
+      ? yield* SqliteWorker.make({ filename: options.filename, role: "reader", busyTimeoutMs: options.busyTimeoutMs })
+      : undefined
+    const semaphore = yield* Effect.makeSemaphore(1)
 
-    const send = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode) =>
-      Effect.withFiberRuntime<unknown, SqlError>((fiber) =>
-        worker.execute(sql, params, mode, Context.get(fiber.currentContext, Client.SafeIntegers))
+    const safeIntegers = Effect.map(Effect.context<never>(), (context) => Context.get(context, Client.SafeIntegers))
+
+    /** On the writer; the caller holds the permit (in a transaction) or takes it here (outside). */
+    const onWriter = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode) =>
+      Effect.flatMap(safeIntegers, (safe) => writer.execute({ sql, params, mode, safeIntegers: safe, onlyReadOnly: false }))
+
+    /** SQL text -> whether the reader answers it (absent: not asked yet). */
+    const readOnly = new Map<string, boolean>()
+
+    const outsideTransaction = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode): Effect.Effect<unknown, SqlError> => {
+      const viaWriter = semaphore.withPermits(1)(onWriter(sql, params, mode))
+      if (reader === undefined || mode === "unprepared" || readOnly.get(sql) === false) return viaWriter
+      return Effect.flatMap(safeIntegers, (safe) => reader.execute({ sql, params, mode, safeIntegers: safe, onlyReadOnly: true })).pipe(
+        Effect.flatMap((result) => {
+          if (readOnly.size >= ROUTES_REMEMBERED) readOnly.clear()
+          readOnly.set(sql, result !== SqliteWorker.Declined)
+          return result === SqliteWorker.Declined ? viaWriter : Effect.succeed(result)
+        })
       )
-    const rows = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode) =>
-      send(sql, params, mode) as Effect.Effect<ReadonlyArray<any>, SqlError>
-
-    const connection: Connection = {
-      execute: (sql, params, transformRows) =>
-        transformRows ? Effect.map(rows(sql, params, "rows"), transformRows) : rows(sql, params, "rows"),
-      executeRaw: (sql, params) => send(sql, params, "raw"),
-      executeValues: (sql, params) => rows(sql, params, "values") as Effect.Effect<ReadonlyArray<ReadonlyArray<unknown>>, SqlError>,
-      executeUnprepared: (sql, params, transformRows) =>
-        transformRows ? Effect.map(rows(sql, params ?? [], "unprepared"), transformRows) : rows(sql, params ?? [], "unprepared"),
-      executeStream: () => Stream.dieMessage("executeStream not implemented")
     }
 
-    const semaphore = yield* Effect.makeSemaphore(1)
-    const acquirer = semaphore.withPermits(1)(Effect.succeed(connection))
+    const connection = (run: (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode) => Effect.Effect<unknown, SqlError>): Connection => {
+      const rows = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode, transform: Transform) => {
+        const result = run(sql, params, mode) as Effect.Effect<Rows, SqlError>
+        return transform ? Effect.map(result, transform) : result
+      }
+      return {
+        execute: (sql, params, transform) => rows(sql, params, "rows", transform),
+        executeRaw: (sql, params) => run(sql, params, "raw"),
+        executeValues: (sql, params) => rows(sql, params, "values", undefined) as Effect.Effect<ReadonlyArray<ReadonlyArray<unknown>>, SqlError>,
+        executeUnprepared: (sql, params, transform) => rows(sql, params ?? [], "unprepared", transform),
+        executeStream: () => Stream.dieMessage("executeStream not implemented")
+      }
+    }
+
+    const inTransaction = connection(onWriter)
     const transactionAcquirer = Effect.uninterruptibleMask((restore) =>
       Effect.as(
         Effect.zipRight(
           restore(semaphore.take(1)),
           Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))
         ),
-        connection
+        inTransaction
       )
     )
 
     return yield* Client.make({
-      acquirer,
+      acquirer: Effect.succeed(connection(outsideTransaction)),
       compiler: Statement.makeCompilerSqlite(),
       transactionAcquirer,
       spanAttributes: [[ATTR_DB_SYSTEM_NAME, "sqlite"]]
     })
   })
 
-/** The client as a layer: the worker starts when the layer is built and stops with its scope. */
-export const layer = (options: SqliteWorker.Options): Layer.Layer<Client.SqlClient, SqlError> =>
+/** The client as a layer: the threads start when the layer is built and stop with its scope. */
+export const layer = (options: Options): Layer.Layer<Client.SqlClient, SqlError> =>
   Layer.scoped(Client.SqlClient, make(options)).pipe(Layer.provide(Reactivity.layer))
