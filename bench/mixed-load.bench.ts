@@ -4,11 +4,12 @@
  *   npx tsx bench/mixed-load.bench.ts [CHECKOUT...]
  *
  * For each checkout (default: this one), in turn: `flagport serve --init` from that checkout on a
- * fresh SQLite file, 50 flags shaped like W2 of the foundation issue, then autocannon at 500
- * connections for BENCH_DURATION seconds (default 60) where every connection sends 4 evaluations
- * (POST /v1/evaluate, client key) and then 1 write (PUT .../targeting of a random flag, server
- * key), in a loop: 80% evaluations, 20% writes. Meanwhile a separate process opens a fresh TCP
- * connection every 250 ms and times GET /health on it (15 s timeout), which is what a load
+ * fresh SQLite file, 50 flags shaped like W2 of the foundation issue, then for BENCH_DURATION
+ * seconds (default 60) BENCH_CONNECTIONS connections (default 500) at once: 80% of them send
+ * evaluations (POST /v1/evaluate, client key), 20% writes (PUT .../targeting of a random flag,
+ * server key, enabled flipped each time). Evaluating clients and administrators do not wait for
+ * each other, so each kind has its own connections. Meanwhile a separate process opens a fresh
+ * TCP connection every 250 ms and times GET /health on it (15 s timeout), which is what a load
  * balancer's probe or a new client sees. Prints one Markdown row per checkout.
  *
  * Passing two checkouts (e.g. an extract of main and this one) measures before and after on the
@@ -218,17 +219,16 @@ const measure = async (checkout: string) => {
         else counts.evaluationFailures++
       }
     }
+    const load = (connections: number, duration: number, request: typeof evaluate | typeof write) =>
+      autocannon({ url: `http://127.0.0.1:${server.port}`, connections, duration, requests: [request] })
+    const evaluators = Math.round(CONNECTIONS * 0.8)
     // Warm-up (JIT, caches) at a tenth of the connections.
-    await autocannon({ url: `http://127.0.0.1:${server.port}`, connections: 50, duration: 5, requests: [evaluate, evaluate, evaluate, evaluate, write] })
+    await Promise.all([load(Math.round(evaluators / 10), 5, evaluate), load(Math.round((CONNECTIONS - evaluators) / 10), 5, write)])
     Object.assign(counts, { evaluations: 0, evaluationFailures: 0, writes: 0, writeFailures: 0 })
 
-    const [load, health] = await Promise.all([
-      autocannon({
-        url: `http://127.0.0.1:${server.port}`,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        requests: [evaluate, evaluate, evaluate, evaluate, write]
-      }),
+    const [evaluationLoad, writeLoad, health] = await Promise.all([
+      load(evaluators, DURATION, evaluate),
+      load(CONNECTIONS - evaluators, DURATION, write),
       runProbe(server.port, DURATION * 1000 - 2000)
     ])
     const sorted = [...health.latenciesMs].sort((a, b) => a - b)
@@ -237,9 +237,10 @@ const measure = async (checkout: string) => {
       evaluationsPerSecond: counts.evaluations / DURATION,
       writesPerSecond: counts.writes / DURATION,
       failures: counts.evaluationFailures + counts.writeFailures,
-      timeouts: load.timeouts,
-      errors: load.errors,
-      p99: load.latency.p99,
+      timeouts: evaluationLoad.timeouts + writeLoad.timeouts,
+      errors: evaluationLoad.errors + writeLoad.errors,
+      evaluationP99: evaluationLoad.latency.p99,
+      writeP99: writeLoad.latency.p99,
       health: { samples: health.latenciesMs.length + health.timeouts + health.errors, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN, timeouts: health.timeouts, errors: health.errors }
     }
   } finally {
@@ -257,14 +258,16 @@ const main = async () => {
     const h = r.health
     const ms = (n: number) => (Number.isNaN(n) ? "-" : `${Math.round(n)} ms`)
     rows.push(
-      `| ${r.checkout} | ${Math.round(r.evaluationsPerSecond)} | ${Math.round(r.writesPerSecond)} | ${r.p99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.samples} | ${ms(h.p50)} | ${ms(h.p99)} | ${ms(h.max)} | ${h.timeouts} | ${h.errors} |`
+      `| ${r.checkout} | ${Math.round(r.evaluationsPerSecond)} | ${r.evaluationP99} ms | ${Math.round(r.writesPerSecond)} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.samples} | ${ms(h.p50)} | ${ms(h.p99)} | ${ms(h.max)} | ${h.timeouts} | ${h.errors} |`
     )
     console.error(rows[rows.length - 1])
   }
   console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${new Date().toISOString()}`)
-  console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION}, requests 4 x POST /v1/evaluate then 1 x PUT targeting per connection; fresh-connection GET /health every ${PROBE_INTERVAL_MS} ms\n`)
-  console.log("| checkout | evaluations/s | writes/s | load p99 | load timeouts | load errors | non-200 | /health probes | /health p50 | /health p99 | /health max | /health timeouts | /health errors |")
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+  console.log(
+    `autocannon -d ${DURATION}: ${Math.round(CONNECTIONS * 0.8)} connections POST /v1/evaluate and ${CONNECTIONS - Math.round(CONNECTIONS * 0.8)} PUT targeting, at once; fresh-connection GET /health every ${PROBE_INTERVAL_MS} ms\n`
+  )
+  console.log("| checkout | evaluations/s | evaluation p99 | writes/s | write p99 | timeouts | errors | non-200 | /health probes | /health p50 | /health p99 | /health max | /health timeouts | /health errors |")
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }
 

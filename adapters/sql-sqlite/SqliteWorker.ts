@@ -1,26 +1,35 @@
 import { createRequire } from "node:module"
-import { Worker } from "node:worker_threads"
+import { MessageChannel, Worker } from "node:worker_threads"
 import { SqlError } from "@effect/sql/SqlError"
-import { Effect, Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import { workerBody } from "./WorkerBody.js"
 import type { ErrorInfo, ExecuteRequest, Reply, Request, WorkerData } from "./WorkerProtocol.js"
-
-/** A better-sqlite3 connection that lives on its own thread; statements run there in call order. */
-export interface SqliteWorker {
-  /** The statement's result, or `Declined` when `onlyReadOnly` was asked and it is not a read-only query. */
-  readonly execute: (statement: Statement) => Effect.Effect<unknown, SqlError>
-}
 
 export type Statement = Omit<ExecuteRequest, "_tag" | "id">
 
 /** Answered by a worker asked to run only read-only queries, for any other statement. */
 export const Declined: unique symbol = Symbol.for("flagport/SqliteWorker/Declined")
 
+/** A better-sqlite3 connection that lives on its own thread; requests run there in call order. */
+export interface SqliteWorker {
+  /** The statement's result, or `Declined`. */
+  readonly execute: (statement: Statement) => Effect.Effect<unknown, SqlError>
+  /** Begins or rolls back an application transaction (writer only; see WorkerBody.ts). */
+  readonly transaction: (tag: "Begin" | "Rollback") => Effect.Effect<void, SqlError>
+  /**
+   * Commits an application transaction: succeeds once the worker has applied it (the next
+   * transaction may start), with the wait for its durability (the group's COMMIT and fsync).
+   */
+  readonly commit: () => Effect.Effect<Effect.Effect<void, SqlError>, SqlError>
+}
+
 export interface Options {
   readonly filename: string
   readonly role: WorkerData["role"]
   readonly busyTimeoutMs: number
   readonly prepareCacheSize?: number
+  /** See WorkerData.groupWindowMs (default 5). */
+  readonly groupWindowMs?: number
 }
 
 /** How long closing waits for the worker to close the database before it is terminated. */
@@ -41,68 +50,126 @@ const resolveDriver = (): string =>
 const TRANSPILER_HELPERS = "var __name = (target) => target;"
 
 /** A driver error as it came over the thread boundary, `code` kept (unique violations are found by it). */
-const revive = (info: ErrorInfo): Error => Object.assign(new Error(info.message), { name: info.name, ...(info.code === undefined ? {} : { code: info.code }) })
+const revive = (info: ErrorInfo): Error =>
+  Object.assign(new Error(info.message), { name: info.name, ...(info.code === undefined ? {} : { code: info.code }) })
+
+type Settle = (outcome: { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: SqlError }) => void
 
 /**
  * Starts the worker and opens the database in it; fails with a SqlError when it cannot be opened.
  * Closing the scope closes the database (the WAL is checkpointed) and ends the thread.
  *
- * The thread keeps the process alive only while a statement (or the close) is in flight, like any
- * pending I/O; an idle worker never holds the process open. If the thread dies, every statement in
+ * The thread keeps the process alive only while a request (or the close) is in flight, like any
+ * pending I/O; an idle worker never holds the process open. If the thread dies, every request in
  * flight and every later one fails with a SqlError whose cause is the thread's error.
  */
 export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Scope.Scope> =>
   Effect.gen(function* () {
+    const channel = new MessageChannel()
     const workerData: WorkerData = {
       driver: resolveDriver(),
       filename: options.filename,
       role: options.role,
       busyTimeoutMs: Math.max(0, Math.floor(options.busyTimeoutMs)),
-      prepareCacheSize: options.prepareCacheSize ?? 200
+      prepareCacheSize: options.prepareCacheSize ?? 200,
+      replies: channel.port2,
+      groupWindowMs: options.groupWindowMs ?? 5
     }
-    const worker = new Worker(`${TRANSPILER_HELPERS}\n(${String(workerBody)})(require)`, { eval: true, workerData })
-    const pending = new Map<number, (reply: Reply) => void>()
+    const worker = new Worker(`${TRANSPILER_HELPERS}\n(${String(workerBody)})(require)`, {
+      eval: true,
+      workerData,
+      transferList: [channel.port2]
+    })
+    const replies = channel.port1
+    /** Requests waiting for their answer, and commits waiting for durability. */
+    const pending = new Map<number, Settle>()
+    const durable = new Map<number, Settle>()
     let nextId = 0
     let failure: SqlError | undefined
     let closing = false
+    let opened: { readonly ok: true } | { readonly ok: false; readonly error: unknown } | undefined
+    let onOpened: (() => void) | undefined
 
-    const settleAll = (error: SqlError) => {
-      failure ??= error
-      const waiting = [...pending.values()]
-      pending.clear()
-      for (const resume of waiting) resume({ _tag: "Failure", id: -1, error: { name: "SqlError", message: error.message } })
+    // Referenced (keeping the process alive) exactly while something is awaited from the thread.
+    let referenced: boolean | undefined
+    const updateRef = () => {
+      const busy = closing || pending.size > 0 || durable.size > 0
+      if (busy === referenced) return
+      referenced = busy
+      if (busy) {
+        worker.ref()
+        replies.ref()
+      } else {
+        worker.unref()
+        replies.unref()
+      }
     }
-    const opened = new Promise<void>((resolve, reject) => {
-      worker.on("message", (reply: Reply) => {
-        if (reply._tag === "Opened") resolve()
-        else if (reply._tag === "OpenFailed") reject(revive(reply.error))
-        else {
-          const resume = pending.get(reply.id)
+
+    const failAll = (error: SqlError) => {
+      failure ??= error
+      const waiting = [...pending.values(), ...durable.values()]
+      pending.clear()
+      durable.clear()
+      for (const settle of waiting) settle({ ok: false, error: failure })
+      updateRef()
+    }
+
+    const dispatch = (reply: Reply) => {
+      switch (reply._tag) {
+        case "Opened":
+        case "OpenFailed":
+          opened = reply._tag === "Opened" ? { ok: true } : { ok: false, error: revive(reply.error) }
+          onOpened?.()
+          return
+        case "Durable":
+        case "Lost":
+          for (const id of reply.ids) {
+            const settle = durable.get(id)
+            durable.delete(id)
+            if (reply._tag === "Durable") settle?.({ ok: true, value: undefined })
+            else settle?.({ ok: false, error: new SqlError({ cause: revive(reply.error), message: "Failed to commit the transaction" }) })
+          }
+          updateRef()
+          return
+        default: {
+          const settle = pending.get(reply.id)
           pending.delete(reply.id)
-          if (pending.size === 0 && !closing) worker.unref()
-          resume?.(reply)
+          updateRef()
+          if (reply._tag === "Result") settle?.({ ok: true, value: reply.result })
+          else if (reply._tag === "Declined") settle?.({ ok: true, value: Declined })
+          else settle?.({ ok: false, error: new SqlError({ cause: revive(reply.error), message: "Failed to execute statement" }) })
         }
-      })
-      worker.on("error", (cause) => {
-        reject(cause)
-        settleAll(new SqlError({ cause, message: "The SQLite worker thread failed" }))
-      })
-      worker.on("exit", (code) => {
-        reject(new Error(`The SQLite worker thread exited (code ${code}) before opening the database`))
-        settleAll(new SqlError({ cause: new Error(`exit code ${code}`), message: "The SQLite worker thread has stopped" }))
-      })
+      }
+    }
+    replies.on("message", dispatch)
+    worker.on("error", (cause) => {
+      opened ??= { ok: false, error: cause }
+      onOpened?.()
+      failAll(new SqlError({ cause, message: "The SQLite worker thread failed" }))
+    })
+    worker.on("exit", (code) => {
+      const cause = new Error(`The SQLite worker thread exited (code ${code})`)
+      opened ??= { ok: false, error: cause }
+      onOpened?.()
+      failAll(new SqlError({ cause, message: "The SQLite worker thread has stopped" }))
     })
 
-    yield* Effect.tryPromise({
-      try: () => opened,
-      catch: (cause) => new SqlError({ cause, message: `Failed to open SQLite database '${options.filename}' (${options.role})` })
+    yield* Effect.async<void, SqlError>((resume) => {
+      onOpened = () => {
+        if (opened?.ok === true) resume(Effect.void)
+        else if (opened !== undefined) {
+          resume(Effect.fail(new SqlError({ cause: opened.error, message: `Failed to open SQLite database '${options.filename}' (${options.role})` })))
+        }
+      }
+      onOpened()
     }).pipe(Effect.onError(() => Effect.promise(() => worker.terminate())))
-    worker.unref()
+    onOpened = undefined
+    updateRef()
 
     yield* Effect.addFinalizer(() =>
       Effect.async<void>((resume) => {
         closing = true
-        worker.ref()
+        updateRef()
         const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS)
         worker.once("exit", () => {
           clearTimeout(timer)
@@ -113,28 +180,51 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
       })
     )
 
+    /** Sends a request and resumes with its answer, which comes as a message on a later turn. */
+    const call = (
+      request: Omit<ExecuteRequest, "id"> | { readonly _tag: "Begin" | "Commit" | "Rollback" },
+      onSend?: (id: number) => void
+    ) =>
+      Effect.async<unknown, SqlError>((resume) => {
+        if (failure !== undefined) return resume(Effect.fail(failure))
+        const id = nextId++
+        onSend?.(id)
+        pending.set(id, (outcome) => {
+          resume(outcome.ok ? Effect.succeed(outcome.value) : Effect.fail(outcome.error))
+        })
+        updateRef()
+        try {
+          worker.postMessage({ ...request, id } satisfies Request)
+        } catch (cause) {
+          // A parameter that cannot cross threads (structured clone), e.g. a function.
+          pending.delete(id)
+          updateRef()
+          return resume(Effect.fail(new SqlError({ cause, message: "Failed to send the statement to the SQLite worker" })))
+        }
+      })
+
     return {
-      execute: (statement) =>
-        Effect.async<unknown, SqlError>((resume) => {
-          if (failure !== undefined) return resume(Effect.fail(failure))
-          const id = nextId++
-          pending.set(id, (reply) => {
-            if (reply._tag === "Result") resume(Effect.succeed(reply.result))
-            else if (reply._tag === "Declined") resume(Effect.succeed(Declined))
-            else if (reply._tag === "Failure") {
-              const cause = reply.id === -1 && failure !== undefined ? failure.cause : revive(reply.error)
-              resume(Effect.fail(new SqlError({ cause, message: "Failed to execute statement" })))
-            }
-          })
-          if (pending.size === 1) worker.ref()
-          try {
-            worker.postMessage({ ...statement, _tag: "Execute", id } satisfies Request)
-          } catch (cause) {
-            // A parameter that cannot cross threads (structured clone), e.g. a function.
-            pending.delete(id)
-            if (pending.size === 0) worker.unref()
-            resume(Effect.fail(new SqlError({ cause, message: "Failed to send the statement to the SQLite worker" })))
+      execute: (statement) => call({ ...statement, _tag: "Execute" }),
+      transaction: (tag) => Effect.asVoid(call({ _tag: tag })),
+      commit: () =>
+        Effect.suspend(() => {
+          // Registered before the Commit is sent: `Durable` may follow its answer in the same batch.
+          let id = -1
+          let early: Parameters<Settle>[0] | undefined
+          let waiter: Settle | undefined
+          const register = (sent: number) => {
+            id = sent
+            durable.set(id, (outcome) => (waiter === undefined ? (early = outcome) : waiter(outcome)))
           }
+          const isDurable = Effect.async<void, SqlError>((resume) => {
+            const settle: Settle = (outcome) => resume(outcome.ok ? Effect.void : Effect.fail(outcome.error))
+            if (early === undefined) waiter = settle
+            else settle(early)
+          })
+          return call({ _tag: "Commit" }, register).pipe(
+            Effect.tapError(() => Effect.sync(() => durable.delete(id))),
+            Effect.as(isDurable)
+          )
         })
     }
   })

@@ -10,7 +10,9 @@ interface Statement {
   run(...params: Array<unknown>): unknown
 }
 interface Database {
+  readonly inTransaction: boolean
   prepare(sql: string): Statement
+  exec(sql: string): void
   pragma(source: string): unknown
   close(): void
 }
@@ -18,14 +20,20 @@ type DatabaseConstructor = new (filename: string, options: { readonly: boolean }
 
 interface Port {
   on(event: "message", listener: (request: Request) => void): void
-  postMessage(reply: Reply): void
   close(): void
 }
 
 /**
- * The body of the SQLite worker thread: it owns the better-sqlite3 connection and runs one
- * statement at a time, in arrival order, so the synchronous driver (and every commit's fsync)
- * blocks this thread and never the event loop.
+ * The body of a SQLite worker thread: it owns one better-sqlite3 connection and runs one request
+ * at a time, in arrival order, so the synchronous driver (and every commit's fsync) blocks this
+ * thread and never the event loop.
+ *
+ * The writer commits in groups. An application transaction (Begin .. Commit) is a savepoint in a
+ * real transaction that the transactions of the next `groupWindowMs` share; Commit releases the
+ * savepoint and is answered at once (so the next transaction can start), and the group's one real
+ * COMMIT, with its fsync (synchronous=FULL), is followed by `Durable` for all of them: only then
+ * does the application acknowledge them. Rollback undoes only its own savepoint. If the real COMMIT
+ * fails, the whole group is `Lost` (none of it was acknowledged).
  *
  * It is started from its source text (`String(workerBody)`, see SqliteWorker.ts), which is the
  * one form that runs the same under tsx, vitest, esbuild bundles and the ESM and CommonJS builds.
@@ -34,9 +42,12 @@ interface Port {
  */
 export const workerBody = (load: (id: string) => unknown): void => {
   const threads = load("node:worker_threads") as { parentPort: Port; workerData: WorkerData }
-  const port = threads.parentPort
   const data = threads.workerData
   const Sqlite = load(data.driver) as DatabaseConstructor
+
+  const reply = (message: Reply) => {
+    data.replies.postMessage(message)
+  }
 
   const describe = (cause: unknown): ErrorInfo => {
     const error = cause as { name?: unknown; message?: unknown; code?: unknown }
@@ -45,6 +56,11 @@ export const workerBody = (load: (id: string) => unknown): void => {
       message: typeof error?.message === "string" ? error.message : String(cause),
       ...(typeof error?.code === "string" ? { code: error.code } : {})
     }
+  }
+
+  const stop = () => {
+    threads.parentPort.close()
+    data.replies.close()
   }
 
   let db: Database
@@ -60,8 +76,8 @@ export const workerBody = (load: (id: string) => unknown): void => {
     db.pragma("synchronous = FULL")
     db.pragma("foreign_keys = ON")
   } catch (cause) {
-    port.postMessage({ _tag: "OpenFailed", error: describe(cause) })
-    port.close()
+    reply({ _tag: "OpenFailed", error: describe(cause) })
+    stop()
     return
   }
 
@@ -106,22 +122,107 @@ export const workerBody = (load: (id: string) => unknown): void => {
     }
   }
 
-  port.on("message", (request) => {
+  // ---- Group commit (writer) ----
+  const SAVEPOINT = "flagport_transaction"
+  /** The real transaction shared by a group, while one is open. */
+  let group: { readonly ids: Array<number>; readonly startedAt: number } | undefined
+  /** An application transaction is between Begin and Commit/Rollback. */
+  let inTransaction = false
+  let flushTimer: ReturnType<typeof setTimeout> | undefined
+
+  /** Commits the group's real transaction (unless one of its transactions is still open). */
+  const flush = () => {
+    if (group === undefined || inTransaction) return
+    const ids = group.ids
+    group = undefined
+    if (flushTimer !== undefined) clearTimeout(flushTimer)
+    flushTimer = undefined
+    try {
+      // SQLite rolls a transaction back by itself on some errors (disk full, I/O error).
+      if (!db.inTransaction) throw new Error("SQLite rolled the transaction back after an error")
+      db.exec("COMMIT")
+      if (ids.length > 0) reply({ _tag: "Durable", ids })
+    } catch (cause) {
+      if (db.inTransaction) db.exec("ROLLBACK")
+      if (ids.length > 0) reply({ _tag: "Lost", ids, error: describe(cause) })
+    }
+  }
+
+  /** After a transaction ends: commit now if the group's window is over, else when it is. */
+  const flushWhenDue = () => {
+    if (group === undefined) return
+    const remaining = group.startedAt + data.groupWindowMs - Date.now()
+    if (remaining <= 0) flush()
+    else
+      flushTimer ??= setTimeout(() => {
+        flushTimer = undefined
+        flush()
+      }, remaining)
+  }
+
+  const transaction = (request: { readonly _tag: "Begin" | "Commit" | "Rollback"; readonly id: number }) => {
+    switch (request._tag) {
+      case "Begin": {
+        if (group !== undefined && (!db.inTransaction || Date.now() >= group.startedAt + data.groupWindowMs)) flush()
+        if (group === undefined) {
+          db.exec("BEGIN")
+          group = { ids: [], startedAt: Date.now() }
+        }
+        db.exec(`SAVEPOINT ${SAVEPOINT}`)
+        inTransaction = true
+        return
+      }
+      case "Commit": {
+        inTransaction = false
+        db.exec(`RELEASE ${SAVEPOINT}`)
+        group?.ids.push(request.id)
+        return
+      }
+      case "Rollback": {
+        inTransaction = false
+        if (db.inTransaction) {
+          db.exec(`ROLLBACK TO ${SAVEPOINT}`)
+          db.exec(`RELEASE ${SAVEPOINT}`)
+        }
+        return
+      }
+    }
+  }
+
+  threads.parentPort.on("message", (request) => {
     if (request._tag === "Close") {
+      inTransaction = false
+      if (db.inTransaction && group !== undefined) {
+        try {
+          db.exec(`ROLLBACK TO ${SAVEPOINT}`)
+          db.exec(`RELEASE ${SAVEPOINT}`)
+        } catch {
+          // no open savepoint: nothing of an unfinished transaction to undo
+        }
+      }
+      flush()
       cache.clear()
       try {
         db.close()
       } finally {
-        port.close()
+        stop()
       }
       return
     }
     try {
-      const result = execute(request)
-      port.postMessage(result === declined ? { _tag: "Declined", id: request.id } : { _tag: "Result", id: request.id, result })
+      if (request._tag === "Execute") {
+        // A statement outside an application transaction runs on its own: after the group.
+        if (!inTransaction) flush()
+        const result = execute(request)
+        reply(result === declined ? { _tag: "Declined", id: request.id } : { _tag: "Result", id: request.id, result })
+      } else {
+        transaction(request)
+        reply({ _tag: "Result", id: request.id, result: [] })
+      }
     } catch (cause) {
-      port.postMessage({ _tag: "Failure", id: request.id, error: describe(cause) })
+      reply({ _tag: "Failure", id: request.id, error: describe(cause) })
     }
+    if (request._tag === "Commit" || request._tag === "Rollback") flushWhenDue()
   })
-  port.postMessage({ _tag: "Opened" })
+  reply({ _tag: "Opened" })
 }

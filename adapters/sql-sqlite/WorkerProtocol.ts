@@ -1,5 +1,7 @@
+import type { MessagePort } from "node:worker_threads"
+
 /**
- * The messages between the event-loop thread and the SQLite worker thread (structured clone).
+ * The messages between the event-loop thread and a SQLite worker thread (structured clone).
  * Types only: the worker's body (WorkerBody.ts) is shipped as source text and imports nothing.
  */
 
@@ -11,7 +13,7 @@ export type ExecuteMode =
   | "raw"
   /** Prepared (cached): the rows of a reader as arrays of values, `[]` for a writer. */
   | "values"
-  /** Prepared for this call only (transaction control, DDL): like "rows". */
+  /** Prepared for this call only (DDL, savepoints): like "rows". */
   | "unprepared"
 
 export interface ExecuteRequest {
@@ -25,12 +27,22 @@ export interface ExecuteRequest {
   readonly onlyReadOnly: boolean
 }
 
+/**
+ * A transaction of the application. The writer runs it as a savepoint inside a real transaction
+ * that several of them share (group commit): `Commit` is answered once the savepoint is released,
+ * and `Durable` follows when the real COMMIT (and its fsync) has covered it.
+ */
+export interface TransactionRequest {
+  readonly _tag: "Begin" | "Commit" | "Rollback"
+  readonly id: number
+}
+
 /** Close the database (checkpointing the WAL) and let the thread end. */
 export interface CloseRequest {
   readonly _tag: "Close"
 }
 
-export type Request = ExecuteRequest | CloseRequest
+export type Request = ExecuteRequest | TransactionRequest | CloseRequest
 
 /** What survives of a driver error: `code` (e.g. SQLITE_CONSTRAINT_UNIQUE) is what callers test. */
 export interface ErrorInfo {
@@ -45,6 +57,10 @@ export type Reply =
   | { readonly _tag: "Result"; readonly id: number; readonly result: unknown }
   | { readonly _tag: "Failure"; readonly id: number; readonly error: ErrorInfo }
   | { readonly _tag: "Declined"; readonly id: number }
+  /** The commits `ids` are on disk (the group's COMMIT returned). */
+  | { readonly _tag: "Durable"; readonly ids: ReadonlyArray<number> }
+  /** The group's COMMIT failed: none of the commits `ids` happened. */
+  | { readonly _tag: "Lost"; readonly ids: ReadonlyArray<number>; readonly error: ErrorInfo }
 
 /** Given to the worker at start. */
 export interface WorkerData {
@@ -60,4 +76,8 @@ export interface WorkerData {
   readonly busyTimeoutMs: number
   /** Prepared statements kept per SQL text, least recently used dropped first. */
   readonly prepareCacheSize: number
+  /** Where replies go (a port of its own, which the parent can unref while idle). */
+  readonly replies: MessagePort
+  /** A group's real COMMIT waits at most this long for more transactions to join it. */
+  readonly groupWindowMs: number
 }

@@ -15,6 +15,11 @@ export interface Options {
   readonly busyTimeoutMs: number
 }
 
+/** The transaction statements @effect/sql sends, recognised by the transaction's connection. */
+const BEGIN = "BEGIN"
+const COMMIT = "COMMIT"
+const ROLLBACK = "ROLLBACK"
+
 /** SQL texts whose routing is remembered; past it the memory starts over (it is only a shortcut). */
 const ROUTES_REMEMBERED = 2_000
 
@@ -49,18 +54,16 @@ export const make = (options: Options): Effect.Effect<Client.SqlClient, SqlError
     const semaphore = yield* Effect.makeSemaphore(1)
 
     const safeIntegers = Effect.map(Effect.context<never>(), (context) => Context.get(context, Client.SafeIntegers))
-
-    /** On the writer; the caller holds the permit (in a transaction) or takes it here (outside). */
-    const onWriter = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode) =>
-      Effect.flatMap(safeIntegers, (safe) => writer.execute({ sql, params, mode, safeIntegers: safe, onlyReadOnly: false }))
+    const statement = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode, onlyReadOnly: boolean) =>
+      Effect.map(safeIntegers, (safe) => ({ sql, params, mode, safeIntegers: safe, onlyReadOnly }))
 
     /** SQL text -> whether the reader answers it (absent: not asked yet). */
     const readOnly = new Map<string, boolean>()
 
     const outsideTransaction = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode): Effect.Effect<unknown, SqlError> => {
-      const viaWriter = semaphore.withPermits(1)(onWriter(sql, params, mode))
+      const viaWriter = semaphore.withPermits(1)(Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s)))
       if (reader === undefined || mode === "unprepared" || readOnly.get(sql) === false) return viaWriter
-      return Effect.flatMap(safeIntegers, (safe) => reader.execute({ sql, params, mode, safeIntegers: safe, onlyReadOnly: true })).pipe(
+      return Effect.flatMap(statement(sql, params, mode, true), (s) => reader.execute(s)).pipe(
         Effect.flatMap((result) => {
           if (readOnly.size >= ROUTES_REMEMBERED) readOnly.clear()
           readOnly.set(sql, result !== SqliteWorker.Declined)
@@ -69,38 +72,57 @@ export const make = (options: Options): Effect.Effect<Client.SqlClient, SqlError
       )
     }
 
-    const connection = (run: (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode) => Effect.Effect<unknown, SqlError>): Connection => {
-      const rows = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode, transform: Transform) => {
-        const result = run(sql, params, mode) as Effect.Effect<Rows, SqlError>
-        return transform ? Effect.map(result, transform) : result
+    /**
+     * The connection of one transaction, which holds the permit. COMMIT releases the permit as
+     * soon as the worker has applied the transaction (released its savepoint), then waits for the
+     * group's durable COMMIT: the next transaction runs meanwhile and joins the same fsync.
+     */
+    const transactionConnection = (release: () => Effect.Effect<void>) => {
+      const run = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode): Effect.Effect<unknown, SqlError> => {
+        if (sql === BEGIN) return writer.transaction("Begin")
+        if (sql === ROLLBACK) return writer.transaction("Rollback")
+        if (sql === COMMIT) return Effect.flatMap(writer.commit(), (isDurable) => Effect.zipRight(release(), isDurable))
+        return Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s))
       }
-      return {
-        execute: (sql, params, transform) => rows(sql, params, "rows", transform),
-        executeRaw: (sql, params) => run(sql, params, "raw"),
-        executeValues: (sql, params) => rows(sql, params, "values", undefined) as Effect.Effect<ReadonlyArray<ReadonlyArray<unknown>>, SqlError>,
-        executeUnprepared: (sql, params, transform) => rows(sql, params ?? [], "unprepared", transform),
-        executeStream: () => Stream.dieMessage("executeStream not implemented")
-      }
+      return connection(run)
     }
 
-    const inTransaction = connection(onWriter)
     const transactionAcquirer = Effect.uninterruptibleMask((restore) =>
-      Effect.as(
-        Effect.zipRight(
-          restore(semaphore.take(1)),
-          Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))
-        ),
-        inTransaction
-      )
+      Effect.gen(function* () {
+        yield* restore(semaphore.take(1))
+        let held = true
+        // Once: by COMMIT (early) or when the transaction's scope closes.
+        const release = () => Effect.suspend(() => (held ? ((held = false), semaphore.release(1)) : Effect.void))
+        yield* Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, release()))
+        return transactionConnection(release)
+      })
     )
 
     return yield* Client.make({
       acquirer: Effect.succeed(connection(outsideTransaction)),
       compiler: Statement.makeCompilerSqlite(),
       transactionAcquirer,
+      beginTransaction: BEGIN,
+      commit: COMMIT,
+      rollback: ROLLBACK,
       spanAttributes: [[ATTR_DB_SYSTEM_NAME, "sqlite"]]
     })
   })
+
+/** A statement method for each @effect/sql `Connection` method, over one way to run SQL. */
+const connection = (run: (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode) => Effect.Effect<unknown, SqlError>): Connection => {
+  const rows = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode, transform: Transform) => {
+    const result = run(sql, params, mode) as Effect.Effect<Rows, SqlError>
+    return transform ? Effect.map(result, transform) : result
+  }
+  return {
+    execute: (sql, params, transform) => rows(sql, params, "rows", transform),
+    executeRaw: (sql, params) => run(sql, params, "raw"),
+    executeValues: (sql, params) => rows(sql, params, "values", undefined) as Effect.Effect<ReadonlyArray<ReadonlyArray<unknown>>, SqlError>,
+    executeUnprepared: (sql, params, transform) => rows(sql, params ?? [], "unprepared", transform),
+    executeStream: () => Stream.dieMessage("executeStream not implemented")
+  }
+}
 
 /** The client as a layer: the threads start when the layer is built and stop with its scope. */
 export const layer = (options: Options): Layer.Layer<Client.SqlClient, SqlError> =>
