@@ -1,5 +1,5 @@
 import { createRequire } from "node:module"
-import { MessageChannel, Worker } from "node:worker_threads"
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, type Scope } from "effect"
 import { workerBody } from "./WorkerBody.js"
@@ -12,15 +12,15 @@ export const Declined: unique symbol = Symbol.for("flagport/SqliteWorker/Decline
 
 /** A better-sqlite3 connection that lives on its own thread; requests run there in call order. */
 export interface SqliteWorker {
-  /** The statement's result, or `Declined`. */
-  readonly execute: (statement: Statement) => Effect.Effect<unknown, SqlError>
+  /** The statement's result, or `Declined`. `waitMs`: see `call`. */
+  readonly execute: (statement: Statement, waitMs: number) => Effect.Effect<unknown, SqlError>
   /** Begins or rolls back an application transaction (writer only; see WorkerBody.ts). */
-  readonly transaction: (tag: "Begin" | "Rollback") => Effect.Effect<void, SqlError>
+  readonly transaction: (tag: "Begin" | "Rollback", waitMs: number) => Effect.Effect<void, SqlError>
   /**
    * Commits an application transaction: succeeds once the worker has applied it (the next
    * transaction may start), with the wait for its durability (the group's COMMIT and fsync).
    */
-  readonly commit: () => Effect.Effect<Effect.Effect<void, SqlError>, SqlError>
+  readonly commit: (waitMs: number) => Effect.Effect<Effect.Effect<void, SqlError>, SqlError>
 }
 
 export interface Options {
@@ -30,6 +30,23 @@ export interface Options {
   readonly prepareCacheSize?: number
   /** See WorkerData.groupWindowMs (default 5). */
   readonly groupWindowMs?: number
+}
+
+/**
+ * Waits on the spot (see `call`) add up to at most this much per turn of the event loop, over all
+ * workers; past it, answers come as messages until the next turn, so that a chain of transactions
+ * cannot hold up the other requests' I/O.
+ */
+const SYNC_WAIT_BUDGET_MS = 10
+const syncWait = { spent: 0, resetScheduled: false }
+const spendSyncWait = (ms: number) => {
+  syncWait.spent += ms
+  if (syncWait.resetScheduled) return
+  syncWait.resetScheduled = true
+  setImmediate(() => {
+    syncWait.spent = 0
+    syncWait.resetScheduled = false
+  })
 }
 
 /** How long closing waits for the worker to close the database before it is terminated. */
@@ -66,6 +83,7 @@ type Settle = (outcome: { readonly ok: true; readonly value: unknown } | { reado
 export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Scope.Scope> =>
   Effect.gen(function* () {
     const channel = new MessageChannel()
+    const signal = new Int32Array(new SharedArrayBuffer(4))
     const workerData: WorkerData = {
       driver: resolveDriver(),
       filename: options.filename,
@@ -73,6 +91,7 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
       busyTimeoutMs: Math.max(0, Math.floor(options.busyTimeoutMs)),
       prepareCacheSize: options.prepareCacheSize ?? 200,
       replies: channel.port2,
+      signal,
       groupWindowMs: options.groupWindowMs ?? 5
     }
     const worker = new Worker(`${TRANSPILER_HELPERS}\n(${String(workerBody)})(require)`, {
@@ -180,16 +199,26 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
       })
     )
 
-    /** Sends a request and resumes with its answer, which comes as a message on a later turn. */
+    /**
+     * Sends a request and resumes with its answer. With `waitMs` > 0 the answer is first awaited on
+     * the spot (Atomics.wait on the signal, then taken off the port), at most that long and within
+     * the turn's budget: a statement inside a transaction takes microseconds in the worker, and a
+     * transaction holds the writer, so waiting a turn of a busy event loop for each of its
+     * statements would hold every other write back. Past the wait (e.g. while the worker fsyncs a
+     * group), the answer comes as a message on a later turn.
+     */
     const call = (
       request: Omit<ExecuteRequest, "id"> | { readonly _tag: "Begin" | "Commit" | "Rollback" },
+      waitMs: number,
       onSend?: (id: number) => void
     ) =>
       Effect.async<unknown, SqlError>((resume) => {
         if (failure !== undefined) return resume(Effect.fail(failure))
         const id = nextId++
         onSend?.(id)
+        let settled = false
         pending.set(id, (outcome) => {
+          settled = true
           resume(outcome.ok ? Effect.succeed(outcome.value) : Effect.fail(outcome.error))
         })
         updateRef()
@@ -201,12 +230,26 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
           updateRef()
           return resume(Effect.fail(new SqlError({ cause, message: "Failed to send the statement to the SQLite worker" })))
         }
+        const started = performance.now()
+        const deadline = started + Math.min(waitMs, SYNC_WAIT_BUDGET_MS - syncWait.spent)
+        while (!settled && failure === undefined) {
+          const seen = Atomics.load(signal, 0)
+          const message = receiveMessageOnPort(replies)
+          if (message !== undefined) {
+            dispatch(message.message as Reply)
+            continue
+          }
+          const remaining = deadline - performance.now()
+          if (remaining <= 0) break
+          Atomics.wait(signal, 0, seen, remaining)
+        }
+        if (waitMs > 0) spendSyncWait(performance.now() - started)
       })
 
     return {
-      execute: (statement) => call({ ...statement, _tag: "Execute" }),
-      transaction: (tag) => Effect.asVoid(call({ _tag: tag })),
-      commit: () =>
+      execute: (statement, waitMs) => call({ ...statement, _tag: "Execute" }, waitMs),
+      transaction: (tag, waitMs) => Effect.asVoid(call({ _tag: tag }, waitMs)),
+      commit: (waitMs) =>
         Effect.suspend(() => {
           // Registered before the Commit is sent: `Durable` may follow its answer in the same batch.
           let id = -1
@@ -221,7 +264,7 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
             if (early === undefined) waiter = settle
             else settle(early)
           })
-          return call({ _tag: "Commit" }, register).pipe(
+          return call({ _tag: "Commit" }, waitMs, register).pipe(
             Effect.tapError(() => Effect.sync(() => durable.delete(id))),
             Effect.as(isDurable)
           )

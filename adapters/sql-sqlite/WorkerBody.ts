@@ -47,6 +47,8 @@ export const workerBody = (load: (id: string) => unknown): void => {
 
   const reply = (message: Reply) => {
     data.replies.postMessage(message)
+    Atomics.add(data.signal, 0, 1)
+    Atomics.notify(data.signal, 0)
   }
 
   const describe = (cause: unknown): ErrorInfo => {

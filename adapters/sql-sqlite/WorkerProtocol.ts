@@ -76,8 +76,10 @@ export interface WorkerData {
   readonly busyTimeoutMs: number
   /** Prepared statements kept per SQL text, least recently used dropped first. */
   readonly prepareCacheSize: number
-  /** Where replies go (a port of its own, which the parent can unref while idle). */
+  /** Where replies go: a port of its own, which the parent can also read synchronously. */
   readonly replies: MessagePort
+  /** Incremented and notified after every reply, for the parent's `Atomics.wait`. */
+  readonly signal: Int32Array
   /** A group's real COMMIT waits at most this long for more transactions to join it. */
   readonly groupWindowMs: number
 }

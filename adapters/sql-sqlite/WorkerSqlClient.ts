@@ -20,6 +20,12 @@ const BEGIN = "BEGIN"
 const COMMIT = "COMMIT"
 const ROLLBACK = "ROLLBACK"
 
+/**
+ * How long a statement inside a transaction is awaited on the spot before its answer is left to the
+ * event loop: a short block, far below one turn of a busy loop.
+ */
+const SYNC_WAIT_MS = 2
+
 /** SQL texts whose routing is remembered; past it the memory starts over (it is only a shortcut). */
 const ROUTES_REMEMBERED = 2_000
 
@@ -61,9 +67,9 @@ export const make = (options: Options): Effect.Effect<Client.SqlClient, SqlError
     const readOnly = new Map<string, boolean>()
 
     const outsideTransaction = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode): Effect.Effect<unknown, SqlError> => {
-      const viaWriter = semaphore.withPermits(1)(Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s)))
+      const viaWriter = semaphore.withPermits(1)(Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s, 0)))
       if (reader === undefined || mode === "unprepared" || readOnly.get(sql) === false) return viaWriter
-      return Effect.flatMap(statement(sql, params, mode, true), (s) => reader.execute(s)).pipe(
+      return Effect.flatMap(statement(sql, params, mode, true), (s) => reader.execute(s, 0)).pipe(
         Effect.flatMap((result) => {
           if (readOnly.size >= ROUTES_REMEMBERED) readOnly.clear()
           readOnly.set(sql, result !== SqliteWorker.Declined)
@@ -73,16 +79,17 @@ export const make = (options: Options): Effect.Effect<Client.SqlClient, SqlError
     }
 
     /**
-     * The connection of one transaction, which holds the permit. COMMIT releases the permit as
+     * The connection of one transaction, which holds the permit. Its statements are awaited on the
+     * spot (SYNC_WAIT_MS, see SqliteWorker.call) so that it holds the writer briefly. COMMIT releases the permit as
      * soon as the worker has applied the transaction (released its savepoint), then waits for the
      * group's durable COMMIT: the next transaction runs meanwhile and joins the same fsync.
      */
     const transactionConnection = (release: () => Effect.Effect<void>) => {
       const run = (sql: string, params: ReadonlyArray<unknown>, mode: ExecuteMode): Effect.Effect<unknown, SqlError> => {
-        if (sql === BEGIN) return writer.transaction("Begin")
-        if (sql === ROLLBACK) return writer.transaction("Rollback")
-        if (sql === COMMIT) return Effect.flatMap(writer.commit(), (isDurable) => Effect.zipRight(release(), isDurable))
-        return Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s))
+        if (sql === BEGIN) return writer.transaction("Begin", SYNC_WAIT_MS)
+        if (sql === ROLLBACK) return writer.transaction("Rollback", SYNC_WAIT_MS)
+        if (sql === COMMIT) return Effect.flatMap(writer.commit(SYNC_WAIT_MS), (isDurable) => Effect.zipRight(release(), isDurable))
+        return Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s, SYNC_WAIT_MS))
       }
       return connection(run)
     }
