@@ -45,6 +45,9 @@ const hasReaderConnection = (filename: string) => filename !== ":memory:" && fil
  *   guards it, as in @effect/sql-sqlite-node: a transaction holds it from BEGIN to COMMIT or
  *   ROLLBACK (a nested `withTransaction` is a SAVEPOINT on the same connection), a statement
  *   outside a transaction holds it while it runs, so it never lands inside another transaction.
+ *   Commits are grouped (WorkerBody.ts): a transaction gives the permit back once the worker has
+ *   applied it, and its `withTransaction` returns once a group COMMIT (with its fsync) covers it,
+ *   so a commit is acknowledged exactly when it is on disk, as with one fsync per commit.
  * - A read-only connection on its own thread answers queries outside transactions that SQLite
  *   reports read-only (`sqlite3_stmt_readonly` and returns rows): health checks, cache refreshes
  *   and key lookups do not queue behind writes and their fsyncs. WAL makes this safe: a read sees

@@ -1,0 +1,101 @@
+/**
+ * SQLite under a burst of writes, through a real server on a real SQLite file: a fresh connection's
+ * `GET /health` must not wait for the burst. Each durable commit (an fsync) used to run on the
+ * event loop, behind every write queued before it, so /health answered only about when the last
+ * write did; now statements run on worker threads and reads have their own connection.
+ *
+ * The bound is relative, so that a slow or busy machine slows both sides alike: /health must answer
+ * before three quarters of the rest of the burst has passed. Before, it answered after the last
+ * write (its query queued behind all of them: ratio 1.0); now, on a 2-core machine at load average
+ * 15 to 20, at 0.15 to 0.5.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { request as httpRequest } from "node:http"
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import { Flags } from "../../src/services/Flags.js"
+import { request, startServer, type TestServer } from "../http/fixtures.js"
+
+const WRITES = 300
+const FLAGS = 20
+
+/** GET /health on a new TCP connection (no keep-alive pool): what a load balancer's probe sees. */
+const freshHealth = (url: string): Promise<{ readonly status: number; readonly ms: number }> =>
+  new Promise((resolve, reject) => {
+    const started = performance.now()
+    const req = httpRequest(`${url}/health`, { agent: false }, (res) => {
+      res.resume()
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }))
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
+const targeting = (enabled: boolean) => ({
+  environment: "production",
+  enabled,
+  defaultVariationKey: "on",
+  offVariationKey: "off",
+  rules: [{ conditions: [{ attribute: "plan", operator: "in", values: ["beta"] }], variationKey: "on" }]
+})
+
+describe("SQLite: a burst of writes does not hold up other requests", () => {
+  const dir = mkdtempSync(join(tmpdir(), "flagport-under-writes-"))
+  let server: TestServer
+
+  beforeAll(async () => {
+    server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "flagport.db")}`))
+    await server.run(
+      Effect.gen(function* () {
+        const flags = yield* Flags
+        for (let i = 0; i < FLAGS; i++) {
+          yield* flags.create("p1", {
+            key: `f-${i}`,
+            type: "boolean",
+            variations: [
+              { key: "on", value: true },
+              { key: "off", value: false }
+            ]
+          })
+        }
+      })
+    )
+  }, 60_000)
+
+  afterAll(async () => {
+    await server?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("a fresh /health answers long before the burst ends", async () => {
+    const delay = monitorEventLoopDelay({ resolution: 10 })
+    let acknowledged = 0
+    let lastAcknowledgedAt = 0
+    const writes = Array.from({ length: WRITES }, (_, n) =>
+      request(server.url, "PUT", `/v1/projects/p1/flags/f-${n % FLAGS}/targeting`, { key: server.keys.global, body: targeting(n % 2 === 0) }).then(
+        (reply) => {
+          acknowledged++
+          lastAcknowledgedAt = performance.now()
+          return reply.status
+        }
+      )
+    )
+    // Once the burst is under way (some writes committed, most still queued), probe.
+    while (acknowledged < 10) await new Promise((resolve) => setTimeout(resolve, 5))
+    delay.enable()
+    const probeStarted = performance.now()
+    const health = await freshHealth(server.url)
+    const statuses = await Promise.all(writes)
+    delay.disable()
+    const restOfBurstMs = lastAcknowledgedAt - probeStarted
+
+    expect(statuses.every((status) => status === 200)).toBe(true)
+    expect(health.status).toBe(200)
+    const detail = `/health took ${Math.round(health.ms)} ms, the rest of the burst ${Math.round(restOfBurstMs)} ms, event-loop delay max ${Math.round(delay.max / 1e6)} ms`
+    expect(health.ms, detail).toBeLessThan(restOfBurstMs * 0.75)
+  }, 120_000)
+})
