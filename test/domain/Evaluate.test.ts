@@ -214,13 +214,27 @@ describe("ERROR results", () => {
     expect(evaluate(stringFlag([{ id: "r", conditions: [], variationKey: "Z" }], { enabled: false })).reason).toEqual({ kind: "OFF" })
   })
 
-  it("a context that is not an object with a string key is an ERROR, not an exception", () => {
+  it("a context that is not an object, or whose key is not a string, is an ERROR, not an exception", () => {
     const compiled = Evaluate.compile(snapshot([stringFlag([])]))
-    for (const context of [null, undefined, 42, "k", { key: 1 }, {}]) {
+    for (const context of [null, undefined, 42, "k", { key: 1 }, { key: null }]) {
       const result = Evaluate.evaluate(compiled, "checkout", context as never)
       expect(result.reason.kind).toBe("ERROR")
       expect(result.reason.error).toMatch(/^INVALID_CONTEXT/)
     }
+  })
+
+  it("an absent key is evaluated as absent: conditions on key and rollouts by key do not match", () => {
+    const rollout = { id: "half", conditions: [], rollout: { variations: [{ variationKey: "A", weight: 100_000 }] } }
+    const flag = stringFlag([
+      { id: "vip", conditions: [{ attribute: "key", operator: "in", values: ["u"] }], variationKey: "A" },
+      { id: "not-vip", conditions: [{ attribute: "key", operator: "notIn", values: ["u"] }], variationKey: "A" },
+      rollout as Rule,
+      { id: "de", conditions: [country(["DE"])], variationKey: "B" }
+    ])
+    const compiled = Evaluate.compile(snapshot([flag]))
+    expect(Evaluate.evaluate(compiled, "checkout", { attributes: { country: "DE" } })).toMatchObject({ variationKey: "B", reason: { kind: "RULE_MATCH", ruleId: "de" } })
+    expect(Evaluate.evaluate(compiled, "checkout", {}).reason).toEqual({ kind: "FALLTHROUGH" })
+    expect(Evaluate.evaluate(compiled, "checkout", { key: undefined }).reason).toEqual({ kind: "FALLTHROUGH" })
   })
 
   it("attributes that are not an object are ignored", () => {

@@ -229,7 +229,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
       : problems.length > 0
         ? errorResult(key, `INVALID_DEFINITION: ${problems.join("; ")}`, offVariation)
         : makeResult(key, offVariation.value, offVariation.key, { kind: "OFF" })
-  const invalidContext = errorResult(key, "INVALID_CONTEXT: the context must be an object with a string key", offVariation)
+  const invalidContext = errorResult(key, "INVALID_CONTEXT: the context must be an object whose key, when present, is a string", offVariation)
   const enabled = raw.enabled === true
   const brokenFlag = (error: string): CompiledFlag => {
     const broken = errorResult(key, error, offVariation)

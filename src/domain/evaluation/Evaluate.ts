@@ -38,6 +38,12 @@ export type CompiledSnapshot = CompiledSnapshotOf
 const hasOwn = Object.prototype.hasOwnProperty
 
 /**
+ * What `evaluate` accepts: a context whose key may be absent (OpenFeature's missing targeting
+ * key, the SDK's anonymous evaluation). The HTTP endpoints that require a key decode it first.
+ */
+export type LocalContext = Omit<EvaluationContext, "key"> & { readonly key?: string | undefined }
+
+/**
  * The value of an attribute, or undefined when absent. `key` is the context key; other names
  * read `attributes`, own properties only for names that plain objects inherit (`constructor`,
  * `__proto__`, ...: precomputed as `ownOnly`, so ordinary names skip the check).
@@ -47,7 +53,7 @@ const lookup = (
   name: string,
   ownOnly: boolean,
   read: PropertyReader,
-  key: string,
+  key: string | undefined,
   attributes: object | undefined
 ): unknown => {
   if (isKey) return key
@@ -55,12 +61,12 @@ const lookup = (
   return read(attributes)
 }
 
-const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string, attributes: object | undefined): boolean => {
+const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string | undefined, attributes: object | undefined): boolean => {
   for (let i = 0; i < conditions.length; i++) if (!matches(conditions[i]!, key, attributes)) return false
   return true
 }
 
-const matches = (c: CompiledCondition, key: string, attributes: object | undefined): boolean => {
+const matches = (c: CompiledCondition, key: string | undefined, attributes: object | undefined): boolean => {
   if (c.kind === KIND_ATTRIBUTE) {
     const value = lookup(c.isKey, c.attribute, c.ownOnly, c.read, key, attributes)
     // An absent attribute never matches, whatever `negate` says. JSON null counts as absent.
@@ -77,7 +83,7 @@ const matches = (c: CompiledCondition, key: string, attributes: object | undefin
  * The rollout step, out of line so `evaluateFlag` stays small: the served slice's result, or null
  * when the rule does not apply (no bucket value: evaluation goes on to the next rule).
  */
-const rolloutResult = (rollout: CompiledRollout, key: string, attributes: object | undefined): EvaluationResult | null => {
+const rolloutResult = (rollout: CompiledRollout, key: string | undefined, attributes: object | undefined): EvaluationResult | null => {
   const value = bucketValue(lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes))
   if (value === undefined) return null
   // The slice whose running weight first exceeds the bucket, compared in hash space (no division).
@@ -87,11 +93,14 @@ const rolloutResult = (rollout: CompiledRollout, key: string, attributes: object
   return null
 }
 
-const evaluateFlag = (flag: CompiledFlag, context: EvaluationContext): EvaluationResult => {
+const evaluateFlag = (flag: CompiledFlag, context: LocalContext): EvaluationResult => {
   if (!flag.enabled) return flag.off
   if (flag.broken !== null) return flag.broken
-  if (typeof context !== "object" || context === null || typeof context.key !== "string") return flag.invalidContext
+  if (typeof context !== "object" || context === null) return flag.invalidContext
+  // An absent key (OpenFeature's missing targeting key) is evaluated as absent: conditions on
+  // `key` and rollouts by `key` do not match. The HTTP endpoints that require a key check it first.
   const key = context.key
+  if (typeof key !== "string" && key !== undefined) return flag.invalidContext
   const raw = context.attributes
   const attributes = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : undefined
   const rules = flag.rules
@@ -118,7 +127,7 @@ export const hasFlag = (compiled: CompiledSnapshot, flagKey: string): boolean =>
 }
 
 /** Evaluates one flag for one context. Never throws; an unknown flag is an ERROR result with value null. */
-export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: EvaluationContext): EvaluationResult => {
+export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext): EvaluationResult => {
   try {
     const flag = compiled.flags.get(flagKey)
     if (flag === undefined) {
@@ -134,14 +143,14 @@ export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: E
 /** One flag of `evaluateAll`: a failure stays in its own result. */
 const evaluateOne = (flag: CompiledFlag, context: unknown): EvaluationResult => {
   try {
-    return evaluateFlag(flag, context as EvaluationContext)
+    return evaluateFlag(flag, context as LocalContext)
   } catch (e) {
     return unexpected(flag.key, e)
   }
 }
 
 /** Evaluates every flag of the snapshot, keyed by flag key, in snapshot order. Never throws. */
-export const evaluateAll = (compiled: CompiledSnapshot, context: EvaluationContext): Record<string, EvaluationResult> => {
+export const evaluateAll = (compiled: CompiledSnapshot, context: LocalContext): Record<string, EvaluationResult> => {
   const out: Record<string, EvaluationResult> = {}
   try {
     const ordered = compiled.ordered
