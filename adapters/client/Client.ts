@@ -1,0 +1,284 @@
+/**
+ * `createClient`: Flagport's server-side SDK. It downloads the environment's configuration
+ * (`GET /v1/config`) and evaluates every call in process with the same `Evaluate` the server
+ * uses, so an evaluation is synchronous, never throws and never touches the network.
+ *
+ * Freshness: a stream (`/v1/stream`, StreamSource.ts) says when the configuration changed and
+ * the client refetches it with `If-None-Match`; polling (Polling.ts) covers any time the stream
+ * is off, unavailable or down. Resilience: the last good configuration is kept whatever the
+ * server does; a configuration that fails the check (ConfigCheck.ts) never replaces it; a
+ * bootstrap configuration serves until the server answers; before any configuration, every
+ * getter returns the caller's fallback.
+ */
+import { loadBootstrap } from "./Bootstrap.js"
+import { changedKeys } from "./ChangedKeys.js"
+import { checkConfig } from "./ConfigCheck.js"
+import { fetchConfig } from "./ConfigFetch.js"
+import { type ConfigSnapshot, evaluate, evaluateAll, type EvaluationResult } from "./Core.js"
+import { Emitter } from "./Emitter.js"
+import { errorDetail, toDetail, typeOfFallback } from "./Evaluation.js"
+import { type Installed, install } from "./Installed.js"
+import { toLocalContext } from "./JsonContext.js"
+import { type ClientOptions, type Settings, settingsOf, UNSUPPORTED_STREAM_RETRY_MS } from "./Options.js"
+import { runPolling } from "./Polling.js"
+import { runStream } from "./StreamSource.js"
+import { sleep } from "./Timers.js"
+import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, FlagType, Json } from "./Types.js"
+
+export interface Client {
+  /** A boolean flag's value, or `fallback` (no configuration yet, unknown flag, another type, a broken flag). */
+  boolean(flagKey: string, context: FlagContext, fallback: boolean): boolean
+  string(flagKey: string, context: FlagContext, fallback: string): string
+  number(flagKey: string, context: FlagContext, fallback: number): number
+  json<T extends Json = Json>(flagKey: string, context: FlagContext, fallback: T): T | Json
+  /**
+   * The value with its variation and reason. The flag type asked for is `type`, by default the
+   * fallback's (`false` asks for a boolean flag, an object or null for a json flag).
+   */
+  detail<T>(flagKey: string, context: FlagContext, fallback: T, type?: FlagType): Detail<T>
+  /** Every flag for one context, as `POST /v1/evaluate` answers (empty before the first configuration). */
+  all(context: FlagContext): Record<string, EvaluationResult>
+  /** Subscribes; returns the unsubscribe function. */
+  on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void
+  off<E extends ClientEventName>(event: E, listener: ClientEvents[E]): void
+  /** `starting` (no configuration yet), `ready`, `stale` (serving the last configuration, the server is unreachable) or `closed`. */
+  readonly status: ClientStatus
+  /** The ETag of the configuration served (undefined before the first or for a bootstrap configuration). */
+  readonly etag: string | undefined
+  /** Refetches now (normally not needed); resolves to true when the server answered. */
+  refresh(): Promise<boolean>
+  /** Stops every connection and timer; evaluations keep answering from the last configuration. */
+  close(): Promise<void>
+}
+
+class FlagportClientImpl implements Client {
+  private installed: Installed | null = null
+  private readonly events = new Emitter()
+  private readonly stop = new AbortController()
+  private streamUp = false
+  private unreachable = false
+  private problem: string | null = null
+  private closed = false
+  private refreshing: Promise<boolean> | undefined
+  private again = false
+  private readonly loops: Array<Promise<void>> = []
+  private fromServer!: () => void
+  /** Settles once a configuration from the server is installed. */
+  readonly serverConfig = new Promise<void>((resolve) => (this.fromServer = resolve))
+
+  constructor(private readonly settings: Settings) {}
+
+  get status(): ClientStatus {
+    if (this.closed) return "closed"
+    if (this.installed === null) return "starting"
+    return this.unreachable ? "stale" : "ready"
+  }
+
+  get etag(): string | undefined {
+    return this.installed?.etag
+  }
+
+  boolean(flagKey: string, context: FlagContext, fallback: boolean): boolean {
+    const installed = this.installed
+    if (installed === null) return fallback
+    const result = evaluate(installed.compiled, flagKey, toLocalContext(context))
+    const value = result.value
+    return typeof value === "boolean" && result.reason.kind !== "ERROR" && (installed.ambiguous === null || !installed.ambiguous.has(flagKey))
+      ? value
+      : fallback
+  }
+
+  string(flagKey: string, context: FlagContext, fallback: string): string {
+    const installed = this.installed
+    if (installed === null) return fallback
+    const result = evaluate(installed.compiled, flagKey, toLocalContext(context))
+    const value = result.value
+    return typeof value === "string" && result.reason.kind !== "ERROR" && (installed.ambiguous === null || !installed.ambiguous.has(flagKey))
+      ? value
+      : fallback
+  }
+
+  number(flagKey: string, context: FlagContext, fallback: number): number {
+    const installed = this.installed
+    if (installed === null) return fallback
+    const result = evaluate(installed.compiled, flagKey, toLocalContext(context))
+    const value = result.value
+    return typeof value === "number" && result.reason.kind !== "ERROR" && (installed.ambiguous === null || !installed.ambiguous.has(flagKey))
+      ? value
+      : fallback
+  }
+
+  json<T extends Json = Json>(flagKey: string, context: FlagContext, fallback: T): T | Json {
+    return this.detail<T | Json>(flagKey, context, fallback, "json").value
+  }
+
+  detail<T>(flagKey: string, context: FlagContext, fallback: T, type: FlagType = typeOfFallback(fallback)): Detail<T> {
+    const installed = this.installed
+    if (installed === null) return errorDetail(flagKey, fallback, "PROVIDER_NOT_READY", "no configuration yet: the server has not answered")
+    try {
+      return toDetail(installed, flagKey, type, fallback, evaluate(installed.compiled, flagKey, toLocalContext(context)))
+    } catch (error) {
+      // Only hostile input (a throwing getter on a flag key) gets here; evaluation stays total.
+      return errorDetail(flagKey, fallback, "GENERAL", String(error))
+    }
+  }
+
+  all(context: FlagContext): Record<string, EvaluationResult> {
+    const installed = this.installed
+    return installed === null ? {} : evaluateAll(installed.compiled, toLocalContext(context))
+  }
+
+  on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void {
+    return this.events.on(event, listener)
+  }
+
+  off<E extends ClientEventName>(event: E, listener: ClientEvents[E]): void {
+    this.events.off(event, listener)
+  }
+
+  /** Installs a checked configuration and tells the listeners what changed. */
+  private apply(snapshot: ConfigSnapshot, etag: string | undefined): void {
+    const before = this.installed
+    this.installed = install(snapshot, etag)
+    if (before === null) {
+      this.events.emit("ready")
+      return
+    }
+    const keys = changedKeys(before.snapshot, snapshot)
+    if (keys.length > 0) this.events.emit("change", keys)
+  }
+
+  bootstrap(snapshot: ConfigSnapshot): void {
+    this.apply(snapshot, undefined)
+  }
+
+  /** The server answered: leave `stale` or an earlier problem behind. */
+  private reached(): void {
+    const troubled = this.unreachable || this.problem !== null
+    this.unreachable = false
+    this.problem = null
+    if (troubled && this.installed !== null) this.events.emit("recovered")
+  }
+
+  private lost(message: string): void {
+    if (this.unreachable) return
+    this.unreachable = true
+    if (this.installed !== null) this.events.emit("stale", message)
+  }
+
+  /** A problem the operator must fix (a refused key, a bad configuration): reported once until it goes away. */
+  private report(message: string): void {
+    if (this.problem === message) return
+    this.problem = message
+    this.events.emit("error", message)
+  }
+
+  private async refreshOnce(): Promise<boolean> {
+    const outcome = await fetchConfig(this.settings.endpoint, this.settings.timers, this.installed?.etag, this.stop.signal)
+    if (this.closed) return false
+    switch (outcome.kind) {
+      case "not-modified":
+        this.reached()
+        return true
+      case "modified": {
+        const checked = checkConfig(outcome.body)
+        if (!checked.ok) {
+          this.report(`refused a configuration from the server, kept the previous one: ${checked.problem}`)
+          return false
+        }
+        this.apply(checked.snapshot, outcome.etag)
+        this.reached()
+        this.fromServer()
+        return true
+      }
+      case "malformed":
+        this.report(`refused a configuration from the server, kept the previous one: ${outcome.message}`)
+        return false
+      case "rejected":
+        this.report(`the server refused the request: ${outcome.message}`)
+        return false
+      case "unreachable":
+        this.lost(outcome.message)
+        return false
+    }
+  }
+
+  refresh(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false)
+    if (this.refreshing !== undefined) {
+      // A change may have landed after the running request was answered: fetch once more after it.
+      this.again = true
+      return this.refreshing
+    }
+    const run = async (): Promise<boolean> => {
+      let ok: boolean
+      do {
+        this.again = false
+        ok = await this.refreshOnce()
+      } while (this.again && !this.closed)
+      return ok
+    }
+    const refreshing = run().finally(() => (this.refreshing = undefined))
+    this.refreshing = refreshing
+    return refreshing
+  }
+
+  /** Starts the change sources; resolves with the first refresh. */
+  start(): Promise<boolean> {
+    const { settings } = this
+    const first = this.refresh()
+    this.loops.push(
+      runPolling({ refresh: () => this.refresh(), paused: () => this.streamUp }, settings.timers, settings.pollIntervalMs, settings.backoff, first, this.stop.signal)
+    )
+    if (settings.stream) {
+      this.loops.push(
+        runStream(
+          settings.endpoint,
+          settings.timers,
+          {
+            etag: () => this.installed?.etag,
+            announced: (etag) => {
+              if (etag === undefined || etag !== this.installed?.etag) void this.refresh()
+            },
+            up: () => (this.streamUp = true),
+            down: () => {
+              this.streamUp = false
+              void this.refresh() // the stream may have missed a change; this also tells whether the server is gone
+            },
+            rejected: (message) => this.report(`the server refused the stream: ${message}`)
+          },
+          { backoff: settings.backoff, idleTimeoutMs: settings.streamIdleTimeoutMs, unsupportedRetryMs: UNSUPPORTED_STREAM_RETRY_MS },
+          this.stop.signal
+        )
+      )
+    }
+    return first
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.stop.abort()
+    await Promise.allSettled([...this.loops, this.refreshing])
+    this.events.clear()
+  }
+}
+
+/**
+ * Starts a client. Resolves once the server's configuration is installed, or after
+ * `startTimeoutMs` (the client then serves fallbacks, or the bootstrap configuration, and keeps
+ * trying), or, with a bootstrap configuration, as soon as the first attempt to reach the server
+ * failed. Rejects only for invalid options or an unusable bootstrap.
+ */
+export const createClient = async (options: ClientOptions): Promise<Client> => {
+  const settings = settingsOf(options)
+  const client = new FlagportClientImpl(settings)
+  if (options.bootstrap !== undefined) client.bootstrap(await loadBootstrap(options.bootstrap))
+  const first = client.start()
+  const waiting = new AbortController()
+  const waits: Array<Promise<unknown>> = [client.serverConfig, sleep(settings.timers, settings.startTimeoutMs, waiting.signal)]
+  if (options.bootstrap !== undefined) waits.push(first)
+  await Promise.race(waits)
+  waiting.abort()
+  return client
+}

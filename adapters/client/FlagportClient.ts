@@ -1,0 +1,34 @@
+/**
+ * The client's face for hosts written with Effect: a `FlagportClient` service and a scoped layer
+ * that starts the client when the layer is built and closes it when its scope closes.
+ *
+ *   const program = Effect.gen(function* () {
+ *     const flags = yield* FlagportClient
+ *     return flags.boolean("new-checkout", { key: "user-1" }, false)
+ *   })
+ *   program.pipe(Effect.provide(FlagportClient.layer({ url, key, environment: "production" })))
+ *
+ * The service is the same `Client` as `createClient` returns: its evaluations are plain
+ * synchronous calls, not effects, because they cannot fail and do no I/O.
+ */
+import { Context, Data, Effect, Layer } from "effect"
+import { type Client, createClient } from "./Client.js"
+import type { ClientOptions } from "./Options.js"
+
+/** `createClient` refused its options or bootstrap. */
+export class FlagportClientError extends Data.TaggedError("FlagportClientError")<{ readonly message: string }> {}
+
+export class FlagportClient extends Context.Tag("@flagport/client/FlagportClient")<FlagportClient, Client>() {
+  /** A client for the layer's lifetime. */
+  static readonly layer = (options: ClientOptions): Layer.Layer<FlagportClient, FlagportClientError> =>
+    Layer.scoped(
+      FlagportClient,
+      Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () => createClient(options),
+          catch: (error) => new FlagportClientError({ message: error instanceof Error ? error.message : String(error) })
+        }),
+        (client) => Effect.promise(() => client.close())
+      )
+    )
+}

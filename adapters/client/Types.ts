@@ -1,0 +1,67 @@
+/**
+ * The public vocabulary of `flagport/client`: what an application passes in and gets back.
+ * Types only, so every file of the client (and the OpenFeature provider) can share them.
+ */
+import type { Reason } from "./Core.js"
+
+/** A JSON value, as a `json` flag serves it. */
+export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
+
+/** The four flag types of Flagport. */
+export type FlagType = "boolean" | "string" | "number" | "json"
+
+/**
+ * The subject of an evaluation. `key` identifies it (rollouts bucket by it); without one, a
+ * condition on `key` or a rollout by `key` does not match. Attribute values may be anything JSON
+ * can carry; others are converted as `JSON.stringify` would (a `Date` becomes its ISO 8601 string).
+ */
+export interface FlagContext {
+  readonly key?: string | undefined
+  readonly attributes?: { readonly [name: string]: unknown } | undefined
+}
+
+/**
+ * Why an evaluation returned the caller's fallback instead of a flag's value:
+ * - `PROVIDER_NOT_READY`: no configuration yet (neither from the server nor a bootstrap);
+ * - `FLAG_NOT_FOUND`: the configuration has no such flag;
+ * - `TYPE_MISMATCH`: the flag is of another type than the one asked for;
+ * - `GENERAL`: the flag's definition cannot be evaluated (Flagport's `ERROR` reason).
+ */
+export type ErrorCode = "PROVIDER_NOT_READY" | "FLAG_NOT_FOUND" | "TYPE_MISMATCH" | "GENERAL"
+
+/** One evaluation with its explanation. */
+export interface Detail<T> {
+  readonly flagKey: string
+  readonly value: T
+  /** The served variation's key; null when the fallback was returned. */
+  readonly variationKey: string | null
+  /** Flagport's reason: `OFF`, `FALLTHROUGH`, `RULE_MATCH` (with `ruleId`, `ruleIndex`) or `ERROR` (with `error`). */
+  readonly reason: Reason
+  /** Set exactly when `reason.kind` is `ERROR`. */
+  readonly errorCode?: ErrorCode
+  /** The flag's version, when the server sends one. */
+  readonly version?: number
+  /** True when the served rule is a percentage rollout (OpenFeature's `SPLIT`). */
+  readonly split?: boolean
+  /** True when the flag is enabled and has no rules (OpenFeature's `STATIC` for a fallthrough). */
+  readonly static?: boolean
+}
+
+/** Where the client stands; `stale` means the last attempt to reach the server failed. */
+export type ClientStatus = "starting" | "ready" | "stale" | "closed"
+
+/** The events of `client.on(...)`. */
+export interface ClientEvents {
+  /** The first configuration was installed (from the server or the bootstrap). */
+  readonly ready: () => void
+  /** A new configuration changed these flags (added, removed or modified). */
+  readonly change: (keys: ReadonlyArray<string>) => void
+  /** The server could not be reached (or the stream was lost and could not be replaced); serving the last configuration. */
+  readonly stale: (message: string) => void
+  /** The server is reachable again after `stale`. */
+  readonly recovered: () => void
+  /** Something the operator should know: a refused configuration, a rejected key. Evaluation goes on. */
+  readonly error: (message: string) => void
+}
+
+export type ClientEventName = keyof ClientEvents
