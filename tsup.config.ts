@@ -3,7 +3,8 @@ import { defineConfig } from "tsup"
 /**
  * The package's entry points. `flagport` is the pure core (domain, ports, services); the
  * adapters are separate subpaths so that a host which only evaluates in process never loads
- * the HTTP server or a database driver.
+ * the HTTP server or a database driver. `flagport/client` (and `flagport/openfeature` over it)
+ * must stay free of Effect and node: modules: it runs on Node, Bun, Deno and edge runtimes.
  */
 export default defineConfig({
   entry: {
@@ -13,7 +14,11 @@ export default defineConfig({
     storage: "adapters/storage/StorageLayer.ts",
     memory: "adapters/memory/MemoryStorage.ts",
     crypto: "adapters/crypto/NodeCrypto.ts",
-    cli: "adapters/cli/Main.ts"
+    cli: "adapters/cli/Main.ts",
+    // The SDK and its OpenFeature provider: fetch and the pure evaluator only, for any runtime.
+    client: "adapters/client/index.ts",
+    "client-effect": "adapters/client/FlagportClient.ts",
+    openfeature: "adapters/openfeature/index.ts"
   },
   format: ["esm", "cjs"],
   dts: true,
