@@ -71,6 +71,28 @@ const declarationSafeExports = {
   }
 }
 
+/**
+ * The SDK runs on Node, Bun, Deno and edge runtimes: it may use the pure evaluator and fetch,
+ * never Effect, the platform or SQL packages, node: modules, ports or services. Only the
+ * Effect-native face (its own entry, flagport/client/effect) may import effect.
+ */
+const clientBoundary = {
+  files: ["adapters/client/**/*.ts", "adapters/openfeature/**/*.ts"],
+  ignores: ["adapters/client/FlagportClient.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["effect", "effect/*", "@effect/*"], message: "the client must not depend on Effect (bundle size, every runtime): see adapters/client/Core.ts." },
+          { group: ["node:*"], message: "the client must run without node: modules (edge runtimes)." },
+          { group: ["**/src/services/**", "**/src/ports/**", "**/adapters/http/**", "**/adapters/sql*/**", "**/adapters/storage/**"], message: "the client depends on the pure evaluator only." }
+        ]
+      }
+    ]
+  }
+}
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "data/**", ".tmp/**"] },
   {
@@ -81,5 +103,6 @@ export default tseslint.config(
   },
   boundary,
   ...httpRooms,
-  declarationSafeExports
+  declarationSafeExports,
+  clientBoundary
 )
