@@ -14,11 +14,11 @@ import { loadBootstrap } from "./Bootstrap.js"
 import { changedKeys } from "./ChangedKeys.js"
 import { checkConfig } from "./ConfigCheck.js"
 import { fetchConfig } from "./ConfigFetch.js"
-import { type ConfigSnapshot, evaluate, evaluateAll, type EvaluationResult } from "./Core.js"
+import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult } from "./Core.js"
 import { Emitter } from "./Emitter.js"
-import { errorDetail, toDetail, typeOfFallback } from "./Evaluation.js"
+import { errorDetail, notFound, toDetail, typeOfFallback } from "./Evaluation.js"
 import { type Installed, install } from "./Installed.js"
-import { toLocalContext } from "./JsonContext.js"
+import { forFlag, toLocalContext } from "./JsonContext.js"
 import { type ClientOptions, type Settings, settingsOf, UNSUPPORTED_STREAM_RETRY_MS } from "./Options.js"
 import { runPolling } from "./Polling.js"
 import { runStream } from "./StreamSource.js"
@@ -78,34 +78,29 @@ class FlagportClientImpl implements Client {
     return this.installed?.etag
   }
 
-  boolean(flagKey: string, context: FlagContext, fallback: boolean): boolean {
+  /** The typed getters' shared path: one lookup, the flag's own attributes checked, no allocation. */
+  private value(flagKey: string, context: FlagContext, type: FlagType): unknown {
     const installed = this.installed
-    if (installed === null) return fallback
-    const result = evaluate(installed.compiled, flagKey, toLocalContext(context))
-    const value = result.value
-    return typeof value === "boolean" && result.reason.kind !== "ERROR" && (installed.ambiguous === null || !installed.ambiguous.has(flagKey))
-      ? value
-      : fallback
+    if (installed === null) return undefined
+    const entry = installed.flags.get(flagKey)
+    if (entry === undefined || entry.type !== type) return undefined
+    const result = evaluateCompiled(entry.compiled, forFlag(context, entry.plain))
+    return result.reason.kind === "ERROR" ? undefined : result.value
+  }
+
+  boolean(flagKey: string, context: FlagContext, fallback: boolean): boolean {
+    const value = this.value(flagKey, context, "boolean")
+    return typeof value === "boolean" ? value : fallback
   }
 
   string(flagKey: string, context: FlagContext, fallback: string): string {
-    const installed = this.installed
-    if (installed === null) return fallback
-    const result = evaluate(installed.compiled, flagKey, toLocalContext(context))
-    const value = result.value
-    return typeof value === "string" && result.reason.kind !== "ERROR" && (installed.ambiguous === null || !installed.ambiguous.has(flagKey))
-      ? value
-      : fallback
+    const value = this.value(flagKey, context, "string")
+    return typeof value === "string" ? value : fallback
   }
 
   number(flagKey: string, context: FlagContext, fallback: number): number {
-    const installed = this.installed
-    if (installed === null) return fallback
-    const result = evaluate(installed.compiled, flagKey, toLocalContext(context))
-    const value = result.value
-    return typeof value === "number" && result.reason.kind !== "ERROR" && (installed.ambiguous === null || !installed.ambiguous.has(flagKey))
-      ? value
-      : fallback
+    const value = this.value(flagKey, context, "number")
+    return typeof value === "number" ? value : fallback
   }
 
   json<T extends Json = Json>(flagKey: string, context: FlagContext, fallback: T): T | Json {
@@ -116,7 +111,9 @@ class FlagportClientImpl implements Client {
     const installed = this.installed
     if (installed === null) return errorDetail(flagKey, fallback, "PROVIDER_NOT_READY", "no configuration yet: the server has not answered")
     try {
-      return toDetail(installed, flagKey, type, fallback, evaluate(installed.compiled, flagKey, toLocalContext(context)))
+      const entry = installed.flags.get(flagKey)
+      if (entry === undefined) return notFound(flagKey, fallback)
+      return toDetail(entry, flagKey, type, fallback, evaluateCompiled(entry.compiled, forFlag(context, entry.plain)))
     } catch (error) {
       // Only hostile input (a throwing getter on a flag key) gets here; evaluation stays total.
       return errorDetail(flagKey, fallback, "GENERAL", String(error))

@@ -1,38 +1,52 @@
 /**
- * A configuration ready to serve: the checked body, its compiled form, and what the typed getters
- * and the OpenFeature provider need beside the evaluator (flag versions, the flags whose type
- * cannot be told from the served value). Built once per configuration, never per evaluation.
+ * A configuration ready to serve: the checked body, its compiled form, and one entry per flag
+ * with what an evaluation needs beside the evaluator (the declared type, the version, the readers
+ * of the attributes the flag can look at), so a typed getter looks a flag up once. Built once per
+ * configuration, never per evaluation.
  */
-import { compile, type CompiledSnapshot, type ConfigSnapshot } from "./Core.js"
+import { compile, type CompiledCondition, type CompiledFlag, type CompiledSnapshot, type ConfigSnapshot } from "./Core.js"
+import { type PlainCheck, plainCheck } from "./JsonContext.js"
 import type { FlagType } from "./Types.js"
+
+export interface FlagEntry {
+  readonly compiled: CompiledFlag
+  readonly type: FlagType
+  readonly version: number | undefined
+  /** Checks the attributes the flag's rules, segments and rollouts can read (JsonContext.ts). */
+  readonly plain: PlainCheck
+}
 
 export interface Installed {
   readonly snapshot: ConfigSnapshot
   readonly compiled: CompiledSnapshot
   /** The ETag the server sent with it (none for a bootstrap configuration). */
   readonly etag: string | undefined
-  readonly types: ReadonlyMap<string, FlagType>
-  readonly versions: ReadonlyMap<string, number>
-  /**
-   * `json` flags with a boolean, string or number variation. For every other flag the served
-   * value's `typeof` tells the flag's type, so the typed getters need no lookup; these few (null
-   * when there are none) are checked against their declared type.
-   */
-  readonly ambiguous: ReadonlySet<string> | null
+  readonly flags: ReadonlyMap<string, FlagEntry>
 }
 
-const isScalar = (value: unknown): boolean => typeof value === "boolean" || typeof value === "string" || typeof value === "number"
+const attributesRead = (flag: CompiledFlag): ReadonlyArray<string> => {
+  const names = new Set<string>()
+  const visit = (conditions: ReadonlyArray<CompiledCondition>) => {
+    for (const c of conditions) {
+      if (c.segments.length > 0) c.segments.forEach(visit)
+      else if (!c.isKey && c.attribute !== "") names.add(c.attribute)
+    }
+  }
+  for (const rule of flag.rules) {
+    visit(rule.conditions)
+    if (rule.rollout !== null && !rule.rollout.isKey) names.add(rule.rollout.bucketBy)
+  }
+  return [...names]
+}
 
 export const install = (snapshot: ConfigSnapshot, etag: string | undefined): Installed => {
-  const types = new Map<string, FlagType>()
-  const versions = new Map<string, number>()
-  const ambiguous = new Set<string>()
+  const compiled = compile(snapshot)
+  const flags = new Map<string, FlagEntry>()
   for (const flag of snapshot.flags) {
-    if (types.has(flag.key)) continue // the evaluator serves the first of duplicate keys
-    types.set(flag.key, flag.type)
+    const compiledFlag = compiled.flags.get(flag.key)
+    if (flags.has(flag.key) || compiledFlag === undefined) continue // the evaluator serves the first of duplicate keys
     const version = (flag as { readonly version?: unknown }).version
-    if (typeof version === "number") versions.set(flag.key, version)
-    if (flag.type === "json" && flag.variations.some((v) => isScalar(v.value))) ambiguous.add(flag.key)
+    flags.set(flag.key, { compiled: compiledFlag, type: flag.type, version: typeof version === "number" ? version : undefined, plain: plainCheck(attributesRead(compiledFlag)) })
   }
-  return { snapshot, compiled: compile(snapshot), etag, types, versions, ambiguous: ambiguous.size === 0 ? null : ambiguous }
+  return { snapshot, compiled, etag, flags }
 }

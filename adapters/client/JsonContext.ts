@@ -7,7 +7,8 @@
  *
  * The common context (string, boolean and finite number attributes, arrays of them) is passed
  * through untouched, so evaluation allocates nothing for it; only a context holding something else
- * is copied.
+ * is copied. For one flag, `forFlag` checks only the attributes that flag can read: the rest
+ * cannot change its result, and a typed getter stays near the bare evaluator.
  */
 import type { LocalContext } from "./Core.js"
 import type { FlagContext } from "./Types.js"
@@ -69,5 +70,50 @@ export const toLocalContext = (context: FlagContext | null | undefined): LocalCo
   } catch {
     // Hostile attributes (throwing getters, proxies): evaluate without them.
     return { key: context.key }
+  }
+}
+
+/** True when every attribute a flag can read is a value JSON carries unchanged (see `plainCheck`). */
+export type PlainCheck = (attributes: object) => boolean
+
+/**
+ * The check for the attributes `names`, as one generated function with the names written in
+ * (`v = a["country"]; if (typeof v !== "string" && v !== undefined && !p(v)) return false; ...`):
+ * property loads with literal names stay fast where a loop over reader functions would make one
+ * megamorphic call per attribute. Names enter the source only through `JSON.stringify`, as in
+ * the domain's PropertyReader.ts; where code generation is forbidden (CSP, some edge runtimes)
+ * the same check runs as a loop.
+ */
+export const plainCheck = (names: ReadonlyArray<string>): PlainCheck => {
+  if (names.length === 0) return () => true
+  const loop: PlainCheck = (attributes) => {
+    for (const name of names) {
+      const value = (attributes as Record<string, unknown>)[name]
+      if (typeof value !== "string" && value !== undefined && !isPlainValue(value)) return false
+    }
+    return true
+  }
+  if (names.length > 64) return loop
+  try {
+    const body = names
+      .map((name) => `v = a[${JSON.stringify(name)}]; if (typeof v !== "string" && v !== undefined && !p(v)) return false;`)
+      .join("\n")
+    const make = new Function("p", `"use strict"; return function plainAttributes(a) { var v;\n${body}\nreturn true }`)
+    const check = make(isPlainValue) as unknown
+    return typeof check === "function" ? (check as PlainCheck) : loop
+  } catch {
+    return loop
+  }
+}
+
+/** The context for evaluating a flag whose readable attributes `plain` checks. Never throws. */
+export const forFlag = (context: FlagContext | null | undefined, plain: PlainCheck): LocalContext => {
+  if (typeof context !== "object" || context === null) return {}
+  const attributes = context.attributes
+  if (typeof attributes !== "object" || attributes === null) return context as LocalContext
+  try {
+    return plain(attributes) ? (context as LocalContext) : toLocalContext(context)
+  } catch {
+    return toLocalContext(context)
   }
 }

@@ -1,6 +1,6 @@
 /** Contexts reach the evaluator as JSON would carry them, and plain ones untouched (no copy). */
 import { describe, expect, it } from "@effect/vitest"
-import { toLocalContext } from "../../adapters/client/JsonContext.js"
+import { forFlag, plainCheck, toLocalContext } from "../../adapters/client/JsonContext.js"
 
 describe("toLocalContext", () => {
   it("passes a plain context through as the same object", () => {
@@ -46,5 +46,18 @@ describe("toLocalContext", () => {
     expect(toLocalContext(null)).toEqual({})
     const hostile = new Proxy({}, { ownKeys: () => { throw new Error("boom") } })
     expect(toLocalContext({ key: "u", attributes: hostile })).toEqual({ key: "u" })
+  })
+
+  it("for one flag, checks only the attributes it reads: untouched when those are plain, converted when not", () => {
+    const when = new Date("2026-01-02T03:04:05.678Z")
+    const check = plainCheck(["signedUp", "constructor", 'we"ird\\name'])
+    const unread = { key: "u", attributes: { other: when, country: "DE" } }
+    expect(forFlag(unread, check)).toBe(unread)
+    expect(forFlag({ key: "u", attributes: { signedUp: when } }, check)).toEqual({ key: "u", attributes: { signedUp: "2026-01-02T03:04:05.678Z" } })
+    expect(forFlag({ key: "u", attributes: { 'we"ird\\name': Number.NaN } }, check)).toEqual({ key: "u", attributes: { 'we"ird\\name': null } })
+    // `constructor` is inherited by every object: read through the prototype it is not plain, so the
+    // context is copied as JSON (own properties only) and the flag sees it absent, as the server would.
+    expect(forFlag({ key: "u", attributes: { country: "DE" } }, check)).toEqual({ key: "u", attributes: { country: "DE" } })
+    expect(plainCheck([])({ any: when })).toBe(true)
   })
 })

@@ -149,6 +149,12 @@ const evaluateOne = (flag: CompiledFlag, context: unknown): EvaluationResult => 
   }
 }
 
+/**
+ * Evaluates one compiled flag the caller already holds (the SDK indexes flags with what it needs
+ * beside them, so it looks each up once). Never throws.
+ */
+export const evaluateCompiled = (flag: CompiledFlag, context: LocalContext): EvaluationResult => evaluateOne(flag, context)
+
 /** Evaluates every flag of the snapshot, keyed by flag key, in snapshot order. Never throws. */
 export const evaluateAll = (compiled: CompiledSnapshot, context: LocalContext): Record<string, EvaluationResult> => {
   const out: Record<string, EvaluationResult> = {}
