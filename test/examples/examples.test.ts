@@ -155,6 +155,33 @@ describe("examples", () => {
     })
   }
 
+  it("sdk-client.ts and openfeature-provider.ts evaluate a server's flags in process", { timeout: TIMEOUT }, async () => {
+    const databaseUrl = freshSqliteUrl()
+    const keys = await seed(databaseUrl)
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    const server = await runExample("standalone-server.ts", { DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1" }, `${base}/health`)
+    await createAndEvaluate(base, keys)
+    const lastLine = (example: Example) => JSON.parse(example.output().trim().split("\n").at(-1)!) as Record<string, unknown>
+
+    const sdk = await runExample("sdk-client.ts", { FLAGPORT_URL: base, FLAGPORT_KEY: keys.clientKey })
+    expect(await sdk.exited).toBe(0)
+    expect(lastLine(sdk)).toMatchObject({
+      status: "ready",
+      pro: "blue",
+      free: { flagKey: "banner-color", value: "red", variationKey: "red", reason: { kind: "FALLTHROUGH" } }
+    })
+
+    const openFeature = await runExample("openfeature-provider.ts", { FLAGPORT_URL: base, FLAGPORT_KEY: keys.serverKey, FLAGPORT_PROJECT: "default" })
+    expect(await openFeature.exited).toBe(0)
+    expect(lastLine(openFeature)).toMatchObject({
+      pro: { flagKey: "banner-color", value: "blue", variant: "blue", reason: "TARGETING_MATCH", flagMetadata: { ruleId: "pro", ruleIndex: 0 } },
+      anonymous: { value: "red", variant: "red", reason: "DEFAULT" }
+    })
+    server.child.kill("SIGTERM")
+    expect(await server.exited).toBe(0)
+  })
+
   it("evaluate-in-process.ts evaluates with the memory adapter and no HTTP", { timeout: TIMEOUT }, async () => {
     const results = await Effect.runPromise(program)
     expect(results.german).toEqual({
