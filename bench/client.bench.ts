@@ -24,7 +24,7 @@ import { pathToFileURL } from "node:url"
 import { OpenFeature, type Provider, type ResolutionDetails } from "@openfeature/server-sdk"
 import { createClient } from "../adapters/client/index.js"
 import { FlagportProvider } from "../adapters/openfeature/index.js"
-import * as Evaluate from "../src/domain/Evaluate.js"
+import * as Evaluate from "../src/domain/evaluation/Evaluate.js"
 import { runGauge } from "./gauge.js"
 import { contexts, w2 } from "./workloads.js"
 

@@ -6,7 +6,7 @@
  * servers before and after it was added are both accepted. Unknown properties are ignored, as
  * the schema ignores them.
  */
-import { type ConfigSnapshot, isAttributeOperator } from "./Core.js"
+import { type ConfigSnapshot, isOperatorName } from "./Core.js"
 
 export type CheckResult = { readonly ok: true; readonly snapshot: ConfigSnapshot } | { readonly ok: false; readonly problem: string }
 
@@ -18,8 +18,6 @@ class Problem {
 /** Ids.KEY_PATTERN, repeated because Ids.ts builds schemas on load (the test pins the two together). */
 export const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 const FLAG_TYPES = new Set(["boolean", "string", "number", "json"])
-const isOperator = (operator: unknown): boolean =>
-  isAttributeOperator(operator) || operator === "inSegment" || operator === "notInSegment"
 
 type Fields = { readonly [name: string]: unknown }
 
@@ -52,7 +50,7 @@ const number = (value: unknown, path: string): void => {
 const condition = (value: unknown, path: string): void => {
   const c = object(value, path)
   optional(c.attribute, `${path}.attribute`, string)
-  if (!isOperator(c.operator)) throw new Problem(`${path}.operator is not a known operator`)
+  if (!isOperatorName(c.operator)) throw new Problem(`${path}.operator is not a known operator`)
   array(c.values, `${path}.values`)
   optional(c.negate, `${path}.negate`, boolean)
 }

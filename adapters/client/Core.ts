@@ -12,7 +12,7 @@ export {
   evaluateAll,
   evaluateCompiled,
   type LocalContext
-} from "../../src/domain/Evaluate.js"
-export { isAttributeOperator } from "../../src/domain/Operators.js"
-export type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/ConfigSnapshot.js"
-export type { EvaluationResult, Reason } from "../../src/domain/EvaluationResult.js"
+} from "../../src/domain/evaluation/Evaluate.js"
+export { isOperatorName } from "../../src/domain/conditions/OperatorTable.js"
+export type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
+export type { EvaluationResult, Reason } from "../../src/domain/evaluation/EvaluationResult.js"

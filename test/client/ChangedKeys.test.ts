@@ -1,7 +1,7 @@
 /** Which flags a new configuration changes: by version when both sides have one, else deeply; segments reach their flags. */
 import { describe, expect, it } from "@effect/vitest"
 import { changedKeys } from "../../adapters/client/ChangedKeys.js"
-import type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/ConfigSnapshot.js"
+import type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
 
 const flag = (key: string, overrides: Partial<SnapshotFlag> & { version?: number } = {}): SnapshotFlag => ({
   key,

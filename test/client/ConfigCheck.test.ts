@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
 import { checkConfig, KEY_PATTERN } from "../../adapters/client/ConfigCheck.js"
-import { ConfigSnapshot, SnapshotFlag } from "../../src/domain/ConfigSnapshot.js"
-import { KEY_PATTERN as DOMAIN_KEY_PATTERN } from "../../src/domain/Ids.js"
+import { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
+import { KEY_PATTERN as DOMAIN_KEY_PATTERN } from "../../src/domain/definitions/Ids.js"
 
 const WithVersion = Schema.Struct({
   ...ConfigSnapshot.fields,
