@@ -183,8 +183,9 @@ class FlagportClientImpl implements Client {
           this.report(`refused a configuration from the server, kept the previous one: ${checked.problem}`)
           return false
         }
-        this.apply(checked.snapshot, outcome.etag)
+        // Reached first: a client that never had a configuration announces `ready`, not `recovered`.
         this.reached()
+        this.apply(checked.snapshot, outcome.etag)
         this.fromServer()
         return true
       }

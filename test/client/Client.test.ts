@@ -120,10 +120,13 @@ describe("createClient against a real server", () => {
     })
     expect(flags.all({ key: "u" })).toEqual({})
     const ready = new Promise<void>((resolve) => flags.on("ready", resolve))
+    const seen: Array<string> = []
+    for (const event of ["ready", "recovered", "stale"] as const) flags.on(event, () => seen.push(event))
 
     await server.restart(port)
     await ready
     expect(flags.status).toBe("ready")
+    expect(seen).toEqual(["ready"]) // a first configuration is `ready`, not a recovery
     expect(flags.boolean("late", { key: "u" }, false)).toBe(true)
   })
 
