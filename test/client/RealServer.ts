@@ -4,7 +4,7 @@
  * same port and database.
  */
 import { Effect, Exit, Scope } from "effect"
-import { startServer as startStandalone, type RunningServer } from "../../adapters/http/Server.js"
+import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { freshSqliteFile } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
