@@ -5,7 +5,6 @@
  */
 export {
   compile,
-  type CompiledCondition,
   type CompiledFlag,
   type CompiledSnapshot,
   evaluate,
@@ -13,6 +12,7 @@ export {
   evaluateCompiled,
   type LocalContext
 } from "../../src/domain/evaluation/Evaluate.js"
+export type { CompiledCondition } from "../../src/domain/evaluation/Compile.js"
 export { isOperatorName } from "../../src/domain/conditions/OperatorTable.js"
 export type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
 export type { EvaluationResult, Reason } from "../../src/domain/evaluation/EvaluationResult.js"

@@ -18,8 +18,10 @@ import type { makeHandlers } from "flagport/http"
 import type { servicesLayer } from "flagport/server"
 import type { fromDatabaseUrl } from "flagport/storage"
 import type { layer } from "flagport/memory"
+import type { createClient } from "flagport/client"
+import type { FlagportClient } from "flagport/client/effect"
 
-export type Entries = [typeof makeHandlers, typeof servicesLayer, typeof fromDatabaseUrl, typeof layer]
+export type Entries = [typeof makeHandlers, typeof servicesLayer, typeof fromDatabaseUrl, typeof layer, typeof createClient, typeof FlagportClient]
 
 const config: ConfigSnapshot.ConfigSnapshot = {
   environment: "production",
