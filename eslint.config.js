@@ -96,7 +96,7 @@ const clientBoundary = {
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "data/**", ".tmp/**"] },
   {
-    files: ["**/*.ts"],
+    files: ["**/*.ts", "**/*.tsx"],
     languageOptions: { parser: tseslint.parser },
     plugins: { "@typescript-eslint": tseslint.plugin },
     rules: {}

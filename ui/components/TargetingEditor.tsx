@@ -1,0 +1,122 @@
+/**
+ * The targeting of one flag in one environment: on or off, the default and off variations, and
+ * the ordered rules. The change is previewed as a diff of the request before it is saved, and a
+ * refusal is shown field by field. The parent remounts it after a save (keyed by the flag's
+ * version), so it always starts from what is stored.
+ */
+import { useState } from "preact/hooks"
+import { projectPath, request, seg } from "../lib/api.js"
+import { isProductionLike } from "../lib/settings.js"
+import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
+import type { EnvironmentConfig, Flag, Rule, Segment } from "../lib/types.js"
+import { ask } from "./Confirm.js"
+import { Diff } from "./Diff.js"
+import { ErrorSummary } from "./ErrorSummary.js"
+import { Field } from "./Field.js"
+import { RuleEditor } from "./RuleEditor.js"
+
+/** A rule with a key that stays with it while rules move (new rules have no id yet). */
+interface Keyed {
+  readonly uid: number
+  readonly rule: Rule
+}
+
+let nextUid = 0
+const keyed = (rule: Rule): Keyed => ({ uid: nextUid++, rule })
+
+export const targetingBody = (config: EnvironmentConfig) => ({
+  environment: config.environmentKey,
+  enabled: config.enabled,
+  defaultVariationKey: config.defaultVariationKey,
+  offVariationKey: config.offVariationKey,
+  rules: config.rules
+})
+
+export const TargetingEditor = (props: {
+  projectId: string
+  flag: Flag
+  config: EnvironmentConfig
+  segments: ReadonlyArray<Segment>
+  onSaved: (flag: Flag) => void
+}) => {
+  const { flag, config } = props
+  const [enabled, setEnabled] = useState(config.enabled)
+  const [defaultKey, setDefaultKey] = useState(config.defaultVariationKey)
+  const [offKey, setOffKey] = useState(config.offVariationKey)
+  const [rules, setRules] = useState<ReadonlyArray<Keyed>>(() => config.rules.map(keyed))
+  const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
+  const [saving, setSaving] = useState(false)
+
+  const before = targetingBody(config)
+  const after = { ...before, enabled, defaultVariationKey: defaultKey, offVariationKey: offKey, rules: rules.map((k) => k.rule) }
+  const changed = JSON.stringify(before) !== JSON.stringify(after)
+
+  const update = (next: ReadonlyArray<Keyed>) => setRules(next)
+  const move = (i: number, by: -1 | 1) => {
+    const next = [...rules]
+    const [taken] = next.splice(i, 1)
+    next.splice(i + by, 0, taken!)
+    update(next)
+  }
+
+  const save = async (e: Event) => {
+    e.preventDefault()
+    if (isProductionLike(config.environmentKey) && !(await ask(`Save the targeting of ${flag.key} in ${config.environmentKey}?`))) return
+    setSaving(true)
+    try {
+      const updated = await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(flag.key)}/targeting`), after)
+      setProblems(NO_PROBLEMS)
+      props.onSaved(updated)
+    } catch (error) {
+      setProblems(fromError(error))
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const variationOptions = flag.variations.map((v) => <option key={v.key} value={v.key}>{v.key}</option>)
+  return (
+    <form class="targeting" onSubmit={save} aria-label={`Targeting in ${config.environmentKey}`} noValidate>
+      <ErrorSummary problems={problems} />
+      <label class="check">
+        <input type="checkbox" role="switch" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+        Enabled in {config.environmentKey}
+      </label>
+      <div class="row">
+        <Field label="Default variation (no rule matches)" problems={at(problems, "defaultVariationKey")}>
+          {(ctl) => <select {...ctl} value={defaultKey} onChange={(e) => setDefaultKey(e.currentTarget.value)}>{variationOptions}</select>}
+        </Field>
+        <Field label="Off variation (flag disabled)" problems={at(problems, "offVariationKey")}>
+          {(ctl) => <select {...ctl} value={offKey} onChange={(e) => setOffKey(e.currentTarget.value)}>{variationOptions}</select>}
+        </Field>
+      </div>
+      <h3>Rules</h3>
+      <p class="muted">Rules are tried in order; the first whose conditions all hold decides.</p>
+      <ol class="rules">
+        {rules.map((k, i) => (
+          <RuleEditor
+            key={k.uid}
+            rule={k.rule}
+            index={i}
+            count={rules.length}
+            variations={flag.variations}
+            segments={props.segments}
+            problems={problems}
+            onChange={(rule) => update(rules.map((old) => (old.uid === k.uid ? { uid: k.uid, rule } : old)))}
+            onMove={(by) => move(i, by)}
+            onRemove={() => update(rules.filter((old) => old.uid !== k.uid))}
+          />
+        ))}
+      </ol>
+      <button type="button" class="secondary" onClick={() => update([...rules, keyed({ conditions: [], variationKey: flag.variations[0]?.key ?? "" })])}>
+        Add rule
+      </button>
+      <Diff before={before} after={after} label={`Change to ${config.environmentKey}`} />
+      <div class="actions">
+        <button type="submit" disabled={!changed || saving}>
+          {saving ? "Saving…" : `Save targeting in ${config.environmentKey}`}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,115 @@
+/**
+ * The API's resources as the dashboard reads them (the wire shapes of docs/openapi.json).
+ * The domain's schemas are not imported here on purpose: they would pull Effect into the
+ * browser bundle for types the dashboard only reads.
+ */
+export type FlagType = "boolean" | "string" | "number" | "json"
+
+export interface Variation {
+  readonly key: string
+  readonly value: unknown
+  readonly name?: string
+}
+
+export interface Condition {
+  readonly attribute?: string
+  readonly operator: string
+  readonly values: ReadonlyArray<unknown>
+  readonly negate?: boolean
+}
+
+export interface WeightedVariation {
+  readonly variationKey: string
+  readonly weight: number
+}
+
+export interface Rollout {
+  readonly bucketBy?: string
+  readonly seed?: string
+  readonly variations: ReadonlyArray<WeightedVariation>
+}
+
+export interface Rule {
+  readonly id?: string
+  readonly name?: string
+  readonly conditions: ReadonlyArray<Condition>
+  readonly variationKey?: string
+  readonly rollout?: Rollout
+}
+
+export interface EnvironmentConfig {
+  readonly environmentKey: string
+  readonly enabled: boolean
+  readonly defaultVariationKey: string
+  readonly offVariationKey: string
+  readonly rules: ReadonlyArray<Rule>
+}
+
+export interface Flag {
+  readonly key: string
+  readonly name: string
+  readonly description: string | null
+  readonly type: FlagType
+  readonly variations: ReadonlyArray<Variation>
+  readonly configs: ReadonlyArray<EnvironmentConfig>
+  readonly version: number
+  readonly updatedAt: string
+}
+
+export interface Project {
+  readonly id: string
+  readonly name: string
+}
+
+export interface Environment {
+  readonly key: string
+  readonly name: string
+  readonly createdAt: string
+}
+
+export interface Segment {
+  readonly key: string
+  readonly name: string
+  readonly description: string | null
+  readonly conditions: ReadonlyArray<Condition>
+  readonly updatedAt: string
+}
+
+export const WEBHOOK_EVENTS = ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"] as const
+
+export interface Webhook {
+  readonly id: string
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly enabled: boolean
+  readonly hasSecret: boolean
+  readonly createdAt: string
+}
+
+export interface DeliveryAttempt {
+  readonly attemptedAt: string
+  readonly statusCode: number | null
+  readonly durationMs: number
+  readonly error: string | null
+  readonly nextAttemptAt: string | null
+}
+
+export interface Delivery {
+  readonly id: string
+  readonly eventType: string
+  readonly status: "pending" | "succeeded" | "failed"
+  readonly redeliveryOf: string | null
+  readonly attempts: ReadonlyArray<DeliveryAttempt>
+  readonly createdAt: string
+}
+
+export interface EvaluationResult {
+  readonly flagKey: string
+  readonly value: unknown
+  readonly variationKey: string | null
+  readonly reason: { readonly kind: string; readonly ruleId?: string; readonly ruleIndex?: number; readonly error?: string }
+}
+
+export interface List<A> {
+  readonly data: ReadonlyArray<A>
+}

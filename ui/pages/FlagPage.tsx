@@ -1,0 +1,118 @@
+/**
+ * One flag: its name, description and variations (saved with PATCH), and its targeting in the
+ * environment chosen (saved with PUT). Both edits show the change as a diff before saving.
+ */
+import { useState } from "preact/hooks"
+import { Diff } from "../components/Diff.js"
+import { ErrorSummary } from "../components/ErrorSummary.js"
+import { Field } from "../components/Field.js"
+import { Waiting } from "../components/Status.js"
+import { TargetingEditor } from "../components/TargetingEditor.js"
+import { toDraft, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
+import { projectPath, request, seg } from "../lib/api.js"
+import { when } from "../lib/format.js"
+import { useLoad } from "../lib/load.js"
+import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
+import { href } from "../lib/router.js"
+import type { Environment, Flag, List, Segment } from "../lib/types.js"
+
+const loadFlag = async (projectId: string, key: string) => {
+  const [flag, environments, segments] = await Promise.all([
+    request<Flag>("GET", projectPath(projectId, `/flags/${seg(key)}`)),
+    request<List<Environment>>("GET", projectPath(projectId, "/environments")),
+    request<List<Segment>>("GET", projectPath(projectId, "/segments"))
+  ])
+  return { flag, environments: environments.data, segments: segments.data }
+}
+
+const Definition = ({ projectId, flag, onSaved }: { projectId: string; flag: Flag; onSaved: (f: Flag) => void }) => {
+  const [name, setName] = useState(flag.name)
+  const [description, setDescription] = useState(flag.description ?? "")
+  const [drafts, setDrafts] = useState<ReadonlyArray<Draft>>(() => flag.variations.map((v) => toDraft(flag.type, v)))
+  const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
+  const variations = toVariations(flag.type, drafts)
+  const before = { name: flag.name, description: flag.description, variations: flag.variations }
+  const after = { name, description: description === "" ? null : description, variations: variations ?? flag.variations }
+  const changed = JSON.stringify(before) !== JSON.stringify(after)
+  const save = async (e: Event) => {
+    e.preventDefault()
+    if (variations === null) return
+    try {
+      onSaved(await request<Flag>("PATCH", projectPath(projectId, `/flags/${seg(flag.key)}`), after))
+    } catch (error) {
+      setProblems(fromError(error))
+    }
+  }
+  return (
+    <form class="card" onSubmit={save} aria-label="Flag definition" noValidate>
+      <h2>Definition</h2>
+      <ErrorSummary problems={problems} />
+      <div class="row">
+        <Field label="Name" problems={at(problems, "name")}>
+          {(ctl) => <input {...ctl} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Description" problems={at(problems, "description")} class="grow">
+          {(ctl) => <input {...ctl} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+        </Field>
+      </div>
+      <VariationsEditor type={flag.type} drafts={drafts} problems={problems} onChange={setDrafts} />
+      <Diff before={before} after={after} label="Change to the definition" />
+      <div class="actions">
+        <button type="submit" disabled={!changed || variations === null}>Save definition</button>
+      </div>
+    </form>
+  )
+}
+
+export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: string }) => {
+  const { loaded, replace } = useLoad(() => loadFlag(projectId, flagKey), [projectId, flagKey])
+  const [environment, setEnvironment] = useState<string | null>(null)
+  const [status, setStatus] = useState("")
+  if (loaded.state !== "ready") return <Waiting loaded={loaded} />
+  const { flag, environments, segments } = loaded.data
+  const envKey = environment ?? environments[0]?.key ?? null
+  const config = flag.configs.find((c) => c.environmentKey === envKey)
+  const saved = (what: string) => (updated: Flag) => {
+    replace({ ...loaded.data, flag: updated })
+    setStatus(`${what} saved (version ${updated.version}).`)
+  }
+  return (
+    <section aria-labelledby="flag-title">
+      <p>
+        <a href={href({ page: "flags" })}>All flags</a>
+      </p>
+      <div class="page-head">
+        <h1 id="flag-title">
+          <code>{flag.key}</code> <span class="muted">{flag.type}</span>
+        </h1>
+        <p class="muted">
+          Version {flag.version}, changed {when(flag.updatedAt)}
+        </p>
+      </div>
+      <p role="status" class="status">{status}</p>
+      <Definition key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} />
+      <section class="card" aria-labelledby="targeting-title">
+        <h2 id="targeting-title">Targeting</h2>
+        <Field label="Environment">
+          {(ctl) => (
+            <select {...ctl} value={envKey ?? ""} onChange={(e) => (setEnvironment(e.currentTarget.value), setStatus(""))}>
+              {environments.map((e) => <option key={e.key} value={e.key}>{e.name} ({e.key})</option>)}
+            </select>
+          )}
+        </Field>
+        {config === undefined ? (
+          <p>This project has no environments yet.</p>
+        ) : (
+          <TargetingEditor
+            key={`${config.environmentKey}-${flag.version}`}
+            projectId={projectId}
+            flag={flag}
+            config={config}
+            segments={segments}
+            onSaved={saved(`Targeting in ${config.environmentKey}`)}
+          />
+        )}
+      </section>
+    </section>
+  )
+}
