@@ -40,14 +40,14 @@ export const RuleEditor = (props: {
       <div class="rule-head">
         <h4>{label}</h4>
         <div class="actions">
-          <button type="button" class="secondary small" disabled={index === 0} onClick={() => props.onMove(-1)} aria-label={`Move ${label.toLowerCase()} up`}>
-            Move up
+          <button type="button" class="secondary small" disabled={index === 0} onClick={() => props.onMove(-1)}>
+            Move up<span class="visually-hidden"> {label.toLowerCase()}</span>
           </button>
-          <button type="button" class="secondary small" disabled={index === props.count - 1} onClick={() => props.onMove(1)} aria-label={`Move ${label.toLowerCase()} down`}>
-            Move down
+          <button type="button" class="secondary small" disabled={index === props.count - 1} onClick={() => props.onMove(1)}>
+            Move down<span class="visually-hidden"> {label.toLowerCase()}</span>
           </button>
-          <button type="button" class="danger small" onClick={props.onRemove} aria-label={`Remove ${label.toLowerCase()}`}>
-            Remove
+          <button type="button" class="danger small" onClick={props.onRemove}>
+            Remove<span class="visually-hidden"> {label.toLowerCase()}</span>
           </button>
         </div>
       </div>

@@ -29,6 +29,7 @@ import { routeOf } from "../fast/Routes.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
 import * as App from "./App.js"
 import { cappedWebRequest, readNodeBody, readWebBody } from "./BodyReader.js"
+import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 
@@ -39,6 +40,8 @@ export interface EmbedOptions<E> extends App.HttpOptions {
    * Built once; `dispose()` releases it (closing the database).
    */
   readonly services: Layer.Layer<App.HttpServices, E>
+  /** The dashboard at `<prefix>/ui/` (Dashboard.ts); `false` leaves it out. */
+  readonly dashboard?: DashboardOptions | false
 }
 
 export interface FlagportHandlers {
@@ -154,6 +157,22 @@ async (request: Request): Promise<Response> => {
   return app(cappedWebRequest(url, request))
 }
 
+/** The node handler with the dashboard's GET and HEAD routes answered first. */
+const nodeWithDashboard = (prefix: string, dashboard: Dashboard, next: (req: IncomingMessage, res: ServerResponse) => void) =>
+(req: IncomingMessage, res: ServerResponse): void => {
+  const answer = dashboard.answer(req.method ?? "GET", stripPrefix(prefix, req.url ?? "/"), req.headers["if-none-match"])
+  if (answer === undefined) next(req, res)
+  else void answer.then((r) => writeNode(res, r))
+}
+
+/** The web handler with the dashboard's GET and HEAD routes answered first. */
+const webWithDashboard = (prefix: string, dashboard: Dashboard, next: (request: Request) => Promise<Response>) =>
+async (request: Request): Promise<Response> => {
+  const url = new URL(request.url)
+  const answer = dashboard.answer(request.method, stripPrefix(prefix, url.pathname), request.headers.get("if-none-match") ?? undefined)
+  return answer === undefined ? next(request) : toWebResponse(await answer)
+}
+
 /**
  * Builds the API over `services` and returns the node and web handlers. Resolves once the
  * services are up (migrations are the storage layer's business).
@@ -173,10 +192,13 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     )
     const effectNode = await runtime.runPromise(NodeHttpServer.makeHandler(app))
     const effectWeb = HttpApp.toWebHandlerRuntime(await runtime.runtime())(app)
+    const node = nodeHandler(prefix, lane, effectNode)
+    const web = webHandler(prefix, lane, (request) => effectWeb(request))
+    const dashboard = options.dashboard === false ? undefined : makeDashboard(prefix, options.dashboard)
     return {
       prefix,
-      node: nodeHandler(prefix, lane, effectNode),
-      web: webHandler(prefix, lane, (request) => effectWeb(request)),
+      node: dashboard === undefined ? node : nodeWithDashboard(prefix, dashboard, node),
+      web: dashboard === undefined ? web : webWithDashboard(prefix, dashboard, web),
       openApi: () => openApi,
       dispose: () => runtime.dispose()
     }

@@ -20,6 +20,7 @@ import * as WebhookDispatcher from "../../../src/services/WebhookDispatcher.js"
 import * as StorageLayer from "../../storage/StorageLayer.js"
 import * as WebhookHttp from "../../webhook-http/WebhookHttp.js"
 import * as App from "./App.js"
+import type { DashboardOptions } from "./Dashboard.js"
 import { makeHandlers, type FlagportHandlers } from "./Embed.js"
 import { logLevelConfig } from "./LogLevelConfig.js"
 import type { LaneConfig } from "../fast/LaneService.js"
@@ -32,6 +33,12 @@ export const serverConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(DEFAULT_PORT)),
   host: Config.string("HOST").pipe(Config.withDefault(DEFAULT_HOST))
 })
+
+/** FLAGPORT_CONFIRM_ENVIRONMENTS: the dashboard's production-like environments (comma-separated keys). */
+export const confirmEnvironmentsConfig = Config.string("FLAGPORT_CONFIRM_ENVIRONMENTS").pipe(
+  Config.withDefault("production"),
+  Config.map((list) => list.split(",").map((k) => k.trim()).filter((k) => k !== ""))
+)
 
 
 export interface ServerOptions {
@@ -49,6 +56,8 @@ export interface ServerOptions {
   readonly lane?: LaneConfig
   /** How long in-flight requests may take to finish after a shutdown starts (default 10 s). */
   readonly drainTimeoutMs?: number
+  /** The dashboard at /ui/ (`/` redirects there); `false` leaves it out. Default: on, FLAGPORT_CONFIRM_ENVIRONMENTS. */
+  readonly dashboard?: DashboardOptions | false
 }
 
 export interface RunningServer {
@@ -88,8 +97,12 @@ export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown
 
 export const startServer = async (options: ServerOptions = {}): Promise<RunningServer> => {
   const { host, port } = await resolveConfig(options)
+  const dashboard: DashboardOptions | false = options.dashboard === false
+    ? false
+    : { confirmEnvironments: await Effect.runPromise(confirmEnvironmentsConfig), redirectRoot: true, ...options.dashboard }
   const handlers = await makeHandlers({
     services: servicesLayer(await storageOf(options), options.webhooks ?? true),
+    dashboard,
     ...(options.lane === undefined ? {} : { lane: options.lane })
   })
   let shuttingDown = false

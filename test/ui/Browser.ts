@@ -1,0 +1,43 @@
+/**
+ * One real Chromium for the dashboard's tests: @sparticuz/chromium ships the binary inside its
+ * npm package (no system browser, no download step) and playwright-core drives it. Also: the
+ * axe-core accessibility check (WCAG 2.1 A and AA rules) and screenshots under test-results/.
+ */
+import { mkdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import chromium from "@sparticuz/chromium"
+import { type Browser, chromium as playwright, type Page } from "playwright-core"
+
+export const launch = async (): Promise<Browser> =>
+  playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true })
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+export interface Violation {
+  readonly id: string
+  readonly help: string
+  readonly nodes: ReadonlyArray<string>
+}
+
+/**
+ * The WCAG 2.1 A and AA violations on the page as it is now (axe is injected once per document).
+ * Injected through the DevTools protocol (`evaluate`), not `addScriptTag`: the dashboard's
+ * Content-Security-Policy rightly refuses an inline script tag.
+ */
+export const accessibilityViolations = async (page: Page): Promise<ReadonlyArray<Violation>> => {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource)
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: Array<string> }> }> }> } }).axe
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
+    return result.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) }))
+  })
+}
+
+const SCREENSHOTS = join(process.cwd(), "test-results", "dashboard")
+
+/** A full-page screenshot for a reviewer, under test-results/dashboard/. */
+export const screenshot = async (page: Page, name: string): Promise<void> => {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}

@@ -1,0 +1,372 @@
+/**
+ * The dashboard in a real browser against a real server on SQLite (the standalone composition,
+ * webhook dispatcher on): sign-in, flags, targeting, segments, environments, webhooks and the
+ * playground, each checked through the API it drives; an axe-core check and a screenshot of every
+ * page. One browser and one page for the whole file, pages reached by their routes.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import { Flags } from "../../src/services/Flags.js"
+import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { accessibilityViolations, launch, screenshot } from "./Browser.js"
+
+const MANY_FLAGS = 2000
+
+let dir: string
+let server: TestServer
+let browser: Browser
+let page: Page
+let receiver: Server
+let receiverUrl: string
+const received: Array<string> = []
+const cspViolations: Array<string> = []
+
+const evaluate = async (flagKey: string, attributes: Record<string, unknown> = {}, key = "user-1") => {
+  const reply = await request(server.url, "POST", "/v1/evaluate", {
+    key: server.keys.client,
+    body: { environment: "production", context: { key, attributes } }
+  })
+  expect(reply.status).toBe(200)
+  return (reply.body as { flags: Record<string, { value: unknown; reason: { kind: string; ruleIndex?: number } }> }).flags[flagKey]!
+}
+
+const productionConfig = async (flagKey: string) => {
+  const reply = await request(server.url, "GET", "/v1/config?environment=production", { key: server.keys.client })
+  return (reply.body as { flags: Array<{ key: string; rules: Array<{ name?: string; conditions: Array<unknown>; rollout?: { variations: Array<{ variationKey: string; weight: number }> } }> }> })
+    .flags.find((f) => f.key === flagKey)!
+}
+
+/** No WCAG 2.1 A/AA violation on the page as it is, and a screenshot of it. */
+const checkPage = async (name: string) => {
+  await screenshot(page, name)
+  const violations = await accessibilityViolations(page)
+  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([])
+}
+
+const signIn = async (key: string) => {
+  await page.getByLabel("Server key").fill(key)
+  await page.getByRole("button", { name: "Sign in" }).click()
+}
+
+/** Saves the targeting of production, confirming the question production-like environments ask. */
+const saveProduction = async () => {
+  const status = page.locator("p.status")
+  const before = await status.textContent()
+  await page.getByRole("button", { name: "Save targeting in production" }).click()
+  await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
+  await expect.poll(async () => (await status.textContent()) !== before || (await page.locator(".error-summary").count()) > 0).toBe(true)
+}
+
+const open = async (hash: string) => {
+  await page.evaluate((h) => (location.hash = h), hash)
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "flagport-ui-"))
+  server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`), { webhooks: true })
+  receiver = createServer((req, res) => {
+    let body = ""
+    req.on("data", (c: Buffer) => (body += c.toString()))
+    req.on("end", () => {
+      received.push(body)
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+  browser = await launch()
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.setDefaultTimeout(10_000)
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text())
+  })
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise<void>((resolve) => (receiver === undefined ? resolve() : receiver.close(() => resolve())))
+  await server?.close()
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+})
+
+describe("serving", () => {
+  it("serves the dashboard at /ui/ with a strict Content-Security-Policy, redirects / and /ui there, and leaves API responses alone", async () => {
+    const root = await fetch(`${server.url}/`, { redirect: "manual" })
+    expect(root.status).toBe(302)
+    expect(root.headers.get("location")).toBe("/ui/")
+    const bare = await fetch(`${server.url}/ui`, { redirect: "manual" })
+    expect(bare.headers.get("location")).toBe("/ui/")
+    for (const path of ["/ui/", "/ui/app.js", "/ui/app.css", "/ui/settings.json", "/ui/nothing-here"]) {
+      const reply = await fetch(`${server.url}${path}`)
+      const csp = reply.headers.get("content-security-policy") ?? ""
+      expect(csp, path).toContain("script-src 'self'")
+      expect(csp, path).not.toMatch(/unsafe-inline|unsafe-eval/)
+      expect(reply.headers.get("x-content-type-options"), path).toBe("nosniff")
+    }
+    const page = await fetch(`${server.url}/ui/`)
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/)
+    const html = await page.text()
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]|<style|style=/)
+    const again = await fetch(`${server.url}/ui/app.js`, { headers: { "if-none-match": page.headers.get("etag") ?? "" } })
+    expect(again.status).toBe(200)
+    const js = await fetch(`${server.url}/ui/app.js`)
+    expect((await fetch(`${server.url}/ui/app.js`, { headers: { "if-none-match": js.headers.get("etag")! } })).status).toBe(304)
+    const api = await request(server.url, "GET", "/v1/projects", { key: server.keys.global })
+    expect(api.status).toBe(200)
+    expect(api.headers.get("content-security-policy")).toBeNull()
+    const post = await request(server.url, "POST", "/ui/", { body: {} })
+    expect(post.status).toBe(404)
+    expect((post.body as { error: { code: string } }).error.code).toBe("not_found")
+  })
+})
+
+describe("the dashboard in a browser", () => {
+  it("refuses a wrong key and a client key with the API's message", async () => {
+    await page.goto(`${server.url}/ui/`)
+    await checkPage("sign-in")
+    await signIn("srv_not-a-real-key")
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid API key.")
+    await signIn(server.keys.client)
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("A server API key is required for management endpoints.")
+    expect(await page.evaluate(() => sessionStorage.getItem("flagport.serverKey"))).toBeNull()
+  })
+
+  it("signs in with a project-scoped key straight into its project", async () => {
+    await signIn(server.keys.scoped)
+    await page.getByRole("heading", { name: "Flags" }).waitFor()
+    expect(await page.getByText("Project: p1").count()).toBe(1)
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByLabel("Server key").waitFor()
+    expect(await page.evaluate(() => sessionStorage.getItem("flagport.serverKey"))).toBeNull()
+  })
+
+  it("signs in with a global key, which picks a project; the key is never in the URL", async () => {
+    await signIn(server.keys.global)
+    await page.getByLabel("Project").selectOption("p1")
+    await page.getByRole("heading", { name: "Flags" }).waitFor()
+    expect(page.url()).not.toContain(server.keys.global)
+    expect(await page.evaluate(() => sessionStorage.getItem("flagport.serverKey"))).toBe(server.keys.global)
+  })
+
+  it("creates a flag", async () => {
+    await page.getByRole("button", { name: "New flag" }).click()
+    const form = page.getByRole("form", { name: "New flag" })
+    await form.getByLabel("Key", { exact: true }).fill("checkout")
+    await form.getByLabel("Name", { exact: true }).fill("New checkout")
+    await checkPage("flags-new")
+    await form.getByRole("button", { name: "Create flag" }).click()
+    await page.getByRole("heading", { name: /checkout/ }).waitFor()
+    const created = await request(server.url, "GET", "/v1/projects/p1/flags/checkout", { key: server.keys.global })
+    expect(created.status).toBe(200)
+    expect((created.body as { variations: unknown }).variations).toEqual([{ key: "on", value: true }, { key: "off", value: false }])
+  })
+
+  it("switches the flag on in production after a confirmation, and /v1/evaluate follows", async () => {
+    expect((await evaluate("checkout")).value).toBe(false)
+    await open("#/flags")
+    const sw = page.getByRole("switch", { name: "checkout in production" })
+    await sw.click()
+    const dialog = page.getByRole("dialog")
+    await dialog.waitFor()
+    await checkPage("flags-confirm")
+    await dialog.getByRole("button", { name: "Confirm" }).click()
+    await expect.poll(() => sw.getAttribute("aria-checked")).toBe("true")
+    expect((await evaluate("checkout")).value).toBe(true)
+    // development is not production-like: one click, no question
+    await page.getByRole("switch", { name: "checkout in development" }).click()
+    await expect.poll(() => page.getByRole("switch", { name: "checkout in development" }).getAttribute("aria-checked")).toBe("true")
+    await checkPage("flags")
+  })
+
+  it("adds a rule with an `in` condition and a 30/70 rollout, and the API serves it", async () => {
+    await open("#/flags/checkout")
+    await page.getByLabel("Environment", { exact: true }).selectOption("production")
+    await page.getByRole("button", { name: "Add rule" }).click()
+    await page.getByLabel("Rule 1: name").fill("Beta")
+    await page.getByRole("button", { name: "Add condition to rule 1" }).click()
+    await page.getByLabel("Rule 1 condition 1: attribute").fill("plan")
+    await page.getByLabel("Rule 1 condition 1: operator").selectOption("in")
+    await page.getByRole("button", { name: "Add value" }).click()
+    await page.getByLabel("Rule 1 condition 1: value 1").fill("beta")
+    await page.getByLabel("Rule 1: serve").selectOption({ label: "a percentage rollout" })
+    await page.getByLabel("Rule 1: percentage for on").fill("30")
+    await page.getByLabel("Rule 1: percentage for off").fill("70")
+    const preview = page.getByRole("region", { name: "Change to production" })
+    await expect.poll(() => preview.textContent()).toContain('"weight": 30000')
+    await checkPage("flag-targeting")
+    await saveProduction()
+    const config = await productionConfig("checkout")
+    expect(config.rules).toHaveLength(1)
+    expect(config.rules[0]!.conditions).toEqual([{ attribute: "plan", operator: "in", values: ["beta"] }])
+    expect(config.rules[0]!.rollout!.variations).toEqual([{ variationKey: "on", weight: 30000 }, { variationKey: "off", weight: 70000 }])
+    const served = await Promise.all(Array.from({ length: 200 }, (_, i) => evaluate("checkout", { plan: "beta" }, `user-${i}`)))
+    expect(served.every((r) => r.reason.kind === "RULE_MATCH")).toBe(true)
+    const on = served.filter((r) => r.value === true).length
+    expect(on).toBeGreaterThan(30)
+    expect(on).toBeLessThan(90)
+    expect((await evaluate("checkout", { plan: "free" })).reason.kind).toBe("FALLTHROUGH")
+  })
+
+  it("refuses a rollout whose shares do not total 100%, with the message next to the shares", async () => {
+    await page.getByLabel("Rule 1: percentage for off").fill("60")
+    await expect.poll(() => page.getByText("Total: 90%").count()).toBe(1)
+    await saveProduction()
+    const rollout = page.getByRole("group", { name: "Rule 1: rollout" })
+    await expect.poll(() => rollout.locator(".problems").textContent()).toContain("weights must sum to 100000 (got 90000)")
+    await checkPage("flag-refused")
+    expect((await productionConfig("checkout")).rules[0]!.rollout!.variations[1]!.weight).toBe(70000)
+    await page.getByLabel("Rule 1: percentage for off").fill("70")
+  })
+
+  it("reorders rules", async () => {
+    await page.getByRole("button", { name: "Add rule" }).click()
+    await page.getByLabel("Rule 2: name").fill("Everyone else")
+    await page.getByRole("button", { name: "Move up rule 2" }).click()
+    expect(await page.getByLabel("Rule 1: name").inputValue()).toBe("Everyone else")
+    expect(await page.getByLabel("Rule 2: name").inputValue()).toBe("Beta")
+    expect(await page.getByLabel("Rule 2 condition 1: value 1").inputValue()).toBe("beta")
+    await saveProduction()
+    expect((await productionConfig("checkout")).rules.map((r) => r.name)).toEqual(["Everyone else", "Beta"])
+    expect((await evaluate("checkout", { plan: "beta" })).reason).toMatchObject({ kind: "RULE_MATCH", ruleIndex: 0 })
+    await page.getByRole("button", { name: "Move up rule 2" }).click()
+    await page.getByRole("button", { name: "Remove rule 2" }).click()
+    await saveProduction()
+    await expect.poll(async () => (await productionConfig("checkout")).rules.map((r) => r.name)).toEqual(["Beta"])
+  })
+
+  it("creates a segment, uses it in a rule, and lists the flag using it", async () => {
+    await open("#/segments")
+    await page.getByRole("button", { name: "New segment" }).click()
+    await page.getByLabel("Segment key").fill("staff")
+    await page.getByLabel("Segment name").fill("Staff")
+    await page.getByRole("button", { name: "Add segment condition" }).click()
+    await page.getByLabel("Segment condition 1: attribute").fill("email")
+    await page.getByLabel("Segment condition 1: operator").selectOption("endsWith")
+    await page.getByRole("button", { name: "Add value" }).click()
+    await page.getByLabel("Segment condition 1: value 1").fill("@example.com")
+    await checkPage("segments-new")
+    await page.getByRole("button", { name: "Create segment" }).click()
+    await page.getByRole("row", { name: /Staff/ }).waitFor()
+    await open("#/flags/checkout")
+    await page.getByLabel("Environment", { exact: true }).selectOption("production")
+    await page.getByRole("button", { name: "Add rule" }).click()
+    await page.getByRole("button", { name: "Move up rule 2" }).click()
+    await page.getByRole("button", { name: "Add condition to rule 1" }).click()
+    await page.getByLabel("Rule 1 condition 1: operator").selectOption("inSegment")
+    await page.getByRole("group", { name: "Rule 1 condition 1: segments" }).getByLabel(/Staff/).check()
+    await page.getByLabel("Rule 1: serve").selectOption("on")
+    await saveProduction()
+    await expect.poll(async () => (await evaluate("checkout", { email: "ann@example.com", plan: "free" })).reason).toMatchObject({ kind: "RULE_MATCH", ruleIndex: 0 })
+    await open("#/segments")
+    await expect.poll(() => page.getByRole("row", { name: /Staff/ }).textContent()).toContain("checkout")
+    await checkPage("segments")
+  })
+
+  it("lists and creates environments", async () => {
+    await open("#/environments")
+    await page.getByLabel("Environment key").fill("staging")
+    await page.getByLabel("Environment name").fill("Staging")
+    await page.getByRole("button", { name: "Create environment" }).click()
+    await page.getByRole("row", { name: /staging/ }).waitFor()
+    await checkPage("environments")
+    const reply = await request(server.url, "GET", "/v1/projects/p1/environments", { key: server.keys.global })
+    expect((reply.body as { data: Array<{ key: string }> }).data.map((e) => e.key)).toContain("staging")
+  })
+
+  it("creates a webhook, shows its delivery log with attempts, redelivers, and disables it", async () => {
+    await open("#/webhooks")
+    await page.getByLabel("Destination URL").fill(receiverUrl)
+    await page.getByRole("button", { name: "Create webhook" }).click()
+    await page.getByRole("row", { name: new RegExp(receiverUrl) }).waitFor()
+    // a change to deliver
+    await request(server.url, "PATCH", "/v1/projects/p1/flags/checkout", { key: server.keys.global, body: { name: "Checkout v2" } })
+    await page.getByRole("button", { name: `Delivery log of ${receiverUrl}` }).click()
+    const log = page.getByRole("region", { name: `Delivery log of ${receiverUrl}` })
+    await expect.poll(async () => {
+      await log.getByRole("button", { name: "Refresh" }).click()
+      return log.textContent()
+    }, { timeout: 15_000 }).toMatch(/succeeded[\s\S]*HTTP 204/)
+    expect(received.some((b) => b.includes("flag.updated"))).toBe(true)
+    await checkPage("webhooks")
+    await log.getByRole("button", { name: /^Redeliver flag.updated/ }).first().click()
+    await expect.poll(() => log.getByText("redelivery").count(), { timeout: 15_000 }).toBeGreaterThan(0)
+    const sw = page.getByRole("switch", { name: `Webhook ${receiverUrl} enabled` })
+    await sw.click()
+    await expect.poll(() => sw.getAttribute("aria-checked")).toBe("false")
+    const hooks = await request(server.url, "GET", "/v1/projects/p1/webhooks", { key: server.keys.global })
+    expect((hooks.body as { data: Array<{ enabled: boolean }> }).data[0]!.enabled).toBe(false)
+  })
+
+  it("evaluates in the playground as /v1/flags/{key}/eval does", async () => {
+    await open("#/playground")
+    await page.getByLabel("Environment", { exact: true }).selectOption("production")
+    await page.getByLabel("Flag", { exact: true }).selectOption("checkout")
+    await page.getByLabel("Context key").fill("user-7")
+    await page.getByLabel("Context attributes (JSON object)").fill('{"email":"bo@example.com"}')
+    await page.getByRole("button", { name: "Evaluate" }).click()
+    const result = page.getByRole("region", { name: "Result" })
+    await result.waitFor()
+    expect(await result.textContent()).toContain("RULE_MATCH")
+    await page.getByLabel("Context attributes (JSON object)").fill("{not json")
+    expect(await page.getByRole("button", { name: "Evaluate" }).isDisabled()).toBe(true)
+    await page.getByLabel("Context attributes (JSON object)").fill("{}")
+    await checkPage("playground")
+  })
+
+  it("signs out, which forgets the key", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByLabel("Server key").waitFor()
+    expect(await page.evaluate(() => sessionStorage.getItem("flagport.serverKey"))).toBeNull()
+    await page.reload()
+    await page.getByLabel("Server key").waitFor()
+    expect(cspViolations).toEqual([])
+  })
+
+  it(`lists ${MANY_FLAGS} flags quickly`, async () => {
+    // Rendering is the browser's work whatever the storage: this server keeps its 2,000 flags in
+    // memory, so making them takes milliseconds rather than 2,000 SQLite commits.
+    const many = await startServer()
+    try {
+      await many.run(
+        Effect.gen(function* () {
+          const flags = yield* Flags
+          for (let i = 0; i < MANY_FLAGS; i++) {
+            yield* flags.create("p1", { key: `flag-${String(i).padStart(4, "0")}`, name: `Flag ${i}`, type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] })
+          }
+        })
+      )
+      const other = await browser.newPage()
+      try {
+        await other.goto(`${many.url}/ui/`)
+        await other.getByLabel("Server key").fill(many.keys.scoped)
+        const started = await other.evaluate(() => performance.now())
+        await other.getByRole("button", { name: "Sign in" }).click()
+        const at = (rows: number) =>
+          other.waitForFunction((n) => document.querySelectorAll("table.flags tbody tr").length >= n ? performance.now() : false, rows, { polling: "raf" })
+            .then((h) => h.jsonValue() as Promise<number>)
+        const [first, all] = await Promise.all([at(1), at(MANY_FLAGS)])
+        const arrived = await other.evaluate(() =>
+          (performance.getEntriesByType("resource").filter((r) => r.name.endsWith("/flags")).pop() as PerformanceResourceTiming).responseEnd
+        )
+        const ms = (t: number) => Math.round(t)
+        console.log(`dashboard: ${MANY_FLAGS} flags: first rows ${ms(first - arrived)} ms after the list arrived (${ms(first - started)} ms from sign-in), all rows ${ms(all - arrived)} ms after`)
+        // A guard against a pathological slowdown, not the budget (1 s, docs/benchmarks.md): CI is shared.
+        expect(first - arrived).toBeLessThan(5_000)
+        await other.getByLabel("Search by key or name").fill("flag-1999")
+        await expect.poll(() => other.locator("table.flags tbody tr").count()).toBe(1)
+      } finally {
+        await other.close()
+      }
+    } finally {
+      await many.close()
+    }
+  })
+
+})
