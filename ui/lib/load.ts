@@ -25,5 +25,7 @@ export const useLoad = <A,>(load: () => Promise<A>, inputs: ReadonlyArray<unknow
   }, [...inputs, generation])
   const reload = useCallback(() => setGeneration((g) => g + 1), [])
   const replace = useCallback((data: A) => setLoaded({ state: "ready", data }), [])
-  return { loaded, reload, replace }
+  /** Changes the loaded data from its latest value (for callbacks that outlive a render). */
+  const update = useCallback((change: (data: A) => A) => setLoaded((l) => (l.state === "ready" ? { state: "ready", data: change(l.data) } : l)), [])
+  return { loaded, reload, replace, update }
 }

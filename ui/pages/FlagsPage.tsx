@@ -7,7 +7,8 @@
  * every flag), rendered in slices: the first FIRST_ROWS at once, the rest CHUNK_ROWS per task,
  * so the page shows and answers at once even with thousands of flags (docs/benchmarks.md).
  */
-import { useEffect, useMemo, useState } from "preact/hooks"
+import { Component } from "preact"
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks"
 import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
@@ -118,8 +119,41 @@ const Switch = (props: { projectId: string; flag: Flag; environment: string; onC
   )
 }
 
+interface RowProps {
+  readonly projectId: string
+  readonly flag: Flag
+  readonly environments: ReadonlyArray<Environment>
+  readonly onChanged: (f: Flag) => void
+  readonly onRefused: (p: Problems) => void
+}
+
+/** One flag's row; rendered again only when that flag changes (the list grows in slices). */
+class FlagRow extends Component<RowProps> {
+  override shouldComponentUpdate(next: RowProps): boolean {
+    return next.flag !== this.props.flag || next.environments !== this.props.environments || next.projectId !== this.props.projectId
+  }
+  override render({ projectId, flag: f, environments, onChanged, onRefused }: RowProps) {
+    return (
+      <tr>
+        <th scope="row">
+          <a href={href({ page: "flag", key: f.key })}>{f.key}</a>
+          {f.name !== "" && f.name !== f.key ? <span class="muted"> {f.name}</span> : null}
+        </th>
+        <td>{f.type}</td>
+        {environments.map((e) => (
+          <td key={e.key}>
+            <Switch projectId={projectId} flag={f} environment={e.key} onChanged={onChanged} onRefused={onRefused} />
+          </td>
+        ))}
+        <td>{f.version}</td>
+        <td>{when(f.updatedAt)}</td>
+      </tr>
+    )
+  }
+}
+
 export const FlagsPage = ({ projectId }: { projectId: string }) => {
-  const { loaded, replace } = useLoad(() => loadFlags(projectId), [projectId])
+  const { loaded, update } = useLoad(() => loadFlags(projectId), [projectId])
   const [query, setQuery] = useState("")
   const [type, setType] = useState("")
   const [creating, setCreating] = useState(false)
@@ -130,6 +164,10 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     const q = query.trim().toLowerCase()
     return data.flags.filter((f) => (type === "" || f.type === type) && (q === "" || f.key.toLowerCase().includes(q) || f.name.toLowerCase().includes(q)))
   }, [data, query, type])
+  const changed = useCallback((flag: Flag) => {
+    setProblems(NO_PROBLEMS)
+    update((d) => ({ ...d, flags: d.flags.map((f) => (f.key === flag.key ? flag : f)) }))
+  }, [update])
   const [limit, setLimit] = useState(FIRST_ROWS)
   useEffect(() => setLimit(FIRST_ROWS), [data?.flags.length, query, type])
   useEffect(() => {
@@ -138,10 +176,6 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     return () => clearTimeout(next)
   }, [limit, shown.length])
   if (data === null) return <Waiting loaded={loaded} />
-  const changed = (flag: Flag) => {
-    setProblems(NO_PROBLEMS)
-    replace({ ...data, flags: data.flags.map((f) => (f.key === flag.key ? flag : f)) })
-  }
   return (
     <section aria-labelledby="flags-title">
       <div class="page-head">
@@ -181,20 +215,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
         </thead>
         <tbody>
           {shown.slice(0, limit).map((f) => (
-            <tr key={f.key}>
-              <th scope="row">
-                <a href={href({ page: "flag", key: f.key })}>{f.key}</a>
-                {f.name !== "" && f.name !== f.key ? <span class="muted"> {f.name}</span> : null}
-              </th>
-              <td>{f.type}</td>
-              {data.environments.map((e) => (
-                <td key={e.key}>
-                  <Switch projectId={projectId} flag={f} environment={e.key} onChanged={changed} onRefused={setProblems} />
-                </td>
-              ))}
-              <td>{f.version}</td>
-              <td>{when(f.updatedAt)}</td>
-            </tr>
+            <FlagRow key={f.key} projectId={projectId} flag={f} environments={data.environments} onChanged={changed} onRefused={setProblems} />
           ))}
         </tbody>
       </table>
