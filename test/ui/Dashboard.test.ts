@@ -9,9 +9,11 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as App from "../../adapters/http/App.js"
+import { makeHandlers } from "../../adapters/http/Embed.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { Flags } from "../../src/services/Flags.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
@@ -185,6 +187,50 @@ describe("the dashboard in a browser", () => {
     await checkPage("flags")
   })
 
+  it("switches a flag with the keyboard alone", async () => {
+    await page.getByLabel("Search by key or name").focus()
+    const target = "checkout in development"
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press("Tab")
+      if ((await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))) === target) break
+    }
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(target)
+    await page.keyboard.press("Space")
+    const sw = page.getByRole("switch", { name: target })
+    await expect.poll(() => sw.getAttribute("aria-checked")).toBe("false")
+    await page.keyboard.press("Enter")
+    await expect.poll(() => sw.getAttribute("aria-checked")).toBe("true")
+    // production asks first; Escape cancels and nothing changes
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("checkout in production")
+    await page.keyboard.press("Space")
+    await page.getByRole("dialog").waitFor()
+    await page.keyboard.press("Escape")
+    await page.getByRole("dialog").waitFor({ state: "hidden" })
+    expect(await page.getByRole("switch", { name: "checkout in production" }).getAttribute("aria-checked")).toBe("true")
+    expect((await evaluate("checkout")).value).toBe(true)
+  })
+
+  it("works under a host's prefix, calling the API under the same prefix", async () => {
+    const context = await server.run(Effect.context<StorageLayer.Storage>())
+    const mounted = await makeHandlers({ prefix: "/flags", services: App.servicesFrom(Layer.succeedContext(context)) })
+    const host = createServer((req, res) => (req.url?.startsWith("/flags") ? mounted.node(req, res) : res.writeHead(404).end()))
+    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve))
+    try {
+      // another origin: its own sessionStorage, so a sign-in of its own
+      await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/flags/ui/`)
+      await page.getByLabel("Server key").fill(server.keys.scoped)
+      await page.getByRole("button", { name: "Sign in" }).click()
+      await page.getByRole("link", { name: "checkout" }).waitFor()
+      await page.goto(`${server.url}/ui/#/flags`)
+      await page.getByRole("link", { name: "checkout" }).waitFor()
+    } finally {
+      host.closeAllConnections()
+      await new Promise<void>((resolve) => host.close(() => resolve()))
+      await mounted.dispose()
+    }
+  })
+
   it("adds a rule with an `in` condition and a 30/70 rollout, and the API serves it", async () => {
     await open("#/flags/checkout")
     await page.getByLabel("Environment", { exact: true }).selectOption("production")
@@ -342,7 +388,7 @@ describe("the dashboard in a browser", () => {
           }
         })
       )
-      const other = await browser.newPage()
+      const other = page
       try {
         await other.goto(`${many.url}/ui/`)
         await other.getByLabel("Server key").fill(many.keys.scoped)
@@ -362,7 +408,7 @@ describe("the dashboard in a browser", () => {
         await other.getByLabel("Search by key or name").fill("flag-1999")
         await expect.poll(() => other.locator("table.flags tbody tr").count()).toBe(1)
       } finally {
-        await other.close()
+        await other.goto(`${server.url}/ui/`)
       }
     } finally {
       await many.close()

@@ -92,6 +92,7 @@ const Switch = (props: { projectId: string; flag: Flag; environment: string; onC
   const [busy, setBusy] = useState(false)
   if (config === undefined) return <span class="muted">n/a</span>
   const toggle = async () => {
+    if (busy) return
     const next = !config.enabled
     if (isProductionLike(props.environment) && !(await ask(`Turn ${props.flag.key} ${next ? "on" : "off"} in ${props.environment}?`))) return
     setBusy(true)
@@ -111,7 +112,8 @@ const Switch = (props: { projectId: string; flag: Flag; environment: string; onC
       class={config.enabled ? "switch on" : "switch"}
       aria-checked={config.enabled}
       aria-label={`${props.flag.key} in ${props.environment}`}
-      disabled={busy}
+      // aria-disabled, not disabled: a disabled button would lose the keyboard focus mid-request
+      aria-disabled={busy}
       onClick={toggle}
     >
       {config.enabled ? "On" : "Off"}
