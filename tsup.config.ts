@@ -24,6 +24,8 @@ export default defineConfig({
   dts: true,
   clean: true,
   sourcemap: true,
+  // `import.meta.url` in the CommonJS build too (the dashboard finds its files from it).
+  shims: true,
   target: "node20",
   outDir: "dist",
   // Native and optional drivers stay in node_modules.

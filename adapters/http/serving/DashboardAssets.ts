@@ -6,19 +6,20 @@
  *   serves the current dashboard with no build step;
  * - in an installed package, they are read from `dist/ui/`, written by `npm run build`.
  *
- * The package root is found by walking up from this module to the `package.json` named
- * `flagport` (this module may run from the sources, the CLI's bundle or dist/).
+ * The package root is found by walking up to the `package.json` named `flagport`: from the
+ * `flagport` command that started the process, if it did (its bundle of the sources is cached
+ * under node_modules, which may be a link to another checkout's), else from this module (the
+ * sources, dist/, or the package installed in a host).
  */
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync } from "node:fs"
 import { readdir, readFile } from "node:fs/promises"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 export type AssetFiles = ReadonlyMap<string, Uint8Array>
 
-const moduleDirectory = (): string =>
-  // CommonJS builds have __dirname and no import.meta.url; ESM has the opposite.
-  typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url))
+// The CommonJS build gets `import.meta.url` from tsup's shims (tsup.config.ts).
+const moduleDirectory = (): string => dirname(fileURLToPath(import.meta.url))
 
 export const packageRoot = (from: string = moduleDirectory()): string | undefined => {
   let dir = from
@@ -37,6 +38,18 @@ export const packageRoot = (from: string = moduleDirectory()): string | undefine
   }
 }
 
+/** The root of the checkout or package whose `bin/flagport.mjs` started this process, if one did. */
+const commandRoot = (): string | undefined => {
+  const script = process.argv[1]
+  if (script === undefined) return undefined
+  try {
+    const real = realpathSync(script)
+    return basename(real) === "flagport.mjs" && basename(dirname(real)) === "bin" ? packageRoot(dirname(real)) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 const readBuilt = async (dir: string): Promise<AssetFiles> => {
   const files = new Map<string, Uint8Array>()
   for (const name of await readdir(dir)) files.set(name, new Uint8Array(await readFile(join(dir, name))))
@@ -44,7 +57,7 @@ const readBuilt = async (dir: string): Promise<AssetFiles> => {
 }
 
 /** The dashboard's files, or an error saying why there are none. */
-export const loadAssets = async (root: string | undefined = packageRoot()): Promise<AssetFiles> => {
+export const loadAssets = async (root: string | undefined = commandRoot() ?? packageRoot()): Promise<AssetFiles> => {
   if (root === undefined) throw new Error("the flagport package directory was not found")
   const builder = join(root, "ui", "build.mjs")
   if (existsSync(builder)) {

@@ -1,0 +1,37 @@
+/**
+ * Where the dashboard's files come from: built in memory from ui/ in a checkout, read from
+ * dist/ui in an installed package (no ui/ sources), and a clear error when neither is there.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { loadAssets, packageRoot } from "../../adapters/http/serving/DashboardAssets.js"
+
+const installed = mkdtempSync(join(tmpdir(), "flagport-assets-"))
+afterAll(() => rmSync(installed, { recursive: true, force: true }))
+
+describe("dashboard assets", () => {
+  it("are built from the ui/ sources in a checkout", async () => {
+    const root = packageRoot()
+    expect(root).toBeDefined()
+    const files = await loadAssets(root)
+    expect([...files.keys()].sort()).toEqual(["app.css", "app.js", "index.html"])
+    expect(new TextDecoder().decode(files.get("index.html"))).toContain('src="app.js"')
+  })
+
+  it("are read from dist/ui in an installed package, found from any folder inside it", async () => {
+    writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "flagport" }))
+    mkdirSync(join(installed, "dist", "ui"), { recursive: true })
+    expect(packageRoot(join(installed, "dist"))).toBe(installed)
+    await expect(loadAssets(installed)).rejects.toThrow("dist/ui is missing: run `npm run build`")
+    writeFileSync(join(installed, "dist", "ui", "index.html"), "<!doctype html>")
+    writeFileSync(join(installed, "dist", "ui", "app.js"), "export {}")
+    const files = await loadAssets(installed)
+    expect(new TextDecoder().decode(files.get("app.js"))).toBe("export {}")
+  })
+
+  it("find no package root outside a flagport package", () => {
+    expect(packageRoot("/")).toBeUndefined()
+  })
+})
