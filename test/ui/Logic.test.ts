@@ -1,0 +1,75 @@
+/**
+ * The dashboard's pure helpers: the line diff of the change preview, problems placed by path,
+ * percentages and weights, and the inputs chosen for every operator of the domain's table.
+ */
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { OPERATOR_NAMES } from "../../src/domain/conditions/OperatorTable.js"
+import { TOTAL_WEIGHT } from "../../src/domain/definitions/RolloutWeight.js"
+import { diffLines } from "../../ui/lib/diff.js"
+import { percentOf, weightOf } from "../../ui/lib/format.js"
+import { inputFor, takesAttribute } from "../../ui/lib/operators.js"
+import { at, within } from "../../ui/lib/problems.js"
+
+describe("diffLines", () => {
+  it("marks removed and added lines and keeps the common ones", () => {
+    expect(diffLines("a\nb\nc", "a\nx\nc")).toEqual([
+      { kind: "same", text: "a" },
+      { kind: "added", text: "x" },
+      { kind: "removed", text: "b" },
+      { kind: "same", text: "c" }
+    ])
+  })
+
+  it("rebuilds both texts from its lines, for any texts", () => {
+    const lines = fc.array(fc.constantFrom("a", "b", "c", "{", "}"), { maxLength: 30 }).map((l) => l.join("\n"))
+    fc.assert(
+      fc.property(lines, lines, (before, after) => {
+        const diff = diffLines(before, after)
+        expect(diff.filter((l) => l.kind !== "added").map((l) => l.text).join("\n")).toBe(before)
+        expect(diff.filter((l) => l.kind !== "removed").map((l) => l.text).join("\n")).toBe(after)
+        if (before === after) expect(diff.every((l) => l.kind === "same")).toBe(true)
+      })
+    )
+  })
+})
+
+describe("problems by path", () => {
+  const problems = {
+    message: "Invalid targeting",
+    details: [
+      { path: "rules[0].rollout.variations", message: "weights must sum to 100000 (got 90000)" },
+      { path: "rules[0].conditions[1].values[2]", message: "must be a finite number" },
+      { path: "rules[0].conditions[1].values", message: "must not be empty" },
+      { path: "rules[10].name", message: "too long" }
+    ]
+  }
+  it("gives a field the problems at exactly its path", () => {
+    expect(at(problems, "rules[0].rollout.variations")).toEqual(["weights must sum to 100000 (got 90000)"])
+    expect(at(problems, "rules[1].name")).toEqual([])
+  })
+  it("gives a group its own problems and those inside it, not a sibling's with a longer index", () => {
+    expect(within(problems, "rules[0].conditions[1].values")).toEqual(["[2]: must be a finite number", "must not be empty"])
+    expect(within(problems, "rules[1]")).toEqual([])
+  })
+})
+
+describe("rollout percentages", () => {
+  it("turns typed percentages into weights and back", () => {
+    expect(weightOf("30")).toBe(30_000)
+    expect(weightOf("33.333")).toBe(33_333)
+    expect(percentOf(TOTAL_WEIGHT)).toBe("100")
+    expect(percentOf(12_345)).toBe("12.345")
+    expect(weightOf("")).toBeNaN()
+    expect(weightOf("abc")).toBeNaN()
+  })
+})
+
+describe("operator inputs", () => {
+  it("has an input for every operator of the domain's table", () => {
+    const inputs = Object.fromEntries(OPERATOR_NAMES.map((o) => [o, inputFor(o)]))
+    expect(OPERATOR_NAMES).toHaveLength(18)
+    expect(inputs).toMatchObject({ in: "json", contains: "text", matches: "regex", lt: "number", before: "date", semverEq: "semver", exists: "none", inSegment: "segments" })
+    expect(OPERATOR_NAMES.filter((o) => !takesAttribute(o))).toEqual(["inSegment", "notInSegment"])
+  })
+})
