@@ -1,6 +1,6 @@
 /**
- * A percentage rollout: one share per variation of the flag, typed as a percentage (stored as
- * thousandths of a percent), with the running total. The API refuses a total other than 100%;
+ * A percentage rollout: the attribute it buckets by, then one share per variation of the flag,
+ * typed as a percentage (stored as thousandths of a percent), and the running total. The API refuses a total other than 100%;
  * its message appears here, next to the shares.
  */
 import { at, within, type Problems } from "../lib/problems.js"
@@ -39,6 +39,19 @@ export const RolloutEditor = (props: {
   const problems = [...at(props.problems, `${path}.variations`), ...at(props.problems, path)]
   return (
     <Group legend={`${label}: rollout`} problems={problems} class="rollout">
+      <Field label={`${label}: bucket by`} hint="The attribute whose value picks the bucket; empty means the context key." problems={at(props.problems, `${path}.bucketBy`)}>
+        {(ctl) => (
+          <input
+            {...ctl}
+            value={rollout.bucketBy ?? ""}
+            onInput={(e) => {
+              const { bucketBy: _old, ...rest } = rollout
+              const value = e.currentTarget.value
+              props.onChange(value === "" ? rest : { ...rest, bucketBy: value })
+            }}
+          />
+        )}
+      </Field>
       {props.variations.map((v, i) => {
         const weightPath = `${path}.variations[${rollout.variations.findIndex((w) => w.variationKey === v.key)}]`
         return (
@@ -65,19 +78,6 @@ export const RolloutEditor = (props: {
       <p class={total === TOTAL_WEIGHT ? "total" : "total off"} aria-live="polite">
         Total: {percentOf(total)}%{total === TOTAL_WEIGHT ? "" : " (the shares must total 100%)"}
       </p>
-      <Field label={`${label}: bucket by`} hint="The attribute whose value picks the bucket; empty means the context key." problems={at(props.problems, `${path}.bucketBy`)}>
-        {(ctl) => (
-          <input
-            {...ctl}
-            value={rollout.bucketBy ?? ""}
-            onInput={(e) => {
-              const { bucketBy: _old, ...rest } = rollout
-              const value = e.currentTarget.value
-              props.onChange(value === "" ? rest : { ...rest, bucketBy: value })
-            }}
-          />
-        )}
-      </Field>
     </Group>
   )
 }
