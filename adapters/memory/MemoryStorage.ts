@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
+import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as MemoryDb from "./MemoryDb.js"
 import * as Repositories from "./MemoryRepositories.js"
 import * as WebhookRepository from "./WebhookRepository.js"
@@ -7,7 +8,7 @@ import * as WebhookRepository from "./WebhookRepository.js"
 const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memory" })
 
 /**
- * Every storage port in memory, over one fresh MemoryDb (also provided, so that other memory
+ * Every storage port in memory (changes announced within this process), over one fresh MemoryDb (also provided, so that other memory
  * adapters, such as the webhook repository, can join its transactions). State lives as long as
  * the layer: nothing is persisted.
  */
@@ -18,5 +19,6 @@ export const layer = Layer.mergeAll(
   Repositories.apiKeyRepository,
   Repositories.eventOutbox,
   WebhookRepository.layer,
+  InProcessChangeFeed.layer,
   health
 ).pipe(Layer.provideMerge(Repositories.environmentRepository), Layer.provideMerge(MemoryDb.layer))

@@ -1,6 +1,8 @@
 import type { SqlClient } from "@effect/sql"
+import type { PgClient } from "@effect/sql-pg"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
+import type { ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import type { EventOutbox } from "../../src/ports/EventOutbox.js"
@@ -19,9 +21,11 @@ import type { Flags } from "../../src/services/Flags.js"
 import type { Projects } from "../../src/services/Projects.js"
 import type { Segments } from "../../src/services/Segments.js"
 import type { Snapshots } from "../../src/services/Snapshots.js"
+import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as NodeCrypto from "../crypto/NodeCrypto.js"
 import type * as MemoryDb from "../memory/MemoryDb.js"
 import * as MemoryStorage from "../memory/MemoryStorage.js"
+import * as PgChangeFeed from "../sql-pg/PgChangeFeed.js"
 import * as PgStorage from "../sql-pg/PgStorage.js"
 import * as SqliteStorage from "../sql-sqlite/SqliteStorage.js"
 import * as SqlStorage from "../sql/SqlStorage.js"
@@ -37,7 +41,10 @@ export {
   redactUrl
 } from "./DatabaseUrl.js"
 
-/** Everything the storage layer provides: every port, the storage use cases and an IdGenerator. */
+/**
+ * Everything the storage layer provides: every port (the change feed included), the storage use
+ * cases and an IdGenerator.
+ */
 export type Storage =
   | ProjectRepository
   | EnvironmentRepository
@@ -47,6 +54,7 @@ export type Storage =
   | EventOutbox
   | WebhookRepository
   | Transactor
+  | ChangeFeed
   | StorageHealth
   | IdGenerator.IdGenerator
   | Crypto
@@ -57,14 +65,28 @@ export type Storage =
   | ApiKeys
   | Snapshots
 
+/** The use cases over the SQL ports, migrations applied at build time, with the given change feed. */
+const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, never, RFeed>) =>
+  Core.layer.pipe(Layer.provideMerge(Layer.mergeAll(SqlStorage.layer, IdGenerator.layer, NodeCrypto.layer, feed)))
+
 /**
- * The storage over a SQL client layer (SQLite or PostgreSQL), migrations applied at build time.
- * It also provides the SqlClient, for adapters that add their own SQL (health checks, webhooks).
+ * The storage over a SQL client layer (SQLite, or PostgreSQL seen from this process only),
+ * migrations applied at build time; changes are announced within this process. It also provides
+ * the SqlClient, for adapters that add their own SQL (health checks, webhooks).
  */
 export const sqlStorage = (
   client: Layer.Layer<SqlClient.SqlClient, StorageError>
 ): Layer.Layer<Storage | SqlClient.SqlClient, StorageError> =>
-  Core.layer.pipe(Layer.provideMerge(Layer.mergeAll(SqlStorage.layer, IdGenerator.layer, NodeCrypto.layer)), Layer.provideMerge(client))
+  overSql(InProcessChangeFeed.layer).pipe(Layer.provideMerge(client))
+
+/**
+ * The storage over a PostgreSQL client: as `sqlStorage`, with the change feed that also reaches
+ * (and hears) every other process on the same database through LISTEN/NOTIFY.
+ */
+export const postgresStorage = (
+  client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, StorageError>
+): Layer.Layer<Storage | SqlClient.SqlClient | PgClient.PgClient, StorageError> =>
+  overSql(PgChangeFeed.layer).pipe(Layer.provideMerge(client))
 
 /** The storage in memory (nothing persisted), with its MemoryDb (for other memory adapters). */
 export const memoryStorage: Layer.Layer<Storage | MemoryDb.MemoryDb> = Core.layer.pipe(
@@ -84,9 +106,20 @@ export const sqlClientFor = (target: SqlTarget): Layer.Layer<SqlClient.SqlClient
   }
 }
 
-/** Ports + services + ids for one target. SQL targets also provide their SqlClient. */
-export const fromTarget = (target: DatabaseTarget): Layer.Layer<Storage, StorageError> =>
-  target._tag === "Memory" ? memoryStorage : sqlStorage(sqlClientFor(target))
+/**
+ * Ports + services + ids for one target. SQL targets also provide their SqlClient; PostgreSQL's
+ * change feed also reaches the other processes on the database.
+ */
+export const fromTarget = (target: DatabaseTarget): Layer.Layer<Storage, StorageError> => {
+  switch (target._tag) {
+    case "Memory":
+      return memoryStorage
+    case "Sqlite":
+      return sqlStorage(sqlClientFor(target))
+    case "Postgres":
+      return postgresStorage(PgStorage.layer({ url: target.url }))
+  }
+}
 
 /**
  * The whole storage for a DATABASE_URL. Building it opens the database (creating a SQLite file's

@@ -4,11 +4,12 @@ import * as Base64 from "../domain/Base64.js"
 import { InvalidRequest, ResourceNotFound } from "../domain/Errors.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Crypto, type CryptoShape } from "../ports/Crypto.js"
+import { type Change, ChangeFeed } from "../ports/ChangeFeed.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
-import { currentTimestamp, requireProject } from "./Shared.js"
+import { commitAndAnnounce, currentTimestamp, requireProject } from "./Shared.js"
 
 export interface CreateApiKeyInput {
   readonly type: ApiKeyType
@@ -54,6 +55,7 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const tx = yield* Transactor
   const crypto = yield* Crypto
+  const feed = yield* ChangeFeed
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
@@ -90,13 +92,12 @@ export const make = Effect.gen(function* () {
 
   const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
     const now = yield* currentTimestamp
-    return yield* tx.withTransaction(
-      Effect.gen(function* () {
-        yield* keys.revoke(id, now)
-        const found = yield* keys.get(id)
-        return Option.getOrThrow(found)
-      })
-    ).pipe(Effect.catchTag("NotFound", () => Effect.fail(new ResourceNotFound({ message: `API key '${id}' not found` }))))
+    const revoked = Effect.gen(function* () {
+      yield* keys.revoke(id, now)
+      const key = Option.getOrThrow(yield* keys.get(id))
+      return [key, { _tag: "ApiKeyRevoked", keyId: key.id, projectId: key.projectId } satisfies Change] as const
+    })
+    return yield* commitAndAnnounce(tx, feed, revoked).pipe(Effect.catchTag("NotFound", () => Effect.fail(new ResourceNotFound({ message: `API key '${id}' not found` }))))
   })
 
   const authenticate = Effect.fn("ApiKeys.authenticate")(function* (secret: string) {

@@ -1,13 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { CreateEnvironmentInput, Environment } from "../domain/definitions/Project.js"
+import { ChangeFeed } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
-import { bumpRevision, currentTimestamp, disabledConfig, requireProject } from "./Shared.js"
+import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, disabledConfig, requireProject } from "./Shared.js"
 
 export interface EnvironmentsShape {
   /**
@@ -31,14 +32,17 @@ export const make = Effect.gen(function* () {
   const flags = yield* FlagRepository
   const ids = yield* IdGenerator
   const tx = yield* Transactor
+  const feed = yield* ChangeFeed
 
   const create = Effect.fn("Environments.create")(function* (projectId: string, input: CreateEnvironmentInput) {
     const now = yield* currentTimestamp
     const id = yield* ids.next
     const environment: Environment = { id, projectId, key: input.key, name: input.name, createdAt: now }
-    return yield* tx.withTransaction(
+    return yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         yield* environments.insert(environment).pipe(
           Effect.catchTag("DuplicateKey", () =>
             Effect.fail(new ResourceConflict({ message: `Environment '${input.key}' already exists in project '${projectId}'` }))
@@ -52,7 +56,8 @@ export const make = Effect.gen(function* () {
           existing.map((flag) => ({ flagKey: flag.key, config: disabledConfig(input.key, flag.variations) })),
           now
         )
-        return environment
+        // The other environments serve what they served: only the new one is named.
+        return [environment, configChanged(projectId, revision, "environment", { environments: [input.key] })] as const
       })
     )
   })

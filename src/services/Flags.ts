@@ -5,6 +5,7 @@ import type { CreateFlagInput, Flag, PatchFlagInput } from "../domain/definition
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
 import * as Validation from "../domain/definitions/Validation.js"
 import { makeFlagEvent } from "../domain/webhooks/Webhook.js"
+import { ChangeFeed } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
@@ -13,7 +14,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
-import { bumpRevision, currentTimestamp, disabledConfig, environmentNotFound, requireProject } from "./Shared.js"
+import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, disabledConfig, environmentNotFound, requireProject } from "./Shared.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
 
@@ -60,6 +61,7 @@ export const make = Effect.gen(function* () {
   const outbox = yield* EventOutbox
   const ids = yield* IdGenerator
   const tx = yield* Transactor
+  const feed = yield* ChangeFeed
 
   /** Inside a write: the flag or 404 (the project was already checked by the revision bump). */
   const load = (projectId: string, flagKey: string) =>
@@ -76,9 +78,11 @@ export const make = Effect.gen(function* () {
     const now = yield* currentTimestamp
     const id = yield* ids.next
     const eventId = yield* ids.next
-    return yield* tx.withTransaction(
+    return yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         const envs = yield* environments.list(projectId)
         const flag: Flag = {
           id,
@@ -98,7 +102,7 @@ export const make = Effect.gen(function* () {
           )
         )
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.created", projectId, occurredAt: now, flag }))
-        return flag
+        return [flag, configChanged(projectId, revision, "flag", { flagKeys: [flag.key] })] as const
       })
     )
   })
@@ -118,9 +122,11 @@ export const make = Effect.gen(function* () {
   const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput) {
     const now = yield* currentTimestamp
     const eventId = yield* ids.next
-    return yield* tx.withTransaction(
+    return yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
         if (input.variations !== undefined) {
           const problems = Validation.validateVariations(flag.type, input.variations)
@@ -144,7 +150,7 @@ export const make = Effect.gen(function* () {
         }
         yield* save(projectId, updated)
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.updated", projectId, occurredAt: now, flag: updated }))
-        return updated
+        return [updated, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
       })
     )
   })
@@ -152,12 +158,15 @@ export const make = Effect.gen(function* () {
   const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string) {
     const now = yield* currentTimestamp
     const eventId = yield* ids.next
-    yield* tx.withTransaction(
+    yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
         yield* flags.remove(projectId, flagKey).pipe(Effect.catchTag("NotFound", Effect.die))
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.deleted", projectId, occurredAt: now, flag }))
+        return [undefined, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
       })
     )
   })
@@ -176,9 +185,11 @@ export const make = Effect.gen(function* () {
       sentRules.filter((rule) => rule?.id === undefined),
       () => ids.next
     )
-    return yield* tx.withTransaction(
+    return yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
         const environment = yield* environments.get(projectId, input.environment)
         if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
@@ -222,7 +233,8 @@ export const make = Effect.gen(function* () {
             environment: input.environment
           })
         )
-        return updated
+        const change = configChanged(projectId, revision, "targeting", { environments: [input.environment], flagKeys: [flagKey] })
+        return [updated, change] as const
       })
     )
   })

@@ -1,10 +1,11 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { CreateProjectInput, Project } from "../domain/definitions/Project.js"
+import { ChangeFeed } from "../ports/ChangeFeed.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
-import { currentTimestamp, requireProject } from "./Shared.js"
+import { commitAndAnnounce, configChanged, currentTimestamp, requireProject } from "./Shared.js"
 
 export interface ProjectsShape {
   /** Creates a project; 409 when the id is taken. */
@@ -20,11 +21,18 @@ export class Projects extends Context.Tag("@flagport/services/Projects")<Project
 export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const tx = yield* Transactor
+  const feed = yield* ChangeFeed
 
   const create = Effect.fn("Projects.create")(function* (input: CreateProjectInput) {
     const now = yield* currentTimestamp
     const project: Project = { id: input.id, name: input.name, createdAt: now, updatedAt: now }
-    yield* tx.withTransaction(projects.insert(project)).pipe(
+    // Announced so that a process which remembered the id as unknown serves the project at once.
+    const created = Effect.gen(function* () {
+      yield* projects.insert(project)
+      const revision = yield* projects.revision(project.id)
+      return [undefined, configChanged(project.id, Option.getOrElse(revision, () => 0), "project")] as const
+    })
+    yield* commitAndAnnounce(tx, feed, created).pipe(
       Effect.catchTag("DuplicateKey", () => Effect.fail(new ResourceConflict({ message: `Project '${input.id}' already exists` })))
     )
     return project

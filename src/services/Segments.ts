@@ -3,13 +3,14 @@ import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from
 import type { Flag } from "../domain/definitions/Flag.js"
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../domain/definitions/Segment.js"
 import * as Validation from "../domain/definitions/Validation.js"
+import { ChangeFeed } from "../ports/ChangeFeed.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
-import { bumpRevision, currentTimestamp, requireProject } from "./Shared.js"
+import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, requireProject } from "./Shared.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
 
@@ -44,6 +45,11 @@ export const make = Effect.gen(function* () {
   const flags = yield* FlagRepository
   const ids = yield* IdGenerator
   const tx = yield* Transactor
+  const feed = yield* ChangeFeed
+
+  /** Every environment's snapshot carries every segment, so a segment change concerns them all. */
+  const segmentChanged = (projectId: string, revision: number, segmentKey: string) =>
+    configChanged(projectId, revision, "segment", { environments: "all", segmentKeys: [segmentKey] })
 
   const load = (projectId: string, key: string) =>
     segments.get(projectId, key).pipe(
@@ -67,15 +73,17 @@ export const make = Effect.gen(function* () {
       createdAt: now,
       updatedAt: now
     }
-    return yield* tx.withTransaction(
+    return yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         yield* segments.insert(segment).pipe(
           Effect.catchTag("DuplicateKey", () =>
             Effect.fail(new ResourceConflict({ message: `Segment '${input.key}' already exists in project '${projectId}'` }))
           )
         )
-        return segment
+        return [segment, segmentChanged(projectId, revision, segment.key)] as const
       })
     )
   })
@@ -95,9 +103,11 @@ export const make = Effect.gen(function* () {
   const patch = Effect.fn("Segments.patch")(function* (projectId: string, segmentKey: string, input: PatchSegmentInput) {
     yield* check(Validation.validateSegmentFields(input))
     const now = yield* currentTimestamp
-    return yield* tx.withTransaction(
+    return yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         const segment = yield* load(projectId, segmentKey)
         const updated: Segment = {
           ...segment,
@@ -107,15 +117,17 @@ export const make = Effect.gen(function* () {
           updatedAt: now
         }
         yield* segments.update(updated).pipe(Effect.catchTag("NotFound", Effect.die))
-        return updated
+        return [updated, segmentChanged(projectId, revision, segmentKey)] as const
       })
     )
   })
 
   const remove = Effect.fn("Segments.remove")(function* (projectId: string, segmentKey: string) {
-    yield* tx.withTransaction(
+    yield* commitAndAnnounce(
+      tx,
+      feed,
       Effect.gen(function* () {
-        yield* bumpRevision(projects, projectId)
+        const revision = yield* bumpRevision(projects, projectId)
         yield* load(projectId, segmentKey)
         const users = flagsUsingSegment(yield* flags.list(projectId), segmentKey)
         if (users.length > 0) {
@@ -124,6 +136,7 @@ export const make = Effect.gen(function* () {
           })
         }
         yield* segments.remove(projectId, segmentKey).pipe(Effect.catchTag("NotFound", Effect.die))
+        return [undefined, segmentChanged(projectId, revision, segmentKey)] as const
       })
     )
   })

@@ -3,7 +3,10 @@ import type { Variation } from "../domain/definitions/Flag.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import type { EnvironmentConfig } from "../domain/definitions/Targeting.js"
 import { ResourceNotFound } from "../domain/Errors.js"
+import type { Change, ChangeFeedShape, ChangeKind, ConfigChanged } from "../ports/ChangeFeed.js"
 import type { ProjectRepositoryShape } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import type { TransactorShape } from "../ports/Transactor.js"
 
 /** The use case's single reading of the clock, as a contract timestamp. */
 export const currentTimestamp: Effect.Effect<string> = Effect.map(Clock.currentTimeMillis, formatTimestamp)
@@ -38,3 +41,34 @@ export const disabledConfig = (environmentKey: string, variations: ReadonlyArray
   offVariationKey: variations[variations.length - 1]?.key ?? "",
   rules: []
 })
+
+/** A configuration change of a project at `revision`; unnamed lists are empty, environments "all". */
+export const configChanged = (
+  projectId: string,
+  revision: number,
+  kind: ChangeKind,
+  named: {
+    readonly environments?: ReadonlyArray<string> | "all"
+    readonly flagKeys?: ReadonlyArray<string>
+    readonly segmentKeys?: ReadonlyArray<string>
+  } = {}
+): ConfigChanged => ({
+  _tag: "ConfigChanged",
+  projectId,
+  revision,
+  environments: named.environments ?? "all",
+  kind,
+  flagKeys: named.flagKeys ?? [],
+  segmentKeys: named.segmentKeys ?? []
+})
+
+/**
+ * Runs `write` in one transaction and, once it has committed, announces the change it returned
+ * (a failed or rolled back write announces nothing). Yields what the write produced.
+ */
+export const commitAndAnnounce = <A, E, R>(
+  tx: TransactorShape,
+  feed: ChangeFeedShape,
+  write: Effect.Effect<readonly [A, Change], E, R>
+): Effect.Effect<A, E | StorageError, R> =>
+  tx.withTransaction(write).pipe(Effect.flatMap(([value, change]) => Effect.as(feed.publish(change), value)))

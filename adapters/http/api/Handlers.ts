@@ -33,13 +33,7 @@ export const ProjectsLive = HttpApiBuilder.group(FlagportApi, "projects", (handl
         return { data: yield* mapped(projects.list(access.scope)) }
       })
     )
-    // The new project's id is only known here (the middleware's path match covers writes under
-    // /v1/projects/{projectId}/): forget a cached "project not found" for it, here and elsewhere.
-    .handle("create", ({ payload }) =>
-      Effect.flatMap(Projects, (projects) =>
-        mapped(projects.create(payload)).pipe(Effect.tap((project) => Effect.flatMap(EvaluationLane, (lane) => Effect.sync(() => lane.invalidate(project.id)))))
-      )
-    )
+    .handle("create", ({ payload }) => Effect.flatMap(Projects, (projects) => mapped(projects.create(payload))))
 )
 
 export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments", (handlers) =>

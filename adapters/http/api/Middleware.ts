@@ -8,17 +8,12 @@
  *   passed the 1 MiB cap (`MaxBodySize`, set here for every request),
  * - `RouteNotFound` (unknown path or method) -> 404,
  * - anything unexpected -> logged with its cause, answered 500 with a message that leaks nothing.
- *
- * It also tells the evaluation lane about successful writes under `/v1/projects/{projectId}/`,
- * so this process serves them at once (project creation, whose id is in the body, is reported by
- * its handler in `Handlers.ts`).
  */
-import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { FlagportApi } from "./Api.js"
 import { MAX_BODY_BYTES } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
-import { EvaluationLane } from "../shared/EvaluationLane.js"
 import { REQUEST_INVALID, problemsOf, type Issue } from "../shared/Problems.js"
 
 const tagOf = (u: unknown): string | undefined =>
@@ -62,17 +57,14 @@ export const classify = (
  */
 const failEnvelope = (error: Errors.ApiError | Errors.Unavailable) => Effect.fail(error as Errors.BadRequest)
 
-const WRITE_IN_PROJECT = /^\/v1\/projects\/([^/]+)\//
-
 export const ErrorEnvelopeLive = HttpApiBuilder.middleware(
   FlagportApi,
   Effect.gen(function* () {
-    const lane = yield* EvaluationLane
     const maxBody = Option.some(FileSystem.Size(MAX_BODY_BYTES))
     return (app) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const response: HttpServerResponse.HttpServerResponse = yield* app.pipe(
+        return yield* app.pipe(
           Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBody),
           Effect.catchAllCause((cause) => {
             if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
@@ -84,11 +76,6 @@ export const ErrorEnvelopeLive = HttpApiBuilder.middleware(
             )
           })
         )
-        if (request.method !== "GET" && response.status < 400) {
-          const match = WRITE_IN_PROJECT.exec(request.url)
-          if (match !== null) lane.invalidate(decodeURIComponent(match[1]))
-        }
-        return response
       })
   }),
   { withContext: true }

@@ -97,8 +97,6 @@ const queryRecord = (query: string): Record<string, FastDecode.QueryValue> => {
 export interface LaneOptions {
   readonly auth: Authenticator
   readonly snapshots: SnapshotCache
-  /** Tells other processes about a write (PostgreSQL NOTIFY); absent = they rely on polling. */
-  readonly publish?: (projectId: string) => void
 }
 
 export class Lane implements EvaluationLaneShape {
@@ -213,10 +211,5 @@ export class Lane implements EvaluationLaneShape {
         body: entry.json
       }
     })
-  }
-
-  invalidate(projectId: string): void {
-    this.options.snapshots.invalidate(projectId)
-    this.options.publish?.(projectId)
   }
 }

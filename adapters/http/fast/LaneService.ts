@@ -4,9 +4,14 @@
  * them when a cache entry must be (re)loaded. Built once per app; the caches live as long as the
  * app. It provides the lane to the serving room (`FastLane`), and to the HttpApi side the two
  * shared tags it answers through (`EvaluationLane`, `Authentication`).
+ *
+ * Freshness: the snapshot cache listens to the change feed, so a committed write (through the
+ * API, the CLI, an Effect host calling the services, or another process on a shared PostgreSQL)
+ * reaches the next evaluation at once. The revision poll (`checkIntervalMs`) stays as the safety
+ * net for a notification lost on the way (e.g. while the LISTEN connection reconnects).
  */
-import { PgClient } from "@effect/sql-pg"
-import { Cause, Context, Effect, Exit, Layer, Option, Runtime, Schedule, Stream } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option, Runtime } from "effect"
+import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Snapshots } from "../../../src/services/Snapshots.js"
@@ -33,39 +38,12 @@ export class Defect extends Error {
   }
 }
 
-/** The PostgreSQL channel on which processes announce writes (payload: the project id). */
-export const REVISION_CHANNEL = "flagport_revisions"
-
-/**
- * On PostgreSQL, writes are also pushed: after a write through this process's API the lane sends
- * `SELECT pg_notify('flagport_revisions', projectId)` (not `PgClient.notify`, which sends
- * `NOTIFY ch, $1` in @effect/sql-pg 0.53 and is rejected), and every process LISTENs and
- * invalidates that project at once. The 250 ms revision poll stays as the safety net (writes that
- * do not go through an API, a notification lost while reconnecting).
- */
-const pushOnPostgres = (invalidate: (projectId: string) => void) =>
-  Effect.gen(function* () {
-    const found = yield* Effect.serviceOption(PgClient.PgClient)
-    if (Option.isNone(found)) return (_projectId: string) => Effect.void
-    const pg = found.value
-    yield* pg.listen(REVISION_CHANNEL).pipe(
-      Stream.runForEach((projectId) => Effect.sync(() => invalidate(projectId))),
-      Effect.tapErrorCause((cause) => Effect.logWarning("LISTEN flagport_revisions failed; retrying (the revision poll still runs)", cause)),
-      Effect.retry(Schedule.spaced("1 second")),
-      Effect.forkScoped
-    )
-    return (projectId: string) =>
-      pg`SELECT pg_notify(${REVISION_CHANNEL}, ${projectId})`.pipe(
-        Effect.asVoid,
-        Effect.catchAllCause((cause) => Effect.logWarning("pg_notify failed (other processes will poll)", cause))
-      )
-  })
-
 export const make = (config: LaneConfig = {}) =>
   Effect.gen(function* () {
     const apiKeys = yield* ApiKeys
     const snapshots = yield* Snapshots
     const environments = yield* Environments
+    const feed = yield* ChangeFeed
     const runtime = yield* Effect.runtime<never>()
     const runExit = Runtime.runPromiseExit(runtime)
     const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
@@ -90,10 +68,11 @@ export const make = (config: LaneConfig = {}) =>
       },
       config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }
     )
-    const publish = yield* pushOnPostgres((projectId) => cache.invalidate(projectId))
-    const runFork = Runtime.runFork(runtime)
+    yield* feed.subscribe((change) => {
+      if (change._tag === "ConfigChanged") cache.invalidate(change.projectId)
+    })
     const auth = new Authenticator(keys, logInternal)
-    const lane = new Lane({ auth, snapshots: cache, publish: (projectId) => void runFork(publish(projectId)) })
+    const lane = new Lane({ auth, snapshots: cache })
     return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane), Context.add(Authentication, auth))
   })
 

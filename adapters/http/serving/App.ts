@@ -22,9 +22,19 @@ import { EvaluationAuthLive, ManagementAuthLive } from "../api/Auth.js"
 import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
 import * as LaneService from "../fast/LaneService.js"
+import type { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 
-/** The services the HTTP adapter calls. */
-export type HttpServices = Projects | Environments | Flags | Segments | ApiKeys | Snapshots | Webhooks.Webhooks | StorageHealth
+/** The services the HTTP adapter calls, and the change feed its caches listen to. */
+export type HttpServices =
+  | Projects
+  | Environments
+  | Flags
+  | Segments
+  | ApiKeys
+  | Snapshots
+  | Webhooks.Webhooks
+  | StorageHealth
+  | ChangeFeed
 
 /** The HTTP services over a storage layer (`StorageLayer.fromDatabaseUrl`, `memoryStorage`, ...). */
 export const servicesFrom = <E, R>(

@@ -1,7 +1,8 @@
 /**
  * What the rest of the adapter asks of the evaluation lane (implemented by fast/Lane.ts): the
  * HttpApi evaluation endpoints answer through the same methods as the fast routes, so either path
- * gives the same bytes; a write through the HttpApi tells it which project to serve fresh.
+ * gives the same bytes. Freshness after a write is not its business: the snapshot cache behind it
+ * listens to the change feed (fast/LaneService.ts).
  */
 import { Context } from "effect"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
@@ -27,8 +28,6 @@ export interface EvaluationLaneShape {
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
   ) => Sync<LaneResponse>
-  /** A write through this process's API: serve the project's next read from fresh data, here and (when pushed) elsewhere. */
-  readonly invalidate: (projectId: string) => void
 }
 
 export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, EvaluationLaneShape>() {}

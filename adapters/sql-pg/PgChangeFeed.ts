@@ -1,0 +1,80 @@
+/**
+ * The change feed on PostgreSQL: changes published here reach this process's listeners at once
+ * (the in-process fan-out) and every other process on the same database through
+ * `SELECT pg_notify('flagport_changes', payload)`, which each process LISTENs to on one
+ * connection of its own. (`PgClient.notify` is not used: in @effect/sql-pg 0.53 it sends
+ * `NOTIFY ch, $1`, which PostgreSQL rejects.)
+ *
+ * The payload is the change as JSON with the publishing feed's origin id, so a process skips the
+ * echo of its own changes (already delivered locally). A notification lost while the LISTEN
+ * connection is down is not replayed: consumers keep a slow re-read of storage as a safety net.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { randomUUID } from "node:crypto"
+import { Effect, Either, Layer, Schedule, Schema, Stream } from "effect"
+import { type Change, ChangeFeed } from "../../src/ports/ChangeFeed.js"
+import { makeFanOut } from "../change-feed/InProcessChangeFeed.js"
+
+export const CHANNEL = "flagport_changes"
+
+/** PostgreSQL refuses payloads of 8000 bytes or more; longer changes are widened to fit. */
+const MAX_PAYLOAD_BYTES = 7900
+
+const ChangeSchema = Schema.Union(
+  Schema.Struct({
+    _tag: Schema.Literal("ConfigChanged"),
+    projectId: Schema.String,
+    revision: Schema.Number,
+    environments: Schema.Union(Schema.Literal("all"), Schema.Array(Schema.String)),
+    kind: Schema.Literal("project", "environment", "flag", "targeting", "segment"),
+    flagKeys: Schema.Array(Schema.String),
+    segmentKeys: Schema.Array(Schema.String)
+  }),
+  Schema.Struct({
+    _tag: Schema.Literal("ApiKeyRevoked"),
+    keyId: Schema.String,
+    projectId: Schema.NullOr(Schema.String)
+  })
+)
+
+const Payload = Schema.parseJson(Schema.Struct({ origin: Schema.String, change: ChangeSchema }))
+const encodePayload = Schema.encodeSync(Payload)
+const decodePayload = Schema.decodeUnknownEither(Payload)
+
+/** The notification payload; a change too long for one is widened (all environments, no keys named). */
+export const payloadOf = (origin: string, change: Change): string => {
+  const payload = encodePayload({ origin, change })
+  if (Buffer.byteLength(payload, "utf8") <= MAX_PAYLOAD_BYTES || change._tag !== "ConfigChanged") return payload
+  return encodePayload({ origin, change: { ...change, environments: "all", flagKeys: [], segmentKeys: [] } })
+}
+
+export const make = Effect.gen(function* () {
+  const pg = yield* PgClient.PgClient
+  const origin = randomUUID()
+  const local = makeFanOut()
+
+  yield* pg.listen(CHANNEL).pipe(
+    Stream.runForEach((raw) =>
+      Either.match(decodePayload(raw), {
+        onLeft: (error) => Effect.logWarning(`Ignored a malformed notification on ${CHANNEL}`, error.message),
+        onRight: ({ change, origin: from }) => (from === origin ? Effect.void : local.deliver(change))
+      })
+    ),
+    Effect.tapErrorCause((cause) => Effect.logWarning(`LISTEN ${CHANNEL} failed; retrying (changes from other processes wait for the poll)`, cause)),
+    Effect.retry(Schedule.spaced("1 second")),
+    Effect.forkScoped
+  )
+
+  const publish = (change: Change) =>
+    local.deliver(change).pipe(
+      // Awaited, so a short-lived writer (the CLI) does not exit before its notification is sent.
+      Effect.zipRight(pg`SELECT pg_notify(${CHANNEL}, ${payloadOf(origin, change)})`),
+      Effect.asVoid,
+      Effect.catchAllCause((cause) => Effect.logWarning("pg_notify failed (other processes will see the change by polling)", cause))
+    )
+
+  return ChangeFeed.of({ publish, subscribe: local.subscribe })
+})
+
+/** The PostgreSQL change feed over the PgClient; LISTENs for as long as the layer lives. */
+export const layer: Layer.Layer<ChangeFeed, never, PgClient.PgClient> = Layer.scoped(ChangeFeed, make)
