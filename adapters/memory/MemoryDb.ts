@@ -1,6 +1,6 @@
 import { Context, Effect, Exit, FiberRef, Layer } from "effect"
 import type { TransactorShape } from "../../src/ports/Transactor.js"
-import { Transactor } from "../../src/ports/Transactor.js"
+import { Transactor, withCommitHooks } from "../../src/ports/Transactor.js"
 
 /**
  * A cell of the in-memory database. Values are treated as immutable: writers replace them.
@@ -117,7 +117,7 @@ export const make: Effect.Effect<MemoryDbShape> = Effect.gen(function* () {
 
 /** A fresh, empty database and the Transactor over it. */
 export const layer: Layer.Layer<MemoryDb | Transactor> = Layer.effectContext(
-  Effect.map(make, (db) => Context.make(MemoryDb, db).pipe(Context.add(Transactor, { withTransaction: db.withTransaction })))
+  Effect.map(make, (db) => Context.make(MemoryDb, db).pipe(Context.add(Transactor, withCommitHooks(db.withTransaction))))
 )
 
 /** Values go in and out as JSON, like in the SQL adapters, so no caller can alias stored state. */

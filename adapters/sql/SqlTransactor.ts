@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer } from "effect"
-import { Transactor } from "../../src/ports/Transactor.js"
+import { Transactor, withCommitHooks } from "../../src/ports/Transactor.js"
 import { toStorageError } from "./SqlSupport.js"
 
 /**
@@ -10,12 +10,14 @@ import { toStorageError } from "./SqlSupport.js"
  */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  return Transactor.of({
-    withTransaction: (self) =>
-      sql.withTransaction(self).pipe(
-        Effect.mapError((error) => (error instanceof SqlError ? toStorageError(error) : error))
-      ) as never
-  })
+  return Transactor.of(
+    withCommitHooks(
+      (self) =>
+        sql.withTransaction(self).pipe(
+          Effect.mapError((error) => (error instanceof SqlError ? toStorageError(error) : error))
+        ) as never
+    )
+  )
 })
 
 export const layer = Layer.effect(Transactor, make)

@@ -63,12 +63,13 @@ export const configChanged = (
 })
 
 /**
- * Runs `write` in one transaction and, once it has committed, announces the change it returned
- * (a failed or rolled back write announces nothing). Yields what the write produced.
+ * Runs `write` in one transaction and announces the change it returned once the outermost
+ * transaction has committed (a failed or rolled back write announces nothing, also when a host
+ * runs the use case inside a transaction of its own). Yields what the write produced.
  */
 export const commitAndAnnounce = <A, E, R>(
   tx: TransactorShape,
   feed: ChangeFeedShape,
   write: Effect.Effect<readonly [A, Change], E, R>
 ): Effect.Effect<A, E | StorageError, R> =>
-  tx.withTransaction(write).pipe(Effect.flatMap(([value, change]) => Effect.as(feed.publish(change), value)))
+  tx.withTransaction(Effect.flatMap(write, ([value, change]) => Effect.as(tx.afterCommit(feed.publish(change)), value)))

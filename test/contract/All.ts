@@ -1,5 +1,6 @@
 import type { Contract } from "./Backend.js"
 import { apiKeyContract } from "./ApiKeyRepository.contract.js"
+import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
@@ -21,5 +22,6 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Transactor", transactorContract],
   ["Snapshots", snapshotContract],
   ["JSON round-trip", jsonContract],
-  ["WebhookRepository", webhookContract]
+  ["WebhookRepository", webhookContract],
+  ["ChangeFeed", changeFeedContract]
 ]
