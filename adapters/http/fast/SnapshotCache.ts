@@ -2,14 +2,15 @@
  * Compiled snapshots per (project, environment), kept fresh by the project's revision
  * (`Snapshots.revision`, one counter bumped by every write that can change a snapshot).
  *
- * Freshness: the revision of a project is re-read at most every `checkIntervalMs` (250 ms),
+ * Freshness, the safety net: the revision of a project is re-read at most every `checkIntervalMs` (250 ms),
  * lazily, by the first request after the interval; that request waits for the answer, every
  * other request meanwhile is served from the cache. `checkedAt` is the time the read started,
  * so a write acknowledged at time T (by any process on the same database) is served by every
  * process from T + 250 ms + one revision read + one snapshot rebuild at the latest: well
  * inside the contract's 1 s. In steady state a request touches no database.
  *
- * Writes through this process's API call `invalidate(projectId)` and are served at once: it bumps
+ * A committed write, announced on the change feed (by any writer in this process, or by another
+ * process on a shared PostgreSQL), calls `invalidate(projectId)` and is served at once: it bumps
  * the project's invalidation counter, and until a revision check that *started after* the
  * invalidation has finished, every request for the project waits for that check (one read,
  * shared). A check that started before it cannot mark the project fresh, and a snapshot load
@@ -188,7 +189,7 @@ export class SnapshotCache {
   }
 
   /**
-   * A write happened here: the next request for the project (and every one after it) sees it.
+   * A write was committed: the next request for the project (and every one after it) sees it.
    * Also forgets a remembered "unknown project" (the project may just have been created).
    */
   invalidate(projectId: string): void {
