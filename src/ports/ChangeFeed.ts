@@ -32,10 +32,6 @@ export interface ApiKeyRevoked {
 
 export type Change = ConfigChanged | ApiKeyRevoked
 
-/** Whether a configuration change can alter what `environment` serves. */
-export const touchesEnvironment = (change: ConfigChanged, environment: string): boolean =>
-  change.environments === "all" || change.environments.includes(environment)
-
 /** Called once per change, synchronously, in publication order within one process. */
 export type ChangeListener = (change: Change) => void
 
