@@ -44,12 +44,17 @@ export const make = Effect.gen(function* () {
   const read = (projectId: string, environmentKey: string) =>
     Effect.gen(function* () {
       const before = yield* revision(projectId)
-      const environment = yield* environments.get(projectId, environmentKey)
+      // Independent reads, issued together (one round trip's wait instead of three); they must
+      // all start after `before` and end before `after` for the check below to hold.
+      const [environment, snapshotFlags, segmentList] = yield* Effect.all(
+        [environments.get(projectId, environmentKey), flags.snapshotFlags(projectId, environmentKey), segments.list(projectId)],
+        { concurrency: "unbounded" }
+      )
       if (Option.isNone(environment)) return yield* environmentNotFound(projectId, environmentKey)
       const snapshot: ConfigSnapshot = {
         environment: environmentKey,
-        flags: yield* flags.snapshotFlags(projectId, environmentKey),
-        segments: (yield* segments.list(projectId)).map((s) => ({ key: s.key, conditions: s.conditions }))
+        flags: snapshotFlags,
+        segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions }))
       }
       const after = yield* revision(projectId)
       return { before, after, snapshot }

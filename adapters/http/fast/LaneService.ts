@@ -8,7 +8,8 @@
  * Freshness: the snapshot cache listens to the change feed, so a committed write (through the
  * API, the CLI, an Effect host calling the services, or another process on a shared PostgreSQL)
  * reaches the next evaluation at once. The revision poll (`checkIntervalMs`) stays as the safety
- * net for a notification lost on the way (e.g. while the LISTEN connection reconnects).
+ * net for a notification lost on the way (e.g. while the LISTEN connection reconnects). A revoked
+ * API key is dropped from the key cache at once, the same way; its TTL is the safety net.
  */
 import { Cause, Context, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
@@ -69,7 +70,17 @@ export const make = (config: LaneConfig = {}) =>
       config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }
     )
     yield* feed.subscribe((change) => {
-      if (change._tag === "ConfigChanged") cache.invalidate(change.projectId)
+      switch (change._tag) {
+        case "ConfigChanged":
+          return cache.committed({
+            projectId: change.projectId,
+            revision: change.revision,
+            environments: change.environments,
+            environmentKeysMayDiffer: change.kind === "environment" || change.kind === "project"
+          })
+        case "ApiKeyRevoked":
+          return keys.revoked(change.keyId)
+      }
     })
     const auth = new Authenticator(keys, logInternal)
     const lane = new Lane({ auth, snapshots: cache })

@@ -10,7 +10,12 @@
  * inside the contract's 1 s. In steady state a request touches no database.
  *
  * A committed write, announced on the change feed (by any writer in this process, or by another
- * process on a shared PostgreSQL), calls `invalidate(projectId)` and is served at once: it bumps
+ * process on a shared PostgreSQL), calls `committed(change)`. When the change is the next
+ * revision after the one held (the usual case), the cache needs no check at all: it takes the
+ * new revision from the change, keeps the environment keys when the change cannot have touched
+ * them, and relabels the entries of environments the change did not touch; only the changed
+ * environments are rebuilt (one snapshot load each, on their next request). Otherwise (a gap, a
+ * new environment, an unknown project) it falls back to `invalidate(projectId)`, which bumps
  * the project's invalidation counter, and until a revision check that *started after* the
  * invalidation has finished, every request for the project waits for that check (one read,
  * shared). A check that started before it cannot mark the project fresh, and a snapshot load
@@ -41,6 +46,17 @@ export interface SnapshotSource {
   readonly snapshot: (projectId: string, environment: string) => Promise<{ readonly revision: number; readonly snapshot: ConfigSnapshot }>
 }
 
+/** What the cache needs to know of a committed change (from the change feed's `ConfigChanged`). */
+export interface CommittedChange {
+  readonly projectId: string
+  /** The project's revision once the change committed. */
+  readonly revision: number
+  /** The environments whose snapshot may differ, or "all". */
+  readonly environments: ReadonlyArray<string> | "all"
+  /** Whether the project's set of environments (or the project itself) may differ. */
+  readonly environmentKeysMayDiffer: boolean
+}
+
 export interface SnapshotCacheOptions {
   readonly checkIntervalMs?: number
   readonly now?: () => number
@@ -62,6 +78,12 @@ export class CompiledEntry {
     readonly json: Buffer,
     readonly etag: string
   ) {}
+  /** The same content, known to be current at a newer revision (the bytes and ETag do not change). */
+  relabel(revision: number): CompiledEntry {
+    const entry = new CompiledEntry(revision, this.compiled, this.json, this.etag)
+    entry.gzipped = this.gzipped
+    return entry
+  }
   /** The gzip of `json`, compressed once per version. */
   get gzip(): Buffer {
     if (this.gzipped === undefined) this.gzipped = gzipSync(this.json)
@@ -189,8 +211,40 @@ export class SnapshotCache {
   }
 
   /**
-   * A write was committed: the next request for the project (and every one after it) sees it.
-   * Also forgets a remembered "unknown project" (the project may just have been created).
+   * A change was committed (heard on the change feed): the next request for the project sees it,
+   * with no revision read when the change directly follows the revision held.
+   */
+  committed(change: CommittedChange): void {
+    const project = this.projects.get(change.projectId)
+    if (project !== undefined && change.revision <= project.revision) return // already seen by a check or a load
+    if (
+      project === undefined ||
+      change.environmentKeysMayDiffer ||
+      project.error !== undefined ||
+      project.envKeys === undefined ||
+      project.revision === NO_REVISION ||
+      change.revision !== project.revision + 1 ||
+      project.envKeysRevision !== project.revision
+    ) {
+      this.invalidate(change.projectId)
+      return
+    }
+    // Every change up to `change.revision` is known here: the environment keys are those held,
+    // and an environment the change does not name serves what it served.
+    const previous = project.revision
+    project.revision = change.revision
+    project.envKeysRevision = change.revision
+    if (change.environments === "all") return
+    for (const [name, env] of project.envs) {
+      if (change.environments.includes(name)) continue
+      if (env.entry !== undefined && env.entry.revision === previous) env.entry = env.entry.relabel(change.revision)
+    }
+  }
+
+  /**
+   * A write was committed: the next request for the project (and every one after it) waits for a
+   * revision check that started after this call. Also forgets a remembered "unknown project"
+   * (the project may just have been created).
    */
   invalidate(projectId: string): void {
     this.unknown.delete(projectId)
