@@ -2,9 +2,12 @@
  * A small cache in front of `ApiKeys.authenticate`, so a steady stream of requests with the same
  * key touches the database at most once per `ttlMs` per key.
  *
- * Revocation lag: a revoked key keeps working for at most `ttlMs` (1 s by default) in a process
- * that has seen it recently. Once an entry is older than `ttlMs`, the next request waits for a
- * fresh lookup (it is not served from the stale entry), so the bound is strict.
+ * Revocation: `revoked(keyId)`, called when the change feed announces a revoked key (from this
+ * process or, on PostgreSQL, another one), drops the key at once; a lookup in flight at that
+ * moment answers its own request but is not kept. The TTL is the safety net for an announcement
+ * that never arrives: a revoked key keeps working for at most `ttlMs` (1 s by default) in a
+ * process that has seen it recently. Once an entry is older than `ttlMs`, the next request waits
+ * for a fresh lookup (it is not served from the stale entry), so the bound is strict.
  * Unknown tokens are cached too (negative entries), so a flood of bad keys does not become a
  * flood of queries. They are bounded on their own (`maxUnknown`, oldest dropped first), apart
  * from real keys (`maxEntries`, oldest dropped first), so a flood of made-up tokens can never push
@@ -43,6 +46,8 @@ export class KeyCache {
   private readonly maxEntries: number
   private readonly maxUnknown: number
   private readonly now: () => number
+  /** Counts `revoked` calls, so a lookup that overlapped one knows not to keep its answer. */
+  private revocations = 0
 
   constructor(
     private readonly load: (token: string) => Promise<ApiKey | null>,
@@ -73,10 +78,14 @@ export class KeyCache {
     return this.refresh(token, entry)
   }
 
-  /** Forget every entry (e.g. after a key was revoked in this process). */
-  clear(): void {
-    this.entries.clear()
-    this.unknown.clear()
+  /**
+   * The key `keyId` was revoked: every token that found it is forgotten (the next request looks
+   * it up again), and no lookup already in flight keeps what it finds. A scan of the entries:
+   * revocations are rare, and the cache is bounded.
+   */
+  revoked(keyId: string): void {
+    this.revocations++
+    for (const [token, entry] of this.entries) if (entry.key?.id === keyId) this.forget(token)
   }
 
   private forget(token: string): void {
@@ -103,10 +112,13 @@ export class KeyCache {
     }
     const entry: Entry = previous ?? { key: null, expiresAt: 0, pending: undefined }
     const startedAt = this.now()
+    const revocations = this.revocations
     const pending = this.load(token).then(
       (key) => {
         entry.key = key
-        entry.expiresAt = startedAt + this.ttlMs
+        // A key revoked while it was being read may have been read before the revocation: answer
+        // this request with it, but look it up again next time.
+        entry.expiresAt = key !== null && revocations !== this.revocations ? startedAt : startedAt + this.ttlMs
         entry.pending = undefined
         if (this.entries.get(token) === entry) {
           if (key !== null) this.unknown.delete(token)
