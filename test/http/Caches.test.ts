@@ -267,6 +267,63 @@ describe("SnapshotCache: a write acknowledged here is served by the next request
   })
 })
 
+describe("SnapshotCache: a change heard on the feed", () => {
+  const change = (revision: number, environments: ReadonlyArray<string> | "all", environmentKeysMayDiffer = false) => ({
+    projectId: "p1",
+    revision,
+    environments,
+    environmentKeysMayDiffer
+  })
+
+  it("right after the revision held: no revision or environment read; only the named environment is reloaded", async () => {
+    const source = new FakeSource()
+    source.envs.add("production")
+    const time = clock()
+    const cache = new SnapshotCache(source, { now: time.now, checkIntervalMs: 60_000 })
+    await cache.get("p1", "development")
+    const production = await cache.get("p1", "production")
+    const before = { ...source.calls }
+    source.write("new")
+    cache.committed(change(source.revisionNumber, ["development"]))
+    expect(valueOf(await cache.get("p1", "development"))).toBe("new")
+    // production is relabelled, not reloaded: the same bytes and ETag (its fake data did change,
+    // which proves no load happened).
+    const kept = await cache.get("p1", "production")
+    expect(kept.etag).toBe(production.etag)
+    expect(valueOf(kept)).toBe("old")
+    expect(kept.revision).toBe(source.revisionNumber)
+    expect(source.calls).toEqual({ revision: before.revision, environments: before.environments, snapshot: before.snapshot + 1 })
+  })
+
+  it("a gap in revisions, or a change to the environments, falls back to a revision check", async () => {
+    const source = new FakeSource()
+    const time = clock()
+    const cache = new SnapshotCache(source, { now: time.now, checkIntervalMs: 60_000 })
+    await cache.get("p1", "development")
+    source.write("skipped")
+    source.write("gap")
+    cache.committed(change(source.revisionNumber, "all"))
+    expect(valueOf(await cache.get("p1", "development"))).toBe("gap")
+    source.envs.add("staging")
+    source.write("new environment")
+    const before = { ...source.calls }
+    cache.committed(change(source.revisionNumber, ["staging"], true))
+    expect(valueOf(await cache.get("p1", "staging"))).toBe("new environment")
+    expect(source.calls.revision).toBe(before.revision + 1)
+    expect(source.calls.environments).toBe(before.environments + 1)
+  })
+
+  it("a change already seen by a check or a load changes nothing", async () => {
+    const source = new FakeSource()
+    const cache = new SnapshotCache(source, { now: clock().now, checkIntervalMs: 60_000 })
+    await cache.get("p1", "development")
+    const before = { ...source.calls }
+    cache.committed(change(source.revisionNumber, "all"))
+    expect(valueOf(await cache.get("p1", "development"))).toBe("old")
+    expect(source.calls).toEqual(before)
+  })
+})
+
 describe("through the server (memory storage, revision poll set to one minute)", () => {
   it("write then evaluate at once; project creation after a 404; over-long tokens", async () => {
     const t = await startServer(undefined, { lane: { checkIntervalMs: 60_000 } })
@@ -400,5 +457,56 @@ describe("KeyCache: a flood of made-up tokens", () => {
     expect(loads).toBe(4)
     await cache.lookup("srv_a") // dropped as the oldest
     expect(loads).toBe(5)
+  })
+})
+
+describe("KeyCache: a revoked key", () => {
+  const key = (id: string): ApiKey => ({
+    id,
+    type: "client",
+    projectId: "p1",
+    name: id,
+    prefix: "cli_xxxx",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    lastUsedAt: null,
+    revokedAt: null
+  })
+
+  it("is dropped at once (the TTL is an hour), other keys stay cached", async () => {
+    const revokedIds = new Set<string>()
+    let lookups = 0
+    const cache = new KeyCache(
+      (token) => {
+        lookups++
+        return Promise.resolve(revokedIds.has(token) ? null : key(token))
+      },
+      { ttlMs: 3_600_000 }
+    )
+    expect(await cache.lookup("a")).toEqual(key("a"))
+    expect(await cache.lookup("b")).toEqual(key("b"))
+    revokedIds.add("a")
+    cache.revoked("a")
+    expect(await cache.lookup("a")).toBeNull()
+    expect(cache.lookup("b")).toEqual(key("b")) // still cached: answered synchronously
+    expect(lookups).toBe(3)
+  })
+
+  it("a lookup in flight when the key is revoked answers its request but is not kept", async () => {
+    let answer: ApiKey | null = key("a")
+    let lookups = 0
+    const cache = new KeyCache(
+      () => {
+        lookups++
+        const found = answer
+        return new Promise<ApiKey | null>((resolve) => setTimeout(() => resolve(found), 10))
+      },
+      { ttlMs: 3_600_000 }
+    )
+    const inFlight = cache.lookup("a")
+    answer = null
+    cache.revoked("a")
+    expect(await inFlight).toEqual(key("a"))
+    expect(await cache.lookup("a")).toBeNull()
+    expect(lookups).toBe(2)
   })
 })

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { Flags } from "../../src/services/Flags.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
 import { startDispatcherProcess } from "../webhooks/fixtures/Process.js"
@@ -23,7 +24,7 @@ import { request, startServer, type TestServer } from "./fixtures.js"
 const BOUND_MS = 100
 const WORST_MS = 1_000
 const TRIALS = 6
-const SLOW_POLL = { checkIntervalMs: 60_000 }
+const SLOW_POLL = { checkIntervalMs: 60_000, keyTtlMs: 60_000 }
 
 let scope = Effect.runSync(Scope.make())
 const closers: Array<() => Promise<void>> = []
@@ -122,5 +123,56 @@ describe("a write through the services alone reaches a running server's evaluati
       trials.push({ heard: (heard.get(key) ?? Number.POSITIVE_INFINITY) - acknowledged, served })
     }
     expectFresh(trials)
+  }, 180_000)
+})
+
+describe("a key revoked through the services alone stops working on a running server at once", () => {
+  /** A fresh client key of p1, made through the services, and proven cached by one evaluation. */
+  const cachedKey = async (t: TestServer) => {
+    const created = await t.run(Effect.flatMap(ApiKeys, (keys) => keys.create({ type: "client", projectId: "p1" })))
+    await t.run(Effect.flatMap(Flags, (flags) => flags.create("p1", booleanFlag("keyed"))))
+    const status = async () =>
+      (await request(t.url, "GET", "/v1/flags/keyed/eval?environment=development&key=u", { key: created.secret })).status
+    expect(await status()).toBe(200)
+    return { id: created.apiKey.id, status }
+  }
+
+  /** Milliseconds from now until `status` answers 401 (polling every 5 ms, up to 1 s). */
+  const timeUntilRefused = async (status: () => Promise<number>): Promise<number> => {
+    const start = performance.now()
+    while (performance.now() - start < WORST_MS) {
+      if ((await status()) === 401) return performance.now() - start
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    return Number.POSITIVE_INFINITY
+  }
+
+  it("SQLite, same process: refused on the next request (the key cache's TTL is one minute)", async () => {
+    const t = await serve(StorageLayer.fromDatabaseUrl(`sqlite:${await scoped(freshSqliteFile)}`))
+    const key = await cachedKey(t)
+    await t.run(Effect.flatMap(ApiKeys, (keys) => keys.revoke(key.id)))
+    expect(await key.status()).toBe(401)
+  })
+
+  it("control: a revocation the server's feed does not carry leaves the cached key working", async () => {
+    const file = await scoped(freshSqliteFile)
+    const t = await serve(StorageLayer.fromDatabaseUrl(`sqlite:${file}`))
+    const other = ManagedRuntime.make(StorageLayer.fromDatabaseUrl(`sqlite:${file}`))
+    closers.push(() => other.dispose())
+    const key = await cachedKey(t)
+    await other.runPromise(Effect.flatMap(ApiKeys, (keys) => keys.revoke(key.id)))
+    await new Promise((resolve) => setTimeout(resolve, 3 * BOUND_MS))
+    expect(await key.status()).toBe(200)
+  })
+
+  it("PostgreSQL, revoked by a second process (LISTEN/NOTIFY): refused within 100 ms", async () => {
+    const databaseUrl = await scoped(freshPostgresUrl)
+    const t = await serve(StorageLayer.fromDatabaseUrl(databaseUrl))
+    const writer = await scoped(startDispatcherProcess({ DATABASE_URL: databaseUrl }))
+    const key = await cachedKey(t)
+    writer.send(`REVOKE ${key.id}`)
+    await writer.waitForLine(new RegExp(`^REVOKED ${key.id}$`), 30_000)
+    const refused = await timeUntilRefused(key.status)
+    expect(refused).toBeLessThan(BOUND_MS)
   }, 180_000)
 })
