@@ -6,9 +6,12 @@
  * a write the feed does not carry stays unseen).
  *
  * Over several trials: in every one the change reaches the server's feed within 100 ms of the
- * write's acknowledgement; the evaluation answers (which then wait for the snapshot reload, a few
- * queries, slow on a loaded machine) change within 100 ms in the best trial and within 1 s in
- * all, where anything the one-minute poll brought would take a minute.
+ * write's acknowledgement; the evaluation answers (which then wait for one snapshot load: three
+ * rounds of queries, the environment's parts read together) change within 100 ms in most trials
+ * (the upper median) and within 1 s in every one, where anything the one-minute poll brought
+ * would take a minute. The median, not every trial, because a loaded 2-core machine can stall any
+ * single request by more than the bound. The same holds for a revoked API key (the key cache's
+ * TTL is also one minute here).
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, ManagedRuntime, Scope } from "effect"
@@ -59,9 +62,12 @@ interface Trial {
   readonly served: number
 }
 
+/** The middle value, or the greater of the two middle ones (the stricter reading). */
+const upperMedian = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
 const expectFresh = (trials: ReadonlyArray<Trial>) => {
   expect(trials.filter((trial) => !(trial.heard < BOUND_MS))).toEqual([])
-  expect(Math.min(...trials.map((trial) => trial.served))).toBeLessThan(BOUND_MS)
+  expect(upperMedian(trials.map((trial) => trial.served))).toBeLessThan(BOUND_MS)
   expect(trials.filter((trial) => !(trial.served < WORST_MS))).toEqual([])
 }
 
@@ -130,7 +136,7 @@ describe("a key revoked through the services alone stops working on a running se
   /** A fresh client key of p1, made through the services, and proven cached by one evaluation. */
   const cachedKey = async (t: TestServer) => {
     const created = await t.run(Effect.flatMap(ApiKeys, (keys) => keys.create({ type: "client", projectId: "p1" })))
-    await t.run(Effect.flatMap(Flags, (flags) => flags.create("p1", booleanFlag("keyed"))))
+    await t.run(Effect.flatMap(Flags, (flags) => Effect.ignore(flags.create("p1", booleanFlag("keyed")))))
     const status = async () =>
       (await request(t.url, "GET", "/v1/flags/keyed/eval?environment=development&key=u", { key: created.secret })).status
     expect(await status()).toBe(200)
@@ -165,14 +171,18 @@ describe("a key revoked through the services alone stops working on a running se
     expect(await key.status()).toBe(200)
   })
 
-  it("PostgreSQL, revoked by a second process (LISTEN/NOTIFY): refused within 100 ms", async () => {
+  it("PostgreSQL, revoked by a second process (LISTEN/NOTIFY): refused within 100 ms (upper median), 1 s (every trial)", async () => {
     const databaseUrl = await scoped(freshPostgresUrl)
     const t = await serve(StorageLayer.fromDatabaseUrl(databaseUrl))
     const writer = await scoped(startDispatcherProcess({ DATABASE_URL: databaseUrl }))
-    const key = await cachedKey(t)
-    writer.send(`REVOKE ${key.id}`)
-    await writer.waitForLine(new RegExp(`^REVOKED ${key.id}$`), 30_000)
-    const refused = await timeUntilRefused(key.status)
-    expect(refused).toBeLessThan(BOUND_MS)
+    const refused: Array<number> = []
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const key = await cachedKey(t)
+      writer.send(`REVOKE ${key.id}`)
+      await writer.waitForLine(new RegExp(`^REVOKED ${key.id}$`), 30_000)
+      refused.push(await timeUntilRefused(key.status))
+    }
+    expect(upperMedian(refused)).toBeLessThan(BOUND_MS)
+    expect(refused.filter((ms) => !(ms < WORST_MS))).toEqual([])
   }, 180_000)
 })
