@@ -401,6 +401,18 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         expectError("unsupportedMediaType.management", await call("POST", "/v1/projects/p1/flags", "x", { headers }), 415, "unsupported_media_type")
         expectError("unsupportedMediaType.evaluate", await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: "x", headers }), 415, "unsupported_media_type")
       })
+      it("only application/json (with or without parameters) is JSON, on both lanes", async () => {
+        for (const type of ["application/jsonx", "application/json-patch+json", "text/plain; x=application/json"]) {
+          const headers = { "content-type": type }
+          const management = await call("POST", "/v1/projects/p1/flags", flag("typed"), { headers })
+          expect(management.status, type).toBe(415)
+          const evaluate = await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: { environment: "development", context: { key: "u" } }, headers })
+          expect(evaluate.status, type).toBe(415)
+        }
+        expectError("unsupportedMediaType.jsonLookalike", await call("POST", "/v1/projects/p1/flags", flag("typed"), { headers: { "content-type": "application/jsonx" } }), 415, "unsupported_media_type")
+        const headers = { "content-type": "Application/JSON; charset=utf-8" }
+        expect((await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: { environment: "development", context: { key: "u" } }, headers })).status).toBe(200)
+      })
       it("a body over 1 MiB is 413 on both lanes", async () => {
         const big = JSON.stringify({ key: "big", type: "string", variations: [{ key: "a", value: "x".repeat(1024 * 1024) }] })
         expectError("payloadTooLarge.management", await call("POST", "/v1/projects/p1/flags", big), 413, "payload_too_large")

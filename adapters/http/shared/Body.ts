@@ -15,8 +15,17 @@ export class BodyTooLarge extends Error {
   }
 }
 
-const isJsonContentType = (contentType: string | undefined): boolean =>
-  contentType !== undefined && contentType.toLowerCase().includes("application/json")
+/**
+ * The one content-type rule: the media type is exactly `application/json` (any case), with or
+ * without parameters (`; charset=utf-8`). `application/jsonx` or `application/json-patch+json`
+ * are other media types, answered 415.
+ */
+export const isJsonContentType = (contentType: string | undefined): boolean => {
+  if (contentType === undefined) return false
+  const semicolon = contentType.indexOf(";")
+  const mediaType = semicolon === -1 ? contentType : contentType.slice(0, semicolon)
+  return mediaType.trim().toLowerCase() === "application/json"
+}
 
 /** Whether the request announces a body (a length above zero, or a chunked body). */
 export const announcesBody = (header: (name: string) => string | undefined): boolean => {
