@@ -58,6 +58,20 @@ describe("500: logged, never leaked", () => {
     expect(reply.text).not.toContain("secret-detail")
     await vi.waitFor(() => expect(logs.join("\n")).toContain("secret-detail"))
   })
+  it("management lane, a storage failure (an error, not a defect)", async () => {
+    const t = track(
+      await startServer(StorageLayer.memoryStorage, {
+        override: (ctx) =>
+          Context.add(ctx, Projects, { ...Context.get(ctx, Projects), list: () => Effect.fail(new StorageError({ message: "secret-detail: invalid byte sequence" })) })
+      })
+    )
+    const logs = captureLogs()
+    const reply = await request(t.url, "GET", "/v1/projects", { key: t.keys.global })
+    expect(reply.status).toBe(500)
+    expect(reply.body).toEqual({ error: { code: "internal_error", message: "An internal error occurred." } })
+    expect(reply.text).not.toContain("secret-detail")
+    await vi.waitFor(() => expect(logs.join("\n")).toContain("secret-detail"))
+  })
   it("evaluation lane", async () => {
     const t = track(
       await startServer(StorageLayer.memoryStorage, {

@@ -424,6 +424,38 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
       })
     })
 
+    describe("U+0000 (PostgreSQL cannot store it): 400 on every backend, nothing stored", () => {
+      const NUL = "\u0000"
+      const expectNul = (reply: Reply, path: string) => {
+        expect(reply.status, reply.text).toBe(400)
+        const details = (reply.body as { error: { details?: Array<{ path: string; message: string }> } }).error.details ?? []
+        expect(details, reply.text).toContainEqual({ path, message: "must not contain the NUL character (U+0000)" })
+      }
+      it("in names, descriptions, webhook URLs and secrets", async () => {
+        expectNul(await call("POST", "/v1/projects", { id: "nul", name: `a${NUL}b` }), "name")
+        expectNul(await call("POST", "/v1/projects/p1/environments", { key: "nul", name: `a${NUL}` }), "name")
+        expectNul(await call("POST", "/v1/projects/p1/flags", flag("nul-flag", { name: `a${NUL}` })), "name")
+        expectNul(await call("POST", "/v1/projects/p1/flags", flag("nul-flag", { description: NUL })), "description")
+        expectNul(await call("POST", "/v1/projects/p1/segments", { key: "nul-seg", name: `s${NUL}`, conditions: [] }), "name")
+        expectNul(await call("POST", "/v1/projects/p1/segments", { key: "nul-seg", name: "s", description: NUL, conditions: [] }), "description")
+        expectNul(await call("POST", "/v1/projects/p1/webhooks", { url: `https://example.com/${NUL}`, events: ["flag.created"] }), "url")
+        expectNul(await call("POST", "/v1/projects/p1/webhooks", { url: "https://example.com/", events: ["flag.created"], secret: `secret${NUL}secret` }), "secret")
+        expectError("nul.name", await call("POST", "/v1/projects/p1/flags", flag("nul-flag", { name: `a${NUL}` })), 400, "invalid_request")
+        expect((await call("GET", "/v1/projects/p1/flags/nul-flag")).status).toBe(404)
+        expect((await call("GET", "/v1/projects")).text).not.toContain('"nul"')
+      })
+      it("in path parameters and evaluation requests", async () => {
+        expectNul(await call("GET", "/v1/projects/p1/flags/base%00"), "flagKey")
+        expectNul(await call("DELETE", "/v1/projects/p1/segments/base%00"), "segmentKey")
+        expectNul(await call("GET", "/v1/projects/p%00/flags"), "projectId")
+        expectError("nul.path", await call("GET", "/v1/projects/p1/flags/base%00"), 400, "invalid_request")
+        expectNul(await request(t.url, "POST", "/v1/evaluate", { key: t.keys.global, body: { environment: `development${NUL}`, projectId: "p1", context: { key: "u" } } }), "environment")
+        expectNul(await request(t.url, "POST", "/v1/evaluate", { key: t.keys.global, body: { environment: "development", projectId: `p1${NUL}`, context: { key: "u" } } }), "projectId")
+        expectNul(await request(t.url, "GET", "/v1/config?environment=development%00", { key: t.keys.client }), "environment")
+        expectNul(await request(t.url, "GET", "/v1/flags/x/eval?environment=development&key=u&projectId=p1%00", { key: t.keys.global }), "projectId")
+      })
+    })
+
     describe("golden error bodies", () => {
       it("match test/http/golden/error-bodies.json", async () => {
         // Runs last in this file: every error body recorded above must equal the golden one.

@@ -13,6 +13,7 @@ import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js
 import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
+import { Text } from "../../../src/domain/definitions/Text.js"
 import { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
 import { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
 import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
@@ -62,11 +63,12 @@ export class EvaluationAuth extends HttpApiMiddleware.Tag<EvaluationAuth>()("Eva
 // Parameters and bodies
 // ---------------------------------------------------------------------------------------------
 
-const projectId = HttpApiSchema.param("projectId", Schema.String)
-const flagKey = HttpApiSchema.param("flagKey", Schema.String)
-const segmentKey = HttpApiSchema.param("segmentKey", Schema.String)
-const webhookId = HttpApiSchema.param("webhookId", Schema.String)
-const deliveryId = HttpApiSchema.param("deliveryId", Schema.String)
+// Path parameters are looked up in the database: U+0000 is refused (400) before any query.
+const projectId = HttpApiSchema.param("projectId", Text)
+const flagKey = HttpApiSchema.param("flagKey", Text)
+const segmentKey = HttpApiSchema.param("segmentKey", Text)
+const webhookId = HttpApiSchema.param("webhookId", Text)
+const deliveryId = HttpApiSchema.param("deliveryId", Text)
 
 export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)

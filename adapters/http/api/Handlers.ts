@@ -17,8 +17,16 @@ import * as Errors from "../shared/Errors.js"
 import { EvaluationLane, type EvaluationLaneShape, type LaneResponse } from "../shared/EvaluationLane.js"
 import * as Health from "./Health.js"
 
+const isStorageError = (error: Errors.DomainError): error is Extract<Errors.DomainError, { _tag: "StorageError" }> =>
+  error._tag === "StorageError"
+
+/**
+ * Domain failures as their envelope. A storage failure is not the caller's fault: it becomes a
+ * defect, which the error middleware (Middleware.ts) logs with its cause and answers 500, so
+ * every 500 of the HttpApi app is logged in that one place.
+ */
 const mapped = <A, E extends Errors.DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Errors.ApiError, R> =>
-  Effect.mapError(effect, Errors.fromDomain)
+  effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
 export const HealthLive = HttpApiBuilder.group(FlagportApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check)

@@ -6,7 +6,11 @@
  * decode them to; anything else returns `undefined` and the caller decodes with the schema
  * (which produces the 400 with every problem). test/http/FastDecode.test.ts checks the agreement on arbitrary inputs.
  */
+import { isStorableText } from "../../../src/domain/definitions/Text.js"
 import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
+
+/** A string the schema's `Text` accepts (no U+0000). */
+const isText = (u: unknown): u is string => typeof u === "string" && isStorableText(u)
 
 const isPlainRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
@@ -25,8 +29,8 @@ const onlyKeys = (record: Record<string, unknown>, allowed: ReadonlySet<string>)
 export const evaluateRequest = (u: unknown): EvaluateRequest | undefined => {
   if (!isPlainRecord(u) || !onlyKeys(u, EVALUATE_KEYS)) return undefined
   const { context, environment, projectId } = u
-  if (typeof environment !== "string") return undefined
-  if (projectId !== undefined && typeof projectId !== "string") return undefined
+  if (!isText(environment)) return undefined
+  if (projectId !== undefined && !isText(projectId)) return undefined
   if ("projectId" in u && projectId === undefined) return undefined
   if (!isPlainRecord(context) || !onlyKeys(context, CONTEXT_KEYS)) return undefined
   const { attributes, key } = context
@@ -41,8 +45,8 @@ export type QueryValue = string | ReadonlyArray<string>
 /** The query of GET /v1/flags/{flagKey}/eval, when it is plainly valid (unknown parameters are dropped, as the schema does). */
 export const flagEvalQuery = (query: Record<string, QueryValue>): FlagEvalQuery | undefined => {
   const { attributes, environment, key, projectId } = query
-  if (typeof environment !== "string" || typeof key !== "string" || key.length === 0) return undefined
-  if (!(attributes === undefined || typeof attributes === "string") || !(projectId === undefined || typeof projectId === "string")) return undefined
+  if (!isText(environment) || typeof key !== "string" || key.length === 0) return undefined
+  if (!(attributes === undefined || typeof attributes === "string") || !(projectId === undefined || isText(projectId))) return undefined
   const out: { environment: string; key: string; attributes?: Record<string, unknown>; projectId?: string } = { environment, key }
   if (attributes !== undefined) {
     let parsed: unknown
@@ -61,6 +65,6 @@ export const flagEvalQuery = (query: Record<string, QueryValue>): FlagEvalQuery 
 /** The query of GET /v1/config, when it is plainly valid. */
 export const configQuery = (query: Record<string, QueryValue>): ConfigQuery | undefined => {
   const { environment, projectId } = query
-  if (typeof environment !== "string" || !(projectId === undefined || typeof projectId === "string")) return undefined
+  if (!isText(environment) || !(projectId === undefined || isText(projectId))) return undefined
   return projectId === undefined ? { environment } : { environment, projectId }
 }

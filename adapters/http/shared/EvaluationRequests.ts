@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
+import { Text } from "../../../src/domain/definitions/Text.js"
 
 /** Strict body decoding: all problems, unknown fields rejected. */
 export const strict = <S extends Schema.Schema.Any>(schema: S): S =>
@@ -13,10 +14,10 @@ export const strict = <S extends Schema.Schema.Any>(schema: S): S =>
 
 export const EvaluateRequest = strict(
   Schema.Struct({
-    environment: Schema.String,
+    environment: Text,
     context: EvaluationContext,
     /** Required with a global server key; otherwise optional and must be the key's project. */
-    projectId: Schema.optional(Schema.String)
+    projectId: Schema.optional(Text)
   })
 )
 export type EvaluateRequest = typeof EvaluateRequest.Type
@@ -28,20 +29,20 @@ export const EvaluateResponse = Schema.Struct({
 
 /** Query of `GET /v1/flags/{flagKey}/eval`; `attributes` is URL-encoded JSON so numbers and booleans keep their types. */
 export const FlagEvalQuery = Schema.Struct({
-  environment: Schema.String,
+  environment: Text,
   key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
   attributes: Schema.optional(
     Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
       description: "A URL-encoded JSON object of context attributes."
     })
   ),
-  projectId: Schema.optional(Schema.String)
+  projectId: Schema.optional(Text)
 }).annotations({ parseOptions: { errors: "all" } })
 export type FlagEvalQuery = typeof FlagEvalQuery.Type
 
 export const ConfigQuery = Schema.Struct({
-  environment: Schema.String,
-  projectId: Schema.optional(Schema.String)
+  environment: Text,
+  projectId: Schema.optional(Text)
 }).annotations({ parseOptions: { errors: "all" } })
 export type ConfigQuery = typeof ConfigQuery.Type
 

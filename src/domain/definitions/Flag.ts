@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Key, Timestamp } from "./Ids.js"
 import { EnvironmentConfig } from "./Targeting.js"
+import { Text } from "./Text.js"
 
 export const FlagType = Schema.Literal("boolean", "string", "number", "json")
 export type FlagType = typeof FlagType.Type
@@ -14,7 +15,7 @@ export const JsonValue = Schema.Unknown
 export const Variation = Schema.Struct({
   key: Key,
   value: JsonValue,
-  name: Schema.optional(Schema.String)
+  name: Schema.optional(Text)
 })
 export type Variation = typeof Variation.Type
 
@@ -36,8 +37,8 @@ export type Flag = typeof Flag.Type
 /** Body of `POST /v1/projects/{projectId}/flags`. */
 export const CreateFlagInput = Schema.Struct({
   key: Key,
-  name: Schema.optional(Schema.String),
-  description: Schema.optional(Schema.NullOr(Schema.String)),
+  name: Schema.optional(Text),
+  description: Schema.optional(Schema.NullOr(Text)),
   type: FlagType,
   variations: Schema.Array(Variation)
 })
@@ -45,8 +46,8 @@ export type CreateFlagInput = typeof CreateFlagInput.Type
 
 /** Body of `PATCH /v1/projects/{projectId}/flags/{flagKey}`: send only what changes. */
 export const PatchFlagInput = Schema.Struct({
-  name: Schema.optional(Schema.String),
-  description: Schema.optional(Schema.NullOr(Schema.String)),
+  name: Schema.optional(Text),
+  description: Schema.optional(Schema.NullOr(Text)),
   variations: Schema.optional(Schema.Array(Variation))
 })
 export type PatchFlagInput = typeof PatchFlagInput.Type

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Key, ProjectId, Timestamp } from "./Ids.js"
+import { Text } from "./Text.js"
 
 export const Project = Schema.Struct({
   id: ProjectId,
@@ -11,7 +12,7 @@ export type Project = typeof Project.Type
 
 export const CreateProjectInput = Schema.Struct({
   id: ProjectId,
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+  name: Text.pipe(Schema.minLength(1), Schema.maxLength(120))
 })
 export type CreateProjectInput = typeof CreateProjectInput.Type
 
@@ -26,6 +27,6 @@ export type Environment = typeof Environment.Type
 
 export const CreateEnvironmentInput = Schema.Struct({
   key: Key,
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))
+  name: Text.pipe(Schema.minLength(1), Schema.maxLength(120))
 })
 export type CreateEnvironmentInput = typeof CreateEnvironmentInput.Type

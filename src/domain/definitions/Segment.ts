@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Key, Timestamp } from "./Ids.js"
 import { Condition } from "./Targeting.js"
+import { Text } from "./Text.js"
 
 export const Segment = Schema.Struct({
   id: Schema.String,
@@ -17,16 +18,16 @@ export type Segment = typeof Segment.Type
 /** Body of `POST /v1/projects/{projectId}/segments`. */
 export const CreateSegmentInput = Schema.Struct({
   key: Key,
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)),
-  description: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500)))),
+  name: Text.pipe(Schema.minLength(1), Schema.maxLength(120)),
+  description: Schema.optional(Schema.NullOr(Text.pipe(Schema.maxLength(500)))),
   conditions: Schema.Array(Condition)
 })
 export type CreateSegmentInput = typeof CreateSegmentInput.Type
 
 /** Body of `PATCH /v1/projects/{projectId}/segments/{segmentKey}`. */
 export const PatchSegmentInput = Schema.Struct({
-  name: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120))),
-  description: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(500)))),
+  name: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(120))),
+  description: Schema.optional(Schema.NullOr(Text.pipe(Schema.maxLength(500)))),
   conditions: Schema.optional(Schema.Array(Condition))
 })
 export type PatchSegmentInput = typeof PatchSegmentInput.Type

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { OPERATOR_NAMES } from "../conditions/OperatorTable.js"
 import { Key } from "./Ids.js"
+import { Text } from "./Text.js"
 
 /** Every operator of the contract's condition table, declared in conditions/OperatorTable.ts. */
 export const Operator = Schema.Literal(...OPERATOR_NAMES)
@@ -11,7 +12,7 @@ export type Operator = typeof Operator.Type
  * Segment operators carry no attribute; their values are segment keys.
  */
 export const Condition = Schema.Struct({
-  attribute: Schema.optional(Schema.String),
+  attribute: Schema.optional(Text),
   operator: Operator,
   values: Schema.Array(Schema.Unknown),
   negate: Schema.optional(Schema.Boolean)
@@ -34,8 +35,8 @@ export type Rollout = typeof Rollout.Type
 
 /** A rule as sent on PUT targeting: `id` is optional there (the server assigns one). */
 export const RuleInput = Schema.Struct({
-  id: Schema.optional(Schema.String),
-  name: Schema.optional(Schema.String),
+  id: Schema.optional(Text),
+  name: Schema.optional(Text),
   conditions: Schema.Array(Condition),
   variationKey: Schema.optional(Schema.String),
   rollout: Schema.optional(Rollout)

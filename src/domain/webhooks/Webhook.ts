@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Flag } from "../definitions/Flag.js"
 import { Timestamp } from "../definitions/Ids.js"
+import { Text } from "../definitions/Text.js"
 
 export const WebhookEventType = Schema.Literal("flag.created", "flag.updated", "flag.deleted", "targeting.updated")
 export type WebhookEventType = typeof WebhookEventType.Type
@@ -23,13 +24,13 @@ export const Webhook = Schema.Struct({
 })
 export type Webhook = typeof Webhook.Type
 
-const Secret = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(128))
+const Secret = Text.pipe(Schema.minLength(8), Schema.maxLength(128))
 const Events = Schema.Array(WebhookEventType).pipe(
   Schema.minItems(1, { message: () => "must name at least one event" })
 )
 
 export const CreateWebhookInput = Schema.Struct({
-  url: Schema.String,
+  url: Text,
   events: Events,
   secret: Schema.optional(Secret),
   enabled: Schema.optional(Schema.Boolean)
@@ -37,7 +38,7 @@ export const CreateWebhookInput = Schema.Struct({
 export type CreateWebhookInput = typeof CreateWebhookInput.Type
 
 export const PatchWebhookInput = Schema.Struct({
-  url: Schema.optional(Schema.String),
+  url: Schema.optional(Text),
   events: Schema.optional(Events),
   secret: Schema.optional(Schema.NullOr(Secret)),
   enabled: Schema.optional(Schema.Boolean)
