@@ -62,6 +62,15 @@ describe("FastDecode agrees with the schemas", () => {
   it.prop("GET /v1/config query", [queryArb], ([input]) => {
     agrees(FastDecode.configQuery(input), Schema.decodeUnknownEither(ConfigQuery)(input))
   }, { fastCheck: { numRuns: 2000 } })
+  it("an attribute named __proto__ is an ordinary attribute for both (found with seed -210903271)", () => {
+    const body = JSON.parse('{"environment":"e","context":{"key":"k","attributes":{"__proto__":{"plan":"pro"}}}}') as unknown
+    const decoded = Schema.decodeUnknownSync(EvaluateRequest)(body)
+    expect(Object.keys(decoded.context.attributes ?? {})).toEqual(["__proto__"])
+    expect((decoded.context.attributes as Record<string, unknown>)["plan"]).toBeUndefined()
+    agrees(FastDecode.evaluateRequest(body), Schema.decodeUnknownEither(EvaluateRequest)(body))
+    const query = { environment: "e", key: "k", attributes: '{"__proto__":{"plan":"pro"}}' }
+    agrees(FastDecode.flagEvalQuery(query), Schema.decodeUnknownEither(FlagEvalQuery)(query))
+  })
   it("a repeated parameter is refused by both (never one value winning)", () => {
     const repeated = { environment: ["production", "development"], key: "u" }
     expect(FastDecode.flagEvalQuery(repeated)).toBeUndefined()

@@ -4,7 +4,7 @@
  * `Schema`, same parse options, for every request the hand-written decoders do not accept).
  */
 import { Schema } from "effect"
-import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
+import { Attributes, EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import { Text } from "../../../src/domain/definitions/Text.js"
 
@@ -32,7 +32,7 @@ export const FlagEvalQuery = Schema.Struct({
   environment: Text,
   key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
   attributes: Schema.optional(
-    Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
+    Schema.parseJson(Attributes).annotations({
       description: "A URL-encoded JSON object of context attributes."
     })
   ),

@@ -1,8 +1,23 @@
 import { Schema } from "effect"
 
+const isAttributeRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * Attribute values are any JSON, so the record is taken as parsed, not rebuilt. Rebuilding it
+ * (as `Schema.Record` does, by assignment) would turn an attribute named `__proto__` into the
+ * object's prototype: the attribute would vanish and its fields would read as attributes. Taken
+ * as is, `__proto__` is an ordinary attribute, as JSON.parse made it, on both HTTP lanes.
+ */
+export const Attributes = Schema.declare(isAttributeRecord, {
+  // The name its 400 messages give it: "Expected object, actual 5".
+  title: "object",
+  jsonSchema: { type: "object", required: [], properties: {}, additionalProperties: { title: "unknown" } }
+})
+
 /** The subject of an evaluation. `attributes` values are any JSON. */
 export const EvaluationContext = Schema.Struct({
   key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
-  attributes: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  attributes: Schema.optional(Attributes)
 })
 export type EvaluationContext = typeof EvaluationContext.Type
