@@ -413,6 +413,26 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         const headers = { "content-type": "Application/JSON; charset=utf-8" }
         expect((await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: { environment: "development", context: { key: "u" } }, headers })).status).toBe(200)
       })
+      it("JSON nested deeper than 64 levels is 400 on both lanes (it overflowed the stack: 500)", async () => {
+        const deep = (depth: number): unknown => {
+          let value: unknown = "x"
+          for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { v: value }
+          return value
+        }
+        const flagWith = (depth: number) => ({ key: `deep-${depth}`, type: "json", variations: [{ key: "a", value: deep(depth) }] })
+        expectError("nestedTooDeeply.management", await call("POST", "/v1/projects/p1/flags", flagWith(3000)), 400, "invalid_request")
+        expectError("nestedTooDeeply.management.invalid", await call("POST", "/v1/projects/p1/flags", { ...flagWith(3000), type: "nope" }), 400, "invalid_request")
+        const evaluate = (depth: number) => request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: { environment: "development", context: { key: "u", attributes: { a: deep(depth) } } } })
+        expectError("nestedTooDeeply.evaluate", await evaluate(3000), 400, "invalid_request")
+        const bad = await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: { environment: 5, context: deep(3000) } })
+        expect(bad.status).toBe(400)
+        const attributes = encodeURIComponent(`{"a":${"[".repeat(1000)}${"]".repeat(1000)}}`) // a URL of 6 KB: under node's 16 KB
+        expect((await request(t.url, "GET", `/v1/flags/x/eval?environment=development&key=u&attributes=${attributes}`, { key: t.keys.client })).status).toBe(400)
+        // Within the limit (the attributes object and the flag body add their own levels).
+        expect((await call("POST", "/v1/projects/p1/flags", flagWith(60))).status).toBe(201)
+        expect((await evaluate(60)).status).toBe(200)
+        expect((await call("POST", "/v1/projects/p1/flags", { ...flagWith(60), key: "brackets", variations: [{ key: "a", value: "[[[[{{{{".repeat(100) }] })).status).toBe(201)
+      })
       it("a body over 1 MiB is 413 on both lanes", async () => {
         const big = JSON.stringify({ key: "big", type: "string", variations: [{ key: "a", value: "x".repeat(1024 * 1024) }] })
         expectError("payloadTooLarge.management", await call("POST", "/v1/projects/p1/flags", big), 413, "payload_too_large")

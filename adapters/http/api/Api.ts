@@ -40,7 +40,7 @@ export class ManagementAccess extends Context.Tag("@flagport/http/ManagementAcce
 /** The authenticated caller of an evaluation endpoint (the project is resolved per request). */
 export class EvaluationPrincipal extends Context.Tag("@flagport/http/EvaluationPrincipal")<EvaluationPrincipal, Principal>() {}
 
-const securityFailures = Schema.Union(Errors.Unauthorized, Errors.ForbiddenError, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.InternalError)
+const securityFailures = Schema.Union(Errors.BadRequest, Errors.Unauthorized, Errors.ForbiddenError, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.InternalError)
 
 /**
  * Server key required; a project-scoped one only for the project of the route. The raw

@@ -2,8 +2,9 @@
  * The security middlewares of the HttpApi lane. Both read the RAW Authorization header and
  * decide with `Policy` (the built-in bearer decoder only slices the header and never checks the
  * scheme), through the same `Authenticator` (and key cache) as the fast routes.
- * After authorization they check the body headers (413 / 415), so an unauthenticated caller
- * learns nothing about the route beyond "401".
+ * After authorization they check the body headers (413 / 415) and the body's nesting depth (400,
+ * before the schemas decode it: their recursion would overflow the stack), so an unauthenticated
+ * caller learns nothing about the route beyond "401" and costs no body read.
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
@@ -11,10 +12,12 @@ import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { EvaluationAuth, ManagementAuth } from "./Api.js"
 import { Authentication, type Authenticator } from "../shared/Authentication.js"
-import { checkBodyHeaders } from "../shared/Body.js"
+import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
+import { isBodyLimit } from "./Middleware.js"
 
 type SecurityFailure =
+  | Errors.BadRequest
   | Errors.Unauthorized
   | Errors.ForbiddenError
   | Errors.PayloadTooLarge
@@ -36,9 +39,20 @@ const authenticate = (
 
 const headerOf = (request: HttpServerRequest.HttpServerRequest) => (name: string): string | undefined => request.headers[name]
 
-const bodyHeaders = (request: HttpServerRequest.HttpServerRequest) => {
-  const problem = checkBodyHeaders(headerOf(request))
-  return problem === undefined ? Effect.void : Effect.fail(problem)
+/**
+ * 413 / 415 from the headers, then the nesting depth of the body text (read once: the platform
+ * caches it for the payload decoding that follows; a body past the cap or not UTF-8 gives the
+ * same 413 / 400 as that decoding would).
+ */
+const bodyChecks = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<void, SecurityFailure> => {
+  const header = headerOf(request)
+  const problem = checkBodyHeaders(header)
+  if (problem !== undefined) return Effect.fail(problem)
+  if (!announcesBody(header)) return Effect.void
+  return request.text.pipe(
+    Effect.mapError((error) => (isBodyLimit(error) ? Errors.payloadTooLarge() : Errors.malformedJson())),
+    Effect.flatMap((text) => (nestsTooDeeply(text) ? Effect.fail(Errors.nestedTooDeeply(MAX_JSON_DEPTH)) : Effect.void))
+  )
 }
 
 /** The management target of the current route: a project of the path, or the project collection. */
@@ -60,7 +74,7 @@ export const ManagementAuthLive = Layer.effect(
           const principal = yield* authenticate(auth, request.headers.authorization)
           const scope = Policy.authorizeManagement(principal, targetOf(request.method, route.params))
           if (Either.isLeft(scope)) return yield* Effect.fail(Errors.forbidden(scope.left.message))
-          yield* bodyHeaders(request)
+          yield* bodyChecks(request)
           return { principal, scope: scope.right }
         })
     })
@@ -76,7 +90,7 @@ export const EvaluationAuthLive = Layer.effect(
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const principal = yield* authenticate(auth, request.headers.authorization)
-          yield* bodyHeaders(request)
+          yield* bodyChecks(request)
           return principal
         })
     })

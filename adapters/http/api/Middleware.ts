@@ -19,7 +19,8 @@ import { REQUEST_INVALID, problemsOf, type Issue } from "../shared/Problems.js"
 const tagOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "_tag" in u && typeof u._tag === "string" ? u._tag : undefined
 
-const isBodyLimit = (error: { readonly cause?: unknown }): boolean =>
+/** The platform's body read failed at the 1 MiB cap (`MaxBodySize`). */
+export const isBodyLimit = (error: { readonly cause?: unknown }): boolean =>
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
 /** What the cause becomes on the wire, or `undefined` when it is unexpected (a 500 after logging). */

@@ -20,7 +20,7 @@ import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { Authenticator } from "../shared/Authentication.js"
-import { checkBodyHeaders } from "../shared/Body.js"
+import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneResponse } from "../shared/EvaluationLane.js"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
@@ -133,6 +133,8 @@ export class Lane implements EvaluationLaneShape {
             throw Errors.notFound("Flag not found")
           }
           const record = queryRecord(request.query)
+          const { attributes } = record
+          if (typeof attributes === "string" && nestsTooDeeply(attributes)) throw Errors.nestedTooDeeply(MAX_JSON_DEPTH)
           const fast = FastDecode.flagEvalQuery(record)
           if (fast !== undefined) return this.flag(principal, flagKey, fast)
           const query = decodeFlagQuery(record)
@@ -150,11 +152,13 @@ export class Lane implements EvaluationLaneShape {
     })
   }
 
-  /** JSON, then the fast decoder, then (for the errors) the schema. */
+  /** The nesting depth, JSON, then the fast decoder, then (for the errors) the schema. */
   private decodeBody(raw: Uint8Array): EvaluateRequest {
+    const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")
+    if (nestsTooDeeply(text)) throw Errors.nestedTooDeeply(MAX_JSON_DEPTH)
     let parsed: unknown
     try {
-      parsed = raw.length === 0 ? null : JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8"))
+      parsed = raw.length === 0 ? null : JSON.parse(text)
     } catch {
       throw Errors.malformedJson()
     }

@@ -44,3 +44,30 @@ export const checkBodyHeaders = (
   if (!isJsonContentType(header("content-type"))) return Errors.unsupportedMediaType()
   return undefined
 }
+
+/**
+ * How deeply a JSON body may nest arrays and objects. Far beyond any real flag or context, and
+ * far below the depth (a few thousand) where recursive schema decoding and its error messages
+ * overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * Whether JSON text nests deeper than `MAX_JSON_DEPTH`: one linear pass over the text, before
+ * any parsing (brackets inside strings do not count). Malformed text is left to the parser.
+ */
+export const nestsTooDeeply = (text: string): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // backslash: the next character is escaped
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return true
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return false
+}

@@ -93,6 +93,8 @@ export const unsupportedMediaType = () =>
 export const internalError = () => new InternalError({ error: { code: "internal_error", message: INTERNAL_MESSAGE } })
 export const unavailable = (message: string) => new Unavailable({ error: { code: "unavailable", message } })
 export const routeNotFound = (method: string, path: string) => notFound(`No route for ${method} ${path}.`)
+export const nestedTooDeeply = (maxDepth: number) =>
+  badRequest("The request body is nested too deeply.", [{ path: "", message: `arrays and objects nest deeper than ${maxDepth} levels` }])
 export const malformedJson = () =>
   badRequest("The request body is not valid JSON.", [{ path: "", message: "malformed JSON" }])
 
