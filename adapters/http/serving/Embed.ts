@@ -32,6 +32,7 @@ import { cappedWebRequest, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
+export { answerClientError } from "./ClientError.js"
 
 export interface EmbedOptions<E> extends App.HttpOptions {
   /**

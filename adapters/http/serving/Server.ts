@@ -20,6 +20,7 @@ import * as WebhookDispatcher from "../../../src/services/WebhookDispatcher.js"
 import * as StorageLayer from "../../storage/StorageLayer.js"
 import * as WebhookHttp from "../../webhook-http/WebhookHttp.js"
 import * as App from "./App.js"
+import { answerClientError } from "./ClientError.js"
 import type { DashboardOptions } from "./Dashboard.js"
 import { makeHandlers, type FlagportHandlers } from "./Embed.js"
 import { logLevelConfig } from "./LogLevelConfig.js"
@@ -110,6 +111,7 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     if (shuttingDown) res.setHeader("connection", "close")
     handlers.node(req, res)
   })
+  server.on("clientError", answerClientError)
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject)
