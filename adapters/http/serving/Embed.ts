@@ -30,6 +30,7 @@ import type { LaneResponse } from "../shared/EvaluationLane.js"
 import * as App from "./App.js"
 import { cappedWebRequest, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
+import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 export { answerClientError } from "./ClientError.js"
@@ -97,35 +98,49 @@ const toWebResponse = (response: LaneResponse): Response =>
 class NodeLaneRequest implements LaneRequest {
   constructor(
     private readonly req: IncomingMessage,
-    readonly query: string
+    readonly query: string,
+    /** The body a host's parser already read (HostReadBody.ts), else read from the stream. */
+    private readonly hostBody: Uint8Array | undefined
   ) {}
   header(name: string): string | undefined {
+    if (this.hostBody !== undefined && name === "content-length") return String(this.hostBody.byteLength)
     const value = this.req.headers[name]
     return Array.isArray(value) ? value.join(", ") : value
   }
   body(): Promise<Uint8Array> {
-    return readNodeBody(this.req)
+    return this.hostBody === undefined ? readNodeBody(this.req) : Promise.resolve(this.hostBody)
   }
 }
 
-/** The node handler: lane first, then the HttpApi app (with the prefix already stripped). */
+/**
+ * The node handler: lane first, then the HttpApi app (with the prefix already stripped). A
+ * request whose body the host already read (a body parser before the mount) goes to the web
+ * form of the app with that body, since the node form would wait for a stream that has ended.
+ */
 export const nodeHandler = (
   prefix: string,
   lane: Lane,
-  app: (req: IncomingMessage, res: ServerResponse) => void
+  app: (req: IncomingMessage, res: ServerResponse) => void,
+  webApp: (request: Request) => Promise<Response>
 ) =>
 (req: IncomingMessage, res: ServerResponse): void => {
   const url = prefix === "" ? (req.url ?? "/") : stripPrefix(prefix, req.url ?? "/")
   if (url !== req.url) req.url = url
+  const hostBody = hostReadBody(req)
+  if (hostBody instanceof HostBodyUnusable) return writeHostBodyUnusable(res)
   const q = url.indexOf("?")
   const path = q === -1 ? url : url.slice(0, q)
   const method = req.method ?? "GET"
   const route = routeOf(method, path)
   const response = route === undefined
     ? undefined
-    : lane.answer(route, new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1)))
+    : lane.answer(route, new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody))
   if (response === undefined) {
-    app(req, res)
+    if (hostBody === undefined) return app(req, res)
+    webApp(webRequestWithBody(req, url, hostBody)).then(
+      (r) => writeWebResponse(res, r),
+      (error: unknown) => writeNode(res, lane.toResponse(error))
+    )
   } else if (response instanceof Promise) {
     response.then(
       (r) => writeNode(res, r),
@@ -193,7 +208,7 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     )
     const effectNode = await runtime.runPromise(NodeHttpServer.makeHandler(app))
     const effectWeb = HttpApp.toWebHandlerRuntime(await runtime.runtime())(app)
-    const node = nodeHandler(prefix, lane, effectNode)
+    const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request))
     const web = webHandler(prefix, lane, (request) => effectWeb(request))
     const dashboard = options.dashboard === false ? undefined : makeDashboard(prefix, options.dashboard)
     return {
