@@ -4,7 +4,11 @@
  * declaring bearerAuth and every path, with our envelope as the only error schema.
  * GET /docs: an interactive page that needs no network.
  */
-import { readFileSync, writeFileSync } from "node:fs"
+import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { request, startServer, type TestServer } from "./fixtures.js"
@@ -70,6 +74,64 @@ describe("GET /openapi.json", () => {
     expect(statuses).toEqual(["201", "400", "401", "403", "404", "409", "413", "415", "500"])
     expect(Object.keys(spec.paths["/v1/config"].get.responses)).toContain("304")
     expect(Object.keys(spec.paths["/health"].get.responses)).toContain("503")
+  })
+})
+
+describe("what tools need from the document", () => {
+  it("passes Redocly's recommended rules with no error and no warning", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flagport-redocly-"))
+    try {
+      const file = join(dir, "openapi.json")
+      writeFileSync(file, JSON.stringify(spec))
+      const bin = new URL("../../node_modules/.bin/redocly", import.meta.url).pathname
+      // Exits non-zero on errors; the JSON report is on stdout either way.
+      const { stdout } = await promisify(execFile)(bin, ["lint", file, "--format=json"], { timeout: 60_000 }).catch(
+        (error: { stdout: string }) => ({ stdout: error.stdout })
+      )
+      const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<unknown> }
+      expect(report.problems).toEqual([])
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 90_000)
+  it("gives every operation a summary and a description, and every tag a description", () => {
+    for (const [path, item] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(operation.summary, `${method} ${path}`).toMatch(/\S/)
+        expect(operation.description, `${method} ${path}`).toMatch(/\S/)
+      }
+    }
+    for (const tag of spec.tags) expect(tag.description, tag.name).toMatch(/\S/)
+  })
+  it("names a component schema for every resource, and the operations refer to them", () => {
+    const names = Object.keys(spec.components.schemas)
+    for (const name of ["Project", "Environment", "Flag", "Variation", "Targeting", "Rule", "Rollout", "Condition", "Segment", "Webhook", "Delivery", "WebhookEvent", "EvaluationResult", "ConfigSnapshot", "EvaluateRequest", "EvaluateResponse"]) {
+      expect(names).toContain(name)
+    }
+    const flags = spec.paths["/v1/projects/{projectId}/flags/{flagKey}"]
+    expect(flags.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Flag" })
+    expect(spec.components.schemas.Targeting.properties.rules.items).toEqual({ $ref: "#/components/schemas/Rule" })
+  })
+  it("says a rule serves exactly one of variationKey and rollout", () => {
+    for (const name of ["Rule", "RuleInput"]) {
+      expect(spec.components.schemas[name].oneOf).toEqual([
+        expect.objectContaining({ required: ["variationKey"] }),
+        expect.objectContaining({ required: ["rollout"] })
+      ])
+    }
+  })
+  it("declares the ETag of GET /v1/config on the 200 and the 304", () => {
+    const responses = spec.paths["/v1/config"].get.responses
+    expect(responses["200"].headers.ETag.schema).toEqual({ type: "string" })
+    expect(responses["304"].headers.ETag.schema).toEqual({ type: "string" })
+  })
+  it("describes each webhook event's payload under OpenAPI 3.1 webhooks", () => {
+    expect(Object.keys(spec.webhooks).sort()).toEqual(["flag.created", "flag.deleted", "flag.updated", "targeting.updated"])
+    const created = spec.webhooks["flag.created"].post
+    expect(created.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookEvent" })
+    expect(created.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"])
+    expect(spec.components.schemas.WebhookEvent.properties.data.properties.flag).toEqual({ $ref: "#/components/schemas/Flag" })
   })
 })
 

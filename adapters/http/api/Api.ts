@@ -7,6 +7,7 @@
  * and `onExcessProperty: "error"` (unknown JSON fields are rejected).
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
+import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Context, Schema } from "effect"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
@@ -21,9 +22,16 @@ import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/dom
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
 import * as Errors from "../shared/Errors.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
-import { removeBuiltInDecodeError } from "./OpenApiDocument.js"
+import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 
 const dataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
+
+/** An endpoint with its OpenAPI summary (one line) and description. */
+const described = <N extends string, M extends HttpMethod, P, U, Pl, H, S, E, R, RE>(
+  endpoint: HttpApiEndpoint.HttpApiEndpoint<N, M, P, U, Pl, H, S, E, R, RE>,
+  summary: string,
+  description: string
+) => endpoint.annotate(OpenApi.Summary, summary).annotate(OpenApi.Description, description)
 
 const Created = <S extends Schema.Schema.Any>(schema: S): S => schema.annotations(HttpApiSchema.annotations({ status: 201 })) as S
 
@@ -89,86 +97,175 @@ export class HealthGroup extends HttpApiGroup.make("health")
       .addSuccess(Health)
       .addError(Errors.Unavailable)
       .annotate(OpenApi.Summary, "Liveness and a database check")
+      .annotate(OpenApi.Description, "Answers 200 when the process is up and the database answers a trivial query, 503 when the database cannot be reached. No authentication, so load balancers and orchestrators can probe it.")
   )
   .annotate(OpenApi.Description, "Service endpoints (no authentication)") {}
 
 export class ProjectsGroup extends HttpApiGroup.make("projects")
-  .add(HttpApiEndpoint.get("list", "/v1/projects").addSuccess(dataOf(Project)))
-  .add(HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput)).addSuccess(Created(Project)))
-  .middleware(ManagementAuth) {}
+  .add(described(
+    HttpApiEndpoint.get("list", "/v1/projects").addSuccess(dataOf(Project)),
+    "List projects",
+    "The projects the key may manage: all of them for a global server key, its own project for a project-scoped one."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput)).addSuccess(Created(Project)),
+    "Create a project",
+    "Creates an empty project (add environments with POST .../environments). Needs a global server key; 409 when the id is taken."
+  ))
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "Projects: the unit of ownership of flags, segments, environments and webhooks.") {}
 
 export class EnvironmentsGroup extends HttpApiGroup.make("environments")
-  .add(HttpApiEndpoint.get("list")`/v1/projects/${projectId}/environments`.addSuccess(dataOf(Environment)))
-  .add(
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/environments`.addSuccess(dataOf(Environment)),
+    "List environments",
+    "The environments of a project, in creation order."
+  ))
+  .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/environments`
       .setPayload(strict(CreateEnvironmentInput))
-      .addSuccess(Created(Environment))
-  )
-  .middleware(ManagementAuth) {}
+      .addSuccess(Created(Environment)),
+    "Create an environment",
+    "Adds an environment to a project; every existing flag gets a configuration in it (disabled, serving its off variation). 409 when the key is taken."
+  ))
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "Environments of a project (for example `development`, `production`): each flag has one configuration per environment.") {}
 
 export class FlagsGroup extends HttpApiGroup.make("flags")
-  .add(
-    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput)).addSuccess(Created(Flag))
-  )
-  .add(HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.addSuccess(dataOf(Flag)))
-  .add(HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(Flag))
-  .add(HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`.setPayload(strict(PatchFlagInput)).addSuccess(Flag))
-  .add(HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(HttpApiSchema.NoContent))
-  .add(
+  .add(described(
+    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput)).addSuccess(Created(Flag)),
+    "Create a flag",
+    "Creates a flag with its variations. In every environment it starts disabled, serving its first variation by default and its last one when off; set targeting with PUT .../targeting. 409 when the key is taken."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.addSuccess(dataOf(Flag)),
+    "List flags",
+    "Every flag of the project with its configuration in each environment."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(Flag),
+    "Get a flag",
+    "One flag with its configuration in each environment."
+  ))
+  .add(described(
+    HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`.setPayload(strict(PatchFlagInput)).addSuccess(Flag),
+    "Update a flag",
+    "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409)."
+  ))
+  .add(described(
+    HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(HttpApiSchema.NoContent),
+    "Delete a flag",
+    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`."
+  ))
+  .add(described(
     HttpApiEndpoint.put("replaceTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
       .setPayload(strict(TargetingInput))
-      .addSuccess(Flag)
-  )
-  .middleware(ManagementAuth) {}
+      .addSuccess(Flag),
+    "Replace a flag's targeting in one environment",
+    "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing."
+  ))
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "Feature flags: variations shared by the project, and targeting (on/off, rules, rollouts) per environment.") {}
 
 export class SegmentsGroup extends HttpApiGroup.make("segments")
-  .add(
+  .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/segments`
       .setPayload(strict(CreateSegmentInput))
-      .addSuccess(Created(Segment))
-  )
-  .add(HttpApiEndpoint.get("list")`/v1/projects/${projectId}/segments`.addSuccess(dataOf(Segment)))
-  .add(HttpApiEndpoint.get("get")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(Segment))
-  .add(
+      .addSuccess(Created(Segment)),
+    "Create a segment",
+    "A reusable group of contexts (included keys, excluded keys, and conditions) that rules reference with `in_segment`. 409 when the key is taken."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/segments`.addSuccess(dataOf(Segment)),
+    "List segments",
+    "Every segment of the project."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(Segment),
+    "Get a segment",
+    "One segment."
+  ))
+  .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/segments/${segmentKey}`
       .setPayload(strict(PatchSegmentInput))
-      .addSuccess(Segment)
-  )
-  .add(HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(HttpApiSchema.NoContent))
-  .middleware(ManagementAuth) {}
+      .addSuccess(Segment),
+    "Update a segment",
+    "Changes the name, description, included or excluded keys, or conditions; send only what changes."
+  ))
+  .add(described(
+    HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(HttpApiSchema.NoContent),
+    "Delete a segment",
+    "Deletes a segment no flag uses; 409 names the flags that still do."
+  ))
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "Segments: named groups of contexts shared by the rules of a project's flags.") {}
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
-  .add(
+  .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/webhooks`
       .setPayload(strict(CreateWebhookInput))
-      .addSuccess(Created(Webhook))
-  )
-  .add(HttpApiEndpoint.get("list")`/v1/projects/${projectId}/webhooks`.addSuccess(dataOf(Webhook)))
-  .add(HttpApiEndpoint.get("get")`/v1/projects/${projectId}/webhooks/${webhookId}`.addSuccess(Webhook))
-  .add(
+      .addSuccess(Created(Webhook)),
+    "Create a webhook",
+    "Subscribes a URL to change events of the project (see the `webhooks` section for the payloads). Deliveries are signed as Standard Webhooks with the secret."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/webhooks`.addSuccess(dataOf(Webhook)),
+    "List webhooks",
+    "Every webhook of the project (secrets are never returned)."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/webhooks/${webhookId}`.addSuccess(Webhook),
+    "Get a webhook",
+    "One webhook (its secret is never returned)."
+  ))
+  .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/webhooks/${webhookId}`
       .setPayload(strict(PatchWebhookInput))
-      .addSuccess(Webhook)
-  )
-  .add(HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/webhooks/${webhookId}`.addSuccess(HttpApiSchema.NoContent))
-  .add(HttpApiEndpoint.get("deliveries")`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries`.addSuccess(dataOf(Delivery)))
-  .add(
+      .addSuccess(Webhook),
+    "Update a webhook",
+    "Changes the URL, the events, the secret or whether it is enabled; send only what changes."
+  ))
+  .add(described(
+    HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/webhooks/${webhookId}`.addSuccess(HttpApiSchema.NoContent),
+    "Delete a webhook",
+    "Deletes the webhook; it receives no further deliveries."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("deliveries")`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries`.addSuccess(dataOf(Delivery)),
+    "List a webhook's deliveries",
+    "The webhook's deliveries in creation order, each with every attempt (time, status code, duration, error, next attempt)."
+  ))
+  .add(described(
     HttpApiEndpoint.post("redeliver")`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`
-      .addSuccess(Created(Delivery))
-  )
-  .middleware(ManagementAuth) {}
+      .addSuccess(Created(Delivery)),
+    "Redeliver an event",
+    "Sends a settled (succeeded or failed) delivery again: a new delivery of the same event (same `webhook-id`, so receivers can drop duplicates) with a fresh retry schedule. 409 while the delivery is still pending or the webhook is disabled."
+  ))
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "Webhooks: signed HTTP callbacks on every change of a project's flags and segments.") {}
 
 export class EvaluationGroup extends HttpApiGroup.make("evaluation")
-  .add(HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest).addSuccess(EvaluateResponse))
-  .add(HttpApiEndpoint.get("flag")`/v1/flags/${flagKey}/eval`.setUrlParams(FlagEvalQuery).addSuccess(EvaluationResult))
-  .add(
+  .add(described(
+    HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest).addSuccess(EvaluateResponse),
+    "Evaluate every flag for a context",
+    "Evaluates all flags of the project in one environment for one context. With a global server key, `projectId` is required."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("flag")`/v1/flags/${flagKey}/eval`.setUrlParams(FlagEvalQuery).addSuccess(EvaluationResult),
+    "Evaluate one flag for a context",
+    "Evaluates one flag; `attributes` is URL-encoded JSON so numbers and booleans keep their types. An unknown flag answers 200 with reason `FLAG_NOT_FOUND`."
+  ))
+  .add(described(
     HttpApiEndpoint.get("config", "/v1/config")
       .setUrlParams(ConfigQuery)
       .setHeaders(ConfigHeaders)
       .addSuccess(ConfigSnapshot)
-      .addSuccess(HttpApiSchema.Empty(304).annotations({ description: "Not modified: If-None-Match equals the current ETag." }))
-  )
-  .middleware(EvaluationAuth) {}
+      .addSuccess(HttpApiSchema.Empty(304).annotations({ description: "Not modified: If-None-Match equals the current ETag." })),
+    "Get the configuration for local evaluation",
+    "Every flag and segment of one environment, for SDKs that evaluate in process. Poll with `If-None-Match` set to the last `ETag`: 304 while nothing changed."
+  ).annotate(OpenApi.Transform, declareConfigETag))
+  .middleware(EvaluationAuth)
+  .annotate(OpenApi.Description, "Evaluation, for applications and SDKs: client or server keys.") {}
 
 export class FlagportApi extends HttpApi.make("flagport")
   .add(HealthGroup)
@@ -185,4 +282,5 @@ export class FlagportApi extends HttpApi.make("flagport")
   .annotate(OpenApi.Title, "Flagport")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(OpenApi.Description, "Self-hosted feature flags: management, evaluation and webhooks.")
-  .annotate(OpenApi.Transform, removeBuiltInDecodeError) {}
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
+  .annotate(OpenApi.Transform, finishDocument) {}

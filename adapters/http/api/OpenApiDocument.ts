@@ -1,8 +1,16 @@
 /**
- * Post-processing of the generated OpenAPI document. Every HttpApi carries a built-in
- * `HttpApiDecodeError` (400, `{_tag, issues, message}`) that this API never sends: the API-level
- * middleware turns decode failures into our envelope. So the document must not show it.
+ * Post-processing of the generated OpenAPI document, for what the HttpApi declaration cannot say:
+ *
+ * - every HttpApi carries a built-in `HttpApiDecodeError` (400, `{_tag, issues, message}`) that
+ *   this API never sends (the API-level middleware turns decode failures into our envelope), so
+ *   the document must not show it;
+ * - a rule serves exactly one of `variationKey` and `rollout` (checked by validation, with its
+ *   own messages, not by the schema's shape): `oneOf` says so;
+ * - the `ETag` response header of `GET /v1/config`;
+ * - the webhook payloads, under OpenAPI 3.1 `webhooks`.
  */
+import { JSONSchema } from "effect"
+import { WebhookEvent, WebhookEventType } from "../../../src/domain/webhooks/Webhook.js"
 
 type Json = Record<string, unknown>
 
@@ -32,7 +40,7 @@ const dropBuiltInIds = (node: unknown): void => {
 }
 
 /** Drops the built-in decode error from every response and from the components. */
-export const removeBuiltInDecodeError = <S extends Json>(spec: S): S => {
+const removeBuiltInDecodeError = <S extends Json>(spec: S): S => {
   dropBuiltInIds(spec)
   const paths = isRecord(spec.paths) ? spec.paths : {}
   for (const item of Object.values(paths)) {
@@ -60,5 +68,86 @@ export const removeBuiltInDecodeError = <S extends Json>(spec: S): S => {
       delete components.schemas[name]
     }
   }
+  return spec
+}
+
+const schemasOf = (spec: Json): Json => {
+  const components = isRecord(spec.components) ? spec.components : (spec.components = {})
+  return isRecord(components.schemas) ? components.schemas : (components.schemas = {})
+}
+
+/** The rule schemas (stored and as sent) allow exactly one of `variationKey` and `rollout`. */
+const ruleServesExactlyOne = (spec: Json): void => {
+  const schemas = schemasOf(spec)
+  for (const name of ["Rule", "RuleInput"]) {
+    const rule = schemas[name]
+    if (!isRecord(rule)) continue
+    rule.oneOf = [
+      { required: ["variationKey"], title: "serves one variation" },
+      { required: ["rollout"], title: "serves a percentage rollout" }
+    ]
+    rule.description = "Exactly one of `variationKey` and `rollout` is set."
+  }
+}
+
+const ETAG = {
+  ETag: {
+    description: "The version of the configuration (a weak validator): send it back as `If-None-Match` to get 304 while nothing changed.",
+    schema: { type: "string" },
+    example: "W/\"42\""
+  }
+}
+
+/** The `ETag` header of `GET /v1/config`, on the 200 and the 304 (an endpoint-level transform). */
+export const declareConfigETag = (operation: Record<string, any>): Record<string, any> => {
+  const responses = isRecord(operation.responses) ? operation.responses : {}
+  for (const status of ["200", "304"]) {
+    const response = responses[status]
+    if (isRecord(response)) response.headers = { ...(isRecord(response.headers) ? response.headers : {}), ...ETAG }
+  }
+  return operation
+}
+
+const WEBHOOK_HEADERS = [
+  { name: "webhook-id", description: "The event id, the same on every retry: receivers drop duplicates by it." },
+  { name: "webhook-timestamp", description: "Seconds since the epoch when this attempt was sent." },
+  {
+    name: "webhook-signature",
+    description: "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the webhook's secret (Standard Webhooks); several are space-separated while a secret rotates."
+  }
+]
+
+/** One OpenAPI 3.1 `webhooks` entry per event type, all carrying the `WebhookEvent` payload. */
+const describeWebhooks = (spec: Json): void => {
+  const schemas = schemasOf(spec)
+  // Adds `WebhookEvent` (named by its annotation) to the components, referring to `Flag` there.
+  JSONSchema.fromAST(WebhookEvent.ast, {
+    definitions: schemas as Record<string, JSONSchema.JsonSchema7>,
+    definitionPath: "#/components/schemas/",
+    target: "openApi3.1"
+  })
+  const webhooks: Json = {}
+  for (const type of WebhookEventType.literals) {
+    webhooks[type] = {
+      post: {
+        operationId: `webhook.${type}`,
+        summary: `The \`${type}\` event`,
+        description: `Sent to every enabled webhook of the project subscribed to \`${type}\`, after the change is committed. Answer 2xx within 10 seconds; anything else is retried with backoff.`,
+        tags: ["webhooks"],
+        security: [],
+        parameters: WEBHOOK_HEADERS.map((h) => ({ in: "header", required: true, schema: { type: "string" }, ...h })),
+        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookEvent" } } } },
+        responses: { "200": { description: "Received (any 2xx counts as delivered)." } }
+      }
+    }
+  }
+  spec.webhooks = webhooks
+}
+
+/** Every change this module makes, as the API's OpenAPI transform. */
+export const finishDocument = <S extends Json>(spec: S): S => {
+  describeWebhooks(spec)
+  removeBuiltInDecodeError(spec)
+  ruleServesExactlyOne(spec)
   return spec
 }

@@ -57,7 +57,10 @@ export const normalizePrefix = (prefix: string | undefined): string => {
 
 /** The API declaration as served under `prefix`: the OpenAPI `servers` entry names the prefix. */
 export const apiFor = (prefix: string) =>
-  prefix === "" ? FlagportApi : FlagportApi.annotate(OpenApi.Servers, [{ url: prefix, description: "Flagport, mounted by the host" }])
+  FlagportApi.annotate(
+    OpenApi.Servers,
+    [prefix === "" ? { url: "/", description: "This Flagport server" } : { url: prefix, description: "Flagport, mounted by the host" }]
+  )
 
 /**
  * The whole API as a layer. Its outputs (`HttpApi.Api`, the HttpApiBuilder `Router` and

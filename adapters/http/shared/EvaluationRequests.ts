@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { Attributes, EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import { Text } from "../../../src/domain/definitions/Text.js"
+import { documentName } from "../../../src/domain/DocumentName.js"
 
 /** Strict body decoding: all problems, unknown fields rejected. */
 export const strict = <S extends Schema.Schema.Any>(schema: S): S =>
@@ -18,14 +19,14 @@ export const EvaluateRequest = strict(
     context: EvaluationContext,
     /** Required with a global server key; otherwise optional and must be the key's project. */
     projectId: Schema.optional(Text)
-  })
+  }).annotations(documentName("EvaluateRequest"))
 )
 export type EvaluateRequest = typeof EvaluateRequest.Type
 
 export const EvaluateResponse = Schema.Struct({
   environment: Schema.String,
   flags: Schema.Record({ key: Schema.String, value: EvaluationResult })
-})
+}).annotations(documentName("EvaluateResponse"))
 
 /** Query of `GET /v1/flags/{flagKey}/eval`; `attributes` is URL-encoded JSON so numbers and booleans keep their types. */
 export const FlagEvalQuery = Schema.Struct({

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Key, Timestamp } from "./Ids.js"
 import { EnvironmentConfig } from "./Targeting.js"
 import { Text } from "./Text.js"
+import { documentName } from "../DocumentName.js"
 
 export const FlagType = Schema.Literal("boolean", "string", "number", "json")
 export type FlagType = typeof FlagType.Type
@@ -16,7 +17,7 @@ export const Variation = Schema.Struct({
   key: Key,
   value: JsonValue,
   name: Schema.optional(Text)
-})
+}).annotations(documentName("Variation"))
 export type Variation = typeof Variation.Type
 
 /** A stored flag: the definition shared by the project plus one configuration per environment. */
@@ -31,7 +32,7 @@ export const Flag = Schema.Struct({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   version: Schema.Number
-})
+}).annotations(documentName("Flag"))
 export type Flag = typeof Flag.Type
 
 /** Body of `POST /v1/projects/{projectId}/flags`. */
@@ -41,7 +42,7 @@ export const CreateFlagInput = Schema.Struct({
   description: Schema.optional(Schema.NullOr(Text)),
   type: FlagType,
   variations: Schema.Array(Variation)
-})
+}).annotations(documentName("CreateFlagInput"))
 export type CreateFlagInput = typeof CreateFlagInput.Type
 
 /** Body of `PATCH /v1/projects/{projectId}/flags/{flagKey}`: send only what changes. */
@@ -49,5 +50,5 @@ export const PatchFlagInput = Schema.Struct({
   name: Schema.optional(Text),
   description: Schema.optional(Schema.NullOr(Text)),
   variations: Schema.optional(Schema.Array(Variation))
-})
+}).annotations(documentName("PatchFlagInput"))
 export type PatchFlagInput = typeof PatchFlagInput.Type

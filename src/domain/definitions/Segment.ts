@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Key, Timestamp } from "./Ids.js"
 import { Condition } from "./Targeting.js"
 import { Text } from "./Text.js"
+import { documentName } from "../DocumentName.js"
 
 export const Segment = Schema.Struct({
   id: Schema.String,
@@ -12,7 +13,7 @@ export const Segment = Schema.Struct({
   conditions: Schema.Array(Condition),
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotations(documentName("Segment"))
 export type Segment = typeof Segment.Type
 
 /** Body of `POST /v1/projects/{projectId}/segments`. */
@@ -21,7 +22,7 @@ export const CreateSegmentInput = Schema.Struct({
   name: Text.pipe(Schema.minLength(1), Schema.maxLength(120)),
   description: Schema.optional(Schema.NullOr(Text.pipe(Schema.maxLength(500)))),
   conditions: Schema.Array(Condition)
-})
+}).annotations(documentName("CreateSegmentInput"))
 export type CreateSegmentInput = typeof CreateSegmentInput.Type
 
 /** Body of `PATCH /v1/projects/{projectId}/segments/{segmentKey}`. */
@@ -29,5 +30,5 @@ export const PatchSegmentInput = Schema.Struct({
   name: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(120))),
   description: Schema.optional(Schema.NullOr(Text.pipe(Schema.maxLength(500)))),
   conditions: Schema.optional(Schema.Array(Condition))
-})
+}).annotations(documentName("PatchSegmentInput"))
 export type PatchSegmentInput = typeof PatchSegmentInput.Type

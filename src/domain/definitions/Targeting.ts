@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { OPERATOR_NAMES } from "../conditions/OperatorTable.js"
 import { Key } from "./Ids.js"
 import { Text } from "./Text.js"
+import { documentName } from "../DocumentName.js"
 
 /** Every operator of the contract's condition table, declared in conditions/OperatorTable.ts. */
 export const Operator = Schema.Literal(...OPERATOR_NAMES)
@@ -16,21 +17,21 @@ export const Condition = Schema.Struct({
   operator: Operator,
   values: Schema.Array(Schema.Unknown),
   negate: Schema.optional(Schema.Boolean)
-})
+}).annotations(documentName("Condition"))
 export type Condition = typeof Condition.Type
 
 /** One slice of a rollout; weights are thousandths of a percent (RolloutWeight.TOTAL_WEIGHT = 100%). */
 export const WeightedVariation = Schema.Struct({
   variationKey: Schema.String,
   weight: Schema.Number
-})
+}).annotations(documentName("WeightedVariation"))
 export type WeightedVariation = typeof WeightedVariation.Type
 
 export const Rollout = Schema.Struct({
   bucketBy: Schema.optional(Schema.String),
   seed: Schema.optional(Schema.String),
   variations: Schema.Array(WeightedVariation)
-})
+}).annotations(documentName("Rollout"))
 export type Rollout = typeof Rollout.Type
 
 /** A rule as sent on PUT targeting: `id` is optional there (the server assigns one). */
@@ -40,7 +41,7 @@ export const RuleInput = Schema.Struct({
   conditions: Schema.Array(Condition),
   variationKey: Schema.optional(Schema.String),
   rollout: Schema.optional(Rollout)
-})
+}).annotations(documentName("RuleInput"))
 export type RuleInput = typeof RuleInput.Type
 
 /** A stored rule always has its id. Exactly one of `variationKey` and `rollout` is set. */
@@ -50,7 +51,7 @@ export const Rule = Schema.Struct({
   conditions: Schema.Array(Condition),
   variationKey: Schema.optional(Schema.String),
   rollout: Schema.optional(Rollout)
-})
+}).annotations(documentName("Rule"))
 export type Rule = typeof Rule.Type
 
 /** The configuration of one flag in one environment. */
@@ -60,7 +61,7 @@ export const EnvironmentConfig = Schema.Struct({
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
   rules: Schema.Array(Rule)
-})
+}).annotations(documentName("Targeting"))
 export type EnvironmentConfig = typeof EnvironmentConfig.Type
 
 /** Body of `PUT /v1/projects/{projectId}/flags/{flagKey}/targeting`. */
@@ -70,5 +71,5 @@ export const TargetingInput = Schema.Struct({
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
   rules: Schema.Array(RuleInput)
-})
+}).annotations(documentName("TargetingInput"))
 export type TargetingInput = typeof TargetingInput.Type

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { FlagType, Variation } from "../definitions/Flag.js"
 import { Condition, Rule } from "../definitions/Targeting.js"
+import { documentName } from "../DocumentName.js"
 
 /** One flag as a local evaluator sees it in `GET /v1/config`: its definition merged with one environment's configuration. */
 export const SnapshotFlag = Schema.Struct({
@@ -11,13 +12,13 @@ export const SnapshotFlag = Schema.Struct({
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
   rules: Schema.Array(Rule)
-})
+}).annotations(documentName("ConfigFlag"))
 export type SnapshotFlag = typeof SnapshotFlag.Type
 
 export const SnapshotSegment = Schema.Struct({
   key: Schema.String,
   conditions: Schema.Array(Condition)
-})
+}).annotations(documentName("ConfigSegment"))
 export type SnapshotSegment = typeof SnapshotSegment.Type
 
 /** The body of `GET /v1/config`: everything needed to evaluate one environment in process. */
@@ -25,5 +26,5 @@ export const ConfigSnapshot = Schema.Struct({
   environment: Schema.String,
   flags: Schema.Array(SnapshotFlag),
   segments: Schema.Array(SnapshotSegment)
-})
+}).annotations(documentName("ConfigSnapshot"))
 export type ConfigSnapshot = typeof ConfigSnapshot.Type

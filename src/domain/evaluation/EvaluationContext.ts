@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { documentName } from "../DocumentName.js"
 
 const isAttributeRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
@@ -19,5 +20,5 @@ export const Attributes = Schema.declare(isAttributeRecord, {
 export const EvaluationContext = Schema.Struct({
   key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
   attributes: Schema.optional(Attributes)
-})
+}).annotations(documentName("EvaluationContext"))
 export type EvaluationContext = typeof EvaluationContext.Type

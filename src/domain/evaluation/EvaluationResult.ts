@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { documentName } from "../DocumentName.js"
 
 export const ReasonKind = Schema.Literal("OFF", "FALLTHROUGH", "RULE_MATCH", "ERROR")
 export type ReasonKind = typeof ReasonKind.Type
@@ -8,7 +9,7 @@ export const Reason = Schema.Struct({
   ruleId: Schema.optional(Schema.String),
   ruleIndex: Schema.optional(Schema.Number),
   error: Schema.optional(Schema.String)
-})
+}).annotations(documentName("Reason"))
 export type Reason = typeof Reason.Type
 
 /** `variationKey` is null only for an ERROR result whose off variation does not exist either. */
@@ -17,5 +18,5 @@ export const EvaluationResult = Schema.Struct({
   value: Schema.Unknown,
   variationKey: Schema.NullOr(Schema.String),
   reason: Reason
-})
+}).annotations(documentName("EvaluationResult"))
 export type EvaluationResult = typeof EvaluationResult.Type

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Flag } from "../definitions/Flag.js"
 import { Timestamp } from "../definitions/Ids.js"
 import { Text } from "../definitions/Text.js"
+import { documentName } from "../DocumentName.js"
 
 export const WebhookEventType = Schema.Literal("flag.created", "flag.updated", "flag.deleted", "targeting.updated")
 export type WebhookEventType = typeof WebhookEventType.Type
@@ -21,7 +22,7 @@ export const Webhook = Schema.Struct({
   previousSecretExpiresAt: Schema.optional(Timestamp),
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotations(documentName("Webhook"))
 export type Webhook = typeof Webhook.Type
 
 const Secret = Text.pipe(Schema.minLength(8), Schema.maxLength(128))
@@ -34,7 +35,7 @@ export const CreateWebhookInput = Schema.Struct({
   events: Events,
   secret: Schema.optional(Secret),
   enabled: Schema.optional(Schema.Boolean)
-})
+}).annotations(documentName("CreateWebhookInput"))
 export type CreateWebhookInput = typeof CreateWebhookInput.Type
 
 export const PatchWebhookInput = Schema.Struct({
@@ -42,7 +43,7 @@ export const PatchWebhookInput = Schema.Struct({
   events: Schema.optional(Events),
   secret: Schema.optional(Schema.NullOr(Secret)),
   enabled: Schema.optional(Schema.Boolean)
-})
+}).annotations(documentName("PatchWebhookInput"))
 export type PatchWebhookInput = typeof PatchWebhookInput.Type
 
 /** The body of one delivered notification (contract: Webhooks). */
@@ -55,7 +56,7 @@ export const WebhookEvent = Schema.Struct({
     flag: Flag,
     environment: Schema.optional(Schema.String)
   })
-})
+}).annotations(documentName("WebhookEvent"))
 export type WebhookEvent = typeof WebhookEvent.Type
 
 /**

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Timestamp } from "../definitions/Ids.js"
 import { WebhookEventType } from "./Webhook.js"
+import { documentName } from "../DocumentName.js"
 
 /**
  * The delivery log: one delivery per (event, webhook), with every attempt made for it
@@ -19,7 +20,7 @@ export const DeliveryAttempt = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   /** When the next attempt is due after this one failed; null after a success or the last attempt. */
   nextAttemptAt: Schema.NullOr(Timestamp)
-})
+}).annotations(documentName("DeliveryAttempt"))
 export type DeliveryAttempt = typeof DeliveryAttempt.Type
 
 export const Delivery = Schema.Struct({
@@ -36,7 +37,7 @@ export const Delivery = Schema.Struct({
   attempts: Schema.Array(DeliveryAttempt),
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotations(documentName("Delivery"))
 export type Delivery = typeof Delivery.Type
 
 /** How much of a non-2xx answer's body the delivery log keeps (and the transport reads). */
