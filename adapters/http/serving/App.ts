@@ -55,6 +55,16 @@ export const normalizePrefix = (prefix: string | undefined): string => {
   return withSlash.endsWith("/") ? withSlash.slice(0, -1) : withSlash
 }
 
+/**
+ * The `/docs` page (Scalar, inlined): it starts with `bearerAuth` selected, and uses the system's
+ * fonts instead of fetching Scalar's from the internet, so the page needs nothing from outside
+ * the server. (`authentication` is a Scalar option the platform's config type does not list.)
+ */
+const DOCS_PAGE: HttpApiScalar.ScalarConfig = Object.assign(
+  { withDefaultFonts: false },
+  { authentication: { preferredSecurityScheme: "bearerAuth" } }
+)
+
 /** The API declaration as served under `prefix`: the OpenAPI `servers` entry names the prefix. */
 export const apiFor = (prefix: string) =>
   FlagportApi.annotate(
@@ -72,7 +82,7 @@ export const layer = (options: HttpOptions = {}) => {
     Layer.provide(HandlersLive),
     Layer.provide([ManagementAuthLive, EvaluationAuthLive])
   )
-  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }), HttpApiScalar.layer({ path: "/docs" })).pipe(
+  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }), HttpApiScalar.layer({ path: "/docs", scalar: DOCS_PAGE })).pipe(
     Layer.provide(apiLive)
   )
   return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
