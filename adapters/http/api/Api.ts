@@ -21,6 +21,7 @@ import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
 import * as Errors from "../shared/Errors.js"
+import * as Examples from "./Examples.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
 import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 
@@ -108,7 +109,7 @@ export class ProjectsGroup extends HttpApiGroup.make("projects")
     "The projects the key may manage: all of them for a global server key, its own project for a project-scoped one."
   ))
   .add(described(
-    HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput)).addSuccess(Created(Project)),
+    HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput).annotations({ examples: [Examples.createProject] })).addSuccess(Created(Project)),
     "Create a project",
     "Creates an empty project (add environments with POST .../environments). Needs a global server key; 409 when the id is taken."
   ))
@@ -123,7 +124,7 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
   ))
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/environments`
-      .setPayload(strict(CreateEnvironmentInput))
+      .setPayload(strict(CreateEnvironmentInput).annotations({ examples: [Examples.createEnvironment] }))
       .addSuccess(Created(Environment)),
     "Create an environment",
     "Adds an environment to a project; every existing flag gets a configuration in it (disabled, serving its off variation). 409 when the key is taken."
@@ -133,7 +134,7 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
 
 export class FlagsGroup extends HttpApiGroup.make("flags")
   .add(described(
-    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput)).addSuccess(Created(Flag)),
+    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput).annotations({ examples: [Examples.createFlag] })).addSuccess(Created(Flag)),
     "Create a flag",
     "Creates a flag with its variations. In every environment it starts disabled, serving its first variation by default and its last one when off; set targeting with PUT .../targeting. 409 when the key is taken."
   ))
@@ -148,7 +149,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
     "One flag with its configuration in each environment."
   ))
   .add(described(
-    HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`.setPayload(strict(PatchFlagInput)).addSuccess(Flag),
+    HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`.setPayload(strict(PatchFlagInput).annotations({ examples: [Examples.patchFlag] })).addSuccess(Flag),
     "Update a flag",
     "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409)."
   ))
@@ -159,7 +160,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
   ))
   .add(described(
     HttpApiEndpoint.put("replaceTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
-      .setPayload(strict(TargetingInput))
+      .setPayload(strict(TargetingInput).annotations({ examples: [Examples.replaceTargeting] }))
       .addSuccess(Flag),
     "Replace a flag's targeting in one environment",
     "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing."
@@ -170,7 +171,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
 export class SegmentsGroup extends HttpApiGroup.make("segments")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/segments`
-      .setPayload(strict(CreateSegmentInput))
+      .setPayload(strict(CreateSegmentInput).annotations({ examples: [Examples.createSegment] }))
       .addSuccess(Created(Segment)),
     "Create a segment",
     "A reusable group of contexts (included keys, excluded keys, and conditions) that rules reference with `in_segment`. 409 when the key is taken."
@@ -187,7 +188,7 @@ export class SegmentsGroup extends HttpApiGroup.make("segments")
   ))
   .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/segments/${segmentKey}`
-      .setPayload(strict(PatchSegmentInput))
+      .setPayload(strict(PatchSegmentInput).annotations({ examples: [Examples.patchSegment] }))
       .addSuccess(Segment),
     "Update a segment",
     "Changes the name, description, included or excluded keys, or conditions; send only what changes."
@@ -203,7 +204,7 @@ export class SegmentsGroup extends HttpApiGroup.make("segments")
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/webhooks`
-      .setPayload(strict(CreateWebhookInput))
+      .setPayload(strict(CreateWebhookInput).annotations({ examples: [Examples.createWebhook] }))
       .addSuccess(Created(Webhook)),
     "Create a webhook",
     "Subscribes a URL to change events of the project (see the `webhooks` section for the payloads). Deliveries are signed as Standard Webhooks with the secret."
@@ -220,7 +221,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   ))
   .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/webhooks/${webhookId}`
-      .setPayload(strict(PatchWebhookInput))
+      .setPayload(strict(PatchWebhookInput).annotations({ examples: [Examples.patchWebhook] }))
       .addSuccess(Webhook),
     "Update a webhook",
     "Changes the URL, the events, the secret or whether it is enabled; send only what changes."
@@ -246,7 +247,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
 
 export class EvaluationGroup extends HttpApiGroup.make("evaluation")
   .add(described(
-    HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest).addSuccess(EvaluateResponse),
+    HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest.annotations({ examples: [Examples.evaluate] })).addSuccess(EvaluateResponse),
     "Evaluate every flag for a context",
     "Evaluates all flags of the project in one environment for one context. With a global server key, `projectId` is required."
   ))

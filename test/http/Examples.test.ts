@@ -1,0 +1,61 @@
+/**
+ * The request examples of the served OpenAPI document (what `/docs` puts in its try-it bodies)
+ * are accepted by a real server: each is taken from the document and sent, in the order of the
+ * story they tell, and each answers the operation's success status.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { request, startServer, type TestServer } from "./fixtures.js"
+
+let t: TestServer
+let spec: Record<string, any>
+beforeAll(async () => {
+  t = await startServer()
+  spec = (await request(t.url, "GET", "/openapi.json")).body as Record<string, any>
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+/** Every operation with a request body, in story order, with the path parameters it needs. */
+const STORY: ReadonlyArray<readonly [method: string, template: string, params: Record<string, string>]> = [
+  ["post", "/v1/projects", {}],
+  ["post", "/v1/projects/{projectId}/environments", { projectId: "shop" }],
+  ["post", "/v1/projects/{projectId}/flags", { projectId: "shop" }],
+  ["patch", "/v1/projects/{projectId}/flags/{flagKey}", { projectId: "shop", flagKey: "new-checkout" }],
+  ["put", "/v1/projects/{projectId}/flags/{flagKey}/targeting", { projectId: "shop", flagKey: "new-checkout" }],
+  ["post", "/v1/projects/{projectId}/segments", { projectId: "shop" }],
+  ["patch", "/v1/projects/{projectId}/segments/{segmentKey}", { projectId: "shop", segmentKey: "staff" }],
+  ["post", "/v1/projects/{projectId}/webhooks", { projectId: "shop" }],
+  ["patch", "/v1/projects/{projectId}/webhooks/{webhookId}", { projectId: "shop" }],
+  ["post", "/v1/evaluate", {}]
+]
+
+const exampleOf = (operation: Record<string, any>): unknown => {
+  const ref: string = operation.requestBody.content["application/json"].schema.$ref
+  const examples = spec.components.schemas[ref.replace("#/components/schemas/", "")].examples as Array<unknown>
+  expect(examples.length, ref).toBeGreaterThan(0)
+  return examples[0]
+}
+
+describe("the request examples of the document", () => {
+  it("cover every operation with a request body", () => {
+    const withBody = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+      Object.entries(item).filter(([, op]) => op.requestBody !== undefined).map(([method]) => `${method} ${path}`)
+    )
+    expect(withBody.sort()).toEqual(STORY.map(([method, path]) => `${method} ${path}`).sort())
+  })
+  it("are accepted by a real server, in the order of their story", async () => {
+    let webhookId = ""
+    for (const [method, template, params] of STORY) {
+      const operation = spec.paths[template][method]
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : params[name]))
+      const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))
+      const reply = await request(t.url, method.toUpperCase(), path, { key: t.keys.global, body: exampleOf(operation) })
+      expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
+      if (template === "/v1/projects/{projectId}/webhooks") webhookId = (reply.body as { id: string }).id
+      if (template === "/v1/evaluate") {
+        expect(reply.body).toMatchObject({ flags: { "new-checkout": { value: true, variationKey: "on" } } })
+      }
+    }
+  })
+})
