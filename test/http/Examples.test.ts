@@ -1,7 +1,8 @@
 /**
  * The request examples of the served OpenAPI document (what `/docs` puts in its try-it bodies)
  * are accepted by a real server: each is taken from the document and sent, in the order of the
- * story they tell, and each answers the operation's success status.
+ * story they tell, and each answers the operation's success status with a body of the shape of
+ * the response example.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { request, startServer, type TestServer } from "./fixtures.js"
@@ -37,6 +38,30 @@ const exampleOf = (operation: Record<string, any>): unknown => {
   return examples[0]
 }
 
+const responseExampleOf = (operation: Record<string, any>, status: string): unknown => {
+  const ref: string = operation.responses[status].content["application/json"].schema.$ref
+  return (spec.components.schemas[ref.replace("#/components/schemas/", "")].examples as Array<unknown>)[0]
+}
+
+/**
+ * Where `actual` differs in shape from `example`: object fields (recursively) and primitive types,
+ * not values; arrays compare their first elements (an empty array fits any).
+ */
+const shapeDifferences = (actual: unknown, example: unknown, at = "$"): Array<string> => {
+  const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)
+  if (kind(actual) !== kind(example)) return [`${at}: ${kind(actual)} where the example has ${kind(example)}`]
+  if (Array.isArray(actual) && Array.isArray(example)) {
+    return actual.length === 0 || example.length === 0 ? [] : shapeDifferences(actual[0], example[0], `${at}[0]`)
+  }
+  if (typeof actual !== "object" || actual === null) return []
+  const a = actual as Record<string, unknown>
+  const e = example as Record<string, unknown>
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(e)])].sort()
+  return keys.flatMap((key) =>
+    !(key in a) ? [`${at}.${key}: missing`] : !(key in e) ? [`${at}.${key}: not in the example`] : shapeDifferences(a[key], e[key], `${at}.${key}`)
+  )
+}
+
 describe("the request examples of the document", () => {
   it("cover every operation with a request body", () => {
     const withBody = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
@@ -52,6 +77,7 @@ describe("the request examples of the document", () => {
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))
       const reply = await request(t.url, method.toUpperCase(), path, { key: t.keys.global, body: exampleOf(operation) })
       expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
+      expect(shapeDifferences(reply.body, responseExampleOf(operation, success!)), `${method} ${path}`).toEqual([])
       if (template === "/v1/projects/{projectId}/webhooks") webhookId = (reply.body as { id: string }).id
       if (template === "/v1/evaluate") {
         expect(reply.body).toMatchObject({ flags: { "new-checkout": { value: true, variationKey: "on" } } })

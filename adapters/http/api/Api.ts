@@ -25,6 +25,14 @@ import * as Examples from "./Examples.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
 import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 
+// The resources with their examples: one instance of each, so every operation refers to one component.
+const ProjectDoc = Project.annotations({ examples: [Examples.project] })
+const EnvironmentDoc = Environment.annotations({ examples: [Examples.environment] })
+const FlagDoc = Flag.annotations({ examples: [Examples.flag] })
+const SegmentDoc = Segment.annotations({ examples: [Examples.segment] })
+const WebhookDoc = Webhook.annotations({ examples: [Examples.webhook] })
+const EvaluateResponseDoc = EvaluateResponse.annotations({ examples: [Examples.evaluated] })
+
 const dataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
 
 /** An endpoint with its OpenAPI summary (one line) and description. */
@@ -104,12 +112,12 @@ export class HealthGroup extends HttpApiGroup.make("health")
 
 export class ProjectsGroup extends HttpApiGroup.make("projects")
   .add(described(
-    HttpApiEndpoint.get("list", "/v1/projects").addSuccess(dataOf(Project)),
+    HttpApiEndpoint.get("list", "/v1/projects").addSuccess(dataOf(ProjectDoc)),
     "List projects",
     "The projects the key may manage: all of them for a global server key, its own project for a project-scoped one."
   ))
   .add(described(
-    HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput).annotations({ examples: [Examples.createProject] })).addSuccess(Created(Project)),
+    HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput).annotations({ examples: [Examples.createProject] })).addSuccess(Created(ProjectDoc)),
     "Create a project",
     "Creates an empty project (add environments with POST .../environments). Needs a global server key; 409 when the id is taken."
   ))
@@ -118,14 +126,14 @@ export class ProjectsGroup extends HttpApiGroup.make("projects")
 
 export class EnvironmentsGroup extends HttpApiGroup.make("environments")
   .add(described(
-    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/environments`.addSuccess(dataOf(Environment)),
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/environments`.addSuccess(dataOf(EnvironmentDoc)),
     "List environments",
     "The environments of a project, in creation order."
   ))
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/environments`
       .setPayload(strict(CreateEnvironmentInput).annotations({ examples: [Examples.createEnvironment] }))
-      .addSuccess(Created(Environment)),
+      .addSuccess(Created(EnvironmentDoc)),
     "Create an environment",
     "Adds an environment to a project; every existing flag gets a configuration in it (disabled, serving its off variation). 409 when the key is taken."
   ))
@@ -134,22 +142,22 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
 
 export class FlagsGroup extends HttpApiGroup.make("flags")
   .add(described(
-    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput).annotations({ examples: [Examples.createFlag] })).addSuccess(Created(Flag)),
+    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput).annotations({ examples: [Examples.createFlag] })).addSuccess(Created(FlagDoc)),
     "Create a flag",
     "Creates a flag with its variations. In every environment it starts disabled, serving its first variation by default and its last one when off; set targeting with PUT .../targeting. 409 when the key is taken."
   ))
   .add(described(
-    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.addSuccess(dataOf(Flag)),
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.addSuccess(dataOf(FlagDoc)),
     "List flags",
     "Every flag of the project with its configuration in each environment."
   ))
   .add(described(
-    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(Flag),
+    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(FlagDoc),
     "Get a flag",
     "One flag with its configuration in each environment."
   ))
   .add(described(
-    HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`.setPayload(strict(PatchFlagInput).annotations({ examples: [Examples.patchFlag] })).addSuccess(Flag),
+    HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`.setPayload(strict(PatchFlagInput).annotations({ examples: [Examples.patchFlag] })).addSuccess(FlagDoc),
     "Update a flag",
     "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409)."
   ))
@@ -161,7 +169,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
   .add(described(
     HttpApiEndpoint.put("replaceTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
       .setPayload(strict(TargetingInput).annotations({ examples: [Examples.replaceTargeting] }))
-      .addSuccess(Flag),
+      .addSuccess(FlagDoc),
     "Replace a flag's targeting in one environment",
     "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing."
   ))
@@ -172,24 +180,24 @@ export class SegmentsGroup extends HttpApiGroup.make("segments")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/segments`
       .setPayload(strict(CreateSegmentInput).annotations({ examples: [Examples.createSegment] }))
-      .addSuccess(Created(Segment)),
+      .addSuccess(Created(SegmentDoc)),
     "Create a segment",
     "A reusable group of contexts (included keys, excluded keys, and conditions) that rules reference with `in_segment`. 409 when the key is taken."
   ))
   .add(described(
-    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/segments`.addSuccess(dataOf(Segment)),
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/segments`.addSuccess(dataOf(SegmentDoc)),
     "List segments",
     "Every segment of the project."
   ))
   .add(described(
-    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(Segment),
+    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(SegmentDoc),
     "Get a segment",
     "One segment."
   ))
   .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/segments/${segmentKey}`
       .setPayload(strict(PatchSegmentInput).annotations({ examples: [Examples.patchSegment] }))
-      .addSuccess(Segment),
+      .addSuccess(SegmentDoc),
     "Update a segment",
     "Changes the name, description, included or excluded keys, or conditions; send only what changes."
   ))
@@ -205,24 +213,24 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/webhooks`
       .setPayload(strict(CreateWebhookInput).annotations({ examples: [Examples.createWebhook] }))
-      .addSuccess(Created(Webhook)),
+      .addSuccess(Created(WebhookDoc)),
     "Create a webhook",
     "Subscribes a URL to change events of the project (see the `webhooks` section for the payloads). Deliveries are signed as Standard Webhooks with the secret."
   ))
   .add(described(
-    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/webhooks`.addSuccess(dataOf(Webhook)),
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/webhooks`.addSuccess(dataOf(WebhookDoc)),
     "List webhooks",
     "Every webhook of the project (secrets are never returned)."
   ))
   .add(described(
-    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/webhooks/${webhookId}`.addSuccess(Webhook),
+    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/webhooks/${webhookId}`.addSuccess(WebhookDoc),
     "Get a webhook",
     "One webhook (its secret is never returned)."
   ))
   .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/webhooks/${webhookId}`
       .setPayload(strict(PatchWebhookInput).annotations({ examples: [Examples.patchWebhook] }))
-      .addSuccess(Webhook),
+      .addSuccess(WebhookDoc),
     "Update a webhook",
     "Changes the URL, the events, the secret or whether it is enabled; send only what changes."
   ))
@@ -247,7 +255,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
 
 export class EvaluationGroup extends HttpApiGroup.make("evaluation")
   .add(described(
-    HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest.annotations({ examples: [Examples.evaluate] })).addSuccess(EvaluateResponse),
+    HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest.annotations({ examples: [Examples.evaluate] })).addSuccess(EvaluateResponseDoc),
     "Evaluate every flag for a context",
     "Evaluates all flags of the project in one environment for one context. With a global server key, `projectId` is required."
   ))

@@ -1,15 +1,16 @@
 /**
- * The request examples of the OpenAPI document (and so of the `/docs` try-it bodies): one story
+ * The request and response examples of the OpenAPI document (and so of the `/docs` try-it
+ * bodies): one story
  * that the server accepts in this order on a fresh server (test/http/Examples.test.ts sends them).
  * A project `shop` with a `production` environment, a boolean flag `new-checkout` served to beta
  * users and to 10% of everyone else, a segment, a webhook, and an evaluation.
  */
-import type { CreateFlagInput, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
-import type { CreateEnvironmentInput, CreateProjectInput } from "../../../src/domain/definitions/Project.js"
-import type { CreateSegmentInput, PatchSegmentInput } from "../../../src/domain/definitions/Segment.js"
+import type { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
+import type { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
+import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
 import type { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
-import type { CreateWebhookInput, PatchWebhookInput } from "../../../src/domain/webhooks/Webhook.js"
-import type { EvaluateRequest } from "../shared/EvaluationRequests.js"
+import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
+import type { EvaluateRequest, EvaluateResponse } from "../shared/EvaluationRequests.js"
 
 export const createProject: CreateProjectInput = { id: "shop", name: "Shop" }
 
@@ -61,4 +62,82 @@ export const evaluate: EvaluateRequest = {
   projectId: "shop",
   environment: "production",
   context: { key: "user-42", attributes: { plan: "beta", email: "ada@shop.example" } }
+}
+
+// Response examples: what the server answers along the same story.
+
+export const project: Project = { id: "shop", name: "Shop", createdAt: "2026-11-23T09:00:00.000Z", updatedAt: "2026-11-23T09:00:00.000Z" }
+
+export const environment: Environment = {
+  id: "01a2089b-5a40-7da3-ac9e-8bba6013ce7b",
+  projectId: "shop",
+  key: "production",
+  name: "Production",
+  createdAt: "2026-11-23T09:00:01.000Z"
+}
+
+export const flag: Flag = {
+  id: "01a2089b-5a6a-7823-8988-666f950bf066",
+  key: "new-checkout",
+  name: "New checkout flow",
+  description: "The one-page checkout",
+  type: "boolean",
+  variations: [{ key: "on", value: true }, { key: "off", value: false }],
+  configs: [{
+    environmentKey: "production",
+    enabled: true,
+    defaultVariationKey: "off",
+    offVariationKey: "off",
+    rules: [
+      {
+        id: "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
+        name: "Beta users",
+        conditions: [{ attribute: "plan", operator: "in", values: ["beta"] }],
+        variationKey: "on"
+      },
+      {
+        id: "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+        name: "10% of everyone else",
+        conditions: [],
+        rollout: { variations: [{ variationKey: "on", weight: 10_000 }, { variationKey: "off", weight: 90_000 }] }
+      }
+    ]
+  }],
+  createdAt: "2026-11-23T09:00:02.000Z",
+  updatedAt: "2026-11-23T09:05:00.000Z",
+  version: 3
+}
+
+export const segment: Segment = {
+  id: "01a2089b-5ae4-7258-bdc4-ec555d17c272",
+  projectId: "shop",
+  key: "staff",
+  name: "Staff",
+  description: "Employees and contractors",
+  conditions: [{ attribute: "email", operator: "endsWith", values: ["@shop.example"] }],
+  createdAt: "2026-11-23T09:06:00.000Z",
+  updatedAt: "2026-11-23T09:07:00.000Z"
+}
+
+export const webhook: Webhook = {
+  id: "01a2089b-5b33-78af-83b2-a4f59a6ea1e0",
+  projectId: "shop",
+  url: "https://hooks.shop.example/flagport",
+  events: ["flag.updated", "targeting.updated"],
+  enabled: true,
+  hasSecret: true,
+  createdAt: "2026-11-23T09:08:00.000Z",
+  updatedAt: "2026-11-23T09:08:00.000Z"
+}
+
+export const evaluated: typeof EvaluateResponse.Type = {
+  environment: "production",
+  flags: {
+    "new-checkout": {
+      flagKey: "new-checkout",
+      value: true,
+      variationKey: "on",
+      reason: { kind: "RULE_MATCH", ruleId: "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27", ruleIndex: 0 }
+    }
+  }
 }
