@@ -3,9 +3,10 @@
  */
 import * as Dates from "../conditions/Dates.js"
 import { isOperatorName, isSegmentOperator, OPERATOR_TABLE, type ValueKind } from "../conditions/OperatorTable.js"
-import * as SafeRegex from "../conditions/SafeRegex.js"
+import * as Re2 from "../conditions/Re2.js"
 import * as Semver from "../conditions/Semver.js"
 import type { Problem } from "../Errors.js"
+import { atMost, atMostLength, limit, type LimitName } from "../Limits.js"
 import { isJson } from "./JsonValue.js"
 import type { Condition } from "./Targeting.js"
 
@@ -20,8 +21,8 @@ const date: ValueCheck = (value) =>
 const semver: ValueCheck = (value) => (Semver.isValid(value) ? undefined : "must be a semantic version (2.0.0), e.g. 1.4.0-beta.2")
 const regex: ValueCheck = (value) => {
   if (typeof value !== "string") return "must be a string (a regular expression)"
-  const problem = SafeRegex.check(value)
-  return problem === undefined ? undefined : `regular expression refused: ${problem}`
+  const problem = Re2.syntaxProblem(value)
+  return problem === undefined ? undefined : `regular expression refused (RE2 syntax): ${problem}`
 }
 const segmentKey: ValueCheck = (value) => (typeof value === "string" ? undefined : "must be a segment key (string)")
 
@@ -38,6 +39,22 @@ const VALUE_CHECKS: Record<ValueKind, ValueCheck | null> = {
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** Every string value of a condition is bounded, whatever its operator (Limits.conditionStringLength). */
+const tooLong = (value: unknown): boolean => typeof value === "string" && value.length > limit("conditionStringLength")
+
+/** The patterns of a `matches` condition, compiled together, must stay within Limits.regexSizePerCondition. */
+const regexSizeProblem = (patterns: ReadonlyArray<string>): string | undefined => {
+  const size = Re2.programSize(patterns)
+  const max = limit("regexSizePerCondition")
+  return size <= max
+    ? undefined
+    : `the regular expressions compile to ${size} RE2 instructions together, at most ${max}: use fewer or simpler patterns (e.g. smaller {n,m} bounds)`
+}
+
+/** A problem when an array holds more than a limit allows. */
+export const countProblem = (items: ReadonlyArray<unknown>, path: string, name: LimitName): Array<Problem> =>
+  items.length > limit(name) ? [{ path, message: atMost(name) }] : []
 
 const validateCondition = (
   condition: Condition,
@@ -74,13 +91,25 @@ const validateCondition = (
   }
   if (check === undefined || check === null) return problems
   if (values.length === 0) problem(`${path}.values`, "must contain at least one value")
+  // Above the limit, the values are not checked one by one: the condition is refused as a whole.
+  if (values.length > limit("valuesPerCondition")) {
+    problem(`${path}.values`, atMost("valuesPerCondition"))
+    return problems
+  }
+  let valuesValid = true
   values.forEach((value, i) => {
-    const message = check(value)
-    if (message !== undefined) problem(`${path}.values[${i}]`, message)
-    else if (segmentOp && segmentKeys !== null && !segmentKeys.has(value as string)) {
+    const message = tooLong(value) ? atMostLength("conditionStringLength") : check(value)
+    if (message !== undefined) {
+      problem(`${path}.values[${i}]`, message)
+      valuesValid = false
+    } else if (segmentOp && segmentKeys !== null && !segmentKeys.has(value as string)) {
       problem(`${path}.values[${i}]`, `unknown segment ${JSON.stringify(value)}`)
     }
   })
+  if (kind === "regex" && valuesValid && values.length > 0) {
+    const message = regexSizeProblem(values as ReadonlyArray<string>)
+    if (message !== undefined) problem(`${path}.values`, message)
+  }
   return problems
 }
 
@@ -91,6 +120,8 @@ export const validateConditions = (
   path = "conditions"
 ): ReadonlyArray<Problem> => {
   if (!Array.isArray(conditions)) return [{ path, message: "must be an array" }]
+  const tooMany = countProblem(conditions, path, "conditionsPerRule")
+  if (tooMany.length > 0) return tooMany
   return conditions.flatMap((c, i) => validateCondition(c, `${path}[${i}]`, segmentKeys))
 }
 
@@ -100,5 +131,7 @@ export const validateSegmentConditions = (
   path = "conditions"
 ): ReadonlyArray<Problem> => {
   if (!Array.isArray(conditions)) return [{ path, message: "must be an array" }]
+  const tooMany = countProblem(conditions, path, "conditionsPerSegment")
+  if (tooMany.length > 0) return tooMany
   return conditions.flatMap((c, i) => validateCondition(c, `${path}[${i}]`, null))
 }

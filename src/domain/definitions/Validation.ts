@@ -15,7 +15,7 @@ import { typeCheck, VALUE_TYPES } from "./VariationValue.js"
 // An alias, not `export type { ... } from`: see CompiledFlag in evaluation/Evaluate.ts.
 export type Problem = ProblemOf
 export { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
-import { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
+import { countProblem, validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 
 export { TOTAL_WEIGHT } from "./RolloutWeight.js"
 export const SEGMENT_NAME_MAX = 120
@@ -161,6 +161,8 @@ export const validateTargeting = (
     problems.push({ path: "rules", message: "must be an array" })
     return problems
   }
+  const tooMany = countProblem(input.rules, "rules", "rulesPerConfiguration")
+  if (tooMany.length > 0) return [...problems, ...tooMany]
   const ids = new Set<string>()
   input.rules.forEach((rule, i) => {
     problems.push(...validateRule(rule, `rules[${i}]`, variationKeys, segmentKeys))

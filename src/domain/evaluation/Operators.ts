@@ -15,8 +15,9 @@
  */
 import * as Dates from "../conditions/Dates.js"
 import { type AttributeOperatorName, OPERATOR_TABLE, type ValueKind, type ValueKindOf } from "../conditions/OperatorTable.js"
-import * as SafeRegex from "../conditions/SafeRegex.js"
+import * as Re2 from "../conditions/Re2.js"
 import * as Semver from "../conditions/Semver.js"
+import * as StringSets from "../conditions/StringSets.js"
 
 // Operand kinds: what an attribute value must be for the operator to look at it.
 const ANY = 0
@@ -83,14 +84,23 @@ const dates = (values: ReadonlyArray<unknown>): Array<number> =>
   values.map(Dates.toEpochMillis).filter((t) => !Number.isNaN(t))
 const versions = (values: ReadonlyArray<unknown>): Array<Semver.Semver> =>
   values.map(Semver.parse).filter((v): v is Semver.Semver => v !== undefined)
-const regexes = (values: ReadonlyArray<unknown>): Array<SafeRegex.SafeRegex> =>
-  strings(values).flatMap((p) => {
-    try {
-      return [SafeRegex.compile(p)]
-    } catch {
-      return []
-    }
-  })
+/** All of a condition's patterns as one RE2 program: one linear pass per string (conditions/Re2.ts). */
+const regexes = (values: ReadonlyArray<unknown>): Re2.Tester => Re2.compile(strings(values))
+
+/**
+ * `startsWith` / `endsWith` values: a few are compared one by one (each comparison reads at most
+ * the value's length, and W2's `endsWith` stays a plain loop); more become a trie
+ * (conditions/StringSets.ts), so the cost per string never grows with the number of values.
+ */
+type AffixValues = ReadonlyArray<string> | StringSets.StringTest
+const affixes =
+  (build: (values: ReadonlyArray<string>) => StringSets.StringTest) =>
+  (values: ReadonlyArray<unknown>): AffixValues => {
+    const list = strings(values)
+    return list.length <= FEW ? list : build(list)
+  }
+/** `contains` values: always one Aho-Corasick automaton, linear in the string whatever the values. */
+const substrings = (values: ReadonlyArray<unknown>): StringSets.StringTest => StringSets.anySubstring(strings(values))
 
 /** Strict JSON equality: primitives in a Set (so `"1"` is not `1`), objects and arrays compared deeply. */
 export interface JsonSet {
@@ -176,11 +186,18 @@ const COMPARISONS: { readonly [K in AttributeOperatorName]: ComparisonFor<ValueK
   exists: EXISTS
 }
 
+/** String comparisons whose values are prepared for their comparison rather than by value kind. */
+const STRING_PREPARATION: Partial<Record<Comparison, (values: ReadonlyArray<unknown>) => unknown>> = {
+  [CONTAINS]: substrings,
+  [STARTS_WITH]: affixes(StringSets.anyPrefix),
+  [ENDS_WITH]: affixes(StringSets.anySuffix)
+}
+
 const define = (name: AttributeOperatorName): OperatorDef => {
   const kind = KINDS[OPERATOR_TABLE[name].values]
   const code = COMPARISONS[name]
   // `exists` looks at the whole value: an array is present even when empty.
-  return { operand: kind.operand, code, prepare: kind.prepare, wholeValue: code === EXISTS }
+  return { operand: kind.operand, code, prepare: STRING_PREPARATION[code] ?? kind.prepare, wholeValue: code === EXISTS }
 }
 
 /** Every attribute operator, ready for the compiler (segment operators excepted, see the module comment). */
@@ -203,33 +220,27 @@ const compareAny = (code: AnyComparison, v: unknown, prepared: unknown): boolean
   }
 }
 
-const anyIncludes = (v: string, values: ReadonlyArray<string>): boolean => {
-  for (let i = 0; i < values.length; i++) if (v.includes(values[i]!)) return true
-  return false
-}
-const anyStartsWith = (v: string, values: ReadonlyArray<string>): boolean => {
+const anyStartsWith = (v: string, values: AffixValues): boolean => {
+  if (typeof values === "function") return values(v)
   for (let i = 0; i < values.length; i++) if (v.startsWith(values[i]!)) return true
   return false
 }
-const anyEndsWith = (v: string, values: ReadonlyArray<string>): boolean => {
+const anyEndsWith = (v: string, values: AffixValues): boolean => {
+  if (typeof values === "function") return values(v)
   for (let i = 0; i < values.length; i++) if (v.endsWith(values[i]!)) return true
-  return false
-}
-const anyMatches = (v: string, rs: ReadonlyArray<SafeRegex.SafeRegex>): boolean => {
-  for (let i = 0; i < rs.length; i++) if (rs[i]!.test(v)) return true
   return false
 }
 
 const compareStrings = (code: StringComparison, v: string, prepared: unknown): boolean => {
   switch (code) {
     case CONTAINS:
-      return anyIncludes(v, prepared as ReadonlyArray<string>)
+      return (prepared as StringSets.StringTest)(v)
     case STARTS_WITH:
-      return anyStartsWith(v, prepared as ReadonlyArray<string>)
+      return anyStartsWith(v, prepared as AffixValues)
     case ENDS_WITH:
-      return anyEndsWith(v, prepared as ReadonlyArray<string>)
+      return anyEndsWith(v, prepared as AffixValues)
     case MATCHES:
-      return anyMatches(v, prepared as ReadonlyArray<SafeRegex.SafeRegex>)
+      return (prepared as Re2.Tester)(v)
     default:
       return unreachable(code)
   }

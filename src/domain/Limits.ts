@@ -1,0 +1,126 @@
+/**
+ * The limits that bound the work of one request, declared once. This table drives:
+ * - write-time validation of flag targeting and segments (`definitions/ValidateConditions.ts`,
+ *   `definitions/Validation.ts`),
+ * - the evaluation endpoints' context check (`evaluation/ContextLimits.ts`, applied at the HTTP edge),
+ * - the limits table in docs/operations.md (a test compares it with `docsTable()`).
+ *
+ * Why these numbers: each evaluation step is linear in what it reads (docs/operations.md, "What a
+ * request can cost", has the proof), so the worst request is the product of a few of these
+ * limits. They are chosen so that product stays far below 50 ms of event-loop time on a small
+ * machine while leaving room for every ordinary use (a few dozen attributes, user agents, lists
+ * of a few hundred ids).
+ *
+ * Pure data with no imports, so the evaluator can load it in any JavaScript runtime.
+ */
+
+/** Where a limit is enforced: on the evaluation context (the edge, 400) or on a write (400). */
+export type LimitScope = "context" | "configuration"
+
+interface Declaration {
+  readonly value: number
+  readonly scope: LimitScope
+  /** What is counted, for the docs table and the error messages ("at most N {unit}"). */
+  readonly unit: string
+  /** One line for the docs table. */
+  readonly meaning: string
+}
+
+export const LIMITS = {
+  contextAttributes: {
+    value: 100,
+    scope: "context",
+    unit: "attributes",
+    meaning: "entries in `context.attributes`"
+  },
+  contextArrayLength: {
+    value: 100,
+    scope: "context",
+    unit: "elements",
+    meaning: "elements of one array, or entries of one object, anywhere in an attribute value"
+  },
+  contextStringLength: {
+    value: 1024,
+    scope: "context",
+    unit: "characters",
+    meaning: "characters (UTF-16 code units) of one string in the context: the key, attribute names, string values"
+  },
+  contextDepth: {
+    value: 8,
+    scope: "context",
+    unit: "levels",
+    meaning: "arrays and objects nested inside one attribute value"
+  },
+  contextSize: {
+    value: 8192,
+    scope: "context",
+    unit: "characters",
+    meaning: "characters of the whole context's JSON encoding"
+  },
+  rulesPerConfiguration: {
+    value: 100,
+    scope: "configuration",
+    unit: "rules",
+    meaning: "rules in one flag's configuration for one environment"
+  },
+  conditionsPerRule: {
+    value: 20,
+    scope: "configuration",
+    unit: "conditions",
+    meaning: "conditions in one rule"
+  },
+  conditionsPerSegment: {
+    value: 50,
+    scope: "configuration",
+    unit: "conditions",
+    meaning: "conditions in one segment"
+  },
+  valuesPerCondition: {
+    value: 500,
+    scope: "configuration",
+    unit: "values",
+    meaning: "values of one condition"
+  },
+  conditionStringLength: {
+    value: 256,
+    scope: "configuration",
+    unit: "characters",
+    meaning: "characters of one string value of a condition (a regular expression included)"
+  },
+  regexSizePerCondition: {
+    value: 60,
+    scope: "configuration",
+    unit: "RE2 instructions",
+    meaning:
+      "compiled size of one `matches` condition: its patterns as one RE2 alternation, in RE2 program instructions (`^(?:[0-9]{1,3}\\.){3}[0-9]{1,3}$` is 27)"
+  }
+} as const satisfies Record<string, Declaration>
+
+export type LimitName = keyof typeof LIMITS
+
+/** The value of a limit. */
+export const limit = (name: LimitName): number => LIMITS[name].value
+
+/** The problem message for a count or length above a limit: "must have at most 100 rules". */
+export const atMost = (name: LimitName): string => {
+  const l: Declaration = LIMITS[name]
+  return `must have at most ${l.value.toLocaleString("en-US")} ${l.unit}`
+}
+
+/** The problem message for a string above a length limit: "must be at most 256 characters". */
+export const atMostLength = (name: LimitName): string => {
+  const l: Declaration = LIMITS[name]
+  return `must be at most ${l.value.toLocaleString("en-US")} ${l.unit}`
+}
+
+/** The Markdown table of docs/operations.md, generated from the declaration. */
+export const docsTable = (): string =>
+  [
+    "| limit | at most | applies to | what is counted |",
+    "|---|---|---|---|",
+    ...(Object.keys(LIMITS) as Array<LimitName>).map((name) => {
+      const l: Declaration = LIMITS[name]
+      const where = l.scope === "context" ? "evaluation context (`POST /v1/evaluate`, `GET /v1/flags/{flagKey}/eval`)" : "targeting and segment writes"
+      return `| \`${name}\` | ${l.value.toLocaleString("en-US")} ${l.unit} | ${where} | ${l.meaning} |`
+    })
+  ].join("\n")

@@ -1,0 +1,70 @@
+/**
+ * Regular expressions for the `matches` operator: RE2 syntax, matched in linear time by `re2js`
+ * (a pure-JavaScript port of RE2, the engine of Go's `regexp`; see docs/decisions.md).
+ *
+ * RE2 is the dialect because every SDK can agree on it: Go's `regexp`, Rust's `regex`, RE2/J and
+ * RE2 itself accept the same syntax and never backtrack, so a stored pattern means the same thing,
+ * at the same bounded cost, wherever it is evaluated. Backreferences and lookaround do not exist
+ * in RE2 (they are what makes other engines exponential), so they are refused on write.
+ *
+ * Cost: RE2 runs an automaton over the input, so one test reads each character once and keeps at
+ * most one thread per program instruction: O(input length x program size), whatever the pattern.
+ * A condition's patterns are compiled together as one alternation, so a condition costs one pass
+ * per string, and `Limits.regexSizePerCondition` bounds its program size.
+ */
+import { RE2JS } from "re2js"
+
+const PREFIX = "error parsing regexp: "
+
+const reason = (e: unknown): string => {
+  const message = e instanceof Error ? e.message : String(e)
+  return message.startsWith(PREFIX) ? message.slice(PREFIX.length) : message
+}
+
+/**
+ * One regular expression that matches where any of `patterns` does. Each pattern is its own
+ * non-capturing group, so its inline flags (`(?i)`) and alternations stay inside it.
+ */
+const alternation = (patterns: ReadonlyArray<string>): string => patterns.map((p) => `(?:${p})`).join("|")
+
+/**
+ * Why `pattern` is not valid RE2 syntax, or `undefined` when it compiles. A pattern must also
+ * compile inside a group (the form `alternation` gives it): only a `\Q` quote left open fails there.
+ */
+export const syntaxProblem = (pattern: string): string | undefined => {
+  try {
+    RE2JS.compile(pattern)
+  } catch (e) {
+    return reason(e)
+  }
+  try {
+    RE2JS.compile(alternation([pattern]))
+    return undefined
+  } catch {
+    return "a \\Q quote must be closed with \\E"
+  }
+}
+
+/** The RE2 program size of a condition's patterns taken together; each must have no `syntaxProblem`. */
+export const programSize = (patterns: ReadonlyArray<string>): number => RE2JS.compile(alternation(patterns)).programSize()
+
+/** True when the pattern set matches somewhere in `input` (like RegExp.prototype.test). */
+export type Tester = (input: string) => boolean
+
+/**
+ * Compiles a condition's patterns for evaluation. A stored pattern that is not valid RE2 (which
+ * validation refuses) is dropped, so it never matches, like any value of the wrong type.
+ *
+ * Why `matcher(input).find()` rather than `test(input)`: `test` runs re2js's lazy DFA, fast on
+ * ordinary patterns but, on patterns whose DFA states keep changing (many overlapping bounded
+ * repeats), it builds a new state per character at several times the cost of the NFA. `find`
+ * runs the one-pass matcher, the bit-state backtracker (each instruction visited at most once per
+ * position) or the NFA, all O(input length x program size) with a small constant, so the worst
+ * case stays close to the ordinary one (measured in docs/benchmarks.md).
+ */
+export const compile = (patterns: ReadonlyArray<string>): Tester => {
+  const valid = patterns.filter((p) => syntaxProblem(p) === undefined)
+  if (valid.length === 0) return () => false
+  const re = RE2JS.compile(alternation(valid))
+  return (input) => re.matcher(input).find()
+}

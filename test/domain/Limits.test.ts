@@ -1,0 +1,123 @@
+import { describe, expect, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import type { Condition, RuleInput, TargetingInput } from "../../src/domain/definitions/Targeting.js"
+import * as Validation from "../../src/domain/definitions/Validation.js"
+import { contextLimitProblem } from "../../src/domain/evaluation/ContextLimits.js"
+import { docsTable, limit } from "../../src/domain/Limits.js"
+
+const flag = { key: "f", type: "boolean" as const, variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+const targeting = (rules: ReadonlyArray<RuleInput>): TargetingInput => ({
+  environment: "production",
+  enabled: true,
+  defaultVariationKey: "off",
+  offVariationKey: "off",
+  rules
+})
+const rule = (conditions: ReadonlyArray<Condition>): RuleInput => ({ conditions, variationKey: "on" })
+const check = (rules: ReadonlyArray<RuleInput>) => Validation.validateTargeting(flag, targeting(rules), new Set(["s"]))
+const n = (count: number, f: (i: number) => string = (i) => `v${i}`) => Array.from({ length: count }, (_, i) => f(i))
+
+describe("configuration limits (on write)", () => {
+  it("rules per configuration", () => {
+    expect(check(n(limit("rulesPerConfiguration")).map(() => rule([])))).toEqual([])
+    expect(check(n(limit("rulesPerConfiguration") + 1).map(() => rule([])))).toEqual([{ path: "rules", message: "must have at most 100 rules" }])
+  })
+
+  it("conditions per rule", () => {
+    const c: Condition = { attribute: "plan", operator: "exists", values: [] }
+    expect(check([rule(n(limit("conditionsPerRule")).map(() => c))])).toEqual([])
+    expect(check([rule(n(limit("conditionsPerRule") + 1).map(() => c))])).toEqual([
+      { path: "rules[0].conditions", message: "must have at most 20 conditions" }
+    ])
+  })
+
+  it("conditions per segment", () => {
+    const c: Condition = { attribute: "plan", operator: "exists", values: [] }
+    expect(Validation.validateSegmentConditions(n(limit("conditionsPerSegment")).map(() => c))).toEqual([])
+    expect(Validation.validateSegmentConditions(n(limit("conditionsPerSegment") + 1).map(() => c))).toEqual([
+      { path: "conditions", message: "must have at most 50 conditions" }
+    ])
+  })
+
+  it("values per condition, whatever the operator", () => {
+    for (const operator of ["in", "contains", "startsWith", "endsWith"] as const) {
+      expect(check([rule([{ attribute: "a", operator, values: n(limit("valuesPerCondition")) }])])).toEqual([])
+      expect(check([rule([{ attribute: "a", operator, values: n(limit("valuesPerCondition") + 1) }])])).toEqual([
+        { path: "rules[0].conditions[0].values", message: "must have at most 500 values" }
+      ])
+    }
+  })
+
+  it("length of a condition's string values", () => {
+    const ok = "x".repeat(limit("conditionStringLength"))
+    expect(check([rule([{ attribute: "a", operator: "contains", values: [ok] }])])).toEqual([])
+    expect(check([rule([{ attribute: "a", operator: "in", values: ["short", ok + "x"] }])])).toEqual([
+      { path: "rules[0].conditions[0].values[1]", message: "must be at most 256 characters" }
+    ])
+  })
+
+  it("the compiled size of a matches condition: the ordinary IPv4 pattern fits, the issue's pattern does not", () => {
+    const ipv4 = "^(?:[0-9]{1,3}\\.){3}[0-9]{1,3}$"
+    expect(check([rule([{ attribute: "ip", operator: "matches", values: [ipv4] }])])).toEqual([])
+    const [problem, ...rest] = check([rule([{ attribute: "v", operator: "matches", values: ["[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}0"] }])])
+    expect(rest).toEqual([])
+    expect(problem!.path).toBe("rules[0].conditions[0].values")
+    expect(problem!.message).toMatch(/^the regular expressions compile to \d+ RE2 instructions together, at most 60/)
+    // Several patterns count together: they run as one program.
+    const many = n(5, () => ipv4)
+    expect(check([rule([{ attribute: "ip", operator: "matches", values: many }])])[0]!.path).toBe("rules[0].conditions[0].values")
+  })
+})
+
+describe("context limits (the evaluation endpoints)", () => {
+  const ctx = (attributes: Record<string, unknown>, key = "user-1") => ({ key, attributes })
+  const long = (length: number) => "x".repeat(length)
+
+  it("accepts a context at every limit", () => {
+    const attributes: Record<string, unknown> = {}
+    for (let i = 0; i < limit("contextAttributes") - 1; i++) attributes[`a${i}`] = i
+    attributes.tags = n(limit("contextArrayLength"), (i) => String(i % 10))
+    expect(contextLimitProblem(ctx(attributes, long(limit("contextStringLength"))), "context")).toBeUndefined()
+  })
+
+  it.each([
+    ["a key too long", { key: long(1025) }, { path: "context.key", message: "must be at most 1,024 characters" }],
+    ["a string too long", ctx({ ua: long(1025) }), { path: "context.attributes.ua", message: "must be at most 1,024 characters" }],
+    ["an array too long", ctx({ tags: n(101) }), { path: "context.attributes.tags", message: "must have at most 100 elements" }],
+    ["a string too long in an array", ctx({ tags: ["a", long(1025)] }), { path: "context.attributes.tags[1]", message: "must be at most 1,024 characters" }],
+    [
+      "too many attributes",
+      ctx(Object.fromEntries(n(101).map((k) => [k, 1]))),
+      { path: "context.attributes", message: "must have at most 100 attributes" }
+    ],
+    [
+      "nesting too deep",
+      ctx({ deep: JSON.parse("[".repeat(9) + "]".repeat(9)) }),
+      { path: "context.attributes.deep[0][0][0][0][0][0][0][0]", message: "must nest arrays and objects at most 8 levels deep" }
+    ],
+    [
+      "too large altogether",
+      ctx({ a: long(1000), b: long(1000), c: long(1000), d: long(1000), e: long(1000), f: long(1000), g: long(1000), h: long(1000), i: long(1000) }),
+      { path: "context", message: "must encode to at most 8,192 characters of JSON (this one has 9,094)" }
+    ]
+  ])("refuses %s", (_, context, problem) => {
+    expect(contextLimitProblem(context, "context")).toEqual(problem)
+  })
+
+  it("a deeply nested value is refused without walking it (no stack overflow)", () => {
+    const deep = JSON.parse("[".repeat(100_000) + "]".repeat(100_000))
+    expect(contextLimitProblem(ctx({ deep }), "")!.message).toBe("must nest arrays and objects at most 8 levels deep")
+  })
+
+  it("paths start at the query for the GET route", () => {
+    expect(contextLimitProblem(ctx({ ua: long(1025) }), "")).toEqual({ path: "attributes.ua", message: "must be at most 1,024 characters" })
+  })
+})
+
+describe("docs", () => {
+  it("docs/operations.md shows the limits table generated from Limits.ts", () => {
+    const doc = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8")
+    const between = /<!-- limits-table:start -->\n([\s\S]*?)\n<!-- limits-table:end -->/.exec(doc)
+    expect(between?.[1]).toBe(docsTable())
+  })
+})
