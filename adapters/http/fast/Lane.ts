@@ -17,6 +17,7 @@
  */
 import { Either, Schema } from "effect"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import { contextLimitProblem } from "../../../src/domain/evaluation/ContextLimits.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { Authenticator } from "../shared/Authentication.js"
@@ -24,7 +25,7 @@ import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneResponse } from "../shared/EvaluationLane.js"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
-import { fromParseError } from "../shared/Problems.js"
+import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
 import { andThen, type Sync, unwrap } from "../shared/Sync.js"
 import * as FastDecode from "./FastDecode.js"
 import { resultJson, resultsJson } from "./ResultJson.js"
@@ -42,6 +43,15 @@ export interface LaneRequest {
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const
+
+/**
+ * The context's limits (src/domain/Limits.ts), before any evaluation: a context that breaks one is
+ * a 400 whose detail names the limit, so no request makes the evaluator read more than they allow.
+ */
+const checkContextLimits = (context: unknown, path: string): void => {
+  const problem = contextLimitProblem(context, path)
+  if (problem !== undefined) throw Errors.badRequest(REQUEST_INVALID, [problem])
+}
 
 const decodeEvaluate = Schema.decodeUnknownEither(EvaluateRequest)
 const decodeFlagQuery = Schema.decodeUnknownEither(FlagEvalQuery)
@@ -176,6 +186,7 @@ export class Lane implements EvaluationLaneShape {
 
   /** POST /v1/evaluate with a decoded body. */
   evaluate(principal: Principal, input: EvaluateRequest): Sync<LaneResponse> {
+    checkContextLimits(input.context, "context")
     return andThen(this.entry(principal, input.projectId, input.environment), (entry) => {
       const flags = Evaluate.evaluateAll(entry.compiled, input.context)
       return json(200, `{"environment":${JSON.stringify(input.environment)},"flags":${resultsJson(flags)}}`)
@@ -184,9 +195,10 @@ export class Lane implements EvaluationLaneShape {
 
   /** GET /v1/flags/{flagKey}/eval with a decoded query. */
   flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Sync<LaneResponse> {
+    const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
+    checkContextLimits(context, "")
     return andThen(this.entry(principal, query.projectId, query.environment), (entry) => {
       if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
-      const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
       return json(200, resultJson(Evaluate.evaluate(entry.compiled, flagKey, context)))
     })
   }
