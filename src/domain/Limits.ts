@@ -120,7 +120,7 @@ export const docsTable = (): string =>
     "|---|---|---|---|",
     ...(Object.keys(LIMITS) as Array<LimitName>).map((name) => {
       const l: Declaration = LIMITS[name]
-      const where = l.scope === "context" ? "evaluation context (`POST /v1/evaluate`, `GET /v1/flags/{flagKey}/eval`)" : "targeting and segment writes"
+      const where = l.scope === "context" ? "evaluation context" : "targeting, segments"
       return `| \`${name}\` | ${l.value.toLocaleString("en-US")} ${l.unit} | ${where} | ${l.meaning} |`
     })
   ].join("\n")
