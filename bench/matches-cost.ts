@@ -26,7 +26,7 @@ const letters = (n: number, seed: number): string => {
   let x = seed
   for (let i = 0; i < n; i++) {
     x = (x * 1103515245 + 12345) & 0x7fffffff
-    s += String.fromCharCode(98 + (x % 2)) // "b" or "c": many live automaton threads
+    s += String.fromCharCode(98 + ((x >> 16) & 1)) // "b" or "c": many live automaton threads
   }
   return s
 }
@@ -66,6 +66,14 @@ const CASES: ReadonlyArray<Case> = [
     value: Array.from({ length: 100 }, (_, i) => letters(1024, i + 1)),
     matches: false,
     ops: 3
+  },
+  {
+    // The widest `[bc]{0,n}b[!?]` within regexSizePerCondition, over the largest context the limits allow.
+    name: "at the limits: `[bc]{0,23}b[!?]`, 7 x 1,024 chars",
+    pattern: "[bc]{0,23}b[!?]",
+    value: Array.from({ length: 7 }, (_, i) => letters(1024, i + 1)),
+    matches: false,
+    ops: 20
   }
 ]
 

@@ -88,7 +88,7 @@ export const LIMITS = {
     meaning: "characters of one string value of a condition (a regular expression included)"
   },
   regexSizePerCondition: {
-    value: 60,
+    value: 50,
     scope: "configuration",
     unit: "RE2 instructions",
     meaning:

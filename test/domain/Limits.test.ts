@@ -62,7 +62,7 @@ describe("configuration limits (on write)", () => {
     const [problem, ...rest] = check([rule([{ attribute: "v", operator: "matches", values: ["[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}0"] }])])
     expect(rest).toEqual([])
     expect(problem!.path).toBe("rules[0].conditions[0].values")
-    expect(problem!.message).toMatch(/^the regular expressions compile to \d+ RE2 instructions together, at most 60/)
+    expect(problem!.message).toMatch(/^the regular expressions compile to \d+ RE2 instructions together, at most 50/)
     // Several patterns count together: they run as one program.
     const many = n(5, () => ipv4)
     expect(check([rule([{ attribute: "ip", operator: "matches", values: many }])])[0]!.path).toBe("rules[0].conditions[0].values")

@@ -104,7 +104,7 @@ describe("the issue's hostile writes are refused (400)", () => {
     const put = await target("regex", [{ attribute: "v", operator: "matches", values: ["[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}[a-z]{0,99}0"] }])
     expect(put.status).toBe(400)
     expect(put.body).toMatchObject({
-      error: { code: "invalid_request", details: [{ path: "rules[0].conditions[0].values", message: expect.stringMatching(/RE2 instructions together, at most 60/) }] }
+      error: { code: "invalid_request", details: [{ path: "rules[0].conditions[0].values", message: expect.stringMatching(/RE2 instructions together, at most 50/) }] }
     })
   })
 
