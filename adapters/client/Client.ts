@@ -14,12 +14,13 @@ import { loadBootstrap } from "./Bootstrap.js"
 import { changedKeys } from "./ChangedKeys.js"
 import { checkConfig } from "./ConfigCheck.js"
 import { fetchConfig } from "./ConfigFetch.js"
-import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult } from "./Core.js"
+import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult, type RegexEngine } from "./Core.js"
 import { Emitter } from "./Emitter.js"
 import { errorDetail, notFound, toDetail, typeOfFallback } from "./Evaluation.js"
 import { type Installed, install } from "./Installed.js"
 import { forFlag, toLocalContext } from "./JsonContext.js"
 import { type ClientOptions, type Settings, settingsOf, UNSUPPORTED_STREAM_RETRY_MS } from "./Options.js"
+import { regexEngineFor } from "./RegexLoading.js"
 import { runPolling } from "./Polling.js"
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
@@ -133,10 +134,10 @@ class FlagportClientImpl implements Client {
     this.events.off(event, listener)
   }
 
-  /** Installs a checked configuration and tells the listeners what changed. */
-  private apply(snapshot: ConfigSnapshot, etag: string | undefined): void {
+  /** Installs a checked configuration, its `matches` engine loaded, and tells the listeners what changed. */
+  private apply(snapshot: ConfigSnapshot, etag: string | undefined, regex: RegexEngine): void {
     const before = this.installed
-    this.installed = install(snapshot, etag)
+    this.installed = install(snapshot, etag, regex)
     if (before === null) {
       this.events.emit("ready")
       return
@@ -145,8 +146,14 @@ class FlagportClientImpl implements Client {
     if (keys.length > 0) this.events.emit("change", keys)
   }
 
-  bootstrap(snapshot: ConfigSnapshot): void {
-    this.apply(snapshot, undefined)
+  async bootstrap(snapshot: ConfigSnapshot): Promise<void> {
+    let regex: RegexEngine
+    try {
+      regex = await regexEngineFor(snapshot)
+    } catch (error) {
+      throw new Error(`flagport: the bootstrap configuration cannot be used: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    this.apply(snapshot, undefined, regex)
   }
 
   /** The server answered: leave `stale` or an earlier problem behind. */
@@ -183,9 +190,18 @@ class FlagportClientImpl implements Client {
           this.report(`refused a configuration from the server, kept the previous one: ${checked.problem}`)
           return false
         }
+        // The engine of `matches` first (loaded on demand): a configuration is installed only ready to evaluate.
+        let regex: RegexEngine
+        try {
+          regex = await regexEngineFor(checked.snapshot)
+        } catch (error) {
+          this.report(`cannot use the configuration from the server, kept the previous one: ${error instanceof Error ? error.message : String(error)}`)
+          return false
+        }
+        if (this.closed) return false
         // Reached first: a client that never had a configuration announces `ready`, not `recovered`.
         this.reached()
-        this.apply(checked.snapshot, outcome.etag)
+        this.apply(checked.snapshot, outcome.etag, regex)
         this.fromServer()
         return true
       }
@@ -271,7 +287,7 @@ class FlagportClientImpl implements Client {
 export const createClient = async (options: ClientOptions): Promise<Client> => {
   const settings = settingsOf(options)
   const client = new FlagportClientImpl(settings)
-  if (options.bootstrap !== undefined) client.bootstrap(await loadBootstrap(options.bootstrap))
+  if (options.bootstrap !== undefined) await client.bootstrap(await loadBootstrap(options.bootstrap))
   const first = client.start()
   const waiting = new AbortController()
   const waits: Array<Promise<unknown>> = [client.serverConfig, sleep(settings.timers, settings.startTimeoutMs, waiting.signal)]

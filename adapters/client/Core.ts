@@ -1,18 +1,19 @@
 /**
- * Everything the client takes from Flagport's pure core, in one place: the evaluator and its
- * types. The client must stay runnable on any JavaScript runtime, so nothing here may pull in
- * Effect, @effect/platform or node: modules (test/client/Bundle.test.ts checks the bundle).
+ * Everything the client takes from Flagport's pure core, in one place: the compiler, the
+ * evaluator and their types. The client must stay runnable on any JavaScript runtime, so nothing
+ * here may pull in Effect, @effect/platform or node: modules, nor the `matches` engine (re2js),
+ * which RegexLoading.ts imports on demand (test/client/Bundle.test.ts checks the bundle).
  */
 export {
-  compile,
   type CompiledFlag,
   type CompiledSnapshot,
   evaluate,
   evaluateAll,
   evaluateCompiled,
   type LocalContext
-} from "../../src/domain/evaluation/Evaluate.js"
-export type { CompiledCondition } from "../../src/domain/evaluation/Compile.js"
-export { isOperatorName } from "../../src/domain/conditions/OperatorTable.js"
+} from "../../src/domain/evaluation/Evaluator.js"
+export { compile, type CompiledCondition } from "../../src/domain/evaluation/Compile.js"
+export type { RegexEngine } from "../../src/domain/conditions/RegexEngine.js"
+export { isOperatorName, OPERATOR_TABLE } from "../../src/domain/conditions/OperatorTable.js"
 export type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
 export type { EvaluationResult, Reason } from "../../src/domain/evaluation/EvaluationResult.js"

@@ -4,7 +4,7 @@
  * of the attributes the flag can look at), so a typed getter looks a flag up once. Built once per
  * configuration, never per evaluation.
  */
-import { compile, type CompiledCondition, type CompiledFlag, type CompiledSnapshot, type ConfigSnapshot } from "./Core.js"
+import { compile, type CompiledCondition, type CompiledFlag, type CompiledSnapshot, type ConfigSnapshot, type RegexEngine } from "./Core.js"
 import { type PlainCheck, plainCheck } from "./JsonContext.js"
 import type { FlagType } from "./Types.js"
 
@@ -39,8 +39,9 @@ const attributesRead = (flag: CompiledFlag): ReadonlyArray<string> => {
   return [...names]
 }
 
-export const install = (snapshot: ConfigSnapshot, etag: string | undefined): Installed => {
-  const compiled = compile(snapshot)
+/** `regex` compiles the `matches` conditions: RegexLoading.regexEngineFor(snapshot), awaited before. */
+export const install = (snapshot: ConfigSnapshot, etag: string | undefined, regex: RegexEngine): Installed => {
+  const compiled = compile(snapshot, regex)
   const flags = new Map<string, FlagEntry>()
   for (const flag of snapshot.flags) {
     const compiledFlag = compiled.flags.get(flag.key)

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
+import * as Re2 from "../../src/domain/conditions/Re2.js"
 import { hasStringShortcut, OPERATORS, testAttribute, testString } from "../../src/domain/evaluation/Operators.js"
 
 const withShortcut = Object.entries(OPERATORS).filter(([, op]) => hasStringShortcut(op))
@@ -23,7 +24,7 @@ describe("string shortcut", () => {
   it.each(withShortcut)("%s: testString agrees with testAttribute", (_, op) => {
     fc.assert(
       fc.property(values, text, (raw, value) => {
-        const prepared = op.prepare(raw)
+        const prepared = op.prepare(raw, Re2.engine)
         expect(testString(op, value, prepared)).toBe(testAttribute(op, value, prepared))
       }),
       { numRuns: 500 }

@@ -13,6 +13,7 @@
  * per string, and `Limits.regexSizePerCondition` bounds its program size.
  */
 import { RE2JS } from "re2js"
+import type { RegexEngine, Tester } from "./RegexEngine.js"
 
 const PREFIX = "error parsing regexp: "
 
@@ -48,9 +49,6 @@ export const syntaxProblem = (pattern: string): string | undefined => {
 /** The RE2 program size of a condition's patterns taken together; each must have no `syntaxProblem`. */
 export const programSize = (patterns: ReadonlyArray<string>): number => RE2JS.compile(alternation(patterns)).programSize()
 
-/** True when the pattern set matches somewhere in `input` (like RegExp.prototype.test). */
-export type Tester = (input: string) => boolean
-
 /**
  * Compiles a condition's patterns for evaluation. A stored pattern that is not valid RE2 (which
  * validation refuses) is dropped, so it never matches, like any value of the wrong type.
@@ -68,3 +66,9 @@ export const compile = (patterns: ReadonlyArray<string>): Tester => {
   const re = RE2JS.compile(alternation(valid))
   return (input) => re.matcher(input).find()
 }
+
+/**
+ * The engine the compiler takes (conditions/RegexEngine.ts). The server imports this module
+ * eagerly; the client SDK imports it dynamically, so that it stays out of the client's main bundle.
+ */
+export const engine: RegexEngine = { compile }

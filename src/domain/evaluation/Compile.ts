@@ -4,11 +4,16 @@
  * Sets, segments resolved to their compiled conditions, rollouts to hash-space thresholds and
  * a precomputed hash prefix, and every result a flag can return built and frozen up front.
  *
+ * The regular expression engine of `matches` is a parameter (conditions/RegexEngine.ts): the
+ * server passes re2js loaded eagerly (`Evaluate.compile`), the client SDK the same engine loaded
+ * on demand, so both compile through this one function.
+ *
  * Compilation never throws. A flag whose definition cannot be evaluated (an unknown
  * variation, a missing segment, a rollout whose weights do not sum to TOTAL_WEIGHT, ...) gets a
  * precomputed ERROR result instead; a disabled flag still serves its off variation.
  */
 import { isAttributeOperator, isSegmentOperator, type SegmentOperatorName } from "../conditions/OperatorTable.js"
+import type { RegexEngine } from "../conditions/RegexEngine.js"
 import { TOTAL_WEIGHT } from "../definitions/RolloutWeight.js"
 import { typeCheck as variationTypeCheck } from "../definitions/VariationValue.js"
 import { type Bucketer, cumulativeWeights, hashThreshold, makeBucketer } from "./Bucketing.js"
@@ -135,7 +140,7 @@ type Segments = ReadonlyMap<string, ReadonlyArray<CompiledCondition> | string>
 /** Segment conditions read no attribute themselves (their segments' conditions do). */
 const readNothing: PropertyReader = () => undefined
 
-const compileCondition = (raw: unknown, segments: Segments | null): CompiledCondition => {
+const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexEngine): CompiledCondition => {
   if (!isRecord(raw)) return fail("a condition is not an object")
   const operator = raw.operator
   const values: ReadonlyArray<unknown> = Array.isArray(raw.values) ? raw.values : fail(`condition ${String(operator)} has no values array`)
@@ -172,24 +177,24 @@ const compileCondition = (raw: unknown, segments: Segments | null): CompiledCond
     ownOnly: inheritable(attribute),
     read: propertyReader(attribute),
     op,
-    prepared: op.prepare(values),
+    prepared: op.prepare(values, regex),
     stringShortcut: hasStringShortcut(op),
     negate,
     segments: []
   }
 }
 
-const compileConditions = (raw: unknown, segments: Segments | null): ReadonlyArray<CompiledCondition> =>
-  Array.isArray(raw) ? raw.map((c) => compileCondition(c, segments)) : fail("conditions is not an array")
+const compileConditions = (raw: unknown, segments: Segments | null, regex: RegexEngine): ReadonlyArray<CompiledCondition> =>
+  Array.isArray(raw) ? raw.map((c) => compileCondition(c, segments, regex)) : fail("conditions is not an array")
 
 /** Segments by key; a segment that cannot be compiled maps to the reason, reported by flags that use it. */
-const compileSegments = (raw: unknown): Segments => {
+const compileSegments = (raw: unknown, regex: RegexEngine): Segments => {
   const out = new Map<string, ReadonlyArray<CompiledCondition> | string>()
   if (!Array.isArray(raw)) return out
   for (const segment of raw) {
     if (!isRecord(segment) || typeof segment.key !== "string" || out.has(segment.key)) continue
     try {
-      out.set(segment.key, compileConditions(segment.conditions, null))
+      out.set(segment.key, compileConditions(segment.conditions, null, regex))
     } catch (e) {
       out.set(segment.key, e instanceof Error ? e.message : "invalid segment")
     }
@@ -202,7 +207,7 @@ interface VariationRef {
   readonly value: unknown
 }
 
-const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segments): CompiledFlag => {
+const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segments, regex: RegexEngine): CompiledFlag => {
   const variations = new Map<string, VariationRef>()
   const problems: Array<string> = []
   const typeCheck = variationTypeCheck(raw.type)
@@ -252,7 +257,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
       const reason = (): Reason => ({ kind: "RULE_MATCH", ruleId, ruleIndex })
       let conditions: ReadonlyArray<CompiledCondition>
       try {
-        conditions = compileConditions(rule.conditions, segments)
+        conditions = compileConditions(rule.conditions, segments, regex)
       } catch (e) {
         throw e instanceof DefinitionError ? new DefinitionError(e.code, `${where}: ${e.message}`) : e
       }
@@ -299,22 +304,22 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
   }
 }
 
-/** Compiles a snapshot once for many evaluations. Never throws, whatever the input. */
-export const compile = (snapshot: ConfigSnapshot): CompiledSnapshot => {
+/** Compiles a snapshot once for many evaluations, `matches` patterns with `regex`. Never throws, whatever the input. */
+export const compile = (snapshot: ConfigSnapshot, regex: RegexEngine): CompiledSnapshot => {
   const flags = new Map<string, CompiledFlag>()
   const keys: Array<string> = []
   let environment = ""
   try {
     if (!isRecord(snapshot)) return { environment, flags, keys, ordered: [], record: null }
     environment = typeof snapshot.environment === "string" ? snapshot.environment : ""
-    const segments = compileSegments(snapshot.segments)
+    const segments = compileSegments(snapshot.segments, regex)
     const rawFlags: ReadonlyArray<unknown> = Array.isArray(snapshot.flags) ? snapshot.flags : []
     for (const raw of rawFlags) {
       if (!isRecord(raw) || typeof raw.key !== "string" || flags.has(raw.key)) continue
       const key = raw.key
       let compiled: CompiledFlag
       try {
-        compiled = compileFlag(raw, key, segments)
+        compiled = compileFlag(raw, key, segments, regex)
       } catch (e) {
         // Defensive: compileFlag reports definition problems itself; anything else still yields an ERROR flag.
         const broken = errorResult(key, `INVALID_DEFINITION: ${e instanceof Error ? e.message : String(e)}`, undefined)

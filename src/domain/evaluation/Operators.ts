@@ -15,7 +15,7 @@
  */
 import * as Dates from "../conditions/Dates.js"
 import { type AttributeOperatorName, OPERATOR_TABLE, type ValueKind, type ValueKindOf } from "../conditions/OperatorTable.js"
-import * as Re2 from "../conditions/Re2.js"
+import type { RegexEngine, Tester } from "../conditions/RegexEngine.js"
 import * as Semver from "../conditions/Semver.js"
 import * as StringSets from "../conditions/StringSets.js"
 
@@ -70,8 +70,11 @@ const unreachable = (value: never): never => {
 export interface OperatorDef {
   readonly operand: Operand
   readonly code: Comparison
-  /** Compile-time preparation of the condition's values; values of the wrong type are dropped (they never match). */
-  readonly prepare: (values: ReadonlyArray<unknown>) => unknown
+  /**
+   * Compile-time preparation of the condition's values; values of the wrong type are dropped (they
+   * never match). `regex` compiles `matches` patterns (see conditions/RegexEngine.ts).
+   */
+  readonly prepare: (values: ReadonlyArray<unknown>, regex: RegexEngine) => unknown
   /** `exists` looks at the whole value: an array is present even when empty. */
   readonly wholeValue: boolean
 }
@@ -85,7 +88,7 @@ const dates = (values: ReadonlyArray<unknown>): Array<number> =>
 const versions = (values: ReadonlyArray<unknown>): Array<Semver.Semver> =>
   values.map(Semver.parse).filter((v): v is Semver.Semver => v !== undefined)
 /** All of a condition's patterns as one RE2 program: one linear pass per string (conditions/Re2.ts). */
-const regexes = (values: ReadonlyArray<unknown>): Re2.Tester => Re2.compile(strings(values))
+const regexes = (values: ReadonlyArray<unknown>, regex: RegexEngine): Tester => regex.compile(strings(values))
 
 /**
  * `startsWith` / `endsWith` values: a few are compared one by one (each comparison reads at most
@@ -154,7 +157,7 @@ const inSet = (v: unknown, s: JsonSet): boolean => {
 }
 
 /** Each value kind: the operand kind it compares and how its values are prepared at compile time. */
-const KINDS: { readonly [K in AttributeValueKind]: { readonly operand: Operand; readonly prepare: (values: ReadonlyArray<unknown>) => unknown } } = {
+const KINDS: { readonly [K in AttributeValueKind]: { readonly operand: Operand; readonly prepare: (values: ReadonlyArray<unknown>, regex: RegexEngine) => unknown } } = {
   json: { operand: ANY, prepare: jsonSet },
   string: { operand: STRING, prepare: strings },
   regex: { operand: STRING, prepare: regexes },
@@ -245,7 +248,7 @@ const compareStrings = (code: StringComparison, v: string, prepared: unknown): b
     case ENDS_WITH:
       return anyEndsWith(v, prepared as AffixValues)
     case MATCHES:
-      return (prepared as Re2.Tester)(v)
+      return (prepared as Tester)(v)
     default:
       return unreachable(code)
   }
