@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { ApiKey, ApiKeyType } from "../domain/auth/ApiKey.js"
 import * as Base64 from "../domain/Base64.js"
-import { InvalidRequest, ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Crypto, type CryptoShape } from "../ports/Crypto.js"
 import { type Change, ChangeFeed } from "../ports/ChangeFeed.js"
@@ -30,6 +30,18 @@ export interface ApiKeysShape {
   readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, StorageError>
   /** Revokes a key (idempotent) and returns it; 404 for an unknown id. */
   readonly revoke: (id: string) => Effect.Effect<ApiKey, ResourceNotFound | StorageError>
+  /** The keys scoped to one project (revoked included), in creation order; 404 for an unknown project. */
+  readonly listInProject: (projectId: string) => Effect.Effect<ReadonlyArray<ApiKey>, ResourceNotFound | StorageError>
+  /**
+   * Revokes a key of one project on behalf of the key `callerKeyId`. A key of another project, or
+   * a global key, is not found here (global keys are revoked only with the CLI); a key cannot
+   * revoke itself (409), so nobody locks themselves out by accident.
+   */
+  readonly revokeInProject: (
+    projectId: string,
+    id: string,
+    callerKeyId: string
+  ) => Effect.Effect<ApiKey, ResourceNotFound | ResourceConflict | StorageError>
   /**
    * The live (not revoked) key whose secret this is, found by hash. Records the use in
    * `lastUsedAt`, at most once a minute per key so that reads do not turn into a write each.
@@ -48,6 +60,8 @@ export const generateSecret = (crypto: CryptoShape, type: ApiKeyType): string =>
 
 /** `lastUsedAt` is refreshed only when older than this, bounding writes caused by reads. */
 export const TOUCH_INTERVAL_MS = 60_000
+
+const keyNotFound = (id: string) => Effect.fail(new ResourceNotFound({ message: `API key '${id}' not found` }))
 
 export const make = Effect.gen(function* () {
   const keys = yield* ApiKeyRepository
@@ -97,7 +111,23 @@ export const make = Effect.gen(function* () {
       const key = Option.getOrThrow(yield* keys.get(id))
       return [key, { _tag: "ApiKeyRevoked", keyId: key.id, projectId: key.projectId } satisfies Change] as const
     })
-    return yield* commitAndAnnounce(tx, feed, revoked).pipe(Effect.catchTag("NotFound", () => Effect.fail(new ResourceNotFound({ message: `API key '${id}' not found` }))))
+    return yield* commitAndAnnounce(tx, feed, revoked).pipe(Effect.catchTag("NotFound", () => keyNotFound(id)))
+  })
+
+  const listInProject = Effect.fn("ApiKeys.listInProject")(function* (projectId: string) {
+    yield* requireProject(projects, projectId)
+    const all = yield* keys.list()
+    return all.filter((key) => key.projectId === projectId)
+  })
+
+  const revokeInProject = Effect.fn("ApiKeys.revokeInProject")(function* (projectId: string, id: string, callerKeyId: string) {
+    yield* requireProject(projects, projectId)
+    const found = yield* keys.get(id)
+    if (Option.isNone(found) || found.value.projectId !== projectId) return yield* keyNotFound(id)
+    if (id === callerKeyId) {
+      return yield* new ResourceConflict({ message: "An API key cannot revoke itself; revoke it with another key or the CLI." })
+    }
+    return yield* revoke(id)
   })
 
   const authenticate = Effect.fn("ApiKeys.authenticate")(function* (secret: string) {
@@ -111,7 +141,7 @@ export const make = Effect.gen(function* () {
     return Option.some<ApiKey>({ ...key, lastUsedAt: now })
   })
 
-  return ApiKeys.of({ create, list, revoke, authenticate })
+  return ApiKeys.of({ create, list, revoke, listInProject, revokeInProject, authenticate })
 })
 
 export const layer = Layer.effect(ApiKeys, make)

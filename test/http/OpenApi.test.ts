@@ -33,6 +33,8 @@ const PATHS = [
   "/v1/projects/{projectId}/flags",
   "/v1/projects/{projectId}/flags/{flagKey}",
   "/v1/projects/{projectId}/flags/{flagKey}/targeting",
+  "/v1/projects/{projectId}/keys",
+  "/v1/projects/{projectId}/keys/{keyId}",
   "/v1/projects/{projectId}/segments",
   "/v1/projects/{projectId}/segments/{segmentKey}",
   "/v1/projects/{projectId}/webhooks",

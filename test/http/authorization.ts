@@ -61,6 +61,7 @@ const create = async (t: TestServer, path: string, body: unknown) => {
 const freshFlag = (t: TestServer, n: number, label: string) => create(t, "/v1/projects/p1/flags", flagBody(`${label}-${n}`))
 const freshSegment = (t: TestServer, n: number, label: string) =>
   create(t, "/v1/projects/p1/segments", { key: `${label}-${n}`, name: "S", conditions: [] })
+const freshKey = (t: TestServer, n: number) => create(t, "/v1/projects/p1/keys", { type: "server", name: `to-revoke-${n}` })
 const freshWebhook = (t: TestServer) =>
   create(t, "/v1/projects/p1/webhooks", { url: "https://hooks.example.com/flagport", events: ["flag.created"] })
 
@@ -196,6 +197,19 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     success: 404,
     prepare: async (t) => ({ method: "POST", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}/deliveries/none/redeliver` })
+  },
+  { name: "GET /v1/projects/{p}/keys", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/keys" }) },
+  {
+    name: "POST /v1/projects/{p}/keys",
+    kind: "management",
+    success: 201,
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/keys", body: { type: "client", name: `made-${n}` } })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/keys/{k}",
+    kind: "management",
+    success: 204,
+    prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/keys/${(await freshKey(t, n)).id}` })
   },
   {
     name: "POST /v1/evaluate",

@@ -44,6 +44,8 @@ export const startServer = async (
     readonly lane?: { readonly keyTtlMs?: number; readonly checkIntervalMs?: number }
     /** Run the webhook dispatcher (default false). */
     readonly webhooks?: boolean
+    /** A database another test server already seeded: reuse its keys instead of seeding again. */
+    readonly seeded?: Keys
     /** Replace services of the built storage (to make one fail, for instance). */
     readonly override?: (context: Context.Context<StorageLayer.Storage>) => Context.Context<StorageLayer.Storage>
   } = {}
@@ -52,7 +54,7 @@ export const startServer = async (
   const run = <A, E>(effect: Effect.Effect<A, E, StorageLayer.Storage>) => runtime.runPromise(effect)
   try {
     const context: Context.Context<StorageLayer.Storage> = await run(Effect.context<StorageLayer.Storage>())
-    const keys = await run(seed)
+    const keys = options.seeded ?? (await run(seed))
     const server = await startStandalone({
       port: 0,
       host: "127.0.0.1",

@@ -9,7 +9,7 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Context, Schema } from "effect"
-import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import { ApiKey, CreatedApiKey, CreateProjectKeyInput, type Principal } from "../../../src/domain/auth/ApiKey.js"
 import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
 import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
@@ -31,6 +31,8 @@ const EnvironmentDoc = Environment.annotations({ examples: [Examples.environment
 const FlagDoc = Flag.annotations({ examples: [Examples.flag] })
 const SegmentDoc = Segment.annotations({ examples: [Examples.segment] })
 const WebhookDoc = Webhook.annotations({ examples: [Examples.webhook] })
+const ApiKeyDoc = ApiKey.annotations({ examples: [Examples.apiKey] })
+const CreatedApiKeyDoc = CreatedApiKey.annotations({ examples: [Examples.createdKey] })
 const EvaluateResponseDoc = EvaluateResponse.annotations({ examples: [Examples.evaluated] })
 
 const dataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
@@ -86,6 +88,7 @@ const flagKey = HttpApiSchema.param("flagKey", Text)
 const segmentKey = HttpApiSchema.param("segmentKey", Text)
 const webhookId = HttpApiSchema.param("webhookId", Text)
 const deliveryId = HttpApiSchema.param("deliveryId", Text)
+const keyId = HttpApiSchema.param("keyId", Text)
 
 export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)
@@ -253,6 +256,27 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .middleware(ManagementAuth)
   .annotate(OpenApi.Description, "Webhooks: signed HTTP callbacks on every change of a project's flags and segments.") {}
 
+export class KeysGroup extends HttpApiGroup.make("keys")
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/keys`.addSuccess(dataOf(ApiKeyDoc)),
+    "List a project's API keys",
+    "The keys scoped to the project, each with its name, type and prefix; the secrets themselves are never returned."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/keys`
+      .setPayload(strict(CreateProjectKeyInput).annotations({ examples: [Examples.createKey] }))
+      .addSuccess(Created(CreatedApiKeyDoc)),
+    "Create an API key",
+    "Makes a server or client key scoped to the project. The secret is in `key` in this answer only: store it now, it cannot be read again."
+  ))
+  .add(described(
+    HttpApiEndpoint.del("revoke")`/v1/projects/${projectId}/keys/${keyId}`.addSuccess(HttpApiSchema.NoContent),
+    "Revoke an API key",
+    "Revokes a key of the project at once: requests with it then answer 401. A key cannot revoke itself (409)."
+  ))
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "API keys of a project: server keys manage and evaluate, client keys only evaluate.") {}
+
 export class EvaluationGroup extends HttpApiGroup.make("evaluation")
   .add(described(
     HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest.annotations({ examples: [Examples.evaluate] })).addSuccess(EvaluateResponseDoc),
@@ -283,6 +307,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(FlagsGroup)
   .add(SegmentsGroup)
   .add(WebhooksGroup)
+  .add(KeysGroup)
   .add(EvaluationGroup)
   .addError(Errors.BadRequest)
   .addError(Errors.NotFound)

@@ -5,6 +5,7 @@
  * A project `shop` with a `production` environment, a boolean flag `new-checkout` served to beta
  * users and to 10% of everyone else, a segment, a webhook, and an evaluation.
  */
+import type { ApiKey, CreatedApiKey, CreateProjectKeyInput } from "../../../src/domain/auth/ApiKey.js"
 import type { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
 import type { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
@@ -141,3 +142,18 @@ export const evaluated: typeof EvaluateResponse.Type = {
     }
   }
 }
+
+export const createKey: CreateProjectKeyInput = { type: "client", name: "Storefront" }
+
+export const apiKey: ApiKey = {
+  id: "key_01JDQ7Z6X5V4T3S2R1Q0P9N8M7",
+  type: "client",
+  projectId: "shop",
+  name: "Storefront",
+  prefix: "cli_Xy7Q",
+  createdAt: "2026-11-23T09:00:05.000Z",
+  lastUsedAt: null,
+  revokedAt: null
+}
+
+export const createdKey: CreatedApiKey = { ...apiKey, key: "cli_Xy7Q2mJ8vN4bR6tK1pL9sD3fG5hW0zA" }

@@ -6,6 +6,7 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags } from "../../../src/services/Flags.js"
 import { Projects } from "../../../src/services/Projects.js"
@@ -98,6 +99,27 @@ export const WebhooksLive = HttpApiBuilder.group(FlagportApi, "webhooks", (handl
     )
 )
 
+export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
+  handlers
+    .handle("list", ({ path }) => Effect.flatMap(ApiKeys, (keys) => Effect.map(mapped(keys.listInProject(path.projectId)), (data) => ({ data }))))
+    .handle("create", ({ path, payload }) =>
+      Effect.flatMap(ApiKeys, (keys) =>
+        Effect.map(mapped(keys.create({ type: payload.type, name: payload.name, projectId: path.projectId })), (created) => ({
+          ...created.apiKey,
+          key: created.secret
+        }))
+      )
+    )
+    // ApiKeys.revoke announces the revocation on the change feed: every process's key cache drops the key.
+    .handle("revoke", ({ path }) =>
+      Effect.gen(function* () {
+        const access = yield* ManagementAccess
+        const keys = yield* ApiKeys
+        yield* mapped(keys.revokeInProject(path.projectId, path.keyId, access.principal.keyId))
+      })
+    )
+)
+
 /** A lane answer as an HttpServerResponse (bytes, status and headers as the lean lane writes them). */
 const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServerResponse =>
   response.body === undefined
@@ -127,5 +149,5 @@ export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (h
 )
 
 /** Every group's handlers. */
-export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, EvaluationLive)
+export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, EvaluationLive)
 

@@ -1,5 +1,7 @@
 import { Schema } from "effect"
 import { Timestamp } from "../definitions/Ids.js"
+import { Text } from "../definitions/Text.js"
+import { documentName } from "../DocumentName.js"
 
 export const ApiKeyType = Schema.Literal("server", "client")
 export type ApiKeyType = typeof ApiKeyType.Type
@@ -16,8 +18,22 @@ export const ApiKey = Schema.Struct({
   createdAt: Timestamp,
   lastUsedAt: Schema.NullOr(Timestamp),
   revokedAt: Schema.NullOr(Timestamp)
-})
+}).annotations(documentName("ApiKey"))
 export type ApiKey = typeof ApiKey.Type
+
+/** The body of `POST /v1/projects/{projectId}/keys`: the key is always scoped to that project. */
+export const CreateProjectKeyInput = Schema.Struct({
+  type: ApiKeyType,
+  name: Text.pipe(Schema.minLength(1), Schema.maxLength(120))
+}).annotations(documentName("CreateProjectKeyInput"))
+export type CreateProjectKeyInput = typeof CreateProjectKeyInput.Type
+
+/** A key just made: its record plus the secret, shown this once. */
+export const CreatedApiKey = Schema.Struct({
+  ...ApiKey.fields,
+  key: Schema.String
+}).annotations(documentName("CreatedApiKey"))
+export type CreatedApiKey = typeof CreatedApiKey.Type
 
 /** Who is calling, once the key is known. */
 export type Principal =
