@@ -9,7 +9,7 @@ import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { SegmentRepository } from "../../src/ports/SegmentRepository.js"
-import { DuplicateKey, NotFound, StorageError } from "../../src/ports/StorageError.js"
+import { DuplicateKey, NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
 import { jsonCopy, MemoryDb, type TxRef } from "./MemoryDb.js"
 
 /**
@@ -87,18 +87,21 @@ export const flagRepository = Layer.effect(
         const configs = [...flag.configs].sort((a, b) => rank.get(a.environmentKey)! - rank.get(b.environmentKey)!)
         return { ...flag, configs }
       })
-    const update = (projectId: string, flag: Flag) =>
+    /** A compare-and-set miss: the flag is gone, or at another version. */
+    const missed = (key: string, current: number | undefined) =>
+      current === undefined ? new NotFound({ entity: "flag", key }) : new VersionConflict({ entity: "flag", key, current })
+    const update = (projectId: string, flag: Flag, expectedVersion: number) =>
       checkConfigs(projectId, flag).pipe(
         Effect.zipRight(
           table.modify((map) => {
             const id = scoped(projectId, flag.key)
             const row = map.get(id)
-            if (row === undefined) return [false, map]
+            if (row === undefined || row.flag.version !== expectedVersion) return [missed(flag.key, row?.flag.version), map] as const
             const stored: Flag = { ...jsonCopy(flag), id: row.flag.id, type: row.flag.type, createdAt: row.flag.createdAt }
-            return [true, new Map(map).set(id, { projectId, flag: stored })]
+            return [null, new Map(map).set(id, { projectId, flag: stored })] as const
           })
         ),
-        Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "flag", key: flag.key }))))
+        Effect.flatMap((failure) => (failure === null ? Effect.void : Effect.fail(failure)))
       )
     return FlagRepository.of({
       insert: (projectId, flag) =>
@@ -123,7 +126,7 @@ export const flagRepository = Layer.effect(
         ),
       update,
       // Memory has no cheaper partial write: the whole aggregate is replaced.
-      updateConfig: (projectId, flag) => update(projectId, flag),
+      updateConfig: (projectId, flag, _environmentKey, expectedVersion) => update(projectId, flag, expectedVersion),
       addEnvironmentConfigs: (projectId, environmentKey, configs, updatedAt) =>
         Effect.flatMap(environments.get(projectId, environmentKey), (env) =>
           Option.isNone(env)
@@ -154,7 +157,17 @@ export const flagRepository = Layer.effect(
                 )
               )
         ),
-      remove: (projectId, key) => removeExisting(table, scoped(projectId, key), "flag", key),
+      remove: (projectId, key, expectedVersion) =>
+        table.modify((map) => {
+          const id = scoped(projectId, key)
+          const row = map.get(id)
+          if (row === undefined || (expectedVersion !== undefined && row.flag.version !== expectedVersion)) {
+            return [missed(key, row?.flag.version), map] as const
+          }
+          const next = new Map(map)
+          next.delete(id)
+          return [null, next] as const
+        }).pipe(Effect.flatMap((failure) => (failure === null ? Effect.void : Effect.fail(failure)))),
       snapshotFlags: (projectId, environmentKey) =>
         Effect.map(table.get, (map) =>
           Array.from(map.values()).flatMap((row) => {

@@ -4,7 +4,7 @@ import type { SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js
 import type { Flag, FlagType, Variation } from "../../src/domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule } from "../../src/domain/definitions/Targeting.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
-import { NotFound, StorageError } from "../../src/ports/StorageError.js"
+import { NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
 import { boolParam, decodeRows, orDuplicate, orFail } from "./SqlSupport.js"
 
 /**
@@ -117,8 +117,18 @@ export const make = Effect.gen(function* () {
 
   const boolType = sql.literal(dialect === "pg" ? "BOOLEAN" : "INTEGER")
 
-  /** Writes the definition columns; the flag's id, or NotFound. */
-  const writeDefinition = (projectId: string, flag: Flag) =>
+  /** Why a compare-and-set statement touched no row: the flag is gone, or at another version. */
+  const missedWrite = (projectId: string, key: string) =>
+    orFail(sql<{ readonly version: number }>`SELECT version FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key}`).pipe(
+      Effect.flatMap((rows): Effect.Effect<never, NotFound | VersionConflict> =>
+        rows[0] === undefined
+          ? Effect.fail(new NotFound({ entity: "flag", key }))
+          : Effect.fail(new VersionConflict({ entity: "flag", key, current: Number(rows[0].version) }))
+      )
+    )
+
+  /** Writes the definition columns if the stored version is `expectedVersion`; the flag's id, or why not. */
+  const writeDefinition = (projectId: string, flag: Flag, expectedVersion: number) =>
     orFail(
       sql<{ readonly id: string }>`UPDATE flagport_flags SET
         name = ${flag.name},
@@ -126,13 +136,9 @@ export const make = Effect.gen(function* () {
         variations = ${JSON.stringify(flag.variations)},
         version = ${flag.version},
         updated_at = ${flag.updatedAt}
-        WHERE project_id = ${projectId} AND key = ${flag.key}
+        WHERE project_id = ${projectId} AND key = ${flag.key} AND version = ${expectedVersion}
         RETURNING id`
-    ).pipe(
-      Effect.flatMap((rows) =>
-        rows[0] === undefined ? Effect.fail(new NotFound({ entity: "flag", key: flag.key })) : Effect.succeed(rows[0].id)
-      )
-    )
+    ).pipe(Effect.flatMap((rows) => (rows[0] === undefined ? missedWrite(projectId, flag.key) : Effect.succeed(rows[0].id))))
 
   return FlagRepository.of({
     insert: (projectId, flag) =>
@@ -191,21 +197,21 @@ export const make = Effect.gen(function* () {
         return Option.some(flag!)
       }),
 
-    update: (projectId, flag) =>
+    update: (projectId, flag, expectedVersion) =>
       Effect.gen(function* () {
-        const id = yield* writeDefinition(projectId, flag)
+        const id = yield* writeDefinition(projectId, flag, expectedVersion)
         yield* orFail(sql`DELETE FROM flagport_flag_configs WHERE flag_id = ${id}`)
         yield* insertConfigs(projectId, id, flag)
       }),
 
     // The PUT-targeting path: definition + one upserted config, two statements.
-    updateConfig: (projectId, flag, environmentKey) =>
+    updateConfig: (projectId, flag, environmentKey, expectedVersion) =>
       Effect.gen(function* () {
         const config = flag.configs.find((c) => c.environmentKey === environmentKey)
         if (config === undefined) {
           return yield* new StorageError({ message: `Flag '${flag.key}' has no config for '${environmentKey}'` })
         }
-        const id = yield* writeDefinition(projectId, flag)
+        const id = yield* writeDefinition(projectId, flag, expectedVersion)
         const written = yield* orFail(
           sql`INSERT INTO flagport_flag_configs
               (flag_id, environment_id, enabled, default_variation_key, off_variation_key, rules)
@@ -251,17 +257,18 @@ export const make = Effect.gen(function* () {
         )
       }),
 
-    remove: (projectId, key) =>
+    remove: (projectId, key, expectedVersion) =>
       Effect.gen(function* () {
-        // Configs go explicitly too, so correctness never depends on foreign-key enforcement.
-        yield* orFail(
-          sql`DELETE FROM flagport_flag_configs WHERE flag_id IN
-            (SELECT id FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key})`
-        )
+        // The flag row goes first, in the one statement that checks the version.
         const rows = yield* orFail(
-          sql<{ readonly id: string }>`DELETE FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key} RETURNING id`
+          sql<{ readonly id: string }>`DELETE FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key}${
+            expectedVersion === undefined ? sql.literal("") : sql` AND version = ${expectedVersion}`
+          } RETURNING id`
         )
-        if (rows.length === 0) return yield* new NotFound({ entity: "flag", key })
+        const id = rows[0]?.id
+        if (id === undefined) return yield* missedWrite(projectId, key)
+        // Configs go explicitly too, so correctness never depends on foreign-key enforcement.
+        yield* orFail(sql`DELETE FROM flagport_flag_configs WHERE flag_id = ${id}`)
       }),
 
     snapshotFlags: (projectId, environmentKey) =>

@@ -23,6 +23,12 @@ export class ResourceConflict extends Schema.TaggedError<ResourceConflict>()("Re
   message: Schema.String
 }) {}
 
+/** `If-Match` named a version that is not the current one (or the flag changed during the write). */
+export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()("PreconditionFailed", {
+  message: Schema.String,
+  currentVersion: Schema.Number
+}) {}
+
 /** Missing, malformed or unknown credentials. */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
   message: Schema.String

@@ -2,7 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { SnapshotFlag } from "../domain/evaluation/ConfigSnapshot.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig } from "../domain/definitions/Targeting.js"
-import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
+import type { DuplicateKey, NotFound, StorageError, VersionConflict } from "./StorageError.js"
 
 /**
  * Flags are stored as aggregates: the definition shared by the project plus one configuration
@@ -20,18 +20,28 @@ export interface FlagRepositoryShape {
    * Replaces the stored flag (found by project and `flag.key`) with `flag` whole: name,
    * description, variations, version, updatedAt and every config. `id`, `type` and `createdAt`
    * are kept as stored. Fails with `NotFound` when the flag does not exist.
+   *
+   * Compare-and-set: the write happens only if the stored version is still `expectedVersion`,
+   * checked by the same statement that writes (so two writers based on one version can never
+   * both succeed, whatever the isolation level); otherwise `VersionConflict` with the stored version.
    */
-  readonly update: (projectId: string, flag: Flag) => Effect.Effect<void, NotFound | StorageError>
+  readonly update: (
+    projectId: string,
+    flag: Flag,
+    expectedVersion: number
+  ) => Effect.Effect<void, NotFound | VersionConflict | StorageError>
   /**
    * Like `update`, but writes only the config of `environmentKey` (inserted or replaced) besides
    * the definition: for PUT targeting, where the other configs are unchanged. Fails with
    * `NotFound` when the flag does not exist; `flag.configs` must hold that environment's config.
+   * Compare-and-set on `expectedVersion` as `update`.
    */
   readonly updateConfig: (
     projectId: string,
     flag: Flag,
-    environmentKey: string
-  ) => Effect.Effect<void, NotFound | StorageError>
+    environmentKey: string,
+    expectedVersion: number
+  ) => Effect.Effect<void, NotFound | VersionConflict | StorageError>
   /**
    * Bulk write for a new environment: inserts `configs` (exactly one per flag of the project, by
    * flag key, each for `environmentKey`) and grows the version of every flag of the project by one,
@@ -43,8 +53,15 @@ export interface FlagRepositoryShape {
     configs: ReadonlyArray<{ readonly flagKey: string; readonly config: EnvironmentConfig }>,
     updatedAt: string
   ) => Effect.Effect<void, StorageError>
-  /** Deletes a flag and all its configs. Fails with `NotFound` when the flag does not exist. */
-  readonly remove: (projectId: string, key: string) => Effect.Effect<void, NotFound | StorageError>
+  /**
+   * Deletes a flag and all its configs. Fails with `NotFound` when the flag does not exist. With
+   * `expectedVersion`, only if the stored version is still that one (else `VersionConflict`).
+   */
+  readonly remove: (
+    projectId: string,
+    key: string,
+    expectedVersion?: number
+  ) => Effect.Effect<void, NotFound | VersionConflict | StorageError>
   /**
    * Every flag of the project merged with its config for one environment, in flag creation order:
    * the `flags` of `GET /v1/config`. Flags without a config for that environment are left out.

@@ -23,6 +23,20 @@ export class DuplicateKey extends Schema.TaggedError<DuplicateKey>()("DuplicateK
   }
 }
 
+/**
+ * A compare-and-set write found another version than the one it was based on (someone else wrote
+ * in between). `current` is the stored version. Services turn it into `PreconditionFailed`.
+ */
+export class VersionConflict extends Schema.TaggedError<VersionConflict>()("VersionConflict", {
+  entity: Schema.String,
+  key: Schema.String,
+  current: Schema.Number
+}) {
+  override get message(): string {
+    return `${this.entity} '${this.key}' is at version ${this.current}`
+  }
+}
+
 /** A write addressed a row that does not exist. Services turn it into `ResourceNotFound`. */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   entity: Schema.String,

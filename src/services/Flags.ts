@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { isSegmentOperator } from "../domain/conditions/OperatorTable.js"
-import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, PreconditionFailed, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
 import type { CreateFlagInput, Flag, PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
 import * as Validation from "../domain/definitions/Validation.js"
@@ -12,11 +12,22 @@ import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
-import type { StorageError } from "../ports/StorageError.js"
+import type { StorageError, VersionConflict } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
 import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, disabledConfig, environmentNotFound, requireProject } from "./Shared.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
+
+/**
+ * Optimistic concurrency for a write to an existing flag: with `ifMatch`, the write happens only
+ * while the flag is at that version (else `PreconditionFailed` naming the current one). Without
+ * it, the last writer wins.
+ */
+export interface WriteOptions {
+  readonly ifMatch?: number | undefined
+}
+
+type VersionedWriteError = WriteError | PreconditionFailed
 
 export interface FlagsShape {
   /**
@@ -34,21 +45,49 @@ export interface FlagsShape {
    * and records `flag.updated`. New variations must match the flag's type with unique keys
    * (400); removing a variation that a configuration or rule still names is a 409.
    */
-  readonly patch: (projectId: string, flagKey: string, input: PatchFlagInput) => Effect.Effect<Flag, WriteError>
+  readonly patch: (
+    projectId: string,
+    flagKey: string,
+    input: PatchFlagInput,
+    options?: WriteOptions
+  ) => Effect.Effect<Flag, VersionedWriteError>
   /** Deletes a flag with all its configurations and records `flag.deleted` (the flag as it was). */
-  readonly remove: (projectId: string, flagKey: string) => Effect.Effect<void, ResourceNotFound | StorageError>
+  readonly remove: (
+    projectId: string,
+    flagKey: string,
+    options?: WriteOptions
+  ) => Effect.Effect<void, ResourceNotFound | PreconditionFailed | StorageError>
   /**
    * Replaces one environment's configuration whole, assigns ids to rules sent without one (sent
    * ids are kept), grows the version by one and records `targeting.updated`. All or nothing:
    * any problem (400) or unknown environment / flag (404) leaves the flag untouched.
    */
-  readonly replaceTargeting: (projectId: string, flagKey: string, input: TargetingInput) => Effect.Effect<Flag, WriteError>
+  readonly replaceTargeting: (
+    projectId: string,
+    flagKey: string,
+    input: TargetingInput,
+    options?: WriteOptions
+  ) => Effect.Effect<Flag, VersionedWriteError>
 }
 
 export class Flags extends Context.Tag("@flagport/services/Flags")<Flags, FlagsShape>() {}
 
 const flagNotFound = (projectId: string, flagKey: string) =>
   new ResourceNotFound({ message: `Flag '${flagKey}' not found in project '${projectId}'` })
+
+const preconditionFailed = (flagKey: string, currentVersion: number) =>
+  new PreconditionFailed({ message: `Flag '${flagKey}' is at version ${currentVersion}, not the version named by If-Match`, currentVersion })
+
+/** Fails unless `ifMatch` (when given) is the version just read. */
+const checkVersion = (flag: Flag, options: WriteOptions | undefined) =>
+  options?.ifMatch === undefined || options.ifMatch === flag.version ? Effect.void : Effect.fail(preconditionFailed(flag.key, flag.version))
+
+/**
+ * The storage's compare-and-set missed: another write landed between this transaction's read and
+ * its write. Writes to a project are serialized by the revision bump, so this is a safety net that
+ * keeps the rule in the storage statement itself.
+ */
+const versionConflict = (error: VersionConflict) => Effect.fail(preconditionFailed(error.key, error.current))
 
 const invalid = (message: string, details: ReadonlyArray<Problem>) =>
   new InvalidRequest({ message, details: [...details] })
@@ -69,8 +108,9 @@ export const make = Effect.gen(function* () {
       Effect.flatMap(Option.match({ onNone: () => Effect.fail(flagNotFound(projectId, flagKey)), onSome: Effect.succeed }))
     )
 
-  /** `update` cannot miss a flag just read in the same serialized transaction. */
-  const save = (projectId: string, flag: Flag) => flags.update(projectId, flag).pipe(Effect.catchTag("NotFound", Effect.die))
+  /** Writes `flag`, based on the version `read` (compare-and-set); a flag just read cannot be missing. */
+  const save = (projectId: string, flag: Flag, read: number) =>
+    flags.update(projectId, flag, read).pipe(Effect.catchTag("NotFound", Effect.die), Effect.catchTag("VersionConflict", versionConflict))
 
   const create = Effect.fn("Flags.create")(function* (projectId: string, input: CreateFlagInput) {
     const problems = Validation.validateCreateFlag(input)
@@ -119,7 +159,7 @@ export const make = Effect.gen(function* () {
     return yield* flagNotFound(projectId, flagKey)
   })
 
-  const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput) {
+  const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput, options?: WriteOptions) {
     const now = yield* currentTimestamp
     const eventId = yield* ids.next
     return yield* commitAndAnnounce(
@@ -128,6 +168,7 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
+        yield* checkVersion(flag, options)
         if (input.variations !== undefined) {
           const problems = Validation.validateVariations(flag.type, input.variations)
           if (problems.length > 0) return yield* invalid("Invalid variations", problems)
@@ -148,14 +189,14 @@ export const make = Effect.gen(function* () {
           version: flag.version + 1,
           updatedAt: now
         }
-        yield* save(projectId, updated)
+        yield* save(projectId, updated, flag.version)
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.updated", projectId, occurredAt: now, flag: updated }))
         return [updated, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
       })
     )
   })
 
-  const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string) {
+  const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string, options?: WriteOptions) {
     const now = yield* currentTimestamp
     const eventId = yield* ids.next
     yield* commitAndAnnounce(
@@ -164,7 +205,11 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
-        yield* flags.remove(projectId, flagKey).pipe(Effect.catchTag("NotFound", Effect.die))
+        yield* checkVersion(flag, options)
+        yield* flags.remove(projectId, flagKey, flag.version).pipe(
+          Effect.catchTag("NotFound", Effect.die),
+          Effect.catchTag("VersionConflict", versionConflict)
+        )
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.deleted", projectId, occurredAt: now, flag }))
         return [undefined, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
       })
@@ -174,7 +219,8 @@ export const make = Effect.gen(function* () {
   const replaceTargeting = Effect.fn("Flags.replaceTargeting")(function* (
     projectId: string,
     flagKey: string,
-    input: TargetingInput
+    input: TargetingInput,
+    options?: WriteOptions
   ) {
     const now = yield* currentTimestamp
     const eventId = yield* ids.next
@@ -191,6 +237,7 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
+        yield* checkVersion(flag, options)
         const environment = yield* environments.get(projectId, input.environment)
         if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
         // Segment keys are only needed (one more query) when a rule names segments.
@@ -222,7 +269,10 @@ export const make = Effect.gen(function* () {
           version: flag.version + 1,
           updatedAt: now
         }
-        yield* flags.updateConfig(projectId, updated, input.environment).pipe(Effect.catchTag("NotFound", Effect.die))
+        yield* flags.updateConfig(projectId, updated, input.environment, flag.version).pipe(
+          Effect.catchTag("NotFound", Effect.die),
+          Effect.catchTag("VersionConflict", versionConflict)
+        )
         yield* outbox.append(
           makeFlagEvent({
             id: eventId,

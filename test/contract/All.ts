@@ -1,6 +1,7 @@
 import type { Contract } from "./Backend.js"
 import { apiKeyContract } from "./ApiKeyRepository.contract.js"
 import { changeFeedContract } from "./ChangeFeed.contract.js"
+import { concurrencyContract } from "./Concurrency.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
@@ -16,6 +17,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ProjectRepository + EnvironmentRepository", projectContract],
   ["FlagRepository", flagContract],
   ["Targeting", targetingContract],
+  ["Optimistic concurrency", concurrencyContract],
   ["SegmentRepository", segmentContract],
   ["ApiKeyRepository", apiKeyContract],
   ["EventOutbox", outboxContract],

@@ -219,6 +219,68 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
       })
     })
 
+    describe("optimistic concurrency", () => {
+      const etagOf = (reply: Reply) => reply.headers.get("etag")
+      const ifMatch = (etag: string) => ({ headers: { "if-match": etag } })
+
+      it("flag responses carry ETag \"<version>\"; a write with the current one succeeds, a stale one is 412 and changes nothing", async () => {
+        const created = await call("POST", "/v1/projects/p1/flags", flag("versioned"))
+        expect(etagOf(created)).toBe('"1"')
+        expect(etagOf(await call("GET", "/v1/projects/p1/flags/versioned"))).toBe('"1"')
+        const patched = await call("PATCH", "/v1/projects/p1/flags/versioned", { name: "Mine" }, ifMatch('"1"'))
+        expect(patched.status).toBe(200)
+        expect(etagOf(patched)).toBe('"2"')
+        const body = { environment: "production", enabled: true, defaultVariationKey: "A", offVariationKey: "C", rules: [] }
+        const put = await call("PUT", "/v1/projects/p1/flags/versioned/targeting", body, ifMatch('"2"'))
+        expect(put.status).toBe(200)
+        expect(etagOf(put)).toBe('"3"')
+        const stale = expectError("flag.staleIfMatch", await call("PATCH", "/v1/projects/p1/flags/versioned", { name: "Theirs" }, ifMatch('"2"')), 412, "precondition_failed") as unknown as {
+          error: { details: Array<{ path: string; message: string }> }
+        }
+        expect(stale.error.details).toEqual([{ path: "If-Match", message: 'the current version is "3"' }])
+        expectError("targeting.staleIfMatch", await call("PUT", "/v1/projects/p1/flags/versioned/targeting", { ...body, enabled: false }, ifMatch('"1"')), 412, "precondition_failed")
+        expectError("flag.deleteStaleIfMatch", await call("DELETE", "/v1/projects/p1/flags/versioned", undefined, ifMatch('"2"')), 412, "precondition_failed")
+        const now = await call("GET", "/v1/projects/p1/flags/versioned")
+        expect(now.body).toEqual(put.body)
+        // "*" names any current version; without If-Match the last writer wins.
+        expect((await call("PATCH", "/v1/projects/p1/flags/versioned", { name: "Any" }, ifMatch("*"))).status).toBe(200)
+        expect((await call("PATCH", "/v1/projects/p1/flags/versioned", { name: "Last" })).status).toBe(200)
+        expect((await call("DELETE", "/v1/projects/p1/flags/versioned", undefined, ifMatch('"5"'))).status).toBe(204)
+      })
+
+      it("a malformed If-Match is 400, and a weak tag never matches", async () => {
+        await call("POST", "/v1/projects/p1/flags", flag("badly-matched"))
+        for (const header of ["1", 'W/"1"', '"one"', '"1", "2"']) {
+          const reply = await call("PATCH", "/v1/projects/p1/flags/badly-matched", { name: "x" }, ifMatch(header))
+          expect(reply.status, header).toBe(400)
+        }
+        expectError("flag.malformedIfMatch", await call("PATCH", "/v1/projects/p1/flags/badly-matched", { name: "x" }, ifMatch("1")), 400, "invalid_request")
+        expect(((await call("GET", "/v1/projects/p1/flags/badly-matched")).body as { version: number }).version).toBe(1)
+      })
+
+      it("many concurrent writers with the same If-Match: exactly one succeeds, the others get 412", async () => {
+        await call("POST", "/v1/projects/p1/flags", flag("contended"))
+        const writers = 20
+        const replies = await Promise.all(
+          Array.from({ length: writers }, (_, i) =>
+            i % 2 === 0
+              ? call("PATCH", "/v1/projects/p1/flags/contended", { name: `writer ${i}` }, ifMatch('"1"'))
+              : call("PUT", "/v1/projects/p1/flags/contended/targeting", {
+                environment: "development",
+                enabled: true,
+                defaultVariationKey: i % 3 === 0 ? "A" : "B",
+                offVariationKey: "C",
+                rules: []
+              }, ifMatch('"1"'))
+          )
+        )
+        expect(replies.filter((r) => r.status === 200).length).toBe(1)
+        expect(replies.filter((r) => r.status === 412).length).toBe(writers - 1)
+        const winner = replies.find((r) => r.status === 200)!
+        expect((await call("GET", "/v1/projects/p1/flags/contended")).body).toEqual(winner.body)
+      })
+    })
+
     describe("segments", () => {
       const segment = { key: "beta", name: "Beta testers", conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }] }
       it("creates (201), lists (200), reads, patches and deletes (204)", async () => {

@@ -94,6 +94,15 @@ export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)
 })
 
+/** Optimistic concurrency on the writes to a flag: the version (the flag's `ETag`) the change is based on. */
+export const IfMatchHeaders = Schema.Struct({
+  "if-match": Schema.optional(
+    Schema.String.annotations({
+      description: "The flag's ETag (its version, e.g. \"3\") the change is based on; 412 when it is no longer current. Without it the last writer wins."
+    })
+  )
+})
+
 export const Health = Schema.Struct({
   status: Schema.Literal("ok"),
   database: Schema.Literal("ok")
@@ -157,24 +166,33 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
   .add(described(
     HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(FlagDoc),
     "Get a flag",
-    "One flag with its configuration in each environment."
+    "One flag with its configuration in each environment. The `ETag` response header is the flag's version, for `If-Match` on a later write."
   ))
   .add(described(
-    HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`.setPayload(strict(PatchFlagInput).annotations({ examples: [Examples.patchFlag] })).addSuccess(FlagDoc),
+    HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`
+      .setPayload(strict(PatchFlagInput).annotations({ examples: [Examples.patchFlag] }))
+      .setHeaders(IfMatchHeaders)
+      .addSuccess(FlagDoc)
+      .addError(Errors.PreconditionFailed),
     "Update a flag",
-    "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409)."
+    "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409). With `If-Match`, 412 unless the flag is still at that version."
   ))
   .add(described(
-    HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(HttpApiSchema.NoContent),
+    HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/flags/${flagKey}`
+      .setHeaders(IfMatchHeaders)
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(Errors.PreconditionFailed),
     "Delete a flag",
-    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`."
+    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version."
   ))
   .add(described(
     HttpApiEndpoint.put("replaceTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
       .setPayload(strict(TargetingInput).annotations({ examples: [Examples.replaceTargeting] }))
-      .addSuccess(FlagDoc),
+      .setHeaders(IfMatchHeaders)
+      .addSuccess(FlagDoc)
+      .addError(Errors.PreconditionFailed),
     "Replace a flag's targeting in one environment",
-    "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing."
+    "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing. With `If-Match`, 412 unless the flag is still at that version."
   ))
   .middleware(ManagementAuth)
   .annotate(OpenApi.Description, "Feature flags: variations shared by the project, and targeting (on/off, rules, rollouts) per environment.") {}

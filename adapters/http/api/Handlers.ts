@@ -4,11 +4,13 @@
  * (`ManagementAccess` carries the allowed scope). The evaluation endpoints call the same
  * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags } from "../../../src/services/Flags.js"
+import type { Flag } from "../../../src/domain/definitions/Flag.js"
+import type { PreconditionFailed } from "../../../src/domain/Errors.js"
 import { Projects } from "../../../src/services/Projects.js"
 import { Segments } from "../../../src/services/Segments.js"
 import { Webhooks } from "../../../src/services/Webhooks.js"
@@ -17,6 +19,7 @@ import { Authentication } from "../shared/Authentication.js"
 import * as Errors from "../shared/Errors.js"
 import { EvaluationLane, type EvaluationLaneShape, type LaneResponse } from "../shared/EvaluationLane.js"
 import * as Health from "./Health.js"
+import { etagOf, parseIfMatch } from "../shared/Versions.js"
 
 const isStorageError = (error: Errors.DomainError): error is Extract<Errors.DomainError, { _tag: "StorageError" }> =>
   error._tag === "StorageError"
@@ -28,6 +31,22 @@ const isStorageError = (error: Errors.DomainError): error is Extract<Errors.Doma
  */
 const mapped = <A, E extends Errors.DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Errors.ApiError, R> =>
   effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
+
+const mappedVersioned = <A, E extends Errors.DomainError | PreconditionFailed, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.mapError(effect, Errors.fromVersionedDomain)
+
+/** Answers with the flag and its version as the `ETag` header. */
+const withEtag = (flag: Flag) =>
+  Effect.as(
+    HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etagOf(flag.version)))),
+    flag
+  )
+
+/** The version `If-Match` requires (undefined: none), or the 400. */
+const ifMatchOf = (headers: { readonly "if-match"?: string | undefined }) => {
+  const parsed = parseIfMatch(headers["if-match"])
+  return parsed instanceof Errors.BadRequest ? Effect.fail(parsed) : Effect.succeed({ ifMatch: parsed.version })
+}
 
 export const HealthLive = HttpApiBuilder.group(FlagportApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check)
@@ -55,13 +74,31 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
 
 export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =>
   handlers
-    .handle("create", ({ path, payload }) => Effect.flatMap(Flags, (flags) => mapped(flags.create(path.projectId, payload))))
+    .handle("create", ({ path, payload }) =>
+      Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), withEtag))
+    )
     .handle("list", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.map(mapped(flags.list(path.projectId)), (data) => ({ data }))))
-    .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => mapped(flags.get(path.projectId, path.flagKey))))
-    .handle("patch", ({ path, payload }) => Effect.flatMap(Flags, (flags) => mapped(flags.patch(path.projectId, path.flagKey, payload))))
-    .handle("remove", ({ path }) => Effect.flatMap(Flags, (flags) => mapped(flags.remove(path.projectId, path.flagKey))))
-    .handle("replaceTargeting", ({ path, payload }) =>
-      Effect.flatMap(Flags, (flags) => mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload)))
+    .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag)))
+    .handle("patch", ({ headers, path, payload }) =>
+      Effect.gen(function* () {
+        const options = yield* ifMatchOf(headers)
+        const flags = yield* Flags
+        return yield* Effect.flatMap(mappedVersioned(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag)
+      })
+    )
+    .handle("remove", ({ headers, path }) =>
+      Effect.gen(function* () {
+        const options = yield* ifMatchOf(headers)
+        const flags = yield* Flags
+        yield* mappedVersioned(flags.remove(path.projectId, path.flagKey, options))
+      })
+    )
+    .handle("replaceTargeting", ({ headers, path, payload }) =>
+      Effect.gen(function* () {
+        const options = yield* ifMatchOf(headers)
+        const flags = yield* Flags
+        return yield* Effect.flatMap(mappedVersioned(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag)
+      })
     )
 )
 

@@ -28,11 +28,11 @@ export const classify = (
   cause: Cause.Cause<unknown>,
   method: string,
   path: string
-): Errors.ApiError | Errors.Unavailable | undefined => {
+): Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable | undefined => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
-    if (Errors.isApiError(error) || error instanceof Errors.Unavailable) return error
+    if (Errors.isApiError(error) || error instanceof Errors.PreconditionFailed || error instanceof Errors.Unavailable) return error
     switch (tagOf(error)) {
       case "HttpApiDecodeError":
         return Errors.badRequest(REQUEST_INVALID, problemsOf((error as { issues: ReadonlyArray<Issue> }).issues))
@@ -56,7 +56,7 @@ export const classify = (
  * built from every error schema of the API (groups and security middlewares included), so every
  * envelope class encodes to its own status.
  */
-const failEnvelope = (error: Errors.ApiError | Errors.Unavailable) => Effect.fail(error as Errors.BadRequest)
+const failEnvelope = (error: Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable) => Effect.fail(error as Errors.BadRequest)
 
 export const ErrorEnvelopeLive = HttpApiBuilder.middleware(
   FlagportApi,

@@ -9,7 +9,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Problem } from "../../../src/domain/Errors.js"
-import type { Forbidden, InvalidRequest, ResourceConflict, ResourceNotFound, Unauthenticated } from "../../../src/domain/Errors.js"
+import type { Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, ResourceConflict, ResourceNotFound, Unauthenticated } from "../../../src/domain/Errors.js"
 
 const body = <Code extends string>(code: Code) =>
   Schema.Struct({
@@ -41,6 +41,14 @@ export class NotFound extends Schema.Class<NotFound>("NotFound")(
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
   { error: body("conflict") },
   HttpApiSchema.annotations({ status: 409, description: "A duplicate key, or a reference still in use." })
+) {}
+
+export class PreconditionFailed extends Schema.Class<PreconditionFailed>("PreconditionFailed")(
+  { error: body("precondition_failed") },
+  HttpApiSchema.annotations({
+    status: 412,
+    description: "`If-Match` names a version that is not current; `details` names the current one (also the `ETag` of a fresh GET)."
+  })
 ) {}
 
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
@@ -84,6 +92,10 @@ export const unauthorized = (message: string) => new Unauthorized({ error: { cod
 export const forbidden = (message: string) => new ForbiddenError({ error: { code: "forbidden", message } })
 export const notFound = (message: string) => new NotFound({ error: { code: "not_found", message } })
 export const conflict = (message: string) => new Conflict({ error: { code: "conflict", message } })
+export const preconditionFailed = (message: string, currentVersion: number) =>
+  new PreconditionFailed({
+    error: { code: "precondition_failed", message, details: [{ path: "If-Match", message: `the current version is "${currentVersion}"` }] }
+  })
 export const payloadTooLarge = () =>
   new PayloadTooLarge({ error: { code: "payload_too_large", message: "The request body is larger than 1 MiB." } })
 export const unsupportedMediaType = () =>
@@ -128,19 +140,27 @@ export const fromDomain = (error: DomainError): ApiError => {
   }
 }
 
-const STATUS: Record<ApiError["error"]["code"] | "unavailable", number> = {
+/**
+ * The mapping for the writes that take `If-Match` (the only ones that can answer 412, so only
+ * they declare it in the OpenAPI document).
+ */
+export const fromVersionedDomain = (error: DomainError | VersionMismatch): ApiError | PreconditionFailed =>
+  error._tag === "PreconditionFailed" ? preconditionFailed(error.message, error.currentVersion) : fromDomain(error)
+
+const STATUS: Record<ApiError["error"]["code"] | "precondition_failed" | "unavailable", number> = {
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
   unavailable: 503
 }
 
-export const statusOf = (error: ApiError | Unavailable): number => STATUS[error.error.code]
+export const statusOf = (error: ApiError | PreconditionFailed | Unavailable): number => STATUS[error.error.code]
 
 /** The wire form, as plain data (what `JSON.stringify` writes). */
 export const envelopeOf = (error: ApiError | Unavailable): { readonly error: (ApiError | Unavailable)["error"] } => ({ error: error.error })
