@@ -17,6 +17,7 @@ import type { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import type { ApiKeys } from "../../src/services/ApiKeys.js"
 import * as Core from "../../src/services/Core.js"
 import type { Environments } from "../../src/services/Environments.js"
+import type { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
 import type { Flags } from "../../src/services/Flags.js"
 import type { Projects } from "../../src/services/Projects.js"
 import type { Segments } from "../../src/services/Segments.js"
@@ -61,6 +62,7 @@ export type Storage =
   | Projects
   | Environments
   | Flags
+  | EnvironmentCopy
   | Segments
   | ApiKeys
   | Snapshots

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import * as ApiKeys from "./ApiKeys.js"
+import * as EnvironmentCopy from "./EnvironmentCopy.js"
 import * as Environments from "./Environments.js"
 import * as Flags from "./Flags.js"
 import * as Projects from "./Projects.js"
@@ -7,13 +8,14 @@ import * as Segments from "./Segments.js"
 import * as Snapshots from "./Snapshots.js"
 
 /**
- * The storage-backed use cases (Projects, Environments, Flags, Segments, ApiKeys, Snapshots)
+ * The storage-backed use cases (Projects, Environments, Flags, EnvironmentCopy, Segments, ApiKeys, Snapshots)
  * in one layer; it needs the storage ports and an IdGenerator.
  */
 export const layer = Layer.mergeAll(
   Projects.layer,
   Environments.layer,
   Flags.layer,
+  EnvironmentCopy.layer,
   Segments.layer,
   ApiKeys.layer,
   Snapshots.layer

@@ -75,7 +75,8 @@ export class Flags extends Context.Tag("@flagport/services/Flags")<Flags, FlagsS
 const flagNotFound = (projectId: string, flagKey: string) =>
   new ResourceNotFound({ message: `Flag '${flagKey}' not found in project '${projectId}'` })
 
-const preconditionFailed = (flagKey: string, currentVersion: number) =>
+/** The 412 of a write based on another version than the current one. */
+export const preconditionFailed = (flagKey: string, currentVersion: number) =>
   new PreconditionFailed({ message: `Flag '${flagKey}' is at version ${currentVersion}, not the version named by If-Match`, currentVersion })
 
 /** Fails unless `ifMatch` (when given) is the version just read. */

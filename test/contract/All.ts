@@ -2,6 +2,7 @@ import type { Contract } from "./Backend.js"
 import { apiKeyContract } from "./ApiKeyRepository.contract.js"
 import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
+import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
@@ -18,6 +19,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["FlagRepository", flagContract],
   ["Targeting", targetingContract],
   ["Optimistic concurrency", concurrencyContract],
+  ["Environment copy", environmentCopyContract],
   ["SegmentRepository", segmentContract],
   ["ApiKeyRepository", apiKeyContract],
   ["EventOutbox", outboxContract],

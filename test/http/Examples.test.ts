@@ -28,8 +28,13 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["patch", "/v1/projects/{projectId}/segments/{segmentKey}", { projectId: "shop", segmentKey: "staff" }],
   ["post", "/v1/projects/{projectId}/webhooks", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/webhooks/{webhookId}", { projectId: "shop" }],
-  ["post", "/v1/evaluate", {}]
+  ["post", "/v1/evaluate", {}],
+  ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
+  ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }]
 ]
+
+/** The copy needs a second environment, which no example creates (the environment example is `production`). */
+const STAGING = { key: "staging", name: "Staging" }
 
 const exampleOf = (operation: Record<string, any>): unknown => {
   const ref: string = operation.requestBody.content["application/json"].schema.$ref
@@ -75,6 +80,10 @@ describe("the request examples of the document", () => {
       const operation = spec.paths[template][method]
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : params[name]))
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))
+      if (template.endsWith("/copy")) {
+        const staging = await request(t.url, "POST", `/v1/projects/${params.projectId}/environments`, { key: t.keys.global, body: STAGING })
+        expect(staging.status, staging.text).toBe(201)
+      }
       const reply = await request(t.url, method.toUpperCase(), path, { key: t.keys.global, body: exampleOf(operation) })
       expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
       expect(shapeDifferences(reply.body, responseExampleOf(operation, success!)), `${method} ${path}`).toEqual([])

@@ -89,6 +89,12 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/environments", body: { key: `env-${n}`, name: "Env" } })
   },
   {
+    name: "POST /v1/projects/{p}/environments/{e}/copy",
+    kind: "management",
+    success: 200,
+    prepare: async () => ({ method: "POST", path: "/v1/projects/p1/environments/production/copy", body: { from: "development" } })
+  },
+  {
     name: "POST /v1/projects/{p}/flags",
     kind: "management",
     success: 201,

@@ -281,6 +281,29 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
       })
     })
 
+    describe("environment copy", () => {
+      it("copies staging's configuration to production in one call; only changed flags are listed", async () => {
+        expect((await call("POST", "/v1/projects/p2/environments", { key: "qa", name: "QA" })).status).toBe(201)
+        for (const key of ["copy-a", "copy-b"]) await call("POST", "/v1/projects/p2/flags", flag(key))
+        const targeting = { environment: "qa", enabled: true, defaultVariationKey: "B", offVariationKey: "C", rules: [{ id: "us", conditions: [{ attribute: "country", operator: "in", values: ["US"] }], variationKey: "A" }] }
+        await call("PUT", "/v1/projects/p2/flags/copy-a/targeting", targeting)
+        const copied = await call("POST", "/v1/projects/p2/environments/production/copy", { from: "qa", flags: ["copy-a", "copy-b"] })
+        expect(copied.status).toBe(200)
+        expect(copied.body).toEqual({ data: ["copy-a"] })
+        const a = (await call("GET", "/v1/projects/p2/flags/copy-a")).body as { version: number; configs: Array<Record<string, unknown>> }
+        expect(a.configs.find((c) => c.environmentKey === "production")).toEqual({ ...targeting, environment: undefined, environmentKey: "production" })
+        expect(a.version).toBe(3)
+        expectError("copy.staleIfMatch", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "qa", flags: ["copy-a"] }, { headers: { "if-match": '"2"' } }), 412, "precondition_failed")
+        expectError("copy.ifMatchWithoutOneFlag", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "qa" }, { headers: { "if-match": '"3"' } }), 400, "invalid_request")
+      })
+      it("400 for copying onto itself or a bad body; 404 for an unknown environment or flag", async () => {
+        expectError("copy.ontoItself", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "production" }), 400, "invalid_request")
+        expectError("copy.invalidBody", await call("POST", "/v1/projects/p2/environments/production/copy", { flags: "all" }), 400, "invalid_request")
+        expectError("copy.unknownEnvironment", await call("POST", "/v1/projects/p2/environments/nowhere/copy", { from: "production" }), 404, "not_found")
+        expectError("copy.unknownFlag", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "development", flags: ["ghost"] }), 404, "not_found")
+      })
+    })
+
     describe("segments", () => {
       const segment = { key: "beta", name: "Beta testers", conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }] }
       it("creates (201), lists (200), reads, patches and deletes (204)", async () => {

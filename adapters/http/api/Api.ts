@@ -15,9 +15,11 @@ import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationCont
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
 import { Text } from "../../../src/domain/definitions/Text.js"
+import { documentName } from "../../../src/domain/DocumentName.js"
 import { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
 import { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
 import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
+import { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
 import * as Errors from "../shared/Errors.js"
@@ -36,6 +38,12 @@ const CreatedApiKeyDoc = CreatedApiKey.annotations({ examples: [Examples.created
 const EvaluateResponseDoc = EvaluateResponse.annotations({ examples: [Examples.evaluated] })
 
 const dataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
+
+const CopiedFlagsDoc = dataOf(Schema.String).annotations({
+  ...documentName("CopiedFlags"),
+  description: "The keys of the flags whose configuration changed.",
+  examples: [Examples.copied]
+})
 
 /** An endpoint with its OpenAPI summary (one line) and description. */
 const described = <N extends string, M extends HttpMethod, P, U, Pl, H, S, E, R, RE>(
@@ -89,6 +97,7 @@ const segmentKey = HttpApiSchema.param("segmentKey", Text)
 const webhookId = HttpApiSchema.param("webhookId", Text)
 const deliveryId = HttpApiSchema.param("deliveryId", Text)
 const keyId = HttpApiSchema.param("keyId", Text)
+const environmentKey = HttpApiSchema.param("environmentKey", Text)
 
 export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)
@@ -148,6 +157,15 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
       .addSuccess(Created(EnvironmentDoc)),
     "Create an environment",
     "Adds an environment to a project; every existing flag gets a configuration in it (disabled, serving its off variation). 409 when the key is taken."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("copy")`/v1/projects/${projectId}/environments/${environmentKey}/copy`
+      .setPayload(strict(CopyEnvironmentInput).annotations({ examples: [Examples.copyEnvironment] }))
+      .setHeaders(IfMatchHeaders)
+      .addSuccess(CopiedFlagsDoc)
+      .addError(Errors.PreconditionFailed),
+    "Copy flag configurations from another environment",
+    "In one transaction, copies enabled, default and off variations and rules (with their ids) of each named flag (every flag when `flags` is absent) from `from` into this environment, and answers the keys of the flags whose configuration changed. `If-Match` needs exactly one flag in `flags`; 412 unless that flag is still at that version."
   ))
   .middleware(ManagementAuth)
   .annotate(OpenApi.Description, "Environments of a project (for example `development`, `production`): each flag has one configuration per environment.") {}

@@ -11,6 +11,7 @@ import type { CreateEnvironmentInput, CreateProjectInput, Environment, Project }
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
 import type { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
+import type { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
 import type { EvaluateRequest, EvaluateResponse } from "../shared/EvaluationRequests.js"
 
 export const createProject: CreateProjectInput = { id: "shop", name: "Shop" }
@@ -157,3 +158,7 @@ export const apiKey: ApiKey = {
 }
 
 export const createdKey: CreatedApiKey = { ...apiKey, key: "cli_Xy7Q2mJ8vN4bR6tK1pL9sD3fG5hW0zA" }
+
+export const copyEnvironment: CopyEnvironmentInput = { from: "production", flags: ["new-checkout"] }
+
+export const copied: { readonly data: ReadonlyArray<string> } = { data: ["new-checkout"] }

@@ -7,6 +7,7 @@
 import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
+import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags } from "../../../src/services/Flags.js"
 import type { Flag } from "../../../src/domain/definitions/Flag.js"
@@ -70,6 +71,13 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
       Effect.flatMap(Environments, (envs) => Effect.map(mapped(envs.list(path.projectId)), (data) => ({ data })))
     )
     .handle("create", ({ path, payload }) => Effect.flatMap(Environments, (envs) => mapped(envs.create(path.projectId, payload))))
+    .handle("copy", ({ headers, path, payload }) =>
+      Effect.gen(function* () {
+        const options = yield* ifMatchOf(headers)
+        const copies = yield* EnvironmentCopy
+        return { data: yield* mappedVersioned(copies.copy(path.projectId, path.environmentKey, payload, options)) }
+      })
+    )
 )
 
 export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =>

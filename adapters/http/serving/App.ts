@@ -8,6 +8,7 @@
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "@effect/platform"
 import { Layer } from "effect"
 import type { ApiKeys } from "../../../src/services/ApiKeys.js"
+import type { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import type { Environments } from "../../../src/services/Environments.js"
 import type { Flags } from "../../../src/services/Flags.js"
 import type { Projects } from "../../../src/services/Projects.js"
@@ -28,6 +29,7 @@ import type { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 export type HttpServices =
   | Projects
   | Environments
+  | EnvironmentCopy
   | Flags
   | Segments
   | ApiKeys

@@ -1,0 +1,127 @@
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { InvalidRequest, type PreconditionFailed, ResourceNotFound } from "../domain/Errors.js"
+import type { Flag } from "../domain/definitions/Flag.js"
+import { Text } from "../domain/definitions/Text.js"
+import { documentName } from "../domain/DocumentName.js"
+import { EnvironmentConfig } from "../domain/definitions/Targeting.js"
+import { makeFlagEvent } from "../domain/webhooks/Webhook.js"
+import { ChangeFeed } from "../ports/ChangeFeed.js"
+import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { FlagRepository } from "../ports/FlagRepository.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { preconditionFailed, type WriteOptions } from "./Flags.js"
+import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, environmentNotFound } from "./Shared.js"
+
+/** `POST /v1/projects/{p}/environments/{to}/copy`: where from, and which flags (all when absent). */
+export const CopyEnvironmentInput = Schema.Struct({
+  from: Text,
+  flags: Schema.optional(Schema.Array(Text).pipe(Schema.maxItems(1000)))
+}).annotations(documentName("CopyEnvironmentInput"))
+export type CopyEnvironmentInput = typeof CopyEnvironmentInput.Type
+
+export interface EnvironmentCopyShape {
+  /**
+   * Copies each named flag's configuration in `from` (enabled, default and off variations, rules
+   * with their ids) to `to`, in one transaction: all flags or none. Every flag whose configuration
+   * changed grows its version by one and records one `targeting.updated`; the answer lists their
+   * keys. 400 when `from` is `to`, or for `ifMatch` without exactly one flag named; 404 for an
+   * unknown project, environment or flag; 412 when `ifMatch` is not that flag's version.
+   */
+  readonly copy: (
+    projectId: string,
+    to: string,
+    input: CopyEnvironmentInput,
+    options?: WriteOptions
+  ) => Effect.Effect<ReadonlyArray<string>, InvalidRequest | ResourceNotFound | PreconditionFailed | StorageError>
+}
+
+export class EnvironmentCopy extends Context.Tag("@flagport/services/EnvironmentCopy")<EnvironmentCopy, EnvironmentCopyShape>() {}
+
+const sameConfig = (a: EnvironmentConfig | undefined, b: EnvironmentConfig) =>
+  a !== undefined && JSON.stringify(a) === JSON.stringify(b)
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
+  const flags = yield* FlagRepository
+  const outbox = yield* EventOutbox
+  const ids = yield* IdGenerator
+  const tx = yield* Transactor
+  const feed = yield* ChangeFeed
+
+  const copy = Effect.fn("EnvironmentCopy.copy")(function* (
+    projectId: string,
+    to: string,
+    input: CopyEnvironmentInput,
+    options?: WriteOptions
+  ) {
+    if (input.from === to) {
+      return yield* new InvalidRequest({
+        message: "Cannot copy an environment onto itself.",
+        details: [{ path: "from", message: "must name another environment than the target" }]
+      })
+    }
+    const named = input.flags === undefined ? undefined : Array.from(new Set(input.flags))
+    if (options?.ifMatch !== undefined && named?.length !== 1) {
+      return yield* new InvalidRequest({
+        message: "If-Match on a copy needs exactly one flag named in flags.",
+        details: [{ path: "flags", message: "must name exactly one flag when If-Match is sent" }]
+      })
+    }
+    const now = yield* currentTimestamp
+    return yield* commitAndAnnounce(
+      tx,
+      feed,
+      Effect.gen(function* () {
+        const revision = yield* bumpRevision(projects, projectId)
+        for (const key of [input.from, to]) {
+          if (Option.isNone(yield* environments.get(projectId, key))) return yield* environmentNotFound(projectId, key)
+        }
+        const all = yield* flags.list(projectId)
+        const byKey = new Map(all.map((flag) => [flag.key, flag]))
+        const selected: Array<Flag> = []
+        for (const key of named ?? all.map((flag) => flag.key)) {
+          const flag = byKey.get(key)
+          if (flag === undefined) return yield* new ResourceNotFound({ message: `Flag '${key}' not found in project '${projectId}'` })
+          selected.push(flag)
+        }
+        const only = selected[0]
+        if (options?.ifMatch !== undefined && only !== undefined && only.version !== options.ifMatch) {
+          return yield* preconditionFailed(only.key, only.version)
+        }
+        const changed: Array<string> = []
+        for (const flag of selected) {
+          const source = flag.configs.find((c) => c.environmentKey === input.from)
+          if (source === undefined) continue
+          const config: EnvironmentConfig = { ...source, environmentKey: to }
+          const current = flag.configs.find((c) => c.environmentKey === to)
+          if (sameConfig(current, config)) continue
+          const updated: Flag = {
+            ...flag,
+            configs: current === undefined ? [...flag.configs, config] : flag.configs.map((c) => (c.environmentKey === to ? config : c)),
+            version: flag.version + 1,
+            updatedAt: now
+          }
+          yield* flags.updateConfig(projectId, updated, to, flag.version).pipe(
+            Effect.catchTag("NotFound", Effect.die),
+            Effect.catchTag("VersionConflict", (conflict) => Effect.fail(preconditionFailed(flag.key, conflict.current)))
+          )
+          const eventId = yield* ids.next
+          yield* outbox.append(
+            makeFlagEvent({ id: eventId, type: "targeting.updated", projectId, occurredAt: now, flag: updated, environment: to })
+          )
+          changed.push(flag.key)
+        }
+        return [changed, configChanged(projectId, revision, "targeting", { environments: [to], flagKeys: changed })] as const
+      })
+    )
+  })
+
+  return EnvironmentCopy.of({ copy })
+})
+
+export const layer = Layer.effect(EnvironmentCopy, make)
