@@ -58,7 +58,9 @@ describe("SQLite: a burst of writes does not hold up other requests", () => {
     if (server !== undefined) await stopServer(server)
   })
 
-  it("a fresh /health answers long before the burst ends", async () => {
+  // Up to three bursts: on a loaded machine the server's own event loop (parsing 300 requests) can
+  // hold one probe back by chance; the old code held back every probe, every time.
+  it("a fresh /health answers long before the burst ends", { timeout: 120_000, retry: 2 }, async () => {
     let acknowledged = 0
     let lastAcknowledgedAt = 0
     const writes = Array.from({ length: WRITES }, (_, n) =>
@@ -81,5 +83,5 @@ describe("SQLite: a burst of writes does not hold up other requests", () => {
     expect(health.status).toBe(200)
     const detail = `/health took ${Math.round(health.ms)} ms, the rest of the burst ${Math.round(restOfBurstMs)} ms`
     expect(health.ms, detail).toBeLessThan(restOfBurstMs * 0.75)
-  }, 120_000)
+  })
 })

@@ -578,7 +578,9 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         expect((await request(t.url, "GET", `/v1/flags/x/eval?environment=development&key=u&attributes=${attributes}`, { key: t.keys.client })).status).toBe(400)
         // Within the limit (the attributes object and the flag body add their own levels).
         expect((await call("POST", "/v1/projects/p1/flags", flagWith(60))).status).toBe(201)
-        expect((await evaluate(60)).status).toBe(200)
+        // An evaluation context has its own, lower nesting limit (checked after the body is parsed).
+        expect((await evaluate(8)).status).toBe(200)
+        expect((await evaluate(60)).status).toBe(400)
         expect((await call("POST", "/v1/projects/p1/flags", { ...flagWith(60), key: "brackets", variations: [{ key: "a", value: "[[[[{{{{".repeat(100) }] })).status).toBe(201)
       })
       it("a body over 1 MiB is 413 on both lanes", async () => {
