@@ -11,6 +11,7 @@ interface ApiKeyRow {
   readonly id: string
   readonly type: string
   readonly project_id: string | null
+  readonly environment: string | null
   readonly name: string
   readonly prefix: string
   readonly created_at: string
@@ -22,6 +23,7 @@ const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   type: row.type as ApiKeyType,
   projectId: row.project_id,
+  environment: row.environment,
   name: row.name,
   prefix: row.prefix,
   createdAt: row.created_at,
@@ -31,7 +33,7 @@ const toApiKey = (row: ApiKeyRow): ApiKey => ({
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const columns = sql.literal("id, type, project_id, name, prefix, created_at, last_used_at, revoked_at")
+  const columns = sql.literal("id, type, project_id, environment, name, prefix, created_at, last_used_at, revoked_at")
   const one = (rows: ReadonlyArray<ApiKeyRow>) => Option.map(Option.fromNullable(rows[0]), toApiKey)
   return ApiKeyRepository.of({
     insert: (apiKey, hash) =>
@@ -40,6 +42,7 @@ export const make = Effect.gen(function* () {
           id: apiKey.id,
           type: apiKey.type,
           project_id: apiKey.projectId,
+          environment: apiKey.environment,
           name: apiKey.name,
           prefix: apiKey.prefix,
           key_hash: hash,

@@ -5,15 +5,18 @@ import { InvalidRequest, ResourceConflict, ResourceNotFound } from "../domain/Er
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Crypto, type CryptoShape } from "../ports/Crypto.js"
 import { type Change, ChangeFeed } from "../ports/ChangeFeed.js"
+import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
-import { commitAndAnnounce, currentTimestamp, requireProject } from "./Shared.js"
+import { commitAndAnnounce, currentTimestamp, environmentNotFound, requireProject } from "./Shared.js"
 
 export interface CreateApiKeyInput {
   readonly type: ApiKeyType
   readonly projectId?: string | null | undefined
+  /** Binds the key to this environment of its project (which must exist); null/absent = every environment. */
+  readonly environment?: string | null | undefined
   readonly name?: string | undefined
 }
 
@@ -21,7 +24,8 @@ export interface ApiKeysShape {
   /**
    * Makes a new key: `srv_` / `cli_` followed by 43 random base64url characters (256 bits from
    * the OS CSPRNG). Only its SHA-256 hash is stored; `secret` is returned this once.
-   * 400 for a client key without a project, 404 for an unknown project.
+   * 400 for a client key without a project or an environment-bound key without one, 404 for an
+   * unknown project or environment.
    */
   readonly create: (
     input: CreateApiKeyInput
@@ -66,6 +70,7 @@ const keyNotFound = (id: string) => Effect.fail(new ResourceNotFound({ message: 
 export const make = Effect.gen(function* () {
   const keys = yield* ApiKeyRepository
   const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
   const ids = yield* IdGenerator
   const tx = yield* Transactor
   const crypto = yield* Crypto
@@ -79,6 +84,14 @@ export const make = Effect.gen(function* () {
         details: [{ path: "projectId", message: "is required for a client key" }]
       })
     }
+    const environment = input.environment ?? null
+    // An environment is a key within one project: a global key has no project to name it in.
+    if (environment !== null && projectId === null) {
+      return yield* new InvalidRequest({
+        message: "A key bound to an environment must be scoped to a project.",
+        details: [{ path: "projectId", message: "is required for a key bound to an environment" }]
+      })
+    }
     const now = yield* currentTimestamp
     const id = yield* ids.next
     const secret = generateSecret(crypto, input.type)
@@ -86,6 +99,7 @@ export const make = Effect.gen(function* () {
       id,
       type: input.type,
       projectId,
+      environment,
       name: input.name ?? "",
       prefix: secret.slice(0, 8),
       createdAt: now,
@@ -95,6 +109,10 @@ export const make = Effect.gen(function* () {
     // Checked before the transaction, which then holds a single write (on SQLite a transaction that
     // reads before writing can lose the race for the write lock); the foreign key covers the gap.
     if (projectId !== null) yield* requireProject(projects, projectId)
+    if (projectId !== null && environment !== null) {
+      const found = yield* environments.get(projectId, environment)
+      if (Option.isNone(found)) return yield* environmentNotFound(projectId, environment)
+    }
     // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
     yield* tx.withTransaction(keys.insert(apiKey, hashSecret(crypto, secret))).pipe(Effect.catchTag("DuplicateKey", Effect.die))
     return { apiKey, secret }

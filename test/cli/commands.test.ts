@@ -44,6 +44,7 @@ describe("flagport --help", () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toContain("--type server | client")
     expect(result.stdout).toContain("--project ID")
+    expect(result.stdout).toContain("--environment ENV")
     expect(result.stdout).toContain("--name NAME")
     expect(result.stdout).toContain("--json")
   })
@@ -170,7 +171,8 @@ describe.each(backends)("flagport commands on $name", (backend) => {
     const client = await runCli(["keys", "create", "--type", "client", "--project", "shop", "--json"], env)
     expect(client.code).toBe(0)
     const clientJson = JSON.parse(client.stdout)
-    expect(Object.keys(clientJson).sort()).toEqual(["id", "key", "projectId", "type"])
+    expect(Object.keys(clientJson).sort()).toEqual(["environment", "id", "key", "projectId", "type"])
+    expect(clientJson.environment).toBeNull()
     expect(clientJson).toMatchObject({ type: "client", projectId: "shop" })
     expect(clientJson.key).toMatch(/^cli_/)
 
@@ -212,6 +214,26 @@ describe.each(backends)("flagport commands on $name", (backend) => {
     const unknownKey = await runCli(["keys", "revoke", "no-such-key"], env)
     expect(unknownKey.code).toBe(1)
     expectOneLineError(unknownKey.stderr, /^error: API key 'no-such-key' not found/)
+  })
+
+  it("keys create --environment binds a key to one environment of its project", { timeout: CLI_TIMEOUT }, async () => {
+    const env = { DATABASE_URL: await backend.fresh() }
+    expect((await runCli(["projects", "create", "shop"], env)).code).toBe(0)
+    expect((await runCli(["environments", "create", "production", "--project", "shop"], env)).code).toBe(0)
+
+    const bound = await runCli(["keys", "create", "--type", "client", "--project", "shop", "--environment", "production", "--json"], env)
+    expect(bound.code, bound.stderr).toBe(0)
+    expect(JSON.parse(bound.stdout)).toMatchObject({ type: "client", projectId: "shop", environment: "production" })
+    const listed = JSON.parse((await runCli(["keys", "list", "--json"], env)).stdout).data as Array<{ environment: string | null }>
+    expect(listed.map((key) => key.environment)).toEqual(["production"])
+
+    const withoutProject = await runCli(["keys", "create", "--type", "server", "--environment", "production"], env)
+    expect(withoutProject.code).toBe(2)
+    expectOneLineError(withoutProject.stderr, /bound to an environment must be scoped to a project.*--project/)
+
+    const unknown = await runCli(["keys", "create", "--type", "client", "--project", "shop", "--environment", "staging"], env)
+    expect(unknown.code).toBe(1)
+    expectOneLineError(unknown.stderr, /^error: Environment 'staging' not found in project 'shop'/)
   })
 })
 

@@ -55,21 +55,24 @@ describe("Policy.classifyToken", () => {
 
 describe("Policy.principalOf", () => {
   it("classifies global server, scoped server, scoped client and unscoped client keys", () => {
-    expect(Policy.principalOf({ id: "k1", type: "server", projectId: null })).toEqual({ _tag: "GlobalServer", keyId: "k1" })
-    expect(Policy.principalOf({ id: "k2", type: "server", projectId: "p" })).toEqual({
+    expect(Policy.principalOf({ id: "k1", type: "server", projectId: null, environment: null })).toEqual({ _tag: "GlobalServer", keyId: "k1" })
+    expect(Policy.principalOf({ id: "k2", type: "server", projectId: "p", environment: null })).toEqual({
       _tag: "ProjectServer",
       keyId: "k2",
-      projectId: "p"
+      projectId: "p",
+      environment: null
     })
-    expect(Policy.principalOf({ id: "k3", type: "client", projectId: "p" })).toEqual({
+    expect(Policy.principalOf({ id: "k3", type: "client", projectId: "p", environment: "production" })).toEqual({
       _tag: "Client",
       keyId: "k3",
-      projectId: "p"
+      projectId: "p",
+      environment: "production"
     })
-    expect(Policy.principalOf({ id: "k4", type: "client", projectId: null })).toEqual({
+    expect(Policy.principalOf({ id: "k4", type: "client", projectId: null, environment: null })).toEqual({
       _tag: "Client",
       keyId: "k4",
-      projectId: null
+      projectId: null,
+      environment: null
     })
   })
   it("an unknown key is the specification's 401 message", () => {
@@ -80,9 +83,11 @@ describe("Policy.principalOf", () => {
 })
 
 const globalServer: Principal = { _tag: "GlobalServer", keyId: "g" }
-const scopedServer: Principal = { _tag: "ProjectServer", keyId: "s", projectId: "p1" }
-const client: Principal = { _tag: "Client", keyId: "c", projectId: "p1" }
-const unscopedClient: Principal = { _tag: "Client", keyId: "u", projectId: null }
+const scopedServer: Principal = { _tag: "ProjectServer", keyId: "s", projectId: "p1", environment: null }
+const client: Principal = { _tag: "Client", keyId: "c", projectId: "p1", environment: null }
+const unscopedClient: Principal = { _tag: "Client", keyId: "u", projectId: null, environment: null }
+const boundServer: Principal = { _tag: "ProjectServer", keyId: "bs", projectId: "p1", environment: "production" }
+const boundClient: Principal = { _tag: "Client", keyId: "bc", projectId: "p1", environment: "production" }
 
 type Outcome = { readonly ok: string | null } | { readonly tag: string; readonly message: string }
 const outcome = <A>(result: Either.Either<A, { _tag: string; message: string }>): Outcome =>
@@ -116,26 +121,42 @@ describe("Policy.authorizeManagement: the whole table", () => {
 })
 
 describe("Policy.authorizeEvaluation: the whole table", () => {
-  const table: ReadonlyArray<[string, Principal, string | undefined, Outcome]> = [
-    ["global server key with projectId", globalServer, "p2", { ok: "p2" }],
-    ["global server key without projectId", globalServer, undefined, { tag: "InvalidRequest", message: M.projectIdRequired }],
-    ["global server key with an empty projectId", globalServer, "", { tag: "InvalidRequest", message: M.projectIdRequired }],
-    ["scoped server key without projectId", scopedServer, undefined, { ok: "p1" }],
-    ["scoped server key naming its project", scopedServer, "p1", { ok: "p1" }],
-    ["scoped server key naming another project", scopedServer, "p2", { tag: "Forbidden", message: M.projectMismatch }],
-    ["client key without projectId", client, undefined, { ok: "p1" }],
-    ["client key naming its project", client, "p1", { ok: "p1" }],
-    ["client key naming another project", client, "p2", { tag: "Forbidden", message: M.projectMismatch }],
-    ["unscoped client key", unscopedClient, undefined, { tag: "Forbidden", message: M.clientKeyUnscoped }],
-    ["unscoped client key naming a project", unscopedClient, "p1", { tag: "Forbidden", message: M.clientKeyUnscoped }]
+  const scope = (projectId: string, environment: string) => ({ ok: { projectId, environment } }) as unknown as Outcome
+  const table: ReadonlyArray<[string, Principal, string | undefined, string | undefined, Outcome]> = [
+    ["global server key with projectId", globalServer, "p2", "dev", scope("p2", "dev")],
+    ["global server key without projectId", globalServer, undefined, "dev", { tag: "InvalidRequest", message: M.projectIdRequired }],
+    ["global server key with an empty projectId", globalServer, "", "dev", { tag: "InvalidRequest", message: M.projectIdRequired }],
+    ["global server key without environment", globalServer, "p2", undefined, { tag: "InvalidRequest", message: M.requestInvalid }],
+    ["scoped server key without projectId", scopedServer, undefined, "dev", scope("p1", "dev")],
+    ["scoped server key naming its project", scopedServer, "p1", "dev", scope("p1", "dev")],
+    ["scoped server key naming another project", scopedServer, "p2", "dev", { tag: "Forbidden", message: M.projectMismatch }],
+    ["scoped server key without environment", scopedServer, "p1", undefined, { tag: "InvalidRequest", message: M.requestInvalid }],
+    ["client key without projectId", client, undefined, "dev", scope("p1", "dev")],
+    ["client key naming its project", client, "p1", "dev", scope("p1", "dev")],
+    ["client key naming another project", client, "p2", "dev", { tag: "Forbidden", message: M.projectMismatch }],
+    ["client key without environment", client, undefined, undefined, { tag: "InvalidRequest", message: M.requestInvalid }],
+    ["unscoped client key", unscopedClient, undefined, "dev", { tag: "Forbidden", message: M.clientKeyUnscoped }],
+    ["unscoped client key naming a project", unscopedClient, "p1", "dev", { tag: "Forbidden", message: M.clientKeyUnscoped }],
+    ["bound server key without environment (supplies its own)", boundServer, undefined, undefined, scope("p1", "production")],
+    ["bound server key naming its environment", boundServer, "p1", "production", scope("p1", "production")],
+    ["bound server key naming another environment", boundServer, undefined, "dev", { tag: "Forbidden", message: M.environmentMismatch }],
+    ["bound client key without environment (supplies its own)", boundClient, undefined, undefined, scope("p1", "production")],
+    ["bound client key naming another environment", boundClient, "p1", "dev", { tag: "Forbidden", message: M.environmentMismatch }],
+    ["bound client key naming another project", boundClient, "p2", "production", { tag: "Forbidden", message: M.projectMismatch }]
   ]
-  it.each(table)("%s", (_name, principal, requested, expected) => {
-    expect(outcome(Policy.authorizeEvaluation(principal, requested))).toEqual(expected)
+  it.each(table)("%s", (_name, principal, project, environment, expected) => {
+    expect(outcome(Policy.authorizeEvaluation(principal, project, environment))).toEqual(expected)
   })
   it("the 400 for a global key without projectId names the field", () => {
-    const result = Policy.authorizeEvaluation(globalServer, undefined)
+    const result = Policy.authorizeEvaluation(globalServer, undefined, "dev")
     expect(Either.isLeft(result) && result.left._tag === "InvalidRequest" ? result.left.details : []).toEqual([
       { path: "projectId", message: "is required with a global server key" }
+    ])
+  })
+  it("the 400 for an unbound key without environment is the missing field's", () => {
+    const result = Policy.authorizeEvaluation(client, undefined, undefined)
+    expect(Either.isLeft(result) && result.left._tag === "InvalidRequest" ? result.left.details : []).toEqual([
+      { path: "environment", message: "is missing" }
     ])
   })
 })

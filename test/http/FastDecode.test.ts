@@ -92,7 +92,12 @@ describe("FastDecode agrees with the schemas", () => {
     expect(FastDecode.evaluateRequest({ environment: "production", context: { key: "u" }, extra: 1 })).toBeUndefined()
     expect(FastDecode.evaluateRequest({ environment: "production", context: { key: "u", attributes: [] } })).toBeUndefined()
     expect(FastDecode.flagEvalQuery({ environment: "production", key: "u", attributes: "[1]" })).toBeUndefined()
-    expect(FastDecode.configQuery({})).toBeUndefined()
+    expect(FastDecode.configQuery({ environment: ["a", "b"] })).toBeUndefined()
+  })
+  it("leaves the environment out when the request names none (a bound key supplies it)", () => {
+    expect(FastDecode.configQuery({})).toEqual({})
+    expect(FastDecode.flagEvalQuery({ key: "u" })).toEqual({ key: "u" })
+    expect(FastDecode.evaluateRequest({ context: { key: "u" } })).toEqual({ context: { key: "u" } })
   })
 })
 

@@ -9,8 +9,31 @@ import { Messages } from "../../src/domain/auth/Policy.js"
 import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { request, startServer, type Keys, type TestServer } from "./fixtures.js"
 
-type Credential = "none" | "malformed" | "unknown" | "client" | "scopedOwn" | "scopedOther" | "global"
-const CREDENTIALS: ReadonlyArray<Credential> = ["none", "malformed", "unknown", "client", "scopedOwn", "scopedOther", "global"]
+type Credential =
+  | "none"
+  | "malformed"
+  | "unknown"
+  | "client"
+  | "scopedOwn"
+  | "scopedOther"
+  | "global"
+  /** Client key of p1 bound to development (the environment every evaluation row names). */
+  | "boundClient"
+  /** Client and server keys of p1 bound to production. */
+  | "boundClientOther"
+  | "boundServerOther"
+const CREDENTIALS: ReadonlyArray<Credential> = [
+  "none",
+  "malformed",
+  "unknown",
+  "client",
+  "scopedOwn",
+  "scopedOther",
+  "global",
+  "boundClient",
+  "boundClientOther",
+  "boundServerOther"
+]
 
 const headersFor = (credential: Credential, keys: Keys): Record<string, string> => {
   switch (credential) {
@@ -28,6 +51,12 @@ const headersFor = (credential: Credential, keys: Keys): Record<string, string> 
       return { authorization: `Bearer ${keys.otherScoped}` }
     case "global":
       return { authorization: `Bearer ${keys.global}` }
+    case "boundClient":
+      return { authorization: `Bearer ${keys.boundClient}` }
+    case "boundClientOther":
+      return { authorization: `Bearer ${keys.boundClientOther}` }
+    case "boundServerOther":
+      return { authorization: `Bearer ${keys.boundServerOther}` }
   }
 }
 
@@ -253,6 +282,14 @@ const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
       return endpoint.kind === "projects-list" ? endpoint.success : forbidden(Messages.projectMismatch)
     case "global":
       return endpoint.success
+    case "boundClient":
+      return endpoint.kind === "evaluation" ? endpoint.success : forbidden(Messages.serverKeyRequired)
+    case "boundClientOther":
+      return endpoint.kind === "evaluation" ? forbidden(Messages.environmentMismatch) : forbidden(Messages.serverKeyRequired)
+    case "boundServerOther":
+      // Binding limits what a key evaluates, not what a server key manages.
+      if (endpoint.kind === "evaluation") return forbidden(Messages.environmentMismatch)
+      return endpoint.kind === "projects-create" ? forbidden(Messages.projectMismatch) : endpoint.success
   }
 }
 
@@ -316,6 +353,37 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
       expect((missing.body as { error: { code: string } }).error.code).toBe("invalid_request")
       const otherClient = await request(t.url, "GET", "/v1/config?environment=development&projectId=p1", { key: t.keys.otherClient })
       expect(otherClient.body).toEqual({ error: { code: "forbidden", message: Messages.projectMismatch } })
+    })
+
+    /** Each evaluation endpoint without naming an environment, as [name, method, path, body]. */
+    const withoutEnvironment: ReadonlyArray<readonly [string, string, string, unknown]> = [
+      ["POST /v1/evaluate", "POST", "/v1/evaluate", { context: { key: "u" } }],
+      ["GET /v1/flags/{f}/eval", "GET", "/v1/flags/matrix-flag/eval?key=u", undefined],
+      ["GET /v1/config", "GET", "/v1/config", undefined]
+    ]
+
+    it.each(withoutEnvironment)("%s: a bound key that names no environment is answered for its own", async (name, method, path, body) => {
+      const reply = await request(t.url, method, path, { key: t.keys.boundClientOther, body })
+      expect(reply.status, reply.text).toBe(200)
+      const production = await request(t.url, "GET", "/v1/config?environment=production", { key: t.keys.client })
+      if (name === "GET /v1/config") expect(reply.headers.get("etag")).toBe(production.headers.get("etag"))
+      if (name === "POST /v1/evaluate") expect((reply.body as { environment: string }).environment).toBe("production")
+    })
+
+    it.each(withoutEnvironment)("%s: an unbound key that names no environment gets the missing field's 400", async (_name, method, path, body) => {
+      const reply = await request(t.url, method, path, { key: t.keys.client, body })
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 400,
+        body: { error: { code: "invalid_request", message: Messages.requestInvalid, details: [{ path: "environment", message: "is missing" }] } }
+      })
+    })
+
+    it.each(withoutEnvironment)("%s: a key bound to an environment the project lacks gets 404", async (_name, method, path, body) => {
+      const reply = await request(t.url, method, path, { key: t.keys.boundToUnknown, body })
+      expect({ status: reply.status, body: reply.body }).toEqual({
+        status: 404,
+        body: { error: { code: "not_found", message: "Environment 'staging' not found in project 'p1'" } }
+      })
     })
 
     it.each([

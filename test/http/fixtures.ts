@@ -21,6 +21,12 @@ export interface Keys {
   /** A client key without a project, as only a direct repository write (or old data) can make. */
   readonly unscopedClient: string
   readonly revoked: string
+  /** Keys of p1 bound to one environment: a client key to development, a client and a server key to production. */
+  readonly boundClient: string
+  readonly boundClientOther: string
+  readonly boundServerOther: string
+  /** A p1 client key bound to an environment the project does not have (only old data or a direct write can make one). */
+  readonly boundToUnknown: string
 }
 
 export interface TestServer {
@@ -88,8 +94,8 @@ export const seed = Effect.gen(function* () {
     yield* envs.create(id, { key: "development", name: "Development" })
     yield* envs.create(id, { key: "production", name: "Production" })
   }
-  const make = (type: "server" | "client", projectId: string | null) =>
-    Effect.map(apiKeys.create({ type, projectId }), (created) => created.secret)
+  const make = (type: "server" | "client", projectId: string | null, environment: string | null = null) =>
+    Effect.map(apiKeys.create({ type, projectId, environment }), (created) => created.secret)
   const revoked = yield* apiKeys.create({ type: "server", projectId: null })
   yield* apiKeys.revoke(revoked.apiKey.id)
   const unscopedClient = "cli_unscoped-legacy-key"
@@ -98,6 +104,7 @@ export const seed = Effect.gen(function* () {
       id: "legacy-unscoped-client",
       type: "client",
       projectId: null,
+      environment: null,
       name: "legacy",
       prefix: unscopedClient.slice(0, 8),
       createdAt: new Date().toISOString(),
@@ -106,6 +113,21 @@ export const seed = Effect.gen(function* () {
     },
     hashSecret(nodeCrypto, unscopedClient)
   )
+  const boundToUnknown = "cli_bound-to-a-missing-environment"
+  yield* (yield* ApiKeyRepository).insert(
+    {
+      id: "bound-to-unknown",
+      type: "client",
+      projectId: "p1",
+      environment: "staging",
+      name: "bound to unknown",
+      prefix: boundToUnknown.slice(0, 8),
+      createdAt: new Date().toISOString(),
+      lastUsedAt: null,
+      revokedAt: null
+    },
+    hashSecret(nodeCrypto, boundToUnknown)
+  )
   return {
     global: yield* make("server", null),
     scoped: yield* make("server", "p1"),
@@ -113,7 +135,11 @@ export const seed = Effect.gen(function* () {
     client: yield* make("client", "p1"),
     otherClient: yield* make("client", "p2"),
     unscopedClient,
-    revoked: revoked.secret
+    revoked: revoked.secret,
+    boundClient: yield* make("client", "p1", "development"),
+    boundClientOther: yield* make("client", "p1", "production"),
+    boundServerOther: yield* make("server", "p1", "production"),
+    boundToUnknown
   }
 })
 

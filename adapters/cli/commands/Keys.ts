@@ -18,19 +18,32 @@ const project = Options.text("project").pipe(
   Options.optional
 )
 
+const environment = Options.text("environment").pipe(
+  Options.withPseudoName("ENV"),
+  Options.withDescription(
+    "Bind the key to this environment of its project: it may then evaluate, download and stream only that one (requires --project)."
+  ),
+  Options.optional
+)
+
 const create = Command.make(
   "create",
-  { type, project, name: Shared.name, json: Shared.json },
+  { type, project, environment, name: Shared.name, json: Shared.json },
   (options) =>
     Effect.gen(function* () {
       const projectId = Option.getOrNull(options.project)
       if (options.type === "client" && projectId === null) {
         return yield* new UsageError({ message: "a client key must be scoped to a project: pass --project ID" })
       }
+      const boundTo = Option.getOrNull(options.environment)
+      if (boundTo !== null && projectId === null) {
+        return yield* new UsageError({ message: "a key bound to an environment must be scoped to a project: pass --project ID" })
+      }
       const apiKeys = yield* ApiKeys
       const created = yield* apiKeys.create({
         type: options.type,
         projectId,
+        environment: boundTo,
         name: Option.getOrElse(options.name, () => `${options.type} key`)
       })
       if (options.json) {
@@ -38,7 +51,8 @@ const create = Command.make(
           id: created.apiKey.id,
           key: created.secret,
           type: created.apiKey.type,
-          projectId: created.apiKey.projectId
+          projectId: created.apiKey.projectId,
+          environment: created.apiKey.environment
         })
       }
       yield* printLines([`KEY=${created.secret}`])
@@ -46,7 +60,7 @@ const create = Command.make(
 ).pipe(
   Command.provide(Storage.layer),
   Command.withDescription(
-    "Create an API key and print it once as KEY=<key> (--json: { id, key, type, projectId }). Only its hash is stored."
+    "Create an API key and print it once as KEY=<key> (--json: { id, key, type, projectId, environment }). Only its hash is stored."
   )
 )
 
@@ -55,11 +69,12 @@ const list = Command.make("list", { json: Shared.json }, (options) =>
     const keys = yield* (yield* ApiKeys).list()
     if (options.json) return yield* printJson({ data: keys })
     yield* printTable(
-      ["ID", "TYPE", "PROJECT", "PREFIX", "NAME", "CREATED", "LAST USED", "REVOKED"],
+      ["ID", "TYPE", "PROJECT", "ENVIRONMENT", "PREFIX", "NAME", "CREATED", "LAST USED", "REVOKED"],
       keys.map((key) => [
         key.id,
         key.type,
         key.projectId ?? "(global)",
+        key.environment ?? "(all)",
         key.prefix,
         key.name,
         key.createdAt,

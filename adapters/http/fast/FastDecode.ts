@@ -29,7 +29,8 @@ const onlyKeys = (record: Record<string, unknown>, allowed: ReadonlySet<string>)
 export const evaluateRequest = (u: unknown): EvaluateRequest | undefined => {
   if (!isPlainRecord(u) || !onlyKeys(u, EVALUATE_KEYS)) return undefined
   const { context, environment, projectId } = u
-  if (!isText(environment)) return undefined
+  if (environment !== undefined && !isText(environment)) return undefined
+  if ("environment" in u && environment === undefined) return undefined
   if (projectId !== undefined && !isText(projectId)) return undefined
   if ("projectId" in u && projectId === undefined) return undefined
   if (!isPlainRecord(context) || !onlyKeys(context, CONTEXT_KEYS)) return undefined
@@ -45,9 +46,10 @@ export type QueryValue = string | ReadonlyArray<string>
 /** The query of GET /v1/flags/{flagKey}/eval, when it is plainly valid (unknown parameters are dropped, as the schema does). */
 export const flagEvalQuery = (query: Record<string, QueryValue>): FlagEvalQuery | undefined => {
   const { attributes, environment, key, projectId } = query
-  if (!isText(environment) || typeof key !== "string" || key.length === 0) return undefined
+  if (!(environment === undefined || isText(environment)) || typeof key !== "string" || key.length === 0) return undefined
   if (!(attributes === undefined || typeof attributes === "string") || !(projectId === undefined || isText(projectId))) return undefined
-  const out: { environment: string; key: string; attributes?: Record<string, unknown>; projectId?: string } = { environment, key }
+  const out: { environment?: string; key: string; attributes?: Record<string, unknown>; projectId?: string } = { key }
+  if (environment !== undefined) out.environment = environment
   if (attributes !== undefined) {
     let parsed: unknown
     try {
@@ -65,6 +67,9 @@ export const flagEvalQuery = (query: Record<string, QueryValue>): FlagEvalQuery 
 /** The query of GET /v1/config, when it is plainly valid. */
 export const configQuery = (query: Record<string, QueryValue>): ConfigQuery | undefined => {
   const { environment, projectId } = query
-  if (!isText(environment) || !(projectId === undefined || isText(projectId))) return undefined
-  return projectId === undefined ? { environment } : { environment, projectId }
+  if (!(environment === undefined || isText(environment)) || !(projectId === undefined || isText(projectId))) return undefined
+  const out: { environment?: string; projectId?: string } = {}
+  if (environment !== undefined) out.environment = environment
+  if (projectId !== undefined) out.projectId = projectId
+  return out
 }

@@ -179,17 +179,26 @@ export class Lane implements EvaluationLaneShape {
     return input.right
   }
 
-  private entry(principal: Principal, requestedProjectId: string | undefined, environment: string): Sync<CompiledEntry> {
-    const projectId = unwrap(Policy.authorizeEvaluation(principal, requestedProjectId))
-    return this.options.snapshots.get(projectId, environment)
+  /** The project and environment the policy allows (a bound key may supply the environment); throws its 400/403. */
+  private scope(
+    principal: Principal,
+    requested: { readonly projectId?: string | undefined; readonly environment?: string | undefined }
+  ): Policy.EvaluationScope {
+    return unwrap(Policy.authorizeEvaluation(principal, requested.projectId, requested.environment))
+  }
+
+  /** The compiled snapshot of an allowed scope (404 for an unknown project or environment). */
+  private entry(scope: Policy.EvaluationScope): Sync<CompiledEntry> {
+    return this.options.snapshots.get(scope.projectId, scope.environment)
   }
 
   /** POST /v1/evaluate with a decoded body. */
   evaluate(principal: Principal, input: EvaluateRequest): Sync<LaneResponse> {
     checkContextLimits(input.context, "context")
-    return andThen(this.entry(principal, input.projectId, input.environment), (entry) => {
+    const scope = this.scope(principal, input)
+    return andThen(this.entry(scope), (entry) => {
       const flags = Evaluate.evaluateAll(entry.compiled, input.context)
-      return json(200, `{"environment":${JSON.stringify(input.environment)},"flags":${resultsJson(flags)}}`)
+      return json(200, `{"environment":${JSON.stringify(scope.environment)},"flags":${resultsJson(flags)}}`)
     })
   }
 
@@ -197,7 +206,7 @@ export class Lane implements EvaluationLaneShape {
   flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Sync<LaneResponse> {
     const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
     checkContextLimits(context, "")
-    return andThen(this.entry(principal, query.projectId, query.environment), (entry) => {
+    return andThen(this.entry(this.scope(principal, query)), (entry) => {
       if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
       return json(200, resultJson(Evaluate.evaluate(entry.compiled, flagKey, context)))
     })
@@ -210,7 +219,7 @@ export class Lane implements EvaluationLaneShape {
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
   ): Sync<LaneResponse> {
-    return andThen(this.entry(principal, query.projectId, query.environment), (entry) => {
+    return andThen(this.entry(this.scope(principal, query)), (entry) => {
       if (etagMatches(ifNoneMatch, entry.etag)) {
         return { status: 304, headers: { etag: entry.etag, vary: "Accept-Encoding" }, body: undefined }
       }

@@ -9,13 +9,23 @@ import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResul
 import { Text } from "../../../src/domain/definitions/Text.js"
 import { documentName } from "../../../src/domain/DocumentName.js"
 
+/**
+ * The environment to evaluate: required unless the API key is bound to one environment, which it
+ * then supplies (naming another is a 403).
+ */
+const Environment = Schema.optional(
+  Text.annotations({
+    description: "The environment key. Optional with an environment-bound API key (it supplies its own); required otherwise."
+  })
+)
+
 /** Strict body decoding: all problems, unknown fields rejected. */
 export const strict = <S extends Schema.Schema.Any>(schema: S): S =>
   schema.annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } }) as S
 
 export const EvaluateRequest = strict(
   Schema.Struct({
-    environment: Text,
+    environment: Environment,
     context: EvaluationContext,
     /** Required with a global server key; otherwise optional and must be the key's project. */
     projectId: Schema.optional(Text)
@@ -30,7 +40,7 @@ export const EvaluateResponse = Schema.Struct({
 
 /** Query of `GET /v1/flags/{flagKey}/eval`; `attributes` is URL-encoded JSON so numbers and booleans keep their types. */
 export const FlagEvalQuery = Schema.Struct({
-  environment: Text,
+  environment: Environment,
   key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
   attributes: Schema.optional(
     Schema.parseJson(Attributes).annotations({
@@ -42,7 +52,7 @@ export const FlagEvalQuery = Schema.Struct({
 export type FlagEvalQuery = typeof FlagEvalQuery.Type
 
 export const ConfigQuery = Schema.Struct({
-  environment: Text,
+  environment: Environment,
   projectId: Schema.optional(Text)
 }).annotations({ parseOptions: { errors: "all" } })
 export type ConfigQuery = typeof ConfigQuery.Type

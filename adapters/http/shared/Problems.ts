@@ -6,8 +6,9 @@
 import { ParseResult } from "effect"
 import type { ProblemDetail } from "./Errors.js"
 import * as Errors from "./Errors.js"
+import { Messages } from "../../../src/domain/auth/Policy.js"
 
-export const REQUEST_INVALID = "The request is invalid."
+export const REQUEST_INVALID = Messages.requestInvalid
 
 /** `["variations", 1, "value"]` -> `variations[1].value`. */
 export const formatPath = (path: ReadonlyArray<PropertyKey>): string => {

@@ -12,6 +12,11 @@ export const ApiKey = Schema.Struct({
   type: ApiKeyType,
   /** null for a global server key. */
   projectId: Schema.NullOr(Schema.String),
+  /**
+   * null for a key valid in every environment of its scope; otherwise the one environment key
+   * (of its project) the key may evaluate, download and stream.
+   */
+  environment: Schema.NullOr(Schema.String),
   name: Schema.String,
   /** The first characters of the key (e.g. `srv_AbCd`), so a person can tell keys apart. */
   prefix: Schema.String,
@@ -38,5 +43,5 @@ export type CreatedApiKey = typeof CreatedApiKey.Type
 /** Who is calling, once the key is known. */
 export type Principal =
   | { readonly _tag: "GlobalServer"; readonly keyId: string }
-  | { readonly _tag: "ProjectServer"; readonly keyId: string; readonly projectId: string }
-  | { readonly _tag: "Client"; readonly keyId: string; readonly projectId: string | null }
+  | { readonly _tag: "ProjectServer"; readonly keyId: string; readonly projectId: string; readonly environment: string | null }
+  | { readonly _tag: "Client"; readonly keyId: string; readonly projectId: string | null; readonly environment: string | null }

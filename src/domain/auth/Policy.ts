@@ -16,7 +16,10 @@ export const Messages = {
   serverKeyRequired: "A server API key is required for management endpoints.",
   clientKeyUnscoped: "Client keys must be scoped to a project.",
   projectMismatch: "This API key is not authorized for the requested project.",
-  projectIdRequired: "A global server key must name the project with projectId on evaluation endpoints."
+  projectIdRequired: "A global server key must name the project with projectId on evaluation endpoints.",
+  environmentMismatch: "API key is not valid for this environment",
+  /** The 400 of a request that names no environment with a key bound to none (as a missing field). */
+  requestInvalid: "The request is invalid."
 } as const
 
 export type KeyKind = "server" | "client"
@@ -51,11 +54,11 @@ export const classifyToken = (token: string): KeyKind | undefined => {
 }
 
 /** The credentials as the policy sees them. A client key without a project is kept, and refused later. */
-export const principalOf = (key: Pick<ApiKey, "id" | "type" | "projectId">): Principal => {
-  if (key.type === "client") return { _tag: "Client", keyId: key.id, projectId: key.projectId }
+export const principalOf = (key: Pick<ApiKey, "id" | "type" | "projectId" | "environment">): Principal => {
+  if (key.type === "client") return { _tag: "Client", keyId: key.id, projectId: key.projectId, environment: key.environment }
   return key.projectId === null
     ? { _tag: "GlobalServer", keyId: key.id }
-    : { _tag: "ProjectServer", keyId: key.id, projectId: key.projectId }
+    : { _tag: "ProjectServer", keyId: key.id, projectId: key.projectId, environment: key.environment }
 }
 
 /** The lookup found nothing (unknown, revoked or malformed token). */
@@ -99,13 +102,42 @@ export const authorizeManagement = (
   }
 }
 
+/** Where an evaluation reads from: one environment of one project. */
+export interface EvaluationScope {
+  readonly projectId: string
+  readonly environment: string
+}
+
 /**
- * Evaluation endpoints take the project from the key. A global server key must name it
- * (`projectId` query parameter or body field, else 400); a scoped key that names another
- * project is refused; a client key without a project is refused.
- * Succeeds with the project to evaluate.
+ * Evaluation endpoints (evaluate, flag eval, config, stream) take the project from the key. A
+ * global server key must name it (`projectId` query parameter or body field, else 400); a scoped
+ * key that names another project is refused; a client key without a project is refused.
+ *
+ * Then the environment: a key bound to one supplies it when the request names none and refuses
+ * any other (403); a key bound to none needs the request to name it (400, the missing field).
+ * Succeeds with the project and environment to evaluate.
  */
 export const authorizeEvaluation = (
+  principal: Principal,
+  requestedProjectId: string | undefined,
+  requestedEnvironment: string | undefined
+): Either.Either<EvaluationScope, Forbidden | InvalidRequest> =>
+  Either.flatMap(authorizeProject(principal, requestedProjectId), (projectId) =>
+    Either.map(environmentOf(principal, requestedEnvironment), (environment) => ({ projectId, environment })))
+
+const environmentOf = (principal: Principal, requested: string | undefined): Either.Either<string, Forbidden | InvalidRequest> => {
+  const bound = principal._tag === "GlobalServer" ? null : principal.environment
+  if (bound === null) {
+    return requested === undefined
+      ? Either.left(new InvalidRequest({ message: Messages.requestInvalid, details: [{ path: "environment", message: "is missing" }] }))
+      : Either.right(requested)
+  }
+  return requested === undefined || requested === bound
+    ? Either.right(bound)
+    : Either.left(new Forbidden({ message: Messages.environmentMismatch }))
+}
+
+const authorizeProject = (
   principal: Principal,
   requestedProjectId: string | undefined
 ): Either.Either<string, Forbidden | InvalidRequest> => {
