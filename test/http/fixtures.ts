@@ -3,6 +3,7 @@
  * on port 0 running the standalone composition (lane + HttpApi app), keys made through the
  * ApiKeys service, and a tiny fetch client.
  */
+import type { LaneConfig } from "../../adapters/http/fast/LaneService.js"
 import { type Context, Effect, Layer, ManagedRuntime } from "effect"
 import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
@@ -47,7 +48,7 @@ export interface TestServer {
 export const startServer = async (
   storage: Layer.Layer<StorageLayer.Storage, unknown> = StorageLayer.memoryStorage,
   options: {
-    readonly lane?: { readonly keyTtlMs?: number; readonly checkIntervalMs?: number }
+    readonly lane?: LaneConfig
     /** Run the webhook dispatcher (default false). */
     readonly webhooks?: boolean
     /** A database another test server already seeded: reuse its keys instead of seeding again. */

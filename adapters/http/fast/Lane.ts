@@ -22,6 +22,7 @@ import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { Authenticator } from "../shared/Authentication.js"
 import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
+import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneResponse } from "../shared/EvaluationLane.js"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
@@ -106,20 +107,31 @@ const queryRecord = (query: string): Record<string, FastDecode.QueryValue> => {
 
 export interface LaneOptions {
   readonly auth: Authenticator
+  /** CORS for every fast route (they are the evaluation side). */
+  readonly cors: Cors
   readonly snapshots: SnapshotCache
 }
 
 export class Lane implements EvaluationLaneShape {
   constructor(private readonly options: LaneOptions) {}
 
-  /** Answers a fast route (matched by `Routes.routeOf`); any failure becomes the envelope. */
+  /** Answers a fast route (matched by `Routes.routeOf`) with its CORS headers; any failure becomes the envelope. */
   answer(route: FastRoute, request: LaneRequest): Sync<LaneResponse> {
+    const origin = request.header("origin")
+    const cors = this.options.cors
+    if (route._tag === "preflight") return cors.preflight(origin, route.methods)
+    let response: Sync<LaneResponse>
     try {
-      const response = this.dispatch(route, request)
-      return response instanceof Promise ? response.catch((error: unknown) => this.toResponse(error)) : response
+      response = this.dispatch(route, request)
     } catch (error) {
-      return this.toResponse(error)
+      return cors.apply(origin, this.toResponse(error))
     }
+    return response instanceof Promise
+      ? response.then(
+        (answered) => cors.apply(origin, answered),
+        (error: unknown) => cors.apply(origin, this.toResponse(error))
+      )
+      : cors.apply(origin, response)
   }
 
   /** Any failure as the envelope; unknown ones are logged and become a bare 500. */
@@ -127,7 +139,8 @@ export class Lane implements EvaluationLaneShape {
     return errorResponse(this.options.auth.toApiError(error))
   }
 
-  private dispatch(route: FastRoute, request: LaneRequest): Sync<LaneResponse> {
+  /** A route that needs credentials (a preflight is answered before, without them: browsers send none). */
+  private dispatch(route: Exclude<FastRoute, { readonly _tag: "preflight" }>, request: LaneRequest): Sync<LaneResponse> {
     return andThen(this.options.auth.authenticate(request.header("authorization")), (principal) => {
       switch (route._tag) {
         case "evaluate": {

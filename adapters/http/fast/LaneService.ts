@@ -17,6 +17,7 @@ import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Snapshots } from "../../../src/services/Snapshots.js"
 import { Authentication, Authenticator } from "../shared/Authentication.js"
+import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
 import { EvaluationLane } from "../shared/EvaluationLane.js"
 import { KeyCache } from "../shared/KeyCache.js"
 import { Lane } from "./Lane.js"
@@ -30,6 +31,8 @@ export interface LaneConfig {
   readonly keyTtlMs?: number
   /** Freshness bound: how often a cached project's revision is re-read (250 ms). */
   readonly checkIntervalMs?: number
+  /** Origins allowed to call the evaluation side from a browser (default: FLAGPORT_CORS_ORIGINS, else `*`). */
+  readonly corsOrigins?: CorsOrigins
 }
 
 /** A defect (not a domain failure) from a storage call, kept whole for the log. */
@@ -83,7 +86,8 @@ export const make = (config: LaneConfig = {}) =>
       }
     })
     const auth = new Authenticator(keys, logInternal)
-    const lane = new Lane({ auth, snapshots: cache })
+    const cors = new Cors(config.corsOrigins ?? (yield* corsOriginsConfig))
+    const lane = new Lane({ auth, cors, snapshots: cache })
     return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane), Context.add(Authentication, auth))
   })
 

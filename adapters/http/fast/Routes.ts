@@ -2,22 +2,39 @@
  * The route table of the fast path: the one place that decides which requests the fast routes
  * answer (anything else belongs to the HttpApi app). The serving room asks it once per request
  * and hands the match to the lane, which does not match again.
+ *
+ * The fast routes are the evaluation side, and the evaluation side is what browsers may call:
+ * every fast route carries CORS headers (shared/Cors.ts), and an `OPTIONS` on one of their paths
+ * is its preflight. Management routes are never here, so they never answer CORS.
  */
 
 export type FastRoute =
   | { readonly _tag: "evaluate" }
   | { readonly _tag: "flag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
   | { readonly _tag: "config" }
+  | { readonly _tag: "preflight"; /** The methods the path answers, for Access-Control-Allow-Methods. */ readonly methods: string }
 
 const EVALUATE: FastRoute = { _tag: "evaluate" }
 const CONFIG: FastRoute = { _tag: "config" }
+const PREFLIGHT_POST: FastRoute = { _tag: "preflight", methods: "POST, OPTIONS" }
+const PREFLIGHT_GET: FastRoute = { _tag: "preflight", methods: "GET, OPTIONS" }
 const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
 
 /** The fast route a method + path is, if any. */
 export const routeOf = (method: string, path: string): FastRoute | undefined => {
   if (method === "POST") return path === "/v1/evaluate" ? EVALUATE : undefined
-  if (method !== "GET") return undefined
-  if (path === "/v1/config") return CONFIG
-  const flag = FLAG_EVAL.exec(path)
-  return flag === null ? undefined : { _tag: "flag", rawFlagKey: flag[1] }
+  if (method === "GET") {
+    if (path === "/v1/config") return CONFIG
+    const flag = FLAG_EVAL.exec(path)
+    return flag === null ? undefined : { _tag: "flag", rawFlagKey: flag[1]! }
+  }
+  if (method === "OPTIONS") return preflightOf(path)
+  return undefined
+}
+
+/** The preflight of an evaluation path (the methods it answers), if it is one. */
+const preflightOf = (path: string): FastRoute | undefined => {
+  if (path === "/v1/evaluate") return PREFLIGHT_POST
+  if (path === "/v1/config" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
+  return undefined
 }
