@@ -93,6 +93,22 @@ describe("web handler under a prefix", () => {
       error: { code: "unauthorized", message: "Missing or malformed Authorization header. Expected: Bearer <api-key>." }
     })
   })
+  it("answers CORS on the evaluation side under the prefix, and a bound key supplies its environment", async () => {
+    const origin = { origin: "https://app.example.com" }
+    const preflight = await flagport.web(new Request("http://host.example/flags/v1/config", { method: "OPTIONS", headers: origin }))
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*")
+    const config = await flagport.web(
+      new Request("http://host.example/flags/v1/config", { headers: { ...origin, authorization: `Bearer ${keys.boundClientOther}` } })
+    )
+    expect(config.status).toBe(200)
+    expect(((await config.json()) as { environment: string }).environment).toBe("production")
+    expect(config.headers.get("access-control-expose-headers")).toBe("ETag")
+    const management = await flagport.web(
+      new Request("http://host.example/flags/v1/projects", { headers: { ...origin, authorization: `Bearer ${keys.global}` } })
+    )
+    expect(management.headers.get("access-control-allow-origin")).toBeNull()
+  })
 })
 
 describe("stripPrefix", () => {
