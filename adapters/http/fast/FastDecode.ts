@@ -57,7 +57,8 @@ export const flagEvalQuery = (query: Record<string, QueryValue>): FlagEvalQuery 
     } catch {
       return undefined
     }
-    if (!isPlainRecord(parsed)) return undefined
+    // An own `__proto__` key (JSON.parse makes one) is something the schema's Record rebuilds differently: leave it to the schema.
+    if (!isPlainRecord(parsed) || Object.prototype.hasOwnProperty.call(parsed, "__proto__")) return undefined
     out.attributes = parsed
   }
   if (projectId !== undefined) out.projectId = projectId
