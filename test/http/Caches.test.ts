@@ -465,6 +465,7 @@ describe("KeyCache: a revoked key", () => {
     id,
     type: "client",
     projectId: "p1",
+    environment: null,
     name: id,
     prefix: "cli_xxxx",
     createdAt: "2026-01-01T00:00:00.000Z",
