@@ -151,6 +151,7 @@ export const apiKey: ApiKey = {
   type: "client",
   projectId: "shop",
   name: "Storefront",
+  environment: null,
   prefix: "cli_Xy7Q",
   createdAt: "2026-11-23T09:00:05.000Z",
   lastUsedAt: null,
