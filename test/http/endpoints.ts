@@ -424,6 +424,18 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         expect((await request(t.url, "DELETE", `/v1/projects/p1/keys/${mine.id}`, { key: t.keys.scoped })).status).toBe(204)
       })
 
+      it("binds a key to one environment of the project; 404 for an environment the project lacks", async () => {
+        const bound = (await call("POST", "/v1/projects/p1/keys", { type: "client", name: "Web", environment: "production" })).body as KeyRecord & { environment: string | null }
+        expect(bound.environment).toBe("production")
+        expect((await keysOf("p1")).find((k) => k.id === bound.id)).toMatchObject({ environment: "production" })
+        const other = await request(t.url, "GET", "/v1/config?environment=development", { key: bound.key! })
+        expect(other.status).toBe(403)
+        expect((await request(t.url, "GET", "/v1/config", { key: bound.key! })).status).toBe(200)
+        const unbound = (await call("POST", "/v1/projects/p1/keys", { type: "client", name: "Any", environment: null })).body as KeyRecord & { environment: string | null }
+        expect(unbound.environment).toBeNull()
+        expectError("key.unknownEnvironment", await call("POST", "/v1/projects/p1/keys", { type: "client", name: "x", environment: "nope" }), 404, "not_found")
+      })
+
       it("a key cannot revoke itself (409) and stays usable", async () => {
         const self = (await call("POST", "/v1/projects/p1/keys", { type: "server", name: "self" })).body as KeyRecord
         expectError("key.revokeSelf", await request(t.url, "DELETE", `/v1/projects/p1/keys/${self.id}`, { key: self.key! }), 409, "conflict")

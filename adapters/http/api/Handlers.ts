@@ -149,7 +149,7 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
     .handle("list", ({ path }) => Effect.flatMap(ApiKeys, (keys) => Effect.map(mapped(keys.listInProject(path.projectId)), (data) => ({ data }))))
     .handle("create", ({ path, payload }) =>
       Effect.flatMap(ApiKeys, (keys) =>
-        Effect.map(mapped(keys.create({ type: payload.type, name: payload.name, projectId: path.projectId })), (created) => ({
+        Effect.map(mapped(keys.create({ type: payload.type, name: payload.name, projectId: path.projectId, environment: payload.environment ?? null })), (created) => ({
           ...created.apiKey,
           key: created.secret
         }))

@@ -26,10 +26,14 @@ export const ApiKey = Schema.Struct({
 }).annotations(documentName("ApiKey"))
 export type ApiKey = typeof ApiKey.Type
 
-/** The body of `POST /v1/projects/{projectId}/keys`: the key is always scoped to that project. */
+/**
+ * The body of `POST /v1/projects/{projectId}/keys`: the key is always scoped to that project, and
+ * with `environment` also bound to that one environment of it (absent or null: every environment).
+ */
 export const CreateProjectKeyInput = Schema.Struct({
   type: ApiKeyType,
-  name: Text.pipe(Schema.minLength(1), Schema.maxLength(120))
+  name: Text.pipe(Schema.minLength(1), Schema.maxLength(120)),
+  environment: Schema.optional(Schema.NullOr(Text))
 }).annotations(documentName("CreateProjectKeyInput"))
 export type CreateProjectKeyInput = typeof CreateProjectKeyInput.Type
 
