@@ -5,4 +5,4 @@ import * as StorageLayer from "../storage/StorageLayer.js"
  * opens the database (creating a SQLite file's directory) and applies pending migrations;
  * closing its scope (when the command ends, or on SIGTERM) closes the connections.
  */
-export const layer = StorageLayer.layerConfig
+export const layer = StorageLayer.commandLayerConfig

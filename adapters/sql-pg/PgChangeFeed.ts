@@ -48,12 +48,16 @@ export const payloadOf = (origin: string, change: Change): string => {
   return encodePayload({ origin, change: { ...change, environments: "all", flagKeys: [], segmentKeys: [] } })
 }
 
-export const make = Effect.gen(function* () {
+/**
+ * `listen: false` for short-lived processes (the CLI) that only announce their own writes: they hold
+ * no LISTEN connection, so nothing is left to close when the command ends.
+ */
+export const make = (options: { readonly listen: boolean }) => Effect.gen(function* () {
   const pg = yield* PgClient.PgClient
   const origin = randomUUID()
   const local = makeFanOut()
 
-  yield* pg.listen(CHANNEL).pipe(
+  if (options.listen) yield* pg.listen(CHANNEL).pipe(
     Stream.runForEach((raw) =>
       Either.match(decodePayload(raw), {
         onLeft: (error) => Effect.logWarning(`Ignored a malformed notification on ${CHANNEL}`, error.message),
@@ -77,4 +81,7 @@ export const make = Effect.gen(function* () {
 })
 
 /** The PostgreSQL change feed over the PgClient; LISTENs for as long as the layer lives. */
-export const layer: Layer.Layer<ChangeFeed, never, PgClient.PgClient> = Layer.scoped(ChangeFeed, make)
+export const layer: Layer.Layer<ChangeFeed, never, PgClient.PgClient> = Layer.scoped(ChangeFeed, make({ listen: true }))
+
+/** Announces this process's writes to the others, hears none of theirs (for one-shot commands). */
+export const announceOnlyLayer: Layer.Layer<ChangeFeed, never, PgClient.PgClient> = Layer.scoped(ChangeFeed, make({ listen: false }))

@@ -86,14 +86,20 @@ export const sqlStorage = (
  * (and hears) every other process on the same database through LISTEN/NOTIFY.
  */
 export const postgresStorage = (
-  client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, StorageError>
+  client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, StorageError>,
+  options: StorageOptions = {}
 ): Layer.Layer<Storage | SqlClient.SqlClient | PgClient.PgClient, StorageError> =>
-  overSql(PgChangeFeed.layer).pipe(Layer.provideMerge(client))
+  overSql(options.listen === false ? PgChangeFeed.announceOnlyLayer : PgChangeFeed.layer).pipe(Layer.provideMerge(client))
 
 /** The storage in memory (nothing persisted), with its MemoryDb (for other memory adapters). */
 export const memoryStorage: Layer.Layer<Storage | MemoryDb.MemoryDb> = Core.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(MemoryStorage.layer, IdGenerator.layer, NodeCrypto.layer))
 )
+
+/** `listen: false`: announce this process's changes to other processes but hear none of theirs. */
+export interface StorageOptions {
+  readonly listen?: boolean
+}
 
 /** A database target that SQL reaches. */
 export type SqlTarget = Exclude<DatabaseTarget, { readonly _tag: "Memory" }>
@@ -112,14 +118,14 @@ export const sqlClientFor = (target: SqlTarget): Layer.Layer<SqlClient.SqlClient
  * Ports + services + ids for one target. SQL targets also provide their SqlClient; PostgreSQL's
  * change feed also reaches the other processes on the database.
  */
-export const fromTarget = (target: DatabaseTarget): Layer.Layer<Storage, StorageError> => {
+export const fromTarget = (target: DatabaseTarget, options: StorageOptions = {}): Layer.Layer<Storage, StorageError> => {
   switch (target._tag) {
     case "Memory":
       return memoryStorage
     case "Sqlite":
       return sqlStorage(sqlClientFor(target))
     case "Postgres":
-      return postgresStorage(PgStorage.layer({ url: target.url }))
+      return postgresStorage(PgStorage.layer({ url: target.url }), options)
   }
 }
 
@@ -129,13 +135,16 @@ export const fromTarget = (target: DatabaseTarget): Layer.Layer<Storage, Storage
  * A malformed URL fails at build time with `InvalidDatabaseUrl`, an unreachable database or a
  * failed migration with `StorageError`.
  */
-export const fromDatabaseUrl = (url: string): Layer.Layer<Storage, InvalidDatabaseUrl | StorageError> =>
+export const fromDatabaseUrl = (url: string, options: StorageOptions = {}): Layer.Layer<Storage, InvalidDatabaseUrl | StorageError> =>
   Either.match(parseDatabaseUrl(url), {
     onLeft: (error) => Layer.fail(error),
-    onRight: fromTarget
+    onRight: (target) => fromTarget(target, options)
   })
 
-export const layerConfig = Layer.unwrapEffect(Effect.map(databaseUrlConfig, fromDatabaseUrl))
+export const layerConfig = Layer.unwrapEffect(Effect.map(databaseUrlConfig, (url) => fromDatabaseUrl(url)))
+
+/** For one-shot commands: their writes reach running servers, and they hear no other process. */
+export const commandLayerConfig = Layer.unwrapEffect(Effect.map(databaseUrlConfig, (url) => fromDatabaseUrl(url, { listen: false })))
 
 /**
  * For hosts outside Effect: a runtime over the storage. `await runtime.dispose()` closes the
