@@ -279,7 +279,8 @@ describe("the dashboard in a browser", () => {
     expect(await page.getByLabel("Rule 2: name").inputValue()).toBe("Beta")
     expect(await page.getByLabel("Rule 2 condition 1: value 1").inputValue()).toBe("beta")
     await saveProduction()
-    expect((await productionConfig("checkout")).rules.map((r) => r.name)).toEqual(["Everyone else", "Beta"])
+    // /v1/config reflects a write within the freshness bound (1 s), not necessarily at once.
+    await expect.poll(async () => (await productionConfig("checkout")).rules.map((r) => r.name), { timeout: 1_000 }).toEqual(["Everyone else", "Beta"])
     expect((await evaluate("checkout", { plan: "beta" })).reason).toMatchObject({ kind: "RULE_MATCH", ruleIndex: 0 })
     await page.getByRole("button", { name: "Move up rule 2" }).click()
     await page.getByRole("button", { name: "Remove rule 2" }).click()
