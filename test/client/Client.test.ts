@@ -8,27 +8,15 @@
 import { writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, describe, expect, it, vi } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { type Client, type ConfigSnapshot, createClient } from "../../adapters/client/index.js"
 import { FlagportClient } from "../../adapters/client/FlagportClient.js"
 import { freePort } from "../cli/Process.js"
 import { FakeFlagport } from "./FakeFlagport.js"
 import { type Flagport, startFlagport } from "./RealServer.js"
+import { onOff, track } from "./Tracked.js"
 
-const cleanups: Array<() => Promise<unknown>> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-const track = <A extends { close: () => Promise<unknown> }>(a: A): A => {
-  cleanups.push(() => a.close())
-  return a
-}
-
-const onOff = [
-  { key: "on", value: true },
-  { key: "off", value: false }
-]
 
 const config = (flags: ReadonlyArray<Record<string, unknown>>) => ({ environment: "production", flags, segments: [] }) as unknown as ConfigSnapshot
 const boolFlag = (key: string, serve: "on" | "off", version?: number) => ({

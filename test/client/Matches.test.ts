@@ -5,26 +5,14 @@
  * or from the server, and whether it is the first configuration or a later change. The patterns
  * use RE2 syntax JavaScript's RegExp refuses (`(?i)`), so a right answer comes from RE2.
  */
-import { afterEach, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { type ConfigSnapshot, createClient } from "../../adapters/client/index.js"
 import { usesRegex } from "../../adapters/client/RegexLoading.js"
 import { freePort } from "../cli/Process.js"
 import { request } from "../http/fixtures.js"
 import { type Flagport, startFlagport } from "./RealServer.js"
+import { onOff, track } from "./Tracked.js"
 
-const cleanups: Array<() => Promise<unknown>> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-const track = <A extends { close: () => Promise<unknown> }>(a: A): A => {
-  cleanups.push(() => a.close())
-  return a
-}
-
-const onOff = [
-  { key: "on", value: true },
-  { key: "off", value: false }
-]
 const staffEmail = { attribute: "email", operator: "matches", values: ["(?i)^[a-z.]+@EXAMPLE\\.com$"] }
 const staffRule = { id: "staff", conditions: [staffEmail], variationKey: "on" }
 const staffFlag = { key: "staff-only", type: "boolean", enabled: true, variations: onOff, defaultVariationKey: "off", offVariationKey: "off", rules: [staffRule] }
