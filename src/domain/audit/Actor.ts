@@ -1,0 +1,21 @@
+import { Context, Schema } from "effect"
+
+/**
+ * Who made a management write, as the audit log records it. The HTTP adapter provides the
+ * authenticated key, the CLI provides `cli`, and the scheduler provides `schedule` with the key
+ * that created the schedule, so every use case learns its actor the same way: from `CurrentActor`.
+ */
+export const Actor = Schema.Struct({
+  type: Schema.Literal("key", "cli", "schedule"),
+  keyId: Schema.optional(Schema.String),
+  keyName: Schema.optional(Schema.String)
+})
+export type Actor = typeof Actor.Type
+
+/**
+ * The actor of the running use case. Defaults to `cli` so that a host calling the kit's services
+ * directly (no HTTP, no key) is recorded as an operator acting outside the API, like the CLI.
+ */
+export class CurrentActor extends Context.Reference<CurrentActor>()("flagport/CurrentActor", {
+  defaultValue: (): Actor => ({ type: "cli" })
+}) {}
