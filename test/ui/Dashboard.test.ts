@@ -60,10 +60,16 @@ const signIn = async (key: string) => {
 /** Saves the targeting of production, confirming the question production-like environments ask. */
 const saveProduction = async () => {
   const status = page.locator("p.status")
+  const errors = page.locator(".error-summary")
   const before = await status.textContent()
+  const errorsBefore = await errors.count()
   await page.getByRole("button", { name: "Save targeting in production" }).click()
   await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
-  await expect.poll(async () => (await status.textContent()) !== before || (await page.locator(".error-summary").count()) > 0).toBe(true)
+  // Done when the server answered: a new "saved (version N)" status, or an error summary that was
+  // not on the page before (one left by an earlier step must not end the wait early).
+  await expect
+    .poll(async () => ((await status.textContent()) !== before && (await status.textContent())?.includes("saved")) || (await errors.count()) > errorsBefore)
+    .toBe(true)
 }
 
 const open = async (hash: string) => {
