@@ -9,18 +9,23 @@ import { chooseProject, projectId, projects, serverKey, signOut } from "./lib/se
 import { EnvironmentsPage } from "./pages/EnvironmentsPage.js"
 import { FlagPage } from "./pages/FlagPage.js"
 import { FlagsPage } from "./pages/FlagsPage.js"
+import { KeysPage } from "./pages/KeysPage.js"
 import { PlaygroundPage } from "./pages/PlaygroundPage.js"
 import { SegmentsPage } from "./pages/SegmentsPage.js"
 import { SignInPage } from "./pages/SignInPage.js"
 import { WebhooksPage } from "./pages/WebhooksPage.js"
 
-/** The navigation. API keys and the audit log get their entries here when their pages exist. */
+/**
+ * The navigation. The pages about governing change (keys now; the audit log and scheduled changes
+ * when the API has them) are siblings at the end, each one entry here, one route and one `Page` case.
+ */
 const NAV: ReadonlyArray<{ readonly label: string; readonly route: Route; readonly pages: ReadonlyArray<Route["page"]> }> = [
   { label: "Flags", route: { page: "flags" }, pages: ["flags", "flag"] },
   { label: "Segments", route: { page: "segments" }, pages: ["segments"] },
   { label: "Environments", route: { page: "environments" }, pages: ["environments"] },
   { label: "Webhooks", route: { page: "webhooks" }, pages: ["webhooks"] },
-  { label: "Playground", route: { page: "playground" }, pages: ["playground"] }
+  { label: "Playground", route: { page: "playground" }, pages: ["playground"] },
+  { label: "Keys", route: { page: "keys" }, pages: ["keys"] }
 ]
 
 const Page = ({ project, at }: { project: string; at: Route }) => {
@@ -37,6 +42,8 @@ const Page = ({ project, at }: { project: string; at: Route }) => {
       return <WebhooksPage projectId={project} />
     case "playground":
       return <PlaygroundPage projectId={project} />
+    case "keys":
+      return <KeysPage projectId={project} />
   }
 }
 

@@ -9,7 +9,8 @@ import { TOTAL_WEIGHT } from "../../src/domain/definitions/RolloutWeight.js"
 import { diffLines } from "../../ui/lib/diff.js"
 import { percentOf, weightOf } from "../../ui/lib/format.js"
 import { inputFor, takesAttribute } from "../../ui/lib/operators.js"
-import { at, within } from "../../ui/lib/problems.js"
+import { ApiError } from "../../ui/lib/api.js"
+import { at, fromError, isConflict, within } from "../../ui/lib/problems.js"
 
 describe("diffLines", () => {
   it("marks removed and added lines and keeps the common ones", () => {
@@ -36,6 +37,7 @@ describe("diffLines", () => {
 
 describe("problems by path", () => {
   const problems = {
+    status: 400,
     message: "Invalid targeting",
     details: [
       { path: "rules[0].rollout.variations", message: "weights must sum to 100000 (got 90000)" },
@@ -51,6 +53,13 @@ describe("problems by path", () => {
   it("gives a group its own problems and those inside it, not a sibling's with a longer index", () => {
     expect(within(problems, "rules[0].conditions[1].values")).toEqual(["[2]: must be a finite number", "must not be empty"])
     expect(within(problems, "rules[1]")).toEqual([])
+  })
+  it("tells a 412 (the flag changed since it was loaded) from other refusals", () => {
+    const stale = new ApiError(412, "precondition_failed", "Flag 'a' is at version 4, not the version named by If-Match", [])
+    expect(isConflict(fromError(stale))).toBe(true)
+    expect(isConflict(fromError(new ApiError(409, "conflict", "taken", [])))).toBe(false)
+    expect(isConflict(fromError(new Error("boom")))).toBe(false)
+    expect(isConflict(problems)).toBe(false)
   })
 })
 

@@ -1,11 +1,15 @@
 /**
  * The top of a form after a refusal: the API's message and every problem with its path, announced
- * to screen readers. Each problem also appears next to its own field.
+ * to screen readers. Each problem also appears next to its own field. A 412 (the flag changed
+ * since it was loaded) is explained instead, with `onReload` offered to load the current version.
  */
-import type { Problems } from "../lib/problems.js"
+import { isConflict, type Problems } from "../lib/problems.js"
+import { ConflictNotice } from "./ConflictNotice.js"
 
-export const ErrorSummary = ({ problems }: { problems: Problems }) =>
-  problems.message === null ? null : (
+export const ErrorSummary = ({ problems, onReload }: { problems: Problems; onReload?: () => void }) =>
+  problems.message === null ? null : isConflict(problems) ? (
+    <ConflictNotice problems={problems} onReload={onReload} />
+  ) : (
     <div class="error-summary" role="alert">
       <p>{problems.message}</p>
       {problems.details.length === 0 ? null : (

@@ -1,11 +1,13 @@
 /**
  * The targeting of one flag in one environment: on or off, the default and off variations, and
  * the ordered rules. The change is previewed as a diff of the request before it is saved, and a
- * refusal is shown field by field. The parent remounts it after a save (keyed by the flag's
- * version), so it always starts from what is stored.
+ * refusal is shown field by field. The save names the version it was made on (`If-Match`), so a
+ * change someone else saved meanwhile is not overwritten: the 412 is explained and `onReload`
+ * offered. The parent remounts it after a save or a reload (keyed by the flag's version), so it
+ * always starts from what is stored.
  */
 import { useState } from "preact/hooks"
-import { projectPath, request, seg } from "../lib/api.js"
+import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { isProductionLike } from "../lib/settings.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import type { EnvironmentConfig, Flag, Rule, Segment } from "../lib/types.js"
@@ -38,6 +40,7 @@ export const TargetingEditor = (props: {
   config: EnvironmentConfig
   segments: ReadonlyArray<Segment>
   onSaved: (flag: Flag) => void
+  onReload: () => void
 }) => {
   const { flag, config } = props
   const [enabled, setEnabled] = useState(config.enabled)
@@ -64,7 +67,7 @@ export const TargetingEditor = (props: {
     if (isProductionLike(config.environmentKey) && !(await ask(`Save the targeting of ${flag.key} in ${config.environmentKey}?`))) return
     setSaving(true)
     try {
-      const updated = await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(flag.key)}/targeting`), after)
+      const updated = await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(flag.key)}/targeting`), after, ifMatch(flag.version))
       setProblems(NO_PROBLEMS)
       props.onSaved(updated)
     } catch (error) {
@@ -77,7 +80,7 @@ export const TargetingEditor = (props: {
   const variationOptions = flag.variations.map((v) => <option key={v.key} value={v.key}>{v.key}</option>)
   return (
     <form class="targeting" onSubmit={save} aria-label={`Targeting in ${config.environmentKey}`} noValidate>
-      <ErrorSummary problems={problems} />
+      <ErrorSummary problems={problems} onReload={props.onReload} />
       <label class="check">
         <input type="checkbox" role="switch" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
         Enabled in {config.environmentKey}

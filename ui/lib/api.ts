@@ -35,9 +35,12 @@ const envelope = (status: number, body: unknown): ApiError => {
   return new ApiError(status, "unexpected", `The server answered ${status}.`, [])
 }
 
+/** Headers a call adds to the bearer and the content type (`If-Match` for the writes to a flag). */
+export type ExtraHeaders = Readonly<Record<string, string>>
+
 /** One API call with an explicit key (sign-in checks a key before keeping it). */
-export const requestWith = async <A>(key: string, method: string, path: string, body?: unknown): Promise<A> => {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` }
+export const requestWith = async <A>(key: string, method: string, path: string, body?: unknown, extra: ExtraHeaders = {}): Promise<A> => {
+  const headers: Record<string, string> = { ...extra, authorization: `Bearer ${key}` }
   if (body !== undefined) headers["content-type"] = "application/json"
   let response: Response
   try {
@@ -63,8 +66,15 @@ export const requestWith = async <A>(key: string, method: string, path: string, 
 }
 
 /** One API call with the signed-in key. */
-export const request = <A>(method: string, path: string, body?: unknown): Promise<A> =>
-  requestWith<A>(serverKey.value ?? "", method, path, body)
+export const request = <A>(method: string, path: string, body?: unknown, extra?: ExtraHeaders): Promise<A> =>
+  requestWith<A>(serverKey.value ?? "", method, path, body, extra)
+
+/**
+ * `If-Match` naming the version of the flag the change was made on (a flag's `ETag` is its version,
+ * quoted): the API refuses the write with 412 if someone changed the flag since it was loaded,
+ * instead of silently overwriting their change.
+ */
+export const ifMatch = (version: number): ExtraHeaders => ({ "if-match": `"${version}"` })
 
 /** A path segment, encoded. */
 export const seg = (s: string): string => encodeURIComponent(s)

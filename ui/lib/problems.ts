@@ -8,14 +8,19 @@ import { ApiError, type Problem } from "./api.js"
 export interface Problems {
   readonly message: string | null
   readonly details: ReadonlyArray<Problem>
+  /** The API's status (0: not reached, null: no API answer), so a 412 can be told apart. */
+  readonly status: number | null
 }
 
-export const NO_PROBLEMS: Problems = { message: null, details: [] }
+export const NO_PROBLEMS: Problems = { message: null, details: [], status: null }
 
 export const fromError = (error: unknown): Problems =>
   error instanceof ApiError
-    ? { message: error.message, details: error.details }
-    : { message: error instanceof Error ? error.message : String(error), details: [] }
+    ? { message: error.message, details: error.details, status: error.status }
+    : { message: error instanceof Error ? error.message : String(error), details: [], status: null }
+
+/** Someone changed the flag since it was loaded: the write named an older version (412). */
+export const isConflict = (problems: Problems): boolean => problems.status === 412
 
 /** Messages for exactly this path. */
 export const at = (problems: Problems, path: string): ReadonlyArray<string> =>

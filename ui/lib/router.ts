@@ -11,6 +11,7 @@ export type Route =
   | { readonly page: "environments" }
   | { readonly page: "webhooks" }
   | { readonly page: "playground" }
+  | { readonly page: "keys" }
 
 export const parseRoute = (hash: string): Route => {
   const parts = hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p))
@@ -21,6 +22,7 @@ export const parseRoute = (hash: string): Route => {
     case "environments":
     case "webhooks":
     case "playground":
+    case "keys":
       return { page: parts[0] }
     default:
       return { page: "flags" }

@@ -110,6 +110,27 @@ export interface EvaluationResult {
   readonly reason: { readonly kind: string; readonly ruleId?: string; readonly ruleIndex?: number; readonly error?: string }
 }
 
+export type KeyType = "server" | "client"
+
+/** An API key as the API lists it: never the secret, only its first characters (`prefix`). */
+export interface ApiKey {
+  readonly id: string
+  readonly type: KeyType
+  readonly projectId: string | null
+  readonly name: string
+  /** The one environment the key is bound to; null: every environment of the project. */
+  readonly environment: string | null
+  readonly prefix: string
+  readonly createdAt: string
+  readonly lastUsedAt: string | null
+  readonly revokedAt: string | null
+}
+
+/** The answer to creating a key: the record and the secret, which the API shows this once. */
+export interface CreatedApiKey extends ApiKey {
+  readonly key: string
+}
+
 export interface List<A> {
   readonly data: ReadonlyArray<A>
 }

@@ -1,5 +1,6 @@
-/** Environments of a project: the list and a form to create one. */
+/** Environments of a project: the list, a form to create one, and copying every flag's targeting from one to another. */
 import { useState } from "preact/hooks"
+import { CopyAllFlags } from "../components/CopyAllFlags.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
@@ -55,6 +56,9 @@ export const EnvironmentsPage = ({ projectId }: { projectId: string }) => {
           </tbody>
         </table>
       )}
+      {loaded.state === "ready" && loaded.data.data.length > 1 ? (
+        <CopyAllFlags key={loaded.data.data.map((e) => e.key).join()} projectId={projectId} environments={loaded.data.data} />
+      ) : null}
       <form class="card" onSubmit={create} aria-label="New environment" noValidate>
         <h2>New environment</h2>
         <p class="muted">Every flag gets a disabled configuration in the new environment.</p>

@@ -1,6 +1,9 @@
 /**
  * One flag: its name, description and variations (saved with PATCH), and its targeting in the
- * environment chosen (saved with PUT). Both edits show the change as a diff before saving.
+ * environment chosen (saved with PUT). Both edits show the change as a diff before saving, and
+ * both name the version they were made on (`If-Match`): when someone else saved the flag
+ * meanwhile, the save is refused (412) and the page offers to load the current version.
+ * The targeting of the environment shown can be copied to another one.
  */
 import { useState } from "preact/hooks"
 import { Diff } from "../components/Diff.js"
@@ -9,7 +12,8 @@ import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
 import { TargetingEditor } from "../components/TargetingEditor.js"
 import { toDraft, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
-import { projectPath, request, seg } from "../lib/api.js"
+import { CopyFlag } from "../components/CopyFlag.js"
+import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
@@ -25,7 +29,7 @@ const loadFlag = async (projectId: string, key: string) => {
   return { flag, environments: environments.data, segments: segments.data }
 }
 
-const Definition = ({ projectId, flag, onSaved }: { projectId: string; flag: Flag; onSaved: (f: Flag) => void }) => {
+const Definition = ({ projectId, flag, onSaved, onReload }: { projectId: string; flag: Flag; onSaved: (f: Flag) => void; onReload: () => void }) => {
   const [name, setName] = useState(flag.name)
   const [description, setDescription] = useState(flag.description ?? "")
   const [drafts, setDrafts] = useState<ReadonlyArray<Draft>>(() => flag.variations.map((v) => toDraft(flag.type, v)))
@@ -38,7 +42,7 @@ const Definition = ({ projectId, flag, onSaved }: { projectId: string; flag: Fla
     e.preventDefault()
     if (variations === null) return
     try {
-      onSaved(await request<Flag>("PATCH", projectPath(projectId, `/flags/${seg(flag.key)}`), after))
+      onSaved(await request<Flag>("PATCH", projectPath(projectId, `/flags/${seg(flag.key)}`), after, ifMatch(flag.version)))
     } catch (error) {
       setProblems(fromError(error))
     }
@@ -46,7 +50,7 @@ const Definition = ({ projectId, flag, onSaved }: { projectId: string; flag: Fla
   return (
     <form class="card" onSubmit={save} aria-label="Flag definition" noValidate>
       <h2>Definition</h2>
-      <ErrorSummary problems={problems} />
+      <ErrorSummary problems={problems} onReload={onReload} />
       <div class="row">
         <Field label="Name" problems={at(problems, "name")}>
           {(ctl) => <input {...ctl} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
@@ -65,7 +69,7 @@ const Definition = ({ projectId, flag, onSaved }: { projectId: string; flag: Fla
 }
 
 export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: string }) => {
-  const { loaded, replace } = useLoad(() => loadFlag(projectId, flagKey), [projectId, flagKey])
+  const { loaded, replace, reload } = useLoad(() => loadFlag(projectId, flagKey), [projectId, flagKey])
   const [environment, setEnvironment] = useState<string | null>(null)
   const [status, setStatus] = useState("")
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
@@ -75,6 +79,14 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
   const saved = (what: string) => (updated: Flag) => {
     replace({ ...loaded.data, flag: updated })
     setStatus(`${what} saved (version ${updated.version}).`)
+  }
+  const reloadFlag = () => {
+    setStatus("")
+    reload()
+  }
+  const copied = (message: string) => {
+    reload()
+    setStatus(message)
   }
   return (
     <section aria-labelledby="flag-title">
@@ -90,7 +102,7 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
         </p>
       </div>
       <p role="status" class="status">{status}</p>
-      <Definition key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} />
+      <Definition key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
       <section class="card" aria-labelledby="targeting-title">
         <h2 id="targeting-title">Targeting</h2>
         <Field label="Environment">
@@ -110,6 +122,18 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
             config={config}
             segments={segments}
             onSaved={saved(`Targeting in ${config.environmentKey}`)}
+            onReload={reloadFlag}
+          />
+        )}
+        {config === undefined || environments.length < 2 ? null : (
+          <CopyFlag
+            key={`copy-${config.environmentKey}-${flag.version}`}
+            projectId={projectId}
+            flag={flag}
+            from={config.environmentKey}
+            environments={environments}
+            onCopied={copied}
+            onReload={reloadFlag}
           />
         )}
       </section>

@@ -1,7 +1,9 @@
 /**
  * The flags of a project: search by key or name, filter by type, switch a flag on or off in an
  * environment with one click (production-like environments ask first), version and last change.
- * New flags are created here.
+ * New flags are created here. A switch sends the configuration it shows with the flag's version
+ * (`If-Match`), so it never undoes a change made since the list loaded: that is a 412, explained,
+ * with the list offered again.
  *
  * Rows are plain table rows (no virtual scrolling, so the browser's find and the keyboard reach
  * every flag), rendered in slices: the first FIRST_ROWS at once, the rest CHUNK_ROWS per task,
@@ -14,7 +16,7 @@ import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
 import { defaultDrafts, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
-import { projectPath, request, seg } from "../lib/api.js"
+import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
@@ -98,7 +100,7 @@ const Switch = (props: { projectId: string; flag: Flag; environment: string; onC
     setBusy(true)
     try {
       const body = { ...targetingBody(config), enabled: next }
-      props.onChanged(await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(props.flag.key)}/targeting`), body))
+      props.onChanged(await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(props.flag.key)}/targeting`), body, ifMatch(props.flag.version)))
     } catch (error) {
       props.onRefused(fromError(error))
     } finally {
@@ -155,7 +157,7 @@ class FlagRow extends Component<RowProps> {
 }
 
 export const FlagsPage = ({ projectId }: { projectId: string }) => {
-  const { loaded, update } = useLoad(() => loadFlags(projectId), [projectId])
+  const { loaded, update, reload } = useLoad(() => loadFlags(projectId), [projectId])
   const [query, setQuery] = useState("")
   const [type, setType] = useState("")
   const [creating, setCreating] = useState(false)
@@ -170,6 +172,10 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     setProblems(NO_PROBLEMS)
     update((d) => ({ ...d, flags: d.flags.map((f) => (f.key === flag.key ? flag : f)) }))
   }, [update])
+  const reloadList = useCallback(() => {
+    setProblems(NO_PROBLEMS)
+    reload()
+  }, [reload])
   const [limit, setLimit] = useState(FIRST_ROWS)
   useEffect(() => setLimit(FIRST_ROWS), [data?.flags.length, query, type])
   useEffect(() => {
@@ -187,7 +193,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
         </button>
       </div>
       {creating ? <NewFlag projectId={projectId} onCreated={(f) => go({ page: "flag", key: f.key })} /> : null}
-      <ErrorSummary problems={problems} />
+      <ErrorSummary problems={problems} onReload={reloadList} />
       <div class="row filters" role="search">
         <Field label="Search by key or name">
           {(ctl) => <input {...ctl} type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}

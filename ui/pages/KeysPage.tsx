@@ -1,0 +1,149 @@
+/**
+ * The API keys of a project: the list (name, type, environment, created, last used, revoked),
+ * a form to make one (its secret shown once), and revoking with a confirmation. The API refuses
+ * to let a key revoke itself (409); that refusal is shown at the top of the list.
+ */
+import { useState } from "preact/hooks"
+import { ask } from "../components/Confirm.js"
+import { ErrorSummary } from "../components/ErrorSummary.js"
+import { Field } from "../components/Field.js"
+import { NewSecret } from "../components/NewSecret.js"
+import { Waiting } from "../components/Status.js"
+import { projectPath, request, seg } from "../lib/api.js"
+import { when } from "../lib/format.js"
+import { useLoad } from "../lib/load.js"
+import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
+import type { ApiKey, CreatedApiKey, Environment, KeyType, List } from "../lib/types.js"
+
+const loadKeys = async (projectId: string) => {
+  const [keys, environments] = await Promise.all([
+    request<List<ApiKey>>("GET", projectPath(projectId, "/keys")),
+    request<List<Environment>>("GET", projectPath(projectId, "/environments"))
+  ])
+  return { keys: keys.data, environments: environments.data }
+}
+
+const TYPE_HINTS: Record<KeyType, string> = {
+  server: "Server keys manage the project (this dashboard, the API) and evaluate flags. Keep them on servers.",
+  client: "Client keys only evaluate flags, download configuration and stream changes: for SDKs and apps."
+}
+
+const NewKey = (props: { projectId: string; environments: ReadonlyArray<Environment>; onCreated: (k: CreatedApiKey) => void }) => {
+  const [type, setType] = useState<KeyType>("client")
+  const [name, setName] = useState("")
+  const [environment, setEnvironment] = useState("")
+  const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    try {
+      const body = { type, name, environment: environment === "" ? null : environment }
+      props.onCreated(await request<CreatedApiKey>("POST", projectPath(props.projectId, "/keys"), body))
+      setName("")
+      setProblems(NO_PROBLEMS)
+    } catch (error) {
+      setProblems(fromError(error))
+    }
+  }
+  return (
+    <form class="card" onSubmit={submit} aria-label="New key" noValidate>
+      <h2>New key</h2>
+      <ErrorSummary problems={problems} />
+      <div class="row">
+        <Field label="Key name" hint="Who or what uses it, such as “Mobile app”." problems={at(problems, "name")}>
+          {(ctl) => <input {...ctl} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Key type" hint={TYPE_HINTS[type]} problems={at(problems, "type")} class="grow">
+          {(ctl) => (
+            <select {...ctl} value={type} onChange={(e) => setType(e.currentTarget.value as KeyType)}>
+              <option value="client">client</option>
+              <option value="server">server</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Environment" hint="A key bound to one environment may use only that one." problems={at(problems, "environment")}>
+          {(ctl) => (
+            <select {...ctl} value={environment} onChange={(e) => setEnvironment(e.currentTarget.value)}>
+              <option value="">every environment</option>
+              {props.environments.map((env) => <option key={env.key} value={env.key}>{env.name} ({env.key})</option>)}
+            </select>
+          )}
+        </Field>
+      </div>
+      <div class="actions">
+        <button type="submit">Create key</button>
+      </div>
+    </form>
+  )
+}
+
+export const KeysPage = ({ projectId }: { projectId: string }) => {
+  const { loaded, reload } = useLoad(() => loadKeys(projectId), [projectId])
+  const [created, setCreated] = useState<CreatedApiKey | null>(null)
+  const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
+  const [status, setStatus] = useState("")
+  if (loaded.state !== "ready") return <Waiting loaded={loaded} />
+  const { keys, environments } = loaded.data
+  const revoke = async (k: ApiKey) => {
+    if (!(await ask(`Revoke the ${k.type} key “${k.name}” (${k.prefix}…)? Everything using it is refused from then on; this cannot be undone.`))) return
+    try {
+      await request("DELETE", projectPath(projectId, `/keys/${seg(k.id)}`))
+      setProblems(NO_PROBLEMS)
+      setStatus(`Key “${k.name}” revoked.`)
+      reload()
+    } catch (error) {
+      setStatus("")
+      setProblems(fromError(error))
+    }
+  }
+  const onCreated = (k: CreatedApiKey) => {
+    setCreated(k)
+    setStatus("")
+    reload()
+  }
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">API keys</h1>
+      {created === null ? null : <NewSecret key={created.id} created={created} onDismiss={() => setCreated(null)} />}
+      <ErrorSummary problems={problems} />
+      <p role="status" class="status">{status}</p>
+      <table>
+        <caption class="visually-hidden">API keys of {projectId}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Type</th>
+            <th scope="col">Environment</th>
+            <th scope="col">Starts with</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Revoked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.id} class={k.revokedAt === null ? undefined : "revoked"}>
+              <th scope="row">{k.name}</th>
+              <td>{k.type}</td>
+              <td>{k.environment ?? "every environment"}</td>
+              <td><code>{k.prefix}…</code></td>
+              <td>{when(k.createdAt)}</td>
+              <td>{k.lastUsedAt === null ? "never" : when(k.lastUsedAt)}</td>
+              <td>
+                {k.revokedAt !== null ? (
+                  when(k.revokedAt)
+                ) : (
+                  <button type="button" class="danger small" aria-label={`Revoke ${k.name} (${k.prefix}…)`} onClick={() => revoke(k)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {keys.length === 0 ? <p>This project has no keys yet.</p> : null}
+      <p class="muted">“Last used” is updated at most once a minute per key. Global keys (for every project) are made and revoked with the command line.</p>
+      <NewKey projectId={projectId} environments={environments} onCreated={onCreated} />
+    </section>
+  )
+}
