@@ -48,3 +48,21 @@ export const screenshot = async (page: Page, name: string): Promise<void> => {
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
 }
+
+/** No WCAG 2.1 A/AA violation on the page as it is, and a screenshot of it under `name`. */
+export const checkPage = async (page: Page, name: string): Promise<void> => {
+  await screenshot(page, name)
+  const violations = await accessibilityViolations(page)
+  if (violations.length > 0) throw new Error(`${name}: accessibility violations: ${JSON.stringify(violations, null, 2)}`)
+}
+
+/** Signs in on the sign-in page with `key`. */
+export const signIn = async (page: Page, key: string): Promise<void> => {
+  await page.getByLabel("Server key").fill(key)
+  await page.getByRole("button", { name: "Sign in" }).click()
+}
+
+/** Goes to a route of the dashboard (`#/keys`) without reloading the page. */
+export const open = async (page: Page, hash: string): Promise<void> => {
+  await page.evaluate((h) => (location.hash = h), hash)
+}

@@ -17,7 +17,7 @@ import { makeHandlers } from "../../adapters/http/serving/Embed.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { Flags } from "../../src/services/Flags.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { accessibilityViolations, launch, screenshot } from "./Browser.js"
+import { checkPage as checkPageOf, launch, open as openRoute, signIn as signInWith } from "./Browser.js"
 
 const MANY_FLAGS = 2000
 
@@ -45,17 +45,8 @@ const productionConfig = async (flagKey: string) => {
     .flags.find((f) => f.key === flagKey)!
 }
 
-/** No WCAG 2.1 A/AA violation on the page as it is, and a screenshot of it. */
-const checkPage = async (name: string) => {
-  await screenshot(page, name)
-  const violations = await accessibilityViolations(page)
-  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([])
-}
-
-const signIn = async (key: string) => {
-  await page.getByLabel("Server key").fill(key)
-  await page.getByRole("button", { name: "Sign in" }).click()
-}
+const checkPage = (name: string) => checkPageOf(page, name)
+const signIn = (key: string) => signInWith(page, key)
 
 /** Saves the targeting of production, confirming the question production-like environments ask. */
 const saveProduction = async () => {
@@ -72,9 +63,7 @@ const saveProduction = async () => {
     .toBe(true)
 }
 
-const open = async (hash: string) => {
-  await page.evaluate((h) => (location.hash = h), hash)
-}
+const open = (hash: string) => openRoute(page, hash)
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "flagport-ui-"))

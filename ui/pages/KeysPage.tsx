@@ -76,6 +76,9 @@ const NewKey = (props: { projectId: string; environments: ReadonlyArray<Environm
   )
 }
 
+/** Keys made with the command line may have no name: they are told apart by their first characters. */
+const nameOf = (k: ApiKey): string => (k.name === "" ? `unnamed key ${k.prefix}…` : k.name)
+
 export const KeysPage = ({ projectId }: { projectId: string }) => {
   const { loaded, reload } = useLoad(() => loadKeys(projectId), [projectId])
   const [created, setCreated] = useState<CreatedApiKey | null>(null)
@@ -84,11 +87,11 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { keys, environments } = loaded.data
   const revoke = async (k: ApiKey) => {
-    if (!(await ask(`Revoke the ${k.type} key “${k.name}” (${k.prefix}…)? Everything using it is refused from then on; this cannot be undone.`))) return
+    if (!(await ask(`Revoke the ${k.type} key “${nameOf(k)}” (${k.prefix}…)? Everything using it is refused from then on; this cannot be undone.`))) return
     try {
       await request("DELETE", projectPath(projectId, `/keys/${seg(k.id)}`))
       setProblems(NO_PROBLEMS)
-      setStatus(`Key “${k.name}” revoked.`)
+      setStatus(`Key “${nameOf(k)}” revoked.`)
       reload()
     } catch (error) {
       setStatus("")
@@ -122,7 +125,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
         <tbody>
           {keys.map((k) => (
             <tr key={k.id} class={k.revokedAt === null ? undefined : "revoked"}>
-              <th scope="row">{k.name}</th>
+              <th scope="row">{k.name === "" ? <span class="muted">(no name)</span> : k.name}</th>
               <td>{k.type}</td>
               <td>{k.environment ?? "every environment"}</td>
               <td><code>{k.prefix}…</code></td>
@@ -132,7 +135,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
                 {k.revokedAt !== null ? (
                   when(k.revokedAt)
                 ) : (
-                  <button type="button" class="danger small" aria-label={`Revoke ${k.name} (${k.prefix}…)`} onClick={() => revoke(k)}>
+                  <button type="button" class="danger small" aria-label={`Revoke ${nameOf(k)} (${k.prefix}…)`} onClick={() => revoke(k)}>
                     Revoke
                   </button>
                 )}
