@@ -92,6 +92,8 @@ describe("API keys", () => {
     const { shown, secret } = await createKey("Mobile app", "client", "production")
     expect(secret).toMatch(/^cli_/)
     mobileKey = secret
+    // focused (and selected) where the page put it, so it can be copied at once
+    expect(await shown.getByLabel("The new key").evaluate((el) => el === document.activeElement)).toBe(true)
     expect(await shown.textContent()).toContain("you will not see it again")
     await checkPage(page, "keys-created")
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"])
@@ -178,6 +180,23 @@ describe("a save that meets a change made meanwhile", () => {
     await expect.poll(() => enabledIn("development", "checkout"), { timeout: 1_000 }).toBe(true)
     const flag = (await api("GET", "/v1/projects/p1/flags/checkout")) as { name: string }
     expect(flag.name).toBe("Checkout, renamed elsewhere")
+  })
+
+  it("is refused on the definition too", async () => {
+    await page.getByLabel("Description").fill("The new checkout flow")
+    // someone else switches the flag off in development meanwhile
+    const flag = (await api("GET", "/v1/projects/p1/flags/checkout")) as { version: number }
+    await api("PUT", "/v1/projects/p1/flags/checkout/targeting", { environment: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+    await page.getByRole("button", { name: "Save definition" }).click()
+    const alert = page.getByRole("form", { name: "Flag definition" }).getByRole("alert")
+    await expect.poll(() => alert.textContent()).toContain(`is at version ${flag.version + 1}, not the version named by If-Match`)
+    expect(((await api("GET", "/v1/projects/p1/flags/checkout")) as { description: string | null }).description).toBeNull()
+    await alert.getByRole("button", { name: "Reload the current version" }).click()
+    await page.getByText(new RegExp(`^Version ${flag.version + 1}, changed`)).waitFor()
+    expect(await page.getByLabel("Description").inputValue()).toBe("")
+    await page.getByLabel("Enabled in development").check()
+    await page.getByRole("button", { name: "Save targeting in development" }).click()
+    await page.getByText(`Targeting in development saved (version ${flag.version + 2}).`).waitFor()
   })
 
   it("is refused on the flags list's switch, which never undoes the other change", async () => {

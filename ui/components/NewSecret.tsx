@@ -3,7 +3,7 @@
  * copy it. It lives in the page's memory only (never in storage, never in a URL) and is gone when
  * the person dismisses it or leaves the page.
  */
-import { useRef, useState } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 import type { CreatedApiKey } from "../lib/types.js"
 import { Field } from "./Field.js"
 
@@ -21,6 +21,8 @@ const copyText = async (input: HTMLInputElement | null, text: string): Promise<b
 export const NewSecret = ({ created, onDismiss }: { created: CreatedApiKey; onDismiss: () => void }) => {
   const [status, setStatus] = useState("")
   const input = useRef<HTMLInputElement>(null)
+  // The form that made the key may be far below: bring the key into view, focused and selected.
+  useEffect(() => input.current?.focus(), [])
   const copy = async () => {
     setStatus((await copyText(input.current, created.key)) ? "Copied to the clipboard." : "Copying failed: select the key and copy it yourself.")
   }
