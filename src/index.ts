@@ -45,3 +45,8 @@ export * as WebhookTransport from "./ports/WebhookTransport.js"
 export * as Webhooks from "./services/Webhooks.js"
 export * as WebhookDispatcher from "./services/WebhookDispatcher.js"
 export * as WebhookRetention from "./services/WebhookRetention.js"
+
+export * as Schedule from "./domain/schedules/Schedule.js"
+export * as ScheduleRepository from "./ports/ScheduleRepository.js"
+export * as Schedules from "./services/Schedules.js"
+export * as Scheduler from "./services/Scheduler.js"

@@ -3,6 +3,7 @@ import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as MemoryDb from "./MemoryDb.js"
 import * as Repositories from "./MemoryRepositories.js"
+import * as ScheduleRepository from "./ScheduleRepository.js"
 import * as WebhookRepository from "./WebhookRepository.js"
 
 const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memory" })
@@ -19,6 +20,7 @@ export const layer = Layer.mergeAll(
   Repositories.apiKeyRepository,
   Repositories.eventOutbox,
   WebhookRepository.layer,
+  ScheduleRepository.layer,
   InProcessChangeFeed.layer,
   health
 ).pipe(Layer.provideMerge(Repositories.environmentRepository), Layer.provideMerge(MemoryDb.layer))

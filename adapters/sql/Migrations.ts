@@ -7,6 +7,7 @@ import Webhooks from "./migrations/0002_webhooks.js"
 import Retention from "./migrations/0003_retention.js"
 import WebhookWindows from "./migrations/0004_webhook_windows.js"
 import KeyEnvironments from "./migrations/0005_key_environments.js"
+import Schedules from "./migrations/0007_schedules.js"
 
 /**
  * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
@@ -18,7 +19,8 @@ export const migrations = {
   "0002_webhooks": Webhooks,
   "0003_retention": Retention,
   "0004_webhook_windows": WebhookWindows,
-  "0005_key_environments": KeyEnvironments
+  "0005_key_environments": KeyEnvironments,
+  "0007_schedules": Schedules
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -7,6 +7,7 @@ import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlFlagRepository from "./SqlFlagRepository.js"
 import * as SqlHealth from "./SqlHealth.js"
 import * as SqlProjectRepository from "./SqlProjectRepository.js"
+import * as ScheduleRepository from "./ScheduleRepository.js"
 import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
 import * as SqlTransactor from "./SqlTransactor.js"
 import * as WebhookRepository from "./WebhookRepository.js"
@@ -24,7 +25,8 @@ export const layer = Layer.mergeAll(
   SqlEventOutbox.layer,
   SqlTransactor.layer,
   SqlHealth.layer,
-  WebhookRepository.layer
+  WebhookRepository.layer,
+  ScheduleRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))
 
 export type Requirements = SqlClient

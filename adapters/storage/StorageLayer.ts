@@ -9,6 +9,7 @@ import type { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { FlagRepository } from "../../src/ports/FlagRepository.js"
 import * as IdGenerator from "../../src/ports/IdGenerator.js"
 import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
+import type { ScheduleRepository } from "../../src/ports/ScheduleRepository.js"
 import type { SegmentRepository } from "../../src/ports/SegmentRepository.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import type { StorageHealth } from "../../src/ports/StorageHealth.js"
@@ -20,6 +21,7 @@ import type { Environments } from "../../src/services/Environments.js"
 import type { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
 import type { Flags } from "../../src/services/Flags.js"
 import type { Projects } from "../../src/services/Projects.js"
+import type { Schedules } from "../../src/services/Schedules.js"
 import type { Segments } from "../../src/services/Segments.js"
 import type { Snapshots } from "../../src/services/Snapshots.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
@@ -54,6 +56,7 @@ export type Storage =
   | ApiKeyRepository
   | EventOutbox
   | WebhookRepository
+  | ScheduleRepository
   | Transactor
   | ChangeFeed
   | StorageHealth
@@ -66,6 +69,7 @@ export type Storage =
   | Segments
   | ApiKeys
   | Snapshots
+  | Schedules
 
 /** The use cases over the SQL ports, migrations applied at build time, with the given change feed. */
 const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, never, RFeed>) =>

@@ -4,19 +4,23 @@ import * as EnvironmentCopy from "./EnvironmentCopy.js"
 import * as Environments from "./Environments.js"
 import * as Flags from "./Flags.js"
 import * as Projects from "./Projects.js"
+import * as Schedules from "./Schedules.js"
 import * as Segments from "./Segments.js"
 import * as Snapshots from "./Snapshots.js"
 
 /**
- * The storage-backed use cases (Projects, Environments, Flags, EnvironmentCopy, Segments, ApiKeys, Snapshots)
+ * The storage-backed use cases (Projects, Environments, Flags, EnvironmentCopy, Segments, ApiKeys, Snapshots, Schedules)
  * in one layer; it needs the storage ports and an IdGenerator.
  */
-export const layer = Layer.mergeAll(
-  Projects.layer,
-  Environments.layer,
-  Flags.layer,
-  EnvironmentCopy.layer,
-  Segments.layer,
-  ApiKeys.layer,
-  Snapshots.layer
+export const layer = Layer.provideMerge(
+  Schedules.layer,
+  Layer.mergeAll(
+    Projects.layer,
+    Environments.layer,
+    Flags.layer,
+    EnvironmentCopy.layer,
+    Segments.layer,
+    ApiKeys.layer,
+    Snapshots.layer
+  )
 )

@@ -68,6 +68,16 @@ export interface FlagsShape {
     input: TargetingInput,
     options?: WriteOptions
   ) => Effect.Effect<Flag, VersionedWriteError>
+  /**
+   * Checks `input` exactly as `replaceTargeting` would, writing nothing: the same 404 for an
+   * unknown project, flag or environment and the same 400 with every problem (scheduled changes
+   * validate with it when they are made). Answers the flag as it is now.
+   */
+  readonly validateTargeting: (
+    projectId: string,
+    flagKey: string,
+    input: TargetingInput
+  ) => Effect.Effect<Flag, InvalidRequest | ResourceNotFound | StorageError>
 }
 
 export class Flags extends Context.Tag("@flagport/services/Flags")<Flags, FlagsShape>() {}
@@ -217,6 +227,34 @@ export const make = Effect.gen(function* () {
     )
   })
 
+  /**
+   * The rules of a targeting write, in one place: the environment exists (404), every problem of
+   * the input (400). Reads the segments only when a rule names some.
+   */
+  const checkTargeting = (projectId: string, flag: Flag, input: TargetingInput) =>
+    Effect.gen(function* () {
+      const environment = yield* environments.get(projectId, input.environment)
+      if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
+      // Validation reports malformed input with paths; until it has run, read the input defensively.
+      const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
+      const namesSegments = sentRules.some(
+        (rule) =>
+          !Array.isArray(rule?.conditions) ||
+          rule.conditions.some((c) => isSegmentOperator(c?.operator))
+      )
+      const segmentKeys = namesSegments
+        ? new Set((yield* segments.list(projectId)).map((s) => s.key))
+        : new Set<string>()
+      const problems = Validation.validateTargeting(flag, input, segmentKeys)
+      if (problems.length > 0) return yield* invalid("Invalid targeting", problems)
+    })
+
+  const validateTargeting = Effect.fn("Flags.validateTargeting")(function* (projectId: string, flagKey: string, input: TargetingInput) {
+    const flag = yield* get(projectId, flagKey)
+    yield* checkTargeting(projectId, flag, input)
+    return flag
+  })
+
   const replaceTargeting = Effect.fn("Flags.replaceTargeting")(function* (
     projectId: string,
     flagKey: string,
@@ -239,19 +277,7 @@ export const make = Effect.gen(function* () {
         const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
         yield* checkVersion(flag, options)
-        const environment = yield* environments.get(projectId, input.environment)
-        if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
-        // Segment keys are only needed (one more query) when a rule names segments.
-        const namesSegments = sentRules.some(
-          (rule) =>
-            !Array.isArray(rule?.conditions) ||
-            rule.conditions.some((c) => isSegmentOperator(c?.operator))
-        )
-        const segmentKeys = namesSegments
-          ? new Set((yield* segments.list(projectId)).map((s) => s.key))
-          : new Set<string>()
-        const problems = Validation.validateTargeting(flag, input, segmentKeys)
-        if (problems.length > 0) return yield* invalid("Invalid targeting", problems)
+        yield* checkTargeting(projectId, flag, input)
         let next = 0
         const rules: Array<Rule> = input.rules.map((rule) => ({ ...rule, id: rule.id ?? `rule-${freshIds[next++]}` }))
         const config: EnvironmentConfig = {
@@ -290,7 +316,7 @@ export const make = Effect.gen(function* () {
     )
   })
 
-  return Flags.of({ create, list, get, patch, remove, replaceTargeting })
+  return Flags.of({ create, list, get, patch, remove, replaceTargeting, validateTargeting })
 })
 
 export const layer = Layer.effect(Flags, make)

@@ -7,6 +7,7 @@ import { outboxContract } from "./EventOutbox.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
+import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
 import { snapshotContract } from "./Snapshots.contract.js"
 import { targetingContract } from "./Targeting.contract.js"
@@ -27,5 +28,6 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Snapshots", snapshotContract],
   ["JSON round-trip", jsonContract],
   ["WebhookRepository", webhookContract],
-  ["ChangeFeed", changeFeedContract]
+  ["ChangeFeed", changeFeedContract],
+  ["ScheduleRepository + scheduler", scheduleContract]
 ]

@@ -22,6 +22,7 @@ import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
+import { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
 import * as Errors from "../shared/Errors.js"
 import * as Examples from "./Examples.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
@@ -34,6 +35,7 @@ const FlagDoc = Flag.annotations({ examples: [Examples.flag] })
 const SegmentDoc = Segment.annotations({ examples: [Examples.segment] })
 const WebhookDoc = Webhook.annotations({ examples: [Examples.webhook] })
 const ApiKeyDoc = ApiKey.annotations({ examples: [Examples.apiKey] })
+const ScheduleDoc = Schedule.annotations({ examples: [Examples.schedule] })
 const CreatedApiKeyDoc = CreatedApiKey.annotations({ examples: [Examples.createdKey] })
 const EvaluateResponseDoc = EvaluateResponse.annotations({ examples: [Examples.evaluated] })
 
@@ -98,6 +100,7 @@ const webhookId = HttpApiSchema.param("webhookId", Text)
 const deliveryId = HttpApiSchema.param("deliveryId", Text)
 const keyId = HttpApiSchema.param("keyId", Text)
 const environmentKey = HttpApiSchema.param("environmentKey", Text)
+const scheduleId = HttpApiSchema.param("scheduleId", Text)
 
 export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)
@@ -313,6 +316,27 @@ export class KeysGroup extends HttpApiGroup.make("keys")
   .middleware(ManagementAuth)
   .annotate(OpenApi.Description, "API keys of a project: server keys manage and evaluate, client keys only evaluate.") {}
 
+export class SchedulesGroup extends HttpApiGroup.make("schedules")
+  .add(described(
+    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags/${flagKey}/schedules`
+      .setPayload(strict(CreateScheduleInput).annotations({ examples: [Examples.createSchedule] }))
+      .addSuccess(Created(ScheduleDoc)),
+    "Schedule a targeting change",
+    "At `at` (ISO 8601 with an offset; a time already past applies at once), replaces the flag's configuration in `environment` with `targeting` (the body of PUT .../targeting; its `environment` may be left out), exactly as that PUT would, with its webhook event. The targeting is checked now (400 as the PUT) and again when it runs: if it is no longer valid then (a variation removed meanwhile), the schedule becomes `failed` with the reason and nothing changes."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags/${flagKey}/schedules`.addSuccess(dataOf(ScheduleDoc)),
+    "List a flag's scheduled changes",
+    "Every schedule of the flag in creation order, with its status: `pending`, `applied`, `failed` (with `reason`) or `cancelled`."
+  ))
+  .add(described(
+    HttpApiEndpoint.del("cancel")`/v1/projects/${projectId}/flags/${flagKey}/schedules/${scheduleId}`.addSuccess(HttpApiSchema.NoContent),
+    "Cancel a scheduled change",
+    "Cancels a pending schedule: it will not run (it stays listed as `cancelled`). 409 when it has already been applied, failed or been cancelled."
+  ))
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "Scheduled changes: a flag's targeting in one environment, replaced at a set time, exactly once.") {}
+
 export class EvaluationGroup extends HttpApiGroup.make("evaluation")
   .add(described(
     HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest.annotations({ examples: [Examples.evaluate] })).addSuccess(EvaluateResponseDoc),
@@ -344,6 +368,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(SegmentsGroup)
   .add(WebhooksGroup)
   .add(KeysGroup)
+  .add(SchedulesGroup)
   .add(EvaluationGroup)
   .addError(Errors.BadRequest)
   .addError(Errors.NotFound)

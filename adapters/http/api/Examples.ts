@@ -13,6 +13,7 @@ import type { TargetingInput } from "../../../src/domain/definitions/Targeting.j
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import type { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
 import type { EvaluateRequest, EvaluateResponse } from "../shared/EvaluationRequests.js"
+import type { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
 
 export const createProject: CreateProjectInput = { id: "shop", name: "Shop" }
 
@@ -163,3 +164,21 @@ export const createdKey: CreatedApiKey = { ...apiKey, key: "cli_Xy7Q2mJ8vN4bR6tK
 export const copyEnvironment: CopyEnvironmentInput = { from: "production", flags: ["new-checkout"] }
 
 export const copied: { readonly data: ReadonlyArray<string> } = { data: ["new-checkout"] }
+
+// Scheduled changes: launch day at 09:00 UTC turns the flag on for everyone.
+export const createSchedule: CreateScheduleInput = {
+  environment: "production",
+  at: "2027-03-01T09:00:00Z",
+  targeting: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+}
+
+export const schedule: Schedule = {
+  id: "01a2089b-6c44-7f10-9d2e-3b8c1f0a4d55",
+  flagKey: "new-checkout",
+  environment: "production",
+  at: "2027-03-01T09:00:00.000Z",
+  targeting: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] },
+  status: "pending",
+  createdAt: "2026-11-23T09:10:00.000Z",
+  actor: { type: "key", keyId: "01a2089b-4a21-7c3e-8b5f-6d7e8f9a0b1c" }
+}

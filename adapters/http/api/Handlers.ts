@@ -13,6 +13,8 @@ import { Flags } from "../../../src/services/Flags.js"
 import type { Flag } from "../../../src/domain/definitions/Flag.js"
 import type { PreconditionFailed } from "../../../src/domain/Errors.js"
 import { Projects } from "../../../src/services/Projects.js"
+import { Schedules } from "../../../src/services/Schedules.js"
+import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { Segments } from "../../../src/services/Segments.js"
 import { Webhooks } from "../../../src/services/Webhooks.js"
 import { EvaluationPrincipal, FlagportApi, ManagementAccess } from "./Api.js"
@@ -165,6 +167,31 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
     )
 )
 
+/**
+ * Schedules remember who made them (the scheduler later acts as `{ type: "schedule", keyId }`),
+ * so the create runs as the authenticated key.
+ */
+export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (handlers) =>
+  handlers
+    .handle("create", ({ path, payload }) =>
+      Effect.gen(function* () {
+        const access = yield* ManagementAccess
+        const schedules = yield* Schedules
+        return yield* mapped(
+          schedules.create(path.projectId, path.flagKey, payload).pipe(
+            Effect.provideService(CurrentActor, { type: "key", keyId: access.principal.keyId })
+          )
+        )
+      })
+    )
+    .handle("list", ({ path }) =>
+      Effect.flatMap(Schedules, (schedules) => Effect.map(mapped(schedules.list(path.projectId, path.flagKey)), (data) => ({ data })))
+    )
+    .handle("cancel", ({ path }) =>
+      Effect.flatMap(Schedules, (schedules) => mapped(schedules.cancel(path.projectId, path.flagKey, path.scheduleId)))
+    )
+)
+
 /** A lane answer as an HttpServerResponse (bytes, status and headers as the lean lane writes them). */
 const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServerResponse =>
   response.body === undefined
@@ -194,5 +221,5 @@ export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (h
 )
 
 /** Every group's handlers. */
-export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, EvaluationLive)
+export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, SchedulesLive, EvaluationLive)
 

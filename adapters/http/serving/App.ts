@@ -12,6 +12,7 @@ import type { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import type { Environments } from "../../../src/services/Environments.js"
 import type { Flags } from "../../../src/services/Flags.js"
 import type { Projects } from "../../../src/services/Projects.js"
+import type { Schedules } from "../../../src/services/Schedules.js"
 import type { Segments } from "../../../src/services/Segments.js"
 import * as Health from "../../../src/services/Health.js"
 import type { Snapshots } from "../../../src/services/Snapshots.js"
@@ -34,6 +35,7 @@ export type HttpServices =
   | Segments
   | ApiKeys
   | Snapshots
+  | Schedules
   | Webhooks.Webhooks
   | StorageHealth
   | ChangeFeed

@@ -16,6 +16,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Config, Effect, Layer, Logger } from "effect"
+import * as Scheduler from "../../../src/services/Scheduler.js"
 import * as WebhookDispatcher from "../../../src/services/WebhookDispatcher.js"
 import * as StorageLayer from "../../storage/StorageLayer.js"
 import * as WebhookHttp from "../../webhook-http/WebhookHttp.js"
@@ -53,6 +54,8 @@ export interface ServerOptions {
   readonly storage?: Layer.Layer<StorageLayer.Storage, unknown>
   /** Run the webhook dispatcher in this process (default true). */
   readonly webhooks?: boolean
+  /** Run the scheduler of scheduled changes in this process (default true). */
+  readonly schedules?: boolean
   /** Cache bounds of the evaluation lane. */
   readonly lane?: LaneConfig
   /** How long in-flight requests may take to finish after a shutdown starts (default 10 s). */
@@ -82,15 +85,17 @@ const storageOf = async (options: ServerOptions): Promise<Layer.Layer<StorageLay
 }
 
 /**
- * The storage, the HTTP services and (optionally) the webhook dispatcher over the HTTP transport
- * (configured from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS),
- * as one layer, logging at FLAGPORT_LOG_LEVEL.
+ * The storage, the HTTP services, (optionally) the webhook dispatcher over the HTTP transport
+ * (configured from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS)
+ * and (optionally) the scheduler that applies scheduled changes, as one layer, logging at
+ * FLAGPORT_LOG_LEVEL.
  */
-export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown>, webhooks = true) => {
+export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown>, webhooks = true, schedules = true) => {
   const services = App.servicesFrom(storage)
-  const all = webhooks
+  const withWebhooks = webhooks
     ? Layer.merge(services, WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)))
     : services
+  const all = schedules ? Layer.merge(withWebhooks, Scheduler.layer.pipe(Layer.provide(services))) : withWebhooks
   // The level is set before anything is built, so the dispatcher's fibers and the request handlers
   // (which run in the runtime built from this layer) all inherit it.
   return all.pipe(Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel))))
@@ -102,7 +107,7 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     ? false
     : { confirmEnvironments: await Effect.runPromise(confirmEnvironmentsConfig), redirectRoot: true, ...options.dashboard }
   const handlers = await makeHandlers({
-    services: servicesLayer(await storageOf(options), options.webhooks ?? true),
+    services: servicesLayer(await storageOf(options), options.webhooks ?? true, options.schedules ?? true),
     dashboard,
     ...(options.lane === undefined ? {} : { lane: options.lane })
   })

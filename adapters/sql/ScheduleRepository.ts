@@ -1,0 +1,116 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer, Option } from "effect"
+import type { Actor } from "../../src/domain/audit/Actor.js"
+import type { ScheduleStatus, StoredTargeting } from "../../src/domain/schedules/Schedule.js"
+import { ScheduleRepository, type StoredSchedule } from "../../src/ports/ScheduleRepository.js"
+import { StorageError } from "../../src/ports/StorageError.js"
+
+/**
+ * ScheduleRepository over @effect/sql (PostgreSQL and SQLite; table in migrations/0007_schedules.ts).
+ *
+ * Claims are one conditional UPDATE, as for webhook deliveries: on PostgreSQL its candidate rows
+ * are picked with FOR UPDATE SKIP LOCKED, and the UPDATE re-checks "still pending, lease expired"
+ * on the latest row version, so two processes never lease one schedule; SQLite runs the statement
+ * atomically. `settle` is conditional on the lease too, and runs in the transaction of the change.
+ */
+
+interface Row {
+  readonly id: string
+  readonly projectId: string
+  readonly flagKey: string
+  readonly environment: string
+  readonly at: string
+  readonly targeting: string
+  readonly status: ScheduleStatus
+  readonly reason: string | null
+  readonly actor: string
+  readonly createdAt: string
+  readonly settledAt: string | null
+}
+
+const storageError = (what: string) => (cause: SqlError) =>
+  new StorageError({ message: `Schedule storage failed to ${what}`, cause })
+
+const toSchedule = (row: Row): StoredSchedule => ({
+  id: row.id,
+  projectId: row.projectId,
+  flagKey: row.flagKey,
+  environment: row.environment,
+  at: row.at,
+  targeting: JSON.parse(row.targeting) as StoredTargeting,
+  status: row.status,
+  reason: row.reason,
+  actor: JSON.parse(row.actor) as Actor,
+  createdAt: row.createdAt,
+  settledAt: row.settledAt
+})
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const columns = sql.literal(`id, project_id AS "projectId", flag_key AS "flagKey", environment, due_at AS "at", targeting,
+    status, reason, actor, created_at AS "createdAt", settled_at AS "settledAt"`)
+
+  const claimDue = ({ leaseUntil, limit, now, owner }: Parameters<ScheduleRepository["Type"]["claimDue"]>[0]) =>
+    Effect.gen(function* () {
+      const lock = sql.onDialectOrElse({
+        pg: () => sql.literal("FOR UPDATE SKIP LOCKED"),
+        orElse: () => sql.literal("")
+      })
+      const leased = yield* sql<{ id: string }>`UPDATE flagport_schedules
+        SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
+        WHERE id IN (
+          SELECT id FROM flagport_schedules
+          WHERE status = 'pending' AND due_at <= ${now} AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
+          ORDER BY due_at, seq LIMIT ${limit} ${lock}
+        )
+        AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
+        RETURNING id`
+      if (leased.length === 0) return []
+      const rows = yield* sql<Row>`SELECT ${columns} FROM flagport_schedules
+        WHERE ${sql.in("id", leased.map((r) => r.id))} AND lease_owner = ${owner} ORDER BY due_at, seq`
+      return rows.map(toSchedule)
+    }).pipe(sql.withTransaction, Effect.mapError(storageError("claim due schedules")))
+
+  return ScheduleRepository.of({
+    insert: (s) =>
+      sql`INSERT INTO flagport_schedules (id, project_id, flag_key, environment, due_at, targeting, status, reason, actor,
+          created_at, settled_at)
+        VALUES (${s.id}, ${s.projectId}, ${s.flagKey}, ${s.environment}, ${s.at}, ${JSON.stringify(s.targeting)},
+          ${s.status}, ${s.reason}, ${JSON.stringify(s.actor)}, ${s.createdAt}, ${s.settledAt})`.pipe(
+        Effect.asVoid,
+        Effect.mapError(storageError("insert a schedule"))
+      ),
+    list: (projectId, flagKey) =>
+      sql<Row>`SELECT ${columns} FROM flagport_schedules
+        WHERE project_id = ${projectId} AND flag_key = ${flagKey} ORDER BY seq`.pipe(
+        Effect.map((rows) => rows.map(toSchedule)),
+        Effect.mapError(storageError("list schedules"))
+      ),
+    get: (projectId, flagKey, id) =>
+      sql<Row>`SELECT ${columns} FROM flagport_schedules
+        WHERE id = ${id} AND project_id = ${projectId} AND flag_key = ${flagKey}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSchedule)),
+        Effect.mapError(storageError("read a schedule"))
+      ),
+    cancel: (id, settledAt) =>
+      sql<{ id: string }>`UPDATE flagport_schedules
+        SET status = 'cancelled', settled_at = ${settledAt}, lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = ${id} AND status = 'pending' RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.mapError(storageError("cancel a schedule"))
+      ),
+    claimDue,
+    settle: ({ id, owner, reason, settledAt, status }) =>
+      sql<{ id: string }>`UPDATE flagport_schedules
+        SET status = ${status}, reason = ${reason}, settled_at = ${settledAt}, lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = ${id} AND lease_owner = ${owner} AND status = 'pending' RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.mapError(storageError("settle a schedule"))
+      )
+  })
+})
+
+/** The SQL ScheduleRepository; needs the SqlClient of the storage layer (migrations applied). */
+export const layer: Layer.Layer<ScheduleRepository, never, SqlClient.SqlClient> = Layer.effect(ScheduleRepository, make)

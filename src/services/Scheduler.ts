@@ -1,0 +1,172 @@
+import { Cause, Clock, Context, Data, Duration, Effect, Layer } from "effect"
+import { CurrentActor } from "../domain/audit/Actor.js"
+import { formatTimestamp } from "../domain/definitions/Ids.js"
+import { failureReason, targetingInputOf } from "../domain/schedules/Schedule.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import { Flags } from "./Flags.js"
+
+/**
+ * Applies scheduled changes when they are due (contract: Scheduled changes), in the style of the
+ * webhook dispatcher (WebhookDispatcher.ts).
+ *
+ * One round ("tick"):
+ *  1. claim: due pending schedules are leased to this scheduler, earliest first (on PostgreSQL
+ *     with FOR UPDATE SKIP LOCKED, so schedulers in other processes take other rows);
+ *  2. apply each, in ONE transaction: `Flags.replaceTargeting` (the use case of the targeting
+ *     PUT, so validation, webhook event, change-feed announcement and audit entry are the PUT's)
+ *     run as the actor `{ type: "schedule", keyId }` of the key that made the schedule, then
+ *     `settle` marks it `applied`. A change that is no longer valid (a variation removed, the
+ *     environment or flag deleted) is undone (a savepoint) and the schedule becomes `failed` with
+ *     the reason. `settle` only succeeds while this scheduler still holds the lease and the schedule
+ *     is still pending; otherwise the whole transaction is rolled back. So a schedule is applied
+ *     exactly once, even when a lease lapses and two schedulers run it, or it is cancelled meanwhile.
+ *
+ * Everything durable lives in storage: a schedule due while no server ran is claimed by the first
+ * round after start, and one held by a process that died is claimed again when its lease expires.
+ * All timing uses Effect's Clock, so tests drive it with TestClock.
+ */
+
+export interface SchedulerOptions {
+  /** Pause between rounds that found nothing to do; a schedule runs at most this long after its time. */
+  readonly pollInterval: Duration.DurationInput
+  /** Schedules claimed per round. */
+  readonly batchSize: number
+  /** How long a claim protects a schedule from other schedulers (far longer than applying takes). */
+  readonly lease: Duration.DurationInput
+}
+
+export const defaultOptions: SchedulerOptions = {
+  pollInterval: Duration.seconds(1),
+  batchSize: 50,
+  lease: Duration.seconds(60)
+}
+
+/**
+ * What happened to one claimed schedule: applied; failed (recorded with its reason); lost (another
+ * scheduler or a cancellation settled it first, nothing of this run remains); retry (it could not
+ * be applied now, e.g. storage unavailable: logged, and claimed again when its lease expires).
+ */
+export type Outcome = "applied" | "failed" | "lost" | "retry"
+
+type Deps = ScheduleRepository | Flags | Transactor
+
+/** The lease was lost (another scheduler settled it, or it was cancelled): roll back. */
+class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
+
+/** Leases up to `limit` due schedules to `owner`. */
+export const claim = (owner: string, options: SchedulerOptions, limit: number) =>
+  Effect.gen(function* () {
+    const repo = yield* ScheduleRepository
+    const nowMillis = yield* Clock.currentTimeMillis
+    return yield* repo.claimDue({
+      now: formatTimestamp(nowMillis),
+      owner,
+      leaseUntil: formatTimestamp(nowMillis + Duration.toMillis(Duration.decode(options.lease))),
+      limit
+    })
+  })
+
+/** Step 2 for one claimed schedule: apply it (or record why it cannot be) and settle it, atomically. */
+export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Outcome, StorageError, Deps> =>
+  Effect.gen(function* () {
+    const repo = yield* ScheduleRepository
+    const flags = yield* Flags
+    const tx = yield* Transactor
+    const change = flags
+      .replaceTargeting(schedule.projectId, schedule.flagKey, targetingInputOf(schedule.environment, schedule.targeting))
+      .pipe(
+        Effect.as<string | null>(null),
+        Effect.catchTags({
+          InvalidRequest: (e) => Effect.succeed(failureReason(e.message, e.details)),
+          ResourceNotFound: (e) => Effect.succeed(failureReason(e.message)),
+          ResourceConflict: (e) => Effect.succeed(failureReason(e.message)),
+          // No If-Match is sent: this is only the storage's compare-and-set safety net. The round
+          // fails, the schedule stays pending, and it is tried again when its lease expires.
+          PreconditionFailed: (e) => Effect.die(e)
+        }),
+        Effect.provideService(CurrentActor, { type: "schedule", ...(schedule.actor.keyId === undefined ? {} : { keyId: schedule.actor.keyId }) })
+      )
+    return yield* tx
+      .withTransaction(
+        Effect.gen(function* () {
+          // A failed change rolled back its own savepoint: nothing of it remains.
+          const reason = yield* change
+          const settledAt = formatTimestamp(yield* Clock.currentTimeMillis)
+          const status = reason === null ? "applied" : "failed"
+          const settled = yield* repo.settle({ id: schedule.id, owner, status, reason, settledAt })
+          if (!settled) return yield* new LeaseLost()
+          return status satisfies Outcome
+        })
+      )
+      .pipe(Effect.catchTag("LeaseLost", () => Effect.succeed<Outcome>("lost")))
+  }).pipe(Effect.withSpan("Scheduler.apply", { attributes: { scheduleId: schedule.id } }))
+
+/** `apply`, but a schedule that cannot be applied now must not hold up the others of the round. */
+const applyOrRetry = (owner: string, schedule: StoredSchedule) =>
+  apply(owner, schedule).pipe(
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.as(Effect.logWarning(`schedule ${schedule.id} could not be applied; it is retried after its lease`, cause), "retry" as const)
+    )
+  )
+
+/**
+ * One round, start to finish: claim due schedules for `owner` and apply them one after the other
+ * (in time order). Returns the outcome of each. Tests step the scheduler with it.
+ */
+export const tick = (
+  owner: string,
+  options: SchedulerOptions = defaultOptions
+): Effect.Effect<ReadonlyArray<Outcome>, StorageError, Deps> =>
+  Effect.gen(function* () {
+    const claimed = yield* claim(owner, options, options.batchSize)
+    return yield* Effect.forEach(claimed, (schedule) => applyOrRetry(owner, schedule))
+  }).pipe(Effect.withSpan("Scheduler.tick"))
+
+/**
+ * The scheduler loop: rounds back to back while there is work, otherwise a pause of
+ * `pollInterval`. A failed round (storage unavailable, ...) is logged and retried after the pause;
+ * a schedule it held is claimed again when its lease expires. The loop never ends on its own.
+ */
+export const run = (owner: string, options: SchedulerOptions = defaultOptions): Effect.Effect<never, never, Deps> =>
+  tick(owner, options).pipe(
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.as(Effect.logWarning("scheduler round failed", cause), [] as ReadonlyArray<Outcome>)
+    ),
+    Effect.flatMap((outcomes) => (outcomes.length > 0 ? Effect.yieldNow() : Effect.sleep(options.pollInterval))),
+    Effect.forever,
+    Effect.orDie
+  )
+
+/** A handle on the running scheduler (mostly for diagnostics and tests). */
+export interface SchedulerShape {
+  /** This scheduler's lease owner id. */
+  readonly owner: string
+}
+
+export class Scheduler extends Context.Tag("@flagport/services/Scheduler")<Scheduler, SchedulerShape>() {}
+
+/**
+ * Runs the scheduler as a fiber for the lifetime of the layer's scope (interrupted on shutdown; a
+ * schedule it held is claimed again after its lease). Its first round runs at once, so schedules
+ * that fell due while no server ran are applied at start. Include it next to the HTTP app in the
+ * standalone server and in a mounted API.
+ */
+export const layerWith = (overrides: Partial<SchedulerOptions> = {}): Layer.Layer<Scheduler, never, Deps | IdGenerator> =>
+  Layer.scoped(
+    Scheduler,
+    Effect.gen(function* () {
+      const owner = `scheduler-${yield* (yield* IdGenerator).next}`
+      yield* Effect.forkScoped(run(owner, { ...defaultOptions, ...overrides }))
+      return Scheduler.of({ owner })
+    })
+  )
+
+/** The scheduler with default options (1 s poll, 60 s lease, batches of 50). */
+export const layer: Layer.Layer<Scheduler, never, Deps | IdGenerator> = layerWith()
