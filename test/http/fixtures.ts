@@ -51,6 +51,8 @@ export const startServer = async (
     readonly lane?: LaneConfig
     /** Run the webhook dispatcher (default false). */
     readonly webhooks?: boolean
+    /** Run the scheduler of scheduled changes (default false). */
+    readonly schedules?: boolean
     /** A database another test server already seeded: reuse its keys instead of seeding again. */
     readonly seeded?: Keys
     /** Replace services of the built storage (to make one fail, for instance). */
@@ -67,6 +69,7 @@ export const startServer = async (
       host: "127.0.0.1",
       storage: Layer.succeedContext(options.override === undefined ? context : options.override(context)),
       webhooks: options.webhooks ?? false,
+      schedules: options.schedules ?? false,
       ...(options.lane === undefined ? {} : { lane: options.lane })
     })
     return {
