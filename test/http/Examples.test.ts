@@ -24,6 +24,7 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/projects/{projectId}/flags", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/flags/{flagKey}", { projectId: "shop", flagKey: "new-checkout" }],
   ["put", "/v1/projects/{projectId}/flags/{flagKey}/targeting", { projectId: "shop", flagKey: "new-checkout" }],
+  ["post", "/v1/projects/{projectId}/flags/{flagKey}/schedules", { projectId: "shop", flagKey: "new-checkout" }],
   ["post", "/v1/projects/{projectId}/segments", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/segments/{segmentKey}", { projectId: "shop", segmentKey: "staff" }],
   ["post", "/v1/projects/{projectId}/webhooks", { projectId: "shop" }],

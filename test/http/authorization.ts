@@ -247,6 +247,36 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/keys/${(await freshKey(t, n)).id}` })
   },
   {
+    name: "POST /v1/projects/{p}/flags/{f}/schedules",
+    kind: "management",
+    success: 201,
+    prepare: async (t, n) => ({
+      method: "POST",
+      path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "schedule")).key}/schedules`,
+      body: { environment: "development", at: "2999-01-01T09:00:00Z", targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }
+    })
+  },
+  {
+    name: "GET /v1/projects/{p}/flags/{f}/schedules",
+    kind: "management",
+    success: 200,
+    prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "schedules")).key}/schedules` })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/flags/{f}/schedules/{s}",
+    kind: "management",
+    success: 204,
+    prepare: async (t, n) => {
+      const flag = await freshFlag(t, n, "unschedule")
+      const schedule = await create(t, `/v1/projects/p1/flags/${flag.key}/schedules`, {
+        environment: "development",
+        at: "2999-01-01T09:00:00Z",
+        targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] }
+      })
+      return { method: "DELETE", path: `/v1/projects/p1/flags/${flag.key}/schedules/${schedule.id}` }
+    }
+  },
+  {
     name: "POST /v1/evaluate",
     kind: "evaluation",
     success: 200,
