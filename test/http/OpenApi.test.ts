@@ -34,6 +34,8 @@ const PATHS = [
   "/v1/projects/{projectId}/flags",
   "/v1/projects/{projectId}/flags/{flagKey}",
   "/v1/projects/{projectId}/flags/{flagKey}/targeting",
+  "/v1/projects/{projectId}/flags/{flagKey}/schedules",
+  "/v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}",
   "/v1/projects/{projectId}/keys",
   "/v1/projects/{projectId}/keys/{keyId}",
   "/v1/projects/{projectId}/segments",
