@@ -19,6 +19,7 @@ interface Row {
   readonly id: string
   readonly projectId: string
   readonly flagKey: string
+  readonly flagId: string
   readonly environment: string
   readonly at: string
   readonly targeting: string
@@ -36,6 +37,7 @@ const toSchedule = (row: Row): StoredSchedule => ({
   id: row.id,
   projectId: row.projectId,
   flagKey: row.flagKey,
+  flagId: row.flagId,
   environment: row.environment,
   at: row.at,
   targeting: JSON.parse(row.targeting) as StoredTargeting,
@@ -49,7 +51,7 @@ const toSchedule = (row: Row): StoredSchedule => ({
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
 
-  const columns = sql.literal(`id, project_id AS "projectId", flag_key AS "flagKey", environment, due_at AS "at", targeting,
+  const columns = sql.literal(`id, project_id AS "projectId", flag_key AS "flagKey", flag_id AS "flagId", environment, due_at AS "at", targeting,
     status, reason, actor, created_at AS "createdAt", settled_at AS "settledAt"`)
 
   const claimDue = ({ leaseUntil, limit, now, owner }: Parameters<ScheduleRepository["Type"]["claimDue"]>[0]) =>
@@ -75,9 +77,9 @@ export const make = Effect.gen(function* () {
 
   return ScheduleRepository.of({
     insert: (s) =>
-      sql`INSERT INTO flagport_schedules (id, project_id, flag_key, environment, due_at, targeting, status, reason, actor,
+      sql`INSERT INTO flagport_schedules (id, project_id, flag_key, flag_id, environment, due_at, targeting, status, reason, actor,
           created_at, settled_at)
-        VALUES (${s.id}, ${s.projectId}, ${s.flagKey}, ${s.environment}, ${s.at}, ${JSON.stringify(s.targeting)},
+        VALUES (${s.id}, ${s.projectId}, ${s.flagKey}, ${s.flagId}, ${s.environment}, ${s.at}, ${JSON.stringify(s.targeting)},
           ${s.status}, ${s.reason}, ${JSON.stringify(s.actor)}, ${s.createdAt}, ${s.settledAt})`.pipe(
         Effect.asVoid,
         Effect.mapError(storageError("insert a schedule"))

@@ -8,6 +8,11 @@ export interface StoredSchedule {
   readonly id: string
   readonly projectId: string
   readonly flagKey: string
+  /**
+   * The id of the flag when the schedule was made: a flag deleted and made again under the same
+   * key is another flag, which the schedule must not change.
+   */
+  readonly flagId: string
   readonly environment: string
   readonly at: string
   readonly targeting: StoredTargeting

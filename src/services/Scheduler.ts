@@ -1,6 +1,7 @@
 import { Cause, Clock, Context, Data, Duration, Effect, Layer } from "effect"
 import { CurrentActor } from "../domain/audit/Actor.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
+import { ResourceNotFound } from "../domain/Errors.js"
 import { failureReason, targetingInputOf } from "../domain/schedules/Schedule.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
@@ -20,7 +21,8 @@ import { Flags } from "./Flags.js"
  *     run as the actor `{ type: "schedule", keyId }` of the key that made the schedule, then
  *     `settle` marks it `applied`. A change that is no longer valid (a variation removed, the
  *     environment or flag deleted) is undone (a savepoint) and the schedule becomes `failed` with
- *     the reason. `settle` only succeeds while this scheduler still holds the lease and the schedule
+ *     the reason (so does a schedule whose flag was deleted and made again under the same key: the
+ *     new flag is not the one it was made for). `settle` only succeeds while this scheduler still holds the lease and the schedule
  *     is still pending; otherwise the whole transaction is rolled back. So a schedule is applied
  *     exactly once, even when a lease lapses and two schedulers run it, or it is cancelled meanwhile.
  *
@@ -56,6 +58,10 @@ type Deps = ScheduleRepository | Flags | Transactor
 /** The lease was lost (another scheduler settled it, or it was cancelled): roll back. */
 class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
 
+/** The schedule's flag was deleted and another made under its key: not the flag it was made for. */
+const flagReplaced = (flagKey: string) =>
+  new ResourceNotFound({ message: `Flag '${flagKey}' was deleted after the schedule was made (a flag with its key was made again)` })
+
 /** Leases up to `limit` due schedules to `owner`. */
 export const claim = (owner: string, options: SchedulerOptions, limit: number) =>
   Effect.gen(function* () {
@@ -75,8 +81,14 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
     const repo = yield* ScheduleRepository
     const flags = yield* Flags
     const tx = yield* Transactor
-    const change = flags
-      .replaceTargeting(schedule.projectId, schedule.flagKey, targetingInputOf(schedule.environment, schedule.targeting))
+    // Its own savepoint: a change made to a flag that is not the schedule's is undone with it.
+    const change = tx
+      .withTransaction(
+        Effect.flatMap(
+          flags.replaceTargeting(schedule.projectId, schedule.flagKey, targetingInputOf(schedule.environment, schedule.targeting)),
+          (flag) => (flag.id === schedule.flagId ? Effect.void : Effect.fail(flagReplaced(schedule.flagKey)))
+        )
+      )
       .pipe(
         Effect.as<string | null>(null),
         Effect.catchTags({

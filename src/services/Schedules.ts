@@ -67,13 +67,14 @@ export const make = Effect.gen(function* () {
     const misplaced = environmentProblems(input)
     if (misplaced.length > 0) return yield* new InvalidRequest({ message: "Invalid schedule", details: [...misplaced] })
     const targeting = storedTargeting(input.targeting)
-    yield* flags.validateTargeting(projectId, flagKey, targetingInputOf(input.environment, targeting)).pipe(
+    const flag = yield* flags.validateTargeting(projectId, flagKey, targetingInputOf(input.environment, targeting)).pipe(
       Effect.catchTag("InvalidRequest", (e) => Effect.fail(new InvalidRequest({ message: e.message, details: [...underTargeting(e.details)] })))
     )
     const stored: StoredSchedule = {
       id: yield* ids.next,
       projectId,
       flagKey,
+      flagId: flag.id,
       environment: input.environment,
       at: normalizeTime(input.at),
       targeting,

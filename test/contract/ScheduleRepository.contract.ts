@@ -27,6 +27,7 @@ const stored = (projectId: string, overrides: Partial<StoredSchedule> = {}): Sto
   id: `s-${Math.random().toString(36).slice(2, 12)}`,
   projectId,
   flagKey: "flag",
+  flagId: "flag-id",
   environment: "production",
   at: PAST,
   targeting: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] },
@@ -216,6 +217,24 @@ export const scheduleContract: Contract = (it) => {
       const [failed] = yield* schedules.list(projectId, "flag")
       expect(failed!.status).toBe("failed")
       expect(failed!.reason).toBe('Invalid targeting: defaultVariationKey: unknown variation "b"')
+    }))
+
+  it.effect("a schedule whose flag was deleted and made again under its key fails and leaves the new flag alone", () =>
+    Effect.gen(function* () {
+      const schedules = yield* Schedules
+      const flags = yield* Flags
+      const outbox = yield* EventOutbox
+      const { projectId } = yield* givenFlag("production")
+      yield* schedules.create(projectId, "flag", turnOn("production", PAST))
+      yield* flags.remove(projectId, "flag")
+      yield* flags.create(projectId, booleanFlag("flag"))
+      const before = yield* configOf(projectId, "production")
+      const eventsBefore = (yield* outbox.list(projectId)).length
+      expect(yield* Scheduler.tick(`owner-${projectId}`)).toContain("failed")
+      expect(yield* configOf(projectId, "production")).toEqual(before)
+      expect((yield* outbox.list(projectId)).length).toBe(eventsBefore)
+      const [failed] = yield* schedules.list(projectId, "flag")
+      expect(failed).toMatchObject({ status: "failed", reason: "Flag 'flag' was deleted after the schedule was made (a flag with its key was made again)" })
     }))
 
   it.effect("a scheduler whose lease lapsed and was taken over changes nothing: the schedule applies once", () =>

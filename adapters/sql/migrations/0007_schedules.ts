@@ -18,6 +18,7 @@ export default Effect.gen(function* () {
     id TEXT NOT NULL UNIQUE,
     project_id TEXT NOT NULL,
     flag_key TEXT NOT NULL,
+    flag_id TEXT NOT NULL,
     environment TEXT NOT NULL,
     due_at TEXT NOT NULL,
     targeting TEXT NOT NULL,
