@@ -67,7 +67,7 @@ export interface FlagsShape {
     flagKey: string,
     input: TargetingInput,
     options?: WriteOptions
-  ) => Effect.Effect<Flag, VersionedWriteError>
+  ) => Effect.Effect<Flag, InvalidRequest | ResourceNotFound | PreconditionFailed | StorageError>
   /**
    * Checks `input` exactly as `replaceTargeting` would, writing nothing: the same 404 for an
    * unknown project, flag or environment and the same 400 with every problem (scheduled changes

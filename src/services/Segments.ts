@@ -22,7 +22,11 @@ export interface SegmentsShape {
   /** One segment; 404 for an unknown project or segment. */
   readonly get: (projectId: string, segmentKey: string) => Effect.Effect<Segment, ResourceNotFound | StorageError>
   /** Changes name, description and/or conditions; 400, 404. */
-  readonly patch: (projectId: string, segmentKey: string, input: PatchSegmentInput) => Effect.Effect<Segment, WriteError>
+  readonly patch: (
+    projectId: string,
+    segmentKey: string,
+    input: PatchSegmentInput
+  ) => Effect.Effect<Segment, InvalidRequest | ResourceNotFound | StorageError>
   /** Deletes a segment; 409 while any rule of any flag configuration still references it. */
   readonly remove: (
     projectId: string,
