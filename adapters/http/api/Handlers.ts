@@ -11,7 +11,6 @@ import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags } from "../../../src/services/Flags.js"
 import type { Flag } from "../../../src/domain/definitions/Flag.js"
-import type { PreconditionFailed } from "../../../src/domain/Errors.js"
 import { Projects } from "../../../src/services/Projects.js"
 import { Schedules } from "../../../src/services/Schedules.js"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
@@ -24,19 +23,20 @@ import { EvaluationLane, type EvaluationLaneShape, type LaneResponse } from "../
 import * as Health from "./Health.js"
 import { etagOf, parseIfMatch } from "../shared/Versions.js"
 
-const isStorageError = (error: Errors.DomainError): error is Extract<Errors.DomainError, { _tag: "StorageError" }> =>
-  error._tag === "StorageError"
+type StorageFailure = Extract<Errors.ServiceError, { readonly _tag: "StorageError" }>
+
+const isStorageError = (error: Errors.ServiceError): error is StorageFailure => error._tag === "StorageError"
 
 /**
- * Domain failures as their envelope. A storage failure is not the caller's fault: it becomes a
+ * Service failures as their envelopes, typed by `Errors.EnvelopeOf`: the endpoint must declare
+ * each envelope the call can produce. A storage failure is not the caller's fault: it becomes a
  * defect, which the error middleware (Middleware.ts) logs with its cause and answers 500, so
  * every 500 of the HttpApi app is logged in that one place.
  */
-const mapped = <A, E extends Errors.DomainError, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Errors.ApiError, R> =>
+const mapped = <A, E extends Errors.ServiceError, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
   effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
-
-const mappedVersioned = <A, E extends Errors.DomainError | PreconditionFailed, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.mapError(effect, Errors.fromVersionedDomain)
 
 /** Answers with the flag and its version as the `ETag` header. */
 const withEtag = (flag: Flag) =>
@@ -77,7 +77,7 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const copies = yield* EnvironmentCopy
-        return { data: yield* mappedVersioned(copies.copy(path.projectId, path.environmentKey, payload, options)) }
+        return { data: yield* mapped(copies.copy(path.projectId, path.environmentKey, payload, options)) }
       })
     )
 )
@@ -93,21 +93,21 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        return yield* Effect.flatMap(mappedVersioned(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag)
+        return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag)
       })
     )
     .handle("remove", ({ headers, path }) =>
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        yield* mappedVersioned(flags.remove(path.projectId, path.flagKey, options))
+        yield* mapped(flags.remove(path.projectId, path.flagKey, options))
       })
     )
     .handle("replaceTargeting", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        return yield* Effect.flatMap(mappedVersioned(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag)
+        return yield* Effect.flatMap(mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag)
       })
     )
 )
@@ -200,9 +200,18 @@ const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServer
     ? HttpServerResponse.text(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
     : HttpServerResponse.uint8Array(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
 
+const isConflict = (error: Errors.ApiError): error is Errors.Conflict => error instanceof Errors.Conflict
+
+/**
+ * The lane's answer, or its failure as the envelope. Evaluation never conflicts (the group does
+ * not declare 409): a conflict would be a bug, so it becomes a defect (logged, answered 500).
+ */
 const viaLane = (f: (lane: EvaluationLaneShape) => LaneResponse | Promise<LaneResponse>) =>
   Effect.flatMap(Effect.all([EvaluationLane, Authentication]), ([lane, auth]) =>
-    Effect.tryPromise({ try: async () => f(lane), catch: (error) => auth.toApiError(error) }).pipe(Effect.map(toServerResponse))
+    Effect.tryPromise({ try: async () => f(lane), catch: (error) => auth.toApiError(error) }).pipe(
+      Effect.catchIf(isConflict, Effect.die),
+      Effect.map(toServerResponse)
+    )
   )
 
 export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (handlers) =>

@@ -119,33 +119,32 @@ export type DomainError =
   | Forbidden
   | { readonly _tag: "StorageError"; readonly message: string }
 
-/**
- * The one mapping. Anything that is not a known domain error becomes a 500 whose message leaks
- * nothing; callers log the cause (see `logInternal`).
- */
-export const fromDomain = (error: DomainError): ApiError => {
-  switch (error._tag) {
-    case "InvalidRequest":
-      return badRequest(error.message, error.details)
-    case "ResourceNotFound":
-      return notFound(error.message)
-    case "ResourceConflict":
-      return conflict(error.message)
-    case "Unauthenticated":
-      return unauthorized(error.message)
-    case "Forbidden":
-      return forbidden(error.message)
-    case "StorageError":
-      return internalError()
-  }
-}
+/** Every failure a service raises: a domain error, a storage failure, or a missed `If-Match`. */
+export type ServiceError = DomainError | VersionMismatch
 
 /**
- * The mapping for the writes that take `If-Match` (the only ones that can answer 412, so only
- * they declare it in the OpenAPI document).
+ * The one mapping, as a table: each service failure to its envelope (a storage failure becomes a
+ * 500 whose message leaks nothing; callers log the cause, see `logInternal`). `EnvelopeOf` reads
+ * its types from the same table, so a handler's error type is exactly the envelopes its service
+ * call can produce, and the HttpApi declaration must list each of them (or the handler does not
+ * compile).
  */
-export const fromVersionedDomain = (error: DomainError | VersionMismatch): ApiError | PreconditionFailed =>
-  error._tag === "PreconditionFailed" ? preconditionFailed(error.message, error.currentVersion) : fromDomain(error)
+const ENVELOPE = {
+  InvalidRequest: (error: InvalidRequest) => badRequest(error.message, error.details),
+  ResourceNotFound: (error: ResourceNotFound) => notFound(error.message),
+  ResourceConflict: (error: ResourceConflict) => conflict(error.message),
+  Unauthenticated: (error: Unauthenticated) => unauthorized(error.message),
+  Forbidden: (error: Forbidden) => forbidden(error.message),
+  PreconditionFailed: (error: VersionMismatch) => preconditionFailed(error.message, error.currentVersion),
+  StorageError: () => internalError()
+} satisfies { readonly [Tag in ServiceError["_tag"]]: (error: Extract<ServiceError, { readonly _tag: Tag }>) => unknown }
+
+/** The envelope a service failure becomes (a union of failures: the union of their envelopes). */
+export type EnvelopeOf<E extends ServiceError> = ReturnType<(typeof ENVELOPE)[E["_tag"]]>
+
+export const fromDomain = <E extends ServiceError>(error: E): EnvelopeOf<E> =>
+  // One lookup for every tag: the table's type (checked above) pairs each failure with its envelope.
+  (ENVELOPE[error._tag] as (error: ServiceError) => unknown)(error) as EnvelopeOf<E>
 
 const STATUS: Record<ApiError["error"]["code"] | "precondition_failed" | "unavailable", number> = {
   invalid_request: 400,
