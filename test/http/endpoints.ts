@@ -3,13 +3,15 @@
  * HTTP, as one suite run on each SQL backend (Endpoints.test.ts: SQLite, EndpointsPg.test.ts:
  * PostgreSQL). The error bodies of both are compared with one golden file
  * (test/http/golden/error-bodies.json; regenerate with UPDATE_GOLDEN=1 after a deliberate change).
+ * Every answer's status must be one that the OpenAPI document declares for its operation.
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { gunzipSync } from "node:zlib"
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshStorage } from "../fixtures/databases.js"
-import { type Reply, request, startServer, type TestServer } from "./fixtures.js"
+import { declaredStatuses } from "./declared.js"
+import { type Reply, request as send, startServer, type TestServer } from "./fixtures.js"
 
 export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
   describe(backend, () => {
@@ -17,6 +19,13 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
     const goldenBodies: Record<string, unknown> = {}
 
     let t: TestServer
+    /** Every request of the suite with the status it got. */
+    const answered: Array<{ readonly method: string; readonly path: string; readonly status: number }> = []
+    const request = async (...args: Parameters<typeof send>): Promise<Reply> => {
+      const reply = await send(...args)
+      answered.push({ method: args[1], path: args[2], status: reply.status })
+      return reply
+    }
     const admin = () => ({ key: t.keys.global })
     const call = (method: string, path: string, body?: unknown, extra: { key?: string; headers?: Record<string, string> } = {}) =>
       request(t.url, method, path, { key: t.keys.global, ...extra, ...(body === undefined ? {} : { body }) })
@@ -665,6 +674,20 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         const golden = JSON.parse(readFileSync(GOLDEN, "utf8")) as Record<string, unknown>
         expect(Object.keys(goldenBodies).length).toBeGreaterThan(30)
         if (process.env["UPDATE_GOLDEN"] !== "1") expect(goldenBodies).toEqual(golden)
+      })
+    })
+
+    describe("the OpenAPI document", () => {
+      it("declares every status answered above for its operation", async () => {
+        // Runs after the error cases above; unknown routes and methods belong to no operation.
+        const spec = (await send(t.url, "GET", "/openapi.json")).body as Parameters<typeof declaredStatuses>[0]
+        const undeclared = new Set<string>()
+        for (const { method, path, status } of answered) {
+          const declared = declaredStatuses(spec, method, path)
+          if (declared !== undefined && !declared.statuses.includes(String(status))) undeclared.add(`${declared.operation}: ${status}`)
+        }
+        expect(answered.length).toBeGreaterThan(100)
+        expect([...undeclared]).toEqual([])
       })
     })
 

@@ -5,6 +5,10 @@
  *
  * Payload schemas are annotated `errors: "all"` (every problem is reported, not only the first)
  * and `onExcessProperty: "error"` (unknown JSON fields are rejected).
+ *
+ * Each operation declares only the error statuses it can return: the security middlewares their
+ * 400/401/403/413/415/500, a group or endpoint the envelopes its handlers can produce (the
+ * handlers' error types, from `Errors.EnvelopeOf`, make the compiler insist), the API only 500.
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
@@ -141,7 +145,8 @@ export class ProjectsGroup extends HttpApiGroup.make("projects")
     "The projects the key may manage: all of them for a global server key, its own project for a project-scoped one."
   ))
   .add(described(
-    HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput).annotations({ examples: [Examples.createProject] })).addSuccess(Created(ProjectDoc)),
+    HttpApiEndpoint.post("create", "/v1/projects").setPayload(strict(CreateProjectInput).annotations({ examples: [Examples.createProject] })).addSuccess(Created(ProjectDoc))
+      .addError(Errors.Conflict),
     "Create a project",
     "Creates an empty project (add environments with POST .../environments). Needs a global server key; 409 when the id is taken."
   ))
@@ -157,7 +162,8 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/environments`
       .setPayload(strict(CreateEnvironmentInput).annotations({ examples: [Examples.createEnvironment] }))
-      .addSuccess(Created(EnvironmentDoc)),
+      .addSuccess(Created(EnvironmentDoc))
+      .addError(Errors.Conflict),
     "Create an environment",
     "Adds an environment to a project; every existing flag gets a configuration in it (disabled, serving its off variation). 409 when the key is taken."
   ))
@@ -171,11 +177,13 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
     "In one transaction, copies enabled, default and off variations and rules (with their ids) of each named flag (every flag when `flags` is absent) from `from` into this environment, and answers the keys of the flags whose configuration changed. `If-Match` needs exactly one flag in `flags`; 412 unless that flag is still at that version."
   ))
   .middleware(ManagementAuth)
+  .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "Environments of a project (for example `development`, `production`): each flag has one configuration per environment.") {}
 
 export class FlagsGroup extends HttpApiGroup.make("flags")
   .add(described(
-    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput).annotations({ examples: [Examples.createFlag] })).addSuccess(Created(FlagDoc)),
+    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags`.setPayload(strict(CreateFlagInput).annotations({ examples: [Examples.createFlag] })).addSuccess(Created(FlagDoc))
+      .addError(Errors.Conflict),
     "Create a flag",
     "Creates a flag with its variations. In every environment it starts disabled, serving its first variation by default and its last one when off; set targeting with PUT .../targeting. 409 when the key is taken."
   ))
@@ -194,6 +202,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
       .setPayload(strict(PatchFlagInput).annotations({ examples: [Examples.patchFlag] }))
       .setHeaders(IfMatchHeaders)
       .addSuccess(FlagDoc)
+      .addError(Errors.Conflict)
       .addError(Errors.PreconditionFailed),
     "Update a flag",
     "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409). With `If-Match`, 412 unless the flag is still at that version."
@@ -216,13 +225,15 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
     "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing. With `If-Match`, 412 unless the flag is still at that version."
   ))
   .middleware(ManagementAuth)
+  .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "Feature flags: variations shared by the project, and targeting (on/off, rules, rollouts) per environment.") {}
 
 export class SegmentsGroup extends HttpApiGroup.make("segments")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/segments`
       .setPayload(strict(CreateSegmentInput).annotations({ examples: [Examples.createSegment] }))
-      .addSuccess(Created(SegmentDoc)),
+      .addSuccess(Created(SegmentDoc))
+      .addError(Errors.Conflict),
     "Create a segment",
     "A reusable group of contexts (included keys, excluded keys, and conditions) that rules reference with `in_segment`. 409 when the key is taken."
   ))
@@ -244,11 +255,13 @@ export class SegmentsGroup extends HttpApiGroup.make("segments")
     "Changes the name, description, included or excluded keys, or conditions; send only what changes."
   ))
   .add(described(
-    HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(HttpApiSchema.NoContent),
+    HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(HttpApiSchema.NoContent)
+      .addError(Errors.Conflict),
     "Delete a segment",
     "Deletes a segment no flag uses; 409 names the flags that still do."
   ))
   .middleware(ManagementAuth)
+  .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "Segments: named groups of contexts shared by the rules of a project's flags.") {}
 
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
@@ -288,11 +301,13 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   ))
   .add(described(
     HttpApiEndpoint.post("redeliver")`/v1/projects/${projectId}/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`
-      .addSuccess(Created(Delivery)),
+      .addSuccess(Created(Delivery))
+      .addError(Errors.Conflict),
     "Redeliver an event",
     "Sends a settled (succeeded or failed) delivery again: a new delivery of the same event (same `webhook-id`, so receivers can drop duplicates) with a fresh retry schedule. 409 while the delivery is still pending or the webhook is disabled."
   ))
   .middleware(ManagementAuth)
+  .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "Webhooks: signed HTTP callbacks on every change of a project's flags and segments.") {}
 
 export class KeysGroup extends HttpApiGroup.make("keys")
@@ -309,11 +324,13 @@ export class KeysGroup extends HttpApiGroup.make("keys")
     "Makes a server or client key scoped to the project. The secret is in `key` in this answer only: store it now, it cannot be read again."
   ))
   .add(described(
-    HttpApiEndpoint.del("revoke")`/v1/projects/${projectId}/keys/${keyId}`.addSuccess(HttpApiSchema.NoContent),
+    HttpApiEndpoint.del("revoke")`/v1/projects/${projectId}/keys/${keyId}`.addSuccess(HttpApiSchema.NoContent)
+      .addError(Errors.Conflict),
     "Revoke an API key",
     "Revokes a key of the project at once: requests with it then answer 401. A key cannot revoke itself (409)."
   ))
   .middleware(ManagementAuth)
+  .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "API keys of a project: server keys manage and evaluate, client keys only evaluate.") {}
 
 export class SchedulesGroup extends HttpApiGroup.make("schedules")
@@ -358,6 +375,7 @@ export class EvaluationGroup extends HttpApiGroup.make("evaluation")
     "Every flag and segment of one environment, for SDKs that evaluate in process. Poll with `If-None-Match` set to the last `ETag`: 304 while nothing changed."
   ).annotate(OpenApi.Transform, declareConfigETag))
   .middleware(EvaluationAuth)
+  .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "Evaluation, for applications and SDKs: client or server keys.") {}
 
 export class FlagportApi extends HttpApi.make("flagport")
@@ -370,9 +388,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(KeysGroup)
   .add(SchedulesGroup)
   .add(EvaluationGroup)
-  .addError(Errors.BadRequest)
-  .addError(Errors.NotFound)
-  .addError(Errors.Conflict)
+  // Any operation: an unexpected failure is logged and answered 500 (Middleware.ts).
   .addError(Errors.InternalError)
   .annotate(OpenApi.Title, "Flagport")
   .annotate(OpenApi.Version, "1.0.0")

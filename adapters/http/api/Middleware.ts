@@ -52,11 +52,11 @@ export const classify = (
 }
 
 /**
- * The middleware's type only admits the API-level errors, but the encoder that runs after it is
- * built from every error schema of the API (groups and security middlewares included), so every
- * envelope class encodes to its own status.
+ * The middleware's type only admits the API-level errors (the 500 and the built-in decode error),
+ * but the encoder that runs after it is built from every error schema of the API (endpoints, groups
+ * and security middlewares included), so every envelope class encodes to its own status.
  */
-const failEnvelope = (error: Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable) => Effect.fail(error as Errors.BadRequest)
+const failEnvelope = (error: Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable) => Effect.fail(error as Errors.InternalError)
 
 export const ErrorEnvelopeLive = HttpApiBuilder.middleware(
   FlagportApi,

@@ -3,7 +3,8 @@
  *
  * - every HttpApi carries a built-in `HttpApiDecodeError` (400, `{_tag, issues, message}`) that
  *   this API never sends (the API-level middleware turns decode failures into our envelope), so
- *   the document must not show it;
+ *   the document must not show it (nor a 400 of an operation that has no input, like `/health`,
+ *   where it is the only one);
  * - a rule serves exactly one of `variationKey` and `rollout` (checked by validation, with its
  *   own messages, not by the schema's shape): `oneOf` says so;
  * - the `ETag` response header of `GET /v1/config`;
@@ -19,7 +20,9 @@ const BUILT_IN_SCHEMAS = ["HttpApiDecodeError", "Issue", "PropertyKey"]
 
 const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** The schema without the built-in decode error; `undefined` when it was the only one. */
 const withoutDecodeError = (schema: unknown): unknown => {
+  if (isRecord(schema) && schema.$ref === DECODE_ERROR_REF) return undefined
   if (!isRecord(schema) || !Array.isArray(schema.anyOf)) return schema
   const rest = schema.anyOf.filter((s) => !(isRecord(s) && s.$ref === DECODE_ERROR_REF))
   if (rest.length === schema.anyOf.length) return schema
@@ -52,7 +55,9 @@ const removeBuiltInDecodeError = <S extends Json>(spec: S): S => {
         const json = response.content["application/json"]
         if (!isRecord(json)) continue
         const schema = withoutDecodeError(json.schema)
-        if (schema !== json.schema) {
+        if (schema === undefined) {
+          delete operation.responses[status]
+        } else if (schema !== json.schema) {
           json.schema = schema
           if (status === "400") {
             response.description =
