@@ -94,7 +94,6 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
         Effect.catchTags({
           InvalidRequest: (e) => Effect.succeed(failureReason(e.message, e.details)),
           ResourceNotFound: (e) => Effect.succeed(failureReason(e.message)),
-          ResourceConflict: (e) => Effect.succeed(failureReason(e.message)),
           // No If-Match is sent: this is only the storage's compare-and-set safety net. The round
           // fails, the schedule stays pending, and it is tried again when its lease expires.
           PreconditionFailed: (e) => Effect.die(e)

@@ -347,10 +347,11 @@ export class SchedulesGroup extends HttpApiGroup.make("schedules")
     "Every schedule of the flag in creation order, with its status: `pending`, `applied`, `failed` (with `reason`) or `cancelled`."
   ))
   .add(described(
-    HttpApiEndpoint.del("cancel")`/v1/projects/${projectId}/flags/${flagKey}/schedules/${scheduleId}`.addSuccess(HttpApiSchema.NoContent),
+    HttpApiEndpoint.del("cancel")`/v1/projects/${projectId}/flags/${flagKey}/schedules/${scheduleId}`.addSuccess(HttpApiSchema.NoContent).addError(Errors.Conflict),
     "Cancel a scheduled change",
     "Cancels a pending schedule: it will not run (it stays listed as `cancelled`). 409 when it has already been applied, failed or been cancelled."
   ))
+  .addError(Errors.NotFound)
   .middleware(ManagementAuth)
   .annotate(OpenApi.Description, "Scheduled changes: a flag's targeting in one environment, replaced at a set time, exactly once.") {}
 
@@ -363,7 +364,7 @@ export class EvaluationGroup extends HttpApiGroup.make("evaluation")
   .add(described(
     HttpApiEndpoint.get("flag")`/v1/flags/${flagKey}/eval`.setUrlParams(FlagEvalQuery).addSuccess(EvaluationResult),
     "Evaluate one flag for a context",
-    "Evaluates one flag; `attributes` is URL-encoded JSON so numbers and booleans keep their types. An unknown flag answers 200 with reason `FLAG_NOT_FOUND`."
+    "Evaluates one flag; `attributes` is URL-encoded JSON so numbers and booleans keep their types. An unknown flag answers 404."
   ))
   .add(described(
     HttpApiEndpoint.get("config", "/v1/config")
