@@ -91,8 +91,10 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(spec.paths["/health"].get.responses).sort()).toEqual(["200", "500", "503"])
     // 404: every operation on a project's resources and every evaluation (unknown project or environment).
     expect(answering("404")).toEqual(operations.map((o) => o.name).filter((name) => name.includes("{projectId}") || /\/v1\/(evaluate|flags|config)/.test(name)).sort())
-    // 409: a duplicate key, a reference still in use, a redelivery while pending, a key revoking itself.
+    // 409: a duplicate key, a reference still in use, a redelivery while pending, a key revoking itself,
+    // cancelling a schedule that is no longer pending.
     expect(answering("409")).toEqual([
+      "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}",
       "DELETE /v1/projects/{projectId}/keys/{keyId}",
       "DELETE /v1/projects/{projectId}/segments/{segmentKey}",
       "PATCH /v1/projects/{projectId}/flags/{flagKey}",
