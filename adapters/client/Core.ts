@@ -13,6 +13,7 @@ export {
   type LocalContext
 } from "../../src/domain/evaluation/Evaluator.js"
 export { compile, type CompiledCondition } from "../../src/domain/evaluation/Compile.js"
+export { servedBySplit, staticFallthrough } from "../../src/domain/evaluation/OpenFeatureReason.js"
 export type { RegexEngine } from "../../src/domain/conditions/RegexEngine.js"
 export { isOperatorName, OPERATOR_TABLE } from "../../src/domain/conditions/OperatorTable.js"
 export type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"

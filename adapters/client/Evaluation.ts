@@ -3,7 +3,7 @@
  * value, or the caller's fallback with an error code that says why. Shared by `client.detail`
  * and the OpenFeature provider.
  */
-import type { EvaluationResult } from "./Core.js"
+import { type EvaluationResult, servedBySplit, staticFallthrough } from "./Core.js"
 import type { FlagEntry } from "./Installed.js"
 import type { Detail, ErrorCode, FlagType } from "./Types.js"
 
@@ -30,8 +30,8 @@ export const toDetail = <T>(entry: FlagEntry, flagKey: string, type: FlagType, f
   if (entry.type !== type) {
     return errorDetail(flagKey, fallback, "TYPE_MISMATCH", `flag ${JSON.stringify(flagKey)} is a ${entry.type} flag, not ${type}`, version)
   }
-  const split = reason.kind === "RULE_MATCH" && reason.ruleIndex !== undefined && entry.compiled.rules[reason.ruleIndex]?.rollout != null
-  const isStatic = reason.kind === "FALLTHROUGH" && entry.compiled.rules.length === 0
+  const split = servedBySplit(entry.compiled, result)
+  const isStatic = staticFallthrough(entry.compiled, result)
   const detail: { -readonly [K in keyof Detail<T>]: Detail<T>[K] } = { flagKey, value: result.value as T, variationKey: result.variationKey, reason }
   if (version !== undefined) detail.version = version
   if (split) detail.split = true

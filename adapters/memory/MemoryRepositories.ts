@@ -182,7 +182,8 @@ export const flagRepository = Layer.effect(
                 variations: row.flag.variations,
                 defaultVariationKey: config.defaultVariationKey,
                 offVariationKey: config.offVariationKey,
-                rules: config.rules
+                rules: config.rules,
+                version: row.flag.version
               }
             ]
           })

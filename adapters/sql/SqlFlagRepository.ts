@@ -42,6 +42,7 @@ interface SnapshotRow {
   readonly default_variation_key: string
   readonly off_variation_key: string
   readonly rules: string
+  readonly version: number | string
 }
 
 const toConfig = (row: ConfigRow): EnvironmentConfig => ({
@@ -72,7 +73,8 @@ const toSnapshotFlag = (row: SnapshotRow): SnapshotFlag => ({
   variations: JSON.parse(row.variations) as Array<Variation>,
   defaultVariationKey: row.default_variation_key,
   offVariationKey: row.off_variation_key,
-  rules: JSON.parse(row.rules) as Array<Rule>
+  rules: JSON.parse(row.rules) as Array<Rule>,
+  version: Number(row.version)
 })
 
 export const make = Effect.gen(function* () {
@@ -273,7 +275,7 @@ export const make = Effect.gen(function* () {
 
     snapshotFlags: (projectId, environmentKey) =>
       orFail(
-        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, c.enabled, c.default_variation_key, c.off_variation_key, c.rules
+        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, f.version, c.enabled, c.default_variation_key, c.off_variation_key, c.rules
           FROM flagport_flags f
           JOIN flagport_flag_configs c ON c.flag_id = f.id
           JOIN flagport_environments e ON e.id = c.environment_id

@@ -416,6 +416,66 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
       })
     })
 
+    // OFREP: the same keys and policy, answered in OFREP's bodies. The project comes from the key
+    // (a key of p2 sees only p2's flags), the environment from the Flagport-Environment header.
+    const ofrepRoutes = [
+      ["POST /ofrep/v1/evaluate/flags/{key}", "/ofrep/v1/evaluate/flags/matrix-flag", "matrix-flag"],
+      ["POST /ofrep/v1/evaluate/flags", "/ofrep/v1/evaluate/flags", undefined]
+    ] as const
+    const ofrepExpected = (credential: Credential, flagKey: string | undefined): { status: number; errorCode?: string; errorDetails?: string } => {
+      switch (credential) {
+        case "none":
+        case "malformed":
+          return { status: 401, errorCode: "GENERAL", errorDetails: Messages.malformedHeader }
+        case "unknown":
+          return { status: 401, errorCode: "GENERAL", errorDetails: Messages.invalidKey }
+        case "client":
+        case "scopedOwn":
+        case "boundClient":
+          return { status: 200 }
+        case "scopedOther":
+          // p2 has no such flag: the key never reaches p1's.
+          return flagKey === undefined ? { status: 200 } : { status: 404, errorCode: "FLAG_NOT_FOUND", errorDetails: "No flag 'matrix-flag' in environment 'development'" }
+        case "global":
+          return { status: 400, errorCode: "INVALID_CONTEXT", errorDetails: "A global server key names no project on OFREP routes: use a key scoped to the project" }
+        case "boundClientOther":
+        case "boundServerOther":
+          return { status: 403, errorCode: "GENERAL", errorDetails: Messages.environmentMismatch }
+      }
+    }
+    const ofrepRows = ofrepRoutes.flatMap(([name, path, flagKey]) => CREDENTIALS.map((credential) => [name, credential, path, flagKey] as const))
+    it.each(ofrepRows)("%s with %s", async (_name, credential, path, flagKey) => {
+      const reply = await request(t.url, "POST", path, {
+        headers: { ...headersFor(credential, t.keys), "flagport-environment": "development" },
+        body: { context: { targetingKey: "u" } }
+      })
+      const expected = ofrepExpected(credential, flagKey)
+      expect(reply.status, reply.text).toBe(expected.status)
+      if (expected.errorCode !== undefined) {
+        expect(reply.body).toEqual({ ...(flagKey === undefined ? {} : { key: flagKey }), errorCode: expected.errorCode, errorDetails: expected.errorDetails })
+      } else if (flagKey === undefined) {
+        const keys = (reply.body as { flags: Array<{ key: string }> }).flags.map((f) => f.key)
+        expect(keys.includes("matrix-flag")).toBe(credential !== "scopedOther")
+      }
+    })
+
+    it("OFREP: a bound key needs no header; a client key without a project is refused; one bound to a missing environment is INVALID_CONTEXT", async () => {
+      const bound = await request(t.url, "POST", "/ofrep/v1/evaluate/flags/matrix-flag", { key: t.keys.boundClientOther, body: {} })
+      expect(bound.status, bound.text).toBe(200)
+      const unscoped = await request(t.url, "POST", "/ofrep/v1/evaluate/flags", { key: t.keys.unscopedClient, body: {}, headers: { "flagport-environment": "development" } })
+      expect({ status: unscoped.status, body: unscoped.body }).toEqual({ status: 403, body: { errorCode: "GENERAL", errorDetails: Messages.clientKeyUnscoped } })
+      const unknown = await request(t.url, "POST", "/ofrep/v1/evaluate/flags", { key: t.keys.boundToUnknown, body: {} })
+      expect({ status: unknown.status, body: unknown.body }).toEqual({
+        status: 400,
+        body: { errorCode: "INVALID_CONTEXT", errorDetails: "Environment 'staging' not found in project 'p1'" }
+      })
+      const unbound = await request(t.url, "POST", "/ofrep/v1/evaluate/flags", { key: t.keys.client, body: {} })
+      expect({ status: unbound.status, body: unbound.body }).toEqual({
+        status: 400,
+        body: { errorCode: "INVALID_CONTEXT", errorDetails: "No environment: send the Flagport-Environment header, or use an API key bound to an environment" }
+      })
+    })
+
     it.each([
       ["lower-case scheme", (k: string) => `bearer ${k}`, 200],
       ["upper-case scheme", (k: string) => `BEARER ${k}`, 200],

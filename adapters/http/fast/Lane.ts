@@ -24,24 +24,19 @@ import type { Authenticator } from "../shared/Authentication.js"
 import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
 import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
-import type { EvaluationLaneShape, LaneResponse } from "../shared/EvaluationLane.js"
+import type { EvaluationLaneShape, LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
 import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
 import { andThen, type Sync, unwrap } from "../shared/Sync.js"
+import { etagMatches } from "./Etag.js"
 import * as FastDecode from "./FastDecode.js"
+import { type EventStreamsOf, Ofrep } from "./Ofrep.js"
+import { ofrepErrorResponse } from "./OfrepErrors.js"
 import { resultJson, resultsJson } from "./ResultJson.js"
 import type { FastRoute } from "./Routes.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 
-/** What the lane needs from a request beyond its route, whatever the transport. */
-export interface LaneRequest {
-  /** The raw query string without `?` ("" when none). */
-  readonly query: string
-  /** A header by its lower-case name. */
-  readonly header: (name: string) => string | undefined
-  /** The body, at most `MAX_BODY_BYTES` (else rejects with `BodyTooLarge`, both from shared/Body.ts). */
-  readonly body: () => Promise<Uint8Array>
-}
+export type { LaneRequest }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const
 
@@ -58,6 +53,8 @@ const decodeEvaluate = Schema.decodeUnknownEither(EvaluateRequest)
 const decodeFlagQuery = Schema.decodeUnknownEither(FlagEvalQuery)
 const decodeConfigQuery = Schema.decodeUnknownEither(ConfigQuery)
 
+export { etagMatches }
+
 export const errorResponse = (error: Errors.ApiError): LaneResponse => ({
   status: Errors.statusOf(error),
   headers: JSON_HEADERS,
@@ -65,17 +62,6 @@ export const errorResponse = (error: Errors.ApiError): LaneResponse => ({
 })
 
 const json = (status: number, body: string): LaneResponse => ({ status, headers: JSON_HEADERS, body })
-
-/** `If-None-Match` against our (weak) ETag: a list, `*`, weak or strong forms all compare weakly (RFC 9110 13.1.2). */
-export const etagMatches = (ifNoneMatch: string | undefined, etag: string): boolean => {
-  if (ifNoneMatch === undefined) return false
-  const opaque = etag.startsWith("W/") ? etag.slice(2) : etag
-  for (const raw of ifNoneMatch.split(",")) {
-    const candidate = raw.trim()
-    if (candidate === "*" || candidate === opaque || candidate === etag || candidate === `W/${opaque}`) return true
-  }
-  return false
-}
 
 /** `Accept-Encoding` names gzip with a non-zero quality. */
 export const acceptsGzip = (acceptEncoding: string | undefined): boolean => {
@@ -110,28 +96,53 @@ export interface LaneOptions {
   /** CORS for every fast route (they are the evaluation side). */
   readonly cors: Cors
   readonly snapshots: SnapshotCache
+  /** The OFREP bulk response's `eventStreams` (none when absent). */
+  readonly eventStreams?: EventStreamsOf
+}
+
+/** An OFREP route's flag key, decoded (as it stands when it does not decode: it then names no flag). */
+const ofrepFlagKey = (rawFlagKey: string): string => {
+  try {
+    return decodeURIComponent(rawFlagKey)
+  } catch {
+    return rawFlagKey
+  }
 }
 
 export class Lane implements EvaluationLaneShape {
-  constructor(private readonly options: LaneOptions) {}
+  private readonly ofrep: Ofrep
 
-  /** Answers a fast route (matched by `Routes.routeOf`) with its CORS headers; any failure becomes the envelope. */
+  constructor(private readonly options: LaneOptions) {
+    this.ofrep = new Ofrep({
+      snapshots: options.snapshots,
+      ...(options.eventStreams === undefined ? {} : { eventStreams: options.eventStreams })
+    })
+  }
+
+  /**
+   * Answers a fast route (matched by `Routes.routeOf`) with its CORS headers; any failure becomes
+   * the envelope, or OFREP's error body on the OFREP routes.
+   */
   answer(route: FastRoute, request: LaneRequest): Sync<LaneResponse> {
     const origin = request.header("origin")
     const cors = this.options.cors
     if (route._tag === "preflight") return cors.preflight(origin, route.methods)
+    const failed = (error: unknown) => cors.apply(origin, this.failureOf(route, error))
     let response: Sync<LaneResponse>
     try {
       response = this.dispatch(route, request)
     } catch (error) {
-      return cors.apply(origin, this.toResponse(error))
+      return failed(error)
     }
-    return response instanceof Promise
-      ? response.then(
-        (answered) => cors.apply(origin, answered),
-        (error: unknown) => cors.apply(origin, this.toResponse(error))
-      )
-      : cors.apply(origin, response)
+    return response instanceof Promise ? response.then((answered) => cors.apply(origin, answered), failed) : cors.apply(origin, response)
+  }
+
+  /** A failure in the route's own error bodies. */
+  private failureOf(route: FastRoute, error: unknown): LaneResponse {
+    const toApiError = (e: unknown) => this.options.auth.toApiError(e)
+    if (route._tag === "ofrepFlag") return ofrepErrorResponse(error, ofrepFlagKey(route.rawFlagKey), toApiError)
+    if (route._tag === "ofrepBulk") return ofrepErrorResponse(error, undefined, toApiError)
+    return this.toResponse(error)
   }
 
   /** Any failure as the envelope; unknown ones are logged and become a bare 500. */
@@ -164,6 +175,10 @@ export class Lane implements EvaluationLaneShape {
           if (Either.isLeft(query)) throw fromParseError(query.left)
           return this.flag(principal, flagKey, query.right)
         }
+        case "ofrepFlag":
+          return this.ofrep.flag(principal, ofrepFlagKey(route.rawFlagKey), request)
+        case "ofrepBulk":
+          return this.ofrep.bulk(principal, request)
         case "config": {
           const record = queryRecord(request.query)
           const fast = FastDecode.configQuery(record)

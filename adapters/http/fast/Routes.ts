@@ -8,21 +8,32 @@
  * is its preflight. Management routes are never here, so they never answer CORS.
  */
 
+import type { OfrepRoute } from "../shared/EvaluationLane.js"
+
 export type FastRoute =
   | { readonly _tag: "evaluate" }
   | { readonly _tag: "flag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
   | { readonly _tag: "config" }
   | { readonly _tag: "preflight"; /** The methods the path answers, for Access-Control-Allow-Methods. */ readonly methods: string }
+  | OfrepRoute
 
 const EVALUATE: FastRoute = { _tag: "evaluate" }
 const CONFIG: FastRoute = { _tag: "config" }
 const PREFLIGHT_POST: FastRoute = { _tag: "preflight", methods: "POST, OPTIONS" }
 const PREFLIGHT_GET: FastRoute = { _tag: "preflight", methods: "GET, OPTIONS" }
 const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
+const OFREP_BULK_PATH = "/ofrep/v1/evaluate/flags"
+const OFREP_BULK: FastRoute = { _tag: "ofrepBulk" }
+const OFREP_FLAG = /^\/ofrep\/v1\/evaluate\/flags\/([^/]+)$/
 
 /** The fast route a method + path is, if any. */
 export const routeOf = (method: string, path: string): FastRoute | undefined => {
-  if (method === "POST") return path === "/v1/evaluate" ? EVALUATE : undefined
+  if (method === "POST") {
+    if (path === "/v1/evaluate") return EVALUATE
+    if (path === OFREP_BULK_PATH) return OFREP_BULK
+    const flag = OFREP_FLAG.exec(path)
+    return flag === null ? undefined : { _tag: "ofrepFlag", rawFlagKey: flag[1]! }
+  }
   if (method === "GET") {
     if (path === "/v1/config") return CONFIG
     const flag = FLAG_EVAL.exec(path)
@@ -34,7 +45,7 @@ export const routeOf = (method: string, path: string): FastRoute | undefined => 
 
 /** The preflight of an evaluation path (the methods it answers), if it is one. */
 const preflightOf = (path: string): FastRoute | undefined => {
-  if (path === "/v1/evaluate") return PREFLIGHT_POST
+  if (path === "/v1/evaluate" || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) return PREFLIGHT_POST
   if (path === "/v1/config" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
   return undefined
 }

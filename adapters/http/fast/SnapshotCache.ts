@@ -76,11 +76,13 @@ export class CompiledEntry {
     readonly revision: number,
     readonly compiled: Evaluate.CompiledSnapshot,
     readonly json: Buffer,
-    readonly etag: string
+    readonly etag: string,
+    /** Each flag's version, by key (OFREP's `metadata.version`). */
+    readonly versions: ReadonlyMap<string, number>
   ) {}
   /** The same content, known to be current at a newer revision (the bytes and ETag do not change). */
   relabel(revision: number): CompiledEntry {
-    const entry = new CompiledEntry(revision, this.compiled, this.json, this.etag)
+    const entry = new CompiledEntry(revision, this.compiled, this.json, this.etag, this.versions)
     entry.gzipped = this.gzipped
     return entry
   }
@@ -133,6 +135,12 @@ interface UnknownProject {
 const NO_REVISION = -1
 
 export const etagOf = (json: Buffer): string => `W/"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`
+
+const versionsOf = (snapshot: ConfigSnapshot): ReadonlyMap<string, number> => {
+  const versions = new Map<string, number>()
+  for (const flag of snapshot.flags) if (flag.version !== undefined && !versions.has(flag.key)) versions.set(flag.key, flag.version)
+  return versions
+}
 
 /** Inserts into a Map used as a FIFO with a cap: the oldest key goes first. */
 const insertCapped = <K, V>(map: Map<K, V>, key: K, value: V, max: number): void => {
@@ -341,7 +349,7 @@ export class SnapshotCache {
       ({ revision, snapshot }) => {
         const json = Buffer.from(JSON.stringify(snapshot))
         // The source labels a snapshot with the revision it is at least as new as; never older than asked.
-        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot), json, etagOf(json))
+        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot), json, etagOf(json), versionsOf(snapshot))
         project.revision = Math.max(project.revision, revision)
         if (e.entry === undefined || e.entry.revision <= entry.revision) {
           e.entry = entry

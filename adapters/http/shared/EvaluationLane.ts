@@ -16,6 +16,25 @@ export interface LaneResponse {
   readonly body: Uint8Array | string | undefined
 }
 
+/** What the lane needs from a request beyond its route, whatever the transport. */
+export interface LaneRequest {
+  /** The raw query string without `?` ("" when none). */
+  readonly query: string
+  /** A header by its lower-case name. */
+  readonly header: (name: string) => string | undefined
+  /** The body, at most `MAX_BODY_BYTES` (else rejects with `BodyTooLarge`, both from shared/Body.ts). */
+  readonly body: () => Promise<Uint8Array>
+}
+
+/**
+ * The OFREP routes (POST /ofrep/v1/evaluate/flags/{key} and POST /ofrep/v1/evaluate/flags). They
+ * authenticate, answer CORS and write errors in OFREP's own bodies, so either path hands them
+ * the raw request and writes back what the lane answers.
+ */
+export type OfrepRoute =
+  | { readonly _tag: "ofrepFlag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
+  | { readonly _tag: "ofrepBulk" }
+
 export interface EvaluationLaneShape {
   /** POST /v1/evaluate with a decoded body. */
   readonly evaluate: (principal: Principal, input: EvaluateRequest) => Sync<LaneResponse>
@@ -28,6 +47,8 @@ export interface EvaluationLaneShape {
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
   ) => Sync<LaneResponse>
+  /** An OFREP route, whole: authentication, CORS and OFREP's error bodies included. */
+  readonly answer: (route: OfrepRoute, request: LaneRequest) => Sync<LaneResponse>
 }
 
 export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, EvaluationLaneShape>() {}

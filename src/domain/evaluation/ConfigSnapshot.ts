@@ -11,7 +11,13 @@ export const SnapshotFlag = Schema.Struct({
   variations: Schema.Array(Variation),
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
-  rules: Schema.Array(Rule)
+  rules: Schema.Array(Rule),
+  /**
+   * The flag's version (grows with every change to the flag), so a client can tell which flags
+   * changed between two configurations. The server always sends it; optional for configurations
+   * written by hand (bootstrap files, tests), which evaluate the same without it.
+   */
+  version: Schema.optional(Schema.Number)
 }).annotations(documentName("ConfigFlag"))
 export type SnapshotFlag = typeof SnapshotFlag.Type
 

@@ -1,0 +1,121 @@
+/**
+ * The OFREP 0.3.0 routes of the lean lane (OpenFeature Remote Evaluation Protocol), so the
+ * community providers (`@openfeature/ofrep-provider`, `@openfeature/ofrep-web-provider`) work
+ * against Flagport unmodified:
+ *
+ * - `POST /ofrep/v1/evaluate/flags/{key}`: one flag, 200 with its evaluation, 404 FLAG_NOT_FOUND,
+ *   400 GENERAL when the flag cannot be evaluated (its definition is broken);
+ * - `POST /ofrep/v1/evaluate/flags`: every flag, with an ETag over the configuration and the
+ *   context (304 on `If-None-Match`) and `metadata.version` (the configuration's ETag, the value
+ *   the change stream's events carry).
+ *
+ * They evaluate exactly as POST /v1/evaluate does: the same authentication and `Policy` (the
+ * project from the key; the environment from a key bound to one, else the `Flagport-Environment`
+ * header), the same compiled snapshots and `Evaluate`; only the request and response shapes differ
+ * (OfrepRequest.ts, OfrepJson.ts, OfrepErrors.ts).
+ */
+import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
+import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
+import * as Policy from "../../../src/domain/auth/Policy.js"
+import { checkBodyHeaders } from "../shared/Body.js"
+import type { LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
+import { andThen, type Sync, unwrap } from "../shared/Sync.js"
+import { etagMatches } from "./Etag.js"
+import { flagNotFound } from "./OfrepErrors.js"
+import { bulkEtagOf, cachedOfrepFlagJson, isOfrepError, ofrepFlagJson } from "./OfrepJson.js"
+import { decodeOfrepBody } from "./OfrepRequest.js"
+import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
+
+/** The request header naming the environment when the key is bound to none. */
+export const ENVIRONMENT_HEADER = "flagport-environment"
+
+/**
+ * The bulk response's `eventStreams` (OFREP's change notifications, ADR-0008): entries for the
+ * caller's project and environment, built from the request (its origin) and the key; each one
+ * JSON such as `{"type":"sse","url":"https://.../v1/stream?token=..."}`. Absent: no `eventStreams`.
+ */
+export type EventStreamsOf = (principal: Principal, scope: Policy.EvaluationScope, request: LaneRequest) => Sync<ReadonlyArray<unknown>>
+
+export interface OfrepOptions {
+  readonly snapshots: SnapshotCache
+  readonly eventStreams?: EventStreamsOf
+}
+
+const JSON_HEADERS = { "content-type": "application/json" } as const
+
+export class Ofrep {
+  constructor(private readonly options: OfrepOptions) {}
+
+  /** The project (from the key) and environment (bound key, else the header) the policy allows; throws its 400/403. */
+  private scope(principal: Principal, request: LaneRequest): Policy.EvaluationScope {
+    return unwrap(Policy.authorizeEvaluation(principal, undefined, request.header(ENVIRONMENT_HEADER)))
+  }
+
+  /** The scope, then the body (its headers first: a body over 1 MiB is refused unread), then the snapshot. */
+  private prepare(principal: Principal, request: LaneRequest) {
+    const scope = this.scope(principal, request)
+    const bodyProblem = checkBodyHeaders((name) => request.header(name))
+    if (bodyProblem !== undefined) throw bodyProblem
+    return request.body().then((bytes) => {
+      const decoded = decodeOfrepBody(bytes)
+      return andThen(this.options.snapshots.get(scope.projectId, scope.environment), (entry) => ({ scope, decoded, entry }))
+    })
+  }
+
+  /** POST /ofrep/v1/evaluate/flags/{key}. */
+  flag(principal: Principal, flagKey: string, request: LaneRequest): Sync<LaneResponse> {
+    return this.prepare(principal, request).then(({ decoded, entry, scope }) => {
+      const flag = entry.compiled.flags.get(flagKey)
+      if (flag === undefined) throw flagNotFound(flagKey, scope.environment)
+      const result = Evaluate.evaluate(entry.compiled, flagKey, decoded.context)
+      const body = ofrepFlagJson(flagKey, flag, result, entry.versions.get(flagKey))
+      return { status: isOfrepError(result) ? 400 : 200, headers: JSON_HEADERS, body }
+    })
+  }
+
+  /** POST /ofrep/v1/evaluate/flags: 304 when `If-None-Match` names this configuration and context. */
+  bulk(principal: Principal, request: LaneRequest): Sync<LaneResponse> {
+    return this.prepare(principal, request).then(({ decoded, entry, scope }) => {
+      const etag = bulkEtagOf(entry.etag, decoded.raw)
+      if (etagMatches(request.header("if-none-match"), etag, false) && sameConfiguration(request.query, entry)) {
+        return { status: 304, headers: { etag }, body: undefined }
+      }
+      const flags = flagsJson(entry, Evaluate.evaluateAll(entry.compiled, decoded.context))
+      const metadata = `"metadata":{"version":${JSON.stringify(entry.etag)}}`
+      const streams = this.options.eventStreams
+      const headers = { "content-type": "application/json", etag }
+      if (streams === undefined) return { status: 200, headers, body: `{"flags":${flags},${metadata}}` }
+      return andThen(streams(principal, scope, request), (entries) => ({
+        status: 200,
+        headers,
+        body: `{"flags":${flags},${metadata},"eventStreams":${JSON.stringify(entries)}}`
+      }))
+    })
+  }
+}
+
+/** The bulk `flags` array, from cached fragments (a flag lookup only when a fragment is first made). */
+const flagsJson = (entry: CompiledEntry, results: Readonly<Record<string, EvaluationResult>>): string => {
+  let out = "["
+  let first = true
+  for (const key in results) {
+    const result = results[key]
+    if (result === undefined) continue
+    const json = cachedOfrepFlagJson(result) ?? ofrepFlagJson(key, entry.compiled.flags.get(key)!, result, entry.versions.get(key))
+    out += first ? json : `,${json}`
+    first = false
+  }
+  return `${out}]`
+}
+
+/**
+ * OFREP's `flagConfigEtag` query parameter (sent on a refetch that a change event triggered)
+ * names the configuration the event announced: when it is not the one served here, the answer is
+ * a 200, whatever `If-None-Match` says (ADR-0008).
+ */
+const sameConfiguration = (query: string, entry: CompiledEntry): boolean => {
+  if (query === "" || !query.includes("flagConfigEtag")) return true
+  const announced = new URLSearchParams(query).get("flagConfigEtag")
+  return announced === null || announced === entry.etag
+}
