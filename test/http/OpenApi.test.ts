@@ -48,7 +48,9 @@ const PATHS = [
   "/v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
   "/v1/evaluate",
   "/v1/flags/{flagKey}/eval",
-  "/v1/config"
+  "/v1/config",
+  "/ofrep/v1/evaluate/flags/{key}",
+  "/ofrep/v1/evaluate/flags"
 ]
 
 describe("GET /openapi.json", () => {
@@ -60,11 +62,11 @@ describe("GET /openapi.json", () => {
     expect(result.errors).toBeUndefined()
     expect(result.valid).toBe(true)
   })
-  it("declares the bearerAuth scheme and uses it on every /v1 operation, none on the service endpoints", () => {
+  it("declares the bearerAuth scheme and uses it on every /v1 and /ofrep operation, none on the service endpoints", () => {
     expect(spec.components.securitySchemes).toEqual({ bearerAuth: { type: "http", scheme: "bearer" } })
     for (const [path, item] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
       for (const operation of Object.values(item)) {
-        expect(operation.security, path).toEqual(path.startsWith("/v1") ? [{ bearerAuth: [] }] : [])
+        expect(operation.security, path).toEqual(path.startsWith("/v1") || path.startsWith("/ofrep") ? [{ bearerAuth: [] }] : [])
       }
     }
   })
@@ -106,6 +108,26 @@ describe("GET /openapi.json", () => {
     ])
     // 500 everywhere: any unexpected failure is logged and answered 500.
     expect(answering("500")).toEqual(operations.map((o) => o.name).sort())
+  })
+})
+
+describe("the OFREP routes", () => {
+  it("are under their own tag, with OFREP's bodies only (not the envelope) and the bulk ETag", () => {
+    const single = spec.paths["/ofrep/v1/evaluate/flags/{key}"].post
+    const bulk = spec.paths["/ofrep/v1/evaluate/flags"].post
+    expect(single.tags).toEqual(["OFREP"])
+    expect(bulk.tags).toEqual(["OFREP"])
+    expect(spec.tags.map((t: { name: string }) => t.name)).toContain("OFREP")
+    const refOf = (operation: any, status: string) => operation.responses[status].content?.["application/json"]?.schema?.$ref
+    expect(Object.keys(single.responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"])
+    expect(refOf(single, "200")).toBe("#/components/schemas/OfrepEvaluationSuccess")
+    expect(refOf(single, "400")).toBe("#/components/schemas/OfrepEvaluationFailure")
+    expect(refOf(single, "404")).toBe("#/components/schemas/OfrepFlagNotFound")
+    expect(Object.keys(bulk.responses).sort()).toEqual(["200", "304", "400", "401", "403", "500"])
+    expect(refOf(bulk, "200")).toBe("#/components/schemas/OfrepBulkSuccess")
+    expect(refOf(bulk, "400")).toBe("#/components/schemas/OfrepBulkFailure")
+    expect(Object.keys(bulk.responses["304"].headers)).toEqual(["ETag"])
+    expect(JSON.stringify([single, bulk])).not.toContain("#/components/schemas/BadRequest")
   })
 })
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { OFREPWebProvider } from "@openfeature/ofrep-web-provider"
-import { ErrorCode, OpenFeature, StandardResolutionReasons } from "@openfeature/web-sdk"
+import { ErrorCode, OpenFeature, type Provider, StandardResolutionReasons } from "@openfeature/web-sdk"
 import { startServer, type TestServer } from "../http/fixtures.js"
 import { ofrepHeaders, seedOfrepFlags } from "./OfrepFlags.js"
 
@@ -20,7 +20,9 @@ beforeAll(async () => {
   await OpenFeature.setContext({ targetingKey: "u1", plan: "beta" })
   // No browser here: no visibility events, no local storage cache, no polling between the tests.
   const provider = new OFREPWebProvider({ baseUrl: t.url, headers: ofrepHeaders(t), disableVisibilityRefresh: true, cacheMode: "disabled", pollInterval: 0 })
-  await OpenFeature.setProviderAndWait(provider)
+  // The provider is typed against its own copy of @openfeature/core, which exactOptionalPropertyTypes
+  // tells apart from the web SDK's; at run time it is the provider the SDK expects.
+  await OpenFeature.setProviderAndWait(provider as unknown as Provider)
 })
 afterAll(async () => {
   await OpenFeature.clearProviders()

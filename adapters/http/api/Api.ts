@@ -31,6 +31,7 @@ import * as Errors from "../shared/Errors.js"
 import * as Examples from "./Examples.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
 import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
+import { OfrepGroup } from "./Ofrep.js"
 
 // The resources with their examples: one instance of each, so every operation refers to one component.
 const ProjectDoc = Project.annotations({ examples: [Examples.project] })
@@ -389,6 +390,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(KeysGroup)
   .add(SchedulesGroup)
   .add(EvaluationGroup)
+  .add(OfrepGroup)
   // Any operation: an unexpected failure is logged and answered 500 (Middleware.ts).
   .addError(Errors.InternalError)
   .annotate(OpenApi.Title, "Flagport")

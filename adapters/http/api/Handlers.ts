@@ -4,7 +4,7 @@
  * (`ManagementAccess` carries the allowed scope). The evaluation endpoints call the same
  * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
  */
-import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
@@ -19,7 +19,7 @@ import { Webhooks } from "../../../src/services/Webhooks.js"
 import { EvaluationPrincipal, FlagportApi, ManagementAccess } from "./Api.js"
 import { Authentication } from "../shared/Authentication.js"
 import * as Errors from "../shared/Errors.js"
-import { EvaluationLane, type EvaluationLaneShape, type LaneResponse } from "../shared/EvaluationLane.js"
+import { EvaluationLane, type EvaluationLaneShape, type LaneRequest, type LaneResponse, type OfrepRoute } from "../shared/EvaluationLane.js"
 import * as Health from "./Health.js"
 import { etagOf, parseIfMatch } from "../shared/Versions.js"
 
@@ -229,6 +229,29 @@ export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (h
     )
 )
 
+/** An HttpApi request as the lane reads it (the body as bytes: OFREP decodes its own). */
+const laneRequestOf = (request: HttpServerRequest.HttpServerRequest): LaneRequest => {
+  const q = request.url.indexOf("?")
+  return {
+    query: q === -1 ? "" : request.url.slice(q + 1),
+    header: (name) => request.headers[name],
+    body: () => Effect.runPromise(Effect.map(request.arrayBuffer, (buffer) => new Uint8Array(buffer)))
+  }
+}
+
+/** The OFREP routes, answered whole by the lane (authentication, CORS, OFREP's error bodies), as on the fast path. */
+const viaLaneRaw = (route: OfrepRoute, request: HttpServerRequest.HttpServerRequest) =>
+  Effect.flatMap(EvaluationLane, (lane) =>
+    // The lane answers every failure itself, in OFREP's bodies: a rejection here is a defect.
+    Effect.promise(async () => lane.answer(route, laneRequestOf(request))).pipe(Effect.map(toServerResponse))
+  )
+
+export const OfrepLive = HttpApiBuilder.group(FlagportApi, "OFREP", (handlers) =>
+  handlers
+    .handleRaw("evaluateFlag", ({ path, request }) => viaLaneRaw({ _tag: "ofrepFlag", rawFlagKey: encodeURIComponent(path.key) }, request))
+    .handleRaw("evaluateFlags", ({ request }) => viaLaneRaw({ _tag: "ofrepBulk" }, request))
+)
+
 /** Every group's handlers. */
-export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, SchedulesLive, EvaluationLive)
+export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, SchedulesLive, EvaluationLive, OfrepLive)
 
