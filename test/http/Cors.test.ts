@@ -1,6 +1,6 @@
 /**
  * CORS on the evaluation side only, through a real server: preflights and headers for the
- * configured origins on /v1/evaluate, /v1/flags/{k}/eval and /v1/config (errors included, so a
+ * configured origins on /v1/evaluate, /v1/flags/{k}/eval, /v1/config and the OFREP routes (errors included, so a
  * page can read them); management routes answer none.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -15,12 +15,17 @@ interface EvaluationRoute {
   readonly method: string
   readonly path: string
   readonly body?: unknown
+  /** Request headers beyond the key and the origin. */
+  readonly headers?: Record<string, string>
   readonly methods: string
 }
 const EVALUATION: ReadonlyArray<EvaluationRoute> = [
   { name: "POST /v1/evaluate", method: "POST", path: "/v1/evaluate", body: { environment: "development", context: { key: "u" } }, methods: "POST, OPTIONS" },
   { name: "GET /v1/flags/{k}/eval", method: "GET", path: "/v1/flags/cors-flag/eval?environment=development&key=u", methods: "GET, OPTIONS" },
-  { name: "GET /v1/config", method: "GET", path: "/v1/config?environment=development", methods: "GET, OPTIONS" }
+  { name: "GET /v1/config", method: "GET", path: "/v1/config?environment=development", methods: "GET, OPTIONS" },
+  // OFREP
+  { name: "POST /ofrep/v1/evaluate/flags", method: "POST", path: "/ofrep/v1/evaluate/flags", body: { context: { targetingKey: "u" } }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" },
+  { name: "POST /ofrep/v1/evaluate/flags/{k}", method: "POST", path: "/ofrep/v1/evaluate/flags/cors-flag", body: { context: {} }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" }
 ]
 
 const corsHeaders = (headers: Headers) =>
@@ -56,11 +61,11 @@ describe("CORS with the default origins (*)", () => {
     })
   })
 
-  it.each(EVALUATION)("$name carries the headers on success and on errors", async ({ body, method, path }) => {
-    const ok = await request(t.url, method, path, { key: t.keys.client, headers: { origin: ORIGIN }, ...(body === undefined ? {} : { body }) })
+  it.each(EVALUATION)("$name carries the headers on success and on errors", async ({ body, headers, method, path }) => {
+    const ok = await request(t.url, method, path, { key: t.keys.client, headers: { origin: ORIGIN, ...headers }, ...(body === undefined ? {} : { body }) })
     expect(ok.status, ok.text).toBe(200)
     expect(corsHeaders(ok.headers)).toEqual({ "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" })
-    const refused = await request(t.url, method, path, { headers: { origin: ORIGIN }, ...(body === undefined ? {} : { body }) })
+    const refused = await request(t.url, method, path, { headers: { origin: ORIGIN, ...headers }, ...(body === undefined ? {} : { body }) })
     expect(refused.status).toBe(401)
     expect(corsHeaders(refused.headers)).toEqual({ "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" })
   })
