@@ -4,9 +4,11 @@
  * autocannon at 50 connections against the evaluation routes of the standalone server (SQLite
  * file, 50 flags shaped like W2 of the foundation issue, a context with 4 attributes):
  *   POST /v1/evaluate, GET /v1/flags/{flagKey}/eval, GET /v1/config (200) and (304),
+ *   POST /ofrep/v1/evaluate/flags (OFREP bulk, the same 50 flags and context) (200) and (304),
  * each side by side with a bare node:http server answering the very same bytes (status, headers,
  * body captured from Flagport). Each server runs in its own child process, autocannon in this one.
  * Prints a Markdown table: req/s of both, the ratio, and p99 latency.
+ * BENCH_ONLY=<regular expression> measures only the routes whose name matches (e.g. `evaluate`).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -27,6 +29,7 @@ import type { TargetingInput } from "../src/domain/definitions/Targeting.js"
 const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
 const CONNECTIONS = 50
+const ONLY = process.env["BENCH_ONLY"] === undefined ? undefined : new RegExp(process.env["BENCH_ONLY"])
 
 interface Scenario {
   readonly name: string
@@ -178,7 +181,15 @@ const main = async () => {
     const auth = { authorization: `Bearer ${flagport.info.clientKey as string}` }
     const context = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
     const config = await capture(port, { name: "", method: "GET", path: "/v1/config?environment=production", headers: auth })
-    const scenarios: Array<Scenario> = [
+    const { key: targetingKey, attributes } = context
+    const ofrep = {
+      method: "POST" as const,
+      path: "/ofrep/v1/evaluate/flags",
+      body: JSON.stringify({ context: { targetingKey, ...attributes } })
+    }
+    const ofrepHeaders = { ...auth, "content-type": "application/json", "flagport-environment": "production" }
+    const ofrepEtag = (await capture(port, { name: "", ...ofrep, headers: ofrepHeaders })).headers["etag"]!
+    const all: Array<Scenario> = [
       {
         name: "POST /v1/evaluate (50 flags)",
         method: "POST",
@@ -198,8 +209,11 @@ const main = async () => {
         method: "GET",
         path: "/v1/config?environment=production",
         headers: { ...auth, "if-none-match": config.headers["etag"]! }
-      }
+      },
+      { name: "POST /ofrep/v1/evaluate/flags (50 flags)", ...ofrep, headers: ofrepHeaders },
+      { name: "POST /ofrep/v1/evaluate/flags (304)", ...ofrep, headers: { ...ofrepHeaders, "if-none-match": ofrepEtag } }
     ]
+    const scenarios = ONLY === undefined ? all : all.filter((scenario) => ONLY.test(scenario.name))
     const responses: Record<string, Captured> = {}
     for (const scenario of scenarios) {
       const captured = await capture(port, scenario)
