@@ -36,7 +36,8 @@ export const snapshotContract: Contract = (it) => {
             variations: targeted.variations,
             defaultVariationKey: "on",
             offVariationKey: "off",
-            rules: [{ id: "r", conditions: [{ operator: "inSegment", values: ["beta"] }], variationKey: "off" }]
+            rules: [{ id: "r", conditions: [{ operator: "inSegment", values: ["beta"] }], variationKey: "off" }],
+            version: targeted.version
           },
           {
             key: "b",
@@ -45,7 +46,8 @@ export const snapshotContract: Contract = (it) => {
             variations: [{ key: "cfg", value: { depth: [1, { x: null }] } }],
             defaultVariationKey: "cfg",
             offVariationKey: "cfg",
-            rules: []
+            rules: [],
+            version: 1
           }
         ],
         segments: [{ key: "beta", conditions: [{ attribute: "plan", operator: "in", values: ["beta"] }] }]

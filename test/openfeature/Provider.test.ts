@@ -152,7 +152,8 @@ describe("FlagportProvider through the OpenFeature SDK", () => {
     await client.getStringValue("str-flag", "x", { targetingKey: "u", country: "DE" })
     await client.getNumberValue("str-flag", 0, { targetingKey: "u" })
     expect(seen).toEqual([
-      'after str-flag de de TARGETING_MATCH {"ruleId":"germany","ruleIndex":0}',
+      // The flag's version comes with /v1/config: created (1), then targeted (2).
+      'after str-flag de de TARGETING_MATCH {"ruleId":"germany","ruleIndex":0,"version":2}',
       "finally str-flag -",
       "error str-flag TYPE_MISMATCH",
       "finally str-flag TYPE_MISMATCH"
