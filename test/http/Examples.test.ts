@@ -30,9 +30,21 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/projects/{projectId}/webhooks", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/webhooks/{webhookId}", { projectId: "shop" }],
   ["post", "/v1/evaluate", {}],
+  ["post", "/ofrep/v1/evaluate/flags/{key}", { key: "new-checkout" }],
+  ["post", "/ofrep/v1/evaluate/flags", {}],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
   ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }]
 ]
+
+/** A client key of the story's project, for the OFREP routes (made once, through the key API). */
+let shopKey: string | undefined
+const shopClientKey = async (): Promise<string> => {
+  if (shopKey !== undefined) return shopKey
+  const made = await request(t.url, "POST", "/v1/projects/shop/keys", { key: t.keys.global, body: { type: "client", name: "ofrep" } })
+  expect(made.status, made.text).toBe(201)
+  shopKey = (made.body as { key: string }).key
+  return shopKey
+}
 
 /** The copy needs a second environment, which no example creates (the environment example is `production`). */
 const STAGING = { key: "staging", name: "Staging" }
@@ -85,12 +97,16 @@ describe("the request examples of the document", () => {
         const staging = await request(t.url, "POST", `/v1/projects/${params.projectId}/environments`, { key: t.keys.global, body: STAGING })
         expect(staging.status, staging.text).toBe(201)
       }
-      const reply = await request(t.url, method.toUpperCase(), path, { key: t.keys.global, body: exampleOf(operation) })
+      // OFREP takes the project from the key (a global key names none) and the environment from a header.
+      const ofrep = template.startsWith("/ofrep/")
+      const key = ofrep ? await shopClientKey() : t.keys.global
+      const headers = ofrep ? { "flagport-environment": "production" } : {}
+      const reply = await request(t.url, method.toUpperCase(), path, { key, headers, body: exampleOf(operation) })
       expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
       expect(shapeDifferences(reply.body, responseExampleOf(operation, success!)), `${method} ${path}`).toEqual([])
       if (template === "/v1/projects/{projectId}/webhooks") webhookId = (reply.body as { id: string }).id
-      if (template === "/v1/evaluate") {
-        expect(reply.body).toMatchObject({ flags: { "new-checkout": { value: true, variationKey: "on" } } })
+      if (template === "/v1/evaluate" || template === "/ofrep/v1/evaluate/flags/{key}") {
+        expect(reply.body).toMatchObject(ofrep ? { value: true, variant: "on" } : { flags: { "new-checkout": { value: true, variationKey: "on" } } })
       }
     }
   })

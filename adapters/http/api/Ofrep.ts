@@ -85,7 +85,15 @@ export const OfrepBulkSuccess = Schema.Struct({
   metadata: Schema.Struct({
     version: Schema.String.annotations({ description: "The configuration's version: the ETag of GET /v1/config for this environment." })
   })
-}).annotations({ ...documentName("OfrepBulkSuccess") })
+}).annotations({
+  ...documentName("OfrepBulkSuccess"),
+  examples: [
+    {
+      flags: [{ key: "new-checkout", value: true, reason: "TARGETING_MATCH", variant: "on", metadata: { ruleId: "r1", ruleIndex: 0, version: 3 } }],
+      metadata: { version: "W/\"kq3mYx1rP0bE2u9wN4s7ZtVdQaL\"" }
+    }
+  ]
+})
 
 const Environment = Schema.optional(
   Schema.String.annotations({ description: "The environment to evaluate; not needed with a key bound to one (which refuses any other)." })
