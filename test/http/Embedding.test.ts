@@ -111,6 +111,51 @@ describe("web handler under a prefix", () => {
   })
 })
 
+describe("OFREP when embedded", () => {
+  const ofrepRequest = (url: string, key: string, body: unknown, extra: Record<string, string> = {}) =>
+    new Request(url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "flagport-environment": "development", ...extra },
+      body: JSON.stringify(body)
+    })
+
+  it("the node handler, the web handler and the Effect layer (HttpApi, no lean lane) answer alike", async () => {
+    const storageContext: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
+    const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(storageContext))))
+    const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(FlagportLive, HttpServer.layerContext))
+    try {
+      const body = { context: { targetingKey: "u", plan: "beta" } }
+      const node = await request(base, "POST", "/flags/ofrep/v1/evaluate/flags/embedded", { key: keys.client, body, headers: { "flagport-environment": "development" } })
+      expect(node.status, node.text).toBe(200)
+      expect(node.body).toMatchObject({ key: "embedded", value: false, reason: "DISABLED", variant: "off" })
+      const web = await flagport.web(ofrepRequest("http://host.example/flags/ofrep/v1/evaluate/flags/embedded", keys.client, body))
+      expect(await web.json()).toEqual(node.body)
+      const layer = await handler(ofrepRequest("http://host.example/ofrep/v1/evaluate/flags/embedded", keys.client, body))
+      expect(layer.status).toBe(200)
+      expect(await layer.json()).toEqual(node.body)
+
+      const bulkLane = await flagport.web(ofrepRequest("http://host.example/flags/ofrep/v1/evaluate/flags", keys.client, body))
+      const bulkLayer = await handler(ofrepRequest("http://host.example/ofrep/v1/evaluate/flags", keys.client, body))
+      expect(bulkLayer.headers.get("etag")).toBe(bulkLane.headers.get("etag"))
+      expect(await bulkLayer.json()).toEqual(await bulkLane.json())
+      const notModified = await handler(ofrepRequest("http://host.example/ofrep/v1/evaluate/flags", keys.client, body, { "if-none-match": bulkLane.headers.get("etag")! }))
+      expect(notModified.status).toBe(304)
+
+      // OFREP's own error bodies on the HttpApi path too.
+      const unknown = await handler(ofrepRequest("http://host.example/ofrep/v1/evaluate/flags/nope", keys.client, body))
+      expect({ status: unknown.status, body: await unknown.json() }).toEqual({
+        status: 404,
+        body: { key: "nope", errorCode: "FLAG_NOT_FOUND", errorDetails: "No flag 'nope' in environment 'development'" }
+      })
+      const anonymous = await handler(new Request("http://host.example/ofrep/v1/evaluate/flags", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }))
+      expect(anonymous.status).toBe(401)
+      expect(await anonymous.json()).toMatchObject({ errorCode: "GENERAL" })
+    } finally {
+      await dispose()
+    }
+  })
+})
+
 describe("stripPrefix", () => {
   it.each([
     ["/flags", "/flags/v1/x", "/v1/x"],
