@@ -179,6 +179,11 @@ describe("errors in OFREP's bodies", () => {
     expect(reply.status).toBe(400)
     expect(reply.body).toMatchObject({ errorCode: "PARSE_ERROR" })
   })
+  it("a body over 1 MiB is 413 PARSE_ERROR", async () => {
+    const reply = await ofrep(BULK, { context: { targetingKey: "u", big: "x".repeat(1024 * 1024) } })
+    expect(reply.status).toBe(413)
+    expect(reply.body).toMatchObject({ errorCode: "PARSE_ERROR" })
+  })
   it("an unknown environment is INVALID_CONTEXT; no key is 401", async () => {
     const unknown = await ofrep(BULK, {}, { "flagport-environment": "nowhere" })
     expect({ status: unknown.status, body: unknown.body }).toEqual({

@@ -119,11 +119,11 @@ describe("the OFREP routes", () => {
     expect(bulk.tags).toEqual(["OFREP"])
     expect(spec.tags.map((t: { name: string }) => t.name)).toContain("OFREP")
     const refOf = (operation: any, status: string) => operation.responses[status].content?.["application/json"]?.schema?.$ref
-    expect(Object.keys(single.responses).sort()).toEqual(["200", "400", "401", "403", "404", "500"])
+    expect(Object.keys(single.responses).sort()).toEqual(["200", "400", "401", "403", "404", "413", "500"])
     expect(refOf(single, "200")).toBe("#/components/schemas/OfrepEvaluationSuccess")
     expect(refOf(single, "400")).toBe("#/components/schemas/OfrepEvaluationFailure")
     expect(refOf(single, "404")).toBe("#/components/schemas/OfrepFlagNotFound")
-    expect(Object.keys(bulk.responses).sort()).toEqual(["200", "304", "400", "401", "403", "500"])
+    expect(Object.keys(bulk.responses).sort()).toEqual(["200", "304", "400", "401", "403", "413", "500"])
     expect(refOf(bulk, "200")).toBe("#/components/schemas/OfrepBulkSuccess")
     expect(refOf(bulk, "400")).toBe("#/components/schemas/OfrepBulkFailure")
     expect(Object.keys(bulk.responses["304"].headers)).toEqual(["ETag"])

@@ -66,16 +66,17 @@ const unkeyed = (name: string, status: number, description: string, codes: Codes
 const EvaluationFailure = keyed(
   "OfrepEvaluationFailure",
   400,
-  "PARSE_ERROR: the body is not a JSON object (or over 1 MiB). INVALID_CONTEXT: a malformed context, no environment, an unknown environment. GENERAL: the flag cannot be evaluated.",
+  "PARSE_ERROR: the body is not a JSON object. INVALID_CONTEXT: a malformed context, no environment, an unknown environment. GENERAL: the flag cannot be evaluated.",
   ["PARSE_ERROR", "INVALID_CONTEXT", "GENERAL"]
 )
 const FlagNotFound = keyed("OfrepFlagNotFound", 404, "No flag with this key in the environment.", ["FLAG_NOT_FOUND"])
 const BulkFailure = unkeyed(
   "OfrepBulkFailure",
   400,
-  "PARSE_ERROR: the body is not a JSON object (or over 1 MiB). INVALID_CONTEXT: a malformed context, no environment, an unknown environment.",
+  "PARSE_ERROR: the body is not a JSON object. INVALID_CONTEXT: a malformed context, no environment, an unknown environment.",
   ["PARSE_ERROR", "INVALID_CONTEXT"]
 )
+const TooLarge = unkeyed("OfrepPayloadTooLarge", 413, "The body is over 1 MiB (on the single-flag route the body also names the `key`).", ["PARSE_ERROR"])
 const Unauthorized = unkeyed("OfrepUnauthorized", 401, "Missing or malformed Authorization header, or an unknown key (on the single-flag route the body also names the `key`).", ["GENERAL"])
 const Forbidden = unkeyed("OfrepForbidden", 403, "The key may not evaluate this project or environment (on the single-flag route the body also names the `key`).", ["GENERAL"])
 const Internal = unkeyed("OfrepInternalError", 500, "An internal error, logged by the server (on the single-flag route the body also names the `key`).", ["GENERAL"])
@@ -151,6 +152,7 @@ export class OfrepGroup extends HttpApiGroup.make("OFREP")
       .addSuccess(OfrepEvaluationSuccess)
       .addError(EvaluationFailure)
       .addError(FlagNotFound)
+      .addError(TooLarge)
       .addError(Unauthorized)
       .addError(Forbidden)
       .addError(Internal)
@@ -174,6 +176,7 @@ export class OfrepGroup extends HttpApiGroup.make("OFREP")
       .addSuccess(OfrepBulkSuccess)
       .addSuccess(HttpApiSchema.Empty(304).annotations({ description: "Not modified: If-None-Match names this configuration and this context." }))
       .addError(BulkFailure)
+      .addError(TooLarge)
       .addError(Unauthorized)
       .addError(Forbidden)
       .addError(Internal)

@@ -8,7 +8,8 @@
  *
  * Flagport's own failures keep their meaning: a 400 of the policy (no environment, a global key)
  * or an unknown environment is INVALID_CONTEXT (the environment is part of what OFREP calls the
- * context), a body over 1 MiB or not JSON by its content type is PARSE_ERROR, 401/403/500 keep
+ * context), a body not JSON by its content type is a 400 PARSE_ERROR, one over 1 MiB a 413
+ * PARSE_ERROR (the status the transport closes the connection on), 401/403/500 keep
  * their status with the envelope's message as `errorDetails`.
  */
 import type { ApiError } from "../shared/Errors.js"
@@ -20,7 +21,7 @@ export type OfrepErrorCode = "PARSE_ERROR" | "INVALID_CONTEXT" | "FLAG_NOT_FOUND
 /** A failure already in OFREP's terms (thrown by the OFREP decoding and lookups). */
 export class OfrepFailure extends Error {
   constructor(
-    readonly status: 400 | 404,
+    readonly status: 400 | 404 | 413,
     readonly errorCode: OfrepErrorCode,
     readonly errorDetails: string
   ) {
@@ -60,7 +61,8 @@ const fromApiError = (error: ApiError): { readonly status: number; readonly erro
     case 400:
     case 404: // an unknown project or environment (an unknown flag is an OfrepFailure)
       return { status: 400, errorCode: "INVALID_CONTEXT", errorDetails }
-    case 413:
+    case 413: // kept: the transport closes the connection after it, the rest of the body unread
+      return { status: 413, errorCode: "PARSE_ERROR", errorDetails }
     case 415:
       return { status: 400, errorCode: "PARSE_ERROR", errorDetails }
     default:
