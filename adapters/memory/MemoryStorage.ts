@@ -4,6 +4,7 @@ import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as MemoryDb from "./MemoryDb.js"
 import * as Repositories from "./MemoryRepositories.js"
 import * as ScheduleRepository from "./ScheduleRepository.js"
+import * as MemoryStreamSecret from "./MemoryStreamSecret.js"
 import * as WebhookRepository from "./WebhookRepository.js"
 
 const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memory" })
@@ -22,5 +23,6 @@ export const layer = Layer.mergeAll(
   WebhookRepository.layer,
   ScheduleRepository.layer,
   InProcessChangeFeed.layer,
+  MemoryStreamSecret.layer,
   health
 ).pipe(Layer.provideMerge(Repositories.environmentRepository), Layer.provideMerge(MemoryDb.layer))

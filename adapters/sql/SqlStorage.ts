@@ -9,6 +9,7 @@ import * as SqlHealth from "./SqlHealth.js"
 import * as SqlProjectRepository from "./SqlProjectRepository.js"
 import * as ScheduleRepository from "./ScheduleRepository.js"
 import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
+import * as SqlStreamSecret from "./SqlStreamSecret.js"
 import * as SqlTransactor from "./SqlTransactor.js"
 import * as WebhookRepository from "./WebhookRepository.js"
 
@@ -26,7 +27,8 @@ export const layer = Layer.mergeAll(
   SqlTransactor.layer,
   SqlHealth.layer,
   WebhookRepository.layer,
-  ScheduleRepository.layer
+  ScheduleRepository.layer,
+  SqlStreamSecret.layer
 ).pipe(Layer.provideMerge(Migrations.layer))
 
 export type Requirements = SqlClient

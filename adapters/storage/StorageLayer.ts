@@ -13,6 +13,7 @@ import type { ScheduleRepository } from "../../src/ports/ScheduleRepository.js"
 import type { SegmentRepository } from "../../src/ports/SegmentRepository.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import type { StorageHealth } from "../../src/ports/StorageHealth.js"
+import type { StreamSecret } from "../../src/ports/StreamSecret.js"
 import type { Transactor } from "../../src/ports/Transactor.js"
 import type { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import type { ApiKeys } from "../../src/services/ApiKeys.js"
@@ -24,6 +25,7 @@ import type { Projects } from "../../src/services/Projects.js"
 import type { Schedules } from "../../src/services/Schedules.js"
 import type { Segments } from "../../src/services/Segments.js"
 import type { Snapshots } from "../../src/services/Snapshots.js"
+import type { StreamTokens } from "../../src/services/StreamTokens.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as NodeCrypto from "../crypto/NodeCrypto.js"
 import type * as MemoryDb from "../memory/MemoryDb.js"
@@ -70,6 +72,8 @@ export type Storage =
   | ApiKeys
   | Snapshots
   | Schedules
+  | StreamSecret
+  | StreamTokens
 
 /** The use cases over the SQL ports, migrations applied at build time, with the given change feed. */
 const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, never, RFeed>) =>

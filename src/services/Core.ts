@@ -7,9 +7,11 @@ import * as Projects from "./Projects.js"
 import * as Schedules from "./Schedules.js"
 import * as Segments from "./Segments.js"
 import * as Snapshots from "./Snapshots.js"
+import * as StreamTokens from "./StreamTokens.js"
 
 /**
- * The storage-backed use cases (Projects, Environments, Flags, EnvironmentCopy, Segments, ApiKeys, Snapshots, Schedules)
+ * The storage-backed use cases (Projects, Environments, Flags, EnvironmentCopy, Segments, ApiKeys, Snapshots, Schedules,
+ * StreamTokens)
  * in one layer; it needs the storage ports and an IdGenerator.
  */
 export const layer = Layer.provideMerge(
@@ -21,6 +23,7 @@ export const layer = Layer.provideMerge(
     EnvironmentCopy.layer,
     Segments.layer,
     ApiKeys.layer,
-    Snapshots.layer
+    Snapshots.layer,
+    StreamTokens.layer
   )
 )

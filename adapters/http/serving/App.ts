@@ -16,6 +16,7 @@ import type { Schedules } from "../../../src/services/Schedules.js"
 import type { Segments } from "../../../src/services/Segments.js"
 import * as Health from "../../../src/services/Health.js"
 import type { Snapshots } from "../../../src/services/Snapshots.js"
+import type { StreamTokens } from "../../../src/services/StreamTokens.js"
 import * as Webhooks from "../../../src/services/Webhooks.js"
 import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
 import type * as StorageLayer from "../../storage/StorageLayer.js"
@@ -36,6 +37,7 @@ export type HttpServices =
   | ApiKeys
   | Snapshots
   | Schedules
+  | StreamTokens
   | Webhooks.Webhooks
   | StorageHealth
   | ChangeFeed
