@@ -74,3 +74,19 @@ export const configQuery = (query: Record<string, QueryValue>): ConfigQuery | un
   if (projectId !== undefined) out.projectId = projectId
   return out
 }
+
+/**
+ * The query as HttpApi sees it: a repeated parameter becomes an array of its values, so the
+ * schema refuses `?environment=a&environment=b` here exactly as it does on the HttpApi routes
+ * (rather than one of the values winning silently).
+ */
+export const queryRecord = (query: string): Record<string, QueryValue> => {
+  // No prototype: a parameter named `toString` or `__proto__` is just a parameter.
+  const out: Record<string, QueryValue> = Object.create(null) as Record<string, QueryValue>
+  if (query === "") return out
+  for (const [k, v] of new URLSearchParams(query)) {
+    const seen = out[k]
+    out[k] = seen === undefined ? v : typeof seen === "string" ? [seen, v] : [...seen, v]
+  }
+  return out
+}

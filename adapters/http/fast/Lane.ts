@@ -1,6 +1,6 @@
 /**
  * The lean lane for the evaluation routes (POST /v1/evaluate, GET /v1/flags/{flagKey}/eval,
- * GET /v1/config). The Effect HTTP stack costs several times bare Node per request, so these
+ * GET /v1/config, and GET /v1/stream through StreamRoute.ts). The Effect HTTP stack costs several times bare Node per request, so these
  * three hot routes are answered by plain functions placed in front of the HttpApi app; they
  * share with it everything that defines behaviour (all from the shared room):
  *
@@ -35,6 +35,8 @@ import { ofrepErrorResponse } from "./OfrepErrors.js"
 import { resultJson, resultsJson } from "./ResultJson.js"
 import type { FastRoute } from "./Routes.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
+import type { StreamHub } from "./StreamHub.js"
+import type { StreamRoute } from "./StreamRoute.js"
 
 export type { LaneRequest }
 
@@ -75,27 +77,17 @@ export const acceptsGzip = (acceptEncoding: string | undefined): boolean => {
   return false
 }
 
-/**
- * The query as HttpApi sees it: a repeated parameter becomes an array of its values, so the
- * schema refuses `?environment=a&environment=b` here exactly as it does on the HttpApi routes
- * (rather than one of the values winning silently).
- */
-const queryRecord = (query: string): Record<string, FastDecode.QueryValue> => {
-  // No prototype: a parameter named `toString` or `__proto__` is just a parameter.
-  const out: Record<string, FastDecode.QueryValue> = Object.create(null) as Record<string, FastDecode.QueryValue>
-  if (query === "") return out
-  for (const [k, v] of new URLSearchParams(query)) {
-    const seen = out[k]
-    out[k] = seen === undefined ? v : typeof seen === "string" ? [seen, v] : [...seen, v]
-  }
-  return out
-}
+const queryRecord = FastDecode.queryRecord
 
 export interface LaneOptions {
   readonly auth: Authenticator
   /** CORS for every fast route (they are the evaluation side). */
   readonly cors: Cors
   readonly snapshots: SnapshotCache
+  /** GET /v1/stream (its own authentication: a header or a stream token). */
+  readonly streams: StreamRoute
+  /** The open streams, ended by `closeStreams`. */
+  readonly hub: StreamHub
   /** The OFREP bulk response's `eventStreams` (none when absent). */
   readonly eventStreams?: EventStreamsOf
 }
@@ -145,6 +137,11 @@ export class Lane implements EvaluationLaneShape {
     return this.toResponse(error)
   }
 
+  /** Ends every open stream and refuses new ones: the first step of a shutdown (before in-flight requests drain). */
+  closeStreams(): void {
+    this.options.hub.closeAll()
+  }
+
   /** Any failure as the envelope; unknown ones are logged and become a bare 500. */
   toResponse(error: unknown): LaneResponse {
     return errorResponse(this.options.auth.toApiError(error))
@@ -152,6 +149,7 @@ export class Lane implements EvaluationLaneShape {
 
   /** A route that needs credentials (a preflight is answered before, without them: browsers send none). */
   private dispatch(route: Exclude<FastRoute, { readonly _tag: "preflight" }>, request: LaneRequest): Sync<LaneResponse> {
+    if (route._tag === "stream") return this.options.streams.answer(request)
     return andThen(this.options.auth.authenticate(request.header("authorization")), (principal) => {
       switch (route._tag) {
         case "evaluate": {

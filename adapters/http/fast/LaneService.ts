@@ -10,18 +10,22 @@
  * reaches the next evaluation at once. The revision poll (`checkIntervalMs`) stays as the safety
  * net for a notification lost on the way (e.g. while the LISTEN connection reconnects). A revoked
  * API key is dropped from the key cache at once, the same way; its TTL is the safety net.
+ * The live change streams (StreamHub.ts) hear the same feed, after the snapshot cache.
  */
 import { Cause, Context, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Snapshots } from "../../../src/services/Snapshots.js"
+import { StreamTokens } from "../../../src/services/StreamTokens.js"
 import { Authentication, Authenticator } from "../shared/Authentication.js"
 import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
 import { EvaluationLane } from "../shared/EvaluationLane.js"
 import { KeyCache } from "../shared/KeyCache.js"
 import { Lane } from "./Lane.js"
 import { SnapshotCache } from "./SnapshotCache.js"
+import { StreamHub } from "./StreamHub.js"
+import { StreamRoute } from "./StreamRoute.js"
 
 /** The lane itself, for the transports that put its routes in front of the HttpApi app. */
 export class FastLane extends Context.Tag("@flagport/http/FastLane")<FastLane, Lane>() {}
@@ -33,6 +37,8 @@ export interface LaneConfig {
   readonly checkIntervalMs?: number
   /** Origins allowed to call the evaluation side from a browser (default: FLAGPORT_CORS_ORIGINS, else `*`). */
   readonly corsOrigins?: CorsOrigins
+  /** How often every open stream gets a `: ping` comment (15,000 ms). */
+  readonly heartbeatMs?: number
 }
 
 /** A defect (not a domain failure) from a storage call, kept whole for the log. */
@@ -48,6 +54,7 @@ export const make = (config: LaneConfig = {}) =>
     const snapshots = yield* Snapshots
     const environments = yield* Environments
     const feed = yield* ChangeFeed
+    const tokens = yield* StreamTokens
     const runtime = yield* Effect.runtime<never>()
     const runExit = Runtime.runPromiseExit(runtime)
     const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
@@ -72,22 +79,44 @@ export const make = (config: LaneConfig = {}) =>
       },
       config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }
     )
+    // Stream tokens name their key by id: a cache of live keys by id, emptied on revocation like `keys`.
+    const keysById = new KeyCache((keyId) => run(Effect.map(tokens.liveKey(keyId), Option.getOrNull)), {
+      ...(config.keyTtlMs === undefined ? {} : { ttlMs: config.keyTtlMs })
+    })
+    const hub = new StreamHub({
+      current: (projectId, environment) => cache.get(projectId, environment),
+      logError: logInternal,
+      ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs })
+    })
+    // Streams end before anything this layer depends on (the database) is released.
+    yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))
     yield* feed.subscribe((change) => {
       switch (change._tag) {
         case "ConfigChanged":
-          return cache.committed({
+          cache.committed({
             projectId: change.projectId,
             revision: change.revision,
             environments: change.environments,
             environmentKeysMayDiffer: change.kind === "environment" || change.kind === "project"
           })
+          // After the cache has taken the change, so the streams read the new configuration.
+          return hub.changed(change)
         case "ApiKeyRevoked":
-          return keys.revoked(change.keyId)
+          keys.revoked(change.keyId)
+          keysById.revoked(change.keyId)
+          return hub.revoked(change.keyId)
       }
     })
     const auth = new Authenticator(keys, logInternal)
     const cors = new Cors(config.corsOrigins ?? (yield* corsOriginsConfig))
-    const lane = new Lane({ auth, cors, snapshots: cache })
+    const streams = new StreamRoute({
+      auth,
+      verifyToken: (token) => run(tokens.verify(token)),
+      keysById,
+      snapshots: cache,
+      hub
+    })
+    const lane = new Lane({ auth, cors, snapshots: cache, streams, hub })
     return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane), Context.add(Authentication, auth))
   })
 

@@ -14,11 +14,13 @@ export type FastRoute =
   | { readonly _tag: "evaluate" }
   | { readonly _tag: "flag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
   | { readonly _tag: "config" }
+  | { readonly _tag: "stream" }
   | { readonly _tag: "preflight"; /** The methods the path answers, for Access-Control-Allow-Methods. */ readonly methods: string }
   | OfrepRoute
 
 const EVALUATE: FastRoute = { _tag: "evaluate" }
 const CONFIG: FastRoute = { _tag: "config" }
+const STREAM: FastRoute = { _tag: "stream" }
 const PREFLIGHT_POST: FastRoute = { _tag: "preflight", methods: "POST, OPTIONS" }
 const PREFLIGHT_GET: FastRoute = { _tag: "preflight", methods: "GET, OPTIONS" }
 const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
@@ -36,6 +38,7 @@ export const routeOf = (method: string, path: string): FastRoute | undefined => 
   }
   if (method === "GET") {
     if (path === "/v1/config") return CONFIG
+    if (path === "/v1/stream") return STREAM
     const flag = FLAG_EVAL.exec(path)
     return flag === null ? undefined : { _tag: "flag", rawFlagKey: flag[1]! }
   }
@@ -46,6 +49,6 @@ export const routeOf = (method: string, path: string): FastRoute | undefined => 
 /** The preflight of an evaluation path (the methods it answers), if it is one. */
 const preflightOf = (path: string): FastRoute | undefined => {
   if (path === "/v1/evaluate" || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) return PREFLIGHT_POST
-  if (path === "/v1/config" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
+  if (path === "/v1/config" || path === "/v1/stream" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
   return undefined
 }

@@ -8,7 +8,7 @@
  * and `layer` (re-exported from App.ts) for hosts written with Effect.
  *
  * Both handlers put the evaluation lane (fast/Lane.ts) in front of the HttpApi app: the route
- * table (fast/Routes.ts) picks the three evaluation routes, answered by plain functions;
+ * table (fast/Routes.ts) picks the evaluation routes (and the change stream), answered by plain functions;
  * everything else goes to the HttpApi app.
  * The OpenAPI document reflects the prefix (its `servers` entry).
  *
@@ -27,6 +27,7 @@ import type { Lane, LaneRequest } from "../fast/Lane.js"
 import { FastLane } from "../fast/LaneService.js"
 import { routeOf } from "../fast/Routes.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
+import type { StreamOpening } from "../shared/EventStream.js"
 import * as App from "./App.js"
 import { cappedWebRequest, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
@@ -55,7 +56,13 @@ export interface FlagportHandlers {
   readonly web: (request: Request) => Promise<Response>
   /** The OpenAPI document, as served at `${prefix}/openapi.json`. */
   readonly openApi: () => OpenApi.OpenAPISpec
-  /** Stops background work and closes the database. */
+  /**
+   * Ends every open change stream (`GET /v1/stream`) and refuses new ones. Call it first when
+   * shutting down (before waiting for in-flight requests: a stream never finishes on its own);
+   * `dispose` does it too.
+   */
+  readonly closeStreams: () => void
+  /** Ends the streams, stops background work and closes the database. */
   readonly dispose: () => Promise<void>
 }
 
@@ -72,7 +79,23 @@ export const stripPrefix = (prefix: string, url: string): string => {
   return url
 }
 
+/** A stream answer: headers now, then events as the stream writes them, until either side ends it. */
+const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonly stream: StreamOpening }): void => {
+  res.writeHead(response.status, response.headers)
+  res.flushHeaders()
+  const detach = response.stream.start({
+    write: (chunk) => {
+      res.write(chunk)
+    },
+    end: () => {
+      res.end()
+    }
+  })
+  res.once("close", detach)
+}
+
 const writeNode = (res: ServerResponse, response: LaneResponse): void => {
+  if (response.stream !== undefined) return writeNodeStream(res, response as LaneResponse & { readonly stream: StreamOpening })
   const headers: Record<string, string | number> = { ...response.headers }
   if (response.body === undefined) {
     res.writeHead(response.status, headers)
@@ -86,10 +109,33 @@ const writeNode = (res: ServerResponse, response: LaneResponse): void => {
 }
 
 const toWebResponse = (response: LaneResponse): Response =>
-  new Response(response.body === undefined ? null : (response.body as BodyInit), {
+  new Response(response.stream !== undefined ? webStream(response.stream) : response.body === undefined ? null : (response.body as BodyInit), {
     status: response.status,
     headers: response.headers
   })
+
+const encoder = new TextEncoder()
+
+/** A stream answer as a web ReadableStream; cancelling it (the client went away) detaches the stream. */
+const webStream = (stream: StreamOpening): ReadableStream<Uint8Array> => {
+  let detach: (() => void) | undefined
+  return new ReadableStream<Uint8Array>({
+    start: (controller) => {
+      let ended = false
+      detach = stream.start({
+        write: (chunk) => {
+          if (!ended) controller.enqueue(encoder.encode(chunk))
+        },
+        end: () => {
+          if (ended) return
+          ended = true
+          controller.close()
+        }
+      })
+    },
+    cancel: () => detach?.()
+  })
+}
 
 /**
  * A node request as the lane sees it. A class, not an object of closures: nothing is allocated
@@ -216,7 +262,11 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
       node: dashboard === undefined ? node : nodeWithDashboard(prefix, dashboard, node),
       web: dashboard === undefined ? web : webWithDashboard(prefix, dashboard, web),
       openApi: () => openApi,
-      dispose: () => runtime.dispose()
+      closeStreams: () => lane.closeStreams(),
+      dispose: () => {
+        lane.closeStreams()
+        return runtime.dispose()
+      }
     }
   } catch (error) {
     await runtime.dispose()

@@ -4,7 +4,7 @@
  * - `startServer(options)` opens the storage (DATABASE_URL by default; migrations are applied by
  *   the storage layer), starts the webhook dispatcher, listens on HOST:PORT with the embedded
  *   handlers (evaluation lane + HttpApi app) and resolves to a `RunningServer` once listening.
- * - `RunningServer.close()` shuts down gracefully: stop accepting connections, let in-flight
+ * - `RunningServer.close()` shuts down gracefully: end the change streams, stop accepting connections, let in-flight
  *   requests finish (idle keep-alive sockets are closed; after `drainTimeoutMs` the rest are cut),
  *   stop the dispatcher, close the database.
  * - `runServer(options)` = `startServer` + close on SIGTERM / SIGINT; it resolves after the
@@ -135,6 +135,8 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
   const close = () => {
     closing ??= (async () => {
       shuttingDown = true
+      // Streams never finish on their own: end them first, so the drain waits only for real requests.
+      handlers.closeStreams()
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
       const timer = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000)

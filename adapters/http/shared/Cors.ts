@@ -69,7 +69,7 @@ export class Cors {
     if (cors === undefined && this.origins === "*") return response
     const headers: Record<string, string> = { ...response.headers, ...cors }
     if (this.origins !== "*") headers.vary = response.headers.vary === undefined ? "Origin" : `${response.headers.vary}, Origin`
-    return { status: response.status, headers, body: response.body }
+    return { ...response, headers }
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { Context } from "effect"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import type { StreamOpening } from "./EventStream.js"
 import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./EvaluationRequests.js"
 import type { Sync } from "./Sync.js"
 
@@ -14,6 +15,8 @@ export interface LaneResponse {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: Uint8Array | string | undefined
+  /** Set on a Server-Sent Events answer (then `body` is undefined): what to write once the headers are sent. */
+  readonly stream?: StreamOpening
 }
 
 /** What the lane needs from a request beyond its route, whatever the transport. */

@@ -1,0 +1,263 @@
+/**
+ * The live change streams (`GET /v1/stream`) of one app: every open stream, grouped by the
+ * (project, environment) it follows, fed from the change feed (never from HTTP traffic).
+ *
+ * Cost per change and per stream, whatever the number of streams:
+ * - One channel per (project, environment) with open streams. A `ConfigChanged` that may touch
+ *   the environment makes the channel read the environment's current entry from the snapshot cache
+ *   (one reload shared by every stream of every channel on it, none per stream), and only when
+ *   its ETag differs from the last one sent is one event serialized, then written to each stream.
+ *   So a change that cannot alter what the environment serves (another environment, a segment no
+ *   rule reaches) sends nothing, and one that does sends exactly one event.
+ * - Changes arriving while a read is in flight are coalesced into one more read after it: a burst
+ *   may become one event, but the last change is never lost. A failed read is retried after
+ *   `retryMs` (a timer per failing channel, none otherwise).
+ * - One heartbeat timer for the whole hub writes `: ping` to every stream every `heartbeatMs`
+ *   (15 s), so proxies keep idle streams open; no timer per stream.
+ * - `revoked(keyId)` ends every stream opened with that key at once (the change feed's
+ *   `ApiKeyRevoked`, from this process or another on the same PostgreSQL); `closeAll()` ends them
+ *   all, for a shutdown that must finish before the database closes.
+ *
+ * Transport-independent: a stream writes to a `StreamSink` the transport gives it.
+ */
+import type { ConfigChanged } from "../../../src/ports/ChangeFeed.js"
+import type { StreamOpening, StreamSink } from "../shared/EventStream.js"
+import type { Sync } from "../shared/Sync.js"
+
+/** What a channel needs to know of an environment's configuration: its current ETag. */
+export interface CurrentEntry {
+  readonly etag: string
+}
+
+export interface StreamHubOptions {
+  /** The environment's current entry (the snapshot cache); throws or rejects as it does. */
+  readonly current: (projectId: string, environment: string) => Sync<CurrentEntry>
+  /** Logs a failed read (it is retried). */
+  readonly logError: (cause: unknown) => void
+  readonly heartbeatMs?: number
+  readonly retryMs?: number
+  readonly now?: () => number
+}
+
+export const HEARTBEAT = ": ping\n\n"
+export const DEFAULT_HEARTBEAT_MS = 15_000
+const DEFAULT_RETRY_MS = 1_000
+
+/** The OFREP 0.3.0 notification: the ETag is the event id, so a reconnecting client sends it back as `Last-Event-ID`. */
+export const eventOf = (etag: string, lastModifiedSeconds: number): string =>
+  `id: ${etag}\nevent: message\ndata: ${JSON.stringify({ type: "refetchEvaluation", etag, lastModified: lastModifiedSeconds })}\n\n`
+
+class Subscriber {
+  constructor(
+    readonly keyId: string,
+    readonly channel: Channel,
+    readonly sink: StreamSink,
+    /** The ETag of the last event this stream got (or its Last-Event-ID). */
+    public lastEtag: string | undefined
+  ) {}
+}
+
+class Channel {
+  readonly subscribers = new Set<Subscriber>()
+  etag: string | undefined = undefined
+  /** The serialized event of `etag`. */
+  event = ""
+  reading = false
+  /** A change arrived during a read: read once more after it. */
+  dirty = false
+  retry: ReturnType<typeof setTimeout> | undefined = undefined
+  constructor(readonly projectId: string, readonly environment: string) {}
+}
+
+const isNotFound = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "ResourceNotFound"
+
+export class StreamHub {
+  /** project → environment → channel. */
+  private readonly channels = new Map<string, Map<string, Channel>>()
+  private heartbeat: ReturnType<typeof setInterval> | undefined
+  private streams = 0
+  private closed = false
+  private readonly heartbeatMs: number
+  private readonly retryMs: number
+  private readonly now: () => number
+
+  constructor(private readonly options: StreamHubOptions) {
+    this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
+    this.retryMs = options.retryMs ?? DEFAULT_RETRY_MS
+    this.now = options.now ?? Date.now
+  }
+
+  /** Open streams (for tests, metrics and benchmarks). */
+  get size(): number {
+    return this.streams
+  }
+
+  /** Whether `closeAll` has run: new streams are refused. */
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  /**
+   * A stream of (project, environment) for the key `keyId`, whose configuration is now at
+   * `current`: it starts with the event of that ETag unless `lastEventId` already names it.
+   */
+  open(keyId: string, projectId: string, environment: string, current: CurrentEntry, lastEventId: string | undefined): StreamOpening {
+    return {
+      start: (sink) => {
+        if (this.closed) {
+          sink.end()
+          return () => {}
+        }
+        const channel = this.channelOf(projectId, environment)
+        if (channel.etag === undefined) this.adopt(channel, current.etag)
+        const subscriber = new Subscriber(keyId, channel, sink, lastEventId)
+        channel.subscribers.add(subscriber)
+        this.streams++
+        this.startHeartbeat()
+        if (lastEventId !== current.etag) {
+          sink.write(channel.etag === current.etag ? channel.event : eventOf(current.etag, this.seconds()))
+          subscriber.lastEtag = current.etag
+        }
+        // The entry read for this connection may be newer or older than what the channel last saw.
+        if (channel.etag !== current.etag) this.read(channel)
+        return () => this.detach(subscriber)
+      }
+    }
+  }
+
+  /** A committed change (the change feed): the channels it may touch read their entry again. */
+  changed(change: ConfigChanged): void {
+    const project = this.channels.get(change.projectId)
+    if (project === undefined) return
+    const everyEnvironment = change.environments === "all" || change.kind === "environment" || change.kind === "project"
+    for (const channel of project.values()) {
+      if (everyEnvironment || change.environments.includes(channel.environment)) this.read(channel)
+    }
+  }
+
+  /** The key was revoked: its streams end now. */
+  revoked(keyId: string): void {
+    for (const project of this.channels.values()) {
+      for (const channel of project.values()) {
+        for (const subscriber of channel.subscribers) if (subscriber.keyId === keyId) this.end(subscriber)
+      }
+    }
+  }
+
+  /** Ends every stream and refuses new ones (shutdown, before the database closes). */
+  closeAll(): void {
+    this.closed = true
+    if (this.heartbeat !== undefined) clearInterval(this.heartbeat)
+    this.heartbeat = undefined
+    for (const project of this.channels.values()) {
+      for (const channel of project.values()) for (const subscriber of channel.subscribers) this.end(subscriber)
+    }
+  }
+
+  private seconds(): number {
+    return Math.floor(this.now() / 1000)
+  }
+
+  private channelOf(projectId: string, environment: string): Channel {
+    let project = this.channels.get(projectId)
+    if (project === undefined) {
+      project = new Map()
+      this.channels.set(projectId, project)
+    }
+    let channel = project.get(environment)
+    if (channel === undefined) {
+      channel = new Channel(projectId, environment)
+      project.set(environment, channel)
+    }
+    return channel
+  }
+
+  private adopt(channel: Channel, etag: string): void {
+    channel.etag = etag
+    channel.event = eventOf(etag, this.seconds())
+  }
+
+  private startHeartbeat(): void {
+    if (this.heartbeat !== undefined) return
+    this.heartbeat = setInterval(() => this.ping(), this.heartbeatMs)
+    this.heartbeat.unref()
+  }
+
+  private ping(): void {
+    for (const project of this.channels.values()) {
+      for (const channel of project.values()) for (const subscriber of channel.subscribers) subscriber.sink.write(HEARTBEAT)
+    }
+  }
+
+  /** Reads the channel's entry once (a read in flight absorbs this request into one more read after it). */
+  private read(channel: Channel): void {
+    if (channel.reading) {
+      channel.dirty = true
+      return
+    }
+    if (channel.retry !== undefined) clearTimeout(channel.retry)
+    channel.retry = undefined
+    channel.reading = true
+    channel.dirty = false
+    let current: Sync<CurrentEntry>
+    try {
+      current = this.options.current(channel.projectId, channel.environment)
+    } catch (error) {
+      this.failed(channel, error)
+      return
+    }
+    if (current instanceof Promise) current.then((entry) => this.apply(channel, entry), (error: unknown) => this.failed(channel, error))
+    else this.apply(channel, current)
+  }
+
+  private apply(channel: Channel, entry: CurrentEntry): void {
+    channel.reading = false
+    if (entry.etag !== channel.etag) {
+      this.adopt(channel, entry.etag)
+      const event = channel.event
+      for (const subscriber of channel.subscribers) {
+        if (subscriber.lastEtag === entry.etag) continue
+        subscriber.lastEtag = entry.etag
+        subscriber.sink.write(event)
+      }
+    }
+    if (channel.dirty && channel.subscribers.size > 0) this.read(channel)
+  }
+
+  private failed(channel: Channel, error: unknown): void {
+    channel.reading = false
+    if (isNotFound(error)) {
+      // The project or environment is gone: nothing more will ever come on these streams.
+      for (const subscriber of channel.subscribers) this.end(subscriber)
+      return
+    }
+    this.options.logError(error)
+    if (channel.subscribers.size === 0 || this.closed) return
+    channel.retry = setTimeout(() => {
+      channel.retry = undefined
+      this.read(channel)
+    }, this.retryMs)
+    channel.retry.unref()
+  }
+
+  private end(subscriber: Subscriber): void {
+    this.detach(subscriber)
+    subscriber.sink.end()
+  }
+
+  private detach(subscriber: Subscriber): void {
+    const channel = subscriber.channel
+    if (!channel.subscribers.delete(subscriber)) return
+    this.streams--
+    if (channel.subscribers.size > 0) return
+    if (channel.retry !== undefined) clearTimeout(channel.retry)
+    const project = this.channels.get(channel.projectId)
+    if (project?.get(channel.environment) === channel) project.delete(channel.environment)
+    if (project?.size === 0) this.channels.delete(channel.projectId)
+    if (this.streams === 0 && this.heartbeat !== undefined) {
+      clearInterval(this.heartbeat)
+      this.heartbeat = undefined
+    }
+  }
+}
