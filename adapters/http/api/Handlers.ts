@@ -5,7 +5,7 @@
  * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
  */
 import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
@@ -20,6 +20,7 @@ import { EvaluationPrincipal, FlagportApi, ManagementAccess } from "./Api.js"
 import { Authentication } from "../shared/Authentication.js"
 import * as Errors from "../shared/Errors.js"
 import { EvaluationLane, type EvaluationLaneShape, type LaneRequest, type LaneResponse, type OfrepRoute } from "../shared/EvaluationLane.js"
+import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.js"
 import * as Health from "./Health.js"
 import { etagOf, parseIfMatch } from "../shared/Versions.js"
 
@@ -194,11 +195,25 @@ export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (han
 
 /** A lane answer as an HttpServerResponse (bytes, status and headers as the lean lane writes them). */
 const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServerResponse =>
-  response.body === undefined
+  response.stream !== undefined
+    ? HttpServerResponse.stream(eventStream(response.stream), { status: response.status, headers: response.headers, contentType: EVENT_STREAM_HEADERS["content-type"] })
+    : response.body === undefined
     ? HttpServerResponse.empty({ status: response.status, headers: response.headers })
     : typeof response.body === "string"
     ? HttpServerResponse.text(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
     : HttpServerResponse.uint8Array(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
+
+const encoder = new TextEncoder()
+
+/** A lane stream as an Effect Stream of bytes; its end (the client went away) detaches it. */
+const eventStream = (opening: StreamOpening): Stream.Stream<Uint8Array> =>
+  Stream.async<Uint8Array, never, never>((emit) => {
+    const detach = opening.start({
+      write: (chunk) => void emit.single(encoder.encode(chunk)),
+      end: () => void emit.end()
+    })
+    return Effect.sync(detach)
+  })
 
 const isConflict = (error: Errors.ApiError): error is Errors.Conflict => error instanceof Errors.Conflict
 
@@ -252,6 +267,20 @@ export const OfrepLive = HttpApiBuilder.group(FlagportApi, "OFREP", (handlers) =
     .handleRaw("evaluateFlags", ({ request }) => viaLaneRaw({ _tag: "ofrepBulk" }, request))
 )
 
+export const StreamsLive = HttpApiBuilder.group(FlagportApi, "streams", (handlers) =>
+  handlers.handleRaw("stream", ({ request }) => {
+    const q = request.url.indexOf("?")
+    const query = q === -1 ? "" : request.url.slice(q + 1)
+    return viaLane((lane) => lane.stream(query, (name) => request.headers[name])).pipe(
+      // A GET without a body cannot be too large or of the wrong type: those would be bugs.
+      Effect.catchIf(
+        (error): error is Errors.PayloadTooLarge | Errors.UnsupportedMediaType =>
+          error instanceof Errors.PayloadTooLarge || error instanceof Errors.UnsupportedMediaType,
+        Effect.die
+      )
+    )
+  }))
+
 /** Every group's handlers. */
-export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, SchedulesLive, EvaluationLive, OfrepLive)
+export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, SchedulesLive, EvaluationLive, OfrepLive, StreamsLive)
 

@@ -113,6 +113,13 @@ export const declareConfigETag = (operation: Record<string, any>): Record<string
   return operation
 }
 
+/** `GET /v1/stream` authenticates itself: a bearer key, or (`{}`) none in the header but a `token` in the query. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const declareStreamSecurity = (operation: Record<string, any>): Record<string, any> => ({
+  ...operation,
+  security: [{ bearerAuth: [] }, {}]
+})
+
 const WEBHOOK_HEADERS = [
   { name: "webhook-id", description: "The event id, the same on every retry: receivers drop duplicates by it." },
   { name: "webhook-timestamp", description: "Seconds since the epoch when this attempt was sent." },

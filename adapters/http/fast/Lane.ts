@@ -238,6 +238,11 @@ export class Lane implements EvaluationLaneShape {
     })
   }
 
+  /** GET /v1/stream, for the HttpApi path (the fast path answers it in `dispatch`, with CORS). */
+  stream(query: string, header: (name: string) => string | undefined): Sync<LaneResponse> {
+    return this.options.streams.answer({ query, header, body: () => Promise.resolve(new Uint8Array(0)) })
+  }
+
   /** GET /v1/config: the body serialized (and gzipped) once per version; 304 on a matching ETag. */
   config(
     principal: Principal,

@@ -52,6 +52,8 @@ export interface EvaluationLaneShape {
   ) => Sync<LaneResponse>
   /** An OFREP route, whole: authentication, CORS and OFREP's error bodies included. */
   readonly answer: (route: OfrepRoute, request: LaneRequest) => Sync<LaneResponse>
+  /** GET /v1/stream (it authenticates itself: the Authorization header or `token` in the query). */
+  readonly stream: (query: string, header: (name: string) => string | undefined) => Sync<LaneResponse>
 }
 
 export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, EvaluationLaneShape>() {}
