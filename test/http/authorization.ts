@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Layer } from "effect"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, startServer, type Keys, type TestServer } from "./fixtures.js"
+import { type Reply, request, startServer, type Keys, type TestServer } from "./fixtures.js"
 
 type Credential =
   | "none"
@@ -293,8 +293,33 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "evaluation",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/config?environment=development&projectId=p1" })
+  },
+  {
+    name: "GET /v1/stream",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/stream?environment=development&projectId=p1" })
   }
 ]
+
+/**
+ * `request`, except that a successful `GET /v1/stream` never ends: its status and headers are
+ * enough, so the stream is dropped once they arrive (its body is never read).
+ */
+const requestOrStream = async (...args: Parameters<typeof request>): Promise<Reply> => {
+  const [base, method, path, options = {}] = args
+  if (!path.startsWith("/v1/stream")) return request(...args)
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
+  const controller = new AbortController()
+  const response = await fetch(`${base}${path}`, { method, headers, signal: controller.signal })
+  if (response.status === 200) {
+    controller.abort()
+    return { status: 200, headers: response.headers, text: "", body: undefined }
+  }
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as unknown }
+}
 
 const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
   if (endpoint.kind === "service") return endpoint.success
@@ -338,7 +363,7 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
     const rows = ENDPOINTS.flatMap((endpoint) => CREDENTIALS.map((credential) => [endpoint.name, credential, endpoint] as const))
     it.each(rows)("%s with %s", async (_name, credential, endpoint) => {
       const { body, method, path } = await endpoint.prepare(t, ++counter)
-      const reply = await request(t.url, method, path, { headers: headersFor(credential, t.keys), body })
+      const reply = await requestOrStream(t.url, method, path, { headers: headersFor(credential, t.keys), body })
       const expected = expectedFor(endpoint, credential)
       if (typeof expected === "number") {
         expect(reply.status, reply.text).toBe(expected)
@@ -389,11 +414,12 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
     const withoutEnvironment: ReadonlyArray<readonly [string, string, string, unknown]> = [
       ["POST /v1/evaluate", "POST", "/v1/evaluate", { context: { key: "u" } }],
       ["GET /v1/flags/{f}/eval", "GET", "/v1/flags/matrix-flag/eval?key=u", undefined],
-      ["GET /v1/config", "GET", "/v1/config", undefined]
+      ["GET /v1/config", "GET", "/v1/config", undefined],
+      ["GET /v1/stream", "GET", "/v1/stream", undefined]
     ]
 
     it.each(withoutEnvironment)("%s: a bound key that names no environment is answered for its own", async (name, method, path, body) => {
-      const reply = await request(t.url, method, path, { key: t.keys.boundClientOther, body })
+      const reply = await requestOrStream(t.url, method, path, { key: t.keys.boundClientOther, body })
       expect(reply.status, reply.text).toBe(200)
       const production = await request(t.url, "GET", "/v1/config?environment=production", { key: t.keys.client })
       if (name === "GET /v1/config") expect(reply.headers.get("etag")).toBe(production.headers.get("etag"))
@@ -401,7 +427,7 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
     })
 
     it.each(withoutEnvironment)("%s: an unbound key that names no environment gets the missing field's 400", async (_name, method, path, body) => {
-      const reply = await request(t.url, method, path, { key: t.keys.client, body })
+      const reply = await requestOrStream(t.url, method, path, { key: t.keys.client, body })
       expect({ status: reply.status, body: reply.body }).toEqual({
         status: 400,
         body: { error: { code: "invalid_request", message: Messages.requestInvalid, details: [{ path: "environment", message: "is missing" }] } }
@@ -409,7 +435,7 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
     })
 
     it.each(withoutEnvironment)("%s: a key bound to an environment the project lacks gets 404", async (_name, method, path, body) => {
-      const reply = await request(t.url, method, path, { key: t.keys.boundToUnknown, body })
+      const reply = await requestOrStream(t.url, method, path, { key: t.keys.boundToUnknown, body })
       expect({ status: reply.status, body: reply.body }).toEqual({
         status: 404,
         body: { error: { code: "not_found", message: "Environment 'staging' not found in project 'p1'" } }
