@@ -114,7 +114,6 @@ export const declareConfigETag = (operation: Record<string, any>): Record<string
 }
 
 /** `GET /v1/stream` authenticates itself: a bearer key, or (`{}`) none in the header but a `token` in the query. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const declareStreamSecurity = (operation: Record<string, any>): Record<string, any> => ({
   ...operation,
   security: [{ bearerAuth: [] }, {}]
