@@ -100,9 +100,10 @@ export class StreamHub {
 
   /**
    * A stream of (project, environment) for the key `keyId`, whose configuration is now at
-   * `current`: it starts with the event of that ETag unless `lastEventId` already names it.
+   * `etag`: it starts with the event of that ETag unless `lastEventId` already names it. (Only the
+   * ETag is kept: an open stream must not hold a compiled configuration alive.)
    */
-  open(keyId: string, projectId: string, environment: string, current: CurrentEntry, lastEventId: string | undefined): StreamOpening {
+  open(keyId: string, projectId: string, environment: string, etag: string, lastEventId: string | undefined): StreamOpening {
     return {
       start: (sink) => {
         if (this.closed) {
@@ -110,17 +111,17 @@ export class StreamHub {
           return () => {}
         }
         const channel = this.channelOf(projectId, environment)
-        if (channel.etag === undefined) this.adopt(channel, current.etag)
+        if (channel.etag === undefined) this.adopt(channel, etag)
         const subscriber = new Subscriber(keyId, channel, sink, lastEventId)
         channel.subscribers.add(subscriber)
         this.streams++
         this.startHeartbeat()
-        if (lastEventId !== current.etag) {
-          sink.write(channel.etag === current.etag ? channel.event : eventOf(current.etag, this.seconds()))
-          subscriber.lastEtag = current.etag
+        if (lastEventId !== etag) {
+          sink.write(channel.etag === etag ? channel.event : eventOf(etag, this.seconds()))
+          subscriber.lastEtag = etag
         }
         // The entry read for this connection may be newer or older than what the channel last saw.
-        if (channel.etag !== current.etag) this.read(channel)
+        if (channel.etag !== etag) this.read(channel)
         return () => this.detach(subscriber)
       }
     }

@@ -79,7 +79,7 @@ export class StreamRoute {
         status: 200,
         headers: EVENT_STREAM_HEADERS,
         body: undefined,
-        stream: this.options.hub.open(principal.keyId, scope.projectId, scope.environment, entry, request.header("last-event-id"))
+        stream: this.options.hub.open(principal.keyId, scope.projectId, scope.environment, entry.etag, request.header("last-event-id"))
       })))
   }
 
