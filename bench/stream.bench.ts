@@ -1,6 +1,7 @@
 /**
- * Change-stream benchmark (run by hand): `npx tsx bench/stream.bench.ts [freshness|idle|all]`
- * (default all; STREAMS=1000, TRIALS=5, IDLE_COUNTS=0,1000,5000 to change the sizes).
+ * Change-stream benchmark (run by hand): `npx tsx bench/stream.bench.ts [freshness|idle|growth|all]`
+ * (default all, which leaves out growth; STREAMS=1000, TRIALS=5, IDLE_COUNTS=0,1000,5000,
+ * MINUTES=10 to change the sizes).
  *
  * Each Flagport is a real `flagport serve` process (bin/flagport.mjs); the streams are plain
  * node:http clients in this process, so the server's figures are its own.
@@ -15,6 +16,8 @@
  * - idle: the streaming server's RSS (/proc/<pid>/status) with 0, 1,000 and 5,000 open streams,
  *   each reading taken after the streams are open and 3 s of quiet; the per-stream cost is the
  *   slope between two counts.
+ * - growth: STREAMS open streams left idle for MINUTES minutes (heartbeats only, every 15 s): the
+ *   server's RSS every minute, and the heartbeats one stream received.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
@@ -194,6 +197,30 @@ const idle = async (server: Flagport, clientKey: string) => {
   return readings
 }
 
+const growth = async (server: Flagport, clientKey: string) => {
+  const minutes = Number(process.env["MINUTES"] ?? 10)
+  const streams = await openStreams(server.url, clientKey, STREAMS)
+  let pings = 0
+  // Count one stream's heartbeats: proof the timer keeps running.
+  const probe = await new Promise<() => void>((resolve, reject) => {
+    const req = httpRequest(`${server.url}/v1/stream?environment=production`, { headers: { authorization: `Bearer ${clientKey}` }, agent: false }, (res) => {
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => (pings += chunk.split(": ping").length - 1))
+      resolve(() => req.destroy())
+    })
+    req.on("error", reject)
+    req.end()
+  })
+  const readings: Array<number> = [rssMb(server.child.pid!)]
+  for (let minute = 1; minute <= minutes; minute++) {
+    await new Promise((r) => setTimeout(r, 60_000))
+    readings.push(rssMb(server.child.pid!))
+  }
+  probe()
+  for (const s of streams) s.close()
+  return { readings, pings }
+}
+
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`
 
 const main = async () => {
@@ -222,6 +249,16 @@ const main = async () => {
       }
     } finally {
       await postgres.stop()
+    }
+  }
+  if (mode === "growth") {
+    const sqliteUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), "flagport-stream-bench-")), "flagport.db")}`
+    const server = await serve(sqliteUrl, ["--init"])
+    try {
+      const { pings, readings } = await growth(server, keysOf(server.stdout()).client)
+      console.log(`growth: ${STREAMS} idle streams, RSS by minute (MB): ${readings.map((r) => r.toFixed(1)).join(", ")}; heartbeats on one stream: ${pings}`)
+    } finally {
+      await stop(server)
     }
   }
   if (mode === "idle" || mode === "all") {
