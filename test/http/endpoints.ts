@@ -677,6 +677,17 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
       })
     })
 
+    describe("streams", () => {
+      it("GET /v1/stream answers the envelope when it does not open (a stream that opens never ends: see Stream.test.ts)", async () => {
+        const stream = (query: string, key?: string) => request(t.url, "GET", `/v1/stream${query}`, key === undefined ? {} : { key })
+        expectError("stream.noCredentials", await stream("?environment=development"), 401, "unauthorized")
+        expectError("stream.invalidToken", await stream("?token=v1.forged.token"), 401, "unauthorized")
+        expectError("stream.missingEnvironment", await stream("", t.keys.client), 400, "invalid_request")
+        expectError("stream.unknownEnvironment", await stream("?environment=staging", t.keys.client), 404, "not_found")
+        expectError("stream.otherEnvironment", await stream("?environment=development", t.keys.boundClientOther), 403, "forbidden")
+      })
+    })
+
     describe("golden error bodies", () => {
       it("match test/http/golden/error-bodies.json", async () => {
         // Runs last in this file: every error body recorded above must equal the golden one.
