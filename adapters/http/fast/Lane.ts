@@ -84,10 +84,10 @@ export interface LaneOptions {
   /** CORS for every fast route (they are the evaluation side). */
   readonly cors: Cors
   readonly snapshots: SnapshotCache
-  /** GET /v1/stream (its own authentication: a header or a stream token). */
-  readonly streams: StreamRoute
+  /** GET /v1/stream (its own authentication: a header or a stream token); without it the route is not found. */
+  readonly streams?: StreamRoute
   /** The open streams, ended by `closeStreams`. */
-  readonly hub: StreamHub
+  readonly hub?: StreamHub
   /** The OFREP bulk response's `eventStreams` (none when absent). */
   readonly eventStreams?: EventStreamsOf
 }
@@ -139,7 +139,7 @@ export class Lane implements EvaluationLaneShape {
 
   /** Ends every open stream and refuses new ones: the first step of a shutdown (before in-flight requests drain). */
   closeStreams(): void {
-    this.options.hub.closeAll()
+    this.options.hub?.closeAll()
   }
 
   /** Any failure as the envelope; unknown ones are logged and become a bare 500. */
@@ -149,7 +149,10 @@ export class Lane implements EvaluationLaneShape {
 
   /** A route that needs credentials (a preflight is answered before, without them: browsers send none). */
   private dispatch(route: Exclude<FastRoute, { readonly _tag: "preflight" }>, request: LaneRequest): Sync<LaneResponse> {
-    if (route._tag === "stream") return this.options.streams.answer(request)
+    if (route._tag === "stream") {
+      if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
+      return this.options.streams.answer(request)
+    }
     return andThen(this.options.auth.authenticate(request.header("authorization")), (principal) => {
       switch (route._tag) {
         case "evaluate": {
@@ -240,6 +243,7 @@ export class Lane implements EvaluationLaneShape {
 
   /** GET /v1/stream, for the HttpApi path (the fast path answers it in `dispatch`, with CORS). */
   stream(query: string, header: (name: string) => string | undefined): Sync<LaneResponse> {
+    if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
     return this.options.streams.answer({ query, header, body: () => Promise.resolve(new Uint8Array(0)) })
   }
 

@@ -26,6 +26,7 @@ import { Lane } from "./Lane.js"
 import { SnapshotCache } from "./SnapshotCache.js"
 import { StreamHub } from "./StreamHub.js"
 import { StreamRoute } from "./StreamRoute.js"
+import { StreamUrls, trustProxyConfig } from "./StreamUrls.js"
 
 /** The lane itself, for the transports that put its routes in front of the HttpApi app. */
 export class FastLane extends Context.Tag("@flagport/http/FastLane")<FastLane, Lane>() {}
@@ -39,6 +40,10 @@ export interface LaneConfig {
   readonly corsOrigins?: CorsOrigins
   /** How often every open stream gets a `: ping` comment (15,000 ms). */
   readonly heartbeatMs?: number
+  /** The path prefix the app is mounted under ("" for the root), for the stream URLs OFREP hands out. */
+  readonly prefix?: string
+  /** Take the origin of those URLs from X-Forwarded-Proto / X-Forwarded-Host (default: FLAGPORT_TRUST_PROXY, else false). */
+  readonly trustProxy?: boolean
 }
 
 /** A defect (not a domain failure) from a storage call, kept whole for the log. */
@@ -116,7 +121,20 @@ export const make = (config: LaneConfig = {}) =>
       snapshots: cache,
       hub
     })
-    const lane = new Lane({ auth, cors, snapshots: cache, streams, hub })
+    // OFREP's bulk evaluation points at this server's stream, with a token for the caller.
+    const urls = new StreamUrls({
+      issue: (principal, scope) => run(tokens.issue(principal, scope)),
+      prefix: config.prefix ?? "",
+      trustProxy: config.trustProxy ?? (yield* trustProxyConfig)
+    })
+    const lane = new Lane({
+      auth,
+      cors,
+      snapshots: cache,
+      streams,
+      hub,
+      eventStreams: (principal, scope, request) => urls.eventStreams(principal, scope, request)
+    })
     return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane), Context.add(Authentication, auth))
   })
 

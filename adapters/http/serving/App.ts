@@ -93,6 +93,6 @@ export const layer = (options: HttpOptions = {}) => {
   )
   return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
     Layer.provide(Health.layer),
-    Layer.provideMerge(LaneService.layer(options.lane))
+    Layer.provideMerge(LaneService.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) }))
   )
 }

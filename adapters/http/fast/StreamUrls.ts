@@ -1,0 +1,66 @@
+/**
+ * The `eventStreams` of the OFREP bulk evaluation: the absolute URL of this server's
+ * `GET /v1/stream` for the caller's project and environment, with a stream token in it (OFREP's
+ * web provider connects with the URL alone).
+ *
+ * - The origin is the request's own (`Host`), over http; behind a proxy that terminates TLS, with
+ *   `FLAGPORT_TRUST_PROXY=true`, `X-Forwarded-Proto` and `X-Forwarded-Host` (first values) instead.
+ * - The mount prefix is the app's (`/flags` when a host mounts Flagport there).
+ * - A token is issued once per (key, project, environment) and handed out again while it has more
+ *   than half its life left, so a bulk evaluation signs nothing in steady state.
+ */
+import { Config } from "effect"
+import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import type { EvaluationScope } from "../../../src/domain/auth/Policy.js"
+import { DEFAULT_TTL_SECONDS } from "../../../src/domain/auth/StreamToken.js"
+import type { IssuedStreamToken } from "../../../src/services/StreamTokens.js"
+import type { LaneRequest } from "../shared/EvaluationLane.js"
+import { andThen, type Sync } from "../shared/Sync.js"
+
+/** FLAGPORT_TRUST_PROXY (default false): take the origin from X-Forwarded-Proto / X-Forwarded-Host. */
+export const trustProxyConfig: Config.Config<boolean> = Config.boolean("FLAGPORT_TRUST_PROXY").pipe(Config.withDefault(false))
+
+const MAX_CACHED = 10_000
+
+const firstValue = (header: string | undefined): string | undefined => {
+  const value = header?.split(",")[0]?.trim()
+  return value === undefined || value === "" ? undefined : value
+}
+
+/** `scheme://host` of the request (see the file comment). */
+export const originOf = (request: LaneRequest, trustProxy: boolean): string => {
+  const proto = (trustProxy ? firstValue(request.header("x-forwarded-proto")) : undefined) ?? "http"
+  const host = (trustProxy ? firstValue(request.header("x-forwarded-host")) : undefined) ?? request.header("host") ?? "localhost"
+  return `${proto}://${host}`
+}
+
+export class StreamUrls {
+  private readonly issued = new Map<string, IssuedStreamToken>()
+
+  constructor(
+    private readonly options: {
+      readonly issue: (principal: Principal, scope: EvaluationScope) => Promise<IssuedStreamToken>
+      readonly prefix: string
+      readonly trustProxy: boolean
+      readonly now?: () => number
+    }
+  ) {}
+
+  /** The `eventStreams` entries for a bulk evaluation by `principal` in `scope`. */
+  eventStreams(principal: Principal, scope: EvaluationScope, request: LaneRequest): Sync<ReadonlyArray<unknown>> {
+    const base = `${originOf(request, this.options.trustProxy)}${this.options.prefix}/v1/stream?token=`
+    return andThen(this.token(principal, scope), (token) => [{ type: "sse", url: `${base}${encodeURIComponent(token)}` }])
+  }
+
+  private token(principal: Principal, scope: EvaluationScope): Sync<string> {
+    const key = `${principal.keyId}\u0000${scope.projectId}\u0000${scope.environment}`
+    const seconds = Math.floor((this.options.now ?? Date.now)() / 1000)
+    const held = this.issued.get(key)
+    if (held !== undefined && held.expiresAt - seconds > DEFAULT_TTL_SECONDS / 2) return held.token
+    return this.options.issue(principal, scope).then((fresh) => {
+      if (this.issued.size >= MAX_CACHED) this.issued.clear()
+      this.issued.set(key, fresh)
+      return fresh.token
+    })
+  }
+}
