@@ -211,7 +211,8 @@ async (request: Request): Promise<Response> => {
     ? undefined
     : lane.answer(route, {
       query: url.search === "" ? "" : url.search.slice(1),
-      header: (name) => request.headers.get(name) ?? undefined,
+      // A web Request carries its host in the URL (fetch never sets Host), e.g. for OFREP's stream URLs.
+      header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
       body: () => readWebBody(request)
     })
   if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
