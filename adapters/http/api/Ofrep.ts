@@ -85,13 +85,22 @@ export const OfrepBulkSuccess = Schema.Struct({
   flags: Schema.Array(Schema.Union(OfrepEvaluationSuccess, FlagFailure)),
   metadata: Schema.Struct({
     version: Schema.String.annotations({ description: "The configuration's version: the ETag of GET /v1/config for this environment." })
-  })
+  }),
+  eventStreams: Schema.optional(
+    Schema.Array(
+      Schema.Struct({
+        type: Schema.Literal("sse"),
+        url: Schema.String.annotations({ description: "This server's GET /v1/stream for the same project and environment, with a stream token (no API key in the URL)." })
+      })
+    ).annotations({ description: "Where to follow changes (OFREP change notifications): refetch the bulk evaluation on each event." })
+  )
 }).annotations({
   ...documentName("OfrepBulkSuccess"),
   examples: [
     {
       flags: [{ key: "new-checkout", value: true, reason: "TARGETING_MATCH", variant: "on", metadata: { ruleId: "r1", ruleIndex: 0, version: 3 } }],
-      metadata: { version: "W/\"kq3mYx1rP0bE2u9wN4s7ZtVdQaL\"" }
+      metadata: { version: "W/\"kq3mYx1rP0bE2u9wN4s7ZtVdQaL\"" },
+      eventStreams: [{ type: "sse", url: "https://flags.example.com/v1/stream?environment=production&token=v1.eyJwIjoiYWNtZSJ9.c2lnbmF0dXJl" }]
     }
   ]
 })
