@@ -9,6 +9,12 @@
  * body captured from Flagport). Each server runs in its own child process, autocannon in this one.
  * Prints a Markdown table: req/s of both, the ratio, and p99 latency.
  * BENCH_ONLY=<regular expression> measures only the routes whose name matches (e.g. `evaluate`).
+ *
+ * `npx tsx bench/http.bench.ts insights`: what counting evaluations (insights) costs. Three
+ * servers side by side on POST /v1/evaluate and the single-flag route: Flagport counting (the
+ * default), Flagport with counting off (`lane.countEvaluations: false`, same data, own SQLite
+ * file), and the bare node:http server answering the same bytes; measured in turn, in
+ * BENCH_ROUNDS rounds (default 2) whose order rotates, so drift of the machine hits all three.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -72,7 +78,7 @@ const w2Targeting = (i: number): TargetingInput => ({
   ]
 })
 
-const serveFlagport = async (dir: string) => {
+const serveFlagport = async (dir: string, counting = true) => {
   const databaseUrl = `sqlite:${join(dir, "bench.db")}`
   const storage = StorageLayer.fromDatabaseUrl(databaseUrl)
   const clientKey = await Effect.runPromise(
@@ -96,7 +102,7 @@ const serveFlagport = async (dir: string) => {
       return (yield* (yield* ApiKeys).create({ type: "client", projectId: "bench" })).secret
     }).pipe(Effect.provide(storage))
   )
-  const server = await startServer({ port: 0, host: "127.0.0.1", databaseUrl, webhooks: false })
+  const server = await startServer({ port: 0, host: "127.0.0.1", databaseUrl, webhooks: false, lane: { countEvaluations: counting } })
   process.stdout.write(`${JSON.stringify({ port: server.port, clientKey })}\n`)
   process.on("SIGTERM", () => void server.close().then(() => process.exit(0)))
 }
@@ -252,7 +258,96 @@ const main = async () => {
   }
 }
 
-const [mode, arg] = process.argv.slice(2)
-if (mode === "serve-flagport") await serveFlagport(arg!)
+// ------------------------------------------------------------------------------------------------
+// Insights: counting on vs off vs bare
+// ------------------------------------------------------------------------------------------------
+
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
+
+const evaluationScenarios = (clientKey: string): Array<Scenario> => {
+  const auth = { authorization: `Bearer ${clientKey}` }
+  const context = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
+  return [
+    {
+      name: "POST /v1/evaluate (50 flags)",
+      method: "POST",
+      path: "/v1/evaluate",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ environment: "production", context })
+    },
+    {
+      name: "GET /v1/flags/{flagKey}/eval",
+      method: "GET",
+      path: `/v1/flags/w2-flag-7/eval?environment=production&key=user-42&attributes=${encodeURIComponent(JSON.stringify(context.attributes))}`,
+      headers: auth
+    }
+  ]
+}
+
+const mainInsights = async () => {
+  const dirs = [mkdtempSync(join(tmpdir(), "flagport-bench-on-")), mkdtempSync(join(tmpdir(), "flagport-bench-off-"))]
+  const children: Array<ChildProcess> = []
+  try {
+    const on = await startChild(["serve-flagport", dirs[0]!])
+    children.push(on.child)
+    const off = await startChild(["serve-flagport", dirs[1]!, "off"])
+    children.push(off.child)
+    const servers = [
+      { name: "counting on", port: on.info.port as number, scenarios: evaluationScenarios(on.info.clientKey as string) },
+      { name: "counting off", port: off.info.port as number, scenarios: evaluationScenarios(off.info.clientKey as string) }
+    ]
+    const responses: Record<string, Captured> = {}
+    for (const server of servers) {
+      for (const scenario of server.scenarios) {
+        const captured = await capture(server.port, scenario)
+        if (captured.status !== 200) throw new Error(`${server.name} ${scenario.name}: ${captured.status} ${captured.body}`)
+        if (server === servers[0]) responses[`${scenario.method} ${scenario.path}`] = captured
+      }
+    }
+    const file = join(dirs[0]!, "responses.json")
+    writeFileSync(file, JSON.stringify(responses))
+    const bare = await startChild(["serve-bare", file])
+    children.push(bare.child)
+    const all = [...servers, { name: "bare node:http", port: bare.info.port as number, scenarios: servers[0]!.scenarios }]
+
+    const results = new Map<string, Array<number>>()
+    const p99s = new Map<string, Array<number>>()
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let s = 0; s < 2; s++) {
+        // Rotate who goes first, so a machine getting busier or calmer does not favour one server.
+        const order = all.map((_, i) => all[(i + round + s) % all.length]!)
+        for (const server of order) {
+          const scenario = server.scenarios[s]!
+          await autocannon({ url: `http://127.0.0.1:${server.port}${scenario.path}`, connections: CONNECTIONS, duration: 2, method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) })
+          const measured = await run(server.port, scenario)
+          if (measured.errors > 0 || measured.non2xx > 0) throw new Error(`${server.name} ${scenario.name}: ${measured.errors} errors, ${measured.non2xx} non-2xx`)
+          const id = `${scenario.name}|${server.name}`
+          results.set(id, [...(results.get(id) ?? []), measured.requests.average])
+          p99s.set(id, [...(p99s.get(id) ?? []), measured.latency.p99])
+          console.error(`round ${round + 1}: ${scenario.name}, ${server.name}: ${Math.round(measured.requests.average)} req/s, p99 ${measured.latency.p99} ms`)
+        }
+      }
+    }
+    const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
+    console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${new Date().toISOString()}`)
+    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99)\n`)
+    console.log("| route | counting on req/s | counting off req/s | bare node:http req/s | on / off | on / bare | p99 on / off / bare |")
+    console.log("|---|---|---|---|---|---|---|")
+    for (const scenario of servers[0]!.scenarios) {
+      const [onRps, offRps, bareRps] = all.map((server) => mean(results.get(`${scenario.name}|${server.name}`)!))
+      const [onP, offP, bareP] = all.map((server) => Math.max(...p99s.get(`${scenario.name}|${server.name}`)!))
+      console.log(
+        `| ${scenario.name} | ${Math.round(onRps!)} | ${Math.round(offRps!)} | ${Math.round(bareRps!)} | ${(onRps! / offRps!).toFixed(3)} | ${(onRps! / bareRps!).toFixed(2)} | ${onP} / ${offP} / ${bareP} ms |`
+      )
+    }
+  } finally {
+    for (const child of children) child.kill("SIGTERM")
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const [mode, arg, option] = process.argv.slice(2)
+if (mode === "serve-flagport") await serveFlagport(arg!, option !== "off")
 else if (mode === "serve-bare") serveBare(arg!)
+else if (mode === "insights") await mainInsights()
 else await main()

@@ -17,6 +17,7 @@ import { fetchConfig } from "./ConfigFetch.js"
 import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult, type RegexEngine } from "./Core.js"
 import { Emitter } from "./Emitter.js"
 import { errorDetail, notFound, toDetail, typeOfFallback } from "./Evaluation.js"
+import { InsightsReporter, runInsights } from "./Insights.js"
 import { type Installed, install } from "./Installed.js"
 import { forFlag, toLocalContext } from "./JsonContext.js"
 import { type ClientOptions, type Settings, settingsOf, UNSUPPORTED_STREAM_RETRY_MS } from "./Options.js"
@@ -24,19 +25,24 @@ import { regexEngineFor } from "./RegexLoading.js"
 import { runPolling } from "./Polling.js"
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
-import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, FlagType, Json } from "./Types.js"
+import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, FlagType, FlagTypes, Json, KeyOf, UntypedFlags } from "./Types.js"
 
-export interface Client {
+/**
+ * The SDK. `F` is the project's flags as `flagport codegen` declares them (`createClient<Flags>`):
+ * then an unknown key, or a key in the getter of another type, does not compile. Without it,
+ * any string is a key.
+ */
+export interface Client<F extends FlagTypes<F> = UntypedFlags> {
   /** A boolean flag's value, or `fallback` (no configuration yet, unknown flag, another type, a broken flag). */
-  boolean(flagKey: string, context: FlagContext, fallback: boolean): boolean
-  string(flagKey: string, context: FlagContext, fallback: string): string
-  number(flagKey: string, context: FlagContext, fallback: number): number
-  json<T extends Json = Json>(flagKey: string, context: FlagContext, fallback: T): T | Json
+  boolean(flagKey: KeyOf<F, "boolean">, context: FlagContext, fallback: boolean): boolean
+  string(flagKey: KeyOf<F, "string">, context: FlagContext, fallback: string): string
+  number(flagKey: KeyOf<F, "number">, context: FlagContext, fallback: number): number
+  json<T extends Json = Json>(flagKey: KeyOf<F, "json">, context: FlagContext, fallback: T): T | Json
   /**
    * The value with its variation and reason. The flag type asked for is `type`, by default the
    * fallback's (`false` asks for a boolean flag, an object or null for a json flag).
    */
-  detail<T>(flagKey: string, context: FlagContext, fallback: T, type?: FlagType): Detail<T>
+  detail<T>(flagKey: KeyOf<F>, context: FlagContext, fallback: T, type?: FlagType): Detail<T>
   /** Every flag for one context, as `POST /v1/evaluate` answers (empty before the first configuration). */
   all(context: FlagContext): Record<string, EvaluationResult>
   /** Subscribes; returns the unsubscribe function. */
@@ -48,7 +54,7 @@ export interface Client {
   readonly etag: string | undefined
   /** Refetches now (normally not needed); resolves to true when the server answered. */
   refresh(): Promise<boolean>
-  /** Stops every connection and timer; evaluations keep answering from the last configuration. */
+  /** Stops every connection and timer and sends the last evaluation counts; evaluations keep answering from the last configuration. */
   close(): Promise<void>
 }
 
@@ -67,7 +73,14 @@ class FlagportClientImpl implements Client {
   /** Settles once a configuration from the server is installed. */
   readonly serverConfig = new Promise<void>((resolve) => (this.fromServer = resolve))
 
-  constructor(private readonly settings: Settings) {}
+  /** Counts evaluations for the server's insights (null when `sendInsights: false`). */
+  private readonly insights: InsightsReporter | null
+
+  constructor(private readonly settings: Settings) {
+    this.insights = settings.insightsIntervalMs === null
+      ? null
+      : new InsightsReporter(settings.endpoint, settings.timers, { refused: (message) => this.report(message) })
+  }
 
   get status(): ClientStatus {
     if (this.closed) return "closed"
@@ -86,6 +99,7 @@ class FlagportClientImpl implements Client {
     const entry = installed.flags.get(flagKey)
     if (entry === undefined || entry.type !== type) return undefined
     const result = evaluateCompiled(entry.compiled, forFlag(context, entry.plain))
+    this.insights?.count(flagKey, result.variationKey)
     return result.reason.kind === "ERROR" ? undefined : result.value
   }
 
@@ -114,7 +128,9 @@ class FlagportClientImpl implements Client {
     try {
       const entry = installed.flags.get(flagKey)
       if (entry === undefined) return notFound(flagKey, fallback)
-      return toDetail(entry, flagKey, type, fallback, evaluateCompiled(entry.compiled, forFlag(context, entry.plain)))
+      const result = evaluateCompiled(entry.compiled, forFlag(context, entry.plain))
+      this.insights?.count(flagKey, result.variationKey)
+      return toDetail(entry, flagKey, type, fallback, result)
     } catch (error) {
       // Only hostile input (a throwing getter on a flag key) gets here; evaluation stays total.
       return errorDetail(flagKey, fallback, "GENERAL", String(error))
@@ -123,7 +139,10 @@ class FlagportClientImpl implements Client {
 
   all(context: FlagContext): Record<string, EvaluationResult> {
     const installed = this.installed
-    return installed === null ? {} : evaluateAll(installed.compiled, toLocalContext(context))
+    if (installed === null) return {}
+    const results = evaluateAll(installed.compiled, toLocalContext(context))
+    if (this.insights !== null) for (const flagKey in results) this.insights.count(flagKey, results[flagKey]!.variationKey)
+    return results
   }
 
   on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void {
@@ -244,6 +263,9 @@ class FlagportClientImpl implements Client {
     this.loops.push(
       runPolling({ refresh: () => this.refresh(), paused: () => this.streamUp }, settings.timers, settings.pollIntervalMs, settings.backoff, first, this.stop.signal)
     )
+    if (this.insights !== null && settings.insightsIntervalMs !== null) {
+      this.loops.push(runInsights(this.insights, settings.timers, settings.insightsIntervalMs, this.stop.signal))
+    }
     if (settings.stream) {
       this.loops.push(
         runStream(
@@ -274,6 +296,8 @@ class FlagportClientImpl implements Client {
     this.closed = true
     this.stop.abort()
     await Promise.allSettled([...this.loops, this.refreshing])
+    // The last counts, on a fresh signal (the client's own is aborted); bounded by the request timeout.
+    await this.insights?.send(new AbortController().signal)
     this.events.clear()
   }
 }
@@ -284,7 +308,7 @@ class FlagportClientImpl implements Client {
  * trying), or, with a bootstrap configuration, as soon as the first attempt to reach the server
  * failed. Rejects only for invalid options or an unusable bootstrap.
  */
-export const createClient = async (options: ClientOptions): Promise<Client> => {
+export const createClient = async <F extends FlagTypes<F> = UntypedFlags>(options: ClientOptions): Promise<Client<F>> => {
   const settings = settingsOf(options)
   const client = new FlagportClientImpl(settings)
   if (options.bootstrap !== undefined) await client.bootstrap(await loadBootstrap(options.bootstrap))

@@ -9,11 +9,13 @@
  *   program.pipe(Effect.provide(FlagportClient.layer({ url, key, environment: "production" })))
  *
  * The service is the same `Client` as `createClient` returns: its evaluations are plain
- * synchronous calls, not effects, because they cannot fail and do no I/O.
+ * synchronous calls, not effects, because they cannot fail and do no I/O. With the types of
+ * `flagport codegen`, `yield* FlagportClient.typed<Flags>()` gives the typed client.
  */
 import { Context, Data, Effect, Layer } from "effect"
 import { type Client, createClient } from "./Client.js"
 import type { ClientOptions } from "./Options.js"
+import type { FlagTypes } from "./Types.js"
 
 /** `createClient` refused its options or bootstrap. */
 export class FlagportClientError extends Data.TaggedError("FlagportClientError")<{ readonly message: string }> {}
@@ -31,4 +33,8 @@ export class FlagportClient extends Context.Tag("@flagport/client/FlagportClient
         (client) => Effect.promise(() => client.close())
       )
     )
+
+  /** The client typed with a project's generated flags: unknown keys and wrong getters do not compile. */
+  static readonly typed = <F extends FlagTypes<F>>(): Effect.Effect<Client<F>, never, FlagportClient> =>
+    Effect.map(FlagportClient, (client) => client as unknown as Client<F>)
 }

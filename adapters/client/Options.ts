@@ -33,6 +33,13 @@ export interface ClientOptions {
    * file holding one (read only on runtimes with a file system: Node, Bun, Deno).
    */
   readonly bootstrap?: ConfigSnapshot | string
+  /**
+   * Send evaluation counts to the server (`POST /v1/insights`) for its per-flag insights and stale
+   * flags (default true): batched every `insightsIntervalMs` and at `close()`.
+   */
+  readonly sendInsights?: boolean
+  /** How often counts are sent (default 60 000 ms). */
+  readonly insightsIntervalMs?: number
   /** The `fetch` to use (default: the global one). */
   readonly fetch?: typeof globalThis.fetch
   /** Time source (default: real timers). Tests drive the client with a fake one. */
@@ -47,6 +54,8 @@ export interface Settings {
   readonly streamIdleTimeoutMs: number
   readonly backoff: BackoffPolicy
   readonly timers: Timers
+  /** Milliseconds between two sends of evaluation counts; null: counts are not sent. */
+  readonly insightsIntervalMs: number | null
 }
 
 /** Five minutes between attempts at a stream endpoint the server does not have. */
@@ -89,6 +98,7 @@ export const settingsOf = (options: ClientOptions): Settings => {
     startTimeoutMs: positive("startTimeoutMs", options.startTimeoutMs, 5_000),
     streamIdleTimeoutMs: positive("streamIdleTimeoutMs", options.streamIdleTimeoutMs, 45_000),
     backoff,
-    timers: options.timers ?? realTimers
+    timers: options.timers ?? realTimers,
+    insightsIntervalMs: options.sendInsights === false ? null : positive("insightsIntervalMs", options.insightsIntervalMs, 60_000)
   }
 }

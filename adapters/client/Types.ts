@@ -11,6 +11,20 @@ export type Json = null | boolean | number | string | ReadonlyArray<Json> | { re
 export type FlagType = "boolean" | "string" | "number" | "json"
 
 /**
+ * A project's flags as `flagport codegen` declares them: each key with its type. `Client<F>`
+ * then accepts only these keys, each only in the getter of its type.
+ */
+export type FlagTypes<F> = { readonly [K in keyof F]: FlagType }
+
+/** Without generated types: any string is a key. */
+export type UntypedFlags = { readonly [key: string]: FlagType }
+
+/** The keys of `F` whose type is `T` (any string for `UntypedFlags`). */
+export type KeyOf<F, T extends FlagType = FlagType> = string extends keyof F
+  ? string
+  : { [K in keyof F]: F[K] extends T ? K : never }[keyof F] & string
+
+/**
  * The subject of an evaluation. `key` identifies it (rollouts bucket by it); without one, a
  * condition on `key` or a rollout by `key` does not match. Attribute values may be anything JSON
  * can carry; others are converted as `JSON.stringify` would (a `Date` becomes its ISO 8601 string).

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
+import * as InsightsRepository from "./InsightsRepository.js"
 import * as MemoryDb from "./MemoryDb.js"
 import * as Repositories from "./MemoryRepositories.js"
 import * as ScheduleRepository from "./ScheduleRepository.js"
@@ -22,6 +23,7 @@ export const layer = Layer.mergeAll(
   Repositories.eventOutbox,
   WebhookRepository.layer,
   ScheduleRepository.layer,
+  InsightsRepository.layer,
   InProcessChangeFeed.layer,
   MemoryStreamSecret.layer,
   health

@@ -9,6 +9,7 @@ import WebhookWindows from "./migrations/0004_webhook_windows.js"
 import KeyEnvironments from "./migrations/0005_key_environments.js"
 import Schedules from "./migrations/0007_schedules.js"
 import StreamSecret from "./migrations/0008_stream_secret.js"
+import Insights from "./migrations/0009_insights.js"
 
 /**
  * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
@@ -22,7 +23,8 @@ export const migrations = {
   "0004_webhook_windows": WebhookWindows,
   "0005_key_environments": KeyEnvironments,
   "0007_schedules": Schedules,
-  "0008_stream_secret": StreamSecret
+  "0008_stream_secret": StreamSecret,
+  "0009_insights": Insights
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

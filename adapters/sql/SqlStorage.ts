@@ -6,6 +6,7 @@ import * as SqlEnvironmentRepository from "./SqlEnvironmentRepository.js"
 import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlFlagRepository from "./SqlFlagRepository.js"
 import * as SqlHealth from "./SqlHealth.js"
+import * as SqlInsightsRepository from "./SqlInsightsRepository.js"
 import * as SqlProjectRepository from "./SqlProjectRepository.js"
 import * as ScheduleRepository from "./ScheduleRepository.js"
 import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
@@ -28,7 +29,8 @@ export const layer = Layer.mergeAll(
   SqlHealth.layer,
   WebhookRepository.layer,
   ScheduleRepository.layer,
-  SqlStreamSecret.layer
+  SqlStreamSecret.layer,
+  SqlInsightsRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))
 
 export type Requirements = SqlClient

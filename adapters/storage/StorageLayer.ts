@@ -7,6 +7,7 @@ import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import type { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { FlagRepository } from "../../src/ports/FlagRepository.js"
+import type { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import * as IdGenerator from "../../src/ports/IdGenerator.js"
 import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import type { ScheduleRepository } from "../../src/ports/ScheduleRepository.js"
@@ -59,6 +60,7 @@ export type Storage =
   | EventOutbox
   | WebhookRepository
   | ScheduleRepository
+  | InsightsRepository
   | Transactor
   | ChangeFeed
   | StorageHealth

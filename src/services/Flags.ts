@@ -82,7 +82,7 @@ export interface FlagsShape {
 
 export class Flags extends Context.Tag("@flagport/services/Flags")<Flags, FlagsShape>() {}
 
-const flagNotFound = (projectId: string, flagKey: string) =>
+export const flagNotFound = (projectId: string, flagKey: string) =>
   new ResourceNotFound({ message: `Flag '${flagKey}' not found in project '${projectId}'` })
 
 /** The 412 of a write based on another version than the current one. */

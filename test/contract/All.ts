@@ -5,6 +5,7 @@ import { concurrencyContract } from "./Concurrency.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
+import { insightsContract } from "./InsightsRepository.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
@@ -29,5 +30,6 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["JSON round-trip", jsonContract],
   ["WebhookRepository", webhookContract],
   ["ChangeFeed", changeFeedContract],
-  ["ScheduleRepository + scheduler", scheduleContract]
+  ["ScheduleRepository + scheduler", scheduleContract],
+  ["InsightsRepository", insightsContract]
 ]

@@ -32,6 +32,7 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/evaluate", {}],
   ["post", "/ofrep/v1/evaluate/flags/{key}", { key: "new-checkout" }],
   ["post", "/ofrep/v1/evaluate/flags", {}],
+  ["post", "/v1/insights", {}],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
   ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }]
 ]

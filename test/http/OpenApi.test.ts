@@ -52,6 +52,11 @@ const PATHS = [
   "/ofrep/v1/evaluate/flags/{key}",
   "/ofrep/v1/evaluate/flags",
   "/v1/stream"
+  // Evaluation insights.
+  "/v1/insights",
+  "/v1/projects/{projectId}/flags/{flagKey}/insights",
+  // Typed code generation.
+  "/v1/projects/{projectId}/codegen/typescript"
 ]
 
 describe("GET /openapi.json", () => {
@@ -167,11 +172,11 @@ describe("what tools need from the document", () => {
   })
   it("names a component schema for every resource, and the operations refer to them", () => {
     const names = Object.keys(spec.components.schemas)
-    for (const name of ["Project", "Environment", "Flag", "Variation", "Targeting", "Rule", "Rollout", "Condition", "Segment", "Webhook", "Delivery", "WebhookEvent", "EvaluationResult", "ConfigSnapshot", "EvaluateRequest", "EvaluateResponse"]) {
+    for (const name of ["Project", "Environment", "Flag", "Variation", "Targeting", "Rule", "Rollout", "Condition", "Segment", "Webhook", "Delivery", "WebhookEvent", "EvaluationResult", "ConfigSnapshot", "EvaluateRequest", "EvaluateResponse", "FlagWithUsage", "InsightsReport", "InsightsSeries"]) {
       expect(names).toContain(name)
     }
     const flags = spec.paths["/v1/projects/{projectId}/flags/{flagKey}"]
-    expect(flags.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Flag" })
+    expect(flags.get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/FlagWithUsage" })
     expect(spec.components.schemas.Targeting.properties.rules.items).toEqual({ $ref: "#/components/schemas/Rule" })
   })
   it("says a rule serves exactly one of variationKey and rollout", () => {

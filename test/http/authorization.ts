@@ -299,6 +299,35 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "evaluation",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/stream?environment=development&projectId=p1" })
+  // Evaluation insights.
+  {
+    name: "GET /v1/projects/{p}/flags/{f}/insights",
+    kind: "management",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags/matrix-flag/insights?environment=development" })
+  },
+  {
+    name: "POST /v1/insights",
+    kind: "evaluation",
+    success: 202,
+    prepare: async () => ({
+      method: "POST",
+      path: "/v1/insights",
+      body: {
+        projectId: "p1",
+        environment: "development",
+        from: "2026-11-23T14:00:00Z",
+        to: "2026-11-23T14:01:00Z",
+        counts: [{ flagKey: "matrix-flag", variationKey: "a", count: 1 }]
+      }
+    })
+  },
+  // Typed code generation.
+  {
+    name: "GET /v1/projects/{p}/codegen/typescript",
+    kind: "management",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/codegen/typescript" })
   }
 ]
 

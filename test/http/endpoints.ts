@@ -94,7 +94,8 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
           enabled: false,
           defaultVariationKey: "A",
           offVariationKey: "C",
-          rules: []
+          rules: [],
+          lastEvaluatedAt: null
         })
       })
       it("404 for an unknown project, 409 for a duplicate key", async () => {
@@ -300,7 +301,7 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         expect(copied.status).toBe(200)
         expect(copied.body).toEqual({ data: ["copy-a"] })
         const a = (await call("GET", "/v1/projects/p2/flags/copy-a")).body as { version: number; configs: Array<Record<string, unknown>> }
-        expect(a.configs.find((c) => c.environmentKey === "production")).toEqual({ ...targeting, environment: undefined, environmentKey: "production" })
+        expect(a.configs.find((c) => c.environmentKey === "production")).toEqual({ ...targeting, environment: undefined, environmentKey: "production", lastEvaluatedAt: null })
         expect(a.version).toBe(3)
         expectError("copy.staleIfMatch", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "qa", flags: ["copy-a"] }, { headers: { "if-match": '"2"' } }), 412, "precondition_failed")
         expectError("copy.ifMatchWithoutOneFlag", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "qa" }, { headers: { "if-match": '"3"' } }), 400, "invalid_request")
@@ -685,6 +686,27 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         expectError("stream.missingEnvironment", await stream("", t.keys.client), 400, "invalid_request")
         expectError("stream.unknownEnvironment", await stream("?environment=staging", t.keys.client), 404, "not_found")
         expectError("stream.otherEnvironment", await stream("?environment=development", t.keys.boundClientOther), 403, "forbidden")
+      })
+    })
+
+    describe("insights", () => {
+      const report = (extra: Record<string, unknown>) => ({
+        environment: "development",
+        from: "2026-11-23T14:00:00Z",
+        to: "2026-11-23T14:01:00Z",
+        counts: [],
+        ...extra
+      })
+      it("refuses bad reports and bad series windows with the envelope", async () => {
+        const client = { key: t.keys.client }
+        expectError("insights.report.count", await call("POST", "/v1/insights", report({ counts: [{ flagKey: "f", variationKey: "a", count: 0 }] }), client), 400, "invalid_request")
+        expectError("insights.report.instant", await call("POST", "/v1/insights", report({ from: "yesterday" }), client), 400, "invalid_request")
+        expectError("insights.report.window", await call("POST", "/v1/insights", report({ from: "2026-11-23T15:00:00Z" }), client), 400, "invalid_request")
+        expectError("insights.report.environment", await call("POST", "/v1/insights", report({ environment: "nowhere" }), client), 404, "not_found")
+        expectError("insights.series.environment", await call("GET", "/v1/projects/p1/flags/nope/insights"), 400, "invalid_request")
+        expectError("insights.series.flag", await call("GET", "/v1/projects/p1/flags/nope/insights?environment=development"), 404, "not_found")
+        expectError("insights.series.window", await call("GET", "/v1/projects/p1/flags/nope/insights?environment=development&from=2026-01-01T00:00:00Z&to=2026-11-01T00:00:00Z"), 400, "invalid_request")
+        expectError("insights.flags.status", await call("GET", "/v1/projects/p1/flags?status=fresh"), 400, "invalid_request")
       })
     })
 

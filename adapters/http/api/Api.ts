@@ -17,7 +17,7 @@ import { ApiKey, CreatedApiKey, CreateProjectKeyInput, type Principal } from "..
 import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
 import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
-import { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
+import { CreateFlagInput, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
 import { Text } from "../../../src/domain/definitions/Text.js"
 import { documentName } from "../../../src/domain/DocumentName.js"
 import { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
@@ -27,6 +27,8 @@ import { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
 import { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
+import { InsightsQuery, InsightsReceipt, InsightsReport, InsightsSeries } from "../../../src/domain/insights/Insights.js"
+import { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
 import * as Errors from "../shared/Errors.js"
 import * as Examples from "./Examples.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
@@ -36,7 +38,7 @@ import { OfrepGroup } from "./Ofrep.js"
 // The resources with their examples: one instance of each, so every operation refers to one component.
 const ProjectDoc = Project.annotations({ examples: [Examples.project] })
 const EnvironmentDoc = Environment.annotations({ examples: [Examples.environment] })
-const FlagDoc = Flag.annotations({ examples: [Examples.flag] })
+const FlagDoc = FlagWithUsage.annotations({ examples: [Examples.flagWithUsage] })
 const SegmentDoc = Segment.annotations({ examples: [Examples.segment] })
 const WebhookDoc = Webhook.annotations({ examples: [Examples.webhook] })
 const ApiKeyDoc = ApiKey.annotations({ examples: [Examples.apiKey] })
@@ -120,6 +122,11 @@ export const IfMatchHeaders = Schema.Struct({
   )
 })
 
+/** `GET .../flags?status=stale`: only the stale flags. */
+export const FlagListQuery = strict(Schema.Struct({
+  status: Schema.optional(Schema.Literal("stale"))
+}))
+
 export const Health = Schema.Struct({
   status: Schema.Literal("ok"),
   database: Schema.Literal("ok")
@@ -189,9 +196,9 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
     "Creates a flag with its variations. In every environment it starts disabled, serving its first variation by default and its last one when off; set targeting with PUT .../targeting. 409 when the key is taken."
   ))
   .add(described(
-    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.addSuccess(dataOf(FlagDoc)),
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.setUrlParams(FlagListQuery).addSuccess(dataOf(FlagDoc)),
     "List flags",
-    "Every flag of the project with its configuration in each environment."
+    "Every flag of the project with its configuration in each environment (each with `lastEvaluatedAt`). `status=stale` keeps only the stale flags: not evaluated in any environment for FLAGPORT_STALE_AFTER_DAYS (default 30) days, and older than that."
   ))
   .add(described(
     HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(FlagDoc),
@@ -412,6 +419,43 @@ export class StreamsGroup extends HttpApiGroup.make("streams")
   ).annotate(OpenApi.Transform, declareStreamSecurity))
   .annotate(OpenApi.Description, "Change notifications, for SDKs and OpenFeature (OFREP) providers.") {}
 
+// Evaluation insights: the series per flag (management) and SDK reports (evaluation keys).
+export class InsightsGroup extends HttpApiGroup.make("insights")
+  .add(described(
+    HttpApiEndpoint.get("series")`/v1/projects/${projectId}/flags/${flagKey}/insights`
+      .setUrlParams(strict(InsightsQuery))
+      .addSuccess(InsightsSeries.annotations({ examples: [Examples.insightsSeries] })),
+    "Evaluations of a flag per hour",
+    "How often each variation of the flag was served in one environment, one point per hour from `from` to `to` (ISO 8601 instants; default: the last 24 hours; at most 31 days), counting server-side evaluations and SDK reports. Counts reach storage at most 10 s after the evaluation."
+  ))
+  .middleware(ManagementAuth)
+  .addError(Errors.NotFound)
+  .annotate(OpenApi.Description, "Evaluation insights: which variations flags serve, hour by hour.") {}
+
+export class InsightsReportGroup extends HttpApiGroup.make("insightsReport")
+  .add(described(
+    HttpApiEndpoint.post("report", "/v1/insights")
+      .setPayload(strict(InsightsReport).annotations({ examples: [Examples.insightsReport] }))
+      .addSuccess(InsightsReceipt.annotations({ examples: [Examples.insightsReceipt], ...HttpApiSchema.annotations({ status: 202 }) })),
+    "Report evaluations made in an SDK",
+    "An SDK evaluating in process reports how often it served each variation between `from` and `to`; the counts join the flag's hourly series (in the hour of `to`) and its `lastEvaluatedAt`. Entries naming a flag or variation the environment does not have are ignored and counted in `ignored`. With a global server key, `projectId` is required."
+  ))
+  .middleware(EvaluationAuth)
+  .addError(Errors.NotFound)
+  .annotate(OpenApi.Description, "SDK evaluation reports: client or server keys.") {}
+
+// Typed code generation: the TypeScript module of `flagport codegen`.
+export class CodegenGroup extends HttpApiGroup.make("codegen")
+  .add(described(
+    HttpApiEndpoint.get("typescript")`/v1/projects/${projectId}/codegen/typescript`
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/plain; charset=utf-8" })),
+    "TypeScript declarations of the project's flags",
+    "A TypeScript module declaring every flag key of the project with its type (`export type Flags`), for `createClient<Flags>(...)` of flagport/client: an unknown key, or a key in the getter of another type, then fails to compile. The same text as `flagport codegen --project P`."
+  ))
+  .middleware(ManagementAuth)
+  .addError(Errors.NotFound)
+  .annotate(OpenApi.Description, "Typed code generation for the SDK.") {}
+
 export class FlagportApi extends HttpApi.make("flagport")
   .add(HealthGroup)
   .add(ProjectsGroup)
@@ -424,6 +468,9 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(EvaluationGroup)
   .add(OfrepGroup)
   .add(StreamsGroup)
+  .add(InsightsGroup)
+  .add(InsightsReportGroup)
+  .add(CodegenGroup)
   // Any operation: an unexpected failure is logged and answered 500 (Middleware.ts).
   .addError(Errors.InternalError)
   .annotate(OpenApi.Title, "Flagport")

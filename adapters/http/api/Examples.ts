@@ -14,6 +14,8 @@ import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../sr
 import type { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
 import type { EvaluateRequest, EvaluateResponse } from "../shared/EvaluationRequests.js"
 import type { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
+import type { InsightsReceipt, InsightsReport, InsightsSeries } from "../../../src/domain/insights/Insights.js"
+import type { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
 
 export const createProject: CreateProjectInput = { id: "shop", name: "Shop" }
 
@@ -182,3 +184,33 @@ export const schedule: Schedule = {
   createdAt: "2026-11-23T09:10:00.000Z",
   actor: { type: "key", keyId: "01a2089b-4a21-7c3e-8b5f-6d7e8f9a0b1c" }
 }
+
+// Evaluation insights.
+
+export const flagWithUsage: FlagWithUsage = {
+  ...flag,
+  // A flag just created has never been evaluated; once it has, `lastEvaluatedAt` is an ISO 8601 instant.
+  configs: flag.configs.map((config) => ({ ...config, lastEvaluatedAt: null })),
+  stale: false
+}
+
+export const insightsReport: InsightsReport = {
+  projectId: "shop",
+  environment: "production",
+  from: "2026-11-23T14:00:00.000Z",
+  to: "2026-11-23T14:01:00.000Z",
+  counts: [{ flagKey: "new-checkout", variationKey: "on", count: 120 }, { flagKey: "new-checkout", variationKey: "off", count: 880 }]
+}
+
+export const insightsSeries: InsightsSeries = {
+  flagKey: "new-checkout",
+  environment: "production",
+  from: "2026-11-23T13:00:00.000Z",
+  to: "2026-11-23T14:00:00.000Z",
+  variations: [
+    { variationKey: "on", total: 230, points: [{ hour: "2026-11-23T13:00:00.000Z", count: 110 }, { hour: "2026-11-23T14:00:00.000Z", count: 120 }] },
+    { variationKey: "off", total: 1720, points: [{ hour: "2026-11-23T13:00:00.000Z", count: 840 }, { hour: "2026-11-23T14:00:00.000Z", count: 880 }] }
+  ]
+}
+
+export const insightsReceipt: InsightsReceipt = { accepted: 2, ignored: 0 }

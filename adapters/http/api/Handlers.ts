@@ -5,7 +5,7 @@
  * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
  */
 import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Either, Layer, Stream } from "effect"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
@@ -16,6 +16,9 @@ import { Schedules } from "../../../src/services/Schedules.js"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { Segments } from "../../../src/services/Segments.js"
 import { Webhooks } from "../../../src/services/Webhooks.js"
+import { Insights } from "../../../src/services/Insights.js"
+import * as Policy from "../../../src/domain/auth/Policy.js"
+import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { EvaluationPrincipal, FlagportApi, ManagementAccess } from "./Api.js"
 import { Authentication } from "../shared/Authentication.js"
 import * as Errors from "../shared/Errors.js"
@@ -39,11 +42,15 @@ const mapped = <A, E extends Errors.ServiceError, R>(
 ): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
   effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
-/** Answers with the flag and its version as the `ETag` header. */
-const withEtag = (flag: Flag) =>
-  Effect.as(
-    HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etagOf(flag.version)))),
-    flag
+/** The flags as the API shows them: each configuration with `lastEvaluatedAt`, and `stale`. */
+const withUsage = (projectId: string, flags: ReadonlyArray<Flag>) =>
+  Effect.flatMap(Insights, (insights) => mapped(insights.usage(projectId, flags)))
+
+/** Answers with the flag (with its usage) and its version as the `ETag` header. */
+const withEtag = (projectId: string) => (flag: Flag) =>
+  Effect.zipLeft(
+    Effect.map(withUsage(projectId, [flag]), ([shown]) => shown!),
+    HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etagOf(flag.version))))
   )
 
 /** The version `If-Match` requires (undefined: none), or the 400. */
@@ -86,15 +93,21 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
 export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =>
   handlers
     .handle("create", ({ path, payload }) =>
-      Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), withEtag))
+      Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), withEtag(path.projectId)))
     )
-    .handle("list", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.map(mapped(flags.list(path.projectId)), (data) => ({ data }))))
-    .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag)))
+    .handle("list", ({ path, urlParams }) =>
+      Effect.gen(function* () {
+        const flags = yield* Flags
+        const shown = yield* withUsage(path.projectId, yield* mapped(flags.list(path.projectId)))
+        return { data: urlParams.status === "stale" ? shown.filter((flag) => flag.stale) : shown }
+      })
+    )
+    .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag(path.projectId))))
     .handle("patch", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag)
+        return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag(path.projectId))
       })
     )
     .handle("remove", ({ headers, path }) =>
@@ -108,7 +121,7 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        return yield* Effect.flatMap(mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag)
+        return yield* Effect.flatMap(mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag(path.projectId))
       })
     )
 )
@@ -281,6 +294,46 @@ export const StreamsLive = HttpApiBuilder.group(FlagportApi, "streams", (handler
     )
   }))
 
+export const InsightsLive = HttpApiBuilder.group(FlagportApi, "insights", (handlers) =>
+  handlers.handle("series", ({ path, urlParams }) =>
+    Effect.flatMap(Insights, (insights) => mapped(insights.series(path.projectId, path.flagKey, urlParams)))
+  )
+)
+
+/** POST /v1/insights: the scope as for an evaluation (the same policy), then the SDK's counts. */
+export const InsightsReportLive = HttpApiBuilder.group(FlagportApi, "insightsReport", (handlers) =>
+  handlers.handle("report", ({ payload }) =>
+    Effect.gen(function* () {
+      const principal = yield* EvaluationPrincipal
+      const scope = Policy.authorizeEvaluation(principal, payload.projectId, payload.environment)
+      if (Either.isLeft(scope)) return yield* Effect.fail(Errors.fromDomain(scope.left))
+      const insights = yield* Insights
+      return yield* mapped(insights.report(scope.right, payload))
+    })
+  )
+)
+
+export const CodegenLive = HttpApiBuilder.group(FlagportApi, "codegen", (handlers) =>
+  handlers.handle("typescript", ({ path }) =>
+    Effect.flatMap(Flags, (flags) => Effect.map(mapped(flags.list(path.projectId)), (list) => typescriptModule(path.projectId, list)))
+  )
+)
+
 /** Every group's handlers. */
-export const HandlersLive = Layer.mergeAll(HealthLive, ProjectsLive, EnvironmentsLive, FlagsLive, SegmentsLive, WebhooksLive, KeysLive, SchedulesLive, EvaluationLive, OfrepLive, StreamsLive)
+export const HandlersLive = Layer.mergeAll(
+  HealthLive,
+  ProjectsLive,
+  EnvironmentsLive,
+  FlagsLive,
+  SegmentsLive,
+  WebhooksLive,
+  KeysLive,
+  SchedulesLive,
+  EvaluationLive,
+  OfrepLive,
+  InsightsLive,
+  InsightsReportLive,
+  CodegenLive,
+  StreamsLive
+)
 

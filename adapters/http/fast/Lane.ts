@@ -20,6 +20,7 @@ import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import { contextLimitProblem } from "../../../src/domain/evaluation/ContextLimits.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
+import type { EvaluationCounter } from "../../../src/domain/insights/EvaluationCounter.js"
 import type { Authenticator } from "../shared/Authentication.js"
 import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
 import type { Cors } from "../shared/Cors.js"
@@ -90,6 +91,8 @@ export interface LaneOptions {
   readonly hub?: StreamHub
   /** The OFREP bulk response's `eventStreams` (none when absent). */
   readonly eventStreams?: EventStreamsOf
+  /** Where each answered evaluation is counted (evaluation insights); absent: nothing is counted. */
+  readonly counter?: EvaluationCounter | undefined
 }
 
 /** An OFREP route's flag key, decoded (as it stands when it does not decode: it then names no flag). */
@@ -107,6 +110,7 @@ export class Lane implements EvaluationLaneShape {
   constructor(private readonly options: LaneOptions) {
     this.ofrep = new Ofrep({
       snapshots: options.snapshots,
+      counter: options.counter,
       ...(options.eventStreams === undefined ? {} : { eventStreams: options.eventStreams })
     })
   }
@@ -227,6 +231,7 @@ export class Lane implements EvaluationLaneShape {
     const scope = this.scope(principal, input)
     return andThen(this.entry(scope), (entry) => {
       const flags = Evaluate.evaluateAll(entry.compiled, input.context)
+      this.options.counter?.countResults(scope.projectId, scope.environment, flags)
       return json(200, `{"environment":${JSON.stringify(scope.environment)},"flags":${resultsJson(flags)}}`)
     })
   }
@@ -235,9 +240,12 @@ export class Lane implements EvaluationLaneShape {
   flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Sync<LaneResponse> {
     const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
     checkContextLimits(context, "")
-    return andThen(this.entry(this.scope(principal, query)), (entry) => {
+    const scope = this.scope(principal, query)
+    return andThen(this.entry(scope), (entry) => {
       if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
-      return json(200, resultJson(Evaluate.evaluate(entry.compiled, flagKey, context)))
+      const result = Evaluate.evaluate(entry.compiled, flagKey, context)
+      this.options.counter?.countResult(scope.projectId, scope.environment, result)
+      return json(200, resultJson(result))
     })
   }
 

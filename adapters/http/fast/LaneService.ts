@@ -18,6 +18,7 @@ import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Snapshots } from "../../../src/services/Snapshots.js"
 import { StreamTokens } from "../../../src/services/StreamTokens.js"
+import { Insights } from "../../../src/services/Insights.js"
 import { Authentication, Authenticator } from "../shared/Authentication.js"
 import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
 import { EvaluationLane } from "../shared/EvaluationLane.js"
@@ -44,6 +45,8 @@ export interface LaneConfig {
   readonly prefix?: string
   /** Take the origin of those URLs from X-Forwarded-Proto / X-Forwarded-Host (default: FLAGPORT_TRUST_PROXY, else false). */
   readonly trustProxy?: boolean
+  /** Count evaluations for insights (true). `false` only to measure what counting costs (bench/http.bench.ts). */
+  readonly countEvaluations?: boolean
 }
 
 /** A defect (not a domain failure) from a storage call, kept whole for the log. */
@@ -60,6 +63,7 @@ export const make = (config: LaneConfig = {}) =>
     const environments = yield* Environments
     const feed = yield* ChangeFeed
     const tokens = yield* StreamTokens
+    const insights = yield* Insights
     const runtime = yield* Effect.runtime<never>()
     const runExit = Runtime.runPromiseExit(runtime)
     const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
@@ -114,6 +118,7 @@ export const make = (config: LaneConfig = {}) =>
     })
     const auth = new Authenticator(keys, logInternal)
     const cors = new Cors(config.corsOrigins ?? (yield* corsOriginsConfig))
+    const counter = config.countEvaluations === false ? undefined : insights.counter
     const streams = new StreamRoute({
       auth,
       verifyToken: (token) => run(tokens.verify(token)),
@@ -133,7 +138,8 @@ export const make = (config: LaneConfig = {}) =>
       snapshots: cache,
       streams,
       hub,
-      eventStreams: (principal, scope, request) => urls.eventStreams(principal, scope, request)
+      eventStreams: (principal, scope, request) => urls.eventStreams(principal, scope, request),
+      counter
     })
     return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane), Context.add(Authentication, auth))
   })

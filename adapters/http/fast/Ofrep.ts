@@ -17,6 +17,7 @@
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
+import type { EvaluationCounter } from "../../../src/domain/insights/EvaluationCounter.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { checkBodyHeaders } from "../shared/Body.js"
 import type { LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
@@ -40,6 +41,8 @@ export type EventStreamsOf = (principal: Principal, scope: Policy.EvaluationScop
 export interface OfrepOptions {
   readonly snapshots: SnapshotCache
   readonly eventStreams?: EventStreamsOf
+  /** Where each answered evaluation is counted (evaluation insights); absent: nothing is counted. */
+  readonly counter?: EvaluationCounter | undefined
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const
@@ -69,6 +72,7 @@ export class Ofrep {
       const flag = entry.compiled.flags.get(flagKey)
       if (flag === undefined) throw flagNotFound(flagKey, scope.environment)
       const result = Evaluate.evaluate(entry.compiled, flagKey, decoded.context)
+      this.options.counter?.countResult(scope.projectId, scope.environment, result)
       const body = ofrepFlagJson(flagKey, flag, result, entry.versions.get(flagKey))
       return { status: isOfrepError(result) ? 400 : 200, headers: JSON_HEADERS, body }
     })
@@ -81,7 +85,10 @@ export class Ofrep {
       if (etagMatches(request.header("if-none-match"), etag, false) && sameConfiguration(request.query, entry)) {
         return { status: 304, headers: { etag }, body: undefined }
       }
-      const flags = flagsJson(entry, Evaluate.evaluateAll(entry.compiled, decoded.context))
+      // A 304 above served nothing new; a 200 counts every flag it answers.
+      const results = Evaluate.evaluateAll(entry.compiled, decoded.context)
+      this.options.counter?.countResults(scope.projectId, scope.environment, results)
+      const flags = flagsJson(entry, results)
       const metadata = `"metadata":{"version":${JSON.stringify(entry.etag)}}`
       const streams = this.options.eventStreams
       const headers = { "content-type": "application/json", etag }

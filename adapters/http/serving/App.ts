@@ -7,6 +7,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "@effect/platform"
 import { Layer } from "effect"
+import type { ConfigError } from "effect/ConfigError"
 import type { ApiKeys } from "../../../src/services/ApiKeys.js"
 import type { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import type { Environments } from "../../../src/services/Environments.js"
@@ -18,6 +19,7 @@ import * as Health from "../../../src/services/Health.js"
 import type { Snapshots } from "../../../src/services/Snapshots.js"
 import type { StreamTokens } from "../../../src/services/StreamTokens.js"
 import * as Webhooks from "../../../src/services/Webhooks.js"
+import * as Insights from "../../../src/services/Insights.js"
 import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
 import type * as StorageLayer from "../../storage/StorageLayer.js"
 import { FlagportApi } from "../api/Api.js"
@@ -41,11 +43,16 @@ export type HttpServices =
   | Webhooks.Webhooks
   | StorageHealth
   | ChangeFeed
+  | Insights.Insights
 
-/** The HTTP services over a storage layer (`StorageLayer.fromDatabaseUrl`, `memoryStorage`, ...). */
+/**
+ * The HTTP services over a storage layer (`StorageLayer.fromDatabaseUrl`, `memoryStorage`, ...).
+ * Insights flush their counts when the layer's scope closes (before the storage closes).
+ */
 export const servicesFrom = <E, R>(
   storage: Layer.Layer<StorageLayer.Storage, E, R>
-): Layer.Layer<HttpServices | StorageLayer.Storage, E, R> => Webhooks.layer.pipe(Layer.provideMerge(storage))
+): Layer.Layer<HttpServices | StorageLayer.Storage, E | ConfigError, R> =>
+  Layer.mergeAll(Webhooks.layer, Insights.layerConfig).pipe(Layer.provideMerge(storage))
 
 export interface HttpOptions {
   /** The path prefix the host mounts the API under (e.g. `/flags`); "" or absent for the root. */

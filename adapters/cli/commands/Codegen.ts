@@ -1,0 +1,68 @@
+/**
+ * `flagport codegen --project P [--out FILE]`: the TypeScript module declaring the project's flag
+ * keys and types (src/domain/codegen/TypeScriptModule.ts), for the SDK's typed getters. It reads
+ * the database like the other commands, or, with `--url URL --key KEY`, asks a running server
+ * (`GET /v1/projects/P/codegen/typescript`, the same text).
+ */
+import { writeFileSync } from "node:fs"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { Data, Effect, Option } from "effect"
+import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
+import { Flags } from "../../../src/services/Flags.js"
+import { note } from "../Output.js"
+import * as Storage from "../Storage.js"
+import { UsageError } from "../UsageError.js"
+
+/** The server could not be asked, or refused. */
+export class CodegenRequestFailed extends Data.TaggedError("CodegenRequestFailed")<{ readonly message: string }> {}
+
+const fromDatabase = (projectId: string) =>
+  Effect.flatMap(Flags, (flags) => Effect.map(flags.list(projectId), (list) => typescriptModule(projectId, list))).pipe(Effect.provide(Storage.layer))
+
+const fromServer = (url: string, key: string, projectId: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const response = await fetch(`${url.replace(/\/+$/, "")}/v1/projects/${encodeURIComponent(projectId)}/codegen/typescript`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
+      const text = await response.text()
+      if (response.status === 200) return { ok: true as const, text }
+      let message = `${response.status} ${response.statusText}`
+      try {
+        const body = JSON.parse(text) as { error?: { message?: string } }
+        if (typeof body.error?.message === "string") message = `${response.status}: ${body.error.message}`
+      } catch {
+        // not the envelope
+      }
+      return { ok: false as const, text: message }
+    },
+    catch: (error) => new CodegenRequestFailed({ message: `cannot reach ${url}: ${error instanceof Error ? error.message : String(error)}` })
+  }).pipe(Effect.flatMap((reply) => (reply.ok ? Effect.succeed(reply.text) : Effect.fail(new CodegenRequestFailed({ message: `the server refused: ${reply.text}` })))))
+
+export const codegen = Command.make(
+  "codegen",
+  {
+    project: Options.text("project").pipe(Options.withPseudoName("ID"), Options.withDescription("The project whose flags to declare.")),
+    out: Options.file("out").pipe(Options.withDescription("Write the module to FILE instead of stdout."), Options.optional),
+    url: Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("Ask the Flagport server at URL instead of reading DATABASE_URL (needs --key)."), Options.optional),
+    key: Options.text("key").pipe(Options.withPseudoName("KEY"), Options.withDescription("A server key for --url."), Options.optional)
+  },
+  (options) =>
+    Effect.gen(function* () {
+      if (Option.isSome(options.url) !== Option.isSome(options.key)) {
+        return yield* new UsageError({ message: "--url and --key go together: both to ask a running server, neither to read DATABASE_URL" })
+      }
+      const text = Option.isSome(options.url) && Option.isSome(options.key)
+        ? yield* fromServer(options.url.value, options.key.value, options.project)
+        : yield* fromDatabase(options.project)
+      if (Option.isNone(options.out)) return yield* Effect.sync(() => void process.stdout.write(text))
+      const file = options.out.value
+      yield* Effect.sync(() => writeFileSync(file, text))
+      yield* note(`wrote ${file}`)
+    })
+).pipe(
+  Command.withDescription(
+    "Write a TypeScript module declaring the project's flag keys and types, for createClient<Flags>() of flagport/client (unknown keys then fail to compile)."
+  )
+)

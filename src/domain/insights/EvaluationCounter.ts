@@ -1,0 +1,139 @@
+/**
+ * The in-memory tally of evaluations between two flushes. Every server-side evaluation path calls
+ * `count` (or `countResults` for a whole `POST /v1/evaluate`) right after evaluating: a few Map
+ * operations, no allocation once a (flag, variation) has been seen, and no way to throw into
+ * the caller. SDK reports (`add`) carry their own hour; evaluations counted here take the hour
+ * of the flush that drains them (flushes are at most 10 s apart, so at most the last 10 s of an
+ * hour can land in the next one).
+ */
+import type { EvaluationResult } from "../evaluation/EvaluationResult.js"
+
+/** Counts of one flag by variation key. */
+type FlagTally = Map<string, number>
+
+/**
+ * Counts of one (project, environment). The evaluator answers with frozen result objects made
+ * once per flag outcome of a compiled snapshot, so most evaluations are counted by the identity
+ * of their result (one Map operation pair, no string hashing); other results by their keys.
+ */
+interface ScopeTally {
+  readonly byResult: Map<EvaluationResult, number>
+  readonly byKey: Map<string, FlagTally>
+}
+
+/** A pending count as the flush writes it. `hour` is undefined for counts taking the flush's hour. */
+export interface PendingCount {
+  readonly projectId: string
+  readonly environmentKey: string
+  readonly flagKey: string
+  readonly variationKey: string
+  readonly hour: string | undefined
+  readonly count: number
+  /** When an SDK said it evaluated (its report's `to`); undefined: at the flush. */
+  readonly evaluatedAt: string | undefined
+}
+
+const SEPARATOR = "\u0000"
+
+export class EvaluationCounter {
+  /** Live evaluations by `projectId SEP environment`. */
+  private scopes = new Map<string, ScopeTally>()
+  /** SDK-reported counts, already bucketed. */
+  private reported: Array<PendingCount> = []
+
+  private scope(projectId: string, environment: string): ScopeTally {
+    const id = projectId + SEPARATOR + environment
+    let tally = this.scopes.get(id)
+    if (tally === undefined) {
+      tally = { byResult: new Map(), byKey: new Map() }
+      this.scopes.set(id, tally)
+    }
+    return tally
+  }
+
+  private static bump(scope: ScopeTally, flagKey: string, variationKey: string, n = 1): void {
+    let flag = scope.byKey.get(flagKey)
+    if (flag === undefined) {
+      flag = new Map()
+      scope.byKey.set(flagKey, flag)
+    }
+    flag.set(variationKey, (flag.get(variationKey) ?? 0) + n)
+  }
+
+  private static bumpResult(scope: ScopeTally, result: EvaluationResult): void {
+    if (result.variationKey === null) return
+    // Only frozen results are shared; a fresh object per evaluation would grow the map.
+    if (Object.isFrozen(result)) scope.byResult.set(result, (scope.byResult.get(result) ?? 0) + 1)
+    else EvaluationCounter.bump(scope, result.flagKey, result.variationKey)
+  }
+
+  /** One evaluation of `variationKey` of `flagKey` (a null variation: nothing was served, nothing counted). */
+  count(projectId: string, environment: string, flagKey: string, variationKey: string | null): void {
+    if (variationKey === null) return
+    try {
+      EvaluationCounter.bump(this.scope(projectId, environment), flagKey, variationKey)
+    } catch {
+      // Counting must never fail an evaluation (a Map cannot realistically throw; this keeps the promise).
+    }
+  }
+
+  /** One evaluation, by its result (the single-flag route). */
+  countResult(projectId: string, environment: string, result: EvaluationResult): void {
+    try {
+      EvaluationCounter.bumpResult(this.scope(projectId, environment), result)
+    } catch {
+      // As in `count`.
+    }
+  }
+
+  /** One evaluation of each result (the answer of `POST /v1/evaluate`). */
+  countResults(projectId: string, environment: string, results: Readonly<Record<string, EvaluationResult>>): void {
+    try {
+      const scope = this.scope(projectId, environment)
+      for (const flagKey in results) {
+        const result = results[flagKey]
+        if (result !== undefined) EvaluationCounter.bumpResult(scope, result)
+      }
+    } catch {
+      // As in `count`.
+    }
+  }
+
+  /** Counts an SDK reported for one hour bucket, evaluated up to `evaluatedAt`. */
+  add(projectId: string, environment: string, hour: string, evaluatedAt: string, counts: ReadonlyArray<{ readonly flagKey: string; readonly variationKey: string; readonly count: number }>): void {
+    for (const c of counts) {
+      this.reported.push({ projectId, environmentKey: environment, flagKey: c.flagKey, variationKey: c.variationKey, hour, count: c.count, evaluatedAt })
+    }
+  }
+
+  /** Takes everything counted so far, leaving the tally empty (the flush writes it, or `restore`s it on failure). */
+  drain(): ReadonlyArray<PendingCount> {
+    const scopes = this.scopes
+    const out = this.reported
+    this.scopes = new Map()
+    this.reported = []
+    for (const [id, scope] of scopes) {
+      const at = id.indexOf(SEPARATOR)
+      const projectId = id.slice(0, at)
+      const environmentKey = id.slice(at + 1)
+      // Results of one flag outcome may come from several snapshots (a reload): fold them by key.
+      for (const [result, count] of scope.byResult) EvaluationCounter.bump(scope, result.flagKey, result.variationKey!, count)
+      for (const [flagKey, flag] of scope.byKey) {
+        for (const [variationKey, count] of flag) {
+          out.push({ projectId, environmentKey, flagKey, variationKey, hour: undefined, count, evaluatedAt: undefined })
+        }
+      }
+    }
+    return out
+  }
+
+  /** Puts back counts a failed flush could not write, so the next flush writes them. */
+  restore(pending: ReadonlyArray<PendingCount>): void {
+    for (const p of pending) this.reported.push(p)
+  }
+
+  /** Whether nothing waits to be flushed. */
+  get isEmpty(): boolean {
+    return this.scopes.size === 0 && this.reported.length === 0
+  }
+}

@@ -1,0 +1,3 @@
+import { insightsSuite } from "./HttpSuite.js"
+
+insightsSuite("sqlite")
