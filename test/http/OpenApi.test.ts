@@ -99,9 +99,9 @@ describe("GET /openapi.json", () => {
     const answering = (status: string) => operations.filter((o) => o.statuses.includes(status)).map((o) => o.name).sort()
     // No input and no credentials: no 4XX.
     expect(Object.keys(spec.paths["/health"].get.responses).sort()).toEqual(["200", "500", "503"])
-    // 404: every operation on a project's resources and every evaluation (unknown project or environment).
+    // 404: every operation on a project's resources and every evaluation or SDK report (unknown project or environment).
     // OFREP answers an unknown environment 400 INVALID_CONTEXT; its single-flag route's 404 is FLAG_NOT_FOUND.
-    const envelope404 = operations.map((o) => o.name).filter((name) => !name.includes("/ofrep/") && (name.includes("{projectId}") || /\/v1\/(evaluate|flags|config|stream)/.test(name)))
+    const envelope404 = operations.map((o) => o.name).filter((name) => !name.includes("/ofrep/") && (name.includes("{projectId}") || /\/v1\/(evaluate|flags|config|stream|insights)/.test(name)))
     expect(answering("404")).toEqual([...envelope404, "POST /ofrep/v1/evaluate/flags/{key}"].sort())
     // 409: a duplicate key, a reference still in use, a redelivery while pending, a key revoking itself,
     // cancelling a schedule that is no longer pending.

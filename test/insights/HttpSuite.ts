@@ -1,6 +1,6 @@
 /**
  * Insights end to end, through the standalone server over HTTP on one SQL backend: evaluations
- * of POST /v1/evaluate and GET /v1/flags/{k}/eval (sent concurrently) and an SDK report add up
+ * of POST /v1/evaluate, GET /v1/flags/{k}/eval and the two OFREP routes (sent concurrently) and an SDK report add up
  * exactly in the stored hourly series once the server shuts down (its last flush), as the series
  * endpoint shows them from a second server on the same database; `lastEvaluatedAt` and
  * `status=stale` follow.
@@ -71,12 +71,17 @@ export const insightsSuite = (backend: "sqlite" | "postgres"): void => {
       await first?.closeStorage()
     })
 
+    const ofrep = (path: string, body: unknown) =>
+      request(first.url, "POST", path, { key: clientKey, headers: { "flagport-environment": "development" }, body })
+
     it("counts every evaluation of both lanes and every SDK count, exactly, after the shutdown flush", async () => {
       const beta = { key: "u", attributes: { plan: "beta" } }
       const evaluations = [
         ...Array.from({ length: 30 }, () => call(first, "POST", "/v1/evaluate", { environment: "development", context: beta }, clientKey)),
         ...Array.from({ length: 20 }, (_, i) => call(first, "GET", `/v1/flags/checkout/eval?environment=development&key=user-${i}`, undefined, clientKey)),
-        call(first, "GET", "/v1/flags/old-used/eval?environment=production&key=u", undefined, first.keys.client)
+        call(first, "GET", "/v1/flags/old-used/eval?environment=production&key=u", undefined, first.keys.client),
+        ...Array.from({ length: 4 }, () => ofrep("/ofrep/v1/evaluate/flags/checkout", { context: { targetingKey: "u", plan: "beta" } })),
+        ...Array.from({ length: 3 }, () => ofrep("/ofrep/v1/evaluate/flags", { context: { targetingKey: "u" } }))
       ]
       for (const reply of await Promise.all(evaluations)) expect(reply.status, reply.text).toBe(200)
       // Failed evaluations count nothing.
@@ -100,7 +105,8 @@ export const insightsSuite = (backend: "sqlite" | "postgres"): void => {
       const series = await call(second, "GET", "/v1/projects/ins/flags/checkout/insights?environment=development")
       expect(series.status, series.text).toBe(200)
       const body = series.body as { from: string; to: string; variations: Array<{ variationKey: string; total: number; points: Array<{ hour: string; count: number }> }> }
-      expect(body.variations.map((v) => [v.variationKey, v.total])).toEqual([["on", 1030], ["off", 27]])
+      // on: 30 POST /v1/evaluate + 4 OFREP single + 1000 reported; off: 20 single-flag + 3 OFREP bulk + 7 reported.
+      expect(body.variations.map((v) => [v.variationKey, v.total])).toEqual([["on", 1034], ["off", 30]])
       expect(body.variations[0]!.points).toHaveLength(24)
       expect(body.to).toBe(new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000).toISOString())
     })
