@@ -51,7 +51,7 @@ const PATHS = [
   "/v1/config",
   "/ofrep/v1/evaluate/flags/{key}",
   "/ofrep/v1/evaluate/flags",
-  "/v1/stream"
+  "/v1/stream",
   // Evaluation insights.
   "/v1/insights",
   "/v1/projects/{projectId}/flags/{flagKey}/insights",

@@ -299,6 +299,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "evaluation",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/stream?environment=development&projectId=p1" })
+  },
   // Evaluation insights.
   {
     name: "GET /v1/projects/{p}/flags/{f}/insights",
