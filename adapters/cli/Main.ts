@@ -1,6 +1,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit } from "effect"
+import { CurrentActor } from "../../src/domain/audit/Actor.js"
 import { run } from "./Cli.js"
 import { report } from "./Failure.js"
 import { withPlainOutput } from "./PlainConsole.js"
@@ -25,6 +26,9 @@ export const main = (argv: ReadonlyArray<string>): void => {
         if (process.env.FLAGPORT_DEBUG) process.stderr.write(`${Cause.pretty(cause)}\n`)
       })
     }),
+    // Writes made by a command are the operator's: the audit log records them as `cli` (a server
+    // started by `serve` records each request's key instead, provided per request).
+    Effect.provideService(CurrentActor, { type: "cli" }),
     Effect.provide(NodeContext.layer)
   )
   NodeRuntime.runMain(program, {

@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as InsightsRepository from "./InsightsRepository.js"
+import * as AuditLog from "./AuditLog.js"
 import * as MemoryDb from "./MemoryDb.js"
 import * as Repositories from "./MemoryRepositories.js"
 import * as ScheduleRepository from "./ScheduleRepository.js"
@@ -21,6 +22,7 @@ export const layer = Layer.mergeAll(
   Repositories.segmentRepository,
   Repositories.apiKeyRepository,
   Repositories.eventOutbox,
+  AuditLog.layer,
   WebhookRepository.layer,
   ScheduleRepository.layer,
   InsightsRepository.layer,

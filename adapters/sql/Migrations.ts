@@ -7,6 +7,7 @@ import Webhooks from "./migrations/0002_webhooks.js"
 import Retention from "./migrations/0003_retention.js"
 import WebhookWindows from "./migrations/0004_webhook_windows.js"
 import KeyEnvironments from "./migrations/0005_key_environments.js"
+import AuditLog from "./migrations/0006_audit_log.js"
 import Schedules from "./migrations/0007_schedules.js"
 import StreamSecret from "./migrations/0008_stream_secret.js"
 import Insights from "./migrations/0009_insights.js"
@@ -22,6 +23,7 @@ export const migrations = {
   "0003_retention": Retention,
   "0004_webhook_windows": WebhookWindows,
   "0005_key_environments": KeyEnvironments,
+  "0006_audit_log": AuditLog,
   "0007_schedules": Schedules,
   "0008_stream_secret": StreamSecret,
   "0009_insights": Insights

@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql/SqlClient"
 import { Layer } from "effect"
 import * as Migrations from "./Migrations.js"
 import * as SqlApiKeyRepository from "./SqlApiKeyRepository.js"
+import * as SqlAuditLog from "./SqlAuditLog.js"
 import * as SqlEnvironmentRepository from "./SqlEnvironmentRepository.js"
 import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlFlagRepository from "./SqlFlagRepository.js"
@@ -25,6 +26,7 @@ export const layer = Layer.mergeAll(
   SqlSegmentRepository.layer,
   SqlApiKeyRepository.layer,
   SqlEventOutbox.layer,
+  SqlAuditLog.layer,
   SqlTransactor.layer,
   SqlHealth.layer,
   WebhookRepository.layer,

@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
+import type { AuditLog } from "../../src/ports/AuditLog.js"
 import type { ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
@@ -18,6 +19,7 @@ import type { StreamSecret } from "../../src/ports/StreamSecret.js"
 import type { Transactor } from "../../src/ports/Transactor.js"
 import type { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import type { ApiKeys } from "../../src/services/ApiKeys.js"
+import type { Audit } from "../../src/services/Audit.js"
 import * as Core from "../../src/services/Core.js"
 import type { Environments } from "../../src/services/Environments.js"
 import type { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
@@ -58,6 +60,7 @@ export type Storage =
   | SegmentRepository
   | ApiKeyRepository
   | EventOutbox
+  | AuditLog
   | WebhookRepository
   | ScheduleRepository
   | InsightsRepository
@@ -76,6 +79,7 @@ export type Storage =
   | Schedules
   | StreamSecret
   | StreamTokens
+  | Audit
 
 /** The use cases over the SQL ports, migrations applied at build time, with the given change feed. */
 const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, never, RFeed>) =>

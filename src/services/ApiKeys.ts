@@ -10,6 +10,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { commitAndAnnounce, currentTimestamp, environmentNotFound, requireProject } from "./Shared.js"
 
 export interface CreateApiKeyInput {
@@ -75,6 +76,16 @@ export const make = Effect.gen(function* () {
   const tx = yield* Transactor
   const crypto = yield* Crypto
   const feed = yield* ChangeFeed
+  const audit = yield* AuditTrail.recorder
+
+  /**
+   * The audit entry of a write to a key. Global keys belong to no project, so no project's log
+   * holds them (they are made and revoked only with the command line).
+   */
+  const auditKey = (action: "key.created" | "key.revoked", at: string, before: ApiKey | null, after: ApiKey) =>
+    after.projectId === null
+      ? Effect.void
+      : audit({ projectId: after.projectId, at, action, resource: { type: "key", key: after.id }, ...(after.environment === null ? {} : { environment: after.environment }), before, after })
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
@@ -114,7 +125,9 @@ export const make = Effect.gen(function* () {
       if (Option.isNone(found)) return yield* environmentNotFound(projectId, environment)
     }
     // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
-    yield* tx.withTransaction(keys.insert(apiKey, hashSecret(crypto, secret))).pipe(Effect.catchTag("DuplicateKey", Effect.die))
+    yield* tx
+      .withTransaction(Effect.zipRight(keys.insert(apiKey, hashSecret(crypto, secret)), auditKey("key.created", now, null, apiKey)))
+      .pipe(Effect.catchTag("DuplicateKey", Effect.die))
     return { apiKey, secret }
   })
 
@@ -124,9 +137,12 @@ export const make = Effect.gen(function* () {
 
   const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
     const now = yield* currentTimestamp
+    // Read before the transaction, which then starts with its write (see create).
+    const before = yield* keys.get(id)
     const revoked = Effect.gen(function* () {
       yield* keys.revoke(id, now)
       const key = Option.getOrThrow(yield* keys.get(id))
+      yield* auditKey("key.revoked", now, Option.getOrNull(before), key)
       return [key, { _tag: "ApiKeyRevoked", keyId: key.id, projectId: key.projectId } satisfies Change] as const
     })
     return yield* commitAndAnnounce(tx, feed, revoked).pipe(Effect.catchTag("NotFound", () => keyNotFound(id)))

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import * as ApiKeys from "./ApiKeys.js"
+import * as Audit from "./Audit.js"
 import * as EnvironmentCopy from "./EnvironmentCopy.js"
 import * as Environments from "./Environments.js"
 import * as Flags from "./Flags.js"
@@ -11,7 +12,7 @@ import * as StreamTokens from "./StreamTokens.js"
 
 /**
  * The storage-backed use cases (Projects, Environments, Flags, EnvironmentCopy, Segments, ApiKeys, Snapshots, Schedules,
- * StreamTokens)
+ * StreamTokens, Audit)
  * in one layer; it needs the storage ports and an IdGenerator.
  */
 export const layer = Layer.provideMerge(
@@ -24,6 +25,7 @@ export const layer = Layer.provideMerge(
     Segments.layer,
     ApiKeys.layer,
     Snapshots.layer,
-    StreamTokens.layer
+    StreamTokens.layer,
+    Audit.layer
   )
 )

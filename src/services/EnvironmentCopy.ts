@@ -14,6 +14,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
 import { preconditionFailed, type WriteOptions } from "./Flags.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, environmentNotFound } from "./Shared.js"
 
 /** `POST /v1/projects/{p}/environments/{to}/copy`: where from, and which flags (all when absent). */
@@ -52,6 +53,7 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const tx = yield* Transactor
   const feed = yield* ChangeFeed
+  const audit = yield* AuditTrail.recorder
 
   const copy = Effect.fn("EnvironmentCopy.copy")(function* (
     projectId: string,
@@ -114,6 +116,8 @@ export const make = Effect.gen(function* () {
           yield* outbox.append(
             makeFlagEvent({ id: eventId, type: "targeting.updated", projectId, occurredAt: now, flag: updated, environment: to })
           )
+          // One entry per flag changed, as for its webhook event: the copy is that many targeting changes.
+          yield* audit({ projectId, at: now, action: "targeting.updated", resource: { type: "flag", key: flag.key }, environment: to, before: flag, after: updated })
           changed.push(flag.key)
         }
         return [changed, configChanged(projectId, revision, "targeting", { environments: [to], flagKeys: changed })] as const

@@ -8,6 +8,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, disabledConfig, requireProject } from "./Shared.js"
 
 export interface EnvironmentsShape {
@@ -33,6 +34,7 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const tx = yield* Transactor
   const feed = yield* ChangeFeed
+  const audit = yield* AuditTrail.recorder
 
   const create = Effect.fn("Environments.create")(function* (projectId: string, input: CreateEnvironmentInput) {
     const now = yield* currentTimestamp
@@ -56,6 +58,15 @@ export const make = Effect.gen(function* () {
           existing.map((flag) => ({ flagKey: flag.key, config: disabledConfig(input.key, flag.variations) })),
           now
         )
+        yield* audit({
+          projectId,
+          at: now,
+          action: "environment.created",
+          resource: { type: "environment", key: input.key },
+          environment: input.key,
+          before: null,
+          after: environment
+        })
         // The other environments serve what they served: only the new one is named.
         return [environment, configChanged(projectId, revision, "environment", { environments: [input.key] })] as const
       })

@@ -14,6 +14,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError, VersionConflict } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, disabledConfig, environmentNotFound, requireProject } from "./Shared.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
@@ -112,6 +113,7 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const tx = yield* Transactor
   const feed = yield* ChangeFeed
+  const audit = yield* AuditTrail.recorder
 
   /** Inside a write: the flag or 404 (the project was already checked by the revision bump). */
   const load = (projectId: string, flagKey: string) =>
@@ -153,6 +155,7 @@ export const make = Effect.gen(function* () {
           )
         )
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.created", projectId, occurredAt: now, flag }))
+        yield* audit({ projectId, at: now, action: "flag.created", resource: { type: "flag", key: flag.key }, before: null, after: flag })
         return [flag, configChanged(projectId, revision, "flag", { flagKeys: [flag.key] })] as const
       })
     )
@@ -202,6 +205,7 @@ export const make = Effect.gen(function* () {
         }
         yield* save(projectId, updated, flag.version)
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.updated", projectId, occurredAt: now, flag: updated }))
+        yield* audit({ projectId, at: now, action: "flag.updated", resource: { type: "flag", key: flagKey }, before: flag, after: updated })
         return [updated, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
       })
     )
@@ -222,6 +226,7 @@ export const make = Effect.gen(function* () {
           Effect.catchTag("VersionConflict", versionConflict)
         )
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.deleted", projectId, occurredAt: now, flag }))
+        yield* audit({ projectId, at: now, action: "flag.deleted", resource: { type: "flag", key: flagKey }, before: flag, after: null })
         return [undefined, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
       })
     )
@@ -310,6 +315,15 @@ export const make = Effect.gen(function* () {
             environment: input.environment
           })
         )
+        yield* audit({
+          projectId,
+          at: now,
+          action: "targeting.updated",
+          resource: { type: "flag", key: flagKey },
+          environment: input.environment,
+          before: flag,
+          after: updated
+        })
         const change = configChanged(projectId, revision, "targeting", { environments: [input.environment], flagKeys: [flagKey] })
         return [updated, change] as const
       })

@@ -5,6 +5,7 @@ import { ChangeFeed } from "../ports/ChangeFeed.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { commitAndAnnounce, configChanged, currentTimestamp, requireProject } from "./Shared.js"
 
 export interface ProjectsShape {
@@ -22,6 +23,7 @@ export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const tx = yield* Transactor
   const feed = yield* ChangeFeed
+  const audit = yield* AuditTrail.recorder
 
   const create = Effect.fn("Projects.create")(function* (input: CreateProjectInput) {
     const now = yield* currentTimestamp
@@ -29,6 +31,7 @@ export const make = Effect.gen(function* () {
     // Announced so that a process which remembered the id as unknown serves the project at once.
     const created = Effect.gen(function* () {
       yield* projects.insert(project)
+      yield* audit({ projectId: project.id, at: now, action: "project.created", resource: { type: "project", key: project.id }, before: null, after: project })
       const revision = yield* projects.revision(project.id)
       return [undefined, configChanged(project.id, Option.getOrElse(revision, () => 0), "project")] as const
     })

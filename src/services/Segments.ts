@@ -10,6 +10,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, requireProject } from "./Shared.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
@@ -50,6 +51,7 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const tx = yield* Transactor
   const feed = yield* ChangeFeed
+  const audit = yield* AuditTrail.recorder
 
   /** Every environment's snapshot carries every segment, so a segment change concerns them all. */
   const segmentChanged = (projectId: string, revision: number, segmentKey: string) =>
@@ -87,6 +89,7 @@ export const make = Effect.gen(function* () {
             Effect.fail(new ResourceConflict({ message: `Segment '${input.key}' already exists in project '${projectId}'` }))
           )
         )
+        yield* audit({ projectId, at: now, action: "segment.created", resource: { type: "segment", key: segment.key }, before: null, after: segment })
         return [segment, segmentChanged(projectId, revision, segment.key)] as const
       })
     )
@@ -121,18 +124,20 @@ export const make = Effect.gen(function* () {
           updatedAt: now
         }
         yield* segments.update(updated).pipe(Effect.catchTag("NotFound", Effect.die))
+        yield* audit({ projectId, at: now, action: "segment.updated", resource: { type: "segment", key: segmentKey }, before: segment, after: updated })
         return [updated, segmentChanged(projectId, revision, segmentKey)] as const
       })
     )
   })
 
   const remove = Effect.fn("Segments.remove")(function* (projectId: string, segmentKey: string) {
+    const now = yield* currentTimestamp
     yield* commitAndAnnounce(
       tx,
       feed,
       Effect.gen(function* () {
         const revision = yield* bumpRevision(projects, projectId)
-        yield* load(projectId, segmentKey)
+        const segment = yield* load(projectId, segmentKey)
         const users = flagsUsingSegment(yield* flags.list(projectId), segmentKey)
         if (users.length > 0) {
           return yield* new ResourceConflict({
@@ -140,6 +145,7 @@ export const make = Effect.gen(function* () {
           })
         }
         yield* segments.remove(projectId, segmentKey).pipe(Effect.catchTag("NotFound", Effect.die))
+        yield* audit({ projectId, at: now, action: "segment.deleted", resource: { type: "segment", key: segmentKey }, before: segment, after: null })
         return [undefined, segmentChanged(projectId, revision, segmentKey)] as const
       })
     )

@@ -10,6 +10,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
 import { type StoredDelivery, type StoredWebhook, WebhookRepository } from "../ports/WebhookRepository.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { requireProject } from "./Shared.js"
 
 /**
@@ -93,6 +94,17 @@ export const make = Effect.gen(function* () {
   const webhooks = yield* WebhookRepository
   const ids = yield* IdGenerator
   const tx = yield* Transactor
+  const audit = yield* AuditTrail.recorder
+
+  /** The audit entry of a write to a webhook, with the webhook as the API shows it (no secret). */
+  const auditWebhook = (
+    projectId: string,
+    webhookId: string,
+    action: "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.redelivered",
+    at: string,
+    before: Webhook | Delivery | null,
+    after: Webhook | Delivery | null
+  ) => audit({ projectId, at, action, resource: { type: "webhook", key: webhookId }, before, after })
 
   const now = Effect.map(Clock.currentTimeMillis, (millis) => ({ millis, iso: formatTimestamp(millis) }))
 
@@ -123,8 +135,14 @@ export const make = Effect.gen(function* () {
       createdAt: time.iso,
       updatedAt: time.iso
     }
-    yield* tx.withTransaction(Effect.zipRight(requireProject(projects, projectId), webhooks.insert(stored)))
-    return WebhookInput.toRecord(stored, time.iso)
+    const record = WebhookInput.toRecord(stored, time.iso)
+    yield* tx.withTransaction(
+      requireProject(projects, projectId).pipe(
+        Effect.zipRight(webhooks.insert(stored)),
+        Effect.zipRight(auditWebhook(projectId, id, "webhook.created", time.iso, null, record))
+      )
+    )
+    return record
   })
 
   const list = Effect.fn("Webhooks.list")(function* (projectId: string) {
@@ -157,19 +175,23 @@ export const make = Effect.gen(function* () {
         yield* webhooks
           .update(next)
           .pipe(Effect.catchTag("NotFound", () => Effect.fail(webhookNotFound(projectId, webhookId))))
-        return WebhookInput.toRecord(next, time.iso)
+        const record = WebhookInput.toRecord(next, time.iso)
+        yield* auditWebhook(projectId, webhookId, "webhook.updated", time.iso, WebhookInput.toRecord(current, time.iso), record)
+        return record
       })
     )
   })
 
   const remove = Effect.fn("Webhooks.remove")(function* (projectId: string, webhookId: string) {
+    const time = yield* now
     yield* tx.withTransaction(
-      Effect.zipRight(
-        requireProject(projects, projectId),
-        webhooks
+      Effect.gen(function* () {
+        const current = yield* load(projectId, webhookId)
+        yield* webhooks
           .remove(projectId, webhookId)
           .pipe(Effect.catchTag("NotFound", () => Effect.fail(webhookNotFound(projectId, webhookId))))
-      )
+        yield* auditWebhook(projectId, webhookId, "webhook.deleted", time.iso, WebhookInput.toRecord(current, time.iso), null)
+      })
     )
   })
 
@@ -215,8 +237,10 @@ export const make = Effect.gen(function* () {
           redeliveryOf: original.id,
           createdAt: time.iso
         })
-        const created = yield* webhooks.getDelivery(webhookId, id)
-        return toDelivery(Option.getOrThrow(created))
+        const created = toDelivery(Option.getOrThrow(yield* webhooks.getDelivery(webhookId, id)))
+        // The webhook is unchanged; the entry shows the delivery the redelivery made.
+        yield* auditWebhook(projectId, webhookId, "webhook.redelivered", time.iso, null, created)
+        return created
       })
     )
   })

@@ -13,6 +13,8 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Context, Schema } from "effect"
+import type { Actor } from "../../../src/domain/audit/Actor.js"
+import { AuditPage, AuditQuery } from "../../../src/domain/audit/AuditPage.js"
 import { ApiKey, CreatedApiKey, CreateProjectKeyInput, type Principal } from "../../../src/domain/auth/ApiKey.js"
 import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
 import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
@@ -44,6 +46,7 @@ const WebhookDoc = Webhook.annotations({ examples: [Examples.webhook] })
 const ApiKeyDoc = ApiKey.annotations({ examples: [Examples.apiKey] })
 const ScheduleDoc = Schedule.annotations({ examples: [Examples.schedule] })
 const CreatedApiKeyDoc = CreatedApiKey.annotations({ examples: [Examples.createdKey] })
+const AuditPageDoc = AuditPage.annotations({ examples: [Examples.auditPage] })
 const EvaluateResponseDoc = EvaluateResponse.annotations({ examples: [Examples.evaluated] })
 
 const dataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
@@ -67,10 +70,13 @@ const Created = <S extends Schema.Schema.Any>(schema: S): S => schema.annotation
 // Security
 // ---------------------------------------------------------------------------------------------
 
-/** The authenticated caller of a management endpoint and the project scope the policy allows (`null` = all). */
+/**
+ * The authenticated caller of a management endpoint, the project scope the policy allows (`null`
+ * = all), and the caller as the audit log records it (the handlers run the use cases as it).
+ */
 export class ManagementAccess extends Context.Tag("@flagport/http/ManagementAccess")<
   ManagementAccess,
-  { readonly principal: Principal; readonly scope: string | null }
+  { readonly principal: Principal; readonly scope: string | null; readonly actor: Actor }
 >() {}
 
 /** The authenticated caller of an evaluation endpoint (the project is resolved per request). */
@@ -363,6 +369,16 @@ export class SchedulesGroup extends HttpApiGroup.make("schedules")
   .middleware(ManagementAuth)
   .annotate(OpenApi.Description, "Scheduled changes: a flag's targeting in one environment, replaced at a set time, exactly once.") {}
 
+export class AuditGroup extends HttpApiGroup.make("audit")
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/audit`.setUrlParams(AuditQuery).addSuccess(AuditPageDoc),
+    "Read a project's audit log",
+    "Every management write of the project (flags, targeting, segments, webhooks, environments, the project, its keys), newest first: who (`actor`: the API key, or `cli` for the command line), what (`action`, the event name, and `resource`), when, and the resource before and after as the API shows it (never a secret). Narrow it with `resourceType`, `resourceKey` and `environment`; page with `limit` (1-200, default 50) and `cursor` (the previous page's `nextCursor`)."
+  ))
+  .addError(Errors.NotFound)
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, "The audit log: who changed what, and when.") {}
+
 export class EvaluationGroup extends HttpApiGroup.make("evaluation")
   .add(described(
     HttpApiEndpoint.post("evaluate", "/v1/evaluate").setPayload(EvaluateRequest.annotations({ examples: [Examples.evaluate] })).addSuccess(EvaluateResponseDoc),
@@ -465,6 +481,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(WebhooksGroup)
   .add(KeysGroup)
   .add(SchedulesGroup)
+  .add(AuditGroup)
   .add(EvaluationGroup)
   .add(OfrepGroup)
   .add(StreamsGroup)

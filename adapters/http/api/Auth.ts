@@ -8,7 +8,8 @@
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Either, Layer } from "effect"
-import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import type { Actor } from "../../../src/domain/audit/Actor.js"
+import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { EvaluationAuth, ManagementAuth } from "./Api.js"
 import { Authentication, type Authenticator } from "../shared/Authentication.js"
@@ -25,12 +26,15 @@ type SecurityFailure =
   | Errors.InternalError
 
 /** Authentication fails with 401, or 500 when the key store fails (logged by the authenticator). */
-const authenticate = (
+const authenticate = (auth: Authenticator, authorization: string | undefined): Effect.Effect<Principal, SecurityFailure> =>
+  Effect.map(authenticateKey(auth, authorization), Policy.principalOf)
+
+const authenticateKey = (
   auth: Authenticator,
   authorization: string | undefined
-): Effect.Effect<Principal, SecurityFailure> =>
+): Effect.Effect<ApiKey, SecurityFailure> =>
   Effect.tryPromise({
-    try: async () => auth.authenticate(authorization),
+    try: async () => auth.authenticateKey(authorization),
     catch: (error): SecurityFailure => {
       const mapped = auth.toApiError(error)
       return mapped instanceof Errors.Unauthorized ? mapped : mapped instanceof Errors.InternalError ? mapped : Errors.internalError()
@@ -62,6 +66,9 @@ const targetOf = (method: string, params: Readonly<Record<string, string | undef
   return method === "POST" ? { _tag: "CreateProject" } : { _tag: "ListProjects" }
 }
 
+/** The audit log's actor of a management request: the key that authenticated it. */
+const actorOf = (key: ApiKey): Actor => ({ type: "key", keyId: key.id, keyName: key.name })
+
 export const ManagementAuthLive = Layer.effect(
   ManagementAuth,
   Effect.gen(function* () {
@@ -71,11 +78,12 @@ export const ManagementAuthLive = Layer.effect(
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const route = yield* HttpRouter.RouteContext
-          const principal = yield* authenticate(auth, request.headers.authorization)
+          const key = yield* authenticateKey(auth, request.headers.authorization)
+          const principal = Policy.principalOf(key)
           const scope = Policy.authorizeManagement(principal, targetOf(request.method, route.params))
           if (Either.isLeft(scope)) return yield* Effect.fail(Errors.forbidden(scope.left.message))
           yield* bodyChecks(request)
-          return { principal, scope: scope.right }
+          return { principal, scope: scope.right, actor: actorOf(key) }
         })
     })
   })

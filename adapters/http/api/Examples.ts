@@ -5,6 +5,7 @@
  * A project `shop` with a `production` environment, a boolean flag `new-checkout` served to beta
  * users and to 10% of everyone else, a segment, a webhook, and an evaluation.
  */
+import type { AuditEntry } from "../../../src/domain/audit/AuditEntry.js"
 import type { ApiKey, CreatedApiKey, CreateProjectKeyInput } from "../../../src/domain/auth/ApiKey.js"
 import type { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
 import type { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
@@ -214,3 +215,18 @@ export const insightsSeries: InsightsSeries = {
 }
 
 export const insightsReceipt: InsightsReceipt = { accepted: 2, ignored: 0 }
+
+// The audit log after the story's key was made: the newest entry first.
+export const auditPage: { readonly data: ReadonlyArray<AuditEntry>; readonly nextCursor: string | null } = {
+  data: [{
+    id: "01a2089b-5c10-7a41-9c3e-5d2f8e7b6a90",
+    projectId: "shop",
+    at: "2026-11-23T09:00:05.000Z",
+    actor: { type: "key", keyId: "key_01JDQ6A2B3C4D5E6F7G8H9J0K1", keyName: "Release manager" },
+    action: "key.created",
+    resource: { type: "key", key: "key_01JDQ7Z6X5V4T3S2R1Q0P9N8M7" },
+    before: null,
+    after: apiKey
+  }],
+  nextCursor: "YXVkaXQ6MTI"
+}

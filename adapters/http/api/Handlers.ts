@@ -6,14 +6,15 @@
  */
 import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Layer, Stream } from "effect"
+import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
+import { Audit } from "../../../src/services/Audit.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags } from "../../../src/services/Flags.js"
 import type { Flag } from "../../../src/domain/definitions/Flag.js"
 import { Projects } from "../../../src/services/Projects.js"
 import { Schedules } from "../../../src/services/Schedules.js"
-import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { Segments } from "../../../src/services/Segments.js"
 import { Webhooks } from "../../../src/services/Webhooks.js"
 import { Insights } from "../../../src/services/Insights.js"
@@ -32,15 +33,24 @@ type StorageFailure = Extract<Errors.ServiceError, { readonly _tag: "StorageErro
 const isStorageError = (error: Errors.ServiceError): error is StorageFailure => error._tag === "StorageError"
 
 /**
+/**
+ * Runs a use case as the authenticated caller: its writes are recorded in the audit log with the
+ * key that made them (`CurrentActor`). Every management handler calls its use case through
+ * `mapped`, which applies this, so no write can miss its actor.
+ */
+const asCaller = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | ManagementAccess> =>
+  Effect.flatMap(ManagementAccess, (access) => Effect.provideService(effect, CurrentActor, access.actor))
+
+/**
  * Service failures as their envelopes, typed by `Errors.EnvelopeOf`: the endpoint must declare
  * each envelope the call can produce. A storage failure is not the caller's fault: it becomes a
  * defect, which the error middleware (Middleware.ts) logs with its cause and answers 500, so
- * every 500 of the HttpApi app is logged in that one place.
+ * every 500 of the HttpApi app is logged in that one place. The call runs as the caller (`asCaller`).
  */
 const mapped = <A, E extends Errors.ServiceError, R>(
   effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
-  effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
+): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R | ManagementAccess> =>
+  asCaller(effect).pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
 /** The flags as the API shows them: each configuration with `lastEvaluatedAt`, and `stale`. */
 const withUsage = (projectId: string, flags: ReadonlyArray<Flag>) =>
@@ -182,21 +192,13 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
 )
 
 /**
- * Schedules remember who made them (the scheduler later acts as `{ type: "schedule", keyId }`),
- * so the create runs as the authenticated key.
+ * Schedules remember who made them (the scheduler later acts as `{ type: "schedule", keyId, keyName }`):
+ * the create runs as the authenticated key, as every call through `mapped` does.
  */
 export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (handlers) =>
   handlers
     .handle("create", ({ path, payload }) =>
-      Effect.gen(function* () {
-        const access = yield* ManagementAccess
-        const schedules = yield* Schedules
-        return yield* mapped(
-          schedules.create(path.projectId, path.flagKey, payload).pipe(
-            Effect.provideService(CurrentActor, { type: "key", keyId: access.principal.keyId })
-          )
-        )
-      })
+      Effect.flatMap(Schedules, (schedules) => mapped(schedules.create(path.projectId, path.flagKey, payload)))
     )
     .handle("list", ({ path }) =>
       Effect.flatMap(Schedules, (schedules) => Effect.map(mapped(schedules.list(path.projectId, path.flagKey)), (data) => ({ data })))
@@ -204,6 +206,10 @@ export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (han
     .handle("cancel", ({ path }) =>
       Effect.flatMap(Schedules, (schedules) => mapped(schedules.cancel(path.projectId, path.flagKey, path.scheduleId)))
     )
+)
+
+export const AuditLive = HttpApiBuilder.group(FlagportApi, "audit", (handlers) =>
+  handlers.handle("list", ({ path, urlParams }) => Effect.flatMap(Audit, (audit) => mapped(audit.list(path.projectId, urlParams))))
 )
 
 /** A lane answer as an HttpServerResponse (bytes, status and headers as the lean lane writes them). */
@@ -329,6 +335,7 @@ export const HandlersLive = Layer.mergeAll(
   WebhooksLive,
   KeysLive,
   SchedulesLive,
+  AuditLive,
   EvaluationLive,
   OfrepLive,
   InsightsLive,

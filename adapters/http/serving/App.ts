@@ -9,6 +9,7 @@ import { HttpApiBuilder, HttpApiScalar, OpenApi } from "@effect/platform"
 import { Layer } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { ApiKeys } from "../../../src/services/ApiKeys.js"
+import type { Audit } from "../../../src/services/Audit.js"
 import type { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import type { Environments } from "../../../src/services/Environments.js"
 import type { Flags } from "../../../src/services/Flags.js"
@@ -37,6 +38,7 @@ export type HttpServices =
   | Flags
   | Segments
   | ApiKeys
+  | Audit
   | Snapshots
   | Schedules
   | StreamTokens

@@ -16,6 +16,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Config, Effect, Layer, Logger } from "effect"
+import * as AuditRetention from "../../../src/services/AuditRetention.js"
 import * as Scheduler from "../../../src/services/Scheduler.js"
 import * as WebhookDispatcher from "../../../src/services/WebhookDispatcher.js"
 import * as StorageLayer from "../../storage/StorageLayer.js"
@@ -85,16 +86,18 @@ const storageOf = async (options: ServerOptions): Promise<Layer.Layer<StorageLay
 }
 
 /**
- * The storage, the HTTP services, (optionally) the webhook dispatcher over the HTTP transport
- * (configured from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS)
- * and (optionally) the scheduler that applies scheduled changes, as one layer, logging at
+ * The storage, the HTTP services, audit log retention (FLAGPORT_AUDIT_RETENTION_DAYS),
+ * (optionally) the webhook dispatcher over the HTTP transport (configured from the environment:
+ * FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS) and (optionally) the scheduler
+ * that applies scheduled changes, as one layer, logging at
  * FLAGPORT_LOG_LEVEL.
  */
 export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown>, webhooks = true, schedules = true) => {
   const services = App.servicesFrom(storage)
+  const withRetention = Layer.merge(services, AuditRetention.layerConfig().pipe(Layer.provide(services)))
   const withWebhooks = webhooks
-    ? Layer.merge(services, WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)))
-    : services
+    ? Layer.merge(withRetention, WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)))
+    : withRetention
   const all = schedules ? Layer.merge(withWebhooks, Scheduler.layer.pipe(Layer.provide(services))) : withWebhooks
   // The level is set before anything is built, so the dispatcher's fibers and the request handlers
   // (which run in the runtime built from this layer) all inherit it.

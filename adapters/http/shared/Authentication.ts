@@ -4,7 +4,7 @@
  * failure to the error envelope (storage failures and defects are logged, answered 500).
  */
 import { Context } from "effect"
-import type { Principal } from "../../../src/domain/auth/ApiKey.js"
+import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { BodyTooLarge } from "./Body.js"
 import * as Errors from "./Errors.js"
@@ -20,11 +20,16 @@ export class Authenticator {
 
   /** Authenticates the raw Authorization header with `Policy` and the key cache (throws the 401). */
   authenticate(authorization: string | undefined): Sync<Principal> {
+    return andThen(this.authenticateKey(authorization), Policy.principalOf)
+  }
+
+  /** As `authenticate`, answering the key itself (management writes record its id and name). */
+  authenticateKey(authorization: string | undefined): Sync<ApiKey> {
     const token = unwrap(Policy.parseAuthorization(authorization))
     if (Policy.classifyToken(token) === undefined) throw Policy.unknownKey()
     return andThen(this.keys.lookup(token), (key) => {
       if (key === null) throw Policy.unknownKey()
-      return Policy.principalOf(key)
+      return key
     })
   }
 

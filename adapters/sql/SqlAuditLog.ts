@@ -1,0 +1,84 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import type { Actor } from "../../src/domain/audit/Actor.js"
+import type { AuditEntry, AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
+import { AuditLog, type PositionedEntry } from "../../src/ports/AuditLog.js"
+import { decodeRows, orFail } from "./SqlSupport.js"
+
+/** flagport_audit_log: the actor and the states as JSON text, `seq` giving append order. */
+
+interface AuditRow {
+  readonly seq: number | string
+  readonly id: string
+  readonly project_id: string
+  readonly occurred_at: string
+  readonly actor: string
+  readonly action: string
+  readonly resource_type: string
+  readonly resource_key: string
+  readonly environment: string | null
+  readonly before_state: string | null
+  readonly after_state: string | null
+}
+
+/** A state is stored as JSON text; SQL NULL and JSON null both read back as null. */
+const parseState = (text: string | null): unknown => (text === null ? null : JSON.parse(text))
+
+const toEntry = (row: AuditRow): PositionedEntry => {
+  const entry: AuditEntry = {
+    id: row.id,
+    projectId: row.project_id,
+    at: row.occurred_at,
+    actor: JSON.parse(row.actor) as Actor,
+    action: row.action,
+    resource: { type: row.resource_type as AuditResourceType, key: row.resource_key },
+    ...(row.environment === null ? {} : { environment: row.environment }),
+    before: parseState(row.before_state),
+    after: parseState(row.after_state)
+  }
+  return { position: Number(row.seq), entry }
+}
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  return AuditLog.of({
+    append: (entry) =>
+      orFail(
+        sql`INSERT INTO flagport_audit_log ${sql.insert({
+          id: entry.id,
+          project_id: entry.projectId,
+          occurred_at: entry.at,
+          actor: JSON.stringify(entry.actor),
+          action: entry.action,
+          resource_type: entry.resource.type,
+          resource_key: entry.resource.key,
+          environment: entry.environment ?? null,
+          before_state: entry.before === null || entry.before === undefined ? null : JSON.stringify(entry.before),
+          after_state: entry.after === null || entry.after === undefined ? null : JSON.stringify(entry.after)
+        })}`
+      ).pipe(Effect.asVoid),
+    list: (projectId, filter, limit, before) => {
+      const conditions = [
+        sql`project_id = ${projectId}`,
+        ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
+        ...(filter.resourceKey === undefined ? [] : [sql`resource_key = ${filter.resourceKey}`]),
+        ...(filter.environment === undefined ? [] : [sql`environment = ${filter.environment}`]),
+        ...(before === undefined ? [] : [sql`seq < ${before}`])
+      ]
+      return orFail(
+        sql<AuditRow>`SELECT seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
+          before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit}`
+      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toEntry)))
+    },
+    // One short statement per batch, as the outbox's retention: the subquery picks the oldest
+    // `limit` rows; on PostgreSQL rows another pruner holds are skipped.
+    prune: (before, limit) =>
+      orFail(
+        sql<{ seq: number | string }>`DELETE FROM flagport_audit_log WHERE seq IN (
+          SELECT seq FROM flagport_audit_log WHERE occurred_at < ${before}
+          ORDER BY occurred_at, seq LIMIT ${Math.max(1, limit)} ${sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })}) RETURNING seq`
+      ).pipe(Effect.map((rows) => rows.length))
+  })
+})
+
+export const layer = Layer.effect(AuditLog, make)

@@ -1,0 +1,38 @@
+import { Context, type Effect } from "effect"
+import type { AuditEntry, AuditFilter } from "../domain/audit/AuditEntry.js"
+import type { StorageError } from "./StorageError.js"
+
+/** A stored entry with its place in the log: later appends have greater positions. */
+export interface PositionedEntry {
+  readonly position: number
+  readonly entry: AuditEntry
+}
+
+/**
+ * The audit log: one entry per management write, appended in the same transaction as the write,
+ * so a committed change always has its entry and a rolled back one never does. Entries are never
+ * changed; retention deletes the old ones.
+ * SQL table: flagport_audit_log(seq, id, project_id, occurred_at, actor, action, resource_type,
+ * resource_key, environment, before_state, after_state).
+ */
+export interface AuditLogShape {
+  /** Appends one entry. Call it inside the write's transaction, after the write's own statements. */
+  readonly append: (entry: AuditEntry) => Effect.Effect<void, StorageError>
+  /**
+   * A project's entries matching `filter`, newest first, at most `limit`; with `before`, only the
+   * entries at positions below it (the next page after an entry at that position).
+   */
+  readonly list: (
+    projectId: string,
+    filter: AuditFilter,
+    limit: number,
+    before?: number
+  ) => Effect.Effect<ReadonlyArray<PositionedEntry>, StorageError>
+  /**
+   * Retention: deletes up to `limit` entries recorded before `before` (any project), oldest first.
+   * Returns how many were deleted (fewer than `limit` means nothing older is left).
+   */
+  readonly prune: (before: string, limit: number) => Effect.Effect<number, StorageError>
+}
+
+export class AuditLog extends Context.Tag("@flagport/ports/AuditLog")<AuditLog, AuditLogShape>() {}

@@ -1,0 +1,49 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { AUDIT_PAGE, type AuditPage, type AuditQuery, decodeCursor, encodeCursor } from "../domain/audit/AuditPage.js"
+import { InvalidRequest, type ResourceNotFound } from "../domain/Errors.js"
+import { AuditLog } from "../ports/AuditLog.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { requireProject } from "./Shared.js"
+
+export interface AuditShape {
+  /**
+   * One page of a project's audit log, newest first, narrowed by the query's filters. 400 for a
+   * `limit` outside 1-200 or a cursor no page answered; 404 for an unknown project.
+   */
+  readonly list: (projectId: string, query: AuditQuery) => Effect.Effect<AuditPage, InvalidRequest | ResourceNotFound | StorageError>
+}
+
+/** Reading the audit log (writing it is each write use case's job, through AuditTrail.recorder). */
+export class Audit extends Context.Tag("@flagport/services/Audit")<Audit, AuditShape>() {}
+
+const invalid = (path: string, message: string) =>
+  new InvalidRequest({ message: "Invalid audit query", details: [{ path, message }] })
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const log = yield* AuditLog
+
+  const list = Effect.fn("Audit.list")(function* (projectId: string, query: AuditQuery) {
+    const limit = query.limit ?? AUDIT_PAGE.default
+    if (!Number.isInteger(limit) || limit < AUDIT_PAGE.min || limit > AUDIT_PAGE.max) {
+      return yield* invalid("limit", `must be a whole number from ${AUDIT_PAGE.min} to ${AUDIT_PAGE.max}`)
+    }
+    const before = query.cursor === undefined ? Option.none<number>() : decodeCursor(query.cursor)
+    if (query.cursor !== undefined && Option.isNone(before)) return yield* invalid("cursor", "is not a cursor this endpoint answered")
+    yield* requireProject(projects, projectId)
+    const filter = { resourceType: query.resourceType, resourceKey: query.resourceKey, environment: query.environment }
+    // One more than the page: whether it exists says whether there is a next page.
+    const rows = yield* log.list(projectId, filter, limit + 1, Option.getOrUndefined(before))
+    const page = rows.slice(0, limit)
+    const last = page[page.length - 1]
+    return {
+      data: page.map((row) => row.entry),
+      nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.position) : null
+    }
+  })
+
+  return Audit.of({ list })
+})
+
+export const layer = Layer.effect(Audit, make)
