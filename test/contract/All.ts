@@ -1,5 +1,6 @@
 import type { Contract } from "./Backend.js"
 import { apiKeyContract } from "./ApiKeyRepository.contract.js"
+import { auditLogContract } from "./AuditLog.contract.js"
 import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
@@ -31,5 +32,6 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["WebhookRepository", webhookContract],
   ["ChangeFeed", changeFeedContract],
   ["ScheduleRepository + scheduler", scheduleContract],
-  ["InsightsRepository", insightsContract]
+  ["InsightsRepository", insightsContract],
+  ["AuditLog", auditLogContract]
 ]
