@@ -56,7 +56,9 @@ const PATHS = [
   "/v1/insights",
   "/v1/projects/{projectId}/flags/{flagKey}/insights",
   // Typed code generation.
-  "/v1/projects/{projectId}/codegen/typescript"
+  "/v1/projects/{projectId}/codegen/typescript",
+  // The audit log.
+  "/v1/projects/{projectId}/audit"
 ]
 
 describe("GET /openapi.json", () => {

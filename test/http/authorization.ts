@@ -246,6 +246,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     success: 204,
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/keys/${(await freshKey(t, n)).id}` })
   },
+  { name: "GET /v1/projects/{p}/audit", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/audit" }) },
   {
     name: "POST /v1/projects/{p}/flags/{f}/schedules",
     kind: "management",

@@ -710,6 +710,17 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
       })
     })
 
+    describe("audit log", () => {
+      it("GET .../audit: 400 for a bad limit, cursor or resource type, 404 for an unknown project", async () => {
+        expect((await call("GET", "/v1/projects/p1/audit?limit=1")).status).toBe(200)
+        expectError("audit.limitOutOfRange", await call("GET", "/v1/projects/p1/audit?limit=0"), 400, "invalid_request")
+        expectError("audit.limitNotANumber", await call("GET", "/v1/projects/p1/audit?limit=ten"), 400, "invalid_request")
+        expectError("audit.unknownCursor", await call("GET", "/v1/projects/p1/audit?cursor=bm90LWEtY3Vyc29y"), 400, "invalid_request")
+        expectError("audit.unknownResourceType", await call("GET", "/v1/projects/p1/audit?resourceType=planet"), 400, "invalid_request")
+        expectError("audit.unknownProject", await call("GET", "/v1/projects/nope/audit"), 404, "not_found")
+      })
+    })
+
     describe("golden error bodies", () => {
       it("match test/http/golden/error-bodies.json", async () => {
         // Runs last in this file: every error body recorded above must equal the golden one.

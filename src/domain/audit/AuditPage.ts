@@ -13,9 +13,10 @@ export const AuditQuery = Schema.Struct({
   resourceKey: Schema.optional(Text),
   environment: Schema.optional(Text),
   limit: Schema.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(AUDIT_PAGE.min, AUDIT_PAGE.max)).annotations({
-      description: `Entries per page, ${AUDIT_PAGE.min} to ${AUDIT_PAGE.max} (default ${AUDIT_PAGE.default}).`
-    })
+    // Documented on the text a URL carries (the OpenAPI document describes that side).
+    Schema.String.annotations({
+      description: `Entries per page, a whole number from ${AUDIT_PAGE.min} to ${AUDIT_PAGE.max} (default ${AUDIT_PAGE.default}).`
+    }).pipe(Schema.compose(Schema.NumberFromString), Schema.int(), Schema.between(AUDIT_PAGE.min, AUDIT_PAGE.max))
   ),
   cursor: Schema.optional(Text.annotations({ description: "`nextCursor` of the previous page." }))
 }).annotations({ parseOptions: { errors: "all" } })
