@@ -85,7 +85,15 @@ export const make = Effect.gen(function* () {
   const auditKey = (action: "key.created" | "key.revoked", at: string, before: ApiKey | null, after: ApiKey) =>
     after.projectId === null
       ? Effect.void
-      : audit({ projectId: after.projectId, at, action, resource: { type: "key", key: after.id }, ...(after.environment === null ? {} : { environment: after.environment }), before, after })
+      : audit({
+          projectId: after.projectId,
+          at,
+          action,
+          resource: { type: "key", key: after.id },
+          ...(after.environment === null ? {} : { environment: after.environment }),
+          before,
+          after
+        })
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
