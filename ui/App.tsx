@@ -6,6 +6,7 @@ import { ConfirmDialog } from "./components/Confirm.js"
 import { Field } from "./components/Field.js"
 import { href, route, type Route } from "./lib/router.js"
 import { chooseProject, projectId, projects, serverKey, signOut } from "./lib/session.js"
+import { AuditPage } from "./pages/AuditPage.js"
 import { EnvironmentsPage } from "./pages/EnvironmentsPage.js"
 import { FlagPage } from "./pages/FlagPage.js"
 import { FlagsPage } from "./pages/FlagsPage.js"
@@ -16,7 +17,7 @@ import { SignInPage } from "./pages/SignInPage.js"
 import { WebhooksPage } from "./pages/WebhooksPage.js"
 
 /**
- * The navigation. The pages about governing change (keys now; the audit log and scheduled changes
+ * The navigation. The pages about governing change (keys and the audit log now; scheduled changes
  * when the API has them) are siblings at the end, each one entry here, one route and one `Page` case.
  */
 const NAV: ReadonlyArray<{ readonly label: string; readonly route: Route; readonly pages: ReadonlyArray<Route["page"]> }> = [
@@ -25,7 +26,8 @@ const NAV: ReadonlyArray<{ readonly label: string; readonly route: Route; readon
   { label: "Environments", route: { page: "environments" }, pages: ["environments"] },
   { label: "Webhooks", route: { page: "webhooks" }, pages: ["webhooks"] },
   { label: "Playground", route: { page: "playground" }, pages: ["playground"] },
-  { label: "Keys", route: { page: "keys" }, pages: ["keys"] }
+  { label: "Keys", route: { page: "keys" }, pages: ["keys"] },
+  { label: "Audit log", route: { page: "audit" }, pages: ["audit"] }
 ]
 
 const Page = ({ project, at }: { project: string; at: Route }) => {
@@ -44,6 +46,8 @@ const Page = ({ project, at }: { project: string; at: Route }) => {
       return <PlaygroundPage projectId={project} />
     case "keys":
       return <KeysPage projectId={project} />
+    case "audit":
+      return <AuditPage projectId={project} />
   }
 }
 

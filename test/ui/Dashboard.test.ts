@@ -362,6 +362,32 @@ describe("the dashboard in a browser", () => {
     await checkPage("playground")
   })
 
+  it("shows the audit log with who made each change, filters it to one flag, and a flag's page shows its history", async () => {
+    await page.getByRole("link", { name: "Audit log" }).click()
+    await page.getByRole("heading", { name: "Audit log" }).waitFor()
+    const main = page.locator("main")
+    // The environment made on the environments page, by the signed-in (global) key.
+    await main.getByRole("row", { name: /environment\.created.*staging/ }).first().waitFor()
+    await page.getByLabel("Resource type").selectOption("flag")
+    await page.getByLabel("Resource key").fill("checkout")
+    await page.getByRole("button", { name: "Show" }).click()
+    await expect.poll(async () => {
+      const rows = await main.locator("tbody tr").allTextContents()
+      return rows.length > 0 && rows.every((r) => r.includes("checkout")) && rows.some((r) => r.includes("flag.created"))
+    }).toBe(true)
+    const first = main.locator("tbody tr").first()
+    await first.getByText("Change").click()
+    await first.locator(".diff").waitFor()
+    await checkPage("audit")
+    const reply = await request(server.url, "GET", "/v1/projects/p1/audit?resourceType=flag&resourceKey=checkout", { key: server.keys.global })
+    const entries = (reply.body as { data: Array<{ action: string }> }).data
+    expect(await main.locator("tbody tr").count()).toBe(entries.length)
+    await open("#/flags/checkout")
+    const history = page.getByRole("region", { name: "History" })
+    await history.getByRole("row", { name: /flag\.created/ }).waitFor()
+    expect(await history.locator("tbody tr").count()).toBe(entries.length)
+  })
+
   it("signs out, which forgets the key", async () => {
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.getByLabel("Server key").waitFor()

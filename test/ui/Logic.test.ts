@@ -6,6 +6,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { OPERATOR_NAMES } from "../../src/domain/conditions/OperatorTable.js"
 import { TOTAL_WEIGHT } from "../../src/domain/definitions/RolloutWeight.js"
+import { AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
+import { actorLabel, ANY, auditQuery, RESOURCE_TYPES } from "../../ui/lib/audit.js"
 import { diffLines } from "../../ui/lib/diff.js"
 import { percentOf, weightOf } from "../../ui/lib/format.js"
 import { inputFor, takesAttribute } from "../../ui/lib/operators.js"
@@ -80,5 +82,25 @@ describe("operator inputs", () => {
     expect(OPERATOR_NAMES).toHaveLength(18)
     expect(inputs).toMatchObject({ in: "json", contains: "text", matches: "regex", lt: "number", before: "date", semverEq: "semver", exists: "none", inSegment: "segments" })
     expect(OPERATOR_NAMES.filter((o) => !takesAttribute(o))).toEqual(["inSegment", "notInSegment"])
+  })
+})
+
+describe("audit log queries and actors", () => {
+  it("sends only the filters that are set, the page size and the cursor", () => {
+    expect(auditQuery(ANY, null)).toBe("?limit=50")
+    expect(auditQuery({ resourceType: "flag", resourceKey: " new checkout ", environment: "production" }, "YXVkaXQ6MTI", 20)).toBe(
+      "?resourceType=flag&resourceKey=new+checkout&environment=production&limit=20&cursor=YXVkaXQ6MTI"
+    )
+  })
+
+  it("names the key by its name, else its id; the command line and the scheduler by what they are", () => {
+    expect(actorLabel({ type: "key", keyId: "k1", keyName: "Release manager" })).toBe('key "Release manager"')
+    expect(actorLabel({ type: "key", keyId: "k1", keyName: "" })).toBe("key k1")
+    expect(actorLabel({ type: "cli" })).toBe("command line")
+    expect(actorLabel({ type: "schedule", keyId: "k2", keyName: "Launch" })).toBe('schedule (made with key "Launch")')
+  })
+
+  it("filters by every resource type the API knows", () => {
+    expect([...RESOURCE_TYPES].sort()).toEqual([...AuditResourceType.literals].sort())
   })
 })

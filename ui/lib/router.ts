@@ -12,6 +12,7 @@ export type Route =
   | { readonly page: "webhooks" }
   | { readonly page: "playground" }
   | { readonly page: "keys" }
+  | { readonly page: "audit" }
 
 export const parseRoute = (hash: string): Route => {
   const parts = hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p))
@@ -23,6 +24,7 @@ export const parseRoute = (hash: string): Route => {
     case "webhooks":
     case "playground":
     case "keys":
+    case "audit":
       return { page: parts[0] }
     default:
       return { page: "flags" }

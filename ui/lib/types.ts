@@ -134,3 +134,21 @@ export interface CreatedApiKey extends ApiKey {
 export interface List<A> {
   readonly data: ReadonlyArray<A>
 }
+
+/** An audit log entry (`GET /v1/projects/{p}/audit`). */
+export interface AuditEntry {
+  readonly id: string
+  readonly projectId: string
+  readonly at: string
+  readonly actor: { readonly type: "key" | "cli" | "schedule"; readonly keyId?: string; readonly keyName?: string }
+  readonly action: string
+  readonly resource: { readonly type: string; readonly key: string }
+  readonly environment?: string
+  readonly before: unknown
+  readonly after: unknown
+}
+
+export interface AuditPage {
+  readonly data: ReadonlyArray<AuditEntry>
+  readonly nextCursor: string | null
+}

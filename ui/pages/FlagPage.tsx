@@ -6,6 +6,7 @@
  * The targeting of the environment shown can be copied to another one.
  */
 import { useState } from "preact/hooks"
+import { AuditHistory } from "../components/AuditHistory.js"
 import { Diff } from "../components/Diff.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
@@ -136,6 +137,15 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
             onReload={reloadFlag}
           />
         )}
+      </section>
+      <section class="card" aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        <AuditHistory
+          key={`history-${flag.version}`}
+          projectId={projectId}
+          filter={{ resourceType: "flag", resourceKey: flag.key, environment: "" }}
+          label={`Changes to ${flag.key}`}
+        />
       </section>
     </section>
   )
