@@ -26,6 +26,7 @@ import { Segments } from "../../src/services/Segments.js"
 import * as WebhooksService from "../../src/services/Webhooks.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
 import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
+import { settledDelivery } from "../webhooks/fixtures/Deliveries.js"
 import { booleanFlag, type Contract, freshProjectId, givenFlag, givenProject } from "./Backend.js"
 
 const boom = new StorageError({ message: "injected audit failure" })
@@ -132,6 +133,17 @@ export const auditLogContract: Contract = (it) => {
       expect(text).not.toContain(WEBHOOK_SECRET)
       expect(text).not.toContain(key.secret)
       expect(text).not.toContain(ApiKeysService.hashSecret(nodeCrypto, key.secret))
+    }))
+
+  it.effect("a redelivery is recorded on its webhook with the delivery it made", () =>
+    Effect.gen(function* () {
+      const projectId = yield* givenProject("development")
+      const webhooks = yield* Webhooks
+      const hook = yield* webhooks.create(projectId, { url: "http://127.0.0.1:9/redeliver", events: ["flag.created"] })
+      const original = yield* settledDelivery(projectId, hook.id, new Date(Date.now() - 60_000).toISOString(), "failed")
+      const again = yield* webhooks.redeliver(projectId, hook.id, original)
+      const [latest] = yield* entriesOf(projectId)
+      expect(latest).toMatchObject({ action: "webhook.redelivered", resource: { type: "webhook", key: hook.id }, before: null, after: again })
     }))
 
   it.effect("the entry's actor is the running use case's CurrentActor", () =>
