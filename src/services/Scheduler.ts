@@ -18,7 +18,7 @@ import { Flags } from "./Flags.js"
  *     with FOR UPDATE SKIP LOCKED, so schedulers in other processes take other rows);
  *  2. apply each, in ONE transaction: `Flags.replaceTargeting` (the use case of the targeting
  *     PUT, so validation, webhook event, change-feed announcement and audit entry are the PUT's)
- *     run as the actor `{ type: "schedule", keyId }` of the key that made the schedule, then
+ *     run as the actor `{ type: "schedule", keyId, keyName }` of the key that made the schedule, then
  *     `settle` marks it `applied`. A change that is no longer valid (a variation removed, the
  *     environment or flag deleted) is undone (a savepoint) and the schedule becomes `failed` with
  *     the reason (so does a schedule whose flag was deleted and made again under the same key: the
@@ -98,7 +98,11 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
           // fails, the schedule stays pending, and it is tried again when its lease expires.
           PreconditionFailed: (e) => Effect.die(e)
         }),
-        Effect.provideService(CurrentActor, { type: "schedule", ...(schedule.actor.keyId === undefined ? {} : { keyId: schedule.actor.keyId }) })
+        Effect.provideService(CurrentActor, {
+          type: "schedule",
+          ...(schedule.actor.keyId === undefined ? {} : { keyId: schedule.actor.keyId }),
+          ...(schedule.actor.keyName === undefined ? {} : { keyName: schedule.actor.keyName })
+        })
       )
     return yield* tx
       .withTransaction(

@@ -60,7 +60,7 @@ for (const [backend, database] of Object.entries(databases)) {
         targeting: turnOn,
         status: "pending",
         createdAt: expect.stringMatching(/Z$/),
-        actor: { type: "key", keyId: expect.any(String) }
+        actor: { type: "key", keyId: expect.any(String), keyName: expect.any(String) }
       })
       expect((await schedulesOf("launch")).data).toEqual([schedule])
 

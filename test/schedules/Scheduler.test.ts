@@ -70,7 +70,7 @@ describe("scheduler on the TestClock", () => {
       yield* TestClock.adjust("2 seconds")
       yield* settle
       expect(yield* run(statusOf(schedule.id))).toBe("applied")
-      expect(actorsSeen).toEqual([{ type: "schedule", keyId: "key-1" }])
+      expect(actorsSeen).toEqual([{ type: "schedule", keyId: "key-1", keyName: "release bot" }])
       const flag = yield* run(Effect.flatMap(Flags, (f) => f.get("p", "flag")))
       expect(flag.configs.find((c) => c.environmentKey === "production")).toMatchObject({ enabled: true, defaultVariationKey: "on" })
       expect(flag.updatedAt <= formatTimestamp(Date.parse(at) + 2000)).toBe(true)
