@@ -14,6 +14,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
+import * as AuditTrail from "./AuditTrail.js"
 import { Flags } from "./Flags.js"
 import { currentTimestamp } from "./Shared.js"
 
@@ -62,6 +63,7 @@ export const make = Effect.gen(function* () {
   const flags = yield* Flags
   const ids = yield* IdGenerator
   const tx = yield* Transactor
+  const audit = yield* AuditTrail.recorder
 
   const create = Effect.fn("Schedules.create")(function* (projectId: string, flagKey: string, input: CreateScheduleInput) {
     const misplaced = environmentProblems(input)
@@ -84,8 +86,22 @@ export const make = Effect.gen(function* () {
       createdAt: yield* currentTimestamp,
       settledAt: null
     }
-    yield* tx.withTransaction(repo.insert(stored))
-    return toSchedule(stored)
+    const schedule = toSchedule(stored)
+    yield* tx.withTransaction(
+      Effect.zipRight(
+        repo.insert(stored),
+        audit({
+          projectId,
+          at: stored.createdAt,
+          action: "schedule.created",
+          resource: { type: "schedule", key: stored.id },
+          environment: stored.environment,
+          before: null,
+          after: schedule
+        })
+      )
+    )
+    return schedule
   })
 
   const list = Effect.fn("Schedules.list")(function* (projectId: string, flagKey: string) {
@@ -106,6 +122,16 @@ export const make = Effect.gen(function* () {
           const current = Option.getOrElse(yield* repo.get(projectId, flagKey, scheduleId), () => found.value)
           return yield* new ResourceConflict({ message: `Schedule '${scheduleId}' is ${current.status}; only a pending schedule can be cancelled` })
         }
+        const after = Option.getOrElse(yield* repo.get(projectId, flagKey, scheduleId), () => found.value)
+        yield* audit({
+          projectId,
+          at: now,
+          action: "schedule.cancelled",
+          resource: { type: "schedule", key: scheduleId },
+          environment: found.value.environment,
+          before: toSchedule(found.value),
+          after: toSchedule(after)
+        })
       })
     )
   })

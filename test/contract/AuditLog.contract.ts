@@ -22,6 +22,7 @@ import { Flags } from "../../src/services/Flags.js"
 import * as ProjectsService from "../../src/services/Projects.js"
 import { Projects } from "../../src/services/Projects.js"
 import * as SegmentsService from "../../src/services/Segments.js"
+import { Schedules } from "../../src/services/Schedules.js"
 import { Segments } from "../../src/services/Segments.js"
 import * as WebhooksService from "../../src/services/Webhooks.js"
 import { Webhooks } from "../../src/services/Webhooks.js"
@@ -144,6 +145,18 @@ export const auditLogContract: Contract = (it) => {
       const again = yield* webhooks.redeliver(projectId, hook.id, original)
       const [latest] = yield* entriesOf(projectId)
       expect(latest).toMatchObject({ action: "webhook.redelivered", resource: { type: "webhook", key: hook.id }, before: null, after: again })
+    }))
+
+  it.effect("a schedule's creation and cancellation are recorded on the schedule", () =>
+    Effect.gen(function* () {
+      const { projectId } = yield* givenFlag("production")
+      const schedules = yield* Schedules
+      const targeting = { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+      const made = yield* schedules.create(projectId, "flag", { environment: "production", at: "2999-01-01T09:00:00Z", targeting })
+      yield* schedules.cancel(projectId, "flag", made.id)
+      const [cancelled, created] = yield* entriesOf(projectId)
+      expect(created).toMatchObject({ action: "schedule.created", resource: { type: "schedule", key: made.id }, environment: "production", before: null, after: made })
+      expect(cancelled).toMatchObject({ action: "schedule.cancelled", resource: { type: "schedule", key: made.id }, before: made, after: { id: made.id, status: "cancelled" } })
     }))
 
   it.effect("the entry's actor is the running use case's CurrentActor", () =>

@@ -99,6 +99,9 @@ export const auditSuite = (backend: "sqlite" | "postgres"): void => {
       expectStatus(await call("POST", "/v1/projects/p1/environments", { key: "qa", name: "QA" }), 201)
       const key = (await call("POST", "/v1/projects/p1/keys", { type: "client", name: "SDK" })).body as { id: string; key: string }
       expectStatus(await call("DELETE", `/v1/projects/p1/keys/${key.id}`), 204)
+      const schedules = "/v1/projects/p1/flags/audited/schedules"
+      const schedule = (await call("POST", schedules, { environment: "production", at: "2999-01-01T09:00:00Z", targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] } })).body as { id: string }
+      expectStatus(await call("DELETE", `${schedules}/${schedule.id}`), 204)
       expectStatus(await call("DELETE", "/v1/projects/p1/flags/audited"), 204)
       // A project is made by a global key: its own first entry names that key.
       expectStatus(await request(t.url, "POST", "/v1/projects", { key: t.keys.global, body: { id: "audited-project", name: "Audited" } }), 201)
@@ -119,11 +122,15 @@ export const auditSuite = (backend: "sqlite" | "postgres"): void => {
         ["environment.created", "environment", "qa", "qa"],
         ["key.created", "key", key.id, null],
         ["key.revoked", "key", key.id, null],
+        ["schedule.created", "schedule", schedule.id, "production"],
+        ["schedule.cancelled", "schedule", schedule.id, "production"],
         ["flag.deleted", "flag", "audited", null]
       ])
       expect(mine.every((e) => e.projectId === "p1" && JSON.stringify(e.actor) === JSON.stringify({ type: "key", keyId: editor.id, keyName: "Release manager" }))).toBe(true)
       expect(mine[1]).toMatchObject({ before: { name: "audited", version: 1 }, after: { name: "Audited", version: 2 } })
-      expect(mine[13]).toMatchObject({ before: { key: "audited" }, after: null })
+      expect(mine[13]).toMatchObject({ before: null, after: { id: schedule.id, status: "pending" } })
+      expect(mine[14]).toMatchObject({ before: { status: "pending" }, after: { status: "cancelled" } })
+      expect(mine[15]).toMatchObject({ before: { key: "audited" }, after: null })
       // The seed's writes came from the use cases directly (no HTTP): the default actor, cli.
       expect(page.data.filter((e) => e.action === "project.created").map((e) => e.actor)).toEqual([{ type: "cli" }])
       const text = JSON.stringify(page)
@@ -169,7 +176,8 @@ export const auditSuite = (backend: "sqlite" | "postgres"): void => {
           ["DELETE", `/v1/projects/p1/webhooks/${hook.id}`],
           ["POST", "/v1/projects/p1/environments", { key: "ghost", name: "G" }],
           ["POST", "/v1/projects/p1/keys", { type: "client", name: "ghost" }],
-          ["DELETE", `/v1/projects/p1/keys/${key.id}`]
+          ["DELETE", `/v1/projects/p1/keys/${key.id}`],
+          ["POST", "/v1/projects/p1/flags/guarded/schedules", { environment: "production", at: "2999-01-01T09:00:00Z", targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }]
         ]
         for (const [method, path, body] of writes) {
           const reply = await call(method, path, body)
@@ -193,6 +201,7 @@ export const auditSuite = (backend: "sqlite" | "postgres"): void => {
       expect(keys.find((k) => k.id === key.id)?.revokedAt).toBeNull()
       expect(keys.map((k) => k.name)).not.toContain("ghost")
       expect((await request(t.url, "GET", "/v1/projects", { key: t.keys.global })).text).not.toContain("ghost-project")
+      expect((await call("GET", "/v1/projects/p1/flags/guarded/schedules")).body).toEqual({ data: [] })
       // And with appends working again, the same write goes through and is recorded.
       expectStatus(await call("PATCH", "/v1/projects/p1/flags/guarded", { name: "now" }), 200)
       expect((await audit("?limit=1")).data.map((e) => [e.action, e.resource.key])).toEqual([["flag.updated", "guarded"]])

@@ -3,6 +3,7 @@ import { Effect, Layer, TestClock } from "effect"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { type Actor, CurrentActor } from "../../src/domain/audit/Actor.js"
 import { formatTimestamp } from "../../src/domain/definitions/Ids.js"
+import { Audit } from "../../src/services/Audit.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"
@@ -71,6 +72,9 @@ describe("scheduler on the TestClock", () => {
       yield* settle
       expect(yield* run(statusOf(schedule.id))).toBe("applied")
       expect(actorsSeen).toEqual([{ type: "schedule", keyId: "key-1", keyName: "release bot" }])
+      // The audit log records the change as the PUT's, made by the schedule.
+      const [latest] = (yield* run(Effect.flatMap(Audit, (a) => a.list("p", { resourceType: "flag", resourceKey: "flag", limit: 1 })))).data
+      expect(latest).toMatchObject({ action: "targeting.updated", environment: "production", actor: { type: "schedule", keyId: "key-1", keyName: "release bot" } })
       const flag = yield* run(Effect.flatMap(Flags, (f) => f.get("p", "flag")))
       expect(flag.configs.find((c) => c.environmentKey === "production")).toMatchObject({ enabled: true, defaultVariationKey: "on" })
       expect(flag.updatedAt <= formatTimestamp(Date.parse(at) + 2000)).toBe(true)

@@ -183,7 +183,7 @@ export const schedule: Schedule = {
   targeting: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] },
   status: "pending",
   createdAt: "2026-11-23T09:10:00.000Z",
-  actor: { type: "key", keyId: "01a2089b-4a21-7c3e-8b5f-6d7e8f9a0b1c" }
+  actor: { type: "key", keyId: "01a2089b-4a21-7c3e-8b5f-6d7e8f9a0b1c", keyName: "Release manager" }
 }
 
 // Evaluation insights.
