@@ -33,7 +33,6 @@ type StorageFailure = Extract<Errors.ServiceError, { readonly _tag: "StorageErro
 const isStorageError = (error: Errors.ServiceError): error is StorageFailure => error._tag === "StorageError"
 
 /**
-/**
  * Runs a use case as the authenticated caller: its writes are recorded in the audit log with the
  * key that made them (`CurrentActor`). Every management handler calls its use case through
  * `mapped`, which applies this, so no write can miss its actor.
@@ -49,8 +48,13 @@ const asCaller = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, 
  */
 const mapped = <A, E extends Errors.ServiceError, R>(
   effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R | ManagementAccess> =>
-  asCaller(effect).pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
+): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R | ManagementAccess> => asEnvelopes(asCaller(effect))
+
+/** `mapped` for the evaluation side, whose callers write nothing to the audit log (no actor). */
+const asEnvelopes = <A, E extends Errors.ServiceError, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
+  effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
 /** The flags as the API shows them: each configuration with `lastEvaluatedAt`, and `stale`. */
 const withUsage = (projectId: string, flags: ReadonlyArray<Flag>) =>
@@ -314,7 +318,7 @@ export const InsightsReportLive = HttpApiBuilder.group(FlagportApi, "insightsRep
       const scope = Policy.authorizeEvaluation(principal, payload.projectId, payload.environment)
       if (Either.isLeft(scope)) return yield* Effect.fail(Errors.fromDomain(scope.left))
       const insights = yield* Insights
-      return yield* mapped(insights.report(scope.right, payload))
+      return yield* asEnvelopes(insights.report(scope.right, payload))
     })
   )
 )
