@@ -3,6 +3,7 @@ import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
 import type { Flag } from "../../src/domain/definitions/Flag.js"
 import type { Environment, Project } from "../../src/domain/definitions/Project.js"
 import type { Segment } from "../../src/domain/definitions/Segment.js"
+import type { EnvironmentConfig } from "../../src/domain/definitions/Targeting.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
@@ -67,6 +68,16 @@ export const environmentRepository = Layer.effect(
   })
 )
 
+/** A stored config as SQL reads it back: prerequisites always present (none when written without), fields in one order. */
+const normalizedConfig = (c: EnvironmentConfig): EnvironmentConfig => ({
+  environmentKey: c.environmentKey,
+  enabled: c.enabled,
+  defaultVariationKey: c.defaultVariationKey,
+  offVariationKey: c.offVariationKey,
+  prerequisites: c.prerequisites ?? [],
+  rules: c.rules
+})
+
 export const flagRepository = Layer.effect(
   FlagRepository,
   Effect.gen(function* () {
@@ -84,7 +95,7 @@ export const flagRepository = Layer.effect(
     const ordered = (projectId: string, flag: Flag) =>
       Effect.map(environments.list(projectId), (envs): Flag => {
         const rank = new Map(envs.map((e, i) => [e.key, i]))
-        const configs = [...flag.configs].sort((a, b) => rank.get(a.environmentKey)! - rank.get(b.environmentKey)!)
+        const configs = [...flag.configs].sort((a, b) => rank.get(a.environmentKey)! - rank.get(b.environmentKey)!).map(normalizedConfig)
         return { ...flag, configs }
       })
     /** A compare-and-set miss: the flag is gone, or at another version. */
@@ -182,6 +193,7 @@ export const flagRepository = Layer.effect(
                 variations: row.flag.variations,
                 defaultVariationKey: config.defaultVariationKey,
                 offVariationKey: config.offVariationKey,
+                prerequisites: config.prerequisites ?? [],
                 rules: config.rules,
                 version: row.flag.version
               }

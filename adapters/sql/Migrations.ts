@@ -11,6 +11,7 @@ import AuditLog from "./migrations/0006_audit_log.js"
 import Schedules from "./migrations/0007_schedules.js"
 import StreamSecret from "./migrations/0008_stream_secret.js"
 import Insights from "./migrations/0009_insights.js"
+import Prerequisites from "./migrations/0010_prerequisites.js"
 
 /**
  * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
@@ -26,7 +27,8 @@ export const migrations = {
   "0006_audit_log": AuditLog,
   "0007_schedules": Schedules,
   "0008_stream_secret": StreamSecret,
-  "0009_insights": Insights
+  "0009_insights": Insights,
+  "0010_prerequisites": Prerequisites
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -2,14 +2,14 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import type { SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import type { Flag, FlagType, Variation } from "../../src/domain/definitions/Flag.js"
-import type { EnvironmentConfig, Rule } from "../../src/domain/definitions/Targeting.js"
+import type { EnvironmentConfig, Prerequisite, Rule } from "../../src/domain/definitions/Targeting.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
 import { boolParam, decodeRows, orDuplicate, orFail } from "./SqlSupport.js"
 
 /**
  * Flags in two tables: flagport_flags (definition, variations as JSON text, version) and
- * flagport_flag_configs (one row per flag and environment, rules as JSON text). A flag is
+ * flagport_flag_configs (one row per flag and environment, rules and prerequisites as JSON text). A flag is
  * written whole: its row, then its configs replaced.
  */
 
@@ -31,6 +31,7 @@ interface ConfigRow {
   readonly enabled: number | boolean
   readonly default_variation_key: string
   readonly off_variation_key: string
+  readonly prerequisites: string
   readonly rules: string
 }
 
@@ -41,6 +42,7 @@ interface SnapshotRow {
   readonly enabled: number | boolean
   readonly default_variation_key: string
   readonly off_variation_key: string
+  readonly prerequisites: string
   readonly rules: string
   readonly version: number | string
 }
@@ -50,6 +52,7 @@ const toConfig = (row: ConfigRow): EnvironmentConfig => ({
   enabled: Boolean(row.enabled),
   defaultVariationKey: row.default_variation_key,
   offVariationKey: row.off_variation_key,
+  prerequisites: JSON.parse(row.prerequisites) as Array<Prerequisite>,
   rules: JSON.parse(row.rules) as Array<Rule>
 })
 
@@ -73,6 +76,7 @@ const toSnapshotFlag = (row: SnapshotRow): SnapshotFlag => ({
   variations: JSON.parse(row.variations) as Array<Variation>,
   defaultVariationKey: row.default_variation_key,
   offVariationKey: row.off_variation_key,
+  prerequisites: JSON.parse(row.prerequisites) as Array<Prerequisite>,
   rules: JSON.parse(row.rules) as Array<Rule>,
   version: Number(row.version)
 })
@@ -83,7 +87,7 @@ export const make = Effect.gen(function* () {
 
   /** Flags joined with their configs (config columns null for a flag without any); add WHERE and ORDER BY. */
   const flagsWithConfigs = sql.literal(`SELECT f.id, f.key, f.name, f.description, f.type, f.variations, f.version,
-      f.created_at, f.updated_at, e.key AS environment_key, c.enabled, c.default_variation_key, c.off_variation_key, c.rules
+      f.created_at, f.updated_at, e.key AS environment_key, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules
     FROM flagport_flags f
     LEFT JOIN flagport_flag_configs c ON c.flag_id = f.id
     LEFT JOIN flagport_environments e ON e.id = c.environment_id`)
@@ -95,6 +99,7 @@ export const make = Effect.gen(function* () {
     enabled: boolParam(dialect, config.enabled),
     default_variation_key: config.defaultVariationKey,
     off_variation_key: config.offVariationKey,
+    prerequisites: JSON.stringify(config.prerequisites ?? []),
     rules: JSON.stringify(config.rules)
   })
 
@@ -216,14 +221,15 @@ export const make = Effect.gen(function* () {
         const id = yield* writeDefinition(projectId, flag, expectedVersion)
         const written = yield* orFail(
           sql`INSERT INTO flagport_flag_configs
-              (flag_id, environment_id, enabled, default_variation_key, off_variation_key, rules)
+              (flag_id, environment_id, enabled, default_variation_key, off_variation_key, prerequisites, rules)
             SELECT ${id}, e.id, CAST(${boolParam(dialect, config.enabled)} AS ${boolType}),
-              ${config.defaultVariationKey}, ${config.offVariationKey}, ${JSON.stringify(config.rules)}
+              ${config.defaultVariationKey}, ${config.offVariationKey}, ${JSON.stringify(config.prerequisites ?? [])}, ${JSON.stringify(config.rules)}
             FROM flagport_environments e WHERE e.project_id = ${projectId} AND e.key = ${environmentKey}
             ON CONFLICT (flag_id, environment_id) DO UPDATE SET
               enabled = excluded.enabled,
               default_variation_key = excluded.default_variation_key,
               off_variation_key = excluded.off_variation_key,
+              prerequisites = excluded.prerequisites,
               rules = excluded.rules
             RETURNING flag_id`
         )
@@ -275,7 +281,7 @@ export const make = Effect.gen(function* () {
 
     snapshotFlags: (projectId, environmentKey) =>
       orFail(
-        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, f.version, c.enabled, c.default_variation_key, c.off_variation_key, c.rules
+        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, f.version, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules
           FROM flagport_flags f
           JOIN flagport_flag_configs c ON c.flag_id = f.id
           JOIN flagport_environments e ON e.id = c.environment_id

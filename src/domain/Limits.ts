@@ -93,6 +93,24 @@ export const LIMITS = {
     unit: "RE2 instructions",
     meaning:
       "compiled size of one `matches` condition: its patterns as one RE2 alternation, in RE2 program instructions (`^(?:[0-9]{1,3}\\.){3}[0-9]{1,3}$` is 27)"
+  },
+  prerequisitesPerConfiguration: {
+    value: 20,
+    scope: "configuration",
+    unit: "prerequisites",
+    meaning: "prerequisites of one flag's configuration for one environment"
+  },
+  prerequisiteDepth: {
+    value: 10,
+    scope: "configuration",
+    unit: "levels",
+    meaning: "prerequisites of prerequisites: the longest chain from a flag through the flags it requires"
+  },
+  prerequisiteEvaluations: {
+    value: 1000,
+    scope: "configuration",
+    unit: "flag evaluations",
+    meaning: "flag evaluations one evaluation may need through its prerequisites, counting a flag required twice twice"
   }
 } as const satisfies Record<string, Declaration>
 

@@ -4,6 +4,7 @@ import type { Flag } from "../domain/definitions/Flag.js"
 import { Text } from "../domain/definitions/Text.js"
 import { documentName } from "../domain/DocumentName.js"
 import { EnvironmentConfig } from "../domain/definitions/Targeting.js"
+import { graphProblem, projectGraph } from "../domain/definitions/ValidatePrerequisites.js"
 import { makeFlagEvent } from "../domain/webhooks/Webhook.js"
 import { ChangeFeed } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
@@ -27,7 +28,8 @@ export type CopyEnvironmentInput = typeof CopyEnvironmentInput.Type
 export interface EnvironmentCopyShape {
   /**
    * Copies each named flag's configuration in `from` (enabled, default and off variations, rules
-   * with their ids) to `to`, in one transaction: all flags or none. Every flag whose configuration
+   * with their ids, prerequisites) to `to`, in one transaction: all flags or none. 400 when the
+   * copied prerequisites would form a cycle or nest too deep in `to` (with its other flags). Every flag whose configuration
    * changed grows its version by one and records one `targeting.updated`; the answer lists their
    * keys. 400 when `from` is `to`, or for `ifMatch` without exactly one flag named; 404 for an
    * unknown project, environment or flag; 412 when `ifMatch` is not that flag's version.
@@ -94,6 +96,18 @@ export const make = Effect.gen(function* () {
         const only = selected[0]
         if (options?.ifMatch !== undefined && only !== undefined && only.version !== options.ifMatch) {
           return yield* preconditionFailed(only.key, only.version)
+        }
+        const copiedPrerequisites = new Map<string, ReadonlyArray<string>>()
+        for (const flag of selected) {
+          const source = flag.configs.find((c) => c.environmentKey === input.from)
+          if (source !== undefined) copiedPrerequisites.set(flag.key, (source.prerequisites ?? []).map((p) => p.flagKey))
+        }
+        const problem = graphProblem(projectGraph(all, to), copiedPrerequisites)
+        if (problem !== undefined) {
+          return yield* new InvalidRequest({
+            message: "The copied prerequisites cannot be evaluated in the target environment.",
+            details: [{ path: "flags", message: problem }]
+          })
         }
         const changed: Array<string> = []
         for (const flag of selected) {

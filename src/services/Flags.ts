@@ -4,6 +4,7 @@ import { InvalidRequest, PreconditionFailed, type Problem, ResourceConflict, Res
 import type { CreateFlagInput, Flag, PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
 import * as Validation from "../domain/definitions/Validation.js"
+import { projectGraph, validatePrerequisites } from "../domain/definitions/ValidatePrerequisites.js"
 import { makeFlagEvent } from "../domain/webhooks/Webhook.js"
 import { ChangeFeed } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
@@ -52,15 +53,20 @@ export interface FlagsShape {
     input: PatchFlagInput,
     options?: WriteOptions
   ) => Effect.Effect<Flag, VersionedWriteError>
-  /** Deletes a flag with all its configurations and records `flag.deleted` (the flag as it was). */
+  /**
+   * Deletes a flag with all its configurations and records `flag.deleted` (the flag as it was).
+   * 409 while another flag names it as a prerequisite in any environment.
+   */
   readonly remove: (
     projectId: string,
     flagKey: string,
     options?: WriteOptions
-  ) => Effect.Effect<void, ResourceNotFound | PreconditionFailed | StorageError>
+  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | PreconditionFailed | StorageError>
   /**
    * Replaces one environment's configuration whole, assigns ids to rules sent without one (sent
-   * ids are kept), grows the version by one and records `targeting.updated`. All or nothing:
+   * ids are kept), grows the version by one and records `targeting.updated`. Prerequisites
+   * (default none) must name flags and variations of the project without making a cycle or
+   * nesting deeper than the limit (ValidatePrerequisites.ts). All or nothing:
    * any problem (400) or unknown environment / flag (404) leaves the flag untouched.
    */
   readonly replaceTargeting: (
@@ -103,6 +109,18 @@ const versionConflict = (error: VersionConflict) => Effect.fail(preconditionFail
 
 const invalid = (message: string, details: ReadonlyArray<Problem>) =>
   new InvalidRequest({ message, details: [...details] })
+
+const quoted = (keys: ReadonlyArray<string>) => keys.map((k) => `'${k}'`).join(", ")
+
+/** The flags (other than `flagKey`) whose configuration in some environment requires `flagKey`, optionally as one of `variations`. */
+const dependentsOf = (all: ReadonlyArray<Flag>, flagKey: string, variations?: ReadonlySet<string>): ReadonlyArray<string> =>
+  all
+    .filter(
+      (other) =>
+        other.key !== flagKey &&
+        other.configs.some((c) => (c.prerequisites ?? []).some((p) => p.flagKey === flagKey && (variations === undefined || variations.has(p.variationKey))))
+    )
+    .map((other) => other.key)
 
 export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
@@ -194,6 +212,13 @@ export const make = Effect.gen(function* () {
               message: `Variation(s) ${removedInUse.map((k) => `'${k}'`).join(", ")} of flag '${flagKey}' are still used by a configuration or rule`
             })
           }
+          const removed = new Set(flag.variations.map((v) => v.key).filter((key) => !kept.has(key)))
+          const requiring = removed.size === 0 ? [] : dependentsOf(yield* flags.list(projectId), flagKey, removed)
+          if (requiring.length > 0) {
+            return yield* new ResourceConflict({
+              message: `A variation removed from flag '${flagKey}' is still required by flag(s) ${quoted(requiring)} as a prerequisite`
+            })
+          }
         }
         const updated: Flag = {
           ...flag,
@@ -221,6 +246,12 @@ export const make = Effect.gen(function* () {
         const revision = yield* bumpRevision(projects, projectId)
         const flag = yield* load(projectId, flagKey)
         yield* checkVersion(flag, options)
+        const requiring = dependentsOf(yield* flags.list(projectId), flagKey)
+        if (requiring.length > 0) {
+          return yield* new ResourceConflict({
+            message: `Flag '${flagKey}' is required by flag(s) ${quoted(requiring)} as a prerequisite; remove those prerequisites first`
+          })
+        }
         yield* flags.remove(projectId, flagKey, flag.version).pipe(
           Effect.catchTag("NotFound", Effect.die),
           Effect.catchTag("VersionConflict", versionConflict)
@@ -234,7 +265,8 @@ export const make = Effect.gen(function* () {
 
   /**
    * The rules of a targeting write, in one place: the environment exists (404), every problem of
-   * the input (400). Reads the segments only when a rule names some.
+   * the input (400), prerequisites included. Reads the segments only when a rule names some, the
+   * project's flags only when prerequisites are sent.
    */
   const checkTargeting = (projectId: string, flag: Flag, input: TargetingInput) =>
     Effect.gen(function* () {
@@ -250,7 +282,14 @@ export const make = Effect.gen(function* () {
       const segmentKeys = namesSegments
         ? new Set((yield* segments.list(projectId)).map((s) => s.key))
         : new Set<string>()
-      const problems = Validation.validateTargeting(flag, input, segmentKeys)
+      // The project's flags are only needed (one more query) when prerequisites are sent.
+      const sentPrerequisites: unknown = input.prerequisites
+      const needsGraph = sentPrerequisites !== undefined && !(Array.isArray(sentPrerequisites) && sentPrerequisites.length === 0)
+      const graph = needsGraph ? projectGraph(yield* flags.list(projectId), input.environment) : undefined
+      const problems = [
+        ...Validation.validateTargeting(flag, input, segmentKeys),
+        ...(graph === undefined ? [] : validatePrerequisites(flag.key, sentPrerequisites, graph))
+      ]
       if (problems.length > 0) return yield* invalid("Invalid targeting", problems)
     })
 
@@ -290,6 +329,7 @@ export const make = Effect.gen(function* () {
           enabled: input.enabled,
           defaultVariationKey: input.defaultVariationKey,
           offVariationKey: input.offVariationKey,
+          prerequisites: input.prerequisites ?? [],
           rules
         }
         const exists = flag.configs.some((c) => c.environmentKey === input.environment)

@@ -39,6 +39,7 @@ export const disabledConfig = (environmentKey: string, variations: ReadonlyArray
   enabled: false,
   defaultVariationKey: variations[0]?.key ?? "",
   offVariationKey: variations[variations.length - 1]?.key ?? "",
+  prerequisites: [],
   rules: []
 })
 

@@ -225,9 +225,10 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
     HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/flags/${flagKey}`
       .setHeaders(IfMatchHeaders)
       .addSuccess(HttpApiSchema.NoContent)
-      .addError(Errors.PreconditionFailed),
+      .addError(Errors.PreconditionFailed)
+      .addError(Errors.Conflict),
     "Delete a flag",
-    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version."
+    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version. 409 while another flag names it as a prerequisite."
   ))
   .add(described(
     HttpApiEndpoint.put("replaceTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`

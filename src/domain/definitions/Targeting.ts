@@ -54,12 +54,27 @@ export const Rule = Schema.Struct({
 }).annotations(documentName("Rule"))
 export type Rule = typeof Rule.Type
 
-/** The configuration of one flag in one environment. */
+/**
+ * A flag this configuration depends on: evaluated in the same environment for the same context,
+ * it must serve `variationKey`, else this flag serves its off variation (PREREQUISITE_FAILED).
+ */
+export const Prerequisite = Schema.Struct({
+  flagKey: Schema.String,
+  variationKey: Schema.String
+}).annotations(documentName("Prerequisite"))
+export type Prerequisite = typeof Prerequisite.Type
+
+/**
+ * The configuration of one flag in one environment. `prerequisites` is always present in what the
+ * API and the storage return (`[]` when none); it is optional in the type so configurations made
+ * before prerequisites existed (and literals in host code) stay valid: absent means none.
+ */
 export const EnvironmentConfig = Schema.Struct({
   environmentKey: Key,
   enabled: Schema.Boolean,
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
+  prerequisites: Schema.optional(Schema.Array(Prerequisite)),
   rules: Schema.Array(Rule)
 }).annotations(documentName("Targeting"))
 export type EnvironmentConfig = typeof EnvironmentConfig.Type
@@ -70,6 +85,8 @@ export const TargetingInput = Schema.Struct({
   enabled: Schema.Boolean,
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
+  /** Optional; absent means none (`[]`). */
+  prerequisites: Schema.optional(Schema.Array(Prerequisite)),
   rules: Schema.Array(RuleInput)
 }).annotations(documentName("TargetingInput"))
 export type TargetingInput = typeof TargetingInput.Type

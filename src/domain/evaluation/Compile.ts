@@ -9,11 +9,17 @@
  * on demand, so both compile through this one function.
  *
  * Compilation never throws. A flag whose definition cannot be evaluated (an unknown
- * variation, a missing segment, a rollout whose weights do not sum to TOTAL_WEIGHT, ...) gets a
- * precomputed ERROR result instead; a disabled flag still serves its off variation.
+ * variation, a missing segment, a rollout whose weights do not sum to TOTAL_WEIGHT, prerequisites
+ * that form a cycle or nest too deep, ...) gets a precomputed ERROR result instead; a disabled
+ * flag still serves its off variation.
+ *
+ * Prerequisites are linked to the compiled flags they name once every flag is compiled, after
+ * definitions/PrerequisiteGraph.ts has turned every flag whose prerequisites cannot be evaluated
+ * into an ERROR flag, so the evaluator follows links that always end, with bounded work.
  */
 import { isAttributeOperator, isSegmentOperator, type SegmentOperatorName } from "../conditions/OperatorTable.js"
 import type { RegexEngine } from "../conditions/RegexEngine.js"
+import * as PrerequisiteGraph from "../definitions/PrerequisiteGraph.js"
 import { TOTAL_WEIGHT } from "../definitions/RolloutWeight.js"
 import { typeCheck as variationTypeCheck } from "../definitions/VariationValue.js"
 import { type Bucketer, cumulativeWeights, hashThreshold, makeBucketer } from "./Bucketing.js"
@@ -32,6 +38,9 @@ const SEGMENT_KINDS: Record<SegmentOperatorName, number> = { inSegment: KIND_IN_
 
 export interface CompiledCondition {
   readonly kind: number
+  /** The operator and values as written: read by explain's trace only, never by evaluation. */
+  readonly operator: string
+  readonly values: ReadonlyArray<unknown>
   /** True when the attribute is `key` (the context key). */
   readonly isKey: boolean
   readonly attribute: string
@@ -46,6 +55,8 @@ export interface CompiledCondition {
   readonly negate: boolean
   /** For segment operators: the conditions of each referenced segment. */
   readonly segments: ReadonlyArray<ReadonlyArray<CompiledCondition>>
+  /** For segment operators: the keys of `segments`, in the same order (for explain's trace). */
+  readonly segmentKeys: ReadonlyArray<string>
 }
 
 export interface CompiledRollout {
@@ -60,10 +71,22 @@ export interface CompiledRollout {
 }
 
 export interface CompiledRule {
+  /** The rule's id (its index as a string when it has none), for explain's trace. */
+  readonly id: string
   readonly conditions: ReadonlyArray<CompiledCondition>
   /** Set for a rule that serves one variation; otherwise `rollout` is set. */
   readonly result: EvaluationResult | null
   readonly rollout: CompiledRollout | null
+}
+
+/** One prerequisite of an enabled flag, linked to the compiled flag it names. */
+export interface CompiledPrerequisite {
+  readonly flagKey: string
+  readonly variationKey: string
+  /** The prerequisite flag; null when the snapshot has no flag with that key (never met). Set by linking. */
+  flag: CompiledFlag | null
+  /** What the flag serves when this prerequisite is not met: its off variation, reason PREREQUISITE_FAILED. */
+  readonly failed: EvaluationResult
 }
 
 export interface CompiledFlag {
@@ -71,6 +94,8 @@ export interface CompiledFlag {
   readonly enabled: boolean
   readonly off: EvaluationResult
   readonly fallthrough: EvaluationResult
+  /** Checked in order before the rules; empty for a disabled or broken flag (they never check them). */
+  readonly prerequisites: ReadonlyArray<CompiledPrerequisite>
   readonly rules: ReadonlyArray<CompiledRule>
   /** Set when the enabled flag cannot be evaluated: every evaluation answers this. */
   readonly broken: EvaluationResult | null
@@ -155,6 +180,8 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
     })
     return {
       kind: SEGMENT_KINDS[operator],
+      operator,
+      values,
       isKey: false,
       attribute: "",
       ownOnly: false,
@@ -163,7 +190,8 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
       prepared: null,
       stringShortcut: false,
       negate,
-      segments: resolved
+      segments: resolved,
+      segmentKeys: values as ReadonlyArray<string>
     }
   }
   if (!isAttributeOperator(operator)) return fail(`unknown operator ${JSON.stringify(operator)}`)
@@ -172,6 +200,8 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
   const op = OPERATORS[operator]
   return {
     kind: KIND_ATTRIBUTE,
+    operator,
+    values,
     isKey: attribute === "key",
     attribute,
     ownOnly: inheritable(attribute),
@@ -180,7 +210,8 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
     prepared: op.prepare(values, regex),
     stringShortcut: hasStringShortcut(op),
     negate,
-    segments: []
+    segments: [],
+    segmentKeys: []
   }
 }
 
@@ -205,6 +236,21 @@ const compileSegments = (raw: unknown, regex: RegexEngine): Segments => {
 interface VariationRef {
   readonly key: string
   readonly value: unknown
+}
+
+/** The prerequisites of an enabled flag, not linked yet (absent means none). */
+const compilePrerequisites = (raw: unknown, key: string, off: EvaluationResult, offVariation: VariationRef | undefined): Array<CompiledPrerequisite> => {
+  if (raw === undefined) return []
+  if (!Array.isArray(raw)) return fail("prerequisites is not an array")
+  return raw.map((p: unknown, index): CompiledPrerequisite => {
+    if (!isRecord(p) || typeof p.flagKey !== "string" || typeof p.variationKey !== "string") {
+      return fail(`prerequisite ${index} needs a flagKey and a variationKey`)
+    }
+    // Without an off variation there is nothing to serve: the off result is then already an ERROR.
+    const failed =
+      offVariation === undefined ? off : makeResult(key, offVariation.value, offVariation.key, { kind: "PREREQUISITE_FAILED", prerequisiteKey: p.flagKey })
+    return { flagKey: p.flagKey, variationKey: p.variationKey, flag: null, failed }
+  })
 }
 
 const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segments, regex: RegexEngine): CompiledFlag => {
@@ -238,10 +284,10 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
   const enabled = raw.enabled === true
   const brokenFlag = (error: string): CompiledFlag => {
     const broken = errorResult(key, error, offVariation)
-    return { key, enabled, off: enabled ? broken : off, fallthrough: broken, rules: [], broken, invalidContext }
+    return { key, enabled, off: enabled ? broken : off, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext }
   }
   if (problems.length > 0) return brokenFlag(`INVALID_DEFINITION: ${problems.join("; ")}`)
-  if (!enabled) return { key, enabled, off, fallthrough: off, rules: [], broken: null, invalidContext }
+  if (!enabled) return { key, enabled, off, fallthrough: off, prerequisites: [], rules: [], broken: null, invalidContext }
 
   const variation = (k: unknown, where: string): VariationRef =>
     (typeof k === "string" ? variations.get(k) : undefined) ??
@@ -249,6 +295,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
   try {
     const fallthroughVariation = variation(raw.defaultVariationKey, "the default")
     const fallthrough = makeResult(key, fallthroughVariation.value, fallthroughVariation.key, { kind: "FALLTHROUGH" })
+    const prerequisites = compilePrerequisites(raw.prerequisites, key, off, offVariation)
     const rawRules = Array.isArray(raw.rules) ? raw.rules : fail("rules is not an array")
     const rules = rawRules.map((rule: unknown, ruleIndex): CompiledRule => {
       if (!isRecord(rule)) return fail(`rule ${ruleIndex} is not an object`)
@@ -266,7 +313,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
       }
       if (rule.variationKey !== undefined) {
         const v = variation(rule.variationKey, where)
-        return { conditions, result: makeResult(key, v.value, v.key, reason()), rollout: null }
+        return { id: ruleId, conditions, result: makeResult(key, v.value, v.key, reason()), rollout: null }
       }
       const rollout = rule.rollout
       if (!isRecord(rollout) || !Array.isArray(rollout.variations) || rollout.variations.length === 0) {
@@ -285,6 +332,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
       const bucketBy = typeof rollout.bucketBy === "string" ? rollout.bucketBy : "key"
       const seed = typeof rollout.seed === "string" ? rollout.seed : key
       return {
+        id: ruleId,
         conditions,
         result: null,
         rollout: {
@@ -298,9 +346,33 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
         }
       }
     })
-    return { key, enabled, off, fallthrough, rules, broken: null, invalidContext }
+    return { key, enabled, off, fallthrough, prerequisites, rules, broken: null, invalidContext }
   } catch (e) {
     return brokenFlag(e instanceof DefinitionError ? `${e.code}: ${e.message}` : `INVALID_DEFINITION: ${String(e)}`)
+  }
+}
+
+/**
+ * Turns every flag whose prerequisites cannot be evaluated (a cycle, too deep, too much work:
+ * PrerequisiteGraph.ts) into an ERROR flag, then links each remaining prerequisite to its flag.
+ * Only enabled, unbroken flags check prerequisites, so only their edges count.
+ */
+const linkPrerequisites = (flags: Map<string, CompiledFlag>): void => {
+  const verdict = PrerequisiteGraph.checker((flagKey) => flags.get(flagKey)?.prerequisites.map((p) => p.flagKey))
+  // Every verdict first, on the graph as compiled; then the replacements.
+  const problems: Array<readonly [string, string]> = []
+  for (const [key, flag] of flags) {
+    if (flag.prerequisites.length === 0) continue
+    const { problem } = verdict(key)
+    if (problem !== null) problems.push([key, problem])
+  }
+  for (const [key, problem] of problems) {
+    const flag = flags.get(key)!
+    const broken = errorResult(key, `INVALID_DEFINITION: ${problem}`, flag.off.variationKey === null ? undefined : { key: flag.off.variationKey, value: flag.off.value })
+    flags.set(key, { ...flag, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken })
+  }
+  for (const flag of flags.values()) {
+    for (const prerequisite of flag.prerequisites) prerequisite.flag = flags.get(prerequisite.flagKey) ?? null
   }
 }
 
@@ -323,7 +395,7 @@ export const compile = (snapshot: ConfigSnapshot, regex: RegexEngine): CompiledS
       } catch (e) {
         // Defensive: compileFlag reports definition problems itself; anything else still yields an ERROR flag.
         const broken = errorResult(key, `INVALID_DEFINITION: ${e instanceof Error ? e.message : String(e)}`, undefined)
-        compiled = { key, enabled: false, off: broken, fallthrough: broken, rules: [], broken, invalidContext: broken }
+        compiled = { key, enabled: false, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext: broken }
       }
       flags.set(key, compiled)
       keys.push(key)
@@ -331,6 +403,7 @@ export const compile = (snapshot: ConfigSnapshot, regex: RegexEngine): CompiledS
   } catch {
     // A hostile snapshot (throwing getters, proxies): keep what compiled so far.
   }
+  linkPrerequisites(flags)
   const ordered = keys.map((key) => flags.get(key)!)
   return { environment, flags, keys, ordered, record: RecordFactory.make(keys) }
 }

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { FlagType, Variation } from "../definitions/Flag.js"
-import { Condition, Rule } from "../definitions/Targeting.js"
+import { Condition, Prerequisite, Rule } from "../definitions/Targeting.js"
 import { documentName } from "../DocumentName.js"
 
 /** One flag as a local evaluator sees it in `GET /v1/config`: its definition merged with one environment's configuration. */
@@ -11,6 +11,8 @@ export const SnapshotFlag = Schema.Struct({
   variations: Schema.Array(Variation),
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
+  /** Always sent by the server; absent (an older server or a hand-written configuration) means none. */
+  prerequisites: Schema.optional(Schema.Array(Prerequisite)),
   rules: Schema.Array(Rule),
   /**
    * The flag's version (grows with every change to the flag), so a client can tell which flags

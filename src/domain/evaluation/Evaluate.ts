@@ -7,14 +7,18 @@ import * as Re2 from "../conditions/Re2.js"
 import * as Compile from "./Compile.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type * as Evaluator from "./Evaluator.js"
+import type * as Explain from "./Explain.js"
 
 export { evaluate, evaluateAll, evaluateCompiled, hasFlag } from "./Evaluator.js"
+export { explain } from "./Explain.js"
 // Aliases, not `export type { ... } from` nor `export *`: the declaration bundler turns a re-exported
 // type inside `export * as Evaluate` into a value (`typeof CompiledFlag`), which breaks hosts that
 // type-check libraries (skipLibCheck: false). test/package/Package.test.ts checks it.
 export type CompiledFlag = Evaluator.CompiledFlag
 export type CompiledSnapshot = Evaluator.CompiledSnapshot
 export type LocalContext = Evaluator.LocalContext
+export type Explanation = Explain.Explanation
+export type FlagTrace = Explain.FlagTrace
 
 /** Compiles a snapshot once for many evaluations (see Compile.ts). Never throws, whatever the input. */
 export const compile = (snapshot: ConfigSnapshot): CompiledSnapshot => Compile.compile(snapshot, Re2.engine)

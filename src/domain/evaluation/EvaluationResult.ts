@@ -1,13 +1,15 @@
 import { Schema } from "effect"
 import { documentName } from "../DocumentName.js"
 
-export const ReasonKind = Schema.Literal("OFF", "FALLTHROUGH", "RULE_MATCH", "ERROR")
+export const ReasonKind = Schema.Literal("OFF", "FALLTHROUGH", "RULE_MATCH", "PREREQUISITE_FAILED", "ERROR")
 export type ReasonKind = typeof ReasonKind.Type
 
 export const Reason = Schema.Struct({
   kind: ReasonKind,
   ruleId: Schema.optional(Schema.String),
   ruleIndex: Schema.optional(Schema.Number),
+  /** With PREREQUISITE_FAILED: the first prerequisite flag that did not serve the named variation. */
+  prerequisiteKey: Schema.optional(Schema.String),
   error: Schema.optional(Schema.String)
 }).annotations(documentName("Reason"))
 export type Reason = typeof Reason.Type

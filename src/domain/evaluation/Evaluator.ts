@@ -6,6 +6,7 @@
  * the client SDK loads on demand (conditions/RegexEngine.ts).
  *
  *   configuration disabled           -> OFF          (off variation)
+ *   a prerequisite not met           -> PREREQUISITE_FAILED (prerequisiteKey; off variation)
  *   enabled, a rule matches          -> RULE_MATCH   (ruleId, ruleIndex; the rule's variation or rollout's)
  *   enabled, no rule matches         -> FALLTHROUGH  (default variation)
  *   definition cannot be evaluated   -> ERROR        (off variation when it exists, else value null)
@@ -14,12 +15,23 @@
  * evaluation allocates nothing in the common case; conditions are pre-resolved (operators,
  * prepared values, segments), rollouts hash from a precomputed seed prefix, and nothing is
  * parsed, looked up by name or wrapped in a closure per call. See docs/evaluation.md.
+ *
+ * Prerequisites are evaluated by this same function, in order, before the rules; one is met when
+ * its flag serves the named variation without an error. `compile` guarantees the links end and
+ * bound the work (definitions/PrerequisiteGraph.ts). A flag without prerequisites pays one length
+ * check.
+ *
+ * Explain: every step can report to an optional `EvaluationObserver` (Trace.ts builds the trace
+ * from it). Without one, the cost is an `undefined` check per step; with one, the same code runs,
+ * so a trace can never disagree with the answer.
  */
 import { bucketValue, hashWith } from "./Bucketing.js"
 import {
   type CompiledCondition,
   type CompiledFlag as CompiledFlagOf,
+  type CompiledPrerequisite,
   type CompiledRollout,
+  type CompiledRule,
   type CompiledSnapshot as CompiledSnapshotOf,
   errorResult,
   KIND_ATTRIBUTE,
@@ -37,6 +49,30 @@ export type CompiledFlag = CompiledFlagOf
 export type CompiledSnapshot = CompiledSnapshotOf
 
 const hasOwn = Object.prototype.hasOwnProperty
+
+/**
+ * What explain listens to while a flag is evaluated, in evaluation order. Calls nest: a
+ * prerequisite's own steps come between its `prerequisiteStart` and `prerequisiteEnd`, a segment's
+ * conditions between `segmentStart` and `segmentEnd`.
+ */
+export interface EvaluationObserver {
+  readonly prerequisiteStart: (prerequisite: CompiledPrerequisite) => void
+  /** `result` is null when the prerequisite flag does not exist. */
+  readonly prerequisiteEnd: (prerequisite: CompiledPrerequisite, result: EvaluationResult | null, met: boolean) => void
+  readonly ruleStart: (rule: CompiledRule, index: number) => void
+  /** An attribute condition: the value read (undefined when absent) and whether it matched. */
+  readonly condition: (condition: CompiledCondition, value: unknown, matched: boolean) => void
+  readonly segmentConditionStart: (condition: CompiledCondition) => void
+  readonly segmentStart: (segmentKey: string) => void
+  readonly segmentEnd: (matched: boolean) => void
+  readonly segmentConditionEnd: (matched: boolean) => void
+  /** A rollout of a rule whose conditions matched: the bucket value read, its hash (null without one) and the served result. */
+  readonly rollout: (rollout: CompiledRollout, value: unknown, hash: number | null, served: EvaluationResult | null) => void
+  /** `matched`: every condition of the rule matched. */
+  readonly ruleEnd: (matched: boolean) => void
+}
+
+type Observer = EvaluationObserver | undefined
 
 /**
  * What `evaluate` accepts: a context whose key may be absent (OpenFeature's missing targeting
@@ -62,39 +98,79 @@ const lookup = (
   return read(attributes)
 }
 
-const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string | undefined, attributes: object | undefined): boolean => {
-  for (let i = 0; i < conditions.length; i++) if (!matches(conditions[i]!, key, attributes)) return false
+const allMatch = (conditions: ReadonlyArray<CompiledCondition>, key: string | undefined, attributes: object | undefined, observer: Observer): boolean => {
+  for (let i = 0; i < conditions.length; i++) if (!matches(conditions[i]!, key, attributes, observer)) return false
   return true
 }
 
-const matches = (c: CompiledCondition, key: string | undefined, attributes: object | undefined): boolean => {
+const matches = (c: CompiledCondition, key: string | undefined, attributes: object | undefined, observer: Observer): boolean => {
   if (c.kind === KIND_ATTRIBUTE) {
     const value = lookup(c.isKey, c.attribute, c.ownOnly, c.read, key, attributes)
     // An absent attribute never matches, whatever `negate` says. JSON null counts as absent.
-    if (value === undefined || value === null) return false
-    if (c.stringShortcut && typeof value === "string") return testString(c.op, value, c.prepared) !== c.negate
-    return testAttribute(c.op, value, c.prepared) !== c.negate
+    const matched =
+      value === undefined || value === null
+        ? false
+        : c.stringShortcut && typeof value === "string"
+          ? testString(c.op, value, c.prepared) !== c.negate
+          : testAttribute(c.op, value, c.prepared) !== c.negate
+    if (observer !== undefined) observer.condition(c, value, matched)
+    return matched
   }
+  if (observer !== undefined) observer.segmentConditionStart(c)
   let inAny = false
-  for (let i = 0; i < c.segments.length && !inAny; i++) inAny = allMatch(c.segments[i]!, key, attributes)
-  return (c.kind === KIND_IN_SEGMENT ? inAny : !inAny) !== c.negate
+  for (let i = 0; i < c.segments.length && !inAny; i++) {
+    if (observer !== undefined) observer.segmentStart(c.segmentKeys[i]!)
+    inAny = allMatch(c.segments[i]!, key, attributes, observer)
+    if (observer !== undefined) observer.segmentEnd(inAny)
+  }
+  const matched = (c.kind === KIND_IN_SEGMENT ? inAny : !inAny) !== c.negate
+  if (observer !== undefined) observer.segmentConditionEnd(matched)
+  return matched
 }
 
 /**
  * The rollout step, out of line so `evaluateFlag` stays small: the served slice's result, or null
  * when the rule does not apply (no bucket value: evaluation goes on to the next rule).
  */
-const rolloutResult = (rollout: CompiledRollout, key: string | undefined, attributes: object | undefined): EvaluationResult | null => {
-  const value = bucketValue(lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes))
-  if (value === undefined) return null
+const rolloutResult = (rollout: CompiledRollout, key: string | undefined, attributes: object | undefined, observer: Observer): EvaluationResult | null => {
+  const read = lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes)
+  const value = bucketValue(read)
+  if (value === undefined) {
+    if (observer !== undefined) observer.rollout(rollout, read, null, null)
+    return null
+  }
   // The slice whose running weight first exceeds the bucket, compared in hash space (no division).
   const hash = hashWith(rollout.bucketer, value) >>> 0
   const thresholds = rollout.thresholds
-  for (let i = 0; i < thresholds.length; i++) if (hash < thresholds[i]!) return rollout.results[i]!
+  let served: EvaluationResult | null = null
+  for (let i = 0; i < thresholds.length; i++) {
+    if (hash < thresholds[i]!) {
+      served = rollout.results[i]!
+      break
+    }
+  }
+  if (observer !== undefined) observer.rollout(rollout, read, hash, served)
+  return served
+}
+
+/**
+ * The prerequisites step, out of line like the rollout: null when every prerequisite is met, else
+ * the flag's PREREQUISITE_FAILED result for the first that is not. Recursion ends: `compile` breaks
+ * every flag whose prerequisites form a cycle or nest too deep.
+ */
+const failedPrerequisite = (prerequisites: ReadonlyArray<CompiledPrerequisite>, context: LocalContext, observer: Observer): EvaluationResult | null => {
+  for (let i = 0; i < prerequisites.length; i++) {
+    const prerequisite = prerequisites[i]!
+    if (observer !== undefined) observer.prerequisiteStart(prerequisite)
+    const result = prerequisite.flag === null ? null : evaluateFlag(prerequisite.flag, context, observer)
+    const met = result !== null && result.reason.kind !== "ERROR" && result.variationKey === prerequisite.variationKey
+    if (observer !== undefined) observer.prerequisiteEnd(prerequisite, result, met)
+    if (!met) return prerequisite.failed
+  }
   return null
 }
 
-const evaluateFlag = (flag: CompiledFlag, context: LocalContext): EvaluationResult => {
+const evaluateFlag = (flag: CompiledFlag, context: LocalContext, observer: Observer): EvaluationResult => {
   if (!flag.enabled) return flag.off
   if (flag.broken !== null) return flag.broken
   if (typeof context !== "object" || context === null) return flag.invalidContext
@@ -104,12 +180,19 @@ const evaluateFlag = (flag: CompiledFlag, context: LocalContext): EvaluationResu
   if (typeof key !== "string" && key !== undefined) return flag.invalidContext
   const raw = context.attributes
   const attributes = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : undefined
+  if (flag.prerequisites.length !== 0) {
+    const failed = failedPrerequisite(flag.prerequisites, context, observer)
+    if (failed !== null) return failed
+  }
   const rules = flag.rules
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i]!
-    if (!allMatch(rule.conditions, key, attributes)) continue
+    if (observer !== undefined) observer.ruleStart(rule, i)
+    const matched = allMatch(rule.conditions, key, attributes, observer)
+    if (observer !== undefined) observer.ruleEnd(matched)
+    if (!matched) continue
     if (rule.result !== null) return rule.result
-    const served = rolloutResult(rule.rollout!, key, attributes)
+    const served = rolloutResult(rule.rollout!, key, attributes, observer)
     if (served !== null) return served
   }
   return flag.fallthrough
@@ -127,14 +210,17 @@ export const hasFlag = (compiled: CompiledSnapshot, flagKey: string): boolean =>
   }
 }
 
-/** Evaluates one flag for one context. Never throws; an unknown flag is an ERROR result with value null. */
-export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext): EvaluationResult => {
+/**
+ * Evaluates one flag for one context. Never throws; an unknown flag is an ERROR result with value
+ * null. `observer` (explain) hears every step; evaluations without it pay nothing for it.
+ */
+export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext, observer?: EvaluationObserver): EvaluationResult => {
   try {
     const flag = compiled.flags.get(flagKey)
     if (flag === undefined) {
       return errorResult(String(flagKey), `FLAG_NOT_FOUND: no flag ${JSON.stringify(flagKey)} in environment ${JSON.stringify(compiled.environment)}`, undefined)
     }
-    return evaluateFlag(flag, context)
+    return evaluateFlag(flag, context, observer)
   } catch (e) {
     // Reached only through hostile input (throwing getters, proxies); results stay total.
     return unexpected(flagKey, e)
@@ -144,7 +230,7 @@ export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: L
 /** One flag of `evaluateAll`: a failure stays in its own result. */
 const evaluateOne = (flag: CompiledFlag, context: unknown): EvaluationResult => {
   try {
-    return evaluateFlag(flag, context as LocalContext)
+    return evaluateFlag(flag, context as LocalContext, undefined)
   } catch (e) {
     return unexpected(flag.key, e)
   }

@@ -5,6 +5,8 @@
  *   RULE_MATCH  -> TARGETING_MATCH, or SPLIT when the rule serves a percentage rollout
  *   FALLTHROUGH -> STATIC when the flag has no rules, else DEFAULT
  *   OFF         -> DISABLED
+ *   PREREQUISITE_FAILED -> PREREQUISITE_FAILED (not one of OpenFeature's standard reasons, which
+ *                  have none for a prerequisite not met; OpenFeature allows other strings)
  *   ERROR       -> ERROR
  *
  * Which of the two a RULE_MATCH or a FALLTHROUGH is depends on the compiled flag that answered,
@@ -13,7 +15,7 @@
 import type { CompiledFlag } from "./Compile.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 
-export type OpenFeatureReason = "TARGETING_MATCH" | "SPLIT" | "STATIC" | "DEFAULT" | "DISABLED" | "ERROR"
+export type OpenFeatureReason = "TARGETING_MATCH" | "SPLIT" | "STATIC" | "DEFAULT" | "DISABLED" | "PREREQUISITE_FAILED" | "ERROR"
 
 /** The result came from a rule that serves a percentage rollout. */
 export const servedBySplit = (flag: CompiledFlag, result: EvaluationResult): boolean =>
@@ -32,6 +34,8 @@ export const openFeatureReason = (flag: CompiledFlag, result: EvaluationResult):
       return staticFallthrough(flag, result) ? "STATIC" : "DEFAULT"
     case "OFF":
       return "DISABLED"
+    case "PREREQUISITE_FAILED":
+      return "PREREQUISITE_FAILED"
     case "ERROR":
       return "ERROR"
   }
