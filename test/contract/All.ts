@@ -8,6 +8,7 @@ import { outboxContract } from "./EventOutbox.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
+import { prerequisitesContract } from "./Prerequisites.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
@@ -23,6 +24,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Targeting", targetingContract],
   ["Optimistic concurrency", concurrencyContract],
   ["Environment copy", environmentCopyContract],
+  ["Prerequisites", prerequisitesContract],
   ["SegmentRepository", segmentContract],
   ["ApiKeyRepository", apiKeyContract],
   ["EventOutbox", outboxContract],

@@ -23,8 +23,8 @@ export const flagContract: Contract = (it) => {
       })
       expect(created).toMatchObject({ key: "new-checkout", name: "New checkout", type: "boolean", version: 1 })
       expect(created.configs).toEqual([
-        { environmentKey: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", rules: [] },
-        { environmentKey: "staging", enabled: false, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+        { environmentKey: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] },
+        { environmentKey: "staging", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] }
       ])
       expect(created.createdAt).toBe(created.updatedAt)
       expect(yield* flags.get(projectId, "new-checkout")).toEqual(created)

@@ -89,6 +89,7 @@ export const projectContract: Contract = (it) => {
         enabled: false,
         defaultVariationKey: "red",
         offVariationKey: "blue",
+        prerequisites: [],
         rules: []
       })
       expect(limit.configs[1]).toMatchObject({ defaultVariationKey: "only", offVariationKey: "only", enabled: false })

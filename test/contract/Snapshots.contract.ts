@@ -36,6 +36,7 @@ export const snapshotContract: Contract = (it) => {
             variations: targeted.variations,
             defaultVariationKey: "on",
             offVariationKey: "off",
+            prerequisites: [],
             rules: [{ id: "r", conditions: [{ operator: "inSegment", values: ["beta"] }], variationKey: "off" }],
             version: targeted.version
           },
@@ -46,6 +47,7 @@ export const snapshotContract: Contract = (it) => {
             variations: [{ key: "cfg", value: { depth: [1, { x: null }] } }],
             defaultVariationKey: "cfg",
             offVariationKey: "cfg",
+            prerequisites: [],
             rules: [],
             version: 1
           }

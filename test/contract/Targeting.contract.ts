@@ -59,6 +59,7 @@ export const targetingContract: Contract = (it) => {
         enabled: false,
         defaultVariationKey: "off",
         offVariationKey: "off",
+        prerequisites: [],
         rules: []
       })
     }))

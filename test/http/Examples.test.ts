@@ -33,6 +33,7 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/ofrep/v1/evaluate/flags/{key}", { key: "new-checkout" }],
   ["post", "/ofrep/v1/evaluate/flags", {}],
   ["post", "/v1/insights", {}],
+  ["post", "/v1/explain", {}],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
   ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }]
 ]

@@ -47,6 +47,7 @@ const PATHS = [
   "/v1/projects/{projectId}/webhooks/{webhookId}/deliveries",
   "/v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
   "/v1/evaluate",
+  "/v1/explain",
   "/v1/flags/{flagKey}/eval",
   "/v1/config",
   "/ofrep/v1/evaluate/flags/{key}",

@@ -33,7 +33,8 @@ import { InsightsQuery, InsightsReceipt, InsightsReport, InsightsSeries } from "
 import { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
 import * as Errors from "../shared/Errors.js"
 import * as Examples from "./Examples.js"
-import { ConfigQuery, EvaluateRequest, EvaluateResponse, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
+import { ConfigQuery, EvaluateRequest, EvaluateResponse, ExplainRequest, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
+import { ExplanationSchema } from "../../../src/domain/evaluation/Explain.js"
 import { declareConfigETag, declareStreamSecurity, finishDocument } from "./OpenApiDocument.js"
 import { OfrepGroup } from "./Ofrep.js"
 
@@ -390,6 +391,13 @@ export class EvaluationGroup extends HttpApiGroup.make("evaluation")
     HttpApiEndpoint.get("flag")`/v1/flags/${flagKey}/eval`.setUrlParams(FlagEvalQuery).addSuccess(EvaluationResult),
     "Evaluate one flag for a context",
     "Evaluates one flag; `attributes` is URL-encoded JSON so numbers and booleans keep their types. An unknown flag answers 404."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("explain", "/v1/explain")
+      .setPayload(ExplainRequest.annotations({ examples: [Examples.explain] }))
+      .addSuccess(ExplanationSchema.annotations({ examples: [Examples.explained] })),
+    "Explain one flag's evaluation for a context",
+    "Evaluates one flag as `GET /v1/flags/{flagKey}/eval` does (`result` is that answer) and returns the path the evaluator took: the prerequisites with their results, each rule tried with each condition's attribute, the value read (or `absent`), operator, values and outcome, and for a rollout the bucket and the variation chosen. An unknown flag is a 404."
   ))
   .add(described(
     HttpApiEndpoint.get("config", "/v1/config")

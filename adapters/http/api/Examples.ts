@@ -13,10 +13,11 @@ import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../sr
 import type { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import type { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
-import type { EvaluateRequest, EvaluateResponse } from "../shared/EvaluationRequests.js"
+import type { EvaluateRequest, EvaluateResponse, ExplainRequest } from "../shared/EvaluationRequests.js"
 import type { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
 import type { InsightsReceipt, InsightsReport, InsightsSeries } from "../../../src/domain/insights/Insights.js"
 import type { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
+import type { Explanation } from "../../../src/domain/evaluation/Explain.js"
 
 export const createProject: CreateProjectInput = { id: "shop", name: "Shop" }
 
@@ -69,6 +70,8 @@ export const evaluate: EvaluateRequest = {
   environment: "production",
   context: { key: "user-42", attributes: { plan: "beta", email: "ada@shop.example" } }
 }
+
+export const explain: ExplainRequest = { ...evaluate, flagKey: "new-checkout" }
 
 // Response examples: what the server answers along the same story.
 
@@ -145,6 +148,22 @@ export const evaluated: typeof EvaluateResponse.Type = {
       variationKey: "on",
       reason: { kind: "RULE_MATCH", ruleId: "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27", ruleIndex: 0 }
     }
+  }
+}
+
+export const explained: Explanation = {
+  result: evaluated.flags["new-checkout"]!,
+  trace: {
+    flagKey: "new-checkout",
+    prerequisites: [],
+    rules: [
+      {
+        ruleId: "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
+        ruleIndex: 0,
+        matched: true,
+        conditions: [{ attribute: "plan", operator: "in", values: ["beta"], negate: false, absent: false, value: "beta", matched: true }]
+      }
+    ]
   }
 }
 

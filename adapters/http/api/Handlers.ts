@@ -260,6 +260,9 @@ export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (h
     .handle("flag", ({ path, urlParams }) =>
       Effect.flatMap(EvaluationPrincipal, (principal) => viaLane((lane) => lane.flag(principal, path.flagKey, urlParams)))
     )
+    .handle("explain", ({ payload }) =>
+      Effect.flatMap(EvaluationPrincipal, (principal) => viaLane((lane) => lane.explain(principal, payload)))
+    )
     .handle("config", ({ headers, request, urlParams }) =>
       Effect.flatMap(EvaluationPrincipal, (principal) =>
         viaLane((lane) => lane.config(principal, urlParams, headers["if-none-match"], request.headers["accept-encoding"]))

@@ -26,7 +26,7 @@ import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body
 import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
-import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
+import { ConfigQuery, EvaluateRequest, type ExplainRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
 import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
 import { andThen, type Sync, unwrap } from "../shared/Sync.js"
 import { etagMatches } from "./Etag.js"
@@ -253,6 +253,19 @@ export class Lane implements EvaluationLaneShape {
   stream(query: string, header: (name: string) => string | undefined): Sync<LaneResponse> {
     if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
     return this.options.streams.answer({ query, header, body: () => Promise.resolve(new Uint8Array(0)) })
+  }
+
+  /**
+   * POST /v1/explain (answered through the HttpApi, not a fast route: it is a debugging call). The
+   * same checks as the single-flag route, then `Evaluate.explain`, whose result is that route's.
+   */
+  explain(principal: Principal, input: ExplainRequest): Sync<LaneResponse> {
+    checkContextLimits(input.context, "context")
+    return andThen(this.entry(this.scope(principal, input)), (entry) => {
+      if (!Evaluate.hasFlag(entry.compiled, input.flagKey)) throw Errors.notFound(`Flag '${input.flagKey}' not found`)
+      const { result, trace } = Evaluate.explain(entry.compiled, input.flagKey, input.context)
+      return json(200, `{"result":${resultJson(result)},"trace":${JSON.stringify(trace)}}`)
+    })
   }
 
   /** GET /v1/config: the body serialized (and gzipped) once per version; 304 on a matching ETag. */

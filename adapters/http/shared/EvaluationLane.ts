@@ -7,7 +7,7 @@
 import { Context } from "effect"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { StreamOpening } from "./EventStream.js"
-import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "./EvaluationRequests.js"
+import type { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery } from "./EvaluationRequests.js"
 import type { Sync } from "./Sync.js"
 
 /** An answer as plain data, whatever the transport writes it to. */
@@ -43,6 +43,8 @@ export interface EvaluationLaneShape {
   readonly evaluate: (principal: Principal, input: EvaluateRequest) => Sync<LaneResponse>
   /** GET /v1/flags/{flagKey}/eval with a decoded query. */
   readonly flag: (principal: Principal, flagKey: string, query: FlagEvalQuery) => Sync<LaneResponse>
+  /** POST /v1/explain with a decoded body: the flag's result as the route above gives it, and its trace. */
+  readonly explain: (principal: Principal, input: ExplainRequest) => Sync<LaneResponse>
   /** GET /v1/config: 304 on a matching ETag, gzip when accepted. */
   readonly config: (
     principal: Principal,

@@ -33,6 +33,18 @@ export const EvaluateRequest = strict(
 )
 export type EvaluateRequest = typeof EvaluateRequest.Type
 
+/** Body of `POST /v1/explain`: one flag, one context, with the same project and environment rules as /v1/evaluate. */
+export const ExplainRequest = strict(
+  Schema.Struct({
+    environment: Environment,
+    context: EvaluationContext,
+    flagKey: Text,
+    /** Required with a global server key; otherwise optional and must be the key's project. */
+    projectId: Schema.optional(Text)
+  }).annotations(documentName("ExplainRequest"))
+)
+export type ExplainRequest = typeof ExplainRequest.Type
+
 export const EvaluateResponse = Schema.Struct({
   environment: Schema.String,
   flags: Schema.Record({ key: Schema.String, value: EvaluationResult })
