@@ -7,6 +7,8 @@
  *     [pro, enterprise] -> A; (2) email endsWith "@example.com" -> B; (3) 50/50 rollout by key
  *     between A and C; fallthrough C. 1,000 precomputed contexts (below) cycled.
  * W3: evaluateAll over 200 W2-shaped flags (each its own key).
+ * W2P: the W2 flag requiring two prerequisites, each an enabled boolean flag without rules (W1's
+ *      shape) that serves the named variation, so both are checked and then W2's rules run.
  */
 import type { ConfigSnapshot, SnapshotFlag } from "../src/domain/evaluation/ConfigSnapshot.js"
 import type { EvaluationContext } from "../src/domain/evaluation/EvaluationContext.js"
@@ -59,6 +61,14 @@ export const w1: ConfigSnapshot = {
   segments: []
 }
 export const w2: ConfigSnapshot = { environment: "production", flags: [w2Flag("checkout-variant")], segments: [] }
+export const w2p: ConfigSnapshot = {
+  environment: "production",
+  flags: [
+    ...["payments-live", "checkout-enabled"].map((key) => ({ ...w1.flags[0]!, key })),
+    { ...w2Flag("checkout-variant"), prerequisites: [{ flagKey: "payments-live", variationKey: "on" }, { flagKey: "checkout-enabled", variationKey: "on" }] }
+  ],
+  segments: []
+}
 export const w3: ConfigSnapshot = {
   environment: "production",
   flags: Array.from({ length: 200 }, (_, i) => w2Flag(`flag-${i}`)),

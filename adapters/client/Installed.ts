@@ -24,7 +24,8 @@ export interface Installed {
   readonly flags: ReadonlyMap<string, FlagEntry>
 }
 
-const attributesRead = (flag: CompiledFlag): ReadonlyArray<string> => {
+/** The attributes the flag can read: its rules' and rollouts', and those of the flags it requires (their prerequisites are evaluated with it). */
+const attributesRead = (root: CompiledFlag): ReadonlyArray<string> => {
   const names = new Set<string>()
   const visit = (conditions: ReadonlyArray<CompiledCondition>) => {
     for (const c of conditions) {
@@ -32,10 +33,18 @@ const attributesRead = (flag: CompiledFlag): ReadonlyArray<string> => {
       else if (!c.isKey && c.attribute !== "") names.add(c.attribute)
     }
   }
-  for (const rule of flag.rules) {
-    visit(rule.conditions)
-    if (rule.rollout !== null && !rule.rollout.isKey) names.add(rule.rollout.bucketBy)
+  // Compile keeps prerequisite links acyclic; `seen` also spares flags required along several paths.
+  const seen = new Set<CompiledFlag>()
+  const visitFlag = (flag: CompiledFlag) => {
+    if (seen.has(flag)) return
+    seen.add(flag)
+    for (const rule of flag.rules) {
+      visit(rule.conditions)
+      if (rule.rollout !== null && !rule.rollout.isKey) names.add(rule.rollout.bucketBy)
+    }
+    for (const prerequisite of flag.prerequisites) if (prerequisite.flag !== null) visitFlag(prerequisite.flag)
   }
+  visitFlag(root)
   return [...names]
 }
 

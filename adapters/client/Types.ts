@@ -49,7 +49,10 @@ export interface Detail<T> {
   readonly value: T
   /** The served variation's key; null when the fallback was returned. */
   readonly variationKey: string | null
-  /** Flagport's reason: `OFF`, `FALLTHROUGH`, `RULE_MATCH` (with `ruleId`, `ruleIndex`) or `ERROR` (with `error`). */
+  /**
+   * Flagport's reason: `OFF`, `FALLTHROUGH`, `RULE_MATCH` (with `ruleId`, `ruleIndex`),
+   * `PREREQUISITE_FAILED` (with `prerequisiteKey`: the off variation is served) or `ERROR` (with `error`).
+   */
   readonly reason: Reason
   /** Set exactly when `reason.kind` is `ERROR`. */
   readonly errorCode?: ErrorCode

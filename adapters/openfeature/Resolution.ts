@@ -5,6 +5,8 @@
  *   RULE_MATCH  -> TARGETING_MATCH, or SPLIT when the rule serves a percentage rollout
  *   FALLTHROUGH -> STATIC when the flag has no rules, else DEFAULT
  *   OFF         -> DISABLED
+ *   PREREQUISITE_FAILED -> "PREREQUISITE_FAILED" (not one of OpenFeature's standard reasons, which
+ *                  have none for it; `flagMetadata.prerequisiteKey` names the flag not met)
  *   ERROR       -> ERROR with FLAG_NOT_FOUND, TYPE_MISMATCH, PROVIDER_NOT_READY or GENERAL,
  *                  and the caller's default value
  *
@@ -48,6 +50,8 @@ const reasonOf = (detail: Detail<unknown>): string => {
       return detail.static === true ? StandardResolutionReasons.STATIC : StandardResolutionReasons.DEFAULT
     case "OFF":
       return StandardResolutionReasons.DISABLED
+    case "PREREQUISITE_FAILED":
+      return "PREREQUISITE_FAILED"
     default:
       return StandardResolutionReasons.ERROR
   }
@@ -57,6 +61,7 @@ const metadataOf = (detail: Detail<unknown>): FlagMetadata => {
   const metadata: Record<string, string | number> = {}
   if (detail.reason.ruleId !== undefined) metadata.ruleId = detail.reason.ruleId
   if (detail.reason.ruleIndex !== undefined) metadata.ruleIndex = detail.reason.ruleIndex
+  if (detail.reason.prerequisiteKey !== undefined) metadata.prerequisiteKey = detail.reason.prerequisiteKey
   if (detail.version !== undefined) metadata.version = detail.version
   return metadata
 }

@@ -290,6 +290,12 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async () => ({ method: "GET", path: "/v1/flags/matrix-flag/eval?environment=development&key=u&projectId=p1" })
   },
   {
+    name: "POST /v1/explain",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "POST", path: "/v1/explain", body: { environment: "development", context: { key: "u" }, flagKey: "matrix-flag", projectId: "p1" } })
+  },
+  {
     name: "GET /v1/config",
     kind: "evaluation",
     success: 200,
@@ -446,7 +452,8 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
       ["POST /v1/evaluate", "POST", "/v1/evaluate", { context: { key: "u" } }],
       ["GET /v1/flags/{f}/eval", "GET", "/v1/flags/matrix-flag/eval?key=u", undefined],
       ["GET /v1/config", "GET", "/v1/config", undefined],
-      ["GET /v1/stream", "GET", "/v1/stream", undefined]
+      ["GET /v1/stream", "GET", "/v1/stream", undefined],
+      ["POST /v1/explain", "POST", "/v1/explain", { context: { key: "u" }, flagKey: "matrix-flag" }]
     ]
 
     it.each(withoutEnvironment)("%s: a bound key that names no environment is answered for its own", async (name, method, path, body) => {

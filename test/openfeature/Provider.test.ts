@@ -47,6 +47,11 @@ beforeAll(async () => {
   })
   await server.createFlag("disabled-flag", "boolean", [{ key: "on", value: true }, { key: "off", value: false }])
   await server.target("disabled-flag", { enabled: false, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+  // Requires disabled-flag to serve "on", which it never does while disabled.
+  await simple("gated-flag", "boolean", [{ key: "on", value: true }, { key: "off", value: false }], "on", {
+    offVariationKey: "off",
+    prerequisites: [{ flagKey: "disabled-flag", variationKey: "on" }]
+  })
 }, 120_000)
 
 afterAll(() => server.close())
@@ -93,6 +98,14 @@ describe("FlagportProvider through the OpenFeature SDK", () => {
     expect(await reasonOf("empty-str")).toBe("STATIC")
     expect(await reasonOf("str-flag", { targetingKey: "u1", country: "FR" })).toBe("DEFAULT")
     expect(await client.getBooleanDetails("disabled-flag", true, { targetingKey: "u1" })).toMatchObject({ value: false, variant: "off", reason: "DISABLED" })
+  })
+
+  it("maps a prerequisite not met to the reason PREREQUISITE_FAILED with the off variation, the flag not met in the metadata", async () => {
+    const client = await readyClient()
+    const details = await client.getBooleanDetails("gated-flag", true, { targetingKey: "u1" })
+    expect(details).toMatchObject({ value: false, variant: "off", reason: "PREREQUISITE_FAILED" })
+    expect(details.flagMetadata).toMatchObject({ prerequisiteKey: "disabled-flag" })
+    expect(details.errorCode).toBeUndefined()
   })
 
   it("serves falsy values as values, integers up to 2^53-1 exactly, and a float 10.0 as the number 10", async () => {

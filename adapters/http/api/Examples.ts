@@ -97,6 +97,7 @@ export const flag: Flag = {
     enabled: true,
     defaultVariationKey: "off",
     offVariationKey: "off",
+    prerequisites: [],
     rules: [
       {
         id: "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
