@@ -15,8 +15,7 @@
  * Before timing, every process checks that A and B give the same result for every W2 context.
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import type * as EvaluateModule from "../src/domain/evaluation/Evaluate.js"
@@ -94,7 +93,11 @@ const parent = () => {
   const [rev = "HEAD", processesArg = "8", workload = "W2"] = process.argv.slice(2)
   if (WORKLOADS[workload] === undefined) throw new Error(`unknown workload ${workload}: one of ${Object.keys(WORKLOADS).join(", ")}`)
   const processes = Number(processesArg)
-  const dir = mkdtempSync(join(tmpdir(), "flagport-ab-"))
+  // Inside the checkout (.tmp/ is ignored by git), so the old sources resolve their packages
+  // (re2js, effect) from this checkout's node_modules, as they would in a checkout of REV.
+  const scratch = fileURLToPath(new URL("../.tmp/", import.meta.url))
+  mkdirSync(scratch, { recursive: true })
+  const dir = mkdtempSync(join(scratch, "evaluator-ab-"))
   try {
     const archive = execFileSync("git", ["archive", rev, "src"])
     execFileSync("tar", ["-x", "-C", dir], { input: archive })
