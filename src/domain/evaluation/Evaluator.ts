@@ -210,11 +210,15 @@ export const hasFlag = (compiled: CompiledSnapshot, flagKey: string): boolean =>
   }
 }
 
+/** Evaluates one flag for one context. Never throws; an unknown flag is an ERROR result with value null. */
+export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext): EvaluationResult =>
+  evaluateObserved(compiled, flagKey, context, undefined)
+
 /**
- * Evaluates one flag for one context. Never throws; an unknown flag is an ERROR result with value
- * null. `observer` (explain) hears every step; evaluations without it pay nothing for it.
+ * `evaluate`, with every step reported to `observer` (explain, Explain.ts). A separate entry so the
+ * public `evaluate` keeps its three arguments; the work is the same function.
  */
-export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext, observer?: EvaluationObserver): EvaluationResult => {
+export const evaluateObserved = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext, observer: EvaluationObserver | undefined): EvaluationResult => {
   try {
     const flag = compiled.flags.get(flagKey)
     if (flag === undefined) {

@@ -22,7 +22,7 @@ import { documentName } from "../DocumentName.js"
 import { bucketOfHash } from "./Bucketing.js"
 import type { CompiledCondition, CompiledPrerequisite, CompiledRollout, CompiledRule } from "./Compile.js"
 import { EvaluationResult } from "./EvaluationResult.js"
-import { evaluate, type CompiledSnapshot, type EvaluationObserver, type LocalContext } from "./Evaluator.js"
+import { type CompiledSnapshot, type EvaluationObserver, evaluateObserved, type LocalContext } from "./Evaluator.js"
 
 export interface SegmentTrace {
   readonly segmentKey: string
@@ -280,6 +280,6 @@ class Recorder implements EvaluationObserver {
  */
 export const explain = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext): Explanation => {
   const recorder = new Recorder(String(flagKey))
-  const result = evaluate(compiled, flagKey, context, recorder)
+  const result = evaluateObserved(compiled, flagKey, context, recorder)
   return { result, trace: recorder.root }
 }
