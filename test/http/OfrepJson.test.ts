@@ -35,6 +35,31 @@ describe("OFREP JSON", () => {
       metadata: { version: 4 }
     })
   })
+  it("a prerequisite not met is the reason PREREQUISITE_FAILED with the off variation, the flag not met in the metadata", () => {
+    const flag = (key: string, extra: Record<string, unknown>) => ({
+      key,
+      type: "boolean" as const,
+      enabled: true,
+      variations: [{ key: "on", value: true }, { key: "off", value: false }],
+      defaultVariationKey: "on",
+      offVariationKey: "off",
+      rules: [],
+      ...extra
+    })
+    const gated = Evaluate.compile({
+      environment: "development",
+      flags: [flag("base", { enabled: false }), flag("gated", { prerequisites: [{ flagKey: "base", variationKey: "on" }] })],
+      segments: []
+    })
+    const result = Evaluate.evaluate(gated, "gated", { key: "u" })
+    expect(JSON.parse(ofrepFlagJson("gated", gated.flags.get("gated")!, result, 2))).toEqual({
+      key: "gated",
+      value: false,
+      reason: "PREREQUISITE_FAILED",
+      variant: "off",
+      metadata: { prerequisiteKey: "base", version: 2 }
+    })
+  })
   it("the canonical context sorts keys at every level and keeps arrays in order", () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}')
     expect(canonicalJson(JSON.parse('{"__proto__":{"x":1},"a":2}'))).toBe('{"__proto__":{"x":1},"a":2}')

@@ -16,8 +16,9 @@ const Details = Schema.String.annotations({ description: "What went wrong, for l
 const Metadata = Schema.Struct({
   ruleId: Schema.optional(Schema.String),
   ruleIndex: Schema.optional(Schema.Number),
+  prerequisiteKey: Schema.optional(Schema.String.annotations({ description: "With the reason PREREQUISITE_FAILED: the prerequisite flag not met." })),
   version: Schema.optional(Schema.Number.annotations({ description: "The flag's version." }))
-}).annotations({ ...documentName("OfrepMetadata"), description: "`ruleId` and `ruleIndex` of the rule that matched, and the flag's version." })
+}).annotations({ ...documentName("OfrepMetadata"), description: "`ruleId` and `ruleIndex` of the rule that matched, `prerequisiteKey` of a prerequisite not met, and the flag's version." })
 
 export const OfrepEvaluationRequest = Schema.Struct({
   context: Schema.optional(

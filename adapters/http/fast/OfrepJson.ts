@@ -1,7 +1,7 @@
 /**
  * OFREP's evaluation bodies from `Evaluate`'s results:
  *
- *   success  {"key","value","reason","variant","metadata":{"ruleId"?,"ruleIndex"?,"version"?}}
+ *   success  {"key","value","reason","variant","metadata":{"ruleId"?,"ruleIndex"?,"prerequisiteKey"?,"version"?}}
  *   ERROR    {"key","errorCode":"GENERAL","errorDetails","metadata":{"version"?}}
  *
  * `reason` is OpenFeature's (OpenFeatureReason.ts), `variant` the variation key, `version` the
@@ -24,6 +24,8 @@ const metadataJson = (result: EvaluationResult, version: number | undefined): st
   const parts: Array<string> = []
   if (result.reason.ruleId !== undefined) parts.push(`"ruleId":${JSON.stringify(result.reason.ruleId)}`)
   if (result.reason.ruleIndex !== undefined) parts.push(`"ruleIndex":${JSON.stringify(result.reason.ruleIndex)}`)
+  // With the reason PREREQUISITE_FAILED: the prerequisite flag not met.
+  if (result.reason.prerequisiteKey !== undefined) parts.push(`"prerequisiteKey":${JSON.stringify(result.reason.prerequisiteKey)}`)
   if (version !== undefined) parts.push(`"version":${JSON.stringify(version)}`)
   return `{${parts.join(",")}}`
 }
