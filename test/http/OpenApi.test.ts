@@ -104,11 +104,12 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(spec.paths["/health"].get.responses).sort()).toEqual(["200", "500", "503"])
     // 404: every operation on a project's resources and every evaluation or SDK report (unknown project or environment).
     // OFREP answers an unknown environment 400 INVALID_CONTEXT; its single-flag route's 404 is FLAG_NOT_FOUND.
-    const envelope404 = operations.map((o) => o.name).filter((name) => !name.includes("/ofrep/") && (name.includes("{projectId}") || /\/v1\/(evaluate|flags|config|stream|insights)/.test(name)))
+    const envelope404 = operations.map((o) => o.name).filter((name) => !name.includes("/ofrep/") && (name.includes("{projectId}") || /\/v1\/(evaluate|flags|config|stream|insights|explain)/.test(name)))
     expect(answering("404")).toEqual([...envelope404, "POST /ofrep/v1/evaluate/flags/{key}"].sort())
-    // 409: a duplicate key, a reference still in use, a redelivery while pending, a key revoking itself,
+    // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,
     // cancelling a schedule that is no longer pending.
     expect(answering("409")).toEqual([
+      "DELETE /v1/projects/{projectId}/flags/{flagKey}",
       "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}",
       "DELETE /v1/projects/{projectId}/keys/{keyId}",
       "DELETE /v1/projects/{projectId}/segments/{segmentKey}",
