@@ -85,6 +85,12 @@ const variation = (value: unknown, path: string): void => {
   optional(v.name, `${path}.name`, string)
 }
 
+const prerequisite = (value: unknown, path: string): void => {
+  const p = object(value, path)
+  string(p.flagKey, `${path}.flagKey`)
+  string(p.variationKey, `${path}.variationKey`)
+}
+
 const flag = (value: unknown, path: string): void => {
   const f = object(value, path)
   string(f.key, `${path}.key`)
@@ -95,6 +101,8 @@ const flag = (value: unknown, path: string): void => {
   string(f.offVariationKey, `${path}.offVariationKey`)
   array(f.rules, `${path}.rules`).forEach((r, i) => rule(r, `${path}.rules[${i}]`))
   optional(f.version, `${path}.version`, number)
+  // Optional: servers before prerequisites existed send none.
+  optional(f.prerequisites, `${path}.prerequisites`, (list, at) => array(list, at).forEach((p, i) => prerequisite(p, `${at}[${i}]`)))
 }
 
 /** Accepts a configuration exactly when the `ConfigSnapshot` schema (plus an optional flag `version`) would. */
