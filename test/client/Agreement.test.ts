@@ -1,7 +1,7 @@
 /**
  * Local and remote evaluation agree: for random flags (created through the management API of a
- * real server) and random contexts, the client and `POST /v1/evaluate` give the same value and
- * variation. Contexts carry `Date` values, which the client converts as JSON carries them.
+ * real server) and random contexts, the client, `POST /v1/evaluate` and OFREP's bulk evaluation
+ * (`POST /ofrep/v1/evaluate/flags`) give the same value and variation. Contexts carry `Date` values, which the client converts as JSON carries them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
@@ -84,7 +84,7 @@ const context = fc.record(
   { requiredKeys: ["key"] }
 )
 
-describe("the client and POST /v1/evaluate", () => {
+describe("the client, POST /v1/evaluate and OFREP", () => {
   it("give the same value and variation for random flags and contexts", { timeout: 180_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(flag, { minLength: 1, maxLength: 3 }), fc.array(context, { minLength: 1, maxLength: 4 }), async (generated, contexts) => {
@@ -99,9 +99,24 @@ describe("the client and POST /v1/evaluate", () => {
         const remote = await request(server.url, "POST", "/v1/evaluate", { key: server.serverKey, body: { environment: "production", context: ctx } })
         expect(remote.status).toBe(200)
         const remoteFlags = (remote.body as { flags: Record<string, { value: unknown; variationKey: string | null }> }).flags
+        const ofrep = await request(server.url, "POST", "/ofrep/v1/evaluate/flags", {
+          key: server.serverKey,
+          headers: { "flagport-environment": "production" },
+          body: { context: { targetingKey: ctx.key, ...ctx.attributes } }
+        })
+        expect(ofrep.status, ofrep.text).toBe(200)
+        // OFREP answers an evaluation that failed with an error entry (no value, no variant).
+        const ofrepFlags = new Map(
+          (ofrep.body as { flags: Array<{ key: string; value?: unknown; variant?: string; errorCode?: string }> }).flags.map((f) => [
+            f.key,
+            f.errorCode === undefined ? { value: f.value, variationKey: f.variant ?? null } : { value: "(error)", variationKey: null }
+          ])
+        )
         const local = flags.all(ctx)
         for (const key of keys) {
           expect({ value: local[key]!.value, variationKey: local[key]!.variationKey }).toEqual({ value: remoteFlags[key]!.value, variationKey: remoteFlags[key]!.variationKey })
+          if (remoteFlags[key]!.variationKey !== null) expect(ofrepFlags.get(key)).toEqual({ value: remoteFlags[key]!.value, variationKey: remoteFlags[key]!.variationKey })
+          else expect(ofrepFlags.get(key)?.variationKey).toBeNull()
           const type = generated[keys.indexOf(key)]!.type
           const detail = flags.detail(key, ctx, "fallback" as unknown, type)
           if (detail.reason.kind !== "ERROR") expect(detail.value).toEqual(remoteFlags[key]!.value)
