@@ -9,7 +9,9 @@ import { TOTAL_WEIGHT } from "../../src/domain/definitions/RolloutWeight.js"
 import { AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
 import { actorLabel, ANY, auditQuery, RESOURCE_TYPES } from "../../ui/lib/audit.js"
 import { diffLines } from "../../ui/lib/diff.js"
-import { percentOf, weightOf } from "../../ui/lib/format.js"
+import { fromUtcInput, percentOf, toUtcInput, weightOf } from "../../ui/lib/format.js"
+import { actorName, nextCheckIn, onEditorPaths, scheduleBody } from "../../ui/lib/schedules.js"
+import type { Schedule } from "../../ui/lib/types.js"
 import { inputFor, takesAttribute } from "../../ui/lib/operators.js"
 import { ApiError } from "../../ui/lib/api.js"
 import { at, fromError, isConflict, within } from "../../ui/lib/problems.js"
@@ -73,6 +75,55 @@ describe("rollout percentages", () => {
     expect(percentOf(12_345)).toBe("12.345")
     expect(weightOf("")).toBeNaN()
     expect(weightOf("abc")).toBeNaN()
+  })
+})
+
+describe("date and time inputs (UTC)", () => {
+  it("reads a value to the minute or to the second as UTC, and shows an instant back", () => {
+    expect(fromUtcInput("2027-03-01T09:00")).toBe("2027-03-01T09:00:00Z")
+    expect(fromUtcInput("2027-03-01T09:00:05")).toBe("2027-03-01T09:00:05Z")
+    expect(fromUtcInput("")).toBe("")
+    expect(toUtcInput("2027-03-01T10:00:05+01:00")).toBe("2027-03-01T09:00")
+    expect(toUtcInput("2027-03-01T10:00:05+01:00", true)).toBe("2027-03-01T09:00:05")
+    expect(toUtcInput("not a date")).toBe("")
+  })
+})
+
+describe("scheduled changes", () => {
+  const targeting = { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+  const schedule = (status: Schedule["status"], at: string): Schedule =>
+    ({ id: at, flagKey: "a", environment: "production", at, targeting, status, createdAt: at, actor: { type: "key" } })
+  const now = Date.parse("2027-03-01T09:00:00Z")
+
+  it("schedules the editor's PUT body: the environment beside the targeting, the time as UTC", () => {
+    expect(scheduleBody("2027-03-01T09:00:05", { environment: "production", ...targeting })).toEqual({
+      environment: "production",
+      at: "2027-03-01T09:00:05Z",
+      targeting
+    })
+  })
+
+  it("moves the API's targeting problems onto the editor's paths and leaves the others", () => {
+    const refused = fromError(new ApiError(400, "validation_error", "Invalid", [
+      { path: "targeting.rules[0].variationKey", message: "unknown variation" },
+      { path: "at", message: "must be an ISO 8601 date and time" }
+    ]))
+    expect(onEditorPaths(refused).details.map((d) => d.path)).toEqual(["rules[0].variationKey", "at"])
+  })
+
+  it("looks again just after the earliest pending schedule is due, often while it is late, never when none is pending", () => {
+    expect(nextCheckIn([schedule("applied", "2027-03-01T09:00:00Z"), schedule("cancelled", "2027-03-01T10:00:00Z")], now)).toBeNull()
+    expect(nextCheckIn([schedule("pending", "2027-03-01T09:00:04Z"), schedule("pending", "2027-03-01T09:00:09Z")], now)).toBe(5_000)
+    expect(nextCheckIn([schedule("pending", "2027-03-02T09:00:00Z")], now)).toBe(30_000)
+    expect(nextCheckIn([schedule("pending", "2027-03-01T08:59:58Z")], now)).toBe(1_000)
+    expect(nextCheckIn([schedule("pending", "2027-03-01T08:00:00Z")], now)).toBe(10_000)
+  })
+
+  it("names who made a change", () => {
+    expect(actorName({ type: "key", keyId: "01a20903-0be6", keyName: "Ann" })).toBe("Ann")
+    expect(actorName({ type: "key", keyId: "01a20903-0be6" })).toBe("key 01a20903…")
+    expect(actorName({ type: "schedule", keyId: "01a20903-0be6" })).toBe("a schedule (made by key 01a20903…)")
+    expect(actorName({ type: "cli" })).toBe("command line")
   })
 })
 

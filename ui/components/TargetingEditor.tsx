@@ -4,18 +4,20 @@
  * refusal is shown field by field. The save names the version it was made on (`If-Match`), so a
  * change someone else saved meanwhile is not overwritten: the 412 is explained and `onReload`
  * offered. The parent remounts it after a save or a reload (keyed by the flag's version), so it
- * always starts from what is stored.
+ * always starts from what is stored. Instead of saving now, the same targeting can be scheduled
+ * for a date and time (`onScheduled`).
  */
 import { useState } from "preact/hooks"
 import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { isProductionLike } from "../lib/settings.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import type { EnvironmentConfig, Flag, Rule, Segment } from "../lib/types.js"
+import type { EnvironmentConfig, Flag, Rule, Schedule, Segment } from "../lib/types.js"
 import { ask } from "./Confirm.js"
 import { Diff } from "./Diff.js"
 import { ErrorSummary } from "./ErrorSummary.js"
 import { Field } from "./Field.js"
 import { RuleEditor } from "./RuleEditor.js"
+import { ScheduleChange } from "./ScheduleChange.js"
 
 /** A rule with a key that stays with it while rules move (new rules have no id yet). */
 interface Keyed {
@@ -40,6 +42,7 @@ export const TargetingEditor = (props: {
   config: EnvironmentConfig
   segments: ReadonlyArray<Segment>
   onSaved: (flag: Flag) => void
+  onScheduled: (schedule: Schedule) => void
   onReload: () => void
 }) => {
   const { flag, config } = props
@@ -120,6 +123,14 @@ export const TargetingEditor = (props: {
           {saving ? "Saving…" : `Save targeting in ${config.environmentKey}`}
         </button>
       </div>
+      <ScheduleChange
+        projectId={props.projectId}
+        flagKey={flag.key}
+        targeting={after}
+        problems={problems}
+        onScheduled={props.onScheduled}
+        onRefused={setProblems}
+      />
     </form>
   )
 }

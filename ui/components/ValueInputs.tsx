@@ -5,6 +5,7 @@
  * judge of validity, and its problems come back to the values' group.
  */
 import { useState } from "preact/hooks"
+import { fromUtcInput, toUtcInput } from "../lib/format.js"
 import type { ValueInput } from "../lib/operators.js"
 import type { Segment } from "../lib/types.js"
 import { Group } from "./Field.js"
@@ -23,19 +24,12 @@ const showJsonish = (value: unknown): string => {
   return parseJsonish(value) === value ? value : JSON.stringify(value)
 }
 
-/** `datetime-local` has no zone: the dashboard reads and writes its value as UTC. */
-const toLocalInput = (value: unknown): string => {
-  const d = new Date(typeof value === "number" || typeof value === "string" ? value : Number.NaN)
-  return Number.isNaN(d.getTime()) ? "" : d.toISOString().slice(0, 16)
-}
-const fromLocalInput = (text: string): unknown => (text === "" ? "" : `${text}:00Z`)
-
 const codec: Record<Exclude<ValueInput, "none" | "segments">, { show: (v: unknown) => string; read: (t: string) => unknown; type: string; hint: string }> = {
   json: { show: showJsonish, read: parseJsonish, type: "text", hint: "A JSON value; text that is not JSON is a string (quote \"true\" to mean the string)." },
   text: { show: String, read: (t) => t, type: "text", hint: "" },
   regex: { show: String, read: (t) => t, type: "text", hint: "A regular expression (RE2 syntax)." },
   number: { show: String, read: (t) => (t.trim() !== "" && Number.isFinite(Number(t)) ? Number(t) : t), type: "number", hint: "" },
-  date: { show: toLocalInput, read: fromLocalInput, type: "datetime-local", hint: "Date and time in UTC." },
+  date: { show: (v) => toUtcInput(v), read: fromUtcInput, type: "datetime-local", hint: "Date and time in UTC." },
   semver: { show: String, read: (t) => t, type: "text", hint: "A semantic version such as 1.4.0." }
 }
 

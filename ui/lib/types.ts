@@ -140,7 +140,7 @@ export interface AuditEntry {
   readonly id: string
   readonly projectId: string
   readonly at: string
-  readonly actor: { readonly type: "key" | "cli" | "schedule"; readonly keyId?: string; readonly keyName?: string }
+  readonly actor: Actor
   readonly action: string
   readonly resource: { readonly type: string; readonly key: string }
   readonly environment?: string
@@ -151,4 +151,32 @@ export interface AuditEntry {
 export interface AuditPage {
   readonly data: ReadonlyArray<AuditEntry>
   readonly nextCursor: string | null
+}
+
+/** Who made a change: a key, the command line, or a schedule (with the key that made it). */
+export interface Actor {
+  readonly type: "key" | "cli" | "schedule"
+  readonly keyId?: string
+  readonly keyName?: string
+}
+
+export type ScheduleStatus = "pending" | "applied" | "failed" | "cancelled"
+
+/** A scheduled change: at `at`, the targeting of `environment` becomes `targeting`. */
+export interface Schedule {
+  readonly id: string
+  readonly flagKey: string
+  readonly environment: string
+  readonly at: string
+  readonly targeting: {
+    readonly enabled: boolean
+    readonly defaultVariationKey: string
+    readonly offVariationKey: string
+    readonly rules: ReadonlyArray<Rule>
+  }
+  readonly status: ScheduleStatus
+  /** Why a failed schedule changed nothing. */
+  readonly reason?: string
+  readonly createdAt: string
+  readonly actor: Actor
 }

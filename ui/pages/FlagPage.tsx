@@ -3,7 +3,8 @@
  * environment chosen (saved with PUT). Both edits show the change as a diff before saving, and
  * both name the version they were made on (`If-Match`): when someone else saved the flag
  * meanwhile, the save is refused (412) and the page offers to load the current version.
- * The targeting of the environment shown can be copied to another one.
+ * The targeting of the environment shown can be copied to another one, or scheduled for later
+ * instead of saved now; the flag's scheduled changes are listed below it.
  */
 import { useState } from "preact/hooks"
 import { AuditHistory } from "../components/AuditHistory.js"
@@ -14,12 +15,13 @@ import { Waiting } from "../components/Status.js"
 import { TargetingEditor } from "../components/TargetingEditor.js"
 import { toDraft, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
 import { CopyFlag } from "../components/CopyFlag.js"
+import { SchedulesList } from "../components/SchedulesList.js"
 import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
-import type { Environment, Flag, List, Segment } from "../lib/types.js"
+import type { Environment, Flag, List, Schedule, Segment } from "../lib/types.js"
 
 const loadFlag = async (projectId: string, key: string) => {
   const [flag, environments, segments] = await Promise.all([
@@ -69,10 +71,32 @@ const Definition = ({ projectId, flag, onSaved, onReload }: { projectId: string;
   )
 }
 
+/**
+ * A scheduled change settled while the page was open. An applied one changed the flag, but the
+ * page is not reloaded by itself, so an edit in progress is not lost: the person chooses when.
+ */
+const SettledNotice = ({ settled, onReload }: { settled: Schedule | null; onReload: () => void }) =>
+  settled === null ? null : (
+    <div class="card notice" role="status">
+      {settled.status === "applied" ? (
+        <>
+          <p>The change to {settled.environment} scheduled for {when(settled.at)} was applied: the flag has a new version.</p>
+          <button type="button" onClick={onReload}>Reload the current version</button>
+        </>
+      ) : (
+        <p>The change to {settled.environment} scheduled for {when(settled.at)} failed and changed nothing: {settled.reason}</p>
+      )}
+    </div>
+  )
+
 export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: string }) => {
   const { loaded, replace, reload } = useLoad(() => loadFlag(projectId, flagKey), [projectId, flagKey])
   const [environment, setEnvironment] = useState<string | null>(null)
   const [status, setStatus] = useState("")
+  // Bumped when a change is scheduled: the list reads the schedules again, the editor starts over.
+  const [scheduled, setScheduled] = useState(0)
+  // A scheduled change that took effect (or failed) while the page was open.
+  const [settled, setSettled] = useState<Schedule | null>(null)
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { flag, environments, segments } = loaded.data
   const envKey = environment ?? environments[0]?.key ?? null
@@ -83,7 +107,12 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
   }
   const reloadFlag = () => {
     setStatus("")
+    setSettled(null)
     reload()
+  }
+  const onScheduled = (s: Schedule) => {
+    setScheduled((n) => n + 1)
+    setStatus(`Change to ${s.environment} scheduled for ${when(s.at)}.`)
   }
   const copied = (message: string) => {
     reload()
@@ -103,6 +132,7 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
         </p>
       </div>
       <p role="status" class="status">{status}</p>
+      <SettledNotice settled={settled} onReload={reloadFlag} />
       <Definition key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
       <section class="card" aria-labelledby="targeting-title">
         <h2 id="targeting-title">Targeting</h2>
@@ -117,12 +147,13 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
           <p>This project has no environments yet.</p>
         ) : (
           <TargetingEditor
-            key={`${config.environmentKey}-${flag.version}`}
+            key={`${config.environmentKey}-${flag.version}-${scheduled}`}
             projectId={projectId}
             flag={flag}
             config={config}
             segments={segments}
             onSaved={saved(`Targeting in ${config.environmentKey}`)}
+            onScheduled={onScheduled}
             onReload={reloadFlag}
           />
         )}
@@ -138,6 +169,13 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
           />
         )}
       </section>
+      <SchedulesList
+        projectId={projectId}
+        flagKey={flag.key}
+        refresh={scheduled}
+        onSettled={setSettled}
+        onCancelled={(s) => setStatus(`The change to ${s.environment} scheduled for ${when(s.at)} is cancelled.`)}
+      />
       <section class="card" aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
         <AuditHistory

@@ -1,0 +1,57 @@
+/**
+ * Scheduled changes as the flag page handles them: the request that schedules the targeting being
+ * edited, the API's problems placed back on the editor's fields, when to look again for a pending
+ * schedule's outcome, and how a schedule reads in the list.
+ */
+import { fromUtcInput } from "./format.js"
+import type { Problems } from "./problems.js"
+import type { Actor, Schedule } from "./types.js"
+
+/** The targeting PUT body the editor would send, scheduled for `at` (a UTC `datetime-local` value). */
+export const scheduleBody = (at: string, targeting: { readonly environment: string } & Schedule["targeting"]) => {
+  const { environment, ...rest } = targeting
+  return { environment, at: fromUtcInput(at), targeting: rest }
+}
+
+/**
+ * The API names the targeting's problems under `targeting.` (`targeting.rules[0].variationKey`);
+ * the editor's fields use the PUT's paths (`rules[0].variationKey`), so the prefix is dropped.
+ */
+export const onEditorPaths = (problems: Problems): Problems => ({
+  ...problems,
+  details: problems.details.map((d) => (d.path.startsWith("targeting.") ? { ...d, path: d.path.slice("targeting.".length) } : d))
+})
+
+const SECOND = 1_000
+/** Longest wait before looking again: a schedule made elsewhere, or a clock that differs, shows within it. */
+const LONGEST_WAIT = 30 * SECOND
+
+/**
+ * How long to wait before reading the schedules again to learn what became of a pending one
+ * (null: none is pending). Just after the earliest one is due (the server applies it within 2 s),
+ * then every second while it is late, every 10 s once it is very late (no scheduler running?).
+ */
+export const nextCheckIn = (schedules: ReadonlyArray<Schedule>, now: number): number | null => {
+  const due = schedules.filter((s) => s.status === "pending").map((s) => Date.parse(s.at))
+  if (due.length === 0) return null
+  const wait = Math.min(...due) - now
+  if (wait >= 0) return Math.min(wait + SECOND, LONGEST_WAIT)
+  return -wait < LONGEST_WAIT ? SECOND : 10 * SECOND
+}
+
+/** The change in a few words: `on, default beta, off off, 2 rules`. */
+export const summary = (t: Schedule["targeting"]): string =>
+  `${t.enabled ? "on" : "off"}, default ${t.defaultVariationKey}, off ${t.offVariationKey}, ${t.rules.length} ${t.rules.length === 1 ? "rule" : "rules"}`
+
+/** Who made a change, for a person: the key's name when known, else the start of its id. */
+export const actorName = (actor: Actor): string => {
+  const key = actor.keyName ?? (actor.keyId === undefined ? undefined : `key ${actor.keyId.slice(0, 8)}…`)
+  switch (actor.type) {
+    case "cli":
+      return "command line"
+    case "schedule":
+      return key === undefined ? "a schedule" : `a schedule (made by ${key})`
+    case "key":
+      return key ?? "a key"
+  }
+}
