@@ -8,7 +8,7 @@ import { OPERATOR_NAMES } from "../../src/domain/conditions/OperatorTable.js"
 import { TOTAL_WEIGHT } from "../../src/domain/definitions/RolloutWeight.js"
 import { AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
 import { actorLabel, ANY, auditQuery, RESOURCE_TYPES } from "../../ui/lib/audit.js"
-import { diffLines } from "../../ui/lib/diff.js"
+import { diffLines, folded } from "../../ui/lib/diff.js"
 import { fromUtcInput, percentOf, toUtcInput, weightOf } from "../../ui/lib/format.js"
 import { actorName, nextCheckIn, onEditorPaths, scheduleBody } from "../../ui/lib/schedules.js"
 import type { Schedule } from "../../ui/lib/types.js"
@@ -36,6 +36,28 @@ describe("diffLines", () => {
         if (before === after) expect(diff.every((l) => l.kind === "same")).toBe(true)
       })
     )
+  })
+})
+
+describe("folded diff", () => {
+  const same = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ kind: "same" as const, text: `s${from + i}` }))
+  it("keeps three unchanged lines around each change and folds longer runs", () => {
+    const lines = [...same(10), { kind: "removed" as const, text: "a" }, { kind: "added" as const, text: "b" }, ...same(10, 10)]
+    expect(folded(lines)).toEqual([
+      { kind: "folded", count: 7 },
+      ...same(3, 7),
+      { kind: "removed", text: "a" },
+      { kind: "added", text: "b" },
+      ...same(3, 10),
+      { kind: "folded", count: 7 }
+    ])
+  })
+  it("never folds a single line, and leaves out nothing it does not count", () => {
+    const lines = [...same(4), { kind: "added" as const, text: "x" }, ...same(7, 4), { kind: "added" as const, text: "y" }]
+    const shown = folded(lines)
+    expect(shown).toEqual([{ kind: "same", text: "s0" }, ...same(3, 1), { kind: "added", text: "x" }, ...same(3, 4), { kind: "same", text: "s7" }, ...same(3, 8), { kind: "added", text: "y" }])
+    const counted = (l: ReadonlyArray<ReturnType<typeof folded>[number]>) => l.reduce((n, x) => n + (x.kind === "folded" ? x.count : 1), 0)
+    expect(counted(shown)).toBe(lines.length)
   })
 })
 

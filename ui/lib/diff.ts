@@ -39,3 +39,34 @@ export const diffLines = (before: string, after: string): ReadonlyArray<DiffLine
 }
 
 export const pretty = (value: unknown): string => JSON.stringify(value, null, 2)
+
+/** A line of the preview: a line of the diff, or a run of unchanged lines left out. */
+export type ShownLine = DiffLine | { readonly kind: "folded"; readonly count: number }
+
+/**
+ * The diff as shown: each change with `context` unchanged lines on either side; longer runs of
+ * unchanged lines in between are folded into one line saying how many, so a change to one rule of
+ * a large flag is not lost in a screen of lines that stay the same.
+ */
+export const folded = (lines: ReadonlyArray<DiffLine>, context = 3): ReadonlyArray<ShownLine> => {
+  const near = lines.map(() => false)
+  lines.forEach((l, i) => {
+    if (l.kind === "same") return
+    for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) near[j] = true
+  })
+  const out: Array<ShownLine> = []
+  let run: Array<DiffLine> = []
+  const flush = () => {
+    if (run.length > 1) out.push({ kind: "folded", count: run.length })
+    else out.push(...run)
+    run = []
+  }
+  lines.forEach((l, i) => {
+    if (near[i]) {
+      flush()
+      out.push(l)
+    } else run.push(l)
+  })
+  flush()
+  return out
+}
