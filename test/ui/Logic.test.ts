@@ -8,6 +8,7 @@ import { OPERATOR_NAMES } from "../../src/domain/conditions/OperatorTable.js"
 import { TOTAL_WEIGHT } from "../../src/domain/definitions/RolloutWeight.js"
 import { AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
 import { actorLabel, ANY, auditQuery, RESOURCE_TYPES } from "../../ui/lib/audit.js"
+import { layout } from "../../ui/lib/chart.js"
 import { diffLines, folded } from "../../ui/lib/diff.js"
 import { fromUtcInput, percentOf, toUtcInput, weightOf } from "../../ui/lib/format.js"
 import { actorName, nextCheckIn, onEditorPaths, scheduleBody } from "../../ui/lib/schedules.js"
@@ -175,5 +176,42 @@ describe("audit log queries and actors", () => {
 
   it("filters by every resource type the API knows", () => {
     expect([...RESOURCE_TYPES].sort()).toEqual([...AuditResourceType.literals].sort())
+  })
+})
+
+describe("the evaluations chart", () => {
+  const hours = Array.from({ length: 24 }, (_, i) => new Date(Date.UTC(2026, 10, 23, i)).toISOString())
+  const series = (counts: Record<string, ReadonlyArray<number>>) => ({
+    flagKey: "a",
+    environment: "production",
+    from: hours[0]!,
+    to: hours[23]!,
+    variations: Object.entries(counts).map(([variationKey, c]) => ({
+      variationKey,
+      total: c.reduce((x, y) => x + y, 0),
+      points: hours.map((hour, i) => ({ hour, count: c[i] ?? 0 }))
+    }))
+  })
+
+  it("stacks each hour's variations, the busiest hour reaching the top", () => {
+    const chart = layout(series({ on: [5, 7], off: [3] }), 240, 100)
+    expect(chart.max).toBe(8)
+    expect(chart.bars).toHaveLength(24)
+    const [first, second] = chart.bars
+    expect(first!.total).toBe(8)
+    expect(first!.slices.map((s) => [s.variationKey, s.count, s.y, s.height])).toEqual([["on", 5, 37.5, 62.5], ["off", 3, 0, 37.5]])
+    expect(second!.slices.map((s) => s.height)).toEqual([87.5, 0])
+    expect(chart.bars[2]!.slices.every((s) => s.height === 0 && s.y === 100)).toBe(true)
+    expect(chart.bars.map((b) => b.x)).toEqual(hours.map((_, i) => i * 10))
+  })
+
+  it("labels about eight hours, by time of day over a day and with the date over longer periods", () => {
+    const day = layout(series({ on: [] }), 240, 100)
+    expect(day.max).toBe(1)
+    expect(day.labels.map((l) => l.text)).toEqual(["00:00", "03:00", "06:00", "09:00", "12:00", "15:00", "18:00", "21:00"])
+    const week = Array.from({ length: 168 }, (_, i) => new Date(Date.UTC(2026, 10, 17, i)).toISOString())
+    const long = layout({ flagKey: "a", environment: "p", from: week[0]!, to: week[167]!, variations: [{ variationKey: "on", total: 0, points: week.map((hour) => ({ hour, count: 0 })) }] }, 168, 10)
+    expect(long.labels).toHaveLength(8)
+    expect(long.labels[1]).toEqual({ x: 21, text: "11-17 21:00" })
   })
 })

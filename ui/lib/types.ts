@@ -43,6 +43,8 @@ export interface EnvironmentConfig {
   readonly defaultVariationKey: string
   readonly offVariationKey: string
   readonly rules: ReadonlyArray<Rule>
+  /** When the flag was last evaluated in this environment (null: never). */
+  readonly lastEvaluatedAt?: string | null
 }
 
 export interface Flag {
@@ -54,6 +56,8 @@ export interface Flag {
   readonly configs: ReadonlyArray<EnvironmentConfig>
   readonly version: number
   readonly updatedAt: string
+  /** Not evaluated in any environment for the server's stale period, and older than it. */
+  readonly stale?: boolean
 }
 
 export interface Project {
@@ -179,4 +183,17 @@ export interface Schedule {
   readonly reason?: string
   readonly createdAt: string
   readonly actor: Actor
+}
+
+/** `GET .../flags/{flagKey}/insights`: evaluations per hour of each variation, zeros included. */
+export interface InsightsSeries {
+  readonly flagKey: string
+  readonly environment: string
+  readonly from: string
+  readonly to: string
+  readonly variations: ReadonlyArray<{
+    readonly variationKey: string
+    readonly total: number
+    readonly points: ReadonlyArray<{ readonly hour: string; readonly count: number }>
+  }>
 }

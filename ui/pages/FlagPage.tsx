@@ -4,7 +4,8 @@
  * both name the version they were made on (`If-Match`): when someone else saved the flag
  * meanwhile, the save is refused (412) and the page offers to load the current version.
  * The targeting of the environment shown can be copied to another one, or scheduled for later
- * instead of saved now; the flag's scheduled changes are listed below it.
+ * instead of saved now. Below it: the flag's scheduled changes, and how often each variation was
+ * served in the environment shown, hour by hour.
  */
 import { useState } from "preact/hooks"
 import { AuditHistory } from "../components/AuditHistory.js"
@@ -16,6 +17,8 @@ import { TargetingEditor } from "../components/TargetingEditor.js"
 import { toDraft, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
 import { CopyFlag } from "../components/CopyFlag.js"
 import { SchedulesList } from "../components/SchedulesList.js"
+import { EvaluationsChart } from "../components/EvaluationsChart.js"
+import { StaleBadge } from "../components/StaleBadge.js"
 import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
@@ -126,6 +129,7 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
       <div class="page-head">
         <h1 id="flag-title">
           <code>{flag.key}</code> <span class="muted">{flag.type}</span>
+          <StaleBadge flag={flag} />
         </h1>
         <p class="muted">
           Version {flag.version}, changed {when(flag.updatedAt)}
@@ -176,6 +180,9 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
         onSettled={setSettled}
         onCancelled={(s) => setStatus(`The change to ${s.environment} scheduled for ${when(s.at)} is cancelled.`)}
       />
+      {config === undefined ? null : (
+        <EvaluationsChart projectId={projectId} flagKey={flag.key} environment={config.environmentKey} lastEvaluatedAt={config.lastEvaluatedAt} />
+      )}
       <section class="card" aria-labelledby="history-title">
         <h2 id="history-title">History</h2>
         <AuditHistory

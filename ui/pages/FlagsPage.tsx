@@ -1,7 +1,8 @@
 /**
  * The flags of a project: search by key or name, filter by type, switch a flag on or off in an
  * environment with one click (production-like environments ask first), version and last change.
- * New flags are created here. A switch sends the configuration it shows with the flag's version
+ * New flags are created here. Stale flags (nobody evaluates them any more) are marked, and can be
+ * listed alone. A switch sends the configuration it shows with the flag's version
  * (`If-Match`), so it never undoes a change made since the list loaded: that is a 412, explained,
  * with the list offered again.
  *
@@ -13,6 +14,7 @@ import { Component } from "preact"
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks"
 import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
+import { StaleBadge } from "../components/StaleBadge.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
 import { defaultDrafts, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
@@ -25,6 +27,7 @@ import { isProductionLike } from "../lib/settings.js"
 import type { Environment, Flag, FlagType, List } from "../lib/types.js"
 import { targetingBody } from "../components/TargetingEditor.js"
 
+const STALE_HINT = "Stale: older than the server’s stale period (30 days unless set otherwise) and not evaluated in any environment during it, so its code can probably go."
 const TYPES: ReadonlyArray<FlagType> = ["boolean", "string", "number", "json"]
 const FIRST_ROWS = 100
 const CHUNK_ROWS = 300
@@ -142,6 +145,7 @@ class FlagRow extends Component<RowProps> {
         <th scope="row">
           <a href={href({ page: "flag", key: f.key })}>{f.key}</a>
           {f.name !== "" && f.name !== f.key ? <span class="muted"> {f.name}</span> : null}
+          <StaleBadge flag={f} />
         </th>
         <td>{f.type}</td>
         {environments.map((e) => (
@@ -160,14 +164,17 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
   const { loaded, update, reload } = useLoad(() => loadFlags(projectId), [projectId])
   const [query, setQuery] = useState("")
   const [type, setType] = useState("")
+  const [onlyStale, setOnlyStale] = useState(false)
   const [creating, setCreating] = useState(false)
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const data = loaded.state === "ready" ? loaded.data : null
   const shown = useMemo(() => {
     if (data === null) return []
     const q = query.trim().toLowerCase()
-    return data.flags.filter((f) => (type === "" || f.type === type) && (q === "" || f.key.toLowerCase().includes(q) || f.name.toLowerCase().includes(q)))
-  }, [data, query, type])
+    return data.flags.filter(
+      (f) => (type === "" || f.type === type) && (!onlyStale || f.stale === true) && (q === "" || f.key.toLowerCase().includes(q) || f.name.toLowerCase().includes(q))
+    )
+  }, [data, query, type, onlyStale])
   const changed = useCallback((flag: Flag) => {
     setProblems(NO_PROBLEMS)
     update((d) => ({ ...d, flags: d.flags.map((f) => (f.key === flag.key ? flag : f)) }))
@@ -177,7 +184,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     reload()
   }, [reload])
   const [limit, setLimit] = useState(FIRST_ROWS)
-  useEffect(() => setLimit(FIRST_ROWS), [data?.flags.length, query, type])
+  useEffect(() => setLimit(FIRST_ROWS), [data?.flags.length, query, type, onlyStale])
   useEffect(() => {
     if (limit >= shown.length) return
     const next = setTimeout(() => setLimit(limit + CHUNK_ROWS), 0)
@@ -206,7 +213,12 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
             </select>
           )}
         </Field>
+        <label class="check">
+          <input type="checkbox" checked={onlyStale} onChange={(e) => setOnlyStale(e.currentTarget.checked)} />
+          Only stale flags
+        </label>
       </div>
+      <p class="muted">{STALE_HINT}</p>
       <p role="status" class="muted">
         {shown.length} of {data.flags.length} flags
       </p>
