@@ -14,23 +14,39 @@ import { Diff } from "./Diff.js"
 import { ErrorSummary } from "./ErrorSummary.js"
 import { Waiting } from "./Status.js"
 
-const Entry = ({ entry }: { entry: AuditEntry }) => (
-  <tr>
-    <td>{when(entry.at)}</td>
-    <td>{actorLabel(entry.actor)}</td>
-    <td><code>{entry.action}</code></td>
-    <td>
-      {entry.resource.type} <code>{entry.resource.key}</code>
-    </td>
-    <td>{entry.environment ?? ""}</td>
-    <td>
-      <details>
-        <summary>Change</summary>
-        <Diff before={entry.before} after={entry.after} label={`${entry.action} of ${entry.resource.key}`} />
-      </details>
-    </td>
-  </tr>
-)
+/**
+ * One entry, and under it, when opened, the resource before and after as a diff across the whole
+ * table's width (a diff squeezed into one cell would wrap every line).
+ */
+const Entry = ({ entry }: { entry: AuditEntry }) => {
+  const [open, setOpen] = useState(false)
+  const id = `change-${entry.id}`
+  return (
+    <>
+      <tr>
+        <td>{when(entry.at)}</td>
+        <td>{actorLabel(entry.actor)}</td>
+        <td><code>{entry.action}</code></td>
+        <td>
+          {entry.resource.type} <code>{entry.resource.key}</code>
+        </td>
+        <td>{entry.environment ?? ""}</td>
+        <td>
+          <button type="button" class="secondary small" aria-expanded={open} aria-controls={open ? id : undefined} onClick={() => setOpen(!open)}>
+            Change
+          </button>
+        </td>
+      </tr>
+      {open ? (
+        <tr id={id} class="change-row">
+          <td colSpan={6}>
+            <Diff before={entry.before} after={entry.after} label={`${entry.action} of ${entry.resource.key}`} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  )
+}
 
 export const AuditHistory = ({ projectId, filter, label }: { projectId: string; filter: AuditFilter; label: string }) => {
   const path = (cursor: string | null) => projectPath(projectId, `/audit${auditQuery(filter, cursor)}`)

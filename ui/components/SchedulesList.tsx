@@ -11,7 +11,8 @@ import { pretty } from "../lib/diff.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import { actorName, nextCheckIn, summary } from "../lib/schedules.js"
+import { actorLabel } from "../lib/audit.js"
+import { nextCheckIn, summary } from "../lib/schedules.js"
 import type { List, Schedule } from "../lib/types.js"
 import { ErrorSummary } from "./ErrorSummary.js"
 import { Waiting } from "./Status.js"
@@ -92,7 +93,7 @@ export const SchedulesList = (props: {
                   </details>
                 </td>
                 <StatusCell s={s} />
-                <td>{actorName(s.actor)}, {when(s.createdAt)}</td>
+                <td>{actorLabel(s.actor)}, {when(s.createdAt)}</td>
                 <td>
                   {s.status !== "pending" ? null : (
                     <button type="button" class="danger small" aria-label={`Cancel the change to ${s.environment} at ${when(s.at)}`} onClick={() => cancel(s)}>

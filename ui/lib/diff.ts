@@ -1,6 +1,7 @@
 /**
  * A line diff (longest common subsequence) of two texts, for the preview of a change before it
  * is saved. Targeting documents are a few hundred lines at most, so the quadratic table is cheap.
+ * Where a line was replaced, the removed line comes first, as diffs are read: what was, then what is.
  */
 export interface DiffLine {
   readonly kind: "same" | "added" | "removed"
@@ -27,7 +28,7 @@ export const diffLines = (before: string, after: string): ReadonlyArray<DiffLine
       out.push({ kind: "same", text: a[i]! })
       i++
       j++
-    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
+    } else if (j < m && (i === n || lcs[i]![j + 1]! > lcs[i + 1]![j]!)) {
       out.push({ kind: "added", text: b[j]! })
       j++
     } else {

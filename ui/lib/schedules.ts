@@ -5,7 +5,7 @@
  */
 import { fromUtcInput } from "./format.js"
 import type { Problems } from "./problems.js"
-import type { Actor, Schedule } from "./types.js"
+import type { Schedule } from "./types.js"
 
 /** The targeting PUT body the editor would send, scheduled for `at` (a UTC `datetime-local` value). */
 export const scheduleBody = (at: string, targeting: { readonly environment: string } & Schedule["targeting"]) => {
@@ -42,16 +42,3 @@ export const nextCheckIn = (schedules: ReadonlyArray<Schedule>, now: number): nu
 /** The change in a few words: `on, default beta, off off, 2 rules`. */
 export const summary = (t: Schedule["targeting"]): string =>
   `${t.enabled ? "on" : "off"}, default ${t.defaultVariationKey}, off ${t.offVariationKey}, ${t.rules.length} ${t.rules.length === 1 ? "rule" : "rules"}`
-
-/** Who made a change, for a person: the key's name when known, else the start of its id. */
-export const actorName = (actor: Actor): string => {
-  const key = actor.keyName ?? (actor.keyId === undefined ? undefined : `key ${actor.keyId.slice(0, 8)}…`)
-  switch (actor.type) {
-    case "cli":
-      return "command line"
-    case "schedule":
-      return key === undefined ? "a schedule" : `a schedule (made by ${key})`
-    case "key":
-      return key ?? "a key"
-  }
-}
