@@ -33,7 +33,7 @@ const Entry = ({ entry }: { entry: AuditEntry }) => {
         <td>{entry.environment ?? ""}</td>
         <td>
           <button type="button" class="secondary small" aria-expanded={open} aria-controls={open ? id : undefined} onClick={() => setOpen(!open)}>
-            Change
+            Change<span class="visually-hidden">: {entry.action} of {entry.resource.key}, {when(entry.at)}</span>
           </button>
         </td>
       </tr>
