@@ -28,11 +28,17 @@ interface Keyed {
 let nextUid = 0
 const keyed = (rule: Rule): Keyed => ({ uid: nextUid++, rule })
 
+/**
+ * The targeting PUT that keeps `config` as it is. The PUT replaces the whole configuration and
+ * reads absent prerequisites as none, so the ones the configuration has are always sent back
+ * (the editor does not change them; without this, every save would drop them).
+ */
 export const targetingBody = (config: EnvironmentConfig) => ({
   environment: config.environmentKey,
   enabled: config.enabled,
   defaultVariationKey: config.defaultVariationKey,
   offVariationKey: config.offVariationKey,
+  ...(config.prerequisites === undefined ? {} : { prerequisites: config.prerequisites }),
   rules: config.rules
 })
 

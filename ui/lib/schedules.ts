@@ -5,12 +5,19 @@
  */
 import { fromUtcInput } from "./format.js"
 import type { Problems } from "./problems.js"
-import type { Schedule } from "./types.js"
+import type { Prerequisite, Schedule } from "./types.js"
 
-/** The targeting PUT body the editor would send, scheduled for `at` (a UTC `datetime-local` value). */
-export const scheduleBody = (at: string, targeting: { readonly environment: string } & Schedule["targeting"]) => {
-  const { environment, ...rest } = targeting
-  return { environment, at: fromUtcInput(at), targeting: rest }
+/**
+ * The targeting PUT body the editor would send, scheduled for `at` (a UTC `datetime-local` value).
+ * Prerequisites go along only when there are some: a server whose schedules do not take them then
+ * refuses the schedule (400, shown on the form) rather than apply it later without them.
+ */
+export const scheduleBody = (
+  at: string,
+  targeting: { readonly environment: string; readonly prerequisites?: ReadonlyArray<Prerequisite> } & Schedule["targeting"]
+) => {
+  const { environment, prerequisites, ...rest } = targeting
+  return { environment, at: fromUtcInput(at), targeting: prerequisites === undefined || prerequisites.length === 0 ? rest : { ...rest, prerequisites } }
 }
 
 /**

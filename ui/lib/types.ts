@@ -37,11 +37,19 @@ export interface Rule {
   readonly rollout?: Rollout
 }
 
+/** Another flag that must serve `variationKey` (same environment, same context) for this one to be evaluated. */
+export interface Prerequisite {
+  readonly flagKey: string
+  readonly variationKey: string
+}
+
 export interface EnvironmentConfig {
   readonly environmentKey: string
   readonly enabled: boolean
   readonly defaultVariationKey: string
   readonly offVariationKey: string
+  /** Absent from servers that predate prerequisites. */
+  readonly prerequisites?: ReadonlyArray<Prerequisite>
   readonly rules: ReadonlyArray<Rule>
   /** When the flag was last evaluated in this environment (null: never). */
   readonly lastEvaluatedAt?: string | null
@@ -111,7 +119,7 @@ export interface EvaluationResult {
   readonly flagKey: string
   readonly value: unknown
   readonly variationKey: string | null
-  readonly reason: { readonly kind: string; readonly ruleId?: string; readonly ruleIndex?: number; readonly error?: string }
+  readonly reason: { readonly kind: string; readonly ruleId?: string; readonly ruleIndex?: number; readonly error?: string; readonly prerequisiteKey?: string }
 }
 
 export type KeyType = "server" | "client"
@@ -196,4 +204,51 @@ export interface InsightsSeries {
     readonly total: number
     readonly points: ReadonlyArray<{ readonly hour: string; readonly count: number }>
   }>
+}
+
+/** One step of `POST /v1/explain`'s trace: a condition as the evaluator read it. */
+export interface ConditionTrace {
+  readonly operator: string
+  readonly values: ReadonlyArray<unknown>
+  readonly negate: boolean
+  readonly matched: boolean
+  readonly attribute?: string
+  /** The context has no such attribute (or it is null); `value` is what was read otherwise. */
+  readonly absent?: boolean
+  readonly value?: unknown
+  readonly segments?: ReadonlyArray<{ readonly segmentKey: string; readonly matched: boolean; readonly conditions: ReadonlyArray<ConditionTrace> }>
+}
+
+export interface RuleTrace {
+  readonly ruleId: string
+  readonly ruleIndex: number
+  readonly matched: boolean
+  readonly conditions: ReadonlyArray<ConditionTrace>
+  readonly rollout?: {
+    readonly bucketBy: string
+    readonly absent: boolean
+    readonly value?: unknown
+    /** 0 to 99,999; null without a bucket value (the rule is then skipped). */
+    readonly bucket: number | null
+    readonly variationKey: string | null
+  }
+}
+
+export interface FlagTrace {
+  readonly flagKey: string
+  readonly prerequisites: ReadonlyArray<{
+    readonly flagKey: string
+    readonly variationKey: string
+    readonly met: boolean
+    /** null: no such flag. */
+    readonly result: EvaluationResult | null
+    readonly trace: FlagTrace | null
+  }>
+  readonly rules: ReadonlyArray<RuleTrace>
+}
+
+/** The answer of `POST /v1/explain`: the result an application gets, and the path the evaluator took. */
+export interface Explanation {
+  readonly result: EvaluationResult
+  readonly trace: FlagTrace
 }

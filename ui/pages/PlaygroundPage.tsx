@@ -1,15 +1,17 @@
 /**
- * The evaluation playground: an environment, a flag and a context, evaluated by
- * `GET /v1/flags/{flagKey}/eval` exactly as an application would see it (value, variation, reason).
+ * The evaluation playground: an environment, a flag and a context, evaluated by `POST /v1/explain`:
+ * the result exactly as an application gets it from `GET /v1/flags/{flagKey}/eval` (value,
+ * variation, reason), and the path the evaluator took to it (the trace).
  */
 import { useState } from "preact/hooks"
 import { ErrorSummary } from "../components/ErrorSummary.js"
+import { ExplainTrace } from "../components/ExplainTrace.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
-import { projectPath, request, seg } from "../lib/api.js"
+import { projectPath, request } from "../lib/api.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import type { Environment, EvaluationResult, Flag, List } from "../lib/types.js"
+import type { Environment, Explanation, Flag, List } from "../lib/types.js"
 
 const loadChoices = async (projectId: string) => {
   const [environments, flags] = await Promise.all([
@@ -19,13 +21,40 @@ const loadChoices = async (projectId: string) => {
   return { environments: environments.data, flags: flags.data.map((f) => f.key) }
 }
 
+const Answer = ({ explained: { result, trace } }: { explained: Explanation }) => (
+  <>
+    <section class="card" aria-labelledby="result-title">
+      <h2 id="result-title">Result</h2>
+      <dl class="result">
+        <dt>Value</dt>
+        <dd><code>{JSON.stringify(result.value)}</code></dd>
+        <dt>Variation</dt>
+        <dd><code>{result.variationKey ?? "none"}</code></dd>
+        <dt>Reason</dt>
+        <dd>
+          <code>{result.reason.kind}</code>
+          {result.reason.ruleIndex === undefined ? null : <span> (rule {result.reason.ruleIndex + 1})</span>}
+          {result.reason.prerequisiteKey === undefined ? null : <span> (prerequisite {result.reason.prerequisiteKey})</span>}
+          {result.reason.error === undefined ? null : <span> {result.reason.error}</span>}
+        </dd>
+      </dl>
+      <pre tabIndex={0} aria-label="The answer as the API gave it">{JSON.stringify(result, null, 2)}</pre>
+    </section>
+    <section class="card" aria-labelledby="trace-title">
+      <h2 id="trace-title">Why</h2>
+      <p class="muted">The steps the evaluator took, in order; it stops where the answer is decided.</p>
+      <ExplainTrace trace={trace} result={result} />
+    </section>
+  </>
+)
+
 export const PlaygroundPage = ({ projectId }: { projectId: string }) => {
   const { loaded } = useLoad(() => loadChoices(projectId), [projectId])
   const [environment, setEnvironment] = useState("")
   const [flag, setFlag] = useState("")
   const [key, setKey] = useState("user-1")
   const [attributes, setAttributes] = useState("{}")
-  const [result, setResult] = useState<EvaluationResult | null>(null)
+  const [explained, setExplained] = useState<Explanation | null>(null)
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { environments, flags } = loaded.data
@@ -41,12 +70,12 @@ export const PlaygroundPage = ({ projectId }: { projectId: string }) => {
   const evaluate = async (e: Event) => {
     e.preventDefault()
     if (attributesProblem !== null) return
-    const query = new URLSearchParams({ environment: env, key, attributes, projectId })
+    const body = { environment: env, flagKey, projectId, context: { key, attributes: JSON.parse(attributes) as unknown } }
     try {
-      setResult(await request<EvaluationResult>("GET", `/v1/flags/${seg(flagKey)}/eval?${query.toString()}`))
+      setExplained(await request<Explanation>("POST", "/v1/explain", body))
       setProblems(NO_PROBLEMS)
     } catch (error) {
-      setResult(null)
+      setExplained(null)
       setProblems(fromError(error))
     }
   }
@@ -70,35 +99,18 @@ export const PlaygroundPage = ({ projectId }: { projectId: string }) => {
               </select>
             )}
           </Field>
-          <Field label="Context key" problems={at(problems, "key")}>
+          <Field label="Context key" problems={at(problems, "context.key")}>
             {(ctl) => <input {...ctl} value={key} onInput={(e) => setKey(e.currentTarget.value)} />}
           </Field>
         </div>
-        <Field label="Context attributes (JSON object)" problems={[...(attributesProblem === null ? [] : [attributesProblem]), ...at(problems, "attributes")]}>
+        <Field label="Context attributes (JSON object)" problems={[...(attributesProblem === null ? [] : [attributesProblem]), ...at(problems, "context.attributes")]}>
           {(ctl) => <textarea {...ctl} class="mono" rows={5} value={attributes} onInput={(e) => setAttributes(e.currentTarget.value)} />}
         </Field>
         <div class="actions">
           <button type="submit" disabled={attributesProblem !== null || flagKey === ""}>Evaluate</button>
         </div>
       </form>
-      {result === null ? null : (
-        <section class="card" aria-labelledby="result-title">
-          <h2 id="result-title">Result</h2>
-          <dl class="result">
-            <dt>Value</dt>
-            <dd><code>{JSON.stringify(result.value)}</code></dd>
-            <dt>Variation</dt>
-            <dd><code>{result.variationKey ?? "none"}</code></dd>
-            <dt>Reason</dt>
-            <dd>
-              <code>{result.reason.kind}</code>
-              {result.reason.ruleIndex === undefined ? null : <span> (rule {result.reason.ruleIndex + 1})</span>}
-              {result.reason.error === undefined ? null : <span> {result.reason.error}</span>}
-            </dd>
-          </dl>
-          <pre tabIndex={0} aria-label="The answer as the API gave it">{JSON.stringify(result, null, 2)}</pre>
-        </section>
-      )}
+      {explained === null ? null : <Answer explained={explained} />}
     </section>
   )
 }
