@@ -95,10 +95,10 @@ describe("the explain trace in the playground", () => {
 
   it("says which prerequisite was not met, and an absent attribute", async () => {
     const { why } = await playground("checkout", "user-8", {})
-    const text = (await why.textContent())!
     expect((await explain("checkout", { key: "user-8", attributes: {} })).result.reason.kind).toBe("PREREQUISITE_FAILED")
-    expect(text).toContain("payments-live must serve on: it serves off (FALLTHROUGH) → not met")
-    expect(text).toContain("Prerequisite payments-live is not met, so it serves its off variation: variation off (false).")
+    // the answer to the previous context shows until this one arrives
+    await expect.poll(() => why.textContent()).toContain("payments-live must serve on: it serves off (FALLTHROUGH) → not met")
+    expect(await why.textContent()).toContain("Prerequisite payments-live is not met, so it serves its off variation: variation off (false).")
     await why.getByText("Why payments-live serves that").click()
     expect(await why.textContent()).toContain('team in "staff": the context has no such attribute → did not match')
     await checkPage(page, "playground-explain-prerequisite")
@@ -106,9 +106,13 @@ describe("the explain trace in the playground", () => {
 })
 
 describe("prerequisites on the flag page", () => {
-  it("keeps the prerequisites when the targeting is saved from the editor", async () => {
+  it("shows the prerequisites and keeps them when the targeting is saved from the editor", async () => {
     await open(page, "#/flags/checkout")
     await page.getByLabel("Environment", { exact: true }).selectOption("production")
+    const form = page.getByRole("form", { name: "Targeting in production" })
+    expect(await form.getByRole("listitem").filter({ hasText: "payments-live serves on" }).count()).toBe(1)
+    expect(await form.getByRole("link", { name: "payments-live" }).getAttribute("href")).toBe("#/flags/payments-live")
+    await checkPage(page, "flag-prerequisites")
     await page.getByLabel("Rule 1: name").fill("Beta testers")
     await page.getByRole("button", { name: "Save targeting in production" }).click()
     await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()

@@ -11,7 +11,8 @@ import { useState } from "preact/hooks"
 import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { isProductionLike } from "../lib/settings.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import type { EnvironmentConfig, Flag, Rule, Schedule, Segment } from "../lib/types.js"
+import { href } from "../lib/router.js"
+import type { EnvironmentConfig, Flag, Prerequisite, Rule, Schedule, Segment } from "../lib/types.js"
 import { ask } from "./Confirm.js"
 import { Diff } from "./Diff.js"
 import { ErrorSummary } from "./ErrorSummary.js"
@@ -41,6 +42,25 @@ export const targetingBody = (config: EnvironmentConfig) => ({
   ...(config.prerequisites === undefined ? {} : { prerequisites: config.prerequisites }),
   rules: config.rules
 })
+
+/**
+ * The configuration's prerequisites, read only: they are set through the API, and every save from
+ * here sends them back unchanged (`targetingBody`).
+ */
+const Prerequisites = ({ prerequisites }: { prerequisites: ReadonlyArray<Prerequisite> }) =>
+  prerequisites.length === 0 ? null : (
+    <div class="prerequisites">
+      <h3>Prerequisites</h3>
+      <p class="muted">Evaluated only when each of these flags serves the variation named (otherwise the off variation is served). Set through the API; saving here keeps them.</p>
+      <ul>
+        {prerequisites.map((p) => (
+          <li key={p.flagKey}>
+            <a href={href({ page: "flag", key: p.flagKey })}><code>{p.flagKey}</code></a> serves <code>{p.variationKey}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
 
 export const TargetingEditor = (props: {
   projectId: string
@@ -94,6 +114,7 @@ export const TargetingEditor = (props: {
         <input type="checkbox" role="switch" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
         Enabled in {config.environmentKey}
       </label>
+      <Prerequisites prerequisites={config.prerequisites ?? []} />
       <div class="row">
         <Field label="Default variation (no rule matches)" problems={at(problems, "defaultVariationKey")}>
           {(ctl) => <select {...ctl} value={defaultKey} onChange={(e) => setDefaultKey(e.currentTarget.value)}>{variationOptions}</select>}
