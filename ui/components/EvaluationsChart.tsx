@@ -75,8 +75,10 @@ const Table = ({ series }: { series: InsightsSeries }) => (
 export const EvaluationsChart = (props: { projectId: string; flagKey: string; environment: string; lastEvaluatedAt: string | null | undefined }) => {
   const [hours, setHours] = useState<number>(PERIODS[0].hours)
   const { loaded } = useLoad(() => loadSeries(props.projectId, props.flagKey, props.environment, hours), [props.projectId, props.flagKey, props.environment, hours])
-  const period = PERIODS.find((p) => p.hours === hours)!.label
   const series = loaded.state === "ready" ? loaded.data : null
+  // Named after the series shown, not the choice: while another period loads, the last one stays.
+  const shownHours = series?.variations[0]?.points.length ?? hours
+  const period = PERIODS.find((p) => p.hours === shownHours)?.label ?? `the last ${shownHours} hours`
   const total = series?.variations.reduce((sum, v) => sum + v.total, 0) ?? 0
   return (
     <section class="card" aria-labelledby="evaluations-title">
