@@ -46,6 +46,18 @@ for (const [backend, database] of Object.entries(databases)) {
       await Effect.runPromise(Scope.close(scope, Exit.void))
     })
 
+    it("a schedule's prerequisites are applied with it, as the PUT applies them", async () => {
+      await createFlag("gate")
+      await createFlag("gated")
+      const targeting = { ...turnOn, prerequisites: [{ flagKey: "gate", variationKey: "on" }] }
+      const created = await call("POST", "/v1/projects/p1/flags/gated/schedules", { environment: "production", at: new Date(Date.now() + 200).toISOString(), targeting })
+      expect(created.status, created.text).toBe(201)
+      expect((created.body as Record<string, any>).targeting).toEqual(targeting)
+      expect((await waitForStatus("gated", (created.body as Record<string, any>).id, Date.now() + 5000)).status).toBe("applied")
+      const flag = (await call("GET", "/v1/projects/p1/flags/gated")).body as Record<string, any>
+      expect(flag.configs.find((c: any) => c.environmentKey === "production").prerequisites).toEqual(targeting.prerequisites)
+    })
+
     it("creates, lists and applies a schedule within 2 s of its time, as a PUT would", async () => {
       await createFlag("launch")
       const at = new Date(Date.now() + 1500).toISOString()

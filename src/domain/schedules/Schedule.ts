@@ -3,7 +3,7 @@ import { Actor } from "../audit/Actor.js"
 import { documentName } from "../DocumentName.js"
 import { Key } from "../definitions/Ids.js"
 import type { Problem } from "../Errors.js"
-import { RuleInput, type TargetingInput } from "../definitions/Targeting.js"
+import { Prerequisite, RuleInput, type TargetingInput } from "../definitions/Targeting.js"
 
 /**
  * A scheduled change (contract: Scheduled changes): at `at`, the flag's configuration in
@@ -25,7 +25,9 @@ export const ScheduledTargeting = Schema.Struct({
   enabled: Schema.Boolean,
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
-  rules: Schema.Array(RuleInput)
+  rules: Schema.Array(RuleInput),
+  // As on the PUT: absent means none (the schedule replaces the whole configuration).
+  prerequisites: Schema.optional(Schema.Array(Prerequisite))
 }).annotations(documentName("ScheduledTargeting"))
 export type ScheduledTargeting = typeof ScheduledTargeting.Type
 
@@ -57,7 +59,8 @@ export const Schedule = Schema.Struct({
     enabled: Schema.Boolean,
     defaultVariationKey: Schema.String,
     offVariationKey: Schema.String,
-    rules: Schema.Array(RuleInput)
+    rules: Schema.Array(RuleInput),
+    prerequisites: Schema.optional(Schema.Array(Prerequisite))
   }),
   status: ScheduleStatus,
   reason: Schema.optional(Schema.String),
@@ -75,7 +78,8 @@ export const targetingInputOf = (environment: string, targeting: StoredTargeting
   enabled: targeting.enabled,
   defaultVariationKey: targeting.defaultVariationKey,
   offVariationKey: targeting.offVariationKey,
-  rules: targeting.rules
+  rules: targeting.rules,
+  ...(targeting.prerequisites === undefined ? {} : { prerequisites: targeting.prerequisites })
 })
 
 /** The stored form: the targeting without the environment named beside it. */
