@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
+import { versionAfterWrite } from "../../src/domain/definitions/ConfigVersion.js"
 import type { Flag } from "../../src/domain/definitions/Flag.js"
 import type { Environment, Project } from "../../src/domain/definitions/Project.js"
 import type { Segment } from "../../src/domain/definitions/Segment.js"
@@ -78,11 +79,22 @@ const normalizedConfig = (c: EnvironmentConfig): EnvironmentConfig => ({
   rules: c.rules
 })
 
+/** A stored flag with the version each environment serves (ConfigVersion.ts), by environment key. */
+interface FlagRow {
+  readonly projectId: string
+  readonly flag: Flag
+  readonly configVersions: Readonly<Record<string, number>>
+}
+
+/** Every config of `flag` at `version`. */
+const allAt = (flag: Flag, version: number): Record<string, number> =>
+  Object.fromEntries(flag.configs.map((c) => [c.environmentKey, version]))
+
 export const flagRepository = Layer.effect(
   FlagRepository,
   Effect.gen(function* () {
     const db = yield* MemoryDb
-    const table = db.makeRef<ReadonlyMap<string, { projectId: string; flag: Flag }>>("flags", new Map())
+    const table = db.makeRef<ReadonlyMap<string, FlagRow>>("flags", new Map())
     const environments = yield* EnvironmentRepository
     /** Configs must name environments of the project, as the SQL foreign keys demand. */
     const checkConfigs = (projectId: string, flag: Flag) =>
@@ -101,7 +113,13 @@ export const flagRepository = Layer.effect(
     /** A compare-and-set miss: the flag is gone, or at another version. */
     const missed = (key: string, current: number | undefined) =>
       current === undefined ? new NotFound({ entity: "flag", key }) : new VersionConflict({ entity: "flag", key, current })
-    const update = (projectId: string, flag: Flag, expectedVersion: number) =>
+    /** Replaces the flag if at `expectedVersion`, its configs at the versions `versionsOf` gives. */
+    const write = (
+      projectId: string,
+      flag: Flag,
+      expectedVersion: number,
+      versionsOf: (row: FlagRow) => Record<string, number>
+    ) =>
       checkConfigs(projectId, flag).pipe(
         Effect.zipRight(
           table.modify((map) => {
@@ -109,7 +127,7 @@ export const flagRepository = Layer.effect(
             const row = map.get(id)
             if (row === undefined || row.flag.version !== expectedVersion) return [missed(flag.key, row?.flag.version), map] as const
             const stored: Flag = { ...jsonCopy(flag), id: row.flag.id, type: row.flag.type, createdAt: row.flag.createdAt }
-            return [null, new Map(map).set(id, { projectId, flag: stored })] as const
+            return [null, new Map(map).set(id, { projectId, flag: stored, configVersions: versionsOf(row) })] as const
           })
         ),
         Effect.flatMap((failure) => (failure === null ? Effect.void : Effect.fail(failure)))
@@ -118,7 +136,13 @@ export const flagRepository = Layer.effect(
       insert: (projectId, flag) =>
         Effect.zipRight(
           checkConfigs(projectId, flag),
-          insertNew(table, scoped(projectId, flag.key), () => ({ projectId, flag: jsonCopy(flag) }), "flag", flag.key)
+          insertNew(
+            table,
+            scoped(projectId, flag.key),
+            () => ({ projectId, flag: jsonCopy(flag), configVersions: allAt(flag, flag.version) }),
+            "flag",
+            flag.key
+          )
         ),
       list: (projectId) =>
         table.get.pipe(
@@ -135,9 +159,21 @@ export const flagRepository = Layer.effect(
             })
           )
         ),
-      update,
-      // Memory has no cheaper partial write: the whole aggregate is replaced.
-      updateConfig: (projectId, flag, _environmentKey, expectedVersion) => update(projectId, flag, expectedVersion),
+      // A configuration keeps its version when what it serves is unchanged.
+      update: (projectId, flag, expectedVersion) =>
+        write(projectId, flag, expectedVersion, (row) => {
+          const variations = { before: row.flag.variations, after: flag.variations }
+          return Object.fromEntries(
+            flag.configs.map((config) => {
+              const before = row.flag.configs.find((c) => c.environmentKey === config.environmentKey)
+              const stored = before === undefined ? undefined : { config: before, version: row.configVersions[config.environmentKey]! }
+              return [config.environmentKey, versionAfterWrite(flag.version, variations, stored, config)]
+            })
+          )
+        }),
+      // Memory has no cheaper partial write: the whole aggregate is replaced; only `environmentKey`'s version moves.
+      updateConfig: (projectId, flag, environmentKey, expectedVersion) =>
+        write(projectId, flag, expectedVersion, (row) => ({ ...row.configVersions, [environmentKey]: flag.version })),
       addEnvironmentConfigs: (projectId, environmentKey, configs, updatedAt) =>
         Effect.flatMap(environments.get(projectId, environmentKey), (env) =>
           Option.isNone(env)
@@ -158,7 +194,8 @@ export const flagRepository = Layer.effect(
                       configs: [...row.flag.configs, jsonCopy({ ...config, environmentKey })],
                       version: row.flag.version + 1,
                       updatedAt
-                    }
+                    },
+                    configVersions: { ...row.configVersions, [environmentKey]: row.flag.version + 1 }
                   })
                 }
                 return covered === configs.length ? [true, next] : [false, map]
@@ -195,7 +232,7 @@ export const flagRepository = Layer.effect(
                 offVariationKey: config.offVariationKey,
                 prerequisites: config.prerequisites ?? [],
                 rules: config.rules,
-                version: row.flag.version
+                version: row.configVersions[environmentKey]!
               }
             ]
           })

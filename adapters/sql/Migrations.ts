@@ -12,6 +12,7 @@ import Schedules from "./migrations/0007_schedules.js"
 import StreamSecret from "./migrations/0008_stream_secret.js"
 import Insights from "./migrations/0009_insights.js"
 import Prerequisites from "./migrations/0010_prerequisites.js"
+import ConfigVersions from "./migrations/0011_config_versions.js"
 
 /**
  * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
@@ -28,7 +29,8 @@ export const migrations = {
   "0007_schedules": Schedules,
   "0008_stream_secret": StreamSecret,
   "0009_insights": Insights,
-  "0010_prerequisites": Prerequisites
+  "0010_prerequisites": Prerequisites,
+  "0011_config_versions": ConfigVersions
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

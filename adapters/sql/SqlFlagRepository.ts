@@ -3,14 +3,16 @@ import { Effect, Layer, Option } from "effect"
 import type { SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import type { Flag, FlagType, Variation } from "../../src/domain/definitions/Flag.js"
 import type { EnvironmentConfig, Prerequisite, Rule } from "../../src/domain/definitions/Targeting.js"
+import { versionAfterWrite } from "../../src/domain/definitions/ConfigVersion.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
 import { boolParam, decodeRows, orDuplicate, orFail } from "./SqlSupport.js"
 
 /**
  * Flags in two tables: flagport_flags (definition, variations as JSON text, version) and
- * flagport_flag_configs (one row per flag and environment, rules and prerequisites as JSON text). A flag is
- * written whole: its row, then its configs replaced.
+ * flagport_flag_configs (one row per flag and environment, rules and prerequisites as JSON text, and
+ * the version that environment serves: ConfigVersion.ts). A flag is written whole: its row, then its
+ * configs replaced.
  */
 
 interface FlagRow {
@@ -33,6 +35,7 @@ interface ConfigRow {
   readonly off_variation_key: string
   readonly prerequisites: string
   readonly rules: string
+  readonly config_version: number | string
 }
 
 interface SnapshotRow {
@@ -87,24 +90,26 @@ export const make = Effect.gen(function* () {
 
   /** Flags joined with their configs (config columns null for a flag without any); add WHERE and ORDER BY. */
   const flagsWithConfigs = sql.literal(`SELECT f.id, f.key, f.name, f.description, f.type, f.variations, f.version,
-      f.created_at, f.updated_at, e.key AS environment_key, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules
+      f.created_at, f.updated_at, e.key AS environment_key, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules,
+      c.version AS config_version
     FROM flagport_flags f
     LEFT JOIN flagport_flag_configs c ON c.flag_id = f.id
     LEFT JOIN flagport_environments e ON e.id = c.environment_id`)
 
-  /** A flagport_flag_configs row. */
-  const configRow = (flagId: string, environmentId: string, config: EnvironmentConfig) => ({
+  /** A flagport_flag_configs row; `version` is the flag's version that environment serves. */
+  const configRow = (flagId: string, environmentId: string, config: EnvironmentConfig, version: number) => ({
     flag_id: flagId,
     environment_id: environmentId,
     enabled: boolParam(dialect, config.enabled),
     default_variation_key: config.defaultVariationKey,
     off_variation_key: config.offVariationKey,
     prerequisites: JSON.stringify(config.prerequisites ?? []),
-    rules: JSON.stringify(config.rules)
+    rules: JSON.stringify(config.rules),
+    version
   })
 
-  /** Writes every config of a flag; each must name an environment of the project. */
-  const insertConfigs = (projectId: string, flagId: string, flag: Flag) =>
+  /** Writes every config of a flag, each at `versionOf` it; each must name an environment of the project. */
+  const insertConfigs = (projectId: string, flagId: string, flag: Flag, versionOf: (config: EnvironmentConfig) => number) =>
     Effect.gen(function* () {
       if (flag.configs.length === 0) return
       const envs = yield* orFail(
@@ -117,7 +122,7 @@ export const make = Effect.gen(function* () {
         if (environmentId === undefined) {
           return yield* new StorageError({ message: `Unknown environment '${config.environmentKey}' in flag '${flag.key}'` })
         }
-        rows.push(configRow(flagId, environmentId, config))
+        rows.push(configRow(flagId, environmentId, config, versionOf(config)))
       }
       yield* orFail(sql`INSERT INTO flagport_flag_configs ${sql.insert(rows)}`)
     })
@@ -164,7 +169,7 @@ export const make = Effect.gen(function* () {
             updated_at: flag.updatedAt
           })}`
         )
-        yield* insertConfigs(projectId, flag.id, flag)
+        yield* insertConfigs(projectId, flag.id, flag, () => flag.version)
       }),
 
     // One query (one consistent read on any isolation level): flags joined with their configs.
@@ -204,11 +209,25 @@ export const make = Effect.gen(function* () {
         return Option.some(flag!)
       }),
 
+    // The stored flag is read first: a configuration keeps its version when what it serves is unchanged.
+    // The compare-and-set below then guarantees that what was read is what gets replaced.
     update: (projectId, flag, expectedVersion) =>
       Effect.gen(function* () {
+        const rows = yield* orFail(
+          sql<FlagRow & Partial<ConfigRow>>`${flagsWithConfigs} WHERE f.project_id = ${projectId} AND f.key = ${flag.key}`
+        )
+        const stored = yield* decodeRows(
+          rows.filter((row) => row.environment_key != null),
+          (row) => [row.environment_key!, { config: toConfig(row as ConfigRow), version: Number(row.config_version) }] as const
+        )
+        const before = yield* decodeRows(rows.slice(0, 1), (row) => JSON.parse(row.variations) as Array<Variation>)
+        const storedConfigs = new Map(stored)
+        const variations = { before: before[0] ?? [], after: flag.variations }
         const id = yield* writeDefinition(projectId, flag, expectedVersion)
         yield* orFail(sql`DELETE FROM flagport_flag_configs WHERE flag_id = ${id}`)
-        yield* insertConfigs(projectId, id, flag)
+        yield* insertConfigs(projectId, id, flag, (config) =>
+          versionAfterWrite(flag.version, variations, storedConfigs.get(config.environmentKey), config)
+        )
       }),
 
     // The PUT-targeting path: definition + one upserted config, two statements.
@@ -221,16 +240,18 @@ export const make = Effect.gen(function* () {
         const id = yield* writeDefinition(projectId, flag, expectedVersion)
         const written = yield* orFail(
           sql`INSERT INTO flagport_flag_configs
-              (flag_id, environment_id, enabled, default_variation_key, off_variation_key, prerequisites, rules)
+              (flag_id, environment_id, enabled, default_variation_key, off_variation_key, prerequisites, rules, version)
             SELECT ${id}, e.id, CAST(${boolParam(dialect, config.enabled)} AS ${boolType}),
-              ${config.defaultVariationKey}, ${config.offVariationKey}, ${JSON.stringify(config.prerequisites ?? [])}, ${JSON.stringify(config.rules)}
+              ${config.defaultVariationKey}, ${config.offVariationKey}, ${JSON.stringify(config.prerequisites ?? [])}, ${JSON.stringify(config.rules)},
+              ${flag.version}
             FROM flagport_environments e WHERE e.project_id = ${projectId} AND e.key = ${environmentKey}
             ON CONFLICT (flag_id, environment_id) DO UPDATE SET
               enabled = excluded.enabled,
               default_variation_key = excluded.default_variation_key,
               off_variation_key = excluded.off_variation_key,
               prerequisites = excluded.prerequisites,
-              rules = excluded.rules
+              rules = excluded.rules,
+              version = excluded.version
             RETURNING flag_id`
         )
         if (written.length === 0) {
@@ -247,17 +268,20 @@ export const make = Effect.gen(function* () {
         const environmentId = env[0]?.id
         if (environmentId === undefined) return yield* new StorageError({ message: `Unknown environment '${environmentKey}'` })
         const flags = yield* orFail(
-          sql<{ readonly id: string; readonly key: string }>`SELECT id, key FROM flagport_flags WHERE project_id = ${projectId}`
+          sql<{ readonly id: string; readonly key: string; readonly version: number | string }>`SELECT id, key, version
+            FROM flagport_flags WHERE project_id = ${projectId}`
         )
         const ids = new Map(flags.map((f) => [f.key, f.id]))
+        // Each new configuration serves its flag's version after the bump below.
+        const versions = new Map(flags.map((f) => [f.key, Number(f.version) + 1]))
         if (flags.length !== configs.length || configs.some((c) => !ids.has(c.flagKey))) {
           return yield* new StorageError({ message: "Configs do not match the project's flags" })
         }
-        // Multi-row inserts of 500 rows (3,000 parameters) stay far below both engines' limits.
+        // Multi-row inserts of 500 rows (4,000 parameters) stay far below both engines' limits.
         for (let start = 0; start < configs.length; start += 500) {
           const rows = configs
             .slice(start, start + 500)
-            .map(({ config, flagKey }) => configRow(ids.get(flagKey)!, environmentId, config))
+            .map(({ config, flagKey }) => configRow(ids.get(flagKey)!, environmentId, config, versions.get(flagKey)!))
           yield* orFail(sql`INSERT INTO flagport_flag_configs ${sql.insert(rows)}`)
         }
         yield* orFail(
@@ -281,7 +305,7 @@ export const make = Effect.gen(function* () {
 
     snapshotFlags: (projectId, environmentKey) =>
       orFail(
-        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, f.version, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules
+        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, c.version, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules
           FROM flagport_flags f
           JOIN flagport_flag_configs c ON c.flag_id = f.id
           JOIN flagport_environments e ON e.id = c.environment_id

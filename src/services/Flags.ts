@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { isSegmentOperator } from "../domain/conditions/OperatorTable.js"
 import { InvalidRequest, PreconditionFailed, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import { variationsChanged } from "../domain/definitions/ConfigVersion.js"
 import type { CreateFlagInput, Flag, PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
 import * as Validation from "../domain/definitions/Validation.js"
@@ -44,7 +45,8 @@ export interface FlagsShape {
   readonly get: (projectId: string, flagKey: string) => Effect.Effect<Flag, ResourceNotFound | StorageError>
   /**
    * Changes name, description and/or variations (targeting untouched), grows the version by one
-   * and records `flag.updated`. New variations must match the flag's type with unique keys
+   * and records `flag.updated`. Announces a change to every environment when the variations
+   * changed, to none when only name and description did (neither is served). New variations must match the flag's type with unique keys
    * (400); removing a variation that a configuration or rule still names is a 409.
    */
   readonly patch: (
@@ -231,7 +233,10 @@ export const make = Effect.gen(function* () {
         yield* save(projectId, updated, flag.version)
         yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.updated", projectId, occurredAt: now, flag: updated }))
         yield* audit({ projectId, at: now, action: "flag.updated", resource: { type: "flag", key: flagKey }, before: flag, after: updated })
-        return [updated, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
+        // Name and description are not served (ConfigVersion.ts): unless the variations changed, no
+        // environment's configuration differs, so none is named and no cached snapshot is rebuilt.
+        const served = variationsChanged(flag.variations, updated.variations) ? "all" : []
+        return [updated, configChanged(projectId, revision, "flag", { environments: served, flagKeys: [flagKey] })] as const
       })
     )
   })

@@ -13,6 +13,7 @@ import { projectContract } from "./ProjectRepository.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
 import { snapshotContract } from "./Snapshots.contract.js"
+import { configVersionContract } from "./ConfigVersions.contract.js"
 import { targetingContract } from "./Targeting.contract.js"
 import { transactorContract } from "./Transactor.contract.js"
 import { webhookContract } from "./WebhookRepository.contract.js"
@@ -35,5 +36,6 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ChangeFeed", changeFeedContract],
   ["ScheduleRepository + scheduler", scheduleContract],
   ["InsightsRepository", insightsContract],
-  ["AuditLog", auditLogContract]
+  ["AuditLog", auditLogContract],
+  ["Configuration versions", configVersionContract]
 ]

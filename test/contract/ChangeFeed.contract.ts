@@ -82,7 +82,8 @@ export const changeFeedContract: Contract = (it) => {
         { kind: "project", environments: "all", flagKeys: [], segmentKeys: [] },
         { kind: "environment", environments: ["development"], flagKeys: [], segmentKeys: [] },
         { kind: "flag", environments: "all", flagKeys: ["checkout"], segmentKeys: [] },
-        { kind: "flag", environments: "all", flagKeys: ["checkout"], segmentKeys: [] },
+        // A rename changes nothing an environment serves.
+        { kind: "flag", environments: [], flagKeys: ["checkout"], segmentKeys: [] },
         { kind: "targeting", environments: ["development"], flagKeys: ["checkout"], segmentKeys: [] },
         { kind: "segment", environments: "all", flagKeys: [], segmentKeys: ["beta"] },
         { kind: "segment", environments: "all", flagKeys: [], segmentKeys: ["beta"] },
