@@ -546,23 +546,22 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
         const gz = await rawGet(`/v1/config?environment=development`, { authorization: `Bearer ${t.keys.client}`, "accept-encoding": "gzip" })
         expect(gz.headers["content-encoding"]).toBe("gzip")
         expect(JSON.parse(gunzipSync(gz.body).toString("utf8"))).toEqual(body)
-        // Each flag carries its version. A metadata-only change (a rename) grows it, so the
-        // configuration (and its ETag) changes with it; a targeting change too.
+        // Each flag carries the version its environment serves. A metadata-only change (a rename)
+        // grows the flag's version but changes nothing served: the snapshot and its ETag stay as
+        // they were. A targeting change serves the flag's new version.
         const versionOf = (config: unknown) => (config as { flags: Array<{ key: string; version: number }> }).flags.find((f) => f.key === "eval-bool")!.version
-        const before = versionOf(body)
         const renamed = await call("PATCH", "/v1/projects/p1/flags/eval-bool", { name: "Changed" })
         expect(renamed.status).toBe(200)
-        expect((renamed.body as { version: number }).version).toBe(before + 1)
+        const flagVersion = (renamed.body as { version: number }).version
         const afterRename = await request(t.url, "GET", "/v1/config?environment=development", { ...client(), headers: { "if-none-match": etag } })
-        expect(afterRename.status).toBe(200)
-        expect(versionOf(afterRename.body)).toBe(before + 1)
-        const renamedEtag = afterRename.headers.get("etag")!
-        expect(renamedEtag).not.toBe(etag)
+        expect(afterRename.status).toBe(304)
+        expect((await request(t.url, "GET", "/v1/config?environment=development", client())).body).toEqual(body)
+        expect(versionOf(body)).toBeLessThan(flagVersion)
         await call("PUT", "/v1/projects/p1/flags/eval-bool/targeting", { environment: "development", enabled: false, defaultVariationKey: "off", offVariationKey: "off", rules: [] })
-        const changed = await request(t.url, "GET", "/v1/config?environment=development", { ...client(), headers: { "if-none-match": renamedEtag } })
+        const changed = await request(t.url, "GET", "/v1/config?environment=development", { ...client(), headers: { "if-none-match": etag } })
         expect(changed.status).toBe(200)
-        expect(changed.headers.get("etag")).not.toBe(renamedEtag)
-        expect(versionOf(changed.body)).toBe(before + 2)
+        expect(changed.headers.get("etag")).not.toBe(etag)
+        expect(versionOf(changed.body)).toBe(flagVersion + 1)
       })
       it("a write is served by the next evaluation of this process", async () => {
         await call("PUT", "/v1/projects/p1/flags/eval-bool/targeting", { environment: "development", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
