@@ -15,8 +15,9 @@ export const SnapshotFlag = Schema.Struct({
   prerequisites: Schema.optional(Schema.Array(Prerequisite)),
   rules: Schema.Array(Rule),
   /**
-   * The flag's version (grows with every change to the flag), so a client can tell which flags
-   * changed between two configurations. The server always sends it; optional for configurations
+   * The flag's version as of the last change to what this environment serves (its configuration
+   * or the flag's variations; ConfigVersion.ts), so a client can tell which flags changed between
+   * two configurations and an unchanged environment serves the same bytes everywhere. The server always sends it; optional for configurations
    * written by hand (bootstrap files, tests), which evaluate the same without it.
    */
   version: Schema.optional(Schema.Number)
