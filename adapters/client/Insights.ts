@@ -1,9 +1,10 @@
 /**
- * The SDK's evaluation insights: every evaluation it makes is counted here (a few Map
- * operations), and the counts are sent, batched, to `POST /v1/insights` every interval and once
- * more at `close()`, so the server's per-flag series and stale status include what applications
- * evaluate in process. A batch the server could not take (unreachable, 5xx) is kept for the next
- * send; one it refused (4xx) is dropped, and the refusal reported once.
+ * The SDK's evaluation insights: every evaluation it makes is counted in its flag's tally (a small
+ * Map the installed flag holds, so a getter pays no lookup by flag key for it),
+ * and the counts are sent, batched, to `POST /v1/insights` every interval and once more at
+ * `close()`, so the server's per-flag series and stale status include what applications evaluate
+ * in process. A batch the server could not take (unreachable, 5xx) is kept for the next send; one
+ * it refused (4xx) is dropped, and the refusal reported once.
  */
 import { authorization, deadline, type Endpoint, errorMessage } from "./Endpoint.js"
 import { sleep, type Timers } from "./Timers.js"
@@ -11,9 +12,12 @@ import { sleep, type Timers } from "./Timers.js"
 /** Most entries per request (the server's limit). */
 const MAX_COUNTS_PER_REPORT = 1000
 
-interface Batch {
-  readonly from: number
-  readonly counts: Map<string, Map<string, number>>
+/** Evaluations of one flag per variation key since the last send. */
+export type Tally = Map<string, number>
+
+/** Counts one evaluation that served `variationKey` (null: nothing was served, nothing counted). */
+export const countIn = (tally: Tally | null, variationKey: string | null): void => {
+  if (tally !== null && variationKey !== null) tally.set(variationKey, (tally.get(variationKey) ?? 0) + 1)
 }
 
 export interface InsightsHost {
@@ -22,52 +26,53 @@ export interface InsightsHost {
 }
 
 export class InsightsReporter {
-  private batch: Batch | null = null
+  /** One tally per flag key, kept across configurations (a new configuration's flags reuse them). */
+  private readonly tallies = new Map<string, Tally>()
+  /** Since when the tallies count: the last send (or the start). */
+  private from: number
 
   constructor(
     private readonly endpoint: Endpoint,
     private readonly timers: Timers,
     private readonly host: InsightsHost
-  ) {}
+  ) {
+    this.from = timers.now()
+  }
 
-  /** One evaluation of `variationKey` of `flagKey` (null: nothing was served, nothing counted). */
-  count(flagKey: string, variationKey: string | null): void {
-    if (variationKey === null) return
-    const batch = (this.batch ??= { from: this.timers.now(), counts: new Map() })
-    let flag = batch.counts.get(flagKey)
-    if (flag === undefined) {
-      flag = new Map()
-      batch.counts.set(flagKey, flag)
+  /** The tally of `flagKey`, for the installed flag to count into. */
+  tallyFor(flagKey: string): Tally {
+    let tally = this.tallies.get(flagKey)
+    if (tally === undefined) {
+      tally = new Map()
+      this.tallies.set(flagKey, tally)
     }
-    flag.set(variationKey, (flag.get(variationKey) ?? 0) + 1)
+    return tally
   }
 
   /** Sends what was counted; true when there was nothing to send or the server took it all. */
   async send(signal: AbortSignal): Promise<boolean> {
-    const batch = this.batch
-    if (batch === null) return true
-    this.batch = null
+    const from = this.from
     const to = this.timers.now()
-    const entries = [...batch.counts].flatMap(([flagKey, variations]) =>
-      [...variations].map(([variationKey, count]) => ({ flagKey, variationKey, count }))
-    )
+    this.from = to
+    // Taken and zeroed in one synchronous pass: what is counted from here on waits for the next send.
+    const entries: Array<{ readonly flagKey: string; readonly variationKey: string; readonly count: number }> = []
+    for (const [flagKey, tally] of this.tallies) {
+      for (const [variationKey, count] of tally) if (count > 0) entries.push({ flagKey, variationKey, count })
+      tally.clear()
+    }
     for (let i = 0; i < entries.length; i += MAX_COUNTS_PER_REPORT) {
-      const outcome = await this.post(batch.from, to, entries.slice(i, i + MAX_COUNTS_PER_REPORT), signal)
+      const outcome = await this.post(from, to, entries.slice(i, i + MAX_COUNTS_PER_REPORT), signal)
       if (outcome === "retry") {
-        // Keep the unsent part for the next send (with anything counted meanwhile).
-        for (const entry of entries.slice(i)) this.restore(batch.from, entry.flagKey, entry.variationKey, entry.count)
+        // Keep the unsent part for the next send (with anything counted meanwhile), from the start of this batch.
+        this.from = Math.min(this.from, from)
+        for (const entry of entries.slice(i)) {
+          const tally = this.tallyFor(entry.flagKey)
+          tally.set(entry.variationKey, (tally.get(entry.variationKey) ?? 0) + entry.count)
+        }
         return false
       }
     }
     return true
-  }
-
-  private restore(from: number, flagKey: string, variationKey: string, count: number): void {
-    const batch = (this.batch ??= { from, counts: new Map() })
-    if (from < batch.from) this.batch = { from, counts: batch.counts }
-    const flag = batch.counts.get(flagKey) ?? new Map<string, number>()
-    flag.set(variationKey, (flag.get(variationKey) ?? 0) + count)
-    batch.counts.set(flagKey, flag)
   }
 
   private async post(

@@ -6,6 +6,7 @@
  */
 import { compile, type CompiledCondition, type CompiledFlag, type CompiledSnapshot, type ConfigSnapshot, type RegexEngine } from "./Core.js"
 import { type PlainCheck, plainCheck } from "./JsonContext.js"
+import type { Tally } from "./Insights.js"
 import type { FlagType } from "./Types.js"
 
 export interface FlagEntry {
@@ -14,6 +15,8 @@ export interface FlagEntry {
   readonly version: number | undefined
   /** Checks the attributes the flag's rules, segments and rollouts can read (JsonContext.ts). */
   readonly plain: PlainCheck
+  /** Where its evaluations are counted for insights (null: the client does not send them). */
+  readonly tally: Tally | null
 }
 
 export interface Installed {
@@ -48,15 +51,23 @@ const attributesRead = (root: CompiledFlag): ReadonlyArray<string> => {
   return [...names]
 }
 
-/** `regex` compiles the `matches` conditions: RegexLoading.regexEngineFor(snapshot), awaited before. */
-export const install = (snapshot: ConfigSnapshot, etag: string | undefined, regex: RegexEngine): Installed => {
+/**
+ * `regex` compiles the `matches` conditions: RegexLoading.regexEngineFor(snapshot), awaited before.
+ * `tallyFor` gives each flag the tally its evaluations are counted in (null: none).
+ */
+export const install = (
+  snapshot: ConfigSnapshot,
+  etag: string | undefined,
+  regex: RegexEngine,
+  tallyFor: ((flagKey: string) => Tally) | null = null
+): Installed => {
   const compiled = compile(snapshot, regex)
   const flags = new Map<string, FlagEntry>()
   for (const flag of snapshot.flags) {
     const compiledFlag = compiled.flags.get(flag.key)
     if (flags.has(flag.key) || compiledFlag === undefined) continue // the evaluator serves the first of duplicate keys
     const version = (flag as { readonly version?: unknown }).version
-    flags.set(flag.key, { compiled: compiledFlag, type: flag.type, version: typeof version === "number" ? version : undefined, plain: plainCheck(attributesRead(compiledFlag)) })
+    flags.set(flag.key, { compiled: compiledFlag, type: flag.type, version: typeof version === "number" ? version : undefined, plain: plainCheck(attributesRead(compiledFlag)), tally: tallyFor === null ? null : tallyFor(flag.key) })
   }
   return { snapshot, compiled, etag, flags }
 }
