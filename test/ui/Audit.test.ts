@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { checkPage, launch, open, signIn } from "./Browser.js"
+import { checkPage, open, openSignedIn } from "./Browser.js"
 
 let dir: string
 let server: TestServer
@@ -54,12 +54,7 @@ beforeAll(async () => {
   server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`), { schedules: true })
   for (let i = 0; i < FLAGS; i++) await api("POST", "/v1/projects/p1/flags", { key: `flag-${i}`, type: "boolean", variations: BOOLEAN })
   await api("PUT", "/v1/projects/p1/flags/flag-1/targeting", { environment: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
-  browser = await launch()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
-  await page.goto(`${server.url}/ui/`)
-  await signIn(page, server.keys.global)
-  await page.getByLabel("Project").selectOption("p1")
+  ;({ browser, page } = await openSignedIn(server.url, server.keys.global, "p1"))
 }, 120_000)
 
 afterAll(async () => {

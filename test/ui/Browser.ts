@@ -66,3 +66,17 @@ export const signIn = async (page: Page, key: string): Promise<void> => {
 export const open = async (page: Page, hash: string): Promise<void> => {
   await page.evaluate((h) => (location.hash = h), hash)
 }
+
+/**
+ * A browser with one page on the dashboard of the server at `url`, signed in with `key` and
+ * `projectId` chosen: where each dashboard test file starts.
+ */
+export const openSignedIn = async (url: string, key: string, projectId: string): Promise<{ browser: Browser; page: Page }> => {
+  const browser = await launch()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.setDefaultTimeout(10_000)
+  await page.goto(`${url}/ui/`)
+  await signIn(page, key)
+  await page.getByLabel("Project").selectOption(projectId)
+  return { browser, page }
+}

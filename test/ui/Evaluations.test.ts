@@ -17,7 +17,7 @@ import { hourOf } from "../../src/domain/insights/Insights.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { checkPage, launch, open, signIn } from "./Browser.js"
+import { checkPage, open, openSignedIn } from "./Browser.js"
 
 let dir: string
 let server: TestServer
@@ -64,12 +64,7 @@ beforeAll(async () => {
       [{ projectId: "p1", environmentKey: "production", flagKey: "old-used", at: lastEvaluated }]
     )
   }))
-  browser = await launch()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
-  await page.goto(`${server.url}/ui/`)
-  await signIn(page, server.keys.global)
-  await page.getByLabel("Project").selectOption("p1")
+  ;({ browser, page } = await openSignedIn(server.url, server.keys.global, "p1"))
 }, 120_000)
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { checkPage, launch, open, signIn } from "./Browser.js"
+import { checkPage, open, openSignedIn } from "./Browser.js"
 
 let dir: string
 let server: TestServer
@@ -58,12 +58,7 @@ beforeAll(async () => {
       { name: "Half", conditions: [], rollout: { variations: [{ variationKey: "on", weight: 50_000 }, { variationKey: "off", weight: 50_000 }] } }
     ]
   })
-  browser = await launch()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
-  await page.goto(`${server.url}/ui/`)
-  await signIn(page, server.keys.global)
-  await page.getByLabel("Project").selectOption("p1")
+  ;({ browser, page } = await openSignedIn(server.url, server.keys.global, "p1"))
 }, 120_000)
 
 afterAll(async () => {
