@@ -10,12 +10,10 @@
  * 400/401/403/413/415/500, a group or endpoint the envelopes its handlers can produce (the
  * handlers' error types, from `Errors.EnvelopeOf`, make the compiler insist), the API only 500.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
-import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { Context, Schema } from "effect"
-import type { Actor } from "../../../src/domain/audit/Actor.js"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
 import { AuditPage, AuditQuery } from "../../../src/domain/audit/AuditPage.js"
-import { ApiKey, CreatedApiKey, CreateProjectKeyInput, type Principal } from "../../../src/domain/auth/ApiKey.js"
+import { ApiKey, CreatedApiKey, CreateProjectKeyInput } from "../../../src/domain/auth/ApiKey.js"
 import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
 import { EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
@@ -29,14 +27,17 @@ import { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
 import { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
-import { InsightsQuery, InsightsReceipt, InsightsReport, InsightsSeries } from "../../../src/domain/insights/Insights.js"
 import { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
 import * as Errors from "../shared/Errors.js"
 import * as Examples from "./Examples.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, ExplainRequest, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
 import { ExplanationSchema } from "../../../src/domain/evaluation/Explain.js"
-import { declareConfigETag, declareStreamSecurity, finishDocument } from "./OpenApiDocument.js"
+import { Created, dataOf, deliveryId, described, environmentKey, flagKey, keyId, projectId, scheduleId, segmentKey, webhookId } from "./Declaring.js"
+import { InsightsGroup, InsightsReportGroup } from "./Insights.js"
+import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 import { OfrepGroup } from "./Ofrep.js"
+import { EvaluationAuth, ManagementAuth } from "./Security.js"
+import { StreamsGroup } from "./Streams.js"
 
 // The resources with their examples: one instance of each, so every operation refers to one component.
 const ProjectDoc = Project.annotations({ examples: [Examples.project] })
@@ -50,71 +51,15 @@ const CreatedApiKeyDoc = CreatedApiKey.annotations({ examples: [Examples.created
 const AuditPageDoc = AuditPage.annotations({ examples: [Examples.auditPage] })
 const EvaluateResponseDoc = EvaluateResponse.annotations({ examples: [Examples.evaluated] })
 
-const dataOf = <S extends Schema.Schema.Any>(item: S) => Schema.Struct({ data: Schema.Array(item) })
-
 const CopiedFlagsDoc = dataOf(Schema.String).annotations({
   ...documentName("CopiedFlags"),
   description: "The keys of the flags whose configuration changed.",
   examples: [Examples.copied]
 })
 
-/** An endpoint with its OpenAPI summary (one line) and description. */
-const described = <N extends string, M extends HttpMethod, P, U, Pl, H, S, E, R, RE>(
-  endpoint: HttpApiEndpoint.HttpApiEndpoint<N, M, P, U, Pl, H, S, E, R, RE>,
-  summary: string,
-  description: string
-) => endpoint.annotate(OpenApi.Summary, summary).annotate(OpenApi.Description, description)
-
-const Created = <S extends Schema.Schema.Any>(schema: S): S => schema.annotations(HttpApiSchema.annotations({ status: 201 })) as S
-
-// ---------------------------------------------------------------------------------------------
-// Security
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The authenticated caller of a management endpoint, the project scope the policy allows (`null`
- * = all), and the caller as the audit log records it (the handlers run the use cases as it).
- */
-export class ManagementAccess extends Context.Tag("@flagport/http/ManagementAccess")<
-  ManagementAccess,
-  { readonly principal: Principal; readonly scope: string | null; readonly actor: Actor }
->() {}
-
-/** The authenticated caller of an evaluation endpoint (the project is resolved per request). */
-export class EvaluationPrincipal extends Context.Tag("@flagport/http/EvaluationPrincipal")<EvaluationPrincipal, Principal>() {}
-
-const securityFailures = Schema.Union(Errors.BadRequest, Errors.Unauthorized, Errors.ForbiddenError, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.InternalError)
-
-/**
- * Server key required; a project-scoped one only for the project of the route. The raw
- * Authorization header is parsed by `Policy` (the built-in bearer does not check the scheme).
- */
-export class ManagementAuth extends HttpApiMiddleware.Tag<ManagementAuth>()("ManagementAuth", {
-  failure: securityFailures,
-  provides: ManagementAccess,
-  security: { bearerAuth: HttpApiSecurity.bearer }
-}) {}
-
-/** Client or server key. */
-export class EvaluationAuth extends HttpApiMiddleware.Tag<EvaluationAuth>()("EvaluationAuth", {
-  failure: securityFailures,
-  provides: EvaluationPrincipal,
-  security: { bearerAuth: HttpApiSecurity.bearer }
-}) {}
-
 // ---------------------------------------------------------------------------------------------
 // Parameters and bodies
 // ---------------------------------------------------------------------------------------------
-
-// Path parameters are looked up in the database: U+0000 is refused (400) before any query.
-const projectId = HttpApiSchema.param("projectId", Text)
-const flagKey = HttpApiSchema.param("flagKey", Text)
-const segmentKey = HttpApiSchema.param("segmentKey", Text)
-const webhookId = HttpApiSchema.param("webhookId", Text)
-const deliveryId = HttpApiSchema.param("deliveryId", Text)
-const keyId = HttpApiSchema.param("keyId", Text)
-const environmentKey = HttpApiSchema.param("environmentKey", Text)
-const scheduleId = HttpApiSchema.param("scheduleId", Text)
 
 export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)
@@ -411,63 +356,6 @@ export class EvaluationGroup extends HttpApiGroup.make("evaluation")
   .middleware(EvaluationAuth)
   .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "Evaluation, for applications and SDKs: client or server keys.") {}
-
-/** The query of `GET /v1/stream`: that of `GET /v1/config`, or a stream token instead of the Authorization header. */
-export const StreamQuery = Schema.Struct({
-  ...ConfigQuery.fields,
-  token: Schema.optional(Schema.String.annotations({
-    description: "A stream token (given by the server, e.g. in an OFREP bulk evaluation's `eventStreams`), for clients that cannot send an Authorization header; it names the project and environment."
-  }))
-}).annotations({ parseOptions: { errors: "all" } })
-
-export const StreamHeaders = Schema.Struct({
-  "last-event-id": Schema.optional(Schema.String.annotations({
-    description: "The id (config ETag) of the last event received: no event on connect while it is still current."
-  }))
-})
-
-/** Change notifications (Server-Sent Events). Its own group: it authenticates itself (header or token), so no middleware. */
-export class StreamsGroup extends HttpApiGroup.make("streams")
-  .add(described(
-    HttpApiEndpoint.get("stream", "/v1/stream")
-      .setUrlParams(StreamQuery)
-      .setHeaders(StreamHeaders)
-      .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" })).annotations({
-        description: "Server-Sent Events in the OFREP 0.3.0 format, one per change of the environment's configuration: `id: <config ETag>`, `event: message`, `data: {\"type\":\"refetchEvaluation\",\"etag\":\"<ETag>\",\"lastModified\":<unix seconds>}`; a `: ping` comment every 15 s."
-      }))
-      .addError(Errors.BadRequest)
-      .addError(Errors.Unauthorized)
-      .addError(Errors.ForbiddenError)
-      .addError(Errors.NotFound),
-    "Follow changes of an environment (Server-Sent Events)",
-    "Authenticated like `GET /v1/config` (client or server key, same project and environment rules), or with `token` instead of the header. On connect, one event with the current config ETag unless `Last-Event-ID` equals it; then one event per change of the environment's configuration. Refetch `/v1/config` (or re-evaluate) on each event. The stream ends when its key is revoked and when the server shuts down; clients reconnect. 401 for an invalid or expired token."
-  ).annotate(OpenApi.Transform, declareStreamSecurity))
-  .annotate(OpenApi.Description, "Change notifications, for SDKs and OpenFeature (OFREP) providers.") {}
-
-// Evaluation insights: the series per flag (management) and SDK reports (evaluation keys).
-export class InsightsGroup extends HttpApiGroup.make("insights")
-  .add(described(
-    HttpApiEndpoint.get("series")`/v1/projects/${projectId}/flags/${flagKey}/insights`
-      .setUrlParams(strict(InsightsQuery))
-      .addSuccess(InsightsSeries.annotations({ examples: [Examples.insightsSeries] })),
-    "Evaluations of a flag per hour",
-    "How often each variation of the flag was served in one environment, one point per hour from `from` to `to` (ISO 8601 instants; default: the last 24 hours; at most 31 days), counting server-side evaluations and SDK reports. Counts reach storage at most 10 s after the evaluation."
-  ))
-  .middleware(ManagementAuth)
-  .addError(Errors.NotFound)
-  .annotate(OpenApi.Description, "Evaluation insights: which variations flags serve, hour by hour.") {}
-
-export class InsightsReportGroup extends HttpApiGroup.make("insightsReport")
-  .add(described(
-    HttpApiEndpoint.post("report", "/v1/insights")
-      .setPayload(strict(InsightsReport).annotations({ examples: [Examples.insightsReport] }))
-      .addSuccess(InsightsReceipt.annotations({ examples: [Examples.insightsReceipt], ...HttpApiSchema.annotations({ status: 202 }) })),
-    "Report evaluations made in an SDK",
-    "An SDK evaluating in process reports how often it served each variation between `from` and `to`; the counts join the flag's hourly series (in the hour of `to`) and its `lastEvaluatedAt`. Entries naming a flag or variation the environment does not have are ignored and counted in `ignored`. With a global server key, `projectId` is required."
-  ))
-  .middleware(EvaluationAuth)
-  .addError(Errors.NotFound)
-  .annotate(OpenApi.Description, "SDK evaluation reports: client or server keys.") {}
 
 // Typed code generation: the TypeScript module of `flagport codegen`.
 export class CodegenGroup extends HttpApiGroup.make("codegen")
