@@ -177,6 +177,29 @@ const run = (port: number, scenario: Scenario) =>
     ...(scenario.body === undefined ? {} : { body: scenario.body })
   })
 
+/** The context every evaluation scenario sends. */
+const CONTEXT = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
+
+/** The two evaluation routes, as a client with `clientKey` calls them. */
+const evaluationScenarios = (clientKey: string): Array<Scenario> => {
+  const auth = { authorization: `Bearer ${clientKey}` }
+  return [
+    {
+      name: "POST /v1/evaluate (50 flags)",
+      method: "POST",
+      path: "/v1/evaluate",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ environment: "production", context: CONTEXT })
+    },
+    {
+      name: "GET /v1/flags/{flagKey}/eval",
+      method: "GET",
+      path: `/v1/flags/w2-flag-7/eval?environment=production&key=user-42&attributes=${encodeURIComponent(JSON.stringify(CONTEXT.attributes))}`,
+      headers: auth
+    }
+  ]
+}
+
 const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "flagport-bench-"))
   const children: Array<ChildProcess> = []
@@ -185,9 +208,8 @@ const main = async () => {
     children.push(flagport.child)
     const port = flagport.info.port as number
     const auth = { authorization: `Bearer ${flagport.info.clientKey as string}` }
-    const context = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
     const config = await capture(port, { name: "", method: "GET", path: "/v1/config?environment=production", headers: auth })
-    const { key: targetingKey, attributes } = context
+    const { key: targetingKey, attributes } = CONTEXT
     const ofrep = {
       method: "POST" as const,
       path: "/ofrep/v1/evaluate/flags",
@@ -196,19 +218,7 @@ const main = async () => {
     const ofrepHeaders = { ...auth, "content-type": "application/json", "flagport-environment": "production" }
     const ofrepEtag = (await capture(port, { name: "", ...ofrep, headers: ofrepHeaders })).headers["etag"]!
     const all: Array<Scenario> = [
-      {
-        name: "POST /v1/evaluate (50 flags)",
-        method: "POST",
-        path: "/v1/evaluate",
-        headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ environment: "production", context })
-      },
-      {
-        name: "GET /v1/flags/{flagKey}/eval",
-        method: "GET",
-        path: `/v1/flags/w2-flag-7/eval?environment=production&key=user-42&attributes=${encodeURIComponent(JSON.stringify(context.attributes))}`,
-        headers: auth
-      },
+      ...evaluationScenarios(flagport.info.clientKey as string),
       { name: "GET /v1/config (200)", method: "GET", path: "/v1/config?environment=production", headers: auth },
       {
         name: "GET /v1/config (304)",
@@ -263,26 +273,6 @@ const main = async () => {
 // ------------------------------------------------------------------------------------------------
 
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
-
-const evaluationScenarios = (clientKey: string): Array<Scenario> => {
-  const auth = { authorization: `Bearer ${clientKey}` }
-  const context = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
-  return [
-    {
-      name: "POST /v1/evaluate (50 flags)",
-      method: "POST",
-      path: "/v1/evaluate",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ environment: "production", context })
-    },
-    {
-      name: "GET /v1/flags/{flagKey}/eval",
-      method: "GET",
-      path: `/v1/flags/w2-flag-7/eval?environment=production&key=user-42&attributes=${encodeURIComponent(JSON.stringify(context.attributes))}`,
-      headers: auth
-    }
-  ]
-}
 
 const mainInsights = async () => {
   const dirs = [mkdtempSync(join(tmpdir(), "flagport-bench-on-")), mkdtempSync(join(tmpdir(), "flagport-bench-off-"))]
