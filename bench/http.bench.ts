@@ -6,7 +6,8 @@
  *   POST /v1/evaluate, GET /v1/flags/{flagKey}/eval, GET /v1/config (200) and (304),
  *   POST /ofrep/v1/evaluate/flags (OFREP bulk, the same 50 flags and context) (200) and (304),
  * each side by side with a bare node:http server answering the very same bytes (status, headers,
- * body captured from Flagport). Each server runs in its own child process, autocannon in this one.
+ * body captured from Flagport). Each server runs in its own child process (this file bundled by
+ * esbuild, as `npm start` runs the sources), autocannon in this one.
  * Prints a Markdown table: req/s of both, the ratio, and p99 latency.
  * BENCH_ONLY=<regular expression> measures only the routes whose name matches (e.g. `evaluate`).
  *
@@ -20,17 +21,13 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { cpus, tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import { Effect } from "effect"
 import { startServer } from "../adapters/http/serving/Server.js"
 import * as StorageLayer from "../adapters/storage/StorageLayer.js"
-import { ApiKeys } from "../src/services/ApiKeys.js"
-import { Environments } from "../src/services/Environments.js"
-import { Flags } from "../src/services/Flags.js"
-import { Projects } from "../src/services/Projects.js"
-import type { TargetingInput } from "../src/domain/definitions/Targeting.js"
+import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
@@ -55,53 +52,9 @@ interface Captured {
 // Child: Flagport
 // ------------------------------------------------------------------------------------------------
 
-const w2Targeting = (i: number): TargetingInput => ({
-  environment: "production",
-  enabled: true,
-  defaultVariationKey: "C",
-  offVariationKey: "C",
-  rules: [
-    {
-      id: `geo-plan-${i}`,
-      conditions: [
-        { attribute: "country", operator: "in", values: ["US", "CA", "MX"] },
-        { attribute: "plan", operator: "in", values: ["pro", "enterprise"] }
-      ],
-      variationKey: "A"
-    },
-    { id: `staff-${i}`, conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }], variationKey: "B" },
-    {
-      id: `rollout-${i}`,
-      conditions: [],
-      rollout: { bucketBy: "key", variations: [{ variationKey: "A", weight: 50_000 }, { variationKey: "C", weight: 50_000 }] }
-    }
-  ]
-})
-
 const serveFlagport = async (dir: string, counting = true) => {
   const databaseUrl = `sqlite:${join(dir, "bench.db")}`
-  const storage = StorageLayer.fromDatabaseUrl(databaseUrl)
-  const clientKey = await Effect.runPromise(
-    Effect.gen(function* () {
-      yield* (yield* Projects).create({ id: "bench", name: "Bench" })
-      yield* (yield* Environments).create("bench", { key: "production", name: "Production" })
-      const flags = yield* Flags
-      for (let i = 0; i < 50; i++) {
-        const key = `w2-flag-${i}`
-        yield* flags.create("bench", {
-          key,
-          type: "string",
-          variations: [
-            { key: "A", value: "a" },
-            { key: "B", value: "b" },
-            { key: "C", value: "c" }
-          ]
-        })
-        yield* flags.replaceTargeting("bench", key, w2Targeting(i))
-      }
-      return (yield* (yield* ApiKeys).create({ type: "client", projectId: "bench" })).secret
-    }).pipe(Effect.provide(storage))
-  )
+  const clientKey = await Effect.runPromise(seedW2Project.pipe(Effect.provide(StorageLayer.fromDatabaseUrl(databaseUrl))))
   const server = await startServer({ port: 0, host: "127.0.0.1", databaseUrl, webhooks: false, lane: { countEvaluations: counting } })
   process.stdout.write(`${JSON.stringify({ port: server.port, clientKey })}\n`)
   process.on("SIGTERM", () => void server.close().then(() => process.exit(0)))
@@ -141,9 +94,41 @@ const serveBare = (file: string) => {
 // Parent
 // ------------------------------------------------------------------------------------------------
 
+/**
+ * This file bundled by esbuild, as `npm start` runs the server (bin/flagport.mjs bundles the
+ * sources the same way; the package runs its tsup build): the servers are measured as shipped.
+ * Not through tsx, whose `keepNames` wraps every closure created per request in a
+ * `defineProperty` call (about 1 µs per request on the evaluation routes).
+ */
+let bundled: Promise<string> | undefined
+const bundle = (): Promise<string> =>
+  bundled ??= (async () => {
+    const esbuild = await import("esbuild")
+    // Inside the checkout, so the bundle finds the packages it leaves external in node_modules;
+    // removed when this process exits.
+    const outfile = join(dirname(SELF), `.http-bench-${process.pid}.mjs`)
+    try {
+      await esbuild.build({
+        entryPoints: [SELF],
+        outfile,
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        logLevel: "error",
+        external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents", "autocannon"],
+        banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" }
+      })
+    } finally {
+      await esbuild.stop()
+    }
+    process.on("exit", () => rmSync(outfile, { force: true }))
+    return outfile
+  })()
+
 const startChild = (args: ReadonlyArray<string>): Promise<{ child: ChildProcess; info: Record<string, unknown> }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", SELF, ...args], { stdio: ["ignore", "pipe", "inherit"] })
+  bundle().then((file) => new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "inherit"] })
     let buffer = ""
     child.stdout!.on("data", (chunk: Buffer) => {
       buffer += chunk.toString()
@@ -151,7 +136,7 @@ const startChild = (args: ReadonlyArray<string>): Promise<{ child: ChildProcess;
       if (newline >= 0) resolve({ child, info: JSON.parse(buffer.slice(0, newline)) as Record<string, unknown> })
     })
     child.on("exit", (code) => reject(new Error(`child exited with ${code}`)))
-  })
+  }))
 
 const capture = async (port: number, scenario: Scenario): Promise<Captured> => {
   const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
@@ -177,8 +162,6 @@ const run = (port: number, scenario: Scenario) =>
     ...(scenario.body === undefined ? {} : { body: scenario.body })
   })
 
-/** The context every evaluation scenario sends. */
-const CONTEXT = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
 
 /** The two evaluation routes, as a client with `clientKey` calls them. */
 const evaluationScenarios = (clientKey: string): Array<Scenario> => {

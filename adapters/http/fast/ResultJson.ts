@@ -8,8 +8,8 @@
 import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 
 const fragments = new WeakMap<object, string>()
-const keyFragments = new Map<string, string>()
-const MAX_KEY_FRAGMENTS = 100_000
+/** `"flagKey":{...}` of a frozen result, as a member of the `flags` object (one lookup per flag). */
+const members = new WeakMap<object, string>()
 
 const fragmentOf = (result: EvaluationResult): string => {
   let json = fragments.get(result)
@@ -20,12 +20,13 @@ const fragmentOf = (result: EvaluationResult): string => {
   return json
 }
 
-const keyFragmentOf = (key: string): string => {
-  let json = keyFragments.get(key)
+/** `"key":<result>`; cached under the result, which always answers for its own flag key. */
+const memberOf = (key: string, result: EvaluationResult): string => {
+  if (key !== result.flagKey) return `${JSON.stringify(key)}:${fragmentOf(result)}`
+  let json = members.get(result)
   if (json === undefined) {
-    if (keyFragments.size >= MAX_KEY_FRAGMENTS) keyFragments.clear()
-    json = `${JSON.stringify(key)}:`
-    keyFragments.set(key, json)
+    json = `${JSON.stringify(key)}:${fragmentOf(result)}`
+    if (Object.isFrozen(result)) members.set(result, json)
   }
   return json
 }
@@ -37,9 +38,9 @@ export const resultsJson = (results: Readonly<Record<string, EvaluationResult>>)
   for (const key in results) {
     const result = results[key]
     if (result === undefined) continue
-    out += first ? keyFragmentOf(key) : `,${keyFragmentOf(key)}`
-    out += fragmentOf(result)
-    first = false
+    if (first) first = false
+    else out += ","
+    out += memberOf(key, result)
   }
   return `${out}}`
 }

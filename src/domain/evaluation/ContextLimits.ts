@@ -15,27 +15,47 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 /** `context` + `key` -> `context.key`; at the top level (`""`), just `key`. */
 const join = (path: string, name: string): string => (path === "" ? name : `${path}.${name}`)
 
-/** The first limit that `value` (an attribute value at `path`, `depth` levels deep) breaks, if any. */
-const valueProblem = (value: unknown, path: string, depth: number): Problem | undefined => {
+/**
+ * A broken limit found inside an attribute value: its message and the steps from that value down
+ * to where it was found (property names and array indexes, innermost last). The path text is
+ * built only for a problem, so an accepted context (every request) allocates none.
+ */
+interface Found {
+  readonly message: string
+  readonly steps: Array<string | number>
+}
+
+const found = (message: string): Found => ({ message, steps: [] })
+
+const within = (step: string | number, inner: Found): Found => {
+  inner.steps.unshift(step)
+  return inner
+}
+
+const pathOf = (base: string, steps: ReadonlyArray<string | number>): string =>
+  steps.reduce<string>((path, step) => (typeof step === "number" ? `${path}[${step}]` : join(path, step)), base)
+
+/** The first limit that `value` (an attribute value `depth` levels deep) breaks, if any. */
+const valueProblem = (value: unknown, depth: number): Found | undefined => {
   if (typeof value === "string") {
-    return value.length > limit("contextStringLength") ? { path, message: atMostLength("contextStringLength") } : undefined
+    return value.length > limit("contextStringLength") ? found(atMostLength("contextStringLength")) : undefined
   }
   if (typeof value !== "object" || value === null) return undefined
-  if (depth >= limit("contextDepth")) return { path, message: `must nest arrays and objects at most ${limit("contextDepth")} levels deep` }
+  if (depth >= limit("contextDepth")) return found(`must nest arrays and objects at most ${limit("contextDepth")} levels deep`)
   if (Array.isArray(value)) {
-    if (value.length > limit("contextArrayLength")) return { path, message: atMost("contextArrayLength") }
+    if (value.length > limit("contextArrayLength")) return found(atMost("contextArrayLength"))
     for (let i = 0; i < value.length; i++) {
-      const p = valueProblem(value[i], `${path}[${i}]`, depth + 1)
-      if (p !== undefined) return p
+      const p = valueProblem(value[i], depth + 1)
+      if (p !== undefined) return within(i, p)
     }
     return undefined
   }
   const keys = Object.keys(value)
-  if (keys.length > limit("contextArrayLength")) return { path, message: `must have at most ${limit("contextArrayLength")} entries` }
+  if (keys.length > limit("contextArrayLength")) return found(`must have at most ${limit("contextArrayLength")} entries`)
   for (const key of keys) {
-    if (key.length > limit("contextStringLength")) return { path, message: `has a property name longer than ${limit("contextStringLength")} characters` }
-    const p = valueProblem((value as Record<string, unknown>)[key], join(path, key), depth + 1)
-    if (p !== undefined) return p
+    if (key.length > limit("contextStringLength")) return found(`has a property name longer than ${limit("contextStringLength")} characters`)
+    const p = valueProblem((value as Record<string, unknown>)[key], depth + 1)
+    if (p !== undefined) return within(key, p)
   }
   return undefined
 }
@@ -55,14 +75,13 @@ export const contextLimitProblem = (context: unknown, path: string): Problem | u
   const attributes = context.attributes
   if (isRecord(attributes)) {
     const names = Object.keys(attributes)
-    const at = join(path, "attributes")
-    if (names.length > limit("contextAttributes")) return { path: at, message: atMost("contextAttributes") }
+    if (names.length > limit("contextAttributes")) return { path: join(path, "attributes"), message: atMost("contextAttributes") }
     for (const name of names) {
       if (name.length > limit("contextStringLength")) {
-        return { path: at, message: `has an attribute name longer than ${limit("contextStringLength")} characters` }
+        return { path: join(path, "attributes"), message: `has an attribute name longer than ${limit("contextStringLength")} characters` }
       }
-      const p = valueProblem(attributes[name], join(at, name), 0)
-      if (p !== undefined) return p
+      const p = valueProblem(attributes[name], 0)
+      if (p !== undefined) return { path: pathOf(join(join(path, "attributes"), name), p.steps), message: p.message }
     }
   }
   // Every part is bounded now, so encoding it is cheap and cannot overflow the stack.

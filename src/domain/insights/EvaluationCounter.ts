@@ -17,7 +17,8 @@ type FlagTally = Map<string, number>
  * of their result (one Map operation pair, no string hashing); other results by their keys.
  */
 interface ScopeTally {
-  readonly byResult: Map<EvaluationResult, number>
+  /** A mutable cell per result: one Map lookup per count, not a get and a set. */
+  readonly byResult: Map<EvaluationResult, { n: number }>
   readonly byKey: Map<string, FlagTally>
 }
 
@@ -63,8 +64,10 @@ export class EvaluationCounter {
   private static bumpResult(scope: ScopeTally, result: EvaluationResult): void {
     if (result.variationKey === null) return
     // Only frozen results are shared; a fresh object per evaluation would grow the map.
-    if (Object.isFrozen(result)) scope.byResult.set(result, (scope.byResult.get(result) ?? 0) + 1)
-    else EvaluationCounter.bump(scope, result.flagKey, result.variationKey)
+    if (!Object.isFrozen(result)) return EvaluationCounter.bump(scope, result.flagKey, result.variationKey)
+    const cell = scope.byResult.get(result)
+    if (cell === undefined) scope.byResult.set(result, { n: 1 })
+    else cell.n++
   }
 
   /** One evaluation of `variationKey` of `flagKey` (a null variation: nothing was served, nothing counted). */
@@ -117,7 +120,7 @@ export class EvaluationCounter {
       const projectId = id.slice(0, at)
       const environmentKey = id.slice(at + 1)
       // Results of one flag outcome may come from several snapshots (a reload): fold them by key.
-      for (const [result, count] of scope.byResult) EvaluationCounter.bump(scope, result.flagKey, result.variationKey!, count)
+      for (const [result, cell] of scope.byResult) EvaluationCounter.bump(scope, result.flagKey, result.variationKey!, cell.n)
       for (const [flagKey, flag] of scope.byKey) {
         for (const [variationKey, count] of flag) {
           out.push({ projectId, environmentKey, flagKey, variationKey, hour: undefined, count, evaluatedAt: undefined })

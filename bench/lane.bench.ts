@@ -1,0 +1,61 @@
+/**
+ * The evaluation lane's own cost, in process (run by hand): `npx tsx bench/lane.bench.ts
+ * [evaluate|ofrep|ofrep-304]`. No sockets, no HTTP parser: `Lane.answer` for the request the HTTP
+ * benchmark sends (bench/http-fixture.ts: 50 W2 flags, one context), over memory storage with
+ * counting on, timed in 5 rounds of 50,000 answers. It separates what the lane costs from what
+ * node:http and the kernel cost per request, which bench/http.bench.ts measures together.
+ * Run it bundled to see the code as `npm start` runs it (tsx wraps closures for `keepNames`).
+ */
+import { Effect, Layer } from "effect"
+import * as LaneService from "../adapters/http/fast/LaneService.js"
+import { FastLane } from "../adapters/http/fast/LaneService.js"
+import { type FastRoute, routeOf } from "../adapters/http/fast/Routes.js"
+import type { LaneRequest } from "../adapters/http/shared/EvaluationLane.js"
+import * as StorageLayer from "../adapters/storage/StorageLayer.js"
+import * as Insights from "../src/services/Insights.js"
+import { CONTEXT, seedW2Project } from "./http-fixture.js"
+
+const mode = process.argv[2] ?? "evaluate"
+if (!["evaluate", "ofrep", "ofrep-304"].includes(mode)) throw new Error(`unknown mode ${mode}`)
+
+const services = Insights.layerConfig.pipe(Layer.provideMerge(StorageLayer.fromDatabaseUrl("memory:")))
+const { clientKey, lane } = await Effect.runPromise(
+  Effect.scoped(
+    Effect.gen(function* () {
+      return { clientKey: yield* seedW2Project, lane: yield* FastLane }
+    }).pipe(Effect.provide(LaneService.layer().pipe(Layer.provideMerge(services))))
+  )
+)
+
+const { key: targetingKey, attributes } = CONTEXT
+const body = Buffer.from(
+  JSON.stringify(mode === "evaluate" ? { environment: "production", context: CONTEXT } : { context: { targetingKey, ...attributes } })
+)
+const headers: Record<string, string> = {
+  authorization: `Bearer ${clientKey}`,
+  "content-type": "application/json",
+  "content-length": String(body.length),
+  "flagport-environment": "production",
+  host: "127.0.0.1"
+}
+const route: FastRoute = routeOf("POST", mode === "evaluate" ? "/v1/evaluate" : "/ofrep/v1/evaluate/flags")!
+const request: LaneRequest = { query: "", header: (name) => headers[name], body: () => Promise.resolve(body) }
+
+const answer = async (expected: number) => {
+  const response = await lane.answer(route, request)
+  if (response.status !== expected) throw new Error(`${response.status} ${String(response.body)}`)
+  return response
+}
+const first = await answer(200)
+if (mode === "ofrep-304") headers["if-none-match"] = first.headers["etag"]!
+const expected = mode === "ofrep-304" ? 304 : 200
+
+const N = 50_000
+console.log(`Node ${process.version}, ${mode}, ${N} answers per round`)
+for (let round = 0; round < 5; round++) {
+  const start = process.hrtime.bigint()
+  for (let i = 0; i < N; i++) await answer(expected)
+  console.log(`round ${round + 1}: ${(Number(process.hrtime.bigint() - start) / N / 1000).toFixed(2)} µs per answer`)
+}
+lane.closeStreams()
+process.exit(0)
