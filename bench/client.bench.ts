@@ -15,6 +15,7 @@
  * as it would from Flagport, and then does no I/O.
  *
  * Run: npx tsx bench/client.bench.ts   (ROUNDS=15 by default; CPU time per op, median of rounds)
+ * NOCOUNT=1: the client with `sendInsights: false`, to see what counting evaluations costs.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -51,7 +52,7 @@ await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
 const compiled = Evaluate.compile(w2)
-const flags = await createClient({ url, key: "bench", environment: "production", stream: false, pollIntervalMs: 3_600_000 })
+const flags = await createClient({ url, key: "bench", environment: "production", stream: false, pollIntervalMs: 3_600_000, ...(process.env["NOCOUNT"] ? { sendInsights: false } : {}) })
 if (flags.string(FLAG, contexts[0]!, "?") !== Evaluate.evaluate(compiled, FLAG, contexts[0]!).value) throw new Error("the client disagrees with Evaluate")
 const provider = new FlagportProvider(flags)
 await OpenFeature.setProviderAndWait("flagport", provider)

@@ -17,7 +17,7 @@ import { fetchConfig } from "./ConfigFetch.js"
 import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult, type RegexEngine } from "./Core.js"
 import { Emitter } from "./Emitter.js"
 import { errorDetail, notFound, toDetail, typeOfFallback } from "./Evaluation.js"
-import { countIn, InsightsReporter, runInsights } from "./Insights.js"
+import { InsightsReporter, runInsights } from "./Insights.js"
 import { type Installed, install } from "./Installed.js"
 import { forFlag, toLocalContext } from "./JsonContext.js"
 import { type ClientOptions, type Settings, settingsOf, UNSUPPORTED_STREAM_RETRY_MS } from "./Options.js"
@@ -99,7 +99,7 @@ class FlagportClientImpl implements Client {
     const entry = installed.flags.get(flagKey)
     if (entry === undefined || entry.type !== type) return undefined
     const result = evaluateCompiled(entry.compiled, forFlag(context, entry.plain))
-    countIn(entry.tally, result.variationKey)
+    entry.tally?.count(result)
     return result.reason.kind === "ERROR" ? undefined : result.value
   }
 
@@ -129,7 +129,7 @@ class FlagportClientImpl implements Client {
       const entry = installed.flags.get(flagKey)
       if (entry === undefined) return notFound(flagKey, fallback)
       const result = evaluateCompiled(entry.compiled, forFlag(context, entry.plain))
-      countIn(entry.tally, result.variationKey)
+      entry.tally?.count(result)
       return toDetail(entry, flagKey, type, fallback, result)
     } catch (error) {
       // Only hostile input (a throwing getter on a flag key) gets here; evaluation stays total.
@@ -141,7 +141,7 @@ class FlagportClientImpl implements Client {
     const installed = this.installed
     if (installed === null) return {}
     const results = evaluateAll(installed.compiled, toLocalContext(context))
-    if (this.insights !== null) for (const flagKey in results) countIn(installed.flags.get(flagKey)?.tally ?? null, results[flagKey]!.variationKey)
+    if (this.insights !== null) for (const flagKey in results) installed.flags.get(flagKey)?.tally?.count(results[flagKey]!)
     return results
   }
 
