@@ -4,7 +4,9 @@
  * benchmark sends (bench/http-fixture.ts: 50 W2 flags, one context), over memory storage with
  * counting on, timed in 5 rounds of 50,000 answers. It separates what the lane costs from what
  * node:http and the kernel cost per request, which bench/http.bench.ts measures together.
- * Run it bundled to see the code as `npm start` runs it (tsx wraps closures for `keepNames`).
+ * Compare revisions side by side with it; its absolute figures move with the way it is run
+ * (bundled by esbuild it measured about 2 µs more per `evaluate` answer than through tsx, on the
+ * machine of docs/benchmarks.md, although the bundled server is the faster one over HTTP).
  */
 import { Effect, Layer } from "effect"
 import * as LaneService from "../adapters/http/fast/LaneService.js"
