@@ -25,7 +25,7 @@ import {
   type InsightsSeries,
   MAX_SERIES_HOURS
 } from "../domain/insights/Insights.js"
-import { DEFAULT_STALE_AFTER_DAYS, type FlagWithUsage, withUsage } from "../domain/insights/Usage.js"
+import { DEFAULT_STALE_AFTER_DAYS, type FlagWithUsage, lastEvaluatedWithDependents, withUsage } from "../domain/insights/Usage.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../ports/InsightsRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -59,8 +59,15 @@ export interface InsightsShape {
     flagKey: string,
     query: InsightsQuery
   ) => Effect.Effect<InsightsSeries, InvalidRequest | ResourceNotFound | StorageError>
-  /** The flags with each configuration's `lastEvaluatedAt` and their `stale` status. */
-  readonly usage: (projectId: string, flags: ReadonlyArray<Flag>) => Effect.Effect<ReadonlyArray<FlagWithUsage>, StorageError>
+  /**
+   * The flags `shown` with each configuration's `lastEvaluatedAt` and their `stale` status.
+   * `all` is every flag of the project (default: `shown`), which may require the ones shown.
+   */
+  readonly usage: (
+    projectId: string,
+    shown: ReadonlyArray<Flag>,
+    all?: ReadonlyArray<Flag>
+  ) => Effect.Effect<ReadonlyArray<FlagWithUsage>, StorageError>
 }
 
 export class Insights extends Context.Tag("@flagport/services/Insights")<Insights, InsightsShape>() {}
@@ -164,12 +171,13 @@ export const make = (staleAfterDays: number) =>
       }
     })
 
-    const usage = (projectId: string, flags: ReadonlyArray<Flag>) =>
+    const usage = (projectId: string, shown: ReadonlyArray<Flag>, all: ReadonlyArray<Flag> = shown) =>
       Effect.gen(function* () {
         const last = yield* repository.lastEvaluated(projectId)
         const index = new Map(last.map((l) => [`${l.flagKey}\u0000${l.environmentKey}`, l.at]))
+        const lastEvaluated = lastEvaluatedWithDependents(all, (flagKey, env) => index.get(`${flagKey}\u0000${env}`) ?? null)
         const now = yield* Clock.currentTimeMillis
-        return flags.map((flag) => withUsage(flag, (env) => index.get(`${flag.key}\u0000${env}`) ?? null, now, staleAfterDays))
+        return shown.map((flag) => withUsage(flag, (env) => lastEvaluated(flag.key, env), now, staleAfterDays))
       })
 
     return Insights.of({ counter, report, flush, series, usage })

@@ -31,7 +31,7 @@ describe("the SDK's per-flag tally", () => {
     { name: "more outcomes than are scanned", results: manyVariations, expected: Object.fromEntries(manyVariations.map((r) => [r.variationKey, 1])) }
   ])("$name", ({ results, expected }) => {
     expect(counted(results)).toEqual(expected)
-    expect(counted(results, 3)).toEqual(Object.fromEntries(Object.entries(expected).map(([k, n]) => [k, n * 3])))
+    expect(counted(results, 3)).toEqual(Object.fromEntries(Object.entries(expected as Record<string, number>).map(([k, n]) => [k, n * 3])))
   })
 
   it("take() empties it and lets go of the results; add() puts counts back", () => {

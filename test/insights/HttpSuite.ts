@@ -3,7 +3,7 @@
  * of POST /v1/evaluate, GET /v1/flags/{k}/eval and the two OFREP routes (sent concurrently) and an SDK report add up
  * exactly in the stored hourly series once the server shuts down (its last flush), as the series
  * endpoint shows them from a second server on the same database; `lastEvaluatedAt` and
- * `status=stale` follow.
+ * `status=stale` follow (a flag evaluated only as another's prerequisite counts as evaluated).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -15,8 +15,11 @@ import { request, startServer, type TestServer } from "../http/fixtures.js"
 
 const OLD = "2020-01-01T00:00:00.000Z"
 
-/** A boolean flag written straight into storage, created long ago (the API always stamps now). */
-const oldFlag = (key: string): Flag => ({
+/**
+ * A boolean flag written straight into storage, created long ago (the API always stamps now),
+ * requiring the flags `requires` in production.
+ */
+const oldFlag = (key: string, requires: ReadonlyArray<string> = []): Flag => ({
   id: `old-${key}`,
   key,
   name: key,
@@ -28,7 +31,8 @@ const oldFlag = (key: string): Flag => ({
     enabled: false,
     defaultVariationKey: "on",
     offVariationKey: "off",
-    rules: []
+    rules: [],
+    prerequisites: environmentKey === "production" ? requires.map((flagKey) => ({ flagKey, variationKey: "on" })) : []
   })),
   createdAt: OLD,
   updatedAt: OLD,
@@ -48,7 +52,7 @@ export const insightsSuite = (backend: "sqlite" | "postgres"): void => {
     beforeAll(async () => {
       first = await startServer(freshStorage(backend))
       storage = Layer.succeedContext(await first.run(Effect.context<StorageLayer.Storage>()))
-      await first.run(Effect.flatMap(FlagRepository, (flags) => Effect.zipRight(flags.insert("p1", oldFlag("old-unused")), flags.insert("p1", oldFlag("old-used")))))
+      await first.run(Effect.flatMap(FlagRepository, (flags) => Effect.zipRight(flags.insert("p1", oldFlag("old-unused")), Effect.zipRight(flags.insert("p1", oldFlag("old-gate")), flags.insert("p1", oldFlag("old-used", ["old-gate"]))))))
       expect((await call(first, "POST", "/v1/projects", { id: "ins", name: "Insights" })).status).toBe(201)
       expect((await call(first, "POST", "/v1/projects/ins/environments", { key: "development", name: "Development" })).status).toBe(201)
       expect((await call(first, "POST", "/v1/projects/ins/flags", {
@@ -117,10 +121,14 @@ export const insightsSuite = (backend: "sqlite" | "postgres"): void => {
       const last = flag.configs[0]!.lastEvaluatedAt!
       expect(Date.now() - Date.parse(last)).toBeLessThan(120_000)
       const listed = (await call(second, "GET", "/v1/projects/p1/flags")).body as { data: Array<{ key: string; stale: boolean; configs: Array<{ lastEvaluatedAt: string | null }> }> }
+      // old-gate is only ever evaluated as old-used's prerequisite (in production): in use, not stale.
       expect(listed.data.map((f) => [f.key, f.stale, f.configs.map((c) => c.lastEvaluatedAt !== null)])).toEqual([
         ["old-unused", true, [false, false]],
+        ["old-gate", false, [false, true]],
         ["old-used", false, [false, true]]
       ])
+      const gate = (await call(second, "GET", "/v1/projects/p1/flags/old-gate")).body as { stale: boolean }
+      expect(gate.stale).toBe(false)
       const stale = await call(second, "GET", "/v1/projects/p1/flags?status=stale")
       expect(stale.status, stale.text).toBe(200)
       expect((stale.body as { data: Array<{ key: string }> }).data.map((f) => f.key)).toEqual(["old-unused"])

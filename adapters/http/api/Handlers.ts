@@ -57,9 +57,17 @@ const asEnvelopes = <A, E extends Errors.ServiceError, R>(
 ): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
   effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
-/** The flags as the API shows them: each configuration with `lastEvaluatedAt`, and `stale`. */
-const withUsage = (projectId: string, flags: ReadonlyArray<Flag>) =>
-  Effect.flatMap(Insights, (insights) => mapped(insights.usage(projectId, flags)))
+/**
+ * The flags as the API shows them: each configuration with `lastEvaluatedAt`, and `stale`. A
+ * flag counts as evaluated when a flag requiring it is, so usage needs every flag of the project
+ * (`all`; read here when not given).
+ */
+const withUsage = (projectId: string, shown: ReadonlyArray<Flag>, all?: ReadonlyArray<Flag>) =>
+  Effect.gen(function* () {
+    const insights = yield* Insights
+    const every = all ?? (yield* mapped((yield* Flags).list(projectId)))
+    return yield* mapped(insights.usage(projectId, shown, every))
+  })
 
 /** Answers with the flag (with its usage) and its version as the `ETag` header. */
 const withEtag = (projectId: string) => (flag: Flag) =>
@@ -113,7 +121,8 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
     .handle("list", ({ path, urlParams }) =>
       Effect.gen(function* () {
         const flags = yield* Flags
-        const shown = yield* withUsage(path.projectId, yield* mapped(flags.list(path.projectId)))
+        const all = yield* mapped(flags.list(path.projectId))
+        const shown = yield* withUsage(path.projectId, all, all)
         return { data: urlParams.status === "stale" ? shown.filter((flag) => flag.stale) : shown }
       })
     )

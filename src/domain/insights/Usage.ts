@@ -16,7 +16,8 @@ const DAY_MS = 86_400_000
 export const ConfigWithUsage = Schema.Struct({
   ...EnvironmentConfig.fields,
   lastEvaluatedAt: Schema.NullOr(Schema.String).annotations({
-    description: "When the flag was last evaluated in this environment (server-side or reported by an SDK); null: never."
+    description:
+      "When the flag was last evaluated in this environment (server-side or reported by an SDK), including as a prerequisite of a flag evaluated there; null: never."
   })
 }).annotations(documentName("TargetingWithUsage"))
 export type ConfigWithUsage = typeof ConfigWithUsage.Type
@@ -43,6 +44,49 @@ export const isStale = (
   const cutoff = now - staleAfterDays * DAY_MS
   if (Date.parse(createdAt) > cutoff) return false
   return lastEvaluatedAts.every((at) => at === null || Date.parse(at) <= cutoff)
+}
+
+/**
+ * The last evaluation of each flag in each environment, counting an evaluation of a flag as one of
+ * every flag it requires there, directly or through others: its prerequisites are checked when it
+ * is evaluated (while it is enabled), but only its own result is counted. So a flag that gates
+ * others is never stale while they are in use (it could not be deleted while they require it).
+ * `own` gives a flag's own last evaluation; `flags` must be every flag of the project, since any
+ * of them may require the ones shown. A cycle (only possible in data written around the API)
+ * ends the walk where it closes.
+ */
+export const lastEvaluatedWithDependents = (
+  flags: ReadonlyArray<Flag>,
+  own: (flagKey: string, environmentKey: string) => string | null
+): ((flagKey: string, environmentKey: string) => string | null) => {
+  // environment -> required flag -> the flags that require it there
+  const dependents = new Map<string, Map<string, Array<string>>>()
+  for (const flag of flags) {
+    for (const config of flag.configs) {
+      for (const prerequisite of config.prerequisites ?? []) {
+        let byFlag = dependents.get(config.environmentKey)
+        if (byFlag === undefined) dependents.set(config.environmentKey, (byFlag = new Map()))
+        const list = byFlag.get(prerequisite.flagKey)
+        if (list === undefined) byFlag.set(prerequisite.flagKey, [flag.key])
+        else list.push(flag.key)
+      }
+    }
+  }
+  const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(b) > Date.parse(a) ? b : a)
+  const memo = new Map<string, string | null>()
+  const effective = (flagKey: string, environmentKey: string, visiting: Set<string>): string | null => {
+    const id = `${flagKey}\u0000${environmentKey}`
+    const known = memo.get(id)
+    if (known !== undefined || memo.has(id)) return known ?? null
+    if (visiting.has(flagKey)) return own(flagKey, environmentKey)
+    visiting.add(flagKey)
+    let at = own(flagKey, environmentKey)
+    for (const dependent of dependents.get(environmentKey)?.get(flagKey) ?? []) at = later(at, effective(dependent, environmentKey, visiting))
+    visiting.delete(flagKey)
+    memo.set(id, at)
+    return at
+  }
+  return (flagKey, environmentKey) => effective(flagKey, environmentKey, new Set())
 }
 
 /** `flag` with each configuration's last evaluation (`lastEvaluated(environmentKey)`) and its stale status. */
