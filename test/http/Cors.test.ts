@@ -1,6 +1,6 @@
 /**
  * CORS on the evaluation side only, through a real server: preflights and headers for the
- * configured origins on /v1/evaluate, /v1/flags/{k}/eval, /v1/config and the OFREP routes (errors included, so a
+ * configured origins on /v1/evaluate, /v1/flags/{k}/eval, /v1/config, /v1/explain and the OFREP routes (errors included, so a
  * page can read them); management routes answer none.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -23,6 +23,7 @@ const EVALUATION: ReadonlyArray<EvaluationRoute> = [
   { name: "POST /v1/evaluate", method: "POST", path: "/v1/evaluate", body: { environment: "development", context: { key: "u" } }, methods: "POST, OPTIONS" },
   { name: "GET /v1/flags/{k}/eval", method: "GET", path: "/v1/flags/cors-flag/eval?environment=development&key=u", methods: "GET, OPTIONS" },
   { name: "GET /v1/config", method: "GET", path: "/v1/config?environment=development", methods: "GET, OPTIONS" },
+  { name: "POST /v1/explain", method: "POST", path: "/v1/explain", body: { environment: "development", context: { key: "u" }, flagKey: "cors-flag" }, methods: "POST, OPTIONS" },
   // OFREP
   { name: "POST /ofrep/v1/evaluate/flags", method: "POST", path: "/ofrep/v1/evaluate/flags", body: { context: { targetingKey: "u" } }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" },
   { name: "POST /ofrep/v1/evaluate/flags/{k}", method: "POST", path: "/ofrep/v1/evaluate/flags/cors-flag", body: { context: {} }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" }

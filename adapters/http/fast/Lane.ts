@@ -1,7 +1,8 @@
 /**
  * The lean lane for the evaluation routes (POST /v1/evaluate, GET /v1/flags/{flagKey}/eval,
- * GET /v1/config, and GET /v1/stream through StreamRoute.ts). The Effect HTTP stack costs several times bare Node per request, so these
- * three hot routes are answered by plain functions placed in front of the HttpApi app; they
+ * GET /v1/config, the OFREP routes through Ofrep.ts, POST /v1/explain, and GET /v1/stream through
+ * StreamRoute.ts). The Effect HTTP stack costs several times bare Node per request, so these
+ * routes are answered by plain functions placed in front of the HttpApi app; they
  * share with it everything that defines behaviour (all from the shared room):
  *
  * - the request schemas of `EvaluationRequests.ts` (decoded with the same `Schema`, same parse options),
@@ -26,7 +27,7 @@ import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body
 import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
-import { ConfigQuery, EvaluateRequest, type ExplainRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
+import { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
 import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
 import { andThen, type Sync, unwrap } from "../shared/Sync.js"
 import { etagMatches } from "./Etag.js"
@@ -53,6 +54,7 @@ const checkContextLimits = (context: unknown, path: string): void => {
 }
 
 const decodeEvaluate = Schema.decodeUnknownEither(EvaluateRequest)
+const decodeExplain = Schema.decodeUnknownEither(ExplainRequest)
 const decodeFlagQuery = Schema.decodeUnknownEither(FlagEvalQuery)
 const decodeConfigQuery = Schema.decodeUnknownEither(ConfigQuery)
 
@@ -65,6 +67,17 @@ export const errorResponse = (error: Errors.ApiError): LaneResponse => ({
 })
 
 const json = (status: number, body: string): LaneResponse => ({ status, headers: JSON_HEADERS, body })
+
+/** A request body as JSON (an empty body is null): its nesting depth checked first, then parsed; throws the 400. */
+const parseJsonBody = (raw: Uint8Array): unknown => {
+  const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")
+  if (nestsTooDeeply(text)) throw Errors.nestedTooDeeply(MAX_JSON_DEPTH)
+  try {
+    return raw.length === 0 ? null : JSON.parse(text)
+  } catch {
+    throw Errors.malformedJson()
+  }
+}
 
 /** `Accept-Encoding` names gzip with a non-zero quality. */
 export const acceptsGzip = (acceptEncoding: string | undefined): boolean => {
@@ -164,6 +177,11 @@ export class Lane implements EvaluationLaneShape {
           if (bodyProblem !== undefined) throw bodyProblem
           return request.body().then((raw) => this.evaluate(principal, this.decodeBody(raw)))
         }
+        case "explain": {
+          const bodyProblem = checkBodyHeaders((name) => request.header(name))
+          if (bodyProblem !== undefined) throw bodyProblem
+          return request.body().then((raw) => this.explain(principal, this.decodeExplainBody(raw)))
+        }
         case "flag": {
           let flagKey: string
           try {
@@ -197,17 +215,17 @@ export class Lane implements EvaluationLaneShape {
 
   /** The nesting depth, JSON, then the fast decoder, then (for the errors) the schema. */
   private decodeBody(raw: Uint8Array): EvaluateRequest {
-    const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")
-    if (nestsTooDeeply(text)) throw Errors.nestedTooDeeply(MAX_JSON_DEPTH)
-    let parsed: unknown
-    try {
-      parsed = raw.length === 0 ? null : JSON.parse(text)
-    } catch {
-      throw Errors.malformedJson()
-    }
+    const parsed = parseJsonBody(raw)
     const fast = FastDecode.evaluateRequest(parsed)
     if (fast !== undefined) return fast
     const input = decodeEvaluate(parsed)
+    if (Either.isLeft(input)) throw fromParseError(input.left)
+    return input.right
+  }
+
+  /** POST /v1/explain's body, with the schema (a debugging call: no fast decoder). */
+  private decodeExplainBody(raw: Uint8Array): ExplainRequest {
+    const input = decodeExplain(parseJsonBody(raw))
     if (Either.isLeft(input)) throw fromParseError(input.left)
     return input.right
   }
@@ -256,8 +274,9 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /**
-   * POST /v1/explain (answered through the HttpApi, not a fast route: it is a debugging call). The
-   * same checks as the single-flag route, then `Evaluate.explain`, whose result is that route's.
+   * POST /v1/explain: the same checks as the single-flag route, then `Evaluate.explain`, whose
+   * result is that route's. A fast route for its CORS (browsers explain with a client key); the
+   * HttpApi handler answers it the same way through the `EvaluationLane` tag.
    */
   explain(principal: Principal, input: ExplainRequest): Sync<LaneResponse> {
     checkContextLimits(input.context, "context")

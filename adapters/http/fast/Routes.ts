@@ -12,6 +12,7 @@ import type { OfrepRoute } from "../shared/EvaluationLane.js"
 
 export type FastRoute =
   | { readonly _tag: "evaluate" }
+  | { readonly _tag: "explain" }
   | { readonly _tag: "flag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
   | { readonly _tag: "config" }
   | { readonly _tag: "stream" }
@@ -19,6 +20,7 @@ export type FastRoute =
   | OfrepRoute
 
 const EVALUATE: FastRoute = { _tag: "evaluate" }
+const EXPLAIN: FastRoute = { _tag: "explain" }
 const CONFIG: FastRoute = { _tag: "config" }
 const STREAM: FastRoute = { _tag: "stream" }
 const PREFLIGHT_POST: FastRoute = { _tag: "preflight", methods: "POST, OPTIONS" }
@@ -32,6 +34,7 @@ const OFREP_FLAG = /^\/ofrep\/v1\/evaluate\/flags\/([^/]+)$/
 export const routeOf = (method: string, path: string): FastRoute | undefined => {
   if (method === "POST") {
     if (path === "/v1/evaluate") return EVALUATE
+    if (path === "/v1/explain") return EXPLAIN
     if (path === OFREP_BULK_PATH) return OFREP_BULK
     const flag = OFREP_FLAG.exec(path)
     return flag === null ? undefined : { _tag: "ofrepFlag", rawFlagKey: flag[1]! }
@@ -48,7 +51,7 @@ export const routeOf = (method: string, path: string): FastRoute | undefined => 
 
 /** The preflight of an evaluation path (the methods it answers), if it is one. */
 const preflightOf = (path: string): FastRoute | undefined => {
-  if (path === "/v1/evaluate" || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) return PREFLIGHT_POST
+  if (path === "/v1/evaluate" || path === "/v1/explain" || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) return PREFLIGHT_POST
   if (path === "/v1/config" || path === "/v1/stream" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
   return undefined
 }
