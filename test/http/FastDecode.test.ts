@@ -6,6 +6,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../../adapters/http/shared/EvaluationRequests.js"
 import * as FastDecode from "../../adapters/http/fast/FastDecode.js"
+import { evaluateAllJson } from "../../adapters/http/fast/ResultJson.js"
+import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
+import type { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
+import { contextArbitrary, snapshotArbitrary } from "../domain/arbitraries.js"
 
 const json = fc.jsonValue({ maxDepth: 3 })
 /** Strings, sometimes with U+0000 (refused by the schemas for what is looked up in the database). */
@@ -103,17 +107,35 @@ describe("FastDecode agrees with the schemas", () => {
 
 describe("ResultJson", () => {
   it("writes exactly what JSON.stringify writes, frozen (cached) or not", async () => {
-    const { resultJson, resultsJson } = await import("../../adapters/http/fast/ResultJson.js")
+    const { resultJson } = await import("../../adapters/http/fast/ResultJson.js")
     const frozen = Object.freeze({ flagKey: "a", value: { x: [1, "two"] }, variationKey: "on", reason: Object.freeze({ kind: "RULE_MATCH" as const, ruleId: "r", ruleIndex: 0 }) })
     const plain = { flagKey: "b\"q", value: null, variationKey: null, reason: { kind: "ERROR" as const, error: "FLAG_NOT_FOUND: b" } }
-    const results = { a: frozen, "b\"q": plain }
     for (let i = 0; i < 3; i++) {
-      expect(resultsJson(results)).toBe(JSON.stringify(results))
       expect(resultJson(frozen)).toBe(JSON.stringify(frozen))
+      expect(resultJson(plain)).toBe(JSON.stringify(plain))
     }
     plain.reason.error = "changed"
-    expect(resultsJson(results)).toBe(JSON.stringify(results))
-    expect(resultsJson({})).toBe("{}")
+    expect(resultJson(plain)).toBe(JSON.stringify(plain))
+  })
+
+  it.prop(
+    "evaluateAllJson writes JSON.stringify(Evaluate.evaluateAll(...)), every time, and shows each result in order",
+    [snapshotArbitrary, contextArbitrary],
+    ([snapshot, context]) => {
+      const compiled = Evaluate.compile(snapshot)
+      const expected = Evaluate.evaluateAll(compiled, context)
+      for (let i = 0; i < 2; i++) {
+        const seen: Array<EvaluationResult> = []
+        expect(evaluateAllJson(compiled, context, (result) => seen.push(result))).toBe(JSON.stringify(expected))
+        expect(seen).toEqual(Object.values(expected))
+      }
+      expect(evaluateAllJson(compiled, context, undefined)).toBe(JSON.stringify(expected))
+    },
+    { fastCheck: { numRuns: 100 } }
+  )
+
+  it("evaluateAllJson of a snapshot without flags is {}", () => {
+    expect(evaluateAllJson(Evaluate.compile({ environment: "production", flags: [], segments: [] }), { key: "u" }, undefined)).toBe("{}")
   })
 })
 

@@ -34,7 +34,7 @@ import { etagMatches } from "./Etag.js"
 import * as FastDecode from "./FastDecode.js"
 import { type EventStreamsOf, Ofrep } from "./Ofrep.js"
 import { ofrepErrorResponse } from "./OfrepErrors.js"
-import { resultJson, resultsJson } from "./ResultJson.js"
+import { evaluateAllJson, resultJson } from "./ResultJson.js"
 import type { FastRoute } from "./Routes.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
@@ -248,9 +248,8 @@ export class Lane implements EvaluationLaneShape {
     checkContextLimits(input.context, "context")
     const scope = this.scope(principal, input)
     return andThen(this.entry(scope), (entry) => {
-      const flags = Evaluate.evaluateAll(entry.compiled, input.context)
-      this.options.counter?.countResults(scope.projectId, scope.environment, flags)
-      return json(200, `{"environment":${JSON.stringify(scope.environment)},"flags":${resultsJson(flags)}}`)
+      const count = this.options.counter?.countsIn(scope.projectId, scope.environment)
+      return json(200, `{"environment":${JSON.stringify(scope.environment)},"flags":${evaluateAllJson(entry.compiled, input.context, count)}}`)
     })
   }
 

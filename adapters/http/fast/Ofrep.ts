@@ -86,9 +86,7 @@ export class Ofrep {
         return { status: 304, headers: { etag }, body: undefined }
       }
       // A 304 above served nothing new; a 200 counts every flag it answers.
-      const results = Evaluate.evaluateAll(entry.compiled, decoded.context)
-      this.options.counter?.countResults(scope.projectId, scope.environment, results)
-      const flags = flagsJson(entry, results)
+      const flags = flagsJson(entry, decoded.context, this.options.counter?.countsIn(scope.projectId, scope.environment))
       const metadata = `"metadata":{"version":${JSON.stringify(entry.etag)}}`
       const streams = this.options.eventStreams
       const headers = { "content-type": "application/json", etag }
@@ -102,16 +100,19 @@ export class Ofrep {
   }
 }
 
-/** The bulk `flags` array, from cached fragments (a flag lookup only when a fragment is first made). */
-const flagsJson = (entry: CompiledEntry, results: Readonly<Record<string, EvaluationResult>>): string => {
+/**
+ * The bulk `flags` array: every flag evaluated (as `Evaluate.evaluateAll` would, in snapshot order)
+ * and written from its cached fragment in one pass; `each` sees every result (the insights counter).
+ */
+const flagsJson = (entry: CompiledEntry, context: Evaluate.LocalContext, each: ((result: EvaluationResult) => void) | undefined): string => {
+  const ordered = entry.compiled.ordered
   let out = "["
-  let first = true
-  for (const key in results) {
-    const result = results[key]
-    if (result === undefined) continue
-    const json = cachedOfrepFlagJson(result) ?? ofrepFlagJson(key, entry.compiled.flags.get(key)!, result, entry.versions.get(key))
-    out += first ? json : `,${json}`
-    first = false
+  for (let i = 0; i < ordered.length; i++) {
+    const flag = ordered[i]!
+    const result = Evaluate.evaluateCompiled(flag, context)
+    if (each !== undefined) each(result)
+    if (i > 0) out += ","
+    out += cachedOfrepFlagJson(result) ?? ofrepFlagJson(flag.key, flag, result, entry.versions.get(flag.key))
   }
   return `${out}]`
 }

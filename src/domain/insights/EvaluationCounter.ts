@@ -89,6 +89,21 @@ export class EvaluationCounter {
     }
   }
 
+  /**
+   * Counts results of one (project, environment), the scope looked up once: for an answer that
+   * evaluates every flag (`POST /v1/evaluate`, OFREP's bulk evaluation) and counts as it goes.
+   */
+  countsIn(projectId: string, environment: string): (result: EvaluationResult) => void {
+    const scope = this.scope(projectId, environment)
+    return (result) => {
+      try {
+        EvaluationCounter.bumpResult(scope, result)
+      } catch {
+        // As in `count`.
+      }
+    }
+  }
+
   /** One evaluation of each result (the answer of `POST /v1/evaluate`). */
   countResults(projectId: string, environment: string, results: Readonly<Record<string, EvaluationResult>>): void {
     try {
