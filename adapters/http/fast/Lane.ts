@@ -175,12 +175,12 @@ export class Lane implements EvaluationLaneShape {
         case "evaluate": {
           const bodyProblem = checkBodyHeaders((name) => request.header(name))
           if (bodyProblem !== undefined) throw bodyProblem
-          return request.body().then((raw) => this.evaluate(principal, this.decodeBody(raw)))
+          return andThen(request.body(), (raw) => this.evaluate(principal, this.decodeBody(raw)))
         }
         case "explain": {
           const bodyProblem = checkBodyHeaders((name) => request.header(name))
           if (bodyProblem !== undefined) throw bodyProblem
-          return request.body().then((raw) => this.explain(principal, this.decodeExplainBody(raw)))
+          return andThen(request.body(), (raw) => this.explain(principal, this.decodeExplainBody(raw)))
         }
         case "flag": {
           let flagKey: string
@@ -269,7 +269,7 @@ export class Lane implements EvaluationLaneShape {
   /** GET /v1/stream, for the HttpApi path (the fast path answers it in `dispatch`, with CORS). */
   stream(query: string, header: (name: string) => string | undefined): Sync<LaneResponse> {
     if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
-    return this.options.streams.answer({ query, header, body: () => Promise.resolve(new Uint8Array(0)) })
+    return this.options.streams.answer({ query, header, body: () => new Uint8Array(0) })
   }
 
   /**

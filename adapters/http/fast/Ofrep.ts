@@ -60,7 +60,7 @@ export class Ofrep {
     const scope = this.scope(principal, request)
     const bodyProblem = checkBodyHeaders((name) => request.header(name))
     if (bodyProblem !== undefined) throw bodyProblem
-    return request.body().then((bytes) => {
+    return andThen(request.body(), (bytes) => {
       const decoded = decodeOfrepBody(bytes)
       return andThen(this.options.snapshots.get(scope.projectId, scope.environment), (entry) => ({ scope, decoded, entry }))
     })
@@ -68,7 +68,7 @@ export class Ofrep {
 
   /** POST /ofrep/v1/evaluate/flags/{key}. */
   flag(principal: Principal, flagKey: string, request: LaneRequest): Sync<LaneResponse> {
-    return this.prepare(principal, request).then(({ decoded, entry, scope }) => {
+    return andThen(this.prepare(principal, request), ({ decoded, entry, scope }) => {
       const flag = entry.compiled.flags.get(flagKey)
       if (flag === undefined) throw flagNotFound(flagKey, scope.environment)
       const result = Evaluate.evaluate(entry.compiled, flagKey, decoded.context)
@@ -80,7 +80,7 @@ export class Ofrep {
 
   /** POST /ofrep/v1/evaluate/flags: 304 when `If-None-Match` names this configuration and context. */
   bulk(principal: Principal, request: LaneRequest): Sync<LaneResponse> {
-    return this.prepare(principal, request).then(({ decoded, entry, scope }) => {
+    return andThen(this.prepare(principal, request), ({ decoded, entry, scope }): Sync<LaneResponse> => {
       const etag = bulkEtagOf(entry.etag, decoded.raw)
       if (etagMatches(request.header("if-none-match"), etag, false) && sameConfiguration(request.query, entry)) {
         return { status: 304, headers: { etag }, body: undefined }

@@ -55,3 +55,7 @@ const preflightOf = (path: string): FastRoute | undefined => {
   if (path === "/v1/config" || path === "/v1/stream" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
   return undefined
 }
+
+/** Whether the route reads a request body (the transports may read it before answering). */
+export const readsBody = (route: FastRoute): boolean =>
+  route._tag === "evaluate" || route._tag === "explain" || route._tag === "ofrepFlag" || route._tag === "ofrepBulk"

@@ -28,19 +28,37 @@ class CappedBody {
   }
 }
 
+/**
+ * A node request's body to `done`, or `BodyTooLarge` (the rest is drained, not kept) or the
+ * stream's error to `fail`; exactly one of them is called, once. Listeners, not a promise: the
+ * evaluation routes then answer in the same turn as the body's end.
+ */
+export const collectNodeBody = (req: IncomingMessage, done: (body: Uint8Array) => void, fail: (error: unknown) => void): void => {
+  const body = new CappedBody()
+  let settled = false
+  req.on("data", (chunk: Buffer) => {
+    if (body.accept(chunk)) return
+    req.removeAllListeners("data")
+    req.resume()
+    if (settled) return
+    settled = true
+    fail(new BodyTooLarge())
+  })
+  req.on("end", () => {
+    if (settled) return
+    settled = true
+    done(body.bytes())
+  })
+  req.on("error", (error) => {
+    if (settled) return
+    settled = true
+    fail(error)
+  })
+}
+
 /** A node request's body, or `BodyTooLarge` (the rest is drained, not kept). */
 export const readNodeBody = (req: IncomingMessage): Promise<Uint8Array> =>
-  new Promise((resolve, reject) => {
-    const body = new CappedBody()
-    req.on("data", (chunk: Buffer) => {
-      if (body.accept(chunk)) return
-      req.removeAllListeners("data")
-      req.resume()
-      reject(new BodyTooLarge())
-    })
-    req.on("end", () => resolve(body.bytes()))
-    req.on("error", reject)
-  })
+  new Promise((resolve, reject) => collectNodeBody(req, resolve, reject))
 
 /** A web request's body, or `BodyTooLarge` (the stream is cancelled). */
 export const readWebBody = async (request: Request): Promise<Uint8Array> => {

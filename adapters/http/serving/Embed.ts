@@ -25,11 +25,12 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import type { Lane, LaneRequest } from "../fast/Lane.js"
 import { FastLane } from "../fast/LaneService.js"
-import { routeOf } from "../fast/Routes.js"
+import { type FastRoute, readsBody, routeOf } from "../fast/Routes.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
+import type { Sync } from "../shared/Sync.js"
 import type { StreamOpening } from "../shared/EventStream.js"
 import * as App from "./App.js"
-import { cappedWebRequest, readNodeBody, readWebBody } from "./BodyReader.js"
+import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 
@@ -146,16 +147,32 @@ class NodeLaneRequest implements LaneRequest {
     private readonly req: IncomingMessage,
     readonly query: string,
     /** The body a host's parser already read (HostReadBody.ts), else read from the stream. */
-    private readonly hostBody: Uint8Array | undefined
+    private readonly hostBody: Uint8Array | undefined,
+    /** The body already collected from the stream (`collectNodeBody`), or why it could not be. */
+    private readonly collected: { readonly bytes: Uint8Array } | { readonly error: unknown } | undefined = undefined
   ) {}
   header(name: string): string | undefined {
     if (this.hostBody !== undefined && name === "content-length") return String(this.hostBody.byteLength)
     const value = this.req.headers[name]
     return Array.isArray(value) ? value.join(", ") : value
   }
-  body(): Promise<Uint8Array> {
-    return this.hostBody === undefined ? readNodeBody(this.req) : Promise.resolve(this.hostBody)
+  body(): Sync<Uint8Array> {
+    if (this.hostBody !== undefined) return this.hostBody
+    if (this.collected === undefined) return readNodeBody(this.req)
+    if ("bytes" in this.collected) return this.collected.bytes
+    throw this.collected.error
   }
+}
+
+/** A lane answer written to `res` (at once when the lane answered synchronously). */
+const answerNode = (lane: Lane, route: FastRoute, request: NodeLaneRequest, res: ServerResponse): void => {
+  const response = lane.answer(route, request)
+  if (response instanceof Promise) {
+    response.then(
+      (r) => writeNode(res, r),
+      (error: unknown) => writeNode(res, lane.toResponse(error))
+    )
+  } else writeNode(res, response)
 }
 
 /**
@@ -178,23 +195,26 @@ export const nodeHandler = (
   const path = q === -1 ? url : url.slice(0, q)
   const method = req.method ?? "GET"
   const route = routeOf(method, path)
-  const response = route === undefined
-    ? undefined
-    : lane.answer(route, new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody))
-  if (response === undefined) {
+  if (route === undefined) {
     if (hostBody === undefined) return app(req, res)
     webApp(webRequestWithBody(req, url, hostBody)).then(
       (r) => writeWebResponse(res, r),
       (error: unknown) => writeNode(res, lane.toResponse(error))
     )
-  } else if (response instanceof Promise) {
-    response.then(
-      (r) => writeNode(res, r),
-      (error: unknown) => writeNode(res, lane.toResponse(error))
-    )
-  } else {
-    writeNode(res, response)
+    return
   }
+  const query = q === -1 ? "" : url.slice(q + 1)
+  if (hostBody === undefined && readsBody(route)) {
+    // The body first (the lane still checks the key and the body's headers before using it), so
+    // that with warm caches the whole answer is written in the turn the body ends.
+    collectNodeBody(
+      req,
+      (bytes) => answerNode(lane, route, new NodeLaneRequest(req, query, undefined, { bytes }), res),
+      (error) => answerNode(lane, route, new NodeLaneRequest(req, query, undefined, { error }), res)
+    )
+    return
+  }
+  answerNode(lane, route, new NodeLaneRequest(req, query, hostBody), res)
 }
 
 /** The web handler: lane first, then the HttpApi app (with the prefix stripped from the URL). */

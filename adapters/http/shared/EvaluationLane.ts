@@ -25,8 +25,11 @@ export interface LaneRequest {
   readonly query: string
   /** A header by its lower-case name. */
   readonly header: (name: string) => string | undefined
-  /** The body, at most `MAX_BODY_BYTES` (else rejects with `BodyTooLarge`, both from shared/Body.ts). */
-  readonly body: () => Promise<Uint8Array>
+  /**
+   * The body, at most `MAX_BODY_BYTES` (else fails with `BodyTooLarge`, both from shared/Body.ts):
+   * the bytes themselves when the transport has read them already (node), else a promise.
+   */
+  readonly body: () => Sync<Uint8Array>
 }
 
 /**
