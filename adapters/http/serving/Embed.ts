@@ -26,9 +26,10 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import type { Lane, LaneRequest } from "../fast/Lane.js"
 import { FastLane } from "../fast/LaneService.js"
 import { type FastRoute, readsBody, routeOf } from "../fast/Routes.js"
+import { checkBodyHeaders } from "../shared/Body.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
-import type { Sync } from "../shared/Sync.js"
 import type { StreamOpening } from "../shared/EventStream.js"
+import type { Sync } from "../shared/Sync.js"
 import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
@@ -147,10 +148,10 @@ class NodeLaneRequest implements LaneRequest {
     private readonly req: IncomingMessage,
     readonly query: string,
     /** The body a host's parser already read (HostReadBody.ts), else read from the stream. */
-    private readonly hostBody: Uint8Array | undefined,
-    /** The body already collected from the stream (`collectNodeBody`), or why it could not be. */
-    private readonly collected: { readonly bytes: Uint8Array } | { readonly error: unknown } | undefined = undefined
+    private readonly hostBody: Uint8Array | undefined
   ) {}
+  /** The body already collected from the stream (`collectNodeBody`), or why it could not be. */
+  collected: { readonly bytes: Uint8Array } | { readonly error: unknown } | undefined = undefined
   header(name: string): string | undefined {
     if (this.hostBody !== undefined && name === "content-length") return String(this.hostBody.byteLength)
     const value = this.req.headers[name]
@@ -203,18 +204,25 @@ export const nodeHandler = (
     )
     return
   }
-  const query = q === -1 ? "" : url.slice(q + 1)
-  if (hostBody === undefined && readsBody(route)) {
+  const request = new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody)
+  if (hostBody === undefined && readsBody(route) && checkBodyHeaders((name) => request.header(name)) === undefined) {
     // The body first (the lane still checks the key and the body's headers before using it), so
-    // that with warm caches the whole answer is written in the turn the body ends.
+    // that with warm caches the whole answer is written in the turn the body ends. A body its
+    // headers refuse is not read: the lane answers at once, as it would have.
     collectNodeBody(
       req,
-      (bytes) => answerNode(lane, route, new NodeLaneRequest(req, query, undefined, { bytes }), res),
-      (error) => answerNode(lane, route, new NodeLaneRequest(req, query, undefined, { error }), res)
+      (bytes) => {
+        request.collected = { bytes }
+        answerNode(lane, route, request, res)
+      },
+      (error) => {
+        request.collected = { error }
+        answerNode(lane, route, request, res)
+      }
     )
     return
   }
-  answerNode(lane, route, new NodeLaneRequest(req, query, hostBody), res)
+  answerNode(lane, route, request, res)
 }
 
 /** The web handler: lane first, then the HttpApi app (with the prefix stripped from the URL). */
