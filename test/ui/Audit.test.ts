@@ -5,16 +5,12 @@
  * and a flag's History showing a change its schedule made, with the schedule as the actor.
  * axe-core checks every new view.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request, type TestServer } from "../http/fixtures.js"
 import { checkPage, open, openSignedIn } from "./Browser.js"
+import { startSqliteServer } from "./SqliteServer.js"
 
-let dir: string
 let server: TestServer
 let browser: Browser
 let page: Page
@@ -50,8 +46,7 @@ const allEntries = async (query: string) => {
 const rows = () => page.locator("main table").first().locator("tbody tr:not(.change-row)")
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "flagport-ui-audit-"))
-  server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`), { schedules: true })
+  server = await startSqliteServer("audit", { schedules: true })
   for (let i = 0; i < FLAGS; i++) await api("POST", "/v1/projects/p1/flags", { key: `flag-${i}`, type: "boolean", variations: BOOLEAN })
   await api("PUT", "/v1/projects/p1/flags/flag-1/targeting", { environment: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
   ;({ browser, page } = await openSignedIn(server.url, server.keys.global, "p1"))
@@ -60,7 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
 describe("the audit log page", () => {

@@ -4,11 +4,8 @@
  * playground, each checked through the API it drives; an axe-core check and a screenshot of every
  * page. One browser and one page for the whole file, pages reached by their routes.
  */
-import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect, Layer } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -18,10 +15,10 @@ import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { Flags } from "../../src/services/Flags.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
 import { checkPage as checkPageOf, launch, open as openRoute, signIn as signInWith } from "./Browser.js"
+import { startSqliteServer } from "./SqliteServer.js"
 
 const MANY_FLAGS = 2000
 
-let dir: string
 let server: TestServer
 let browser: Browser
 let page: Page
@@ -66,8 +63,7 @@ const saveProduction = async () => {
 const open = (hash: string) => openRoute(page, hash)
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "flagport-ui-"))
-  server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`), { webhooks: true })
+  server = await startSqliteServer("dashboard", { webhooks: true })
   receiver = createServer((req, res) => {
     let body = ""
     req.on("data", (c: Buffer) => (body += c.toString()))
@@ -90,7 +86,6 @@ afterAll(async () => {
   await browser?.close()
   await new Promise<void>((resolve) => (receiver === undefined ? resolve() : receiver.close(() => resolve())))
   await server?.close()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
 describe("serving", () => {

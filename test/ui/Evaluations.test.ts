@@ -5,21 +5,17 @@
  * filtered as `?status=stale` filters them. Counts are written straight into storage (the server
  * writes its own at most every 10 s), so the hours and numbers are known. axe-core checks each view.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import type { Flag } from "../../src/domain/definitions/Flag.js"
 import { hourOf } from "../../src/domain/insights/Insights.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { InsightsRepository } from "../../src/ports/InsightsRepository.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request, type TestServer } from "../http/fixtures.js"
 import { checkPage, open, openSignedIn } from "./Browser.js"
+import { startSqliteServer } from "./SqliteServer.js"
 
-let dir: string
 let server: TestServer
 let browser: Browser
 let page: Page
@@ -52,8 +48,7 @@ const api = async (method: string, path: string) => {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "flagport-ui-evaluations-"))
-  server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`))
+  server = await startSqliteServer("evaluations")
   await server.run(Effect.gen(function* () {
     const flags = yield* FlagRepository
     yield* flags.insert("p1", oldFlag("old-unused"))
@@ -70,7 +65,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
 describe("a flag's evaluations", () => {

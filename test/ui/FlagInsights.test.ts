@@ -4,16 +4,12 @@
  * bucket), checked against `POST /v1/explain`; and a save on the flag page keeps the prerequisites
  * the editor does not show. axe-core checks every new view.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request, type TestServer } from "../http/fixtures.js"
 import { checkPage, open, openSignedIn } from "./Browser.js"
+import { startSqliteServer } from "./SqliteServer.js"
 
-let dir: string
 let server: TestServer
 let browser: Browser
 let page: Page
@@ -42,8 +38,7 @@ const playground = async (flagKey: string, key: string, attributes: unknown) => 
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "flagport-ui-insights-"))
-  server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`))
+  server = await startSqliteServer("insights")
   await api("POST", "/v1/projects/p1/flags", { key: "payments-live", type: "boolean", variations: BOOLEAN })
   await api("PUT", "/v1/projects/p1/flags/payments-live/targeting", {
     environment: "production", enabled: true, defaultVariationKey: "off", offVariationKey: "off",
@@ -64,7 +59,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
 describe("the explain trace in the playground", () => {

@@ -4,16 +4,12 @@
  * conflict message when a save meets a change made meanwhile (412), and copying targeting between
  * environments. Each is checked through the HTTP API it drives; axe-core checks every new view.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request, type TestServer } from "../http/fixtures.js"
 import { checkPage, launch, open, signIn } from "./Browser.js"
+import { startSqliteServer } from "./SqliteServer.js"
 
-let dir: string
 let server: TestServer
 let browser: Browser
 let page: Page
@@ -66,8 +62,7 @@ const signOut = async () => {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "flagport-ui-governance-"))
-  server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`))
+  server = await startSqliteServer("governance")
   await api("POST", "/v1/projects/p1/environments", { key: "staging", name: "Staging" })
   await api("POST", "/v1/projects/p1/flags", { key: "checkout", type: "boolean", variations: BOOLEAN })
   await api("POST", "/v1/projects/p1/flags", { key: "dark-mode", type: "boolean", variations: BOOLEAN })
@@ -81,7 +76,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
 describe("API keys", () => {

@@ -5,16 +5,12 @@
  * invalid shows as failed with the reason, a refused one puts the API's problems on the fields,
  * and a pending one is cancelled. axe-core checks every new view.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request, type TestServer } from "../http/fixtures.js"
 import { checkPage, open, openSignedIn } from "./Browser.js"
+import { startSqliteServer } from "./SqliteServer.js"
 
-let dir: string
 let server: TestServer
 let browser: Browser
 let page: Page
@@ -54,8 +50,7 @@ const scheduleIn = async (environment: string, time: string) => {
 const schedules = () => page.getByRole("region", { name: "Scheduled changes" })
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "flagport-ui-schedules-"))
-  server = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "ui.db")}`), { schedules: true })
+  server = await startSqliteServer("schedules", { schedules: true })
   await api("POST", "/v1/projects/p1/flags", { key: "launch", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] })
   await api("POST", "/v1/projects/p1/flags", {
     key: "banner",
@@ -68,7 +63,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await server?.close()
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
 describe("scheduled changes on the flag page", () => {
