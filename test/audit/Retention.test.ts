@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Either, Layer, Option, TestClock } from "effect"
+import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
+import { envFrom, eventually, realPause } from "../fixtures/RealTime.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import type { AuditEntry } from "../../src/domain/audit/AuditEntry.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
@@ -14,20 +15,6 @@ import * as AuditRetention from "../../src/services/AuditRetention.js"
 const DAY = 86_400_000
 const T0 = Date.parse("2026-06-01T00:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
-
-const realPause = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
-
-/** Lets the retention fiber run (real time) until `check` holds, for at most about 2 s. */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 100; i++) {
-      if (yield* check) return true
-      yield* realPause(20)
-    }
-    return false
-  })
-
-const envFrom = (env: Record<string, string>) => ConfigProvider.fromMap(new Map(Object.entries(env)))
 
 const entryAt = (id: string, at: number): AuditEntry => ({
   id,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Either, Layer, Option, TestClock } from "effect"
+import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
+import { envFrom, eventually, realPause } from "../fixtures/RealTime.js"
 import type { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { WebhookRepository } from "../../src/ports/WebhookRepository.js"
@@ -20,20 +21,6 @@ import { webhookEnv } from "./fixtures/Env.js"
 const DAY = 86_400_000
 const T0 = Date.parse("2026-06-01T00:00:00.000Z")
 const iso = (ms: number) => new Date(ms).toISOString()
-
-const realPause = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
-
-/** Lets the dispatcher's fibers run (real time) until `check` holds, for at most about 2 s. */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 100; i++) {
-      if (yield* check) return true
-      yield* realPause(20)
-    }
-    return false
-  })
-
-const envFrom = (env: Record<string, string>) => ConfigProvider.fromMap(new Map(Object.entries(env)))
 
 /** A delivery of `webhookId` (enabled, nothing else pending) that succeeded at `at`. */
 const succeededAt = (projectId: string, webhookId: string, at: string) => settledDelivery(projectId, webhookId, at, "succeeded")
