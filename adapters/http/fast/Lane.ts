@@ -23,7 +23,7 @@ import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { EvaluationCounter } from "../../../src/domain/insights/EvaluationCounter.js"
 import type { Authenticator } from "../shared/Authentication.js"
-import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
+import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, parseJsonBody } from "../shared/Body.js"
 import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
@@ -68,15 +68,13 @@ export const errorResponse = (error: Errors.ApiError): LaneResponse => ({
 
 const json = (status: number, body: string): LaneResponse => ({ status, headers: JSON_HEADERS, body })
 
-/** A request body as JSON (an empty body is null): its nesting depth checked first, then parsed; throws the 400. */
-const parseJsonBody = (raw: Uint8Array): unknown => {
-  const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("utf8")
-  if (nestsTooDeeply(text)) throw Errors.nestedTooDeeply(MAX_JSON_DEPTH)
-  try {
-    return raw.length === 0 ? null : JSON.parse(text)
-  } catch {
-    throw Errors.malformedJson()
-  }
+/** A request body as JSON (an empty body is null); throws the 400. */
+const jsonBody = (raw: Uint8Array): unknown => {
+  const parsed = parseJsonBody(raw)
+  if (parsed === "empty") return null
+  if (parsed === "tooDeep") throw Errors.nestedTooDeeply(MAX_JSON_DEPTH)
+  if (parsed === "malformed") throw Errors.malformedJson()
+  return parsed.json
 }
 
 /** `Accept-Encoding` names gzip with a non-zero quality. */
@@ -215,7 +213,7 @@ export class Lane implements EvaluationLaneShape {
 
   /** The nesting depth, JSON, then the fast decoder, then (for the errors) the schema. */
   private decodeBody(raw: Uint8Array): EvaluateRequest {
-    const parsed = parseJsonBody(raw)
+    const parsed = jsonBody(raw)
     const fast = FastDecode.evaluateRequest(parsed)
     if (fast !== undefined) return fast
     const input = decodeEvaluate(parsed)
@@ -225,7 +223,7 @@ export class Lane implements EvaluationLaneShape {
 
   /** POST /v1/explain's body, with the schema (a debugging call: no fast decoder). */
   private decodeExplainBody(raw: Uint8Array): ExplainRequest {
-    const input = decodeExplain(parseJsonBody(raw))
+    const input = decodeExplain(jsonBody(raw))
     if (Either.isLeft(input)) throw fromParseError(input.left)
     return input.right
   }

@@ -11,7 +11,7 @@
  */
 import { contextLimitProblem } from "../../../src/domain/evaluation/ContextLimits.js"
 import type { LocalContext } from "../../../src/domain/evaluation/Evaluator.js"
-import { MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
+import { MAX_JSON_DEPTH, parseJsonBody } from "../shared/Body.js"
 import { invalidContext, parseError } from "./OfrepErrors.js"
 
 export interface OfrepContext {
@@ -43,15 +43,11 @@ const toLocalContext = (raw: Readonly<Record<string, unknown>>): LocalContext =>
 
 /** Decodes the raw body (already read, at most 1 MiB) into the context to evaluate; throws the OFREP 400. */
 export const decodeOfrepBody = (bytes: Uint8Array): OfrepContext => {
-  if (bytes.length === 0) return EMPTY
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
-  if (nestsTooDeeply(text)) throw parseError(`The body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw parseError("The body is not valid JSON")
-  }
+  const parsed = parseJsonBody(bytes)
+  if (parsed === "empty") return EMPTY
+  if (parsed === "tooDeep") throw parseError(`The body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`)
+  if (parsed === "malformed") throw parseError("The body is not valid JSON")
+  const body = parsed.json
   if (!isRecord(body)) throw parseError("The body must be a JSON object, like {\"context\": {...}}")
   const raw = body.context
   if (raw === undefined) return EMPTY

@@ -71,3 +71,19 @@ export const nestsTooDeeply = (text: string): boolean => {
   }
   return false
 }
+
+/**
+ * A request body read as JSON for the evaluation routes, each of which words its own errors: the
+ * parsed value, or why there is none (`empty`: no bytes; `tooDeep`: nests past `MAX_JSON_DEPTH`,
+ * checked before parsing; `malformed`: not JSON).
+ */
+export const parseJsonBody = (bytes: Uint8Array): { readonly json: unknown } | "empty" | "tooDeep" | "malformed" => {
+  if (bytes.length === 0) return "empty"
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
+  if (nestsTooDeeply(text)) return "tooDeep"
+  try {
+    return { json: JSON.parse(text) }
+  } catch {
+    return "malformed"
+  }
+}
