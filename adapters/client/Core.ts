@@ -12,7 +12,8 @@ export {
   evaluateCompiled,
   type LocalContext
 } from "../../src/domain/evaluation/Evaluator.js"
-export { compile, type CompiledCondition } from "../../src/domain/evaluation/Compile.js"
+export { compile } from "../../src/domain/evaluation/Compile.js"
+export type { CompiledCondition } from "../../src/domain/evaluation/Compiled.js"
 export { servedBySplit, staticFallthrough } from "../../src/domain/evaluation/OpenFeatureReason.js"
 export type { RegexEngine } from "../../src/domain/conditions/RegexEngine.js"
 export { isOperatorName, OPERATOR_TABLE } from "../../src/domain/conditions/OperatorTable.js"

@@ -28,91 +28,19 @@ import type { EvaluationResult, Reason } from "./EvaluationResult.js"
 import { hasStringShortcut, OPERATORS, type OperatorDef } from "./Operators.js"
 import { type PropertyReader, propertyReader } from "./PropertyReader.js"
 import * as RecordFactory from "./RecordFactory.js"
-import type { RecordBuilder } from "./RecordFactory.js"
-
-export const KIND_ATTRIBUTE = 0
-export const KIND_IN_SEGMENT = 1
-export const KIND_NOT_IN_SEGMENT = 2
+import {
+  type CompiledCondition,
+  type CompiledFlag,
+  type CompiledPrerequisite,
+  type CompiledRollout,
+  type CompiledRule,
+  type CompiledSnapshot,
+  KIND_ATTRIBUTE,
+  KIND_IN_SEGMENT,
+  KIND_NOT_IN_SEGMENT
+} from "./Compiled.js"
 
 const SEGMENT_KINDS: Record<SegmentOperatorName, number> = { inSegment: KIND_IN_SEGMENT, notInSegment: KIND_NOT_IN_SEGMENT }
-
-export interface CompiledCondition {
-  readonly kind: number
-  /** The operator and values as written: read by explain's trace only, never by evaluation. */
-  readonly operator: string
-  readonly values: ReadonlyArray<unknown>
-  /** True when the attribute is `key` (the context key). */
-  readonly isKey: boolean
-  readonly attribute: string
-  /** True for names that exist on Object.prototype (`constructor`, `__proto__`...): read own properties only. */
-  readonly ownOnly: boolean
-  /** Reads the attribute from the attributes record (see PropertyReader.ts). */
-  readonly read: PropertyReader
-  readonly op: OperatorDef
-  readonly prepared: unknown
-  /** True when a string value may go straight to `testString` (see Operators.hasStringShortcut). */
-  readonly stringShortcut: boolean
-  readonly negate: boolean
-  /** For segment operators: the conditions of each referenced segment. */
-  readonly segments: ReadonlyArray<ReadonlyArray<CompiledCondition>>
-  /** For segment operators: the keys of `segments`, in the same order (for explain's trace). */
-  readonly segmentKeys: ReadonlyArray<string>
-}
-
-export interface CompiledRollout {
-  readonly isKey: boolean
-  readonly bucketBy: string
-  readonly ownOnly: boolean
-  readonly read: PropertyReader
-  readonly bucketer: Bucketer
-  /** The running weights in hash space (Bucketing.hashThreshold): the evaluator compares hashes directly. */
-  readonly thresholds: ReadonlyArray<number>
-  readonly results: ReadonlyArray<EvaluationResult>
-}
-
-export interface CompiledRule {
-  /** The rule's id (its index as a string when it has none), for explain's trace. */
-  readonly id: string
-  readonly conditions: ReadonlyArray<CompiledCondition>
-  /** Set for a rule that serves one variation; otherwise `rollout` is set. */
-  readonly result: EvaluationResult | null
-  readonly rollout: CompiledRollout | null
-}
-
-/** One prerequisite of an enabled flag, linked to the compiled flag it names. */
-export interface CompiledPrerequisite {
-  readonly flagKey: string
-  readonly variationKey: string
-  /** The prerequisite flag; null when the snapshot has no flag with that key (never met). Set by linking. */
-  flag: CompiledFlag | null
-  /** What the flag serves when this prerequisite is not met: its off variation, reason PREREQUISITE_FAILED. */
-  readonly failed: EvaluationResult
-}
-
-export interface CompiledFlag {
-  readonly key: string
-  readonly enabled: boolean
-  readonly off: EvaluationResult
-  readonly fallthrough: EvaluationResult
-  /** Checked in order before the rules; empty for a disabled or broken flag (they never check them). */
-  readonly prerequisites: ReadonlyArray<CompiledPrerequisite>
-  readonly rules: ReadonlyArray<CompiledRule>
-  /** Set when the enabled flag cannot be evaluated: every evaluation answers this. */
-  readonly broken: EvaluationResult | null
-  /** Answered when the context is not an object with a string `key`. */
-  readonly invalidContext: EvaluationResult
-}
-
-export interface CompiledSnapshot {
-  readonly environment: string
-  readonly flags: ReadonlyMap<string, CompiledFlag>
-  /** Flag keys in snapshot order (the order of `evaluateAll`). */
-  readonly keys: ReadonlyArray<string>
-  /** The compiled flags in the same order as `keys`. */
-  readonly ordered: ReadonlyArray<CompiledFlag>
-  /** Builds `evaluateAll`'s record as one object literal (see RecordFactory.ts); null: use the loop. */
-  readonly record: RecordBuilder<CompiledFlag, unknown, EvaluationResult> | null
-}
 
 type ErrorCode = "INVALID_DEFINITION" | "SEGMENT_NOT_FOUND" | "VARIATION_NOT_FOUND"
 

@@ -33,10 +33,10 @@ import {
   type CompiledRollout,
   type CompiledRule,
   type CompiledSnapshot as CompiledSnapshotOf,
-  errorResult,
   KIND_ATTRIBUTE,
   KIND_IN_SEGMENT
-} from "./Compile.js"
+} from "./Compiled.js"
+import { errorResult } from "./Compile.js"
 import type { EvaluationContext } from "./EvaluationContext.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 import { testAttribute, testString } from "./Operators.js"

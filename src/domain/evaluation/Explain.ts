@@ -20,7 +20,7 @@
 import { Schema } from "effect"
 import { documentName } from "../DocumentName.js"
 import { bucketOfHash } from "./Bucketing.js"
-import type { CompiledCondition, CompiledPrerequisite, CompiledRollout, CompiledRule } from "./Compile.js"
+import type { CompiledCondition, CompiledPrerequisite, CompiledRollout, CompiledRule } from "./Compiled.js"
 import { EvaluationResult } from "./EvaluationResult.js"
 import { type CompiledSnapshot, type EvaluationObserver, evaluateObserved, type LocalContext } from "./Evaluator.js"
 

@@ -12,7 +12,7 @@
  * Which of the two a RULE_MATCH or a FALLTHROUGH is depends on the compiled flag that answered,
  * not on the result alone.
  */
-import type { CompiledFlag } from "./Compile.js"
+import type { CompiledFlag } from "./Compiled.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 
 export type OpenFeatureReason = "TARGETING_MATCH" | "SPLIT" | "STATIC" | "DEFAULT" | "DISABLED" | "PREREQUISITE_FAILED" | "ERROR"
