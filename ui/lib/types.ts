@@ -1,7 +1,8 @@
 /**
  * The API's resources as the dashboard reads them (the wire shapes of docs/openapi.json).
- * The domain's schemas are not imported here on purpose: they would pull Effect into the
- * browser bundle for types the dashboard only reads.
+ * The domain's schemas are not imported here as values on purpose: they would pull Effect into
+ * the browser bundle for types the dashboard only reads. Where the domain declares the wire shape
+ * as a plain type (an evaluation's result, explain's trace), it is re-exported type-only.
  */
 export type FlagType = "boolean" | "string" | "number" | "json"
 
@@ -115,12 +116,8 @@ export interface Delivery {
   readonly createdAt: string
 }
 
-export interface EvaluationResult {
-  readonly flagKey: string
-  readonly value: unknown
-  readonly variationKey: string | null
-  readonly reason: { readonly kind: string; readonly ruleId?: string; readonly ruleIndex?: number; readonly error?: string; readonly prerequisiteKey?: string }
-}
+/** An evaluation's answer: the domain's own type (type-only: nothing of the domain reaches the bundle). */
+export type { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
 
 export type KeyType = "server" | "client"
 
@@ -206,49 +203,8 @@ export interface InsightsSeries {
   }>
 }
 
-/** One step of `POST /v1/explain`'s trace: a condition as the evaluator read it. */
-export interface ConditionTrace {
-  readonly operator: string
-  readonly values: ReadonlyArray<unknown>
-  readonly negate: boolean
-  readonly matched: boolean
-  readonly attribute?: string
-  /** The context has no such attribute (or it is null); `value` is what was read otherwise. */
-  readonly absent?: boolean
-  readonly value?: unknown
-  readonly segments?: ReadonlyArray<{ readonly segmentKey: string; readonly matched: boolean; readonly conditions: ReadonlyArray<ConditionTrace> }>
-}
-
-export interface RuleTrace {
-  readonly ruleId: string
-  readonly ruleIndex: number
-  readonly matched: boolean
-  readonly conditions: ReadonlyArray<ConditionTrace>
-  readonly rollout?: {
-    readonly bucketBy: string
-    readonly absent: boolean
-    readonly value?: unknown
-    /** 0 to 99,999; null without a bucket value (the rule is then skipped). */
-    readonly bucket: number | null
-    readonly variationKey: string | null
-  }
-}
-
-export interface FlagTrace {
-  readonly flagKey: string
-  readonly prerequisites: ReadonlyArray<{
-    readonly flagKey: string
-    readonly variationKey: string
-    readonly met: boolean
-    /** null: no such flag. */
-    readonly result: EvaluationResult | null
-    readonly trace: FlagTrace | null
-  }>
-  readonly rules: ReadonlyArray<RuleTrace>
-}
-
-/** The answer of `POST /v1/explain`: the result an application gets, and the path the evaluator took. */
-export interface Explanation {
-  readonly result: EvaluationResult
-  readonly trace: FlagTrace
-}
+/**
+ * `POST /v1/explain`'s answer and the steps of its trace: the domain's own types (type-only, so
+ * nothing of the domain reaches the bundle), so the dashboard reads exactly what the evaluator writes.
+ */
+export type { ConditionTrace, Explanation, FlagTrace, RuleTrace } from "../../src/domain/evaluation/Explain.js"
