@@ -8,36 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import type { Flag } from "../../src/domain/definitions/Flag.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { freshStorage } from "../fixtures/databases.js"
+import { oldFlag } from "../fixtures/OldFlag.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-
-const OLD = "2020-01-01T00:00:00.000Z"
-
-/**
- * A boolean flag written straight into storage, created long ago (the API always stamps now),
- * requiring the flags `requires` in production.
- */
-const oldFlag = (key: string, requires: ReadonlyArray<string> = []): Flag => ({
-  id: `old-${key}`,
-  key,
-  name: key,
-  description: null,
-  type: "boolean",
-  variations: [{ key: "on", value: true }, { key: "off", value: false }],
-  configs: ["development", "production"].map((environmentKey) => ({
-    environmentKey,
-    enabled: false,
-    defaultVariationKey: "on",
-    offVariationKey: "off",
-    rules: [],
-    prerequisites: environmentKey === "production" ? requires.map((flagKey) => ({ flagKey, variationKey: "on" })) : []
-  })),
-  createdAt: OLD,
-  updatedAt: OLD,
-  version: 1
-})
 
 export const insightsSuite = (backend: "sqlite" | "postgres"): void => {
   describe(`insights over HTTP (${backend})`, () => {

@@ -12,6 +12,7 @@ import type { Flag } from "../../src/domain/definitions/Flag.js"
 import { hourOf } from "../../src/domain/insights/Insights.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { InsightsRepository } from "../../src/ports/InsightsRepository.js"
+import { oldFlag } from "../fixtures/OldFlag.js"
 import { request, type TestServer } from "../http/fixtures.js"
 import { checkPage, open, openSignedIn } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
@@ -21,25 +22,10 @@ let browser: Browser
 let page: Page
 
 const HOUR = 3_600_000
-const OLD = "2020-01-01T00:00:00.000Z"
 const now = Date.now()
 const twoHoursAgo = hourOf(now - 2 * HOUR)
 const oneHourAgo = hourOf(now - HOUR)
 const lastEvaluated = new Date(now - HOUR).toISOString()
-
-/** A flag created long ago, written straight into storage (the API stamps every new flag now). */
-const oldFlag = (key: string): Flag => ({
-  id: `old-${key}`,
-  key,
-  name: key,
-  description: null,
-  type: "boolean",
-  variations: [{ key: "on", value: true }, { key: "off", value: false }],
-  configs: ["development", "production"].map((environmentKey) => ({ environmentKey, enabled: false, defaultVariationKey: "on", offVariationKey: "off", rules: [] })),
-  createdAt: OLD,
-  updatedAt: OLD,
-  version: 1
-})
 
 const api = async (method: string, path: string) => {
   const reply = await request(server.url, method, path, { key: server.keys.global })
