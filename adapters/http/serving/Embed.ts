@@ -33,6 +33,7 @@ import type { Sync } from "../shared/Sync.js"
 import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
+import { endSoon } from "./EndBatch.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
@@ -101,13 +102,13 @@ const writeNode = (res: ServerResponse, response: LaneResponse): void => {
   const headers: Record<string, string | number> = { ...response.headers }
   if (response.body === undefined) {
     res.writeHead(response.status, headers)
-    res.end()
+    endSoon(res)
     return
   }
   headers["content-length"] = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength
   if (response.status === 413) headers.connection = "close"
   res.writeHead(response.status, headers)
-  res.end(response.body)
+  endSoon(res, response.body)
 }
 
 const toWebResponse = (response: LaneResponse): Response =>
