@@ -1,7 +1,7 @@
 /**
  * HTTP benchmark (run by hand): `npx tsx bench/http.bench.ts` (BENCH_DURATION=seconds, default 10).
  *
- * autocannon at 50 connections against the evaluation routes of the standalone server (SQLite
+ * autocannon at 50 connections (BENCH_CONNECTIONS) against the evaluation routes of the standalone server (SQLite
  * file, 50 flags shaped like W2 of the foundation issue, a context with 4 attributes):
  *   POST /v1/evaluate, GET /v1/flags/{flagKey}/eval, GET /v1/config (200) and (304),
  *   POST /ofrep/v1/evaluate/flags (OFREP bulk, the same 50 flags and context) (200) and (304),
@@ -10,6 +10,8 @@
  * esbuild, as `npm start` runs the sources), autocannon in this one.
  * Prints a Markdown table: req/s of both, the ratio, and p99 latency.
  * BENCH_ONLY=<regular expression> measures only the routes whose name matches (e.g. `evaluate`).
+ * BENCH_CONNECTIONS=1 measures one request at a time: req/s is then 1 / latency, the cost of a
+ * request on an idle server (where write coalescing must cost nothing).
  *
  * `npx tsx bench/http.bench.ts insights`: what counting evaluations (insights) costs. Three
  * servers side by side on POST /v1/evaluate and the single-flag route: Flagport counting (the
@@ -31,7 +33,7 @@ import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
-const CONNECTIONS = 50
+const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
 const ONLY = process.env["BENCH_ONLY"] === undefined ? undefined : new RegExp(process.env["BENCH_ONLY"])
 
 interface Scenario {
