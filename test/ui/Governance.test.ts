@@ -208,10 +208,26 @@ describe("a save that meets a change made meanwhile", () => {
     const rules = async () => ((await api("GET", "/v1/projects/p1/flags/dark-mode")) as { configs: Array<{ environmentKey: string; rules: Array<unknown> }> })
       .configs.find((c) => c.environmentKey === "development")!.rules
     expect(await rules()).toHaveLength(1)
+    // The list's reload is held back for half a second, as on a slow network: the notice must stay
+    // until the current version is on screen, or the click below would send the old version again.
+    // (Held in the page's own fetch: this single-process Chromium does not let Playwright route.)
+    await page.evaluate(() => {
+      const original = window.fetch
+      window.fetch = Object.assign(
+        (input: RequestInfo | URL, init?: RequestInit) =>
+          String(input).endsWith("/v1/projects/p1/flags") && init?.method === "GET"
+            ? new Promise<Response>((resolve) => setTimeout(() => resolve(original(input, init)), 500))
+            : original(input, init),
+        { original }
+      )
+    })
     await page.getByRole("button", { name: "Reload the current version" }).click()
-    await expect.poll(() => page.getByRole("alert").count()).toBe(0)
+    await expect.poll(() => page.getByRole("alert").count(), { timeout: 5_000 }).toBe(0)
     await sw.click()
     await expect.poll(() => sw.getAttribute("aria-checked")).toBe("true")
+    await page.evaluate(() => {
+      window.fetch = (window.fetch as typeof fetch & { original: typeof fetch }).original
+    })
     expect(await rules()).toHaveLength(1)
     await expect.poll(() => enabledIn("development", "dark-mode"), { timeout: 1_000 }).toBe(true)
   })

@@ -161,7 +161,7 @@ class FlagRow extends Component<RowProps> {
 }
 
 export const FlagsPage = ({ projectId }: { projectId: string }) => {
-  const { loaded, update, reload } = useLoad(() => loadFlags(projectId), [projectId])
+  const { loaded, update, reloadThen } = useLoad(() => loadFlags(projectId), [projectId])
   const [query, setQuery] = useState("")
   const [type, setType] = useState("")
   const [onlyStale, setOnlyStale] = useState(false)
@@ -179,10 +179,9 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     setProblems(NO_PROBLEMS)
     update((d) => ({ ...d, flags: d.flags.map((f) => (f.key === flag.key ? flag : f)) }))
   }, [update])
-  const reloadList = useCallback(() => {
-    setProblems(NO_PROBLEMS)
-    reload()
-  }, [reload])
+  // The conflict stays on screen until the current version does: a switch clicked in between
+  // would send the old version again and meet the same conflict.
+  const reloadList = useCallback(() => reloadThen(() => setProblems(NO_PROBLEMS)), [reloadThen])
   const [limit, setLimit] = useState(FIRST_ROWS)
   useEffect(() => setLimit(FIRST_ROWS), [data?.flags.length, query, type, onlyStale])
   useEffect(() => {
