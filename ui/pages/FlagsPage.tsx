@@ -179,7 +179,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     setProblems(NO_PROBLEMS)
     update((d) => ({ ...d, flags: d.flags.map((f) => (f.key === flag.key ? flag : f)) }))
   }, [update])
-  // The conflict stays on screen until the current version does: a switch clicked in between
+  // The conflict notice stays until the current version is on screen: a switch clicked in between
   // would send the old version again and meet the same conflict.
   const reloadList = useCallback(() => reloadThen(() => setProblems(NO_PROBLEMS)), [reloadThen])
   const [limit, setLimit] = useState(FIRST_ROWS)
