@@ -37,8 +37,8 @@ export const useLoad = <A,>(load: () => Promise<A>, inputs: ReadonlyArray<unknow
    */
   const reloadThen = useCallback((then: () => void) => {
     afterReload.current.push(then)
-    setGeneration((g) => g + 1)
-  }, [])
+    reload()
+  }, [reload])
   const replace = useCallback((data: A) => setLoaded({ state: "ready", data }), [])
   /** Changes the loaded data from its latest value (for callbacks that outlive a render). */
   const update = useCallback((change: (data: A) => A) => setLoaded((l) => (l.state === "ready" ? { state: "ready", data: change(l.data) } : l)), [])

@@ -100,13 +100,10 @@ const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonl
 const writeNode = (res: ServerResponse, response: LaneResponse): void => {
   if (response.stream !== undefined) return writeNodeStream(res, response as LaneResponse & { readonly stream: StreamOpening })
   const headers: Record<string, string | number> = { ...response.headers }
-  if (response.body === undefined) {
-    res.writeHead(response.status, headers)
-    endSoon(res)
-    return
+  if (response.body !== undefined) {
+    headers["content-length"] = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength
+    if (response.status === 413) headers.connection = "close"
   }
-  headers["content-length"] = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength
-  if (response.status === 413) headers.connection = "close"
   res.writeHead(response.status, headers)
   endSoon(res, response.body)
 }
