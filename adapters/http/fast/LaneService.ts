@@ -12,7 +12,7 @@
  * API key is dropped from the key cache at once, the same way; its TTL is the safety net.
  * The live change streams (StreamHub.ts) hear the same feed, after the snapshot cache.
  */
-import { Cause, Context, Effect, Exit, Layer, Option, Runtime } from "effect"
+import { Cause, ConfigError, Context, Effect, Either, Exit, Layer, Option, Runtime } from "effect"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
@@ -22,6 +22,7 @@ import { Insights } from "../../../src/services/Insights.js"
 import { Authentication, Authenticator } from "../shared/Authentication.js"
 import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
 import { EvaluationLane } from "../shared/EvaluationLane.js"
+import { parsePublicUrl, publicUrlConfig } from "../shared/PublicUrl.js"
 import { KeyCache } from "../shared/KeyCache.js"
 import { Lane } from "./Lane.js"
 import { SnapshotCache } from "./SnapshotCache.js"
@@ -45,6 +46,11 @@ export interface LaneConfig {
   readonly prefix?: string
   /** Take the origin of those URLs from X-Forwarded-Proto / X-Forwarded-Host (default: FLAGPORT_TRUST_PROXY, else false). */
   readonly trustProxy?: boolean
+  /**
+   * The base those URLs start with instead (`https://flags.example.com`; the mount prefix is then
+   * part of it); default: FLAGPORT_PUBLIC_URL, else taken from the request.
+   */
+  readonly publicUrl?: string
   /** Count evaluations for insights (true). `false` only to measure what counting costs (bench/http.bench.ts). */
   readonly countEvaluations?: boolean
 }
@@ -55,6 +61,13 @@ export class Defect extends Error {
     super(Cause.pretty(cause))
   }
 }
+
+/** A public URL given in code is held to the rules of FLAGPORT_PUBLIC_URL. */
+const givenPublicUrl = (raw: string) =>
+  Either.match(parsePublicUrl(raw), {
+    onLeft: (why) => Effect.fail(ConfigError.InvalidData(["publicUrl"], `${why} (got ${JSON.stringify(raw)})`)),
+    onRight: (url) => Effect.succeed(Option.some(url))
+  })
 
 export const make = (config: LaneConfig = {}) =>
   Effect.gen(function* () {
@@ -130,7 +143,11 @@ export const make = (config: LaneConfig = {}) =>
     const urls = new StreamUrls({
       issue: (principal, scope) => run(tokens.issue(principal, scope)),
       prefix: config.prefix ?? "",
-      trustProxy: config.trustProxy ?? (yield* trustProxyConfig)
+      trustProxy: config.trustProxy ?? (yield* trustProxyConfig),
+      ...Option.match(config.publicUrl === undefined ? yield* publicUrlConfig : yield* givenPublicUrl(config.publicUrl), {
+        onNone: () => ({}),
+        onSome: (publicUrl) => ({ publicUrl })
+      })
     })
     const lane = new Lane({
       auth,

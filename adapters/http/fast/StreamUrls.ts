@@ -3,9 +3,12 @@
  * `GET /v1/stream` for the caller's project and environment, with a stream token in it (OFREP's
  * web provider connects with the URL alone).
  *
- * - The origin is the request's own (`Host`), over http; behind a proxy that terminates TLS, with
- *   `FLAGPORT_TRUST_PROXY=true`, `X-Forwarded-Proto` and `X-Forwarded-Host` (first values) instead.
- * - The mount prefix is the app's (`/flags` when a host mounts Flagport there).
+ * - With `FLAGPORT_PUBLIC_URL` set, the URL is `<public URL>/v1/stream`: nothing from the request
+ *   goes in (shared/PublicUrl.ts).
+ * - Otherwise the origin is the request's own (`Host`), over http; behind a proxy that terminates
+ *   TLS, with `FLAGPORT_TRUST_PROXY=true`, `X-Forwarded-Proto` and `X-Forwarded-Host` (first values)
+ *   instead; only http/https and a valid host are taken (a request whose host is not one gets no
+ *   `eventStreams` entry), and the mount prefix is the app's (`/flags` when a host mounts Flagport there).
  * - A token is issued once per (key, project, environment) and handed out again while it has more
  *   than half its life left, so a bulk evaluation signs nothing in steady state.
  */
@@ -15,6 +18,7 @@ import type { EvaluationScope } from "../../../src/domain/auth/Policy.js"
 import { DEFAULT_TTL_SECONDS } from "../../../src/domain/auth/StreamToken.js"
 import type { IssuedStreamToken } from "../../../src/services/StreamTokens.js"
 import type { LaneRequest } from "../shared/EvaluationLane.js"
+import { requestOrigin } from "../shared/PublicUrl.js"
 import { andThen, type Sync } from "../shared/Sync.js"
 
 /** FLAGPORT_TRUST_PROXY (default false): take the origin from X-Forwarded-Proto / X-Forwarded-Host. */
@@ -27,11 +31,14 @@ const firstValue = (header: string | undefined): string | undefined => {
   return value === undefined || value === "" ? undefined : value
 }
 
-/** `scheme://host` of the request (see the file comment). */
-export const originOf = (request: LaneRequest, trustProxy: boolean): string => {
-  const proto = (trustProxy ? firstValue(request.header("x-forwarded-proto")) : undefined) ?? "http"
-  const host = (trustProxy ? firstValue(request.header("x-forwarded-host")) : undefined) ?? request.header("host") ?? "localhost"
-  return `${proto}://${host}`
+/**
+ * `scheme://host` of the request (see the file comment), or undefined when its host is not a valid
+ * host. A forwarded host that is not valid is not replaced by `Host`: the proxy said something else.
+ */
+export const originOf = (request: LaneRequest, trustProxy: boolean): string | undefined => {
+  const forwardedHost = trustProxy ? firstValue(request.header("x-forwarded-host")) : undefined
+  const scheme = trustProxy ? firstValue(request.header("x-forwarded-proto")) : undefined
+  return requestOrigin(scheme, forwardedHost ?? request.header("host"))
 }
 
 export class StreamUrls {
@@ -42,13 +49,17 @@ export class StreamUrls {
       readonly issue: (principal: Principal, scope: EvaluationScope) => Promise<IssuedStreamToken>
       readonly prefix: string
       readonly trustProxy: boolean
+      /** FLAGPORT_PUBLIC_URL, normalised (no trailing slash); the request is not consulted then. */
+      readonly publicUrl?: string
       readonly now?: () => number
     }
   ) {}
 
   /** The `eventStreams` entries for a bulk evaluation by `principal` in `scope`. */
   eventStreams(principal: Principal, scope: EvaluationScope, request: LaneRequest): Sync<ReadonlyArray<unknown>> {
-    const base = `${originOf(request, this.options.trustProxy)}${this.options.prefix}/v1/stream?token=`
+    const root = this.options.publicUrl ?? originOf(request, this.options.trustProxy)
+    if (root === undefined) return []
+    const base = `${root}${this.options.publicUrl === undefined ? this.options.prefix : ""}/v1/stream?token=`
     return andThen(this.token(principal, scope), (token) => [{ type: "sse", url: `${base}${encodeURIComponent(token)}` }])
   }
 
