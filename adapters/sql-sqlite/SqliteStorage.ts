@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs"
+import { closeSync, mkdirSync, openSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
@@ -6,19 +6,41 @@ import { StorageError } from "../../src/ports/StorageError.js"
 import * as WorkerSqlClient from "./WorkerSqlClient.js"
 
 export interface Options {
-  /** Path of the database file (created with its parent directory), or `:memory:`. */
+  /** Path of the database file (created 0600, with its parent directory 0700), or `:memory:`. */
   readonly filename: string
   /** Milliseconds a statement waits for another process's lock before failing (default 5000). */
   readonly busyTimeoutMs?: number
 }
 
-const ensureDirectory = (filename: string) =>
+/**
+ * The file holds webhook secrets and the stream-token signing secret, so a file Flagport creates is
+ * its owner's alone (0600), as are folders it creates for it (0700). SQLite gives the -wal and
+ * -shm files the database file's mode. An existing file keeps the mode it has (an operator may
+ * have chosen it), with a warning when others may read it (older versions created it 0644).
+ */
+const ensureFile = (filename: string) =>
   Effect.try({
-    try: () => {
-      if (filename !== ":memory:" && filename !== "") mkdirSync(dirname(filename), { recursive: true })
+    try: (): number | undefined => {
+      if (filename === ":memory:" || filename === "") return undefined
+      mkdirSync(dirname(filename), { recursive: true, mode: 0o700 })
+      try {
+        closeSync(openSync(filename, "wx", 0o600))
+        return undefined
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+        return statSync(filename).mode & 0o777
+      }
     },
-    catch: (cause) => new StorageError({ message: `Cannot create the directory of SQLite database '${filename}'`, cause })
-  })
+    catch: (cause) => new StorageError({ message: `Cannot create SQLite database '${filename}'`, cause })
+  }).pipe(
+    Effect.tap((mode) =>
+      mode !== undefined && (mode & 0o077) !== 0
+        ? Effect.logWarning(
+            `SQLite database '${filename}' may be read by other users (mode ${mode.toString(8)}); it holds webhook secrets and the stream-token signing secret: chmod 600 it and its -wal and -shm files`
+          )
+        : Effect.void
+    )
+  )
 
 /**
  * A SqlClient over better-sqlite3 on worker threads (WorkerSqlClient.ts), closed with the layer's
@@ -33,7 +55,7 @@ const ensureDirectory = (filename: string) =>
 export const layer = (options: Options): Layer.Layer<SqlClient.SqlClient, StorageError> =>
   Layer.unwrapEffect(
     Effect.as(
-      ensureDirectory(options.filename),
+      ensureFile(options.filename),
       WorkerSqlClient.layer({ filename: options.filename, busyTimeoutMs: options.busyTimeoutMs ?? 5000 }).pipe(
         Layer.mapError((cause) => new StorageError({ message: `Cannot open SQLite database '${options.filename}'`, cause }))
       )
