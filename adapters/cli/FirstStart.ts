@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Projects } from "../../src/services/Projects.js"
+import { exclusively } from "../sql/StartupLock.js"
 import { note, printLines } from "./Output.js"
 import { DEFAULT_PROJECT_ID, isEmpty, seed, seedLines } from "./Seed.js"
 
@@ -17,7 +18,9 @@ const claimFirstStart = Effect.flatMap(Projects, (projects) => projects.create({
  * `serve --init` (what `npm start` runs): on an empty database (migrations already applied by
  * the storage layer) seed it and print the key lines once; on any other database do nothing,
  * so a restart never mints or prints keys again. When several processes start at once on an
- * empty database, only the one that claims the first start mints and prints keys.
+ * empty database, only the one that claims the first start mints and prints keys. On PostgreSQL
+ * the whole of it runs under the start-up lock (as migrations do): the others wait, then find the
+ * database seeded; the claim still decides on SQLite, where processes are not made to take turns.
  */
 export const firstStart = Effect.gen(function* () {
   if (!(yield* isEmpty)) return false
@@ -29,4 +32,4 @@ export const firstStart = Effect.gen(function* () {
   yield* note("First start: the database was empty, so it was seeded. Keep these keys: they are shown only this once.")
   yield* printLines(seedLines(result))
   return true
-}).pipe(Effect.withSpan("cli.firstStart"))
+}).pipe(exclusively, Effect.withSpan("cli.firstStart"))

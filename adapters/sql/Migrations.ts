@@ -13,6 +13,7 @@ import StreamSecret from "./migrations/0008_stream_secret.js"
 import Insights from "./migrations/0009_insights.js"
 import Prerequisites from "./migrations/0010_prerequisites.js"
 import ConfigVersions from "./migrations/0011_config_versions.js"
+import { exclusively } from "./StartupLock.js"
 
 /**
  * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
@@ -37,13 +38,15 @@ export const migrations = {
 export const MIGRATIONS_TABLE = "flagport_migrations"
 
 /**
- * Applies pending migrations (idempotent; on PostgreSQL, concurrent starters wait on a table
- * lock). `Migrator.make({})` rather than the dialect migrators: those need FileSystem / Path /
- * CommandExecutor services for schema dumps, which we do not use. Returns the applied ones.
+ * Applies pending migrations (idempotent; on PostgreSQL, processes starting together take turns
+ * under the start-up lock, StartupLock.ts). `Migrator.make({})` rather than the dialect migrators:
+ * those need FileSystem / Path / CommandExecutor services for schema dumps, which we do not use.
+ * Returns the applied ones.
  */
 export const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, StorageError, SqlClient> =
   Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: MIGRATIONS_TABLE }).pipe(
     Effect.mapError((cause) => new StorageError({ message: `Database migration failed: ${cause.message}`, cause })),
+    exclusively,
     Effect.withSpan("Migrations.run")
   )
 
