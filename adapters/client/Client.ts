@@ -22,7 +22,7 @@ import { type Installed, install } from "./Installed.js"
 import { forFlag, toLocalContext } from "./JsonContext.js"
 import { type ClientOptions, type Settings, settingsOf, UNSUPPORTED_STREAM_RETRY_MS } from "./Options.js"
 import { regexEngineFor } from "./RegexLoading.js"
-import { runPolling } from "./Polling.js"
+import { type Polling, startPolling } from "./Polling.js"
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
 import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, FlagType, FlagTypes, Json, KeyOf, UntypedFlags } from "./Types.js"
@@ -69,6 +69,7 @@ class FlagportClientImpl implements Client {
   private refreshing: Promise<boolean> | undefined
   private again = false
   private readonly loops: Array<Promise<void>> = []
+  private polling: Polling | undefined
   private fromServer!: () => void
   /** Settles once a configuration from the server is installed. */
   readonly serverConfig = new Promise<void>((resolve) => (this.fromServer = resolve))
@@ -183,9 +184,24 @@ class FlagportClientImpl implements Client {
     if (troubled && this.installed !== null) this.events.emit("recovered")
   }
 
+  /**
+   * A stream connected (200, text/event-stream): the server answers, so `stale` is over. It
+   * reconnects with the ETag the client holds, so an unchanged configuration brings no event and
+   * no refetch: without this the client would stay `stale` until some flag changed. A problem the
+   * operator must fix (a refused configuration) is not cured by a connection and stays reported.
+   */
+  private streamReached(): void {
+    this.streamUp = true
+    if (!this.unreachable) return
+    this.unreachable = false
+    if (this.problem === null && this.installed !== null) this.events.emit("recovered")
+  }
+
   private lost(message: string): void {
     if (this.unreachable) return
     this.unreachable = true
+    // With the stream up nothing reconnects, and a paused poll sleeps a whole interval.
+    if (this.streamUp) this.polling?.wake()
     if (this.installed !== null) this.events.emit("stale", message)
   }
 
@@ -260,9 +276,17 @@ class FlagportClientImpl implements Client {
   start(): Promise<boolean> {
     const { settings } = this
     const first = this.refresh()
-    this.loops.push(
-      runPolling({ refresh: () => this.refresh(), paused: () => this.streamUp }, settings.timers, settings.pollIntervalMs, settings.backoff, first, this.stop.signal)
+    this.polling = startPolling(
+      // Polling rests while a stream is up, unless a refetch failed meanwhile: then it retries on
+      // the backoff schedule until the server answers (`lost` wakes it).
+      { refresh: () => this.refresh(), paused: () => this.streamUp && !this.unreachable },
+      settings.timers,
+      settings.pollIntervalMs,
+      settings.backoff,
+      first,
+      this.stop.signal
     )
+    this.loops.push(this.polling.done)
     if (this.insights !== null && settings.insightsIntervalMs !== null) {
       this.loops.push(runInsights(this.insights, settings.timers, settings.insightsIntervalMs, this.stop.signal))
     }
@@ -276,7 +300,7 @@ class FlagportClientImpl implements Client {
             announced: (etag) => {
               if (etag === undefined || etag !== this.installed?.etag) void this.refresh()
             },
-            up: () => (this.streamUp = true),
+            up: () => this.streamReached(),
             down: () => {
               this.streamUp = false
               void this.refresh() // the stream may have missed a change; this also tells whether the server is gone

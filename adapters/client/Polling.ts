@@ -13,23 +13,46 @@ export interface PollingHost {
   readonly paused: () => boolean
 }
 
-export const runPolling = async (
+export interface Polling {
+  /** Settles once `signal` aborted and the loop ended. */
+  readonly done: Promise<void>
+  /**
+   * Ends the current wait now. A paused loop sleeps a whole interval; when a refetch fails while
+   * the stream stays up, nothing else would retry before that interval is over.
+   */
+  readonly wake: () => void
+}
+
+export const startPolling = (
   host: PollingHost,
   timers: Timers,
   intervalMs: number,
   backoff: BackoffPolicy,
   first: Promise<boolean>,
   signal: AbortSignal
-): Promise<void> => {
-  let failures = (await first) ? 0 : 1
-  while (!signal.aborted) {
-    const wait = failures === 0 ? intervalMs : Math.min(intervalMs, backoffDelay(backoff, failures - 1, timers.random()))
-    await sleep(timers, wait, signal)
-    if (signal.aborted) return
-    if (host.paused()) {
-      failures = 0
-      continue
-    }
-    failures = (await host.refresh()) ? 0 : failures + 1
+): Polling => {
+  let wakeWait: (() => void) | undefined
+  const wait = (ms: number): Promise<void> => {
+    const waiting = new AbortController()
+    const end = () => waiting.abort()
+    signal.addEventListener("abort", end, { once: true })
+    wakeWait = end
+    return sleep(timers, ms, waiting.signal).finally(() => {
+      signal.removeEventListener("abort", end)
+      wakeWait = undefined
+    })
   }
+  const run = async (): Promise<void> => {
+    let failures = (await first) ? 0 : 1
+    while (!signal.aborted) {
+      await wait(failures === 0 ? intervalMs : Math.min(intervalMs, backoffDelay(backoff, failures - 1, timers.random())))
+      if (signal.aborted) return
+      if (host.paused()) {
+        failures = 0
+        continue
+      }
+      failures = (await host.refresh()) ? 0 : failures + 1
+    }
+  }
+  return { done: run(), wake: () => wakeWait?.() }
 }

@@ -200,6 +200,23 @@ describe("createClient against a misbehaving server", () => {
     expect(flags.detail("g", { key: "u" }, false)).toMatchObject({ value: true, version: 1 })
   })
 
+  it("a refetch that fails while the stream stays up makes it stale; polling retries until the server answers", async () => {
+    const fake = await start()
+    fake.stream = "open"
+    const flags = track(await createClient({ url: fake.url, key: "k", environment: "production", pollIntervalMs: 60_000, backoff: { initialMs: 200, maxMs: 200 } }))
+    await within(2_000, () => fake.openStreams === 1)
+    const recovered = new Promise<void>((resolve) => flags.on("recovered", resolve))
+    fake.configStatus = 503
+    fake.serve(config([boolFlag("f", "off", 2)]), 'W/"2"')
+    fake.announce()
+    await within(2_000, () => flags.status === "stale")
+    expect(fake.openStreams).toBe(1) // the stream never dropped: nothing reconnects to end `stale`
+    fake.configStatus = 200
+    await recovered
+    expect(flags.boolean("f", { key: "u" }, true)).toBe(false)
+    expect(flags.status).toBe("ready")
+  })
+
   it("the Effect layer provides the client and closes it with its scope", async () => {
     const fake = await start()
     fake.stream = "open"
