@@ -1,32 +1,37 @@
 import { Effect, Layer } from "effect"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
-import * as InsightsRepository from "./InsightsRepository.js"
-import * as AuditLog from "./AuditLog.js"
+import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
+import * as MemoryAuditLog from "./MemoryAuditLog.js"
 import * as MemoryDb from "./MemoryDb.js"
-import * as Repositories from "./MemoryRepositories.js"
-import * as ScheduleRepository from "./ScheduleRepository.js"
+import * as MemoryEnvironmentRepository from "./MemoryEnvironmentRepository.js"
+import * as MemoryEventOutbox from "./MemoryEventOutbox.js"
+import * as MemoryFlagRepository from "./MemoryFlagRepository.js"
+import * as MemoryInsightsRepository from "./MemoryInsightsRepository.js"
+import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
+import * as MemoryScheduleRepository from "./MemoryScheduleRepository.js"
+import * as MemorySegmentRepository from "./MemorySegmentRepository.js"
 import * as MemoryStreamSecret from "./MemoryStreamSecret.js"
-import * as WebhookRepository from "./WebhookRepository.js"
+import * as MemoryWebhookRepository from "./MemoryWebhookRepository.js"
 
 const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memory" })
 
 /**
- * Every storage port in memory (changes announced within this process), over one fresh MemoryDb (also provided, so that other memory
- * adapters, such as the webhook repository, can join its transactions). State lives as long as
- * the layer: nothing is persisted.
+ * Every storage port in memory (changes announced within this process), over one fresh MemoryDb
+ * (also provided, so that other memory adapters can join its transactions). State lives as long
+ * as the layer: nothing is persisted.
  */
 export const layer = Layer.mergeAll(
-  Repositories.projectRepository,
-  Repositories.flagRepository,
-  Repositories.segmentRepository,
-  Repositories.apiKeyRepository,
-  Repositories.eventOutbox,
-  AuditLog.layer,
-  WebhookRepository.layer,
-  ScheduleRepository.layer,
-  InsightsRepository.layer,
+  MemoryProjectRepository.layer,
+  MemoryFlagRepository.layer,
+  MemorySegmentRepository.layer,
+  MemoryApiKeyRepository.layer,
+  MemoryEventOutbox.layer,
+  MemoryAuditLog.layer,
+  MemoryWebhookRepository.layer,
+  MemoryScheduleRepository.layer,
+  MemoryInsightsRepository.layer,
   InProcessChangeFeed.layer,
   MemoryStreamSecret.layer,
   health
-).pipe(Layer.provideMerge(Repositories.environmentRepository), Layer.provideMerge(MemoryDb.layer))
+).pipe(Layer.provideMerge(MemoryEnvironmentRepository.layer), Layer.provideMerge(MemoryDb.layer))

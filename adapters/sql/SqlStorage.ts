@@ -1,4 +1,3 @@
-import type { SqlClient } from "@effect/sql/SqlClient"
 import { Layer } from "effect"
 import * as Migrations from "./Migrations.js"
 import * as SqlApiKeyRepository from "./SqlApiKeyRepository.js"
@@ -9,11 +8,11 @@ import * as SqlFlagRepository from "./SqlFlagRepository.js"
 import * as SqlHealth from "./SqlHealth.js"
 import * as SqlInsightsRepository from "./SqlInsightsRepository.js"
 import * as SqlProjectRepository from "./SqlProjectRepository.js"
-import * as ScheduleRepository from "./ScheduleRepository.js"
+import * as SqlScheduleRepository from "./SqlScheduleRepository.js"
 import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
 import * as SqlStreamSecret from "./SqlStreamSecret.js"
 import * as SqlTransactor from "./SqlTransactor.js"
-import * as WebhookRepository from "./WebhookRepository.js"
+import * as SqlWebhookRepository from "./SqlWebhookRepository.js"
 
 /**
  * Every storage port over whatever SqlClient is provided (SQLite or PostgreSQL), after running
@@ -29,10 +28,8 @@ export const layer = Layer.mergeAll(
   SqlAuditLog.layer,
   SqlTransactor.layer,
   SqlHealth.layer,
-  WebhookRepository.layer,
-  ScheduleRepository.layer,
+  SqlWebhookRepository.layer,
+  SqlScheduleRepository.layer,
   SqlStreamSecret.layer,
   SqlInsightsRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))
-
-export type Requirements = SqlClient

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
 /**
- * Scheduled changes (adapters/sql/ScheduleRepository.ts). `targeting` and `actor` are JSON text;
+ * Scheduled changes (adapters/sql/SqlScheduleRepository.ts). `targeting` and `actor` are JSON text;
  * timestamps ISO 8601 UTC text (they compare in time order as text). A schedule leased by a
  * scheduler carries `lease_owner` / `lease_expires_at` until it settles.
  */

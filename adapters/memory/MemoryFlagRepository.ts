@@ -1,73 +1,18 @@
 import { Effect, Layer, Option } from "effect"
-import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
 import { versionAfterWrite } from "../../src/domain/definitions/ConfigVersion.js"
 import type { Flag } from "../../src/domain/definitions/Flag.js"
-import type { Environment, Project } from "../../src/domain/definitions/Project.js"
-import type { Segment } from "../../src/domain/definitions/Segment.js"
 import type { EnvironmentConfig } from "../../src/domain/definitions/Targeting.js"
-import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
-import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
-import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
-import { SegmentRepository } from "../../src/ports/SegmentRepository.js"
-import { DuplicateKey, NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
-import { jsonCopy, MemoryDb, type TxRef } from "./MemoryDb.js"
+import { NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
+import { jsonCopy, MemoryDb } from "./MemoryDb.js"
+import { insertNew, scoped } from "./MemoryTables.js"
 
 /**
- * The reference implementation of the storage ports. Tables are immutable Maps (insertion order
- * is creation order; `set` on an existing key keeps its place) held in MemoryDb cells.
+ * The reference FlagRepository: flags by project and key, each with the version every
+ * environment's config serves. It reads the EnvironmentRepository to check and order configs
+ * as the SQL foreign keys and joins do.
  */
-
-const scoped = (projectId: string, key: string) => `${projectId}/${key}`
-
-/** Adds `row()` under a new `id`; DuplicateKey (`entity` `key`) when the id is taken. */
-const insertNew = <A>(table: TxRef<ReadonlyMap<string, A>>, id: string, row: () => A, entity: string, key: string) =>
-  table.modify((map) => (map.has(id) ? [false, map] : [true, new Map(map).set(id, row())])).pipe(
-    Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity, key }))))
-  )
-
-/** Deletes the row under `id`; NotFound (`entity` `key`) when there is none. */
-const removeExisting = <A>(table: TxRef<ReadonlyMap<string, A>>, id: string, entity: string, key: string) =>
-  table.modify((map) => {
-    if (!map.has(id)) return [false, map]
-    const next = new Map(map)
-    next.delete(id)
-    return [true, next]
-  }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity, key })))))
-
-export const projectRepository = Layer.effect(
-  ProjectRepository,
-  Effect.gen(function* () {
-    const db = yield* MemoryDb
-    const table = db.makeRef<ReadonlyMap<string, { project: Project; revision: number }>>("projects", new Map())
-    return ProjectRepository.of({
-      insert: (project) => insertNew(table, project.id, () => ({ project: jsonCopy(project), revision: 1 }), "project", project.id),
-      list: () => Effect.map(table.get, (map) => Array.from(map.values(), (row) => row.project)),
-      get: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.project)),
-      bumpRevision: (id) =>
-        table.modify((map) => {
-          const row = map.get(id)
-          if (row === undefined) return [null, map] as const
-          return [row.revision + 1, new Map(map).set(id, { ...row, revision: row.revision + 1 })] as const
-        }).pipe(Effect.flatMap((r) => (r === null ? Effect.fail(new NotFound({ entity: "project", key: id })) : Effect.succeed(r)))),
-      revision: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.revision))
-    })
-  })
-)
-
-export const environmentRepository = Layer.effect(
-  EnvironmentRepository,
-  Effect.gen(function* () {
-    const db = yield* MemoryDb
-    const table = db.makeRef<ReadonlyMap<string, Environment>>("environments", new Map())
-    return EnvironmentRepository.of({
-      insert: (env) => insertNew(table, scoped(env.projectId, env.key), () => jsonCopy(env), "environment", env.key),
-      list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((e) => e.projectId === projectId)),
-      get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key))))
-    })
-  })
-)
 
 /** A stored config as SQL reads it back: prerequisites always present (none when written without), fields in one order. */
 const normalizedConfig = (c: EnvironmentConfig): EnvironmentConfig => ({
@@ -90,7 +35,7 @@ interface FlagRow {
 const allAt = (flag: Flag, version: number): Record<string, number> =>
   Object.fromEntries(flag.configs.map((c) => [c.environmentKey, version]))
 
-export const flagRepository = Layer.effect(
+export const layer = Layer.effect(
   FlagRepository,
   Effect.gen(function* () {
     const db = yield* MemoryDb
@@ -237,95 +182,6 @@ export const flagRepository = Layer.effect(
             ]
           })
         )
-    })
-  })
-)
-
-export const segmentRepository = Layer.effect(
-  SegmentRepository,
-  Effect.gen(function* () {
-    const db = yield* MemoryDb
-    const table = db.makeRef<ReadonlyMap<string, Segment>>("segments", new Map())
-    return SegmentRepository.of({
-      insert: (segment) => insertNew(table, scoped(segment.projectId, segment.key), () => jsonCopy(segment), "segment", segment.key),
-      list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((s) => s.projectId === projectId)),
-      get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key)))),
-      update: (segment) =>
-        table.modify((map) => {
-          const id = scoped(segment.projectId, segment.key)
-          const row = map.get(id)
-          if (row === undefined) return [false, map]
-          const stored: Segment = { ...jsonCopy(segment), id: row.id, createdAt: row.createdAt }
-          return [true, new Map(map).set(id, stored)]
-        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "segment", key: segment.key }))))),
-      remove: (projectId, key) => removeExisting(table, scoped(projectId, key), "segment", key)
-    })
-  })
-)
-
-export const apiKeyRepository = Layer.effect(
-  ApiKeyRepository,
-  Effect.gen(function* () {
-    const db = yield* MemoryDb
-    const table = db.makeRef<ReadonlyMap<string, { apiKey: ApiKey; hash: string }>>("api_keys", new Map())
-    const setField = (id: string, f: (key: ApiKey) => ApiKey) =>
-      table.modify((map) => {
-        const row = map.get(id)
-        if (row === undefined) return [false, map]
-        return [true, new Map(map).set(id, { ...row, apiKey: f(row.apiKey) })]
-      })
-    return ApiKeyRepository.of({
-      insert: (apiKey, hash) =>
-        table.modify((map) => {
-          if (map.has(apiKey.id) || Array.from(map.values()).some((row) => row.hash === hash)) return [false, map]
-          return [true, new Map(map).set(apiKey.id, { apiKey: jsonCopy(apiKey), hash })]
-        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "api key", key: apiKey.id }))))),
-      list: () => Effect.map(table.get, (map) => Array.from(map.values(), (row) => row.apiKey)),
-      get: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.apiKey)),
-      findByHash: (hash) =>
-        Effect.map(table.get, (map) =>
-          Option.map(Option.fromNullable(Array.from(map.values()).find((row) => row.hash === hash)), (row) => row.apiKey)
-        ),
-      revoke: (id, at) =>
-        setField(id, (key) => (key.revokedAt === null ? { ...key, revokedAt: at } : key)).pipe(
-          Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "api key", key: id }))))
-        ),
-      touch: (id, at) => Effect.asVoid(setField(id, (key) => ({ ...key, lastUsedAt: at })))
-    })
-  })
-)
-
-export const eventOutbox = Layer.effect(
-  EventOutbox,
-  Effect.gen(function* () {
-    const db = yield* MemoryDb
-    const table = db.makeRef<ReadonlyArray<OutboxEntry>>("outbox", [])
-    return EventOutbox.of({
-      append: (event) =>
-        table.modify((rows) => {
-          if (rows.some((row) => row.event.id === event.id)) return [false, rows]
-          const seq = rows.length === 0 ? 1 : rows[rows.length - 1]!.seq + 1
-          return [true, [...rows, { seq, event: jsonCopy(event), dispatchedAt: null }]]
-        }).pipe(
-          Effect.flatMap((ok) =>
-            ok ? Effect.void : Effect.fail(new StorageError({ message: `Duplicate outbox event id '${event.id}'` }))
-          )
-        ),
-      pending: (limit) => Effect.map(table.get, (rows) => rows.filter((row) => row.dispatchedAt === null).slice(0, limit)),
-      list: (projectId) => Effect.map(table.get, (rows) => rows.filter((row) => row.event.projectId === projectId)),
-      markDispatched: (eventId, at) =>
-        table.update((rows) =>
-          rows.map((row) => (row.event.id === eventId && row.dispatchedAt === null ? { ...row, dispatchedAt: at } : row))
-        ),
-      pruneDispatched: (before, limit) =>
-        table.modify((rows) => {
-          const doomed = new Set<number>()
-          for (const row of rows) {
-            if (doomed.size >= limit) break
-            if (row.dispatchedAt !== null && row.dispatchedAt < before) doomed.add(row.seq)
-          }
-          return [doomed.size, doomed.size === 0 ? rows : rows.filter((row) => !doomed.has(row.seq))] as const
-        })
     })
   })
 )

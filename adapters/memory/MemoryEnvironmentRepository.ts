@@ -1,0 +1,20 @@
+import { Effect, Layer, Option } from "effect"
+import type { Environment } from "../../src/domain/definitions/Project.js"
+import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
+import { jsonCopy, MemoryDb } from "./MemoryDb.js"
+import { insertNew, scoped } from "./MemoryTables.js"
+
+/** The reference EnvironmentRepository: environments by project and key, in creation order. */
+
+export const layer = Layer.effect(
+  EnvironmentRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyMap<string, Environment>>("environments", new Map())
+    return EnvironmentRepository.of({
+      insert: (env) => insertNew(table, scoped(env.projectId, env.key), () => jsonCopy(env), "environment", env.key),
+      list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((e) => e.projectId === projectId)),
+      get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key))))
+    })
+  })
+)
