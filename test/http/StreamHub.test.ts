@@ -131,4 +131,25 @@ describe("StreamHub", () => {
     expect(late.ended).toBe(true)
     expect(late.chunks).toEqual([])
   })
+
+  it("rechecks on its own clock: a credential no longer live ends its streams, a configuration nobody announced is sent", async () => {
+    const live = new Set(["k1", "k2"])
+    let etag = "e0"
+    const hub = new StreamHub({
+      current: () => ({ etag }),
+      isLive: (credential) => Promise.resolve(live.has(credential)),
+      logError: () => {},
+      recheckMs: 20
+    })
+    const [a, b] = [sink(), sink()]
+    hub.open("k1", "p1", "dev", "e0", "e0").start(a.sink)
+    hub.open("k2", "p1", "dev", "e0", "e0").start(b.sink)
+    live.delete("k1")
+    etag = "e1" // written where no announcement reaches this hub
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    expect(a.ended).toBe(true)
+    expect(b.ended).toBe(false)
+    expect(b.chunks.map((chunk) => chunk.split("\n")[0])).toEqual(["id: e1"])
+    hub.closeAll()
+  })
 })

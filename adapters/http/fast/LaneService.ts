@@ -10,7 +10,8 @@
  * reaches the next evaluation at once. The revision poll (`checkIntervalMs`) stays as the safety
  * net for a notification lost on the way (e.g. while the LISTEN connection reconnects). A revoked
  * API key is dropped from the key cache at once, the same way; its TTL is the safety net.
- * The live change streams (StreamHub.ts) hear the same feed, after the snapshot cache.
+ * The live change streams (StreamHub.ts) hear the same feed, after the snapshot cache, and
+ * recheck their keys and channels every key TTL for what no announcement brought.
  */
 import { Cause, ConfigError, Context, Effect, Either, Exit, Layer, Option, Runtime } from "effect"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
@@ -29,6 +30,7 @@ import { SnapshotCache } from "./SnapshotCache.js"
 import { StreamHub } from "./StreamHub.js"
 import { StreamRoute } from "./StreamRoute.js"
 import { StreamUrls, trustProxyConfig } from "./StreamUrls.js"
+import { andThen } from "../shared/Sync.js"
 
 /** The lane itself, for the transports that put its routes in front of the HttpApi app. */
 export class FastLane extends Context.Tag("@flagport/http/FastLane")<FastLane, Lane>() {}
@@ -99,16 +101,24 @@ export const make = (config: LaneConfig = {}) =>
         environments: (projectId) => run(Effect.map(environments.list(projectId), (list) => list.map((environment) => environment.key))),
         snapshot: (projectId, environment) => run(snapshots.snapshot(projectId, environment))
       },
-      config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }
+      {
+        ...(config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }),
+        // A write that only the revision check found (no announcement came) reaches the streams too.
+        discovered: (projectId) => hub.projectChanged(projectId)
+      }
     )
     // Stream tokens name their key by id: a cache of live keys by id, emptied on revocation like `keys`.
     const keysById = new KeyCache((keyId) => run(Effect.map(tokens.liveKey(keyId), Option.getOrNull)), {
       ...(config.keyTtlMs === undefined ? {} : { ttlMs: config.keyTtlMs })
     })
-    const hub = new StreamHub({
+    const hub: StreamHub = new StreamHub({
       current: (projectId, environment) => cache.get(projectId, environment),
+      // Streams are opened with a key (its id): rechecked through the cache by id, so a
+      // revocation no announcement brought (the CLI on SQLite) ends them within two seconds.
+      isLive: (keyId) => andThen(keysById.lookup(keyId), (key) => key !== null),
       logError: logInternal,
-      ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs })
+      ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),
+      ...(config.keyTtlMs === undefined ? {} : { recheckMs: config.keyTtlMs })
     })
     // Streams end before anything this layer depends on (the database) is released.
     yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))

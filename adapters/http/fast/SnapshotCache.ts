@@ -66,6 +66,11 @@ export interface SnapshotCacheOptions {
   readonly maxUnknownProjects?: number
   /** Compiled environments kept per project (1,000); past it the oldest is dropped. */
   readonly maxEnvironmentsPerProject?: number
+  /**
+   * Called when a revision check finds a project newer than the cache knew it (a write no
+   * announcement brought here), so the live streams hear of it as of any other change.
+   */
+  readonly discovered?: (projectId: string) => void
 }
 
 export const DEFAULT_CHECK_INTERVAL_MS = 250
@@ -159,8 +164,10 @@ export class SnapshotCache {
   private readonly maxProjects: number
   private readonly maxUnknownProjects: number
   private readonly maxEnvironmentsPerProject: number
+  private readonly discovered: ((projectId: string) => void) | undefined
 
   constructor(private readonly source: SnapshotSource, options: SnapshotCacheOptions = {}) {
+    this.discovered = options.discovered
     this.checkIntervalMs = options.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS
     this.now = options.now ?? Date.now
     this.maxProjects = Math.max(1, options.maxProjects ?? 10_000)
@@ -289,12 +296,15 @@ export class SnapshotCache {
             project.envKeysRevision = revision
             for (const name of project.envs.keys()) if (!project.envKeys.has(name)) project.envs.delete(name)
           }
+          const known = project.revision
           project.revision = Math.max(project.revision, revision)
           project.error = undefined
           if (project.generation === generation) {
             project.checkedAt = startedAt
             project.checkedGeneration = generation
           }
+          // Last, so a listener reading the cache again finds the check applied.
+          if (known !== NO_REVISION && revision > known) this.discovered?.(project.id)
         },
         (error: unknown) => {
           if (project.pending !== pending) return

@@ -14,9 +14,18 @@
  *   `retryMs` (a timer per failing channel, none otherwise).
  * - One heartbeat timer for the whole hub writes `: ping` to every stream every `heartbeatMs`
  *   (15 s), so proxies keep idle streams open; no timer per stream.
- * - `revoked(keyId)` ends every stream opened with that key at once (the change feed's
- *   `ApiKeyRevoked`, from this process or another on the same PostgreSQL); `closeAll()` ends them
- *   all, for a shutdown that must finish before the database closes.
+ * - `revoked(credential)` ends every stream opened with that credential (an API key's id) at
+ *   once: the change feed's `ApiKeyRevoked`, from this process or another that announces it.
+ *   `closeAll()` ends them all, for a shutdown that must finish before the database closes.
+ * - The recheck, one timer for the whole hub every `recheckMs` (the key cache's second) while
+ *   streams are open, is the safety net for what no announcement reached (the CLI or another
+ *   process on a SQLite file revoking a key, a notification lost on the way): each credential
+ *   with open streams is asked once whether it is still live (`isLive`, through the key cache, so
+ *   at most one lookup per credential per second) and its streams end if not; and every channel
+ *   reads its entry again, which the snapshot cache answers from memory until its own revision
+ *   check is due, so a change that only that check discovers reaches the streams too.
+ *   Credentials are opaque strings here, so whatever else may open a stream later (a session)
+ *   ends the same way.
  *
  * Transport-independent: a stream writes to a `StreamSink` the transport gives it.
  */
@@ -32,15 +41,23 @@ export interface CurrentEntry {
 export interface StreamHubOptions {
   /** The environment's current entry (the snapshot cache); throws or rejects as it does. */
   readonly current: (projectId: string, environment: string) => Sync<CurrentEntry>
+  /**
+   * Whether the credential a stream was opened with is still good (absent: never rechecked).
+   * Throws or rejects as the key cache does; a failed check keeps the streams (and is logged).
+   */
+  readonly isLive?: (credential: string) => Sync<boolean>
   /** Logs a failed read (it is retried). */
   readonly logError: (cause: unknown) => void
   readonly heartbeatMs?: number
+  /** How often credentials and channels are rechecked (1,000 ms, the key cache's TTL). */
+  readonly recheckMs?: number
   readonly retryMs?: number
   readonly now?: () => number
 }
 
 export const HEARTBEAT = ": ping\n\n"
 export const DEFAULT_HEARTBEAT_MS = 15_000
+export const DEFAULT_RECHECK_MS = 1_000
 const DEFAULT_RETRY_MS = 1_000
 
 /** The OFREP 0.3.0 notification: the ETag is the event id, so a reconnecting client sends it back as `Last-Event-ID`. */
@@ -49,7 +66,8 @@ export const eventOf = (etag: string, lastModifiedSeconds: number): string =>
 
 class Subscriber {
   constructor(
-    readonly keyId: string,
+    /** What opened the stream (an API key's id). */
+    readonly credential: string,
     readonly channel: Channel,
     readonly sink: StreamSink,
     /** The ETag of the last event this stream got (or its Last-Event-ID). */
@@ -76,14 +94,17 @@ export class StreamHub {
   /** project → environment → channel. */
   private readonly channels = new Map<string, Map<string, Channel>>()
   private heartbeat: ReturnType<typeof setInterval> | undefined
+  private recheck: ReturnType<typeof setInterval> | undefined
   private streams = 0
   private closed = false
   private readonly heartbeatMs: number
+  private readonly recheckMs: number
   private readonly retryMs: number
   private readonly now: () => number
 
   constructor(private readonly options: StreamHubOptions) {
     this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
+    this.recheckMs = options.recheckMs ?? DEFAULT_RECHECK_MS
     this.retryMs = options.retryMs ?? DEFAULT_RETRY_MS
     this.now = options.now ?? Date.now
   }
@@ -99,11 +120,11 @@ export class StreamHub {
   }
 
   /**
-   * A stream of (project, environment) for the key `keyId`, whose configuration is now at
+   * A stream of (project, environment) opened with `credential`, whose configuration is now at
    * `etag`: it starts with the event of that ETag unless `lastEventId` already names it. (Only the
    * ETag is kept: an open stream must not hold a compiled configuration alive.)
    */
-  open(keyId: string, projectId: string, environment: string, etag: string, lastEventId: string | undefined): StreamOpening {
+  open(credential: string, projectId: string, environment: string, etag: string, lastEventId: string | undefined): StreamOpening {
     return {
       start: (sink) => {
         if (this.closed) {
@@ -112,10 +133,10 @@ export class StreamHub {
         }
         const channel = this.channelOf(projectId, environment)
         if (channel.etag === undefined) this.adopt(channel, etag)
-        const subscriber = new Subscriber(keyId, channel, sink, lastEventId)
+        const subscriber = new Subscriber(credential, channel, sink, lastEventId)
         channel.subscribers.add(subscriber)
         this.streams++
-        this.startHeartbeat()
+        this.startTimers()
         if (lastEventId !== etag) {
           sink.write(channel.etag === etag ? channel.event : eventOf(etag, this.seconds()))
           subscriber.lastEtag = etag
@@ -137,11 +158,20 @@ export class StreamHub {
     }
   }
 
-  /** The key was revoked: its streams end now. */
-  revoked(keyId: string): void {
+  /**
+   * The project's configuration may have changed, nobody knows where (a revision check found a
+   * newer revision): every channel of the project reads its entry again.
+   */
+  projectChanged(projectId: string): void {
+    const project = this.channels.get(projectId)
+    if (project !== undefined) for (const channel of project.values()) this.read(channel)
+  }
+
+  /** The credential (an API key's id) was revoked: its streams end now. */
+  revoked(credential: string): void {
     for (const project of this.channels.values()) {
       for (const channel of project.values()) {
-        for (const subscriber of channel.subscribers) if (subscriber.keyId === keyId) this.end(subscriber)
+        for (const subscriber of channel.subscribers) if (subscriber.credential === credential) this.end(subscriber)
       }
     }
   }
@@ -149,8 +179,7 @@ export class StreamHub {
   /** Ends every stream and refuses new ones (shutdown, before the database closes). */
   closeAll(): void {
     this.closed = true
-    if (this.heartbeat !== undefined) clearInterval(this.heartbeat)
-    this.heartbeat = undefined
+    this.stopTimers()
     for (const project of this.channels.values()) {
       for (const channel of project.values()) for (const subscriber of channel.subscribers) this.end(subscriber)
     }
@@ -179,10 +208,43 @@ export class StreamHub {
     channel.event = eventOf(etag, this.seconds())
   }
 
-  private startHeartbeat(): void {
+  private startTimers(): void {
     if (this.heartbeat !== undefined) return
     this.heartbeat = setInterval(() => this.ping(), this.heartbeatMs)
     this.heartbeat.unref()
+    this.recheck = setInterval(() => this.recheckAll(), this.recheckMs)
+    this.recheck.unref()
+  }
+
+  private stopTimers(): void {
+    if (this.heartbeat !== undefined) clearInterval(this.heartbeat)
+    if (this.recheck !== undefined) clearInterval(this.recheck)
+    this.heartbeat = undefined
+    this.recheck = undefined
+  }
+
+  /** The safety net (see the file's comment): every credential once, then every channel. */
+  private recheckAll(): void {
+    const isLive = this.options.isLive
+    if (isLive !== undefined) {
+      const credentials = new Set<string>()
+      for (const project of this.channels.values()) {
+        for (const channel of project.values()) for (const subscriber of channel.subscribers) credentials.add(subscriber.credential)
+      }
+      for (const credential of credentials) {
+        const ended = (live: boolean) => {
+          if (!live) this.revoked(credential)
+        }
+        try {
+          const live = isLive(credential)
+          if (live instanceof Promise) live.then(ended, this.options.logError)
+          else ended(live)
+        } catch (error) {
+          this.options.logError(error)
+        }
+      }
+    }
+    for (const project of this.channels.values()) for (const channel of project.values()) this.read(channel)
   }
 
   private ping(): void {
@@ -256,9 +318,6 @@ export class StreamHub {
     const project = this.channels.get(channel.projectId)
     if (project?.get(channel.environment) === channel) project.delete(channel.environment)
     if (project?.size === 0) this.channels.delete(channel.projectId)
-    if (this.streams === 0 && this.heartbeat !== undefined) {
-      clearInterval(this.heartbeat)
-      this.heartbeat = undefined
-    }
+    if (this.streams === 0) this.stopTimers()
   }
 }
