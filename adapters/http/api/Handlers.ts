@@ -280,12 +280,15 @@ export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (h
     )
 )
 
+const hostOfUrl = (url: string): string | undefined => (URL.canParse(url) ? new URL(url).host : undefined)
+
 /** An HttpApi request as the lane reads it (the body as bytes: OFREP decodes its own). */
 const laneRequestOf = (request: HttpServerRequest.HttpServerRequest): LaneRequest => {
   const q = request.url.indexOf("?")
   return {
     query: q === -1 ? "" : request.url.slice(q + 1),
-    header: (name) => request.headers[name],
+    // A web Request carries its host in the URL (fetch never sets Host), e.g. for OFREP's stream URLs.
+    header: (name) => request.headers[name] ?? (name === "host" ? hostOfUrl(request.originalUrl) : undefined),
     body: () => Effect.runPromise(Effect.map(request.arrayBuffer, (buffer) => new Uint8Array(buffer)))
   }
 }
