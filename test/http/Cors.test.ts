@@ -1,12 +1,16 @@
 /**
  * CORS on the evaluation side only, through a real server: preflights and headers for the
- * configured origins on /v1/evaluate, /v1/flags/{k}/eval, /v1/config, /v1/explain and the OFREP routes (errors included, so a
- * page can read them); management routes answer none.
+ * configured origins on /v1/evaluate, /v1/flags/{k}/eval, /v1/config, /v1/explain, the OFREP routes and the SDKs'
+ * insights reports (POST /v1/insights, answered by the HttpApi app) (errors included, so a page can read them); management
+ * routes answer none.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Effect, Either, ManagedRuntime, type Context, Layer } from "effect"
+import * as App from "../../adapters/http/serving/App.js"
+import { makeHandlers } from "../../adapters/http/serving/Embed.js"
+import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
 import { ALLOWED_HEADERS, parseOrigins } from "../../adapters/http/shared/Cors.js"
-import { request, startServer, type TestServer } from "./fixtures.js"
+import { request, seed, startServer, type TestServer } from "./fixtures.js"
 
 const ORIGIN = "https://app.example.com"
 
@@ -18,6 +22,8 @@ interface EvaluationRoute {
   /** Request headers beyond the key and the origin. */
   readonly headers?: Record<string, string>
   readonly methods: string
+  /** The success status (200 unless said). */
+  readonly okStatus?: number
 }
 const EVALUATION: ReadonlyArray<EvaluationRoute> = [
   { name: "POST /v1/evaluate", method: "POST", path: "/v1/evaluate", body: { environment: "development", context: { key: "u" } }, methods: "POST, OPTIONS" },
@@ -26,7 +32,19 @@ const EVALUATION: ReadonlyArray<EvaluationRoute> = [
   { name: "POST /v1/explain", method: "POST", path: "/v1/explain", body: { environment: "development", context: { key: "u" }, flagKey: "cors-flag" }, methods: "POST, OPTIONS" },
   // OFREP
   { name: "POST /ofrep/v1/evaluate/flags", method: "POST", path: "/ofrep/v1/evaluate/flags", body: { context: { targetingKey: "u" } }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" },
-  { name: "POST /ofrep/v1/evaluate/flags/{k}", method: "POST", path: "/ofrep/v1/evaluate/flags/cors-flag", body: { context: {} }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" }
+  { name: "POST /ofrep/v1/evaluate/flags/{k}", method: "POST", path: "/ofrep/v1/evaluate/flags/cors-flag", body: { context: {} }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" },
+  // Browser SDKs report what they evaluated.
+  {
+    name: "POST /v1/insights",
+    method: "POST",
+    path: "/v1/insights",
+    get body() {
+      const to = new Date()
+      return { environment: "development", from: new Date(to.getTime() - 60_000).toISOString(), to: to.toISOString(), counts: [{ flagKey: "cors-flag", variationKey: "on", count: 1 }] }
+    },
+    methods: "POST, OPTIONS",
+    okStatus: 202
+  }
 ]
 
 const corsHeaders = (headers: Headers) =>
@@ -62,9 +80,9 @@ describe("CORS with the default origins (*)", () => {
     })
   })
 
-  it.each(EVALUATION)("$name carries the headers on success and on errors", async ({ body, headers, method, path }) => {
+  it.each(EVALUATION)("$name carries the headers on success and on errors", async ({ body, headers, method, okStatus, path }) => {
     const ok = await request(t.url, method, path, { key: t.keys.client, headers: { origin: ORIGIN, ...headers }, ...(body === undefined ? {} : { body }) })
-    expect(ok.status, ok.text).toBe(200)
+    expect(ok.status, ok.text).toBe(okStatus ?? 200)
     expect(corsHeaders(ok.headers)).toEqual({ "access-control-allow-origin": "*", "access-control-expose-headers": "ETag" })
     const refused = await request(t.url, method, path, { headers: { origin: ORIGIN, ...headers }, ...(body === undefined ? {} : { body }) })
     expect(refused.status).toBe(401)
@@ -97,6 +115,12 @@ describe("CORS with a list of origins", () => {
     const preflight = await request(t.url, "OPTIONS", "/v1/evaluate", { headers: { origin: "https://other.example.com:8443" } })
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://other.example.com:8443")
     expect(preflight.headers.get("vary")).toBe("Origin")
+    const report = await request(t.url, "POST", "/v1/insights", { key: t.keys.client, headers: { origin: ORIGIN }, body: EVALUATION.find((r) => r.path === "/v1/insights")!.body })
+    expect(report.status, report.text).toBe(202)
+    expect(corsHeaders(report.headers)).toEqual({ "access-control-allow-origin": ORIGIN, "access-control-expose-headers": "ETag" })
+    expect(report.headers.get("vary")).toContain("Origin")
+    const other = await request(t.url, "POST", "/v1/insights", { key: t.keys.client, headers: { origin: "https://evil.example.com" }, body: { environment: "nope" } })
+    expect(corsHeaders(other.headers)).toEqual({})
   })
 
   it("another origin gets no CORS headers (the browser refuses), the request itself is unchanged", async () => {
@@ -106,6 +130,33 @@ describe("CORS with a list of origins", () => {
     const preflight = await request(t.url, "OPTIONS", "/v1/evaluate", { headers: { origin: "https://evil.example.com" } })
     expect(preflight.status).toBe(204)
     expect(corsHeaders(preflight.headers)).toEqual({})
+  })
+})
+
+describe("CORS through the web handler of a mounted app", () => {
+  it("POST /v1/insights, answered by the HttpApi app, carries the headers too", async () => {
+    const storage = ManagedRuntime.make(StorageLayer.memoryStorage)
+    const context: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
+    const keys = await storage.runPromise(seed)
+    const flagport = await makeHandlers({
+      prefix: "/flags",
+      services: App.servicesFrom(Layer.succeedContext(context)),
+      lane: { corsOrigins: Either.getOrThrow(parseOrigins(ORIGIN)) }
+    })
+    try {
+      const answer = await flagport.web(
+        new Request("http://host.example/flags/v1/insights", {
+          method: "POST",
+          headers: { authorization: `Bearer ${keys.client}`, "content-type": "application/json", origin: ORIGIN },
+          body: JSON.stringify({ environment: "nope" })
+        })
+      )
+      expect(answer.headers.get("access-control-allow-origin")).toBe(ORIGIN)
+      expect(answer.headers.get("vary")).toContain("Origin")
+    } finally {
+      await flagport.dispose()
+      await storage.dispose()
+    }
   })
 })
 

@@ -126,6 +126,11 @@ export class Lane implements EvaluationLaneShape {
     })
   }
 
+  /** The CORS headers of an evaluation-side answer the HttpApi app gives (`Routes.corsOnApi`). */
+  corsHeaders(origin: string | undefined): Readonly<Record<string, string>> {
+    return this.options.cors.answerHeaders(origin)
+  }
+
   /**
    * Answers a fast route (matched by `Routes.routeOf`) with its CORS headers; any failure becomes
    * the envelope, or OFREP's error body on the OFREP routes.

@@ -5,7 +5,10 @@
  *
  * The fast routes are the evaluation side, and the evaluation side is what browsers may call:
  * every fast route carries CORS headers (shared/Cors.ts), and an `OPTIONS` on one of their paths
- * is its preflight. Management routes are never here, so they never answer CORS.
+ * is its preflight. One evaluation-side route is answered by the HttpApi app instead (the SDKs'
+ * insights report, a schema-decoded body not worth a hand decoder): `corsOnApi` names it, its
+ * preflight is here, and the serving room adds CORS to its answers. Management routes are never
+ * here, so they never answer CORS.
  */
 
 import type { OfrepRoute } from "../shared/EvaluationLane.js"
@@ -29,6 +32,7 @@ const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
 const OFREP_BULK_PATH = "/ofrep/v1/evaluate/flags"
 const OFREP_BULK: FastRoute = { _tag: "ofrepBulk" }
 const OFREP_FLAG = /^\/ofrep\/v1\/evaluate\/flags\/([^/]+)$/
+const INSIGHTS_REPORT = "/v1/insights"
 
 /** The fast route a method + path is, if any. */
 export const routeOf = (method: string, path: string): FastRoute | undefined => {
@@ -51,7 +55,9 @@ export const routeOf = (method: string, path: string): FastRoute | undefined => 
 
 /** The preflight of an evaluation path (the methods it answers), if it is one. */
 const preflightOf = (path: string): FastRoute | undefined => {
-  if (path === "/v1/evaluate" || path === "/v1/explain" || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) return PREFLIGHT_POST
+  if (path === "/v1/evaluate" || path === "/v1/explain" || path === INSIGHTS_REPORT || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) {
+    return PREFLIGHT_POST
+  }
   if (path === "/v1/config" || path === "/v1/stream" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
   return undefined
 }
@@ -59,3 +65,6 @@ const preflightOf = (path: string): FastRoute | undefined => {
 /** Whether the route reads a request body (the transports may read it before answering). */
 export const readsBody = (route: FastRoute): boolean =>
   route._tag === "evaluate" || route._tag === "explain" || route._tag === "ofrepFlag" || route._tag === "ofrepBulk"
+
+/** Whether a request the HttpApi app answers is on the evaluation side, so its answer carries CORS. */
+export const corsOnApi = (method: string, path: string): boolean => method === "POST" && path === INSIGHTS_REPORT

@@ -25,7 +25,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import type { Lane, LaneRequest } from "../fast/Lane.js"
 import { FastLane } from "../fast/LaneService.js"
-import { type FastRoute, readsBody, routeOf } from "../fast/Routes.js"
+import { corsOnApi, type FastRoute, readsBody, routeOf } from "../fast/Routes.js"
 import { checkBodyHeaders } from "../shared/Body.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
 import type { StreamOpening } from "../shared/EventStream.js"
@@ -195,6 +195,8 @@ export const nodeHandler = (
   const method = req.method ?? "GET"
   const route = routeOf(method, path)
   if (route === undefined) {
+    // Kept by node when the app writes its head (its own headers come first, Vary aside).
+    if (corsOnApi(method, path)) for (const [name, value] of Object.entries(lane.corsHeaders(req.headers.origin))) res.setHeader(name, value)
     if (hostBody === undefined) return app(req, res)
     webApp(webRequestWithBody(req, url, hostBody)).then(
       (r) => writeWebResponse(res, r),
@@ -243,7 +245,14 @@ async (request: Request): Promise<Response> => {
     })
   if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
   url.pathname = path
-  return app(cappedWebRequest(url, request))
+  const answer = await app(cappedWebRequest(url, request))
+  if (!corsOnApi(request.method, path)) return answer
+  const headers = new Headers(answer.headers)
+  for (const [name, value] of Object.entries(lane.corsHeaders(request.headers.get("origin") ?? undefined))) {
+    if (name === "vary") headers.append(name, value)
+    else headers.set(name, value)
+  }
+  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers })
 }
 
 /** The node handler with the dashboard's GET and HEAD routes answered first. */

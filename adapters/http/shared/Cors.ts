@@ -63,6 +63,15 @@ export class Cors {
     return { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS }
   }
 
+  /**
+   * The headers an answer to a request from `origin` gets: the CORS headers, if any apply, and
+   * `Vary: Origin` with a list of origins (the answer differs by Origin).
+   */
+  answerHeaders(origin: string | undefined): Readonly<Record<string, string>> {
+    const cors = this.headersFor(origin)
+    return this.origins === "*" ? (cors ?? {}) : { ...cors, vary: "Origin" }
+  }
+
   /** `response` with the CORS headers for `origin` added (with a list of origins, the answer varies by Origin). */
   apply(origin: string | undefined, response: LaneResponse): LaneResponse {
     const cors = this.headersFor(origin)
