@@ -8,8 +8,8 @@
  *
  * Each operation declares only the error statuses it can return: the security middlewares their
  * 400/401/403/413/415/500, a group or endpoint the envelopes its handlers can produce (the
- * handlers' error types, from `Errors.EnvelopeOf`, make the compiler insist), the API only 500 and
- * the 431 that node's parser answers before routing.
+ * handlers' error types, from `Errors.EnvelopeOf`, make the compiler insist), the API only 500 (and
+ * the document the 431 that node's parser answers before routing, see OpenApiDocument.ts).
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -386,10 +386,9 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(InsightsGroup)
   .add(InsightsReportGroup)
   .add(CodegenGroup)
-  // Any operation: an unexpected failure is logged and answered 500 (Middleware.ts), and a request
-  // line or headers over node's limit are refused before routing (serving/ClientError.ts).
+  // Any operation: an unexpected failure is logged and answered 500 (Middleware.ts). The 431 that
+  // node's parser answers before routing is added to the document by OpenApiDocument.ts.
   .addError(Errors.InternalError)
-  .addError(Errors.HeadersTooLarge)
   .annotate(OpenApi.Title, "Flagport")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(OpenApi.Description, "Self-hosted feature flags: management, evaluation and webhooks.")

@@ -8,7 +8,8 @@
  * - a rule serves exactly one of `variationKey` and `rollout` (checked by validation, with its
  *   own messages, not by the schema's shape): `oneOf` says so;
  * - the `ETag` response header of `GET /v1/config`;
- * - the webhook payloads, under OpenAPI 3.1 `webhooks`.
+ * - the webhook payloads, under OpenAPI 3.1 `webhooks`;
+ * - the 431 of every operation (see `declareHeadersTooLarge`).
  */
 import { JSONSchema } from "effect"
 import { WebhookEvent, WebhookEventType } from "../../../src/domain/webhooks/Webhook.js"
@@ -156,7 +157,29 @@ const describeWebhooks = (spec: Json): void => {
 }
 
 /** Every change this module makes, as the API's OpenAPI transform. */
+/**
+ * Node's HTTP parser refuses a request line or headers over its 16 KB limit before any route runs,
+ * answered 431 in our envelope (serving/ClientError.ts), so every operation can return it, `GET
+ * /health` included. Not an HttpApi error: its body has the shape of the 400's, and HttpApi picks
+ * an error's status by its shape, so declaring both would answer 400s with 431. OFREP's operations
+ * list OFREP's bodies only.
+ */
+const declareHeadersTooLarge = (spec: Json): void => {
+  const paths = isRecord(spec.paths) ? spec.paths : {}
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isRecord(item) || path.startsWith("/ofrep/")) continue
+    for (const operation of Object.values(item)) {
+      if (!isRecord(operation) || !isRecord(operation.responses)) continue
+      operation.responses["431"] = {
+        description: "The request line or headers are over the server's limit (16 KB), refused before routing.",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/BadRequest" } } }
+      }
+    }
+  }
+}
+
 export const finishDocument = <S extends Json>(spec: S): S => {
+  declareHeadersTooLarge(spec)
   describeWebhooks(spec)
   removeBuiltInDecodeError(spec)
   ruleServesExactlyOne(spec)

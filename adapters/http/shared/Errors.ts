@@ -61,16 +61,6 @@ export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("Un
   HttpApiSchema.annotations({ status: 415, description: "A body without Content-Type: application/json." })
 ) {}
 
-/**
- * Node's HTTP parser refuses a request line or headers over its 16 KB limit before any route runs
- * (serving/ClientError.ts answers it in this envelope), so every operation, `GET /health` included,
- * can answer it. Declared for the OpenAPI document only: no handler ever fails with it.
- */
-export class HeadersTooLarge extends Schema.Class<HeadersTooLarge>("HeadersTooLarge")(
-  { error: body("invalid_request") },
-  HttpApiSchema.annotations({ status: 431, description: "The request line or headers are over the server's limit (16 KB), refused before routing." })
-) {}
-
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   { error: body("internal_error") },
   HttpApiSchema.annotations({ status: 500, description: "A bug; the details are in the server log." })
