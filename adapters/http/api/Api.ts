@@ -13,6 +13,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import pkg from "../../../package.json" with { type: "json" }
 import { AuditPage, AuditQuery } from "../../../src/domain/audit/AuditPage.js"
 import { ApiKey, CreatedApiKey, CreateProjectKeyInput } from "../../../src/domain/auth/ApiKey.js"
 import { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
@@ -390,7 +391,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   // node's parser answers before routing is added to the document by OpenApiDocument.ts.
   .addError(Errors.InternalError)
   .annotate(OpenApi.Title, "Flagport")
-  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Version, pkg.version)
   .annotate(OpenApi.Description, "Self-hosted feature flags: management, evaluation and webhooks.")
   .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
   .annotate(OpenApi.Transform, finishDocument) {}

@@ -1,11 +1,11 @@
 /**
  * The HTTP API as one Effect layer: the HttpApi (handlers, security and error middlewares),
- * GET /openapi.json, GET /docs (Scalar, inlined: works offline), and the evaluation lane service
+ * GET /openapi.json, GET /docs (Docs.ts: works offline), and the evaluation lane service
  * (fast/LaneService.ts, which also provides the shared `Authentication` and `EvaluationLane`).
  * It needs the storage-backed services (`HttpServices`); `Embed.ts` and `Server.ts` provide them
  * and turn the result into node / web handlers.
  */
-import { HttpApiBuilder, HttpApiScalar, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, OpenApi } from "@effect/platform"
 import { Layer } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { ApiKeys } from "../../../src/services/ApiKeys.js"
@@ -28,6 +28,7 @@ import { EvaluationAuthLive, ManagementAuthLive } from "../api/Auth.js"
 import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
 import * as LaneService from "../fast/LaneService.js"
+import * as Docs from "./Docs.js"
 import type { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 
 /** The services the HTTP adapter calls, and the change feed its caches listen to. */
@@ -70,16 +71,6 @@ export const normalizePrefix = (prefix: string | undefined): string => {
   return withSlash.endsWith("/") ? withSlash.slice(0, -1) : withSlash
 }
 
-/**
- * The `/docs` page (Scalar, inlined): it starts with `bearerAuth` selected, and uses the system's
- * fonts instead of fetching Scalar's from the internet, so the page needs nothing from outside
- * the server. (`authentication` is a Scalar option the platform's config type does not list.)
- */
-const DOCS_PAGE: HttpApiScalar.ScalarConfig = Object.assign(
-  { withDefaultFonts: false },
-  { authentication: { preferredSecurityScheme: "bearerAuth" } }
-)
-
 /** The API declaration as served under `prefix`: the OpenAPI `servers` entry names the prefix. */
 export const apiFor = (prefix: string) =>
   FlagportApi.annotate(
@@ -97,7 +88,7 @@ export const layer = (options: HttpOptions = {}) => {
     Layer.provide(HandlersLive),
     Layer.provide([ManagementAuthLive, EvaluationAuthLive])
   )
-  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }), HttpApiScalar.layer({ path: "/docs", scalar: DOCS_PAGE })).pipe(
+  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }), Docs.layer(normalizePrefix(options.prefix))).pipe(
     Layer.provide(apiLive)
   )
   return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
