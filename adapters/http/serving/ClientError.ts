@@ -13,6 +13,7 @@
  */
 import type { Duplex } from "node:stream"
 import { INTERNAL_MESSAGE } from "../shared/Errors.js"
+import { SECURITY_HEADERS } from "../shared/SecurityHeaders.js"
 
 interface ClientErrorAnswer {
   readonly status: number
@@ -42,6 +43,7 @@ export const clientErrorResponse = (error: { readonly code?: string }): string =
   return [
     `HTTP/1.1 ${answer.status} ${answer.reason}`,
     "Content-Type: application/json",
+    ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
     `Content-Length: ${Buffer.byteLength(body)}`,
     "Connection: close",
     "",

@@ -29,6 +29,7 @@ import { corsOnApi, type FastRoute, readsBody, routeOf } from "../fast/Routes.js
 import { checkBodyHeaders } from "../shared/Body.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
 import type { StreamOpening } from "../shared/EventStream.js"
+import { SECURITY_HEADERS, setSecurityHeaders, withSecurityHeaders } from "../shared/SecurityHeaders.js"
 import type { Sync } from "../shared/Sync.js"
 import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
@@ -84,7 +85,7 @@ export const stripPrefix = (prefix: string, url: string): string => {
 
 /** A stream answer: headers now, then events as the stream writes them, until either side ends it. */
 const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonly stream: StreamOpening }): void => {
-  res.writeHead(response.status, response.headers)
+  res.writeHead(response.status, { ...SECURITY_HEADERS, ...response.headers })
   res.flushHeaders()
   const detach = response.stream.start({
     write: (chunk) => {
@@ -99,7 +100,7 @@ const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonl
 
 const writeNode = (res: ServerResponse, response: LaneResponse): void => {
   if (response.stream !== undefined) return writeNodeStream(res, response as LaneResponse & { readonly stream: StreamOpening })
-  const headers: Record<string, string | number> = { ...response.headers }
+  const headers: Record<string, string | number> = { ...SECURITY_HEADERS, ...response.headers }
   if (response.body !== undefined) {
     headers["content-length"] = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength
     if (response.status === 413) headers.connection = "close"
@@ -111,7 +112,7 @@ const writeNode = (res: ServerResponse, response: LaneResponse): void => {
 const toWebResponse = (response: LaneResponse): Response =>
   new Response(response.stream !== undefined ? webStream(response.stream) : response.body === undefined ? null : (response.body as BodyInit), {
     status: response.status,
-    headers: response.headers
+    headers: { ...SECURITY_HEADERS, ...response.headers }
   })
 
 const encoder = new TextEncoder()
@@ -189,7 +190,10 @@ export const nodeHandler = (
   const url = prefix === "" ? (req.url ?? "/") : stripPrefix(prefix, req.url ?? "/")
   if (url !== req.url) req.url = url
   const hostBody = hostReadBody(req)
-  if (hostBody instanceof HostBodyUnusable) return writeHostBodyUnusable(res)
+  if (hostBody instanceof HostBodyUnusable) {
+    setSecurityHeaders(res)
+    return writeHostBodyUnusable(res)
+  }
   const q = url.indexOf("?")
   const path = q === -1 ? url : url.slice(0, q)
   const method = req.method ?? "GET"
@@ -197,6 +201,8 @@ export const nodeHandler = (
   if (route === undefined) {
     // Kept by node when the app writes its head (its own headers come first, Vary aside).
     if (corsOnApi(method, path)) for (const [name, value] of Object.entries(lane.corsHeaders(req.headers.origin))) res.setHeader(name, value)
+    // The HttpApi app writes its own headers; these merge with them.
+    setSecurityHeaders(res)
     if (hostBody === undefined) return app(req, res)
     webApp(webRequestWithBody(req, url, hostBody)).then(
       (r) => writeWebResponse(res, r),
@@ -245,7 +251,7 @@ async (request: Request): Promise<Response> => {
     })
   if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
   url.pathname = path
-  const answer = await app(cappedWebRequest(url, request))
+  const answer = withSecurityHeaders(await app(cappedWebRequest(url, request)))
   if (!corsOnApi(request.method, path)) return answer
   const headers = new Headers(answer.headers)
   for (const [name, value] of Object.entries(lane.corsHeaders(request.headers.get("origin") ?? undefined))) {
