@@ -23,6 +23,26 @@ export interface ConfigChanged {
   readonly segmentKeys: ReadonlyArray<string>
 }
 
+/** A configuration change of a project at `revision`; unnamed lists are empty, environments "all". */
+export const configChanged = (
+  projectId: string,
+  revision: number,
+  kind: ChangeKind,
+  named: {
+    readonly environments?: ReadonlyArray<string> | "all"
+    readonly flagKeys?: ReadonlyArray<string>
+    readonly segmentKeys?: ReadonlyArray<string>
+  } = {}
+): ConfigChanged => ({
+  _tag: "ConfigChanged",
+  projectId,
+  revision,
+  environments: named.environments ?? "all",
+  kind,
+  flagKeys: named.flagKeys ?? [],
+  segmentKeys: named.segmentKeys ?? []
+})
+
 /** An API key was revoked (its project is `null` for a key valid in every project). */
 export interface ApiKeyRevoked {
   readonly _tag: "ApiKeyRevoked"

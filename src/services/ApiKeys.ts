@@ -1,17 +1,18 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { ApiKey, ApiKeyType } from "../domain/auth/ApiKey.js"
 import * as Base64 from "../domain/Base64.js"
-import { InvalidRequest, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { environmentNotFound, keyNotFound } from "../domain/NotFound.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Crypto, type CryptoShape } from "../ports/Crypto.js"
-import { type Change, ChangeFeed } from "../ports/ChangeFeed.js"
+import type { Change } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
-import * as AuditTrail from "./AuditTrail.js"
-import { commitAndAnnounce, currentTimestamp, environmentNotFound, requireProject } from "./Shared.js"
+import { currentTimestamp } from "./Now.js"
+import { requireProject } from "./RequireProject.js"
+import * as Writes from "./Writes.js"
 
 export interface CreateApiKeyInput {
   readonly type: ApiKeyType
@@ -66,34 +67,32 @@ export const generateSecret = (crypto: CryptoShape, type: ApiKeyType): string =>
 /** `lastUsedAt` is refreshed only when older than this, bounding writes caused by reads. */
 export const TOUCH_INTERVAL_MS = 60_000
 
-const keyNotFound = (id: string) => Effect.fail(new ResourceNotFound({ message: `API key '${id}' not found` }))
-
 export const make = Effect.gen(function* () {
   const keys = yield* ApiKeyRepository
   const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
   const ids = yield* IdGenerator
-  const tx = yield* Transactor
   const crypto = yield* Crypto
-  const feed = yield* ChangeFeed
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
   /**
-   * The audit entry of a write to a key. Global keys belong to no project, so no project's log
-   * holds them (they are made and revoked only with the command line).
+   * A write to a key, recorded in its project's audit log. Global keys belong to no project, so no
+   * project's log holds them (they are made and revoked only with the command line).
    */
-  const auditKey = (action: "key.created" | "key.revoked", at: string, before: ApiKey | null, after: ApiKey) =>
-    after.projectId === null
-      ? Effect.void
-      : audit({
-          projectId: after.projectId,
-          at,
-          action,
-          resource: { type: "key", key: after.id },
-          ...(after.environment === null ? {} : { environment: after.environment }),
-          before,
-          after
-        })
+  const keyWrite = <A, E>(
+    projectId: string | null,
+    write: (now: string) => Effect.Effect<{ readonly value: A; readonly before: ApiKey | null; readonly after: ApiKey; readonly change?: Change }, E>,
+    action: "key.created" | "key.revoked"
+  ) =>
+    writes.record(projectId, ({ now }) =>
+      Effect.map(write(now), ({ value, before, after, change }) => ({
+        value,
+        audit: [
+          { action, resource: { type: "key", key: after.id }, ...(after.environment === null ? {} : { environment: after.environment }), before, after }
+        ],
+        ...(change === undefined ? {} : { change })
+      }))
+    )
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
@@ -111,10 +110,16 @@ export const make = Effect.gen(function* () {
         details: [{ path: "projectId", message: "is required for a key bound to an environment" }]
       })
     }
-    const now = yield* currentTimestamp
     const id = yield* ids.next
     const secret = generateSecret(crypto, input.type)
-    const apiKey: ApiKey = {
+    // Checked before the transaction, which then holds a single write (on SQLite a transaction that
+    // reads before writing can lose the race for the write lock); the foreign key covers the gap.
+    if (projectId !== null) yield* requireProject(projects, projectId)
+    if (projectId !== null && environment !== null) {
+      const found = yield* environments.get(projectId, environment)
+      if (Option.isNone(found)) return yield* environmentNotFound(projectId, environment)
+    }
+    const keyAt = (now: string): ApiKey => ({
       id,
       type: input.type,
       projectId,
@@ -124,18 +129,13 @@ export const make = Effect.gen(function* () {
       createdAt: now,
       lastUsedAt: null,
       revokedAt: null
-    }
-    // Checked before the transaction, which then holds a single write (on SQLite a transaction that
-    // reads before writing can lose the race for the write lock); the foreign key covers the gap.
-    if (projectId !== null) yield* requireProject(projects, projectId)
-    if (projectId !== null && environment !== null) {
-      const found = yield* environments.get(projectId, environment)
-      if (Option.isNone(found)) return yield* environmentNotFound(projectId, environment)
+    })
+    const created = (now: string) => {
+      const apiKey = keyAt(now)
+      return Effect.as(keys.insert(apiKey, hashSecret(crypto, secret)), { value: apiKey, before: null, after: apiKey })
     }
     // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
-    yield* tx
-      .withTransaction(Effect.zipRight(keys.insert(apiKey, hashSecret(crypto, secret)), auditKey("key.created", now, null, apiKey)))
-      .pipe(Effect.catchTag("DuplicateKey", Effect.die))
+    const apiKey = yield* keyWrite(projectId, created, "key.created").pipe(Effect.catchTag("DuplicateKey", Effect.die))
     return { apiKey, secret }
   })
 
@@ -144,16 +144,18 @@ export const make = Effect.gen(function* () {
   })
 
   const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
-    const now = yield* currentTimestamp
-    // Read before the transaction, which then starts with its write (see create).
+    // Read before the transaction, which then starts with its write (see create); also names the
+    // project whose audit log records the revocation.
     const before = yield* keys.get(id)
-    const revoked = Effect.gen(function* () {
-      yield* keys.revoke(id, now)
-      const key = Option.getOrThrow(yield* keys.get(id))
-      yield* auditKey("key.revoked", now, Option.getOrNull(before), key)
-      return [key, { _tag: "ApiKeyRevoked", keyId: key.id, projectId: key.projectId } satisfies Change] as const
-    })
-    return yield* commitAndAnnounce(tx, feed, revoked).pipe(Effect.catchTag("NotFound", () => keyNotFound(id)))
+    if (Option.isNone(before)) return yield* keyNotFound(id)
+    const revoked = (now: string) =>
+      Effect.gen(function* () {
+        yield* keys.revoke(id, now)
+        const key = Option.getOrThrow(yield* keys.get(id))
+        const change: Change = { _tag: "ApiKeyRevoked", keyId: key.id, projectId: key.projectId }
+        return { value: key, before: before.value, after: key, change }
+      })
+    return yield* keyWrite(before.value.projectId, revoked, "key.revoked").pipe(Effect.catchTag("NotFound", () => keyNotFound(id)))
   })
 
   const listInProject = Effect.fn("ApiKeys.listInProject")(function* (projectId: string) {

@@ -4,7 +4,7 @@ import { InvalidRequest, type ResourceNotFound } from "../domain/Errors.js"
 import { AuditLog } from "../ports/AuditLog.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { requireProject } from "./Shared.js"
+import { requireProject } from "./RequireProject.js"
 
 export interface AuditShape {
   /**

@@ -12,11 +12,10 @@ export type AuditChange = Omit<AuditEntry, "id" | "actor">
 export type AuditRecorder = (change: AuditChange) => Effect.Effect<void, StorageError>
 
 /**
- * The recorder every write use case builds once (`const audit = yield* AuditTrail.recorder`) and
- * calls inside its transaction, after the write's own statements: `yield* audit({ projectId, at,
- * action, resource, before, after })`. The entry gets a fresh id and the actor of the running
- * use case (`CurrentActor`: the authenticated key over HTTP, `cli` from the command line,
- * `schedule` from the scheduler), and commits or rolls back with the write.
+ * The recorder the one write path (Writes.ts) calls inside each write's transaction, after the
+ * write's own statements. The entry gets a fresh id and the actor of the running use case
+ * (`CurrentActor`: the authenticated key over HTTP, `cli` from the command line, `schedule` from
+ * the scheduler), and commits or rolls back with the write.
  */
 export const recorder: Effect.Effect<AuditRecorder, never, AuditLog | IdGenerator> = Effect.gen(function* () {
   const log = yield* AuditLog

@@ -1,22 +1,17 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { InvalidRequest, type PreconditionFailed, ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, type PreconditionFailed, type ResourceNotFound } from "../domain/Errors.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import { Text } from "../domain/definitions/Text.js"
 import { documentName } from "../domain/DocumentName.js"
 import { EnvironmentConfig } from "../domain/definitions/Targeting.js"
 import { graphProblem, projectGraph } from "../domain/definitions/ValidatePrerequisites.js"
-import { makeFlagEvent } from "../domain/webhooks/Webhook.js"
-import { ChangeFeed } from "../ports/ChangeFeed.js"
+import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
+import { configChanged } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
-import { EventOutbox } from "../ports/EventOutbox.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
-import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
-import { preconditionFailed, type WriteOptions } from "./Flags.js"
-import * as AuditTrail from "./AuditTrail.js"
-import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, environmentNotFound } from "./Shared.js"
+import { compareAndSet, preconditionFailed, type WriteOptions } from "./FlagVersions.js"
+import * as Writes from "./Writes.js"
 
 /** `POST /v1/projects/{p}/environments/{to}/copy`: where from, and which flags (all when absent). */
 export const CopyEnvironmentInput = Schema.Struct({
@@ -48,14 +43,9 @@ const sameConfig = (a: EnvironmentConfig | undefined, b: EnvironmentConfig) =>
   a !== undefined && JSON.stringify(a) === JSON.stringify(b)
 
 export const make = Effect.gen(function* () {
-  const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
   const flags = yield* FlagRepository
-  const outbox = yield* EventOutbox
-  const ids = yield* IdGenerator
-  const tx = yield* Transactor
-  const feed = yield* ChangeFeed
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
   const copy = Effect.fn("EnvironmentCopy.copy")(function* (
     projectId: string,
@@ -76,12 +66,8 @@ export const make = Effect.gen(function* () {
         details: [{ path: "flags", message: "must name exactly one flag when If-Match is sent" }]
       })
     }
-    const now = yield* currentTimestamp
-    return yield* commitAndAnnounce(
-      tx,
-      feed,
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
         for (const key of [input.from, to]) {
           if (Option.isNone(yield* environments.get(projectId, key))) return yield* environmentNotFound(projectId, key)
         }
@@ -90,7 +76,7 @@ export const make = Effect.gen(function* () {
         const selected: Array<Flag> = []
         for (const key of named ?? all.map((flag) => flag.key)) {
           const flag = byKey.get(key)
-          if (flag === undefined) return yield* new ResourceNotFound({ message: `Flag '${key}' not found in project '${projectId}'` })
+          if (flag === undefined) return yield* flagNotFound(projectId, key)
           selected.push(flag)
         }
         const only = selected[0]
@@ -109,7 +95,8 @@ export const make = Effect.gen(function* () {
             details: [{ path: "flags", message: problem }]
           })
         }
-        const changed: Array<string> = []
+        // One event and one audit entry per flag changed: the copy is that many targeting changes.
+        const changed: Array<{ readonly before: Flag; readonly after: Flag }> = []
         for (const flag of selected) {
           const source = flag.configs.find((c) => c.environmentKey === input.from)
           if (source === undefined) continue
@@ -122,19 +109,22 @@ export const make = Effect.gen(function* () {
             version: flag.version + 1,
             updatedAt: now
           }
-          yield* flags.updateConfig(projectId, updated, to, flag.version).pipe(
-            Effect.catchTag("NotFound", Effect.die),
-            Effect.catchTag("VersionConflict", (conflict) => Effect.fail(preconditionFailed(flag.key, conflict.current)))
-          )
-          const eventId = yield* ids.next
-          yield* outbox.append(
-            makeFlagEvent({ id: eventId, type: "targeting.updated", projectId, occurredAt: now, flag: updated, environment: to })
-          )
-          // One entry per flag changed, as for its webhook event: the copy is that many targeting changes.
-          yield* audit({ projectId, at: now, action: "targeting.updated", resource: { type: "flag", key: flag.key }, environment: to, before: flag, after: updated })
-          changed.push(flag.key)
+          yield* compareAndSet(flags.updateConfig(projectId, updated, to, flag.version))
+          changed.push({ before: flag, after: updated })
         }
-        return [changed, configChanged(projectId, revision, "targeting", { environments: [to], flagKeys: changed })] as const
+        const keys = changed.map(({ after }) => after.key)
+        return {
+          value: keys,
+          events: changed.map(({ after }) => ({ type: "targeting.updated", flag: after, environment: to })),
+          audit: changed.map(({ before, after }) => ({
+            action: "targeting.updated",
+            resource: { type: "flag", key: after.key },
+            environment: to,
+            before,
+            after
+          })),
+          change: configChanged(projectId, revision, "targeting", { environments: [to], flagKeys: keys })
+        } satisfies Writes.Written<ReadonlyArray<string>>
       })
     )
   })

@@ -1,15 +1,15 @@
 import { Context, Effect, Layer } from "effect"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { CreateEnvironmentInput, Environment } from "../domain/definitions/Project.js"
-import { ChangeFeed } from "../ports/ChangeFeed.js"
+import { disabledConfig } from "../domain/definitions/Flag.js"
+import { configChanged } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
-import * as AuditTrail from "./AuditTrail.js"
-import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, disabledConfig, requireProject } from "./Shared.js"
+import { requireProject } from "./RequireProject.js"
+import * as Writes from "./Writes.js"
 
 export interface EnvironmentsShape {
   /**
@@ -32,19 +32,13 @@ export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const flags = yield* FlagRepository
   const ids = yield* IdGenerator
-  const tx = yield* Transactor
-  const feed = yield* ChangeFeed
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
   const create = Effect.fn("Environments.create")(function* (projectId: string, input: CreateEnvironmentInput) {
-    const now = yield* currentTimestamp
     const id = yield* ids.next
-    const environment: Environment = { id, projectId, key: input.key, name: input.name, createdAt: now }
-    return yield* commitAndAnnounce(
-      tx,
-      feed,
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
+        const environment: Environment = { id, projectId, key: input.key, name: input.name, createdAt: now }
         yield* environments.insert(environment).pipe(
           Effect.catchTag("DuplicateKey", () =>
             Effect.fail(new ResourceConflict({ message: `Environment '${input.key}' already exists in project '${projectId}'` }))
@@ -58,17 +52,14 @@ export const make = Effect.gen(function* () {
           existing.map((flag) => ({ flagKey: flag.key, config: disabledConfig(input.key, flag.variations) })),
           now
         )
-        yield* audit({
-          projectId,
-          at: now,
-          action: "environment.created",
-          resource: { type: "environment", key: input.key },
-          environment: input.key,
-          before: null,
-          after: environment
-        })
-        // The other environments serve what they served: only the new one is named.
-        return [environment, configChanged(projectId, revision, "environment", { environments: [input.key] })] as const
+        return {
+          value: environment,
+          audit: [
+            { action: "environment.created", resource: { type: "environment", key: input.key }, environment: input.key, before: null, after: environment }
+          ],
+          // The other environments serve what they served: only the new one is named.
+          change: configChanged(projectId, revision, "environment", { environments: [input.key] })
+        } satisfies Writes.Written<Environment>
       })
     )
   })

@@ -1,34 +1,27 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { isSegmentOperator } from "../domain/conditions/OperatorTable.js"
-import { InvalidRequest, PreconditionFailed, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, type PreconditionFailed, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { variationsChanged } from "../domain/definitions/ConfigVersion.js"
-import type { CreateFlagInput, Flag, PatchFlagInput } from "../domain/definitions/Flag.js"
+import { type CreateFlagInput, disabledConfig, type Flag, type PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
 import * as Validation from "../domain/definitions/Validation.js"
 import { projectGraph, validatePrerequisites } from "../domain/definitions/ValidatePrerequisites.js"
-import { makeFlagEvent } from "../domain/webhooks/Webhook.js"
-import { ChangeFeed } from "../ports/ChangeFeed.js"
+import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
+import { configChanged } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
-import { EventOutbox } from "../ports/EventOutbox.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
-import type { StorageError, VersionConflict } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
-import * as AuditTrail from "./AuditTrail.js"
-import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, disabledConfig, environmentNotFound, requireProject } from "./Shared.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { checkPreconditions, compareAndSet, type WriteOptions as FlagWriteOptions } from "./FlagVersions.js"
+import { requireProject } from "./RequireProject.js"
+import * as Writes from "./Writes.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
 
-/**
- * Optimistic concurrency for a write to an existing flag: with `ifMatch`, the write happens only
- * while the flag is at that version (else `PreconditionFailed` naming the current one). Without
- * it, the last writer wins.
- */
-export interface WriteOptions {
-  readonly ifMatch?: number | undefined
-}
+/** Preconditions of a write to an existing flag (FlagVersions.ts): `ifMatch`, `flagId`. */
+export type WriteOptions = FlagWriteOptions
 
 type VersionedWriteError = WriteError | PreconditionFailed
 
@@ -91,24 +84,6 @@ export interface FlagsShape {
 
 export class Flags extends Context.Tag("@flagport/services/Flags")<Flags, FlagsShape>() {}
 
-export const flagNotFound = (projectId: string, flagKey: string) =>
-  new ResourceNotFound({ message: `Flag '${flagKey}' not found in project '${projectId}'` })
-
-/** The 412 of a write based on another version than the current one. */
-export const preconditionFailed = (flagKey: string, currentVersion: number) =>
-  new PreconditionFailed({ message: `Flag '${flagKey}' is at version ${currentVersion}, not the version named by If-Match`, currentVersion })
-
-/** Fails unless `ifMatch` (when given) is the version just read. */
-const checkVersion = (flag: Flag, options: WriteOptions | undefined) =>
-  options?.ifMatch === undefined || options.ifMatch === flag.version ? Effect.void : Effect.fail(preconditionFailed(flag.key, flag.version))
-
-/**
- * The storage's compare-and-set missed: another write landed between this transaction's read and
- * its write. Writes to a project are serialized by the revision bump, so this is a safety net that
- * keeps the rule in the storage statement itself.
- */
-const versionConflict = (error: VersionConflict) => Effect.fail(preconditionFailed(error.key, error.current))
-
 const invalid = (message: string, details: ReadonlyArray<Problem>) =>
   new InvalidRequest({ message, details: [...details] })
 
@@ -129,33 +104,25 @@ export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const flags = yield* FlagRepository
   const segments = yield* SegmentRepository
-  const outbox = yield* EventOutbox
   const ids = yield* IdGenerator
-  const tx = yield* Transactor
-  const feed = yield* ChangeFeed
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
-  /** Inside a write: the flag or 404 (the project was already checked by the revision bump). */
-  const load = (projectId: string, flagKey: string) =>
+  /**
+   * Inside a write: the flag, or 404 (the project was already checked by the revision bump),
+   * and the write's preconditions on it.
+   */
+  const load = (projectId: string, flagKey: string, options?: WriteOptions) =>
     flags.get(projectId, flagKey).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(flagNotFound(projectId, flagKey)), onSome: Effect.succeed }))
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(flagNotFound(projectId, flagKey)), onSome: Effect.succeed })),
+      Effect.tap((flag) => checkPreconditions(flag, options))
     )
-
-  /** Writes `flag`, based on the version `read` (compare-and-set); a flag just read cannot be missing. */
-  const save = (projectId: string, flag: Flag, read: number) =>
-    flags.update(projectId, flag, read).pipe(Effect.catchTag("NotFound", Effect.die), Effect.catchTag("VersionConflict", versionConflict))
 
   const create = Effect.fn("Flags.create")(function* (projectId: string, input: CreateFlagInput) {
     const problems = Validation.validateCreateFlag(input)
     if (problems.length > 0) return yield* invalid("Invalid flag", problems)
-    const now = yield* currentTimestamp
     const id = yield* ids.next
-    const eventId = yield* ids.next
-    return yield* commitAndAnnounce(
-      tx,
-      feed,
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
         const envs = yield* environments.list(projectId)
         const flag: Flag = {
           id,
@@ -174,9 +141,12 @@ export const make = Effect.gen(function* () {
             Effect.fail(new ResourceConflict({ message: `Flag '${input.key}' already exists in project '${projectId}'` }))
           )
         )
-        yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.created", projectId, occurredAt: now, flag }))
-        yield* audit({ projectId, at: now, action: "flag.created", resource: { type: "flag", key: flag.key }, before: null, after: flag })
-        return [flag, configChanged(projectId, revision, "flag", { flagKeys: [flag.key] })] as const
+        return {
+          value: flag,
+          events: [{ type: "flag.created", flag }],
+          audit: [{ action: "flag.created", resource: { type: "flag", key: flag.key }, before: null, after: flag }],
+          change: configChanged(projectId, revision, "flag", { flagKeys: [flag.key] })
+        } satisfies Writes.Written<Flag>
       })
     )
   })
@@ -193,35 +163,33 @@ export const make = Effect.gen(function* () {
     return yield* flagNotFound(projectId, flagKey)
   })
 
+  /** The 409 of a patch removing variations that a configuration, rule or other flag still names. */
+  const checkRemovedVariations = (projectId: string, flag: Flag, variations: ReadonlyArray<Flag["variations"][number]>) =>
+    Effect.gen(function* () {
+      const problems = Validation.validateVariations(flag.type, variations)
+      if (problems.length > 0) return yield* invalid("Invalid variations", problems)
+      const kept = new Set(variations.map((v) => v.key))
+      const inUse = Validation.variationKeysInUse(flag.configs)
+      const removedInUse = flag.variations.map((v) => v.key).filter((key) => !kept.has(key) && inUse.has(key))
+      if (removedInUse.length > 0) {
+        return yield* new ResourceConflict({
+          message: `Variation(s) ${quoted(removedInUse)} of flag '${flag.key}' are still used by a configuration or rule`
+        })
+      }
+      const removed = new Set(flag.variations.map((v) => v.key).filter((key) => !kept.has(key)))
+      const requiring = removed.size === 0 ? [] : dependentsOf(yield* flags.list(projectId), flag.key, removed)
+      if (requiring.length > 0) {
+        return yield* new ResourceConflict({
+          message: `A variation removed from flag '${flag.key}' is still required by flag(s) ${quoted(requiring)} as a prerequisite`
+        })
+      }
+    })
+
   const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput, options?: WriteOptions) {
-    const now = yield* currentTimestamp
-    const eventId = yield* ids.next
-    return yield* commitAndAnnounce(
-      tx,
-      feed,
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
-        const flag = yield* load(projectId, flagKey)
-        yield* checkVersion(flag, options)
-        if (input.variations !== undefined) {
-          const problems = Validation.validateVariations(flag.type, input.variations)
-          if (problems.length > 0) return yield* invalid("Invalid variations", problems)
-          const kept = new Set(input.variations.map((v) => v.key))
-          const inUse = Validation.variationKeysInUse(flag.configs)
-          const removedInUse = flag.variations.map((v) => v.key).filter((key) => !kept.has(key) && inUse.has(key))
-          if (removedInUse.length > 0) {
-            return yield* new ResourceConflict({
-              message: `Variation(s) ${removedInUse.map((k) => `'${k}'`).join(", ")} of flag '${flagKey}' are still used by a configuration or rule`
-            })
-          }
-          const removed = new Set(flag.variations.map((v) => v.key).filter((key) => !kept.has(key)))
-          const requiring = removed.size === 0 ? [] : dependentsOf(yield* flags.list(projectId), flagKey, removed)
-          if (requiring.length > 0) {
-            return yield* new ResourceConflict({
-              message: `A variation removed from flag '${flagKey}' is still required by flag(s) ${quoted(requiring)} as a prerequisite`
-            })
-          }
-        }
+        const flag = yield* load(projectId, flagKey, options)
+        if (input.variations !== undefined) yield* checkRemovedVariations(projectId, flag, input.variations)
         const updated: Flag = {
           ...flag,
           name: input.name ?? flag.name,
@@ -230,40 +198,37 @@ export const make = Effect.gen(function* () {
           version: flag.version + 1,
           updatedAt: now
         }
-        yield* save(projectId, updated, flag.version)
-        yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.updated", projectId, occurredAt: now, flag: updated }))
-        yield* audit({ projectId, at: now, action: "flag.updated", resource: { type: "flag", key: flagKey }, before: flag, after: updated })
+        yield* compareAndSet(flags.update(projectId, updated, flag.version))
         // Name and description are not served (ConfigVersion.ts): unless the variations changed, no
         // environment's configuration differs, so none is named and no cached snapshot is rebuilt.
         const served = variationsChanged(flag.variations, updated.variations) ? "all" : []
-        return [updated, configChanged(projectId, revision, "flag", { environments: served, flagKeys: [flagKey] })] as const
+        return {
+          value: updated,
+          events: [{ type: "flag.updated", flag: updated }],
+          audit: [{ action: "flag.updated", resource: { type: "flag", key: flagKey }, before: flag, after: updated }],
+          change: configChanged(projectId, revision, "flag", { environments: served, flagKeys: [flagKey] })
+        } satisfies Writes.Written<Flag>
       })
     )
   })
 
   const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string, options?: WriteOptions) {
-    const now = yield* currentTimestamp
-    const eventId = yield* ids.next
-    yield* commitAndAnnounce(
-      tx,
-      feed,
+    yield* writes.serving(projectId, ({ revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
-        const flag = yield* load(projectId, flagKey)
-        yield* checkVersion(flag, options)
+        const flag = yield* load(projectId, flagKey, options)
         const requiring = dependentsOf(yield* flags.list(projectId), flagKey)
         if (requiring.length > 0) {
           return yield* new ResourceConflict({
             message: `Flag '${flagKey}' is required by flag(s) ${quoted(requiring)} as a prerequisite; remove those prerequisites first`
           })
         }
-        yield* flags.remove(projectId, flagKey, flag.version).pipe(
-          Effect.catchTag("NotFound", Effect.die),
-          Effect.catchTag("VersionConflict", versionConflict)
-        )
-        yield* outbox.append(makeFlagEvent({ id: eventId, type: "flag.deleted", projectId, occurredAt: now, flag }))
-        yield* audit({ projectId, at: now, action: "flag.deleted", resource: { type: "flag", key: flagKey }, before: flag, after: null })
-        return [undefined, configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })] as const
+        yield* compareAndSet(flags.remove(projectId, flagKey, flag.version))
+        return {
+          value: undefined,
+          events: [{ type: "flag.deleted", flag }],
+          audit: [{ action: "flag.deleted", resource: { type: "flag", key: flagKey }, before: flag, after: null }],
+          change: configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })
+        } satisfies Writes.Written<void>
       })
     )
   })
@@ -310,8 +275,6 @@ export const make = Effect.gen(function* () {
     input: TargetingInput,
     options?: WriteOptions
   ) {
-    const now = yield* currentTimestamp
-    const eventId = yield* ids.next
     // Validation reports malformed input with paths; until it has run, read the input defensively.
     const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
     // Ids for rules sent without one are drawn before the transaction so it stays short.
@@ -319,13 +282,9 @@ export const make = Effect.gen(function* () {
       sentRules.filter((rule) => rule?.id === undefined),
       () => ids.next
     )
-    return yield* commitAndAnnounce(
-      tx,
-      feed,
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
-        const flag = yield* load(projectId, flagKey)
-        yield* checkVersion(flag, options)
+        const flag = yield* load(projectId, flagKey, options)
         yield* checkTargeting(projectId, flag, input)
         let next = 0
         const rules: Array<Rule> = input.rules.map((rule) => ({ ...rule, id: rule.id ?? `rule-${freshIds[next++]}` }))
@@ -346,31 +305,15 @@ export const make = Effect.gen(function* () {
           version: flag.version + 1,
           updatedAt: now
         }
-        yield* flags.updateConfig(projectId, updated, input.environment, flag.version).pipe(
-          Effect.catchTag("NotFound", Effect.die),
-          Effect.catchTag("VersionConflict", versionConflict)
-        )
-        yield* outbox.append(
-          makeFlagEvent({
-            id: eventId,
-            type: "targeting.updated",
-            projectId,
-            occurredAt: now,
-            flag: updated,
-            environment: input.environment
-          })
-        )
-        yield* audit({
-          projectId,
-          at: now,
-          action: "targeting.updated",
-          resource: { type: "flag", key: flagKey },
-          environment: input.environment,
-          before: flag,
-          after: updated
-        })
-        const change = configChanged(projectId, revision, "targeting", { environments: [input.environment], flagKeys: [flagKey] })
-        return [updated, change] as const
+        yield* compareAndSet(flags.updateConfig(projectId, updated, input.environment, flag.version))
+        return {
+          value: updated,
+          events: [{ type: "targeting.updated", flag: updated, environment: input.environment }],
+          audit: [
+            { action: "targeting.updated", resource: { type: "flag", key: flagKey }, environment: input.environment, before: flag, after: updated }
+          ],
+          change: configChanged(projectId, revision, "targeting", { environments: [input.environment], flagKeys: [flagKey] })
+        } satisfies Writes.Written<Flag>
       })
     )
   })

@@ -13,7 +13,7 @@ import type { ConfigError } from "effect/ConfigError"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import { InvalidRequest, type ResourceNotFound } from "../domain/Errors.js"
-import { flagNotFound } from "./Flags.js"
+import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
 import { EvaluationCounter } from "../domain/insights/EvaluationCounter.js"
 import {
   hourOf,
@@ -30,7 +30,7 @@ import { FlagRepository } from "../ports/FlagRepository.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../ports/InsightsRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Snapshots } from "./Snapshots.js"
-import { environmentNotFound, requireProject } from "./Shared.js"
+import { requireProject } from "./RequireProject.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 

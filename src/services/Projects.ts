@@ -1,12 +1,11 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { CreateProjectInput, Project } from "../domain/definitions/Project.js"
-import { ChangeFeed } from "../ports/ChangeFeed.js"
+import { configChanged } from "../ports/ChangeFeed.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
-import * as AuditTrail from "./AuditTrail.js"
-import { commitAndAnnounce, configChanged, currentTimestamp, requireProject } from "./Shared.js"
+import { requireProject } from "./RequireProject.js"
+import * as Writes from "./Writes.js"
 
 export interface ProjectsShape {
   /** Creates a project; 409 when the id is taken. */
@@ -21,24 +20,25 @@ export class Projects extends Context.Tag("@flagport/services/Projects")<Project
 
 export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
-  const tx = yield* Transactor
-  const feed = yield* ChangeFeed
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
   const create = Effect.fn("Projects.create")(function* (input: CreateProjectInput) {
-    const now = yield* currentTimestamp
-    const project: Project = { id: input.id, name: input.name, createdAt: now, updatedAt: now }
-    // Announced so that a process which remembered the id as unknown serves the project at once.
-    const created = Effect.gen(function* () {
-      yield* projects.insert(project)
-      yield* audit({ projectId: project.id, at: now, action: "project.created", resource: { type: "project", key: project.id }, before: null, after: project })
-      const revision = yield* projects.revision(project.id)
-      return [undefined, configChanged(project.id, Option.getOrElse(revision, () => 0), "project")] as const
-    })
-    yield* commitAndAnnounce(tx, feed, created).pipe(
-      Effect.catchTag("DuplicateKey", () => Effect.fail(new ResourceConflict({ message: `Project '${input.id}' already exists` })))
-    )
-    return project
+    // Not a write to what a project serves (there is no project yet to bump), but announced, so
+    // that a process which remembered the id as unknown serves the project at once.
+    return yield* writes
+      .record(input.id, ({ now }) =>
+        Effect.gen(function* () {
+          const project: Project = { id: input.id, name: input.name, createdAt: now, updatedAt: now }
+          yield* projects.insert(project)
+          const revision = yield* projects.revision(project.id)
+          return {
+            value: project,
+            audit: [{ action: "project.created", resource: { type: "project", key: project.id }, before: null, after: project }],
+            change: configChanged(project.id, Option.getOrElse(revision, () => 0), "project")
+          } satisfies Writes.Recorded<Project>
+        })
+      )
+      .pipe(Effect.catchTag("DuplicateKey", () => Effect.fail(new ResourceConflict({ message: `Project '${input.id}' already exists` }))))
   })
 
   const list = Effect.fn("Projects.list")(function* (scopeProjectId?: string | null) {

@@ -1,13 +1,12 @@
 import { Cause, Clock, Context, Data, Duration, Effect, Layer } from "effect"
 import { CurrentActor } from "../domain/audit/Actor.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
-import { ResourceNotFound } from "../domain/Errors.js"
 import { failureReason, targetingInputOf } from "../domain/schedules/Schedule.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
 import { Flags } from "./Flags.js"
+import * as Writes from "./Writes.js"
 
 /**
  * Applies scheduled changes when they are due (contract: Scheduled changes), in the style of the
@@ -53,14 +52,10 @@ export const defaultOptions: SchedulerOptions = {
  */
 export type Outcome = "applied" | "failed" | "lost" | "retry"
 
-type Deps = ScheduleRepository | Flags | Transactor
+type Deps = ScheduleRepository | Flags | Writes.WriterDeps
 
 /** The lease was lost (another scheduler settled it, or it was cancelled): roll back. */
 class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
-
-/** The schedule's flag was deleted and another made under its key: not the flag it was made for. */
-const flagReplaced = (flagKey: string) =>
-  new ResourceNotFound({ message: `Flag '${flagKey}' was deleted after the schedule was made (a flag with its key was made again)` })
 
 /** Leases up to `limit` due schedules to `owner`. */
 export const claim = (owner: string, options: SchedulerOptions, limit: number) =>
@@ -80,15 +75,13 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
   Effect.gen(function* () {
     const repo = yield* ScheduleRepository
     const flags = yield* Flags
-    const tx = yield* Transactor
-    // Its own savepoint: a change made to a flag that is not the schedule's is undone with it.
-    const change = tx
-      .withTransaction(
-        Effect.flatMap(
-          flags.replaceTargeting(schedule.projectId, schedule.flagKey, targetingInputOf(schedule.environment, schedule.targeting)),
-          (flag) => (flag.id === schedule.flagId ? Effect.void : Effect.fail(flagReplaced(schedule.flagKey)))
-        )
-      )
+    const writes = yield* Writes.writer
+    // The PUT's write, nested in this one (a savepoint): when it fails, nothing of it remains.
+    // `flagId`: a flag deleted and made again under the key is not the one the schedule was made for.
+    const change = flags
+      .replaceTargeting(schedule.projectId, schedule.flagKey, targetingInputOf(schedule.environment, schedule.targeting), {
+        flagId: schedule.flagId
+      })
       .pipe(
         Effect.as<string | null>(null),
         Effect.catchTags({
@@ -104,16 +97,15 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
           ...(schedule.actor.keyName === undefined ? {} : { keyName: schedule.actor.keyName })
         })
       )
-    return yield* tx
-      .withTransaction(
+    // The scheduler's own write, settling the schedule; its audit entry is the change's.
+    return yield* writes
+      .record(schedule.projectId, ({ now }) =>
         Effect.gen(function* () {
-          // A failed change rolled back its own savepoint: nothing of it remains.
           const reason = yield* change
-          const settledAt = formatTimestamp(yield* Clock.currentTimeMillis)
-          const status = reason === null ? "applied" : "failed"
-          const settled = yield* repo.settle({ id: schedule.id, owner, status, reason, settledAt })
+          const status: Outcome = reason === null ? "applied" : "failed"
+          const settled = yield* repo.settle({ id: schedule.id, owner, status, reason, settledAt: now })
           if (!settled) return yield* new LeaseLost()
-          return status satisfies Outcome
+          return { value: status }
         })
       )
       .pipe(Effect.catchTag("LeaseLost", () => Effect.succeed<Outcome>("lost")))

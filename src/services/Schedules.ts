@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { CurrentActor } from "../domain/audit/Actor.js"
-import { InvalidRequest, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { scheduleNotFound } from "../domain/NotFound.js"
 import {
   type CreateScheduleInput,
   environmentProblems,
@@ -13,10 +14,8 @@ import {
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
-import * as AuditTrail from "./AuditTrail.js"
 import { Flags } from "./Flags.js"
-import { currentTimestamp } from "./Shared.js"
+import * as Writes from "./Writes.js"
 
 export interface SchedulesShape {
   /**
@@ -55,15 +54,11 @@ export const toSchedule = (s: StoredSchedule): Schedule => ({
   actor: s.actor
 })
 
-const scheduleNotFound = (flagKey: string, id: string) =>
-  new ResourceNotFound({ message: `Schedule '${id}' not found for flag '${flagKey}'` })
-
 export const make = Effect.gen(function* () {
   const repo = yield* ScheduleRepository
   const flags = yield* Flags
   const ids = yield* IdGenerator
-  const tx = yield* Transactor
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
   const create = Effect.fn("Schedules.create")(function* (projectId: string, flagKey: string, input: CreateScheduleInput) {
     const misplaced = environmentProblems(input)
@@ -72,36 +67,31 @@ export const make = Effect.gen(function* () {
     const flag = yield* flags.validateTargeting(projectId, flagKey, targetingInputOf(input.environment, targeting)).pipe(
       Effect.catchTag("InvalidRequest", (e) => Effect.fail(new InvalidRequest({ message: e.message, details: [...underTargeting(e.details)] })))
     )
-    const stored: StoredSchedule = {
-      id: yield* ids.next,
-      projectId,
-      flagKey,
-      flagId: flag.id,
-      environment: input.environment,
-      at: normalizeTime(input.at),
-      targeting,
-      status: "pending",
-      reason: null,
-      actor: yield* CurrentActor,
-      createdAt: yield* currentTimestamp,
-      settledAt: null
-    }
-    const schedule = toSchedule(stored)
-    yield* tx.withTransaction(
-      Effect.zipRight(
-        repo.insert(stored),
-        audit({
-          projectId,
-          at: stored.createdAt,
-          action: "schedule.created",
-          resource: { type: "schedule", key: stored.id },
-          environment: stored.environment,
-          before: null,
-          after: schedule
-        })
-      )
-    )
-    return schedule
+    const id = yield* ids.next
+    const actor = yield* CurrentActor
+    return yield* writes.record(projectId, ({ now }) => {
+      const stored: StoredSchedule = {
+        id,
+        projectId,
+        flagKey,
+        flagId: flag.id,
+        environment: input.environment,
+        at: normalizeTime(input.at),
+        targeting,
+        status: "pending",
+        reason: null,
+        actor,
+        createdAt: now,
+        settledAt: null
+      }
+      const schedule = toSchedule(stored)
+      return Effect.as(repo.insert(stored), {
+        value: schedule,
+        audit: [
+          { action: "schedule.created", resource: { type: "schedule", key: id }, environment: stored.environment, before: null, after: schedule }
+        ]
+      } satisfies Writes.Recorded<Schedule>)
+    })
   })
 
   const list = Effect.fn("Schedules.list")(function* (projectId: string, flagKey: string) {
@@ -111,8 +101,7 @@ export const make = Effect.gen(function* () {
 
   const cancel = Effect.fn("Schedules.cancel")(function* (projectId: string, flagKey: string, scheduleId: string) {
     yield* flags.get(projectId, flagKey)
-    const now = yield* currentTimestamp
-    yield* tx.withTransaction(
+    yield* writes.record(projectId, ({ now }) =>
       Effect.gen(function* () {
         const found = yield* repo.get(projectId, flagKey, scheduleId)
         if (Option.isNone(found)) return yield* scheduleNotFound(flagKey, scheduleId)
@@ -123,15 +112,18 @@ export const make = Effect.gen(function* () {
           return yield* new ResourceConflict({ message: `Schedule '${scheduleId}' is ${current.status}; only a pending schedule can be cancelled` })
         }
         const after = Option.getOrElse(yield* repo.get(projectId, flagKey, scheduleId), () => found.value)
-        yield* audit({
-          projectId,
-          at: now,
-          action: "schedule.cancelled",
-          resource: { type: "schedule", key: scheduleId },
-          environment: found.value.environment,
-          before: toSchedule(found.value),
-          after: toSchedule(after)
-        })
+        return {
+          value: undefined,
+          audit: [
+            {
+              action: "schedule.cancelled",
+              resource: { type: "schedule", key: scheduleId },
+              environment: found.value.environment,
+              before: toSchedule(found.value),
+              after: toSchedule(after)
+            }
+          ]
+        } satisfies Writes.Recorded<void>
       })
     )
   })

@@ -1,17 +1,17 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../domain/definitions/Segment.js"
 import * as Validation from "../domain/definitions/Validation.js"
-import { ChangeFeed } from "../ports/ChangeFeed.js"
+import { segmentNotFound } from "../domain/NotFound.js"
+import { configChanged } from "../ports/ChangeFeed.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
-import * as AuditTrail from "./AuditTrail.js"
-import { bumpRevision, commitAndAnnounce, configChanged, currentTimestamp, requireProject } from "./Shared.js"
+import { requireProject } from "./RequireProject.js"
+import * as Writes from "./Writes.js"
 
 type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
 
@@ -37,9 +37,6 @@ export interface SegmentsShape {
 
 export class Segments extends Context.Tag("@flagport/services/Segments")<Segments, SegmentsShape>() {}
 
-const segmentNotFound = (projectId: string, key: string) =>
-  new ResourceNotFound({ message: `Segment '${key}' not found in project '${projectId}'` })
-
 /** Keys of the flags having a rule condition that names the segment. */
 export const flagsUsingSegment = (flags: ReadonlyArray<Flag>, segmentKey: string): ReadonlyArray<string> =>
   flags.filter((flag) => Validation.segmentKeysInUse(flag.configs).has(segmentKey)).map((flag) => flag.key)
@@ -49,9 +46,7 @@ export const make = Effect.gen(function* () {
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
   const ids = yield* IdGenerator
-  const tx = yield* Transactor
-  const feed = yield* ChangeFeed
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
   /** Every environment's snapshot carries every segment, so a segment change concerns them all. */
   const segmentChanged = (projectId: string, revision: number, segmentKey: string) =>
@@ -67,32 +62,29 @@ export const make = Effect.gen(function* () {
 
   const create = Effect.fn("Segments.create")(function* (projectId: string, input: CreateSegmentInput) {
     yield* check(Validation.validateCreateSegment(input))
-    const now = yield* currentTimestamp
     const id = yield* ids.next
-    const segment: Segment = {
-      id,
-      projectId,
-      key: input.key,
-      name: input.name,
-      description: input.description ?? null,
-      conditions: input.conditions,
-      createdAt: now,
-      updatedAt: now
-    }
-    return yield* commitAndAnnounce(
-      tx,
-      feed,
-      Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
-        yield* segments.insert(segment).pipe(
-          Effect.catchTag("DuplicateKey", () =>
-            Effect.fail(new ResourceConflict({ message: `Segment '${input.key}' already exists in project '${projectId}'` }))
-          )
-        )
-        yield* audit({ projectId, at: now, action: "segment.created", resource: { type: "segment", key: segment.key }, before: null, after: segment })
-        return [segment, segmentChanged(projectId, revision, segment.key)] as const
-      })
-    )
+    return yield* writes.serving(projectId, ({ now, revision }) => {
+      const segment: Segment = {
+        id,
+        projectId,
+        key: input.key,
+        name: input.name,
+        description: input.description ?? null,
+        conditions: input.conditions,
+        createdAt: now,
+        updatedAt: now
+      }
+      return segments.insert(segment).pipe(
+        Effect.catchTag("DuplicateKey", () =>
+          Effect.fail(new ResourceConflict({ message: `Segment '${input.key}' already exists in project '${projectId}'` }))
+        ),
+        Effect.as({
+          value: segment,
+          audit: [{ action: "segment.created", resource: { type: "segment", key: segment.key }, before: null, after: segment }],
+          change: segmentChanged(projectId, revision, segment.key)
+        } satisfies Writes.Written<Segment>)
+      )
+    })
   })
 
   const list = Effect.fn("Segments.list")(function* (projectId: string) {
@@ -109,12 +101,8 @@ export const make = Effect.gen(function* () {
 
   const patch = Effect.fn("Segments.patch")(function* (projectId: string, segmentKey: string, input: PatchSegmentInput) {
     yield* check(Validation.validateSegmentFields(input))
-    const now = yield* currentTimestamp
-    return yield* commitAndAnnounce(
-      tx,
-      feed,
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
         const segment = yield* load(projectId, segmentKey)
         const updated: Segment = {
           ...segment,
@@ -124,19 +112,18 @@ export const make = Effect.gen(function* () {
           updatedAt: now
         }
         yield* segments.update(updated).pipe(Effect.catchTag("NotFound", Effect.die))
-        yield* audit({ projectId, at: now, action: "segment.updated", resource: { type: "segment", key: segmentKey }, before: segment, after: updated })
-        return [updated, segmentChanged(projectId, revision, segmentKey)] as const
+        return {
+          value: updated,
+          audit: [{ action: "segment.updated", resource: { type: "segment", key: segmentKey }, before: segment, after: updated }],
+          change: segmentChanged(projectId, revision, segmentKey)
+        } satisfies Writes.Written<Segment>
       })
     )
   })
 
   const remove = Effect.fn("Segments.remove")(function* (projectId: string, segmentKey: string) {
-    const now = yield* currentTimestamp
-    yield* commitAndAnnounce(
-      tx,
-      feed,
+    yield* writes.serving(projectId, ({ revision }) =>
       Effect.gen(function* () {
-        const revision = yield* bumpRevision(projects, projectId)
         const segment = yield* load(projectId, segmentKey)
         const users = flagsUsingSegment(yield* flags.list(projectId), segmentKey)
         if (users.length > 0) {
@@ -145,8 +132,11 @@ export const make = Effect.gen(function* () {
           })
         }
         yield* segments.remove(projectId, segmentKey).pipe(Effect.catchTag("NotFound", Effect.die))
-        yield* audit({ projectId, at: now, action: "segment.deleted", resource: { type: "segment", key: segmentKey }, before: segment, after: null })
-        return [undefined, segmentChanged(projectId, revision, segmentKey)] as const
+        return {
+          value: undefined,
+          audit: [{ action: "segment.deleted", resource: { type: "segment", key: segmentKey }, before: segment, after: null }],
+          change: segmentChanged(projectId, revision, segmentKey)
+        } satisfies Writes.Written<void>
       })
     )
   })

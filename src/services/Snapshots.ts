@@ -6,7 +6,7 @@ import { FlagRepository } from "../ports/FlagRepository.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { environmentNotFound, projectNotFound } from "./Shared.js"
+import { environmentNotFound, projectNotFound } from "../domain/NotFound.js"
 
 export interface SnapshotsShape {
   /**

@@ -1,6 +1,6 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import { InvalidRequest, type Problem, ResourceConflict, ResourceNotFound } from "../domain/Errors.js"
-import { formatTimestamp } from "../domain/definitions/Ids.js"
+import { Context, Effect, Layer, Option } from "effect"
+import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { deliveryNotFound, webhookNotFound } from "../domain/NotFound.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../domain/webhooks/Webhook.js"
 import type { Delivery } from "../domain/webhooks/WebhookDelivery.js"
 import * as WebhookInput from "../domain/webhooks/WebhookInput.js"
@@ -8,10 +8,10 @@ import { initialWindow, nextWindow } from "../domain/webhooks/WebhookWindow.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { Transactor } from "../ports/Transactor.js"
 import { type StoredDelivery, type StoredWebhook, WebhookRepository } from "../ports/WebhookRepository.js"
-import * as AuditTrail from "./AuditTrail.js"
-import { requireProject } from "./Shared.js"
+import { currentTimestamp } from "./Now.js"
+import { requireProject } from "./RequireProject.js"
+import * as Writes from "./Writes.js"
 
 /**
  * Webhook management and the delivery log (contract: Webhooks). Records never carry the secret:
@@ -69,9 +69,6 @@ export interface WebhooksShape {
 
 export class Webhooks extends Context.Tag("@flagport/services/Webhooks")<Webhooks, WebhooksShape>() {}
 
-const webhookNotFound = (projectId: string, webhookId: string) =>
-  new ResourceNotFound({ message: `Webhook '${webhookId}' not found in project '${projectId}'` })
-
 const invalid = (problems: ReadonlyArray<Problem>) =>
   problems.length > 0 ? Effect.fail(new InvalidRequest({ message: "Invalid webhook", details: [...problems] })) : Effect.void
 
@@ -93,20 +90,16 @@ export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const webhooks = yield* WebhookRepository
   const ids = yield* IdGenerator
-  const tx = yield* Transactor
-  const audit = yield* AuditTrail.recorder
+  const writes = yield* Writes.writer
 
   /** The audit entry of a write to a webhook, with the webhook as the API shows it (no secret). */
-  const auditWebhook = (
-    projectId: string,
+  const audited = <A>(
+    value: A,
     webhookId: string,
     action: "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.redelivered",
-    at: string,
     before: Webhook | Delivery | null,
     after: Webhook | Delivery | null
-  ) => audit({ projectId, at, action, resource: { type: "webhook", key: webhookId }, before, after })
-
-  const now = Effect.map(Clock.currentTimeMillis, (millis) => ({ millis, iso: formatTimestamp(millis) }))
+  ): Writes.Recorded<A> => ({ value, audit: [{ action, resource: { type: "webhook", key: webhookId }, before, after }] })
 
   const load = (projectId: string, webhookId: string) =>
     Effect.zipRight(
@@ -120,77 +113,72 @@ export const make = Effect.gen(function* () {
 
   const create = Effect.fn("Webhooks.create")(function* (projectId: string, input: CreateWebhookInput) {
     yield* invalid(WebhookInput.validateCreateWebhook(input))
-    const time = yield* now
     const id = yield* ids.next
-    const stored: StoredWebhook = {
-      id,
-      projectId,
-      url: input.url,
-      events: WebhookInput.uniqueEvents(input.events),
-      enabled: input.enabled ?? true,
-      ...initialWindow(input.enabled ?? true, time.iso),
-      secret: input.secret ?? null,
-      previousSecret: null,
-      previousSecretExpiresAt: null,
-      createdAt: time.iso,
-      updatedAt: time.iso
-    }
-    const record = WebhookInput.toRecord(stored, time.iso)
-    yield* tx.withTransaction(
-      requireProject(projects, projectId).pipe(
+    return yield* writes.record(projectId, ({ now }) => {
+      const stored: StoredWebhook = {
+        id,
+        projectId,
+        url: input.url,
+        events: WebhookInput.uniqueEvents(input.events),
+        enabled: input.enabled ?? true,
+        ...initialWindow(input.enabled ?? true, now),
+        secret: input.secret ?? null,
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        createdAt: now,
+        updatedAt: now
+      }
+      const record = WebhookInput.toRecord(stored, now)
+      return requireProject(projects, projectId).pipe(
         Effect.zipRight(webhooks.insert(stored)),
-        Effect.zipRight(auditWebhook(projectId, id, "webhook.created", time.iso, null, record))
+        Effect.as(audited(record, id, "webhook.created", null, record))
       )
-    )
-    return record
+    })
   })
 
   const list = Effect.fn("Webhooks.list")(function* (projectId: string) {
     yield* requireProject(projects, projectId)
-    const time = yield* now
+    const now = yield* currentTimestamp
     const all = yield* webhooks.list(projectId)
-    return all.map((w) => WebhookInput.toRecord(w, time.iso))
+    return all.map((w) => WebhookInput.toRecord(w, now))
   })
 
   const get = Effect.fn("Webhooks.get")(function* (projectId: string, webhookId: string) {
     const stored = yield* load(projectId, webhookId)
-    return WebhookInput.toRecord(stored, (yield* now).iso)
+    return WebhookInput.toRecord(stored, yield* currentTimestamp)
   })
 
   const patch = Effect.fn("Webhooks.patch")(function* (projectId: string, webhookId: string, input: PatchWebhookInput) {
     yield* invalid(WebhookInput.validatePatchWebhook(input))
-    const time = yield* now
-    return yield* tx.withTransaction(
+    return yield* writes.record(projectId, ({ now, millis }) =>
       Effect.gen(function* () {
         const current = yield* load(projectId, webhookId)
         const next: StoredWebhook = {
           ...current,
-          ...WebhookInput.rotateSecret(current, input.secret, time.millis),
+          ...WebhookInput.rotateSecret(current, input.secret, millis),
           url: input.url ?? current.url,
           events: input.events === undefined ? current.events : WebhookInput.uniqueEvents(input.events),
           enabled: input.enabled ?? current.enabled,
-          ...nextWindow(current, input.enabled ?? current.enabled, time.iso),
-          updatedAt: time.iso
+          ...nextWindow(current, input.enabled ?? current.enabled, now),
+          updatedAt: now
         }
         yield* webhooks
           .update(next)
           .pipe(Effect.catchTag("NotFound", () => Effect.fail(webhookNotFound(projectId, webhookId))))
-        const record = WebhookInput.toRecord(next, time.iso)
-        yield* auditWebhook(projectId, webhookId, "webhook.updated", time.iso, WebhookInput.toRecord(current, time.iso), record)
-        return record
+        const record = WebhookInput.toRecord(next, now)
+        return audited(record, webhookId, "webhook.updated", WebhookInput.toRecord(current, now), record)
       })
     )
   })
 
   const remove = Effect.fn("Webhooks.remove")(function* (projectId: string, webhookId: string) {
-    const time = yield* now
-    yield* tx.withTransaction(
+    yield* writes.record(projectId, ({ now }) =>
       Effect.gen(function* () {
         const current = yield* load(projectId, webhookId)
         yield* webhooks
           .remove(projectId, webhookId)
           .pipe(Effect.catchTag("NotFound", () => Effect.fail(webhookNotFound(projectId, webhookId))))
-        yield* auditWebhook(projectId, webhookId, "webhook.deleted", time.iso, WebhookInput.toRecord(current, time.iso), null)
+        return audited(undefined, webhookId, "webhook.deleted", WebhookInput.toRecord(current, now), null)
       })
     )
   })
@@ -206,16 +194,14 @@ export const make = Effect.gen(function* () {
     webhookId: string,
     deliveryId: string
   ) {
-    const time = yield* now
     const id = yield* ids.next
-    return yield* tx.withTransaction(
+    return yield* writes.record(projectId, ({ now }) =>
       Effect.gen(function* () {
         const hook = yield* load(projectId, webhookId)
         const original = yield* webhooks.getDelivery(webhookId, deliveryId).pipe(
           Effect.flatMap(
             Option.match({
-              onNone: () =>
-                Effect.fail(new ResourceNotFound({ message: `Delivery '${deliveryId}' not found for webhook '${webhookId}'` })),
+              onNone: () => Effect.fail(deliveryNotFound(webhookId, deliveryId)),
               onSome: Effect.succeed
             })
           )
@@ -233,14 +219,13 @@ export const make = Effect.gen(function* () {
           eventId: original.eventId,
           eventType: original.eventType,
           payload: original.payload,
-          nextAttemptAt: time.iso,
+          nextAttemptAt: now,
           redeliveryOf: original.id,
-          createdAt: time.iso
+          createdAt: now
         })
         const created = toDelivery(Option.getOrThrow(yield* webhooks.getDelivery(webhookId, id)))
         // The webhook is unchanged; the entry shows the delivery the redelivery made.
-        yield* auditWebhook(projectId, webhookId, "webhook.redelivered", time.iso, null, created)
-        return created
+        return audited(created, webhookId, "webhook.redelivered", null, created)
       })
     )
   })
@@ -248,5 +233,5 @@ export const make = Effect.gen(function* () {
   return Webhooks.of({ create, list, get, patch, remove, deliveries, redeliver })
 })
 
-/** The Webhooks service over ProjectRepository, WebhookRepository, IdGenerator and Transactor. */
+/** The Webhooks service over ProjectRepository, WebhookRepository and what a write needs (Writes.ts). */
 export const layer = Layer.effect(Webhooks, make)

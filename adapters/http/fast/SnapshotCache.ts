@@ -37,7 +37,7 @@ import type { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapsh
 import { ResourceNotFound } from "../../../src/domain/Errors.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
-import { environmentNotFound, projectNotFound } from "../../../src/services/Shared.js"
+import { environmentNotFound, projectNotFound } from "../../../src/domain/NotFound.js"
 
 export interface SnapshotSource {
   readonly revision: (projectId: string) => Promise<number>

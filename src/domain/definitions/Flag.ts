@@ -52,3 +52,16 @@ export const PatchFlagInput = Schema.Struct({
   variations: Schema.optional(Schema.Array(Variation))
 }).annotations(documentName("PatchFlagInput"))
 export type PatchFlagInput = typeof PatchFlagInput.Type
+
+/**
+ * The configuration a flag gets in an environment it has never been configured for
+ * (contract: disabled, default = first variation, off = last variation, no rules).
+ */
+export const disabledConfig = (environmentKey: string, variations: ReadonlyArray<Variation>): EnvironmentConfig => ({
+  environmentKey,
+  enabled: false,
+  defaultVariationKey: variations[0]?.key ?? "",
+  offVariationKey: variations[variations.length - 1]?.key ?? "",
+  prerequisites: [],
+  rules: []
+})

@@ -1,0 +1,32 @@
+/**
+ * The 404s of the contract, worded in one place: the services fail with them, and the evaluation
+ * adapters answer with the same words.
+ */
+import { ResourceNotFound } from "./Errors.js"
+
+export const projectNotFound = (projectId: string) => new ResourceNotFound({ message: `Project '${projectId}' not found` })
+
+/** An environment the project does not have (for writes to it and for snapshots of it alike). */
+export const environmentNotFound = (projectId: string, environmentKey: string) =>
+  new ResourceNotFound({ message: `Environment '${environmentKey}' not found in project '${projectId}'` })
+
+export const flagNotFound = (projectId: string, flagKey: string) =>
+  new ResourceNotFound({ message: `Flag '${flagKey}' not found in project '${projectId}'` })
+
+/** A flag deleted and made again under its key since a scheduled change was made for it. */
+export const flagReplaced = (flagKey: string) =>
+  new ResourceNotFound({ message: `Flag '${flagKey}' was deleted after the schedule was made (a flag with its key was made again)` })
+
+export const segmentNotFound = (projectId: string, segmentKey: string) =>
+  new ResourceNotFound({ message: `Segment '${segmentKey}' not found in project '${projectId}'` })
+
+export const webhookNotFound = (projectId: string, webhookId: string) =>
+  new ResourceNotFound({ message: `Webhook '${webhookId}' not found in project '${projectId}'` })
+
+export const deliveryNotFound = (webhookId: string, deliveryId: string) =>
+  new ResourceNotFound({ message: `Delivery '${deliveryId}' not found for webhook '${webhookId}'` })
+
+export const keyNotFound = (keyId: string) => new ResourceNotFound({ message: `API key '${keyId}' not found` })
+
+export const scheduleNotFound = (flagKey: string, scheduleId: string) =>
+  new ResourceNotFound({ message: `Schedule '${scheduleId}' not found for flag '${flagKey}'` })

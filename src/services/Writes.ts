@@ -1,0 +1,122 @@
+/**
+ * The one way a management write happens: a use case says what its write is, `Writer` does the
+ * steps every write shares. The order, and why, is in docs/architecture.md ("One way to write").
+ */
+import { Clock, Effect } from "effect"
+import type { Flag } from "../domain/definitions/Flag.js"
+import { formatTimestamp } from "../domain/definitions/Ids.js"
+import type { ResourceNotFound } from "../domain/Errors.js"
+import { projectNotFound } from "../domain/NotFound.js"
+import { makeFlagEvent, type WebhookEventType } from "../domain/webhooks/Webhook.js"
+import type { AuditLog } from "../ports/AuditLog.js"
+import { type Change, ChangeFeed } from "../ports/ChangeFeed.js"
+import { EventOutbox } from "../ports/EventOutbox.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { Transactor } from "../ports/Transactor.js"
+import * as AuditTrail from "./AuditTrail.js"
+
+/** A webhook event of the write; its id, project and time are the write's. */
+export interface FlagEventDraft {
+  readonly type: WebhookEventType
+  readonly flag: Flag
+  readonly environment?: string | undefined
+}
+
+/** An audit entry of the write; its project, time and actor are the write's. */
+export type AuditDraft = Omit<AuditTrail.AuditChange, "projectId" | "at">
+
+/** What a write did, as its body answers it: the value the use case returns, and what to record and announce. */
+export interface Written<A> {
+  readonly value: A
+  /** Appended to the outbox (webhooks), in this order. */
+  readonly events?: ReadonlyArray<FlagEventDraft>
+  /** Appended to the project's audit log, in this order. */
+  readonly audit?: ReadonlyArray<AuditDraft>
+  /** Announced on the change feed once the outermost transaction has committed. */
+  readonly change?: Change
+}
+
+/** What a write that serves nothing new did: no webhook event (those are about what is served). */
+export type Recorded<A> = Omit<Written<A>, "events">
+
+/** The write's single reading of the clock. */
+export interface WriteTime {
+  /** As a contract timestamp. */
+  readonly now: string
+  readonly millis: number
+}
+
+/** A write to what a project serves also knows the project's new snapshot revision. */
+export interface ServingWriteTime extends WriteTime {
+  readonly revision: number
+}
+
+export interface Writer {
+  /**
+   * A write that can change what `projectId` serves (flags, targeting, segments, environments):
+   * its first statement bumps the project's snapshot revision, which on PostgreSQL also locks the
+   * project row, so writes to one project serialize. 404 for an unknown project.
+   */
+  readonly serving: <A, E, R>(
+    projectId: string,
+    body: (time: ServingWriteTime) => Effect.Effect<Written<A>, E, R>
+  ) => Effect.Effect<A, E | ResourceNotFound | StorageError, R>
+  /**
+   * A write that serves nothing new (a project's creation, webhooks, keys, schedules): recorded in
+   * `projectId`'s audit log, or in none for `null` (a global key belongs to no project).
+   */
+  readonly record: <A, E, R>(
+    projectId: string | null,
+    body: (time: WriteTime) => Effect.Effect<Recorded<A>, E, R>
+  ) => Effect.Effect<A, E | StorageError, R>
+}
+
+/** Everything a write touches: the use cases that write need these ports. */
+export type WriterDeps = Transactor | ChangeFeed | ProjectRepository | EventOutbox | AuditLog | IdGenerator
+
+/**
+ * The writer every write use case builds once (`const writes = yield* Writes.writer`). One write
+ * is one transaction: the body's statements, then its events and audit entries (so a committed
+ * write always has them and a rolled back one never does), then, after the outermost commit, its
+ * change announced (a host running the use case inside a transaction of its own included).
+ */
+export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(function* () {
+  const tx = yield* Transactor
+  const feed = yield* ChangeFeed
+  const projects = yield* ProjectRepository
+  const outbox = yield* EventOutbox
+  const ids = yield* IdGenerator
+  const audit = yield* AuditTrail.recorder
+
+  const events = (projectId: string, time: WriteTime, drafts: ReadonlyArray<FlagEventDraft> = []) =>
+    Effect.forEach(drafts, (event) => Effect.flatMap(ids.next, (id) => outbox.append(makeFlagEvent({ id, projectId, occurredAt: time.now, ...event }))), { discard: true })
+
+  const finish = <A>(projectId: string | null, time: WriteTime, written: Recorded<A>) =>
+    Effect.gen(function* () {
+      if (projectId !== null) {
+        for (const entry of written.audit ?? []) yield* audit({ projectId, at: time.now, ...entry })
+      }
+      if (written.change !== undefined) yield* tx.afterCommit(feed.publish(written.change))
+      return written.value
+    })
+
+  const clock = Effect.map(Clock.currentTimeMillis, (millis): WriteTime => ({ now: formatTimestamp(millis), millis }))
+
+  const serving: Writer["serving"] = (projectId, body) =>
+    Effect.flatMap(clock, (time) =>
+      tx.withTransaction(
+        projects.bumpRevision(projectId).pipe(
+          Effect.catchTag("NotFound", () => Effect.fail(projectNotFound(projectId))),
+          Effect.flatMap((revision) => body({ ...time, revision })),
+          Effect.flatMap((written) => Effect.zipRight(events(projectId, time, written.events), finish(projectId, time, written)))
+        )
+      )
+    )
+
+  const record: Writer["record"] = (projectId, body) =>
+    Effect.flatMap(clock, (time) => tx.withTransaction(Effect.flatMap(body(time), (written) => finish(projectId, time, written))))
+
+  return { serving, record }
+})
