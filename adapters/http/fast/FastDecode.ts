@@ -7,7 +7,7 @@
  * (which produces the 400 with every problem). test/http/FastDecode.test.ts checks the agreement on arbitrary inputs.
  */
 import { isStorableText } from "../../../src/domain/definitions/Text.js"
-import type { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
+import { type ConfigQuery, type EvaluateRequest, FLAG_EVAL_PARAMETERS, type FlagEvalQuery } from "../shared/EvaluationRequests.js"
 
 /** A string the schema's `Text` accepts (no U+0000). */
 const isText = (u: unknown): u is string => typeof u === "string" && isStorableText(u)
@@ -43,8 +43,9 @@ export const evaluateRequest = (u: unknown): EvaluateRequest | undefined => {
 /** A query parameter's value: an array when the parameter is repeated. */
 export type QueryValue = string | ReadonlyArray<string>
 
-/** The query of GET /v1/flags/{flagKey}/eval, when it is plainly valid (unknown parameters are dropped, as the schema does). */
+/** The query of GET /v1/flags/{flagKey}/eval, when it is plainly valid (an unknown parameter is not: the schema refuses it). */
 export const flagEvalQuery = (query: Record<string, QueryValue>): FlagEvalQuery | undefined => {
+  if (!onlyKeys(query, FLAG_EVAL_PARAMETERS)) return undefined
   const { attributes, environment, key, projectId } = query
   if (!(environment === undefined || isText(environment)) || typeof key !== "string" || key.length === 0) return undefined
   if (!(attributes === undefined || typeof attributes === "string") || !(projectId === undefined || isText(projectId))) return undefined

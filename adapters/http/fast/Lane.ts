@@ -27,7 +27,7 @@ import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, parseJsonBody } from 
 import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
-import { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery } from "../shared/EvaluationRequests.js"
+import { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery, unknownFlagEvalParameters } from "../shared/EvaluationRequests.js"
 import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
 import { andThen, type Sync, unwrap } from "../shared/Sync.js"
 import { etagMatches } from "./Etag.js"
@@ -193,6 +193,8 @@ export class Lane implements EvaluationLaneShape {
             throw Errors.notFound("Flag not found")
           }
           const record = queryRecord(request.query)
+          const unknown = unknownFlagEvalParameters(record)
+          if (unknown.length > 0) throw Errors.badRequest(REQUEST_INVALID, unknown)
           const { attributes } = record
           if (typeof attributes === "string" && nestsTooDeeply(attributes)) throw Errors.nestedTooDeeply(MAX_JSON_DEPTH)
           const fast = FastDecode.flagEvalQuery(record)

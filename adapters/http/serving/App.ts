@@ -71,6 +71,9 @@ export const normalizePrefix = (prefix: string | undefined): string => {
   return withSlash.endsWith("/") ? withSlash.slice(0, -1) : withSlash
 }
 
+/** Where the OpenAPI document is served (serving/Methods.ts reads it too). */
+export const OPENAPI_PATH = "/openapi.json"
+
 /** The API declaration as served under `prefix`: the OpenAPI `servers` entry names the prefix. */
 export const apiFor = (prefix: string) =>
   FlagportApi.annotate(
@@ -88,7 +91,7 @@ export const layer = (options: HttpOptions = {}) => {
     Layer.provide(HandlersLive),
     Layer.provide([ManagementAuthLive, EvaluationAuthLive])
   )
-  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" }), Docs.layer(normalizePrefix(options.prefix))).pipe(
+  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH }), Docs.layer(normalizePrefix(options.prefix))).pipe(
     Layer.provide(apiLive)
   )
   return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(

@@ -88,6 +88,10 @@ const loadBundle = async (): Promise<Bundle> => {
   }
 }
 
+/** The page and the viewer's script (serving/Methods.ts reads them too). */
+export const DOCS_PATH = "/docs"
+export const VIEWER_PATH = "/docs/scalar.js"
+
 /** GET /docs and GET /docs/scalar.js on the HttpApi router (so every transport serves them). */
 export const layer = (prefix: string) =>
   HttpApiBuilder.Router.use((router) =>
@@ -101,9 +105,9 @@ export const layer = (prefix: string) =>
         bundle.catch(() => (bundle = undefined))
         return bundle
       }
-      yield* router.get("/docs", Effect.succeed(HttpServerResponse.html(html).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS))))
+      yield* router.get(DOCS_PATH, Effect.succeed(HttpServerResponse.html(html).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS))))
       yield* router.get(
-        "/docs/scalar.js",
+        VIEWER_PATH,
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const found = yield* Effect.tryPromise(loaded).pipe(Effect.option)

@@ -35,6 +35,7 @@ import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
 import { endSoon } from "./EndBatch.js"
+import { methodNotAllowed } from "./Methods.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
@@ -199,6 +200,8 @@ export const nodeHandler = (
   const method = req.method ?? "GET"
   const route = routeOf(method, path)
   if (route === undefined) {
+    const notAllowed = methodNotAllowed(method, path)
+    if (notAllowed !== undefined) return writeNode(res, notAllowed)
     // Kept by node when the app writes its head (its own headers come first, Vary aside).
     if (corsOnApi(method, path)) for (const [name, value] of Object.entries(lane.corsHeaders(req.headers.origin))) res.setHeader(name, value)
     // The HttpApi app writes its own headers; these merge with them.
@@ -250,6 +253,8 @@ async (request: Request): Promise<Response> => {
       body: () => readWebBody(request)
     })
   if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
+  const notAllowed = methodNotAllowed(request.method, path)
+  if (notAllowed !== undefined) return toWebResponse(notAllowed)
   url.pathname = path
   const answer = withSecurityHeaders(await app(cappedWebRequest(url, request)))
   if (!corsOnApi(request.method, path)) return answer

@@ -61,6 +61,12 @@ export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("Un
   HttpApiSchema.annotations({ status: 415, description: "A body without Content-Type: application/json." })
 ) {}
 
+/** A known path asked with a method it does not answer; the response's `Allow` header lists those it does. */
+export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotAllowed")(
+  { error: body("method_not_allowed") },
+  HttpApiSchema.annotations({ status: 405, description: "The path exists but does not answer this method; `Allow` lists the methods it does." })
+) {}
+
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   { error: body("internal_error") },
   HttpApiSchema.annotations({ status: 500, description: "A bug; the details are in the server log." })
@@ -104,6 +110,8 @@ export const unsupportedMediaType = () =>
   })
 export const internalError = () => new InternalError({ error: { code: "internal_error", message: INTERNAL_MESSAGE } })
 export const unavailable = (message: string) => new Unavailable({ error: { code: "unavailable", message } })
+export const methodNotAllowed = (method: string, path: string, allow: string) =>
+  new MethodNotAllowed({ error: { code: "method_not_allowed", message: `${method} is not allowed on ${path}; it answers ${allow}.` } })
 export const routeNotFound = (method: string, path: string) => notFound(`No route for ${method} ${path}.`)
 export const nestedTooDeeply = (maxDepth: number) =>
   badRequest("The request body is nested too deeply.", [{ path: "", message: `arrays and objects nest deeper than ${maxDepth} levels` }])
@@ -162,7 +170,7 @@ const STATUS: Record<ApiError["error"]["code"] | "precondition_failed" | "unavai
 export const statusOf = (error: ApiError | PreconditionFailed | Unavailable): number => STATUS[error.error.code]
 
 /** The wire form, as plain data (what `JSON.stringify` writes). */
-export const envelopeOf = (error: ApiError | Unavailable): { readonly error: (ApiError | Unavailable)["error"] } => ({ error: error.error })
+export const envelopeOf = <E extends ApiError | Unavailable | MethodNotAllowed>(error: E): { readonly error: E["error"] } => ({ error: error.error })
 
 /** True for our envelope classes (already mapped). */
 export const isApiError = (u: unknown): u is ApiError =>

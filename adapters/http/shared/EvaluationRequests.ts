@@ -8,6 +8,7 @@ import { Attributes, EvaluationContext } from "../../../src/domain/evaluation/Ev
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import { Text } from "../../../src/domain/definitions/Text.js"
 import { documentName } from "../../../src/domain/DocumentName.js"
+import type { Problem } from "../../../src/domain/Errors.js"
 
 /**
  * The environment to evaluate: required unless the API key is bound to one environment, which it
@@ -50,7 +51,10 @@ export const EvaluateResponse = Schema.Struct({
   flags: Schema.Record({ key: Schema.String, value: EvaluationResult })
 }).annotations(documentName("EvaluateResponse"))
 
-/** Query of `GET /v1/flags/{flagKey}/eval`; `attributes` is URL-encoded JSON so numbers and booleans keep their types. */
+/**
+ * Query of `GET /v1/flags/{flagKey}/eval`; `attributes` is URL-encoded JSON so numbers and booleans
+ * keep their types. Unknown parameters are refused (see `unknownFlagEvalParameters`).
+ */
 export const FlagEvalQuery = Schema.Struct({
   environment: Environment,
   key: Schema.String.pipe(Schema.minLength(1, { message: () => "must be a non-empty string" })),
@@ -60,8 +64,30 @@ export const FlagEvalQuery = Schema.Struct({
     })
   ),
   projectId: Schema.optional(Text)
-}).annotations({ parseOptions: { errors: "all" } })
+}).annotations({ parseOptions: { errors: "all", onExcessProperty: "error" } })
 export type FlagEvalQuery = typeof FlagEvalQuery.Type
+
+/** The parameters `GET /v1/flags/{flagKey}/eval` takes: the schema's fields. */
+export const FLAG_EVAL_PARAMETERS: ReadonlySet<string> = new Set(Object.keys(FlagEvalQuery.fields))
+
+/**
+ * The problems of the parameters `GET /v1/flags/{flagKey}/eval` does not take. `?country=DE` looks
+ * like an attribute but would be ignored and the flag evaluated without it, so it is refused like
+ * an unknown field of a body, with where attributes go (an example built from the parameter itself).
+ */
+export const unknownFlagEvalParameters = (query: Readonly<Record<string, unknown>>): ReadonlyArray<Problem> => {
+  const problems: Array<Problem> = []
+  for (const name of Object.keys(query)) {
+    if (FLAG_EVAL_PARAMETERS.has(name)) continue
+    const value = query[name]
+    const example = JSON.stringify({ [name]: typeof value === "string" ? value : "..." })
+    problems.push({
+      path: name,
+      message: `is not a parameter of this route (it takes ${[...FLAG_EVAL_PARAMETERS].join(", ")}); context attributes go in one parameter as URL-encoded JSON, e.g. attributes=${encodeURIComponent(example)} for ${example}`
+    })
+  }
+  return problems
+}
 
 export const ConfigQuery = Schema.Struct({
   environment: Environment,

@@ -72,12 +72,14 @@ export const evaluation = ({ t, call, request, expectError }: Endpoints) =>
         "invalid_request"
       ) as unknown as { error: { details: Array<{ path: string }> } }
       expect(repeated.error.details.map((d) => d.path)).toContain("environment")
-      // Parameters named like Object.prototype members are ordinary (ignored) parameters.
+      // Parameters named like Object.prototype members are ordinary parameters: ignored by
+      // /v1/config, refused by name by the single-flag route (which takes no unknown parameter).
       for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty"]) {
         const config = await request(t.url, "GET", `/v1/config?environment=development&${name}=1&${name}=2`, client())
         expect(config.status, config.text).toBe(200)
         const evaluated = await request(t.url, "GET", `/v1/flags/eval-flag/eval?environment=development&key=u&${name}=x`, client())
-        expect(evaluated.status, evaluated.text).toBe(200)
+        expect(evaluated.status, evaluated.text).toBe(400)
+        expect((evaluated.body as { error: { details: Array<{ path: string }> } }).error.details.map((d) => d.path)).toEqual([name])
       }
       expectError("config.repeatedParameter", await request(t.url, "GET", "/v1/config?environment=development&environment=development", client()), 400, "invalid_request")
     })

@@ -55,9 +55,11 @@ export const transportErrors = ({ t, call, request, expectError }: Endpoints) =>
       expectError("payloadTooLarge.management", await call("POST", "/v1/projects/p1/flags", big), 413, "payload_too_large")
       expectError("payloadTooLarge.evaluate", await request(t.url, "POST", "/v1/evaluate", { key: t.keys.client, body: big }), 413, "payload_too_large")
     })
-    it("unknown routes and methods are 404 envelopes", async () => {
+    it("an unknown path is a 404 envelope; a known path with another method a 405 with Allow", async () => {
       expectError("unknownRoute", await call("GET", "/v1/nothing-here"), 404, "not_found")
-      expectError("unknownMethod", await call("PUT", "/v1/evaluate", { x: 1 }), 404, "not_found")
+      const wrongMethod = await call("PUT", "/v1/evaluate", { x: 1 })
+      expectError("unknownMethod", wrongMethod, 405, "method_not_allowed")
+      expect(wrongMethod.headers.get("allow")).toBe("POST, OPTIONS")
     })
   })
 
