@@ -23,13 +23,22 @@ const claimFirstStart = Effect.flatMap(Projects, (projects) => projects.create({
  * database seeded; the claim still decides on SQLite, where processes are not made to take turns.
  */
 export const firstStart = Effect.gen(function* () {
-  if (!(yield* isEmpty)) return false
+  if (!(yield* isEmpty)) {
+    yield* note(
+      "This database was set up before: its keys were printed on its first start and cannot be shown again. " +
+        "For new ones: npx flagport seed (a new server and client key; old keys stay valid)."
+    )
+    return false
+  }
   if (!(yield* claimFirstStart)) {
     yield* note("First start: another process is seeding this database; its output has the keys.")
     return false
   }
   const result = yield* seed
-  yield* note("First start: the database was empty, so it was seeded. Keep these keys: they are shown only this once.")
+  yield* note(
+    "First start: the database was empty, so it was seeded. These keys are shown only this once. " +
+      "Treat them as secrets: SERVER_KEY can change every flag of every project. Lost them? npx flagport seed makes new ones."
+  )
   yield* printLines(seedLines(result))
   return true
 }).pipe(exclusively, Effect.withSpan("cli.firstStart"))

@@ -1,6 +1,6 @@
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { Data, Effect, Layer } from "effect"
+import { Data, Effect, Layer, Option } from "effect"
 import { firstStart } from "../FirstStart.js"
 import { databaseUrlConfig, redactUrl } from "../../storage/DatabaseUrl.js"
 import { note } from "../Output.js"
@@ -8,6 +8,18 @@ import * as StorageLayer from "../../storage/StorageLayer.js"
 
 /** The server could not start (port in use, permission denied, ...). */
 class ServeError extends Data.TaggedError("ServeError")<{ readonly message: string }> {}
+
+const port = Options.integer("port").pipe(
+  Options.withPseudoName("PORT"),
+  Options.withDescription("Port to listen on (default: PORT, else 8080; 0 picks a free one)."),
+  Options.optional
+)
+
+const host = Options.text("host").pipe(
+  Options.withPseudoName("HOST"),
+  Options.withDescription("Interface to listen on (default: HOST, else 0.0.0.0, every interface)."),
+  Options.optional
+)
 
 const init = Options.boolean("init").pipe(
   Options.withDescription(
@@ -20,11 +32,11 @@ const init = Options.boolean("init").pipe(
  * accepting, let in-flight requests finish, stop the webhook dispatcher, close the database).
  * SIGTERM/SIGINT interrupt the command (Main.ts), which runs the release and then exits 0.
  */
-const runningServer = (storage: Layer.Layer<StorageLayer.Storage>) =>
+const runningServer = (storage: Layer.Layer<StorageLayer.Storage>, listen: { readonly port?: number; readonly host?: string }) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       // Loaded on demand: the HTTP stack is the heaviest import, and no other command needs it.
-      try: () => import("../../http/serving/Server.js").then((Server) => Server.startServer({ storage })),
+      try: () => import("../../http/serving/Server.js").then((Server) => Server.startServer({ storage, ...listen })),
       catch: (cause) => new ServeError({ message: `cannot start the server: ${cause instanceof Error ? cause.message : String(cause)}` })
     }),
     (server) =>
@@ -35,19 +47,38 @@ const runningServer = (storage: Layer.Layer<StorageLayer.Storage>) =>
       })
   )
 
-export const serve = Command.make("serve", { init }, (options) =>
+/**
+ * The address to print: a server listening on every interface (0.0.0.0, ::) is reached from this
+ * machine as localhost, and a URL with 0.0.0.0 in it does not open in every browser.
+ */
+export const openableUrl = (host: string, port: number): string => {
+  if (host === "0.0.0.0" || host === "::") return `http://localhost:${port}`
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`
+}
+
+export const serve = Command.make("serve", { init, port, host }, (options) =>
   Effect.gen(function* () {
     const url = yield* databaseUrlConfig
     // One storage for seeding and serving (opened here, applying migrations; closed after the
     // server has stopped): with `memory:` a second one would be a different, empty store.
     const storage = Layer.succeedContext(yield* Layer.build(StorageLayer.fromDatabaseUrl(url)))
     if (options.init) yield* Effect.provide(firstStart, storage)
-    const server = yield* runningServer(storage)
-    yield* note(`Flagport listening on ${server.url} (database: ${redactUrl(url)}); API docs at ${server.url}/docs`)
+    const server = yield* runningServer(storage, {
+      ...Option.match(options.port, { onNone: () => ({}), onSome: (port) => ({ port }) }),
+      ...Option.match(options.host, { onNone: () => ({}), onSome: (host) => ({ host }) })
+    })
+    const open = openableUrl(server.host, server.port)
+    yield* note(
+      [
+        `Flagport is listening on ${server.url.slice("http://".length)} (database: ${redactUrl(url)}).`,
+        `  Dashboard: ${open}/ui/  (sign in with a server key)`,
+        `  API docs:  ${open}/docs`
+      ].join("\n")
+    )
     return yield* Effect.never
   }).pipe(Effect.scoped)
 ).pipe(
   Command.withDescription(
-    "Apply pending migrations and serve the HTTP API on HOST:PORT (default 0.0.0.0:8080) until SIGTERM/SIGINT, then shut down gracefully."
+    "Apply pending migrations and serve the HTTP API and the dashboard on --host/--port (default 0.0.0.0:8080) until SIGTERM/SIGINT, then shut down gracefully."
   )
 )
