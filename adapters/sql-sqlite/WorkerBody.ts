@@ -167,7 +167,10 @@ export const workerBody = (load: (id: string) => unknown): void => {
       case "Begin": {
         if (group !== undefined && (!db.inTransaction || Date.now() >= group.startedAt + data.groupWindowMs)) flush()
         if (group === undefined) {
-          db.exec("BEGIN")
+          // IMMEDIATE: the write lock now, waited for (busy_timeout) while another process holds
+          // it. A deferred BEGIN holds only a read snapshot, and its first write after another
+          // process's commit fails at once with "database is locked" (SQLITE_BUSY_SNAPSHOT).
+          db.exec("BEGIN IMMEDIATE")
           group = { ids: [], startedAt: Date.now() }
         }
         db.exec(`SAVEPOINT ${SAVEPOINT}`)
