@@ -35,6 +35,7 @@ import type * as MemoryDb from "../memory/MemoryDb.js"
 import * as MemoryStorage from "../memory/MemoryStorage.js"
 import * as PgChangeFeed from "../sql-pg/PgChangeFeed.js"
 import * as PgStorage from "../sql-pg/PgStorage.js"
+import * as SqliteChangeFeed from "../sql-sqlite/SqliteChangeFeed.js"
 import * as SqliteStorage from "../sql-sqlite/SqliteStorage.js"
 import * as SqlStorage from "../sql/SqlStorage.js"
 import { databaseUrlConfig, type DatabaseTarget, type InvalidDatabaseUrl, parseDatabaseUrl } from "./DatabaseUrl.js"
@@ -82,7 +83,7 @@ export type Storage =
   | Audit
 
 /** The use cases over the SQL ports, migrations applied at build time, with the given change feed. */
-const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, never, RFeed>) =>
+const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, StorageError, RFeed>) =>
   Core.layer.pipe(Layer.provideMerge(Layer.mergeAll(SqlStorage.layer, IdGenerator.layer, NodeCrypto.layer, feed)))
 
 /**
@@ -94,6 +95,21 @@ export const sqlStorage = (
   client: Layer.Layer<SqlClient.SqlClient, StorageError>
 ): Layer.Layer<Storage | SqlClient.SqlClient, StorageError> =>
   overSql(InProcessChangeFeed.layer).pipe(Layer.provideMerge(client))
+
+/**
+ * The storage on a SQLite file, for a process that serves: as `sqlStorage`, with the change feed
+ * that also notices other processes' writes to the file (SqliteChangeFeed.ts). `listen: false`
+ * (one-shot commands) and `:memory:` (no other process can open it) keep the in-process feed.
+ */
+export const sqliteStorage = (
+  filename: string,
+  options: StorageOptions = {}
+): Layer.Layer<Storage | SqlClient.SqlClient, StorageError> =>
+  overSql(
+    options.listen === false || filename === ":memory:" || filename === ""
+      ? InProcessChangeFeed.layer
+      : SqliteChangeFeed.layer({ filename })
+  ).pipe(Layer.provideMerge(SqliteStorage.layer({ filename })))
 
 /**
  * The storage over a PostgreSQL client: as `sqlStorage`, with the change feed that also reaches
@@ -137,7 +153,7 @@ export const fromTarget = (target: DatabaseTarget, options: StorageOptions = {})
     case "Memory":
       return memoryStorage
     case "Sqlite":
-      return sqlStorage(sqlClientFor(target))
+      return sqliteStorage(target.filename, options)
     case "Postgres":
       return postgresStorage(PgStorage.layer({ url: target.url }), options)
   }

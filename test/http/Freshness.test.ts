@@ -3,7 +3,8 @@
  * feed within 100 ms: made by an Effect program calling the Flags service in the server's own
  * process (SQLite), or by a second process on the same PostgreSQL. The server's revision poll is
  * slowed to one minute, so only the feed can bring a write over in time (the control case shows
- * a write the feed does not carry stays unseen).
+ * a write the feed does not carry stays unseen). A second storage on the same SQLite file, as
+ * another process has, is heard through the server's watch of the file (SqliteChangeFeed.ts).
  *
  * Over several trials: the change reaches the server's feed within 100 ms of the write's
  * acknowledgement (median); the evaluation answers (which then wait for one snapshot load: three
@@ -109,9 +110,26 @@ describe("a write through the services alone reaches a running server's evaluati
     expectFresh(trials)
   })
 
-  it("control: a write the server's feed does not carry stays unseen (the poll is really slowed)", async () => {
+  it("SQLite, written by a second storage on the same file (the file watch): every trial within 1 s", async () => {
     const file = await scoped(freshSqliteFile)
     const t = await serve(StorageLayer.fromDatabaseUrl(`sqlite:${file}`))
+    // As another process: its own connections and feed, which announces nothing to the server.
+    const other = ManagedRuntime.make(StorageLayer.fromDatabaseUrl(`sqlite:${file}`, { listen: false }))
+    closers.push(() => other.dispose())
+    const served: Array<number> = []
+    for (let trial = 0; trial < TRIALS; trial++) {
+      const key = `watched-${trial}`
+      expect(await evaluate(t, key)).toBe(404)
+      await other.runPromise(Effect.flatMap(Flags, (flags) => flags.create("p1", booleanFlag(key))))
+      served.push(await timeUntilServed(t, key))
+    }
+    expect(served.filter((ms) => !(ms < WORST_MS))).toEqual([])
+  })
+
+  it("control: a write the server's feed does not carry stays unseen (the poll is really slowed)", async () => {
+    const file = await scoped(freshSqliteFile)
+    // `listen: false`: the server does not watch the file for other processes' writes.
+    const t = await serve(StorageLayer.fromDatabaseUrl(`sqlite:${file}`, { listen: false }))
     // A second storage on the same file has a feed of its own, which the server does not hear.
     const other = ManagedRuntime.make(StorageLayer.fromDatabaseUrl(`sqlite:${file}`))
     closers.push(() => other.dispose())
@@ -168,9 +186,20 @@ describe("a key revoked through the services alone stops working on a running se
     expect(await key.status()).toBe(401)
   })
 
-  it("control: a revocation the server's feed does not carry leaves the cached key working", async () => {
+  it("SQLite, revoked by a second storage on the same file (the file watch): refused within 1 s", async () => {
     const file = await scoped(freshSqliteFile)
     const t = await serve(StorageLayer.fromDatabaseUrl(`sqlite:${file}`))
+    const other = ManagedRuntime.make(StorageLayer.fromDatabaseUrl(`sqlite:${file}`, { listen: false }))
+    closers.push(() => other.dispose())
+    const key = await cachedKey(t)
+    await other.runPromise(Effect.flatMap(ApiKeys, (keys) => keys.revoke(key.id)))
+    expect(await timeUntilRefused(key.status)).toBeLessThan(WORST_MS)
+  })
+
+  it("control: a revocation the server's feed does not carry leaves the cached key working", async () => {
+    const file = await scoped(freshSqliteFile)
+    // `listen: false`: the server does not watch the file for other processes' writes.
+    const t = await serve(StorageLayer.fromDatabaseUrl(`sqlite:${file}`, { listen: false }))
     const other = ManagedRuntime.make(StorageLayer.fromDatabaseUrl(`sqlite:${file}`))
     closers.push(() => other.dispose())
     const key = await cachedKey(t)
