@@ -13,6 +13,7 @@ import StreamSecret from "./migrations/0008_stream_secret.js"
 import Insights from "./migrations/0009_insights.js"
 import Prerequisites from "./migrations/0010_prerequisites.js"
 import ConfigVersions from "./migrations/0011_config_versions.js"
+import WebhookAnswers from "./migrations/0012_webhook_answers.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -31,7 +32,8 @@ export const migrations = {
   "0008_stream_secret": StreamSecret,
   "0009_insights": Insights,
   "0010_prerequisites": Prerequisites,
-  "0011_config_versions": ConfigVersions
+  "0011_config_versions": ConfigVersions,
+  "0012_webhook_answers": WebhookAnswers
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -1,41 +1,71 @@
 import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import * as Http from "node:http"
 import * as Https from "node:https"
-import { isIP } from "node:net"
-import { isSuccessStatus } from "../../src/domain/webhooks/RetrySchedule.js"
-import { RESPONSE_PREFIX_BYTES } from "../../src/domain/webhooks/WebhookDelivery.js"
-import { hostOf, isPrivateAddress } from "../../src/domain/webhooks/WebhookUrl.js"
+import type { LookupFunction } from "node:net"
+import { describeRefusal, isIpAddress, refusalOf } from "../../src/domain/webhooks/DestinationAddress.js"
+import { hostOf } from "../../src/domain/webhooks/WebhookUrl.js"
 import { WebhookTransport, type WebhookRequest, type WebhookResponse } from "../../src/ports/WebhookTransport.js"
-import { guardedLookup } from "./GuardedLookup.js"
+import { AddressRefused, guardedLookup } from "./GuardedLookup.js"
 
 /**
  * The production WebhookTransport: one POST over node:http / node:https per attempt, on its own
  * connection. Redirects are not followed (a 3xx is a failed attempt, as Standard Webhooks senders do).
  *
- * The outcome is decided by the status line alone. After it, the body of a 2xx is not read at all,
- * and of any other answer at most RESPONSE_PREFIX_BYTES (for the delivery log), waiting at most
- * PREFIX_WAIT_MS for them; then the connection is closed. So a receiver that streams a huge or
- * endless body costs a few KiB and no time, and its 2xx still counts.
+ * The outcome is decided by the status line alone; the body is never read and the connection is
+ * closed once the status is in. So a receiver that streams a huge or endless body costs nothing,
+ * and nothing it writes reaches the delivery log: an attempt records the status, or why no answer
+ * came in words of our own (`failureReason`), never text the destination chose (an internal
+ * service's error page, a certificate's names in a TLS error).
+ *
+ * Destinations are judged by domain/webhooks/DestinationAddress.ts: an address in the URL before
+ * connecting, every address DNS answers in the socket's own lookup (GuardedLookup.ts).
  */
 
 export interface Options {
   /** The status line must arrive within this time (contract: 10 s). */
   readonly timeout?: Duration.DurationInput
-  /** Refuse destinations in private, loopback and link-local ranges, checked after DNS resolution. */
+  /**
+   * Refuse destinations in private and loopback ranges too (link-local and metadata addresses are
+   * refused whatever this says), checked after DNS resolution.
+   */
   readonly blockPrivate?: boolean
 }
 
 export const DEFAULT_TIMEOUT = Duration.seconds(10)
 
-/** How long the body prefix of a non-2xx answer may take to arrive once the status is in. */
-export const PREFIX_WAIT_MS = 1_000
+/** Connection errors in words of our own, by node's error code. */
+const REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  EPIPE: "connection reset",
+  ETIMEDOUT: "connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found (DNS lookup failed)",
+  EAI_FAIL: "host not found (DNS lookup failed)",
+  EAI_NODATA: "host not found",
+  ERR_TLS_CERT_ALTNAME_INVALID: "TLS: the certificate does not name the host",
+  CERT_HAS_EXPIRED: "TLS: the certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "TLS: the certificate is not trusted",
+  SELF_SIGNED_CERT_IN_CHAIN: "TLS: the certificate is not trusted",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS: the certificate is not trusted",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "TLS: the certificate is not trusted"
+}
 
-const describe = (error: unknown): string => {
-  if (error instanceof Error) {
-    const code = (error as { code?: string }).code
-    return code !== undefined && !error.message.includes(code) ? `${code}: ${error.message}` : error.message
+/**
+ * Why an attempt got no answer, for the delivery log: a reason from our own vocabulary with node's
+ * error code, never the error's message (which can quote what the destination sent).
+ */
+export const failureReason = (error: unknown): string => {
+  if (error instanceof AddressRefused) return error.message
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined
+  if (typeof code === "string" && /^[A-Z0-9_]{1,64}$/.test(code)) {
+    const reason = REASONS[code] ?? (code.startsWith("ERR_TLS") || code.includes("CERT") ? "TLS handshake failed" : "connection failed")
+    return `${reason} (${code})`
   }
-  return String(error)
+  if (error instanceof Error && error.message === "socket hang up") return "connection closed before an answer"
+  return "connection failed"
 }
 
 /** An answer's status line, with the response stream still unread. */
@@ -49,7 +79,7 @@ interface Answer {
  * Error listeners stay attached for the request's whole life: a late socket error must not become
  * an uncaught exception.
  */
-const exchange = (request: WebhookRequest, blockPrivate: boolean) =>
+const exchange = (request: WebhookRequest, lookup: LookupFunction) =>
   Effect.async<Answer, string>((resume) => {
     const url = new URL(request.url)
     const body = Buffer.from(request.body, "utf8")
@@ -57,13 +87,13 @@ const exchange = (request: WebhookRequest, blockPrivate: boolean) =>
       method: "POST",
       headers: { ...request.headers, "content-type": "application/json", "content-length": String(body.length) },
       agent: false,
-      ...(blockPrivate ? { lookup: guardedLookup } : {})
+      lookup
     })
     let settled = false
     outgoing.on("error", (error) => {
       if (settled) return
       settled = true
-      resume(Effect.fail(describe(error)))
+      resume(Effect.fail(failureReason(error)))
     })
     outgoing.on("response", (response) => {
       response.on("error", () => {}) // reported by the prefix reader, or irrelevant after the status
@@ -75,78 +105,39 @@ const exchange = (request: WebhookRequest, blockPrivate: boolean) =>
     return Effect.sync(() => outgoing.destroy())
   })
 
-/** At most RESPONSE_PREFIX_BYTES of the body, as UTF-8, whatever has arrived within PREFIX_WAIT_MS. */
-const readPrefix = (response: Http.IncomingMessage) =>
-  Effect.async<string>((resume) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    const done = () => {
-      cleanup()
-      resume(Effect.succeed(Buffer.concat(chunks).subarray(0, RESPONSE_PREFIX_BYTES).toString("utf8")))
-    }
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk)
-      size += chunk.length
-      if (size >= RESPONSE_PREFIX_BYTES) done()
-    }
-    const timer = setTimeout(done, PREFIX_WAIT_MS)
-    const cleanup = () => {
-      clearTimeout(timer)
-      response.off("data", onData).off("end", done).off("close", done).off("error", done)
-      response.pause()
-    }
-    response.on("data", onData).on("end", done).on("close", done).on("error", done)
-    return Effect.sync(cleanup)
-  })
-
 /** A transport with the given timeout and address guard. */
 export const make = (options: Options = {}) => {
   const timeout = Duration.decode(options.timeout ?? DEFAULT_TIMEOUT)
   const timeoutMs = Duration.toMillis(timeout)
   const blockPrivate = options.blockPrivate === true
+  const lookup = guardedLookup(blockPrivate)
 
+  // The status line decides; the body is never read: the connection is closed at once.
   const post = (request: WebhookRequest) =>
-    Effect.uninterruptibleMask((restore) =>
-      restore(
-        exchange(request, blockPrivate).pipe(
-          Effect.timeoutFail({ duration: timeout, onTimeout: () => `timed out after ${timeoutMs} ms` })
-        )
-      ).pipe(
-        Effect.flatMap(({ request: outgoing, response }) => {
-          const statusCode = response.statusCode ?? 0
-          const body = isSuccessStatus(statusCode) ? Effect.succeed("") : readPrefix(response)
-          // The rest of the body is never read: close the connection.
-          return restore(Effect.map(body, (prefix) => ({ statusCode, body: prefix }))).pipe(
-            Effect.ensuring(Effect.sync(() => outgoing.destroy()))
-          )
-        })
-      )
+    exchange(request, lookup).pipe(
+      Effect.timeoutFail({ duration: timeout, onTimeout: () => `timed out after ${timeoutMs} ms` }),
+      Effect.map(({ request: outgoing, response }) => {
+        outgoing.destroy()
+        return response.statusCode ?? 0
+      })
     )
 
   const send = (request: WebhookRequest): Effect.Effect<WebhookResponse> =>
     Effect.suspend(() => {
       const started = performance.now()
       const elapsed = () => Math.round(performance.now() - started)
-      if (blockPrivate) {
-        // IP literals never reach the resolver, so they are checked here; names in guardedLookup.
-        const host = hostOf(request.url)
-        if (isIP(host) !== 0 && isPrivateAddress(host)) {
-          return Effect.succeed<WebhookResponse>({
-            statusCode: null,
-            durationMs: 0,
-            error: `destination ${host} is a private, loopback or link-local address (FLAGPORT_WEBHOOK_BLOCK_PRIVATE)`,
-            body: ""
-          })
-        }
+      // IP literals never reach the resolver, so they are judged here; names in guardedLookup.
+      const host = hostOf(request.url)
+      const refusal = isIpAddress(host) ? refusalOf(host, blockPrivate) : undefined
+      if (refusal !== undefined) {
+        return Effect.succeed<WebhookResponse>({ statusCode: null, durationMs: 0, error: `destination refused: ${describeRefusal(refusal)}` })
       }
       return post(request).pipe(
         Effect.match({
-          onSuccess: ({ body, statusCode }): WebhookResponse => ({ statusCode, durationMs: elapsed(), error: null, body }),
-          onFailure: (error): WebhookResponse => ({ statusCode: null, durationMs: elapsed(), error, body: "" })
+          onSuccess: (statusCode): WebhookResponse => ({ statusCode, durationMs: elapsed(), error: null }),
+          onFailure: (error): WebhookResponse => ({ statusCode: null, durationMs: elapsed(), error })
         }),
-        Effect.catchAllDefect((defect) =>
-          Effect.succeed<WebhookResponse>({ statusCode: null, durationMs: elapsed(), error: describe(defect), body: "" })
-        )
+        Effect.catchAllDefect((defect) => Effect.succeed<WebhookResponse>({ statusCode: null, durationMs: elapsed(), error: failureReason(defect) }))
       )
     })
 
@@ -156,7 +147,7 @@ export const make = (options: Options = {}) => {
 /** The transport (address guard installed when `blockPrivate`). */
 export const layer = (options: Options = {}): Layer.Layer<WebhookTransport> => Layer.succeed(WebhookTransport, make(options))
 
-/** Settings from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE=true refuses private destinations. */
+/** Settings from the environment: FLAGPORT_WEBHOOK_BLOCK_PRIVATE=true refuses private destinations too. */
 export const config = Config.all({
   blockPrivate: Config.boolean("FLAGPORT_WEBHOOK_BLOCK_PRIVATE").pipe(Config.withDefault(false))
 })

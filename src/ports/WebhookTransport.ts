@@ -15,12 +15,8 @@ export interface WebhookRequest {
 export interface WebhookResponse {
   readonly statusCode: number | null
   readonly durationMs: number
+  /** Why no answer came, in words of our own (never text the destination chose). */
   readonly error: string | null
-  /**
-   * The start of the answer's body (at most RESPONSE_PREFIX_BYTES, domain/webhooks/WebhookDelivery.ts) when
-   * the status was not 2xx, for the delivery log; "" otherwise. The rest is never read.
-   */
-  readonly body: string
 }
 
 export interface WebhookTransportShape {
@@ -28,7 +24,7 @@ export interface WebhookTransportShape {
    * POSTs the request and reports the outcome. Never fails: every problem becomes `error`.
    * The status line must arrive within the transport's timeout (10 s in production), or the
    * attempt counts as a timeout; the outcome is decided on it, and the connection is closed
-   * without reading more than a small prefix of the body.
+   * without reading the body.
    */
   readonly send: (request: WebhookRequest) => Effect.Effect<WebhookResponse>
 }

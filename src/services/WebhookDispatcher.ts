@@ -135,8 +135,7 @@ export const attempt = (owner: string, claimed: ClaimedDelivery) =>
           attemptedAt,
           statusCode: response.statusCode,
           durationMs: response.durationMs,
-          error:
-            response.statusCode === null ? response.error : answeredError(response.statusCode, succeeded, response.body),
+          error: response.statusCode === null ? response.error : answeredError(response.statusCode, succeeded),
           nextAttemptAt
         }
       })

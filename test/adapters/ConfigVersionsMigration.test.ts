@@ -33,7 +33,7 @@ const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, 
       yield* sql`INSERT INTO flagport_flag_configs (flag_id, environment_id, enabled, default_variation_key, off_variation_key, rules)
         VALUES ('f', 'e1', ${enabled}, 'on', 'off', '[]'), ('f', 'e2', ${enabled}, 'on', 'off', '[]')`
 
-      expect((yield* Migrations.run).map(([, migration]) => migration)).toEqual(["config_versions"])
+      expect((yield* Migrations.run).map(([, migration]) => migration)[0]).toBe("config_versions")
       const flags = yield* Effect.provide(FlagRepository, SqlFlagRepository.layer)
       expect((yield* flags.snapshotFlags("p", "development")).map((f) => f.version)).toEqual([7])
       expect((yield* flags.snapshotFlags("p", "production")).map((f) => f.version)).toEqual([7])

@@ -3,7 +3,8 @@ import { Webhook as StandardWebhook } from "standardwebhooks"
 import { JITTER_RATIO, MAX_ATTEMPTS, RETRY_DELAYS_MS, isSuccessStatus, retryDelay } from "../../src/domain/webhooks/RetrySchedule.js"
 import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
 import { signer, toStandardSecret } from "../../src/domain/webhooks/WebhookSigning.js"
-import { hostOf, isPrivateAddress, validateWebhookUrl } from "../../src/domain/webhooks/WebhookUrl.js"
+import { hostOf, validateWebhookUrl } from "../../src/domain/webhooks/WebhookUrl.js"
+import { refusalOf } from "../../src/domain/webhooks/DestinationAddress.js"
 import { initialWindow, nextWindow, receivesEventAt } from "../../src/domain/webhooks/WebhookWindow.js"
 import { validateSecret } from "../../src/domain/webhooks/WebhookSecret.js"
 
@@ -109,14 +110,38 @@ describe("WebhookUrl", () => {
   })
 
   it.each([
-    "127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
-    "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1",
-    "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:7f00:1", "64:ff9b::a00:1", "ff02::1", "not-an-ip"
-  ])("%s is private", (ip) => expect(isPrivateAddress(ip)).toBe(true))
+    "127.0.0.1", "127.9.9.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1",
+    "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fc00::1", "fd12:3456::1",
+    "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::ffff:7f00:1", "64:ff9b::a00:1", "ff02::1",
+    // IPv6 forms with an IPv4 address inside are refused whole, whatever is inside.
+    "::ffff:8.8.8.8", "64:ff9b::808:808", "64:ff9b:1::808:8", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2"
+  ])("%s is refused only when private destinations are blocked", (ip) => {
+    expect(refusalOf(ip, true)?.refused).toBe("private")
+    expect(refusalOf(ip, false)).toBeUndefined()
+  })
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "172.15.255.255", "100.128.0.1", "169.253.1.1", "2606:4700::1111",
-    "::ffff:8.8.8.8", "64:ff9b::808:808", "2a00:1450:4001:82b::200e"
-  ])("%s is public", (ip) => expect(isPrivateAddress(ip)).toBe(false))
+  it.each([
+    "169.254.169.254", "169.254.0.1", "100.100.100.200", "fe80::1", "fd00:ec2::254",
+    "::ffff:169.254.169.254", "::ffff:a9fe:a9fe", "::169.254.169.254", "64:ff9b::169.254.169.254", "64:ff9b:1:a9fe:a9:fe00::",
+    "2002:a9fe:a9fe::", "2001:0:a9fe:a9fe::", "2001:0:4136:e378:8000:63bf:5601:5601", "not-an-ip"
+  ])("%s is refused always", (ip) => {
+    expect(refusalOf(ip, false)?.refused).toBe("always")
+    expect(refusalOf(ip, true)?.refused).toBe("always")
+  })
+
+  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "172.15.255.255", "100.128.0.1", "169.253.1.1", "2606:4700::1111", "2a00:1450:4001:82b::200e"])(
+    "%s is public",
+    (ip) => expect(refusalOf(ip, true)).toBeUndefined()
+  )
+
+  it("a URL naming a link-local or metadata address is refused at creation", () => {
+    expect(validateWebhookUrl("http://169.254.169.254/latest/meta-data/")).toEqual([
+      { path: "url", message: "must not name 169.254.169.254: it is link-local (cloud metadata services), never a webhook destination" }
+    ])
+    expect(validateWebhookUrl("http://[::ffff:169.254.169.254]/")).toHaveLength(1)
+    expect(validateWebhookUrl("http://0xa9fea9fe/")).toHaveLength(1) // the URL parser's IPv4 forms are normalised first
+    expect(validateWebhookUrl("http://127.0.0.1:8080/hook")).toEqual([])
+  })
 })
 
 describe("WebhookWindow", () => {

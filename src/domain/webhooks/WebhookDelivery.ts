@@ -40,16 +40,21 @@ export const Delivery = Schema.Struct({
 }).annotations(documentName("Delivery"))
 export type Delivery = typeof Delivery.Type
 
-/** How much of a non-2xx answer's body the delivery log keeps (and the transport reads). */
-export const RESPONSE_PREFIX_BYTES = 1024
-
 /**
- * The `error` of an attempt that got an answer: null for a 2xx, else `HTTP <status>`, followed by
- * the start of the answer's body when it has one (`HTTP 503: down for maintenance`), on one line:
- * control characters (NUL included, which PostgreSQL cannot store) become spaces.
+ * The `error` of an attempt that got an answer: null for a 2xx, else `HTTP <status>` and a short
+ * reason of our own. Nothing the receiver wrote (body, reason phrase, headers) is kept: the log is
+ * read by everyone with the project's key, and a destination inside the network would otherwise
+ * hand its answers (an internal service's error page, a metadata document) to them.
  */
-export const answeredError = (statusCode: number, succeeded: boolean, body: string): string | null => {
+export const answeredError = (statusCode: number, succeeded: boolean): string | null => {
   if (succeeded) return null
-  const text = body.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim()
-  return text === "" ? `HTTP ${statusCode}` : `HTTP ${statusCode}: ${text}`
+  const reason =
+    statusCode >= 300 && statusCode < 400
+      ? "a redirect, not followed"
+      : statusCode >= 400 && statusCode < 500
+      ? "the receiver refused the delivery"
+      : statusCode >= 500 && statusCode < 600
+      ? "the receiver failed"
+      : "not a success status"
+  return `HTTP ${statusCode}: ${reason}`
 }
