@@ -20,6 +20,7 @@ import * as AuditRetention from "../../../src/services/AuditRetention.js"
 import * as Scheduler from "../../../src/services/Scheduler.js"
 import * as WebhookDispatcher from "../../../src/services/WebhookDispatcher.js"
 import * as StorageLayer from "../../storage/StorageLayer.js"
+import * as ExposureWarning from "../../webhook-http/ExposureWarning.js"
 import * as WebhookHttp from "../../webhook-http/WebhookHttp.js"
 import * as App from "./App.js"
 import { answerClientError } from "./ClientError.js"
@@ -96,7 +97,11 @@ export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown
   const services = App.servicesFrom(storage)
   const withRetention = Layer.merge(services, AuditRetention.layerConfig().pipe(Layer.provide(services)))
   const withWebhooks = webhooks
-    ? Layer.merge(withRetention, WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)))
+    ? Layer.mergeAll(
+      withRetention,
+      WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)),
+      ExposureWarning.layer.pipe(Layer.provide(services))
+    )
     : withRetention
   const all = schedules ? Layer.merge(withWebhooks, Scheduler.layer.pipe(Layer.provide(services))) : withWebhooks
   // The level is set before anything is built, so the dispatcher's fibers and the request handlers
