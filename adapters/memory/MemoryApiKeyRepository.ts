@@ -33,7 +33,12 @@ export const layer = Layer.effect(
         setField(id, (key) => (key.revokedAt === null ? { ...key, revokedAt: at } : key)).pipe(
           Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "api key", key: id }))))
         ),
-      touch: (id, at) => Effect.asVoid(setField(id, (key) => ({ ...key, lastUsedAt: at })))
+      touch: (id, at) =>
+        table.modify((map) => {
+          const row = map.get(id)
+          if (row === undefined || row.apiKey.revokedAt !== null) return [false, map]
+          return [true, new Map(map).set(id, { ...row, apiKey: { ...row.apiKey, lastUsedAt: at } })]
+        })
     })
   })
 )

@@ -60,7 +60,10 @@ export const make = Effect.gen(function* () {
       orFail(
         sql<{ readonly id: string }>`UPDATE flagport_api_keys SET revoked_at = COALESCE(revoked_at, ${at}) WHERE id = ${id} RETURNING id`
       ).pipe(Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new NotFound({ entity: "api key", key: id })) : Effect.void))),
-    touch: (id, at) => orFail(sql`UPDATE flagport_api_keys SET last_used_at = ${at} WHERE id = ${id}`).pipe(Effect.asVoid)
+    touch: (id, at) =>
+      orFail(
+        sql<{ readonly id: string }>`UPDATE flagport_api_keys SET last_used_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`
+      ).pipe(Effect.map((rows) => rows.length > 0))
   })
 })
 

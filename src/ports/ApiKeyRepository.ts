@@ -20,8 +20,12 @@ export interface ApiKeyRepositoryShape {
    * Fails with `NotFound` when the id is unknown.
    */
   readonly revoke: (id: string, at: string) => Effect.Effect<void, NotFound | StorageError>
-  /** Records that a key was used at `at` (no-op for an unknown id). */
-  readonly touch: (id: string, at: string) => Effect.Effect<void, StorageError>
+  /**
+   * Records that a live key was used at `at`; answers whether it was live (false for an unknown or
+   * revoked key, which is left as it is). The answer is as new as the write, which may have waited
+   * for another process's lock: newer than a read made before it.
+   */
+  readonly touch: (id: string, at: string) => Effect.Effect<boolean, StorageError>
 }
 
 export class ApiKeyRepository extends Context.Tag("@flagport/ports/ApiKeyRepository")<

@@ -181,7 +181,9 @@ export const make = Effect.gen(function* () {
     const now = yield* currentTimestamp
     const last = key.lastUsedAt === null ? Number.NEGATIVE_INFINITY : Date.parse(key.lastUsedAt)
     if (Date.parse(now) - last < TOUCH_INTERVAL_MS) return Option.some(key)
-    yield* keys.touch(key.id, now)
+    // The write may wait for another process's lock (SQLite), during which the key may be revoked:
+    // its answer, newer than the read, decides.
+    if (!(yield* keys.touch(key.id, now))) return Option.none<ApiKey>()
     return Option.some<ApiKey>({ ...key, lastUsedAt: now })
   })
 

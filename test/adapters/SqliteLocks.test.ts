@@ -5,11 +5,16 @@
  * (deferred) `BEGIN` holds only a read snapshot; when another connection commits first, SQLite
  * refuses its first write at once with `database is locked` (SQLITE_BUSY_SNAPSHOT), busy timeout
  * or not. The scheduler and the migrations read first, so this is what processes sharing a file met.
+ *
+ * And a key lookup that records the key's use (a write, once a minute) waits for such a lock: it
+ * must not then answer with what it read before the other process committed a revocation.
  */
 import { SqlClient } from "@effect/sql/SqlClient"
 import { describe as describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Layer } from "effect"
+import { Cause, Context, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as SqliteStorage from "../../adapters/sql-sqlite/SqliteStorage.js"
+import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { freshSqliteFile } from "../fixtures/databases.js"
 
 /** "committed", or the driver's own message (SqlError keeps it as its cause). */
@@ -49,6 +54,35 @@ describe("SQLite: two connections on one file", () => {
         expect(outcome(second)).toBe("committed")
         const rows = yield* b`SELECT x FROM t ORDER BY x`
         expect(rows.map((row) => row.x)).toEqual([1, 2])
+      })
+    )
+  )
+})
+
+describe("SQLite: authenticating while another process revokes the key", () => {
+  it.live("a lookup that waited for the other process's lock answers what it committed (the key is revoked)", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const filename = yield* freshSqliteFile
+        const server = yield* Layer.build(StorageLayer.fromDatabaseUrl(`sqlite:${filename}`, { listen: false }))
+        const keys = Context.get(server, ApiKeys)
+        // A key never used: authenticating it records its first use, a write.
+        const { apiKey, secret } = yield* keys.create({ type: "server" })
+        const other = yield* clientOn(filename)
+
+        // The other process revokes the key in a transaction that holds the write lock a while.
+        const revoking = yield* Effect.fork(
+          other.withTransaction(
+            Effect.gen(function* () {
+              yield* other`UPDATE flagport_api_keys SET revoked_at = ${new Date().toISOString()} WHERE id = ${apiKey.id}`
+              yield* Effect.sleep("300 millis")
+            })
+          )
+        )
+        yield* Effect.sleep("100 millis")
+        const found = yield* keys.authenticate(secret)
+        yield* Fiber.join(revoking)
+        expect(Option.map(found, (key) => key.id)).toEqual(Option.none())
       })
     )
   )

@@ -24,6 +24,21 @@ export const apiKeyContract: Contract = (it) => {
       for (const made of [global, scoped, client]) expect(listed).toContainEqual(made.apiKey)
     }))
 
+  it.effect("touch records the use of a live key and says so; a revoked or unknown key is left as it is (false)", () =>
+    Effect.gen(function* () {
+      const keys = yield* ApiKeys
+      const repo = yield* ApiKeyRepository
+      const live = yield* keys.create({ type: "server" })
+      const revoked = yield* keys.create({ type: "server" })
+      yield* keys.revoke(revoked.apiKey.id)
+      const at = "2026-11-27T00:00:00.000Z"
+      expect(yield* repo.touch(live.apiKey.id, at)).toBe(true)
+      expect(yield* repo.touch(revoked.apiKey.id, at)).toBe(false)
+      expect(yield* repo.touch("no-such-key", at)).toBe(false)
+      expect(Option.map(yield* repo.get(live.apiKey.id), (k) => k.lastUsedAt)).toEqual(Option.some(at))
+      expect(Option.map(yield* repo.get(revoked.apiKey.id), (k) => k.lastUsedAt)).toEqual(Option.some(null))
+    }))
+
   it.effect("a client key needs a project (400); an unknown project is a 404", () =>
     Effect.gen(function* () {
       const keys = yield* ApiKeys
