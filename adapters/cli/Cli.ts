@@ -4,6 +4,7 @@ import type { Effect } from "effect"
 import pkg from "../../package.json" with { type: "json" }
 import { codegen } from "./commands/Codegen.js"
 import { environments } from "./commands/Environments.js"
+import { flags } from "./commands/Flags.js"
 import { keys } from "./commands/Keys.js"
 import { migrate } from "./commands/Migrate.js"
 import { projects } from "./commands/Projects.js"
@@ -20,7 +21,7 @@ const root = Command.make("flagport", {}, () =>
     `Self-hosted feature flags. Configuration: DATABASE_URL (default ${DEFAULT_DATABASE_URL}; ` +
       "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
   ),
-  Command.withSubcommands([serve, migrate, seed, keys, projects, environments, codegen])
+  Command.withSubcommands([serve, migrate, seed, keys, projects, environments, flags, codegen])
 )
 
 /** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */
