@@ -20,7 +20,7 @@ import { CONTEXT, seedW2Project } from "./http-fixture.js"
 const mode = process.argv[2] ?? "evaluate"
 if (!["evaluate", "ofrep", "ofrep-304"].includes(mode)) throw new Error(`unknown mode ${mode}`)
 
-const services = Insights.layerConfig.pipe(Layer.provideMerge(StorageLayer.fromDatabaseUrl("memory:")))
+const services = Insights.layer.pipe(Layer.provideMerge(StorageLayer.fromDatabaseUrl("memory:")))
 const { clientKey, lane } = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {

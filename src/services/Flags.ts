@@ -4,6 +4,7 @@ import { InvalidRequest, type PreconditionFailed, type Problem, ResourceConflict
 import { variationsChanged } from "../domain/definitions/ConfigVersion.js"
 import { type CreateFlagInput, disabledConfig, type Flag, type PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
+import type { FlagWithUsage } from "../domain/insights/Usage.js"
 import * as Validation from "../domain/definitions/Validation.js"
 import { projectGraph, validatePrerequisites } from "../domain/definitions/ValidatePrerequisites.js"
 import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
@@ -14,6 +15,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
+import * as FlagUsage from "./FlagUsage.js"
 import { checkPreconditions, compareAndSet, type WriteOptions as FlagWriteOptions } from "./FlagVersions.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
@@ -25,17 +27,21 @@ export type WriteOptions = FlagWriteOptions
 
 type VersionedWriteError = WriteError | PreconditionFailed
 
+/**
+ * Every flag it answers is the flag as the API shows it (`FlagWithUsage`: each configuration's
+ * `lastEvaluatedAt`, and `stale`; FlagUsage.ts), whoever calls: HTTP, the CLI or an Effect host.
+ */
 export interface FlagsShape {
   /**
    * Creates a flag with a disabled configuration in every environment of the project
    * (default = first variation, off = last), version 1, and records `flag.created`.
    * 400 for invalid input, 404 for an unknown project, 409 for a duplicate key.
    */
-  readonly create: (projectId: string, input: CreateFlagInput) => Effect.Effect<Flag, WriteError>
+  readonly create: (projectId: string, input: CreateFlagInput) => Effect.Effect<FlagWithUsage, WriteError>
   /** The project's flags in creation order; 404 for an unknown project. */
-  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Flag>, ResourceNotFound | StorageError>
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<FlagWithUsage>, ResourceNotFound | StorageError>
   /** One flag; 404 for an unknown project or flag. */
-  readonly get: (projectId: string, flagKey: string) => Effect.Effect<Flag, ResourceNotFound | StorageError>
+  readonly get: (projectId: string, flagKey: string) => Effect.Effect<FlagWithUsage, ResourceNotFound | StorageError>
   /**
    * Changes name, description and/or variations (targeting untouched), grows the version by one
    * and records `flag.updated`. Announces a change to every environment when the variations
@@ -47,7 +53,7 @@ export interface FlagsShape {
     flagKey: string,
     input: PatchFlagInput,
     options?: WriteOptions
-  ) => Effect.Effect<Flag, VersionedWriteError>
+  ) => Effect.Effect<FlagWithUsage, VersionedWriteError>
   /**
    * Deletes a flag with all its configurations and records `flag.deleted` (the flag as it was).
    * 409 while another flag names it as a prerequisite in any environment.
@@ -69,7 +75,7 @@ export interface FlagsShape {
     flagKey: string,
     input: TargetingInput,
     options?: WriteOptions
-  ) => Effect.Effect<Flag, InvalidRequest | ResourceNotFound | PreconditionFailed | StorageError>
+  ) => Effect.Effect<FlagWithUsage, InvalidRequest | ResourceNotFound | PreconditionFailed | StorageError>
   /**
    * Checks `input` exactly as `replaceTargeting` would, writing nothing: the same 404 for an
    * unknown project, flag or environment and the same 400 with every problem (scheduled changes
@@ -106,6 +112,10 @@ export const make = Effect.gen(function* () {
   const segments = yield* SegmentRepository
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
+  const view = yield* FlagUsage.viewer
+
+  /** One flag as the API shows it; the project's flags are read only when the usage needs them. */
+  const viewOne = (projectId: string, flag: Flag) => Effect.map(view(projectId, [flag], flags.list(projectId)), (shown) => shown[0]!)
 
   /**
    * Inside a write: the flag, or 404 (the project was already checked by the revision bump),
@@ -121,7 +131,7 @@ export const make = Effect.gen(function* () {
     const problems = Validation.validateCreateFlag(input)
     if (problems.length > 0) return yield* invalid("Invalid flag", problems)
     const id = yield* ids.next
-    return yield* writes.serving(projectId, ({ now, revision }) =>
+    const created = yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const envs = yield* environments.list(projectId)
         const flag: Flag = {
@@ -149,18 +159,26 @@ export const make = Effect.gen(function* () {
         } satisfies Writes.Written<Flag>
       })
     )
+    return yield* viewOne(projectId, created)
   })
 
   const list = Effect.fn("Flags.list")(function* (projectId: string) {
     yield* requireProject(projects, projectId)
-    return yield* flags.list(projectId)
+    const all = yield* flags.list(projectId)
+    return yield* view(projectId, all, all)
   })
 
+  /** The stored flag, or 404 for an unknown project or flag. */
+  const stored = (projectId: string, flagKey: string) =>
+    Effect.gen(function* () {
+      const found = yield* flags.get(projectId, flagKey)
+      if (Option.isSome(found)) return found.value
+      yield* requireProject(projects, projectId)
+      return yield* flagNotFound(projectId, flagKey)
+    })
+
   const get = Effect.fn("Flags.get")(function* (projectId: string, flagKey: string) {
-    const found = yield* flags.get(projectId, flagKey)
-    if (Option.isSome(found)) return found.value
-    yield* requireProject(projects, projectId)
-    return yield* flagNotFound(projectId, flagKey)
+    return yield* viewOne(projectId, yield* stored(projectId, flagKey))
   })
 
   /** The 409 of a patch removing variations that a configuration, rule or other flag still names. */
@@ -186,7 +204,7 @@ export const make = Effect.gen(function* () {
     })
 
   const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput, options?: WriteOptions) {
-    return yield* writes.serving(projectId, ({ now, revision }) =>
+    const patched = yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
         if (input.variations !== undefined) yield* checkRemovedVariations(projectId, flag, input.variations)
@@ -210,6 +228,7 @@ export const make = Effect.gen(function* () {
         } satisfies Writes.Written<Flag>
       })
     )
+    return yield* viewOne(projectId, patched)
   })
 
   const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string, options?: WriteOptions) {
@@ -264,7 +283,7 @@ export const make = Effect.gen(function* () {
     })
 
   const validateTargeting = Effect.fn("Flags.validateTargeting")(function* (projectId: string, flagKey: string, input: TargetingInput) {
-    const flag = yield* get(projectId, flagKey)
+    const flag = yield* stored(projectId, flagKey)
     yield* checkTargeting(projectId, flag, input)
     return flag
   })
@@ -282,7 +301,7 @@ export const make = Effect.gen(function* () {
       sentRules.filter((rule) => rule?.id === undefined),
       () => ids.next
     )
-    return yield* writes.serving(projectId, ({ now, revision }) =>
+    const replaced = yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
         yield* checkTargeting(projectId, flag, input)
@@ -316,6 +335,7 @@ export const make = Effect.gen(function* () {
         } satisfies Writes.Written<Flag>
       })
     )
+    return yield* viewOne(projectId, replaced)
   })
 
   return Flags.of({ create, list, get, patch, remove, replaceTargeting, validateTargeting })

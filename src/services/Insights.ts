@@ -5,13 +5,11 @@
  * is one `InsightsRepository.add` (one transaction that only adds): a failed one writes nothing
  * and its counts wait for the next.
  *
- * It also answers the series endpoint and decorates flags with their last evaluations and stale
- * status (`FLAGPORT_STALE_AFTER_DAYS`).
+ * It also answers the series endpoint. (A flag's last evaluations and stale status are part of the
+ * flag as the Flags use case answers it: FlagUsage.ts.)
  */
-import { Cause, Clock, Config, Context, Duration, Effect, Layer, Option } from "effect"
-import type { ConfigError } from "effect/ConfigError"
+import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
-import type { Flag } from "../domain/definitions/Flag.js"
 import { InvalidRequest, type ResourceNotFound } from "../domain/Errors.js"
 import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
 import { EvaluationCounter } from "../domain/insights/EvaluationCounter.js"
@@ -25,7 +23,6 @@ import {
   type InsightsSeries,
   MAX_SERIES_HOURS
 } from "../domain/insights/Insights.js"
-import { DEFAULT_STALE_AFTER_DAYS, type FlagWithUsage, lastEvaluatedWithDependents, withUsage } from "../domain/insights/Usage.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../ports/InsightsRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -59,15 +56,6 @@ export interface InsightsShape {
     flagKey: string,
     query: InsightsQuery
   ) => Effect.Effect<InsightsSeries, InvalidRequest | ResourceNotFound | StorageError>
-  /**
-   * The flags `shown` with each configuration's `lastEvaluatedAt` and their `stale` status.
-   * `all` is every flag of the project (default: `shown`), which may require the ones shown.
-   */
-  readonly usage: (
-    projectId: string,
-    shown: ReadonlyArray<Flag>,
-    all?: ReadonlyArray<Flag>
-  ) => Effect.Effect<ReadonlyArray<FlagWithUsage>, StorageError>
 }
 
 export class Insights extends Context.Tag("@flagport/services/Insights")<Insights, InsightsShape>() {}
@@ -99,117 +87,97 @@ const rowsOf = (
   return { counts: [...counts.values()], last: [...last.values()] }
 }
 
-export const make = (staleAfterDays: number) =>
-  Effect.gen(function* () {
-    const repository = yield* InsightsRepository
-    const snapshots = yield* Snapshots
-    const flagsRepo = yield* FlagRepository
-    const projects = yield* ProjectRepository
-    const environments = yield* EnvironmentRepository
-    const counter = new EvaluationCounter()
+export const make = Effect.gen(function* () {
+  const repository = yield* InsightsRepository
+  const snapshots = yield* Snapshots
+  const flagsRepo = yield* FlagRepository
+  const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
+  const counter = new EvaluationCounter()
 
-    const flush = Effect.gen(function* () {
-      if (counter.isEmpty) return
-      const pending = counter.drain()
-      const now = yield* Clock.currentTimeMillis
-      const { counts, last } = rowsOf(pending, now)
-      yield* repository.add(counts, last).pipe(Effect.tapError(() => Effect.sync(() => counter.restore(pending))))
-    }).pipe(Effect.withSpan("Insights.flush"))
+  const flush = Effect.gen(function* () {
+    if (counter.isEmpty) return
+    const pending = counter.drain()
+    const now = yield* Clock.currentTimeMillis
+    const { counts, last } = rowsOf(pending, now)
+    yield* repository.add(counts, last).pipe(Effect.tapError(() => Effect.sync(() => counter.restore(pending))))
+  }).pipe(Effect.withSpan("Insights.flush"))
 
-    const report = Effect.fn("Insights.report")(function* (
-      scope: { readonly projectId: string; readonly environment: string },
-      input: InsightsReport
-    ) {
-      if (Date.parse(input.from) > Date.parse(input.to)) return yield* windowProblem("from", "must not be after to")
-      const { snapshot } = yield* snapshots.snapshot(scope.projectId, scope.environment)
-      const variations = new Map(snapshot.flags.map((flag) => [flag.key, new Set(flag.variations.map((v) => v.key))]))
-      const known = input.counts.filter((c) => variations.get(c.flagKey)?.has(c.variationKey) === true)
-      // An SDK's clock may run ahead: its counts never land in a future hour.
-      const now = yield* Clock.currentTimeMillis
-      const to = Math.min(Date.parse(input.to), now)
-      counter.add(scope.projectId, scope.environment, hourOf(to), formatTimestamp(to), known)
-      return { accepted: known.length, ignored: input.counts.length - known.length }
-    })
-
-    const series = Effect.fn("Insights.series")(function* (projectId: string, flagKey: string, query: InsightsQuery) {
-      // The window first: a bad one is the caller's mistake whatever exists.
-      const now = yield* Clock.currentTimeMillis
-      const to = query.to === undefined ? now : Date.parse(query.to)
-      // Default: the last 24 hour buckets, the current one included.
-      const from = query.from === undefined ? hourStart(to) - 23 * HOUR_MS : Date.parse(query.from)
-      if (from > to) return yield* windowProblem("from", "must not be after to")
-      // Counted before listing the hours, so a window of centuries costs nothing.
-      if ((hourStart(to) - hourStart(from)) / HOUR_MS + 1 > MAX_SERIES_HOURS) {
-        return yield* windowProblem("from", `the window may span at most ${MAX_SERIES_HOURS} hours`)
-      }
-      const hours = hoursBetween(from, to)
-      yield* requireProject(projects, projectId)
-      if (Option.isNone(yield* environments.get(projectId, query.environment))) {
-        return yield* environmentNotFound(projectId, query.environment)
-      }
-      const flag = yield* flagsRepo.get(projectId, flagKey)
-      if (Option.isNone(flag)) return yield* Effect.fail(flagNotFound(projectId, flagKey))
-      const rows = yield* repository.series(projectId, query.environment, flagKey, hours[0], hours[hours.length - 1])
-      const byVariation = new Map<string, Map<string, number>>()
-      for (const row of rows) {
-        const perHour = byVariation.get(row.variationKey) ?? new Map<string, number>()
-        perHour.set(row.hour, row.count)
-        byVariation.set(row.variationKey, perHour)
-      }
-      // Every current variation, then any variation counted but since removed from the flag.
-      const keys = [...flag.value.variations.map((v) => v.key), ...[...byVariation.keys()].filter((k) => !flag.value.variations.some((v) => v.key === k))]
-      return {
-        flagKey,
-        environment: query.environment,
-        from: hours[0],
-        to: hours[hours.length - 1],
-        variations: keys.map((variationKey) => {
-          const perHour = byVariation.get(variationKey)
-          const points = hours.map((hour) => ({ hour, count: perHour?.get(hour) ?? 0 }))
-          return { variationKey, total: points.reduce((sum, p) => sum + p.count, 0), points }
-        })
-      }
-    })
-
-    const usage = (projectId: string, shown: ReadonlyArray<Flag>, all: ReadonlyArray<Flag> = shown) =>
-      Effect.gen(function* () {
-        const last = yield* repository.lastEvaluated(projectId)
-        const index = new Map(last.map((l) => [`${l.flagKey}\u0000${l.environmentKey}`, l.at]))
-        const lastEvaluated = lastEvaluatedWithDependents(all, (flagKey, env) => index.get(`${flagKey}\u0000${env}`) ?? null)
-        const now = yield* Clock.currentTimeMillis
-        return shown.map((flag) => withUsage(flag, (env) => lastEvaluated(flag.key, env), now, staleAfterDays))
-      })
-
-    return Insights.of({ counter, report, flush, series, usage })
+  const report = Effect.fn("Insights.report")(function* (
+    scope: { readonly projectId: string; readonly environment: string },
+    input: InsightsReport
+  ) {
+    if (Date.parse(input.from) > Date.parse(input.to)) return yield* windowProblem("from", "must not be after to")
+    const { snapshot } = yield* snapshots.snapshot(scope.projectId, scope.environment)
+    const variations = new Map(snapshot.flags.map((flag) => [flag.key, new Set(flag.variations.map((v) => v.key))]))
+    const known = input.counts.filter((c) => variations.get(c.flagKey)?.has(c.variationKey) === true)
+    // An SDK's clock may run ahead: its counts never land in a future hour.
+    const now = yield* Clock.currentTimeMillis
+    const to = Math.min(Date.parse(input.to), now)
+    counter.add(scope.projectId, scope.environment, hourOf(to), formatTimestamp(to), known)
+    return { accepted: known.length, ignored: input.counts.length - known.length }
   })
+
+  const series = Effect.fn("Insights.series")(function* (projectId: string, flagKey: string, query: InsightsQuery) {
+    // The window first: a bad one is the caller's mistake whatever exists.
+    const now = yield* Clock.currentTimeMillis
+    const to = query.to === undefined ? now : Date.parse(query.to)
+    // Default: the last 24 hour buckets, the current one included.
+    const from = query.from === undefined ? hourStart(to) - 23 * HOUR_MS : Date.parse(query.from)
+    if (from > to) return yield* windowProblem("from", "must not be after to")
+    // Counted before listing the hours, so a window of centuries costs nothing.
+    if ((hourStart(to) - hourStart(from)) / HOUR_MS + 1 > MAX_SERIES_HOURS) {
+      return yield* windowProblem("from", `the window may span at most ${MAX_SERIES_HOURS} hours`)
+    }
+    const hours = hoursBetween(from, to)
+    yield* requireProject(projects, projectId)
+    if (Option.isNone(yield* environments.get(projectId, query.environment))) {
+      return yield* environmentNotFound(projectId, query.environment)
+    }
+    const flag = yield* flagsRepo.get(projectId, flagKey)
+    if (Option.isNone(flag)) return yield* Effect.fail(flagNotFound(projectId, flagKey))
+    const rows = yield* repository.series(projectId, query.environment, flagKey, hours[0], hours[hours.length - 1])
+    const byVariation = new Map<string, Map<string, number>>()
+    for (const row of rows) {
+      const perHour = byVariation.get(row.variationKey) ?? new Map<string, number>()
+      perHour.set(row.hour, row.count)
+      byVariation.set(row.variationKey, perHour)
+    }
+    // Every current variation, then any variation counted but since removed from the flag.
+    const keys = [...flag.value.variations.map((v) => v.key), ...[...byVariation.keys()].filter((k) => !flag.value.variations.some((v) => v.key === k))]
+    return {
+      flagKey,
+      environment: query.environment,
+      from: hours[0],
+      to: hours[hours.length - 1],
+      variations: keys.map((variationKey) => {
+        const perHour = byVariation.get(variationKey)
+        const points = hours.map((hour) => ({ hour, count: perHour?.get(hour) ?? 0 }))
+        return { variationKey, total: points.reduce((sum, p) => sum + p.count, 0), points }
+      })
+    }
+  })
+
+  return Insights.of({ counter, report, flush, series })
+})
 
 /**
  * The service with its flushing fiber (every `FLUSH_INTERVAL`) and a last flush when the layer's
  * scope closes. A failed periodic flush is logged; its counts stay for the next one.
  */
-export const layerWith = (staleAfterDays: number) =>
-  Layer.scoped(
-    Insights,
-    Effect.gen(function* () {
-      const insights = yield* make(staleAfterDays)
-      const logged = insights.flush.pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("Flushing evaluation insights failed; retrying at the next flush", Cause.squash(cause)))
-      )
-      yield* Effect.addFinalizer(() => logged)
-      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(FLUSH_INTERVAL), logged)))
-      return insights
-    })
-  )
-
-/** FLAGPORT_STALE_AFTER_DAYS: a whole number of days, at least 1 (default 30). */
-export const staleAfterDaysConfig: Config.Config<number> = Config.integer("FLAGPORT_STALE_AFTER_DAYS").pipe(
-  Config.validate({ message: "Expected a whole number of days, at least 1", validation: (days) => days >= 1 }),
-  Config.withDefault(DEFAULT_STALE_AFTER_DAYS)
-)
-
-/** The service configured from the environment; fails at start on a bad FLAGPORT_STALE_AFTER_DAYS. */
-export const layerConfig: Layer.Layer<
+export const layer: Layer.Layer<
   Insights,
-  ConfigError,
-  InsightsRepository | Snapshots | FlagRepository | ProjectRepository | EnvironmentRepository
-> = Layer.unwrapEffect(Effect.map(staleAfterDaysConfig, layerWith))
+  never,
+  InsightsRepository | Snapshots | ProjectRepository | EnvironmentRepository | FlagRepository
+> = Layer.scoped(
+  Insights,
+  Effect.gen(function* () {
+    const insights = yield* make
+    const logged = insights.flush.pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("Flushing evaluation insights failed; retrying at the next flush", Cause.squash(cause)))
+    )
+    yield* Effect.addFinalizer(() => logged)
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(FLUSH_INTERVAL), logged)))
+    return insights
+  })
+)

@@ -29,6 +29,7 @@ import { Webhooks } from "../../src/services/Webhooks.js"
 import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
 import { settledDelivery } from "../webhooks/fixtures/Deliveries.js"
 import { booleanFlag, type Contract, freshProjectId, givenFlag, givenProject } from "./Backend.js"
+import { stored } from "../fixtures/StoredFlag.js"
 
 const boom = new StorageError({ message: "injected audit failure" })
 
@@ -67,17 +68,19 @@ export const auditLogContract: Contract = (it) => {
       const production = yield* (yield* Environments).create(projectId, { key: "production", name: "Production" })
       yield* (yield* Environments).create(projectId, { key: "staging", name: "Staging" })
       const flags = yield* Flags
-      const created = yield* flags.create(projectId, booleanFlag("f"))
-      const patched = yield* flags.patch(projectId, "f", { name: "Renamed" })
-      const targeted = yield* flags.replaceTargeting(projectId, "f", {
-        environment: "staging",
-        enabled: true,
-        defaultVariationKey: "on",
-        offVariationKey: "off",
-        rules: []
-      })
+      const created = stored(yield* flags.create(projectId, booleanFlag("f")))
+      const patched = stored(yield* flags.patch(projectId, "f", { name: "Renamed" }))
+      const targeted = stored(
+        yield* flags.replaceTargeting(projectId, "f", {
+          environment: "staging",
+          enabled: true,
+          defaultVariationKey: "on",
+          offVariationKey: "off",
+          rules: []
+        })
+      )
       yield* (yield* EnvironmentCopy).copy(projectId, "production", { from: "staging" })
-      const copied = yield* flags.get(projectId, "f")
+      const copied = stored(yield* flags.get(projectId, "f"))
       const segments = yield* Segments
       const segment = yield* segments.create(projectId, { key: "s", name: "S", conditions: [] })
       const segmentPatched = yield* segments.patch(projectId, "s", { name: "S2" })

@@ -5,6 +5,7 @@ import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Segments } from "../../src/services/Segments.js"
 import { booleanFlag, type Contract, givenProject } from "./Backend.js"
+import { stored } from "../fixtures/StoredFlag.js"
 
 /** The outbox: one event per mapped write, with the contract payload, in order. */
 export const outboxContract: Contract = (it) => {
@@ -14,15 +15,17 @@ export const outboxContract: Contract = (it) => {
       const segments = yield* Segments
       const outbox = yield* EventOutbox
       const projectId = yield* givenProject("development")
-      const created = yield* flags.create(projectId, booleanFlag("flag"))
-      const patched = yield* flags.patch(projectId, "flag", { name: "Renamed" })
-      const targeted = yield* flags.replaceTargeting(projectId, "flag", {
-        environment: "development",
-        enabled: true,
-        defaultVariationKey: "on",
-        offVariationKey: "off",
-        rules: []
-      })
+      const created = stored(yield* flags.create(projectId, booleanFlag("flag")))
+      const patched = stored(yield* flags.patch(projectId, "flag", { name: "Renamed" }))
+      const targeted = stored(
+        yield* flags.replaceTargeting(projectId, "flag", {
+          environment: "development",
+          enabled: true,
+          defaultVariationKey: "on",
+          offVariationKey: "off",
+          rules: []
+        })
+      )
       yield* segments.create(projectId, { key: "s", name: "S", conditions: [] })
       yield* flags.remove(projectId, "flag")
       const entries = yield* outbox.list(projectId)

@@ -21,10 +21,11 @@ export const flagContract: Contract = (it) => {
           { key: "off", value: false }
         ]
       })
-      expect(created).toMatchObject({ key: "new-checkout", name: "New checkout", type: "boolean", version: 1 })
+      // The flag as the API shows it: never evaluated, and new, so not stale.
+      expect(created).toMatchObject({ key: "new-checkout", name: "New checkout", type: "boolean", version: 1, stale: false })
       expect(created.configs).toEqual([
-        { environmentKey: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] },
-        { environmentKey: "staging", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] }
+        { environmentKey: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [], lastEvaluatedAt: null },
+        { environmentKey: "staging", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [], lastEvaluatedAt: null }
       ])
       expect(created.createdAt).toBe(created.updatedAt)
       expect(yield* flags.get(projectId, "new-checkout")).toEqual(created)

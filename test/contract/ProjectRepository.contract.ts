@@ -90,7 +90,8 @@ export const projectContract: Contract = (it) => {
         defaultVariationKey: "red",
         offVariationKey: "blue",
         prerequisites: [],
-        rules: []
+        rules: [],
+        lastEvaluatedAt: null
       })
       expect(limit.configs[1]).toMatchObject({ defaultVariationKey: "only", offVariationKey: "only", enabled: false })
       expect(color.version).toBe(2)

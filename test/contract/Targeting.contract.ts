@@ -60,7 +60,8 @@ export const targetingContract: Contract = (it) => {
         defaultVariationKey: "off",
         offVariationKey: "off",
         prerequisites: [],
-        rules: []
+        rules: [],
+        lastEvaluatedAt: null
       })
     }))
 

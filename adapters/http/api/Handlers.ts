@@ -12,7 +12,6 @@ import { Audit } from "../../../src/services/Audit.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags } from "../../../src/services/Flags.js"
-import type { Flag } from "../../../src/domain/definitions/Flag.js"
 import { Projects } from "../../../src/services/Projects.js"
 import { Schedules } from "../../../src/services/Schedules.js"
 import { Segments } from "../../../src/services/Segments.js"
@@ -57,23 +56,11 @@ const asEnvelopes = <A, E extends Errors.ServiceError, R>(
 ): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
   effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
-/**
- * The flags as the API shows them: each configuration with `lastEvaluatedAt`, and `stale`. A
- * flag counts as evaluated when a flag requiring it is, so usage needs every flag of the project
- * (`all`; read here when not given).
- */
-const withUsage = (projectId: string, shown: ReadonlyArray<Flag>, all?: ReadonlyArray<Flag>) =>
-  Effect.gen(function* () {
-    const insights = yield* Insights
-    const every = all ?? (yield* mapped((yield* Flags).list(projectId)))
-    return yield* mapped(insights.usage(projectId, shown, every))
-  })
-
-/** Answers with the flag (with its usage) and its version as the `ETag` header. */
-const withEtag = (projectId: string) => (flag: Flag) =>
-  Effect.zipLeft(
-    Effect.map(withUsage(projectId, [flag]), ([shown]) => shown!),
-    HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etagOf(flag.version))))
+/** Answers with the flag and its version as the `ETag` header. */
+const withEtag = <F extends { readonly version: number }>(flag: F) =>
+  Effect.as(
+    HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etagOf(flag.version)))),
+    flag
   )
 
 /** The version `If-Match` requires (undefined: none), or the 400. */
@@ -116,22 +103,21 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
 export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =>
   handlers
     .handle("create", ({ path, payload }) =>
-      Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), withEtag(path.projectId)))
+      Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), withEtag))
     )
     .handle("list", ({ path, urlParams }) =>
       Effect.gen(function* () {
         const flags = yield* Flags
         const all = yield* mapped(flags.list(path.projectId))
-        const shown = yield* withUsage(path.projectId, all, all)
-        return { data: urlParams.status === "stale" ? shown.filter((flag) => flag.stale) : shown }
+        return { data: urlParams.status === "stale" ? all.filter((flag) => flag.stale) : all }
       })
     )
-    .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag(path.projectId))))
+    .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag)))
     .handle("patch", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag(path.projectId))
+        return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag)
       })
     )
     .handle("remove", ({ headers, path }) =>
@@ -145,7 +131,7 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        return yield* Effect.flatMap(mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag(path.projectId))
+        return yield* Effect.flatMap(mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag)
       })
     )
 )

@@ -21,6 +21,7 @@ import type { Snapshots } from "../../../src/services/Snapshots.js"
 import type { StreamTokens } from "../../../src/services/StreamTokens.js"
 import * as Webhooks from "../../../src/services/Webhooks.js"
 import * as Insights from "../../../src/services/Insights.js"
+import * as FlagUsage from "../../../src/services/FlagUsage.js"
 import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
 import type * as StorageLayer from "../../storage/StorageLayer.js"
 import { FlagportApi } from "../api/Api.js"
@@ -55,7 +56,7 @@ export type HttpServices =
 export const servicesFrom = <E, R>(
   storage: Layer.Layer<StorageLayer.Storage, E, R>
 ): Layer.Layer<HttpServices | StorageLayer.Storage, E | ConfigError, R> =>
-  Layer.mergeAll(Webhooks.layer, Insights.layerConfig).pipe(Layer.provideMerge(storage))
+  Layer.mergeAll(Webhooks.layer, Insights.layer).pipe(Layer.provideMerge(storage), Layer.provide(FlagUsage.layerConfig))
 
 export interface HttpOptions {
   /** The path prefix the host mounts the API under (e.g. `/flags`); "" or absent for the root. */
