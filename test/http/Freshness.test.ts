@@ -25,6 +25,7 @@ import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
 import { startDispatcherProcess } from "../webhooks/fixtures/Process.js"
 import { booleanFlag } from "../webhooks/fixtures/Flags.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
+import { etagOf, openStream } from "./sse.js"
 
 const BOUND_MS = 100
 const WORST_MS = 1_000
@@ -156,6 +157,25 @@ describe("a write through the services alone reaches a running server's evaluati
     }
     expectFresh(trials)
   }, 180_000)
+})
+
+describe("a write only the revision poll finds", () => {
+  it("reaches the server's streams within the recheck's second, as an announced one does", async () => {
+    const file = await scoped(freshSqliteFile)
+    // The default poll and key TTL, and no watch of the file: only the poll can find the write.
+    const t = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${file}`, { listen: false }))
+    closers.push(t.close)
+    const other = ManagedRuntime.make(StorageLayer.fromDatabaseUrl(`sqlite:${file}`, { listen: false }))
+    closers.push(() => other.dispose())
+    const stream = await openStream(t.url, "/v1/stream?environment=development", { authorization: `Bearer ${t.keys.client}` })
+    closers.push(async () => stream.close())
+    const before = etagOf(await stream.event(0))
+    await other.runPromise(Effect.flatMap(Flags, (flags) => flags.create("p1", booleanFlag("polled"))))
+    const written = performance.now()
+    const after = etagOf(await stream.event(1, 3_000))
+    expect(after).not.toBe(before)
+    expect(performance.now() - written).toBeLessThan(1_000 + 250 + WORST_MS) // a recheck, a revision check, a load
+  })
 })
 
 describe("a key revoked through the services alone stops working on a running server at once", () => {
