@@ -3,19 +3,26 @@
  * - write-time validation of flag targeting and segments (`definitions/ValidateConditions.ts`,
  *   `definitions/Validation.ts`),
  * - the evaluation endpoints' context check (`evaluation/ContextLimits.ts`, applied at the HTTP edge),
+ * - the meter of the `matches` work of one evaluation (`conditions/RegexBudget.ts`),
  * - the limits table in docs/operations.md (a test compares it with `docsTable()`).
  *
  * Why these numbers: each evaluation step is linear in what it reads (docs/operations.md, "What a
  * request can cost", has the proof), so the worst request is the product of a few of these
  * limits. They are chosen so that product stays far below 50 ms of event-loop time on a small
  * machine while leaving room for every ordinary use (a few dozen attributes, user agents, lists
- * of a few hundred ids).
+ * of a few hundred ids). The `matches` operator is the exception that proves it: a pattern's cost
+ * per character is its program size, and everyday patterns (a user-agent alternation, a few
+ * ordinary patterns in one condition) need hundreds of instructions, so instead of keeping each
+ * pattern tiny, one evaluation's total is metered (`regexWorkPerEvaluation`).
  *
  * Pure data with no imports, so the evaluator can load it in any JavaScript runtime.
  */
 
-/** Where a limit is enforced: on the evaluation context (the edge, 400) or on a write (400). */
-export type LimitScope = "context" | "configuration"
+/**
+ * Where a limit is enforced: on the evaluation context (the edge, 400), on a write (400), or while
+ * one evaluation runs (the flag being evaluated answers ERROR).
+ */
+export type LimitScope = "context" | "configuration" | "evaluation"
 
 interface Declaration {
   readonly value: number
@@ -25,6 +32,13 @@ interface Declaration {
   /** One line for the docs table. */
   readonly meaning: string
 }
+
+/**
+ * What one test of a string costs beyond its characters, in the unit of `regexWorkPerEvaluation`:
+ * the matcher's set-up (about 60 to 100 steps' worth, measured in docs/benchmarks.md), so that many
+ * tests of tiny strings are metered too.
+ */
+export const REGEX_TEST_OVERHEAD = 64
 
 export const LIMITS = {
   contextAttributes: {
@@ -88,11 +102,18 @@ export const LIMITS = {
     meaning: "characters of one string value of a condition (a regular expression included)"
   },
   regexSizePerCondition: {
-    value: 50,
+    value: 1000,
     scope: "configuration",
     unit: "RE2 instructions",
     meaning:
-      "compiled size of one `matches` condition: its patterns as one RE2 alternation, in RE2 program instructions (`^(?:[0-9]{1,3}\\.){3}[0-9]{1,3}$` is 27)"
+      "compiled size of one `matches` condition: its patterns as one RE2 alternation, in RE2 program instructions (`^(?:[0-9]{1,3}\\.){3}[0-9]{1,3}$` is 27, `[a-z]{0,99}` about 200)"
+  },
+  regexWorkPerEvaluation: {
+    value: 1_500_000,
+    scope: "evaluation",
+    unit: "instruction-characters",
+    meaning:
+      `what the \`matches\` conditions of one evaluation (one request, all its flags) may read: each test of a string costs its condition's program size x (the string's length + 1), plus ${REGEX_TEST_OVERHEAD}; a flag whose test would go past it answers ERROR`
   },
   prerequisitesPerConfiguration: {
     value: 20,
@@ -131,6 +152,12 @@ export const atMostLength = (name: LimitName): string => {
   return `must be at most ${l.value.toLocaleString("en-US")} ${l.unit}`
 }
 
+const WHERE: Record<LimitScope, string> = {
+  context: "evaluation context",
+  configuration: "targeting, segments",
+  evaluation: "one evaluation"
+}
+
 /** The Markdown table of docs/operations.md, generated from the declaration. */
 export const docsTable = (): string =>
   [
@@ -138,7 +165,7 @@ export const docsTable = (): string =>
     "|---|---|---|---|",
     ...(Object.keys(LIMITS) as Array<LimitName>).map((name) => {
       const l: Declaration = LIMITS[name]
-      const where = l.scope === "context" ? "evaluation context" : "targeting, segments"
+      const where = WHERE[l.scope]
       return `| \`${name}\` | ${l.value.toLocaleString("en-US")} ${l.unit} | ${where} | ${l.meaning} |`
     })
   ].join("\n")

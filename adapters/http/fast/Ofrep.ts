@@ -105,15 +105,13 @@ export class Ofrep {
  * and written from its cached fragment in one pass; `each` sees every result (the insights counter).
  */
 const flagsJson = (entry: CompiledEntry, context: Evaluate.LocalContext, each: ((result: EvaluationResult) => void) | undefined): string => {
-  const ordered = entry.compiled.ordered
   let out = "["
-  for (let i = 0; i < ordered.length; i++) {
-    const flag = ordered[i]!
-    const result = Evaluate.evaluateCompiled(flag, context)
+  // One request, one `matches` budget for all its flags (Evaluator.evaluateEach).
+  Evaluate.evaluateEach(entry.compiled.ordered, context, (flag, result, i) => {
     if (each !== undefined) each(result)
     if (i > 0) out += ","
     out += cachedOfrepFlagJson(result) ?? ofrepFlagJson(flag.key, flag, result, entry.versions.get(flag.key))
-  }
+  })
   return `${out}]`
 }
 

@@ -42,15 +42,13 @@ export const evaluateAllJson = (
   context: Evaluate.LocalContext,
   each: ((result: EvaluationResult) => void) | undefined
 ): string => {
-  const ordered = compiled.ordered
   let out = "{"
-  for (let i = 0; i < ordered.length; i++) {
-    const flag = ordered[i]!
-    const result = Evaluate.evaluateCompiled(flag, context)
+  // One request, one `matches` budget for all its flags (Evaluator.evaluateEach).
+  Evaluate.evaluateEach(compiled.ordered, context, (flag, result, i) => {
     if (each !== undefined) each(result)
     if (i > 0) out += ","
     out += memberOf(flag.key, result)
-  }
+  })
   return `${out}}`
 }
 

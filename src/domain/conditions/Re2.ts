@@ -10,9 +10,11 @@
  * Cost: RE2 runs an automaton over the input, so one test reads each character once and keeps at
  * most one thread per program instruction: O(input length x program size), whatever the pattern.
  * A condition's patterns are compiled together as one alternation, so a condition costs one pass
- * per string, and `Limits.regexSizePerCondition` bounds its program size.
+ * per string; `Limits.regexSizePerCondition` bounds its program size, and every test is charged
+ * to the evaluation's budget before it runs (RegexBudget.ts), which bounds the total.
  */
 import { RE2JS } from "re2js"
+import * as RegexBudget from "./RegexBudget.js"
 import type { RegexEngine, Tester } from "./RegexEngine.js"
 
 const PREFIX = "error parsing regexp: "
@@ -61,10 +63,45 @@ export const programSize = (patterns: ReadonlyArray<string>): number => RE2JS.co
  * case stays close to the ordinary one (measured in docs/benchmarks.md).
  */
 export const compile = (patterns: ReadonlyArray<string>): Tester => {
+  const program = programOf(patterns)
+  if (program === undefined) return () => false
+  const { re, size } = program
+  return (input) => {
+    RegexBudget.charge(size, input.length)
+    return re.matcher(input).find()
+  }
+}
+
+interface Program {
+  readonly re: RE2JS
+  readonly size: number
+}
+
+/**
+ * Compiled programs by source, shared by every snapshot compile: a write recompiles its project's
+ * snapshot, and without this every `matches` condition of the project would be compiled again
+ * (a 1,000-instruction program takes about half a millisecond). Bounded: emptied when full.
+ */
+const PROGRAMS = new Map<string, Program | undefined>()
+const PROGRAMS_MAX = 4096
+
+/**
+ * The program of a condition's patterns: the patterns with a `syntaxProblem` are dropped (a stored
+ * pattern that is not valid RE2 never matches; checked one by one, since a broken pattern could
+ * otherwise change its neighbours' meaning inside the alternation), undefined when none is left.
+ */
+const programOf = (patterns: ReadonlyArray<string>): Program | undefined => {
+  const source = alternation(patterns)
+  if (PROGRAMS.has(source)) return PROGRAMS.get(source)
   const valid = patterns.filter((p) => syntaxProblem(p) === undefined)
-  if (valid.length === 0) return () => false
-  const re = RE2JS.compile(alternation(valid))
-  return (input) => re.matcher(input).find()
+  let program: Program | undefined
+  if (valid.length > 0) {
+    const re = RE2JS.compile(alternation(valid))
+    program = { re, size: re.programSize() }
+  }
+  if (PROGRAMS.size >= PROGRAMS_MAX) PROGRAMS.clear()
+  PROGRAMS.set(source, program)
+  return program
 }
 
 /**

@@ -49,7 +49,7 @@ const regexSizeProblem = (patterns: ReadonlyArray<string>): string | undefined =
   const max = limit("regexSizePerCondition")
   return size <= max
     ? undefined
-    : `the regular expressions compile to ${size} RE2 instructions together, at most ${max}: use fewer or simpler patterns (e.g. smaller {n,m} bounds)`
+    : `the regular expressions compile to ${size} RE2 instructions together, at most ${max.toLocaleString("en-US")}: use fewer or simpler patterns (e.g. smaller {n,m} bounds)`
 }
 
 /** A problem when an array holds more than a limit allows. */

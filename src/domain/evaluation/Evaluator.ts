@@ -37,6 +37,7 @@ import {
   KIND_IN_SEGMENT
 } from "./Compiled.js"
 import { errorResult } from "./Compile.js"
+import * as RegexBudget from "../conditions/RegexBudget.js"
 import type { EvaluationContext } from "./EvaluationContext.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 import { testAttribute, testString } from "./Operators.js"
@@ -198,8 +199,17 @@ const evaluateFlag = (flag: CompiledFlag, context: LocalContext, observer: Obser
   return flag.fallthrough
 }
 
-const unexpected = (flagKey: string, e: unknown): EvaluationResult =>
-  errorResult(String(flagKey), `EVALUATION_FAILED: ${e instanceof Error ? e.message : String(e)}`, undefined)
+/**
+ * A flag whose evaluation threw: the `matches` budget spent (RegexBudget.ts), which serves the
+ * flag's off variation like any ERROR of a definition, or hostile input (value null).
+ */
+const unexpected = (flagKey: string, e: unknown, flag: CompiledFlag | undefined): EvaluationResult => {
+  if (!(e instanceof RegexBudget.RegexBudgetExceeded)) {
+    return errorResult(String(flagKey), `EVALUATION_FAILED: ${e instanceof Error ? e.message : String(e)}`, undefined)
+  }
+  const off = flag?.off
+  return errorResult(String(flagKey), e.message, off === undefined || off.variationKey === null ? undefined : { key: off.variationKey, value: off.value })
+}
 
 /** True when the snapshot has a flag with this key. */
 export const hasFlag = (compiled: CompiledSnapshot, flagKey: string): boolean => {
@@ -219,15 +229,17 @@ export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: L
  * public `evaluate` keeps its three arguments; the work is the same function.
  */
 export const evaluateObserved = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext, observer: EvaluationObserver | undefined): EvaluationResult => {
+  RegexBudget.reset()
+  let flag: CompiledFlag | undefined
   try {
-    const flag = compiled.flags.get(flagKey)
+    flag = compiled.flags.get(flagKey)
     if (flag === undefined) {
       return errorResult(String(flagKey), `FLAG_NOT_FOUND: no flag ${JSON.stringify(flagKey)} in environment ${JSON.stringify(compiled.environment)}`, undefined)
     }
     return evaluateFlag(flag, context, observer)
   } catch (e) {
-    // Reached only through hostile input (throwing getters, proxies); results stay total.
-    return unexpected(flagKey, e)
+    // The `matches` budget spent, or hostile input (throwing getters, proxies); results stay total.
+    return unexpected(flagKey, e, flag)
   }
 }
 
@@ -236,7 +248,7 @@ const evaluateOne = (flag: CompiledFlag, context: unknown): EvaluationResult => 
   try {
     return evaluateFlag(flag, context as LocalContext, undefined)
   } catch (e) {
-    return unexpected(flag.key, e)
+    return unexpected(flag.key, e, flag)
   }
 }
 
@@ -244,10 +256,33 @@ const evaluateOne = (flag: CompiledFlag, context: unknown): EvaluationResult => 
  * Evaluates one compiled flag the caller already holds (the SDK indexes flags with what it needs
  * beside them, so it looks each up once). Never throws.
  */
-export const evaluateCompiled = (flag: CompiledFlag, context: LocalContext): EvaluationResult => evaluateOne(flag, context)
+export const evaluateCompiled = (flag: CompiledFlag, context: LocalContext): EvaluationResult => {
+  RegexBudget.reset()
+  return evaluateOne(flag, context)
+}
+
+/**
+ * Evaluates `flags` in order for one request, handing each result to `visit` (for a bulk answer
+ * written flag by flag, without building the record `evaluateAll` returns). The flags share one
+ * `matches` budget, as in `evaluateAll`; `evaluateCompiled` in a loop would give each its own.
+ * Never throws (unless `visit` does).
+ */
+export const evaluateEach = (
+  flags: ReadonlyArray<CompiledFlag>,
+  context: LocalContext,
+  visit: (flag: CompiledFlag, result: EvaluationResult, index: number) => void
+): void => {
+  RegexBudget.reset()
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i]!
+    visit(flag, evaluateOne(flag, context), i)
+  }
+}
 
 /** Evaluates every flag of the snapshot, keyed by flag key, in snapshot order. Never throws. */
 export const evaluateAll = (compiled: CompiledSnapshot, context: LocalContext): Record<string, EvaluationResult> => {
+  // One budget for the whole request (RegexBudget.ts): the flags are evaluated in snapshot order.
+  RegexBudget.reset()
   const out: Record<string, EvaluationResult> = {}
   try {
     const ordered = compiled.ordered
