@@ -7,7 +7,9 @@
  * other request meanwhile is served from the cache. `checkedAt` is the time the read started,
  * so a write acknowledged at time T (by any process on the same database) is served by every
  * process from T + 250 ms + one revision read + one snapshot rebuild at the latest: well
- * inside the contract's 1 s. In steady state a request touches no database.
+ * inside the contract's 1 s. In steady state a request touches no database. A check that finds a
+ * newer revision than the cache knew (a write no announcement brought) calls `discovered`, so the
+ * live streams hear of it as of an announced one.
  *
  * A committed write, announced on the change feed (by any writer in this process, or by another
  * process on a shared PostgreSQL), calls `committed(change)`. When the change is the next
