@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { saturatingAdd } from "../../src/domain/insights/ReportBounds.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../../src/ports/InsightsRepository.js"
 import { MemoryDb } from "./MemoryDb.js"
 
@@ -22,7 +23,7 @@ export const layer = Layer.effect(
               const next = new Map(map)
               for (const row of rows) {
                 const id = bucketId(row)
-                next.set(id, { ...row, count: (next.get(id)?.count ?? 0) + row.count })
+                next.set(id, { ...row, count: saturatingAdd(next.get(id)?.count ?? 0, row.count) })
               }
               return next
             }),
@@ -42,6 +43,15 @@ export const layer = Layer.effect(
           [...map.values()]
             .filter((r) => r.projectId === projectId && r.environmentKey === environmentKey && r.flagKey === flagKey && r.hour >= fromHour && r.hour <= toHour)
             .sort((a, b) => (a.hour === b.hour ? (a.variationKey < b.variationKey ? -1 : 1) : a.hour < b.hour ? -1 : 1))
+        ),
+      prune: (beforeHour, limit) =>
+        db.withTransaction(
+          counts.modify((map) => {
+            const old = [...map.values()].filter((r) => r.hour < beforeHour).sort((a, b) => (a.hour < b.hour ? -1 : a.hour > b.hour ? 1 : 0)).slice(0, Math.max(1, limit))
+            const next = new Map(map)
+            for (const r of old) next.delete(bucketId(r))
+            return [old.length, next]
+          })
         ),
       lastEvaluated: (projectId) =>
         Effect.map(last.get, (map) =>

@@ -14,6 +14,7 @@ import Insights from "./migrations/0009_insights.js"
 import Prerequisites from "./migrations/0010_prerequisites.js"
 import ConfigVersions from "./migrations/0011_config_versions.js"
 import WebhookAnswers from "./migrations/0012_webhook_answers.js"
+import InsightsHour from "./migrations/0013_insights_hour.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -33,7 +34,8 @@ export const migrations = {
   "0009_insights": Insights,
   "0010_prerequisites": Prerequisites,
   "0011_config_versions": ConfigVersions,
-  "0012_webhook_answers": WebhookAnswers
+  "0012_webhook_answers": WebhookAnswers,
+  "0013_insights_hour": InsightsHour
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

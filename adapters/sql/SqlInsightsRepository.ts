@@ -1,13 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import { MAX_COUNT } from "../../src/domain/insights/ReportBounds.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../../src/ports/InsightsRepository.js"
 import { orFail } from "./SqlSupport.js"
 
 /**
  * Insights in two tables (migration 0009): flagport_insights (one row per hour bucket and
  * variation) and flagport_flag_evaluations (last evaluation per flag and environment). Writes are
- * upserts that add (`count = count + excluded.count`) or move forward, the same statement on
- * SQLite and PostgreSQL, inside one transaction.
+ * upserts that add or move forward, the same statement on SQLite and PostgreSQL, inside one
+ * transaction. Adding saturates at MAX_COUNT: on PostgreSQL a BIGINT overflow would fail the
+ * statement, and with it every later flush that touches the row.
  */
 
 interface CountRow {
@@ -37,6 +39,8 @@ const chunks = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => 
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  // A literal, not a parameter: PostgreSQL then reads it as a BIGINT, as the column.
+  const MAX = sql.literal(String(MAX_COUNT))
 
   const addCounts = (rows: ReadonlyArray<HourlyCount>) =>
     sql`INSERT INTO flagport_insights ${sql.insert(rows.map((r) => ({
@@ -48,7 +52,10 @@ export const make = Effect.gen(function* () {
       count: r.count
     })))}
       ON CONFLICT (project_id, environment_key, flag_key, hour, variation_key)
-      DO UPDATE SET count = flagport_insights.count + excluded.count`
+      DO UPDATE SET count = CASE
+        WHEN flagport_insights.count > ${MAX} - excluded.count
+          THEN CASE WHEN flagport_insights.count > ${MAX} THEN flagport_insights.count ELSE ${MAX} END
+        ELSE flagport_insights.count + excluded.count END`
 
   const moveLast = (rows: ReadonlyArray<LastEvaluated>) =>
     sql`INSERT INTO flagport_flag_evaluations ${sql.insert(rows.map((r) => ({
@@ -88,11 +95,22 @@ export const make = Effect.gen(function* () {
             flagKey: r.flag_key,
             variationKey: r.variation_key,
             hour: r.hour,
-            // BIGINT comes back as a string from PostgreSQL.
-            count: Number(r.count)
+            // BIGINT comes back as a string from PostgreSQL; a row written above MAX_COUNT (by hand, or
+            // before counts saturated) is shown as MAX_COUNT, the largest exact number.
+            count: Math.min(Number(r.count), MAX_COUNT)
           }))
         )
       ),
+    // One statement per batch, oldest hours first; on PostgreSQL rows another pruner holds are skipped.
+    prune: (beforeHour, limit) =>
+      orFail(
+        sql<{ one: number }>`DELETE FROM flagport_insights
+          WHERE (project_id, environment_key, flag_key, hour, variation_key) IN (
+            SELECT project_id, environment_key, flag_key, hour, variation_key FROM flagport_insights
+            WHERE hour < ${beforeHour} ORDER BY hour LIMIT ${Math.max(1, limit)}
+            ${sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })})
+          RETURNING 1 AS one`
+      ).pipe(Effect.map((rows) => rows.length)),
     lastEvaluated: (projectId) =>
       orFail(
         sql<LastRow>`SELECT project_id, environment_key, flag_key, last_evaluated_at FROM flagport_flag_evaluations

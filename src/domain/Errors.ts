@@ -34,6 +34,11 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unau
   message: Schema.String
 }) {}
 
+/** The server cannot take this now (a bounded backlog is full); the same request may succeed later. */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  message: Schema.String
+}) {}
+
 /** Known credentials that may not do this. */
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
   message: Schema.String

@@ -19,10 +19,11 @@
  */
 
 /**
- * Where a limit is enforced: on the evaluation context (the edge, 400), on a write (400), or while
- * one evaluation runs (the flag being evaluated answers ERROR).
+ * Where a limit is enforced: on the evaluation context (the edge, 400), on a write (400), while
+ * one evaluation runs (the flag being evaluated answers ERROR), or on an SDK's evaluation report
+ * (`POST /v1/insights`, 400).
  */
-export type LimitScope = "context" | "configuration" | "evaluation"
+export type LimitScope = "context" | "configuration" | "evaluation" | "report"
 
 interface Declaration {
   readonly value: number
@@ -132,6 +133,51 @@ export const LIMITS = {
     scope: "configuration",
     unit: "flag evaluations",
     meaning: "flag evaluations one evaluation may need through its prerequisites, counting a flag required twice twice"
+  },
+  // An SDK report is a claim nobody can check, so what one may claim is bounded: far above any
+  // real process (a million evaluations of one flag per second), low enough that no sum of
+  // claims reaches the integers storage and JavaScript keep exactly (Number.MAX_SAFE_INTEGER).
+  reportEntries: {
+    value: 1000,
+    scope: "report",
+    unit: "entries",
+    meaning: "entries (flag, variation, count) in one report"
+  },
+  reportEntryCount: {
+    value: 1_000_000_000,
+    scope: "report",
+    unit: "evaluations",
+    meaning: "`count` of one entry"
+  },
+  reportFlagRate: {
+    value: 1_000_000,
+    scope: "report",
+    unit: "evaluations per second",
+    meaning: "evaluations of one flag (all its variations) per second of the report's window `from`..`to` (a window shorter than 1 s counts as 1 s)"
+  },
+  reportTotal: {
+    value: 10_000_000_000,
+    scope: "report",
+    unit: "evaluations",
+    meaning: "evaluations in one report, all entries together"
+  },
+  reportKeyHour: {
+    value: 100_000_000_000,
+    scope: "report",
+    unit: "evaluations",
+    meaning: "evaluations one key may report for one hour (the hour of `to`), all its reports to one server together"
+  },
+  reportAge: {
+    value: 48,
+    scope: "report",
+    unit: "hours",
+    meaning: "how far back `from` may be; counts for older hours are refused"
+  },
+  reportClockSkew: {
+    value: 300,
+    scope: "report",
+    unit: "seconds",
+    meaning: "how far `to` may be ahead of the server's clock (an SDK's clock may run ahead; its counts then land in the current hour)"
   }
 } as const satisfies Record<string, Declaration>
 
@@ -155,7 +201,8 @@ export const atMostLength = (name: LimitName): string => {
 const WHERE: Record<LimitScope, string> = {
   context: "evaluation context",
   configuration: "targeting, segments",
-  evaluation: "one evaluation"
+  evaluation: "one evaluation",
+  report: "`POST /v1/insights`"
 }
 
 /** The Markdown table of docs/operations.md, generated from the declaration. */

@@ -22,6 +22,7 @@ export interface LastEvaluated {
 /**
  * Stored evaluation counts. Counts only ever grow: `add` adds to what is stored (never replaces),
  * so two processes flushing into one database both count, and a flush that fails changes nothing.
+ * Sums saturate at `MAX_COUNT` (domain/insights/ReportBounds.ts) instead of overflowing.
  */
 export interface InsightsRepositoryShape {
   /**
@@ -38,6 +39,11 @@ export interface InsightsRepositoryShape {
     fromHour: string,
     toHour: string
   ) => Effect.Effect<ReadonlyArray<HourlyCount>, StorageError>
+  /**
+   * Deletes up to `limit` hourly counts of hours before `beforeHour` (every project), oldest
+   * first; answers how many went. Last evaluations are kept (stale flags need them).
+   */
+  readonly prune: (beforeHour: string, limit: number) => Effect.Effect<number, StorageError>
   /** Every flag's last evaluation in each environment of the project. */
   readonly lastEvaluated: (projectId: string) => Effect.Effect<ReadonlyArray<LastEvaluated>, StorageError>
 }

@@ -1,18 +1,22 @@
 /**
  * Evaluation insights as a use case. The evaluation paths count into `counter` (in memory); SDKs
- * report their own counts through `report`. A fiber flushes the tally at most every 10 s, and the
- * layer's finalizer flushes once more at shutdown, so a crash loses at most the last 10 s. A flush
- * is one `InsightsRepository.add` (one transaction that only adds): a failed one writes nothing
- * and its counts wait for the next.
+ * report their own counts through `report`, within the bounds of `ReportBounds.ts`. A fiber
+ * flushes the tally at most every 10 s, and the layer's finalizer flushes once more at shutdown,
+ * so a crash loses at most the last 10 s. A flush is one `InsightsRepository.add` (one
+ * transaction that only adds); when it fails, each project's counts are written on their own, so
+ * one project's rows cannot hold back the others'. Counts not written wait for the next flush.
  *
- * It also answers the series endpoint. (A flag's last evaluations and stale status are part of the
+ * It also answers the series endpoint, and deletes hourly counts older than
+ * `FLAGPORT_INSIGHTS_RETENTION_DAYS`. (A flag's last evaluations and stale status are part of the
  * flag as the Flags use case answers it: FlagUsage.ts.)
  */
-import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Cause, Clock, Config, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import type { ConfigError } from "effect/ConfigError"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
-import { InvalidRequest, type ResourceNotFound } from "../domain/Errors.js"
+import { InvalidRequest, type ResourceNotFound, ServiceUnavailable } from "../domain/Errors.js"
 import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
-import { EvaluationCounter } from "../domain/insights/EvaluationCounter.js"
+import { EvaluationCounter, type PendingCount } from "../domain/insights/EvaluationCounter.js"
+import { KeyHourBudget, reportProblems, reportTotal, saturatingAdd } from "../domain/insights/ReportBounds.js"
 import {
   hourOf,
   hourStart,
@@ -34,22 +38,34 @@ import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 /** Longest pause between two flushes. */
 export const FLUSH_INTERVAL = Duration.seconds(10)
 
+/** Flushes a project's counts may fail while other projects' succeed before they are dropped (logged). */
+export const MAX_FLUSH_FAILURES = 3
+
+/** The default of FLAGPORT_INSIGHTS_RETENTION_DAYS. */
+export const DEFAULT_RETENTION_DAYS = 90
+
+/** Rows the retention deletes per statement. */
+const PRUNE_BATCH = 1000
+
 const HOUR_MS = 3_600_000
 
 export interface InsightsShape {
   /** Where every server-side evaluation is counted: `counter.count(projectId, environment, flagKey, variationKey)`. */
   readonly counter: EvaluationCounter
   /**
-   * An SDK's counts for one allowed scope: entries naming a flag or variation the environment
-   * does not have are ignored (an SDK may report a flag deleted meanwhile); 404 for an unknown
-   * project or environment.
+   * An SDK's counts for one allowed scope, sent with the key `keyId`: 400 for a window or counts
+   * out of bounds (`ReportBounds.ts`), 404 for an unknown project or environment, 503 while the
+   * pending counts are full. Entries naming a flag or variation the environment does not have are
+   * ignored (an SDK may report a flag deleted meanwhile). A refused report counts nothing.
    */
   readonly report: (
-    scope: { readonly projectId: string; readonly environment: string },
+    scope: { readonly projectId: string; readonly environment: string; readonly keyId: string },
     report: InsightsReport
-  ) => Effect.Effect<InsightsReceipt, InvalidRequest | ResourceNotFound | StorageError>
+  ) => Effect.Effect<InsightsReceipt, InvalidRequest | ResourceNotFound | ServiceUnavailable | StorageError>
   /** Writes what was counted since the last flush (the periodic fiber and shutdown call it). */
   readonly flush: Effect.Effect<void, StorageError>
+  /** Deletes the hourly counts older than the retention; answers how many went. */
+  readonly prune: Effect.Effect<number, StorageError>
   /** Hourly counts per variation of one flag in one environment; 400 for a bad window, 404s. */
   readonly series: (
     projectId: string,
@@ -76,7 +92,7 @@ const rowsOf = (
     const hour = p.hour ?? nowHour
     const id = [p.projectId, p.environmentKey, p.flagKey, p.variationKey, hour].join("\u0000")
     const seen = counts.get(id)
-    counts.set(id, { ...p, hour, count: (seen?.count ?? 0) + p.count })
+    counts.set(id, { projectId: p.projectId, environmentKey: p.environmentKey, flagKey: p.flagKey, variationKey: p.variationKey, hour, count: saturatingAdd(seen?.count ?? 0, p.count) })
     const at = p.evaluatedAt ?? nowText
     const flagId = [p.projectId, p.environmentKey, p.flagKey].join("\u0000")
     const previous = last.get(flagId)
@@ -87,34 +103,117 @@ const rowsOf = (
   return { counts: [...counts.values()], last: [...last.values()] }
 }
 
+const groupBy = (pending: ReadonlyArray<PendingCount>, id: (p: PendingCount) => string): ReadonlyArray<ReadonlyArray<PendingCount>> => {
+  const out = new Map<string, Array<PendingCount>>()
+  for (const p of pending) {
+    const key = id(p)
+    const list = out.get(key)
+    if (list === undefined) out.set(key, [p])
+    else list.push(p)
+  }
+  return [...out.values()]
+}
+
+/** The parts a failed flush retries one by one: each project's counts, or with one project each flag's. */
+const partsOf = (pending: ReadonlyArray<PendingCount>): ReadonlyArray<ReadonlyArray<PendingCount>> => {
+  const projects = groupBy(pending, (p) => p.projectId)
+  return projects.length > 1 ? projects : groupBy(pending, (p) => `${p.environmentKey}\u0000${p.flagKey}`)
+}
+
+/** FLAGPORT_INSIGHTS_RETENTION_DAYS as the service reads it when it is built (default 90). */
+export class RetentionDays extends Context.Reference<RetentionDays>()("@flagport/services/InsightsRetentionDays", {
+  defaultValue: (): number => DEFAULT_RETENTION_DAYS
+}) {}
+
 export const make = Effect.gen(function* () {
+  const retentionDays = yield* RetentionDays
   const repository = yield* InsightsRepository
   const snapshots = yield* Snapshots
   const flagsRepo = yield* FlagRepository
   const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
   const counter = new EvaluationCounter()
+  const budget = new KeyHourBudget()
+
+  const write = (pending: ReadonlyArray<PendingCount>, now: number) => {
+    const { counts, last } = rowsOf(pending, now)
+    return Effect.either(repository.add(counts, last))
+  }
+
+  /**
+   * Puts back what was not written, with its hour and instant fixed (so a retried live count
+   * still lands in the hour it was counted). `blamed`: the write failed while others succeeded,
+   * so these rows may be what fails; after `MAX_FLUSH_FAILURES` such flushes they are dropped.
+   */
+  const putBack = (pending: ReadonlyArray<PendingCount>, now: number, blamed: boolean) =>
+    Effect.gen(function* () {
+      const hour = hourOf(now)
+      const at = formatTimestamp(now)
+      const kept: Array<PendingCount> = []
+      let dropped = 0
+      for (const p of pending) {
+        const failures = (p.failures ?? 0) + (blamed ? 1 : 0)
+        if (failures >= MAX_FLUSH_FAILURES) dropped++
+        else kept.push({ ...p, hour: p.hour ?? hour, evaluatedAt: p.evaluatedAt ?? at, ...(failures > 0 ? { failures } : {}) })
+      }
+      counter.restore(kept)
+      if (dropped > 0) {
+        yield* Effect.logWarning(
+          `Dropped ${dropped} evaluation counts of project '${pending[0]!.projectId}' that failed to be written ${MAX_FLUSH_FAILURES} times while others were written`
+        )
+      }
+    })
 
   const flush = Effect.gen(function* () {
     if (counter.isEmpty) return
     const pending = counter.drain()
     const now = yield* Clock.currentTimeMillis
-    const { counts, last } = rowsOf(pending, now)
-    yield* repository.add(counts, last).pipe(Effect.tapError(() => Effect.sync(() => counter.restore(pending))))
+    const whole = yield* write(pending, now)
+    if (Either.isRight(whole)) return
+    const parts = partsOf(pending)
+    // One transaction failed: each part on its own, so one project's (one flag's) rows cannot block the rest.
+    const failed: Array<ReadonlyArray<PendingCount>> = []
+    if (parts.length === 1) failed.push(pending)
+    else for (const part of parts) if (Either.isLeft(yield* write(part, now))) failed.push(part)
+    // Every part failed: the database, not a row. Nothing is blamed; everything waits.
+    const blamed = failed.length < parts.length
+    for (const part of failed) yield* putBack(part, now, blamed)
+    if (failed.length > 0) return yield* Effect.fail(whole.left)
   }).pipe(Effect.withSpan("Insights.flush"))
 
+  const prune = Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const before = hourOf(now - retentionDays * 24 * HOUR_MS)
+    let total = 0
+    for (;;) {
+      const deleted = yield* repository.prune(before, PRUNE_BATCH)
+      total += deleted
+      if (deleted < PRUNE_BATCH) return total
+      yield* Effect.yieldNow()
+    }
+  }).pipe(Effect.withSpan("Insights.prune"))
+
   const report = Effect.fn("Insights.report")(function* (
-    scope: { readonly projectId: string; readonly environment: string },
+    scope: { readonly projectId: string; readonly environment: string; readonly keyId: string },
     input: InsightsReport
   ) {
-    if (Date.parse(input.from) > Date.parse(input.to)) return yield* windowProblem("from", "must not be after to")
+    const problems = reportProblems(input, yield* Clock.currentTimeMillis)
+    if (problems.length > 0) return yield* new InvalidRequest({ message: "The request is invalid.", details: problems })
     const { snapshot } = yield* snapshots.snapshot(scope.projectId, scope.environment)
     const variations = new Map(snapshot.flags.map((flag) => [flag.key, new Set(flag.variations.map((v) => v.key))]))
     const known = input.counts.filter((c) => variations.get(c.flagKey)?.has(c.variationKey) === true)
-    // An SDK's clock may run ahead: its counts never land in a future hour.
+    // An SDK's clock may run ahead (a little, see ReportBounds): its counts never land in a future hour.
     const now = yield* Clock.currentTimeMillis
     const to = Math.min(Date.parse(input.to), now)
-    counter.add(scope.projectId, scope.environment, hourOf(to), formatTimestamp(to), known)
+    // Taken and added with no pause between them, so concurrent reports cannot both pass the budget.
+    const hour = hourStart(to)
+    const total = reportTotal(known)
+    const over = budget.take(scope.keyId, hour, total, now)
+    if (over !== undefined) return yield* new InvalidRequest({ message: "The request is invalid.", details: [over] })
+    if (!counter.add(scope.projectId, scope.environment, hourOf(to), formatTimestamp(to), known)) {
+      budget.giveBack(scope.keyId, hour, total)
+      return yield* new ServiceUnavailable({ message: "Too many evaluation counts are waiting to be written; send them again later." })
+    }
     return { accepted: known.length, ignored: input.counts.length - known.length }
   })
 
@@ -158,12 +257,13 @@ export const make = Effect.gen(function* () {
     }
   })
 
-  return Insights.of({ counter, report, flush, series })
+  return Insights.of({ counter, report, flush, prune, series })
 })
 
 /**
- * The service with its flushing fiber (every `FLUSH_INTERVAL`) and a last flush when the layer's
- * scope closes. A failed periodic flush is logged; its counts stay for the next one.
+ * The service with its flushing fiber (every `FLUSH_INTERVAL`), a last flush when the layer's
+ * scope closes, and the retention (once at start, then hourly). A failed periodic flush is
+ * logged; its counts stay for the next one. A failed retention run is logged and tried next hour.
  */
 export const layer: Layer.Layer<
   Insights,
@@ -176,8 +276,26 @@ export const layer: Layer.Layer<
     const logged = insights.flush.pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("Flushing evaluation insights failed; retrying at the next flush", Cause.squash(cause)))
     )
+    const pruned = insights.prune.pipe(
+      Effect.tap((deleted) => (deleted > 0 ? Effect.logDebug(`insights retention deleted ${deleted} hourly counts`) : Effect.void)),
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logWarning("Insights retention run failed", Cause.squash(cause))
+      )
+    )
     yield* Effect.addFinalizer(() => logged)
     yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(FLUSH_INTERVAL), logged)))
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(pruned, Effect.sleep(Duration.hours(1)))))
     return insights
   })
+)
+
+/** FLAGPORT_INSIGHTS_RETENTION_DAYS: days hourly counts are kept, a whole number, at least 1 (default 90). */
+export const retentionDaysConfig: Config.Config<number> = Config.integer("FLAGPORT_INSIGHTS_RETENTION_DAYS").pipe(
+  Config.validate({ message: "Expected a whole number of days, at least 1", validation: (days) => days >= 1 }),
+  Config.withDefault(DEFAULT_RETENTION_DAYS)
+)
+
+/** The retention from the environment; fails at start on a bad FLAGPORT_INSIGHTS_RETENTION_DAYS. */
+export const retentionLayerConfig: Layer.Layer<never, ConfigError> = Layer.unwrapEffect(
+  Effect.map(retentionDaysConfig, (days) => Layer.succeed(RetentionDays, days))
 )

@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Effect, Exit } from "effect"
+import { MAX_COUNT } from "../../src/domain/insights/ReportBounds.js"
 import { type HourlyCount, InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { Transactor } from "../../src/ports/Transactor.js"
@@ -45,6 +46,31 @@ export const insightsContract: Contract = (it) => {
       yield* repo.add([count(p, "f", "on", H1, 1_000_000_000)], [])
       yield* repo.add([count(p, "f", "on", H1, 1_000_000_000)], [])
       expect((yield* repo.series(p, "production", "f", H1, H1))[0]?.count).toBe(3_000_000_000)
+    }))
+
+  it.effect("sums saturate at MAX_COUNT instead of overflowing (BIGINT on PostgreSQL)", () =>
+    Effect.gen(function* () {
+      const repo = yield* InsightsRepository
+      const p = freshProjectId()
+      yield* repo.add([count(p, "f", "on", H1, MAX_COUNT - 10)], [])
+      yield* repo.add([count(p, "f", "on", H1, 1_000_000_000)], [])
+      yield* repo.add([count(p, "f", "on", H1, MAX_COUNT)], [])
+      expect((yield* repo.series(p, "production", "f", H1, H1))[0]?.count).toBe(MAX_COUNT)
+    }))
+
+  it.effect("prune deletes the oldest hours before the cutoff, in batches, for every project", () =>
+    Effect.gen(function* () {
+      const repo = yield* InsightsRepository
+      const p = freshProjectId()
+      const q = freshProjectId()
+      yield* repo.add([count(p, "f", "on", H1, 1), count(q, "f", "on", H1, 2), count(p, "f", "on", H2, 3), count(p, "f", "on", H3, 4)], [])
+      // Other suites' rows of older hours may be pruned too: count only this test's.
+      const mine = Effect.map(Effect.all([repo.series(p, "production", "f", H1, H3), repo.series(q, "production", "f", H1, H3)]), ([a, b]) => [...a, ...b].map((r) => r.count))
+      while ((yield* repo.prune(H2, 1)) > 0) {
+        // one row per call
+      }
+      expect(yield* mine).toEqual([3, 4])
+      expect(yield* repo.prune(H1, 1000)).toBe(0)
     }))
 
   it.effect("a batch of many rows is written whole", () =>

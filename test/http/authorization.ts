@@ -324,8 +324,9 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
       body: {
         projectId: "p1",
         environment: "development",
-        from: "2026-11-23T14:00:00Z",
-        to: "2026-11-23T14:01:00Z",
+        // A recent window: reports about hours older than 48 h are refused.
+        from: new Date(Date.now() - 60_000).toISOString(),
+        to: new Date().toISOString(),
         counts: [{ flagKey: "matrix-flag", variationKey: "a", count: 1 }]
       }
     })

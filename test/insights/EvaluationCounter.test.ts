@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
-import { EvaluationCounter } from "../../src/domain/insights/EvaluationCounter.js"
+import { EvaluationCounter, MAX_PENDING_REPORTED } from "../../src/domain/insights/EvaluationCounter.js"
+import { MAX_COUNT } from "../../src/domain/insights/ReportBounds.js"
 
 const result = (flagKey: string, variationKey: string | null, kind: "RULE_MATCH" | "FALLTHROUGH" = "FALLTHROUGH", frozen = true): EvaluationResult => {
   const r = { flagKey, value: variationKey, variationKey, reason: { kind } }
@@ -36,5 +37,20 @@ describe("EvaluationCounter", () => {
     counter.restore(pending)
     counter.count("p", "prod", "f", "on")
     expect(counter.drain().reduce((sum, p) => sum + p.count, 0)).toBe(42)
+  })
+
+  it("sums repeated SDK counts into one, saturating, and refuses new ones past MAX_PENDING_REPORTED (taking nothing)", () => {
+    const counter = new EvaluationCounter()
+    const hour = "2026-11-23T14:00:00.000Z"
+    const entries = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ flagKey: `${prefix}${i}`, variationKey: "on", count: 1 }))
+    for (let i = 0; i < MAX_PENDING_REPORTED / 1000; i++) expect(counter.add("p", "prod", hour, hour, entries(1000, `f${i}-`))).toBe(true)
+    // Full: a report naming a new count is refused whole; one adding to held counts is taken.
+    expect(counter.add("p", "prod", hour, hour, [...entries(1, "f0-"), ...entries(1, "new")])).toBe(false)
+    expect(counter.add("p", "prod", hour, hour, [{ flagKey: "f0-0", variationKey: "on", count: MAX_COUNT }])).toBe(true)
+    const pending = counter.drain()
+    expect(pending.length).toBe(MAX_PENDING_REPORTED)
+    expect(pending.find((p) => p.flagKey === "f0-0")?.count).toBe(MAX_COUNT)
+    expect(pending.some((p) => p.flagKey === "new0")).toBe(false)
+    expect(counter.add("p", "prod", hour, hour, entries(1, "new"))).toBe(true)
   })
 })

@@ -83,7 +83,7 @@ describe("Insights", () => {
     Effect.gen(function* () {
       const { insights } = yield* withInsights(StorageLayer.memoryStorage, false)
       yield* TestClock.adjust(Duration.hours(2))
-      const receipt = yield* insights.report({ projectId: "p", environment: "production" }, {
+      const receipt = yield* insights.report({ projectId: "p", environment: "production", keyId: "k" }, {
         from: "2026-11-23T14:30:00Z",
         to: "2026-11-23T14:59:00Z",
         counts: [
@@ -93,9 +93,10 @@ describe("Insights", () => {
         ]
       })
       expect(receipt).toEqual({ accepted: 1, ignored: 2 })
-      yield* insights.report({ projectId: "p", environment: "production" }, {
+      // Up to 5 minutes ahead of the server's clock is taken, into the current hour.
+      yield* insights.report({ projectId: "p", environment: "production", keyId: "k" }, {
         from: "2026-11-23T16:00:00Z",
-        to: "2030-01-01T00:00:00Z",
+        to: "2026-11-23T16:04:00Z",
         counts: [{ flagKey: "f", variationKey: "off", count: 2 }]
       })
       yield* insights.flush
@@ -104,6 +105,59 @@ describe("Insights", () => {
         ["on", [40, 0, 0]],
         ["off", [0, 0, 2]]
       ])
+    }))
+
+  it.scoped("a failed flush retries each project on its own: one project's bad rows hold back no other's, and go after 3 tries", () =>
+    Effect.gen(function* () {
+      const base = yield* Layer.build(StorageLayer.memoryStorage)
+      const real = Context.get(base, InsightsRepository)
+      let writes = 0
+      const refusing = InsightsRepository.of({
+        ...real,
+        add: (counts, last) => {
+          writes++
+          return counts.some((c) => c.projectId === "bad") ? Effect.fail(new StorageError({ message: "row refused" })) : real.add(counts, last)
+        }
+      })
+      const { insights } = yield* withInsights(Layer.succeedContext(Context.add(base, InsightsRepository, refusing)), false)
+      const pendingOf = (projectId: string) => Effect.sync(() => {
+        const pending = insights.counter.drain()
+        insights.counter.restore(pending)
+        return pending.filter((p) => p.projectId === projectId).length
+      })
+      insights.counter.count("bad", "production", "f", "on")
+      for (let round = 1; round <= 3; round++) {
+        insights.counter.count("p", "production", "f", "on")
+        expect((yield* Effect.exit(insights.flush))._tag).toBe("Failure")
+        expect(yield* seriesTotals(insights)).toEqual({ on: round, off: 0 })
+        // Kept for the next flush until its third failure, then dropped (and logged).
+        expect(yield* pendingOf("bad")).toBe(round < 3 ? 1 : 0)
+      }
+      expect(writes).toBe(9)
+    }))
+
+  it.scoped("hourly counts older than the retention are deleted at start and by each run", () =>
+    Effect.gen(function* () {
+      const storage = yield* Layer.build(StorageLayer.memoryStorage)
+      const repo = Context.get(storage, InsightsRepository)
+      yield* repo.add([{ projectId: "p", environmentKey: "production", flagKey: "f", variationKey: "on", hour: "2026-11-20T14:00:00.000Z", count: 1 }], [])
+      yield* TestClock.setTime(START)
+      const hours = Effect.map(repo.series("p", "production", "f", "2026-01-01", "2027-01-01"), (rows) => rows.map((r) => r.hour))
+      // At start: the row of 3 days ago goes, with a retention of 2 days.
+      yield* Effect.scoped(Effect.gen(function* () {
+        yield* Layer.build(Insights.layer.pipe(Layer.provide(Layer.succeedContext(Context.add(storage, Insights.RetentionDays, 2)))))
+        yield* TestClock.adjust(Duration.millis(1))
+        expect(yield* hours).toEqual([])
+      }))
+      // Then each run deletes what has grown older than 2 days.
+      const insights = yield* Insights.make.pipe(Effect.provideService(Insights.RetentionDays, 2), Effect.provide(storage))
+      yield* repo.add([{ projectId: "p", environmentKey: "production", flagKey: "f", variationKey: "on", hour: "2026-11-23T14:00:00.000Z", count: 1 }], [])
+      yield* TestClock.setTime(START + 47 * 3_600_000)
+      expect(yield* insights.prune).toBe(0)
+      expect(yield* hours).toEqual(["2026-11-23T14:00:00.000Z"])
+      yield* TestClock.setTime(START + 49 * 3_600_000)
+      expect(yield* insights.prune).toBe(1)
+      expect(yield* hours).toEqual([])
     }))
 
   it.scoped("the series window is checked: from after to, longer than 31 days, unknown environment or flag", () =>

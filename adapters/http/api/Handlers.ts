@@ -320,7 +320,7 @@ export const InsightsReportLive = HttpApiBuilder.group(FlagportApi, "insightsRep
       const scope = Policy.authorizeEvaluation(principal, payload.projectId, payload.environment)
       if (Either.isLeft(scope)) return yield* Effect.fail(Errors.fromDomain(scope.left))
       const insights = yield* Insights
-      return yield* asEnvelopes(insights.report(scope.right, payload))
+      return yield* asEnvelopes(insights.report({ ...scope.right, keyId: principal.keyId }, payload))
     })
   )
 )

@@ -56,7 +56,10 @@ export type HttpServices =
 export const servicesFrom = <E, R>(
   storage: Layer.Layer<StorageLayer.Storage, E, R>
 ): Layer.Layer<HttpServices | StorageLayer.Storage, E | ConfigError, R> =>
-  Layer.mergeAll(Webhooks.layer, Insights.layer).pipe(Layer.provideMerge(storage), Layer.provide(FlagUsage.layerConfig))
+  Layer.mergeAll(Webhooks.layer, Insights.layer).pipe(
+    Layer.provideMerge(storage),
+    Layer.provide(Layer.merge(FlagUsage.layerConfig, Insights.retentionLayerConfig))
+  )
 
 export interface HttpOptions {
   /** The path prefix the host mounts the API under (e.g. `/flags`); "" or absent for the root. */

@@ -39,7 +39,13 @@ export class Authenticator {
     if (error instanceof BodyTooLarge) return Errors.payloadTooLarge()
     if (Errors.isDomainError(error)) {
       if (error._tag === "StorageError") this.logInternal(error)
-      return Errors.fromDomain(error)
+      const mapped = Errors.fromDomain(error)
+      // No evaluation route raises ServiceUnavailable (only insights reports do, on the HttpApi path).
+      if (mapped instanceof Errors.Unavailable) {
+        this.logInternal(error)
+        return Errors.internalError()
+      }
+      return mapped
     }
     this.logInternal(error)
     return Errors.internalError()

@@ -9,7 +9,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { Problem } from "../../../src/domain/Errors.js"
-import type { Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, ResourceConflict, ResourceNotFound, Unauthenticated } from "../../../src/domain/Errors.js"
+import type { Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, ResourceConflict, ResourceNotFound, ServiceUnavailable, Unauthenticated } from "../../../src/domain/Errors.js"
 
 const body = <Code extends string>(code: Code) =>
   Schema.Struct({
@@ -74,7 +74,7 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
 
 export class Unavailable extends Schema.Class<Unavailable>("Unavailable")(
   { error: body("unavailable") },
-  HttpApiSchema.annotations({ status: 503, description: "The database cannot be reached." })
+  HttpApiSchema.annotations({ status: 503, description: "The database cannot be reached, or a bounded backlog is full; try again later." })
 ) {}
 
 export type ApiError =
@@ -125,6 +125,7 @@ export type DomainError =
   | ResourceConflict
   | Unauthenticated
   | Forbidden
+  | ServiceUnavailable
   | { readonly _tag: "StorageError"; readonly message: string }
 
 /** Every failure a service raises: a domain error, a storage failure, or a missed `If-Match`. */
@@ -144,6 +145,7 @@ const ENVELOPE = {
   Unauthenticated: (error: Unauthenticated) => unauthorized(error.message),
   Forbidden: (error: Forbidden) => forbidden(error.message),
   PreconditionFailed: (error: VersionMismatch) => preconditionFailed(error.message, error.currentVersion),
+  ServiceUnavailable: (error: ServiceUnavailable) => unavailable(error.message),
   StorageError: () => internalError()
 } satisfies { readonly [Tag in ServiceError["_tag"]]: (error: Extract<ServiceError, { readonly _tag: Tag }>) => unknown }
 
@@ -178,7 +180,7 @@ export const isApiError = (u: unknown): u is ApiError =>
   u instanceof Conflict || u instanceof PayloadTooLarge || u instanceof UnsupportedMediaType ||
   u instanceof InternalError
 
-const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConflict", "Unauthenticated", "Forbidden", "StorageError"])
+const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConflict", "Unauthenticated", "Forbidden", "ServiceUnavailable", "StorageError"])
 
 /** True for the domain errors `fromDomain` knows. */
 export const isDomainError = (u: unknown): u is DomainError =>

@@ -7,6 +7,15 @@
  * hour can land in the next one).
  */
 import type { EvaluationResult } from "../evaluation/EvaluationResult.js"
+import { saturatingAdd } from "./ReportBounds.js"
+
+/**
+ * Most distinct SDK-reported counts (project, environment, flag, variation, hour) held between two
+ * flushes. Server-side counts are bounded by the configuration (flags x variations); reported
+ * ones also by the hours a report may name, and by how many flush failures pile up: past this,
+ * a report that would add new ones is refused (`add` answers false) until a flush empties the tally.
+ */
+export const MAX_PENDING_REPORTED = 200_000
 
 /** Counts of one flag by variation key. */
 type FlagTally = Map<string, number>
@@ -32,6 +41,8 @@ export interface PendingCount {
   readonly count: number
   /** When an SDK said it evaluated (its report's `to`); undefined: at the flush. */
   readonly evaluatedAt: string | undefined
+  /** Flushes that failed to write this count while others succeeded (see `Insights.flush`). */
+  readonly failures?: number
 }
 
 const SEPARATOR = "\u0000"
@@ -39,8 +50,8 @@ const SEPARATOR = "\u0000"
 export class EvaluationCounter {
   /** Live evaluations by `projectId SEP environment`. */
   private scopes = new Map<string, ScopeTally>()
-  /** SDK-reported counts, already bucketed. */
-  private reported: Array<PendingCount> = []
+  /** SDK-reported counts, already bucketed, summed per (project, environment, flag, variation, hour). */
+  private reported = new Map<string, PendingCount>()
 
   private scope(projectId: string, environment: string): ScopeTally {
     const id = projectId + SEPARATOR + environment
@@ -58,7 +69,7 @@ export class EvaluationCounter {
       flag = new Map()
       scope.byKey.set(flagKey, flag)
     }
-    flag.set(variationKey, (flag.get(variationKey) ?? 0) + n)
+    flag.set(variationKey, saturatingAdd(flag.get(variationKey) ?? 0, n))
   }
 
   private static bumpResult(scope: ScopeTally, result: EvaluationResult): void {
@@ -117,19 +128,34 @@ export class EvaluationCounter {
     }
   }
 
-  /** Counts an SDK reported for one hour bucket, evaluated up to `evaluatedAt`. */
-  add(projectId: string, environment: string, hour: string, evaluatedAt: string, counts: ReadonlyArray<{ readonly flagKey: string; readonly variationKey: string; readonly count: number }>): void {
-    for (const c of counts) {
-      this.reported.push({ projectId, environmentKey: environment, flagKey: c.flagKey, variationKey: c.variationKey, hour, count: c.count, evaluatedAt })
-    }
+  /**
+   * Counts an SDK reported for one hour bucket, evaluated up to `evaluatedAt`. False, adding
+   * nothing, when they would hold more than `MAX_PENDING_REPORTED` distinct counts.
+   */
+  add(projectId: string, environment: string, hour: string, evaluatedAt: string, counts: ReadonlyArray<{ readonly flagKey: string; readonly variationKey: string; readonly count: number }>): boolean {
+    const ids = counts.map((c) => [projectId, environment, c.flagKey, c.variationKey, hour].join(SEPARATOR))
+    const fresh = new Set(ids.filter((id) => !this.reported.has(id))).size
+    if (fresh > 0 && this.reported.size + fresh > MAX_PENDING_REPORTED) return false
+    counts.forEach((c, i) =>
+      this.merge(ids[i]!, { projectId, environmentKey: environment, flagKey: c.flagKey, variationKey: c.variationKey, hour, count: c.count, evaluatedAt })
+    )
+    return true
+  }
+
+  private merge(id: string, p: PendingCount): void {
+    const seen = this.reported.get(id)
+    if (seen === undefined) return void this.reported.set(id, p)
+    const evaluatedAt = seen.evaluatedAt === undefined || (p.evaluatedAt !== undefined && p.evaluatedAt > seen.evaluatedAt) ? p.evaluatedAt : seen.evaluatedAt
+    const failures = Math.max(seen.failures ?? 0, p.failures ?? 0)
+    this.reported.set(id, { ...seen, count: saturatingAdd(seen.count, p.count), evaluatedAt, ...(failures > 0 ? { failures } : {}) })
   }
 
   /** Takes everything counted so far, leaving the tally empty (the flush writes it, or `restore`s it on failure). */
   drain(): ReadonlyArray<PendingCount> {
     const scopes = this.scopes
-    const out = this.reported
+    const out = [...this.reported.values()]
     this.scopes = new Map()
-    this.reported = []
+    this.reported = new Map()
     for (const [id, scope] of scopes) {
       const at = id.indexOf(SEPARATOR)
       const projectId = id.slice(0, at)
@@ -145,13 +171,16 @@ export class EvaluationCounter {
     return out
   }
 
-  /** Puts back counts a failed flush could not write, so the next flush writes them. */
+  /**
+   * Puts back counts a failed flush could not write, so the next flush writes them (one without
+   * an `hour` takes the next flush's). Never refused: nothing counted is lost here.
+   */
   restore(pending: ReadonlyArray<PendingCount>): void {
-    for (const p of pending) this.reported.push(p)
+    for (const p of pending) this.merge([p.projectId, p.environmentKey, p.flagKey, p.variationKey, p.hour ?? ""].join(SEPARATOR), p)
   }
 
   /** Whether nothing waits to be flushed. */
   get isEmpty(): boolean {
-    return this.scopes.size === 0 && this.reported.length === 0
+    return this.scopes.size === 0 && this.reported.size === 0
   }
 }

@@ -6,11 +6,12 @@
 import { Schema } from "effect"
 import { documentName } from "../DocumentName.js"
 import { Key } from "../definitions/Ids.js"
+import { limit } from "../Limits.js"
 
 /** Most entries one SDK report may carry (an SDK sends one per flag and variation it served). */
-export const MAX_REPORT_COUNTS = 1000
-/** Largest count of one entry: far above any real batch, low enough that sums stay exact integers. */
-export const MAX_REPORT_COUNT = 1_000_000_000
+export const MAX_REPORT_COUNTS = limit("reportEntries")
+/** Largest count of one entry (the other bounds of a report are in `ReportBounds.ts`). */
+export const MAX_REPORT_COUNT = limit("reportEntryCount")
 /** Longest span of the series endpoint, in hours (31 days). */
 export const MAX_SERIES_HOURS = 31 * 24
 
@@ -49,8 +50,8 @@ export type ReportedCount = typeof ReportedCount.Type
 
 /**
  * Body of `POST /v1/insights`: what an SDK evaluated in process between `from` and `to`. The
- * counts land in the hour bucket of `to`; `from` must not be after `to` (checked by the service,
- * with the other problems of the window). `projectId` only with a global server key.
+ * counts land in the hour bucket of `to`; the window and what the counts may claim for it are
+ * checked by the service (`ReportBounds.ts`). `projectId` only with a global server key.
  */
 export const InsightsReport = Schema.Struct({
   projectId: Schema.optional(Schema.String),
