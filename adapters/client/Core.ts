@@ -17,5 +17,5 @@ export type { CompiledCondition } from "../../src/domain/evaluation/Compiled.js"
 export { servedBySplit, staticFallthrough } from "../../src/domain/evaluation/OpenFeatureReason.js"
 export type { RegexEngine } from "../../src/domain/conditions/RegexEngine.js"
 export { isOperatorName, OPERATOR_TABLE } from "../../src/domain/conditions/OperatorTable.js"
-export type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
-export type { EvaluationResult, Reason } from "../../src/domain/evaluation/EvaluationResult.js"
+// The public types, plain (Wire.ts): the core's own are derived from Effect schemas.
+export type { ConfigSnapshot, EvaluationResult, Reason, SnapshotFlag } from "./Wire.js"
