@@ -94,7 +94,7 @@ const clientBoundary = {
 }
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "data/**", ".tmp/**"] },
+  { ignores: ["dist/**", "adapters/client/dist/**", "node_modules/**", "coverage/**", "data/**", ".tmp/**"] },
   {
     files: ["**/*.ts", "**/*.tsx"],
     languageOptions: { parser: tseslint.parser },

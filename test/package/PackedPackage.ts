@@ -1,19 +1,20 @@
 /**
- * The package as a user gets it: `npm pack`ed, then unpacked into the node_modules of a scratch
- * host app in a temporary directory. No network: the package's own dependencies are symlinks to
- * this checkout's node_modules (installing them from the registry would download and compile
- * better-sqlite3), which is what npm would install from the same lock file.
+ * The package as a user gets it: `npm pack` (its prepack builds dist/ unless it was built from these
+ * very sources), run in a copy of the checkout so that a build never rewrites the dist/ other tests
+ * read. Then either unpacked into a scratch host app whose dependencies are links to this
+ * checkout's node_modules (`scratchApp`, for type checks), or installed by npm into an empty app
+ * (`installApp`).
  */
 import { execFile, execFileSync } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { ROOT } from "../cli/Process.js"
 
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   readonly name: string
-  readonly files: ReadonlyArray<string>
   readonly dependencies: Record<string, string>
+  readonly devDependencies: Record<string, string>
 }
 
 export interface Run {
@@ -24,7 +25,7 @@ export interface Run {
 }
 
 /** Runs a command to completion without blocking (a long synchronous child would stall the test worker). */
-const run = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}): Promise<Run> =>
+export const run = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}): Promise<Run> =>
   new Promise((resolve) =>
     execFile(command, args, { cwd, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, output: `${stdout}${stderr}` })
@@ -35,40 +36,52 @@ const run = (command: string, args: ReadonlyArray<string>, cwd: string, env: Rec
 export const runNode = (cwd: string, args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Run> =>
   run(process.execPath, args, cwd, env)
 
-const newestMtime = (path: string): number => {
-  const stat = statSync(path)
-  if (!stat.isDirectory()) return stat.mtimeMs
-  return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))))
+/**
+ * A copy of the checkout as a clone of it would be (tracked files and new ones git does not
+ * ignore), plus dist/ when there is one (prepack decides whether it can be used), with this
+ * checkout's node_modules linked for the build tools.
+ */
+export const copyOfCheckout = (scratch: string): string => {
+  const copy = join(scratch, "checkout")
+  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  for (const path of listed.split("\0")) {
+    if (path === "" || !existsSync(join(ROOT, path))) continue // deleted but not yet committed
+    mkdirSync(dirname(join(copy, path)), { recursive: true })
+    copyFileSync(join(ROOT, path), join(copy, path))
+  }
+  if (existsSync(join(ROOT, "dist"))) cpSync(join(ROOT, "dist"), join(copy, "dist"), { recursive: true })
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir")
+  return copy
 }
 
-const oldestMtime = (dir: string): number => Math.min(...readdirSync(dir).map((name) => statSync(join(dir, name)).mtimeMs))
+/** `npm pack [spec]` run in `dir` (lifecycle scripts run, as for a user); returns the tarball's path. */
+export const npmPack = async (dir: string, destination: string, spec?: string): Promise<{ readonly tarball: string; readonly output: string }> => {
+  const packed = await run("npm", ["pack", ...(spec === undefined ? [] : [spec]), "--pack-destination", destination], dir)
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.output}`)
+  return { tarball: join(destination, packed.stdout.trim().split("\n").pop()!), output: packed.output }
+}
+
+/** `npm pack` of the repository, as a user runs it in a clone; returns the tarball's path. */
+export const packTarball = async (scratch: string): Promise<string> => (await npmPack(copyOfCheckout(scratch), scratch)).tarball
+
+/** The version range of a development dependency of this repository (to install the same into an app). */
+export const devDependency = (name: string): string => `${name}@${manifest.devDependencies[name]}`
 
 /**
- * A dist/ built from the current sources: the checkout's own when it is newer than every input of
- * the build (CI runs `npm run build` before `npm test`), otherwise a fresh build into `scratch`,
- * so that a stale dist/ on a developer's machine never decides the result.
+ * An empty app (`npm init -y`, then `npm pkg set type=<kind>`) into which npm installs `packages`
+ * (tarballs or names), from npm's cache where it holds them. `ignoreScripts` skips install
+ * scripts (the caller then owns what they would have built).
  */
-const currentDist = async (scratch: string): Promise<string> => {
-  const dist = join(ROOT, "dist")
-  const inputs = ["src", "adapters", "tsup.config.ts", "tsconfig.json", "package.json"].map((path) => newestMtime(join(ROOT, path)))
-  if (existsSync(join(dist, "index.d.ts")) && oldestMtime(dist) > Math.max(...inputs)) return dist
-  const fresh = join(scratch, "dist")
-  const build = await runNode(ROOT, [join(ROOT, "node_modules/tsup/dist/cli-default.js"), "--out-dir", fresh, "--silent"])
-  if (build.code !== 0) throw new Error(`the build failed:\n${build.output}`)
-  return fresh
-}
-
-/** `npm pack` of the package (its `files`, package.json, README, LICENSE) with a current dist/; returns the tarball's path. */
-export const packTarball = async (scratch: string): Promise<string> => {
-  const stage = join(scratch, "stage")
-  mkdirSync(stage, { recursive: true })
-  for (const path of ["package.json", "README.md", "LICENSE", ...manifest.files.filter((path) => path !== "dist")]) {
-    if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(stage, path), { recursive: true })
+export const installApp = async (packages: ReadonlyArray<string>, kind: ModuleKind, options: { readonly ignoreScripts?: boolean } = {}): Promise<string> => {
+  const app = mkdtempSync(join(tmpdir(), "flagport-app-"))
+  for (const args of [["init", "-y"], ["pkg", "set", `type=${kind}`]]) {
+    const done = await run("npm", args, app)
+    if (done.code !== 0) throw new Error(`npm ${args.join(" ")} failed:\n${done.output}`)
   }
-  cpSync(await currentDist(scratch), join(stage, "dist"), { recursive: true })
-  const packed = await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", scratch], stage)
-  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.output}`)
-  return join(scratch, packed.stdout.trim().split("\n").pop()!)
+  const flags = ["--prefer-offline", "--no-audit", "--no-fund", ...(options.ignoreScripts === true ? ["--ignore-scripts"] : [])]
+  const installed = await run("npm", ["install", ...flags, ...packages], app)
+  if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.output}`)
+  return app
 }
 
 export type ModuleKind = "module" | "commonjs"
