@@ -18,7 +18,9 @@ export default defineConfig({
     // The SDK and its OpenFeature provider: fetch and the pure evaluator only, for any runtime.
     client: "adapters/client/index.ts",
     "client-effect": "adapters/client/FlagportClient.ts",
-    openfeature: "adapters/openfeature/index.ts"
+    openfeature: "adapters/openfeature/index.ts",
+    // fast-check arbitraries for property tests (fast-check is an optional peer, so not bundled).
+    testing: "adapters/testing/Arbitraries.ts"
   },
   format: ["esm", "cjs"],
   dts: true,
