@@ -156,7 +156,7 @@ describe("Policy.authorizeEvaluation: the whole table", () => {
   it("the 400 for an unbound key without environment is the missing field's", () => {
     const result = Policy.authorizeEvaluation(client, undefined, undefined)
     expect(Either.isLeft(result) && result.left._tag === "InvalidRequest" ? result.left.details : []).toEqual([
-      { path: "environment", message: "is missing" }
+      { path: "environment", message: "is required (or use an API key bound to an environment)" }
     ])
   })
 })

@@ -167,7 +167,7 @@ describe("GET /v1/stream", () => {
     expect((await status("?environment=development", t.keys.otherClient)).status).toBe(200) // p2's development
     expect(await status("", t.keys.client)).toEqual({
       status: 400,
-      body: { error: { code: "invalid_request", message: "The request is invalid.", details: [{ path: "environment", message: "is missing" }] } }
+      body: { error: { code: "invalid_request", message: "The request is invalid.", details: [{ path: "environment", message: "is required (or use an API key bound to an environment)" }] } }
     })
     expect((await status("?environment=staging", t.keys.client)).status).toBe(404)
     expect((await status("?environment=development", t.keys.global)).status).toBe(400) // a global key names the project

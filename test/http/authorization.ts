@@ -469,7 +469,7 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
       const reply = await requestOrStream(t.url, method, path, { key: t.keys.client, body })
       expect({ status: reply.status, body: reply.body }).toEqual({
         status: 400,
-        body: { error: { code: "invalid_request", message: Messages.requestInvalid, details: [{ path: "environment", message: "is missing" }] } }
+        body: { error: { code: "invalid_request", message: Messages.requestInvalid, details: [{ path: "environment", message: "is required (or use an API key bound to an environment)" }] } }
       })
     })
 

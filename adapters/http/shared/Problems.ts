@@ -7,6 +7,7 @@ import { ParseResult } from "effect"
 import type { ProblemDetail } from "./Errors.js"
 import * as Errors from "./Errors.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
+import { inWords } from "./Wording.js"
 
 export const REQUEST_INVALID = Messages.requestInvalid
 
@@ -30,7 +31,8 @@ const EXPECTED = /^Expected (.+), actual (.+)$/s
 /**
  * One problem per path where a union produced several "Expected X, actual Y" issues (an optional
  * field gives "Expected string" and "Expected undefined"; a literal union one line per literal):
- * they become one `Expected A | B, actual Y`, without the `undefined` of optional fields.
+ * they become one problem, without the `undefined` of optional fields. Every message is then put
+ * in words (Wording.ts), so no 400 shows Effect Schema's notation.
  */
 export const problemsOf = (issues: ReadonlyArray<Issue>): ReadonlyArray<ProblemDetail> => {
   const byPath = new Map<string, Array<string>>()
@@ -45,10 +47,10 @@ export const problemsOf = (issues: ReadonlyArray<Issue>): ReadonlyArray<ProblemD
     const parsed = messages.map((m) => EXPECTED.exec(m))
     if (messages.length > 1 && parsed.every((m) => m !== null && m[2] === parsed[0]![2])) {
       const expected = parsed.map((m) => m![1]).filter((e) => e !== "undefined")
-      out.push({ path, message: `Expected ${expected.join(" | ")}, actual ${parsed[0]![2]}` })
+      out.push({ path, message: inWords(`Expected ${expected.join(" | ")}, actual ${parsed[0]![2]}`) })
     } else {
       const meaningful = messages.length > 1 ? messages.filter((m) => !m.startsWith("Expected undefined,")) : messages
-      for (const message of meaningful) out.push({ path, message })
+      for (const message of meaningful) out.push({ path, message: inWords(message) })
     }
   }
   return out

@@ -129,7 +129,7 @@ const environmentOf = (principal: Principal, requested: string | undefined): Eit
   const bound = principal._tag === "GlobalServer" ? null : principal.environment
   if (bound === null) {
     return requested === undefined
-      ? Either.left(new InvalidRequest({ message: Messages.requestInvalid, details: [{ path: "environment", message: "is missing" }] }))
+      ? Either.left(new InvalidRequest({ message: Messages.requestInvalid, details: [{ path: "environment", message: "is required (or use an API key bound to an environment)" }] }))
       : Either.right(requested)
   }
   return requested === undefined || requested === bound

@@ -11,7 +11,7 @@ const isAttributeRecord = (u: unknown): u is Readonly<Record<string, unknown>> =
  * as is, `__proto__` is an ordinary attribute, as JSON.parse made it, on both HTTP lanes.
  */
 export const Attributes = Schema.declare(isAttributeRecord, {
-  // The name its 400 messages give it: "Expected object, actual 5".
+  // The name its 400 messages give it ("must be an object, not the number 5", adapters/http/shared/Wording.ts).
   title: "object",
   jsonSchema: { type: "object", required: [], properties: {}, additionalProperties: { title: "unknown" } }
 })
