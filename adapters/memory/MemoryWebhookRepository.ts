@@ -89,7 +89,7 @@ export const make = Effect.gen(function* () {
         }
       ]),
 
-    claimDue: ({ leaseUntil, limit, now, owner }) =>
+    claimDue: ({ leaseUntil, limit, now, owner, projectId }) =>
       Effect.flatMap(webhooks.get, (hooks) =>
         deliveries.modify((rows) => {
           const heads = new Set<string>()
@@ -102,9 +102,11 @@ export const make = Effect.gen(function* () {
             if (hook === undefined || !hook.enabled || leased || row.nextAttemptAt > now || claimed.length >= limit) {
               return row
             }
+            if (projectId !== undefined && row.projectId !== projectId) return row
             claimed.push({
               deliveryId: row.id,
               webhookId: row.webhookId,
+              projectId: row.projectId,
               eventId: row.eventId,
               payload: row.payload,
               attemptsMade: row.attempts.length,
@@ -118,6 +120,23 @@ export const make = Effect.gen(function* () {
           return [claimed, claimed.length === 0 ? rows : next] as const
         })
       ),
+    dueProjects: ({ limit, now }) =>
+      Effect.flatMap(webhooks.get, (hooks) =>
+        Effect.map(deliveries.get, (rows) => {
+          const heads = new Set<string>()
+          const projects: Array<string> = []
+          for (const row of rows) {
+            if (row.status !== "pending" || heads.has(row.webhookId)) continue
+            heads.add(row.webhookId)
+            const hook = hooks.get(row.webhookId)
+            const leased = row.leaseExpiresAt !== null && row.leaseExpiresAt > now
+            if (hook === undefined || !hook.enabled || leased || row.nextAttemptAt > now) continue
+            if (!projects.includes(row.projectId)) projects.push(row.projectId)
+          }
+          return projects.slice(0, limit)
+        })
+      ),
+    lockProject: () => Effect.void,
     recordAttempt: ({ attempt, deliveryId, owner, status }) =>
       deliveries.modify((rows) => {
         let settled = false

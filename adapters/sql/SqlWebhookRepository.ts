@@ -131,29 +131,43 @@ export const make = Effect.gen(function* () {
       Effect.flatMap((n) => (n === 0 ? Effect.fail(new NotFound({ entity: "webhook", key: webhookId })) : Effect.void))
     )
 
-  const claimDue = ({ leaseUntil, limit, now, owner }: Parameters<WebhookRepository["Type"]["claimDue"]>[0]) =>
+  /** Due, unleased heads of enabled webhooks (the deliveries `claimDue` may lease), as a WHERE clause on `d` and `w`. */
+  const dueHeads = (now: string) => sql`d.status = 'pending' AND w.enabled = 1 AND d.next_attempt_at <= ${now}
+    AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ${now})
+    AND NOT EXISTS (SELECT 1 FROM flagport_webhook_deliveries o
+      WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.seq < d.seq)`
+
+  const dueProjects = ({ limit, now }: Parameters<WebhookRepository["Type"]["dueProjects"]>[0]) =>
+    sql<{ projectId: string }>`SELECT d.project_id AS "projectId" FROM flagport_webhook_deliveries d
+        JOIN flagport_webhooks w ON w.id = d.webhook_id
+      WHERE ${dueHeads(now)}
+      GROUP BY d.project_id ORDER BY MIN(d.seq) LIMIT ${limit}`.pipe(
+      Effect.map((rows) => rows.map((row) => row.projectId)),
+      Effect.mapError(storageError("list projects with due deliveries"))
+    )
+
+  const claimDue = ({ leaseUntil, limit, now, owner, projectId }: Parameters<WebhookRepository["Type"]["claimDue"]>[0]) =>
     Effect.gen(function* () {
       const lock = sql.onDialectOrElse({
         pg: () => sql.literal("FOR UPDATE OF d SKIP LOCKED"),
         orElse: () => sql.literal("")
       })
+      // Chosen first, then leased by id: as a subquery of the UPDATE, PostgreSQL may run the
+      // choice more than once and lease more than `limit` rows (measured: 20 for a limit of 2).
+      const chosen = yield* sql<{ id: string }>`SELECT d.id FROM flagport_webhook_deliveries d
+          JOIN flagport_webhooks w ON w.id = d.webhook_id
+        WHERE ${dueHeads(now)} ${projectId === undefined ? sql.literal("") : sql`AND d.project_id = ${projectId}`}
+        ORDER BY d.seq LIMIT ${limit} ${lock}`
+      if (chosen.length === 0) return []
       const leased = yield* sql<{ id: string }>`UPDATE flagport_webhook_deliveries
         SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
-        WHERE id IN (
-          SELECT d.id FROM flagport_webhook_deliveries d
-            JOIN flagport_webhooks w ON w.id = d.webhook_id
-          WHERE d.status = 'pending' AND w.enabled = 1 AND d.next_attempt_at <= ${now}
-            AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ${now})
-            AND NOT EXISTS (SELECT 1 FROM flagport_webhook_deliveries o
-              WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.seq < d.seq)
-          ORDER BY d.seq LIMIT ${limit} ${lock}
-        )
-        AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
+        WHERE ${sql.in("id", chosen.map((row) => row.id))}
+          AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
         RETURNING id`
       if (leased.length === 0) return []
       const rows = yield* sql<
         DeliveryRow & Pick<WebhookRow, "url" | "secret" | "previousSecret" | "previousSecretExpiresAt">
-      >`SELECT d.id, d.webhook_id AS "webhookId", d.event_id AS "eventId", d.payload,
+      >`SELECT d.id, d.webhook_id AS "webhookId", d.project_id AS "projectId", d.event_id AS "eventId", d.payload,
           d.attempts_made AS "attemptsMade", w.url, w.secret, w.previous_secret AS "previousSecret",
           w.previous_secret_expires_at AS "previousSecretExpiresAt"
         FROM flagport_webhook_deliveries d JOIN flagport_webhooks w ON w.id = d.webhook_id
@@ -163,6 +177,7 @@ export const make = Effect.gen(function* () {
         (row): ClaimedDelivery => ({
           deliveryId: row.id,
           webhookId: row.webhookId,
+          projectId: row.projectId,
           eventId: row.eventId,
           payload: row.payload,
           attemptsMade: Number(row.attemptsMade),
@@ -262,6 +277,15 @@ export const make = Effect.gen(function* () {
       ),
 
     claimDue,
+    dueProjects,
+    lockProject: (projectId) =>
+      sql
+        .onDialectOrElse({
+          // Transaction-scoped: released at commit or rollback. Two-int keys never meet the fan-out lock's bigint key.
+          pg: () => sql`SELECT pg_advisory_xact_lock(72460313, hashtext(${projectId}))`.pipe(Effect.asVoid),
+          orElse: () => Effect.void
+        })
+        .pipe(Effect.mapError(storageError("lock the project's webhooks"))),
     recordAttempt: ({ attempt, deliveryId, owner, status }) =>
       Effect.gen(function* () {
         yield* sql`INSERT INTO flagport_webhook_attempts (delivery_id, attempted_at, status_code, duration_ms, error,

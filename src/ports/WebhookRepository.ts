@@ -74,6 +74,7 @@ export const toStoredDelivery = (
 export interface ClaimedDelivery {
   readonly deliveryId: string
   readonly webhookId: string
+  readonly projectId: string
   readonly eventId: string
   readonly payload: string
   /** Attempts made before this one. */
@@ -92,6 +93,14 @@ export interface ClaimRequest {
   /** Until when the lease holds; after it another dispatcher may claim the delivery again. */
   readonly leaseUntil: string
   /** At most this many deliveries (each of a different webhook). */
+  readonly limit: number
+  /** Only this project's deliveries (the dispatcher claims project by project, for fairness). */
+  readonly projectId?: string
+}
+
+export interface DueProjectsRequest {
+  readonly now: string
+  /** At most this many projects. */
   readonly limit: number
 }
 
@@ -146,6 +155,17 @@ export interface WebhookRepositoryShape {
    * one at a time, in order). Returns at most `limit`, oldest first.
    */
   readonly claimDue: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StorageError>
+  /**
+   * The projects that have a delivery `claimDue` would lease now (due, unleased, the head of an
+   * enabled webhook), the one waiting longest first.
+   */
+  readonly dueProjects: (request: DueProjectsRequest) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  /**
+   * Serializes the creation of webhooks in one project until the current transaction ends (a
+   * PostgreSQL transaction-level advisory lock), so two creations cannot both pass the per-project
+   * cap. A no-op where writers are serialized anyway (memory, SQLite).
+   */
+  readonly lockProject: (projectId: string) => Effect.Effect<void, StorageError>
   /**
    * Appends the attempt to the delivery's log and, if `owner` still holds its lease, settles the
    * delivery: status, attempt count, next attempt time, lease released. Returns false when the lease

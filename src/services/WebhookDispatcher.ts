@@ -1,7 +1,8 @@
-import { Cause, Clock, type ConfigError, Context, Duration, Effect, FiberSet, Layer, Queue, Random, Ref } from "effect"
+import { Cause, Clock, type ConfigError, Context, Duration, Effect, FiberSet, Layer, Queue, Random } from "effect"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { isSuccessStatus, retryDelay } from "../domain/webhooks/RetrySchedule.js"
 import { answeredError } from "../domain/webhooks/WebhookDelivery.js"
+import { claimPlan, defaultProjectConcurrency } from "../domain/webhooks/WebhookQuota.js"
 import { signingSecrets } from "../domain/webhooks/WebhookInput.js"
 import { signer, unixSeconds } from "../domain/webhooks/WebhookSigning.js"
 import { Crypto } from "../ports/Crypto.js"
@@ -23,7 +24,8 @@ import { config as retentionConfig, defaultRetentionOptions, type RetentionOptio
  *     (domain/webhooks/WebhookWindow.ts), and the event is marked dispatched;
  *  2. claim: due deliveries are leased to this dispatcher (only the oldest pending delivery of each
  *     webhook, so a webhook receives its events one at a time, in order), as many as there are
- *     free send slots;
+ *     free send slots, dealt fairly among the projects that have some, none holding more than
+ *     its share (`projectConcurrency`): one project's burst cannot take every slot;
  *  3. send each in its own fiber (the loop does not wait for them: see `run`), with Standard
  *     Webhooks headers signed with the current and any still-honoured previous secret, and record
  *     the attempt: 2xx succeeds; anything else is retried on the schedule in
@@ -49,6 +51,11 @@ export interface DispatcherOptions {
    * hang at the same time without delaying anyone else's deliveries.
    */
   readonly concurrency: number
+  /**
+   * Most sends in flight for one project (default: a quarter of `concurrency`), so a burst of one
+   * project's webhooks leaves slots for the others (domain/webhooks/WebhookQuota.ts).
+   */
+  readonly projectConcurrency?: number
 }
 
 export const defaultOptions: DispatcherOptions = {
@@ -57,6 +64,8 @@ export const defaultOptions: DispatcherOptions = {
   lease: Duration.seconds(60),
   concurrency: 256
 }
+
+const projectLimitOf = (options: DispatcherOptions) => options.projectConcurrency ?? defaultProjectConcurrency(options.concurrency)
 
 /** What one round did. */
 export interface TickResult {
@@ -142,20 +151,24 @@ export const attempt = (owner: string, claimed: ClaimedDelivery) =>
     )
   })
 
-/** Step 2: leases up to `limit` due deliveries to `owner` (each the head of its webhook's queue). */
-const claim = (owner: string, options: DispatcherOptions, limit: number) =>
+/**
+ * Step 2: leases up to `free` due deliveries to `owner` (each the head of its webhook's queue),
+ * shared fairly among the projects that have some (WebhookQuota.claimPlan), none going past its
+ * limit with what it already has in flight.
+ */
+const claim = (owner: string, options: DispatcherOptions, free: number, inFlight: (projectId: string) => number) =>
   Effect.gen(function* () {
     const repo = yield* WebhookRepository
     const tx = yield* Transactor
     const nowMillis = yield* Clock.currentTimeMillis
-    return yield* tx.withTransaction(
-      repo.claimDue({
-        now: formatTimestamp(nowMillis),
-        owner,
-        leaseUntil: formatTimestamp(nowMillis + Duration.toMillis(Duration.decode(options.lease))),
-        limit
-      })
-    )
+    const now = formatTimestamp(nowMillis)
+    const leaseUntil = formatTimestamp(nowMillis + Duration.toMillis(Duration.decode(options.lease)))
+    const due = yield* repo.dueProjects({ now, limit: free })
+    const claimed: Array<ClaimedDelivery> = []
+    for (const [projectId, limit] of claimPlan(due, inFlight, free, projectLimitOf(options))) {
+      claimed.push(...(yield* tx.withTransaction(repo.claimDue({ now, owner, leaseUntil, limit, projectId }))))
+    }
+    return claimed
   })
 
 /**
@@ -179,7 +192,7 @@ const sendOne = (owner: string, delivery: ClaimedDelivery) =>
 export const tick = (owner: string, options: DispatcherOptions = defaultOptions): Effect.Effect<TickResult, StorageError, Deps> =>
   Effect.gen(function* () {
     const fannedOut = yield* fanOut(options.batchSize)
-    const claimed = yield* claim(owner, options, options.batchSize)
+    const claimed = yield* claim(owner, options, options.batchSize, () => 0)
     yield* Effect.forEach(claimed, (delivery) => sendOne(owner, delivery), {
       concurrency: options.concurrency,
       discard: true
@@ -200,24 +213,33 @@ export const tick = (owner: string, options: DispatcherOptions = defaultOptions)
 export const run = (owner: string, options: DispatcherOptions = defaultOptions): Effect.Effect<never, never, Deps> =>
   Effect.gen(function* () {
     const sends = yield* FiberSet.make<void, StorageError>()
-    const inFlight = yield* Ref.make(0)
+    // Sends in flight, by project (only this fiber and the sends' finalizers touch it, one at a time).
+    const inFlight = new Map<string, number>()
+    let total = 0
     const sendFinished = yield* Queue.sliding<void>(1)
+    const count = (projectId: string, by: number) =>
+      Effect.sync(() => {
+        const next = (inFlight.get(projectId) ?? 0) + by
+        if (next === 0) inFlight.delete(projectId)
+        else inFlight.set(projectId, next)
+        total += by
+      })
 
     const startSend = (delivery: ClaimedDelivery) =>
       Effect.zipRight(
-        Ref.update(inFlight, (n) => n + 1),
+        count(delivery.projectId, 1),
         FiberSet.run(
           sends,
           sendOne(owner, delivery).pipe(
-            Effect.ensuring(Effect.zipRight(Ref.update(inFlight, (n) => n - 1), Queue.offer(sendFinished, undefined)))
+            Effect.ensuring(Effect.zipRight(count(delivery.projectId, -1), Queue.offer(sendFinished, undefined)))
           )
         )
       )
 
     const round = Effect.gen(function* () {
       const fannedOut = yield* fanOut(options.batchSize)
-      const free = options.concurrency - (yield* Ref.get(inFlight))
-      const claimed = free > 0 ? yield* claim(owner, options, Math.min(free, options.batchSize)) : []
+      const free = options.concurrency - total
+      const claimed = free > 0 ? yield* claim(owner, options, Math.min(free, options.batchSize), (p) => inFlight.get(p) ?? 0) : []
       yield* Effect.forEach(claimed, startSend, { discard: true })
       return { fannedOut, sent: claimed.length }
     }).pipe(Effect.withSpan("WebhookDispatcher.round"))

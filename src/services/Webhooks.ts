@@ -1,9 +1,10 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { deliveryNotFound, webhookNotFound } from "../domain/NotFound.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../domain/webhooks/Webhook.js"
 import type { Delivery } from "../domain/webhooks/WebhookDelivery.js"
 import * as WebhookInput from "../domain/webhooks/WebhookInput.js"
+import { DEFAULT_WEBHOOKS_PER_PROJECT, webhookCapMessage } from "../domain/webhooks/WebhookQuota.js"
 import { initialWindow, nextWindow } from "../domain/webhooks/WebhookWindow.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
@@ -22,12 +23,13 @@ export interface WebhooksShape {
   /**
    * Registers a webhook (enabled unless `enabled: false`). 400 `InvalidRequest` listing every problem
    * (url not absolute http/https, no or unknown events, a secret in neither form of domain/webhooks/WebhookSecret.ts); 404 for an
-   * unknown project. Events are kept once each, in the order given.
+   * unknown project; 409 `ResourceConflict` when the project already has the most webhooks
+   * allowed (`maxPerProject`, 20 by default). Events are kept once each, in the order given.
    */
   readonly create: (
     projectId: string,
     input: CreateWebhookInput
-  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | StorageError>
+  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
   /** The project's webhooks in creation order; 404 for an unknown project. */
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Webhook>, ResourceNotFound | StorageError>
   /** One webhook; 404 for an unknown project or webhook (a webhook of another project is unknown). */
@@ -86,7 +88,14 @@ export const toDelivery = (stored: StoredDelivery): Delivery => ({
   updatedAt: stored.updatedAt
 })
 
-export const make = Effect.gen(function* () {
+export interface WebhooksOptions {
+  /** Webhooks one project may have (default 20; FLAGPORT_WEBHOOKS_PER_PROJECT with `layerConfig`). */
+  readonly maxPerProject?: number
+}
+
+/** The service with its options (`make`: the defaults). */
+export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* () {
+  const maxPerProject = options.maxPerProject ?? DEFAULT_WEBHOOKS_PER_PROJECT
   const projects = yield* ProjectRepository
   const webhooks = yield* WebhookRepository
   const ids = yield* IdGenerator
@@ -129,10 +138,16 @@ export const make = Effect.gen(function* () {
         updatedAt: now
       }
       const record = WebhookInput.toRecord(stored, now)
-      return requireProject(projects, projectId).pipe(
-        Effect.zipRight(webhooks.insert(stored)),
-        Effect.as(audited(record, id, "webhook.created", null, record))
-      )
+      return Effect.gen(function* () {
+        yield* requireProject(projects, projectId)
+        // Counted under the project's lock, so two creations at once cannot both pass the cap.
+        yield* webhooks.lockProject(projectId)
+        if ((yield* webhooks.list(projectId)).length >= maxPerProject) {
+          return yield* new ResourceConflict({ message: webhookCapMessage(projectId, maxPerProject) })
+        }
+        yield* webhooks.insert(stored)
+        return audited(record, id, "webhook.created", null, record)
+      })
     })
   })
 
@@ -233,5 +248,19 @@ export const make = Effect.gen(function* () {
   return Webhooks.of({ create, list, get, patch, remove, deliveries, redeliver })
 })
 
-/** The Webhooks service over ProjectRepository, WebhookRepository and what a write needs (Writes.ts). */
+export const make = makeWith()
+
+/** The Webhooks service over ProjectRepository, WebhookRepository and what a write needs (Writes.ts); 20 webhooks per project. */
 export const layer = Layer.effect(Webhooks, make)
+
+/** `layer` with its options. */
+export const layerWith = (options: WebhooksOptions) => Layer.effect(Webhooks, makeWith(options))
+
+/** FLAGPORT_WEBHOOKS_PER_PROJECT: a whole number, at least 1 (default 20); anything else stops the start. */
+export const config = Config.integer("FLAGPORT_WEBHOOKS_PER_PROJECT").pipe(
+  Config.withDefault(DEFAULT_WEBHOOKS_PER_PROJECT),
+  Config.validate({ message: "Expected a whole number of webhooks, at least 1", validation: (n) => n >= 1 })
+)
+
+/** `layer` with the cap from FLAGPORT_WEBHOOKS_PER_PROJECT. */
+export const layerConfig = Layer.unwrapEffect(Effect.map(config, (maxPerProject) => layerWith({ maxPerProject })))

@@ -236,6 +236,32 @@ export const webhookContract = (it: WebhookIt) => {
       expect(yield* repo.listDeliveries(hook.id)).toHaveLength(1)
     }))
 
+  it.effect("claims at most `limit`, of one project when asked; dueProjects names the projects with due heads, longest waiting first", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const repo = yield* WebhookRepository
+      const flags = yield* Flags
+      const first = yield* newProject
+      const second = yield* newProject
+      const hooks: Array<string> = []
+      for (let i = 0; i < 5; i++) hooks.push((yield* webhooks.create(first, { url: `https://e.com/${i}`, events: ["flag.created"] })).id)
+      hooks.push((yield* webhooks.create(second, { url: "https://e.com/other", events: ["flag.created"] })).id)
+      yield* flags.create(first, booleanFlag("f1"))
+      yield* flags.create(second, booleanFlag("f2"))
+      yield* fanOut(1000)
+      const now = at(SOON)
+      const due = (yield* repo.dueProjects({ now, limit: 1000 })).filter((p) => p === first || p === second)
+      expect(due).toEqual([first, second])
+      const leaseUntil = at(MINUTE)
+      const two = yield* repo.claimDue({ now, owner: "one", leaseUntil, limit: 2, projectId: first })
+      expect(two.map((c) => c.projectId)).toEqual([first, first])
+      const other = yield* repo.claimDue({ now, owner: "one", leaseUntil, limit: 5, projectId: second })
+      expect(other.map((c) => c.projectId)).toEqual([second])
+      expect((yield* repo.dueProjects({ now, limit: 1000 })).filter((p) => p === first || p === second)).toEqual([first])
+      expect(mine(yield* claim("two"), hooks)).toHaveLength(3)
+      expect((yield* repo.dueProjects({ now, limit: 1000 })).filter((p) => p === first || p === second)).toEqual([])
+    }))
+
   it.effect("claims only the oldest pending delivery of each webhook, leased against other owners", () =>
     Effect.gen(function* () {
       const webhooks = yield* Webhooks
@@ -257,6 +283,7 @@ export const webhookContract = (it: WebhookIt) => {
       expect(first[0]).toEqual({
         deliveryId: a1!.id,
         webhookId: a.id,
+        projectId,
         eventId: a1!.eventId,
         payload: a1!.payload,
         attemptsMade: 0,

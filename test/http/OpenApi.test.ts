@@ -105,7 +105,7 @@ describe("GET /openapi.json", () => {
     const envelope404 = operations.map((o) => o.name).filter((name) => !name.includes("/ofrep/") && (name.includes("{projectId}") || /\/v1\/(evaluate|flags|config|stream|insights|explain)/.test(name)))
     expect(answering("404")).toEqual([...envelope404, "POST /ofrep/v1/evaluate/flags/{key}"].sort())
     // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,
-    // cancelling a schedule that is no longer pending.
+    // cancelling a schedule that is no longer pending, a webhook over the project's cap.
     expect(answering("409")).toEqual([
       "DELETE /v1/projects/{projectId}/flags/{flagKey}",
       "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}",
@@ -116,6 +116,7 @@ describe("GET /openapi.json", () => {
       "POST /v1/projects/{projectId}/environments",
       "POST /v1/projects/{projectId}/flags",
       "POST /v1/projects/{projectId}/segments",
+      "POST /v1/projects/{projectId}/webhooks",
       "POST /v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver"
     ])
     // 500 everywhere: any unexpected failure is logged and answered 500; 431 everywhere: node refuses

@@ -30,17 +30,19 @@ const isolation = (backend: Backend) =>
     Effect.gen(function* () {
       const webhooks = yield* Webhooks
       const flags = yield* Flags
-      yield* project("stuck")
+      // Spread over projects of 10 (a project may have 20 webhooks).
+      const stuckProjects = Array.from({ length: HANGING / 10 }, (_, i) => `stuck-${i}`)
+      for (const id of stuckProjects) yield* project(id)
       yield* project("healthy")
       const stuck = yield* Effect.forEach(Array.from({ length: HANGING }), () => receiver(() => "hang"))
-      for (const r of stuck) yield* webhooks.create("stuck", { url: r.url, events: ["flag.created"] })
+      for (const [i, r] of stuck.entries()) yield* webhooks.create(stuckProjects[i % stuckProjects.length]!, { url: r.url, events: ["flag.created"] })
       const healthy = yield* receiver(() => 204)
       yield* webhooks.create("healthy", { url: healthy.url, events: ["flag.created"] })
 
       yield* Layer.build(WebhookDispatcher.layerWith({ pollInterval: "200 millis" }))
-      yield* flags.create("stuck", booleanFlag("first"))
+      for (const id of stuckProjects) yield* flags.create(id, booleanFlag("first"))
       yield* Effect.promise(() => Promise.all(stuck.map((r) => r.waitFor(1, 2_000))))
-      yield* flags.create("stuck", booleanFlag("second"))
+      for (const id of stuckProjects) yield* flags.create(id, booleanFlag("second"))
 
       const before = Date.now()
       yield* flags.create("healthy", booleanFlag("unrelated"))

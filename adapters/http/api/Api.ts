@@ -231,9 +231,10 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/webhooks`
       .setPayload(strict(CreateWebhookInput).annotations({ examples: [Examples.createWebhook] }))
-      .addSuccess(Created(WebhookDoc)),
+      .addSuccess(Created(WebhookDoc))
+      .addError(Errors.Conflict),
     "Create a webhook",
-    "Subscribes a URL to change events of the project (see the `webhooks` section for the payloads). Deliveries are signed as Standard Webhooks with the secret."
+    "Subscribes a URL to change events of the project (see the `webhooks` section for the payloads). Deliveries are signed as Standard Webhooks with the secret. 409 when the project already has the most webhooks allowed (20 unless FLAGPORT_WEBHOOKS_PER_PROJECT says otherwise)."
   ))
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/webhooks`.addSuccess(dataOf(WebhookDoc)),

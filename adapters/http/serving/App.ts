@@ -56,7 +56,7 @@ export type HttpServices =
 export const servicesFrom = <E, R>(
   storage: Layer.Layer<StorageLayer.Storage, E, R>
 ): Layer.Layer<HttpServices | StorageLayer.Storage, E | ConfigError, R> =>
-  Layer.mergeAll(Webhooks.layer, Insights.layer).pipe(
+  Layer.mergeAll(Webhooks.layerConfig, Insights.layer).pipe(
     Layer.provideMerge(storage),
     Layer.provide(Layer.merge(FlagUsage.layerConfig, Insights.retentionLayerConfig))
   )
