@@ -3,28 +3,25 @@
  * inside a host node:http app (with the prefix in the URL, or already stripped as Express does)
  * and as a web Request => Response handler; the OpenAPI document reflects the prefix.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
-import { type Context, Effect, Layer, ManagedRuntime, Tracer } from "effect"
+import { Effect, Layer, Tracer } from "effect"
 import * as App from "../../adapters/http/serving/App.js"
 import { makeHandlers, stripPrefix, type FlagportHandlers } from "../../adapters/http/serving/Embed.js"
 import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, seed, type Keys } from "./fixtures.js"
+import { request, type Keys } from "./fixtures.js"
+import { type Host, startHost } from "./host.js"
 
-let storage: ManagedRuntime.ManagedRuntime<StorageLayer.Storage, never>
+let host: Host
 let flagport: FlagportHandlers
-let host: Server
 let base: string
 let keys: Keys
 
 beforeAll(async () => {
-  storage = ManagedRuntime.make(StorageLayer.memoryStorage)
-  const context: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
-  keys = await storage.runPromise(seed)
-  flagport = await makeHandlers({ prefix: "/flags/", services: App.servicesFrom(Layer.succeedContext(context)) })
-  host = createServer((req, res) => {
+  host = await startHost()
+  keys = host.keys
+  flagport = await host.mount({ prefix: "/flags/" })
+  base = await host.listen((req, res) => {
     if (req.url?.startsWith("/flags/") || req.url === "/flags") return flagport.node(req, res)
     if (req.url?.startsWith("/stripped/")) {
       // What Express does for app.use("/stripped", handler): the handler sees the rest of the URL.
@@ -34,14 +31,9 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "text/plain" })
     res.end("host")
   })
-  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve))
-  base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
 })
 afterAll(async () => {
-  host?.closeAllConnections()
-  await new Promise<void>((resolve) => host?.close(() => resolve()))
-  await flagport?.dispose()
-  await storage?.dispose()
+  await host?.close()
 })
 
 describe("node handler under a prefix", () => {
@@ -120,8 +112,7 @@ describe("OFREP when embedded", () => {
     })
 
   it("the node handler, the web handler and the Effect layer (HttpApi, no lean lane) answer alike", async () => {
-    const storageContext: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
-    const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(storageContext))))
+    const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(host.context))))
     const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(FlagportLive, HttpServer.layerContext))
     try {
       const body = { context: { targetingKey: "u", plan: "beta" } }
@@ -176,8 +167,7 @@ describe("stripPrefix", () => {
 
 describe("the Effect layer, for Effect hosts", () => {
   it("serves the API through HttpApiBuilder without the lean lane, with the same answers", async () => {
-    const storageContext: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
-    const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(storageContext))))
+    const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(host.context))))
     const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(FlagportLive, HttpServer.layerContext))
     try {
       const auth = { authorization: `Bearer ${keys.client}` }

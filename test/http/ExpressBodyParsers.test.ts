@@ -5,19 +5,12 @@
  * same validation as unparsed; a host that consumed the body and left nothing usable gets an
  * immediate error, never a hang.
  */
-import type { Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, ManagedRuntime, type Context } from "effect"
 import express from "express"
-import * as App from "../../adapters/http/serving/App.js"
-import { makeHandlers, type FlagportHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, seed, type Keys } from "./fixtures.js"
+import { request, type Keys } from "./fixtures.js"
+import { type Host, startHost } from "./host.js"
 
-let storage: ManagedRuntime.ManagedRuntime<StorageLayer.Storage, never>
-let flagport: FlagportHandlers
-let host: Server
+let host: Host
 let base: string
 let keys: Keys
 
@@ -29,10 +22,9 @@ const MOUNTS = {
 } as const
 
 beforeAll(async () => {
-  storage = ManagedRuntime.make(StorageLayer.memoryStorage)
-  const context: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
-  keys = await storage.runPromise(seed)
-  flagport = await makeHandlers({ prefix: "/", services: App.servicesFrom(Layer.succeedContext(context)) })
+  host = await startHost()
+  keys = host.keys
+  const flagport = await host.mount({ prefix: "/" })
   const app = express()
   for (const [name, parser] of Object.entries(MOUNTS)) {
     app.use(`/${name}`, parser, flagport.node)
@@ -42,15 +34,10 @@ beforeAll(async () => {
     req.on("end", () => next())
     req.resume()
   }, flagport.node)
-  host = app.listen(0, "127.0.0.1")
-  await new Promise<void>((resolve) => host.once("listening", resolve))
-  base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
+  base = await host.listen(app)
 })
 afterAll(async () => {
-  host?.closeAllConnections()
-  await new Promise<void>((resolve) => host?.close(() => resolve()))
-  await flagport?.dispose()
-  await storage?.dispose()
+  await host?.close()
 })
 
 const flagBody = (key: string) => ({
@@ -90,7 +77,7 @@ describe("a host that consumed the body and kept nothing", () => {
   it("gets an immediate 500 that says what to change", async () => {
     const reply = await request(base, "POST", "/drained/v1/projects/p1/flags", { key: keys.global, body: flagBody("drained") })
     expect(reply.status).toBe(500)
-    expect((reply.body as { error: { message: string } }).error.message).toContain("Mount Flagport before the body parser")
+    expect((reply.body as { error: { message: string } }).error.message).toContain("Pass the parsed body as the handler's third argument")
     const lane = await request(base, "POST", "/drained/v1/evaluate", { key: keys.client, body: { environment: "development", context: { key: "u" } } })
     expect(lane.status).toBe(500)
   })

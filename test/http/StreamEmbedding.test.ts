@@ -4,48 +4,38 @@
  * (HttpApiBuilder, without the lean lane). Each gets its first event, an event after a change,
  * and lets go of the stream when the client does.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Context, Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer } from "effect"
 import * as App from "../../adapters/http/serving/App.js"
-import { type FlagportHandlers, makeHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import type { FlagportHandlers } from "../../adapters/http/serving/Embed.js"
 import { Flags } from "../../src/services/Flags.js"
 import { booleanFlag } from "../webhooks/fixtures/Flags.js"
-import { type Keys, request, seed } from "./fixtures.js"
+import { type Keys, request } from "./fixtures.js"
+import { type Host, startHost } from "./host.js"
 import { etagOf, openStream, type SseEvent } from "./sse.js"
 
-let storage: ManagedRuntime.ManagedRuntime<StorageLayer.Storage, never>
-let context: Context.Context<StorageLayer.Storage>
+let host: Host
 let flagport: FlagportHandlers
-let host: Server
 let base: string
 let keys: Keys
 
 beforeAll(async () => {
-  storage = ManagedRuntime.make(StorageLayer.memoryStorage)
-  context = await storage.runPromise(Effect.context<StorageLayer.Storage>())
-  keys = await storage.runPromise(seed)
-  flagport = await makeHandlers({ prefix: "/flags", services: App.servicesFrom(Layer.succeedContext(context)) })
-  host = createServer((req, res) => {
+  host = await startHost()
+  keys = host.keys
+  flagport = await host.mount({ prefix: "/flags" })
+  base = await host.listen((req, res) => {
     if (req.url?.startsWith("/flags/")) return flagport.node(req, res)
     res.writeHead(404)
     res.end()
   })
-  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve))
-  base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
 })
 afterAll(async () => {
-  host?.closeAllConnections()
-  await new Promise<void>((resolve) => host?.close(() => resolve()))
-  await flagport?.dispose()
-  await storage?.dispose()
+  await host?.close()
 })
 
 let flagCount = 0
-const change = () => storage.runPromise(Effect.flatMap(Flags, (flags) => flags.create("p1", booleanFlag(`embedded-${++flagCount}`))))
+const change = () => host.run(Effect.flatMap(Flags, (flags) => flags.create("p1", booleanFlag(`embedded-${++flagCount}`))))
 
 /** The events of a web Response's body, read as they come. */
 const webEvents = (response: Response) => {
@@ -101,7 +91,7 @@ describe("GET /v1/stream when mounted", () => {
   })
 
   it("the Effect layer alone (HttpApiBuilder, no lean lane), with the same events", async () => {
-    const live = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(context))))
+    const live = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(host.context))))
     const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(live, HttpServer.layerContext))
     try {
       const response = await handler(

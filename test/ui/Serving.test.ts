@@ -1,33 +1,27 @@
 /**
  * Serving the dashboard from the mounted handlers: under the host's prefix for the node handler
  * (prefix in the URL or already stripped) and the web handler, with its headers, the setting of
- * production-like environments, no root redirect (the host owns `/`), and `dashboard: false`.
+ * production-like environments, `<prefix>/` leading to the dashboard (the host keeps its own `/`),
+ * and `dashboard: false`.
  */
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
-import { type Context, Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as App from "../../adapters/http/serving/App.js"
 import { CONTENT_SECURITY_POLICY } from "../../adapters/http/serving/Dashboard.js"
-import { makeHandlers, type FlagportHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
-import { request, seed, type Keys } from "../http/fixtures.js"
+import type { FlagportHandlers } from "../../adapters/http/serving/Embed.js"
+import { request, type Keys } from "../http/fixtures.js"
+import { type Host, startHost } from "../http/host.js"
 
-let storage: ManagedRuntime.ManagedRuntime<StorageLayer.Storage, never>
+let host: Host
 let flagport: FlagportHandlers
 let without: FlagportHandlers
-let host: Server
 let base: string
 let keys: Keys
 
 beforeAll(async () => {
-  storage = ManagedRuntime.make(StorageLayer.memoryStorage)
-  const context: Context.Context<StorageLayer.Storage> = await storage.runPromise(Effect.context<StorageLayer.Storage>())
-  keys = await storage.runPromise(seed)
-  const services = App.servicesFrom(Layer.succeedContext(context))
-  flagport = await makeHandlers({ prefix: "/flags", services, dashboard: { confirmEnvironments: ["live", "production"] } })
-  without = await makeHandlers({ prefix: "/flags", services, dashboard: false })
-  host = createServer((req, res) => {
+  host = await startHost()
+  keys = host.keys
+  flagport = await host.mount({ prefix: "/flags", dashboard: { confirmEnvironments: ["live", "production"] } })
+  without = await host.mount({ prefix: "/flags", dashboard: false })
+  base = await host.listen((req, res) => {
     if (req.url?.startsWith("/flags")) return flagport.node(req, res)
     if (req.url?.startsWith("/stripped/")) {
       req.url = req.url.slice("/stripped".length)
@@ -36,16 +30,10 @@ beforeAll(async () => {
     if (req.url?.startsWith("/bare")) return without.node(req, res)
     res.writeHead(200, { "content-type": "text/plain" }).end("host")
   })
-  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve))
-  base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
 }, 60_000)
 
 afterAll(async () => {
-  host?.closeAllConnections()
-  await new Promise<void>((resolve) => host?.close(() => resolve()))
-  await flagport?.dispose()
-  await without?.dispose()
-  await storage?.dispose()
+  await host?.close()
 })
 
 describe("the dashboard under a host's prefix", () => {
@@ -73,8 +61,12 @@ describe("the dashboard under a host's prefix", () => {
     expect(bare.headers.get("location")).toBe("/flags/ui/")
     expect(bare.headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY)
     expect(await (await fetch(`${base}/`)).text()).toBe("host")
-    const root = await fetch(`${base}/flags/`, { redirect: "manual" })
-    expect(root.status).toBe(404)
+    // The prefix itself is Flagport's: it leads to the dashboard, as `/` does standalone.
+    for (const path of ["/flags/", "/flags", "/stripped/"]) {
+      const root = await fetch(`${base}${path}`, { redirect: "manual" })
+      expect(root.status, path).toBe(302)
+      expect(root.headers.get("location"), path).toBe("/flags/ui/")
+    }
   })
 
   it("answers an unknown asset 404 with the headers, and leaves other methods and the API to the API", async () => {
