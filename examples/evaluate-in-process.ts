@@ -7,9 +7,9 @@
  */
 import { Effect, Layer } from "effect"
 import { pathToFileURL } from "node:url"
-import * as NodeCrypto from "../adapters/crypto/NodeCrypto.js"
-import * as MemoryStorage from "../adapters/memory/MemoryStorage.js"
-import { CoreServices, Environments, Evaluate, Flags, IdGenerator, Projects, Snapshots } from "../src/index.js"
+import * as NodeCrypto from "flagport/crypto"
+import * as MemoryStorage from "flagport/memory"
+import { CoreServices, Environments, Evaluate, Flags, IdGenerator, Projects, Snapshots } from "flagport"
 
 /** Every use case over in-memory storage. State lives as long as the layer. */
 export const layer = CoreServices.layer.pipe(Layer.provide(Layer.merge(IdGenerator.layer, NodeCrypto.layer)), Layer.provideMerge(MemoryStorage.layer))

@@ -5,17 +5,18 @@
  *   PORT=3000 npx tsx examples/mount-express.ts
  *   curl -H "Authorization: Bearer $SERVER_KEY" http://localhost:3000/flags/v1/projects
  *
- * Mount Flagport BEFORE any body parser (`express.json()`, ...): Flagport reads the request
- * body itself, and a parser that ran first would have consumed it. Express strips the mount path
- * from `req.url`; Flagport's node handler accepts the stripped URL.
+ * The mount may come before or after the host's body parsers: after `express.json()` (or
+ * `express.text()`, `express.raw()`) Flagport takes the body the parser left in `req.body`, with
+ * the same validation (test/http/ExpressBodyParsers.test.ts). Express strips the mount path from
+ * `req.url`; Flagport's node handler accepts the stripped URL. `/flags/` leads to the dashboard.
  */
 import express from "express"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { pathToFileURL } from "node:url"
-import { makeHandlers } from "../adapters/http/serving/Embed.js"
-import { servicesLayer } from "../adapters/http/serving/Server.js"
-import { fromDatabaseUrl } from "../adapters/storage/StorageLayer.js"
+import { makeHandlers } from "flagport/http"
+import { servicesLayer } from "flagport/server"
+import { fromDatabaseUrl } from "flagport/storage"
 
 export const PREFIX = "/flags"
 
@@ -37,9 +38,9 @@ export const start = async (options: Options = {}): Promise<Host> => {
   const flagport = await makeHandlers({ prefix: PREFIX, services: servicesLayer(fromDatabaseUrl(databaseUrl)) })
 
   const app = express()
-  app.use(PREFIX, flagport.node)
-  // The host's own routes (and body parsers) come after the mount.
+  // The host's body parser first, as most apps have it: Flagport takes the parsed req.body.
   app.use(express.json())
+  app.use(PREFIX, flagport.node)
   app.get("/", (_req, res) => {
     res.type("text/plain").send("Hello from the Express application\n")
   })
@@ -55,6 +56,8 @@ export const start = async (options: Options = {}): Promise<Host> => {
     url: `http://${options.host ?? "127.0.0.1"}:${port}`,
     server,
     close: async () => {
+      // Open change streams never end on their own: end them first, then let the server drain.
+      flagport.closeStreams()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()

@@ -1,7 +1,7 @@
 /**
  * Mounting Flagport in a plain `node:http` application under a path prefix: requests under
  * `/flags` go to Flagport (management API, evaluation, /flags/docs, /flags/openapi.json),
- * everything else stays with the host.
+ * everything else stays with the host. `/flags/` leads to the dashboard (`/flags/ui/`).
  *
  *   npx flagport seed                          # once: prints SERVER_KEY / CLIENT_KEY
  *   PORT=3000 npx tsx examples/mount-node-http.ts
@@ -10,9 +10,9 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { pathToFileURL } from "node:url"
-import { makeHandlers } from "../adapters/http/serving/Embed.js"
-import { servicesLayer } from "../adapters/http/serving/Server.js"
-import { fromDatabaseUrl } from "../adapters/storage/StorageLayer.js"
+import { makeHandlers } from "flagport/http"
+import { servicesLayer } from "flagport/server"
+import { fromDatabaseUrl } from "flagport/storage"
 
 export const PREFIX = "/flags"
 
@@ -50,6 +50,8 @@ export const start = async (options: Options = {}): Promise<Host> => {
     url: `http://${options.host ?? "127.0.0.1"}:${port}`,
     server,
     close: async () => {
+      // Open change streams never end on their own: end them first, then let the server drain.
+      flagport.closeStreams()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeIdleConnections()

@@ -10,7 +10,7 @@
  */
 import { OpenFeature } from "@openfeature/server-sdk"
 import { pathToFileURL } from "node:url"
-import { FlagportProvider } from "../adapters/openfeature/index.js"
+import { FlagportProvider } from "flagport/openfeature"
 
 export const run = async (url: string, key: string, projectId: string | undefined): Promise<void> => {
   await OpenFeature.setProviderAndWait(new FlagportProvider({ url, key, environment: "production", ...(projectId === undefined ? {} : { projectId }) }))

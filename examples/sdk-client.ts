@@ -11,7 +11,7 @@
  * exist), then, with WATCH=1, every change until interrupted.
  */
 import { pathToFileURL } from "node:url"
-import { createClient } from "../adapters/client/index.js"
+import { createClient } from "flagport/client"
 
 export const run = async (url: string, key: string, watch: boolean): Promise<void> => {
   const flags = await createClient({ url, key, environment: "production" })

@@ -10,7 +10,7 @@
  * database closes).
  */
 import { pathToFileURL } from "node:url"
-import { type RunningServer, startServer } from "../adapters/http/serving/Server.js"
+import { type RunningServer, startServer } from "flagport/server"
 
 export interface Options {
   readonly port?: number

@@ -2,9 +2,12 @@
  * Runs every example for real: each server example as its own process (`node --import tsx
  * examples/<name>.ts`, as a reader would), against a SQLite database seeded by the CLI, then
  * drives it over HTTP from flag creation to an evaluated flag; the in-process example as a script
- * and through its exported program.
+ * and through its exported program. The examples import the package's entry points
+ * (`flagport/http`, ...) as a user's app would; in their processes those resolve to the build
+ * (dist/, package self-reference), so `npm run build` must have run.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
@@ -26,9 +29,11 @@ afterEach(() => {
 
 /** Starts `examples/<file>` and waits until `readyUrl` answers. */
 const runExample = async (file: string, env: Record<string, string>, readyUrl?: string): Promise<Example> => {
+  if (!existsSync(join(ROOT, "dist", "http.js"))) throw new Error("the examples import the built package: run npm run build first")
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "examples", file)], {
     cwd: ROOT,
-    env: childEnv(env),
+    // Without the root tsconfig's paths (sources, for type-checking): `flagport/...` is the build.
+    env: childEnv({ TSX_TSCONFIG_PATH: join(ROOT, "test", "examples", "tsconfig.published.json"), ...env }),
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
@@ -122,7 +127,7 @@ describe("examples", () => {
     expect(await example.exited).toBe(0)
   })
 
-  for (const file of ["mount-node-http.ts", "mount-express.ts"]) {
+  for (const file of ["mount-node-http.ts", "mount-express.ts", "mount-fastify.ts", "mount-hono.ts"]) {
     it(`${file} serves the host's routes and Flagport under /flags`, { timeout: TIMEOUT }, async () => {
       const databaseUrl = freshSqliteUrl()
       const keys = await seed(databaseUrl)
@@ -140,8 +145,18 @@ describe("examples", () => {
       const openApi = (await (await fetch(`${host}/flags/openapi.json`)).json()) as { servers?: Array<{ url: string }> }
       expect(openApi.servers?.map((server) => server.url)).toContain("/flags")
       expect((await fetch(`${host}/flags/docs`)).status).toBe(200)
+      // The prefix leads to the dashboard, as `/` does standalone; the answers are Flagport's, with its headers.
+      for (const path of ["/flags/", "/flags"]) {
+        const root = await fetch(`${host}${path}`, { redirect: "manual" })
+        expect(root.status, path).toBe(302)
+        expect(root.headers.get("location"), path).toBe("/flags/ui/")
+      }
+      const dashboard = await fetch(`${host}/flags/ui/`)
+      expect(dashboard.status).toBe(200)
+      expect(dashboard.headers.get("x-frame-options")).toBe("DENY")
+      expect((await fetch(`${host}/flags/v1/projects`)).headers.get("x-content-type-options")).toBe("nosniff")
 
-      if (file === "mount-express.ts") {
+      if (file !== "mount-node-http.ts") {
         // The host's own body parser still works after the mount.
         const echo = await fetch(`${host}/echo`, {
           method: "POST",

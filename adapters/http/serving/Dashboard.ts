@@ -14,7 +14,10 @@ import { loadAssets, type AssetFiles } from "./DashboardAssets.js"
 export interface DashboardOptions {
   /** Environments where a change asks for a confirmation first (default: `production`). */
   readonly confirmEnvironments?: ReadonlyArray<string>
-  /** Answer `GET /` with a redirect to the dashboard (the standalone server does). */
+  /**
+   * Answer `GET /` with a redirect to the dashboard (the standalone server does). Under a prefix
+   * `<prefix>/` always redirects: that path is Flagport's, and it is where people type.
+   */
   readonly redirectRoot?: boolean
   /** Where the files come from (default: DashboardAssets.loadAssets). */
   readonly assets?: () => Promise<AssetFiles>
@@ -113,7 +116,7 @@ export const makeDashboard = (prefix: string, options: DashboardOptions = {}): D
       if (method !== "GET" && method !== "HEAD") return undefined
       const q = path.indexOf("?")
       const pathname = q === -1 ? path : path.slice(0, q)
-      if (pathname === "/" && options.redirectRoot === true) return Promise.resolve(redirect(`${prefix}/ui/`))
+      if (pathname === "/" && (options.redirectRoot === true || prefix !== "")) return Promise.resolve(redirect(`${prefix}/ui/`))
       if (pathname === "/ui") return Promise.resolve(redirect(`${prefix}/ui/`))
       if (!pathname.startsWith("/ui/")) return undefined
       const name = pathname.slice("/ui/".length)

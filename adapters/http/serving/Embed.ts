@@ -55,8 +55,13 @@ export interface EmbedOptions<E> extends App.HttpOptions {
 export interface FlagportHandlers {
   /** The normalized prefix ("" for the root). */
   readonly prefix: string
-  /** Node handler; accepts URLs with the prefix, or already stripped of it (Express `app.use(prefix, ...)`). */
-  readonly node: (req: IncomingMessage, res: ServerResponse) => void
+  /**
+   * Node handler; accepts URLs with the prefix, or already stripped of it (Express `app.use(prefix, ...)`).
+   * `body`: the body when the host's framework already read it, as it parsed it (Fastify:
+   * `flagport.node(request.raw, reply.raw, request.body)`); Express's `req.body` is found without it.
+   * A function there (Express's `next`) is ignored.
+   */
+  readonly node: (req: IncomingMessage, res: ServerResponse, body?: unknown) => void
   /** Web handler; the request URL carries the prefix. */
   readonly web: (request: Request) => Promise<Response>
   /** The OpenAPI document, as served at `${prefix}/openapi.json`. */
@@ -187,10 +192,10 @@ export const nodeHandler = (
   app: (req: IncomingMessage, res: ServerResponse) => void,
   webApp: (request: Request) => Promise<Response>
 ) =>
-(req: IncomingMessage, res: ServerResponse): void => {
+(req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
   const url = prefix === "" ? (req.url ?? "/") : stripPrefix(prefix, req.url ?? "/")
   if (url !== req.url) req.url = url
-  const hostBody = hostReadBody(req)
+  const hostBody = hostReadBody(req, body)
   if (hostBody instanceof HostBodyUnusable) {
     setSecurityHeaders(res)
     return writeHostBodyUnusable(res)
@@ -267,10 +272,14 @@ async (request: Request): Promise<Response> => {
 }
 
 /** The node handler with the dashboard's GET and HEAD routes answered first. */
-const nodeWithDashboard = (prefix: string, dashboard: Dashboard, next: (req: IncomingMessage, res: ServerResponse) => void) =>
-(req: IncomingMessage, res: ServerResponse): void => {
+const nodeWithDashboard = (
+  prefix: string,
+  dashboard: Dashboard,
+  next: (req: IncomingMessage, res: ServerResponse, body?: unknown) => void
+) =>
+(req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
   const answer = dashboard.answer(req.method ?? "GET", stripPrefix(prefix, req.url ?? "/"), req.headers["if-none-match"])
-  if (answer === undefined) next(req, res)
+  if (answer === undefined) next(req, res, body)
   else void answer.then((r) => writeNode(res, r))
 }
 

@@ -1,8 +1,10 @@
 /**
  * A request body the host already read. When a host mounts a body parser before Flagport
- * (Express `app.use(express.json())`, `express.text()`, `express.raw()`), the parser has consumed
- * the request stream by the time Flagport's node handler runs: reading it again would wait
- * forever. So the handler takes the body from where the parser left it (`req.body`):
+ * (Express `app.use(express.json())`, `express.text()`, `express.raw()`; Fastify's built-in
+ * parsers), the parser has consumed the request stream by the time Flagport's node handler runs:
+ * reading it again would wait forever. So the handler takes the body from where the parser left
+ * it: the value the host passed (`flagport.node(request.raw, reply.raw, request.body)`), else
+ * `req.body` (Express):
  *
  * - a Buffer or Uint8Array (`express.raw()`): those bytes;
  * - a string (`express.text()`): its UTF-8 bytes;
@@ -22,9 +24,9 @@ export class HostBodyUnusable {
 }
 
 const HOST_BODY_UNUSABLE_MESSAGE =
-  "The host application read the request body before Flagport's handler and left no usable req.body " +
-  "(a Buffer, a string or a parsed JSON value). Mount Flagport before the body parser, or use " +
-  "express.json(), express.text() or express.raw()."
+  "The host application read the request body before Flagport's handler and did not hand it on. " +
+  "Pass the parsed body as the handler's third argument (flagport.node(req, res, body)), leave it in " +
+  "req.body (a Buffer, a string or a parsed JSON value), or mount Flagport before the body parser."
 
 const encoder = new TextEncoder()
 
@@ -35,9 +37,9 @@ const declaresBody = (req: IncomingMessage): boolean =>
  * The body the host read, `undefined` when the stream is still unread (the usual case: the
  * handler reads it itself), or `HostBodyUnusable`.
  */
-export const hostReadBody = (req: IncomingMessage): Uint8Array | HostBodyUnusable | undefined => {
+export const hostReadBody = (req: IncomingMessage, given?: unknown): Uint8Array | HostBodyUnusable | undefined => {
   if (!req.readableEnded) return undefined
-  const body: unknown = (req as IncomingMessage & { body?: unknown }).body
+  const body: unknown = given !== undefined && typeof given !== "function" ? given : (req as IncomingMessage & { body?: unknown }).body
   if (body instanceof Uint8Array) return body
   if (typeof body === "string") return encoder.encode(body)
   if (body === undefined && !declaresBody(req)) return new Uint8Array(0)
