@@ -4,6 +4,10 @@
  * dashboard and `npx flagport` all work, and the README's TypeScript snippets type-check in the
  * project the README describes (`npm init -y`, type module, `tsc --init --types node`).
  *
+ * The pack runs the package's prepack, which builds dist/ in the copy of the checkout unless dist/
+ * was built from these very sources (after CI's `npm run build` it was, and nothing is rebuilt;
+ * BuildStamp.test.ts checks that decision).
+ *
  * Cost: npm installs the package's dependencies from its cache (`--prefer-offline`: the checkout's
  * own install put them there). Its install scripts are skipped, since better-sqlite3 would compile
  * for minutes (no prebuilt binary is reachable here); its compiled addon is taken from this

@@ -41,7 +41,7 @@ export const runNode = (cwd: string, args: ReadonlyArray<string>, env: Record<st
  * ignore), plus dist/ when there is one (prepack decides whether it can be used), with this
  * checkout's node_modules linked for the build tools.
  */
-export const copyOfCheckout = (scratch: string): string => {
+export const copyOfCheckout = (scratch: string, options: { readonly withDist?: boolean } = {}): string => {
   const copy = join(scratch, "checkout")
   const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
   for (const path of listed.split("\0")) {
@@ -49,7 +49,7 @@ export const copyOfCheckout = (scratch: string): string => {
     mkdirSync(dirname(join(copy, path)), { recursive: true })
     copyFileSync(join(ROOT, path), join(copy, path))
   }
-  if (existsSync(join(ROOT, "dist"))) cpSync(join(ROOT, "dist"), join(copy, "dist"), { recursive: true })
+  if (options.withDist !== false && existsSync(join(ROOT, "dist"))) cpSync(join(ROOT, "dist"), join(copy, "dist"), { recursive: true })
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir")
   return copy
 }
