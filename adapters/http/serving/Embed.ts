@@ -170,6 +170,9 @@ class NodeLaneRequest implements LaneRequest {
   }
 }
 
+/** A body sent in chunks, its length unknown until it ends. */
+const isChunked = (req: IncomingMessage): boolean => req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined
+
 /** A lane answer written to `res` (at once when the lane answered synchronously). */
 const answerNode = (lane: Lane, route: FastRoute, request: NodeLaneRequest, res: ServerResponse): void => {
   const response = lane.answer(route, request)
@@ -211,12 +214,16 @@ export const nodeHandler = (
     if (corsOnApi(method, path)) for (const [name, value] of Object.entries(lane.corsHeaders(req.headers.origin))) res.setHeader(name, value)
     // The HttpApi app writes its own headers; these merge with them.
     setSecurityHeaders(res)
-    if (hostBody === undefined) return app(req, res)
-    webApp(webRequestWithBody(req, url, hostBody)).then(
-      (r) => writeWebResponse(res, r),
-      (error: unknown) => writeNode(res, lane.toResponse(error))
-    )
-    return
+    const toApp = (body: Uint8Array) =>
+      webApp(webRequestWithBody(req, url, body)).then(
+        (r) => writeWebResponse(res, r),
+        (error: unknown) => writeNode(res, lane.toResponse(error))
+      )
+    if (hostBody !== undefined) return void toApp(hostBody)
+    // A chunked body (no Content-Length) is read here, capped: the node app would stop reading it
+    // at the cap by destroying the socket, so the client got a reset instead of the 413.
+    if (isChunked(req)) return collectNodeBody(req, (body) => void toApp(body), (error) => writeNode(res, lane.toResponse(error)))
+    return app(req, res)
   }
   const request = new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody)
   if (hostBody === undefined && readsBody(route) && checkBodyHeaders((name) => request.header(name)) === undefined) {
