@@ -25,7 +25,7 @@ import { regexEngineFor } from "./RegexLoading.js"
 import { type Polling, startPolling } from "./Polling.js"
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
-import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, FlagType, FlagTypes, Json, KeyOf, UntypedFlags } from "./Types.js"
+import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, FlagType, FlagTypes, Json, KeyFor, KeyOf, UntypedFlags } from "./Types.js"
 
 /**
  * The SDK. `F` is the project's flags as `flagport codegen` declares them (`createClient<Flags>`):
@@ -34,10 +34,10 @@ import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, 
  */
 export interface Client<F extends FlagTypes<F> = UntypedFlags> {
   /** A boolean flag's value, or `fallback` (no configuration yet, unknown flag, another type, a broken flag). */
-  boolean(flagKey: KeyOf<F, "boolean">, context: FlagContext, fallback: boolean): boolean
-  string(flagKey: KeyOf<F, "string">, context: FlagContext, fallback: string): string
-  number(flagKey: KeyOf<F, "number">, context: FlagContext, fallback: number): number
-  json<T extends Json = Json>(flagKey: KeyOf<F, "json">, context: FlagContext, fallback: T): T | Json
+  boolean<K extends KeyOf<F>>(flagKey: KeyFor<F, K, "boolean">, context: FlagContext, fallback: boolean): boolean
+  string<K extends KeyOf<F>>(flagKey: KeyFor<F, K, "string">, context: FlagContext, fallback: string): string
+  number<K extends KeyOf<F>>(flagKey: KeyFor<F, K, "number">, context: FlagContext, fallback: number): number
+  json<T extends Json = Json, K extends KeyOf<F> = KeyOf<F>>(flagKey: KeyFor<F, K, "json">, context: FlagContext, fallback: T): T | Json
   /**
    * The value with its variation and reason. The flag type asked for is `type`, by default the
    * fallback's (`false` asks for a boolean flag, an object or null for a json flag).

@@ -20,8 +20,9 @@ export const errorDetail = <T>(flagKey: string, fallback: T, errorCode: ErrorCod
 export const typeOfFallback = (fallback: unknown): FlagType =>
   typeof fallback === "boolean" ? "boolean" : typeof fallback === "string" ? "string" : typeof fallback === "number" ? "number" : "json"
 
+/** The message says what `errorCode` does not (which flag, where); it does not repeat the code. */
 export const notFound = <T>(flagKey: string, fallback: T): Detail<T> =>
-  errorDetail(flagKey, fallback, "FLAG_NOT_FOUND", `FLAG_NOT_FOUND: no flag ${JSON.stringify(flagKey)} in this environment`)
+  errorDetail(flagKey, fallback, "FLAG_NOT_FOUND", `no flag ${JSON.stringify(flagKey)} in this environment`)
 
 export const toDetail = <T>(entry: FlagEntry, flagKey: string, type: FlagType, fallback: T, result: EvaluationResult): Detail<T> => {
   const { version } = entry

@@ -25,6 +25,22 @@ export type KeyOf<F, T extends FlagType = FlagType> = string extends keyof F
   : { [K in keyof F]: F[K] extends T ? K : never }[keyof F] & string
 
 /**
+ * The key parameter of the getter of type `T` for the key `K`: `K` itself when `F` declares it a
+ * `T` flag (any key for `UntypedFlags`). For a flag of another type it is a string branded with the
+ * sentence to read, which no key is, so the compiler's error says what is wrong (`... not assignable
+ * to parameter of type 'string & { readonly "type error": "flag \"banner-text\" is a string flag,
+ * not a boolean flag: read it with .string()" }'`) instead of `never`, or a union of the other keys,
+ * which left the reader to guess. (A string underneath, so the implementation's `string` fits.)
+ */
+export type KeyFor<F, K, T extends FlagType> = string extends keyof F
+  ? K
+  : K extends keyof F
+    ? F[K] extends T
+      ? K
+      : string & { readonly "type error": `flag "${K & string}" is a ${F[K] & string} flag, not a ${T} flag: read it with .${F[K] & string}()` }
+    : K
+
+/**
  * The subject of an evaluation. `key` identifies it (rollouts bucket by it); without one, a
  * condition on `key` or a rollout by `key` does not match. Attribute values may be anything JSON
  * can carry; others are converted as `JSON.stringify` would (a `Date` becomes its ISO 8601 string).

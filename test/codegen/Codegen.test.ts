@@ -5,7 +5,7 @@
  * does not compile, and once a flag is renamed in the service, the program using the old key no
  * longer compiles (checked with the TypeScript compiler API).
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -33,9 +33,9 @@ const FLAGS = [
 ]
 
 /** Type-checks the program against `flags.ts` (strict); the diagnostics as `line: message`. */
-const typeCheck = (moduleText: string): ReadonlyArray<string> => {
+const typeCheck = (moduleText: string, programText: string = readFileSync(PROGRAM, "utf8")): ReadonlyArray<string> => {
   writeFileSync(new URL("flags.ts", DIR), moduleText)
-  copyFileSync(PROGRAM, new URL("program.ts", DIR))
+  writeFileSync(new URL("program.ts", DIR), programText)
   const program = ts.createProgram([fileURLToPath(new URL("program.ts", DIR))], {
     strict: true,
     noEmit: true,
@@ -110,5 +110,17 @@ describe("codegen", () => {
     expect(problems.length).toBeGreaterThan(0)
     expect(problems.every((p) => p.startsWith("program.ts:"))).toBe(true)
     expect(problems.some((p) => p.includes(`"banner-text"`))).toBe(true)
+
+    // A key read with the getter of another type: the compiler's message names the problem (it
+    // said "parameter of type 'never'" when no flag had the getter's type, which told nothing).
+    const wrongGetters = readFileSync(PROGRAM, "utf8")
+      .split("\n")
+      .filter((line) => !line.includes("@ts-expect-error a string flag is not read as a boolean") && !line.includes("@ts-expect-error a number flag is not read as a string"))
+      .join("\n")
+    const messages = typeCheck(before, wrongGetters)
+    expect(messages).toHaveLength(2)
+    expect(messages[0]).toContain('flag \\"banner-text\\" is a string flag, not a boolean flag: read it with .string()')
+    expect(messages[1]).toContain('flag \\"upload-limit\\" is a number flag, not a string flag: read it with .number()')
+    for (const message of messages) expect(message).not.toContain("never")
   }, 120_000)
 })

@@ -138,7 +138,10 @@ describe("FlagportProvider through the OpenFeature SDK", () => {
 
   it("an unknown flag is FLAG_NOT_FOUND with the default value", async () => {
     const client = await readyClient()
-    expect(await client.getBooleanDetails("no-such-flag", true, { targetingKey: "u" })).toMatchObject({ value: true, reason: "ERROR", errorCode: "FLAG_NOT_FOUND" })
+    const details = await client.getBooleanDetails("no-such-flag", true, { targetingKey: "u" })
+    expect(details).toMatchObject({ value: true, reason: "ERROR", errorCode: "FLAG_NOT_FOUND" })
+    // The message says what the code does not, without repeating it.
+    expect(details.errorMessage).toBe('no flag "no-such-flag" in this environment')
   })
 
   it("a missing targeting key evaluates with the key absent; a Date attribute reaches date operators", async () => {
