@@ -5,7 +5,7 @@
  * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
  */
 import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Either, Layer, Stream } from "effect"
+import { Effect, Either, Layer, Option, Stream } from "effect"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Audit } from "../../../src/services/Audit.js"
@@ -275,7 +275,8 @@ const laneRequestOf = (request: HttpServerRequest.HttpServerRequest): LaneReques
     query: q === -1 ? "" : request.url.slice(q + 1),
     // A web Request carries its host in the URL (fetch never sets Host), e.g. for OFREP's stream URLs.
     header: (name) => request.headers[name] ?? (name === "host" ? hostOfUrl(request.originalUrl) : undefined),
-    body: () => Effect.runPromise(Effect.map(request.arrayBuffer, (buffer) => new Uint8Array(buffer)))
+    body: () => Effect.runPromise(Effect.map(request.arrayBuffer, (buffer) => new Uint8Array(buffer))),
+    remoteAddress: Option.getOrUndefined(request.remoteAddress)
   }
 }
 
@@ -296,7 +297,7 @@ export const StreamsLive = HttpApiBuilder.group(FlagportApi, "streams", (handler
   handlers.handleRaw("stream", ({ request }) => {
     const q = request.url.indexOf("?")
     const query = q === -1 ? "" : request.url.slice(q + 1)
-    return viaLane((lane) => lane.stream(query, (name) => request.headers[name])).pipe(
+    return viaLane((lane) => lane.stream(query, (name) => request.headers[name], Option.getOrUndefined(request.remoteAddress))).pipe(
       // A GET without a body cannot be too large or of the wrong type: those would be bugs.
       Effect.catchIf(
         (error): error is Errors.PayloadTooLarge | Errors.UnsupportedMediaType =>

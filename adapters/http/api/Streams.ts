@@ -32,8 +32,9 @@ export class StreamsGroup extends HttpApiGroup.make("streams")
       .addError(Errors.BadRequest)
       .addError(Errors.Unauthorized)
       .addError(Errors.ForbiddenError)
-      .addError(Errors.NotFound),
+      .addError(Errors.NotFound)
+      .addError(Errors.TooManyRequests),
     "Follow changes of an environment (Server-Sent Events)",
-    "Authenticated like `GET /v1/config` (client or server key, same project and environment rules), or with `token` instead of the header. On connect, one event with the current config ETag unless `Last-Event-ID` equals it; then one event per change of the environment's configuration. Refetch `/v1/config` (or re-evaluate) on each event. The stream ends when its key is revoked and when the server shuts down; clients reconnect. 401 for an invalid or expired token."
+    "Authenticated like `GET /v1/config` (client or server key, same project and environment rules), or with `token` instead of the header. On connect, one event with the current config ETag unless `Last-Event-ID` equals it; then one event per change of the environment's configuration. Refetch `/v1/config` (or re-evaluate) on each event. The stream ends when its key is revoked and when the server shuts down; clients reconnect. 401 for an invalid or expired token. 429 with `Retry-After` when the key, the client address or the server already holds as many open streams as allowed (FLAGPORT_STREAMS_PER_KEY, default 5,000; FLAGPORT_STREAMS_PER_ADDRESS, 500; FLAGPORT_STREAMS_MAX, 10,000)."
   ).annotate(OpenApi.Transform, declareStreamSecurity))
   .annotate(OpenApi.Description, "Change notifications, for SDKs and OpenFeature (OFREP) providers.") {}

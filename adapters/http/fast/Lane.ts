@@ -272,9 +272,9 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /** GET /v1/stream, for the HttpApi path (the fast path answers it in `dispatch`, with CORS). */
-  stream(query: string, header: (name: string) => string | undefined): Sync<LaneResponse> {
+  stream(query: string, header: (name: string) => string | undefined, remoteAddress?: string): Sync<LaneResponse> {
     if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
-    return this.options.streams.answer({ query, header, body: () => new Uint8Array(0) })
+    return this.options.streams.answer({ query, header, body: () => new Uint8Array(0), remoteAddress })
   }
 
   /**

@@ -29,6 +29,7 @@ import { Lane } from "./Lane.js"
 import { SnapshotCache } from "./SnapshotCache.js"
 import { StreamHub } from "./StreamHub.js"
 import { StreamRoute } from "./StreamRoute.js"
+import { StreamLimits, streamLimitsConfig, type StreamLimitValues } from "./StreamLimits.js"
 import { StreamUrls, trustProxyConfig } from "./StreamUrls.js"
 import { andThen } from "../shared/Sync.js"
 
@@ -53,6 +54,8 @@ export interface LaneConfig {
    * part of it); default: FLAGPORT_PUBLIC_URL, else taken from the request.
    */
   readonly publicUrl?: string
+  /** Bounds on open streams (default: FLAGPORT_STREAMS_PER_KEY, FLAGPORT_STREAMS_PER_ADDRESS, FLAGPORT_STREAMS_MAX). */
+  readonly streamLimits?: Partial<StreamLimitValues>
   /** Count evaluations for insights (true). `false` only to measure what counting costs (bench/http.bench.ts). */
   readonly countEvaluations?: boolean
 }
@@ -142,18 +145,21 @@ export const make = (config: LaneConfig = {}) =>
     const auth = new Authenticator(keys, logInternal)
     const cors = new Cors(config.corsOrigins ?? (yield* corsOriginsConfig))
     const counter = config.countEvaluations === false ? undefined : insights.counter
+    const trustProxy = config.trustProxy ?? (yield* trustProxyConfig)
     const streams = new StreamRoute({
       auth,
       verifyToken: (token) => run(tokens.verify(token)),
       keysById,
       snapshots: cache,
-      hub
+      hub,
+      limits: new StreamLimits({ ...(yield* streamLimitsConfig), ...config.streamLimits }),
+      trustProxy
     })
     // OFREP's bulk evaluation points at this server's stream, with a token for the caller.
     const urls = new StreamUrls({
       issue: (principal, scope) => run(tokens.issue(principal, scope)),
       prefix: config.prefix ?? "",
-      trustProxy: config.trustProxy ?? (yield* trustProxyConfig),
+      trustProxy,
       ...Option.match(config.publicUrl === undefined ? yield* publicUrlConfig : yield* givenPublicUrl(config.publicUrl), {
         onNone: () => ({}),
         onSome: (publicUrl) => ({ publicUrl })

@@ -13,7 +13,8 @@
  *   token is a 403.
  *
  * The answer's first event carries the environment's current ETag (from the snapshot cache);
- * then the hub sends one per change.
+ * then the hub sends one per change. Open streams are bounded per key, per client address and in
+ * all (StreamLimits.ts): past a bound the answer is 429 with `Retry-After`, before any lookup.
  */
 import { Either, Schema } from "effect"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
@@ -32,6 +33,8 @@ import * as FastDecode from "./FastDecode.js"
 import type { LaneRequest } from "./Lane.js"
 import type { SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
+import { RETRY_AFTER_SECONDS, refusalMessage, type StreamLimits } from "./StreamLimits.js"
+import * as Errors from "../shared/Errors.js"
 
 export interface StreamRouteOptions {
   readonly auth: Authenticator
@@ -41,6 +44,9 @@ export interface StreamRouteOptions {
   readonly keysById: KeyCache
   readonly snapshots: SnapshotCache
   readonly hub: StreamHub
+  readonly limits: StreamLimits
+  /** Behind a trusted proxy the client is the last address of X-Forwarded-For (the one our proxy added). */
+  readonly trustProxy: boolean
 }
 
 const decodeQuery = Schema.decodeUnknownEither(ConfigQuery)
@@ -74,13 +80,46 @@ export class StreamRoute {
         const query = decode(rest)
         return { principal, scope: unwrap(Policy.authorizeEvaluation(principal, query.projectId, query.environment)) }
       })
-    return andThen(opened, ({ principal, scope }) =>
-      andThen(this.options.snapshots.get(scope.projectId, scope.environment), (entry): LaneResponse => ({
-        status: 200,
-        headers: EVENT_STREAM_HEADERS,
-        body: undefined,
-        stream: this.options.hub.open(principal.keyId, scope.projectId, scope.environment, entry.etag, request.header("last-event-id"))
-      })))
+    return andThen(opened, ({ principal, scope }) => {
+      const address = this.addressOf(request)
+      const over = this.options.limits.check(principal.keyId, address)
+      if (over !== undefined) return tooMany(refusalMessage(over, this.options.limits.limits))
+      // Taken now, so streams opening together cannot all pass the check; given back if none opens.
+      const release = this.options.limits.take(principal.keyId, address)
+      try {
+        const entry = this.options.snapshots.get(scope.projectId, scope.environment)
+        if (entry instanceof Promise) entry.catch(release)
+        return andThen(entry, (entry): LaneResponse => {
+          const opening = this.options.hub.open(principal.keyId, scope.projectId, scope.environment, entry.etag, request.header("last-event-id"))
+          return {
+            status: 200,
+            headers: EVENT_STREAM_HEADERS,
+            body: undefined,
+            stream: {
+              start: (sink) => {
+                const detach = opening.start(sink)
+                return () => {
+                  release()
+                  detach()
+                }
+              }
+            }
+          }
+        })
+      } catch (error) {
+        release()
+        throw error
+      }
+    })
+  }
+
+  private addressOf(request: LaneRequest): string | undefined {
+    if (this.options.trustProxy) {
+      const forwarded = request.header("x-forwarded-for")
+      const last = forwarded?.split(",").pop()?.trim()
+      if (last !== undefined && last !== "") return last
+    }
+    return request.remoteAddress
   }
 
   private byToken(token: FastDecode.QueryValue, rest: Record<string, FastDecode.QueryValue>): Promise<Opened> {
@@ -99,3 +138,10 @@ export class StreamRoute {
     )
   }
 }
+
+/** 429 in the envelope, with `Retry-After`. */
+const tooMany = (message: string): LaneResponse => ({
+  status: 429,
+  headers: { "content-type": "application/json", "retry-after": String(RETRY_AFTER_SECONDS) },
+  body: JSON.stringify({ error: Errors.tooManyRequests(message).error })
+})

@@ -157,6 +157,9 @@ class NodeLaneRequest implements LaneRequest {
   ) {}
   /** The body already collected from the stream (`collectNodeBody`), or why it could not be. */
   collected: { readonly bytes: Uint8Array } | { readonly error: unknown } | undefined = undefined
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress
+  }
   header(name: string): string | undefined {
     if (this.hostBody !== undefined && name === "content-length") return String(this.hostBody.byteLength)
     const value = this.req.headers[name]

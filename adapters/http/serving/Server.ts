@@ -28,6 +28,13 @@ import type { DashboardOptions } from "./Dashboard.js"
 import { makeHandlers, type FlagportHandlers } from "./Embed.js"
 import { logLevelConfig } from "./LogLevelConfig.js"
 import type { LaneConfig } from "../fast/LaneService.js"
+import { streamLimitsConfig } from "../fast/StreamLimits.js"
+
+/** Node's connection limits (see `startServer`). */
+export const HEADERS_TIMEOUT_MS = 10_000
+export const REQUEST_TIMEOUT_MS = 30_000
+/** Connections beyond FLAGPORT_STREAMS_MAX, for requests that are not streams. */
+export const EXTRA_CONNECTIONS = 1_000
 
 export const DEFAULT_PORT = 8080
 export const DEFAULT_HOST = "0.0.0.0"
@@ -125,6 +132,12 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     handlers.node(req, res)
   })
   server.on("clientError", answerClientError)
+  // Slow clients cannot hold sockets forever: a request's headers within 10 s, the whole request
+  // within 30 s (neither applies once the answer has begun, so change streams stay open), and no
+  // more connections than the streams allowed plus room for ordinary requests.
+  server.headersTimeout = HEADERS_TIMEOUT_MS
+  server.requestTimeout = REQUEST_TIMEOUT_MS
+  server.maxConnections = (await Effect.runPromise(streamLimitsConfig)).total + EXTRA_CONNECTIONS
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject)

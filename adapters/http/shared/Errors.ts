@@ -67,6 +67,15 @@ export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotA
   HttpApiSchema.annotations({ status: 405, description: "The path exists but does not answer this method; `Allow` lists the methods it does." })
 ) {}
 
+/** Too many at once: a bound on concurrent use (open streams) was reached; `Retry-After` says when to try again. */
+export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyRequests")(
+  { error: body("rate_limited") },
+  HttpApiSchema.annotations({ status: 429, description: "Too many open streams for this key, this client address or the server; retry after `Retry-After` seconds." })
+) {}
+
+/** The wire body of a 429 (answered by the lane itself, with `Retry-After`). */
+export const tooManyRequests = (message: string) => new TooManyRequests({ error: { code: "rate_limited", message } })
+
 export class InternalError extends Schema.Class<InternalError>("InternalError")(
   { error: body("internal_error") },
   HttpApiSchema.annotations({ status: 500, description: "A bug; the details are in the server log." })

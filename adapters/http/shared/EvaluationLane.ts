@@ -30,6 +30,8 @@ export interface LaneRequest {
    * the bytes themselves when the transport has read them already (node), else a promise.
    */
   readonly body: () => Sync<Uint8Array>
+  /** The client's address as the transport saw it (the peer of the socket), when it knows one. */
+  readonly remoteAddress?: string | undefined
 }
 
 /**
@@ -58,7 +60,7 @@ export interface EvaluationLaneShape {
   /** An OFREP route, whole: authentication, CORS and OFREP's error bodies included. */
   readonly answer: (route: OfrepRoute, request: LaneRequest) => Sync<LaneResponse>
   /** GET /v1/stream (it authenticates itself: the Authorization header or `token` in the query). */
-  readonly stream: (query: string, header: (name: string) => string | undefined) => Sync<LaneResponse>
+  readonly stream: (query: string, header: (name: string) => string | undefined, remoteAddress?: string) => Sync<LaneResponse>
 }
 
 export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, EvaluationLaneShape>() {}
