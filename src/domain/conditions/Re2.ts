@@ -48,6 +48,16 @@ export const syntaxProblem = (pattern: string): string | undefined => {
   }
 }
 
+/** `(?:pattern)` compiled, or undefined when the pattern has a `syntaxProblem` (as `syntaxProblem` decides). */
+const groupOf = (pattern: string): RE2JS | undefined => {
+  try {
+    RE2JS.compile(pattern)
+    return RE2JS.compile(alternation([pattern]))
+  } catch {
+    return undefined
+  }
+}
+
 /** The RE2 program size of a condition's patterns taken together; each must have no `syntaxProblem`. */
 export const programSize = (patterns: ReadonlyArray<string>): number => RE2JS.compile(alternation(patterns)).programSize()
 
@@ -93,10 +103,20 @@ const PROGRAMS_MAX = 4096
 const programOf = (patterns: ReadonlyArray<string>): Program | undefined => {
   const source = alternation(patterns)
   if (PROGRAMS.has(source)) return PROGRAMS.get(source)
-  const valid = patterns.filter((p) => syntaxProblem(p) === undefined)
+  // Each pattern compiled alone (the check) and in its group; a single valid pattern's group is
+  // the program itself, so the common one-pattern condition costs two compiles, not three.
+  const groups: Array<RE2JS> = []
+  const valid: Array<string> = []
+  for (const p of patterns) {
+    const group = groupOf(p)
+    if (group !== undefined) {
+      groups.push(group)
+      valid.push(p)
+    }
+  }
   let program: Program | undefined
   if (valid.length > 0) {
-    const re = RE2JS.compile(alternation(valid))
+    const re = valid.length === 1 ? groups[0]! : RE2JS.compile(alternation(valid))
     program = { re, size: re.programSize() }
   }
   if (PROGRAMS.size >= PROGRAMS_MAX) PROGRAMS.clear()
