@@ -9,7 +9,7 @@
 import { isStorableText } from "../../../src/domain/definitions/Text.js"
 import { type ConfigQuery, type EvaluateRequest, FLAG_EVAL_PARAMETERS, type FlagEvalQuery } from "../shared/EvaluationRequests.js"
 
-/** A string the schema's `Text` accepts (no U+0000). */
+/** A string the schema's `Text` accepts (no U+0000, no lone surrogate). */
 const isText = (u: unknown): u is string => typeof u === "string" && isStorableText(u)
 
 const isPlainRecord = (u: unknown): u is Record<string, unknown> =>

@@ -1,20 +1,29 @@
 /**
  * The one rule for text the service stores in its own columns (names, descriptions, keys and ids
- * in paths, webhook URLs and secrets): no U+0000. PostgreSQL cannot store it in a text column
- * (SQLite can), so refusing it everywhere keeps both backends alike and turns what would be a
- * database error into a 400 with the field's path. JSON values (variation values, condition
- * values) are stored as JSON text, where NUL is escaped, and are not concerned.
+ * in paths, webhook URLs and secrets): no U+0000 and no lone surrogate (a UTF-16 code unit
+ * U+D800..U+DFFF without its pair, which JSON's `\ud800` escape can carry but is no Unicode
+ * character). PostgreSQL cannot store U+0000 in a text column, and stores a lone surrogate as
+ * U+FFFD while the answer and the audit entry showed the original; SQLite keeps both. Refusing
+ * them everywhere keeps both backends alike and what is stored equal to what was shown, and turns
+ * them into a 400 with the field's path. JSON values (variation values, condition values) are
+ * stored as JSON text, where both are escaped and round-trip exactly, and are not concerned.
  */
 import { Schema } from "effect"
 
 export const NUL_MESSAGE = "must not contain the NUL character (U+0000)"
+export const UNICODE_MESSAGE = "must be valid Unicode (a lone surrogate such as \\ud800 is not a character)"
 
 const WITHOUT_NUL = /^[^\u0000]*$/
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-/** Whether a string can be stored as text by every backend. */
-export const isStorableText = (s: string): boolean => !s.includes("\u0000")
+/** Whether a string is well-formed UTF-16 (every surrogate paired). */
+export const isWellFormed = (s: string): boolean => !LONE_SURROGATE.test(s)
 
-/** A string without U+0000; compose further constraints with `Text.pipe(...)`. */
+/** Whether a string can be stored as text by every backend, exactly as given. */
+export const isStorableText = (s: string): boolean => !s.includes("\u0000") && isWellFormed(s)
+
+/** A string without U+0000 or a lone surrogate; compose further constraints with `Text.pipe(...)`. */
 export const Text = Schema.String.pipe(
-  Schema.pattern(WITHOUT_NUL, { message: () => NUL_MESSAGE, description: "text without the NUL character (U+0000)" })
+  Schema.pattern(WITHOUT_NUL, { message: () => NUL_MESSAGE, description: "text without the NUL character (U+0000)" }),
+  Schema.filter(isWellFormed, { message: () => UNICODE_MESSAGE, jsonSchema: {} })
 )
