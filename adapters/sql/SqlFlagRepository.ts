@@ -1,12 +1,14 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import type { Row } from "@effect/sql/SqlConnection"
+import { Effect, Layer, Option, Schema } from "effect"
 import type { SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
-import type { Flag, FlagType, Variation } from "../../src/domain/definitions/Flag.js"
-import type { EnvironmentConfig, Prerequisite, Rule } from "../../src/domain/definitions/Targeting.js"
+import { type Flag, FlagType, Variation } from "../../src/domain/definitions/Flag.js"
+import { type EnvironmentConfig, Prerequisite, Rule } from "../../src/domain/definitions/Targeting.js"
 import { versionAfterWrite } from "../../src/domain/definitions/ConfigVersion.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
-import { boolParam, decodeRows, orDuplicate, orFail } from "./SqlSupport.js"
+import { decodeRows, IdRow, SqlBoolean, SqlInteger } from "./SqlRows.js"
+import { boolParam, orDuplicate, orFail } from "./SqlSupport.js"
 
 /**
  * Flags in two tables: flagport_flags (definition, variations as JSON text, version) and
@@ -15,74 +17,126 @@ import { boolParam, decodeRows, orDuplicate, orFail } from "./SqlSupport.js"
  * configs replaced.
  */
 
-interface FlagRow {
-  readonly id: string
-  readonly key: string
-  readonly name: string
-  readonly description: string | null
-  readonly type: string
-  readonly variations: string
-  readonly version: number
-  readonly created_at: string
-  readonly updated_at: string
-}
-
-interface ConfigRow {
-  readonly flag_id: string
-  readonly environment_key: string
-  readonly enabled: number | boolean
-  readonly default_variation_key: string
-  readonly off_variation_key: string
-  readonly prerequisites: string
-  readonly rules: string
-  readonly config_version: number | string
-}
-
-interface SnapshotRow {
-  readonly key: string
-  readonly type: string
-  readonly variations: string
-  readonly enabled: number | boolean
-  readonly default_variation_key: string
-  readonly off_variation_key: string
-  readonly prerequisites: string
-  readonly rules: string
-  readonly version: number | string
-}
-
-const toConfig = (row: ConfigRow): EnvironmentConfig => ({
-  environmentKey: row.environment_key,
-  enabled: Boolean(row.enabled),
-  defaultVariationKey: row.default_variation_key,
-  offVariationKey: row.off_variation_key,
-  prerequisites: JSON.parse(row.prerequisites) as Array<Prerequisite>,
-  rules: JSON.parse(row.rules) as Array<Rule>
+/** The definition columns of flagport_flags. */
+const FlagRow = Schema.Struct({
+  id: Schema.String,
+  key: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  type: FlagType,
+  variations: Schema.parseJson(Schema.Array(Variation)),
+  version: SqlInteger,
+  created_at: Schema.String,
+  updated_at: Schema.String
 })
 
-const toFlag = (row: FlagRow, configs: ReadonlyArray<EnvironmentConfig>): Flag => ({
+/** A flagport_flag_configs row joined with its flag's id (`id`) and its environment's key. */
+const ConfigRow = Schema.Struct({
+  id: Schema.String,
+  environment_key: Schema.String,
+  enabled: SqlBoolean,
+  default_variation_key: Schema.String,
+  off_variation_key: Schema.String,
+  prerequisites: Schema.parseJson(Schema.Array(Prerequisite)),
+  rules: Schema.parseJson(Schema.Array(Rule)),
+  config_version: SqlInteger
+})
+
+/** One flag's definition merged with one environment's config: what `snapshotFlags` reads. */
+const SnapshotRow = Schema.Struct({
+  key: Schema.String,
+  type: FlagType,
+  variations: Schema.parseJson(Schema.Array(Variation)),
+  enabled: SqlBoolean,
+  default_variation_key: Schema.String,
+  off_variation_key: Schema.String,
+  prerequisites: Schema.parseJson(Schema.Array(Prerequisite)),
+  rules: Schema.parseJson(Schema.Array(Rule)),
+  version: SqlInteger
+})
+
+/** The columns of a config row the joins bring (the others are flagport_flags'). */
+const configColumns = {
+  environment_key: "flagport_environments",
+  enabled: "flagport_flag_configs",
+  default_variation_key: "flagport_flag_configs",
+  off_variation_key: "flagport_flag_configs",
+  prerequisites: "flagport_flag_configs",
+  rules: "flagport_flag_configs",
+  config_version: "flagport_flag_configs",
+  version: "flagport_flag_configs"
+}
+
+const decodeFlags = decodeRows(FlagRow, "flagport_flags")
+const decodeConfigs = decodeRows(ConfigRow, "flagport_flags", configColumns)
+const decodeSnapshot = decodeRows(SnapshotRow, "flagport_flags", configColumns)
+const decodeIds = decodeRows(IdRow, "flagport_flags")
+const decodeEnvironmentIds = decodeRows(Schema.Struct({ id: Schema.String, key: Schema.String }), "flagport_environments")
+const decodeVersions = decodeRows(Schema.Struct({ key: Schema.String, id: Schema.String, version: SqlInteger }), "flagport_flags")
+
+const toConfig = (row: typeof ConfigRow.Type): EnvironmentConfig => ({
+  environmentKey: row.environment_key,
+  enabled: row.enabled,
+  defaultVariationKey: row.default_variation_key,
+  offVariationKey: row.off_variation_key,
+  prerequisites: row.prerequisites,
+  rules: row.rules
+})
+
+const toFlag = (row: typeof FlagRow.Type, configs: ReadonlyArray<EnvironmentConfig>): Flag => ({
   id: row.id,
   key: row.key,
   name: row.name,
   description: row.description,
-  type: row.type as FlagType,
-  variations: JSON.parse(row.variations) as Array<Variation>,
+  type: row.type,
+  variations: row.variations,
   configs,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
-  version: Number(row.version)
+  version: row.version
 })
 
-const toSnapshotFlag = (row: SnapshotRow): SnapshotFlag => ({
+const toSnapshotFlag = (row: typeof SnapshotRow.Type): SnapshotFlag => ({
   key: row.key,
-  type: row.type as FlagType,
-  enabled: Boolean(row.enabled),
-  variations: JSON.parse(row.variations) as Array<Variation>,
+  type: row.type,
+  enabled: row.enabled,
+  variations: row.variations,
   defaultVariationKey: row.default_variation_key,
   offVariationKey: row.off_variation_key,
-  prerequisites: JSON.parse(row.prerequisites) as Array<Prerequisite>,
-  rules: JSON.parse(row.rules) as Array<Rule>,
-  version: Number(row.version)
+  prerequisites: row.prerequisites,
+  rules: row.rules,
+  version: row.version
 })
+
+/** The rows of a flags-with-configs query: each flag's first row, and the rows that carry a config. */
+const splitJoined = (rows: ReadonlyArray<Row>) => ({
+  flags: rows.filter((row, i) => i === 0 || rows[i - 1]!.id !== row.id),
+  configs: rows.filter((row) => row.environment_key !== null && row.environment_key !== undefined)
+})
+
+/** A stored config with the version it serves (ConfigVersion.ts). */
+interface StoredConfig {
+  readonly config: EnvironmentConfig
+  readonly version: number
+}
+
+/** Flags with their configs, in the order of the rows (a flag's configs follow its first row). */
+const decodeJoined = (rows: ReadonlyArray<Row>) => {
+  const split = splitJoined(rows)
+  return Effect.zipWith(decodeFlags(split.flags), decodeConfigs(split.configs), (flags, configs) => {
+    const byFlag = new Map<string, Array<StoredConfig>>()
+    for (const row of configs) {
+      const stored = { config: toConfig(row), version: row.config_version }
+      const list = byFlag.get(row.id)
+      if (list === undefined) byFlag.set(row.id, [stored])
+      else list.push(stored)
+    }
+    return flags.map((flag) => ({ flag, configs: byFlag.get(flag.id) ?? [] }))
+  })
+}
+
+const decodeFlagList = (rows: ReadonlyArray<Row>) =>
+  Effect.map(decodeJoined(rows), (flags) => flags.map(({ configs, flag }) => toFlag(flag, configs.map((c) => c.config))))
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -112,8 +166,8 @@ export const make = Effect.gen(function* () {
   const insertConfigs = (projectId: string, flagId: string, flag: Flag, versionOf: (config: EnvironmentConfig) => number) =>
     Effect.gen(function* () {
       if (flag.configs.length === 0) return
-      const envs = yield* orFail(
-        sql<{ readonly id: string; readonly key: string }>`SELECT id, key FROM flagport_environments WHERE project_id = ${projectId}`
+      const envs = yield* orFail(sql`SELECT id, key FROM flagport_environments WHERE project_id = ${projectId}`).pipe(
+        Effect.flatMap(decodeEnvironmentIds)
       )
       const envIds = new Map(envs.map((e) => [e.key, e.id]))
       const rows = []
@@ -131,18 +185,19 @@ export const make = Effect.gen(function* () {
 
   /** Why a compare-and-set statement touched no row: the flag is gone, or at another version. */
   const missedWrite = (projectId: string, key: string) =>
-    orFail(sql<{ readonly version: number }>`SELECT version FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key}`).pipe(
+    orFail(sql`SELECT key, id, version FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key}`).pipe(
+      Effect.flatMap(decodeVersions),
       Effect.flatMap((rows): Effect.Effect<never, NotFound | VersionConflict> =>
         rows[0] === undefined
           ? Effect.fail(new NotFound({ entity: "flag", key }))
-          : Effect.fail(new VersionConflict({ entity: "flag", key, current: Number(rows[0].version) }))
+          : Effect.fail(new VersionConflict({ entity: "flag", key, current: rows[0].version }))
       )
     )
 
   /** Writes the definition columns if the stored version is `expectedVersion`; the flag's id, or why not. */
   const writeDefinition = (projectId: string, flag: Flag, expectedVersion: number) =>
     orFail(
-      sql<{ readonly id: string }>`UPDATE flagport_flags SET
+      sql`UPDATE flagport_flags SET
         name = ${flag.name},
         description = ${flag.description},
         variations = ${JSON.stringify(flag.variations)},
@@ -150,7 +205,10 @@ export const make = Effect.gen(function* () {
         updated_at = ${flag.updatedAt}
         WHERE project_id = ${projectId} AND key = ${flag.key} AND version = ${expectedVersion}
         RETURNING id`
-    ).pipe(Effect.flatMap((rows) => (rows[0] === undefined ? missedWrite(projectId, flag.key) : Effect.succeed(rows[0].id))))
+    ).pipe(
+      Effect.flatMap(decodeIds),
+      Effect.flatMap((rows) => (rows[0] === undefined ? missedWrite(projectId, flag.key) : Effect.succeed(rows[0].id)))
+    )
 
   return FlagRepository.of({
     insert: (projectId, flag) =>
@@ -174,55 +232,24 @@ export const make = Effect.gen(function* () {
 
     // One query (one consistent read on any isolation level): flags joined with their configs.
     list: (projectId) =>
-      Effect.gen(function* () {
-        const rows = yield* orFail(
-          sql<FlagRow & Partial<ConfigRow>>`${flagsWithConfigs} WHERE f.project_id = ${projectId} ORDER BY f.seq, e.seq`
-        )
-        return yield* decodeRows([rows], (all) => {
-          const flags: Array<Flag> = []
-          let current: { row: FlagRow; configs: Array<EnvironmentConfig> } | undefined
-          for (const row of all) {
-            if (current === undefined || current.row.id !== row.id) {
-              if (current !== undefined) flags.push(toFlag(current.row, current.configs))
-              current = { row, configs: [] }
-            }
-            if (row.environment_key != null) current.configs.push(toConfig(row as ConfigRow))
-          }
-          if (current !== undefined) flags.push(toFlag(current.row, current.configs))
-          return flags
-        }).pipe(Effect.map((results) => results[0]!))
-      }),
+      orFail(sql`${flagsWithConfigs} WHERE f.project_id = ${projectId} ORDER BY f.seq, e.seq`).pipe(Effect.flatMap(decodeFlagList)),
 
     // One round trip: the flag row joined with its configs (none when it has no environments).
     get: (projectId, key) =>
-      Effect.gen(function* () {
-        const rows = yield* orFail(
-          sql<FlagRow & Partial<ConfigRow>>`${flagsWithConfigs} WHERE f.project_id = ${projectId} AND f.key = ${key} ORDER BY e.seq`
-        )
-        const first = rows[0]
-        if (first === undefined) return Option.none<Flag>()
-        const configs = yield* decodeRows(
-          rows.filter((row) => row.environment_key != null),
-          (row) => toConfig(row as ConfigRow)
-        )
-        const [flag] = yield* decodeRows([first], (row) => toFlag(row, configs))
-        return Option.some(flag!)
-      }),
+      orFail(sql`${flagsWithConfigs} WHERE f.project_id = ${projectId} AND f.key = ${key} ORDER BY e.seq`).pipe(
+        Effect.flatMap(decodeFlagList),
+        Effect.map((flags) => Option.fromNullable(flags[0]))
+      ),
 
     // The stored flag is read first: a configuration keeps its version when what it serves is unchanged.
     // The compare-and-set below then guarantees that what was read is what gets replaced.
     update: (projectId, flag, expectedVersion) =>
       Effect.gen(function* () {
-        const rows = yield* orFail(
-          sql<FlagRow & Partial<ConfigRow>>`${flagsWithConfigs} WHERE f.project_id = ${projectId} AND f.key = ${flag.key}`
+        const [before] = yield* orFail(sql`${flagsWithConfigs} WHERE f.project_id = ${projectId} AND f.key = ${flag.key}`).pipe(
+          Effect.flatMap(decodeJoined)
         )
-        const stored = yield* decodeRows(
-          rows.filter((row) => row.environment_key != null),
-          (row) => [row.environment_key!, { config: toConfig(row as ConfigRow), version: Number(row.config_version) }] as const
-        )
-        const before = yield* decodeRows(rows.slice(0, 1), (row) => JSON.parse(row.variations) as Array<Variation>)
-        const storedConfigs = new Map(stored)
-        const variations = { before: before[0] ?? [], after: flag.variations }
+        const storedConfigs = new Map((before?.configs ?? []).map((stored) => [stored.config.environmentKey, stored]))
+        const variations = { before: before?.flag.variations ?? [], after: flag.variations }
         const id = yield* writeDefinition(projectId, flag, expectedVersion)
         yield* orFail(sql`DELETE FROM flagport_flag_configs WHERE flag_id = ${id}`)
         yield* insertConfigs(projectId, id, flag, (config) =>
@@ -262,18 +289,16 @@ export const make = Effect.gen(function* () {
     addEnvironmentConfigs: (projectId, environmentKey, configs, updatedAt) =>
       Effect.gen(function* () {
         const env = yield* orFail(
-          sql<{ readonly id: string }>`SELECT id FROM flagport_environments
-            WHERE project_id = ${projectId} AND key = ${environmentKey}`
-        )
+          sql`SELECT id, key FROM flagport_environments WHERE project_id = ${projectId} AND key = ${environmentKey}`
+        ).pipe(Effect.flatMap(decodeEnvironmentIds))
         const environmentId = env[0]?.id
         if (environmentId === undefined) return yield* new StorageError({ message: `Unknown environment '${environmentKey}'` })
-        const flags = yield* orFail(
-          sql<{ readonly id: string; readonly key: string; readonly version: number | string }>`SELECT id, key, version
-            FROM flagport_flags WHERE project_id = ${projectId}`
+        const flags = yield* orFail(sql`SELECT key, id, version FROM flagport_flags WHERE project_id = ${projectId}`).pipe(
+          Effect.flatMap(decodeVersions)
         )
         const ids = new Map(flags.map((f) => [f.key, f.id]))
         // Each new configuration serves its flag's version after the bump below.
-        const versions = new Map(flags.map((f) => [f.key, Number(f.version) + 1]))
+        const versions = new Map(flags.map((f) => [f.key, f.version + 1]))
         if (flags.length !== configs.length || configs.some((c) => !ids.has(c.flagKey))) {
           return yield* new StorageError({ message: "Configs do not match the project's flags" })
         }
@@ -293,10 +318,10 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         // The flag row goes first, in the one statement that checks the version.
         const rows = yield* orFail(
-          sql<{ readonly id: string }>`DELETE FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key}${
+          sql`DELETE FROM flagport_flags WHERE project_id = ${projectId} AND key = ${key}${
             expectedVersion === undefined ? sql.literal("") : sql` AND version = ${expectedVersion}`
           } RETURNING id`
-        )
+        ).pipe(Effect.flatMap(decodeIds))
         const id = rows[0]?.id
         if (id === undefined) return yield* missedWrite(projectId, key)
         // Configs go explicitly too, so correctness never depends on foreign-key enforcement.
@@ -305,13 +330,13 @@ export const make = Effect.gen(function* () {
 
     snapshotFlags: (projectId, environmentKey) =>
       orFail(
-        sql<SnapshotRow>`SELECT f.key, f.type, f.variations, c.version, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules
+        sql`SELECT f.key, f.type, f.variations, c.version, c.enabled, c.default_variation_key, c.off_variation_key, c.prerequisites, c.rules
           FROM flagport_flags f
           JOIN flagport_flag_configs c ON c.flag_id = f.id
           JOIN flagport_environments e ON e.id = c.environment_id
           WHERE f.project_id = ${projectId} AND e.project_id = ${projectId} AND e.key = ${environmentKey}
           ORDER BY f.seq`
-      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toSnapshotFlag)))
+      ).pipe(Effect.flatMap(decodeSnapshot), Effect.map((rows) => rows.map(toSnapshotFlag)))
   })
 })
 

@@ -1,0 +1,169 @@
+/**
+ * In-process A/B of reading flags out of SQL (run by hand):
+ *
+ *   node --import tsx bench/storage-ab.ts [REV=HEAD] [FLAGS=10000] [ROUNDS=12]
+ *
+ * Compares the working tree's `adapters/sql/SqlFlagRepository.ts` (B) with the one at git
+ * revision REV (A), both over one SqlClient and one database seeded once (the flags of
+ * bench/storage.bench.ts: FLAGS string flags with 3 variations and 2 rules in each of 3
+ * environments). Rounds alternate A and B (who goes first alternates too), so both see the same
+ * machine; each round times `snapshotFlags(project, "production")`, the read behind a snapshot
+ * load, then `list(project)`. Process CPU time is reported (wall time follows the machine's load),
+ * medians per backend and the ratio B / A. Before timing, A and B must read the same flags.
+ * SQLite is a temp file; PostgreSQL an embedded server started here (or
+ * FLAGPORT_BENCH_DATABASE_URL, a database that may be wiped).
+ */
+import { execFileSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { isDeepStrictEqual } from "node:util"
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import * as PgStorage from "../adapters/sql-pg/PgStorage.js"
+import * as SqliteStorage from "../adapters/sql-sqlite/SqliteStorage.js"
+import * as Migrations from "../adapters/sql/Migrations.js"
+import * as SqlFlagRepository from "../adapters/sql/SqlFlagRepository.js"
+import type { Flag } from "../src/domain/definitions/Flag.js"
+import type { Rule } from "../src/domain/definitions/Targeting.js"
+import type { FlagRepositoryShape } from "../src/ports/FlagRepository.js"
+import { startEmbeddedPostgres } from "../test/setup/EmbeddedPostgres.js"
+
+const [rev = "HEAD", flagsArg = "10000", roundsArg = "12"] = process.argv.slice(2)
+const FLAGS = Number(flagsArg)
+const ROUNDS = Number(roundsArg)
+const ENVIRONMENTS = ["development", "staging", "production"]
+const PROJECT = "bench"
+
+const rulesFor = (i: number, env: string): Array<Rule> => [
+  {
+    id: `r-${env}-in`,
+    name: "paying customers in North America",
+    conditions: [
+      { attribute: "country", operator: "in", values: ["US", "CA", "MX"] },
+      { attribute: "plan", operator: "in", values: ["pro", "enterprise"] }
+    ],
+    variationKey: "a"
+  },
+  {
+    id: `r-${env}-rollout`,
+    conditions: [{ attribute: "version", operator: "semverGt", values: ["2.0.0"] }],
+    rollout: {
+      bucketBy: "key",
+      seed: `seed-${i}`,
+      variations: [
+        { variationKey: "a", weight: 33_334 },
+        { variationKey: "b", weight: 33_333 },
+        { variationKey: "c", weight: 33_333 }
+      ]
+    }
+  }
+]
+
+const flagFor = (i: number, now: string): Flag => ({
+  id: `flag-${i}`,
+  key: `flag-${String(i).padStart(5, "0")}`,
+  name: `Flag number ${i}`,
+  description: i % 3 === 0 ? null : `Benchmark flag ${i}, with a description of moderate length.`,
+  type: "string",
+  variations: [
+    { key: "a", value: `value-a-${i}`, name: "A" },
+    { key: "b", value: `value-b-${i}` },
+    { key: "c", value: `value-c-${i}` }
+  ],
+  configs: ENVIRONMENTS.map((environmentKey) => ({ environmentKey, enabled: i % 2 === 0, defaultVariationKey: "b", offVariationKey: "c", rules: rulesFor(i, environmentKey) })),
+  createdAt: now,
+  updatedAt: now,
+  version: 1
+})
+
+const median = (xs: ReadonlyArray<number>): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
+
+/** Process CPU milliseconds of one run of `effect`. */
+const cpu = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const start = process.cpuUsage()
+    return Effect.map(effect, () => {
+      const used = process.cpuUsage(start)
+      return (used.user + used.system) / 1000
+    })
+  })
+
+const measure = (backend: string, makeA: typeof SqlFlagRepository.make) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* Migrations.run
+    const a: FlagRepositoryShape = yield* makeA
+    const b: FlagRepositoryShape = yield* SqlFlagRepository.make
+    const now = new Date().toISOString()
+    yield* sql`INSERT INTO flagport_projects ${sql.insert({ id: PROJECT, name: "Benchmark", revision: 1, created_at: now, updated_at: now })}`
+    for (const [i, key] of ENVIRONMENTS.entries()) {
+      yield* sql`INSERT INTO flagport_environments ${sql.insert({ id: `env-${i}`, project_id: PROJECT, key, name: key, created_at: now })}`
+    }
+    for (let start = 0; start < FLAGS; start += 1000) {
+      yield* sql.withTransaction(
+        Effect.forEach(Array.from({ length: Math.min(1000, FLAGS - start) }, (_, j) => start + j), (i) => b.insert(PROJECT, flagFor(i, now)), {
+          discard: true
+        })
+      )
+    }
+    const [snapshotA, snapshotB, listA, listB] = yield* Effect.all([
+      a.snapshotFlags(PROJECT, "production"),
+      b.snapshotFlags(PROJECT, "production"),
+      a.list(PROJECT),
+      b.list(PROJECT)
+    ])
+    if (snapshotB.length !== FLAGS || !isDeepStrictEqual(snapshotA, snapshotB) || !isDeepStrictEqual(listA, listB)) {
+      throw new Error("A and B read different flags")
+    }
+    const times = { snapshotA: [] as Array<number>, snapshotB: [] as Array<number>, listA: [] as Array<number>, listB: [] as Array<number> }
+    const roundA = Effect.gen(function* () {
+      times.snapshotA.push(yield* cpu(a.snapshotFlags(PROJECT, "production")))
+      times.listA.push(yield* cpu(a.list(PROJECT)))
+    })
+    const roundB = Effect.gen(function* () {
+      times.snapshotB.push(yield* cpu(b.snapshotFlags(PROJECT, "production")))
+      times.listB.push(yield* cpu(b.list(PROJECT)))
+    })
+    yield* roundA
+    yield* roundB
+    times.snapshotA.length = times.snapshotB.length = times.listA.length = times.listB.length = 0
+    for (let r = 0; r < ROUNDS; r++) yield* r % 2 === 0 ? Effect.zipRight(roundA, roundB) : Effect.zipRight(roundB, roundA)
+    const ms = (xs: ReadonlyArray<number>) => `${median(xs).toFixed(0)} ms`
+    const ratio = (bs: ReadonlyArray<number>, as: ReadonlyArray<number>) => (median(bs) / median(as)).toFixed(3)
+    return `| ${backend} | ${ms(times.snapshotA)} | ${ms(times.snapshotB)} | **${ratio(times.snapshotB, times.snapshotA)}** | ${ms(times.listA)} | ${ms(times.listB)} | ${ratio(times.listB, times.listA)} |`
+  })
+
+const main = async () => {
+  // Inside the checkout (.tmp/ is ignored by git), so the old sources resolve their packages from
+  // this checkout's node_modules.
+  const scratch = fileURLToPath(new URL("../.tmp/", import.meta.url))
+  mkdirSync(scratch, { recursive: true })
+  const dir = mkdtempSync(join(scratch, "storage-ab-"))
+  const rows: Array<string> = []
+  try {
+    execFileSync("tar", ["-x", "-C", dir], { input: execFileSync("git", ["archive", rev, "src", "adapters"], { maxBuffer: 1 << 28 }) })
+    const old = (await import(pathToFileURL(join(dir, "adapters/sql/SqlFlagRepository.ts")).href)) as typeof SqlFlagRepository
+    const run = (backend: string, client: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+      Effect.runPromise(Effect.scoped(Effect.provide(measure(backend, old.make), client)))
+    rows.push(await run("SQLite", SqliteStorage.layer({ filename: join(dir, "bench.db") })))
+    const external = process.env["FLAGPORT_BENCH_DATABASE_URL"]
+    const postgres = external ? { url: external, stop: async () => {} } : await startEmbeddedPostgres()
+    try {
+      rows.push(await run("PostgreSQL", PgStorage.layer({ url: postgres.url })))
+    } finally {
+      await postgres.stop()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  console.log(`\n${FLAGS} flags x ${ENVIRONMENTS.length} environments, ${ROUNDS} rounds; A: ${rev}, B: working tree; process CPU time, medians\n`)
+  console.log("| backend | snapshotFlags A | snapshotFlags B | B / A | list A | list B | B / A |")
+  console.log("|---|---|---|---|---|---|---|")
+  for (const row of rows) console.log(row)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

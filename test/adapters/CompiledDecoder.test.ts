@@ -1,0 +1,76 @@
+/**
+ * The compiled decoder (adapters/sql/CompiledDecoder.ts) must decode exactly as Effect's: the same
+ * value for every input Effect accepts, `Invalid` for every input it refuses. Checked on the
+ * shapes SQL rows have (JSON columns of the domain's schemas, 0/1 booleans, integers as strings),
+ * with valid rows, rows with one column replaced by anything, and raw values.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
+import { compile, Invalid } from "../../adapters/sql/CompiledDecoder.js"
+import { SqlBoolean, SqlInteger } from "../../adapters/sql/SqlRows.js"
+import { FlagType, Variation } from "../../src/domain/definitions/Flag.js"
+import { Condition, Prerequisite, Rule } from "../../src/domain/definitions/Targeting.js"
+
+/** A row as SnapshotRow in SqlFlagRepository.ts reads it, plus an optional column. */
+const Row = Schema.Struct({
+  key: Schema.String,
+  type: FlagType,
+  variations: Schema.parseJson(Schema.Array(Variation)),
+  enabled: SqlBoolean,
+  description: Schema.NullOr(Schema.String),
+  prerequisites: Schema.parseJson(Schema.Array(Prerequisite)),
+  rules: Schema.parseJson(Schema.Array(Rule)),
+  version: SqlInteger,
+  note: Schema.optional(Schema.String)
+})
+
+const agrees = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
+  const expected = Schema.decodeUnknownEither(schema)(input)
+  const actual = compile(schema)(input)
+  if (Either.isLeft(expected)) expect(actual).toBe(Invalid)
+  else expect(actual).toStrictEqual(expected.right)
+}
+
+/** Valid encoded rows: decoded values, encoded back (0/1 or booleans, numbers or digit strings). */
+const encodedRow = fc.tuple(Arbitrary.make(Row), fc.boolean(), fc.boolean()).map(([row, asNumber, asString]) => {
+  const encoded = Schema.encodeSync(Row)(row)
+  return { ...encoded, enabled: asNumber ? (row.enabled ? 1 : 0) : row.enabled, version: asString ? String(row.version) : row.version }
+})
+
+const columns = Object.keys(Row.fields)
+
+describe("CompiledDecoder", () => {
+  it.prop("decodes valid rows as Schema does", [encodedRow], ([row]) => agrees(Row, row), { fastCheck: { numRuns: 200 } })
+
+  it.prop(
+    "refuses a row where Schema does, with one column replaced by anything",
+    [encodedRow, fc.constantFrom(...columns), fc.oneof(fc.jsonValue(), fc.anything(), fc.json())],
+    ([row, column, value]) => agrees(Row, { ...row, [column]: value }),
+    { fastCheck: { numRuns: 400 } }
+  )
+
+  it.prop(
+    "agrees inside JSON columns: rules and conditions with a field replaced",
+    [Arbitrary.make(Schema.Array(Rule)), fc.constantFrom("id", "name", "conditions", "variationKey", "rollout", "extra"), fc.jsonValue()],
+    ([rules, field, value]) => {
+      const json = JSON.parse(JSON.stringify(rules)) as Array<Record<string, unknown>>
+      if (json[0] !== undefined) json[0][field] = value
+      agrees(Schema.parseJson(Schema.Array(Rule)), JSON.stringify(json))
+      agrees(Schema.Array(Condition), json[0]?.["conditions"])
+    },
+    { fastCheck: { numRuns: 200 } }
+  )
+
+  it.prop("agrees on anything at all", [fc.anything()], ([value]) => {
+    agrees(Row, value)
+    agrees(SqlBoolean, value)
+    agrees(SqlInteger, value)
+  }, { fastCheck: { numRuns: 200 } })
+
+  it("drops properties the schema does not name, as Schema does, and leaves the input alone", () => {
+    const input = JSON.parse('[{"flagKey":"a","variationKey":"on","extra":1}]') as unknown
+    agrees(Schema.Array(Prerequisite), input)
+    expect(compile(Schema.Array(Prerequisite))(input)).toStrictEqual([{ flagKey: "a", variationKey: "on" }])
+    expect(input).toStrictEqual([{ flagKey: "a", variationKey: "on", extra: 1 }])
+  })
+})
