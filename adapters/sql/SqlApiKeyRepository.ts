@@ -1,27 +1,31 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import type { ApiKey, ApiKeyType } from "../../src/domain/auth/ApiKey.js"
+import { Effect, Layer, Option, Schema } from "effect"
+import { type ApiKey, ApiKeyType } from "../../src/domain/auth/ApiKey.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"
+import { decodeRows, IdRow } from "./SqlRows.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"
 
 /** Keys by SHA-256 hash (`key_hash`, unique): the secret itself is never a parameter here. */
 
-interface ApiKeyRow {
-  readonly id: string
-  readonly type: string
-  readonly project_id: string | null
-  readonly environment: string | null
-  readonly name: string
-  readonly prefix: string
-  readonly created_at: string
-  readonly last_used_at: string | null
-  readonly revoked_at: string | null
-}
+const ApiKeyRow = Schema.Struct({
+  id: Schema.String,
+  type: ApiKeyType,
+  project_id: Schema.NullOr(Schema.String),
+  environment: Schema.NullOr(Schema.String),
+  name: Schema.String,
+  prefix: Schema.String,
+  created_at: Schema.String,
+  last_used_at: Schema.NullOr(Schema.String),
+  revoked_at: Schema.NullOr(Schema.String)
+})
 
-const toApiKey = (row: ApiKeyRow): ApiKey => ({
+const decodeKeys = decodeRows(ApiKeyRow, "flagport_api_keys")
+const decodeIds = decodeRows(IdRow, "flagport_api_keys")
+
+const toApiKey = (row: typeof ApiKeyRow.Type): ApiKey => ({
   id: row.id,
-  type: row.type as ApiKeyType,
+  type: row.type,
   projectId: row.project_id,
   environment: row.environment,
   name: row.name,
@@ -34,7 +38,7 @@ const toApiKey = (row: ApiKeyRow): ApiKey => ({
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.literal("id, type, project_id, environment, name, prefix, created_at, last_used_at, revoked_at")
-  const one = (rows: ReadonlyArray<ApiKeyRow>) => Option.map(Option.fromNullable(rows[0]), toApiKey)
+  const one = (rows: ReadonlyArray<typeof ApiKeyRow.Type>) => Option.map(Option.fromNullable(rows[0]), toApiKey)
   return ApiKeyRepository.of({
     insert: (apiKey, hash) =>
       orDuplicate("api key", apiKey.id)(
@@ -52,18 +56,21 @@ export const make = Effect.gen(function* () {
         })}`
       ).pipe(Effect.asVoid),
     list: () =>
-      orFail(sql<ApiKeyRow>`SELECT ${columns} FROM flagport_api_keys ORDER BY seq`).pipe(Effect.map((rows) => rows.map(toApiKey))),
-    get: (id) => orFail(sql<ApiKeyRow>`SELECT ${columns} FROM flagport_api_keys WHERE id = ${id}`).pipe(Effect.map(one)),
+      orFail(sql`SELECT ${columns} FROM flagport_api_keys ORDER BY seq`).pipe(
+        Effect.flatMap(decodeKeys),
+        Effect.map((rows) => rows.map(toApiKey))
+      ),
+    get: (id) => orFail(sql`SELECT ${columns} FROM flagport_api_keys WHERE id = ${id}`).pipe(Effect.flatMap(decodeKeys), Effect.map(one)),
     findByHash: (hash) =>
-      orFail(sql<ApiKeyRow>`SELECT ${columns} FROM flagport_api_keys WHERE key_hash = ${hash}`).pipe(Effect.map(one)),
+      orFail(sql`SELECT ${columns} FROM flagport_api_keys WHERE key_hash = ${hash}`).pipe(Effect.flatMap(decodeKeys), Effect.map(one)),
     revoke: (id, at) =>
       orFail(
-        sql<{ readonly id: string }>`UPDATE flagport_api_keys SET revoked_at = COALESCE(revoked_at, ${at}) WHERE id = ${id} RETURNING id`
-      ).pipe(Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new NotFound({ entity: "api key", key: id })) : Effect.void))),
+        sql`UPDATE flagport_api_keys SET revoked_at = COALESCE(revoked_at, ${at}) WHERE id = ${id} RETURNING id`
+      ).pipe(Effect.flatMap(decodeIds), Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new NotFound({ entity: "api key", key: id })) : Effect.void))),
     touch: (id, at) =>
       orFail(
-        sql<{ readonly id: string }>`UPDATE flagport_api_keys SET last_used_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`
-      ).pipe(Effect.map((rows) => rows.length > 0))
+        sql`UPDATE flagport_api_keys SET last_used_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`
+      ).pipe(Effect.flatMap(decodeIds), Effect.map((rows) => rows.length > 0))
   })
 })
 

@@ -1,42 +1,46 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import type { Actor } from "../../src/domain/audit/Actor.js"
-import type { AuditEntry, AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
+import { Effect, Layer, Schema } from "effect"
+import { Actor } from "../../src/domain/audit/Actor.js"
+import { type AuditEntry, AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
 import { AuditLog, type PositionedEntry } from "../../src/ports/AuditLog.js"
-import { decodeRows, orFail } from "./SqlSupport.js"
+import { decodeRows, SqlInteger } from "./SqlRows.js"
+import { orFail } from "./SqlSupport.js"
 
 /** flagport_audit_log: the actor and the states as JSON text, `seq` giving append order. */
 
-interface AuditRow {
-  readonly seq: number | string
-  readonly id: string
-  readonly project_id: string
-  readonly occurred_at: string
-  readonly actor: string
-  readonly action: string
-  readonly resource_type: string
-  readonly resource_key: string
-  readonly environment: string | null
-  readonly before_state: string | null
-  readonly after_state: string | null
-}
-
 /** A state is stored as JSON text; SQL NULL and JSON null both read back as null. */
-const parseState = (text: string | null): unknown => (text === null ? null : JSON.parse(text))
+const State = Schema.NullOr(Schema.parseJson())
 
-const toEntry = (row: AuditRow): PositionedEntry => {
+const AuditRow = Schema.Struct({
+  seq: SqlInteger,
+  id: Schema.String,
+  project_id: Schema.String,
+  occurred_at: Schema.String,
+  actor: Schema.parseJson(Actor),
+  action: Schema.String,
+  resource_type: AuditResourceType,
+  resource_key: Schema.String,
+  environment: Schema.NullOr(Schema.String),
+  before_state: State,
+  after_state: State
+})
+
+const decodeEntries = decodeRows(AuditRow, "flagport_audit_log")
+const decodeSeqs = decodeRows(Schema.Struct({ seq: SqlInteger }), "flagport_audit_log")
+
+const toEntry = (row: typeof AuditRow.Type): PositionedEntry => {
   const entry: AuditEntry = {
     id: row.id,
     projectId: row.project_id,
     at: row.occurred_at,
-    actor: JSON.parse(row.actor) as Actor,
+    actor: row.actor,
     action: row.action,
-    resource: { type: row.resource_type as AuditResourceType, key: row.resource_key },
+    resource: { type: row.resource_type, key: row.resource_key },
     ...(row.environment === null ? {} : { environment: row.environment }),
-    before: parseState(row.before_state),
-    after: parseState(row.after_state)
+    before: row.before_state ?? null,
+    after: row.after_state ?? null
   }
-  return { position: Number(row.seq), entry }
+  return { position: row.seq, entry }
 }
 
 export const make = Effect.gen(function* () {
@@ -66,18 +70,18 @@ export const make = Effect.gen(function* () {
         ...(before === undefined ? [] : [sql`seq < ${before}`])
       ]
       return orFail(
-        sql<AuditRow>`SELECT seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
+        sql`SELECT seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
           before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit}`
-      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toEntry)))
+      ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry)))
     },
     // One short statement per batch, as the outbox's retention: the subquery picks the oldest
     // `limit` rows; on PostgreSQL rows another pruner holds are skipped.
     prune: (before, limit) =>
       orFail(
-        sql<{ seq: number | string }>`DELETE FROM flagport_audit_log WHERE seq IN (
+        sql`DELETE FROM flagport_audit_log WHERE seq IN (
           SELECT seq FROM flagport_audit_log WHERE occurred_at < ${before}
           ORDER BY occurred_at, seq LIMIT ${Math.max(1, limit)} ${sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })}) RETURNING seq`
-      ).pipe(Effect.map((rows) => rows.length))
+      ).pipe(Effect.flatMap(decodeSeqs), Effect.map((rows) => rows.length))
   })
 })
 

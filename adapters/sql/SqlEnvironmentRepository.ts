@@ -1,18 +1,21 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import type { Environment } from "../../src/domain/definitions/Project.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
+import { decodeRows } from "./SqlRows.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"
 
-interface EnvironmentRow {
-  readonly id: string
-  readonly project_id: string
-  readonly key: string
-  readonly name: string
-  readonly created_at: string
-}
+const EnvironmentRow = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  key: Schema.String,
+  name: Schema.String,
+  created_at: Schema.String
+})
 
-const toEnvironment = (row: EnvironmentRow): Environment => ({
+const decodeEnvironments = decodeRows(EnvironmentRow, "flagport_environments")
+
+const toEnvironment = (row: typeof EnvironmentRow.Type): Environment => ({
   id: row.id,
   projectId: row.project_id,
   key: row.key,
@@ -35,14 +38,14 @@ export const make = Effect.gen(function* () {
       ).pipe(Effect.asVoid),
     list: (projectId) =>
       orFail(
-        sql<EnvironmentRow>`SELECT id, project_id, key, name, created_at FROM flagport_environments
+        sql`SELECT id, project_id, key, name, created_at FROM flagport_environments
           WHERE project_id = ${projectId} ORDER BY seq`
-      ).pipe(Effect.map((rows) => rows.map(toEnvironment))),
+      ).pipe(Effect.flatMap(decodeEnvironments), Effect.map((rows) => rows.map(toEnvironment))),
     get: (projectId, key) =>
       orFail(
-        sql<EnvironmentRow>`SELECT id, project_id, key, name, created_at FROM flagport_environments
+        sql`SELECT id, project_id, key, name, created_at FROM flagport_environments
           WHERE project_id = ${projectId} AND key = ${key}`
-      ).pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEnvironment)))
+      ).pipe(Effect.flatMap(decodeEnvironments), Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEnvironment)))
   })
 })
 

@@ -1,22 +1,21 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
-import type { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
+import { Effect, Layer, Schema } from "effect"
+import { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
 import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
-import { decodeRows, orFail } from "./SqlSupport.js"
+import { decodeRows, SqlInteger } from "./SqlRows.js"
+import { orFail } from "./SqlSupport.js"
 
 /** flagport_outbox: the event as JSON text in `payload`, `seq` giving append order. */
-
-interface OutboxRow {
-  readonly seq: number | string
-  readonly payload: string
-  readonly dispatched_at: string | null
-}
-
-const toEntry = (row: OutboxRow): OutboxEntry => ({
-  seq: Number(row.seq),
-  event: JSON.parse(row.payload) as WebhookEvent,
-  dispatchedAt: row.dispatched_at
+const OutboxRow = Schema.Struct({
+  seq: SqlInteger,
+  payload: Schema.parseJson(WebhookEvent),
+  dispatched_at: Schema.NullOr(Schema.String)
 })
+
+const decodeEntries = decodeRows(OutboxRow, "flagport_outbox")
+const decodeSeqs = decodeRows(Schema.Struct({ seq: SqlInteger }), "flagport_outbox")
+
+const toEntry = (row: typeof OutboxRow.Type): OutboxEntry => ({ seq: row.seq, event: row.payload, dispatchedAt: row.dispatched_at })
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -34,13 +33,13 @@ export const make = Effect.gen(function* () {
       ).pipe(Effect.asVoid),
     pending: (limit) =>
       orFail(
-        sql<OutboxRow>`SELECT seq, payload, dispatched_at FROM flagport_outbox
+        sql`SELECT seq, payload, dispatched_at FROM flagport_outbox
           WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit}`
-      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toEntry))),
+      ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry))),
     list: (projectId) =>
       orFail(
-        sql<OutboxRow>`SELECT seq, payload, dispatched_at FROM flagport_outbox WHERE project_id = ${projectId} ORDER BY seq`
-      ).pipe(Effect.flatMap((rows) => decodeRows(rows, toEntry))),
+        sql`SELECT seq, payload, dispatched_at FROM flagport_outbox WHERE project_id = ${projectId} ORDER BY seq`
+      ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry))),
     markDispatched: (eventId, at) =>
       orFail(
         sql`UPDATE flagport_outbox SET dispatched_at = ${at} WHERE id = ${eventId} AND dispatched_at IS NULL`
@@ -50,10 +49,10 @@ export const make = Effect.gen(function* () {
     pruneDispatched: (before, limit) =>
       orFail(
         // One statement, so the rows are chosen once; on PostgreSQL rows another pruner holds are skipped.
-        sql<{ seq: number | string }>`DELETE FROM flagport_outbox WHERE seq IN (
+        sql`DELETE FROM flagport_outbox WHERE seq IN (
           SELECT seq FROM flagport_outbox WHERE dispatched_at IS NOT NULL AND dispatched_at < ${before}
           ORDER BY dispatched_at, seq LIMIT ${limit} ${sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })}) RETURNING seq`
-      ).pipe(Effect.map((rows) => rows.length))
+      ).pipe(Effect.flatMap(decodeSeqs), Effect.map((rows) => rows.length))
   })
 })
 

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { MAX_COUNT } from "../../src/domain/insights/ReportBounds.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../../src/ports/InsightsRepository.js"
+import { decodeRows } from "./SqlRows.js"
 import { orFail } from "./SqlSupport.js"
 
 /**
@@ -12,21 +13,26 @@ import { orFail } from "./SqlSupport.js"
  * statement, and with it every later flush that touches the row.
  */
 
-interface CountRow {
-  readonly project_id: string
-  readonly environment_key: string
-  readonly flag_key: string
-  readonly variation_key: string
-  readonly hour: string
-  readonly count: number | string
-}
+const CountRow = Schema.Struct({
+  project_id: Schema.String,
+  environment_key: Schema.String,
+  flag_key: Schema.String,
+  variation_key: Schema.String,
+  hour: Schema.String,
+  // BIGINT: a string of digits from PostgreSQL, possibly above 2^53 (then shown as MAX_COUNT).
+  count: Schema.Union(Schema.Number, Schema.NumberFromString)
+})
 
-interface LastRow {
-  readonly project_id: string
-  readonly environment_key: string
-  readonly flag_key: string
-  readonly last_evaluated_at: string
-}
+const LastRow = Schema.Struct({
+  project_id: Schema.String,
+  environment_key: Schema.String,
+  flag_key: Schema.String,
+  last_evaluated_at: Schema.String
+})
+
+const decodeCounts = decodeRows(CountRow, "flagport_insights")
+const decodeLast = decodeRows(LastRow, "flagport_flag_evaluations")
+const decodeDeleted = decodeRows(Schema.Struct({ one: Schema.Number }), "flagport_insights")
 
 /** Rows per statement: well under SQLite's 32766 bound parameters (6 per count row). */
 const CHUNK = 500
@@ -83,11 +89,12 @@ export const make = Effect.gen(function* () {
         ),
     series: (projectId, environmentKey, flagKey, fromHour, toHour) =>
       orFail(
-        sql<CountRow>`SELECT project_id, environment_key, flag_key, variation_key, hour, count FROM flagport_insights
+        sql`SELECT project_id, environment_key, flag_key, variation_key, hour, count FROM flagport_insights
           WHERE project_id = ${projectId} AND environment_key = ${environmentKey} AND flag_key = ${flagKey}
             AND hour >= ${fromHour} AND hour <= ${toHour}
           ORDER BY hour, variation_key`
       ).pipe(
+        Effect.flatMap(decodeCounts),
         Effect.map((rows) =>
           rows.map((r) => ({
             projectId: r.project_id,
@@ -95,27 +102,28 @@ export const make = Effect.gen(function* () {
             flagKey: r.flag_key,
             variationKey: r.variation_key,
             hour: r.hour,
-            // BIGINT comes back as a string from PostgreSQL; a row written above MAX_COUNT (by hand, or
-            // before counts saturated) is shown as MAX_COUNT, the largest exact number.
-            count: Math.min(Number(r.count), MAX_COUNT)
+            // A row written above MAX_COUNT (by hand, or before counts saturated) is shown as
+            // MAX_COUNT, the largest exact number.
+            count: Math.min(r.count, MAX_COUNT)
           }))
         )
       ),
     // One statement per batch, oldest hours first; on PostgreSQL rows another pruner holds are skipped.
     prune: (beforeHour, limit) =>
       orFail(
-        sql<{ one: number }>`DELETE FROM flagport_insights
+        sql`DELETE FROM flagport_insights
           WHERE (project_id, environment_key, flag_key, hour, variation_key) IN (
             SELECT project_id, environment_key, flag_key, hour, variation_key FROM flagport_insights
             WHERE hour < ${beforeHour} ORDER BY hour LIMIT ${Math.max(1, limit)}
             ${sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })})
           RETURNING 1 AS one`
-      ).pipe(Effect.map((rows) => rows.length)),
+      ).pipe(Effect.flatMap(decodeDeleted), Effect.map((rows) => rows.length)),
     lastEvaluated: (projectId) =>
       orFail(
-        sql<LastRow>`SELECT project_id, environment_key, flag_key, last_evaluated_at FROM flagport_flag_evaluations
+        sql`SELECT project_id, environment_key, flag_key, last_evaluated_at FROM flagport_flag_evaluations
           WHERE project_id = ${projectId} ORDER BY flag_key, environment_key`
       ).pipe(
+        Effect.flatMap(decodeLast),
         Effect.map((rows) =>
           rows.map((r) => ({ projectId: r.project_id, environmentKey: r.environment_key, flagKey: r.flag_key, at: r.last_evaluated_at }))
         )

@@ -1,18 +1,22 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import type { Project } from "../../src/domain/definitions/Project.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"
+import { decodeRows, SqlInteger } from "./SqlRows.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"
 
-interface ProjectRow {
-  readonly id: string
-  readonly name: string
-  readonly created_at: string
-  readonly updated_at: string
-}
+const ProjectRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  created_at: Schema.String,
+  updated_at: Schema.String
+})
 
-const toProject = (row: ProjectRow): Project => ({
+const decodeProjects = decodeRows(ProjectRow, "flagport_projects")
+const decodeRevisions = decodeRows(Schema.Struct({ revision: SqlInteger }), "flagport_projects")
+
+const toProject = (row: typeof ProjectRow.Type): Project => ({
   id: row.id,
   name: row.name,
   createdAt: row.created_at,
@@ -33,25 +37,29 @@ export const make = Effect.gen(function* () {
         })}`
       ).pipe(Effect.asVoid),
     list: () =>
-      orFail(sql<ProjectRow>`SELECT id, name, created_at, updated_at FROM flagport_projects ORDER BY seq`).pipe(
+      orFail(sql`SELECT id, name, created_at, updated_at FROM flagport_projects ORDER BY seq`).pipe(
+        Effect.flatMap(decodeProjects),
         Effect.map((rows) => rows.map(toProject))
       ),
     get: (id) =>
-      orFail(sql<ProjectRow>`SELECT id, name, created_at, updated_at FROM flagport_projects WHERE id = ${id}`).pipe(
+      orFail(sql`SELECT id, name, created_at, updated_at FROM flagport_projects WHERE id = ${id}`).pipe(
+        Effect.flatMap(decodeProjects),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toProject))
       ),
     // An atomic increment: on PostgreSQL it takes the row lock that serializes writes per project.
     bumpRevision: (id) =>
       orFail(
-        sql<{ readonly revision: number }>`UPDATE flagport_projects SET revision = revision + 1 WHERE id = ${id} RETURNING revision`
+        sql`UPDATE flagport_projects SET revision = revision + 1 WHERE id = ${id} RETURNING revision`
       ).pipe(
+        Effect.flatMap(decodeRevisions),
         Effect.flatMap((rows) =>
-          rows[0] === undefined ? Effect.fail(new NotFound({ entity: "project", key: id })) : Effect.succeed(Number(rows[0].revision))
+          rows[0] === undefined ? Effect.fail(new NotFound({ entity: "project", key: id })) : Effect.succeed(rows[0].revision)
         )
       ),
     revision: (id) =>
-      orFail(sql<{ readonly revision: number }>`SELECT revision FROM flagport_projects WHERE id = ${id}`).pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => Number(row.revision)))
+      orFail(sql`SELECT revision FROM flagport_projects WHERE id = ${id}`).pipe(
+        Effect.flatMap(decodeRevisions),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.revision))
       )
   })
 })

@@ -1,10 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Layer, Option } from "effect"
-import type { Actor } from "../../src/domain/audit/Actor.js"
-import type { ScheduleStatus, StoredTargeting } from "../../src/domain/schedules/Schedule.js"
-import { ScheduleRepository, type StoredSchedule } from "../../src/ports/ScheduleRepository.js"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Actor } from "../../src/domain/audit/Actor.js"
+import { ScheduledTargeting, ScheduleStatus } from "../../src/domain/schedules/Schedule.js"
+import { ScheduleRepository } from "../../src/ports/ScheduleRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
+import { decodeRows, IdRow } from "./SqlRows.js"
 
 /**
  * ScheduleRepository over @effect/sql (PostgreSQL and SQLite; table in migrations/0007_schedules.ts).
@@ -15,38 +16,27 @@ import { StorageError } from "../../src/ports/StorageError.js"
  * atomically. `settle` is conditional on the lease too, and runs in the transaction of the change.
  */
 
-interface Row {
-  readonly id: string
-  readonly projectId: string
-  readonly flagKey: string
-  readonly flagId: string
-  readonly environment: string
-  readonly at: string
-  readonly targeting: string
-  readonly status: ScheduleStatus
-  readonly reason: string | null
-  readonly actor: string
-  readonly createdAt: string
-  readonly settledAt: string | null
-}
-
-const storageError = (what: string) => (cause: SqlError) =>
-  new StorageError({ message: `Schedule storage failed to ${what}`, cause })
-
-const toSchedule = (row: Row): StoredSchedule => ({
-  id: row.id,
-  projectId: row.projectId,
-  flagKey: row.flagKey,
-  flagId: row.flagId,
-  environment: row.environment,
-  at: row.at,
-  targeting: JSON.parse(row.targeting) as StoredTargeting,
-  status: row.status,
-  reason: row.reason,
-  actor: JSON.parse(row.actor) as Actor,
-  createdAt: row.createdAt,
-  settledAt: row.settledAt
+const Row = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  flagKey: Schema.String,
+  flagId: Schema.String,
+  environment: Schema.String,
+  at: Schema.String,
+  targeting: Schema.parseJson(ScheduledTargeting.pipe(Schema.omit("environment"))),
+  status: ScheduleStatus,
+  reason: Schema.NullOr(Schema.String),
+  actor: Schema.parseJson(Actor),
+  createdAt: Schema.String,
+  settledAt: Schema.NullOr(Schema.String)
 })
+
+const decodeSchedules = decodeRows(Row, "flagport_schedules")
+const decodeIds = decodeRows(IdRow, "flagport_schedules")
+
+/** A failure of the statements (SqlError) becomes a StorageError saying what failed; a malformed row stays what it is. */
+const storageError = (what: string) => (cause: SqlError | StorageError) =>
+  cause._tag === "StorageError" ? cause : new StorageError({ message: `Schedule storage failed to ${what}`, cause })
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -60,7 +50,7 @@ export const make = Effect.gen(function* () {
         pg: () => sql.literal("FOR UPDATE SKIP LOCKED"),
         orElse: () => sql.literal("")
       })
-      const leased = yield* sql<{ id: string }>`UPDATE flagport_schedules
+      const leased = yield* sql`UPDATE flagport_schedules
         SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
         WHERE id IN (
           SELECT id FROM flagport_schedules
@@ -68,11 +58,10 @@ export const make = Effect.gen(function* () {
           ORDER BY due_at, seq LIMIT ${limit} ${lock}
         )
         AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
-        RETURNING id`
+        RETURNING id`.pipe(Effect.flatMap(decodeIds))
       if (leased.length === 0) return []
-      const rows = yield* sql<Row>`SELECT ${columns} FROM flagport_schedules
-        WHERE ${sql.in("id", leased.map((r) => r.id))} AND lease_owner = ${owner} ORDER BY due_at, seq`
-      return rows.map(toSchedule)
+      return yield* sql`SELECT ${columns} FROM flagport_schedules
+        WHERE ${sql.in("id", leased.map((r) => r.id))} AND lease_owner = ${owner} ORDER BY due_at, seq`.pipe(Effect.flatMap(decodeSchedules))
     }).pipe(sql.withTransaction, Effect.mapError(storageError("claim due schedules")))
 
   return ScheduleRepository.of({
@@ -85,29 +74,32 @@ export const make = Effect.gen(function* () {
         Effect.mapError(storageError("insert a schedule"))
       ),
     list: (projectId, flagKey) =>
-      sql<Row>`SELECT ${columns} FROM flagport_schedules
+      sql`SELECT ${columns} FROM flagport_schedules
         WHERE project_id = ${projectId} AND flag_key = ${flagKey} ORDER BY seq`.pipe(
-        Effect.map((rows) => rows.map(toSchedule)),
+        Effect.flatMap(decodeSchedules),
         Effect.mapError(storageError("list schedules"))
       ),
     get: (projectId, flagKey, id) =>
-      sql<Row>`SELECT ${columns} FROM flagport_schedules
+      sql`SELECT ${columns} FROM flagport_schedules
         WHERE id = ${id} AND project_id = ${projectId} AND flag_key = ${flagKey}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSchedule)),
+        Effect.flatMap(decodeSchedules),
+        Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.mapError(storageError("read a schedule"))
       ),
     cancel: (id, settledAt) =>
-      sql<{ id: string }>`UPDATE flagport_schedules
+      sql`UPDATE flagport_schedules
         SET status = 'cancelled', settled_at = ${settledAt}, lease_owner = NULL, lease_expires_at = NULL
         WHERE id = ${id} AND status = 'pending' RETURNING id`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => rows.length > 0),
         Effect.mapError(storageError("cancel a schedule"))
       ),
     claimDue,
     settle: ({ id, owner, reason, settledAt, status }) =>
-      sql<{ id: string }>`UPDATE flagport_schedules
+      sql`UPDATE flagport_schedules
         SET status = ${status}, reason = ${reason}, settled_at = ${settledAt}, lease_owner = NULL, lease_expires_at = NULL
         WHERE id = ${id} AND lease_owner = ${owner} AND status = 'pending' RETURNING id`.pipe(
+        Effect.flatMap(decodeIds),
         Effect.map((rows) => rows.length > 0),
         Effect.mapError(storageError("settle a schedule"))
       )

@@ -1,29 +1,34 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import type { Segment } from "../../src/domain/definitions/Segment.js"
-import type { Condition } from "../../src/domain/definitions/Targeting.js"
+import { Condition } from "../../src/domain/definitions/Targeting.js"
 import { SegmentRepository } from "../../src/ports/SegmentRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"
-import { decodeRows, orDuplicate, orFail } from "./SqlSupport.js"
+import { decodeRows, IdRow } from "./SqlRows.js"
+import { orDuplicate, orFail } from "./SqlSupport.js"
 
-interface SegmentRow {
-  readonly id: string
-  readonly project_id: string
-  readonly key: string
-  readonly name: string
-  readonly description: string | null
-  readonly conditions: string
-  readonly created_at: string
-  readonly updated_at: string
-}
+/** flagport_segments: the conditions as JSON text. */
+const SegmentRow = Schema.Struct({
+  id: Schema.String,
+  project_id: Schema.String,
+  key: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  conditions: Schema.parseJson(Schema.Array(Condition)),
+  created_at: Schema.String,
+  updated_at: Schema.String
+})
 
-const toSegment = (row: SegmentRow): Segment => ({
+const decodeSegments = decodeRows(SegmentRow, "flagport_segments")
+const decodeIds = decodeRows(IdRow, "flagport_segments")
+
+const toSegment = (row: typeof SegmentRow.Type): Segment => ({
   id: row.id,
   projectId: row.project_id,
   key: row.key,
   name: row.name,
   description: row.description,
-  conditions: JSON.parse(row.conditions) as Array<Condition>,
+  conditions: row.conditions,
   createdAt: row.created_at,
   updatedAt: row.updated_at
 })
@@ -46,17 +51,18 @@ export const make = Effect.gen(function* () {
         })}`
       ).pipe(Effect.asVoid),
     list: (projectId) =>
-      orFail(sql<SegmentRow>`SELECT ${columns} FROM flagport_segments WHERE project_id = ${projectId} ORDER BY seq`).pipe(
-        Effect.flatMap((rows) => decodeRows(rows, toSegment))
+      orFail(sql`SELECT ${columns} FROM flagport_segments WHERE project_id = ${projectId} ORDER BY seq`).pipe(
+        Effect.flatMap(decodeSegments),
+        Effect.map((rows) => rows.map(toSegment))
       ),
     get: (projectId, key) =>
-      orFail(sql<SegmentRow>`SELECT ${columns} FROM flagport_segments WHERE project_id = ${projectId} AND key = ${key}`).pipe(
-        Effect.flatMap((rows) => decodeRows(rows, toSegment)),
-        Effect.map((segments) => Option.fromNullable(segments[0]))
+      orFail(sql`SELECT ${columns} FROM flagport_segments WHERE project_id = ${projectId} AND key = ${key}`).pipe(
+        Effect.flatMap(decodeSegments),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSegment))
       ),
     update: (segment) =>
       orFail(
-        sql<{ readonly id: string }>`UPDATE flagport_segments SET
+        sql`UPDATE flagport_segments SET
           name = ${segment.name},
           description = ${segment.description},
           conditions = ${JSON.stringify(segment.conditions)},
@@ -64,14 +70,15 @@ export const make = Effect.gen(function* () {
           WHERE project_id = ${segment.projectId} AND key = ${segment.key}
           RETURNING id`
       ).pipe(
+        Effect.flatMap(decodeIds),
         Effect.flatMap((rows) =>
           rows.length === 0 ? Effect.fail(new NotFound({ entity: "segment", key: segment.key })) : Effect.void
         )
       ),
     remove: (projectId, key) =>
       orFail(
-        sql<{ readonly id: string }>`DELETE FROM flagport_segments WHERE project_id = ${projectId} AND key = ${key} RETURNING id`
-      ).pipe(Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new NotFound({ entity: "segment", key })) : Effect.void)))
+        sql`DELETE FROM flagport_segments WHERE project_id = ${projectId} AND key = ${key} RETURNING id`
+      ).pipe(Effect.flatMap(decodeIds), Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new NotFound({ entity: "segment", key })) : Effect.void)))
   })
 })
 

@@ -32,15 +32,5 @@ export const orDuplicate =
   <A, R>(effect: Effect.Effect<A, SqlError, R>): Effect.Effect<A, DuplicateKey | StorageError, R> =>
     Effect.mapError(effect, (error) => (isUniqueViolation(error) ? new DuplicateKey({ entity, key }) : toStorageError(error)))
 
-/**
- * Turns fetched rows into domain values (JSON.parse of TEXT columns included); a corrupt row is a
- * StorageError, not a crash.
- */
-export const decodeRows = <Row, A>(rows: ReadonlyArray<Row>, decode: (row: Row) => A): Effect.Effect<Array<A>, StorageError> =>
-  Effect.try({
-    try: () => rows.map(decode),
-    catch: (cause) => new StorageError({ message: "Corrupt row in the database", cause })
-  })
-
 /** SQLite has no boolean type: 0/1 there, real booleans on PostgreSQL (both read back with `Boolean`). */
 export const boolParam = (dialect: string, value: boolean): boolean | number => (dialect === "sqlite" ? (value ? 1 : 0) : value)

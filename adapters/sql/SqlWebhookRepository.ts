@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Layer, Option } from "effect"
-import type { WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
-import type { DeliveryAttempt, DeliveryStatus } from "../../src/domain/webhooks/WebhookDelivery.js"
+import { Effect, Layer, Option, Schema } from "effect"
+import { WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
+import { type DeliveryAttempt, DeliveryStatus } from "../../src/domain/webhooks/WebhookDelivery.js"
 import { NotFound, StorageError } from "../../src/ports/StorageError.js"
 import {
   type ClaimedDelivery,
@@ -10,6 +10,7 @@ import {
   toStoredDelivery,
   WebhookRepository
 } from "../../src/ports/WebhookRepository.js"
+import { decodeRows, IdRow, SqlBoolean, SqlInteger } from "./SqlRows.js"
 
 /**
  * WebhookRepository over @effect/sql (PostgreSQL and SQLite; tables in migrations/0002_webhooks.ts,
@@ -22,67 +23,89 @@ import {
  * the statement atomically.
  */
 
-interface WebhookRow {
-  readonly id: string
-  readonly projectId: string
-  readonly url: string
-  readonly events: string
-  readonly enabled: number | boolean
-  readonly enabledAt: string | null
-  readonly disabledAt: string | null
-  readonly secret: string | null
-  readonly previousSecret: string | null
-  readonly previousSecretExpiresAt: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
-
-interface DeliveryRow {
-  readonly id: string
-  readonly webhookId: string
-  readonly projectId: string
-  readonly eventId: string
-  readonly eventType: WebhookEventType
-  readonly payload: string
-  readonly status: DeliveryStatus
-  readonly attemptsMade: number | string
-  readonly nextAttemptAt: string
-  readonly redeliveryOf: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
-
-interface AttemptRow {
-  readonly deliveryId: string
-  readonly attemptedAt: string
-  readonly statusCode: number | string | null
-  readonly durationMs: number | string
-  readonly error: string | null
-  readonly nextAttemptAt: string | null
-}
-
-const storageError = (what: string) => (cause: SqlError) =>
-  new StorageError({ message: `Webhook storage failed to ${what}`, cause })
-
-const toWebhook = (row: WebhookRow): StoredWebhook => ({
-  id: row.id,
-  projectId: row.projectId,
-  url: row.url,
-  events: JSON.parse(row.events) as ReadonlyArray<WebhookEventType>,
-  enabled: row.enabled === 1 || row.enabled === true,
-  enabledAt: row.enabledAt,
-  disabledAt: row.disabledAt,
-  secret: row.secret,
-  previousSecret: row.previousSecret,
-  previousSecretExpiresAt: row.previousSecretExpiresAt,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt
+const WebhookRow = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  url: Schema.String,
+  events: Schema.parseJson(Schema.Array(WebhookEventType)),
+  enabled: SqlBoolean,
+  enabledAt: Schema.NullOr(Schema.String),
+  disabledAt: Schema.NullOr(Schema.String),
+  secret: Schema.NullOr(Schema.String),
+  previousSecret: Schema.NullOr(Schema.String),
+  previousSecretExpiresAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
 })
 
-const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
+const DeliveryRow = Schema.Struct({
+  id: Schema.String,
+  webhookId: Schema.String,
+  projectId: Schema.String,
+  eventId: Schema.String,
+  eventType: WebhookEventType,
+  payload: Schema.String,
+  status: DeliveryStatus,
+  attemptsMade: SqlInteger,
+  nextAttemptAt: Schema.String,
+  redeliveryOf: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+})
+
+const AttemptRow = Schema.Struct({
+  deliveryId: Schema.String,
+  attemptedAt: Schema.String,
+  statusCode: Schema.NullOr(SqlInteger),
+  durationMs: SqlInteger,
+  error: Schema.NullOr(Schema.String),
+  nextAttemptAt: Schema.NullOr(Schema.String)
+})
+
+const ClaimedRow = Schema.Struct({
+  id: Schema.String,
+  webhookId: Schema.String,
+  projectId: Schema.String,
+  eventId: Schema.String,
+  payload: Schema.String,
+  attemptsMade: SqlInteger,
+  url: Schema.String,
+  secret: Schema.NullOr(Schema.String),
+  previousSecret: Schema.NullOr(Schema.String),
+  previousSecretExpiresAt: Schema.NullOr(Schema.String)
+})
+
+const SubscriberRow = Schema.Struct({
+  id: Schema.String,
+  events: Schema.parseJson(Schema.Array(Schema.String)),
+  enabledAt: Schema.NullOr(Schema.String),
+  disabledAt: Schema.NullOr(Schema.String)
+})
+
+const decodeWebhooks = decodeRows(WebhookRow, "flagport_webhooks")
+const decodeDeliveries = decodeRows(DeliveryRow, "flagport_webhook_deliveries")
+const decodeAttempts = decodeRows(AttemptRow, "flagport_webhook_attempts")
+const decodeClaimed = decodeRows(ClaimedRow, "flagport_webhook_deliveries", {
+  url: "flagport_webhooks",
+  secret: "flagport_webhooks",
+  previousSecret: "flagport_webhooks",
+  previousSecretExpiresAt: "flagport_webhooks"
+})
+const decodeSubscribers = decodeRows(SubscriberRow, "flagport_webhooks")
+const decodeProjectIds = decodeRows(Schema.Struct({ projectId: Schema.String }), "flagport_webhook_deliveries")
+const decodeWebhookIds = decodeRows(IdRow, "flagport_webhooks")
+const decodeDeliveryIds = decodeRows(IdRow, "flagport_webhook_deliveries")
+
+/** A failure of the statements (SqlError) becomes a StorageError saying what failed; a malformed row stays what it is. */
+const storageError = (what: string) => (cause: SqlError | StorageError) =>
+  cause._tag === "StorageError" ? cause : new StorageError({ message: `Webhook storage failed to ${what}`, cause })
+
+const toWebhook = (row: typeof WebhookRow.Type): StoredWebhook => row
+
+const toAttempt = (row: typeof AttemptRow.Type): DeliveryAttempt => ({
   attemptedAt: row.attemptedAt,
-  statusCode: row.statusCode === null ? null : Number(row.statusCode),
-  durationMs: Number(row.durationMs),
+  statusCode: row.statusCode,
+  durationMs: row.durationMs,
   error: row.error,
   nextAttemptAt: row.nextAttemptAt
 })
@@ -99,12 +122,14 @@ export const make = Effect.gen(function* () {
     next_attempt_at AS "nextAttemptAt", redelivery_of AS "redeliveryOf", created_at AS "createdAt",
     updated_at AS "updatedAt"`)
 
-  const withAttempts = (rows: ReadonlyArray<DeliveryRow>) =>
+  const withAttempts = (rows: ReadonlyArray<typeof DeliveryRow.Type>) =>
     Effect.gen(function* () {
       if (rows.length === 0) return []
-      const attempts = yield* sql<AttemptRow>`SELECT delivery_id AS "deliveryId", attempted_at AS "attemptedAt",
+      const attempts = yield* sql`SELECT delivery_id AS "deliveryId", attempted_at AS "attemptedAt",
           status_code AS "statusCode", duration_ms AS "durationMs", error, next_attempt_at AS "nextAttemptAt"
-        FROM flagport_webhook_attempts WHERE ${sql.in("delivery_id", rows.map((r) => r.id))} ORDER BY seq`
+        FROM flagport_webhook_attempts WHERE ${sql.in("delivery_id", rows.map((r) => r.id))} ORDER BY seq`.pipe(
+        Effect.flatMap(decodeAttempts)
+      )
       const byDelivery = new Map<string, Array<DeliveryAttempt>>()
       for (const a of attempts) {
         const list = byDelivery.get(a.deliveryId) ?? []
@@ -122,8 +147,8 @@ export const make = Effect.gen(function* () {
         WHERE w.id = ${webhookId} AND w.project_id = ${projectId})`
       yield* sql`DELETE FROM flagport_webhook_deliveries WHERE webhook_id IN (
         SELECT id FROM flagport_webhooks WHERE id = ${webhookId} AND project_id = ${projectId})`
-      const deleted = yield* sql<{ id: string }>`DELETE FROM flagport_webhooks
-        WHERE id = ${webhookId} AND project_id = ${projectId} RETURNING id`
+      const deleted = yield* sql`DELETE FROM flagport_webhooks
+        WHERE id = ${webhookId} AND project_id = ${projectId} RETURNING id`.pipe(Effect.flatMap(decodeWebhookIds))
       return deleted.length
     }).pipe(
       sql.withTransaction,
@@ -138,10 +163,11 @@ export const make = Effect.gen(function* () {
       WHERE o.webhook_id = d.webhook_id AND o.status = 'pending' AND o.seq < d.seq)`
 
   const dueProjects = ({ limit, now }: Parameters<WebhookRepository["Type"]["dueProjects"]>[0]) =>
-    sql<{ projectId: string }>`SELECT d.project_id AS "projectId" FROM flagport_webhook_deliveries d
+    sql`SELECT d.project_id AS "projectId" FROM flagport_webhook_deliveries d
         JOIN flagport_webhooks w ON w.id = d.webhook_id
       WHERE ${dueHeads(now)}
       GROUP BY d.project_id ORDER BY MIN(d.seq) LIMIT ${limit}`.pipe(
+      Effect.flatMap(decodeProjectIds),
       Effect.map((rows) => rows.map((row) => row.projectId)),
       Effect.mapError(storageError("list projects with due deliveries"))
     )
@@ -154,25 +180,23 @@ export const make = Effect.gen(function* () {
       })
       // Chosen first, then leased by id: as a subquery of the UPDATE, PostgreSQL may run the
       // choice more than once and lease more than `limit` rows (measured: 20 for a limit of 2).
-      const chosen = yield* sql<{ id: string }>`SELECT d.id FROM flagport_webhook_deliveries d
+      const chosen = yield* sql`SELECT d.id FROM flagport_webhook_deliveries d
           JOIN flagport_webhooks w ON w.id = d.webhook_id
         WHERE ${dueHeads(now)} ${projectId === undefined ? sql.literal("") : sql`AND d.project_id = ${projectId}`}
-        ORDER BY d.seq LIMIT ${limit} ${lock}`
+        ORDER BY d.seq LIMIT ${limit} ${lock}`.pipe(Effect.flatMap(decodeDeliveryIds))
       if (chosen.length === 0) return []
-      const leased = yield* sql<{ id: string }>`UPDATE flagport_webhook_deliveries
+      const leased = yield* sql`UPDATE flagport_webhook_deliveries
         SET lease_owner = ${owner}, lease_expires_at = ${leaseUntil}
         WHERE ${sql.in("id", chosen.map((row) => row.id))}
           AND status = 'pending' AND (lease_expires_at IS NULL OR lease_expires_at <= ${now})
-        RETURNING id`
+        RETURNING id`.pipe(Effect.flatMap(decodeDeliveryIds))
       if (leased.length === 0) return []
-      const rows = yield* sql<
-        DeliveryRow & Pick<WebhookRow, "url" | "secret" | "previousSecret" | "previousSecretExpiresAt">
-      >`SELECT d.id, d.webhook_id AS "webhookId", d.project_id AS "projectId", d.event_id AS "eventId", d.payload,
+      const rows = yield* sql`SELECT d.id, d.webhook_id AS "webhookId", d.project_id AS "projectId", d.event_id AS "eventId", d.payload,
           d.attempts_made AS "attemptsMade", w.url, w.secret, w.previous_secret AS "previousSecret",
           w.previous_secret_expires_at AS "previousSecretExpiresAt"
         FROM flagport_webhook_deliveries d JOIN flagport_webhooks w ON w.id = d.webhook_id
         WHERE ${sql.in("d.id", leased.map((r) => r.id))} AND d.lease_owner = ${owner}
-        ORDER BY d.seq`
+        ORDER BY d.seq`.pipe(Effect.flatMap(decodeClaimed))
       return rows.map(
         (row): ClaimedDelivery => ({
           deliveryId: row.id,
@@ -180,7 +204,7 @@ export const make = Effect.gen(function* () {
           projectId: row.projectId,
           eventId: row.eventId,
           payload: row.payload,
-          attemptsMade: Number(row.attemptsMade),
+          attemptsMade: row.attemptsMade,
           url: row.url,
           secret: row.secret,
           previousSecret: row.previousSecret,
@@ -205,13 +229,15 @@ export const make = Effect.gen(function* () {
         pg: () => sql.literal("FOR UPDATE SKIP LOCKED"),
         orElse: () => sql.literal("")
       })
-      const doomed = yield* sql<{ id: string }>`SELECT id FROM flagport_webhook_deliveries
+      const doomed = yield* sql`SELECT id FROM flagport_webhook_deliveries
         WHERE status IN ('succeeded', 'failed') AND updated_at < ${before}
-        ORDER BY updated_at, seq LIMIT ${limit} ${lock}`
+        ORDER BY updated_at, seq LIMIT ${limit} ${lock}`.pipe(Effect.flatMap(decodeDeliveryIds))
       if (doomed.length === 0) return 0
       const ids = doomed.map((row) => row.id)
       yield* sql`DELETE FROM flagport_webhook_attempts WHERE ${sql.in("delivery_id", ids)}`
-      const deleted = yield* sql<{ id: string }>`DELETE FROM flagport_webhook_deliveries WHERE ${sql.in("id", ids)} RETURNING id`
+      const deleted = yield* sql`DELETE FROM flagport_webhook_deliveries WHERE ${sql.in("id", ids)} RETURNING id`.pipe(
+        Effect.flatMap(decodeDeliveryIds)
+      )
       return deleted.length
     }).pipe(sql.withTransaction, Effect.mapError(storageError("prune finished deliveries")))
 
@@ -226,22 +252,25 @@ export const make = Effect.gen(function* () {
         Effect.mapError(storageError("insert a webhook"))
       ),
     list: (projectId) =>
-      sql<WebhookRow>`SELECT ${webhookColumns} FROM flagport_webhooks WHERE project_id = ${projectId} ORDER BY seq`.pipe(
+      sql`SELECT ${webhookColumns} FROM flagport_webhooks WHERE project_id = ${projectId} ORDER BY seq`.pipe(
+        Effect.flatMap(decodeWebhooks),
         Effect.map((rows) => rows.map(toWebhook)),
         Effect.mapError(storageError("list webhooks"))
       ),
     get: (projectId, webhookId) =>
-      sql<WebhookRow>`SELECT ${webhookColumns} FROM flagport_webhooks
+      sql`SELECT ${webhookColumns} FROM flagport_webhooks
         WHERE id = ${webhookId} AND project_id = ${projectId}`.pipe(
+        Effect.flatMap(decodeWebhooks),
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWebhook)),
         Effect.mapError(storageError("read a webhook"))
       ),
     update: (w) =>
-      sql<{ id: string }>`UPDATE flagport_webhooks SET url = ${w.url}, events = ${JSON.stringify(w.events)},
+      sql`UPDATE flagport_webhooks SET url = ${w.url}, events = ${JSON.stringify(w.events)},
           enabled = ${w.enabled ? 1 : 0}, enabled_at = ${w.enabledAt}, disabled_at = ${w.disabledAt},
           secret = ${w.secret}, previous_secret = ${w.previousSecret},
           previous_secret_expires_at = ${w.previousSecretExpiresAt}, updated_at = ${w.updatedAt}
         WHERE id = ${w.id} AND project_id = ${w.projectId} RETURNING id`.pipe(
+        Effect.flatMap(decodeWebhookIds),
         Effect.mapError(storageError("update a webhook")),
         Effect.flatMap((rows) =>
           rows.length === 0 ? Effect.fail(new NotFound({ entity: "webhook", key: w.id })) : Effect.void
@@ -257,12 +286,13 @@ export const make = Effect.gen(function* () {
       })
       .pipe(Effect.mapError(storageError("lock the outbox fan-out"))),
     subscribers: (projectId, type) =>
-      sql<Pick<WebhookRow, "id" | "events" | "enabledAt" | "disabledAt">>`SELECT id, events, enabled_at AS "enabledAt",
+      sql`SELECT id, events, enabled_at AS "enabledAt",
           disabled_at AS "disabledAt"
         FROM flagport_webhooks WHERE project_id = ${projectId} AND enabled_at IS NOT NULL ORDER BY seq`.pipe(
+        Effect.flatMap(decodeSubscribers),
         Effect.map((rows) =>
           rows
-            .filter((row) => (JSON.parse(row.events) as ReadonlyArray<string>).includes(type))
+            .filter((row) => row.events.includes(type))
             .map(({ disabledAt, enabledAt, id }) => ({ id, enabledAt, disabledAt }))
         ),
         Effect.mapError(storageError("find subscribers"))
@@ -292,25 +322,29 @@ export const make = Effect.gen(function* () {
             next_attempt_at)
           VALUES (${deliveryId}, ${attempt.attemptedAt}, ${attempt.statusCode}, ${Math.round(attempt.durationMs)},
             ${attempt.error}, ${attempt.nextAttemptAt})`
-        const settled = yield* sql<{ id: string }>`UPDATE flagport_webhook_deliveries
+        const settled = yield* sql`UPDATE flagport_webhook_deliveries
           SET status = ${status}, attempts_made = attempts_made + 1,
             next_attempt_at = COALESCE(${attempt.nextAttemptAt}, next_attempt_at),
             lease_owner = NULL, lease_expires_at = NULL, updated_at = ${attempt.attemptedAt}
-          WHERE id = ${deliveryId} AND lease_owner = ${owner} AND status = 'pending' RETURNING id`
+          WHERE id = ${deliveryId} AND lease_owner = ${owner} AND status = 'pending' RETURNING id`.pipe(
+          Effect.flatMap(decodeDeliveryIds)
+        )
         return settled.length > 0
       }).pipe(sql.withTransaction, Effect.mapError(storageError("record an attempt"))),
 
     pruneFinished,
 
     listDeliveries: (webhookId) =>
-      sql<DeliveryRow>`SELECT ${deliveryColumns} FROM flagport_webhook_deliveries
+      sql`SELECT ${deliveryColumns} FROM flagport_webhook_deliveries
         WHERE webhook_id = ${webhookId} ORDER BY seq`.pipe(
+        Effect.flatMap(decodeDeliveries),
         Effect.flatMap(withAttempts),
         Effect.mapError(storageError("list deliveries"))
       ),
     getDelivery: (webhookId, deliveryId) =>
-      sql<DeliveryRow>`SELECT ${deliveryColumns} FROM flagport_webhook_deliveries
+      sql`SELECT ${deliveryColumns} FROM flagport_webhook_deliveries
         WHERE id = ${deliveryId} AND webhook_id = ${webhookId}`.pipe(
+        Effect.flatMap(decodeDeliveries),
         Effect.flatMap(withAttempts),
         Effect.map((rows) => Option.fromNullable(rows[0])),
         Effect.mapError(storageError("read a delivery"))

@@ -72,9 +72,10 @@ export const outboxContract: Contract = (it) => {
       const append = (name: string, occurredAt: string, dispatchedAt: string | null) =>
         Effect.gen(function* () {
           const id = `ev-${name}-${Math.random().toString(36).slice(2, 10)}`
-          // The body is stored as is; a stub flag is enough here.
-          const event = { id, type: "flag.created", projectId, occurredAt, data: { flag: { key: name } } }
-          yield* outbox.append(event as unknown as WebhookEvent)
+          // A flag with no configurations is enough here (SQL reads the event back through its schema).
+          const flag = { ...booleanFlag(name), id: `f-${id}`, name, description: null, configs: [], createdAt: occurredAt, updatedAt: occurredAt, version: 1 }
+          const event: WebhookEvent = { id, type: "flag.created", projectId, occurredAt, data: { flag } }
+          yield* outbox.append(event)
           if (dispatchedAt !== null) yield* outbox.markDispatched(id, dispatchedAt)
           return id
         })
