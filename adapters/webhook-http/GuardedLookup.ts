@@ -5,7 +5,8 @@ import { describeRefusal, type Refusal, refusalOf } from "../../src/domain/webho
 /** Raised (as the connection error) when a destination resolves into a refused range. */
 export class AddressRefused extends Error {
   constructor(readonly hostname: string, readonly refusal: Refusal) {
-    super(`destination refused: ${hostname} resolves to ${describeRefusal(refusal)}`)
+    // The address itself is left out: the log would otherwise tell a key holder what internal names resolve to.
+    super(`destination refused: ${hostname} resolves to ${describeRefusal({ ...refusal, address: "an address that" })}`)
     this.name = "AddressRefused"
   }
 }

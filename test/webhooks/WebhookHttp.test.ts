@@ -133,7 +133,7 @@ describe("adapters/webhook-http", () => {
       expect(literal.error).toBe("destination refused: 127.0.0.1 is loopback, refused by FLAGPORT_WEBHOOK_BLOCK_PRIVATE")
       const named = yield* send(`http://localhost:${r.port}/hook`, { blockPrivate: true })
       expect(named.statusCode).toBeNull()
-      expect(named.error).toMatch(/^destination refused: localhost resolves to (127\.0\.0\.1|::1) is loopback, refused by FLAGPORT_WEBHOOK_BLOCK_PRIVATE$/)
+      expect(named.error).toBe("destination refused: localhost resolves to an address that is loopback, refused by FLAGPORT_WEBHOOK_BLOCK_PRIVATE")
       expect(r.received).toHaveLength(0)
       // Off by default: the same names are reachable.
       expect((yield* send(`http://localhost:${r.port}/hook`)).statusCode).toBe(200)
@@ -158,7 +158,7 @@ describe("adapters/webhook-http", () => {
           guardedLookup(blockPrivate)(host, {}, (error, address) => resume(Effect.succeed(error === null ? `ok ${String(address)}` : error.message)))
         })
       expect(yield* lookup("169.254.169.254", false)).toBe(
-        "destination refused: 169.254.169.254 resolves to 169.254.169.254 is link-local (cloud metadata services), never a webhook destination"
+        "destination refused: 169.254.169.254 resolves to an address that is link-local (cloud metadata services), never a webhook destination"
       )
       expect(yield* lookup("::ffff:169.254.169.254", false)).toContain("never a webhook destination")
       expect(yield* lookup("127.0.0.1", false)).toBe("ok 127.0.0.1")
