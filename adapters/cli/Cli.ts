@@ -29,3 +29,6 @@ export const run: (argv: ReadonlyArray<string>) => Effect.Effect<void, unknown, 
   name: "flagport",
   version: pkg.version
 })
+
+/** The parser's view of every command and option, as fish completions (test/cli/Help.test.ts reads it). */
+export const completions: Effect.Effect<Array<string>> = Command.getFishCompletions(root, "flagport")

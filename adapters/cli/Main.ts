@@ -4,6 +4,7 @@ import { Cause, Effect, Exit } from "effect"
 import { CurrentActor } from "../../src/domain/audit/Actor.js"
 import { run } from "./Cli.js"
 import { report } from "./Failure.js"
+import { helpFor } from "./Help.js"
 import { withPlainOutput } from "./PlainConsole.js"
 
 /**
@@ -12,11 +13,15 @@ import { withPlainOutput } from "./PlainConsole.js"
  * database closes; an interrupted run exits 0. Failures print one line on stderr (see Failure.ts).
  */
 export const main = (argv: ReadonlyArray<string>): void => {
-  // `flagport` alone shows the help rather than an error.
-  const args = argv.length <= 2 ? [...argv, "--help"] : argv
+  // `flagport` alone, and any --help, shows our own help page rather than the parser's (Help.ts).
+  const help = helpFor(argv.slice(2))
+  if (help !== undefined) {
+    process.stdout.write(help)
+    return
+  }
   let exitCode = 0
-  const program = Effect.suspend(() => run(args)).pipe(
-    withPlainOutput(args.slice(2)),
+  const program = Effect.suspend(() => run(argv)).pipe(
+    withPlainOutput,
     Effect.catchAllCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
       const outcome = report(cause)
