@@ -69,6 +69,11 @@ interface Endpoint {
   readonly name: string
   readonly kind: "management" | "evaluation" | "service" | "projects-list" | "projects-create"
   readonly success: number
+  /**
+   * What a server key bound to production gets instead of `success` (a write of development's
+   * configuration, a key wider than itself): the binding limits what it writes, not only what it evaluates.
+   */
+  readonly boundServer?: Expected
   /** Makes a request (fresh resources for writes); returns method, path and optional body. */
   readonly prepare: (t: TestServer, n: number) => Promise<{ method: string; path: string; body?: unknown }>
 }
@@ -150,6 +155,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     name: "PUT /v1/projects/{p}/flags/{f}/targeting",
     kind: "management",
     success: 200,
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({
       method: "PUT",
       path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "target")).key}/targeting`,
@@ -238,6 +244,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     name: "POST /v1/projects/{p}/keys",
     kind: "management",
     success: 201,
+    boundServer: forbidden(Messages.keyWiderThanCaller),
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/keys", body: { type: "client", name: `made-${n}` } })
   },
   {
@@ -251,6 +258,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     name: "POST /v1/projects/{p}/flags/{f}/schedules",
     kind: "management",
     success: 201,
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({
       method: "POST",
       path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "schedule")).key}/schedules`,
@@ -380,9 +388,9 @@ const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
     case "boundClientOther":
       return endpoint.kind === "evaluation" ? forbidden(Messages.environmentMismatch) : forbidden(Messages.serverKeyRequired)
     case "boundServerOther":
-      // Binding limits what a key evaluates, not what a server key manages.
+      // Binding limits what a key evaluates and which environment's configuration it writes.
       if (endpoint.kind === "evaluation") return forbidden(Messages.environmentMismatch)
-      return endpoint.kind === "projects-create" ? forbidden(Messages.projectMismatch) : endpoint.success
+      return endpoint.kind === "projects-create" ? forbidden(Messages.projectMismatch) : endpoint.boundServer ?? endpoint.success
   }
 }
 

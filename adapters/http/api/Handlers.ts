@@ -69,6 +69,22 @@ const ifMatchOf = (headers: { readonly "if-match"?: string | undefined }) => {
   return parsed instanceof Errors.BadRequest ? Effect.fail(parsed) : Effect.succeed({ ifMatch: parsed.version })
 }
 
+/** 403 unless the caller may write `environment`'s configuration (Policy.authorizeEnvironmentWrite). */
+const mayWrite = (environment: string) =>
+  Effect.flatMap(ManagementAccess, (access) =>
+    Either.match(Policy.authorizeEnvironmentWrite(access.principal, environment), {
+      onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
+      onRight: () => Effect.void
+    }))
+
+/** 403 unless the caller may make a key bound to `environment` (Policy.authorizeKeyCreation: never wider than itself). */
+const keyMayBeMade = (environment: string | null) =>
+  Effect.flatMap(ManagementAccess, (access) =>
+    Either.match(Policy.authorizeKeyCreation(access.principal, environment), {
+      onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
+      onRight: () => Effect.void
+    }))
+
 export const HealthLive = HttpApiBuilder.group(FlagportApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check)
 )
@@ -93,6 +109,7 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
     .handle("create", ({ path, payload }) => Effect.flatMap(Environments, (envs) => mapped(envs.create(path.projectId, payload))))
     .handle("copy", ({ headers, path, payload }) =>
       Effect.gen(function* () {
+        yield* mayWrite(path.environmentKey)
         const options = yield* ifMatchOf(headers)
         const copies = yield* EnvironmentCopy
         return { data: yield* mapped(copies.copy(path.projectId, path.environmentKey, payload, options)) }
@@ -129,6 +146,7 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
     )
     .handle("replaceTargeting", ({ headers, path, payload }) =>
       Effect.gen(function* () {
+        yield* mayWrite(payload.environment)
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
         return yield* Effect.flatMap(mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag)
@@ -174,12 +192,12 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
   handlers
     .handle("list", ({ path }) => Effect.flatMap(ApiKeys, (keys) => Effect.map(mapped(keys.listInProject(path.projectId)), (data) => ({ data }))))
     .handle("create", ({ path, payload }) =>
-      Effect.flatMap(ApiKeys, (keys) =>
+      Effect.flatMap(keyMayBeMade(payload.environment ?? null), () => Effect.flatMap(ApiKeys, (keys) =>
         Effect.map(mapped(keys.create({ type: payload.type, name: payload.name, projectId: path.projectId, environment: payload.environment ?? null })), (created) => ({
           ...created.apiKey,
           key: created.secret
         }))
-      )
+      ))
     )
     // ApiKeys.revoke announces the revocation on the change feed: every process's key cache drops the key.
     .handle("revoke", ({ path }) =>
@@ -198,7 +216,7 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
 export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (handlers) =>
   handlers
     .handle("create", ({ path, payload }) =>
-      Effect.flatMap(Schedules, (schedules) => mapped(schedules.create(path.projectId, path.flagKey, payload)))
+      Effect.zipRight(mayWrite(payload.environment), Effect.flatMap(Schedules, (schedules) => mapped(schedules.create(path.projectId, path.flagKey, payload))))
     )
     .handle("list", ({ path }) =>
       Effect.flatMap(Schedules, (schedules) => Effect.map(mapped(schedules.list(path.projectId, path.flagKey)), (data) => ({ data })))

@@ -18,6 +18,8 @@ export const Messages = {
   projectMismatch: "This API key is not authorized for the requested project.",
   projectIdRequired: "A global server key must name the project with projectId on evaluation endpoints.",
   environmentMismatch: "API key is not valid for this environment",
+  /** A key bound to one environment asked for a key not bound to that same environment. */
+  keyWiderThanCaller: "A key bound to an environment can only create keys bound to the same environment.",
   /** The 400 of a request that names no environment with a key bound to none (as a missing field). */
   requestInvalid: "The request is invalid."
 } as const
@@ -165,3 +167,25 @@ const sameProject = (own: string, requested: string | undefined): Either.Either<
   requested === undefined || requested === own
     ? Either.right(own)
     : Either.left(new Forbidden({ message: Messages.projectMismatch }))
+
+/** The environment a server key is bound to (null: every environment of its scope). */
+const boundEnvironment = (principal: Principal): string | null => (principal._tag === "GlobalServer" ? null : principal.environment)
+
+/**
+ * Writes of one environment's configuration (a flag's targeting there, a copy into it, a schedule
+ * for it): a key bound to an environment writes only that one, as it evaluates only that one;
+ * otherwise a key refused production reads could still change production.
+ */
+export const authorizeEnvironmentWrite = (principal: Principal, environment: string): Either.Either<void, Forbidden> => {
+  const bound = boundEnvironment(principal)
+  return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.environmentMismatch }))
+}
+
+/**
+ * Making a key: never wider than the caller. A key bound to an environment makes only keys bound
+ * to that same environment (an unbound one, or one bound elsewhere, would escape the binding).
+ */
+export const authorizeKeyCreation = (principal: Principal, environment: string | null): Either.Either<void, Forbidden> => {
+  const bound = boundEnvironment(principal)
+  return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.keyWiderThanCaller }))
+}

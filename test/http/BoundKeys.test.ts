@@ -1,0 +1,54 @@
+/**
+ * A server key bound to an environment cannot escape it, through a real server on SQLite and
+ * PostgreSQL: it makes no key wider than itself (unbound, or bound elsewhere) and writes only its
+ * own environment's configuration (targeting, a copy into it, a schedule for it). A refusal
+ * changes nothing; the same writes in its own environment succeed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Messages } from "../../src/domain/auth/Policy.js"
+import { freshStorage } from "../fixtures/databases.js"
+import { request, startServer, type TestServer } from "./fixtures.js"
+
+describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%s)", (backend) => {
+  let t: TestServer
+  const bound = (method: string, path: string, body?: unknown) => request(t.url, method, path, { key: t.keys.boundServerOther, ...(body === undefined ? {} : { body }) })
+  const admin = (method: string, path: string, body?: unknown) => request(t.url, method, path, { key: t.keys.global, ...(body === undefined ? {} : { body }) })
+  const refused = (reply: { status: number; body: unknown }, message: string) => {
+    expect(reply.status).toBe(403)
+    expect(reply.body).toEqual({ error: { code: "forbidden", message } })
+  }
+  const targeting = (environment: string) => ({ environment, enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] })
+
+  beforeAll(async () => {
+    t = await startServer(freshStorage(backend))
+    expect((await admin("POST", "/v1/projects/p1/flags", { key: "f", type: "string", variations: [{ key: "a", value: "A" }, { key: "b", value: "B" }] })).status).toBe(201)
+  }, 60_000)
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  it("makes no key wider than itself", async () => {
+    const before = ((await admin("GET", "/v1/projects/p1/keys")).body as { data: Array<unknown> }).data.length
+    refused(await bound("POST", "/v1/projects/p1/keys", { type: "server", name: "wider" }), Messages.keyWiderThanCaller)
+    refused(await bound("POST", "/v1/projects/p1/keys", { type: "server", name: "wider", environment: null }), Messages.keyWiderThanCaller)
+    refused(await bound("POST", "/v1/projects/p1/keys", { type: "client", name: "elsewhere", environment: "development" }), Messages.keyWiderThanCaller)
+    expect(((await admin("GET", "/v1/projects/p1/keys")).body as { data: Array<unknown> }).data.length).toBe(before)
+    const same = await bound("POST", "/v1/projects/p1/keys", { type: "client", name: "same", environment: "production" })
+    expect(same.status, JSON.stringify(same.body)).toBe(201)
+    expect(same.body).toMatchObject({ environment: "production" })
+  })
+
+  it("writes only its own environment's configuration: targeting, copies into it, schedules", async () => {
+    const configOf = async (environment: string) =>
+      ((await admin("GET", "/v1/projects/p1/flags/f")).body as { configs: Array<{ environmentKey: string; enabled: boolean }> }).configs.find((c) => c.environmentKey === environment)
+    refused(await bound("PUT", "/v1/projects/p1/flags/f/targeting", targeting("development")), Messages.environmentMismatch)
+    refused(await bound("POST", "/v1/projects/p1/environments/development/copy", { from: "production" }), Messages.environmentMismatch)
+    refused(await bound("POST", "/v1/projects/p1/flags/f/schedules", { environment: "development", at: "2999-01-01T09:00:00Z", targeting: targeting("development") }), Messages.environmentMismatch)
+    expect((await configOf("development"))?.enabled).toBe(false)
+    expect(((await admin("GET", "/v1/projects/p1/flags/f/schedules")).body as { data: Array<unknown> }).data).toEqual([])
+    // Its own environment: allowed (a copy may read from another environment into its own).
+    expect((await bound("PUT", "/v1/projects/p1/flags/f/targeting", targeting("production"))).status).toBe(200)
+    expect((await bound("POST", "/v1/projects/p1/environments/production/copy", { from: "development" })).status).toBe(200)
+    expect((await bound("POST", "/v1/projects/p1/flags/f/schedules", { environment: "production", at: "2999-01-01T09:00:00Z", targeting: targeting("production") })).status).toBe(201)
+  })
+})
