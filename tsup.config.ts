@@ -11,7 +11,7 @@ export default defineConfig({
     index: "src/index.ts",
     http: "adapters/http/serving/Embed.ts",
     server: "adapters/http/serving/Server.ts",
-    storage: "adapters/storage/StorageLayer.ts",
+    storage: "adapters/app/Composition.ts",
     memory: "adapters/memory/MemoryStorage.ts",
     crypto: "adapters/crypto/NodeCrypto.ts",
     cli: "adapters/cli/Main.ts",

@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import { Effect } from "effect"
 import { startServer } from "../adapters/http/serving/Server.js"
-import * as StorageLayer from "../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../adapters/app/Composition.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)

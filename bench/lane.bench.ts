@@ -13,19 +13,19 @@ import * as LaneService from "../adapters/http/fast/LaneService.js"
 import { FastLane } from "../adapters/http/fast/LaneService.js"
 import { type FastRoute, routeOf } from "../adapters/http/fast/Routes.js"
 import type { LaneRequest } from "../adapters/http/shared/EvaluationLane.js"
-import * as StorageLayer from "../adapters/storage/StorageLayer.js"
-import * as Insights from "../src/services/Insights.js"
+import * as StorageLayer from "../adapters/app/Composition.js"
+import * as Authentication from "../adapters/http/shared/Authentication.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const mode = process.argv[2] ?? "evaluate"
 if (!["evaluate", "ofrep", "ofrep-304"].includes(mode)) throw new Error(`unknown mode ${mode}`)
 
-const services = Insights.layer.pipe(Layer.provideMerge(StorageLayer.fromDatabaseUrl("memory:")))
+const services = StorageLayer.servicesFrom(StorageLayer.fromDatabaseUrl("memory:"))
 const { clientKey, lane } = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
       return { clientKey: yield* seedW2Project, lane: yield* FastLane }
-    }).pipe(Effect.provide(LaneService.layer().pipe(Layer.provideMerge(services))))
+    }).pipe(Effect.provide(LaneService.layer().pipe(Layer.provideMerge(Authentication.layer()), Layer.provideMerge(services))))
   )
 )
 

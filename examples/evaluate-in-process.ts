@@ -9,10 +9,10 @@ import { Effect, Layer } from "effect"
 import { pathToFileURL } from "node:url"
 import * as NodeCrypto from "flagport/crypto"
 import * as MemoryStorage from "flagport/memory"
-import { CoreServices, Environments, Evaluate, Flags, IdGenerator, Projects, Snapshots } from "flagport"
+import { UseCases, Environments, Evaluate, Flags, IdGenerator, Projects, Snapshots } from "flagport"
 
 /** Every use case over in-memory storage. State lives as long as the layer. */
-export const layer = CoreServices.layer.pipe(Layer.provide(Layer.merge(IdGenerator.layer, NodeCrypto.layer)), Layer.provideMerge(MemoryStorage.layer))
+export const layer = UseCases.layer.pipe(Layer.provide(Layer.merge(IdGenerator.layer, NodeCrypto.layer)), Layer.provideMerge(MemoryStorage.layer))
 
 /** Defines a project, an environment and a flag with a rule and a 50% rollout, as an app could at boot. */
 export const setup = Effect.gen(function* () {

@@ -1,4 +1,4 @@
-import * as StorageLayer from "../storage/StorageLayer.js"
+import * as StorageLayer from "../app/Composition.js"
 
 /**
  * Every command that touches data builds the storage layer from DATABASE_URL. Building it

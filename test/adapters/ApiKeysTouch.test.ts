@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { ApiKeys, TOUCH_INTERVAL_MS } from "../../src/services/ApiKeys.js"
 

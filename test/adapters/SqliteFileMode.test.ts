@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Logger } from "effect"
 import { Projects } from "../../src/services/Projects.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { request, startServer } from "../http/fixtures.js"
 
 const dirs: Array<string> = []

@@ -13,7 +13,7 @@ import { SqlClient } from "@effect/sql/SqlClient"
 import { describe as describe, expect, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as SqliteStorage from "../../adapters/sql-sqlite/SqliteStorage.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { freshSqliteFile } from "../fixtures/databases.js"
 

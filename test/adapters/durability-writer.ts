@@ -5,7 +5,7 @@
  * and then checks that every acknowledged write is in the database.
  */
 import { Effect, Layer } from "effect"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"

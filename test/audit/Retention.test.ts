@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import { envFrom, eventually, realPause } from "../fixtures/RealTime.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import type { AuditEntry } from "../../src/domain/audit/AuditEntry.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
 import * as AuditRetention from "../../src/services/AuditRetention.js"

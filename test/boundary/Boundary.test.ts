@@ -13,7 +13,7 @@ const lint = async (filePath: string, code: string) => {
 describe("boundary rule", () => {
   it.each([
     ['import * as Memory from "../adapters/memory/MemoryStorage.js"', "adapters/"],
-    ['import { Storage } from "../../adapters/storage/StorageLayer.js"', "adapters/"],
+    ['import { Storage } from "../../adapters/app/Composition.js"', "adapters/"],
     ['import { HttpApi } from "@effect/platform"', "@effect/platform"],
     ['import { NodeHttpServer } from "@effect/platform-node"', "@effect/platform"],
     ['import { SqlClient } from "@effect/sql"', "@effect/sql"],

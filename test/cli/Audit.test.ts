@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { Audit } from "../../src/services/Audit.js"
 import { freshSqliteUrl, keyLines, runCli } from "./Process.js"
 

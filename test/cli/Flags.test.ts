@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { Audit } from "../../src/services/Audit.js"
 import { Flags } from "../../src/services/Flags.js"
 import { freshSqliteUrl, keyLines, runCli } from "./Process.js"

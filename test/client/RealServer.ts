@@ -5,7 +5,7 @@
  */
 import { Effect, Exit, Scope } from "effect"
 import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshSqliteFile } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
 

@@ -1,6 +1,6 @@
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import type * as StorageLayer from "../../adapters/app/Composition.js"
 import type { CreateFlagInput } from "../../src/domain/definitions/Flag.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import * as MemoryDb from "../../adapters/memory/MemoryDb.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { allContracts } from "./All.js"
 import { RawDump, runContracts, withWebhooks } from "./Backend.js"
 

@@ -1,4 +1,4 @@
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { authorizationMatrix } from "./authorization.js"
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, ManagedRuntime, type Context, Layer } from "effect"
 import * as App from "../../adapters/http/serving/App.js"
 import { makeHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ALLOWED_HEADERS, parseOrigins } from "../../adapters/http/shared/Cors.js"
 import { request, seed, startServer, type TestServer } from "./fixtures.js"
 

@@ -8,7 +8,7 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { Effect, Layer, Tracer } from "effect"
 import * as App from "../../adapters/http/serving/App.js"
 import { makeHandlers, stripPrefix, type FlagportHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { request, type Keys } from "./fixtures.js"
 import { type Host, startHost } from "./host.js"
 

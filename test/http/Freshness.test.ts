@@ -18,7 +18,7 @@
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import { ChangeFeed } from "../../src/ports/ChangeFeed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { Flags } from "../../src/services/Flags.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"

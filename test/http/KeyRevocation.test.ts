@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import * as PgStorage from "../../adapters/sql-pg/PgStorage.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshPostgresUrl } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
 

@@ -6,7 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import type * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshSqlStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
 

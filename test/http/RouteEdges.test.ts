@@ -10,7 +10,7 @@ import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as App from "../../adapters/http/serving/App.js"
 import { makeHandlers, type FlagportHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { request, seed, startServer, type TestServer } from "./fixtures.js"
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, ManagedRuntime, type Context } from "effect"
 import * as App from "../../adapters/http/serving/App.js"
 import { makeHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { request, seed, startServer } from "./fixtures.js"
 import { etagOf, openStream } from "./sse.js"
 

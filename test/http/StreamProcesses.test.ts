@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { principalOf } from "../../src/domain/auth/Policy.js"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { StreamTokens } from "../../src/services/StreamTokens.js"

@@ -11,13 +11,13 @@ import { Effect, Layer } from "effect"
 import * as InProcessChangeFeed from "../../adapters/change-feed/InProcessChangeFeed.js"
 import * as NodeCrypto from "../../adapters/crypto/NodeCrypto.js"
 import * as SqlStorage from "../../adapters/sql/SqlStorage.js"
-import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import type * as StorageLayer from "../../adapters/app/Composition.js"
 import type { AuditEntry } from "../../src/domain/audit/AuditEntry.js"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
 import * as IdGenerator from "../../src/ports/IdGenerator.js"
 import { StorageError } from "../../src/ports/StorageError.js"
-import * as Core from "../../src/services/Core.js"
+import * as UseCases from "../../src/services/UseCases.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
 import { type Reply, request, startServer, type TestServer } from "./fixtures.js"
 
@@ -37,7 +37,7 @@ const switchableAudit = Layer.effect(
 
 /** The storage as StorageLayer builds it for SQL, with the switchable audit log under the use cases. */
 const storageWithSwitchableAudit = (client: Layer.Layer<SqlClient.SqlClient, StorageError>): Layer.Layer<StorageLayer.Storage, StorageError> =>
-  Core.layer.pipe(
+  UseCases.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(Layer.merge(SqlStorage.layer, switchableAudit), IdGenerator.layer, NodeCrypto.layer, InProcessChangeFeed.layer)
     ),

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Layer } from "effect"
 import { Messages } from "../../src/domain/auth/Policy.js"
-import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import type * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Reply, request, startServer, type Keys, type TestServer } from "./fixtures.js"
 
 type Credential =

@@ -6,7 +6,7 @@
 import type { LaneConfig } from "../../adapters/http/fast/LaneService.js"
 import { type Context, Effect, Layer, ManagedRuntime } from "effect"
 import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { ApiKeys, hashSecret } from "../../src/services/ApiKeys.js"
 import { Environments } from "../../src/services/Environments.js"

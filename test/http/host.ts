@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net"
 import { type Context, Effect, Layer, ManagedRuntime } from "effect"
 import * as App from "../../adapters/http/serving/App.js"
 import { type EmbedOptions, type FlagportHandlers, makeHandlers } from "../../adapters/http/serving/Embed.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Keys, seed } from "./fixtures.js"
 
 export interface Host {

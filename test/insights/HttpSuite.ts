@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import type * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import type * as StorageLayer from "../../adapters/app/Composition.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { oldFlag } from "../fixtures/OldFlag.js"

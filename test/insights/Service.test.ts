@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, TestClock } from "effect"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { Environments } from "../../src/services/Environments.js"

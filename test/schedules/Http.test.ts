@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Actor, CurrentActor } from "../../src/domain/audit/Actor.js"
 import { formatTimestamp } from "../../src/domain/definitions/Ids.js"
 import { Audit } from "../../src/services/Audit.js"

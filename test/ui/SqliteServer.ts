@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { startServer, type TestServer } from "../http/fixtures.js"
 
 export const startSqliteServer = async (name: string, options: Parameters<typeof startServer>[1] = {}): Promise<TestServer> => {

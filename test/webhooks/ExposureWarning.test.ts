@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Logger } from "effect"
 import * as ExposureWarning from "../../adapters/webhook-http/ExposureWarning.js"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { Projects } from "../../src/services/Projects.js"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import * as StorageLayer from "../../adapters/storage/StorageLayer.js"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"

@@ -2,7 +2,7 @@ import * as Command from "@effect/cli/Command"
 import { Effect, Either } from "effect"
 import * as Migrations from "../../sql/Migrations.js"
 import { databaseUrlConfig, parseDatabaseUrl, redactUrl } from "../../storage/DatabaseUrl.js"
-import { sqlClientFor } from "../../storage/StorageLayer.js"
+import { sqlClientFor } from "../../app/Composition.js"
 import { note } from "../Output.js"
 
 /**

@@ -4,7 +4,7 @@ import { Data, Effect, Layer, Option } from "effect"
 import { firstStart } from "../FirstStart.js"
 import { databaseUrlConfig, redactUrl } from "../../storage/DatabaseUrl.js"
 import { note } from "../Output.js"
-import * as StorageLayer from "../../storage/StorageLayer.js"
+import * as StorageLayer from "../../app/Composition.js"
 
 /** The server could not start (port in use, permission denied, ...). */
 class ServeError extends Data.TaggedError("ServeError")<{ readonly message: string }> {}

@@ -1,7 +1,8 @@
 /**
  * The security middlewares of the HttpApi lane. Both read the RAW Authorization header and
  * decide with `Policy` (the built-in bearer decoder only slices the header and never checks the
- * scheme), through the same `Authenticator` (and key cache) as the fast routes.
+ * scheme), through the Effect face of the same `Authentication` layer (and key cache) as the fast
+ * routes (shared/Authentication.ts).
  * After authorization they check the body headers (413 / 415) and the body's nesting depth (400,
  * before the schemas decode it: their recursion would overflow the stack), so an unauthenticated
  * caller learns nothing about the route beyond "401" and costs no body read.
@@ -12,7 +13,7 @@ import type { Actor } from "../../../src/domain/audit/Actor.js"
 import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { EvaluationAuth, ManagementAuth } from "./Security.js"
-import { Authentication, type Authenticator } from "../shared/Authentication.js"
+import { Authentication, authenticateKey } from "../shared/Authentication.js"
 import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
 import { isBodyLimit } from "./Middleware.js"
@@ -26,20 +27,8 @@ type SecurityFailure =
   | Errors.InternalError
 
 /** Authentication fails with 401, or 500 when the key store fails (logged by the authenticator). */
-const authenticate = (auth: Authenticator, authorization: string | undefined): Effect.Effect<Principal, SecurityFailure> =>
-  Effect.map(authenticateKey(auth, authorization), Policy.principalOf)
-
-const authenticateKey = (
-  auth: Authenticator,
-  authorization: string | undefined
-): Effect.Effect<ApiKey, SecurityFailure> =>
-  Effect.tryPromise({
-    try: async () => auth.authenticateKey(authorization),
-    catch: (error): SecurityFailure => {
-      const mapped = auth.toApiError(error)
-      return mapped instanceof Errors.Unauthorized ? mapped : mapped instanceof Errors.InternalError ? mapped : Errors.internalError()
-    }
-  })
+const authenticate = (authorization: string | undefined): Effect.Effect<Principal, SecurityFailure, Authentication> =>
+  Effect.map(authenticateKey(authorization), Policy.principalOf)
 
 const headerOf = (request: HttpServerRequest.HttpServerRequest) => (name: string): string | undefined => request.headers[name]
 
@@ -73,12 +62,13 @@ export const ManagementAuthLive = Layer.effect(
   ManagementAuth,
   Effect.gen(function* () {
     const auth = yield* Authentication
+    const withAuth = Effect.provideService(Authentication, auth)
     return ManagementAuth.of({
       bearerAuth: () =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const route = yield* HttpRouter.RouteContext
-          const key = yield* authenticateKey(auth, request.headers.authorization)
+          const key = yield* withAuth(authenticateKey(request.headers.authorization))
           const principal = Policy.principalOf(key)
           const scope = Policy.authorizeManagement(principal, targetOf(request.method, route.params))
           if (Either.isLeft(scope)) return yield* Effect.fail(Errors.forbidden(scope.left.message))
@@ -93,11 +83,12 @@ export const EvaluationAuthLive = Layer.effect(
   EvaluationAuth,
   Effect.gen(function* () {
     const auth = yield* Authentication
+    const withAuth = Effect.provideService(Authentication, auth)
     return EvaluationAuth.of({
       bearerAuth: () =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const principal = yield* authenticate(auth, request.headers.authorization)
+          const principal = yield* withAuth(authenticate(request.headers.authorization))
           yield* bodyChecks(request)
           return principal
         })

@@ -1,9 +1,10 @@
 /**
- * The evaluation lane as Effect services: it wires `Lane` and the `Authenticator` to the storage
- * services (through a runtime captured at construction) so the plain-function hot path can call
- * them when a cache entry must be (re)loaded. Built once per app; the caches live as long as the
- * app. It provides the lane to the serving room (`FastLane`), and to the HttpApi side the two
- * shared tags it answers through (`EvaluationLane`, `Authentication`).
+ * The evaluation lane as Effect services: it wires `Lane` to the storage services (through a
+ * runtime captured at construction, shared/RuntimeBridge.ts) so the plain-function hot path can
+ * call them when a cache entry must be (re)loaded, and to the `Authentication` layer
+ * (shared/Authentication.ts), which it needs but does not build. Built once per app; the caches
+ * live as long as the app. It provides the lane to the serving room (`FastLane`), and to the
+ * HttpApi side the shared tag it answers through (`EvaluationLane`).
  *
  * Freshness: the snapshot cache listens to the change feed, so a committed write (through the
  * API, the CLI, an Effect host calling the services, or another process on a shared PostgreSQL)
@@ -13,18 +14,18 @@
  * The live change streams (StreamHub.ts) hear the same feed, after the snapshot cache, and
  * recheck their keys and channels every key TTL for what no announcement brought.
  */
-import { Cause, ConfigError, Context, Effect, Either, Exit, Layer, Option, Runtime } from "effect"
+import { ConfigError, Context, Effect, Either, Layer, Option } from "effect"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
-import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Snapshots } from "../../../src/services/Snapshots.js"
 import { StreamTokens } from "../../../src/services/StreamTokens.js"
 import { Insights } from "../../../src/services/Insights.js"
-import { Authentication, Authenticator } from "../shared/Authentication.js"
+import { Authentication } from "../shared/Authentication.js"
 import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
 import { EvaluationLane } from "../shared/EvaluationLane.js"
 import { parsePublicUrl, publicUrlConfig } from "../shared/PublicUrl.js"
 import { KeyCache } from "../shared/KeyCache.js"
+import { runtimeBridge } from "../shared/RuntimeBridge.js"
 import { Lane } from "./Lane.js"
 import { SnapshotCache } from "./SnapshotCache.js"
 import { StreamHub } from "./StreamHub.js"
@@ -60,13 +61,6 @@ export interface LaneConfig {
   readonly countEvaluations?: boolean
 }
 
-/** A defect (not a domain failure) from a storage call, kept whole for the log. */
-export class Defect extends Error {
-  constructor(override readonly cause: Cause.Cause<unknown>) {
-    super(Cause.pretty(cause))
-  }
-}
-
 /** A public URL given in code is held to the rules of FLAGPORT_PUBLIC_URL. */
 const givenPublicUrl = (raw: string) =>
   Either.match(parsePublicUrl(raw), {
@@ -76,28 +70,13 @@ const givenPublicUrl = (raw: string) =>
 
 export const make = (config: LaneConfig = {}) =>
   Effect.gen(function* () {
-    const apiKeys = yield* ApiKeys
+    const auth = yield* Authentication
     const snapshots = yield* Snapshots
     const environments = yield* Environments
     const feed = yield* ChangeFeed
     const tokens = yield* StreamTokens
     const insights = yield* Insights
-    const runtime = yield* Effect.runtime<never>()
-    const runExit = Runtime.runPromiseExit(runtime)
-    const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
-      runExit(effect).then((exit) => {
-        if (Exit.isSuccess(exit)) return exit.value
-        const failure = Cause.failureOption(exit.cause)
-        throw Option.isSome(failure) ? failure.value : new Defect(exit.cause)
-      })
-    const logInternal = (cause: unknown) => {
-      Runtime.runFork(runtime)(
-        Effect.logError("Internal error while answering an evaluation request", cause instanceof Defect ? cause.cause : Cause.die(cause))
-      )
-    }
-    const keys = new KeyCache((token) => run(Effect.map(apiKeys.authenticate(token), Option.getOrNull)), {
-      ...(config.keyTtlMs === undefined ? {} : { ttlMs: config.keyTtlMs })
-    })
+    const { run, logInternal } = yield* runtimeBridge
     const cache = new SnapshotCache(
       {
         revision: (projectId) => run(snapshots.revision(projectId)),
@@ -137,12 +116,11 @@ export const make = (config: LaneConfig = {}) =>
           // After the cache has taken the change, so the streams read the new configuration.
           return hub.changed(change)
         case "ApiKeyRevoked":
-          keys.revoked(change.keyId)
+          // The authenticator's own cache hears the revocation itself (shared/Authentication.ts).
           keysById.revoked(change.keyId)
           return hub.revoked(change.keyId)
       }
     })
-    const auth = new Authenticator(keys, logInternal)
     const cors = new Cors(config.corsOrigins ?? (yield* corsOriginsConfig))
     const counter = config.countEvaluations === false ? undefined : insights.counter
     const trustProxy = config.trustProxy ?? (yield* trustProxyConfig)
@@ -174,7 +152,7 @@ export const make = (config: LaneConfig = {}) =>
       eventStreams: (principal, scope, request) => urls.eventStreams(principal, scope, request),
       counter
     })
-    return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane), Context.add(Authentication, auth))
+    return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane))
   })
 
 export const layer = (config: LaneConfig = {}) => Layer.scopedContext(make(config))

@@ -7,28 +7,27 @@
  */
 import { HttpApiBuilder, OpenApi } from "@effect/platform"
 import { Layer } from "effect"
-import type { ConfigError } from "effect/ConfigError"
 import type { ApiKeys } from "../../../src/services/ApiKeys.js"
 import type { Audit } from "../../../src/services/Audit.js"
 import type { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import type { Environments } from "../../../src/services/Environments.js"
 import type { Flags } from "../../../src/services/Flags.js"
 import type { Projects } from "../../../src/services/Projects.js"
+import type { Webhooks } from "../../../src/services/Webhooks.js"
+import type { Insights } from "../../../src/services/Insights.js"
 import type { Schedules } from "../../../src/services/Schedules.js"
 import type { Segments } from "../../../src/services/Segments.js"
-import * as Health from "../../../src/services/Health.js"
+import type { Health } from "../../../src/services/Health.js"
 import type { Snapshots } from "../../../src/services/Snapshots.js"
 import type { StreamTokens } from "../../../src/services/StreamTokens.js"
-import * as Webhooks from "../../../src/services/Webhooks.js"
-import * as Insights from "../../../src/services/Insights.js"
-import * as FlagUsage from "../../../src/services/FlagUsage.js"
 import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
-import type * as StorageLayer from "../../storage/StorageLayer.js"
+import * as Composition from "../../app/Composition.js"
 import { FlagportApi } from "../api/Api.js"
 import { EvaluationAuthLive, ManagementAuthLive } from "../api/Auth.js"
 import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
 import * as LaneService from "../fast/LaneService.js"
+import * as Authentication from "../shared/Authentication.js"
 import * as Docs from "./Docs.js"
 import type { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 
@@ -44,22 +43,14 @@ export type HttpServices =
   | Snapshots
   | Schedules
   | StreamTokens
-  | Webhooks.Webhooks
+  | Webhooks
   | StorageHealth
+  | Health
   | ChangeFeed
-  | Insights.Insights
+  | Insights
 
-/**
- * The HTTP services over a storage layer (`StorageLayer.fromDatabaseUrl`, `memoryStorage`, ...).
- * Insights flush their counts when the layer's scope closes (before the storage closes).
- */
-export const servicesFrom = <E, R>(
-  storage: Layer.Layer<StorageLayer.Storage, E, R>
-): Layer.Layer<HttpServices | StorageLayer.Storage, E | ConfigError, R> =>
-  Layer.mergeAll(Webhooks.layerConfig, Insights.layer).pipe(
-    Layer.provideMerge(storage),
-    Layer.provide(Layer.merge(FlagUsage.layerConfig, Insights.retentionLayerConfig))
-  )
+/** The HTTP services over a storage layer: the composition root's (adapters/app/Composition.ts). */
+export const servicesFrom = Composition.servicesFrom
 
 export interface HttpOptions {
   /** The path prefix the host mounts the API under (e.g. `/flags`); "" or absent for the root. */
@@ -99,7 +90,8 @@ export const layer = (options: HttpOptions = {}) => {
     Layer.provide(apiLive)
   )
   return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
-    Layer.provide(Health.layer),
-    Layer.provideMerge(LaneService.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) }))
+    Layer.provideMerge(LaneService.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
+    // One authenticator (and key cache) for both paths, built beside them, not inside either.
+    Layer.provideMerge(Authentication.layer(options.lane?.keyTtlMs === undefined ? {} : { keyTtlMs: options.lane.keyTtlMs }))
   )
 }

@@ -16,13 +16,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Config, Effect, Layer, Logger } from "effect"
-import * as AuditRetention from "../../../src/services/AuditRetention.js"
-import * as Scheduler from "../../../src/services/Scheduler.js"
-import * as WebhookDispatcher from "../../../src/services/WebhookDispatcher.js"
-import * as StorageLayer from "../../storage/StorageLayer.js"
-import * as ExposureWarning from "../../webhook-http/ExposureWarning.js"
-import * as WebhookHttp from "../../webhook-http/WebhookHttp.js"
-import * as App from "./App.js"
+import * as Composition from "../../app/Composition.js"
 import { answerClientError } from "./ClientError.js"
 import type { DashboardOptions } from "./Dashboard.js"
 import { makeHandlers, type FlagportHandlers } from "./Embed.js"
@@ -60,7 +54,7 @@ export interface ServerOptions {
   /** Default: DATABASE_URL, else `sqlite:./data/flagport.db`. Ignored when `storage` is given. */
   readonly databaseUrl?: string
   /** The storage layer to use instead of `databaseUrl` (tests, custom setups). */
-  readonly storage?: Layer.Layer<StorageLayer.Storage, unknown>
+  readonly storage?: Layer.Layer<Composition.Storage, unknown>
   /** Run the webhook dispatcher in this process (default true). */
   readonly webhooks?: boolean
   /** Run the scheduler of scheduled changes in this process (default true). */
@@ -87,34 +81,23 @@ const resolveConfig = async (options: ServerOptions): Promise<{ port: number; ho
   return { port: options.port ?? fromEnv.port, host: options.host ?? fromEnv.host }
 }
 
-const storageOf = async (options: ServerOptions): Promise<Layer.Layer<StorageLayer.Storage, unknown>> => {
+const storageOf = async (options: ServerOptions): Promise<Layer.Layer<Composition.Storage, unknown>> => {
   if (options.storage !== undefined) return options.storage
-  const url = options.databaseUrl ?? (await Effect.runPromise(StorageLayer.databaseUrlConfig))
-  return StorageLayer.fromDatabaseUrl(url)
+  const url = options.databaseUrl ?? (await Effect.runPromise(Composition.databaseUrlConfig))
+  return Composition.fromDatabaseUrl(url)
 }
 
 /**
- * The storage, the HTTP services, audit log retention (FLAGPORT_AUDIT_RETENTION_DAYS),
- * (optionally) the webhook dispatcher over the HTTP transport (configured from the environment:
- * FLAGPORT_WEBHOOK_BLOCK_PRIVATE, FLAGPORT_WEBHOOK_RETENTION_DAYS) and (optionally) the scheduler
- * that applies scheduled changes, as one layer, logging at
+ * The app of the composition root (adapters/app/Composition.ts) with the background workers it
+ * chooses (the webhook dispatcher and the scheduler unless left out), as one layer, logging at
  * FLAGPORT_LOG_LEVEL.
  */
-export const servicesLayer = (storage: Layer.Layer<StorageLayer.Storage, unknown>, webhooks = true, schedules = true) => {
-  const services = App.servicesFrom(storage)
-  const withRetention = Layer.merge(services, AuditRetention.layerConfig().pipe(Layer.provide(services)))
-  const withWebhooks = webhooks
-    ? Layer.mergeAll(
-      withRetention,
-      WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig), Layer.provide(services)),
-      ExposureWarning.layer.pipe(Layer.provide(services))
-    )
-    : withRetention
-  const all = schedules ? Layer.merge(withWebhooks, Scheduler.layer.pipe(Layer.provide(services))) : withWebhooks
-  // The level is set before anything is built, so the dispatcher's fibers and the request handlers
+export const servicesLayer = (storage: Layer.Layer<Composition.Storage, unknown>, webhooks = true, schedules = true) =>
+  // The level is set before anything is built, so the workers' fibers and the request handlers
   // (which run in the runtime built from this layer) all inherit it.
-  return all.pipe(Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel))))
-}
+  Composition.servicesLayer(storage, { webhooks, schedules }).pipe(
+    Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel)))
+  )
 
 export const startServer = async (options: ServerOptions = {}): Promise<RunningServer> => {
   const { host, port } = await resolveConfig(options)

@@ -1,0 +1,34 @@
+/**
+ * The one place that chooses a process's background workers: audit log retention always, the
+ * webhook dispatcher (over the HTTP transport, with its start-up exposure warning) and the
+ * scheduler of scheduled changes unless left out. Several processes may run each on one database.
+ */
+import { Layer } from "effect"
+import * as AuditRetention from "../../src/services/AuditRetention.js"
+import * as Scheduler from "../../src/services/Scheduler.js"
+import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
+import * as ExposureWarning from "../webhook-http/ExposureWarning.js"
+import * as WebhookHttp from "../webhook-http/WebhookHttp.js"
+import type { Services } from "./Composition.js"
+
+export interface WorkerOptions {
+  /** Run the webhook dispatcher in this process (default true). */
+  readonly webhooks?: boolean
+  /** Run the scheduler of scheduled changes in this process (default true). */
+  readonly schedules?: boolean
+}
+
+/**
+ * `services` with the workers running for the layer's lifetime: audit retention
+ * (FLAGPORT_AUDIT_RETENTION_DAYS), the dispatcher (FLAGPORT_WEBHOOK_BLOCK_PRIVATE,
+ * FLAGPORT_WEBHOOK_RETENTION_DAYS) and the scheduler.
+ */
+export const withWorkers = <E, R>(services: Layer.Layer<Services, E, R>, options: WorkerOptions = {}) => {
+  const retention = AuditRetention.layerConfig()
+  const webhooks =
+    options.webhooks === false
+      ? Layer.empty
+      : Layer.merge(WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig)), ExposureWarning.layer)
+  const schedules = options.schedules === false ? Layer.empty : Scheduler.layer
+  return Layer.merge(services, Layer.mergeAll(retention, webhooks, schedules).pipe(Layer.provide(services)))
+}

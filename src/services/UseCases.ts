@@ -1,0 +1,37 @@
+import { Layer } from "effect"
+import * as ApiKeys from "./ApiKeys.js"
+import * as Audit from "./Audit.js"
+import * as EnvironmentCopy from "./EnvironmentCopy.js"
+import * as Environments from "./Environments.js"
+import * as Flags from "./Flags.js"
+import * as Health from "./Health.js"
+import * as Projects from "./Projects.js"
+import * as Schedules from "./Schedules.js"
+import * as Segments from "./Segments.js"
+import * as Snapshots from "./Snapshots.js"
+import * as StreamTokens from "./StreamTokens.js"
+
+/**
+ * The use cases over the ports a storage adapter builds (and an IdGenerator and Crypto), built in
+ * this one place. The stale period of flags is read when this layer is built
+ * (`FlagUsage.StaleAfterDays`, default 30). Not here: `Webhooks`, configured from the environment
+ * (FLAGPORT_WEBHOOKS_PER_PROJECT), `Insights`, whose counts live in the process that serves (with
+ * a flushing fiber), and the background workers; the composition root
+ * (adapters/app/Composition.ts) adds them.
+ */
+export const layer = Schedules.layer.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      Projects.layer,
+      Environments.layer,
+      Flags.layer,
+      EnvironmentCopy.layer,
+      Segments.layer,
+      ApiKeys.layer,
+      Snapshots.layer,
+      StreamTokens.layer,
+      Audit.layer,
+      Health.layer
+    )
+  )
+)
