@@ -65,6 +65,10 @@ export const withUseCases = <E>(ports: Layer.Layer<Ports.Ports, E>): Layer.Layer
 export const sqlStorage = (client: Layer.Layer<SqlClient.SqlClient, StorageError>): Layer.Layer<Storage | SqlClient.SqlClient, StorageError> =>
   UseCasesLayer.layer.pipe(Layer.provideMerge(Ports.sqlPorts(client)))
 
+/** The app on a SQLite file, hearing other processes' writes to it unless `listen: false` (Ports.sqlitePorts). */
+export const sqliteStorage = (filename: string, options: Ports.StorageOptions = {}): Layer.Layer<Storage | SqlClient.SqlClient, StorageError> =>
+  UseCasesLayer.layer.pipe(Layer.provideMerge(Ports.sqlitePorts(filename, options)))
+
 /** The app over a PostgreSQL client, its change feed reaching every process on the database. */
 export const postgresStorage = (
   client: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, StorageError>,

@@ -28,6 +28,7 @@ import type * as MemoryDb from "../memory/MemoryDb.js"
 import * as MemoryStorage from "../memory/MemoryStorage.js"
 import * as PgChangeFeed from "../sql-pg/PgChangeFeed.js"
 import * as PgStorage from "../sql-pg/PgStorage.js"
+import * as SqliteChangeFeed from "../sql-sqlite/SqliteChangeFeed.js"
 import * as SqliteStorage from "../sql-sqlite/SqliteStorage.js"
 import * as SqlStorage from "../sql/SqlStorage.js"
 import { type DatabaseTarget, type InvalidDatabaseUrl, parseDatabaseUrl } from "./DatabaseUrl.js"
@@ -57,7 +58,7 @@ export interface StorageOptions {
 }
 
 /** The SQL ports, migrations applied at build time, with the given change feed. */
-const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, never, RFeed>) =>
+const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, StorageError, RFeed>) =>
   Layer.mergeAll(SqlStorage.layer, IdGenerator.layer, NodeCrypto.layer, feed)
 
 /**
@@ -67,6 +68,18 @@ const overSql = <RFeed>(feed: Layer.Layer<ChangeFeed, never, RFeed>) =>
  */
 export const sqlPorts = (client: Layer.Layer<SqlClient.SqlClient, StorageError>): Layer.Layer<Ports | SqlClient.SqlClient, StorageError> =>
   overSql(InProcessChangeFeed.layer).pipe(Layer.provideMerge(client))
+
+/**
+ * The ports on a SQLite file, for a process that serves: as `sqlPorts`, with the change feed
+ * that also notices other processes' writes to the file (SqliteChangeFeed.ts). `listen: false`
+ * (one-shot commands) and `:memory:` (no other process can open it) keep the in-process feed.
+ */
+export const sqlitePorts = (filename: string, options: StorageOptions = {}): Layer.Layer<Ports | SqlClient.SqlClient, StorageError> =>
+  overSql(
+    options.listen === false || filename === ":memory:" || filename === ""
+      ? InProcessChangeFeed.layer
+      : SqliteChangeFeed.layer({ filename })
+  ).pipe(Layer.provideMerge(SqliteStorage.layer({ filename })))
 
 /**
  * The ports over a PostgreSQL client: as `sqlPorts`, with the change feed that also reaches
@@ -100,7 +113,7 @@ export const portsFor = (target: DatabaseTarget, options: StorageOptions = {}): 
     case "Memory":
       return memoryPorts
     case "Sqlite":
-      return sqlPorts(sqlClientFor(target))
+      return sqlitePorts(target.filename, options)
     case "Postgres":
       return postgresPorts(PgStorage.layer({ url: target.url }), options)
   }
