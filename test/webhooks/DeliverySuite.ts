@@ -14,6 +14,7 @@ import type { Backend } from "../fixtures/databases.js"
 import { webhookEnv } from "./fixtures/Env.js"
 import { booleanFlag } from "./fixtures/Flags.js"
 import { type Received, receiver } from "./fixtures/Receiver.js"
+import { stored } from "../fixtures/StoredFlag.js"
 
 /**
  * End to end over memory storage, the real HTTP transport and a real receiver on 127.0.0.1,
@@ -72,7 +73,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
         type: "flag.created",
         projectId,
         occurredAt: created.createdAt,
-        data: { flag: created }
+        data: { flag: stored(created) }
       })
       expect(() => new StandardWebhook(toStandardSecret("another secret")).verify(got.body, got.headers as Record<string, string>)).toThrow()
 
@@ -94,7 +95,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       const got = r.received[0]!
       // Exactly as the library's README shows: new Webhook(secret).verify(payload, headers).
       const wh = new StandardWebhook(secret)
-      expect(wh.verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: "flag.created", data: { flag: created } })
+      expect(wh.verify(got.body, got.headers as Record<string, string>)).toMatchObject({ type: "flag.created", data: { flag: stored(created) } })
       // Not signed with the text of the secret (the plain-secret reading).
       const plainReading = new StandardWebhook("whsec_" + Buffer.from(secret, "utf8").toString("base64"))
       expect(() => plainReading.verify(got.body, got.headers as Record<string, string>)).toThrow()
