@@ -89,7 +89,7 @@ afterAll(async () => {
 })
 
 describe("serving", () => {
-  it("serves the dashboard at /ui/ with a strict Content-Security-Policy, redirects / and /ui there, and leaves API responses alone", async () => {
+  it("serves the dashboard at /ui/ with a strict Content-Security-Policy, redirects / and /ui there, and gives API answers only the framing rule", async () => {
     const root = await fetch(`${server.url}/`, { redirect: "manual" })
     expect(root.status).toBe(302)
     expect(root.headers.get("location")).toBe("/ui/")
@@ -112,7 +112,8 @@ describe("serving", () => {
     expect((await fetch(`${server.url}/ui/app.js`, { headers: { "if-none-match": js.headers.get("etag")! } })).status).toBe(304)
     const api = await request(server.url, "GET", "/v1/projects", { key: server.keys.global })
     expect(api.status).toBe(200)
-    expect(api.headers.get("content-security-policy")).toBeNull()
+    // An API answer carries only the framing rule every answer has, not the dashboard's policy.
+    expect(api.headers.get("content-security-policy")).toBe("frame-ancestors 'none'")
     const post = await request(server.url, "POST", "/ui/", { body: {} })
     expect(post.status).toBe(404)
     expect((post.body as { error: { code: string } }).error.code).toBe("not_found")
