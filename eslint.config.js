@@ -50,6 +50,37 @@ const room = (name, forbidden) => ({
 const httpRooms = [room("shared", ["api", "fast", "serving"]), room("api", ["fast", "serving"]), room("fast", ["api", "serving"])]
 
 /**
+ * Arrows one way below the HTTP rooms too: the storage adapters are used by the backend switch
+ * (adapters/storage) and the composition root (adapters/app), never the other way round; and the
+ * lane (fast/Lane.ts) uses the stream route, which takes what it shares with the lane from
+ * shared/ (no cycle between the two).
+ */
+const oneWay = [
+  {
+    files: ["adapters/sql/**/*.ts", "adapters/sql-pg/**/*.ts", "adapters/sql-sqlite/**/*.ts", "adapters/memory/**/*.ts", "adapters/change-feed/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "(^|/)(storage|app)/", message: "a storage adapter builds ports; it must not import adapters/storage or adapters/app (they import it)." }
+          ]
+        }
+      ]
+    }
+  },
+  {
+    files: ["adapters/http/fast/StreamRoute.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^\\./Lane(\\.js)?$", message: "fast/Lane.ts imports StreamRoute.ts; what both need lives in shared/." }] }
+      ]
+    }
+  }
+]
+
+/**
  * The published declarations are bundled by tsup (rollup-plugin-dts), which turns a type-only
  * re-export inside an `export * as X` namespace into a value, breaking hosts that type-check
  * libraries (skipLibCheck: false). Re-export a type as an alias instead: `export type T = Imported`.
@@ -103,6 +134,7 @@ export default tseslint.config(
   },
   boundary,
   ...httpRooms,
+  ...oneWay,
   declarationSafeExports,
   clientBoundary
 )

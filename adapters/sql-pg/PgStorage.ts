@@ -2,7 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Layer, Redacted } from "effect"
 import { StorageError } from "../../src/ports/StorageError.js"
-import { redactUrl } from "../storage/DatabaseUrl.js"
+import { redactUrl } from "./RedactUrl.js"
 
 export interface Options {
   /** `postgres://user:password@host:port/database?...` */

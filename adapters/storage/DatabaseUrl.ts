@@ -60,8 +60,5 @@ export const databaseUrlConfig: Config.Config<string> = Config.string("DATABASE_
   Config.map((url) => (url.trim() === "" ? DEFAULT_DATABASE_URL : url.trim()))
 )
 
-/**
- * Hides the password of a database URL before it is shown anywhere; the rest (scheme, user, host,
- * database) stays, so the message still says where. A URL without a password is unchanged.
- */
-export const redactUrl = (url: string): string => url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^/?#]*@/i, "$1***@")
+// The password of a URL is hidden where PostgreSQL reports it too (the storage switch reads it here).
+export { redactUrl } from "../sql-pg/RedactUrl.js"

@@ -1,9 +1,8 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { InvalidRequest, type PreconditionFailed, type ResourceNotFound } from "../domain/Errors.js"
 import type { Flag } from "../domain/definitions/Flag.js"
-import { Text } from "../domain/definitions/Text.js"
-import { documentName } from "../domain/DocumentName.js"
-import { EnvironmentConfig } from "../domain/definitions/Targeting.js"
+import type { EnvironmentConfig } from "../domain/definitions/Targeting.js"
+import type { CopyEnvironmentInput } from "../domain/definitions/CopyEnvironmentInput.js"
 import { graphProblem, projectGraph } from "../domain/definitions/ValidatePrerequisites.js"
 import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
 import { configChanged } from "../ports/ChangeFeed.js"
@@ -13,12 +12,8 @@ import type { StorageError } from "../ports/StorageError.js"
 import { compareAndSet, preconditionFailed, type WriteOptions } from "./FlagVersions.js"
 import * as Writes from "./Writes.js"
 
-/** `POST /v1/projects/{p}/environments/{to}/copy`: where from, and which flags (all when absent). */
-export const CopyEnvironmentInput = Schema.Struct({
-  from: Text,
-  flags: Schema.optional(Schema.Array(Text).pipe(Schema.maxItems(1000)))
-}).annotations(documentName("CopyEnvironmentInput"))
-export type CopyEnvironmentInput = typeof CopyEnvironmentInput.Type
+// The wire schema lives in the domain (adapters decode with it); re-exported for the kit's users.
+export { CopyEnvironmentInput } from "../domain/definitions/CopyEnvironmentInput.js"
 
 export interface EnvironmentCopyShape {
   /**

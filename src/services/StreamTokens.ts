@@ -12,6 +12,7 @@ import * as Policy from "../domain/auth/Policy.js"
 import {
   constantTimeEquals,
   DEFAULT_TTL_SECONDS,
+  invalidStreamToken,
   MAX_TTL_SECONDS,
   parse,
   signedPart,
@@ -24,8 +25,6 @@ import { Crypto } from "../ports/Crypto.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { StreamSecret } from "../ports/StreamSecret.js"
 
-/** The 401 of a token that is malformed, not ours, or expired (a client then asks for a new one). */
-export const INVALID_STREAM_TOKEN = "Invalid or expired stream token."
 
 export interface IssuedStreamToken {
   readonly token: string
@@ -57,7 +56,7 @@ export interface StreamTokensShape {
 
 export class StreamTokens extends Context.Tag("@flagport/services/StreamTokens")<StreamTokens, StreamTokensShape>() {}
 
-const invalid = () => new Unauthenticated({ message: INVALID_STREAM_TOKEN })
+const invalid = invalidStreamToken
 
 export const make = Effect.gen(function* () {
   const crypto = yield* Crypto

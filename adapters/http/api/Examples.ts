@@ -12,7 +12,7 @@ import type { CreateEnvironmentInput, CreateProjectInput, Environment, Project }
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
 import type { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
-import type { CopyEnvironmentInput } from "../../../src/services/EnvironmentCopy.js"
+import type { CopyEnvironmentInput } from "../../../src/domain/definitions/CopyEnvironmentInput.js"
 import type { EvaluateRequest, EvaluateResponse, ExplainRequest } from "../shared/EvaluationRequests.js"
 import type { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
 import type { InsightsReceipt, InsightsReport, InsightsSeries } from "../../../src/domain/insights/Insights.js"

@@ -21,7 +21,7 @@ import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { StreamTokenClaims } from "../../../src/domain/auth/StreamToken.js"
 import { Forbidden, Unauthenticated } from "../../../src/domain/Errors.js"
-import { INVALID_STREAM_TOKEN } from "../../../src/services/StreamTokens.js"
+import { invalidStreamToken } from "../../../src/domain/auth/StreamToken.js"
 import type { Authenticator } from "../shared/Authentication.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
 import { ConfigQuery } from "../shared/EvaluationRequests.js"
@@ -30,7 +30,7 @@ import type { KeyCache } from "../shared/KeyCache.js"
 import { fromParseError } from "../shared/Problems.js"
 import { andThen, type Sync, unwrap } from "../shared/Sync.js"
 import * as FastDecode from "./FastDecode.js"
-import type { LaneRequest } from "./Lane.js"
+import type { LaneRequest } from "../shared/EvaluationLane.js"
 import type { SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
 import { RETRY_AFTER_SECONDS, refusalMessage, type StreamLimits } from "./StreamLimits.js"
@@ -60,7 +60,7 @@ const decode = (record: Record<string, FastDecode.QueryValue>): ConfigQuery => {
   return query.right
 }
 
-const invalidToken = () => new Unauthenticated({ message: INVALID_STREAM_TOKEN })
+const invalidToken = invalidStreamToken
 
 interface Opened {
   readonly principal: Principal

@@ -12,6 +12,7 @@
  * This file is the format only (pure); signing and verification with the secret live in
  * src/services/StreamTokens.ts.
  */
+import { Unauthenticated } from "../Errors.js"
 import * as Base64 from "../Base64.js"
 
 /** What a token grants, and until when. */
@@ -77,3 +78,8 @@ export const constantTimeEquals = (a: string, b: string): boolean => {
   for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
   return difference === 0
 }
+
+/** The 401 of a stream token that is malformed, not ours, or expired (a client then asks for a new one). */
+export const INVALID_STREAM_TOKEN = "Invalid or expired stream token."
+
+export const invalidStreamToken = () => new Unauthenticated({ message: INVALID_STREAM_TOKEN })
