@@ -1,7 +1,8 @@
-import { Cause, Clock, Context, Data, Duration, Effect, Layer } from "effect"
+import { Cause, Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
 import { CurrentActor } from "../domain/audit/Actor.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { failureReason, targetingInputOf } from "../domain/schedules/Schedule.js"
+import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -52,7 +53,7 @@ export const defaultOptions: SchedulerOptions = {
  */
 export type Outcome = "applied" | "failed" | "lost" | "retry"
 
-type Deps = ScheduleRepository | Flags | Writes.WriterDeps
+type Deps = ScheduleRepository | ApiKeyRepository | Flags | Writes.WriterDeps
 
 /** The lease was lost (another scheduler settled it, or it was cancelled): roll back. */
 class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
@@ -75,6 +76,7 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
   Effect.gen(function* () {
     const repo = yield* ScheduleRepository
     const flags = yield* Flags
+    const keys = yield* ApiKeyRepository
     const writes = yield* Writes.writer
     // The PUT's write, nested in this one (a savepoint): when it fails, nothing of it remains.
     // `flagId`: a flag deleted and made again under the key is not the one the schedule was made for.
@@ -97,11 +99,19 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
           ...(schedule.actor.keyName === undefined ? {} : { keyName: schedule.actor.keyName })
         })
       )
+    // A schedule outlives no key: one whose author was revoked since is failed, never applied (a
+    // departing person or a stolen key must not leave changes behind that apply later). Keys are
+    // never deleted, so an id no key has is an actor of an Effect host, not a revoked key.
+    const authorGone = schedule.actor.keyId === undefined
+      ? Effect.succeed(false)
+      : Effect.map(keys.get(schedule.actor.keyId), (key) => Option.isSome(key) && key.value.revokedAt !== null)
     // The scheduler's own write, settling the schedule; its audit entry is the change's.
     return yield* writes
       .record(schedule.projectId, ({ now }) =>
         Effect.gen(function* () {
-          const reason = yield* change
+          const reason = (yield* authorGone)
+            ? `The API key that made this schedule (${schedule.actor.keyName ?? schedule.actor.keyId}) was revoked; a schedule is applied only while its author can act.`
+            : yield* change
           const status: Outcome = reason === null ? "applied" : "failed"
           const settled = yield* repo.settle({ id: schedule.id, owner, status, reason, settledAt: now })
           if (!settled) return yield* new LeaseLost()
