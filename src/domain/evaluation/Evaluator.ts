@@ -21,7 +21,7 @@
  * bound the work (definitions/PrerequisiteGraph.ts). A flag without prerequisites pays one length
  * check.
  *
- * Explain: every step can report to an optional `EvaluationObserver` (Trace.ts builds the trace
+ * Explain: every step can report to an optional `EvaluationObserver` (Explain.ts builds the trace
  * from it). Without one, the cost is an `undefined` check per step; with one, the same code runs,
  * so a trace can never disagree with the answer.
  */
