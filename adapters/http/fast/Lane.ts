@@ -29,7 +29,7 @@ import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
 import { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery, unknownFlagEvalParameters } from "../shared/EvaluationRequests.js"
 import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
-import { andThen, type Sync, unwrap } from "../shared/Sync.js"
+import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import { etagMatches } from "./Etag.js"
 import * as FastDecode from "./FastDecode.js"
 import { type EventStreamsOf, Ofrep } from "./Ofrep.js"
@@ -135,12 +135,12 @@ export class Lane implements EvaluationLaneShape {
    * Answers a fast route (matched by `Routes.routeOf`) with its CORS headers; any failure becomes
    * the envelope, or OFREP's error body on the OFREP routes.
    */
-  answer(route: FastRoute, request: LaneRequest): Sync<LaneResponse> {
+  answer(route: FastRoute, request: LaneRequest): MaybeAsync<LaneResponse> {
     const origin = request.header("origin")
     const cors = this.options.cors
     if (route._tag === "preflight") return cors.preflight(origin, route.methods)
     const failed = (error: unknown) => cors.apply(origin, this.failureOf(route, error))
-    let response: Sync<LaneResponse>
+    let response: MaybeAsync<LaneResponse>
     try {
       response = this.dispatch(route, request)
     } catch (error) {
@@ -168,7 +168,7 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /** A route that needs credentials (a preflight is answered before, without them: browsers send none). */
-  private dispatch(route: Exclude<FastRoute, { readonly _tag: "preflight" }>, request: LaneRequest): Sync<LaneResponse> {
+  private dispatch(route: Exclude<FastRoute, { readonly _tag: "preflight" }>, request: LaneRequest): MaybeAsync<LaneResponse> {
     if (route._tag === "stream") {
       if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
       return this.options.streams.answer(request)
@@ -244,12 +244,12 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /** The compiled snapshot of an allowed scope (404 for an unknown project or environment). */
-  private entry(scope: Policy.EvaluationScope): Sync<CompiledEntry> {
+  private entry(scope: Policy.EvaluationScope): MaybeAsync<CompiledEntry> {
     return this.options.snapshots.get(scope.projectId, scope.environment)
   }
 
   /** POST /v1/evaluate with a decoded body. */
-  evaluate(principal: Principal, input: EvaluateRequest): Sync<LaneResponse> {
+  evaluate(principal: Principal, input: EvaluateRequest): MaybeAsync<LaneResponse> {
     checkContextLimits(input.context, "context")
     const scope = this.scope(principal, input)
     return andThen(this.entry(scope), (entry) => {
@@ -259,7 +259,7 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /** GET /v1/flags/{flagKey}/eval with a decoded query. */
-  flag(principal: Principal, flagKey: string, query: FlagEvalQuery): Sync<LaneResponse> {
+  flag(principal: Principal, flagKey: string, query: FlagEvalQuery): MaybeAsync<LaneResponse> {
     const context = query.attributes === undefined ? { key: query.key } : { key: query.key, attributes: query.attributes }
     checkContextLimits(context, "")
     const scope = this.scope(principal, query)
@@ -272,7 +272,7 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /** GET /v1/stream, for the HttpApi path (the fast path answers it in `dispatch`, with CORS). */
-  stream(query: string, header: (name: string) => string | undefined, remoteAddress?: string): Sync<LaneResponse> {
+  stream(query: string, header: (name: string) => string | undefined, remoteAddress?: string): MaybeAsync<LaneResponse> {
     if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
     return this.options.streams.answer({ query, header, body: () => new Uint8Array(0), remoteAddress })
   }
@@ -282,7 +282,7 @@ export class Lane implements EvaluationLaneShape {
    * result is that route's. A fast route for its CORS (browsers explain with a client key); the
    * HttpApi handler answers it the same way through the `EvaluationLane` tag.
    */
-  explain(principal: Principal, input: ExplainRequest): Sync<LaneResponse> {
+  explain(principal: Principal, input: ExplainRequest): MaybeAsync<LaneResponse> {
     checkContextLimits(input.context, "context")
     return andThen(this.entry(this.scope(principal, input)), (entry) => {
       if (!Evaluate.hasFlag(entry.compiled, input.flagKey)) throw Errors.notFound(`Flag '${input.flagKey}' not found`)
@@ -297,7 +297,7 @@ export class Lane implements EvaluationLaneShape {
     query: ConfigQuery,
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
-  ): Sync<LaneResponse> {
+  ): MaybeAsync<LaneResponse> {
     return andThen(this.entry(this.scope(principal, query)), (entry) => {
       if (etagMatches(ifNoneMatch, entry.etag)) {
         return { status: 304, headers: { etag: entry.etag, vary: "Accept-Encoding" }, body: undefined }

@@ -32,7 +32,7 @@ import { StreamHub } from "./StreamHub.js"
 import { StreamRoute } from "./StreamRoute.js"
 import { StreamLimits, streamLimitsConfig, type StreamLimitValues } from "./StreamLimits.js"
 import { StreamUrls, trustProxyConfig } from "./StreamUrls.js"
-import { andThen } from "../shared/Sync.js"
+import { andThen } from "../shared/MaybeAsync.js"
 
 /** The lane itself, for the transports that put its routes in front of the HttpApi app. */
 export class FastLane extends Context.Tag("@flagport/http/FastLane")<FastLane, Lane>() {}

@@ -21,7 +21,7 @@ import type { EvaluationCounter } from "../../../src/domain/insights/EvaluationC
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { checkBodyHeaders } from "../shared/Body.js"
 import type { LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
-import { andThen, type Sync, unwrap } from "../shared/Sync.js"
+import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import { etagMatches } from "./Etag.js"
 import { flagNotFound } from "./OfrepErrors.js"
 import { bulkEtagOf, cachedOfrepFlagJson, isOfrepError, ofrepFlagJson } from "./OfrepJson.js"
@@ -36,7 +36,7 @@ export const ENVIRONMENT_HEADER = "flagport-environment"
  * caller's project and environment, built from the request (its origin) and the key; each one
  * JSON such as `{"type":"sse","url":"https://.../v1/stream?token=..."}`. Absent: no `eventStreams`.
  */
-export type EventStreamsOf = (principal: Principal, scope: Policy.EvaluationScope, request: LaneRequest) => Sync<ReadonlyArray<unknown>>
+export type EventStreamsOf = (principal: Principal, scope: Policy.EvaluationScope, request: LaneRequest) => MaybeAsync<ReadonlyArray<unknown>>
 
 export interface OfrepOptions {
   readonly snapshots: SnapshotCache
@@ -67,7 +67,7 @@ export class Ofrep {
   }
 
   /** POST /ofrep/v1/evaluate/flags/{key}. */
-  flag(principal: Principal, flagKey: string, request: LaneRequest): Sync<LaneResponse> {
+  flag(principal: Principal, flagKey: string, request: LaneRequest): MaybeAsync<LaneResponse> {
     return andThen(this.prepare(principal, request), ({ decoded, entry, scope }) => {
       const flag = entry.compiled.flags.get(flagKey)
       if (flag === undefined) throw flagNotFound(flagKey, scope.environment)
@@ -79,8 +79,8 @@ export class Ofrep {
   }
 
   /** POST /ofrep/v1/evaluate/flags: 304 when `If-None-Match` names this configuration and context. */
-  bulk(principal: Principal, request: LaneRequest): Sync<LaneResponse> {
-    return andThen(this.prepare(principal, request), ({ decoded, entry, scope }): Sync<LaneResponse> => {
+  bulk(principal: Principal, request: LaneRequest): MaybeAsync<LaneResponse> {
+    return andThen(this.prepare(principal, request), ({ decoded, entry, scope }): MaybeAsync<LaneResponse> => {
       const etag = bulkEtagOf(entry.etag, decoded.raw)
       if (etagMatches(request.header("if-none-match"), etag, false) && sameConfiguration(request.query, entry)) {
         return { status: 304, headers: { etag }, body: undefined }

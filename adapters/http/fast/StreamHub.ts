@@ -31,7 +31,7 @@
  */
 import type { ConfigChanged } from "../../../src/ports/ChangeFeed.js"
 import type { StreamOpening, StreamSink } from "../shared/EventStream.js"
-import type { Sync } from "../shared/Sync.js"
+import type { MaybeAsync } from "../shared/MaybeAsync.js"
 
 /** What a channel needs to know of an environment's configuration: its current ETag. */
 export interface CurrentEntry {
@@ -40,12 +40,12 @@ export interface CurrentEntry {
 
 export interface StreamHubOptions {
   /** The environment's current entry (the snapshot cache); throws or rejects as it does. */
-  readonly current: (projectId: string, environment: string) => Sync<CurrentEntry>
+  readonly current: (projectId: string, environment: string) => MaybeAsync<CurrentEntry>
   /**
    * Whether the credential a stream was opened with is still good (absent: never rechecked).
    * Throws or rejects as the key cache does; a failed check keeps the streams (and is logged).
    */
-  readonly isLive?: (credential: string) => Sync<boolean>
+  readonly isLive?: (credential: string) => MaybeAsync<boolean>
   /** Logs a failed read (it is retried). */
   readonly logError: (cause: unknown) => void
   readonly heartbeatMs?: number
@@ -263,7 +263,7 @@ export class StreamHub {
     channel.retry = undefined
     channel.reading = true
     channel.dirty = false
-    let current: Sync<CurrentEntry>
+    let current: MaybeAsync<CurrentEntry>
     try {
       current = this.options.current(channel.projectId, channel.environment)
     } catch (error) {

@@ -28,7 +28,7 @@ import { ConfigQuery } from "../shared/EvaluationRequests.js"
 import { EVENT_STREAM_HEADERS } from "../shared/EventStream.js"
 import type { KeyCache } from "../shared/KeyCache.js"
 import { fromParseError } from "../shared/Problems.js"
-import { andThen, type Sync, unwrap } from "../shared/Sync.js"
+import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import * as FastDecode from "./FastDecode.js"
 import type { LaneRequest } from "../shared/EvaluationLane.js"
 import type { SnapshotCache } from "./SnapshotCache.js"
@@ -71,7 +71,7 @@ export class StreamRoute {
   constructor(private readonly options: StreamRouteOptions) {}
 
   /** The stream's answer (failures are thrown, as on the other fast routes); credentials first, then the query. */
-  answer(request: LaneRequest): Sync<LaneResponse> {
+  answer(request: LaneRequest): MaybeAsync<LaneResponse> {
     const { token, ...rest } = FastDecode.queryRecord(request.query)
     const authorization = request.header("authorization")
     const opened = authorization === undefined && token !== undefined

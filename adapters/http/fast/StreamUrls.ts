@@ -19,7 +19,7 @@ import { DEFAULT_TTL_SECONDS } from "../../../src/domain/auth/StreamToken.js"
 import type { IssuedStreamToken } from "../../../src/services/StreamTokens.js"
 import type { LaneRequest } from "../shared/EvaluationLane.js"
 import { requestOrigin } from "../shared/PublicUrl.js"
-import { andThen, type Sync } from "../shared/Sync.js"
+import { andThen, type MaybeAsync } from "../shared/MaybeAsync.js"
 
 /** FLAGPORT_TRUST_PROXY (default false): take the origin from X-Forwarded-Proto / X-Forwarded-Host. */
 export const trustProxyConfig: Config.Config<boolean> = Config.boolean("FLAGPORT_TRUST_PROXY").pipe(Config.withDefault(false))
@@ -56,14 +56,14 @@ export class StreamUrls {
   ) {}
 
   /** The `eventStreams` entries for a bulk evaluation by `principal` in `scope`. */
-  eventStreams(principal: Principal, scope: EvaluationScope, request: LaneRequest): Sync<ReadonlyArray<unknown>> {
+  eventStreams(principal: Principal, scope: EvaluationScope, request: LaneRequest): MaybeAsync<ReadonlyArray<unknown>> {
     const root = this.options.publicUrl ?? originOf(request, this.options.trustProxy)
     if (root === undefined) return []
     const base = `${root}${this.options.publicUrl === undefined ? this.options.prefix : ""}/v1/stream?token=`
     return andThen(this.token(principal, scope), (token) => [{ type: "sse", url: `${base}${encodeURIComponent(token)}` }])
   }
 
-  private token(principal: Principal, scope: EvaluationScope): Sync<string> {
+  private token(principal: Principal, scope: EvaluationScope): MaybeAsync<string> {
     const key = `${principal.keyId}\u0000${scope.projectId}\u0000${scope.environment}`
     const seconds = Math.floor((this.options.now ?? Date.now)() / 1000)
     const held = this.issued.get(key)

@@ -30,7 +30,7 @@ import { checkBodyHeaders } from "../shared/Body.js"
 import type { LaneResponse } from "../shared/EvaluationLane.js"
 import type { StreamOpening } from "../shared/EventStream.js"
 import { SECURITY_HEADERS, setSecurityHeaders, withSecurityHeaders } from "../shared/SecurityHeaders.js"
-import type { Sync } from "../shared/Sync.js"
+import type { MaybeAsync } from "../shared/MaybeAsync.js"
 import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
@@ -165,7 +165,7 @@ class NodeLaneRequest implements LaneRequest {
     const value = this.req.headers[name]
     return Array.isArray(value) ? value.join(", ") : value
   }
-  body(): Sync<Uint8Array> {
+  body(): MaybeAsync<Uint8Array> {
     if (this.hostBody !== undefined) return this.hostBody
     if (this.collected === undefined) return readNodeBody(this.req)
     if ("bytes" in this.collected) return this.collected.bytes

@@ -12,7 +12,7 @@ import { BodyTooLarge } from "./Body.js"
 import * as Errors from "./Errors.js"
 import { KeyCache } from "./KeyCache.js"
 import { runtimeBridge } from "./RuntimeBridge.js"
-import { andThen, type Sync, unwrap } from "./Sync.js"
+import { andThen, type MaybeAsync, unwrap } from "./MaybeAsync.js"
 
 export class Authenticator {
   constructor(
@@ -22,12 +22,12 @@ export class Authenticator {
   ) {}
 
   /** Authenticates the raw Authorization header with `Policy` and the key cache (throws the 401). */
-  authenticate(authorization: string | undefined): Sync<Principal> {
+  authenticate(authorization: string | undefined): MaybeAsync<Principal> {
     return andThen(this.authenticateKey(authorization), Policy.principalOf)
   }
 
   /** As `authenticate`, answering the key itself (management writes record its id and name). */
-  authenticateKey(authorization: string | undefined): Sync<ApiKey> {
+  authenticateKey(authorization: string | undefined): MaybeAsync<ApiKey> {
     const token = unwrap(Policy.parseAuthorization(authorization))
     if (Policy.classifyToken(token) === undefined) throw Policy.unknownKey()
     return andThen(this.keys.lookup(token), (key) => {

@@ -8,7 +8,7 @@ import { Context } from "effect"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { StreamOpening } from "./EventStream.js"
 import type { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery } from "./EvaluationRequests.js"
-import type { Sync } from "./Sync.js"
+import type { MaybeAsync } from "./MaybeAsync.js"
 
 /** An answer as plain data, whatever the transport writes it to. */
 export interface LaneResponse {
@@ -29,7 +29,7 @@ export interface LaneRequest {
    * The body, at most `MAX_BODY_BYTES` (else fails with `BodyTooLarge`, both from shared/Body.ts):
    * the bytes themselves when the transport has read them already (node), else a promise.
    */
-  readonly body: () => Sync<Uint8Array>
+  readonly body: () => MaybeAsync<Uint8Array>
   /** The client's address as the transport saw it (the peer of the socket), when it knows one. */
   readonly remoteAddress?: string | undefined
 }
@@ -45,22 +45,22 @@ export type OfrepRoute =
 
 export interface EvaluationLaneShape {
   /** POST /v1/evaluate with a decoded body. */
-  readonly evaluate: (principal: Principal, input: EvaluateRequest) => Sync<LaneResponse>
+  readonly evaluate: (principal: Principal, input: EvaluateRequest) => MaybeAsync<LaneResponse>
   /** GET /v1/flags/{flagKey}/eval with a decoded query. */
-  readonly flag: (principal: Principal, flagKey: string, query: FlagEvalQuery) => Sync<LaneResponse>
+  readonly flag: (principal: Principal, flagKey: string, query: FlagEvalQuery) => MaybeAsync<LaneResponse>
   /** POST /v1/explain with a decoded body: the flag's result as the route above gives it, and its trace. */
-  readonly explain: (principal: Principal, input: ExplainRequest) => Sync<LaneResponse>
+  readonly explain: (principal: Principal, input: ExplainRequest) => MaybeAsync<LaneResponse>
   /** GET /v1/config: 304 on a matching ETag, gzip when accepted. */
   readonly config: (
     principal: Principal,
     query: ConfigQuery,
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
-  ) => Sync<LaneResponse>
+  ) => MaybeAsync<LaneResponse>
   /** An OFREP route, whole: authentication, CORS and OFREP's error bodies included. */
-  readonly answer: (route: OfrepRoute, request: LaneRequest) => Sync<LaneResponse>
+  readonly answer: (route: OfrepRoute, request: LaneRequest) => MaybeAsync<LaneResponse>
   /** GET /v1/stream (it authenticates itself: the Authorization header or `token` in the query). */
-  readonly stream: (query: string, header: (name: string) => string | undefined, remoteAddress?: string) => Sync<LaneResponse>
+  readonly stream: (query: string, header: (name: string) => string | undefined, remoteAddress?: string) => MaybeAsync<LaneResponse>
 }
 
 export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, EvaluationLaneShape>() {}

@@ -5,9 +5,9 @@
  */
 import { Either } from "effect"
 
-export type Sync<A> = A | Promise<A>
+export type MaybeAsync<A> = A | Promise<A>
 
-export const andThen = <A, B>(value: Sync<A>, f: (a: A) => Sync<B>): Sync<B> => (value instanceof Promise ? value.then(f) : f(value))
+export const andThen = <A, B>(value: MaybeAsync<A>, f: (a: A) => MaybeAsync<B>): MaybeAsync<B> => (value instanceof Promise ? value.then(f) : f(value))
 
 /** The right side, or the left thrown. */
 export const unwrap = <A>(either: Either.Either<A, { readonly _tag: string }>): A => {
