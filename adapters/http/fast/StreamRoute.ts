@@ -67,6 +67,9 @@ interface Opened {
   readonly scope: Policy.EvaluationScope
 }
 
+/** How long a stream's slot waits for its transport to start it before it is given back. */
+const UNSTARTED_SLOT_MS = 10_000
+
 export class StreamRoute {
   constructor(private readonly options: StreamRouteOptions) {}
 
@@ -84,8 +87,11 @@ export class StreamRoute {
       const address = this.addressOf(request)
       const over = this.options.limits.check(principal.keyId, address)
       if (over !== undefined) return tooMany(refusalMessage(over, this.options.limits.limits))
-      // Taken now, so streams opening together cannot all pass the check; given back if none opens.
+      // Taken now, so streams opening together cannot all pass the check; given back if none opens:
+      // a transport that never starts the stream (the client left first) must not keep the slot.
       const release = this.options.limits.take(principal.keyId, address)
+      const unstarted = setTimeout(release, UNSTARTED_SLOT_MS)
+      unstarted.unref()
       try {
         const entry = this.options.snapshots.get(scope.projectId, scope.environment)
         if (entry instanceof Promise) entry.catch(release)
@@ -97,6 +103,7 @@ export class StreamRoute {
             body: undefined,
             stream: {
               start: (sink) => {
+                clearTimeout(unstarted)
                 const detach = opening.start(sink)
                 return () => {
                   release()
@@ -107,6 +114,7 @@ export class StreamRoute {
           }
         })
       } catch (error) {
+        clearTimeout(unstarted)
         release()
         throw error
       }

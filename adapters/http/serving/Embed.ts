@@ -93,6 +93,12 @@ export const stripPrefix = (prefix: string, url: string): string => {
 const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonly stream: StreamOpening }): void => {
   res.writeHead(response.status, { ...SECURITY_HEADERS, ...response.headers })
   res.flushHeaders()
+  let detached = false
+  const detachOnce = () => {
+    if (detached) return
+    detached = true
+    detach()
+  }
   const detach = response.stream.start({
     write: (chunk) => {
       res.write(chunk)
@@ -101,7 +107,9 @@ const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonl
       res.end()
     }
   })
-  res.once("close", detach)
+  res.once("close", detachOnce)
+  // A client that left while the answer was being prepared closed the socket already: "close" will not come again.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) detachOnce()
 }
 
 const writeNode = (res: ServerResponse, response: LaneResponse): void => {
