@@ -19,7 +19,7 @@ import {
   type StreamTokenClaims,
   toUrlBase64
 } from "../domain/auth/StreamToken.js"
-import { type Forbidden, type InvalidRequest, Unauthenticated } from "../domain/Errors.js"
+import type { Forbidden, InvalidRequest, Unauthenticated } from "../domain/Errors.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { Crypto } from "../ports/Crypto.js"
 import type { StorageError } from "../ports/StorageError.js"
