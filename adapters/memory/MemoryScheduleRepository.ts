@@ -23,6 +23,13 @@ export const make = Effect.gen(function* () {
     insert: (schedule) => rows.update((all) => [...all, { ...jsonCopy(schedule), leaseOwner: null, leaseExpiresAt: null }]),
     list: (projectId, flagKey) =>
       Effect.map(rows.get, (all) => all.filter((r) => r.projectId === projectId && r.flagKey === flagKey).map(toStored)),
+    listPending: (projectId, environment) =>
+      Effect.map(rows.get, (all) =>
+        all
+          .filter((r) => r.status === "pending" && (projectId === null || r.projectId === projectId) && (environment === undefined || r.environment === environment))
+          .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+          .map(toStored)
+      ),
     get: (projectId, flagKey, id) =>
       Effect.map(rows.get, (all) =>
         Option.map(

@@ -79,6 +79,15 @@ export const make = Effect.gen(function* () {
         Effect.flatMap(decodeSchedules),
         Effect.mapError(storageError("list schedules"))
       ),
+    listPending: (projectId, environment) =>
+      sql`SELECT ${columns} FROM flagport_schedules
+        WHERE status = 'pending'
+          ${projectId === null ? sql.literal("") : sql`AND project_id = ${projectId}`}
+          ${environment === undefined ? sql.literal("") : sql`AND environment = ${environment}`}
+        ORDER BY due_at, seq`.pipe(
+        Effect.flatMap(decodeSchedules),
+        Effect.mapError(storageError("list pending schedules"))
+      ),
     get: (projectId, flagKey, id) =>
       sql`SELECT ${columns} FROM flagport_schedules
         WHERE id = ${id} AND project_id = ${projectId} AND flag_key = ${flagKey}`.pipe(

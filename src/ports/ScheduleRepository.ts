@@ -54,6 +54,11 @@ export interface ScheduleRepositoryShape {
   readonly insert: (schedule: StoredSchedule) => Effect.Effect<void, StorageError>
   /** The flag's schedules in the project, in creation order. */
   readonly list: (projectId: string, flagKey: string) => Effect.Effect<ReadonlyArray<StoredSchedule>, StorageError>
+  /**
+   * The pending schedules, earliest `at` first: of one project (null: of every project, for a
+   * global key's revocation), optionally of one environment.
+   */
+  readonly listPending: (projectId: string | null, environment?: string) => Effect.Effect<ReadonlyArray<StoredSchedule>, StorageError>
   /** One schedule of the flag, if it exists (one of another flag or project is not found). */
   readonly get: (projectId: string, flagKey: string, id: string) => Effect.Effect<Option.Option<StoredSchedule>, StorageError>
   /**

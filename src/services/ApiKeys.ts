@@ -12,6 +12,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { currentTimestamp } from "./Now.js"
 import { requireProject } from "./RequireProject.js"
+import * as AuthorSchedules from "./AuthorSchedules.js"
 import * as Writes from "./Writes.js"
 
 export interface CreateApiKeyInput {
@@ -34,7 +35,10 @@ export interface ApiKeysShape {
   ) => Effect.Effect<{ readonly apiKey: ApiKey; readonly secret: string }, InvalidRequest | ResourceNotFound | StorageError>
   /** Every key (revoked included) in creation order; never the secrets. */
   readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, StorageError>
-  /** Revokes a key (idempotent) and returns it; 404 for an unknown id. */
+  /**
+   * Revokes a key (idempotent) and returns it; 404 for an unknown id. The key's pending schedules
+   * are cancelled in the same transaction, each with its audit entry, by the revoker.
+   */
   readonly revoke: (id: string) => Effect.Effect<ApiKey, ResourceNotFound | StorageError>
   /** The keys scoped to one project (revoked included), in creation order; 404 for an unknown project. */
   readonly listInProject: (projectId: string) => Effect.Effect<ReadonlyArray<ApiKey>, ResourceNotFound | StorageError>
@@ -74,6 +78,7 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const crypto = yield* Crypto
   const writes = yield* Writes.writer
+  const cancelSchedulesOf = yield* AuthorSchedules.canceller
 
   /**
    * A write to a key, recorded in its project's audit log. Global keys belong to no project, so no
@@ -151,6 +156,8 @@ export const make = Effect.gen(function* () {
     const revoked = (now: string) =>
       Effect.gen(function* () {
         yield* keys.revoke(id, now)
+        // In the same transaction: a revoked key leaves no change planted for later (issue 26).
+        yield* cancelSchedulesOf(id, before.value.projectId)
         const key = Option.getOrThrow(yield* keys.get(id))
         const change: Change = { _tag: "ApiKeyRevoked", keyId: key.id, projectId: key.projectId }
         return { value: key, before: before.value, after: key, change }

@@ -12,9 +12,12 @@ import {
   underTargeting
 } from "../domain/schedules/Schedule.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Flags } from "./Flags.js"
+import { requireProject } from "./RequireProject.js"
+import { cancelledEntry, toSchedule } from "./ScheduleView.js"
 import * as Writes from "./Writes.js"
 
 export interface SchedulesShape {
@@ -31,32 +34,29 @@ export interface SchedulesShape {
   ) => Effect.Effect<Schedule, InvalidRequest | ResourceNotFound | StorageError>
   /** The flag's schedules in creation order, whatever their status; 404 for an unknown project or flag. */
   readonly list: (projectId: string, flagKey: string) => Effect.Effect<ReadonlyArray<Schedule>, ResourceNotFound | StorageError>
-  /** Cancels a pending schedule; 404 when the flag has no such schedule, 409 when it is no longer pending. */
-  readonly cancel: (
+  /**
+   * Cancels a pending schedule; 404 when the flag has no such schedule, 409 when it is no longer
+   * pending. `mayWrite` is asked about the schedule's environment first (a key bound to one
+   * environment cancels only its schedules) and its failure is the answer.
+   */
+  readonly cancel: <E = never>(
     projectId: string,
     flagKey: string,
-    scheduleId: string
-  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | StorageError>
+    scheduleId: string,
+    mayWrite?: (environment: string) => Effect.Effect<void, E>
+  ) => Effect.Effect<void, E | ResourceNotFound | ResourceConflict | StorageError>
+  /** The project's pending schedules (of one environment when named), earliest `at` first; 404 for an unknown project. */
+  readonly listPending: (projectId: string, environment?: string) => Effect.Effect<ReadonlyArray<Schedule>, ResourceNotFound | StorageError>
 }
 
 export class Schedules extends Context.Tag("@flagport/services/Schedules")<Schedules, SchedulesShape>() {}
 
-/** A stored schedule as the API shows it (`reason` only on a failed one). */
-export const toSchedule = (s: StoredSchedule): Schedule => ({
-  id: s.id,
-  flagKey: s.flagKey,
-  environment: s.environment,
-  at: s.at,
-  targeting: s.targeting,
-  status: s.status,
-  ...(s.reason === null ? {} : { reason: s.reason }),
-  createdAt: s.createdAt,
-  actor: s.actor
-})
+export { toSchedule } from "./ScheduleView.js"
 
 export const make = Effect.gen(function* () {
   const repo = yield* ScheduleRepository
   const flags = yield* Flags
+  const projects = yield* ProjectRepository
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
 
@@ -99,36 +99,35 @@ export const make = Effect.gen(function* () {
     return (yield* repo.list(projectId, flagKey)).map(toSchedule)
   })
 
-  const cancel = Effect.fn("Schedules.cancel")(function* (projectId: string, flagKey: string, scheduleId: string) {
-    yield* flags.get(projectId, flagKey)
-    yield* writes.record(projectId, ({ now }) =>
-      Effect.gen(function* () {
-        const found = yield* repo.get(projectId, flagKey, scheduleId)
-        if (Option.isNone(found)) return yield* scheduleNotFound(flagKey, scheduleId)
-        // A schedule the scheduler settles meanwhile is no longer pending: `cancel` answers false.
-        const cancelled = found.value.status === "pending" && (yield* repo.cancel(scheduleId, now))
-        if (!cancelled) {
-          const current = Option.getOrElse(yield* repo.get(projectId, flagKey, scheduleId), () => found.value)
-          return yield* new ResourceConflict({ message: `Schedule '${scheduleId}' is ${current.status}; only a pending schedule can be cancelled` })
-        }
-        const after = Option.getOrElse(yield* repo.get(projectId, flagKey, scheduleId), () => found.value)
-        return {
-          value: undefined,
-          audit: [
-            {
-              action: "schedule.cancelled",
-              resource: { type: "schedule", key: scheduleId },
-              environment: found.value.environment,
-              before: toSchedule(found.value),
-              after: toSchedule(after)
-            }
-          ]
-        } satisfies Writes.Recorded<void>
-      })
-    )
+  const cancel = <E = never>(projectId: string, flagKey: string, scheduleId: string, mayWrite?: (environment: string) => Effect.Effect<void, E>) =>
+    Effect.gen(function* () {
+      yield* flags.get(projectId, flagKey)
+      // Read before the transaction, so that a refused caller's request changes nothing and takes
+      // no write lock; a schedule's environment never changes, so the answer still holds inside.
+      const existing = yield* repo.get(projectId, flagKey, scheduleId)
+      if (Option.isNone(existing)) return yield* scheduleNotFound(flagKey, scheduleId)
+      if (mayWrite !== undefined) yield* mayWrite(existing.value.environment)
+      yield* writes.record(projectId, ({ now }) =>
+        Effect.gen(function* () {
+          const found = yield* repo.get(projectId, flagKey, scheduleId)
+          if (Option.isNone(found)) return yield* scheduleNotFound(flagKey, scheduleId)
+          // A schedule the scheduler settles meanwhile is no longer pending: `cancel` answers false.
+          const cancelled = found.value.status === "pending" && (yield* repo.cancel(scheduleId, now))
+          if (!cancelled) {
+            const current = Option.getOrElse(yield* repo.get(projectId, flagKey, scheduleId), () => found.value)
+            return yield* new ResourceConflict({ message: `Schedule '${scheduleId}' is ${current.status}; only a pending schedule can be cancelled` })
+          }
+          return { value: undefined, audit: [cancelledEntry(found.value, now)] } satisfies Writes.Recorded<void>
+        })
+      )
+    }).pipe(Effect.withSpan("Schedules.cancel"))
+
+  const listPending = Effect.fn("Schedules.listPending")(function* (projectId: string, environment?: string) {
+    yield* requireProject(projects, projectId)
+    return (yield* repo.listPending(projectId, environment)).map(toSchedule)
   })
 
-  return Schedules.of({ create, list, cancel })
+  return Schedules.of({ create, list, cancel, listPending })
 })
 
 export const layer = Layer.effect(Schedules, make)

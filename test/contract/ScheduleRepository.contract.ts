@@ -4,6 +4,9 @@ import type { CreateScheduleInput } from "../../src/domain/schedules/Schedule.js
 import { type Change, ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { ScheduleRepository, type StoredSchedule } from "../../src/ports/ScheduleRepository.js"
+import { CurrentActor } from "../../src/domain/audit/Actor.js"
+import { ApiKeys } from "../../src/services/ApiKeys.js"
+import { Audit } from "../../src/services/Audit.js"
 import { Flags } from "../../src/services/Flags.js"
 import * as Scheduler from "../../src/services/Scheduler.js"
 import { Schedules } from "../../src/services/Schedules.js"
@@ -98,6 +101,41 @@ export const scheduleContract: Contract = (it) => {
         ["pending", null, null],
         ["cancelled", null, "2026-01-01T00:00:00.000Z"]
       ])
+    }))
+
+  it.effect("listPending: the project's pending schedules, earliest first, of one environment when named", () =>
+    Effect.gen(function* () {
+      const repo = yield* ScheduleRepository
+      const projectId = yield* givenProject("production", "development")
+      const otherProject = yield* givenProject("production")
+      const late = stored(projectId, { at: FUTURE, flagKey: "other" })
+      const early = stored(projectId, { at: "2998-01-01T00:00:00.000Z", environment: "development" })
+      const cancelled = stored(projectId)
+      const elsewhere = stored(otherProject)
+      for (const s of [late, early, cancelled, elsewhere]) yield* repo.insert(s)
+      expect(yield* repo.cancel(cancelled.id, "2026-01-01T00:00:00.000Z")).toBe(true)
+      expect(yield* repo.listPending(projectId)).toEqual([early, late])
+      expect(yield* repo.listPending(projectId, "production")).toEqual([late])
+      const everywhere = (yield* repo.listPending(null)).map((s) => s.id)
+      expect(everywhere).toEqual(expect.arrayContaining([early.id, late.id, elsewhere.id]))
+      expect(everywhere).not.toContain(cancelled.id)
+    }))
+
+  it.effect("revoking a key (as the CLI does) cancels its pending schedules in the revocation's transaction, each with an audit entry by the revoker", () =>
+    Effect.gen(function* () {
+      const keys = yield* ApiKeys
+      const schedules = yield* Schedules
+      const { projectId } = yield* givenFlag("production")
+      const author = yield* keys.create({ type: "server", projectId, name: "leaving" })
+      const other = yield* keys.create({ type: "server", projectId, name: "staying" })
+      const as = (keyId: string) => Effect.provideService(CurrentActor, { type: "key", keyId })
+      const planted = yield* as(author.apiKey.id)(schedules.create(projectId, "flag", turnOn("production", FUTURE)))
+      const kept = yield* as(other.apiKey.id)(schedules.create(projectId, "flag", turnOn("production", FUTURE)))
+      yield* keys.revoke(author.apiKey.id)
+      const statuses = Object.fromEntries((yield* schedules.list(projectId, "flag")).map((s) => [s.id, s.status]))
+      expect(statuses).toEqual({ [planted.id]: "cancelled", [kept.id]: "pending" })
+      const entries = (yield* Effect.flatMap(Audit, (audit) => audit.list(projectId, { resourceType: "schedule", resourceKey: planted.id }))).data
+      expect(entries.map((e) => [e.action, e.actor.type])).toEqual([["schedule.cancelled", "cli"], ["schedule.created", "key"]])
     }))
 
   it.effect("cancel only cancels a pending schedule; a cancelled schedule cannot be settled by the owner that held it", () =>

@@ -35,6 +35,7 @@ const PATHS = [
   "/v1/projects/{projectId}/flags/{flagKey}",
   "/v1/projects/{projectId}/flags/{flagKey}/targeting",
   "/v1/projects/{projectId}/flags/{flagKey}/schedules",
+  "/v1/projects/{projectId}/schedules",
   "/v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}",
   "/v1/projects/{projectId}/keys",
   "/v1/projects/{projectId}/keys/{keyId}",

@@ -272,9 +272,17 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "schedules")).key}/schedules` })
   },
   {
+    name: "GET /v1/projects/{p}/schedules",
+    kind: "management",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/schedules?environment=development" })
+  },
+  {
     name: "DELETE /v1/projects/{p}/flags/{f}/schedules/{s}",
     kind: "management",
     success: 204,
+    // A development schedule: the key bound to production may not cancel it.
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => {
       const flag = await freshFlag(t, n, "unschedule")
       const schedule = await create(t, `/v1/projects/p1/flags/${flag.key}/schedules`, {

@@ -1,9 +1,13 @@
 /**
  * A schedule outlives no key, through a real server with its scheduler on SQLite and PostgreSQL:
- * a project server key schedules a change, the key is revoked, and when the time comes the
- * schedule is `failed` with the reason, the targeting unchanged.
+ * a project server key schedules a change, the key is revoked behind the use case's back (the
+ * revocation through the API or the CLI cancels the key's schedules, RevokedKeySchedules.test.ts;
+ * this is the scheduler's own check, for a schedule that escaped that), and when the time comes
+ * the schedule is `failed` with the reason, the targeting unchanged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
 
@@ -26,7 +30,7 @@ describe.each(["sqlite", "postgres"] as const)("schedules of a revoked key (%s)"
       body: { environment: "production", at, targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }
     })
     expect(scheduled.status, scheduled.text).toBe(201)
-    expect((await admin("DELETE", `/v1/projects/p1/keys/${made.id}`)).status).toBe(204)
+    await t.run(Effect.flatMap(ApiKeyRepository, (keys) => keys.revoke(made.id, new Date().toISOString())))
     const deadline = Date.now() + 15_000
     let schedule: { status: string; reason: string | null } | undefined
     while (Date.now() < deadline) {

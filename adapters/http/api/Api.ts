@@ -81,6 +81,11 @@ export const FlagListQuery = strict(Schema.Struct({
   status: Schema.optional(Schema.Literal("stale"))
 }))
 
+/** `GET /v1/projects/{p}/schedules`: only one environment's schedules when named. */
+export const PendingSchedulesQuery = strict(Schema.Struct({
+  environment: Schema.optional(Schema.String)
+}))
+
 export const Health = Schema.Struct({
   status: Schema.Literal("ok"),
   database: Schema.Literal("ok")
@@ -313,7 +318,12 @@ export class SchedulesGroup extends HttpApiGroup.make("schedules")
   .add(described(
     HttpApiEndpoint.del("cancel")`/v1/projects/${projectId}/flags/${flagKey}/schedules/${scheduleId}`.addSuccess(HttpApiSchema.NoContent).addError(Errors.Conflict),
     "Cancel a scheduled change",
-    "Cancels a pending schedule: it will not run (it stays listed as `cancelled`). 409 when it has already been applied, failed or been cancelled."
+    "Cancels a pending schedule: it will not run (it stays listed as `cancelled`). 409 when it has already been applied, failed or been cancelled. A key bound to an environment cancels only that environment's schedules (403)."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("listPending")`/v1/projects/${projectId}/schedules`.setUrlParams(PendingSchedulesQuery).addSuccess(dataOf(ScheduleDoc)),
+    "List the project's pending scheduled changes",
+    "Every pending schedule of every flag of the project (of one environment with `environment=`), earliest `at` first: what will change, when, and which key planned it. Revoking a key cancels its pending schedules."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)

@@ -221,8 +221,17 @@ export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (han
     .handle("list", ({ path }) =>
       Effect.flatMap(Schedules, (schedules) => Effect.map(mapped(schedules.list(path.projectId, path.flagKey)), (data) => ({ data })))
     )
+    // Asked once the schedule's environment is known: a bound key cancels only its own environment's.
     .handle("cancel", ({ path }) =>
-      Effect.flatMap(Schedules, (schedules) => mapped(schedules.cancel(path.projectId, path.flagKey, path.scheduleId)))
+      Effect.gen(function* () {
+        const access = yield* ManagementAccess
+        const schedules = yield* Schedules
+        const mayCancel = (environment: string) => Effect.suspend(() => Policy.authorizeEnvironmentWrite(access.principal, environment))
+        yield* mapped(schedules.cancel(path.projectId, path.flagKey, path.scheduleId, mayCancel))
+      })
+    )
+    .handle("listPending", ({ path, urlParams }) =>
+      Effect.flatMap(Schedules, (schedules) => Effect.map(mapped(schedules.listPending(path.projectId, urlParams.environment)), (data) => ({ data })))
     )
 )
 

@@ -1,4 +1,4 @@
-/** Scheduled changes of a flag's targeting: create, list, cancel. */
+/** Scheduled changes of a flag's targeting: create, list, cancel, and the project's pending ones. */
 import { describe, expect, it } from "@effect/vitest"
 import { type Endpoints, flag } from "./harness.js"
 
@@ -18,6 +18,9 @@ export const schedules = ({ call, expectError }: Endpoints) =>
       expect(created.status).toBe(201)
       const id = (created.body as { id: string }).id
       expect(((await call("GET", path)).body as { data: ReadonlyArray<unknown> }).data).toEqual([created.body])
+      expect(((await call("GET", "/v1/projects/p1/schedules?environment=production")).body as { data: ReadonlyArray<unknown> }).data).toEqual([created.body])
+      expect(((await call("GET", "/v1/projects/p1/schedules?environment=development")).body as { data: ReadonlyArray<unknown> }).data).toEqual([])
+      expectError("schedule.pendingUnknownProject", await call("GET", "/v1/projects/nope/schedules"), 404, "not_found")
       expectError("schedule.cancelUnknown", await call("DELETE", `${path}/unknown`), 404, "not_found")
       expect((await call("DELETE", `${path}/${id}`)).status).toBe(204)
       expectError("schedule.cancelTwice", await call("DELETE", `${path}/${id}`), 409, "conflict")
