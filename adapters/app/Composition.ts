@@ -4,7 +4,9 @@
  * The standalone server, the mounted handlers, the CLI and the package's `flagport/storage` entry
  * all take the app from here; docs/architecture.md draws where each layer comes from.
  */
-import { Effect, Layer, ManagedRuntime } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import type { ConfigError } from "effect/ConfigError"
 import type { ApiKeys } from "../../src/services/ApiKeys.js"
 import type { Audit } from "../../src/services/Audit.js"

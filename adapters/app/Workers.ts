@@ -3,7 +3,7 @@
  * webhook dispatcher (over the HTTP transport, with its start-up exposure warning) and the
  * scheduler of scheduled changes unless left out. Several processes may run each on one database.
  */
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import * as AuditRetention from "../../src/services/AuditRetention.js"
 import * as Scheduler from "../../src/services/Scheduler.js"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"

@@ -4,7 +4,9 @@
  * whole feed for memory and SQLite storage, where every writer that serves shares this process,
  * and the local half of the PostgreSQL feed.
  */
-import { Cause, Effect, Layer } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { type Change, ChangeFeed, type ChangeFeedShape, type ChangeListener } from "../../src/ports/ChangeFeed.js"
 
 export interface FanOut {

@@ -1,6 +1,6 @@
 import type * as CliApp from "@effect/cli/CliApp"
 import * as Command from "@effect/cli/Command"
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import pkg from "../../package.json" with { type: "json" }
 import { codegen } from "./commands/Codegen.js"
 import { environments } from "./commands/Environments.js"

@@ -1,7 +1,7 @@
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as ValidationError from "@effect/cli/ValidationError"
-import { Cause, Option } from "effect"
-
+import * as Cause from "effect/Cause"
+import * as Option from "effect/Option"
 /**
  * Turns whatever made a command fail into one line for stderr and an exit code.
  * Users of a CLI want "what went wrong" in a sentence, not an Effect cause tree or a stack trace;

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Projects } from "../../src/services/Projects.js"
 import { exclusively } from "../sql/StartupLock.js"
 import { note, printLines } from "./Output.js"

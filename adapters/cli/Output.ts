@@ -1,5 +1,5 @@
-import { Console, Effect } from "effect"
-
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 /**
  * stdout carries results only (key lines, JSON, tables), so scripts can parse it;
  * everything else (progress, errors) goes to stderr.

@@ -1,5 +1,5 @@
-import { Console, Effect } from "effect"
-
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
 /**
  * How @effect/cli's console output reaches the user (its help is replaced by Help.ts):
  * - it renders with ANSI styles whatever the output is; scripts, pipes, log files and

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Projects } from "../../src/services/Projects.js"

@@ -12,7 +12,10 @@
  * synchronous calls, not effects, because they cannot fail and do no I/O. With the types of
  * `flagport codegen`, `yield* FlagportClient.typed<Flags>()` gives the typed client.
  */
-import { Context, Data, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { type Client, createClient } from "./Client.js"
 import type { ClientOptions } from "./Options.js"
 import type { FlagTypes } from "./Types.js"

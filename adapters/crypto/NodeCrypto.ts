@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from "node:crypto"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import { Crypto, type CryptoShape } from "../../src/ports/Crypto.js"
 
 /** The Crypto port over node:crypto (the OS CSPRNG, OpenSSL's SHA-256 and HMAC). */

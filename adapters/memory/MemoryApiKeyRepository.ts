@@ -1,4 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { DuplicateKey, NotFound } from "../../src/ports/StorageError.js"

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { matchesFilter } from "../../src/domain/audit/AuditEntry.js"
 import { AuditLog, type PositionedEntry } from "../../src/ports/AuditLog.js"
 import { StorageError } from "../../src/ports/StorageError.js"

@@ -1,4 +1,8 @@
-import { Context, Effect, Exit, FiberRef, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as Layer from "effect/Layer"
 import type { TransactorShape } from "../../src/ports/Transactor.js"
 import { Transactor, withCommitHooks } from "../../src/ports/Transactor.js"
 

@@ -1,4 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { Environment } from "../../src/domain/definitions/Project.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import { jsonCopy, MemoryDb } from "./MemoryDb.js"

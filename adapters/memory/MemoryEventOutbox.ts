@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { jsonCopy, MemoryDb } from "./MemoryDb.js"

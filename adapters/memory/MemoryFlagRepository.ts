@@ -1,4 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { versionAfterWrite } from "../../src/domain/definitions/ConfigVersion.js"
 import type { Flag } from "../../src/domain/definitions/Flag.js"
 import type { EnvironmentConfig } from "../../src/domain/definitions/Targeting.js"

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { saturatingAdd } from "../../src/domain/insights/ReportBounds.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../../src/ports/InsightsRepository.js"
 import { MemoryDb } from "./MemoryDb.js"

@@ -1,4 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { Project } from "../../src/domain/definitions/Project.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"

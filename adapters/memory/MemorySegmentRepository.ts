@@ -1,4 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { Segment } from "../../src/domain/definitions/Segment.js"
 import { SegmentRepository } from "../../src/ports/SegmentRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"

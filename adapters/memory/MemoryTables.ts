@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { DuplicateKey, NotFound } from "../../src/ports/StorageError.js"
 import type { TxRef } from "./MemoryDb.js"
 

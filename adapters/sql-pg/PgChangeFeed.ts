@@ -11,7 +11,12 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { randomUUID } from "node:crypto"
-import { Effect, Either, Layer, Schedule, Schema, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { type Change, ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import { makeFanOut } from "../change-feed/InProcessChangeFeed.js"
 

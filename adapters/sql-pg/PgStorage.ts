@@ -1,6 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Duration, Layer, Redacted } from "effect"
+import * as Duration from "effect/Duration"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { redactUrl } from "./RedactUrl.js"
 

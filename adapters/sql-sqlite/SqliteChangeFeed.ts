@@ -21,7 +21,11 @@
  * server processes on one SQLite file work but are not what SQLite is for.
  */
 import { SqlClient } from "@effect/sql/SqlClient"
-import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
 import { type Change, ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { makeFanOut } from "../change-feed/InProcessChangeFeed.js"

@@ -1,7 +1,8 @@
 import { closeSync, mkdirSync, openSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import type { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { StorageError } from "../../src/ports/StorageError.js"
 import * as WorkerSqlClient from "./WorkerSqlClient.js"
 

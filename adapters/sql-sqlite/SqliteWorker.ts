@@ -1,7 +1,8 @@
 import { createRequire } from "node:module"
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads"
 import { SqlError } from "@effect/sql/SqlError"
-import { Effect, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { workerBody } from "./WorkerBody.js"
 import type { ErrorInfo, ExecuteRequest, Reply, Request, WorkerData } from "./WorkerProtocol.js"
 

@@ -1,5 +1,8 @@
-import { Either, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
-
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 /**
  * A Schema's decoder compiled into plain functions, for the rows a snapshot load reads by the
  * ten thousand: Effect's interpreter spends about a microsecond per struct (its Either per

@@ -1,6 +1,7 @@
 import { Migrator } from "@effect/sql"
 import type { SqlClient } from "@effect/sql/SqlClient"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { StorageError } from "../../src/ports/StorageError.js"
 import Core from "./migrations/0001_core.js"
 import Webhooks from "./migrations/0002_webhooks.js"

@@ -1,5 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { Actor } from "../../src/domain/audit/Actor.js"
 import { type AuditEntry, AuditResourceType } from "../../src/domain/audit/AuditEntry.js"
 import { AuditLog, type PositionedEntry } from "../../src/ports/AuditLog.js"

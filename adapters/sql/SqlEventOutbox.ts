@@ -1,5 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
 import { EventOutbox, type OutboxEntry } from "../../src/ports/EventOutbox.js"
 import { decodeRows, SqlInteger } from "./SqlRows.js"

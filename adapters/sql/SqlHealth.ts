@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import { orFail } from "./SqlSupport.js"
 

@@ -1,5 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { MAX_COUNT } from "../../src/domain/insights/ReportBounds.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../../src/ports/InsightsRepository.js"
 import { decodeRows } from "./SqlRows.js"

@@ -1,5 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { StreamSecret } from "../../src/ports/StreamSecret.js"
 import { decodeRows } from "./SqlRows.js"

@@ -1,5 +1,5 @@
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { DuplicateKey, StorageError } from "../../src/ports/StorageError.js"
 
 /** Unique / primary key violations: PostgreSQL SQLSTATE 23505, SQLite SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY. */

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { Transactor, withCommitHooks } from "../../src/ports/Transactor.js"
 import { toStorageError } from "./SqlSupport.js"
 

@@ -12,7 +12,8 @@
  * one file, and memory has no other process.
  */
 import { SqlClient } from "@effect/sql/SqlClient"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { StorageError } from "../../src/ports/StorageError.js"
 
 /** The advisory lock's key: "flagport" in ASCII, as a bigint (any constant would do; this one reads). */

@@ -2,8 +2,9 @@
  * DATABASE_URL, the one setting that says where the data lives: its default, how it is read from
  * the environment, its accepted forms, and how it is shown (password hidden) in messages and logs.
  */
-import { Config, Data, Either } from "effect"
-
+import * as Config from "effect/Config"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 /** The default: a SQLite file beside the working directory. */
 export const DEFAULT_DATABASE_URL = "sqlite:./data/flagport.db"
 

@@ -4,7 +4,8 @@
  */
 import type { SqlClient } from "@effect/sql"
 import type { PgClient } from "@effect/sql-pg"
-import { Either, Layer } from "effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import type { AuditLog } from "../../src/ports/AuditLog.js"
 import type { ChangeFeed } from "../../src/ports/ChangeFeed.js"

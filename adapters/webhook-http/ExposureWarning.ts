@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { config } from "./WebhookHttp.js"
 

@@ -1,5 +1,4 @@
-import { SchemaAST } from "effect"
-
+import * as SchemaAST from "effect/SchemaAST"
 /**
  * The name a schema takes in generated documents (an OpenAPI component, hence a named type in
  * generated clients). Only JSON Schema generation reads it: unlike `identifier`, it never shows in

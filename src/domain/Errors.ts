@@ -1,5 +1,4 @@
-import { Schema } from "effect"
-
+import * as Schema from "effect/Schema"
 /** One problem in a request, with the JSON path where it was found (e.g. `variations[1].value`). */
 export const Problem = Schema.Struct({
   path: Schema.String,

@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import type { AuditEntry, AuditFilter } from "../domain/audit/AuditEntry.js"
 import type { StorageError } from "./StorageError.js"
 

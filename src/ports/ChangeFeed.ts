@@ -1,5 +1,6 @@
-import { Context, type Effect, type Scope } from "effect"
-
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 /** What a change was about. */
 export type ChangeKind = "project" | "environment" | "flag" | "targeting" | "segment"
 

@@ -1,5 +1,4 @@
-import { Context } from "effect"
-
+import * as Context from "effect/Context"
 /**
  * The cryptography the core needs, behind a port so that src/ imports no runtime module
  * (node:crypto lives in adapters/crypto). Used to make and hash API keys and to sign webhooks;

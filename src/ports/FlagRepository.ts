@@ -1,4 +1,6 @@
-import { Context, type Effect, type Option } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import type { SnapshotFlag } from "../domain/evaluation/ConfigSnapshot.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig } from "../domain/definitions/Targeting.js"

@@ -1,5 +1,7 @@
-import { Clock, Context, Effect, Layer } from "effect"
-
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 export interface IdGeneratorShape {
   /** A new opaque, URL-safe, globally unique identifier. */
   readonly next: Effect.Effect<string>

@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import type { StorageError } from "./StorageError.js"
 
 /** Evaluations of one variation of one flag in one hour bucket (`hour`: the hour's start, ISO 8601 UTC). */

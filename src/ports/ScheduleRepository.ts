@@ -1,4 +1,6 @@
-import { Context, type Effect, type Option } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import type { Actor } from "../domain/audit/Actor.js"
 import type { ScheduleStatus, StoredTargeting } from "../domain/schedules/Schedule.js"
 import type { StorageError } from "./StorageError.js"

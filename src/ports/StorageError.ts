@@ -1,5 +1,4 @@
-import { Schema } from "effect"
-
+import * as Schema from "effect/Schema"
 /**
  * The one failure every storage port may raise: the backend could not do what was asked
  * (connection lost, disk full, a bug in a query). Services pass it through; the HTTP layer

@@ -1,4 +1,6 @@
-import { Context, Effect, FiberRef } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import type { StorageError } from "./StorageError.js"
 
 export interface TransactorShape {

@@ -1,4 +1,6 @@
-import { Context, type Effect, type Option } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import type { WebhookEventType } from "../domain/webhooks/Webhook.js"
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../domain/webhooks/WebhookDelivery.js"
 import type { EnabledWindow } from "../domain/webhooks/WebhookWindow.js"

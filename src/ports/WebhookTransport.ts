@@ -1,5 +1,5 @@
-import { Context, type Effect } from "effect"
-
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 /** One POST of a webhook delivery: the body is sent byte for byte as signed. */
 export interface WebhookRequest {
   readonly url: string

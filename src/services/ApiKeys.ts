@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { ApiKey, ApiKeyType } from "../domain/auth/ApiKey.js"
 import * as Base64 from "../domain/Base64.js"
 import { InvalidRequest, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"

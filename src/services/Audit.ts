@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { AUDIT_PAGE, type AuditPage, type AuditQuery, decodeCursor, encodeCursor } from "../domain/audit/AuditPage.js"
 import { InvalidRequest, type ResourceNotFound } from "../domain/Errors.js"
 import { AuditLog } from "../ports/AuditLog.js"

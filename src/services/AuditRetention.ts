@@ -4,7 +4,13 @@
  * per short transaction. By default (FLAGPORT_AUDIT_RETENTION_DAYS unset) entries are kept
  * forever and nothing runs. Time comes from Effect's Clock, so tests drive it with TestClock.
  */
-import { Cause, Clock, Config, Duration, Effect, Layer, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { AuditLog } from "../ports/AuditLog.js"
 import type { StorageError } from "../ports/StorageError.js"

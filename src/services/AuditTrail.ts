@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { CurrentActor } from "../domain/audit/Actor.js"
 import type { AuditEntry } from "../domain/audit/AuditEntry.js"
 import { AuditLog } from "../ports/AuditLog.js"

@@ -1,4 +1,6 @@
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { CreateEnvironmentInput, Environment } from "../domain/definitions/Project.js"
 import { disabledConfig } from "../domain/definitions/Flag.js"

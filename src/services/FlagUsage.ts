@@ -2,7 +2,11 @@
  * A flag as every caller sees it (HTTP, the CLI, an Effect host): with each configuration's
  * `lastEvaluatedAt` and its `stale` status (the rule is in domain/insights/Usage.ts).
  */
-import { Clock, Config, Context, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { ConfigError } from "effect/ConfigError"
 import type { Flag } from "../domain/definitions/Flag.js"
 import { DEFAULT_STALE_AFTER_DAYS, type FlagWithUsage, lastEvaluatedWithDependents, withUsage } from "../domain/insights/Usage.js"

@@ -2,7 +2,7 @@
  * Optimistic concurrency of flag writes: `If-Match` checked against the version read in the
  * write's transaction, and the storage's compare-and-set behind it as a safety net.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { Flag } from "../domain/definitions/Flag.js"
 import { PreconditionFailed, type ResourceNotFound } from "../domain/Errors.js"
 import { flagReplaced } from "../domain/NotFound.js"

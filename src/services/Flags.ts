@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { isSegmentOperator } from "../domain/conditions/OperatorTable.js"
 import { InvalidRequest, type PreconditionFailed, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { variationsChanged } from "../domain/definitions/ConfigVersion.js"

@@ -1,4 +1,7 @@
-import { Context, Duration, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { StorageError } from "../ports/StorageError.js"
 import { StorageHealth } from "../ports/StorageHealth.js"
 

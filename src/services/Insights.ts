@@ -10,7 +10,15 @@
  * `FLAGPORT_INSIGHTS_RETENTION_DAYS`. (A flag's last evaluations and stale status are part of the
  * flag as the Flags use case answers it: FlagUsage.ts.)
  */
-import { Cause, Clock, Config, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { ConfigError } from "effect/ConfigError"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { InvalidRequest, type ResourceNotFound, ServiceUnavailable } from "../domain/Errors.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { projectNotFound } from "../domain/NotFound.js"
 import type { ProjectRepositoryShape } from "../ports/ProjectRepository.js"
 

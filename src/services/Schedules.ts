@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { CurrentActor } from "../domain/audit/Actor.js"
 import { InvalidRequest, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { scheduleNotFound } from "../domain/NotFound.js"

@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../domain/definitions/Segment.js"

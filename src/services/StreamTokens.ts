@@ -6,7 +6,12 @@
  * The OFREP bulk evaluation puts a fresh token in the `eventStreams` URL it answers:
  * `StreamTokens.issue(principal, { projectId, environment })`.
  */
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { ApiKey, Principal } from "../domain/auth/ApiKey.js"
 import * as Policy from "../domain/auth/Policy.js"
 import {

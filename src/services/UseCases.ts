@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
 import * as Audit from "./Audit.js"
 import * as EnvironmentCopy from "./EnvironmentCopy.js"

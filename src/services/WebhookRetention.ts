@@ -6,7 +6,11 @@
  * events not yet fanned out are never deleted, whatever their age: a webhook never loses an event.
  * Time comes from Effect's Clock, so tests drive the schedule with TestClock.
  */
-import { Cause, Clock, Config, Duration, Effect } from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import type { StorageError } from "../ports/StorageError.js"

@@ -2,7 +2,8 @@
  * The one way a management write happens: a use case says what its write is, `Writer` does the
  * steps every write shares. The order, and why, is in docs/architecture.md ("One way to write").
  */
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import type { Flag } from "../domain/definitions/Flag.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import type { ResourceNotFound } from "../domain/Errors.js"

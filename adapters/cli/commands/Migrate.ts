@@ -1,5 +1,6 @@
 import * as Command from "@effect/cli/Command"
-import { Effect, Either } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Migrations from "../../sql/Migrations.js"
 import { databaseUrlConfig, parseDatabaseUrl, redactUrl } from "../../storage/DatabaseUrl.js"
 import { sqlClientFor } from "../../app/Composition.js"

@@ -1,6 +1,7 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { CreateProjectInput } from "../../../src/domain/definitions/Project.js"
 import { Projects } from "../../../src/services/Projects.js"
 import { decode } from "../Decode.js"

@@ -1,5 +1,5 @@
 import * as Command from "@effect/cli/Command"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as Shared from "../Options.js"
 import * as Storage from "../Storage.js"
 import { printJson, printLines } from "../Output.js"

@@ -12,7 +12,7 @@
  * the document the 431 that node's parser answers before routing, see OpenApiDocument.ts).
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import pkg from "../../../package.json" with { type: "json" }
 import { AuditPage, AuditQuery } from "../../../src/domain/audit/AuditPage.js"
 import { ApiKey, CreatedApiKey, CreateProjectKeyInput } from "../../../src/domain/auth/ApiKey.js"

@@ -8,7 +8,9 @@
  * caller learns nothing about the route beyond "401" and costs no body read.
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Effect, Either, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import type { Actor } from "../../../src/domain/audit/Actor.js"
 import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"

@@ -4,7 +4,7 @@
  */
 import { type HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Text } from "../../../src/domain/definitions/Text.js"
 
 // Path parameters are looked up in the database: U+0000 is refused (400) before any query.

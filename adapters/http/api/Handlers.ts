@@ -5,7 +5,11 @@
  * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
  */
 import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Either, Layer, Option, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Audit } from "../../../src/services/Audit.js"

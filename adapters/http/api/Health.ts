@@ -3,7 +3,7 @@
  * query with a short timeout). When the database cannot answer, 503 with the error envelope; the
  * cause goes to the log only.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Health } from "../../../src/services/Health.js"
 import * as Errors from "../shared/Errors.js"
 

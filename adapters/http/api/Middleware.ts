@@ -10,7 +10,9 @@
  * - anything unexpected -> logged with its cause, answered 500 with a message that leaks nothing.
  */
 import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { FlagportApi } from "./Api.js"
 import { MAX_BODY_BYTES } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"

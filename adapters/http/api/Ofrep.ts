@@ -7,7 +7,7 @@
  * OFREP's bodies in each response and declares the bearer scheme the lane checks.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { documentName } from "../../../src/domain/DocumentName.js"
 
 const Key = Schema.String.annotations({ description: "The flag key." })

@@ -11,7 +11,7 @@
  * - the webhook payloads, under OpenAPI 3.1 `webhooks`;
  * - the 431 of every operation (see `declareHeadersTooLarge`).
  */
-import { JSONSchema } from "effect"
+import * as JSONSchema from "effect/JSONSchema"
 import { WebhookEvent, WebhookEventType } from "../../../src/domain/webhooks/Webhook.js"
 
 type Json = Record<string, unknown>

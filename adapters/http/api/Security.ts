@@ -3,7 +3,8 @@
  * evaluation: client or server keys) and what each provides to the handlers. Auth.ts implements them.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
-import { Context, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
 import type { Actor } from "../../../src/domain/audit/Actor.js"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Errors from "../shared/Errors.js"

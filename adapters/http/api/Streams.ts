@@ -1,6 +1,6 @@
 /** The declaration of `GET /v1/stream` (answered by the lean lane: fast/StreamRoute.ts). */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { ConfigQuery } from "../shared/EvaluationRequests.js"
 import * as Errors from "../shared/Errors.js"
 import { described } from "./Declaring.js"

@@ -16,7 +16,8 @@
  * and gives a `LaneResponse`; the node `(req, res)` and the web `Request => Response` handlers
  * (serving/Embed.ts) translate.
  */
-import { Either, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import { contextLimitProblem } from "../../../src/domain/evaluation/ContextLimits.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"

@@ -14,7 +14,12 @@
  * The live change streams (StreamHub.ts) hear the same feed, after the snapshot cache, and
  * recheck their keys and channels every key TTL for what no announcement brought.
  */
-import { ConfigError, Context, Effect, Either, Layer, Option } from "effect"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Snapshots } from "../../../src/services/Snapshots.js"

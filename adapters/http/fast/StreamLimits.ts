@@ -8,8 +8,7 @@
  * (or `LaneConfig.streamLimits` in code). A slot is taken when the stream starts and given back
  * when it ends, whichever side ends it.
  */
-import { Config } from "effect"
-
+import * as Config from "effect/Config"
 export interface StreamLimitValues {
   /** Streams one API key may hold open (every stream token of the key counts as the key). */
   readonly perKey: number

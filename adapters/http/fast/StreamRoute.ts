@@ -16,7 +16,8 @@
  * then the hub sends one per change. Open streams are bounded per key, per client address and in
  * all (StreamLimits.ts): past a bound the answer is 429 with `Retry-After`, before any lookup.
  */
-import { Either, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { StreamTokenClaims } from "../../../src/domain/auth/StreamToken.js"

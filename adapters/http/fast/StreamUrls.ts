@@ -12,7 +12,7 @@
  * - A token is issued once per (key, project, environment) and handed out again while it has more
  *   than half its life left, so a bulk evaluation signs nothing in steady state.
  */
-import { Config } from "effect"
+import * as Config from "effect/Config"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { EvaluationScope } from "../../../src/domain/auth/Policy.js"
 import { DEFAULT_TTL_SECONDS } from "../../../src/domain/auth/StreamToken.js"

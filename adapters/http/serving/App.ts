@@ -6,7 +6,7 @@
  * and turn the result into node / web handlers.
  */
 import { HttpApiBuilder, OpenApi } from "@effect/platform"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import type { ApiKeys } from "../../../src/services/ApiKeys.js"
 import type { Audit } from "../../../src/services/Audit.js"
 import type { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"

@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url"
 import { promisify } from "node:util"
 import { gzip } from "node:zlib"
 import { HttpApi, HttpApiBuilder, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { acceptsGzip } from "../fast/Lane.js"
 
 export const DOCS_CONTENT_SECURITY_POLICY = [

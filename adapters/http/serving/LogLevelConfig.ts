@@ -2,8 +2,10 @@
  * FLAGPORT_LOG_LEVEL for the standalone server. Effect's own `Config.logLevel` wants its labels
  * (`WARN`, `OFF`); the accepted names are those of the CLI's `--log-level`, listed here.
  */
-import { Config, ConfigError, Either, LogLevel } from "effect"
-
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Either from "effect/Either"
+import * as LogLevel from "effect/LogLevel"
 /** The names `--log-level` accepts (@effect/cli's), so the variable and the option spell levels alike. */
 const LOG_LEVELS: Readonly<Record<string, LogLevel.LogLevel>> = {
   all: LogLevel.All,

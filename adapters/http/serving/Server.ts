@@ -15,7 +15,10 @@
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Config, Effect, Layer, Logger } from "effect"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import * as Composition from "../../app/Composition.js"
 import { answerClientError } from "./ClientError.js"
 import type { DashboardOptions } from "./Dashboard.js"

@@ -3,7 +3,10 @@
  * `Policy` (scheme, token shape, key lookup through the key cache), and the one mapping of any
  * failure to the error envelope (storage failures and defects are logged, answered 500).
  */
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"

@@ -9,7 +9,9 @@
  * (`https://app.example.com`), or `*` (the default) for any origin. No cookies are involved
  * (credentials are bearer keys or stream tokens), so `*` is safe to answer as is.
  */
-import { Config, ConfigError, Either } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Either from "effect/Either"
 import type { LaneResponse } from "./EvaluationLane.js"
 
 /** `*` (any origin) or the exact origins allowed. */

@@ -7,7 +7,7 @@
  * The lean evaluation lane uses `envelopeOf` + `statusOf` to write the very same bytes.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Problem } from "../../../src/domain/Errors.js"
 import type { Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, ResourceConflict, ResourceNotFound, ServiceUnavailable, Unauthenticated } from "../../../src/domain/Errors.js"
 

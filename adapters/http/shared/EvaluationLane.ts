@@ -4,7 +4,7 @@
  * gives the same bytes. Freshness after a write is not its business: the snapshot cache behind it
  * listens to the change feed (fast/LaneService.ts).
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { StreamOpening } from "./EventStream.js"
 import type { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery } from "./EvaluationRequests.js"

@@ -3,7 +3,7 @@
  * (api/Api.ts: decoding and the OpenAPI document) and by the fast routes (fast/: the same
  * `Schema`, same parse options, for every request the hand-written decoders do not accept).
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Attributes, EvaluationContext } from "../../../src/domain/evaluation/EvaluationContext.js"
 import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import { Text } from "../../../src/domain/definitions/Text.js"

@@ -3,8 +3,7 @@
  * and a value comes now or later, so the path stays synchronous while every cache hits (no
  * promise, no microtask) and only goes asynchronous when a cache must be (re)loaded.
  */
-import { Either } from "effect"
-
+import * as Either from "effect/Either"
 export type MaybeAsync<A> = A | Promise<A>
 
 export const andThen = <A, B>(value: MaybeAsync<A>, f: (a: A) => MaybeAsync<B>): MaybeAsync<B> => (value instanceof Promise ? value.then(f) : f(value))

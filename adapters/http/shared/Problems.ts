@@ -3,7 +3,7 @@
  * like `variations[1].value` (no leading `$`). Both HTTP lanes use this, so a bad request gets
  * the same 400 body whichever lane answered it.
  */
-import { ParseResult } from "effect"
+import * as ParseResult from "effect/ParseResult"
 import type { ProblemDetail } from "./Errors.js"
 import * as Errors from "./Errors.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"

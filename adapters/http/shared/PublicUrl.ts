@@ -9,8 +9,10 @@
  * host that is syntactically a host name or address with an optional port: a header is the
  * caller's to choose, and whatever we copy from it ends up in a URL a browser follows.
  */
-import { Config, ConfigError, Either, Option } from "effect"
-
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 /** A DNS name (letters, digits, hyphens, underscores in labels; optional final dot). */
 const HOST_NAME = /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/

@@ -3,8 +3,11 @@
  * runtime captured when their layer is built, answering a promise that rejects with the domain
  * failure itself, or with `Defect` for anything else (kept whole for the log).
  */
-import { Cause, Effect, Exit, Option, Runtime } from "effect"
-
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 /** A defect (not a domain failure) from a service call, kept whole for the log. */
 export class Defect extends Error {
   constructor(override readonly cause: Cause.Cause<unknown>) {

@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * The core tables (STORAGE helper). One schema for PostgreSQL and SQLite:
  * - `seq` is an auto-increment surrogate key that gives creation order; the public `id` is a

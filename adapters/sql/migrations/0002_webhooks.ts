@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Webhooks, their deliveries and the attempts made for them (WEBHOOK helper).
  * Timestamps are ISO 8601 UTC text (they compare in time order as text); booleans are 0/1.

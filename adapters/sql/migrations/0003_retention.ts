@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Indexes for retention (WebhookRepository.pruneFinished, EventOutbox.pruneDispatched), so the
  * hourly prune finds old finished deliveries and dispatched events without scanning the tables.

@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Each webhook's latest enabled window (domain/webhooks/WebhookWindow.ts), so fan-out gives a webhook
  * exactly the events that occurred while it was enabled, judged by the event's time rather than by

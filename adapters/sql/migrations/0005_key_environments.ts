@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Environment-scoped keys: a key may be bound to one environment of its project, which it alone
  * may then evaluate, download and stream. Existing keys stay valid in every environment (NULL).

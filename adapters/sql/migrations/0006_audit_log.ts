@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * The audit log: one row per management write, appended in the write's transaction and never
  * updated. `seq` orders the log (pages go newest first by it); `actor`, `before_state` and `after_state` are

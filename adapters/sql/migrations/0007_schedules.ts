@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Scheduled changes (adapters/sql/SqlScheduleRepository.ts). `targeting` and `actor` are JSON text;
  * timestamps ISO 8601 UTC text (they compare in time order as text). A schedule leased by a

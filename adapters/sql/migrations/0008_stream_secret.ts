@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * The secret that signs stream tokens (`GET /v1/stream?token=`): one row, made here once, so
  * every process on the database signs and verifies with the same key. 32 bytes from the OS

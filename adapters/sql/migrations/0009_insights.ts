@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Evaluation insights: counts per hour bucket (the hour's start, ISO 8601 UTC text) of each
  * (project, environment, flag, variation), and each flag's last evaluation per environment. Rows

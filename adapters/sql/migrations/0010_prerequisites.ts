@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Prerequisites: each flag configuration may require other flags of its environment to serve a
  * given variation. Stored as JSON text like the rules; existing configurations require nothing.

@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Configuration versions: each flag configuration records the flag's version as of the last
  * change to what its environment serves (its own targeting, or the flag's variations), so a

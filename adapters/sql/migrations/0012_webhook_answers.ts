@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * The delivery log no longer keeps what a destination answered: earlier versions stored the first
  * KiB of a non-2xx body in the attempt's `error` (`HTTP 503: <body>`), which showed an internal

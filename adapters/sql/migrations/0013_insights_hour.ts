@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
-
+import * as Effect from "effect/Effect"
 /**
  * Insights retention (FLAGPORT_INSIGHTS_RETENTION_DAYS) deletes the hourly counts of old hours,
  * across every project: an index on `hour` lets it find them without scanning the table (the

@@ -1,5 +1,5 @@
-import { Context, Schema } from "effect"
-
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
 /**
  * Who made a management write, as the audit log records it. The HTTP adapter provides the
  * authenticated key, the CLI provides `cli`, and the scheduler provides `schedule` with the key

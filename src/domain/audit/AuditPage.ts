@@ -1,4 +1,5 @@
-import { Option, Schema } from "effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Base64 from "../Base64.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"

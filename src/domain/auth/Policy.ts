@@ -5,7 +5,7 @@
  * Both HTTP lanes (the HttpApi middleware and the lean evaluation lane) call these functions,
  * so the two cannot disagree. Everything here is synchronous and total and returns `Either`.
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import type { ApiKey, Principal } from "./ApiKey.js"
 import { Forbidden, InvalidRequest, Unauthenticated } from "../Errors.js"
 

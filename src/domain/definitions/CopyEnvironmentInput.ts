@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
 import { Text } from "./Text.js"
 

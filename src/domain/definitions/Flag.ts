@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Key, Timestamp } from "./Ids.js"
 import { EnvironmentConfig } from "./Targeting.js"
 import { Text } from "./Text.js"

@@ -1,5 +1,4 @@
-import { Schema } from "effect"
-
+import * as Schema from "effect/Schema"
 /** Keys of flags, variations, environments and segments (contract: Conventions). */
 export const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 

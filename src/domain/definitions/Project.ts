@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Key, ProjectId, Timestamp } from "./Ids.js"
 import { Text } from "./Text.js"
 import { documentName } from "../DocumentName.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { OPERATOR_NAMES } from "../conditions/OperatorTable.js"
 import { Key } from "./Ids.js"
 import { Text } from "./Text.js"

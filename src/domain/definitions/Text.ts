@@ -8,8 +8,7 @@
  * them into a 400 with the field's path. JSON values (variation values, condition values) are
  * stored as JSON text, where both are escaped and round-trip exactly, and are not concerned.
  */
-import { Schema } from "effect"
-
+import * as Schema from "effect/Schema"
 export const NUL_MESSAGE = "must not contain the NUL character (U+0000)"
 export const UNICODE_MESSAGE = "must be valid Unicode (a lone surrogate such as \\ud800 is not a character)"
 

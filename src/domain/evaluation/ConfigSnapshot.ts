@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { FlagType, Variation } from "../definitions/Flag.js"
 import { Condition, Prerequisite, Rule } from "../definitions/Targeting.js"
 import { documentName } from "../DocumentName.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
 
 export const ReasonKind = Schema.Literal("OFF", "FALLTHROUGH", "RULE_MATCH", "PREREQUISITE_FAILED", "ERROR")

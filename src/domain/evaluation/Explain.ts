@@ -17,7 +17,7 @@
  * rules at the first that serves, the prerequisites at the first not met, the segments of a
  * segment condition at the first that matches. A disabled or broken flag has empty lists.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
 import { bucketOfHash } from "./Bucketing.js"
 import type { CompiledCondition, CompiledPrerequisite, CompiledRollout, CompiledRule } from "./Compiled.js"

@@ -3,7 +3,7 @@
  * when each flag was last evaluated. The schemas of `POST /v1/insights` (an SDK's own counts)
  * and of the series endpoint, and the hour arithmetic both sides share.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
 import { Key } from "../definitions/Ids.js"
 import { limit } from "../Limits.js"

@@ -3,7 +3,7 @@
  * when the flag was last evaluated there, and whether the flag is stale. The stale rule lives
  * here and nowhere else.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
 import { Flag } from "../definitions/Flag.js"
 import { EnvironmentConfig } from "../definitions/Targeting.js"

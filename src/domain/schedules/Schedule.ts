@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Actor } from "../audit/Actor.js"
 import { documentName } from "../DocumentName.js"
 import { Key } from "../definitions/Ids.js"

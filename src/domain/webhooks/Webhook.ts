@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Flag } from "../definitions/Flag.js"
 import { Timestamp } from "../definitions/Ids.js"
 import { Text } from "../definitions/Text.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Timestamp } from "../definitions/Ids.js"
 import { WebhookEventType } from "./Webhook.js"
 import { documentName } from "../DocumentName.js"
