@@ -1,6 +1,6 @@
 /**
  * A server key bound to an environment cannot escape it, through a real server on SQLite and
- * PostgreSQL: it makes no key wider than itself (unbound, or bound elsewhere) and writes only its
+ * PostgreSQL: it makes or revokes no key wider than itself (unbound, or bound elsewhere) and writes only its
  * own environment's configuration (targeting, a copy into it, a schedule for it). A refusal
  * changes nothing; the same writes in its own environment succeed.
  */
@@ -36,6 +36,18 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
     const same = await bound("POST", "/v1/projects/p1/keys", { type: "client", name: "same", environment: "production" })
     expect(same.status, JSON.stringify(same.body)).toBe(201)
     expect(same.body).toMatchObject({ environment: "production" })
+  })
+
+  it("revokes no key wider than itself", async () => {
+    const made = async (body: unknown) => ((await admin("POST", "/v1/projects/p1/keys", body)).body as { id: string }).id
+    const unbound = await made({ type: "client", name: "unbound" })
+    const development = await made({ type: "server", name: "dev", environment: "development" })
+    const production = await made({ type: "client", name: "prod", environment: "production" })
+    refused(await bound("DELETE", `/v1/projects/p1/keys/${unbound}`), Messages.revokeWiderThanCaller)
+    refused(await bound("DELETE", `/v1/projects/p1/keys/${development}`), Messages.revokeWiderThanCaller)
+    const live = ((await admin("GET", "/v1/projects/p1/keys")).body as { data: Array<{ id: string; revokedAt: string | null }> }).data
+    expect(live.filter((key) => key.id === unbound || key.id === development).map((key) => key.revokedAt)).toEqual([null, null])
+    expect((await bound("DELETE", `/v1/projects/p1/keys/${production}`)).status).toBe(204)
   })
 
   it("writes only its own environment's configuration: targeting, copies into it, schedules", async () => {

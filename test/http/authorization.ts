@@ -251,6 +251,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     name: "DELETE /v1/projects/{p}/keys/{k}",
     kind: "management",
     success: 204,
+    // The key revoked here is unbound: wider than a production-bound caller.
+    boundServer: forbidden(Messages.revokeWiderThanCaller),
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/keys/${(await freshKey(t, n)).id}` })
   },
   { name: "GET /v1/projects/{p}/audit", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/audit" }) },

@@ -208,6 +208,14 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
       Effect.gen(function* () {
         const access = yield* ManagementAccess
         const keys = yield* ApiKeys
+        // A bound key revokes only keys of its own environment; an unknown id falls through to the 404.
+        const target = (yield* mapped(keys.listInProject(path.projectId))).find((key) => key.id === path.keyId)
+        if (target !== undefined) {
+          yield* Either.match(Policy.authorizeKeyRevocation(access.principal, target.environment), {
+            onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
+            onRight: () => Effect.void
+          })
+        }
         yield* mapped(keys.revokeInProject(path.projectId, path.keyId, access.principal.keyId))
       })
     )

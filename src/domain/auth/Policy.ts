@@ -20,6 +20,8 @@ export const Messages = {
   environmentMismatch: "API key is not valid for this environment",
   /** A key bound to one environment asked for a key not bound to that same environment. */
   keyWiderThanCaller: "A key bound to an environment can only create keys bound to the same environment.",
+  /** A key bound to one environment tried to revoke a key not bound to that same environment. */
+  revokeWiderThanCaller: "A key bound to an environment can only revoke keys bound to the same environment.",
   /** The 400 of a request that names no environment with a key bound to none (as a missing field). */
   requestInvalid: "The request is invalid."
 } as const
@@ -188,4 +190,13 @@ export const authorizeEnvironmentWrite = (principal: Principal, environment: str
 export const authorizeKeyCreation = (principal: Principal, environment: string | null): Either.Either<void, Forbidden> => {
   const bound = boundEnvironment(principal)
   return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.keyWiderThanCaller }))
+}
+
+/**
+ * Revoking a key: the same reach as making one. A development-bound key that could revoke the
+ * production or unbound keys could take production's applications down from outside its binding.
+ */
+export const authorizeKeyRevocation = (principal: Principal, environment: string | null): Either.Either<void, Forbidden> => {
+  const bound = boundEnvironment(principal)
+  return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.revokeWiderThanCaller }))
 }
