@@ -1,37 +1,9 @@
 /**
- * Compiled snapshots per (project, environment), kept fresh by the project's revision
- * (`Snapshots.revision`, one counter bumped by every write that can change a snapshot).
- *
- * Freshness, the safety net: the revision of a project is re-read at most every `checkIntervalMs` (250 ms),
- * lazily, by the first request after the interval; that request waits for the answer, every
- * other request meanwhile is served from the cache. `checkedAt` is the time the read started,
- * so a write acknowledged at time T (by any process on the same database) is served by every
- * process from T + 250 ms + one revision read + one snapshot rebuild at the latest: well
- * inside the contract's 1 s. In steady state a request touches no database. A check that finds a
- * newer revision than the cache knew (a write no announcement brought) calls `discovered`, so the
- * live streams hear of it as of an announced one.
- *
- * A committed write, announced on the change feed (by any writer in this process, or by another
- * process on a shared PostgreSQL), calls `committed(change)`. When the change is the next
- * revision after the one held (the usual case), the cache needs no check at all: it takes the
- * new revision from the change, keeps the environment keys when the change cannot have touched
- * them, and relabels the entries of environments the change did not touch; only the changed
- * environments are rebuilt (one snapshot load each, on their next request). Otherwise (a gap, a
- * new environment, an unknown project) it falls back to `invalidate(projectId)`, which bumps
- * the project's invalidation counter, and until a revision check that *started after* the
- * invalidation has finished, every request for the project waits for that check (one read,
- * shared). A check that started before it cannot mark the project fresh, and a snapshot load
- * that started at an older revision than the one now known is never handed back.
- *
- * Bounds (whatever a client sends): the project's environment keys are read with its revision
- * (again whenever the revision changes), and an environment is only given an entry when it is
- * one of them; anything else (or a name not matching the key pattern) is a 404 with no entry and
- * no load. Projects are capped at `maxProjects` (oldest dropped first), unknown project ids are
- * remembered apart (at most `maxUnknownProjects`, for one interval) and environments per project
- * at `maxEnvironmentsPerProject`.
- *
- * Each entry also holds what `GET /v1/config` sends: the JSON body serialized once per
- * version, its gzip (made on first demand, once per version) and its ETag.
+ * Compiled snapshots per (project, environment), labelled with the project's revision and kept
+ * fresh by the change feed (`committed`), with a lazy revision check every `checkIntervalMs` as the
+ * safety net (`discovered` tells the streams of what only the check found). Bounded whatever a
+ * client sends. Each entry also holds `GET /v1/config`'s body, its gzip and its ETag.
+ * Why and how: docs/http.md, "Freshness: the change feed, with a revision poll as the safety net".
  */
 import { createHash } from "node:crypto"
 import { gzipSync } from "node:zlib"

@@ -1,17 +1,8 @@
 /**
- * Ends the lane's node answers together, at the end of the event-loop turn that computed them.
- *
- * Why: under load, one turn of Node's loop reads many requests (one per ready socket), and the
- * lane answers each synchronously. Ended one by one, the answers leave tens of microseconds apart,
- * and a client process that goes back to sleep in between is woken once per answer. Waking a
- * sleeping process on another CPU is paid by the writer, inside `write`: on a virtual machine an
- * inter-processor interrupt, measured at 11 to 15% of the server's CPU (docs/benchmarks.md).
- * Ended back to back (`setImmediate` runs right after the loop's poll phase), the first answer wakes
- * the client and the others find it awake. Netty's FlushConsolidationHandler does the same for
- * the same reason.
- *
- * At light load a turn holds one request, and its answer leaves in that same turn. The status and
- * headers are set at once by the caller; only `end` waits.
+ * Ends the lane's node answers together, at the end of the event-loop turn that computed them,
+ * so a client woken by the first finds the rest waiting (write coalescing). Status and headers are
+ * set by the caller at once; only `end` waits. Why, and what it measured: docs/http.md and
+ * docs/benchmarks.md, "Write coalescing".
  */
 import type { ServerResponse } from "node:http"
 

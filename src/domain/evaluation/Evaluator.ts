@@ -1,29 +1,9 @@
 /**
- * Flag evaluation: synchronous, total, and the same function for the HTTP evaluation routes
- * (standalone or mounted), for in-process evaluation through the public `Evaluate` namespace
- * (Evaluate.ts) and for the client SDK, so local and remote evaluation cannot disagree. This
- * module evaluates compiled snapshots only; it does not load the regular expression engine, which
- * the client SDK loads on demand (conditions/RegexEngine.ts).
- *
- *   configuration disabled           -> OFF          (off variation)
- *   a prerequisite not met           -> PREREQUISITE_FAILED (prerequisiteKey; off variation)
- *   enabled, a rule matches          -> RULE_MATCH   (ruleId, ruleIndex; the rule's variation or rollout's)
- *   enabled, no rule matches         -> FALLTHROUGH  (default variation)
- *   definition cannot be evaluated   -> ERROR        (off variation when it exists, else value null)
- *
- * Hot path: every result a flag can return is precomputed and frozen by `compile`, so an
- * evaluation allocates nothing in the common case; conditions are pre-resolved (operators,
- * prepared values, segments), rollouts hash from a precomputed seed prefix, and nothing is
- * parsed, looked up by name or wrapped in a closure per call. See docs/evaluation.md.
- *
- * Prerequisites are evaluated by this same function, in order, before the rules; one is met when
- * its flag serves the named variation without an error. `compile` guarantees the links end and
- * bound the work (definitions/PrerequisiteGraph.ts). A flag without prerequisites pays one length
- * check.
- *
- * Explain: every step can report to an optional `EvaluationObserver` (Explain.ts builds the trace
- * from it). Without one, the cost is an `undefined` check per step; with one, the same code runs,
- * so a trace can never disagree with the answer.
+ * Flag evaluation: synchronous, total, and the one function behind the HTTP routes, in-process
+ * evaluation and the client SDK, so local and remote answers cannot disagree. It evaluates
+ * compiled snapshots only (every result precomputed by `compile`: no allocation in the common case);
+ * an optional `EvaluationObserver` sees each step, which is how Explain.ts builds its trace.
+ * Reasons, prerequisites and the hot path: docs/evaluation.md.
  */
 import { bucketValue, hashWith } from "./Bucketing.js"
 import {
