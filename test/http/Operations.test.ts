@@ -12,6 +12,7 @@ import * as StorageLayer from "../../adapters/app/Composition.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
+import { Health, make as makeHealth } from "../../src/services/Health.js"
 import { Projects } from "../../src/services/Projects.js"
 import { Snapshots } from "../../src/services/Snapshots.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
@@ -94,8 +95,11 @@ describe("GET /health", () => {
   it("503 with the envelope when the database does not answer", async () => {
     const t = track(
       await startServer(StorageLayer.memoryStorage, {
-        override: (ctx) =>
-          Context.add(ctx, StorageHealth, { backend: "memory", check: Effect.fail(new StorageError({ message: "database is gone" })) })
+        // The Health service is built from the storage's health when the app is composed: replace both.
+        override: (ctx) => {
+          const gone = StorageHealth.of({ backend: "memory", check: Effect.fail(new StorageError({ message: "database is gone" })) })
+          return Context.add(Context.add(ctx, StorageHealth, gone), Health, Effect.runSync(Effect.provideService(makeHealth, StorageHealth, gone)))
+        }
       })
     )
     captureLogs()
