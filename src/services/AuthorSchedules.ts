@@ -4,7 +4,7 @@
  * both commit together or not at all; each cancellation is its own audit entry in the schedule's
  * project, by the revoker (`CurrentActor`).
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ScheduleRepository } from "../ports/ScheduleRepository.js"
 import { cancelledEntry } from "./ScheduleView.js"
 import * as Writes from "./Writes.js"
