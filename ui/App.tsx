@@ -12,13 +12,14 @@ import { FlagPage } from "./pages/FlagPage.js"
 import { FlagsPage } from "./pages/FlagsPage.js"
 import { KeysPage } from "./pages/KeysPage.js"
 import { PlaygroundPage } from "./pages/PlaygroundPage.js"
+import { SchedulesPage } from "./pages/SchedulesPage.js"
 import { SegmentsPage } from "./pages/SegmentsPage.js"
 import { SignInPage } from "./pages/SignInPage.js"
 import { WebhooksPage } from "./pages/WebhooksPage.js"
 
 /**
- * The navigation. The pages about governing change (keys and the audit log now; scheduled changes
- * when the API has them) are siblings at the end, each one entry here, one route and one `Page` case.
+ * The navigation. The pages about governing change (keys, the audit log, the pending scheduled
+ * changes) are siblings at the end, each one entry here, one route and one `Page` case.
  */
 const NAV: ReadonlyArray<{ readonly label: string; readonly route: Route; readonly pages: ReadonlyArray<Route["page"]> }> = [
   { label: "Flags", route: { page: "flags" }, pages: ["flags", "flag"] },
@@ -27,7 +28,8 @@ const NAV: ReadonlyArray<{ readonly label: string; readonly route: Route; readon
   { label: "Webhooks", route: { page: "webhooks" }, pages: ["webhooks"] },
   { label: "Playground", route: { page: "playground" }, pages: ["playground"] },
   { label: "Keys", route: { page: "keys" }, pages: ["keys"] },
-  { label: "Audit log", route: { page: "audit" }, pages: ["audit"] }
+  { label: "Audit log", route: { page: "audit" }, pages: ["audit"] },
+  { label: "Schedules", route: { page: "schedules" }, pages: ["schedules"] }
 ]
 
 const Page = ({ project, at }: { project: string; at: Route }) => {
@@ -48,6 +50,8 @@ const Page = ({ project, at }: { project: string; at: Route }) => {
       return <KeysPage projectId={project} />
     case "audit":
       return <AuditPage projectId={project} />
+    case "schedules":
+      return <SchedulesPage projectId={project} />
   }
 }
 

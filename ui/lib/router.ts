@@ -13,6 +13,7 @@ export type Route =
   | { readonly page: "playground" }
   | { readonly page: "keys" }
   | { readonly page: "audit" }
+  | { readonly page: "schedules" }
 
 export const parseRoute = (hash: string): Route => {
   const parts = hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p))
@@ -25,6 +26,7 @@ export const parseRoute = (hash: string): Route => {
     case "playground":
     case "keys":
     case "audit":
+    case "schedules":
       return { page: parts[0] }
     default:
       return { page: "flags" }
