@@ -64,6 +64,9 @@ describe("stream URLs", () => {
     const port = new URL(t.url).port
     const forged = await bulk(t.url, t.keys.client, { "x-forwarded-proto": "javascript:alert(1)//", "x-forwarded-host": "flags.example.com" })
     expect(forged.body.eventStreams?.[0]?.url).toMatch(/^http:\/\/flags\.example\.com\/v1\/stream\?token=/)
+    // A proxy that appends: the client's own values come first, the proxy's last; the last counts.
+    const appended = await bulk(t.url, t.keys.client, { "x-forwarded-proto": "http, https", "x-forwarded-host": "evil.example, flags.example.com" })
+    expect(appended.body.eventStreams?.[0]?.url).toMatch(/^https:\/\/flags\.example\.com\/v1\/stream\?token=/)
     const upper = await bulk(t.url, t.keys.client, { "x-forwarded-proto": "HTTPS", "x-forwarded-host": `127.0.0.1:${port}` })
     expect(upper.body.eventStreams?.[0]?.url).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:${port}/v1/stream\\?token=`))
     for (const host of ["evil.example/<script>", "evil.example@x", "a b", "evil.example:99999", "javascript:alert(1)"]) {

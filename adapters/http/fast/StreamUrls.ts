@@ -26,8 +26,12 @@ export const trustProxyConfig: Config.Config<boolean> = Config.boolean("FLAGPORT
 
 const MAX_CACHED = 10_000
 
-const firstValue = (header: string | undefined): string | undefined => {
-  const value = header?.split(",")[0]?.trim()
+/**
+ * The last value of a list header: the one the nearest proxy (the trusted one) wrote. A proxy that
+ * appends leaves the client's own values first, so the first one would be the client's choice.
+ */
+const lastValue = (header: string | undefined): string | undefined => {
+  const value = header?.split(",").pop()?.trim()
   return value === undefined || value === "" ? undefined : value
 }
 
@@ -36,8 +40,8 @@ const firstValue = (header: string | undefined): string | undefined => {
  * host. A forwarded host that is not valid is not replaced by `Host`: the proxy said something else.
  */
 export const originOf = (request: LaneRequest, trustProxy: boolean): string | undefined => {
-  const forwardedHost = trustProxy ? firstValue(request.header("x-forwarded-host")) : undefined
-  const scheme = trustProxy ? firstValue(request.header("x-forwarded-proto")) : undefined
+  const forwardedHost = trustProxy ? lastValue(request.header("x-forwarded-host")) : undefined
+  const scheme = trustProxy ? lastValue(request.header("x-forwarded-proto")) : undefined
   return requestOrigin(scheme, forwardedHost ?? request.header("host"))
 }
 
