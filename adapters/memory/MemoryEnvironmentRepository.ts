@@ -3,6 +3,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { Environment } from "../../src/domain/definitions/Project.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
+import { NotFound } from "../../src/ports/StorageError.js"
 import { jsonCopy, MemoryDb } from "./MemoryDb.js"
 import { insertNew, scoped } from "./MemoryTables.js"
 
@@ -16,6 +17,13 @@ export const layer = Layer.effect(
     return EnvironmentRepository.of({
       insert: (env) => insertNew(table, scoped(env.projectId, env.key), () => jsonCopy(env), "environment", env.key),
       list: (projectId) => Effect.map(table.get, (map) => Array.from(map.values()).filter((e) => e.projectId === projectId)),
+      update: (env) =>
+        table.modify((map) => {
+          const id = scoped(env.projectId, env.key)
+          const existing = map.get(id)
+          if (existing === undefined) return [false, map]
+          return [true, new Map(map).set(id, { ...existing, name: env.name, clientConfig: env.clientConfig })]
+        }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "environment", key: env.key }))))),
       get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key))))
     })
   })

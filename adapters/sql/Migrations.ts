@@ -16,6 +16,7 @@ import Prerequisites from "./migrations/0010_prerequisites.js"
 import ConfigVersions from "./migrations/0011_config_versions.js"
 import WebhookAnswers from "./migrations/0012_webhook_answers.js"
 import InsightsHour from "./migrations/0013_insights_hour.js"
+import EnvironmentClientConfig from "./migrations/0014_environment_client_config.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -36,7 +37,8 @@ export const migrations = {
   "0010_prerequisites": Prerequisites,
   "0011_config_versions": ConfigVersions,
   "0012_webhook_answers": WebhookAnswers,
-  "0013_insights_hour": InsightsHour
+  "0013_insights_hour": InsightsHour,
+  "0014_environment_client_config": EnvironmentClientConfig
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

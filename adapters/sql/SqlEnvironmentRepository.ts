@@ -3,8 +3,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type { Environment } from "../../src/domain/definitions/Project.js"
+import { ClientConfig, type Environment } from "../../src/domain/definitions/Project.js"
 import { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
+import { NotFound } from "../../src/ports/StorageError.js"
 import { decodeRows } from "./SqlRows.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"
 
@@ -13,16 +14,19 @@ const EnvironmentRow = Schema.Struct({
   project_id: Schema.String,
   key: Schema.String,
   name: Schema.String,
+  client_config: ClientConfig,
   created_at: Schema.String
 })
 
 const decodeEnvironments = decodeRows(EnvironmentRow, "flagport_environments")
+const decodeIds = decodeRows(Schema.Struct({ id: Schema.String }), "flagport_environments")
 
 const toEnvironment = (row: typeof EnvironmentRow.Type): Environment => ({
   id: row.id,
   projectId: row.project_id,
   key: row.key,
   name: row.name,
+  clientConfig: row.client_config,
   createdAt: row.created_at
 })
 
@@ -36,17 +40,27 @@ export const make = Effect.gen(function* () {
           project_id: env.projectId,
           key: env.key,
           name: env.name,
+          client_config: env.clientConfig,
           created_at: env.createdAt
         })}`
       ).pipe(Effect.asVoid),
     list: (projectId) =>
       orFail(
-        sql`SELECT id, project_id, key, name, created_at FROM flagport_environments
+        sql`SELECT id, project_id, key, name, client_config, created_at FROM flagport_environments
           WHERE project_id = ${projectId} ORDER BY seq`
       ).pipe(Effect.flatMap(decodeEnvironments), Effect.map((rows) => rows.map(toEnvironment))),
+    update: (env) =>
+      orFail(
+        sql`UPDATE flagport_environments SET name = ${env.name}, client_config = ${env.clientConfig}
+          WHERE project_id = ${env.projectId} AND key = ${env.key}
+          RETURNING id`
+      ).pipe(
+        Effect.flatMap(decodeIds),
+        Effect.flatMap((rows) => (rows.length === 0 ? Effect.fail(new NotFound({ entity: "environment", key: env.key })) : Effect.void))
+      ),
     get: (projectId, key) =>
       orFail(
-        sql`SELECT id, project_id, key, name, created_at FROM flagport_environments
+        sql`SELECT id, project_id, key, name, client_config, created_at FROM flagport_environments
           WHERE project_id = ${projectId} AND key = ${key}`
       ).pipe(Effect.flatMap(decodeEnvironments), Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEnvironment)))
   })

@@ -2,7 +2,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { Environment } from "../domain/definitions/Project.js"
-import type { DuplicateKey, StorageError } from "./StorageError.js"
+import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
 
 export interface EnvironmentRepositoryShape {
   /**
@@ -12,6 +12,12 @@ export interface EnvironmentRepositoryShape {
   readonly insert: (environment: Environment) => Effect.Effect<void, DuplicateKey | StorageError>
   /** The environments of a project, in creation order (empty for an unknown project). */
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Environment>, StorageError>
+  /**
+   * Replaces the settings of an existing environment (found by project and key) with those of
+   * `environment` (its name and `clientConfig`; id, key and creation time stay). NotFound when
+   * there is none.
+   */
+  readonly update: (environment: Environment) => Effect.Effect<void, NotFound | StorageError>
   /** One environment by project and key, if any. */
   readonly get: (projectId: string, key: string) => Effect.Effect<Option.Option<Environment>, StorageError>
 }

@@ -1,8 +1,10 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
-import type { CreateEnvironmentInput, Environment } from "../domain/definitions/Project.js"
+import { type CreateEnvironmentInput, DEFAULT_CLIENT_CONFIG, type Environment, type UpdateEnvironmentInput } from "../domain/definitions/Project.js"
+import { environmentNotFound } from "../domain/NotFound.js"
 import { disabledConfig } from "../domain/definitions/Flag.js"
 import { configChanged } from "../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
@@ -23,6 +25,16 @@ export interface EnvironmentsShape {
     projectId: string,
     input: CreateEnvironmentInput
   ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | StorageError>
+  /**
+   * Changes the settings given (`clientConfig`), keeps the others; audited as
+   * `environment.updated` and announced for that environment, so every process's caches see it.
+   * 404 for an unknown project or environment.
+   */
+  readonly update: (
+    projectId: string,
+    key: string,
+    input: UpdateEnvironmentInput
+  ) => Effect.Effect<Environment, ResourceNotFound | StorageError>
   /** The project's environments in creation order; 404 for an unknown project. */
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Environment>, ResourceNotFound | StorageError>
 }
@@ -40,7 +52,7 @@ export const make = Effect.gen(function* () {
     const id = yield* ids.next
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const environment: Environment = { id, projectId, key: input.key, name: input.name, createdAt: now }
+        const environment: Environment = { id, projectId, key: input.key, name: input.name, clientConfig: DEFAULT_CLIENT_CONFIG, createdAt: now }
         yield* environments.insert(environment).pipe(
           Effect.catchTag("DuplicateKey", () =>
             Effect.fail(new ResourceConflict({ message: `Environment '${input.key}' already exists in project '${projectId}'` }))
@@ -66,12 +78,30 @@ export const make = Effect.gen(function* () {
     )
   })
 
+  const update = Effect.fn("Environments.update")(function* (projectId: string, key: string, input: UpdateEnvironmentInput) {
+    return yield* writes.serving(projectId, ({ revision }) =>
+      Effect.gen(function* () {
+        const found = yield* environments.get(projectId, key)
+        if (Option.isNone(found)) return yield* environmentNotFound(projectId, key)
+        const before = found.value
+        const after: Environment = { ...before, ...(input.clientConfig === undefined ? {} : { clientConfig: input.clientConfig }) }
+        yield* environments.update(after).pipe(Effect.catchTag("NotFound", () => environmentNotFound(projectId, key)))
+        return {
+          value: after,
+          audit: [{ action: "environment.updated", resource: { type: "environment", key }, environment: key, before, after }],
+          // Only this environment's answers may differ (who may read its configuration).
+          change: configChanged(projectId, revision, "environment", { environments: [key] })
+        } satisfies Writes.Written<Environment>
+      })
+    )
+  })
+
   const list = Effect.fn("Environments.list")(function* (projectId: string) {
     yield* requireProject(projects, projectId)
     return yield* environments.list(projectId)
   })
 
-  return Environments.of({ create, list })
+  return Environments.of({ create, update, list })
 })
 
 export const layer = Layer.effect(Environments, make)

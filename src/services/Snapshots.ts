@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ConfigSnapshot } from "../domain/evaluation/ConfigSnapshot.js"
+import type { ClientConfig } from "../domain/definitions/Project.js"
 import { ResourceNotFound } from "../domain/Errors.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
@@ -19,12 +20,16 @@ export interface SnapshotsShape {
   readonly revision: (projectId: string) => Effect.Effect<number, ResourceNotFound | StorageError>
   /**
    * Everything an in-process evaluator needs to evaluate one environment (`GET /v1/config`), with the revision it
-   * reflects. 404 for an unknown project or environment.
+   * reflects, and the environment's `clientConfig` (whether client keys may read it). 404 for an
+   * unknown project or environment.
    */
   readonly snapshot: (
     projectId: string,
     environmentKey: string
-  ) => Effect.Effect<{ readonly revision: number; readonly snapshot: ConfigSnapshot }, ResourceNotFound | StorageError>
+  ) => Effect.Effect<
+    { readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig: ClientConfig },
+    ResourceNotFound | StorageError
+  >
 }
 
 export class Snapshots extends Context.Tag("@flagport/services/Snapshots")<Snapshots, SnapshotsShape>() {}
@@ -60,7 +65,7 @@ export const make = Effect.gen(function* () {
         segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions }))
       }
       const after = yield* revision(projectId)
-      return { before, after, snapshot }
+      return { before, after, snapshot, clientConfig: environment.value.clientConfig }
     })
 
   /**
@@ -71,8 +76,8 @@ export const make = Effect.gen(function* () {
    */
   const snapshot = Effect.fn("Snapshots.snapshot")(function* (projectId: string, environmentKey: string) {
     for (let attempt = 1; ; attempt++) {
-      const { after, before, snapshot } = yield* read(projectId, environmentKey)
-      if (before === after || attempt >= MAX_ATTEMPTS) return { revision: before, snapshot }
+      const { after, before, clientConfig, snapshot } = yield* read(projectId, environmentKey)
+      if (before === after || attempt >= MAX_ATTEMPTS) return { revision: before, snapshot, clientConfig }
     }
   })
 

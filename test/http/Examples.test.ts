@@ -35,7 +35,9 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/insights", {}],
   ["post", "/v1/explain", {}],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
-  ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }]
+  ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }],
+  // Last: its example withholds production's configuration from client keys.
+  ["patch", "/v1/projects/{projectId}/environments/{environmentKey}", { projectId: "shop", environmentKey: "production" }]
 ]
 
 /** A client key of the story's project, for the OFREP routes (made once, through the key API). */

@@ -30,6 +30,7 @@ const PATHS = [
   "/health",
   "/v1/projects",
   "/v1/projects/{projectId}/environments",
+  "/v1/projects/{projectId}/environments/{environmentKey}",
   "/v1/projects/{projectId}/environments/{environmentKey}/copy",
   "/v1/projects/{projectId}/flags",
   "/v1/projects/{projectId}/flags/{flagKey}",

@@ -123,6 +123,15 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/environments", body: { key: `env-${n}`, name: "Env" } })
   },
   {
+    name: "PATCH /v1/projects/{p}/environments/{e}",
+    kind: "management",
+    success: 200,
+    // Development's setting (kept "full": the evaluation rows read development's configuration with
+    // client keys): the key bound to production may not change it.
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async () => ({ method: "PATCH", path: "/v1/projects/p1/environments/development", body: { clientConfig: "full" } })
+  },
+  {
     name: "POST /v1/projects/{p}/environments/{e}/copy",
     kind: "management",
     success: 200,

@@ -22,7 +22,7 @@ import { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResul
 import { CreateFlagInput, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
 import { Text } from "../../../src/domain/definitions/Text.js"
 import { documentName } from "../../../src/domain/DocumentName.js"
-import { CreateEnvironmentInput, CreateProjectInput, Environment, Project } from "../../../src/domain/definitions/Project.js"
+import { CreateEnvironmentInput, CreateProjectInput, Environment, Project, UpdateEnvironmentInput } from "../../../src/domain/definitions/Project.js"
 import { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../src/domain/definitions/Segment.js"
 import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import { CopyEnvironmentInput } from "../../../src/domain/definitions/CopyEnvironmentInput.js"
@@ -133,6 +133,13 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
       .addError(Errors.Conflict),
     "Create an environment",
     "Adds an environment to a project; every existing flag gets a configuration in it (disabled, serving its off variation). 409 when the key is taken."
+  ))
+  .add(described(
+    HttpApiEndpoint.patch("update")`/v1/projects/${projectId}/environments/${environmentKey}`
+      .setPayload(strict(UpdateEnvironmentInput).annotations({ examples: [{ clientConfig: "evaluated" }] }))
+      .addSuccess(EnvironmentDoc),
+    "Change an environment's settings",
+    "Changes the settings given and keeps the others; answers the environment. `clientConfig`: `full` (the default, the specification's) lets client keys fetch `GET /v1/config`, rules and segments (with their values) included; `evaluated` gives client keys evaluated answers only (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` (whose trace shows the rules' values) answer them 403. Server keys always get the configuration. A key bound to an environment changes only that one (403). Audited as `environment.updated`."
   ))
   .add(described(
     HttpApiEndpoint.post("copy")`/v1/projects/${projectId}/environments/${environmentKey}/copy`

@@ -82,6 +82,7 @@ export const environment: Environment = {
   projectId: "shop",
   key: "production",
   name: "Production",
+  clientConfig: "full",
   createdAt: "2026-11-23T09:00:01.000Z"
 }
 

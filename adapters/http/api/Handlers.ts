@@ -111,6 +111,12 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
       Effect.flatMap(Environments, (envs) => Effect.map(mapped(envs.list(path.projectId)), (data) => ({ data })))
     )
     .handle("create", ({ path, payload }) => Effect.flatMap(Environments, (envs) => mapped(envs.create(path.projectId, payload))))
+    .handle("update", ({ path, payload }) =>
+      Effect.zipRight(
+        mayWrite(path.environmentKey),
+        Effect.flatMap(Environments, (envs) => mapped(envs.update(path.projectId, path.environmentKey, payload)))
+      )
+    )
     .handle("copy", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         yield* mayWrite(path.environmentKey)

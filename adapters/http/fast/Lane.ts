@@ -286,6 +286,7 @@ export class Lane implements EvaluationLaneShape {
   explain(principal: Principal, input: ExplainRequest): MaybeAsync<LaneResponse> {
     checkContextLimits(input.context, "context")
     return andThen(this.entry(this.scope(principal, input)), (entry) => {
+      unwrap(Policy.authorizeConfigRead(principal, entry.clientConfig))
       if (!Evaluate.hasFlag(entry.compiled, input.flagKey)) throw Errors.notFound(`Flag '${input.flagKey}' not found`)
       const { result, trace } = Evaluate.explain(entry.compiled, input.flagKey, input.context)
       return json(200, `{"result":${resultJson(result)},"trace":${JSON.stringify(trace)}}`)
@@ -300,6 +301,7 @@ export class Lane implements EvaluationLaneShape {
     acceptEncoding: string | undefined
   ): MaybeAsync<LaneResponse> {
     return andThen(this.entry(this.scope(principal, query)), (entry) => {
+      unwrap(Policy.authorizeConfigRead(principal, entry.clientConfig))
       if (etagMatches(ifNoneMatch, entry.etag)) {
         return { status: 304, headers: { etag: entry.etag, vary: "Accept-Encoding" }, body: undefined }
       }

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto"
 import { gzipSync } from "node:zlib"
 import type { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
+import type { ClientConfig } from "../../../src/domain/definitions/Project.js"
 import { ResourceNotFound } from "../../../src/domain/Errors.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
@@ -17,7 +18,10 @@ export interface SnapshotSource {
   readonly revision: (projectId: string) => Promise<number>
   /** The keys of the project's environments (rejects with ResourceNotFound for an unknown project). */
   readonly environments: (projectId: string) => Promise<ReadonlyArray<string>>
-  readonly snapshot: (projectId: string, environment: string) => Promise<{ readonly revision: number; readonly snapshot: ConfigSnapshot }>
+  readonly snapshot: (
+    projectId: string,
+    environment: string
+  ) => Promise<{ readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig?: ClientConfig }>
 }
 
 /** What the cache needs to know of a committed change (from the change feed's `ConfigChanged`). */
@@ -57,11 +61,13 @@ export class CompiledEntry {
     readonly json: Buffer,
     readonly etag: string,
     /** Each flag's version, by key (OFREP's `metadata.version`). */
-    readonly versions: ReadonlyMap<string, number>
+    readonly versions: ReadonlyMap<string, number>,
+    /** The environment's setting: with `evaluated`, client keys are refused `GET /v1/config`. */
+    readonly clientConfig: ClientConfig = "full"
   ) {}
   /** The same content, known to be current at a newer revision (the bytes and ETag do not change). */
   relabel(revision: number): CompiledEntry {
-    const entry = new CompiledEntry(revision, this.compiled, this.json, this.etag, this.versions)
+    const entry = new CompiledEntry(revision, this.compiled, this.json, this.etag, this.versions, this.clientConfig)
     entry.gzipped = this.gzipped
     return entry
   }
@@ -330,10 +336,10 @@ export class SnapshotCache {
     const requested = project.revision
     const e = env
     const pending: Promise<CompiledEntry> = this.source.snapshot(project.id, environment).then(
-      ({ revision, snapshot }) => {
+      ({ clientConfig, revision, snapshot }) => {
         const json = Buffer.from(JSON.stringify(snapshot))
         // The source labels a snapshot with the revision it is at least as new as; never older than asked.
-        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot), json, etagOf(json), versionsOf(snapshot))
+        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot), json, etagOf(json), versionsOf(snapshot), clientConfig)
         project.revision = Math.max(project.revision, revision)
         if (e.entry === undefined || e.entry.revision <= entry.revision) {
           e.entry = entry

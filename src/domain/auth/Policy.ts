@@ -22,6 +22,9 @@ export const Messages = {
   keyWiderThanCaller: "A key bound to an environment can only create keys bound to the same environment.",
   /** A key bound to one environment tried to revoke a key not bound to that same environment. */
   revokeWiderThanCaller: "A key bound to an environment can only revoke keys bound to the same environment.",
+  /** A client key asked for `GET /v1/config` of an environment set to `clientConfig: "evaluated"`. */
+  clientConfigWithheld:
+    "This environment serves client keys evaluated answers only (clientConfig is \"evaluated\"): its configuration (GET /v1/config) and explanations (POST /v1/explain) need a server key; use the evaluation endpoints (POST /v1/evaluate, GET /v1/flags/{flagKey}/eval, OFREP, GET /v1/stream).",
   /** The 400 of a request that names no environment with a key bound to none (as a missing field). */
   requestInvalid: "The request is invalid."
 } as const
@@ -200,3 +203,13 @@ export const authorizeKeyRevocation = (principal: Principal, environment: string
   const bound = boundEnvironment(principal)
   return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.revokeWiderThanCaller }))
 }
+
+/**
+ * `GET /v1/config` and `POST /v1/explain` (whose trace shows the rules' values) of an environment:
+ * server keys always; client keys unless the environment serves them evaluated answers only
+ * (`clientConfig: "evaluated"`), so rules and segment values stay off browsers.
+ */
+export const authorizeConfigRead = (principal: Principal, clientConfig: "full" | "evaluated"): Either.Either<void, Forbidden> =>
+  principal._tag === "Client" && clientConfig === "evaluated"
+    ? Either.left(new Forbidden({ message: Messages.clientConfigWithheld }))
+    : Either.void

@@ -17,11 +17,24 @@ export const CreateProjectInput = Schema.Struct({
 }).annotations(documentName("CreateProjectInput"))
 export type CreateProjectInput = typeof CreateProjectInput.Type
 
+/**
+ * What client keys may read of an environment: `full` (the specification's default) lets them
+ * fetch `GET /v1/config`, rules and segments included; `evaluated` gives them evaluated answers
+ * only (evaluate, OFREP, stream) and refuses them the configuration. Server keys always get it.
+ */
+export const ClientConfig = Schema.Literal("full", "evaluated").annotations({
+  description: "What client keys may read: `full` (default) also `GET /v1/config`, rules and segments included; `evaluated` only evaluated answers (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` answer them 403. Server keys always get the configuration."
+})
+export type ClientConfig = typeof ClientConfig.Type
+
+export const DEFAULT_CLIENT_CONFIG: ClientConfig = "full"
+
 export const Environment = Schema.Struct({
   id: Schema.String,
   projectId: Schema.String,
   key: Key,
   name: Schema.String,
+  clientConfig: ClientConfig,
   createdAt: Timestamp
 }).annotations(documentName("Environment"))
 export type Environment = typeof Environment.Type
@@ -31,3 +44,9 @@ export const CreateEnvironmentInput = Schema.Struct({
   name: Text.pipe(Schema.minLength(1), Schema.maxLength(120))
 }).annotations(documentName("CreateEnvironmentInput"))
 export type CreateEnvironmentInput = typeof CreateEnvironmentInput.Type
+
+/** `PATCH /v1/projects/{p}/environments/{e}`: the fields given change, the others stay. */
+export const UpdateEnvironmentInput = Schema.Struct({
+  clientConfig: Schema.optional(ClientConfig)
+}).annotations(documentName("UpdateEnvironmentInput"))
+export type UpdateEnvironmentInput = typeof UpdateEnvironmentInput.Type

@@ -22,6 +22,17 @@ export const environments = ({ call, expectError }: Endpoints) =>
         lastEvaluatedAt: null
       })
     })
+    it("PATCH sets clientConfig and keeps the rest; 400 for an unknown field or value, 404 for an unknown environment", async () => {
+      const patched = await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "evaluated" })
+      expect(patched.status).toBe(200)
+      expect(patched.body).toMatchObject({ projectId: "p2", key: "development", name: "Development", clientConfig: "evaluated" })
+      expect((await call("PATCH", "/v1/projects/p2/environments/development", {})).body).toMatchObject({ clientConfig: "evaluated" })
+      expect((await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "full" })).body).toMatchObject({ clientConfig: "full" })
+      expectError("environments.patchUnknownValue", await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "none" }), 400, "invalid_request")
+      expectError("environments.patchUnknownField", await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "full", protected: true }), 400, "invalid_request")
+      expectError("environments.patchUnknownEnvironment", await call("PATCH", "/v1/projects/p2/environments/nowhere", { clientConfig: "full" }), 404, "not_found")
+      expectError("environments.patchUnknownProject", await call("PATCH", "/v1/projects/nope/environments/development", { clientConfig: "full" }), 404, "not_found")
+    })
     it("404 for an unknown project, 409 for a duplicate key", async () => {
       expectError("environments.unknownProject", await call("GET", "/v1/projects/nope/environments"), 404, "not_found")
       expectError("environments.duplicate", await call("POST", "/v1/projects/p1/environments", { key: "development", name: "Dev" }), 409, "conflict")
