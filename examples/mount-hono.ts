@@ -1,6 +1,8 @@
 /**
  * Mounting Flagport in a Hono application under `/flags`, through the web handler
- * (`Request => Promise<Response>`): `flagport.web(c.req.raw)`. Hono reads no body unless a route
+ * (`Request => Promise<Response>`): `flagport.web(c.req.raw, { remoteAddress })`, the client's
+ * address from @hono/node-server's `getConnInfo` (a web Request does not carry it, and the bound on
+ * open streams per client address needs it). Hono reads no body unless a route
  * asks for it, so Flagport reads it itself. Served here on Node with @hono/node-server; the same
  * routes work wherever Hono runs on Node. `/flags/` leads to the dashboard.
  *
@@ -9,7 +11,8 @@
  *   curl -H "Authorization: Bearer $SERVER_KEY" http://localhost:3000/flags/v1/projects
  */
 import { serve, type ServerType } from "@hono/node-server"
-import { Hono } from "hono"
+import { getConnInfo } from "@hono/node-server/conninfo"
+import { type Context, Hono } from "hono"
 import { pathToFileURL } from "node:url"
 import { makeHandlers } from "flagport/http"
 import { servicesLayer } from "flagport/server"
@@ -34,9 +37,10 @@ export const start = async (options: Options = {}): Promise<Host> => {
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL ?? "sqlite:./data/flagport.db"
   const flagport = await makeHandlers({ prefix: PREFIX, services: servicesLayer(fromDatabaseUrl(databaseUrl)) })
 
+  const toFlagport = (c: Context) => flagport.web(c.req.raw, { remoteAddress: getConnInfo(c).remote.address })
   const app = new Hono()
-  app.all(PREFIX, (c) => flagport.web(c.req.raw))
-  app.all(`${PREFIX}/*`, (c) => flagport.web(c.req.raw))
+  app.all(PREFIX, toFlagport)
+  app.all(`${PREFIX}/*`, toFlagport)
   // The host's own routes.
   app.get("/", (c) => c.text("Hello from the Hono application\n"))
   app.post("/echo", async (c) => c.json({ received: await c.req.json() }))

@@ -54,6 +54,11 @@ export interface EmbedOptions<E> extends App.HttpOptions {
   readonly dashboard?: DashboardOptions | false
 }
 
+/** What a web host knows of the client that a web Request does not carry. */
+export interface WebClient {
+  readonly remoteAddress?: string | undefined
+}
+
 export interface FlagportHandlers {
   /** The normalized prefix ("" for the root). */
   readonly prefix: string
@@ -64,8 +69,12 @@ export interface FlagportHandlers {
    * A function there (Express's `next`) is ignored.
    */
   readonly node: (req: IncomingMessage, res: ServerResponse, body?: unknown) => void
-  /** Web handler; the request URL carries the prefix. */
-  readonly web: (request: Request) => Promise<Response>
+  /**
+   * Web handler; the request URL carries the prefix. `client.remoteAddress`: the client's address,
+   * which a web Request does not carry (Hono on Node: `c.env.incoming.socket.remoteAddress`); without
+   * it the per-address stream bound (FLAGPORT_STREAMS_PER_ADDRESS) cannot apply.
+   */
+  readonly web: (request: Request, client?: WebClient) => Promise<Response>
   /** The OpenAPI document, as served at `${prefix}/openapi.json`. */
   readonly openApi: () => OpenApi.OpenAPISpec
   /**
@@ -265,7 +274,7 @@ export const webHandler = (
   lane: Lane,
   app: (request: Request) => Promise<Response>
 ) =>
-async (request: Request): Promise<Response> => {
+async (request: Request, client?: WebClient): Promise<Response> => {
   const url = new URL(request.url)
   const path = stripPrefix(prefix, url.pathname)
   const route = routeOf(request.method, path)
@@ -275,6 +284,7 @@ async (request: Request): Promise<Response> => {
       query: url.search === "" ? "" : url.search.slice(1),
       // A web Request carries its host in the URL (fetch never sets Host), e.g. for OFREP's stream URLs.
       header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
+      remoteAddress: client?.remoteAddress,
       body: () => readWebBody(request)
     })
   if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
@@ -304,11 +314,11 @@ const nodeWithDashboard = (
 }
 
 /** The web handler with the dashboard's GET and HEAD routes answered first. */
-const webWithDashboard = (prefix: string, dashboard: Dashboard, next: (request: Request) => Promise<Response>) =>
-async (request: Request): Promise<Response> => {
+const webWithDashboard = (prefix: string, dashboard: Dashboard, next: (request: Request, client?: WebClient) => Promise<Response>) =>
+async (request: Request, client?: WebClient): Promise<Response> => {
   const url = new URL(request.url)
   const answer = dashboard.answer(request.method, stripPrefix(prefix, url.pathname), request.headers.get("if-none-match") ?? undefined)
-  return answer === undefined ? next(request) : toWebResponse(await answer)
+  return answer === undefined ? next(request, client) : toWebResponse(await answer)
 }
 
 /**
