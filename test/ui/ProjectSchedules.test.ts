@@ -74,9 +74,10 @@ describe("the project's Schedules page", () => {
     await page.getByLabel("Environment").selectOption("development")
     await expect.poll(() => rows().count()).toBe(1)
     expect(await rows().nth(0).textContent()).toContain("launch")
+    // the development list stays on screen until production's replaces it: wait for its content
     await page.getByLabel("Environment").selectOption("production")
-    await expect.poll(() => rows().count()).toBe(1)
-    expect(await rows().nth(0).textContent()).toContain("banner")
+    await expect.poll(() => rows().nth(0).textContent()).toContain("banner")
+    expect(await rows().count()).toBe(1)
     await checkPage(page, "project-schedules-filtered")
 
     // production is production-like: cancelling asks first; answering no keeps it
