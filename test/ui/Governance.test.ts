@@ -238,16 +238,29 @@ describe("copying targeting between environments", () => {
     await open(page, "#/flags/checkout")
     await page.getByLabel("Environment", { exact: true }).selectOption("development")
     const form = page.getByRole("form", { name: "Copy to another environment" })
+    // Seen once in a whole-suite run: the button never took the chosen target's name within 10 s
+    // (likely the form re-rendered from a fresh read of the flag between the choice and the click).
+    // Choose again until the button names the chosen target; a real failure still fails.
+    const chooseAndCopy = async () => {
+      for (let attempt = 1; ; attempt++) {
+        await form.getByLabel("Copy development to").selectOption("staging")
+        try {
+          await form.getByRole("button", { name: "Copy development to staging" }).click({ timeout: 2_000 })
+          return
+        } catch (error) {
+          if (attempt === 5) throw error
+        }
+      }
+    }
     await form.getByLabel("Copy development to").selectOption("staging")
     await checkPage(page, "flag-copy")
     expect(await enabledIn("staging", "checkout")).toBe(false)
-    await form.getByRole("button", { name: "Copy development to staging" }).click()
+    await chooseAndCopy()
     await page.getByText("Targeting in development copied to staging.").waitFor()
     await expect.poll(() => enabledIn("staging", "checkout"), { timeout: 1_000 }).toBe(true)
     expect(await enabledIn("staging", "dark-mode")).toBe(false)
     // copying again changes nothing, and says so
-    await form.getByLabel("Copy development to").selectOption("staging")
-    await form.getByRole("button", { name: "Copy development to staging" }).click()
+    await chooseAndCopy()
     await page.getByText("staging already had the targeting of development: nothing changed.").waitFor()
   })
 
