@@ -7,14 +7,13 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks"
 import { projectPath, request, seg } from "../lib/api.js"
-import { pretty } from "../lib/diff.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import { actorLabel } from "../lib/audit.js"
-import { nextCheckIn, summary } from "../lib/schedules.js"
+import { nextCheckIn } from "../lib/schedules.js"
 import type { List, Schedule } from "../lib/types.js"
 import { ErrorSummary } from "./ErrorSummary.js"
+import { ScheduleAuthorCell, ScheduleCancelCell, ScheduleChangeCell } from "./ScheduleCells.js"
 import { Waiting } from "./Status.js"
 
 const StatusCell = ({ s }: { s: Schedule }) => (
@@ -86,21 +85,10 @@ export const SchedulesList = (props: {
               <tr key={s.id}>
                 <th scope="row">{when(s.at)}</th>
                 <td>{s.environment}</td>
-                <td>
-                  <details>
-                    <summary>{summary(s.targeting)}</summary>
-                    <pre tabIndex={0}>{pretty(s.targeting)}</pre>
-                  </details>
-                </td>
+                <ScheduleChangeCell s={s} />
                 <StatusCell s={s} />
-                <td>{actorLabel(s.actor)}, {when(s.createdAt)}</td>
-                <td>
-                  {s.status !== "pending" ? null : (
-                    <button type="button" class="danger small" aria-label={`Cancel the change to ${s.environment} at ${when(s.at)}`} onClick={() => cancel(s)}>
-                      Cancel
-                    </button>
-                  )}
-                </td>
+                <ScheduleAuthorCell s={s} />
+                <ScheduleCancelCell s={s} label={`Cancel the change to ${s.environment} at ${when(s.at)}`} onCancel={() => cancel(s)} />
               </tr>
             ))}
           </tbody>

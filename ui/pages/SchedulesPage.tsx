@@ -6,16 +6,14 @@
 import { useState } from "preact/hooks"
 import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
+import { ScheduleAuthorCell, ScheduleCancelCell, ScheduleChangeCell } from "../components/ScheduleCells.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
 import { projectPath, request, seg } from "../lib/api.js"
-import { actorLabel } from "../lib/audit.js"
-import { pretty } from "../lib/diff.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
-import { summary } from "../lib/schedules.js"
 import { isProductionLike } from "../lib/settings.js"
 import type { Environment, List, Schedule } from "../lib/types.js"
 
@@ -87,20 +85,9 @@ export const SchedulesPage = ({ projectId }: { projectId: string }) => {
                   <a href={href({ page: "flag", key: s.flagKey })}><code>{s.flagKey}</code></a>
                 </td>
                 <td>{s.environment}</td>
-                <td>
-                  <details>
-                    <summary>{summary(s.targeting)}</summary>
-                    <pre tabIndex={0}>{pretty(s.targeting)}</pre>
-                  </details>
-                </td>
-                <td>{actorLabel(s.actor)}, {when(s.createdAt)}</td>
-                <td>
-                  {s.status !== "pending" ? null : (
-                    <button type="button" class="danger small" aria-label={`Cancel the change to ${s.flagKey} in ${s.environment} at ${when(s.at)}`} onClick={() => cancel(s)}>
-                      Cancel
-                    </button>
-                  )}
-                </td>
+                <ScheduleChangeCell s={s} />
+                <ScheduleAuthorCell s={s} />
+                <ScheduleCancelCell s={s} label={`Cancel the change to ${s.flagKey} in ${s.environment} at ${when(s.at)}`} onCancel={() => cancel(s)} />
               </tr>
             ))}
           </tbody>
