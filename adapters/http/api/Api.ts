@@ -28,7 +28,6 @@ import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import { CopyEnvironmentInput } from "../../../src/domain/definitions/CopyEnvironmentInput.js"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
-import { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
 import { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
 import * as Errors from "../shared/Errors.js"
 import * as Examples from "./Examples.js"
@@ -39,6 +38,7 @@ import { InsightsGroup, InsightsReportGroup } from "./Insights.js"
 import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 import { OfrepGroup } from "./Ofrep.js"
 import { EvaluationAuth, ManagementAuth } from "./Security.js"
+import { SchedulesGroup } from "./Schedules.js"
 import { StreamsGroup } from "./Streams.js"
 
 // The resources with their examples: one instance of each, so every operation refers to one component.
@@ -48,7 +48,6 @@ const FlagDoc = FlagWithUsage.annotations({ examples: [Examples.flagWithUsage] }
 const SegmentDoc = Segment.annotations({ examples: [Examples.segment] })
 const WebhookDoc = Webhook.annotations({ examples: [Examples.webhook] })
 const ApiKeyDoc = ApiKey.annotations({ examples: [Examples.apiKey] })
-const ScheduleDoc = Schedule.annotations({ examples: [Examples.schedule] })
 const CreatedApiKeyDoc = CreatedApiKey.annotations({ examples: [Examples.createdKey] })
 const AuditPageDoc = AuditPage.annotations({ examples: [Examples.auditPage] })
 const EvaluateResponseDoc = EvaluateResponse.annotations({ examples: [Examples.evaluated] })
@@ -82,10 +81,6 @@ export const FlagListQuery = strict(Schema.Struct({
 }))
 
 /** `GET /v1/projects/{p}/schedules`: only one environment's schedules when named. */
-export const PendingSchedulesQuery = strict(Schema.Struct({
-  environment: Schema.optional(Schema.String)
-}))
-
 export const Health = Schema.Struct({
   status: Schema.Literal("ok"),
   database: Schema.Literal("ok")
@@ -308,33 +303,6 @@ export class KeysGroup extends HttpApiGroup.make("keys")
   .middleware(ManagementAuth)
   .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "API keys of a project: server keys manage and evaluate, client keys only evaluate.") {}
-
-export class SchedulesGroup extends HttpApiGroup.make("schedules")
-  .add(described(
-    HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags/${flagKey}/schedules`
-      .setPayload(strict(CreateScheduleInput).annotations({ examples: [Examples.createSchedule] }))
-      .addSuccess(Created(ScheduleDoc)),
-    "Schedule a targeting change",
-    "At `at` (ISO 8601 with an offset; a time already past applies at once), replaces the flag's configuration in `environment` with `targeting` (the body of PUT .../targeting; its `environment` may be left out), exactly as that PUT would, with its webhook event. The targeting is checked now (400 as the PUT) and again when it runs: if it is no longer valid then (a variation removed meanwhile), the schedule becomes `failed` with the reason and nothing changes."
-  ))
-  .add(described(
-    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags/${flagKey}/schedules`.addSuccess(dataOf(ScheduleDoc)),
-    "List a flag's scheduled changes",
-    "Every schedule of the flag in creation order, with its status: `pending`, `applied`, `failed` (with `reason`) or `cancelled`."
-  ))
-  .add(described(
-    HttpApiEndpoint.del("cancel")`/v1/projects/${projectId}/flags/${flagKey}/schedules/${scheduleId}`.addSuccess(HttpApiSchema.NoContent).addError(Errors.Conflict),
-    "Cancel a scheduled change",
-    "Cancels a pending schedule: it will not run (it stays listed as `cancelled`). 409 when it has already been applied, failed or been cancelled. A key bound to an environment cancels only that environment's schedules (403)."
-  ))
-  .add(described(
-    HttpApiEndpoint.get("listPending")`/v1/projects/${projectId}/schedules`.setUrlParams(PendingSchedulesQuery).addSuccess(dataOf(ScheduleDoc)),
-    "List the project's pending scheduled changes",
-    "Every pending schedule of every flag of the project (of one environment with `environment=`), earliest `at` first: what will change, when, and which key planned it. Revoking a key cancels its pending schedules."
-  ))
-  .addError(Errors.NotFound)
-  .middleware(ManagementAuth)
-  .annotate(OpenApi.Description, "Scheduled changes: a flag's targeting in one environment, replaced at a set time, exactly once.") {}
 
 export class AuditGroup extends HttpApiGroup.make("audit")
   .add(described(
