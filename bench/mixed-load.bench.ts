@@ -3,14 +3,22 @@
  *
  *   npx tsx bench/mixed-load.bench.ts [CHECKOUT...]
  *
- * For each checkout (default: this one), in turn: `flagport serve --init` from that checkout on a
- * fresh SQLite file, 50 flags shaped like W2 of the foundation issue, then for BENCH_DURATION
- * seconds (default 60) BENCH_CONNECTIONS connections (default 500) at once: 80% of them send
- * evaluations (POST /v1/evaluate, client key), 20% writes (PUT .../targeting of a random flag,
- * server key, enabled flipped each time). Evaluating clients and administrators do not wait for
- * each other, so each kind has its own connections. Meanwhile a separate process opens a fresh
- * TCP connection every 250 ms and times GET /health on it (15 s timeout), which is what a load
- * balancer's probe or a new client sees. Prints one Markdown row per checkout.
+ * For each checkout (default: this one), in turn: `flagport serve --init` from that checkout (its
+ * default runner, as a user starts it) on a fresh SQLite file, 50 flags shaped like W2 of the
+ * foundation issue and a second project. Then, after a warm-up:
+ *
+ * - evaluation alone: BENCH_CONNECTIONS connections (default 500) sending POST /v1/evaluate for a
+ *   third of BENCH_DURATION (at least 10 s), the baseline;
+ * - the mix, for BENCH_DURATION seconds (default 60), BENCH_CONNECTIONS connections at once: 80%
+ *   POST /v1/evaluate and 5% GET /v1/config (client key), 5% PUT targeting of a random flag, 5%
+ *   PATCH of a random flag and 5% POST of a new flag in the other project (server key). Each kind
+ *   has its own connections, so evaluating clients never wait behind an administrator's write.
+ *
+ * Meanwhile a separate process opens a fresh TCP connection every BENCH_PROBE_INTERVAL_MS (default
+ * 5000) and times GET /health on it (15 s timeout), which is what a load balancer's probe or a new
+ * client sees, and the parent samples every second the listening socket's queue (`ss`, Recv-Q:
+ * connections the kernel holds that Node has not accepted) and the server's RSS. Prints one
+ * Markdown row per checkout.
  *
  * Passing two checkouts (e.g. an extract of main and this one) measures before and after on the
  * same machine in one run. Each server runs through its checkout's `bin/flagport.mjs`, the public
@@ -18,7 +26,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
 import { cpus, tmpdir, totalmem } from "node:os"
@@ -31,7 +39,7 @@ const HERE = resolve(SELF, "../..")
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 60)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 500)
 const FLAGS = 50
-const PROBE_INTERVAL_MS = 250
+const PROBE_INTERVAL_MS = Number(process.env["BENCH_PROBE_INTERVAL_MS"] ?? 5000)
 const PROBE_TIMEOUT_MS = 15_000
 
 // ------------------------------------------------------------------------------------------------
@@ -102,7 +110,7 @@ const startServer = async (checkout: string, dir: string): Promise<Server> => {
   const port = await freePort()
   const child = spawn(process.execPath, [join(checkout, "bin/flagport.mjs"), "serve", "--init"], {
     cwd: checkout,
-    env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, PORT: String(port), HOST: "127.0.0.1", FLAGPORT_LOG_LEVEL: "warn", FLAGPORT_CLI_RUNNER: "tsx" },
+    env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, PORT: String(port), HOST: "127.0.0.1", FLAGPORT_LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"]
   })
   let output = ""
@@ -147,6 +155,8 @@ const seed = async (server: Server) => {
     })
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
   }
+  // The creates of the mixed load land in a project of their own, as another team's would.
+  await call("POST", "/v1/projects", { id: "other", name: "Other" })
   for (let i = 0; i < FLAGS; i++) {
     const key = `w2-flag-${i}`
     await call("POST", "/v1/projects/default/flags", {
@@ -184,64 +194,125 @@ const describeCheckout = (checkout: string) => {
   }
 }
 
+/** Listen-queue depth (Recv-Q of the listening socket: connections accepted by the kernel, not yet by Node) and the server's RSS. */
+const sampleServer = (port: number) => {
+  const listenQueue: Array<number> = []
+  const rssMiB: Array<number> = []
+  let pid: number | undefined
+  const timer = setInterval(() => {
+    try {
+      const line = execFileSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" }).trim()
+      const fields = line.split(/\s+/)
+      if (fields[1] !== undefined) listenQueue.push(Number(fields[1]))
+      pid ??= Number(/pid=(\d+)/.exec(line)?.[1])
+      const status = readFileSync(`/proc/${pid}/status`, "utf8")
+      const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1])
+      if (Number.isFinite(kib)) rssMiB.push(Math.round(kib / 1024))
+    } catch {
+      // the server is going away; the samples so far stand
+    }
+  }, 1000)
+  return { listenQueue, rssMiB, stop: () => clearInterval(timer) }
+}
+
 const measure = async (checkout: string) => {
   const dir = mkdtempSync(join(tmpdir(), "flagport-mixed-"))
   const server = await startServer(checkout, dir)
   try {
     await seed(server)
     const context = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
-    const evaluation = {
-      method: "POST" as const,
-      path: "/v1/evaluate",
-      headers: { authorization: `Bearer ${server.clientKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ environment: "production", context })
+    const client = { authorization: `Bearer ${server.clientKey}`, "content-type": "application/json" }
+    const admin = { authorization: `Bearer ${server.serverKey}`, "content-type": "application/json" }
+    const counts = new Map<string, { ok: number; failed: number }>()
+    const count = (kind: string) => (status: number) => {
+      const c = counts.get(kind) ?? { ok: 0, failed: 0 }
+      if (status >= 200 && status < 300) c.ok++
+      else c.failed++
+      counts.set(kind, c)
     }
-    const counts = { evaluations: 0, evaluationFailures: 0, writes: 0, writeFailures: 0 }
     let flip = false
-    const write = {
+    let created = 0
+    const runId = Date.now().toString(36)
+    const evaluate = { method: "POST" as const, path: "/v1/evaluate", headers: client, body: JSON.stringify({ environment: "production", context }), onResponse: count("evaluate") }
+    const config = { method: "GET" as const, path: "/v1/config?environment=production", headers: client, onResponse: count("config") }
+    const putTargeting = {
       method: "PUT" as const,
       path: "/v1/projects/default/flags/w2-flag-0/targeting",
-      headers: { authorization: `Bearer ${server.serverKey}`, "content-type": "application/json" },
+      headers: admin,
       setupRequest: (req: { path: string; body?: string }) => {
-        const i = Math.floor(Math.random() * FLAGS)
         flip = !flip
-        return { ...req, path: `/v1/projects/default/flags/w2-flag-${i}/targeting`, body: JSON.stringify(w2Targeting(flip)) }
+        return { ...req, path: `/v1/projects/default/flags/w2-flag-${Math.floor(Math.random() * FLAGS)}/targeting`, body: JSON.stringify(w2Targeting(flip)) }
       },
-      onResponse: (status: number) => {
-        if (status === 200) counts.writes++
-        else counts.writeFailures++
-      }
+      onResponse: count("put targeting")
     }
-    const evaluate = {
-      ...evaluation,
-      onResponse: (status: number) => {
-        if (status === 200) counts.evaluations++
-        else counts.evaluationFailures++
-      }
+    const patch = {
+      method: "PATCH" as const,
+      path: "/v1/projects/default/flags/w2-flag-0",
+      headers: admin,
+      setupRequest: (req: { path: string; body?: string }) => ({
+        ...req,
+        path: `/v1/projects/default/flags/w2-flag-${Math.floor(Math.random() * FLAGS)}`,
+        body: JSON.stringify({ description: `touched at ${Date.now()}` })
+      }),
+      onResponse: count("patch")
     }
-    const load = (connections: number, duration: number, request: typeof evaluate | typeof write) =>
+    const create = {
+      method: "POST" as const,
+      path: "/v1/projects/other/flags",
+      headers: admin,
+      setupRequest: (req: { path: string; body?: string }) => {
+        const key = `created-${runId}-${created++}`
+        return { ...req, body: JSON.stringify({ key, name: key, type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }) }
+      },
+      onResponse: count("create")
+    }
+    type Request = typeof evaluate | typeof config | typeof putTargeting | typeof patch | typeof create
+    const load = (connections: number, duration: number, request: Request) =>
       autocannon({ url: `http://127.0.0.1:${server.port}`, connections, duration, requests: [request] })
-    const evaluators = Math.round(CONNECTIONS * 0.8)
-    // Warm-up (JIT, caches) at a tenth of the connections.
-    await Promise.all([load(Math.round(evaluators / 10), 5, evaluate), load(Math.round((CONNECTIONS - evaluators) / 10), 5, write)])
-    Object.assign(counts, { evaluations: 0, evaluationFailures: 0, writes: 0, writeFailures: 0 })
+    const share = (fraction: number) => Math.round(CONNECTIONS * fraction)
+    const mix: ReadonlyArray<readonly [number, Request]> = [
+      [share(0.8), evaluate],
+      [share(0.05), config],
+      [share(0.05), putTargeting],
+      [share(0.05), patch],
+      [CONNECTIONS - share(0.8) - share(0.05) * 3, create]
+    ]
 
-    const [evaluationLoad, writeLoad, health] = await Promise.all([
-      load(evaluators, DURATION, evaluate),
-      load(CONNECTIONS - evaluators, DURATION, write),
+    // Warm-up (JIT, caches) at a tenth of the connections.
+    await Promise.all(mix.map(([connections, request]) => load(Math.max(1, Math.round(connections / 10)), 5, request)))
+
+    // Evaluation alone, every connection, for the ratio the issue asks for.
+    counts.clear()
+    const aloneSeconds = Math.max(10, Math.round(DURATION / 3))
+    const alone = await load(CONNECTIONS, aloneSeconds, evaluate)
+    const evaluationsAlone = (counts.get("evaluate")?.ok ?? 0) / aloneSeconds
+
+    counts.clear()
+    const samples = sampleServer(server.port)
+    const [results, health] = await Promise.all([
+      Promise.all(mix.map(([connections, request]) => load(connections, DURATION, request))),
       runProbe(server.port, DURATION * 1000 - 2000)
     ])
+    samples.stop()
     const sorted = [...health.latenciesMs].sort((a, b) => a - b)
+    const perSecond = (kind: string) => Math.round((counts.get(kind)?.ok ?? 0) / DURATION)
+    const failed = [...counts.values()].reduce((n, c) => n + c.failed, 0)
+    const rss = samples.rssMiB
     return {
       checkout: describeCheckout(checkout),
-      evaluationsPerSecond: counts.evaluations / DURATION,
-      writesPerSecond: counts.writes / DURATION,
-      failures: counts.evaluationFailures + counts.writeFailures,
-      timeouts: evaluationLoad.timeouts + writeLoad.timeouts,
-      errors: evaluationLoad.errors + writeLoad.errors,
-      evaluationP99: evaluationLoad.latency.p99,
-      writeP99: writeLoad.latency.p99,
-      health: { samples: health.latenciesMs.length + health.timeouts + health.errors, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN, timeouts: health.timeouts, errors: health.errors }
+      evaluationsAlone: Math.round(evaluationsAlone),
+      aloneTimeouts: alone.timeouts,
+      evaluationsPerSecond: perSecond("evaluate"),
+      configsPerSecond: perSecond("config"),
+      writesPerSecond: perSecond("put targeting") + perSecond("patch") + perSecond("create"),
+      failures: failed,
+      timeouts: results.reduce((n, r) => n + r.timeouts, 0),
+      errors: results.reduce((n, r) => n + r.errors, 0),
+      evaluationP99: results[0]!.latency.p99,
+      writeP99: Math.max(results[2]!.latency.p99, results[3]!.latency.p99, results[4]!.latency.p99),
+      listenQueueMax: Math.max(0, ...samples.listenQueue),
+      rss: `${rss[0] ?? "-"} -> ${Math.max(...rss)} -> ${rss[rss.length - 1] ?? "-"}`,
+      health: { all: health.latenciesMs, max: sorted[sorted.length - 1] ?? Number.NaN, timeouts: health.timeouts, errors: health.errors }
     }
   } finally {
     server.child.kill("SIGTERM")
@@ -256,17 +327,15 @@ const main = async () => {
   for (const checkout of checkouts.length === 0 ? [HERE] : checkouts) {
     const r = await measure(checkout)
     const h = r.health
-    const ms = (n: number) => (Number.isNaN(n) ? "-" : `${Math.round(n)} ms`)
+    const ms = (n: number) => (Number.isNaN(n) ? "-" : `${Math.round(n)}`)
     rows.push(
-      `| ${r.checkout} | ${Math.round(r.evaluationsPerSecond)} | ${r.evaluationP99} ms | ${Math.round(r.writesPerSecond)} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.samples} | ${ms(h.p50)} | ${ms(h.p99)} | ${ms(h.max)} | ${h.timeouts} | ${h.errors} |`
+      `| ${r.checkout} | ${r.evaluationsAlone} | ${r.evaluationsPerSecond} (${Math.round((100 * r.evaluationsPerSecond) / r.evaluationsAlone)}%) | ${r.evaluationP99} ms | ${r.configsPerSecond} | ${r.writesPerSecond} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.all.map(ms).join(", ")} ms | ${h.timeouts} | ${r.listenQueueMax} | ${r.rss} MiB |`
     )
     console.error(rows[rows.length - 1])
   }
   console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${new Date().toISOString()}`)
-  console.log(
-    `autocannon -d ${DURATION}: ${Math.round(CONNECTIONS * 0.8)} connections POST /v1/evaluate and ${CONNECTIONS - Math.round(CONNECTIONS * 0.8)} PUT targeting, at once; fresh-connection GET /health every ${PROBE_INTERVAL_MS} ms\n`
-  )
-  console.log("| checkout | evaluations/s | evaluation p99 | writes/s | write p99 | timeouts | errors | non-200 | /health probes | /health p50 | /health p99 | /health max | /health timeouts | /health errors |")
+  console.log(`autocannon -d ${DURATION}, ${CONNECTIONS} connections: 80% POST /v1/evaluate, 5% GET /v1/config, 5% PUT targeting, 5% PATCH, 5% POST flags in another project; fresh-connection GET /health every ${PROBE_INTERVAL_MS} ms\n`)
+  console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | /health timeouts | listen queue max | RSS first -> max -> last |")
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }

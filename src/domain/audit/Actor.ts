@@ -2,13 +2,16 @@ import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 /**
  * Who made a management write, as the audit log records it. The HTTP adapter provides the
- * authenticated key, the CLI provides `cli`, and the scheduler provides `schedule` with the key
+ * authenticated key or the signed-in person (`user`), the CLI provides `cli`, and the scheduler provides `schedule` with the key
  * that created the schedule, so every use case learns its actor the same way: from `CurrentActor`.
  */
 export const Actor = Schema.Struct({
-  type: Schema.Literal("key", "cli", "schedule"),
+  type: Schema.Literal("key", "cli", "schedule", "user"),
   keyId: Schema.optional(Schema.String),
-  keyName: Schema.optional(Schema.String)
+  keyName: Schema.optional(Schema.String),
+  /** `user`: the person signed in (by session) who made the write. */
+  userId: Schema.optional(Schema.String),
+  email: Schema.optional(Schema.String)
 })
 export type Actor = typeof Actor.Type
 

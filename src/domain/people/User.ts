@@ -1,0 +1,57 @@
+/**
+ * A person who signs in (docs/people.md). People are not keys: keys are for machines, people sign
+ * in with a password or single sign-on and act within the roles they hold.
+ */
+import * as Schema from "effect/Schema"
+import { Timestamp } from "../definitions/Ids.js"
+import { Text } from "../definitions/Text.js"
+import { documentName } from "../DocumentName.js"
+import { Membership } from "./Role.js"
+
+/** At most 254 characters (RFC 5321's path limit), one `@`, something on both sides, no spaces. */
+const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$|^[^\s@]{1,64}@localhost$/
+export const EMAIL_MAX_LENGTH = 254
+
+export const Email = Text.pipe(
+  Schema.maxLength(EMAIL_MAX_LENGTH),
+  Schema.pattern(EMAIL_PATTERN, { message: () => "must be an email address (name@domain)" })
+)
+
+/**
+ * Emails are unique compared case-insensitively; the address is kept as typed and compared (and
+ * indexed) by this form.
+ */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
+
+/** The part after the `@`, lowercase: what `FLAGPORT_OIDC_ALLOWED_DOMAINS` is matched against. */
+export const emailDomain = (email: string): string => normalizeEmail(email).slice(email.lastIndexOf("@") + 1)
+
+export const User = Schema.Struct({
+  id: Schema.String,
+  email: Schema.String,
+  name: Schema.String,
+  /** A global administrator: every project, users, projects, global keys. */
+  admin: Schema.Boolean,
+  createdAt: Timestamp,
+  lastSignInAt: Schema.NullOr(Timestamp),
+  disabledAt: Schema.NullOr(Timestamp),
+  /** Created by a single sign-on (OpenID Connect) sign-in. */
+  sso: Schema.Boolean
+}).annotations(documentName("User"))
+export type User = typeof User.Type
+
+/** A user and the projects they are a member of: `GET /v1/me`, and the answer of a sign-in. */
+export const UserWithMemberships = Schema.Struct({
+  user: User,
+  memberships: Schema.Array(Membership)
+}).annotations(documentName("Me"))
+export type UserWithMemberships = typeof UserWithMemberships.Type
+
+/** Passwords: at least 12 characters, at most 1,024 (OWASP ASVS 2.1; the upper bound caps hashing cost). */
+export const PASSWORD_MIN_LENGTH = 12
+export const PASSWORD_MAX_LENGTH = 1024
+
+export const Password = Schema.String.pipe(
+  Schema.minLength(PASSWORD_MIN_LENGTH, { message: () => `must be at least ${PASSWORD_MIN_LENGTH} characters` }),
+  Schema.maxLength(PASSWORD_MAX_LENGTH, { message: () => `must be at most ${PASSWORD_MAX_LENGTH} characters` })
+)
