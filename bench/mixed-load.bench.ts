@@ -108,7 +108,9 @@ interface Server {
 /** `flagport serve --init` from a checkout on a fresh SQLite file; resolves once /health answers. */
 const startServer = async (checkout: string, dir: string): Promise<Server> => {
   const port = await freePort()
-  const child = spawn(process.execPath, [join(checkout, "bin/flagport.mjs"), "serve", "--init"], {
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") go to the server's node only.
+  const nodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
+  const child = spawn(process.execPath, [...nodeArgs, join(checkout, "bin/flagport.mjs"), "serve", "--init"], {
     cwd: checkout,
     env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, PORT: String(port), HOST: "127.0.0.1", FLAGPORT_LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"]
