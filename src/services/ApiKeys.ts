@@ -48,12 +48,13 @@ export interface ApiKeysShape {
   /**
    * Revokes a key of one project on behalf of the key `callerKeyId`. A key of another project, or
    * a global key, is not found here (global keys are revoked only with the CLI); a key cannot
-   * revoke itself (409), so nobody locks themselves out by accident.
+   * revoke itself (409), so nobody locks themselves out by accident. `callerKeyId` is null when
+   * the caller is a person (signed in with a session), who has no key to lock out.
    */
   readonly revokeInProject: (
     projectId: string,
     id: string,
-    callerKeyId: string
+    callerKeyId: string | null
   ) => Effect.Effect<ApiKey, ResourceNotFound | ResourceConflict | StorageError>
   /**
    * The live (not revoked) key whose secret this is, found by hash. Records the use in
@@ -174,7 +175,7 @@ export const make = Effect.gen(function* () {
     return all.filter((key) => key.projectId === projectId)
   })
 
-  const revokeInProject = Effect.fn("ApiKeys.revokeInProject")(function* (projectId: string, id: string, callerKeyId: string) {
+  const revokeInProject = Effect.fn("ApiKeys.revokeInProject")(function* (projectId: string, id: string, callerKeyId: string | null) {
     yield* requireProject(projects, projectId)
     const found = yield* keys.get(id)
     if (Option.isNone(found) || found.value.projectId !== projectId) return yield* keyNotFound(id)

@@ -37,7 +37,7 @@ import { Created, dataOf, deliveryId, described, environmentKey, flagKey, keyId,
 import { InsightsGroup, InsightsReportGroup } from "./Insights.js"
 import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 import { OfrepGroup } from "./Ofrep.js"
-import { EvaluationAuth, ManagementAuth } from "./Security.js"
+import { EvaluationAuth, ManagementAuth, TopLevelAuth } from "./Security.js"
 import { SchedulesGroup } from "./Schedules.js"
 import { StreamsGroup } from "./Streams.js"
 
@@ -112,7 +112,7 @@ export class ProjectsGroup extends HttpApiGroup.make("projects")
     "Create a project",
     "Creates an empty project (add environments with POST .../environments). Needs a global server key; 409 when the id is taken."
   ))
-  .middleware(ManagementAuth)
+  .middleware(TopLevelAuth)
   .annotate(OpenApi.Description, "Projects: the unit of ownership of flags, segments, environments and webhooks.") {}
 
 export class EnvironmentsGroup extends HttpApiGroup.make("environments")

@@ -13,8 +13,10 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type { Actor } from "../../../src/domain/audit/Actor.js"
 import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
+import { authorizeCaller } from "../../../src/domain/auth/Access.js"
+import { type Requirement, requirementOf } from "../../../src/domain/auth/Permissions.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
-import { EvaluationAuth, ManagementAuth } from "./Security.js"
+import { EvaluationAuth, ManagementAuth, TopLevelAuth } from "./Security.js"
 import { Authentication, authenticateKey } from "../shared/Authentication.js"
 import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
@@ -50,35 +52,55 @@ const bodyChecks = (request: HttpServerRequest.HttpServerRequest): Effect.Effect
   )
 }
 
-/** The management target of the current route: a project of the path, or the project collection. */
-const targetOf = (method: string, params: Readonly<Record<string, string | undefined>>): Policy.ManagementTarget => {
-  const projectId = params.projectId
-  if (projectId !== undefined) return { _tag: "Project", projectId }
-  return method === "POST" ? { _tag: "CreateProject" } : { _tag: "ListProjects" }
+/**
+ * What the current route needs, from the one table (Permissions.ts). A management route without
+ * a row is a bug (a test holds the table equal to the declaration): it dies, answered 500.
+ */
+const requirementOfRoute = (method: string, route: HttpRouter.RouteContext): Effect.Effect<Requirement> => {
+  const requirement = requirementOf(method, route.route.path)
+  return requirement === undefined
+    ? Effect.dieMessage(`No permission is declared for ${method} ${route.route.path} (src/domain/auth/Permissions.ts)`)
+    : Effect.succeed(requirement)
 }
 
 /** The audit log's actor of a management request: the key that authenticated it. */
 const actorOf = (key: ApiKey): Actor => ({ type: "key", keyId: key.id, keyName: key.name })
 
+/**
+ * Authenticates the caller, decides the route from the table (404 of a project a person is not
+ * a member of, 403 beyond their role or the key's scope), then the body checks.
+ */
+const authorizeManagement = (withAuth: <A, E>(effect: Effect.Effect<A, E, Authentication>) => Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const route = yield* HttpRouter.RouteContext
+    const key = yield* withAuth(authenticateKey(request.headers.authorization))
+    const caller = Policy.principalOf(key)
+    const requirement = yield* requirementOfRoute(request.method, route)
+    const visible = authorizeCaller(caller, requirement, route.params.projectId)
+    if (Either.isLeft(visible)) return yield* Effect.fail(Errors.fromDomain(visible.left))
+    yield* bodyChecks(request)
+    return { caller, visible: visible.right, actor: actorOf(key) }
+  })
+
+const withAuthentication = Effect.map(Authentication, (auth) => <A, E>(effect: Effect.Effect<A, E, Authentication>) => Effect.provideService(effect, Authentication, auth))
+
 export const ManagementAuthLive = Layer.effect(
   ManagementAuth,
-  Effect.gen(function* () {
-    const auth = yield* Authentication
-    const withAuth = Effect.provideService(Authentication, auth)
-    return ManagementAuth.of({
+  Effect.map(withAuthentication, (withAuth) => ManagementAuth.of({ bearerAuth: () => authorizeManagement(withAuth) }))
+)
+
+/** The routes outside a project: they name none, so their decision never is a project's 404. */
+export const TopLevelAuthLive = Layer.effect(
+  TopLevelAuth,
+  Effect.map(withAuthentication, (withAuth) =>
+    TopLevelAuth.of({
       bearerAuth: () =>
-        Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const route = yield* HttpRouter.RouteContext
-          const key = yield* withAuth(authenticateKey(request.headers.authorization))
-          const principal = Policy.principalOf(key)
-          const scope = Policy.authorizeManagement(principal, targetOf(request.method, route.params))
-          if (Either.isLeft(scope)) return yield* Effect.fail(Errors.forbidden(scope.left.message))
-          yield* bodyChecks(request)
-          return { principal, scope: scope.right, actor: actorOf(key) }
-        })
-    })
-  })
+        authorizeManagement(withAuth).pipe(
+          // A route without {projectId} cannot be refused as a project's 404.
+          Effect.catchIf((error): error is Errors.NotFound => error instanceof Errors.NotFound, Effect.die)
+        )
+    }))
 )
 
 export const EvaluationAuthLive = Layer.effect(

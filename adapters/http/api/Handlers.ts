@@ -76,7 +76,7 @@ const ifMatchOf = (headers: { readonly "if-match"?: string | undefined }) => {
 /** 403 unless the caller may write `environment`'s configuration (Policy.authorizeEnvironmentWrite). */
 const mayWrite = (environment: string) =>
   Effect.flatMap(ManagementAccess, (access) =>
-    Either.match(Policy.authorizeEnvironmentWrite(access.principal, environment), {
+    Either.match(Policy.authorizeEnvironmentWrite(access.caller, environment), {
       onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
       onRight: () => Effect.void
     }))
@@ -84,7 +84,7 @@ const mayWrite = (environment: string) =>
 /** 403 unless the caller may make a key bound to `environment` (Policy.authorizeKeyCreation: never wider than itself). */
 const keyMayBeMade = (environment: string | null) =>
   Effect.flatMap(ManagementAccess, (access) =>
-    Either.match(Policy.authorizeKeyCreation(access.principal, environment), {
+    Either.match(Policy.authorizeKeyCreation(access.caller, environment), {
       onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
       onRight: () => Effect.void
     }))
@@ -99,7 +99,9 @@ export const ProjectsLive = HttpApiBuilder.group(FlagportApi, "projects", (handl
       Effect.gen(function* () {
         const access = yield* ManagementAccess
         const projects = yield* Projects
-        return { data: yield* mapped(projects.list(access.scope)) }
+        const all = yield* mapped(projects.list(null))
+        const visible = access.visible
+        return { data: visible === null ? all : all.filter((project) => visible.includes(project.id)) }
       })
     )
     .handle("create", ({ payload }) => Effect.flatMap(Projects, (projects) => mapped(projects.create(payload))))
@@ -217,12 +219,12 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
         // A bound key revokes only keys of its own environment; an unknown id falls through to the 404.
         const target = (yield* mapped(keys.listInProject(path.projectId))).find((key) => key.id === path.keyId)
         if (target !== undefined) {
-          yield* Either.match(Policy.authorizeKeyRevocation(access.principal, target.environment), {
+          yield* Either.match(Policy.authorizeKeyRevocation(access.caller, target.environment), {
             onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
             onRight: () => Effect.void
           })
         }
-        yield* mapped(keys.revokeInProject(path.projectId, path.keyId, access.principal.keyId))
+        yield* mapped(keys.revokeInProject(path.projectId, path.keyId, access.caller._tag === "Person" ? null : access.caller.keyId))
       })
     )
 )
@@ -244,7 +246,7 @@ export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (han
       Effect.gen(function* () {
         const access = yield* ManagementAccess
         const schedules = yield* Schedules
-        const mayCancel = (environment: string) => Effect.suspend(() => Policy.authorizeEnvironmentWrite(access.principal, environment))
+        const mayCancel = (environment: string) => Effect.suspend(() => Policy.authorizeEnvironmentWrite(access.caller, environment))
         yield* mapped(schedules.cancel(path.projectId, path.flagKey, path.scheduleId, mayCancel))
       })
     )

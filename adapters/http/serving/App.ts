@@ -23,7 +23,7 @@ import type { StreamTokens } from "../../../src/services/StreamTokens.js"
 import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
 import * as Composition from "../../app/Composition.js"
 import { FlagportApi } from "../api/Api.js"
-import { EvaluationAuthLive, ManagementAuthLive } from "../api/Auth.js"
+import { EvaluationAuthLive, ManagementAuthLive, TopLevelAuthLive } from "../api/Auth.js"
 import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
 import * as LaneService from "../fast/LaneService.js"
@@ -84,7 +84,7 @@ export const layer = (options: HttpOptions = {}) => {
   const api = apiFor(normalizePrefix(options.prefix))
   const apiLive = HttpApiBuilder.api(api).pipe(
     Layer.provide(HandlersLive),
-    Layer.provide([ManagementAuthLive, EvaluationAuthLive])
+    Layer.provide([ManagementAuthLive, TopLevelAuthLive, EvaluationAuthLive])
   )
   const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH }), Docs.layer(normalizePrefix(options.prefix))).pipe(
     Layer.provide(apiLive)

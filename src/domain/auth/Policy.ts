@@ -7,6 +7,7 @@
  */
 import * as Either from "effect/Either"
 import type { ApiKey, Principal } from "./ApiKey.js"
+import type { Caller } from "./Caller.js"
 import { Forbidden, InvalidRequest, Unauthenticated } from "../Errors.js"
 
 /** Messages of the specification's table, verbatim. */
@@ -173,15 +174,19 @@ const sameProject = (own: string, requested: string | undefined): Either.Either<
     ? Either.right(own)
     : Either.left(new Forbidden({ message: Messages.projectMismatch }))
 
-/** The environment a server key is bound to (null: every environment of its scope). */
-const boundEnvironment = (principal: Principal): string | null => (principal._tag === "GlobalServer" ? null : principal.environment)
+/**
+ * The environment a server key is bound to (null: every environment of its scope). People are
+ * bound to no environment: their role decides (Access.ts).
+ */
+const boundEnvironment = (caller: Caller): string | null =>
+  caller._tag === "GlobalServer" || caller._tag === "Person" ? null : caller.environment
 
 /**
  * Writes of one environment's configuration (a flag's targeting there, a copy into it, a schedule
  * for it): a key bound to an environment writes only that one, as it evaluates only that one;
  * otherwise a key refused production reads could still change production.
  */
-export const authorizeEnvironmentWrite = (principal: Principal, environment: string): Either.Either<void, Forbidden> => {
+export const authorizeEnvironmentWrite = (principal: Caller, environment: string): Either.Either<void, Forbidden> => {
   const bound = boundEnvironment(principal)
   return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.environmentMismatch }))
 }
@@ -190,7 +195,7 @@ export const authorizeEnvironmentWrite = (principal: Principal, environment: str
  * Making a key: never wider than the caller. A key bound to an environment makes only keys bound
  * to that same environment (an unbound one, or one bound elsewhere, would escape the binding).
  */
-export const authorizeKeyCreation = (principal: Principal, environment: string | null): Either.Either<void, Forbidden> => {
+export const authorizeKeyCreation = (principal: Caller, environment: string | null): Either.Either<void, Forbidden> => {
   const bound = boundEnvironment(principal)
   return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.keyWiderThanCaller }))
 }
@@ -199,7 +204,7 @@ export const authorizeKeyCreation = (principal: Principal, environment: string |
  * Revoking a key: the same reach as making one. A development-bound key that could revoke the
  * production or unbound keys could take production's applications down from outside its binding.
  */
-export const authorizeKeyRevocation = (principal: Principal, environment: string | null): Either.Either<void, Forbidden> => {
+export const authorizeKeyRevocation = (principal: Caller, environment: string | null): Either.Either<void, Forbidden> => {
   const bound = boundEnvironment(principal)
   return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.revokeWiderThanCaller }))
 }

@@ -1,0 +1,87 @@
+/**
+ * The one table of what every management route needs of its caller (docs/people.md, "Roles"):
+ * the HttpApi security middleware looks each request's route up here, for keys and people alike,
+ * and a test holds it equal to the management endpoints the API declares (no route without a
+ * row, no row without a route). Routes are written `METHOD /path/{param}`, as OpenAPI shows them.
+ */
+import type { Permission } from "../people/Role.js"
+
+/**
+ * - `Project`: a route under `/v1/projects/{projectId}`, needing `permission` there;
+ * - `ListProjects`: `GET /v1/projects`, answered with the projects the caller may see;
+ * - `GlobalAdmin`: a global administrator (or a global server key) only: projects, users.
+ */
+export type Requirement =
+  | { readonly _tag: "Project"; readonly permission: Permission }
+  | { readonly _tag: "ListProjects" }
+  | { readonly _tag: "GlobalAdmin" }
+
+const inProject = (permission: Permission): Requirement => ({ _tag: "Project", permission })
+const read = inProject("read")
+const write = inProject("write")
+const manage = inProject("manage")
+const globalAdmin: Requirement = { _tag: "GlobalAdmin" }
+
+export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
+  "GET /v1/projects": { _tag: "ListProjects" },
+  "POST /v1/projects": globalAdmin,
+
+  "GET /v1/projects/{projectId}/environments": read,
+  "POST /v1/projects/{projectId}/environments": manage,
+  "PATCH /v1/projects/{projectId}/environments/{environmentKey}": manage,
+  // A copy writes flags' targeting into the environment, as PUT .../targeting does.
+  "POST /v1/projects/{projectId}/environments/{environmentKey}/copy": write,
+
+  "GET /v1/projects/{projectId}/flags": read,
+  "POST /v1/projects/{projectId}/flags": write,
+  "GET /v1/projects/{projectId}/flags/{flagKey}": read,
+  "PATCH /v1/projects/{projectId}/flags/{flagKey}": write,
+  "DELETE /v1/projects/{projectId}/flags/{flagKey}": write,
+  "PUT /v1/projects/{projectId}/flags/{flagKey}/targeting": write,
+  "GET /v1/projects/{projectId}/flags/{flagKey}/insights": read,
+
+  "GET /v1/projects/{projectId}/flags/{flagKey}/schedules": read,
+  "POST /v1/projects/{projectId}/flags/{flagKey}/schedules": write,
+  "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}": write,
+  "GET /v1/projects/{projectId}/schedules": read,
+
+  "GET /v1/projects/{projectId}/segments": read,
+  "POST /v1/projects/{projectId}/segments": write,
+  "GET /v1/projects/{projectId}/segments/{segmentKey}": read,
+  "PATCH /v1/projects/{projectId}/segments/{segmentKey}": write,
+  "DELETE /v1/projects/{projectId}/segments/{segmentKey}": write,
+
+  "GET /v1/projects/{projectId}/audit": read,
+  "GET /v1/projects/{projectId}/codegen/typescript": read,
+
+  // Webhooks, keys and members are the project admin's (reading them too: a webhook's URL and a
+  // key's name are configuration of the project, not of its flags).
+  "GET /v1/projects/{projectId}/webhooks": manage,
+  "POST /v1/projects/{projectId}/webhooks": manage,
+  "GET /v1/projects/{projectId}/webhooks/{webhookId}": manage,
+  "PATCH /v1/projects/{projectId}/webhooks/{webhookId}": manage,
+  "DELETE /v1/projects/{projectId}/webhooks/{webhookId}": manage,
+  "GET /v1/projects/{projectId}/webhooks/{webhookId}/deliveries": manage,
+  "POST /v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": manage,
+
+  "GET /v1/projects/{projectId}/keys": manage,
+  "POST /v1/projects/{projectId}/keys": manage,
+  "DELETE /v1/projects/{projectId}/keys/{keyId}": manage,
+
+  "GET /v1/projects/{projectId}/members": manage,
+  "PUT /v1/projects/{projectId}/members/{userId}": manage,
+  "DELETE /v1/projects/{projectId}/members/{userId}": manage,
+
+  "GET /v1/users": globalAdmin,
+  "POST /v1/users": globalAdmin,
+  "PATCH /v1/users/{id}": globalAdmin,
+  "POST /v1/users/{id}/reset-password": globalAdmin
+}
+
+/** `GET /v1/projects/{projectId}` from a method and a route template (`:projectId` or `{projectId}`). */
+export const routeKey = (method: string, template: string): string =>
+  `${method.toUpperCase()} ${template.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`
+
+/** What the route needs; undefined for a route that is not in the table (the middleware answers 500: a bug). */
+export const requirementOf = (method: string, template: string): Requirement | undefined =>
+  Object.hasOwn(ROUTE_REQUIREMENTS, routeKey(method, template)) ? ROUTE_REQUIREMENTS[routeKey(method, template)] : undefined
