@@ -29,8 +29,9 @@ const boundary = {
 
 /**
  * The rooms of the HTTP adapter (adapters/http), one direction of imports: serving may use every
- * room; api (the HttpApi declaration and handlers) and fast (the evaluation routes) use shared
- * and the core, never each other nor serving; shared uses only the core.
+ * room; api (the HttpApi declaration and handlers), fast (the evaluation routes) and signin (the
+ * single sign-on redirects) use shared and the core, never each other nor serving; shared uses
+ * only the core.
  */
 const room = (name, forbidden) => ({
   files: [`adapters/http/${name}/**/*.ts`],
@@ -47,7 +48,13 @@ const room = (name, forbidden) => ({
   }
 })
 
-const httpRooms = [room("shared", ["api", "fast", "serving"]), room("api", ["fast", "serving"]), room("fast", ["api", "serving"])]
+const httpRooms = [
+  room("shared", ["api", "fast", "serving", "signin"]),
+  room("api", ["fast", "serving", "signin"]),
+  room("fast", ["api", "serving", "signin"]),
+  // The sign-in redirects (single sign-on): plain routes beside the API, mounted by serving.
+  room("signin", ["api", "fast", "serving"])
+]
 
 /**
  * Arrows one way below the HTTP rooms too: the storage adapters are used by the backend switch

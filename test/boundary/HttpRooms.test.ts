@@ -4,12 +4,12 @@ import { ESLint } from "eslint"
 import { describe, expect, it } from "vitest"
 
 /**
- * The rooms of the HTTP adapter import one way: serving -> (api | fast) -> shared -> core. The
+ * The rooms of the HTTP adapter import one way: serving -> (api | fast | signin) -> shared -> core. The
  * rule lives in eslint.config.js; this proves it rejects what it must, and that the files as they
  * stand keep the direction (whether or not anyone ran the linter).
  */
 const HTTP = resolve(__dirname, "../../adapters/http")
-const ROOMS = ["shared", "api", "fast", "serving"] as const
+const ROOMS = ["shared", "api", "fast", "signin", "serving"] as const
 type Room = (typeof ROOMS)[number]
 
 /** Which rooms each room may import (besides itself). */
@@ -17,7 +17,8 @@ const ALLOWED: Record<Room, ReadonlyArray<Room>> = {
   shared: [],
   api: ["shared"],
   fast: ["shared"],
-  serving: ["shared", "api", "fast"]
+  signin: ["shared"],
+  serving: ["shared", "api", "fast", "signin"]
 }
 
 const lint = async (filePath: string, code: string) => {
@@ -61,7 +62,11 @@ describe("HTTP rooms", () => {
     ["fast", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"],
     ["fast", 'import { FlagportApi } from "../../http/api/Api.js"', "adapters/http/api"],
     ["shared", 'import { Lane } from "../fast/Lane.js"', "adapters/http/fast"],
-    ["shared", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"]
+    ["shared", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"],
+    ["signin", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"],
+    ["signin", 'import * as App from "../serving/App.js"', "adapters/http/serving"],
+    ["api", 'import * as Routes from "../signin/OidcRoutes.js"', "adapters/http/signin"],
+    ["shared", 'import * as Routes from "../signin/OidcRoutes.js"', "adapters/http/signin"]
   ])("the lint rule refuses %s: %s", async (room, code, what) => {
     const messages = await lint(`adapters/http/${room}/Probe.ts`, `${code}\nexport {}\n`)
     expect(messages).toHaveLength(1)
@@ -72,7 +77,8 @@ describe("HTTP rooms", () => {
     const shared = 'import * as Errors from "../shared/Errors.js"\nexport { Errors }\n'
     expect(await lint("adapters/http/api/Probe.ts", shared)).toEqual([])
     expect(await lint("adapters/http/fast/Probe.ts", shared)).toEqual([])
-    const all = 'import { FlagportApi } from "../api/Api.js"\nimport { Lane } from "../fast/Lane.js"\nexport { FlagportApi, Lane }\n'
+    expect(await lint("adapters/http/signin/Probe.ts", shared)).toEqual([])
+    const all = 'import { FlagportApi } from "../api/Api.js"\nimport { Lane } from "../fast/Lane.js"\nimport * as Routes from "../signin/OidcRoutes.js"\nexport { FlagportApi, Lane, Routes }\n'
     expect(await lint("adapters/http/serving/Probe.ts", all)).toEqual([])
   })
 })

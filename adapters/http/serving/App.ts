@@ -30,6 +30,9 @@ import * as LaneService from "../fast/LaneService.js"
 import * as Authentication from "../shared/Authentication.js"
 import * as Docs from "./Docs.js"
 import type { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
+import * as Oidc from "../../oidc/Oidc.js"
+import type { OidcSettings } from "../../oidc/OidcSettings.js"
+import type * as Option from "effect/Option"
 
 /** The services the HTTP adapter calls, and the change feed its caches listen to. */
 export type HttpServices =
@@ -57,6 +60,11 @@ export interface HttpOptions {
   readonly prefix?: string
   /** Cache bounds of the evaluation lane (revocation lag, freshness interval). */
   readonly lane?: LaneService.LaneConfig
+  /**
+   * Single sign-on (adapters/oidc): these settings (none: off), or when absent the FLAGPORT_OIDC_*
+   * variables (a bad value fails the build, so a server does not start half-configured).
+   */
+  readonly oidc?: Option.Option<OidcSettings>
 }
 
 /** `/flags/` -> `/flags`; `` -> ``. A prefix must start with `/`. */
@@ -92,6 +100,8 @@ export const layer = (options: HttpOptions = {}) => {
   return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
     Layer.provideMerge(LaneService.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
     // One authenticator (and key cache) for both paths, built beside them, not inside either.
-    Layer.provideMerge(Authentication.layer(options.lane?.keyTtlMs === undefined ? {} : { keyTtlMs: options.lane.keyTtlMs }))
+    Layer.provideMerge(Authentication.layer(options.lane?.keyTtlMs === undefined ? {} : { keyTtlMs: options.lane.keyTtlMs })),
+    // The sign-in provider, for the sign-in routes and GET /v1/auth/providers.
+    Layer.provideMerge(options.oidc === undefined ? Oidc.layerConfig : Oidc.layer(options.oidc))
   )
 }

@@ -19,6 +19,8 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import type * as Option from "effect/Option"
+import type { OidcSettings } from "../../oidc/OidcSettings.js"
 import * as Composition from "../../app/Composition.js"
 import { answerClientError } from "./ClientError.js"
 import type { DashboardOptions } from "./Dashboard.js"
@@ -68,6 +70,8 @@ export interface ServerOptions {
   readonly drainTimeoutMs?: number
   /** The dashboard at /ui/ (`/` redirects there); `false` leaves it out. Default: on, FLAGPORT_CONFIRM_ENVIRONMENTS. */
   readonly dashboard?: DashboardOptions | false
+  /** Single sign-on settings (none: off); default: the FLAGPORT_OIDC_* variables (App.ts). */
+  readonly oidc?: Option.Option<OidcSettings>
 }
 
 export interface RunningServer {
@@ -110,7 +114,8 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
   const handlers = await makeHandlers({
     services: servicesLayer(await storageOf(options), options.webhooks ?? true, options.schedules ?? true),
     dashboard,
-    ...(options.lane === undefined ? {} : { lane: options.lane })
+    ...(options.lane === undefined ? {} : { lane: options.lane }),
+    ...(options.oidc === undefined ? {} : { oidc: options.oidc })
   })
   let shuttingDown = false
   const server: Server = createServer((req, res) => {
