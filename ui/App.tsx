@@ -1,35 +1,55 @@
 /**
- * The dashboard's frame: sign-in until a key is kept, then the header (project, sign-out), the
- * navigation and the page of the current route.
+ * The dashboard's frame: the setup page of a setup link; sign-in until a person or a key is
+ * signed in; then the header (project, the person's menu or the key's sign-out), the navigation
+ * (the entries the role allows) and the page of the current route.
  */
 import { ConfirmDialog } from "./components/Confirm.js"
 import { Field } from "./components/Field.js"
-import { href, route, type Route } from "./lib/router.js"
-import { chooseProject, projectId, projects, serverKey, signOut } from "./lib/session.js"
+import { PersonMenu } from "./components/PersonMenu.js"
+import { allows, isGlobalAdmin } from "./lib/roles.js"
+import { entry, href, route, type Route } from "./lib/router.js"
+import { chooseProject, me, projectId, projects, signedIn, signOut } from "./lib/session.js"
 import { AuditPage } from "./pages/AuditPage.js"
 import { EnvironmentsPage } from "./pages/EnvironmentsPage.js"
 import { FlagPage } from "./pages/FlagPage.js"
 import { FlagsPage } from "./pages/FlagsPage.js"
 import { KeysPage } from "./pages/KeysPage.js"
+import { MembersPage } from "./pages/MembersPage.js"
 import { PlaygroundPage } from "./pages/PlaygroundPage.js"
 import { SchedulesPage } from "./pages/SchedulesPage.js"
 import { SegmentsPage } from "./pages/SegmentsPage.js"
+import { SetupPage } from "./pages/SetupPage.js"
 import { SignInPage } from "./pages/SignInPage.js"
+import { UsersPage } from "./pages/UsersPage.js"
 import { WebhooksPage } from "./pages/WebhooksPage.js"
+
+interface NavEntry {
+  readonly label: string
+  readonly route: Route
+  readonly pages: ReadonlyArray<Route["page"]>
+  /** Shown only when this holds (the role allows the page); absent: always. */
+  readonly shown?: () => boolean
+}
+
+const manages = () => allows("manage")
 
 /**
  * The navigation. The pages about governing change (keys, the audit log, the pending scheduled
- * changes) are siblings at the end, each one entry here, one route and one `Page` case.
+ * changes) are siblings at the end, then the people (the project's members, every user), each
+ * one entry here, one route and one `Page` case. Pages only a project's admins can use are not
+ * offered to others (the API would refuse them anyway, and the page would say so).
  */
-const NAV: ReadonlyArray<{ readonly label: string; readonly route: Route; readonly pages: ReadonlyArray<Route["page"]> }> = [
+const NAV: ReadonlyArray<NavEntry> = [
   { label: "Flags", route: { page: "flags" }, pages: ["flags", "flag"] },
   { label: "Segments", route: { page: "segments" }, pages: ["segments"] },
   { label: "Environments", route: { page: "environments" }, pages: ["environments"] },
-  { label: "Webhooks", route: { page: "webhooks" }, pages: ["webhooks"] },
+  { label: "Webhooks", route: { page: "webhooks" }, pages: ["webhooks"], shown: manages },
   { label: "Playground", route: { page: "playground" }, pages: ["playground"] },
-  { label: "Keys", route: { page: "keys" }, pages: ["keys"] },
+  { label: "Keys", route: { page: "keys" }, pages: ["keys"], shown: manages },
   { label: "Audit log", route: { page: "audit" }, pages: ["audit"] },
-  { label: "Schedules", route: { page: "schedules" }, pages: ["schedules"] }
+  { label: "Schedules", route: { page: "schedules" }, pages: ["schedules"] },
+  { label: "Members", route: { page: "members" }, pages: ["members"], shown: manages },
+  { label: "Users", route: { page: "users" }, pages: ["users"], shown: isGlobalAdmin }
 ]
 
 const Page = ({ project, at }: { project: string; at: Route }) => {
@@ -52,6 +72,10 @@ const Page = ({ project, at }: { project: string; at: Route }) => {
       return <AuditPage projectId={project} />
     case "schedules":
       return <SchedulesPage projectId={project} />
+    case "members":
+      return <MembersPage projectId={project} />
+    case "users":
+      return <UsersPage />
   }
 }
 
@@ -66,10 +90,21 @@ const ProjectPicker = () => (
   </Field>
 )
 
+const NoProject = () =>
+  projects.value.length > 0 ? (
+    <p>Choose a project above.</p>
+  ) : me.value === null ? (
+    <p>This key sees no project.</p>
+  ) : (
+    <p>You are not a member of any project yet: ask a project's administrator to add you.</p>
+  )
+
 export const App = () => {
-  if (serverKey.value === null) return <SignInPage />
+  if (entry.value === "setup") return <SetupPage />
+  if (!signedIn.value || entry.value === "signin") return <SignInPage />
   const project = projectId.value
   const at = route.value
+  const who = me.value
   return (
     <>
       <a class="skip" href="#main">Skip to content</a>
@@ -77,7 +112,7 @@ export const App = () => {
         <span class="brand">Flagport</span>
         <nav aria-label="Sections">
           <ul>
-            {NAV.map((n) => (
+            {NAV.filter((n) => n.shown?.() ?? true).map((n) => (
               <li key={n.label}>
                 <a href={href(n.route)} aria-current={n.pages.includes(at.page) ? "page" : undefined}>{n.label}</a>
               </li>
@@ -85,13 +120,19 @@ export const App = () => {
           </ul>
         </nav>
         <div class="session">
-          {projects.value.length > 1 ? <ProjectPicker /> : <span>Project: {project}</span>}
-          <button type="button" class="secondary" onClick={signOut}>Sign out</button>
+          {projects.value.length > 1 ? <ProjectPicker /> : project === null ? null : <span>Project: {project}</span>}
+          {who === null ? (
+            <button type="button" class="secondary" onClick={() => signOut()}>Sign out</button>
+          ) : (
+            <PersonMenu who={who} />
+          )}
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        {project === null ? (
-          projects.value.length === 0 ? <p>This key sees no project.</p> : <p>Choose a project above.</p>
+        {at.page === "users" && isGlobalAdmin() ? (
+          <UsersPage />
+        ) : project === null ? (
+          <NoProject />
         ) : (
           <Page key={project} project={project} at={at} />
         )}

@@ -59,7 +59,7 @@ export const checkPage = async (page: Page, name: string): Promise<void> => {
 /** Signs in on the sign-in page with `key`. */
 export const signIn = async (page: Page, key: string): Promise<void> => {
   await page.getByLabel("Server key").fill(key)
-  await page.getByRole("button", { name: "Sign in" }).click()
+  await page.getByRole("button", { name: "Sign in with the key" }).click()
 }
 
 /** Goes to a route of the dashboard (`#/keys`) without reloading the page. */

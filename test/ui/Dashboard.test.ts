@@ -211,7 +211,7 @@ describe("the dashboard in a browser", () => {
       // another origin: its own sessionStorage, so a sign-in of its own
       await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/flags/ui/`)
       await page.getByLabel("Server key").fill(server.keys.scoped)
-      await page.getByRole("button", { name: "Sign in" }).click()
+      await page.getByRole("button", { name: "Sign in with the key" }).click()
       await page.getByRole("link", { name: "checkout" }).waitFor()
       await page.goto(`${server.url}/ui/#/flags`)
       await page.getByRole("link", { name: "checkout" }).waitFor()
@@ -411,7 +411,7 @@ describe("the dashboard in a browser", () => {
         await other.goto(`${many.url}/ui/`)
         await other.getByLabel("Server key").fill(many.keys.scoped)
         const started = await other.evaluate(() => performance.now())
-        await other.getByRole("button", { name: "Sign in" }).click()
+        await other.getByRole("button", { name: "Sign in with the key" }).click()
         const at = (rows: number) =>
           other.waitForFunction((n) => document.querySelectorAll("table.flags tbody tr").length >= n ? performance.now() : false, rows, { polling: "raf" })
             .then((h) => h.jsonValue() as Promise<number>)

@@ -16,6 +16,10 @@ import type { Schedule } from "../../ui/lib/types.js"
 import { inputFor, takesAttribute } from "../../ui/lib/operators.js"
 import { ApiError } from "../../ui/lib/api.js"
 import { at, fromError, isConflict, within } from "../../ui/lib/problems.js"
+import { GRANTS as DOMAIN_GRANTS } from "../../src/domain/people/Role.js"
+import { PASSWORD_MIN_LENGTH as DOMAIN_PASSWORD_MIN_LENGTH } from "../../src/domain/people/User.js"
+import { PASSWORD_MIN_LENGTH, passwordProblems } from "../../ui/lib/account.js"
+import { GRANTS } from "../../ui/lib/roles.js"
 
 describe("diffLines", () => {
   it("marks removed and added lines, the removed first, and keeps the common ones", () => {
@@ -167,6 +171,11 @@ describe("audit log queries and actors", () => {
     expect(actorLabel({ type: "schedule", keyId: "k2", keyName: "Launch" })).toBe('schedule (made with key "Launch")')
   })
 
+  it("names a person by their email", () => {
+    expect(actorLabel({ type: "user", userId: "u1", email: "edna@example.com" })).toBe("edna@example.com")
+    expect(actorLabel({ type: "user", userId: "u1" })).toBe("person u1")
+  })
+
   it("filters by every resource type the API knows", () => {
     expect([...RESOURCE_TYPES].sort()).toEqual([...AuditResourceType.literals].sort())
   })
@@ -206,5 +215,19 @@ describe("the evaluations chart", () => {
     const long = layout({ flagKey: "a", environment: "p", from: week[0]!, to: week[167]!, variations: [{ variationKey: "on", total: 0, points: week.map((hour) => ({ hour, count: 0 })) }] }, 168, 10)
     expect(long.labels).toHaveLength(8)
     expect(long.labels[1]).toEqual({ x: 21, text: "11-17 21:00" })
+  })
+})
+
+describe("people", () => {
+  it("offers controls by the domain's own roles table and password rule (copied so Effect stays out of the bundle)", () => {
+    expect(GRANTS).toEqual(DOMAIN_GRANTS)
+    expect(PASSWORD_MIN_LENGTH).toBe(DOMAIN_PASSWORD_MIN_LENGTH)
+  })
+
+  it("checks a new password's length and its confirmation before sending it", () => {
+    expect(passwordProblems("correct horse", "correct horse")).toBeNull()
+    expect(passwordProblems("short", "short")?.details).toEqual([{ path: "password", message: "must be at least 12 characters" }])
+    expect(passwordProblems("correct horse", "correct hose")?.details).toEqual([{ path: "confirmation", message: "does not match the password" }])
+    expect(passwordProblems("x".repeat(11), "x".repeat(12))?.details.map((d) => d.path)).toEqual(["password", "confirmation"])
   })
 })

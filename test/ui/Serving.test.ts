@@ -69,6 +69,17 @@ describe("the dashboard under a host's prefix", () => {
     }
   })
 
+  it("answers the setup link's and single sign-on's return paths with the page (their assets resolve under /ui/)", async () => {
+    for (const path of ["/flags/ui/setup", "/flags/ui/signin?error=nope"]) {
+      const page = await fetch(`${base}${path}`)
+      expect(page.status, path).toBe(200)
+      expect(page.headers.get("content-type"), path).toBe("text/html; charset=utf-8")
+      expect(page.headers.get("content-security-policy"), path).toBe(CONTENT_SECURITY_POLICY)
+      expect(await page.text(), path).toContain('<script type="module" src="app.js">')
+    }
+    expect((await fetch(`${base}/flags/ui/setup/app.js`)).status).toBe(404)
+  })
+
   it("answers an unknown asset 404 with the headers, and leaves other methods and the API to the API", async () => {
     // only the built files are served: a name is looked up, never joined to a directory
     expect((await fetch(`${base}/flags/ui/build.mjs`)).status).toBe(404)

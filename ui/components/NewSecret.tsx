@@ -8,7 +8,7 @@ import type { CreatedApiKey } from "../lib/types.js"
 import { Field } from "./Field.js"
 
 /** The clipboard API needs a secure context (HTTPS or localhost); elsewhere the selected text is copied the old way. */
-const copyText = async (input: HTMLInputElement | null, text: string): Promise<boolean> => {
+export const copyText = async (input: HTMLInputElement | null, text: string): Promise<boolean> => {
   try {
     await navigator.clipboard.writeText(text)
     return true

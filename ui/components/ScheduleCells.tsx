@@ -1,5 +1,6 @@
 /** The cells a scheduled change shows wherever it is listed (the flag page, the project's Schedules page). */
 import { actorLabel } from "../lib/audit.js"
+import { allows } from "../lib/roles.js"
 import { pretty } from "../lib/diff.js"
 import { when } from "../lib/format.js"
 import { summary } from "../lib/schedules.js"
@@ -17,10 +18,10 @@ export const ScheduleChangeCell = ({ s }: { s: Schedule }) => (
 
 export const ScheduleAuthorCell = ({ s }: { s: Schedule }) => <td>{actorLabel(s.actor)}, {when(s.createdAt)}</td>
 
-/** Cancel, for a pending schedule only; `label` names it for assistive technology. */
+/** Cancel, for a pending schedule only and a role that may write; `label` names it for assistive technology. */
 export const ScheduleCancelCell = ({ s, label, onCancel }: { s: Schedule; label: string; onCancel: () => void }) => (
   <td>
-    {s.status !== "pending" ? null : (
+    {s.status !== "pending" || !allows("write") ? null : (
       <button type="button" class="danger small" aria-label={label} onClick={onCancel}>
         Cancel
       </button>

@@ -1,12 +1,13 @@
 /**
- * The dashboard's one way to call the API: the server key as the bearer, JSON in and out, and
+ * The dashboard's one way to call the API: the person's session cookie (sent by the browser with
+ * every same-origin request) or the server key as the bearer, JSON in and out, and
  * the API's error envelope turned into an `ApiError` that keeps `details` (problem paths) so a
  * page can show each message next to its field.
  *
  * The API lives beside the dashboard: the dashboard is served at `<prefix>/ui/`, so the API's
  * base is `<prefix>/` whatever prefix a host mounted Flagport under.
  */
-import { serverKey } from "./session.js"
+import { me, serverKey, signOut } from "./session.js"
 
 export interface Problem {
   readonly path: string
@@ -24,7 +25,7 @@ export class ApiError extends Error {
   }
 }
 
-const apiBase = (): string => new URL("../", document.baseURI).pathname
+export const apiBase = (): string => new URL("../", document.baseURI).pathname
 
 const envelope = (status: number, body: unknown): ApiError => {
   const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error
@@ -38,9 +39,12 @@ const envelope = (status: number, body: unknown): ApiError => {
 /** Headers a call adds to the bearer and the content type (`If-Match` for the writes to a flag). */
 export type ExtraHeaders = Readonly<Record<string, string>>
 
-/** One API call with an explicit key (sign-in checks a key before keeping it). */
-export const requestWith = async <A>(key: string, method: string, path: string, body?: unknown, extra: ExtraHeaders = {}): Promise<A> => {
-  const headers: Record<string, string> = { ...extra, authorization: `Bearer ${key}` }
+/**
+ * One API call with an explicit key (sign-in checks a key before keeping it), or with none: then
+ * the session cookie, if there is one, is what the server judges.
+ */
+export const requestWith = async <A>(key: string | null, method: string, path: string, body?: unknown, extra: ExtraHeaders = {}): Promise<A> => {
+  const headers: Record<string, string> = key === null ? { ...extra } : { ...extra, authorization: `Bearer ${key}` }
   if (body !== undefined) headers["content-type"] = "application/json"
   let response: Response
   try {
@@ -48,7 +52,8 @@ export const requestWith = async <A>(key: string, method: string, path: string, 
       method,
       headers,
       body: body === undefined ? null : JSON.stringify(body),
-      cache: "no-store"
+      cache: "no-store",
+      credentials: "same-origin"
     })
   } catch {
     throw new ApiError(0, "network", "The server cannot be reached.", [])
@@ -65,9 +70,20 @@ export const requestWith = async <A>(key: string, method: string, path: string, 
   return json as A
 }
 
-/** One API call with the signed-in key. */
-export const request = <A>(method: string, path: string, body?: unknown, extra?: ExtraHeaders): Promise<A> =>
-  requestWith<A>(serverKey.value ?? "", method, path, body, extra)
+/**
+ * One API call as whoever is signed in. A person whose session ended on the server (signed out
+ * elsewhere, disabled, expired) is refused with 401: the page goes back to sign-in and says why.
+ */
+export const request = async <A>(method: string, path: string, body?: unknown, extra?: ExtraHeaders): Promise<A> => {
+  try {
+    return await requestWith<A>(serverKey.value, method, path, body, extra)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401 && serverKey.value === null && me.value !== null) {
+      signOut(error.message)
+    }
+    throw error
+  }
+}
 
 /**
  * `If-Match` naming the version of the flag the change was made on (a flag's `ETag` is its version,

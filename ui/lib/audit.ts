@@ -34,5 +34,7 @@ export const actorLabel = (actor: AuditEntry["actor"]): string => {
       return `schedule (made with ${key})`
     case "key":
       return key
+    case "user":
+      return actor.email ?? (actor.userId === undefined ? "a person" : `person ${actor.userId}`)
   }
 }

@@ -14,6 +14,8 @@ export type Route =
   | { readonly page: "keys" }
   | { readonly page: "audit" }
   | { readonly page: "schedules" }
+  | { readonly page: "members" }
+  | { readonly page: "users" }
 
 export const parseRoute = (hash: string): Route => {
   const parts = hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p))
@@ -27,6 +29,8 @@ export const parseRoute = (hash: string): Route => {
     case "keys":
     case "audit":
     case "schedules":
+    case "members":
+    case "users":
       return { page: parts[0] }
     default:
       return { page: "flags" }
@@ -44,4 +48,24 @@ addEventListener("hashchange", () => {
 
 export const go = (to: Route): void => {
   location.hash = href(to)
+}
+
+/**
+ * The two pages that have a path of their own rather than a route: `<prefix>/ui/setup#token=…`
+ * (the link of an invitation or a password reset; the token stays in the fragment, which is never
+ * sent to a server) and `<prefix>/ui/signin?error=…` (where single sign-on sends a person back
+ * with the reason it did not sign them in). The server answers both paths with the dashboard's page.
+ */
+export type Entry = "setup" | "signin" | null
+
+const entryOf = (pathname: string): Entry => (pathname.endsWith("/ui/setup") ? "setup" : pathname.endsWith("/ui/signin") ? "signin" : null)
+
+export const entry = signal<Entry>(entryOf(location.pathname))
+
+/** Leaves the setup or sign-in path for the dashboard itself (`<prefix>/ui/`), dropping the token or the message from the address. */
+export const leaveEntry = (): void => {
+  if (entry.value === null) return
+  history.replaceState(null, "", new URL("./", document.baseURI).pathname)
+  entry.value = null
+  route.value = parseRoute("")
 }

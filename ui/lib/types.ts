@@ -4,6 +4,9 @@
  * the browser bundle for types the dashboard only reads. Where the domain declares the wire shape
  * as a plain type (an evaluation's result, explain's trace), it is re-exported type-only.
  */
+import type { Role } from "../../src/domain/people/Role.js"
+import type { User } from "../../src/domain/people/User.js"
+
 export type FlagType = "boolean" | "string" | "number" | "json"
 
 export interface Variation {
@@ -162,11 +165,13 @@ export interface AuditPage {
   readonly nextCursor: string | null
 }
 
-/** Who made a change: a key, the command line, or a schedule (with the key that made it). */
+/** Who made a change: a key, a person, the command line, or a schedule (with the key that made it). */
 export interface Actor {
-  readonly type: "key" | "cli" | "schedule"
+  readonly type: "key" | "user" | "cli" | "schedule"
   readonly keyId?: string
   readonly keyName?: string
+  readonly userId?: string
+  readonly email?: string
 }
 
 export type ScheduleStatus = "pending" | "applied" | "failed" | "cancelled"
@@ -208,3 +213,22 @@ export interface InsightsSeries {
  * nothing of the domain reaches the bundle), so the dashboard reads exactly what the evaluator writes.
  */
 export type { ConditionTrace, Explanation, FlagTrace, RuleTrace } from "../../src/domain/evaluation/Explain.js"
+
+/**
+ * People: a role in a project, the permissions of the roles table, a user and who is signed in
+ * (`GET /v1/me`, the answer of sign-in and setup): the domain's own types (type-only).
+ */
+export type { Membership, Permission, Role } from "../../src/domain/people/Role.js"
+export type { User, UserWithMemberships as Me } from "../../src/domain/people/User.js"
+
+/** The ways to sign in the server offers (`GET /v1/auth/providers`). */
+export interface Providers {
+  readonly password: boolean
+  readonly oidc: { readonly name: string } | null
+}
+
+/** A member of a project (`GET /v1/projects/{p}/members`). */
+export interface Member {
+  readonly user: User
+  readonly role: Role
+}

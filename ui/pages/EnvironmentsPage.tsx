@@ -8,6 +8,7 @@ import { projectPath, request } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
+import { allows } from "../lib/roles.js"
 import { isProductionLike } from "../lib/settings.js"
 import type { Environment, List } from "../lib/types.js"
 
@@ -56,25 +57,27 @@ export const EnvironmentsPage = ({ projectId }: { projectId: string }) => {
           </tbody>
         </table>
       )}
-      {loaded.state === "ready" && loaded.data.data.length > 1 ? (
+      {loaded.state === "ready" && loaded.data.data.length > 1 && allows("write") ? (
         <CopyAllFlags key={loaded.data.data.map((e) => e.key).join()} projectId={projectId} environments={loaded.data.data} />
       ) : null}
-      <form class="card" onSubmit={create} aria-label="New environment" noValidate>
-        <h2>New environment</h2>
-        <p class="muted">Every flag gets a disabled configuration in the new environment.</p>
-        <ErrorSummary problems={problems} />
-        <div class="row">
-          <Field label="Environment key" problems={at(problems, "key")}>
-            {(ctl) => <input {...ctl} value={key} onInput={(e) => setKey(e.currentTarget.value)} />}
-          </Field>
-          <Field label="Environment name" problems={at(problems, "name")}>
-            {(ctl) => <input {...ctl} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
-          </Field>
-        </div>
-        <div class="actions">
-          <button type="submit">Create environment</button>
-        </div>
-      </form>
+      {!allows("manage") ? null : (
+        <form class="card" onSubmit={create} aria-label="New environment" noValidate>
+          <h2>New environment</h2>
+          <p class="muted">Every flag gets a disabled configuration in the new environment.</p>
+          <ErrorSummary problems={problems} />
+          <div class="row">
+            <Field label="Environment key" problems={at(problems, "key")}>
+              {(ctl) => <input {...ctl} value={key} onInput={(e) => setKey(e.currentTarget.value)} />}
+            </Field>
+            <Field label="Environment name" problems={at(problems, "name")}>
+              {(ctl) => <input {...ctl} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+            </Field>
+          </div>
+          <div class="actions">
+            <button type="submit">Create environment</button>
+          </div>
+        </form>
+      )}
     </section>
   )
 }

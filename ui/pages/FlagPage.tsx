@@ -16,6 +16,8 @@ import { Waiting } from "../components/Status.js"
 import { TargetingEditor } from "../components/TargetingEditor.js"
 import { toDraft, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
 import { CopyFlag } from "../components/CopyFlag.js"
+import { ReadOnlyUnless } from "../components/ReadOnly.js"
+import { allows } from "../lib/roles.js"
 import { SchedulesList } from "../components/SchedulesList.js"
 import { EvaluationsChart } from "../components/EvaluationsChart.js"
 import { StaleBadge } from "../components/StaleBadge.js"
@@ -102,6 +104,8 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
   const [settled, setSettled] = useState<Schedule | null>(null)
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { flag, environments, segments } = loaded.data
+  // A viewer reads the definition and the targeting, with their controls disabled.
+  const writes = allows("write")
   const envKey = environment ?? environments[0]?.key ?? null
   const config = flag.configs.find((c) => c.environmentKey === envKey)
   const saved = (what: string) => (updated: Flag) => {
@@ -137,7 +141,9 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
       </div>
       <p role="status" class="status">{status}</p>
       <SettledNotice settled={settled} onReload={reloadFlag} />
-      <Definition key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
+      <ReadOnlyUnless allowed={writes}>
+        <Definition key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
+      </ReadOnlyUnless>
       <section class="card" aria-labelledby="targeting-title">
         <h2 id="targeting-title">Targeting</h2>
         <Field label="Environment">
@@ -150,18 +156,20 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
         {config === undefined ? (
           <p>This project has no environments yet.</p>
         ) : (
-          <TargetingEditor
-            key={`${config.environmentKey}-${flag.version}-${scheduled}`}
-            projectId={projectId}
-            flag={flag}
-            config={config}
-            segments={segments}
-            onSaved={saved(`Targeting in ${config.environmentKey}`)}
-            onScheduled={onScheduled}
-            onReload={reloadFlag}
-          />
+          <ReadOnlyUnless allowed={writes}>
+            <TargetingEditor
+              key={`${config.environmentKey}-${flag.version}-${scheduled}`}
+              projectId={projectId}
+              flag={flag}
+              config={config}
+              segments={segments}
+              onSaved={saved(`Targeting in ${config.environmentKey}`)}
+              onScheduled={onScheduled}
+              onReload={reloadFlag}
+            />
+          </ReadOnlyUnless>
         )}
-        {config === undefined || environments.length < 2 ? null : (
+        {config === undefined || environments.length < 2 || !writes ? null : (
           <CopyFlag
             key={`copy-${config.environmentKey}-${flag.version}`}
             projectId={projectId}

@@ -25,6 +25,7 @@ import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { go, href } from "../lib/router.js"
 import { isProductionLike } from "../lib/settings.js"
 import type { Environment, Flag, FlagType, List } from "../lib/types.js"
+import { allows } from "../lib/roles.js"
 import { targetingBody } from "../components/TargetingEditor.js"
 
 const STALE_HINT = "Stale: older than the server’s stale period (30 days unless set otherwise) and not evaluated in any environment during it, so its code can probably go."
@@ -96,6 +97,8 @@ const Switch = (props: { projectId: string; flag: Flag; environment: string; onC
   const config = props.flag.configs.find((c) => c.environmentKey === props.environment)
   const [busy, setBusy] = useState(false)
   if (config === undefined) return <span class="muted">n/a</span>
+  // A viewer sees the state, not a switch.
+  if (!allows("write")) return <span class={config.enabled ? "state on" : "state"}>{config.enabled ? "On" : "Off"}</span>
   const toggle = async () => {
     if (busy) return
     const next = !config.enabled
@@ -194,11 +197,13 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     <section aria-labelledby="flags-title">
       <div class="page-head">
         <h1 id="flags-title">Flags</h1>
-        <button type="button" onClick={() => setCreating(!creating)} aria-expanded={creating}>
-          {creating ? "Close new flag" : "New flag"}
-        </button>
+        {allows("write") ? (
+          <button type="button" onClick={() => setCreating(!creating)} aria-expanded={creating}>
+            {creating ? "Close new flag" : "New flag"}
+          </button>
+        ) : null}
       </div>
-      {creating ? <NewFlag projectId={projectId} onCreated={(f) => go({ page: "flag", key: f.key })} /> : null}
+      {creating && allows("write") ? <NewFlag projectId={projectId} onCreated={(f) => go({ page: "flag", key: f.key })} /> : null}
       <ErrorSummary problems={problems} onReload={reloadList} />
       <div class="row filters" role="search">
         <Field label="Search by key or name">

@@ -12,6 +12,7 @@ import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
 import type { Condition, Flag, List, Segment } from "../lib/types.js"
 import { flagsUsing } from "../lib/usage.js"
+import { allows } from "../lib/roles.js"
 
 const loadSegments = async (projectId: string) => {
   const [segments, flags] = await Promise.all([
@@ -94,6 +95,7 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
   const [form, setForm] = useState<{ editing: Segment | null } | null>(null)
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { segments, usage } = loaded.data
+  const writes = allows("write")
   const done = () => {
     setForm(null)
     reload()
@@ -102,9 +104,9 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
     <section aria-labelledby="segments-title">
       <div class="page-head">
         <h1 id="segments-title">Segments</h1>
-        <button type="button" onClick={() => setForm({ editing: null })}>New segment</button>
+        {writes ? <button type="button" onClick={() => setForm({ editing: null })}>New segment</button> : null}
       </div>
-      {form === null ? null : (
+      {form === null || !writes ? null : (
         <SegmentForm key={form.editing?.key ?? "new"} projectId={projectId} editing={form.editing} segments={segments} onDone={done} />
       )}
       {segments.length === 0 ? (
@@ -136,7 +138,9 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
                 </td>
                 <td>{when(s.updatedAt)}</td>
                 <td>
-                  <button type="button" class="secondary small" onClick={() => setForm({ editing: s })} aria-label={`Edit segment ${s.key}`}>Edit</button>
+                  {writes ? (
+                    <button type="button" class="secondary small" onClick={() => setForm({ editing: s })} aria-label={`Edit segment ${s.key}`}>Edit</button>
+                  ) : null}
                 </td>
               </tr>
             ))}

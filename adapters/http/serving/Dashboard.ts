@@ -63,6 +63,13 @@ const asset = (name: string, body: Uint8Array): Asset => ({
   etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`
 })
 
+/**
+ * Paths of the dashboard that are pages rather than files, answered with its one page: the setup
+ * link of an invitation (`/ui/setup#token=…`) and the sign-in page single sign-on returns to with
+ * its message (`/ui/signin?error=…`). Their asset URLs are relative, so they resolve under `/ui/`.
+ */
+const PAGES: ReadonlySet<string> = new Set(["setup", "signin"])
+
 const text = (status: number, message: string, extra: Record<string, string> = {}): LaneResponse => ({
   status,
   headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...extra },
@@ -120,7 +127,7 @@ export const makeDashboard = (prefix: string, options: DashboardOptions = {}): D
       if (pathname === "/ui") return Promise.resolve(redirect(`${prefix}/ui/`))
       if (!pathname.startsWith("/ui/")) return undefined
       const name = pathname.slice("/ui/".length)
-      return serve(method, name === "" ? "index.html" : name, ifNoneMatch)
+      return serve(method, name === "" || PAGES.has(name) ? "index.html" : name, ifNoneMatch)
     }
   }
 }
