@@ -34,20 +34,22 @@ export interface Options {
 }
 
 /**
- * Waits on the spot (see `call`) add up to at most this much per turn of the event loop, over all
- * workers; past it, answers come as messages until the next turn, so that a chain of transactions
- * cannot hold up the other requests' I/O.
+ * Waits on the spot (see `call`) add up to at most SYNC_WAIT_BUDGET_MS in any SYNC_WAIT_WINDOW_MS,
+ * over all workers (a tenth of the event loop's time); past it, answers come as messages, so a
+ * stream of writes cannot take the event loop from the other requests. A budget per window rather
+ * than per turn: under load a turn is short and frequent, and ten milliseconds of every turn let
+ * writes block the loop a fifth of the time (docs/benchmarks.md, "SQLite under mixed load").
+ * Writes slow down instead, which is the trade a flag server wants: evaluations first.
  */
 const SYNC_WAIT_BUDGET_MS = 10
-const syncWait = { spent: 0, resetScheduled: false }
-const spendSyncWait = (ms: number) => {
-  syncWait.spent += ms
-  if (syncWait.resetScheduled) return
-  syncWait.resetScheduled = true
-  setImmediate(() => {
+const SYNC_WAIT_WINDOW_MS = 100
+const syncWait = { spent: 0, windowStartedAt: Number.NEGATIVE_INFINITY }
+const syncWaitLeft = (now: number): number => {
+  if (now - syncWait.windowStartedAt >= SYNC_WAIT_WINDOW_MS) {
+    syncWait.windowStartedAt = now
     syncWait.spent = 0
-    syncWait.resetScheduled = false
-  })
+  }
+  return SYNC_WAIT_BUDGET_MS - syncWait.spent
 }
 
 /** How long closing waits for the worker to close the database before it is terminated. */
@@ -210,7 +212,7 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
     /**
      * Sends a request and resumes with its answer. With `waitMs` > 0 the answer is first awaited on
      * the spot (Atomics.wait on the signal, then taken off the port), at most that long and within
-     * the turn's budget: a statement inside a transaction takes microseconds in the worker, and a
+     * the window's budget: a statement inside a transaction takes microseconds in the worker, and a
      * transaction holds the writer, so waiting a turn of a busy event loop for each of its
      * statements would hold every other write back. Past the wait (e.g. while the worker fsyncs a
      * group), the answer comes as a message on a later turn.
@@ -239,7 +241,7 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
           return resume(Effect.fail(new SqlError({ cause, message: "Failed to send the statement to the SQLite worker" })))
         }
         const started = performance.now()
-        const deadline = started + Math.min(waitMs, SYNC_WAIT_BUDGET_MS - syncWait.spent)
+        const deadline = started + Math.min(waitMs, syncWaitLeft(started))
         while (!settled && failure === undefined) {
           const seen = Atomics.load(signal, 0)
           const message = receiveMessageOnPort(replies)
@@ -251,7 +253,7 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
           if (remaining <= 0) break
           Atomics.wait(signal, 0, seen, remaining)
         }
-        if (waitMs > 0) spendSyncWait(performance.now() - started)
+        if (waitMs > 0) syncWait.spent += performance.now() - started
       })
 
     return {

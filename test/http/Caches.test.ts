@@ -230,11 +230,13 @@ describe("SnapshotCache: a write acknowledged here is served by the next request
     source.hold = false
     source.write("new")
     cache.invalidate("p1")
+    // The request after the write waits for the load in flight (one load per environment at a
+    // time), then gets a load of its own: never the data read before its write.
     const after = settle(() => cache.get("p1", "development"))
-    expect(valueOf((await after).entry!)).toBe("new")
-    // The old load answers last: the request that started before the write gets it; the cache keeps the newest.
+    await flush()
     source.release()
     expect(valueOf((await first).entry!)).toBe("mid")
+    expect(valueOf((await after).entry!)).toBe("new")
     expect(valueOf((await settle(() => cache.get("p1", "development"))).entry!)).toBe("new")
   })
 
@@ -293,6 +295,31 @@ describe("SnapshotCache: a change heard on the feed", () => {
     expect(valueOf(kept)).toBe("old")
     expect(kept.revision).toBe(source.revisionNumber)
     expect(source.calls).toEqual({ revision: before.revision, environments: before.environments, snapshot: before.snapshot + 1 })
+  })
+
+  it("writes landing during a load cost one more load in all, and every request gets data as new as its write", async () => {
+    const source = new FakeSource()
+    const time = clock()
+    const cache = new SnapshotCache(source, { now: time.now, checkIntervalMs: 60_000 })
+    await cache.get("p1", "development")
+    source.hold = "snapshot"
+    const waiting: Array<Promise<{ entry?: CompiledEntry; error?: unknown }>> = []
+    // The first write starts a load (held); nine more land while it is in flight, each followed by a request.
+    for (let i = 1; i <= 10; i++) {
+      source.write(`v${i}`)
+      cache.committed(change(source.revisionNumber, ["development"]))
+      waiting.push(settle(() => cache.get("p1", "development")))
+      await flush()
+    }
+    const loadsBefore = source.calls.snapshot
+    expect(source.heldCount).toBe(1)
+    source.release()
+    await flush()
+    // One more load, for every request waiting behind the first: not nine.
+    expect(source.calls.snapshot).toBe(loadsBefore + 1)
+    source.release()
+    const answers = await Promise.all(waiting)
+    expect(answers.map((a) => valueOf(a.entry!))).toEqual(["v1", ...Array<string>(9).fill("v10")])
   })
 
   it("a gap in revisions, or a change to the environments, falls back to a revision check", async () => {

@@ -329,6 +329,14 @@ export class SnapshotCache {
     if (env.error !== undefined && env.errorRevision >= project.revision) throw env.error
     // A load started at an older revision may hold data from before a write: never hand it back.
     if (env.pending !== undefined && env.pendingRevision >= project.revision) return env.pending
+    // One load per environment at a time: a request that needs a newer one than the load in flight
+    // waits for it, then starts (or joins) the next. Writes landing during a load cost one more
+    // load in all, not one each: under a stream of writes, loads would otherwise pile up and take
+    // the event loop from the evaluations (docs/benchmarks.md, "SQLite under mixed load").
+    if (env.pending !== undefined) {
+      const again = () => this.fromProject(project, environment)
+      return env.pending.then(again, again)
+    }
     return this.build(project, env, environment)
   }
 
