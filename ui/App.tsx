@@ -8,7 +8,7 @@ import { Field } from "./components/Field.js"
 import { PersonMenu } from "./components/PersonMenu.js"
 import { allows, isGlobalAdmin } from "./lib/roles.js"
 import { entry, href, route, type Route } from "./lib/router.js"
-import { chooseProject, me, projectId, projects, signedIn, signOut } from "./lib/session.js"
+import { chooseProject, me, projectId, projects, serverKey, signedIn, signOut } from "./lib/session.js"
 import { AuditPage } from "./pages/AuditPage.js"
 import { EnvironmentsPage } from "./pages/EnvironmentsPage.js"
 import { FlagPage } from "./pages/FlagPage.js"
@@ -44,7 +44,8 @@ const NAV: ReadonlyArray<NavEntry> = [
   { label: "Segments", route: { page: "segments" }, pages: ["segments"] },
   { label: "Environments", route: { page: "environments" }, pages: ["environments"] },
   { label: "Webhooks", route: { page: "webhooks" }, pages: ["webhooks"], shown: manages },
-  { label: "Playground", route: { page: "playground" }, pages: ["playground"] },
+  // The playground explains with `POST /v1/explain`, an evaluation route: keys only, as SDKs call it.
+  { label: "Playground", route: { page: "playground" }, pages: ["playground"], shown: () => serverKey.value !== null },
   { label: "Keys", route: { page: "keys" }, pages: ["keys"], shown: manages },
   { label: "Audit log", route: { page: "audit" }, pages: ["audit"] },
   { label: "Schedules", route: { page: "schedules" }, pages: ["schedules"] },

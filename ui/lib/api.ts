@@ -72,14 +72,17 @@ export const requestWith = async <A>(key: string | null, method: string, path: s
 
 /**
  * One API call as whoever is signed in. A person whose session ended on the server (signed out
- * elsewhere, disabled, expired) is refused with 401: the page goes back to sign-in and says why.
+ * elsewhere, disabled, expired) is refused with 401: when `GET /v1/me` confirms there is no
+ * session any more (a 401 may also be a key-only route refusing a person), the page goes back to
+ * sign-in and says why.
  */
 export const request = async <A>(method: string, path: string, body?: unknown, extra?: ExtraHeaders): Promise<A> => {
   try {
     return await requestWith<A>(serverKey.value, method, path, body, extra)
   } catch (error) {
     if (error instanceof ApiError && error.status === 401 && serverKey.value === null && me.value !== null) {
-      signOut(error.message)
+      const ended = await requestWith(null, "GET", "/v1/me").then(() => null, (e: unknown) => (e instanceof ApiError && e.status === 401 ? e : null))
+      if (ended !== null) signOut(ended.message)
     }
     throw error
   }

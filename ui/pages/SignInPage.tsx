@@ -5,9 +5,11 @@
  * see, and only then kept (in sessionStorage). A refusal shows the API's message.
  *
  * Single sign-on sends a person it did not sign in back to `/ui/signin?error=<reason>`; the reason
- * is shown above the forms (as text: it comes from a URL).
+ * is shown above the forms when it is one of the server's own messages (a link anyone can craft
+ * must not put words of their choosing on this page), else a general one.
  */
 import { useEffect, useState } from "preact/hooks"
+import { isSignInRefusal } from "../../src/domain/people/SignInRefusal.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { loadProviders, signInWithPassword, ssoHref } from "../lib/account.js"
@@ -17,7 +19,12 @@ import { entry, leaveEntry } from "../lib/router.js"
 import { keepKey, signInNotice } from "../lib/session.js"
 import type { List, Project, Providers } from "../lib/types.js"
 
-const ssoError = (): string | null => (entry.value === "signin" ? new URLSearchParams(location.search).get("error") : null)
+const ssoError = (): string | null => {
+  if (entry.value !== "signin") return null
+  const reason = new URLSearchParams(location.search).get("error")
+  if (reason === null) return null
+  return isSignInRefusal(reason) ? reason : "Single sign-on did not sign you in. Please try again."
+}
 
 const WithPassword = () => {
   const [email, setEmail] = useState("")
