@@ -15,13 +15,17 @@ import type { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
 import * as FlagUsage from "../../src/services/FlagUsage.js"
 import type { Flags } from "../../src/services/Flags.js"
 import type { Health } from "../../src/services/Health.js"
+import type { Members } from "../../src/services/Members.js"
 import * as Insights from "../../src/services/Insights.js"
 import type { Projects } from "../../src/services/Projects.js"
 import type { Schedules } from "../../src/services/Schedules.js"
 import type { Segments } from "../../src/services/Segments.js"
+import * as Sessions from "../../src/services/Sessions.js"
+import type { SignIn } from "../../src/services/SignIn.js"
 import type { Snapshots } from "../../src/services/Snapshots.js"
 import type { StreamTokens } from "../../src/services/StreamTokens.js"
 import * as UseCasesLayer from "../../src/services/UseCases.js"
+import type { Users } from "../../src/services/Users.js"
 import * as Webhooks from "../../src/services/Webhooks.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import type * as MemoryDb from "../memory/MemoryDb.js"
@@ -56,6 +60,10 @@ export type UseCases =
   | StreamTokens
   | Audit
   | Health
+  | Users
+  | Members
+  | SignIn
+  | Sessions.Sessions
 
 /** Everything a storage target gives the app: its ports and the use cases over them. */
 export type Storage = Ports.Ports | UseCases
@@ -110,14 +118,15 @@ export type Services = Storage | Webhooks.Webhooks | Insights.Insights
 
 /**
  * The app as a serving process uses it, configured from the environment (a bad value fails the
- * build): the stale period of flags (FLAGPORT_STALE_AFTER_DAYS), `Webhooks` with its cap
+ * build): the stale period of flags (FLAGPORT_STALE_AFTER_DAYS), the sessions' idle period
+ * (FLAGPORT_SESSION_IDLE_HOURS), `Webhooks` with its cap
  * (FLAGPORT_WEBHOOKS_PER_PROJECT), and `Insights` (FLAGPORT_INSIGHTS_RETENTION_DAYS) with its flushing fiber (a last flush when the layer's scope closes, before the
  * storage closes). No background worker: see `servicesLayer`.
  */
 export const servicesFrom = <E, R>(storage: Layer.Layer<Storage, E, R>): Layer.Layer<Services, E | ConfigError, R> =>
   Layer.mergeAll(Webhooks.layerConfig, Insights.layer).pipe(
     Layer.provideMerge(storage),
-    Layer.provide(Layer.merge(FlagUsage.layerConfig, Insights.retentionLayerConfig))
+    Layer.provide(Layer.mergeAll(FlagUsage.layerConfig, Insights.retentionLayerConfig, Sessions.idleLayerConfig))
   )
 
 /** `servicesFrom` with the background workers this process runs (all by default; Workers.ts). */

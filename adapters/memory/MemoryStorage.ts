@@ -12,7 +12,11 @@ import * as MemoryInsightsRepository from "./MemoryInsightsRepository.js"
 import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
 import * as MemoryScheduleRepository from "./MemoryScheduleRepository.js"
 import * as MemorySegmentRepository from "./MemorySegmentRepository.js"
+import * as MemorySessionRepository from "./MemorySessionRepository.js"
+import * as MemorySetupTokenRepository from "./MemorySetupTokenRepository.js"
+import * as MemorySignInFailureRepository from "./MemorySignInFailureRepository.js"
 import * as MemoryStreamSecret from "./MemoryStreamSecret.js"
+import * as MemoryUserRepository from "./MemoryUserRepository.js"
 import * as MemoryWebhookRepository from "./MemoryWebhookRepository.js"
 
 const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memory" })
@@ -23,7 +27,6 @@ const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memo
  * as the layer: nothing is persisted.
  */
 export const layer = Layer.mergeAll(
-  MemoryProjectRepository.layer,
   MemoryFlagRepository.layer,
   MemorySegmentRepository.layer,
   MemoryApiKeyRepository.layer,
@@ -34,5 +37,14 @@ export const layer = Layer.mergeAll(
   MemoryInsightsRepository.layer,
   InProcessChangeFeed.layer,
   MemoryStreamSecret.layer,
+  MemoryUserRepository.layer,
+  MemorySessionRepository.layer,
+  MemorySetupTokenRepository.layer,
+  MemorySignInFailureRepository.layer,
   health
-).pipe(Layer.provideMerge(MemoryEnvironmentRepository.layer), Layer.provideMerge(MemoryDb.layer))
+).pipe(
+  Layer.provideMerge(MemoryEnvironmentRepository.layer),
+  // Memberships name projects: the user repository checks them as the SQL foreign key does.
+  Layer.provideMerge(MemoryProjectRepository.layer),
+  Layer.provideMerge(MemoryDb.layer)
+)

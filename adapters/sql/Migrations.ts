@@ -17,6 +17,7 @@ import ConfigVersions from "./migrations/0011_config_versions.js"
 import WebhookAnswers from "./migrations/0012_webhook_answers.js"
 import InsightsHour from "./migrations/0013_insights_hour.js"
 import EnvironmentClientConfig from "./migrations/0014_environment_client_config.js"
+import People from "./migrations/0015_people.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -38,7 +39,8 @@ export const migrations = {
   "0011_config_versions": ConfigVersions,
   "0012_webhook_answers": WebhookAnswers,
   "0013_insights_hour": InsightsHour,
-  "0014_environment_client_config": EnvironmentClientConfig
+  "0014_environment_client_config": EnvironmentClientConfig,
+  "0015_people": People
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -10,8 +10,12 @@ import * as SqlInsightsRepository from "./SqlInsightsRepository.js"
 import * as SqlProjectRepository from "./SqlProjectRepository.js"
 import * as SqlScheduleRepository from "./SqlScheduleRepository.js"
 import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
+import * as SqlSessionRepository from "./SqlSessionRepository.js"
+import * as SqlSetupTokenRepository from "./SqlSetupTokenRepository.js"
+import * as SqlSignInFailureRepository from "./SqlSignInFailureRepository.js"
 import * as SqlStreamSecret from "./SqlStreamSecret.js"
 import * as SqlTransactor from "./SqlTransactor.js"
+import * as SqlUserRepository from "./SqlUserRepository.js"
 import * as SqlWebhookRepository from "./SqlWebhookRepository.js"
 
 /**
@@ -31,5 +35,9 @@ export const layer = Layer.mergeAll(
   SqlWebhookRepository.layer,
   SqlScheduleRepository.layer,
   SqlStreamSecret.layer,
-  SqlInsightsRepository.layer
+  SqlInsightsRepository.layer,
+  SqlUserRepository.layer,
+  SqlSessionRepository.layer,
+  SqlSetupTokenRepository.layer,
+  SqlSignInFailureRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))

@@ -23,6 +23,11 @@ import type { StorageHealth } from "../../src/ports/StorageHealth.js"
 import type { StreamSecret } from "../../src/ports/StreamSecret.js"
 import type { Transactor } from "../../src/ports/Transactor.js"
 import type { WebhookRepository } from "../../src/ports/WebhookRepository.js"
+import type { PasswordHasher } from "../../src/ports/PasswordHasher.js"
+import type { SessionRepository } from "../../src/ports/SessionRepository.js"
+import type { SetupTokenRepository } from "../../src/ports/SetupTokenRepository.js"
+import type { SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"
+import type { UserRepository } from "../../src/ports/UserRepository.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as NodeCrypto from "../crypto/NodeCrypto.js"
 import type * as MemoryDb from "../memory/MemoryDb.js"
@@ -34,7 +39,7 @@ import * as SqliteStorage from "../sql-sqlite/SqliteStorage.js"
 import * as SqlStorage from "../sql/SqlStorage.js"
 import { type DatabaseTarget, type InvalidDatabaseUrl, parseDatabaseUrl } from "./DatabaseUrl.js"
 
-/** Every port a storage target provides: the repositories, the change feed, ids and crypto. */
+/** Every port a storage target provides: the repositories, the change feed, ids, crypto and password hashing. */
 export type Ports =
   | ProjectRepository
   | EnvironmentRepository
@@ -50,8 +55,13 @@ export type Ports =
   | ChangeFeed
   | StorageHealth
   | StreamSecret
+  | UserRepository
+  | SessionRepository
+  | SetupTokenRepository
+  | SignInFailureRepository
   | IdGenerator.IdGenerator
   | Crypto
+  | PasswordHasher
 
 /** `listen: false`: announce this process's changes to other processes but hear none of theirs. */
 export interface StorageOptions {

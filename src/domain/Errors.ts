@@ -42,3 +42,12 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
   message: Schema.String
 }) {}
+
+/**
+ * Too many failed sign-ins for one email (docs/people.md): refused, even with the right password,
+ * until `retryAfterSeconds` have passed (the `Retry-After` header).
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  message: Schema.String,
+  retryAfterSeconds: Schema.Number
+}) {}

@@ -30,3 +30,8 @@ export const keyNotFound = (keyId: string) => new ResourceNotFound({ message: `A
 
 export const scheduleNotFound = (flagKey: string, scheduleId: string) =>
   new ResourceNotFound({ message: `Schedule '${scheduleId}' not found for flag '${flagKey}'` })
+
+export const userNotFound = (userId: string) => new ResourceNotFound({ message: `User '${userId}' not found` })
+
+export const memberNotFound = (projectId: string, userId: string) =>
+  new ResourceNotFound({ message: `User '${userId}' is not a member of project '${projectId}'` })

@@ -5,16 +5,21 @@ import * as EnvironmentCopy from "./EnvironmentCopy.js"
 import * as Environments from "./Environments.js"
 import * as Flags from "./Flags.js"
 import * as Health from "./Health.js"
+import * as Members from "./Members.js"
 import * as Projects from "./Projects.js"
 import * as Schedules from "./Schedules.js"
 import * as Segments from "./Segments.js"
+import * as Sessions from "./Sessions.js"
+import * as SignIn from "./SignIn.js"
 import * as Snapshots from "./Snapshots.js"
 import * as StreamTokens from "./StreamTokens.js"
+import * as Users from "./Users.js"
 
 /**
  * The use cases over the ports a storage adapter builds (and an IdGenerator and Crypto), built in
  * this one place. The stale period of flags is read when this layer is built
- * (`FlagUsage.StaleAfterDays`, default 30). Not here: `Webhooks`, configured from the environment
+ * (`FlagUsage.StaleAfterDays`, default 30), and so is the sessions' idle period
+ * (`Sessions.SessionIdleHours`, default 12). Not here: `Webhooks`, configured from the environment
  * (FLAGPORT_WEBHOOKS_PER_PROJECT), `Insights`, whose counts live in the process that serves (with
  * a flushing fiber), and the background workers; the composition root
  * (adapters/app/Composition.ts) adds them.
@@ -31,7 +36,11 @@ export const layer = Schedules.layer.pipe(
       Snapshots.layer,
       StreamTokens.layer,
       Audit.layer,
-      Health.layer
+      Health.layer,
+      Users.layer,
+      Members.layer,
+      SignIn.layer,
+      Sessions.layer
     )
   )
 )

@@ -25,8 +25,11 @@ export interface FlagEventDraft {
   readonly environment?: string | undefined
 }
 
-/** An audit entry of the write; its project, time and actor are the write's. */
-export type AuditDraft = Omit<AuditTrail.AuditChange, "projectId" | "at">
+/**
+ * An audit entry of the write; its time and actor are the write's, and so is its project unless it
+ * names one (a person belongs to no project: their entries go to the logs of their projects).
+ */
+export type AuditDraft = Omit<AuditTrail.AuditChange, "projectId" | "at"> & { readonly projectId?: string }
 
 /** What a write did, as its body answers it: the value the use case returns, and what to record and announce. */
 export interface Written<A> {
@@ -65,8 +68,9 @@ export interface Writer {
     body: (time: ServingWriteTime) => Effect.Effect<Written<A>, E, R>
   ) => Effect.Effect<A, E | ResourceNotFound | StorageError, R>
   /**
-   * A write that serves nothing new (a project's creation, webhooks, keys, schedules): recorded in
-   * `projectId`'s audit log, or in none for `null` (a global key belongs to no project).
+   * A write that serves nothing new (a project's creation, webhooks, keys, schedules, people):
+   * recorded in `projectId`'s audit log, or for `null` only in the logs its entries name (a global
+   * key belongs to no project and names none).
    */
   readonly record: <A, E, R>(
     projectId: string | null,
@@ -96,8 +100,9 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
 
   const finish = <A>(projectId: string | null, time: WriteTime, written: Recorded<A>) =>
     Effect.gen(function* () {
-      if (projectId !== null) {
-        for (const entry of written.audit ?? []) yield* audit({ projectId, at: time.now, ...entry })
+      for (const { projectId: own, ...entry } of written.audit ?? []) {
+        const target = own ?? projectId
+        if (target !== null) yield* audit({ ...entry, projectId: target, at: time.now })
       }
       if (written.change !== undefined) yield* tx.afterCommit(feed.publish(written.change))
       return written.value

@@ -5,6 +5,7 @@ import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
+import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
@@ -37,5 +38,9 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ScheduleRepository + scheduler", scheduleContract],
   ["InsightsRepository", insightsContract],
   ["AuditLog", auditLogContract],
-  ["Configuration versions", configVersionContract]
+  ["Configuration versions", configVersionContract],
+  ["UserRepository + memberships", userContract],
+  ["SetupTokenRepository", setupTokenContract],
+  ["SessionRepository + sessions", sessionContract],
+  ["SignInFailureRepository + sign-in limit", signInFailureContract]
 ]

@@ -1,0 +1,25 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"
+import { MemoryDb } from "./MemoryDb.js"
+
+/** The reference SignInFailureRepository: failure times per normalized email. */
+
+export const layer = Layer.effect(
+  SignInFailureRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<ReadonlyMap<string, ReadonlyArray<string>>>("sign_in_failures", new Map())
+    return SignInFailureRepository.of({
+      record: (email, at, forgetUpTo) =>
+        table.update((map) => new Map(map).set(email, [...(map.get(email) ?? []).filter((t) => t > forgetUpTo), at])),
+      since: (email, since) => Effect.map(table.get, (map) => (map.get(email) ?? []).filter((t) => t > since).sort()),
+      clear: (email) =>
+        table.update((map) => {
+          const next = new Map(map)
+          next.delete(email)
+          return next
+        })
+    })
+  })
+)

@@ -1,0 +1,171 @@
+/**
+ * Signing in (docs/people.md): with a password, limited per email, or with single sign-on, whose
+ * first sign-in makes the account. A session is then started with `Sessions.start`.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { formatTimestamp } from "../domain/definitions/Ids.js"
+import { Forbidden, RateLimited, Unauthenticated } from "../domain/Errors.js"
+import type { Role } from "../domain/people/Role.js"
+import { failureWindowStart, signInRetryAfterSeconds } from "../domain/people/SignInLimit.js"
+import { domainAllowed } from "../domain/people/SsoDomain.js"
+import { emailDomain, normalizeEmail, PASSWORD_MAX_LENGTH, type User, type UserWithMemberships } from "../domain/people/User.js"
+import { emailProblems } from "../domain/people/ValidatePerson.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { PasswordHasher } from "../ports/PasswordHasher.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import { SignInFailureRepository } from "../ports/SignInFailureRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { UserRepository } from "../ports/UserRepository.js"
+import { shownMembership, userAudit } from "./PeopleSupport.js"
+import * as Writes from "./Writes.js"
+
+export const INVALID_CREDENTIALS = "Invalid email or password"
+
+/** What the identity provider says about the person (from the verified ID token / userinfo). */
+export interface SsoClaims {
+  readonly email: string
+  readonly emailVerified: boolean
+  readonly name?: string | undefined
+}
+
+export interface SsoPolicy {
+  /** FLAGPORT_OIDC_ALLOWED_DOMAINS, parsed (SsoDomain.parseAllowedDomains); empty allows every domain. */
+  readonly allowedDomains: ReadonlyArray<string>
+  /** FLAGPORT_OIDC_DEFAULT_ROLE: the role a new person gets in every project, or `none`. */
+  readonly defaultRole: Role | "none"
+}
+
+export interface SignInShape {
+  /**
+   * The person with this email and password, with their memberships. 401 "Invalid email or
+   * password" alike for a wrong password, an unknown email, a user without a password and a
+   * disabled user, each after one Argon2id verification (the same time). 429 `RateLimited` after
+   * 10 failures for the email within 15 minutes, until the window has passed, even with the right
+   * password. A success forgets the email's failures.
+   */
+  readonly withPassword: (
+    email: string,
+    password: string
+  ) => Effect.Effect<UserWithMemberships, Unauthenticated | RateLimited | StorageError>
+  /**
+   * The person a single sign-on vouches for: the user with that email, or a new one (`sso: true`,
+   * `policy.defaultRole` in every project, none for `none`). 403 `Forbidden` with a message for the
+   * sign-in page when the email is not verified, its domain is not allowed, or the user is disabled.
+   */
+  readonly withSso: (claims: SsoClaims, policy: SsoPolicy) => Effect.Effect<User, Forbidden | StorageError>
+}
+
+export class SignIn extends Context.Tag("@flagport/services/SignIn")<SignIn, SignInShape>() {}
+
+export const make = Effect.gen(function* () {
+  const users = yield* UserRepository
+  const failures = yield* SignInFailureRepository
+  const hasher = yield* PasswordHasher
+  const projects = yield* ProjectRepository
+  const ids = yield* IdGenerator
+  const writes = yield* Writes.writer
+
+  const withPassword = Effect.fn("SignIn.withPassword")(function* (email: string, password: string) {
+    const normalized = normalizeEmail(email)
+    const millis = yield* Clock.currentTimeMillis
+    const windowStart = formatTimestamp(failureWindowStart(millis))
+    const recent = yield* failures.since(normalized, windowStart)
+    const retryAfterSeconds = signInRetryAfterSeconds(recent.map(Date.parse), millis)
+    if (retryAfterSeconds !== null) {
+      return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
+    }
+    const user = yield* users.findByEmail(normalized)
+    const stored = Option.isSome(user) ? yield* users.getPasswordHash(user.value.id) : Option.none<string>()
+    // Always one verification, against the dummy hash when there is nothing to verify against, so
+    // the answer takes as long for an unknown email as for a known one. An over-long password
+    // (which no stored hash can match) is not hashed in full: its length is bounded here.
+    const matches = yield* hasher.verify(
+      Option.getOrElse(stored, () => hasher.dummyHash),
+      password.length > PASSWORD_MAX_LENGTH ? "" : password
+    )
+    if (!matches || Option.isNone(user) || Option.isNone(stored) || user.value.disabledAt !== null || password.length > PASSWORD_MAX_LENGTH) {
+      yield* failures.record(normalized, formatTimestamp(millis), windowStart)
+      return yield* new Unauthenticated({ message: INVALID_CREDENTIALS })
+    }
+    if (recent.length > 0) yield* failures.clear(normalized)
+    const memberships = yield* users.membershipsOf(user.value.id)
+    return { user: user.value, memberships }
+  })
+
+  /** The first sign-in of a person: their account, with the default role in every project. */
+  const createSsoUser = (claims: SsoClaims, policy: SsoPolicy) =>
+    Effect.gen(function* () {
+      const id = yield* ids.next
+      const projectIds = policy.defaultRole === "none" ? [] : (yield* projects.list()).map((p) => p.id)
+      return yield* writes.record(null, ({ now }) =>
+        Effect.gen(function* () {
+          const user: User = {
+            id,
+            email: claims.email.trim(),
+            name: (claims.name ?? "").trim().slice(0, 120),
+            admin: false,
+            createdAt: now,
+            lastSignInAt: null,
+            disabledAt: null,
+            sso: true
+          }
+          yield* users.insert(user)
+          const memberships = []
+          if (policy.defaultRole !== "none") {
+            for (const projectId of projectIds) {
+              const added = yield* users.putMembership(id, projectId, policy.defaultRole).pipe(
+                Effect.as(true),
+                Effect.catchTag("NotFound", () => Effect.succeed(false)) // a project deleted meanwhile
+              )
+              if (added) memberships.push({ projectId, role: policy.defaultRole })
+            }
+          }
+          return {
+            value: user,
+            audit: [
+              ...userAudit("user.created", memberships, null, user),
+              ...memberships.map((m) => ({
+                projectId: m.projectId,
+                action: "member.put",
+                resource: { type: "member" as const, key: id },
+                before: null,
+                after: shownMembership(user, m.role)
+              }))
+            ]
+          }
+        })
+      )
+    })
+
+  const withSso = Effect.fn("SignIn.withSso")(function* (claims: SsoClaims, policy: SsoPolicy) {
+    if (!claims.emailVerified) {
+      return yield* new Forbidden({ message: "Your identity provider has not verified your email address, so it cannot be used to sign in." })
+    }
+    if (emailProblems(claims.email.trim()).length > 0) {
+      return yield* new Forbidden({ message: "Your identity provider did not give a usable email address." })
+    }
+    if (!domainAllowed(claims.email, policy.allowedDomains)) {
+      return yield* new Forbidden({ message: `Sign-in with an email address at ${emailDomain(normalizeEmail(claims.email))} is not allowed here.` })
+    }
+    const normalized = normalizeEmail(claims.email)
+    const existing = yield* users.findByEmail(normalized)
+    const user = Option.isSome(existing)
+      ? existing.value
+      : yield* createSsoUser(claims, policy).pipe(
+          // Two first sign-ins at the same moment: the other made the account; use it.
+          Effect.catchTag("DuplicateKey", () =>
+            Effect.flatMap(users.findByEmail(normalized), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.die("user vanished")))
+          )
+        )
+    if (user.disabledAt !== null) return yield* new Forbidden({ message: "This account is disabled. Ask a global admin to enable it." })
+    return user
+  })
+
+  return SignIn.of({ withPassword, withSso })
+})
+
+export const layer = Layer.effect(SignIn, make)
