@@ -29,7 +29,7 @@ export interface Transaction {
 export interface Claims {
   readonly subject: string
   readonly email: string | undefined
-  /** The provider vouches for the address (`email_verified: true`); anything else is false. */
+  /** The provider vouches for the address (`email_verified: true`, or Entra ID's `xms_edov: true`); anything else is false. */
   readonly emailVerified: boolean
   readonly name: string | undefined
 }
@@ -67,6 +67,25 @@ const nameOf = (claims: Readonly<Record<string, unknown>>): string | undefined =
 
 /** Not reaching the provider: a timeout, an abort, or a failure without a protocol code (a network error). */
 const UNREACHABLE = new Set(["OAUTH_TIMEOUT", "OAUTH_ABORT"])
+
+/**
+ * Whether the provider vouches for the address: `email_verified: true`; or, from Microsoft Entra
+ * ID, which sends no `email_verified`, its optional claim `xms_edov: true` (the address's domain
+ * is verified by the tenant's owner; docs/people.md says how to turn it on).
+ */
+const emailVerified = (claims: Readonly<Record<string, unknown>>): boolean =>
+  claims.email_verified === undefined ? isTrue(claims.xms_edov) : isTrue(claims.email_verified)
+
+/**
+ * What Flagport takes from a sign-in: the subject from the ID token; the email and whether it is
+ * verified from `source`, the ID token or, when that carries no email, the userinfo response.
+ */
+export const claimsFrom = (idToken: { readonly sub: string } & Readonly<Record<string, unknown>>, source: Readonly<Record<string, unknown>>): Claims => ({
+  subject: idToken.sub,
+  email: text(source.email),
+  emailVerified: emailVerified(source),
+  name: nameOf(source) ?? nameOf(idToken)
+})
 
 /** Errors of the provider's answer (an error response, a failed check) as opposed to not reaching it. */
 const isRefusal = (error: unknown): boolean =>
@@ -131,12 +150,7 @@ export const make = (settings: OidcSettings, options: OidcClientOptions = {}): O
     const source: Readonly<Record<string, unknown>> = text(idToken.email) !== undefined
       ? idToken
       : yield* call(() => client.fetchUserInfo(config, tokens.access_token, idToken.sub))
-    return {
-      subject: idToken.sub,
-      email: text(source.email),
-      emailVerified: isTrue(source.email_verified),
-      name: nameOf(source) ?? nameOf(idToken)
-    } satisfies Claims
+    return claimsFrom(idToken, source)
   })
 
   return { settings, begin, finish }

@@ -4,7 +4,8 @@
  * ApiKeys service, and a tiny fetch client.
  */
 import type { LaneConfig } from "../../adapters/http/fast/LaneService.js"
-import { type Context, Effect, Layer, ManagedRuntime } from "effect"
+import { type Context, Effect, Layer, ManagedRuntime, Option } from "effect"
+import type { OidcSettings } from "../../adapters/oidc/OidcSettings.js"
 import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
@@ -57,6 +58,10 @@ export const startServer = async (
     readonly seeded?: Keys
     /** Replace services of the built storage (to make one fail, for instance). */
     readonly override?: (context: Context.Context<StorageLayer.Storage>) => Context.Context<StorageLayer.Storage>
+    /** The port to listen on (default 0: any free one). */
+    readonly port?: number
+    /** Single sign-on settings (default: none, whatever the environment says). */
+    readonly oidc?: Option.Option<OidcSettings>
   } = {}
 ): Promise<TestServer> => {
   const runtime = ManagedRuntime.make(storage)
@@ -65,12 +70,13 @@ export const startServer = async (
     const context: Context.Context<StorageLayer.Storage> = await run(Effect.context<StorageLayer.Storage>())
     const keys = options.seeded ?? (await run(seed))
     const server = await startStandalone({
-      port: 0,
+      port: options.port ?? 0,
       host: "127.0.0.1",
       storage: Layer.succeedContext(options.override === undefined ? context : options.override(context)),
       webhooks: options.webhooks ?? false,
       schedules: options.schedules ?? false,
-      ...(options.lane === undefined ? {} : { lane: options.lane })
+      ...(options.lane === undefined ? {} : { lane: options.lane }),
+      oidc: options.oidc ?? Option.none()
     })
     return {
       url: server.url,

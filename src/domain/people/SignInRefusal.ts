@@ -1,17 +1,23 @@
 /**
  * Why a single sign-on did not sign the person in, in the words the dashboard's sign-in page
- * shows: the callback redirects to `<public URL>/ui/signin?error=<message>`. The dashboard can
- * check a message is one of these (`isSignInRefusal`) before showing it, so a crafted link cannot
- * put words of someone else's choosing on Flagport's sign-in page.
+ * shows: the callback redirects to `<public URL>/ui/signin?error=<message>`. The dashboard shows
+ * a message only when it is one of these (`isSignInRefusal`), so a crafted link cannot put words
+ * of someone else's choosing on Flagport's sign-in page. Every message the callback sends comes
+ * from here, `SignIn.withSso`'s refusals included.
  */
 export const SIGN_IN_REFUSALS = {
-  emailNotVerified: "Your sign-in provider has not verified your email address, so it cannot be used to sign in here.",
-  emailMissing: "Your sign-in provider did not share an email address, so it cannot be used to sign in here.",
-  domainNotAllowed: "Your email address's domain is not allowed to sign in here. Ask an administrator.",
-  accountDisabled: "Your account is disabled. Ask an administrator.",
+  /** The provider does not vouch for the address (`email_verified` is not true). */
+  emailNotVerified: "Your identity provider has not verified your email address, so it cannot be used to sign in.",
+  /** No email claim, or one that is not an email address. */
+  emailUnusable: "Your identity provider did not give a usable email address.",
+  /** FLAGPORT_OIDC_ALLOWED_DOMAINS does not list the address's domain. */
+  domainNotAllowed: "Sign-in with an email address at this domain is not allowed here.",
+  accountDisabled: "This account is disabled. Ask a global admin to enable it.",
+  /** No transaction (expired, another browser), a tampered `state`, or a response failing a check. */
   signInFailed: "The sign-in could not be completed (it expired, or did not start here). Please try again.",
-  providerRefused: "Your sign-in provider did not complete the sign-in.",
-  providerUnavailable: "Your sign-in provider could not be reached. Please try again later."
+  /** The provider answered with an error (the person declined, for instance). */
+  providerRefused: "Your identity provider did not complete the sign-in.",
+  providerUnavailable: "Your identity provider could not be reached. Please try again later."
 } as const
 
 export type SignInRefusal = keyof typeof SIGN_IN_REFUSALS
