@@ -10,9 +10,10 @@ import * as Option from "effect/Option"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { Forbidden, RateLimited, Unauthenticated } from "../domain/Errors.js"
 import type { Role } from "../domain/people/Role.js"
+import { SIGN_IN_REFUSALS } from "../domain/people/SignInRefusal.js"
 import { failureWindowStart, signInRetryAfterSeconds } from "../domain/people/SignInLimit.js"
 import { domainAllowed } from "../domain/people/SsoDomain.js"
-import { emailDomain, normalizeEmail, PASSWORD_MAX_LENGTH, type User, type UserWithMemberships } from "../domain/people/User.js"
+import { normalizeEmail, PASSWORD_MAX_LENGTH, type User, type UserWithMemberships } from "../domain/people/User.js"
 import { emailProblems } from "../domain/people/ValidatePerson.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { PasswordHasher } from "../ports/PasswordHasher.js"
@@ -143,13 +144,13 @@ export const make = Effect.gen(function* () {
 
   const withSso = Effect.fn("SignIn.withSso")(function* (claims: SsoClaims, policy: SsoPolicy) {
     if (!claims.emailVerified) {
-      return yield* new Forbidden({ message: "Your identity provider has not verified your email address, so it cannot be used to sign in." })
+      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.emailNotVerified })
     }
     if (emailProblems(claims.email.trim()).length > 0) {
-      return yield* new Forbidden({ message: "Your identity provider did not give a usable email address." })
+      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.emailUnusable })
     }
     if (!domainAllowed(claims.email, policy.allowedDomains)) {
-      return yield* new Forbidden({ message: `Sign-in with an email address at ${emailDomain(normalizeEmail(claims.email))} is not allowed here.` })
+      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.domainNotAllowed })
     }
     const normalized = normalizeEmail(claims.email)
     const existing = yield* users.findByEmail(normalized)
@@ -161,7 +162,7 @@ export const make = Effect.gen(function* () {
             Effect.flatMap(users.findByEmail(normalized), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.die("user vanished")))
           )
         )
-    if (user.disabledAt !== null) return yield* new Forbidden({ message: "This account is disabled. Ask a global admin to enable it." })
+    if (user.disabledAt !== null) return yield* new Forbidden({ message: SIGN_IN_REFUSALS.accountDisabled })
     return user
   })
 

@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { SIGN_IN_FAILURE_WINDOW_MS } from "../../src/domain/people/SignInLimit.js"
+import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { Members } from "../../src/services/Members.js"
 import { SignIn } from "../../src/services/SignIn.js"
 import { Users } from "../../src/services/Users.js"
@@ -80,13 +81,14 @@ layer(StorageLayer.memoryStorage)("SignIn", (it) => {
       const users = yield* Users
       const policy = { allowedDomains: ["corp.example"], defaultRole: "viewer" as const }
       const unverified = yield* Effect.flip(signIn.withSso({ email: `${fresh()}@corp.example`, emailVerified: false }, policy))
-      expect(unverified).toMatchObject({ _tag: "Forbidden", message: expect.stringContaining("not verified") })
+      // The sign-in page's own words (SignInRefusal.ts), which the dashboard recognizes.
+      expect(unverified).toMatchObject({ _tag: "Forbidden", message: SIGN_IN_REFUSALS.emailNotVerified })
       const elsewhere = yield* Effect.flip(signIn.withSso({ email: `${fresh()}@evil.example`, emailVerified: true }, policy))
-      expect(elsewhere).toMatchObject({ _tag: "Forbidden", message: expect.stringContaining("evil.example") })
+      expect(elsewhere).toMatchObject({ _tag: "Forbidden", message: SIGN_IN_REFUSALS.domainNotAllowed })
       const email = `${fresh()}@corp.example`
       const made = yield* users.create({ email, password: PASSWORD })
       yield* users.update(made.id, { disabled: true })
       const disabled = yield* Effect.flip(signIn.withSso({ email, emailVerified: true }, policy))
-      expect(disabled).toMatchObject({ _tag: "Forbidden", message: expect.stringContaining("disabled") })
+      expect(disabled).toMatchObject({ _tag: "Forbidden", message: SIGN_IN_REFUSALS.accountDisabled })
     }))
 })
