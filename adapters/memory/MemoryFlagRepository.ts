@@ -96,6 +96,13 @@ export const layer = Layer.effect(
           Effect.map((map) => Array.from(map.values()).filter((row) => row.projectId === projectId)),
           Effect.flatMap((rows) => Effect.forEach(rows, (row) => ordered(projectId, row.flag)))
         ),
+      listRequiring: (projectId) =>
+        table.get.pipe(
+          Effect.map((map) =>
+            Array.from(map.values()).filter((row) => row.projectId === projectId && row.flag.configs.some((c) => (c.prerequisites ?? []).length > 0))
+          ),
+          Effect.flatMap((rows) => Effect.forEach(rows, (row) => ordered(projectId, row.flag)))
+        ),
       get: (projectId, key) =>
         table.get.pipe(
           Effect.map((map) => Option.fromNullable(map.get(scoped(projectId, key)))),

@@ -237,6 +237,13 @@ export const make = Effect.gen(function* () {
     list: (projectId) =>
       orFail(sql`${flagsWithConfigs} WHERE f.project_id = ${projectId} ORDER BY f.seq, e.seq`).pipe(Effect.flatMap(decodeFlagList)),
 
+    // Prerequisites are stored as JSON text, "[]" when there are none (our writer and the migration's default).
+    listRequiring: (projectId) =>
+      orFail(
+        sql`${flagsWithConfigs} WHERE f.project_id = ${projectId}
+          AND f.id IN (SELECT flag_id FROM flagport_flag_configs WHERE prerequisites <> '[]') ORDER BY f.seq, e.seq`
+      ).pipe(Effect.flatMap(decodeFlagList)),
+
     // One round trip: the flag row joined with its configs (none when it has no environments).
     get: (projectId, key) =>
       orFail(sql`${flagsWithConfigs} WHERE f.project_id = ${projectId} AND f.key = ${key} ORDER BY e.seq`).pipe(

@@ -20,6 +20,12 @@ export interface FlagRepositoryShape {
   readonly insert: (projectId: string, flag: Flag) => Effect.Effect<void, DuplicateKey | StorageError>
   /** The flags of a project in creation order, each with its configs in environment creation order. */
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Flag>, StorageError>
+  /**
+   * The flags of a project that require another flag in some environment (a config with
+   * prerequisites), as `list` orders them: all a flag's usage needs of the others (only they can
+   * make it count as evaluated), without reading the whole project on every write.
+   */
+  readonly listRequiring: (projectId: string) => Effect.Effect<ReadonlyArray<Flag>, StorageError>
   /** One flag with its configs, if any. */
   readonly get: (projectId: string, key: string) => Effect.Effect<Option.Option<Flag>, StorageError>
   /**

@@ -31,7 +31,8 @@ export const layerConfig: Layer.Layer<never, ConfigError> = Layer.unwrapEffect(
 
 /**
  * `shown` as the API shows them. A flag counts as evaluated when a flag requiring it is, so the
- * project's flags (`all`) are needed, and read, only when some flag of the project was evaluated.
+ * project's flags that require others (`all` may be every flag: the others add nothing) are
+ * needed, and read, only when some flag of the project was evaluated.
  */
 export type FlagViewer = (
   projectId: string,

@@ -117,8 +117,8 @@ export const make = Effect.gen(function* () {
   const writes = yield* Writes.writer
   const view = yield* FlagUsage.viewer
 
-  /** One flag as the API shows it; the project's flags are read only when the usage needs them. */
-  const viewOne = (projectId: string, flag: Flag) => Effect.map(view(projectId, [flag], flags.list(projectId)), (shown) => shown[0]!)
+  /** One flag as the API shows it; the flags requiring others are read only when the usage needs them. */
+  const viewOne = (projectId: string, flag: Flag) => Effect.map(view(projectId, [flag], flags.listRequiring(projectId)), (shown) => shown[0]!)
 
   /**
    * Inside a write: the flag, or 404 (the project was already checked by the revision bump),

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { InvalidRequest } from "../../src/domain/Errors.js"
 import type { Prerequisite, TargetingInput } from "../../src/domain/definitions/Targeting.js"
 import { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
+import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Snapshots } from "../../src/services/Snapshots.js"
 import { booleanFlag, type Contract, failureTag, givenProject } from "./Backend.js"
@@ -49,6 +50,22 @@ export const prerequisitesContract: Contract = (it) => {
       const { prerequisites: _, ...without } = requiring("production", [])
       const cleared = yield* flags.replaceTargeting(projectId, "child", without)
       expect(cleared.configs.find((c) => c.environmentKey === "production")!.prerequisites).toEqual([])
+    }))
+
+  it.effect("listRequiring: the flags with prerequisites in some environment, in list order, with every config", () =>
+    Effect.gen(function* () {
+      const flags = yield* Flags
+      const repository = yield* FlagRepository
+      const projectId = yield* givenFlags("base", "child", "plain", "grandchild")
+      expect(yield* repository.listRequiring(projectId)).toEqual([])
+      yield* flags.replaceTargeting(projectId, "grandchild", requiring("staging", [{ flagKey: "child", variationKey: "on" }]))
+      yield* flags.replaceTargeting(projectId, "child", requiring("production", [{ flagKey: "base", variationKey: "on" }]))
+      const all = yield* repository.list(projectId)
+      expect(yield* repository.listRequiring(projectId)).toEqual(all.filter((f) => f.key === "child" || f.key === "grandchild"))
+      // Cleared everywhere: no longer listed.
+      const { prerequisites: _, ...without } = requiring("production", [])
+      yield* flags.replaceTargeting(projectId, "child", without)
+      expect((yield* repository.listRequiring(projectId)).map((f) => f.key)).toEqual(["grandchild"])
     }))
 
   it.effect("400 for an unknown flag, an unknown variation, the flag itself or a duplicate; nothing changes", () =>

@@ -51,8 +51,8 @@ export const isStale = (
  * every flag it requires there, directly or through others: its prerequisites are checked when it
  * is evaluated (while it is enabled), but only its own result is counted. So a flag that gates
  * others is never stale while they are in use (it could not be deleted while they require it).
- * `own` gives a flag's own last evaluation; `flags` must be every flag of the project, since any
- * of them may require the ones shown. A cycle (only possible in data written around the API)
+ * `own` gives a flag's own last evaluation; `flags` must hold every flag of the project that
+ * requires another (any of them may require the ones shown; a flag requiring none adds nothing). A cycle (only possible in data written around the API)
  * ends the walk where it closes.
  */
 export const lastEvaluatedWithDependents = (
