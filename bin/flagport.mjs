@@ -77,7 +77,7 @@ const bundle = async () => {
       target: "node20",
       logLevel: "error",
       // Native addons and optional native helpers stay in node_modules.
-      external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents"],
+      external: ["better-sqlite3", "@node-rs/*", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents"],
       // Bundled CommonJS packages call require(); give the ESM bundle one.
       banner: { js: "import { createRequire as __flagportCreateRequire } from 'node:module'; const require = __flagportCreateRequire(import.meta.url);" }
     })
