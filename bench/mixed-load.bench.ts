@@ -313,7 +313,8 @@ const measure = async (checkout: string) => {
       evaluationP99: results[0]!.latency.p99,
       writeP99: Math.max(results[2]!.latency.p99, results[3]!.latency.p99, results[4]!.latency.p99),
       listenQueueMax: Math.max(0, ...samples.listenQueue),
-      rss: `${rss[0] ?? "-"} -> ${Math.max(...rss)} -> ${rss[rss.length - 1] ?? "-"}`,
+      // Every tenth second's sample and the last: flat after warm-up, or growing.
+      rss: [...rss.filter((_, i) => i % 10 === 0), rss[rss.length - 1] ?? "-"].join(", "),
       health: { all: health.latenciesMs, max: sorted[sorted.length - 1] ?? Number.NaN, timeouts: health.timeouts, errors: health.errors }
     }
   } finally {
@@ -331,13 +332,13 @@ const main = async () => {
     const h = r.health
     const ms = (n: number) => (Number.isNaN(n) ? "-" : `${Math.round(n)}`)
     rows.push(
-      `| ${r.checkout} | ${r.evaluationsAlone} | ${r.evaluationsPerSecond} (${Math.round((100 * r.evaluationsPerSecond) / r.evaluationsAlone)}%) | ${r.evaluationP99} ms | ${r.configsPerSecond} | ${r.writesPerSecond} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.all.map(ms).join(", ")} ms | ${h.timeouts} | ${r.listenQueueMax} | ${r.rss} MiB |`
+      `| ${r.checkout} | ${r.evaluationsAlone} | ${r.evaluationsPerSecond} (${Math.round((100 * r.evaluationsPerSecond) / r.evaluationsAlone)}%) | ${r.evaluationP99} ms | ${r.configsPerSecond} | ${r.writesPerSecond} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.all.map(ms).join(", ")} ms | ${h.timeouts} | ${r.listenQueueMax} | ${r.rss} |`
     )
     console.error(rows[rows.length - 1])
   }
   console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${new Date().toISOString()}`)
   console.log(`autocannon -d ${DURATION}, ${CONNECTIONS} connections: 80% POST /v1/evaluate, 5% GET /v1/config, 5% PUT targeting, 5% PATCH, 5% POST flags in another project; fresh-connection GET /health every ${PROBE_INTERVAL_MS} ms\n`)
-  console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | /health timeouts | listen queue max | RSS first -> max -> last |")
+  console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | /health timeouts | listen queue max | RSS every 10 s (MiB) |")
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }
