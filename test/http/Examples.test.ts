@@ -36,6 +36,12 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/explain", {}],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
   ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }],
+  // People: Edna is invited, renamed, made an admin of the shop, sets her password and signs in.
+  ["post", "/v1/users", {}],
+  ["patch", "/v1/users/{id}", {}],
+  ["put", "/v1/projects/{projectId}/members/{userId}", { projectId: "shop" }],
+  ["post", "/v1/auth/setup", {}],
+  ["post", "/v1/auth/login", {}],
   // Last: its example withholds production's configuration from client keys.
   ["patch", "/v1/projects/{projectId}/environments/{environmentKey}", { projectId: "shop", environmentKey: "production" }]
 ]
@@ -104,9 +110,12 @@ describe("the request examples of the document", () => {
   })
   it("are accepted by a real server, in the order of their story", async () => {
     let webhookId = ""
+    // The invited person's id and one-time token, known once the invitation is answered.
+    let userId = ""
+    let token = ""
     for (const [method, template, params] of STORY) {
       const operation = spec.paths[template][method]
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : params[name]))
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : name === "id" || name === "userId" ? userId : params[name]))
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))
       if (template.endsWith("/copy")) {
         const staging = await request(t.url, "POST", `/v1/projects/${params.projectId}/environments`, { key: t.keys.global, body: STAGING })
@@ -116,10 +125,18 @@ describe("the request examples of the document", () => {
       const ofrep = template.startsWith("/ofrep/")
       const key = ofrep ? await shopClientKey() : t.keys.global
       const headers = ofrep ? { "flagport-environment": "production" } : {}
-      const reply = await request(t.url, method.toUpperCase(), path, { key, headers, body: recent(template, exampleOf(operation)) })
+      const example = recent(template, exampleOf(operation))
+      // The setup example's token stands for the one the invitation handed out.
+      const body = template === "/v1/auth/setup" ? { ...(example as object), token } : example
+      const reply = await request(t.url, method.toUpperCase(), path, { key, headers, body })
       expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
       expect(shapeDifferences(reply.body, responseExampleOf(operation, success!)), `${method} ${path}`).toEqual([])
       if (template === "/v1/projects/{projectId}/webhooks") webhookId = (reply.body as { id: string }).id
+      if (template === "/v1/users") {
+        const invited = reply.body as { user: { id: string }; setupUrl: string }
+        userId = invited.user.id
+        token = decodeURIComponent(invited.setupUrl.split("#token=")[1]!)
+      }
       if (template === "/v1/evaluate" || template === "/ofrep/v1/evaluate/flags/{key}") {
         expect(reply.body).toMatchObject(ofrep ? { value: true, variant: "on" } : { flags: { "new-checkout": { value: true, variationKey: "on" } } })
       }

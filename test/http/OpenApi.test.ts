@@ -1,7 +1,7 @@
 /**
  * GET /openapi.json: generated from the API, equal to the golden docs/openapi.json (regenerate
  * with UPDATE_GOLDEN=1 after a deliberate API change), accepted by a real OpenAPI validator,
- * declaring bearerAuth and every path, with our envelope as the only error schema.
+ * declaring bearerAuth and the session cookie and every path, with our envelope as the only error schema.
  * GET /docs: an interactive page that needs no network.
  */
 import { execFile } from "node:child_process"
@@ -59,8 +59,22 @@ const PATHS = [
   // Typed code generation.
   "/v1/projects/{projectId}/codegen/typescript",
   // The audit log.
-  "/v1/projects/{projectId}/audit"
+  "/v1/projects/{projectId}/audit",
+  // People.
+  "/v1/auth/login",
+  "/v1/auth/logout",
+  "/v1/auth/setup",
+  "/v1/auth/providers",
+  "/v1/me",
+  "/v1/users",
+  "/v1/users/{id}",
+  "/v1/users/{id}/reset-password",
+  "/v1/projects/{projectId}/members",
+  "/v1/projects/{projectId}/members/{userId}"
 ]
+
+/** The routes a person's session may call (besides keys): management and users, not evaluation. */
+const takesSession = (path: string) => path.startsWith("/v1/projects") || path.startsWith("/v1/users")
 
 describe("GET /openapi.json", () => {
   it("equals the golden docs/openapi.json", () => {
@@ -71,13 +85,16 @@ describe("GET /openapi.json", () => {
     expect(result.errors).toBeUndefined()
     expect(result.valid).toBe(true)
   })
-  it("declares the bearerAuth scheme and uses it on every /v1 and /ofrep operation, none on the service endpoints", () => {
-    expect(spec.components.securitySchemes).toEqual({ bearerAuth: { type: "http", scheme: "bearer" } })
+  it("declares bearerAuth on every /v1 and /ofrep operation, the session cookie beside it on management ones, none on the service and sign-in endpoints", () => {
+    expect(Object.keys(spec.components.securitySchemes)).toEqual(["bearerAuth", "sessionCookie"])
+    expect(spec.components.securitySchemes.bearerAuth).toEqual({ type: "http", scheme: "bearer" })
+    expect(spec.components.securitySchemes.sessionCookie).toMatchObject({ type: "apiKey", in: "cookie", name: "flagport_session" })
     for (const [path, item] of Object.entries(spec.paths as Record<string, Record<string, any>>)) {
       for (const operation of Object.values(item)) {
         // GET /v1/stream also opens with a stream token in the query instead of the header (`{}`).
-        const v1 = path === "/v1/stream" ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }]
-        expect(operation.security, path).toEqual(path.startsWith("/v1") || path.startsWith("/ofrep") ? v1 : [])
+        const v1 = path === "/v1/stream" ? [{ bearerAuth: [] }, {}] : takesSession(path) ? [{ bearerAuth: [] }, { sessionCookie: [] }] : [{ bearerAuth: [] }]
+        const expected = path === "/v1/me" ? [{ sessionCookie: [] }] : path.startsWith("/v1/auth/") ? [] : path.startsWith("/v1") || path.startsWith("/ofrep") ? v1 : []
+        expect(operation.security, path).toEqual(expected)
       }
     }
   })
@@ -102,10 +119,16 @@ describe("GET /openapi.json", () => {
     const answering = (status: string) => operations.filter((o) => o.statuses.includes(status)).map((o) => o.name).sort()
     // No input and no credentials: only the 431 that node's parser answers before any route.
     expect(Object.keys(spec.paths["/health"].get.responses).sort()).toEqual(["200", "431", "500", "503"])
-    // 404: every operation on a project's resources and every evaluation or SDK report (unknown project or environment).
+    // 404: every operation on a project's resources (or a project a person is not a member of) and every evaluation or SDK
+    // report (unknown project or environment), a user named by id, an invitation to an unknown project.
     // OFREP answers an unknown environment 400 INVALID_CONTEXT; its single-flag route's 404 is FLAG_NOT_FOUND.
-    const envelope404 = operations.map((o) => o.name).filter((name) => !name.includes("/ofrep/") && (name.includes("{projectId}") || /\/v1\/(evaluate|flags|config|stream|insights|explain)/.test(name)))
-    expect(answering("404")).toEqual([...envelope404, "POST /ofrep/v1/evaluate/flags/{key}"].sort())
+    const envelope404 = operations.map((o) => o.name).filter((name) =>
+      !name.includes("/ofrep/") && (name.includes("{projectId}") || name.includes("{id}") || /\/v1\/(evaluate|flags|config|stream|insights|explain)/.test(name)))
+    expect(answering("404")).toEqual([...envelope404, "POST /ofrep/v1/evaluate/flags/{key}", "POST /v1/users"].sort())
+    // 429: too many open streams, too many failed sign-ins.
+    expect(answering("429")).toEqual(["GET /v1/stream", "POST /v1/auth/login"])
+    // No credentials: only the 431 that node's parser answers, and the 500.
+    expect(Object.keys(spec.paths["/v1/auth/providers"].get.responses).sort()).toEqual(["200", "431", "500"])
     // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,
     // cancelling a schedule that is no longer pending, a webhook over the project's cap.
     expect(answering("409")).toEqual([
@@ -119,8 +142,11 @@ describe("GET /openapi.json", () => {
       "POST /v1/projects/{projectId}/flags",
       "POST /v1/projects/{projectId}/segments",
       "POST /v1/projects/{projectId}/webhooks",
-      "POST /v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver"
-    ])
+      "POST /v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+      // An email taken; a global admin removing their own admin flag or disabling themselves.
+      "PATCH /v1/users/{id}",
+      "POST /v1/users"
+    ].sort())
     // 500 everywhere: any unexpected failure is logged and answered 500; 431 everywhere: node refuses
     // a request line or headers over 16 KB before routing (test/http/ClientErrors.test.ts), except
     // on OFREP's operations, which list OFREP's bodies only.

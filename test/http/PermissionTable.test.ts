@@ -1,7 +1,7 @@
 /**
  * The route table (src/domain/auth/Permissions.ts) against the HttpApi declaration: every
  * endpoint behind the management security middlewares (ManagementAuth, TopLevelAuth) has its row, so no management route can
- * be reached without a permission decided for it.
+ * be reached without a permission decided for it, and no row outlives its route.
  */
 import { HttpApi } from "@effect/platform"
 import { describe, expect, it } from "vitest"
@@ -28,6 +28,11 @@ describe("the management route table", () => {
     const { management } = declared()
     expect(management.length).toBeGreaterThan(30)
     expect(management.filter((route) => requirementOf(route.split(" ")[0]!, route.split(" ")[1]!) === undefined)).toEqual([])
+  })
+
+  it("has no row without a management endpoint (the table and the declaration are the same routes)", () => {
+    const { management } = declared()
+    expect(Object.keys(ROUTE_REQUIREMENTS).sort()).toEqual([...management].sort())
   })
 
   it("has no row for an endpoint outside the management middleware (evaluation, service, sign-in)", () => {

@@ -38,6 +38,7 @@ import { InsightsGroup, InsightsReportGroup } from "./Insights.js"
 import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 import { OfrepGroup } from "./Ofrep.js"
 import { EvaluationAuth, ManagementAuth, TopLevelAuth } from "./Security.js"
+import { AuthGroup, MeGroup, MembersGroup, UsersGroup } from "./People.js"
 import { SchedulesGroup } from "./Schedules.js"
 import { StreamsGroup } from "./Streams.js"
 
@@ -373,6 +374,10 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(InsightsGroup)
   .add(InsightsReportGroup)
   .add(CodegenGroup)
+  .add(AuthGroup)
+  .add(MeGroup)
+  .add(UsersGroup)
+  .add(MembersGroup)
   // Any operation: an unexpected failure is logged and answered 500 (Middleware.ts). The 431 that
   // node's parser answers before routing is added to the document by OpenApiDocument.ts.
   .addError(Errors.InternalError)

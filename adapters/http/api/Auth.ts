@@ -1,8 +1,10 @@
 /**
- * The security middlewares of the HttpApi lane. Both read the RAW Authorization header and
+ * The security middlewares of the HttpApi lane. They read the RAW Authorization header and
  * decide with `Policy` (the built-in bearer decoder only slices the header and never checks the
  * scheme), through the Effect face of the same `Authentication` layer (and key cache) as the fast
- * routes (shared/Authentication.ts).
+ * routes (shared/Authentication.ts); the management ones take a person's session cookie instead
+ * when no key is sent, check the `Origin` of cookie writes (CSRF), and decide the route from the
+ * one table (Permissions.ts, Access.ts).
  * After authorization they check the body headers (413 / 415) and the body's nesting depth (400,
  * before the schemas decode it: their recursion would overflow the stack), so an unauthenticated
  * caller learns nothing about the route beyond "401" and costs no body read.
@@ -11,13 +13,15 @@ import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import type { Actor } from "../../../src/domain/audit/Actor.js"
-import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
+import * as Exit from "effect/Exit"
+import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import { authorizeCaller } from "../../../src/domain/auth/Access.js"
 import { type Requirement, requirementOf } from "../../../src/domain/auth/Permissions.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
-import { EvaluationAuth, ManagementAuth, TopLevelAuth } from "./Security.js"
-import { Authentication, authenticateKey } from "../shared/Authentication.js"
+import { EvaluationAuth, type ManagementAccess, ManagementAuth, SessionAuth, SignInBodyChecks, TopLevelAuth } from "./Security.js"
+import { Authentication, authenticateKey, authenticateRequest, authenticateSession } from "../shared/Authentication.js"
+import { PeopleMessages } from "../../../src/domain/auth/Access.js"
+import { crossSiteRefusal, type HeaderBag } from "../shared/PeopleSettings.js"
 import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
 import { isBodyLimit } from "./Middleware.js"
@@ -63,44 +67,92 @@ const requirementOfRoute = (method: string, route: HttpRouter.RouteContext): Eff
     : Effect.succeed(requirement)
 }
 
-/** The audit log's actor of a management request: the key that authenticated it. */
-const actorOf = (key: ApiKey): Actor => ({ type: "key", keyId: key.id, keyName: key.name })
+/**
+ * The request's headers, with the host a web Request carries in its URL (fetch never sets Host)
+ * when the header is missing, so the CSRF check knows the origin the request reached.
+ */
+export const headersOf = (request: HttpServerRequest.HttpServerRequest): HeaderBag => {
+  if (request.headers.host !== undefined || !URL.canParse(request.originalUrl)) return request.headers
+  return { ...request.headers, host: new URL(request.originalUrl).host }
+}
+
+type Access = typeof ManagementAccess.Service
+type ManagementFailure = SecurityFailure | Errors.NotFound
 
 /**
- * Authenticates the caller, decides the route from the table (404 of a project a person is not
- * a member of, 403 beyond their role or the key's scope), then the body checks.
+ * Authenticates the caller (a key, else the session cookie), refuses a cookie write from another
+ * origin (403), decides the route from the table (404 of a project a person is not a member of,
+ * 403 beyond their role or the key's scope), then the body checks.
  */
-const authorizeManagement = (withAuth: <A, E>(effect: Effect.Effect<A, E, Authentication>) => Effect.Effect<A, E>) =>
+const authorizeManagement = (auth: Authentication["Type"]) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const route = yield* HttpRouter.RouteContext
-    const key = yield* withAuth(authenticateKey(request.headers.authorization))
-    const caller = Policy.principalOf(key)
+    const headers = headersOf(request)
+    const { actor, caller, via } = yield* Effect.provideService(authenticateRequest(headers), Authentication, auth)
+    if (via === "session") {
+      const refused = crossSiteRefusal(auth.people.settings, request.method, headers)
+      if (refused !== undefined) return yield* Effect.fail(refused)
+    }
     const requirement = yield* requirementOfRoute(request.method, route)
     const visible = authorizeCaller(caller, requirement, route.params.projectId)
     if (Either.isLeft(visible)) return yield* Effect.fail(Errors.fromDomain(visible.left))
     yield* bodyChecks(request)
-    return { caller, visible: visible.right, actor: actorOf(key) }
+    return { caller, visible: visible.right, actor }
   })
 
-const withAuthentication = Effect.map(Authentication, (auth) => <A, E>(effect: Effect.Effect<A, E, Authentication>) => Effect.provideService(effect, Authentication, auth))
+/**
+ * The platform tries each security scheme of a middleware in turn (the next one when the last
+ * failed); both schemes here run the one decision above, made once per request and remembered.
+ */
+const decisions = new WeakMap<HttpServerRequest.HttpServerRequest, Exit.Exit<Access, ManagementFailure>>()
+
+const decideOnce = (auth: Authentication["Type"]): Effect.Effect<Access, ManagementFailure, HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const known = decisions.get(request)
+    if (known !== undefined) return known
+    return Effect.flatMap(Effect.exit(authorizeManagement(auth)), (exit) => {
+      decisions.set(request, exit)
+      return exit
+    })
+  })
 
 export const ManagementAuthLive = Layer.effect(
   ManagementAuth,
-  Effect.map(withAuthentication, (withAuth) => ManagementAuth.of({ bearerAuth: () => authorizeManagement(withAuth) }))
+  Effect.map(Authentication, (auth) => ManagementAuth.of({ bearerAuth: () => decideOnce(auth), sessionCookie: () => decideOnce(auth) }))
 )
 
 /** The routes outside a project: they name none, so their decision never is a project's 404. */
+const topLevel = (auth: Authentication["Type"]) =>
+  decideOnce(auth).pipe(Effect.catchIf((error): error is Errors.NotFound => error instanceof Errors.NotFound, Effect.die))
+
 export const TopLevelAuthLive = Layer.effect(
   TopLevelAuth,
-  Effect.map(withAuthentication, (withAuth) =>
-    TopLevelAuth.of({
-      bearerAuth: () =>
-        authorizeManagement(withAuth).pipe(
-          // A route without {projectId} cannot be refused as a project's 404.
-          Effect.catchIf((error): error is Errors.NotFound => error instanceof Errors.NotFound, Effect.die)
-        )
+  Effect.map(Authentication, (auth) => TopLevelAuth.of({ bearerAuth: () => topLevel(auth), sessionCookie: () => topLevel(auth) }))
+)
+
+/** `/v1/me`: the person of the session cookie; a key is no person (401). */
+export const SessionAuthLive = Layer.effect(
+  SessionAuth,
+  Effect.map(Authentication, (auth) =>
+    SessionAuth.of({
+      sessionCookie: () =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          Effect.provideService(
+            authenticateSession(headersOf(request), () => Errors.unauthorized(PeopleMessages.sessionRequired)),
+            Authentication,
+            auth
+          ))
     }))
+)
+
+export const SignInBodyChecksLive = Layer.succeed(
+  SignInBodyChecks,
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    bodyChecks(request).pipe(
+      Effect.catchIf((error): error is Errors.Unauthorized | Errors.ForbiddenError | Errors.InternalError =>
+        error instanceof Errors.Unauthorized || error instanceof Errors.ForbiddenError || error instanceof Errors.InternalError, Effect.die)
+    ))
 )
 
 export const EvaluationAuthLive = Layer.effect(

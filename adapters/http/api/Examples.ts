@@ -18,6 +18,8 @@ import type { CreateScheduleInput, Schedule } from "../../../src/domain/schedule
 import type { InsightsReceipt, InsightsReport, InsightsSeries } from "../../../src/domain/insights/Insights.js"
 import type { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
 import type { Explanation } from "../../../src/domain/evaluation/Explain.js"
+import type { Member } from "../../../src/domain/people/Member.js"
+import type { User, UserWithMemberships } from "../../../src/domain/people/User.js"
 
 export const createProject: CreateProjectInput = { id: "shop", name: "Shop" }
 
@@ -251,3 +253,38 @@ export const auditPage: { readonly data: ReadonlyArray<AuditEntry>; readonly nex
   }],
   nextCursor: "YXVkaXQ6MTI"
 }
+
+// People: Edna is invited as an editor of the shop, sets her password with the link, and signs in.
+export const edna: User = {
+  id: "usr_01JDQ8B4C5D6E7F8G9H0J1K2L3",
+  email: "edna@shop.example",
+  name: "Edna",
+  admin: false,
+  createdAt: "2026-11-23T09:10:00.000Z",
+  lastSignInAt: null,
+  disabledAt: null,
+  sso: false
+}
+
+export const inviteUser = { email: "edna@shop.example", name: "Edna", projects: [{ projectId: "shop", role: "editor" as const }] }
+
+export const invitedUser = { user: edna, setupUrl: "https://flags.shop.example/ui/setup#token=3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }
+
+export const setupLink = { setupUrl: invitedUser.setupUrl }
+
+export const setup = { token: "3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", password: "correct horse battery staple" }
+
+export const login = { email: "edna@shop.example", password: "correct horse battery staple" }
+
+export const signedIn: UserWithMemberships = {
+  user: { ...edna, lastSignInAt: "2026-11-23T09:12:00.000Z" },
+  memberships: [{ projectId: "shop", role: "editor" }]
+}
+
+export const patchUser = { name: "Edna Mode" }
+
+export const memberRole = { role: "admin" as const }
+
+export const member: Member = { user: { ...edna, name: "Edna Mode" }, role: "admin" }
+
+export const providers = { password: true as const, oidc: { name: "Acme SSO" } }

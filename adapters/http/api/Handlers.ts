@@ -10,7 +10,6 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Audit } from "../../../src/services/Audit.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
@@ -24,6 +23,8 @@ import { Insights } from "../../../src/services/Insights.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { FlagportApi } from "./Api.js"
+import { asEnvelopes, mapped } from "./Calling.js"
+import { PeopleLive } from "./PeopleHandlers.js"
 import { EvaluationPrincipal, ManagementAccess } from "./Security.js"
 import { Authentication } from "../shared/Authentication.js"
 import * as Errors from "../shared/Errors.js"
@@ -31,34 +32,6 @@ import { EvaluationLane, type EvaluationLaneShape, type LaneRequest, type LaneRe
 import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.js"
 import * as Health from "./Health.js"
 import { etagOf, parseIfMatch } from "../shared/Versions.js"
-
-type StorageFailure = Extract<Errors.ServiceError, { readonly _tag: "StorageError" }>
-
-const isStorageError = (error: Errors.ServiceError): error is StorageFailure => error._tag === "StorageError"
-
-/**
- * Runs a use case as the authenticated caller: its writes are recorded in the audit log with the
- * key that made them (`CurrentActor`). Every management handler calls its use case through
- * `mapped`, which applies this, so no write can miss its actor.
- */
-const asCaller = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | ManagementAccess> =>
-  Effect.flatMap(ManagementAccess, (access) => Effect.provideService(effect, CurrentActor, access.actor))
-
-/**
- * Service failures as their envelopes, typed by `Errors.EnvelopeOf`: the endpoint must declare
- * each envelope the call can produce. A storage failure is not the caller's fault: it becomes a
- * defect, which the error middleware (Middleware.ts) logs with its cause and answers 500, so
- * every 500 of the HttpApi app is logged in that one place. The call runs as the caller (`asCaller`).
- */
-const mapped = <A, E extends Errors.ServiceError, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R | ManagementAccess> => asEnvelopes(asCaller(effect))
-
-/** `mapped` for the evaluation side, whose callers write nothing to the audit log (no actor). */
-const asEnvelopes = <A, E extends Errors.ServiceError, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
-  effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
 /** Answers with the flag and its version as the `ETag` header. */
 const withEtag = <F extends { readonly version: number }>(flag: F) =>
@@ -395,6 +368,7 @@ export const HandlersLive = Layer.mergeAll(
   InsightsLive,
   InsightsReportLive,
   CodegenLive,
-  StreamsLive
+  StreamsLive,
+  PeopleLive
 )
 

@@ -30,11 +30,14 @@ export const classify = (
   cause: Cause.Cause<unknown>,
   method: string,
   path: string
-): Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable | undefined => {
+): Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable | Errors.SignInLimited | undefined => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
-    if (Errors.isApiError(error) || error instanceof Errors.PreconditionFailed || error instanceof Errors.Unavailable) return error
+    if (
+      Errors.isApiError(error) || error instanceof Errors.PreconditionFailed || error instanceof Errors.Unavailable ||
+      error instanceof Errors.SignInLimited
+    ) return error
     switch (tagOf(error)) {
       case "HttpApiDecodeError":
         return Errors.badRequest(REQUEST_INVALID, problemsOf((error as { issues: ReadonlyArray<Issue> }).issues))
@@ -58,7 +61,7 @@ export const classify = (
  * but the encoder that runs after it is built from every error schema of the API (endpoints, groups
  * and security middlewares included), so every envelope class encodes to its own status.
  */
-const failEnvelope = (error: Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable) => Effect.fail(error as Errors.InternalError)
+const failEnvelope = (error: Errors.ApiError | Errors.PreconditionFailed | Errors.Unavailable | Errors.SignInLimited) => Effect.fail(error as Errors.InternalError)
 
 export const ErrorEnvelopeLive = HttpApiBuilder.middleware(
   FlagportApi,

@@ -2,14 +2,16 @@
  * How the HttpApi endpoints authenticate: the two security middlewares (management: server keys;
  * evaluation: client or server keys) and what each provides to the handlers. Auth.ts implements them.
  */
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import type { Actor } from "../../../src/domain/audit/Actor.js"
 import type { Visible } from "../../../src/domain/auth/Access.js"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { Caller } from "../../../src/domain/auth/Caller.js"
+import type { UserWithMemberships } from "../../../src/domain/people/User.js"
 import * as Errors from "../shared/Errors.js"
+import { COOKIE_NAME } from "../shared/SessionCookie.js"
 
 /**
  * The authenticated caller of a management endpoint (a key or a signed-in person), the projects
@@ -24,19 +26,34 @@ export class ManagementAccess extends Context.Tag("@flagport/http/ManagementAcce
 /** The authenticated caller of an evaluation endpoint (the project is resolved per request). */
 export class EvaluationPrincipal extends Context.Tag("@flagport/http/EvaluationPrincipal")<EvaluationPrincipal, Principal>() {}
 
+/**
+ * The session cookie of a signed-in person, beside the bearer key: management routes take either
+ * (a request with both is judged by the key), evaluation routes only keys.
+ */
+const sessionCookie = HttpApiSecurity.apiKey({ in: "cookie", key: COOKIE_NAME }).pipe(
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "The session of a person signed in with POST /v1/auth/login (or single sign-on): `flagport_session`, named `__Host-flagport_session` when the server's public URL is https. Writes by cookie need an `Origin` header equal to the server's origin."
+  )
+)
+
+/** The signed-in person of `/v1/me`, as the session authenticates them. */
+export class SignedIn extends Context.Tag("@flagport/http/SignedIn")<SignedIn, UserWithMemberships>() {}
+
 const securityFailures = Schema.Union(Errors.BadRequest, Errors.Unauthorized, Errors.ForbiddenError, Errors.PayloadTooLarge, Errors.UnsupportedMediaType, Errors.InternalError)
 
 /** The management middleware's failures: those, plus the 404 of a project a person is not a member of. */
 const managementFailures = Schema.Union(securityFailures, Errors.NotFound)
 
 /**
- * Server key required; a project-scoped one only for the project of the route. The raw
- * Authorization header is parsed by `Policy` (the built-in bearer does not check the scheme).
+ * The routes of a project: a key (a server key; a project-scoped one only for its project) or a
+ * person's session, decided by the route table (Permissions.ts). The raw Authorization header is
+ * parsed by `Policy` (the built-in bearer does not check the scheme).
  */
 export class ManagementAuth extends HttpApiMiddleware.Tag<ManagementAuth>()("ManagementAuth", {
   failure: managementFailures,
   provides: ManagementAccess,
-  security: { bearerAuth: HttpApiSecurity.bearer }
+  security: { bearerAuth: HttpApiSecurity.bearer, sessionCookie }
 }) {}
 
 /**
@@ -46,7 +63,14 @@ export class ManagementAuth extends HttpApiMiddleware.Tag<ManagementAuth>()("Man
 export class TopLevelAuth extends HttpApiMiddleware.Tag<TopLevelAuth>()("TopLevelAuth", {
   failure: securityFailures,
   provides: ManagementAccess,
-  security: { bearerAuth: HttpApiSecurity.bearer }
+  security: { bearerAuth: HttpApiSecurity.bearer, sessionCookie }
+}) {}
+
+/** A session only (`/v1/me`): 401 without one, whatever key the request carries. */
+export class SessionAuth extends HttpApiMiddleware.Tag<SessionAuth>()("SessionAuth", {
+  failure: Schema.Union(Errors.Unauthorized, Errors.InternalError),
+  provides: SignedIn,
+  security: { sessionCookie }
 }) {}
 
 /** Client or server key. */
@@ -54,4 +78,12 @@ export class EvaluationAuth extends HttpApiMiddleware.Tag<EvaluationAuth>()("Eva
   failure: securityFailures,
   provides: EvaluationPrincipal,
   security: { bearerAuth: HttpApiSecurity.bearer }
+}) {}
+
+/**
+ * The sign-in routes take no credentials, but their bodies get the same checks as every other
+ * (413 / 415 from the headers, 400 for a body nested too deeply) before any decoding.
+ */
+export class SignInBodyChecks extends HttpApiMiddleware.Tag<SignInBodyChecks>()("SignInBodyChecks", {
+  failure: Schema.Union(Errors.BadRequest, Errors.PayloadTooLarge, Errors.UnsupportedMediaType)
 }) {}

@@ -12,38 +12,18 @@
  * - A token is issued once per (key, project, environment) and handed out again while it has more
  *   than half its life left, so a bulk evaluation signs nothing in steady state.
  */
-import * as Config from "effect/Config"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { EvaluationScope } from "../../../src/domain/auth/Policy.js"
 import { DEFAULT_TTL_SECONDS } from "../../../src/domain/auth/StreamToken.js"
 import type { IssuedStreamToken } from "../../../src/services/StreamTokens.js"
 import type { LaneRequest } from "../shared/EvaluationLane.js"
-import { requestOrigin } from "../shared/PublicUrl.js"
+import { originOf } from "../shared/PublicUrl.js"
 import { andThen, type MaybeAsync } from "../shared/MaybeAsync.js"
 
-/** FLAGPORT_TRUST_PROXY (default false): take the origin from X-Forwarded-Proto / X-Forwarded-Host. */
-export const trustProxyConfig: Config.Config<boolean> = Config.boolean("FLAGPORT_TRUST_PROXY").pipe(Config.withDefault(false))
+/** Where FLAGPORT_TRUST_PROXY and the request's origin are read (shared: the sign-in routes use them too). */
+export { trustProxyConfig } from "../shared/PublicUrl.js"
 
 const MAX_CACHED = 10_000
-
-/**
- * The last value of a list header: the one the nearest proxy (the trusted one) wrote. A proxy that
- * appends leaves the client's own values first, so the first one would be the client's choice.
- */
-const lastValue = (header: string | undefined): string | undefined => {
-  const value = header?.split(",").pop()?.trim()
-  return value === undefined || value === "" ? undefined : value
-}
-
-/**
- * `scheme://host` of the request (see the file comment), or undefined when its host is not a valid
- * host. A forwarded host that is not valid is not replaced by `Host`: the proxy said something else.
- */
-export const originOf = (request: LaneRequest, trustProxy: boolean): string | undefined => {
-  const forwardedHost = trustProxy ? lastValue(request.header("x-forwarded-host")) : undefined
-  const scheme = trustProxy ? lastValue(request.header("x-forwarded-proto")) : undefined
-  return requestOrigin(scheme, forwardedHost ?? request.header("host"))
-}
 
 export class StreamUrls {
   private readonly issued = new Map<string, IssuedStreamToken>()
@@ -61,7 +41,7 @@ export class StreamUrls {
 
   /** The `eventStreams` entries for a bulk evaluation by `principal` in `scope`. */
   eventStreams(principal: Principal, scope: EvaluationScope, request: LaneRequest): MaybeAsync<ReadonlyArray<unknown>> {
-    const root = this.options.publicUrl ?? originOf(request, this.options.trustProxy)
+    const root = this.options.publicUrl ?? originOf((name) => request.header(name), this.options.trustProxy)
     if (root === undefined) return []
     const base = `${root}${this.options.publicUrl === undefined ? this.options.prefix : ""}/v1/stream?token=`
     return andThen(this.token(principal, scope), (token) => [{ type: "sse", url: `${base}${encodeURIComponent(token)}` }])

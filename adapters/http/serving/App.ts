@@ -18,12 +18,16 @@ import type { Insights } from "../../../src/services/Insights.js"
 import type { Schedules } from "../../../src/services/Schedules.js"
 import type { Segments } from "../../../src/services/Segments.js"
 import type { Health } from "../../../src/services/Health.js"
+import type { Members } from "../../../src/services/Members.js"
+import type { Sessions } from "../../../src/services/Sessions.js"
+import type { SignIn } from "../../../src/services/SignIn.js"
+import type { Users } from "../../../src/services/Users.js"
 import type { Snapshots } from "../../../src/services/Snapshots.js"
 import type { StreamTokens } from "../../../src/services/StreamTokens.js"
 import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
 import * as Composition from "../../app/Composition.js"
 import { FlagportApi } from "../api/Api.js"
-import { EvaluationAuthLive, ManagementAuthLive, TopLevelAuthLive } from "../api/Auth.js"
+import { EvaluationAuthLive, ManagementAuthLive, SessionAuthLive, SignInBodyChecksLive, TopLevelAuthLive } from "../api/Auth.js"
 import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
 import * as LaneService from "../fast/LaneService.js"
@@ -51,6 +55,10 @@ export type HttpServices =
   | Health
   | ChangeFeed
   | Insights
+  | Users
+  | Members
+  | SignIn
+  | Sessions
 
 /** The HTTP services over a storage layer: the composition root's (adapters/app/Composition.ts). */
 export const servicesFrom = Composition.servicesFrom
@@ -92,7 +100,7 @@ export const layer = (options: HttpOptions = {}) => {
   const api = apiFor(normalizePrefix(options.prefix))
   const apiLive = HttpApiBuilder.api(api).pipe(
     Layer.provide(HandlersLive),
-    Layer.provide([ManagementAuthLive, TopLevelAuthLive, EvaluationAuthLive])
+    Layer.provide([ManagementAuthLive, TopLevelAuthLive, SessionAuthLive, SignInBodyChecksLive, EvaluationAuthLive])
   )
   const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH }), Docs.layer(normalizePrefix(options.prefix))).pipe(
     Layer.provide(apiLive)
@@ -100,7 +108,12 @@ export const layer = (options: HttpOptions = {}) => {
   return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
     Layer.provideMerge(LaneService.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
     // One authenticator (and key cache) for both paths, built beside them, not inside either.
-    Layer.provideMerge(Authentication.layer(options.lane?.keyTtlMs === undefined ? {} : { keyTtlMs: options.lane.keyTtlMs })),
+    Layer.provideMerge(Authentication.layer({
+      prefix: normalizePrefix(options.prefix),
+      ...(options.lane?.keyTtlMs === undefined ? {} : { keyTtlMs: options.lane.keyTtlMs }),
+      ...(options.lane?.publicUrl === undefined ? {} : { publicUrl: options.lane.publicUrl }),
+      ...(options.lane?.trustProxy === undefined ? {} : { trustProxy: options.lane.trustProxy })
+    })),
     // The sign-in provider, for the sign-in routes and GET /v1/auth/providers.
     Layer.provideMerge(options.oidc === undefined ? Oidc.layerConfig : Oidc.layer(options.oidc))
   )

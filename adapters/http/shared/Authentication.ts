@@ -2,26 +2,55 @@
  * Authentication for every route, fast or HttpApi: the raw Authorization header decided by
  * `Policy` (scheme, token shape, key lookup through the key cache), and the one mapping of any
  * failure to the error envelope (storage failures and defects are logged, answered 500).
+ *
+ * People: the same layer decides between a key and a person's session cookie for the
+ * management routes (`authenticateRequest`: a request with a key is judged by the key), checks
+ * the `Origin` of cookie writes (`crossSiteRefusal`), and knows the cookie's settings. The
+ * evaluation, config and stream routes never look at the cookie: they stay key-only.
  */
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type { Actor } from "../../../src/domain/audit/Actor.js"
+import { PeopleMessages } from "../../../src/domain/auth/Access.js"
 import type { ApiKey, Principal } from "../../../src/domain/auth/ApiKey.js"
+import { type Caller, personActor, personOf } from "../../../src/domain/auth/Caller.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
+import type { UserWithMemberships } from "../../../src/domain/people/User.js"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
+import { Sessions, type SessionsShape } from "../../../src/services/Sessions.js"
+import type { HeaderBag, PeopleSettings } from "./PeopleSettings.js"
+import { parsePublicUrl, publicUrlConfig, trustProxyConfig } from "./PublicUrl.js"
+import { cookieSettings, hasSessionCookie, sessionTokenOf } from "./SessionCookie.js"
 import { BodyTooLarge } from "./Body.js"
 import * as Errors from "./Errors.js"
 import { KeyCache } from "./KeyCache.js"
 import { runtimeBridge } from "./RuntimeBridge.js"
 import { andThen, type MaybeAsync, unwrap } from "./MaybeAsync.js"
 
+/** The session side of the authenticator: the cookie's settings and the sessions use case. */
+export interface PeopleSide {
+  readonly settings: PeopleSettings
+  readonly sessions: Pick<SessionsShape, "authenticate">
+}
+
+/** Without sessions (a key-only authenticator, as the evaluation lane's tests build one): no cookie ever works. */
+const NO_PEOPLE: PeopleSide = {
+  settings: { cookie: cookieSettings(undefined), publicUrl: undefined, prefix: "", trustProxy: false },
+  sessions: { authenticate: () => Effect.succeed(Option.none()) }
+}
+
 export class Authenticator {
   constructor(
     private readonly keys: KeyCache,
     /** Logs the cause of a 500 (the response itself leaks nothing). */
-    private readonly logInternal: (cause: unknown) => void
+    private readonly logInternal: (cause: unknown) => void,
+    /** Sessions of people, for the management routes (the fast routes never use them). */
+    readonly people: PeopleSide = NO_PEOPLE
   ) {}
 
   /** Authenticates the raw Authorization header with `Policy` and the key cache (throws the 401). */
@@ -46,8 +75,9 @@ export class Authenticator {
     if (Errors.isDomainError(error)) {
       if (error._tag === "StorageError") this.logInternal(error)
       const mapped = Errors.fromDomain(error)
-      // No evaluation route raises ServiceUnavailable (only insights reports do, on the HttpApi path).
-      if (mapped instanceof Errors.Unavailable) {
+      // No evaluation route raises ServiceUnavailable (only insights reports do, on the HttpApi path),
+      // nor a sign-in limit (only the sign-in route does).
+      if (mapped instanceof Errors.Unavailable || mapped instanceof Errors.SignInLimited) {
         this.logInternal(error)
         return Errors.internalError()
       }
@@ -63,6 +93,12 @@ export class Authentication extends Context.Tag("@flagport/http/Authentication")
 export interface AuthenticationConfig {
   /** Revocation lag bound: how long an authenticated key is trusted without a lookup (1000 ms). */
   readonly keyTtlMs?: number
+  /** The public URL (default: FLAGPORT_PUBLIC_URL): the cookie's name and Secure, the CSRF origin, setup links. */
+  readonly publicUrl?: string
+  /** The mount prefix ("" for the root), for links built from a request's origin. */
+  readonly prefix?: string
+  /** Take the origin from X-Forwarded-* (default: FLAGPORT_TRUST_PROXY, else false). */
+  readonly trustProxy?: boolean
 }
 
 /**
@@ -71,12 +107,23 @@ export interface AuthenticationConfig {
  * PostgreSQL, another) is dropped from the cache when the change feed announces it; the TTL is
  * the safety net.
  */
-export const layer = (config: AuthenticationConfig = {}): Layer.Layer<Authentication, never, ApiKeys | ChangeFeed> =>
+export const layer = (config: AuthenticationConfig = {}): Layer.Layer<Authentication, ConfigError.ConfigError, ApiKeys | ChangeFeed | Sessions> =>
   Layer.scoped(
     Authentication,
     Effect.gen(function* () {
       const apiKeys = yield* ApiKeys
       const feed = yield* ChangeFeed
+      const sessions = yield* Sessions
+      // A public URL given in code is normalised as FLAGPORT_PUBLIC_URL is (the lane refuses a malformed one).
+      const publicUrl = config.publicUrl === undefined
+        ? Option.getOrUndefined(yield* publicUrlConfig)
+        : Either.getOrElse(parsePublicUrl(config.publicUrl), () => config.publicUrl)
+      const settings: PeopleSettings = {
+        cookie: cookieSettings(publicUrl),
+        publicUrl,
+        prefix: config.prefix ?? "",
+        trustProxy: config.trustProxy ?? (yield* trustProxyConfig)
+      }
       const { run, logInternal } = yield* runtimeBridge
       const keys = new KeyCache((token) => run(Effect.map(apiKeys.authenticate(token), Option.getOrNull)), {
         ...(config.keyTtlMs === undefined ? {} : { ttlMs: config.keyTtlMs })
@@ -84,7 +131,7 @@ export const layer = (config: AuthenticationConfig = {}): Layer.Layer<Authentica
       yield* feed.subscribe((change) => {
         if (change._tag === "ApiKeyRevoked") keys.revoked(change.keyId)
       })
-      return new Authenticator(keys, logInternal)
+      return new Authenticator(keys, logInternal, { settings, sessions })
     })
   )
 
@@ -102,3 +149,51 @@ export const authenticateKey = (authorization: string | undefined): Effect.Effec
       }
     })
   )
+
+/** Who a management request is from: a key, or a person by their session cookie. */
+export interface Authenticated {
+  readonly caller: Caller
+  readonly actor: Actor
+  readonly via: "key" | "session"
+}
+
+/** The audit log's actor of a key. */
+export const keyActor = (key: ApiKey): Actor => ({ type: "key", keyId: key.id, keyName: key.name })
+
+const sessionEnded = () => Errors.unauthorized(PeopleMessages.sessionEnded)
+
+/**
+ * The person of the request's session cookie; 401 when the cookie is missing (`whenMissing`) or
+ * no longer works (unknown, ended, expired, or its user disabled). Looked up on every request, so
+ * a session ended on any process is refused here at once.
+ */
+export const authenticateSession = (
+  headers: HeaderBag,
+  whenMissing: () => Errors.Unauthorized
+): Effect.Effect<UserWithMemberships, AuthenticationFailure, Authentication> =>
+  Effect.flatMap(Authentication, (auth) => {
+    const people = auth.people
+    if (!hasSessionCookie(people.settings.cookie, headers.cookie)) return Effect.fail(whenMissing())
+    const token = sessionTokenOf(people.settings.cookie, headers.cookie)
+    if (token === undefined) return Effect.fail(sessionEnded())
+    return people.sessions.authenticate(token).pipe(
+      Effect.catchAll((error) => Effect.zipRight(Effect.logError("Session lookup failed", error), Effect.fail(Errors.internalError()))),
+      Effect.flatMap(Option.match({ onNone: () => Effect.fail(sessionEnded()), onSome: Effect.succeed }))
+    )
+  })
+
+/**
+ * The one decision between key and session for a management request: an `Authorization` header
+ * means a key (judged by the key alone, cookie or not); otherwise the session cookie; otherwise
+ * the 401 of a missing header.
+ */
+export const authenticateRequest = (headers: HeaderBag): Effect.Effect<Authenticated, AuthenticationFailure, Authentication> =>
+  Effect.flatMap(Authentication, (auth) => {
+    if (headers.authorization !== undefined || !hasSessionCookie(auth.people.settings.cookie, headers.cookie)) {
+      return Effect.map(authenticateKey(headers.authorization), (key): Authenticated => ({ caller: Policy.principalOf(key), actor: keyActor(key), via: "key" }))
+    }
+    return Effect.map(authenticateSession(headers, sessionEnded), (me): Authenticated => {
+      const person = personOf(me)
+      return { caller: person, actor: personActor(person), via: "session" }
+    })
+  })

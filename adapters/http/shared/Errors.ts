@@ -9,7 +9,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import * as Schema from "effect/Schema"
 import { Problem } from "../../../src/domain/Errors.js"
-import type { Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, ResourceConflict, ResourceNotFound, ServiceUnavailable, Unauthenticated } from "../../../src/domain/Errors.js"
+import type { Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, RateLimited, ResourceConflict, ResourceNotFound, ServiceUnavailable, Unauthenticated } from "../../../src/domain/Errors.js"
 
 const body = <Code extends string>(code: Code) =>
   Schema.Struct({
@@ -73,6 +73,12 @@ export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyReque
   HttpApiSchema.annotations({ status: 429, description: "Too many open streams for this key, this client address or the server; retry after `Retry-After` seconds." })
 ) {}
 
+/** Too many failed sign-ins for one email (docs/people.md); `Retry-After` says when the window has passed. */
+export class SignInLimited extends Schema.Class<SignInLimited>("SignInLimited")(
+  { error: body("rate_limited") },
+  HttpApiSchema.annotations({ status: 429, description: "Too many failed sign-ins for this email within 15 minutes; retry after `Retry-After` seconds." })
+) {}
+
 /** The wire body of a 429 (answered by the lane itself, with `Retry-After`). */
 export const tooManyRequests = (message: string) => new TooManyRequests({ error: { code: "rate_limited", message } })
 
@@ -117,6 +123,8 @@ export const unsupportedMediaType = () =>
   new UnsupportedMediaType({
     error: { code: "unsupported_media_type", message: "Requests with a body must send Content-Type: application/json." }
   })
+/** The 429 of too many failed sign-ins; the handler adds `Retry-After`. */
+export const signInLimited = (message: string) => new SignInLimited({ error: { code: "rate_limited", message } })
 export const internalError = () => new InternalError({ error: { code: "internal_error", message: INTERNAL_MESSAGE } })
 export const unavailable = (message: string) => new Unavailable({ error: { code: "unavailable", message } })
 export const methodNotAllowed = (method: string, path: string, allow: string) =>
@@ -135,6 +143,7 @@ export type DomainError =
   | Unauthenticated
   | Forbidden
   | ServiceUnavailable
+  | RateLimited
   | { readonly _tag: "StorageError"; readonly message: string }
 
 /** Every failure a service raises: a domain error, a storage failure, or a missed `If-Match`. */
@@ -155,6 +164,7 @@ const ENVELOPE = {
   Forbidden: (error: Forbidden) => forbidden(error.message),
   PreconditionFailed: (error: VersionMismatch) => preconditionFailed(error.message, error.currentVersion),
   ServiceUnavailable: (error: ServiceUnavailable) => unavailable(error.message),
+  RateLimited: (error: RateLimited) => signInLimited(error.message),
   StorageError: () => internalError()
 } satisfies { readonly [Tag in ServiceError["_tag"]]: (error: Extract<ServiceError, { readonly _tag: Tag }>) => unknown }
 
@@ -189,7 +199,7 @@ export const isApiError = (u: unknown): u is ApiError =>
   u instanceof Conflict || u instanceof PayloadTooLarge || u instanceof UnsupportedMediaType ||
   u instanceof InternalError
 
-const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConflict", "Unauthenticated", "Forbidden", "ServiceUnavailable", "StorageError"])
+const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConflict", "Unauthenticated", "Forbidden", "ServiceUnavailable", "RateLimited", "StorageError"])
 
 /** True for the domain errors `fromDomain` knows. */
 export const isDomainError = (u: unknown): u is DomainError =>

@@ -1,0 +1,141 @@
+/**
+ * The handlers of people (People.ts): each is a call to a use case (SignIn, Sessions, Users,
+ * Members), its failures mapped by the one mapping of `Errors.ts`. Signing in sets the session
+ * cookie (SessionCookie.ts); a user's write runs as the signed-in person or key (`mapped`).
+ */
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { setupUrl } from "../../../src/domain/people/SetupLink.js"
+import type { UserWithMemberships } from "../../../src/domain/people/User.js"
+import { Members } from "../../../src/services/Members.js"
+import { Sessions } from "../../../src/services/Sessions.js"
+import { SignIn } from "../../../src/services/SignIn.js"
+import { Users } from "../../../src/services/Users.js"
+import * as Oidc from "../../oidc/Oidc.js"
+import { Authentication } from "../shared/Authentication.js"
+import { crossSiteRefusal, type HeaderBag, serverBase } from "../shared/PeopleSettings.js"
+import { clearSessionCookie, hasSessionCookie, sessionTokenOf, setSessionCookie } from "../shared/SessionCookie.js"
+import { FlagportApi } from "./Api.js"
+import { headersOf } from "./Auth.js"
+import { asEnvelopes, mapped } from "./Calling.js"
+import { SignedIn } from "./Security.js"
+
+const withHeader = (name: string, value: string) =>
+  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+
+/**
+ * Sign-in CSRF: a page of another site must not sign a visitor's browser into an account of its
+ * choosing. A request that says where it comes from (browsers always do on POST) must come from
+ * here; one without `Origin` is no browser's and carries no cookie of ours to abuse.
+ */
+const sameOriginIfSaid = (headers: HeaderBag) =>
+  Effect.flatMap(Authentication, (auth) => {
+    if (headers.origin === undefined) return Effect.void
+    const refused = crossSiteRefusal(auth.people.settings, "POST", headers)
+    return refused === undefined ? Effect.void : Effect.fail(refused)
+  })
+
+/** Starts a session for the person and sets its cookie on the answer. */
+const signIn = (me: UserWithMemberships) =>
+  Effect.gen(function* () {
+    const auth = yield* Authentication
+    const sessions = yield* Sessions
+    const session = yield* sessions.start(me.user.id).pipe(Effect.orDie) // the user was just found: a 404 here is a bug
+    yield* withHeader("set-cookie", setSessionCookie(auth.people.settings.cookie, session.token))
+    return me
+  })
+
+/** The 429 of too many failed sign-ins carries `Retry-After` (whole seconds, at least 1). */
+const withRetryAfter = <E extends { readonly retryAfterSeconds: number }>(error: E) =>
+  Effect.zipRight(withHeader("retry-after", String(Math.max(1, Math.ceil(error.retryAfterSeconds)))), Effect.fail(error))
+
+export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
+  handlers
+    .handle("login", ({ payload }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        yield* sameOriginIfSaid(headersOf(request))
+        const signInWith = yield* SignIn
+        const me = yield* asEnvelopes(signInWith.withPassword(payload.email, payload.password).pipe(Effect.catchTag("RateLimited", withRetryAfter)))
+        return yield* signIn(me)
+      })
+    )
+    .handle("logout", () =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const auth = yield* Authentication
+        const headers = headersOf(request)
+        const cookie = auth.people.settings.cookie
+        if (hasSessionCookie(cookie, headers.cookie)) {
+          // Signing a person out is a write by cookie like any other: not from another site.
+          const refused = crossSiteRefusal(auth.people.settings, request.method, headers)
+          if (refused !== undefined) return yield* Effect.fail(refused)
+          const token = sessionTokenOf(cookie, headers.cookie)
+          if (token !== undefined) yield* Effect.flatMap(Sessions, (sessions) => sessions.end(token)).pipe(Effect.orDie)
+        }
+        yield* withHeader("set-cookie", clearSessionCookie(cookie))
+      })
+    )
+    .handle("setup", ({ payload }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        yield* sameOriginIfSaid(headersOf(request))
+        const users = yield* Users
+        const sessions = yield* Sessions
+        const user = yield* asEnvelopes(users.setup(payload.token, payload.password))
+        const session = yield* sessions.start(user.id).pipe(Effect.orDie)
+        // The session just made shows the person as every later request sees them (with memberships).
+        const me = yield* sessions.authenticate(session.token).pipe(Effect.orDie, Effect.flatMap(Option.match({
+          onNone: () => Effect.dieMessage("A session just started was not found"),
+          onSome: Effect.succeed
+        })))
+        const auth = yield* Authentication
+        yield* withHeader("set-cookie", setSessionCookie(auth.people.settings.cookie, session.token))
+        return me
+      })
+    )
+    .handle("providers", () => Effect.map(Oidc.Oidc, (oidc) => ({ password: true as const, oidc: Oidc.providerOf(oidc) })))
+)
+
+export const MeLive = HttpApiBuilder.group(FlagportApi, "me", (handlers) => handlers.handle("me", () => SignedIn))
+
+/** The setup link of a token: the public URL, else where this request reached the server. */
+const linkOf = (token: string) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const auth = yield* Authentication
+    const base = serverBase(auth.people.settings, headersOf(request)) ?? auth.people.settings.prefix
+    return setupUrl(base, token)
+  })
+
+export const UsersLive = HttpApiBuilder.group(FlagportApi, "users", (handlers) =>
+  handlers
+    .handle("list", () => Effect.flatMap(Users, (users) => Effect.map(mapped(users.list()), (data) => ({ data }))))
+    .handle("invite", ({ payload }) =>
+      Effect.gen(function* () {
+        const users = yield* Users
+        const invited = yield* mapped(users.invite(payload))
+        return { user: invited.user, setupUrl: yield* linkOf(invited.setupToken) }
+      })
+    )
+    .handle("update", ({ path, payload }) => Effect.flatMap(Users, (users) => mapped(users.update(path.id, payload))))
+    .handle("resetPassword", ({ path }) =>
+      Effect.gen(function* () {
+        const users = yield* Users
+        const reset = yield* mapped(users.resetPassword(path.id))
+        return { setupUrl: yield* linkOf(reset.setupToken) }
+      })
+    )
+)
+
+export const MembersLive = HttpApiBuilder.group(FlagportApi, "members", (handlers) =>
+  handlers
+    .handle("list", ({ path }) => Effect.flatMap(Members, (members) => Effect.map(mapped(members.list(path.projectId)), (data) => ({ data }))))
+    .handle("put", ({ path, payload }) => Effect.flatMap(Members, (members) => mapped(members.put(path.projectId, path.userId, payload.role))))
+    .handle("remove", ({ path }) => Effect.flatMap(Members, (members) => mapped(members.remove(path.projectId, path.userId))))
+)
+
+/** Every handler of people. */
+export const PeopleLive = Layer.mergeAll(AuthLive, MeLive, UsersLive, MembersLive)

@@ -1,0 +1,54 @@
+/**
+ * What the sign-in routes and the session side know about this server, and the decisions made
+ * from it: this server's origin and base URL for a request, and the CSRF check of cookie writes.
+ */
+import { PeopleMessages } from "../../../src/domain/auth/Access.js"
+import * as Errors from "./Errors.js"
+import { originOf, originOfUrl } from "./PublicUrl.js"
+import type { CookieSettings } from "./SessionCookie.js"
+
+/**
+ * The cookie's name and `Secure` (from the public URL), the public URL itself (setup links, the
+ * CSRF origin), the mount prefix and whether a proxy's X-Forwarded-* headers are trusted (the
+ * origin without a public URL).
+ */
+export interface PeopleSettings {
+  readonly cookie: CookieSettings
+  /** FLAGPORT_PUBLIC_URL (normalised: no trailing slash), if set. */
+  readonly publicUrl: string | undefined
+  readonly prefix: string
+  readonly trustProxy: boolean
+}
+
+/** A request's headers as the HttpApi side holds them (lower-case names). */
+export type HeaderBag = Readonly<Record<string, string | undefined>>
+
+/**
+ * This server's origin for a request: the public URL's, else the origin the request reached
+ * (`Host` over http, or a trusted proxy's forwarded scheme and host).
+ */
+export const serverOrigin = (settings: PeopleSettings, headers: HeaderBag): string | undefined =>
+  settings.publicUrl !== undefined ? originOfUrl(settings.publicUrl) : originOf((name) => headers[name], settings.trustProxy)
+
+/** Where this server is reached (links handed out, e.g. setup links): the public URL, else the request's origin and the mount prefix. */
+export const serverBase = (settings: PeopleSettings, headers: HeaderBag): string | undefined => {
+  if (settings.publicUrl !== undefined) return settings.publicUrl
+  const origin = originOf((name) => headers[name], settings.trustProxy)
+  return origin === undefined ? undefined : `${origin}${settings.prefix}`
+}
+
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/**
+ * CSRF: a browser sends the cookie with a request another site makes it send, but it also sends
+ * that site's `Origin`, which the page cannot forge. An unsafe method carried by the cookie needs
+ * `Origin` equal to this server's origin (a missing one is refused: every browser sends it on
+ * these methods, and a non-browser client has a key to use).
+ */
+export const crossSiteRefusal = (settings: PeopleSettings, method: string, headers: HeaderBag): Errors.ForbiddenError | undefined => {
+  if (!UNSAFE.has(method.toUpperCase())) return undefined
+  const expected = serverOrigin(settings, headers)
+  const origin = headers.origin?.toLowerCase()
+  return expected !== undefined && origin === expected.toLowerCase() ? undefined : Errors.forbidden(PeopleMessages.crossSite)
+}
+

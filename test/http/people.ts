@@ -1,0 +1,65 @@
+/**
+ * People for the HTTP tests: users with passwords and roles made through the use cases, their
+ * sessions started through `Sessions`, and requests sent with a session cookie (and, for the
+ * unsafe methods, the `Origin` of the server, as a browser on the dashboard sends it).
+ */
+import { Effect } from "effect"
+import type * as StorageLayer from "../../adapters/app/Composition.js"
+import type { Membership } from "../../src/domain/people/Role.js"
+import { Sessions } from "../../src/services/Sessions.js"
+import { Users } from "../../src/services/Users.js"
+import { type Reply, request } from "./fixtures.js"
+
+export const PASSWORD = "correct horse battery staple"
+
+export interface Person {
+  readonly id: string
+  readonly email: string
+  /** The `Cookie` header of a session of this person. */
+  readonly cookie: string
+}
+
+/** A user with a password and memberships, and a session of theirs. */
+export const makePerson = (email: string, options: { readonly admin?: boolean; readonly projects?: ReadonlyArray<Membership> } = {}) =>
+  Effect.gen(function* () {
+    const users = yield* Users
+    const sessions = yield* Sessions
+    const user = yield* users.create({ email, password: PASSWORD, admin: options.admin ?? false, projects: options.projects ?? [] })
+    const session = yield* sessions.start(user.id)
+    return { id: user.id, email: user.email, cookie: `flagport_session=${session.token}` } satisfies Person
+  })
+
+export interface People {
+  readonly viewer: Person
+  readonly editor: Person
+  readonly projectAdmin: Person
+  readonly globalAdmin: Person
+  /** Admin of p2 only. */
+  readonly otherAdmin: Person
+  /** Viewer of p1 whose account was disabled after the session started. */
+  readonly disabled: Person
+}
+
+/** The people of the authorization matrix (projects p1 and p2 must exist). */
+export const seedPeople: Effect.Effect<People, unknown, StorageLayer.Storage> = Effect.gen(function* () {
+  const disabled = yield* makePerson("disabled@example.com", { projects: [{ projectId: "p1", role: "viewer" }] })
+  yield* (yield* Users).update(disabled.id, { disabled: true })
+  return {
+    viewer: yield* makePerson("viewer@example.com", { projects: [{ projectId: "p1", role: "viewer" }] }),
+    editor: yield* makePerson("editor@example.com", { projects: [{ projectId: "p1", role: "editor" }] }),
+    projectAdmin: yield* makePerson("padmin@example.com", { projects: [{ projectId: "p1", role: "admin" }] }),
+    globalAdmin: yield* makePerson("gadmin@example.com", { admin: true }),
+    otherAdmin: yield* makePerson("other@example.com", { projects: [{ projectId: "p2", role: "admin" }] }),
+    disabled
+  }
+})
+
+/** A request as the dashboard's browser sends it: the cookie, and `Origin` (the server's own) on every method. */
+export const asPerson = (base: string, cookie: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
+  request(base, method, path, { headers: { cookie, origin: base, ...headers }, ...(body === undefined ? {} : { body }) })
+
+/** The session cookie's value in a `Set-Cookie` answer. */
+export const sessionCookieOf = (reply: Reply): string => {
+  const header = reply.headers.get("set-cookie") ?? ""
+  return header.split(";")[0]!
+}
