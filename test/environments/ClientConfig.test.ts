@@ -3,13 +3,14 @@
  * PostgreSQL: `PATCH /v1/projects/{p}/environments/{e}` sets it (audited, its validation errors),
  * with `evaluated` a client key is refused `GET /v1/config` (and `POST /v1/explain`, whose trace
  * shows the rules' values) with a message saying why while it
- * still evaluates (evaluate, the single flag, OFREP), a server key still reads the configuration,
+ * still evaluates (evaluate, the single flag, OFREP) and streams changes (keys and ETag, no rules), a server key still reads the configuration,
  * and switching back to `full` gives the client key its 200 again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { openStream } from "../http/sse.js"
 
 const PATH = "/v1/projects/p1/environments/production"
 
@@ -68,6 +69,22 @@ describe.each(["sqlite", "postgres"] as const)("clientConfig (%s)", (backend) =>
     // Another environment of the project is untouched.
     expect((await request(t.url, "GET", "/v1/config?environment=development", { key: t.keys.client })).status).toBe(200)
     await evaluations()
+    // The change stream is an evaluation route too: it opens, and tells of a change by keys and
+    // ETag only (never the rules, which the client may not read here).
+    const stream = await openStream(t.url, "/v1/stream?environment=production", { authorization: `Bearer ${t.keys.client}` })
+    try {
+      expect(stream.status, stream.body).toBe(200)
+      expect(String(stream.headers["content-type"])).toMatch(/^text\/event-stream/)
+      const secret = "only-for-servers@example.com"
+      const rules = [{ conditions: [{ attribute: "email", operator: "in", values: [secret] }], variationKey: "b" }]
+      const put = await admin("PUT", "/v1/projects/p1/flags/f/targeting", { environment: "production", enabled: true, defaultVariationKey: "a", offVariationKey: "a", rules })
+      expect(put.status, put.text).toBe(200)
+      const event = await stream.event(stream.events.length, 10_000)
+      expect(event.data).toContain("f")
+      expect(event.data).not.toContain(secret)
+    } finally {
+      stream.close()
+    }
     for (const key of [t.keys.global, t.keys.scoped]) {
       const server = await config(key)
       expect(server.status, server.text).toBe(200)
