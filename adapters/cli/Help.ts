@@ -15,6 +15,7 @@ Commands:
   migrate        Apply pending database migrations, then exit
   seed           Make the default project if missing, print a new pair of keys
   keys           Create, list and revoke API keys
+  users          Create people, list, disable, enable, reset passwords
   projects       Create and list projects
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
@@ -27,6 +28,7 @@ Every command reads these environment variables:
 Examples:
   npx flagport serve --init           first start: seed, print the keys, serve
   npx flagport keys create --type client --project default
+  npx flagport users create --email edna@example.com --admin
   npx flagport flags disable new-checkout --environment production
 
 Also: --version, --log-level LEVEL, --completions bash|zsh|fish|sh.
@@ -41,7 +43,8 @@ and the API docs (/docs) until SIGTERM or SIGINT, then shuts down gracefully.
 
 Options:
   --init         On an empty database, seed it and print SERVER_KEY,
-                 CLIENT_KEY and PROJECT_ID once (what npm start runs)
+                 CLIENT_KEY and PROJECT_ID once (what npm start runs), then
+                 SETUP_URL for the first global admin, admin@localhost
   --port PORT    Port to listen on (default: PORT, else 8080)
   --host HOST    Interface to listen on (default: HOST, else 0.0.0.0)
 
@@ -117,6 +120,78 @@ Options:
 
 Example:
   npx flagport keys revoke 01J9Z3...`,
+
+  users: `Usage: flagport users <create|list|disable|enable|reset-password>
+
+Commands:
+  create             Make a person; print a setup link (or read a password)
+  list               List people (never a password)
+  disable ID|EMAIL   Refuse their sign-ins, end their sessions everywhere
+  enable ID|EMAIL    Let a disabled person sign in again
+  reset-password ID|EMAIL
+                     Remove their password, end their sessions, print a
+                     new setup link
+
+Setup links are <public URL>/ui/setup#token=..., usable once, for 72 hours.
+The public URL is FLAGPORT_PUBLIC_URL, else http://localhost:PORT.
+Run flagport users <command> --help for its options.`,
+
+  "users create": `Usage: flagport users create --email EMAIL [--name NAME] [--admin]
+                             [--password-stdin] [--json]
+
+Makes a person and prints USER_ID=... and SETUP_URL=<public URL>/ui/setup
+#token=..., the link where they set their password (once, within 72 hours).
+With --password-stdin the password is read from standard input instead (for
+automation) and no link is printed.
+
+Options:
+  --email EMAIL        Their email (unique, compared case-insensitively)
+  --name NAME          Their name, as the dashboard shows it
+  --admin              A global admin: every project, people, global keys
+  --password-stdin     Read the password (12 to 1,024 characters) from
+                       standard input; one trailing newline is dropped
+  --json               Print { user, setupUrl }
+
+Examples:
+  npx flagport users create --email edna@example.com --name Edna --admin
+  npx flagport users create --email ci@example.com --password-stdin < pw`,
+
+  "users list": `Usage: flagport users list [--json]
+
+Lists people: id, email, name, global admin, single sign-on, created, last
+sign-in and disabled. Passwords are never shown: only their hashes are kept.
+
+Options:
+  --json         Print { data: [...] }`,
+
+  "users disable": `Usage: flagport users disable ID|EMAIL [--json]
+
+Disables a person: their sign-ins are refused and their sessions end on every
+server at once. Their memberships stay, for when they are enabled again.
+
+Options:
+  --json         Print the user
+
+Example:
+  npx flagport users disable edna@example.com`,
+
+  "users enable": `Usage: flagport users enable ID|EMAIL [--json]
+
+Enables a disabled person again: they can sign in with their password or
+single sign-on.
+
+Options:
+  --json         Print the user`,
+
+  "users reset-password": `Usage: flagport users reset-password ID|EMAIL [--json]
+
+Removes the person's password, ends their sessions and prints a new
+SETUP_URL=... (usable once, for 72 hours; earlier links stop working). The
+way back in when nobody can sign in: npx flagport users reset-password
+admin@localhost.
+
+Options:
+  --json         Print { userId, setupUrl }`,
 
   projects: `Usage: flagport projects <create|list> [options]
 

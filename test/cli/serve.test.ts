@@ -35,6 +35,10 @@ describe.each(backends)("flagport serve on $name", (backend) => {
     expect(keys.PROJECT_ID).toBe("default")
     expect(keys.SERVER_KEY).toMatch(/^srv_/)
     expect(keys.CLIENT_KEY).toMatch(/^cli_/)
+    // After the three key lines, the first global admin's setup link at the server's own address.
+    expect(firstOut.trim().split("\n").map((line) => line.split("=")[0])).toEqual(["SERVER_KEY", "CLIENT_KEY", "PROJECT_ID", "SETUP_URL"])
+    expect(keys.SETUP_URL).toMatch(new RegExp(`^${first.baseUrl}/ui/setup#token=[A-Za-z0-9_-]{43}$`))
+    expect(first.output().stderr).toContain("admin@localhost")
 
     // The printed keys work: the server key manages, the client key evaluates.
     const projects = await get(first.baseUrl, "/v1/projects", keys.SERVER_KEY!)
@@ -54,6 +58,7 @@ describe.each(backends)("flagport serve on $name", (backend) => {
     const second = await startServer(["serve", "--init"], env)
     expect(second.output().stdout).not.toContain("SERVER_KEY=")
     expect(second.output().stdout).not.toContain("CLIENT_KEY=")
+    expect(second.output().stdout).not.toContain("SETUP_URL=")
     // Same data, same keys.
     expect((await get(second.baseUrl, "/v1/projects", keys.SERVER_KEY!)).status).toBe(200)
     expect(await stopServer(second)).toBe(0)

@@ -6,7 +6,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { firstStart } from "../FirstStart.js"
 import { databaseUrlConfig, redactUrl } from "../../storage/DatabaseUrl.js"
-import { note } from "../Output.js"
+import { note, printLines } from "../Output.js"
+import { openableUrl, publicUrlOr, setupUrlLine } from "../PublicAddress.js"
 import * as StorageLayer from "../../app/Composition.js"
 
 /** The server could not start (port in use, permission denied, ...). */
@@ -26,7 +27,7 @@ const host = Options.text("host").pipe(
 
 const init = Options.boolean("init").pipe(
   Options.withDescription(
-    "First start (what npm start runs): on an empty database, seed it and print SERVER_KEY / CLIENT_KEY / PROJECT_ID once before serving."
+    "First start (what npm start runs): on an empty database, seed it and print SERVER_KEY / CLIENT_KEY / PROJECT_ID once before serving, then SETUP_URL for the first global admin (admin@localhost)."
   )
 )
 
@@ -50,14 +51,7 @@ const runningServer = (storage: Layer.Layer<StorageLayer.Storage>, listen: { rea
       })
   )
 
-/**
- * The address to print: a server listening on every interface (0.0.0.0, ::) is reached from this
- * machine as localhost, and a URL with 0.0.0.0 in it does not open in every browser.
- */
-export const openableUrl = (host: string, port: number): string => {
-  if (host === "0.0.0.0" || host === "::") return `http://localhost:${port}`
-  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`
-}
+export { openableUrl } from "../PublicAddress.js"
 
 export const serve = Command.make("serve", { init, port, host }, (options) =>
   Effect.gen(function* () {
@@ -65,16 +59,19 @@ export const serve = Command.make("serve", { init, port, host }, (options) =>
     // One storage for seeding and serving (opened here, applying migrations; closed after the
     // server has stopped): with `memory:` a second one would be a different, empty store.
     const storage = Layer.succeedContext(yield* Layer.build(StorageLayer.fromDatabaseUrl(url)))
-    if (options.init) yield* Effect.provide(firstStart, storage)
+    const first = options.init ? yield* Effect.provide(firstStart, storage) : null
     const server = yield* runningServer(storage, {
       ...Option.match(options.port, { onNone: () => ({}), onSome: (port) => ({ port }) }),
       ...Option.match(options.host, { onNone: () => ({}), onSome: (host) => ({ host }) })
     })
     const open = openableUrl(server.host, server.port)
+    // The first admin's link, after the key lines: printed once listening, when the server's own
+    // address (the link's base without FLAGPORT_PUBLIC_URL) is known, even for --port 0.
+    if (first !== null && first.setupToken !== null) yield* printLines([setupUrlLine(yield* publicUrlOr(open), first.setupToken)])
     yield* note(
       [
         `Flagport is listening on ${server.url.slice("http://".length)} (database: ${redactUrl(url)}).`,
-        `  Dashboard: ${open}/ui/  (sign in with a server key)`,
+        `  Dashboard: ${open}/ui/  (sign in as a person, or with a server key)`,
         `  API docs:  ${open}/docs`
       ].join("\n")
     )

@@ -1,0 +1,123 @@
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { ResourceNotFound } from "../../../src/domain/Errors.js"
+import { normalizeEmail, type User } from "../../../src/domain/people/User.js"
+import { Users } from "../../../src/services/Users.js"
+import * as Shared from "../Options.js"
+import { printJson, printLines, printTable } from "../Output.js"
+import { commandPublicUrl, setupUrlLine } from "../PublicAddress.js"
+import { setupUrl } from "../../../src/domain/people/SetupLink.js"
+import * as Storage from "../Storage.js"
+import { UsageError } from "../UsageError.js"
+
+/**
+ * People from the command line (docs/people.md): for the first admin of a server, automation, and
+ * getting back in when nobody can sign in. The CLI acts as `cli` in the audit log.
+ */
+
+const email = Options.text("email").pipe(Options.withPseudoName("EMAIL"), Options.withDescription("The person's email address (unique, compared case-insensitively)."))
+
+const admin = Options.boolean("admin").pipe(Options.withDescription("A global administrator: every project, users, projects, global keys."))
+
+const passwordStdin = Options.boolean("password-stdin").pipe(
+  Options.withDescription("Read the password from standard input (12 to 1,024 characters; one trailing newline is dropped) instead of printing a setup link.")
+)
+
+const who = Args.text({ name: "ID|EMAIL" }).pipe(Args.withDescription("The user's id, as shown by `users list`, or their email address."))
+
+/** Standard input to its end, without one trailing newline (what `echo` or a heredoc adds). */
+const readStdin = Effect.async<string>((resume) => {
+  const chunks: Array<Buffer> = []
+  process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk))
+  process.stdin.once("end", () => resume(Effect.succeed(Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, ""))))
+  process.stdin.resume()
+})
+
+/** The user named by id or (with an `@`) by email. */
+const findUser = (idOrEmail: string) =>
+  Effect.gen(function* () {
+    const users = yield* Users
+    if (!idOrEmail.includes("@")) return yield* users.get(idOrEmail)
+    const wanted = normalizeEmail(idOrEmail)
+    const found = (yield* users.list()).find((user) => normalizeEmail(user.email) === wanted)
+    if (found === undefined) return yield* new ResourceNotFound({ message: `No user with the email '${idOrEmail.trim()}'` })
+    return found
+  })
+
+const create = Command.make(
+  "create",
+  { email, name: Shared.name, admin, passwordStdin, json: Shared.json },
+  (options) =>
+    Effect.gen(function* () {
+      const users = yield* Users
+      const input = { email: options.email, name: Option.getOrUndefined(options.name), admin: options.admin }
+      if (options.passwordStdin) {
+        const password = yield* readStdin
+        if (password.length === 0) return yield* new UsageError({ message: "--password-stdin: standard input was empty" })
+        const user = yield* users.create({ ...input, password })
+        if (options.json) return yield* printJson({ user })
+        return yield* printLines([`USER_ID=${user.id}`])
+      }
+      const base = yield* commandPublicUrl
+      const { user, setupToken } = yield* users.invite(input)
+      if (options.json) return yield* printJson({ user, setupUrl: setupUrl(base, setupToken) })
+      yield* printLines([`USER_ID=${user.id}`, setupUrlLine(base, setupToken)])
+    })
+).pipe(
+  Command.provide(Storage.layer),
+  Command.withDescription(
+    "Create a user and print USER_ID=<id> and SETUP_URL=<public URL>/ui/setup#token=<token> (usable once, 72 h), or with --password-stdin set the password at once. --json: { user, setupUrl }."
+  )
+)
+
+const yesNo = (value: boolean) => (value ? "yes" : "no")
+
+const list = Command.make("list", { json: Shared.json }, (options) =>
+  Effect.gen(function* () {
+    const users = yield* (yield* Users).list()
+    if (options.json) return yield* printJson({ data: users })
+    yield* printTable(
+      ["ID", "EMAIL", "NAME", "ADMIN", "SSO", "CREATED", "LAST SIGN-IN", "DISABLED"],
+      users.map((user) => [user.id, user.email, user.name, yesNo(user.admin), yesNo(user.sso), user.createdAt, user.lastSignInAt ?? "-", user.disabledAt ?? "-"])
+    )
+  })
+).pipe(Command.provide(Storage.layer), Command.withDescription("List users (never a password or its hash)."))
+
+/** `disable` and `enable`: the same change with another value. */
+const setDisabled = (name: "disable" | "enable", disabled: boolean, description: string) =>
+  Command.make(name, { who, json: Shared.json }, (options) =>
+    Effect.gen(function* () {
+      const user: User = yield* findUser(options.who)
+      const changed = yield* (yield* Users).update(user.id, { disabled })
+      if (options.json) return yield* printJson(changed)
+      yield* printLines([`${disabled ? "DISABLED" : "ENABLED"}=${changed.id}`])
+    })
+  ).pipe(Command.provide(Storage.layer), Command.withDescription(description))
+
+const disable = setDisabled("disable", true, "Disable a user: they cannot sign in, and their sessions end on every server at once.")
+const enable = setDisabled("enable", false, "Enable a disabled user again.")
+
+const resetPassword = Command.make("reset-password", { who, json: Shared.json }, (options) =>
+  Effect.gen(function* () {
+    const user = yield* findUser(options.who)
+    const base = yield* commandPublicUrl
+    const { setupToken } = yield* (yield* Users).resetPassword(user.id)
+    if (options.json) return yield* printJson({ userId: user.id, setupUrl: setupUrl(base, setupToken) })
+    yield* printLines([setupUrlLine(base, setupToken)])
+  })
+).pipe(
+  Command.provide(Storage.layer),
+  Command.withDescription(
+    "Remove a user's password, end their sessions and print a new SETUP_URL=... (usable once, 72 h; earlier links stop working). --json: { userId, setupUrl }."
+  )
+)
+
+export const users = Command.make("users", {}, () =>
+  new UsageError({ message: "missing subcommand: flagport users create|list|disable|enable|reset-password (see --help)" })
+).pipe(
+  Command.withDescription("Create, list, disable and enable people, and reset their passwords."),
+  Command.withSubcommands([create, list, disable, enable, resetPassword])
+)
