@@ -22,7 +22,13 @@ export const layer = Layer.effect(
           const id = scoped(env.projectId, env.key)
           const existing = map.get(id)
           if (existing === undefined) return [false, map]
-          return [true, new Map(map).set(id, { ...existing, name: env.name, clientConfig: env.clientConfig })]
+          return [true, new Map(map).set(id, {
+            ...existing,
+            name: env.name,
+            clientConfig: env.clientConfig,
+            protected: env.protected,
+            requiredApprovals: env.requiredApprovals
+          })]
         }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new NotFound({ entity: "environment", key: env.key }))))),
       get: (projectId, key) => Effect.map(table.get, (map) => Option.fromNullable(map.get(scoped(projectId, key))))
     })

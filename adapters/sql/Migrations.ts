@@ -18,6 +18,7 @@ import WebhookAnswers from "./migrations/0012_webhook_answers.js"
 import InsightsHour from "./migrations/0013_insights_hour.js"
 import EnvironmentClientConfig from "./migrations/0014_environment_client_config.js"
 import People from "./migrations/0015_people.js"
+import ProtectedEnvironments from "./migrations/0016_protected_environments.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -40,7 +41,8 @@ export const migrations = {
   "0012_webhook_answers": WebhookAnswers,
   "0013_insights_hour": InsightsHour,
   "0014_environment_client_config": EnvironmentClientConfig,
-  "0015_people": People
+  "0015_people": People,
+  "0016_protected_environments": ProtectedEnvironments
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -23,6 +23,7 @@ const AuditRow = Schema.Struct({
   resource_type: AuditResourceType,
   resource_key: Schema.String,
   environment: Schema.NullOr(Schema.String),
+  change_request_id: Schema.NullOr(Schema.String),
   before_state: State,
   after_state: State
 })
@@ -39,6 +40,7 @@ const toEntry = (row: typeof AuditRow.Type): PositionedEntry => {
     action: row.action,
     resource: { type: row.resource_type, key: row.resource_key },
     ...(row.environment === null ? {} : { environment: row.environment }),
+    ...(row.change_request_id === null ? {} : { changeRequestId: row.change_request_id }),
     before: row.before_state ?? null,
     after: row.after_state ?? null
   }
@@ -59,6 +61,7 @@ export const make = Effect.gen(function* () {
           resource_type: entry.resource.type,
           resource_key: entry.resource.key,
           environment: entry.environment ?? null,
+          change_request_id: entry.changeRequestId ?? null,
           before_state: entry.before === null || entry.before === undefined ? null : JSON.stringify(entry.before),
           after_state: entry.after === null || entry.after === undefined ? null : JSON.stringify(entry.after)
         })}`
@@ -73,7 +76,7 @@ export const make = Effect.gen(function* () {
       ]
       return orFail(
         sql`SELECT seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
-          before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit}`
+          change_request_id, before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit}`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry)))
     },
     // One short statement per batch, as the outbox's retention: the subquery picks the oldest

@@ -51,3 +51,11 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   message: Schema.String,
   retryAfterSeconds: Schema.Number
 }) {}
+
+/**
+ * A person's direct write to a protected environment (docs/change-requests.md): it needs an
+ * approved change request. 409 `change_request_required`.
+ */
+export class ChangeRequestRequired extends Schema.TaggedError<ChangeRequestRequired>()("ChangeRequestRequired", {
+  message: Schema.String
+}) {}

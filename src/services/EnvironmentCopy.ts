@@ -2,7 +2,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidRequest, type PreconditionFailed, type ResourceNotFound } from "../domain/Errors.js"
+import { type ChangeRequestRequired, InvalidRequest, type PreconditionFailed, type ResourceNotFound } from "../domain/Errors.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig } from "../domain/definitions/Targeting.js"
 import type { CopyEnvironmentInput } from "../domain/definitions/CopyEnvironmentInput.js"
@@ -13,6 +13,7 @@ import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { compareAndSet, preconditionFailed, type WriteOptions } from "./FlagVersions.js"
+import { guardDirectWrite } from "./Protection.js"
 import * as Writes from "./Writes.js"
 
 // The wire schema lives in the domain (adapters decode with it); re-exported for the kit's users.
@@ -25,14 +26,15 @@ export interface EnvironmentCopyShape {
    * copied prerequisites would form a cycle or nest too deep in `to` (with its other flags). Every flag whose configuration
    * changed grows its version by one and records one `targeting.updated`; the answer lists their
    * keys. 400 when `from` is `to`, or for `ifMatch` without exactly one flag named; 404 for an
-   * unknown project, environment or flag; 412 when `ifMatch` is not that flag's version.
+   * unknown project, environment or flag; 412 when `ifMatch` is not that flag's version. A person
+   * copies nothing into a protected environment (409 `change_request_required`, Protection.ts).
    */
   readonly copy: (
     projectId: string,
     to: string,
     input: CopyEnvironmentInput,
     options?: WriteOptions
-  ) => Effect.Effect<ReadonlyArray<string>, InvalidRequest | ResourceNotFound | PreconditionFailed | StorageError>
+  ) => Effect.Effect<ReadonlyArray<string>, InvalidRequest | ResourceNotFound | PreconditionFailed | ChangeRequestRequired | StorageError>
 }
 
 export class EnvironmentCopy extends Context.Tag("@flagport/services/EnvironmentCopy")<EnvironmentCopy, EnvironmentCopyShape>() {}
@@ -67,7 +69,9 @@ export const make = Effect.gen(function* () {
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         for (const key of [input.from, to]) {
-          if (Option.isNone(yield* environments.get(projectId, key))) return yield* environmentNotFound(projectId, key)
+          const environment = yield* environments.get(projectId, key)
+          if (Option.isNone(environment)) return yield* environmentNotFound(projectId, key)
+          if (key === to) yield* guardDirectWrite(environment.value)
         }
         const all = yield* flags.list(projectId)
         const byKey = new Map(all.map((flag) => [flag.key, flag]))

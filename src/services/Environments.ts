@@ -3,7 +3,13 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
-import { type CreateEnvironmentInput, DEFAULT_CLIENT_CONFIG, type Environment, type UpdateEnvironmentInput } from "../domain/definitions/Project.js"
+import {
+  type CreateEnvironmentInput,
+  DEFAULT_CLIENT_CONFIG,
+  DEFAULT_REQUIRED_APPROVALS,
+  type Environment,
+  type UpdateEnvironmentInput
+} from "../domain/definitions/Project.js"
 import { environmentNotFound } from "../domain/NotFound.js"
 import { disabledConfig } from "../domain/definitions/Flag.js"
 import { configChanged } from "../ports/ChangeFeed.js"
@@ -26,7 +32,8 @@ export interface EnvironmentsShape {
     input: CreateEnvironmentInput
   ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | StorageError>
   /**
-   * Changes the settings given (`clientConfig`), keeps the others; audited as
+   * Changes the settings given (`name`, `clientConfig`, `protected`, `requiredApprovals`), keeps
+   * the others; audited as
    * `environment.updated` and announced for that environment, so every process's caches see it.
    * 404 for an unknown project or environment.
    */
@@ -52,7 +59,16 @@ export const make = Effect.gen(function* () {
     const id = yield* ids.next
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        const environment: Environment = { id, projectId, key: input.key, name: input.name, clientConfig: DEFAULT_CLIENT_CONFIG, createdAt: now }
+        const environment: Environment = {
+          id,
+          projectId,
+          key: input.key,
+          name: input.name,
+          clientConfig: DEFAULT_CLIENT_CONFIG,
+          protected: false,
+          requiredApprovals: DEFAULT_REQUIRED_APPROVALS,
+          createdAt: now
+        }
         yield* environments.insert(environment).pipe(
           Effect.catchTag("DuplicateKey", () =>
             Effect.fail(new ResourceConflict({ message: `Environment '${input.key}' already exists in project '${projectId}'` }))
@@ -84,7 +100,13 @@ export const make = Effect.gen(function* () {
         const found = yield* environments.get(projectId, key)
         if (Option.isNone(found)) return yield* environmentNotFound(projectId, key)
         const before = found.value
-        const after: Environment = { ...before, ...(input.clientConfig === undefined ? {} : { clientConfig: input.clientConfig }) }
+        const after: Environment = {
+          ...before,
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.clientConfig === undefined ? {} : { clientConfig: input.clientConfig }),
+          ...(input.protected === undefined ? {} : { protected: input.protected }),
+          ...(input.requiredApprovals === undefined ? {} : { requiredApprovals: input.requiredApprovals })
+        }
         yield* environments.update(after).pipe(Effect.catchTag("NotFound", () => environmentNotFound(projectId, key)))
         return {
           value: after,

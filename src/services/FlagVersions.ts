@@ -16,6 +16,11 @@ import type { NotFound, StorageError, VersionConflict } from "../ports/StorageEr
 export interface WriteOptions {
   readonly ifMatch?: number | undefined
   readonly flagId?: string | undefined
+  /**
+   * The write applies this approved change request (ChangeRequests.ts): the request's own rules
+   * decided it may change a protected environment, and the audit entry names the request.
+   */
+  readonly changeRequestId?: string | undefined
 }
 
 /** The 412 of a write based on another version than the current one. */

@@ -3,10 +3,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { isSegmentOperator } from "../domain/conditions/OperatorTable.js"
-import { InvalidRequest, type PreconditionFailed, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { type ChangeRequestRequired, InvalidRequest, type PreconditionFailed, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { variationsChanged } from "../domain/definitions/ConfigVersion.js"
 import { type CreateFlagInput, disabledConfig, type Flag, type PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
+import type { Environment } from "../domain/definitions/Project.js"
 import type { FlagWithUsage } from "../domain/insights/Usage.js"
 import * as Validation from "../domain/definitions/Validation.js"
 import { projectGraph, validatePrerequisites } from "../domain/definitions/ValidatePrerequisites.js"
@@ -20,6 +21,7 @@ import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import * as FlagUsage from "./FlagUsage.js"
 import { checkPreconditions, compareAndSet, type WriteOptions as FlagWriteOptions } from "./FlagVersions.js"
+import { guardDirectWrite } from "./Protection.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
 
@@ -68,7 +70,9 @@ export interface FlagsShape {
   ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | PreconditionFailed | StorageError>
   /**
    * Replaces one environment's configuration whole, assigns ids to rules sent without one (sent
-   * ids are kept), grows the version by one and records `targeting.updated`. Prerequisites
+   * ids are kept), grows the version by one and records `targeting.updated`. In a protected
+   * environment a person's write is refused (409 `change_request_required`, Protection.ts) unless
+   * it applies an approved change request (`options.changeRequestId`, named by the audit entry). Prerequisites
    * (default none) must name flags and variations of the project without making a cycle or
    * nesting deeper than the limit (ValidatePrerequisites.ts). All or nothing:
    * any problem (400) or unknown environment / flag (404) leaves the flag untouched.
@@ -78,7 +82,7 @@ export interface FlagsShape {
     flagKey: string,
     input: TargetingInput,
     options?: WriteOptions
-  ) => Effect.Effect<FlagWithUsage, InvalidRequest | ResourceNotFound | PreconditionFailed | StorageError>
+  ) => Effect.Effect<FlagWithUsage, InvalidRequest | ResourceNotFound | PreconditionFailed | ChangeRequestRequired | StorageError>
   /**
    * Checks `input` exactly as `replaceTargeting` would, writing nothing: the same 404 for an
    * unknown project, flag or environment and the same 400 with every problem (scheduled changes
@@ -260,10 +264,17 @@ export const make = Effect.gen(function* () {
    * the input (400), prerequisites included. Reads the segments only when a rule names some, the
    * project's flags only when prerequisites are sent.
    */
-  const checkTargeting = (projectId: string, flag: Flag, input: TargetingInput) =>
+  const checkTargeting = <E = never>(
+    projectId: string,
+    flag: Flag,
+    input: TargetingInput,
+    guard?: (environment: Environment) => Effect.Effect<void, E>
+  ) =>
     Effect.gen(function* () {
       const environment = yield* environments.get(projectId, input.environment)
       if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
+      // Whether the writer may write here at all comes before what they wrote.
+      if (guard !== undefined) yield* guard(environment.value)
       // Validation reports malformed input with paths; until it has run, read the input defensively.
       const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
       const namesSegments = sentRules.some(
@@ -307,7 +318,7 @@ export const make = Effect.gen(function* () {
     const replaced = yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
-        yield* checkTargeting(projectId, flag, input)
+        yield* checkTargeting(projectId, flag, input, (environment) => guardDirectWrite(environment, options))
         let next = 0
         const rules: Array<Rule> = input.rules.map((rule) => ({ ...rule, id: rule.id ?? `rule-${freshIds[next++]}` }))
         const config: EnvironmentConfig = {
@@ -332,7 +343,14 @@ export const make = Effect.gen(function* () {
           value: updated,
           events: [{ type: "targeting.updated", flag: updated, environment: input.environment }],
           audit: [
-            { action: "targeting.updated", resource: { type: "flag", key: flagKey }, environment: input.environment, before: flag, after: updated }
+            {
+              action: "targeting.updated",
+              resource: { type: "flag", key: flagKey },
+              environment: input.environment,
+              before: flag,
+              after: updated,
+              ...(options?.changeRequestId === undefined ? {} : { changeRequestId: options.changeRequestId })
+            }
           ],
           change: configChanged(projectId, revision, "targeting", { environments: [input.environment], flagKeys: [flagKey] })
         } satisfies Writes.Written<Flag>

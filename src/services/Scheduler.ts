@@ -96,6 +96,8 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
         Effect.catchTags({
           InvalidRequest: (e) => Effect.succeed(failureReason(e.message, e.details)),
           ResourceNotFound: (e) => Effect.succeed(failureReason(e.message)),
+          // A person's schedule in an environment protected since it was made.
+          ChangeRequestRequired: (e) => Effect.succeed(failureReason(e.message)),
           // No If-Match is sent: this is only the storage's compare-and-set safety net. The round
           // fails, the schedule stays pending, and it is tried again when its lease expires.
           PreconditionFailed: (e) => Effect.die(e)
@@ -103,7 +105,10 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
         Effect.provideService(CurrentActor, {
           type: "schedule",
           ...(schedule.actor.keyId === undefined ? {} : { keyId: schedule.actor.keyId }),
-          ...(schedule.actor.keyName === undefined ? {} : { keyName: schedule.actor.keyName })
+          ...(schedule.actor.keyName === undefined ? {} : { keyName: schedule.actor.keyName }),
+          // A person's schedule is still their hand (Protection.ts): named, so the rule sees it.
+          ...(schedule.actor.userId === undefined ? {} : { userId: schedule.actor.userId }),
+          ...(schedule.actor.email === undefined ? {} : { email: schedule.actor.email })
         })
       )
     // A schedule outlives no key: one whose author was revoked since is failed, never applied (a

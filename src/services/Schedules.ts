@@ -3,8 +3,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { CurrentActor } from "../domain/audit/Actor.js"
-import { InvalidRequest, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
-import { scheduleNotFound } from "../domain/NotFound.js"
+import { type ChangeRequestRequired, InvalidRequest, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { environmentNotFound, scheduleNotFound } from "../domain/NotFound.js"
 import {
   type CreateScheduleInput,
   environmentProblems,
@@ -14,11 +14,13 @@ import {
   targetingInputOf,
   underTargeting
 } from "../domain/schedules/Schedule.js"
+import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { Flags } from "./Flags.js"
+import { guardDirectWrite } from "./Protection.js"
 import { requireProject } from "./RequireProject.js"
 import { cancelledEntry, toSchedule } from "./ScheduleView.js"
 import * as Writes from "./Writes.js"
@@ -28,26 +30,29 @@ export interface SchedulesShape {
    * Schedules `input.targeting` to replace the flag's configuration in `input.environment` at
    * `input.at`, by the actor of the call (`CurrentActor`). The targeting is checked now exactly as
    * the targeting PUT would check it (400 with every problem, paths under `targeting`; 404 for an
-   * unknown project, flag or environment), and again when it runs (Scheduler.ts).
+   * unknown project, flag or environment), and again when it runs (Scheduler.ts). A person's
+   * schedule in a protected environment is refused (409 `change_request_required`, Protection.ts).
    */
   readonly create: (
     projectId: string,
     flagKey: string,
     input: CreateScheduleInput
-  ) => Effect.Effect<Schedule, InvalidRequest | ResourceNotFound | StorageError>
+  ) => Effect.Effect<Schedule, InvalidRequest | ResourceNotFound | ChangeRequestRequired | StorageError>
   /** The flag's schedules in creation order, whatever their status; 404 for an unknown project or flag. */
   readonly list: (projectId: string, flagKey: string) => Effect.Effect<ReadonlyArray<Schedule>, ResourceNotFound | StorageError>
   /**
    * Cancels a pending schedule; 404 when the flag has no such schedule, 409 when it is no longer
    * pending. `mayWrite` is asked about the schedule's environment first (a key bound to one
-   * environment cancels only its schedules) and its failure is the answer.
+   * environment cancels only its schedules) and its failure is the answer. A person cancels no
+   * schedule of a protected environment (409 `change_request_required`): that too changes what it
+   * will serve.
    */
   readonly cancel: <E = never>(
     projectId: string,
     flagKey: string,
     scheduleId: string,
     mayWrite?: (environment: string) => Effect.Effect<void, E>
-  ) => Effect.Effect<void, E | ResourceNotFound | ResourceConflict | StorageError>
+  ) => Effect.Effect<void, E | ResourceNotFound | ResourceConflict | ChangeRequestRequired | StorageError>
   /** The project's pending schedules (of one environment when named), earliest `at` first; 404 for an unknown project. */
   readonly listPending: (projectId: string, environment?: string) => Effect.Effect<ReadonlyArray<Schedule>, ResourceNotFound | StorageError>
 }
@@ -60,12 +65,19 @@ export const make = Effect.gen(function* () {
   const repo = yield* ScheduleRepository
   const flags = yield* Flags
   const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
+
+  /** The protection rule for the environment, when it exists (an unknown one is validation's 404). */
+  const guardEnvironment = (projectId: string, environment: string) =>
+    Effect.flatMap(environments.get(projectId, environment), (found) =>
+      Option.isNone(found) ? Effect.void : guardDirectWrite(found.value))
 
   const create = Effect.fn("Schedules.create")(function* (projectId: string, flagKey: string, input: CreateScheduleInput) {
     const misplaced = environmentProblems(input)
     if (misplaced.length > 0) return yield* new InvalidRequest({ message: "Invalid schedule", details: [...misplaced] })
+    yield* guardEnvironment(projectId, input.environment)
     const targeting = storedTargeting(input.targeting)
     const flag = yield* flags.validateTargeting(projectId, flagKey, targetingInputOf(input.environment, targeting)).pipe(
       Effect.catchTag("InvalidRequest", (e) => Effect.fail(new InvalidRequest({ message: e.message, details: [...underTargeting(e.details)] })))
@@ -110,6 +122,7 @@ export const make = Effect.gen(function* () {
       const existing = yield* repo.get(projectId, flagKey, scheduleId)
       if (Option.isNone(existing)) return yield* scheduleNotFound(flagKey, scheduleId)
       if (mayWrite !== undefined) yield* mayWrite(existing.value.environment)
+      yield* guardEnvironment(projectId, existing.value.environment)
       yield* writes.record(projectId, ({ now }) =>
         Effect.gen(function* () {
           const found = yield* repo.get(projectId, flagKey, scheduleId)

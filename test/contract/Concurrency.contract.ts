@@ -62,7 +62,7 @@ export const concurrencyContract: Contract = (it) => {
         const flags = yield* Flags
         const outbox = yield* EventOutbox
         const { projectId } = yield* givenFlag("development")
-        const attempts = Array.from({ length: WRITERS }, (_, i) =>
+        const attempts = Array.from({ length: WRITERS }, (_, i): Effect.Effect<unknown, { readonly _tag: string }> =>
           i % 2 === 0
             ? flags.patch(projectId, "flag", { name: `writer ${i}` }, { ifMatch: 1 })
             : flags.replaceTargeting(projectId, "flag", targeting(i % 4 === 1), { ifMatch: 1 })

@@ -130,7 +130,8 @@ describe("GET /openapi.json", () => {
     // No credentials: only the 431 that node's parser answers, and the 500.
     expect(Object.keys(spec.paths["/v1/auth/providers"].get.responses).sort()).toEqual(["200", "431", "500"])
     // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,
-    // cancelling a schedule that is no longer pending, a webhook over the project's cap.
+    // cancelling a schedule that is no longer pending, a webhook over the project's cap; `change_request_required`: a person's
+    // targeting, schedule or copy into a protected environment.
     expect(answering("409")).toEqual([
       "DELETE /v1/projects/{projectId}/flags/{flagKey}",
       "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}",
@@ -139,10 +140,13 @@ describe("GET /openapi.json", () => {
       "PATCH /v1/projects/{projectId}/flags/{flagKey}",
       "POST /v1/projects",
       "POST /v1/projects/{projectId}/environments",
+      "POST /v1/projects/{projectId}/environments/{environmentKey}/copy",
       "POST /v1/projects/{projectId}/flags",
+      "POST /v1/projects/{projectId}/flags/{flagKey}/schedules",
       "POST /v1/projects/{projectId}/segments",
       "POST /v1/projects/{projectId}/webhooks",
       "POST /v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+      "PUT /v1/projects/{projectId}/flags/{flagKey}/targeting",
       // An email taken; a global admin removing their own admin flag or disabling themselves.
       "PATCH /v1/users/{id}",
       "POST /v1/users"

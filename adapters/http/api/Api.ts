@@ -132,19 +132,20 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
   ))
   .add(described(
     HttpApiEndpoint.patch("update")`/v1/projects/${projectId}/environments/${environmentKey}`
-      .setPayload(strict(UpdateEnvironmentInput).annotations({ examples: [{ clientConfig: "evaluated" }] }))
+      .setPayload(strict(UpdateEnvironmentInput).annotations({ examples: [{ clientConfig: "evaluated" }, { protected: true, requiredApprovals: 2 }] }))
       .addSuccess(EnvironmentDoc),
     "Change an environment's settings",
-    "Changes the settings given and keeps the others; answers the environment. `clientConfig`: `full` (the default, the specification's) lets client keys fetch `GET /v1/config`, rules and segments (with their values) included; `evaluated` gives client keys evaluated answers only (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` (whose trace shows the rules' values) answer them 403. Server keys always get the configuration. A key bound to an environment changes only that one (403). Audited as `environment.updated`."
+    "Changes the settings given and keeps the others; answers the environment. `name`: its display name. `protected`: people then change its targeting, schedules and copies into it only through an approved change request (409 `change_request_required` otherwise; server keys keep writing directly), and `requiredApprovals` (1-5, default 1) is how many approvals such a request needs. `clientConfig`: `full` (the default, the specification's) lets client keys fetch `GET /v1/config`, rules and segments (with their values) included; `evaluated` gives client keys evaluated answers only (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` (whose trace shows the rules' values) answer them 403. Server keys always get the configuration. A key bound to an environment changes only that one (403). Audited as `environment.updated`."
   ))
   .add(described(
     HttpApiEndpoint.post("copy")`/v1/projects/${projectId}/environments/${environmentKey}/copy`
       .setPayload(strict(CopyEnvironmentInput).annotations({ examples: [Examples.copyEnvironment] }))
       .setHeaders(IfMatchHeaders)
       .addSuccess(CopiedFlagsDoc)
-      .addError(Errors.PreconditionFailed),
+      .addError(Errors.PreconditionFailed)
+      .addError(Errors.Conflict),
     "Copy flag configurations from another environment",
-    "In one transaction, copies enabled, default and off variations and rules (with their ids) of each named flag (every flag when `flags` is absent) from `from` into this environment, and answers the keys of the flags whose configuration changed. `If-Match` needs exactly one flag in `flags`; 412 unless that flag is still at that version."
+    "In one transaction, copies enabled, default and off variations and rules (with their ids) of each named flag (every flag when `flags` is absent) from `from` into this environment, and answers the keys of the flags whose configuration changed. `If-Match` needs exactly one flag in `flags`; 412 unless that flag is still at that version. 409 `change_request_required` when a person copies into a protected environment."
   ))
   .middleware(ManagementAuth)
   .addError(Errors.NotFound)
@@ -191,9 +192,10 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
       .setPayload(strict(TargetingInput).annotations({ examples: [Examples.replaceTargeting] }))
       .setHeaders(IfMatchHeaders)
       .addSuccess(FlagDoc)
-      .addError(Errors.PreconditionFailed),
+      .addError(Errors.PreconditionFailed)
+      .addError(Errors.Conflict),
     "Replace a flag's targeting in one environment",
-    "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing. With `If-Match`, 412 unless the flag is still at that version."
+    "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing. With `If-Match`, 412 unless the flag is still at that version. In a protected environment a person's change needs an approved change request: 409 `change_request_required` (server keys write directly)."
   ))
   .middleware(ManagementAuth)
   .addError(Errors.NotFound)

@@ -85,6 +85,8 @@ export const environment: Environment = {
   key: "production",
   name: "Production",
   clientConfig: "full",
+  protected: false,
+  requiredApprovals: 1,
   createdAt: "2026-11-23T09:00:01.000Z"
 }
 

@@ -18,9 +18,10 @@ export class SchedulesGroup extends HttpApiGroup.make("schedules")
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/flags/${flagKey}/schedules`
       .setPayload(strict(CreateScheduleInput).annotations({ examples: [Examples.createSchedule] }))
-      .addSuccess(Created(ScheduleDoc)),
+      .addSuccess(Created(ScheduleDoc))
+      .addError(Errors.Conflict),
     "Schedule a targeting change",
-    "At `at` (ISO 8601 with an offset; a time already past applies at once), replaces the flag's configuration in `environment` with `targeting` (the body of PUT .../targeting; its `environment` may be left out), exactly as that PUT would, with its webhook event. The targeting is checked now (400 as the PUT) and again when it runs: if it is no longer valid then (a variation removed meanwhile), the schedule becomes `failed` with the reason and nothing changes."
+    "At `at` (ISO 8601 with an offset; a time already past applies at once), replaces the flag's configuration in `environment` with `targeting` (the body of PUT .../targeting; its `environment` may be left out), exactly as that PUT would, with its webhook event. The targeting is checked now (400 as the PUT) and again when it runs: if it is no longer valid then (a variation removed meanwhile), the schedule becomes `failed` with the reason and nothing changes. In a protected environment a person's schedule is refused: 409 `change_request_required`."
   ))
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags/${flagKey}/schedules`.addSuccess(dataOf(ScheduleDoc)),

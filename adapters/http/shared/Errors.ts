@@ -9,7 +9,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import * as Schema from "effect/Schema"
 import { Problem } from "../../../src/domain/Errors.js"
-import type { Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, RateLimited, ResourceConflict, ResourceNotFound, ServiceUnavailable, Unauthenticated } from "../../../src/domain/Errors.js"
+import type { ChangeRequestRequired, Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, RateLimited, ResourceConflict, ResourceNotFound, ServiceUnavailable, Unauthenticated } from "../../../src/domain/Errors.js"
 
 const body = <Code extends string>(code: Code) =>
   Schema.Struct({
@@ -38,9 +38,23 @@ export class NotFound extends Schema.Class<NotFound>("NotFound")(
   HttpApiSchema.annotations({ status: 404, description: "Unknown resource or route." })
 ) {}
 
+/**
+ * 409: `conflict` (a duplicate key, a reference still in use, a version moved on), or
+ * `change_request_required` (a person's direct write to a protected environment). One class for
+ * both codes: HttpApi answers one schema per status.
+ */
 export class Conflict extends Schema.Class<Conflict>("Conflict")(
-  { error: body("conflict") },
-  HttpApiSchema.annotations({ status: 409, description: "A duplicate key, or a reference still in use." })
+  {
+    error: Schema.Struct({
+      code: Schema.Literal("conflict", "change_request_required"),
+      message: Schema.String,
+      details: Schema.optional(Schema.Array(Problem))
+    })
+  },
+  HttpApiSchema.annotations({
+    status: 409,
+    description: "`conflict`: a duplicate key, a reference still in use, or a change request's flags moved on. `change_request_required`: a person's direct write to a protected environment, which needs an approved change request."
+  })
 ) {}
 
 export class PreconditionFailed extends Schema.Class<PreconditionFailed>("PreconditionFailed")(
@@ -113,6 +127,7 @@ export const unauthorized = (message: string) => new Unauthorized({ error: { cod
 export const forbidden = (message: string) => new ForbiddenError({ error: { code: "forbidden", message } })
 export const notFound = (message: string) => new NotFound({ error: { code: "not_found", message } })
 export const conflict = (message: string) => new Conflict({ error: { code: "conflict", message } })
+export const changeRequestRequired = (message: string) => new Conflict({ error: { code: "change_request_required", message } })
 export const preconditionFailed = (message: string, currentVersion: number) =>
   new PreconditionFailed({
     error: { code: "precondition_failed", message, details: [{ path: "If-Match", message: `the current version is "${currentVersion}"` }] }
@@ -140,6 +155,7 @@ export type DomainError =
   | InvalidRequest
   | ResourceNotFound
   | ResourceConflict
+  | ChangeRequestRequired
   | Unauthenticated
   | Forbidden
   | ServiceUnavailable
@@ -160,6 +176,7 @@ const ENVELOPE = {
   InvalidRequest: (error: InvalidRequest) => badRequest(error.message, error.details),
   ResourceNotFound: (error: ResourceNotFound) => notFound(error.message),
   ResourceConflict: (error: ResourceConflict) => conflict(error.message),
+  ChangeRequestRequired: (error: ChangeRequestRequired) => changeRequestRequired(error.message),
   Unauthenticated: (error: Unauthenticated) => unauthorized(error.message),
   Forbidden: (error: Forbidden) => forbidden(error.message),
   PreconditionFailed: (error: VersionMismatch) => preconditionFailed(error.message, error.currentVersion),
@@ -181,6 +198,7 @@ const STATUS: Record<ApiError["error"]["code"] | "precondition_failed" | "unavai
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  change_request_required: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -199,7 +217,7 @@ export const isApiError = (u: unknown): u is ApiError =>
   u instanceof Conflict || u instanceof PayloadTooLarge || u instanceof UnsupportedMediaType ||
   u instanceof InternalError
 
-const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConflict", "Unauthenticated", "Forbidden", "ServiceUnavailable", "RateLimited", "StorageError"])
+const DOMAIN_TAGS = new Set(["InvalidRequest", "ResourceNotFound", "ResourceConflict", "ChangeRequestRequired", "Unauthenticated", "Forbidden", "ServiceUnavailable", "RateLimited", "StorageError"])
 
 /** True for the domain errors `fromDomain` knows. */
 export const isDomainError = (u: unknown): u is DomainError =>

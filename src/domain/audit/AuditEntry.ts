@@ -33,6 +33,8 @@ export const AuditEntry = Schema.Struct({
   action: Schema.String,
   resource: AuditResource,
   environment: Schema.optional(Schema.String),
+  /** The change request this write applied (its applier is the actor). */
+  changeRequestId: Schema.optional(Schema.String),
   before: Shown,
   after: Shown
 }).annotations(documentName("AuditEntry"))

@@ -29,12 +29,25 @@ export type ClientConfig = typeof ClientConfig.Type
 
 export const DEFAULT_CLIENT_CONFIG: ClientConfig = "full"
 
+/** How many approvals a change request to a protected environment needs: 1 to 5 (default 1). */
+export const RequiredApprovals = Schema.Int.pipe(Schema.between(1, 5)).annotations({
+  description: "Approvals a change request to this environment needs before it can be applied (1-5)."
+})
+export type RequiredApprovals = typeof RequiredApprovals.Type
+
+export const DEFAULT_REQUIRED_APPROVALS = 1
+
 export const Environment = Schema.Struct({
   id: Schema.String,
   projectId: Schema.String,
   key: Key,
   name: Schema.String,
   clientConfig: ClientConfig,
+  /** People change its targeting, schedules and copies into it only through approved change requests. */
+  protected: Schema.Boolean.annotations({
+    description: "People change this environment's targeting, schedules and copies into it only through an approved change request (409 `change_request_required` otherwise); server keys keep writing directly."
+  }),
+  requiredApprovals: RequiredApprovals,
   createdAt: Timestamp
 }).annotations(documentName("Environment"))
 export type Environment = typeof Environment.Type
@@ -47,6 +60,9 @@ export type CreateEnvironmentInput = typeof CreateEnvironmentInput.Type
 
 /** `PATCH /v1/projects/{p}/environments/{e}`: the fields given change, the others stay. */
 export const UpdateEnvironmentInput = Schema.Struct({
-  clientConfig: Schema.optional(ClientConfig)
+  name: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(120))),
+  clientConfig: Schema.optional(ClientConfig),
+  protected: Schema.optional(Schema.Boolean),
+  requiredApprovals: Schema.optional(RequiredApprovals)
 }).annotations(documentName("UpdateEnvironmentInput"))
 export type UpdateEnvironmentInput = typeof UpdateEnvironmentInput.Type

@@ -29,7 +29,7 @@ export const environments = ({ call, expectError }: Endpoints) =>
       expect((await call("PATCH", "/v1/projects/p2/environments/development", {})).body).toMatchObject({ clientConfig: "evaluated" })
       expect((await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "full" })).body).toMatchObject({ clientConfig: "full" })
       expectError("environments.patchUnknownValue", await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "none" }), 400, "invalid_request")
-      expectError("environments.patchUnknownField", await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "full", protected: true }), 400, "invalid_request")
+      expectError("environments.patchUnknownField", await call("PATCH", "/v1/projects/p2/environments/development", { clientConfig: "full", locked: true }), 400, "invalid_request")
       expectError("environments.patchUnknownEnvironment", await call("PATCH", "/v1/projects/p2/environments/nowhere", { clientConfig: "full" }), 404, "not_found")
       expectError("environments.patchUnknownProject", await call("PATCH", "/v1/projects/nope/environments/development", { clientConfig: "full" }), 404, "not_found")
     })
