@@ -18,6 +18,7 @@ import { Schedules } from "../../src/services/Schedules.js"
 import type { Storage } from "../../adapters/app/Composition.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { asPerson, makePerson, type Person } from "../http/people.js"
 
 const PATH = "/v1/projects/p1/environments/production"
 const EDNA: Actor = { type: "user", userId: "u-edna", email: "edna@example.com" }
@@ -109,6 +110,21 @@ describe.each(["sqlite", "postgres"] as const)("protected environments (%s)", (b
     const entries = await t.run(Effect.flatMap(Audit, (a) => a.list("p1", { resourceType: "flag", resourceKey: "f", environment: "production" })))
     expect(entries.data[0]?.actor).toMatchObject({ type: "key" })
     expect(entries.data[0]?.actor.keyId).toBeDefined()
+  })
+
+  it("over HTTP, a signed-in editor's PUT, schedule and copy into it are 409 change_request_required; in development they pass", async () => {
+    const editor: Person = await t.run(makePerson("editor-protected@example.com", { projects: [{ projectId: "p1", role: "editor" }] }))
+    const put = await asPerson(t.url, editor.cookie, "PUT", "/v1/projects/p1/flags/f/targeting", targeting(true))
+    expect(put.status, put.text).toBe(409)
+    expect(put.body).toEqual({ error: { code: "change_request_required", message: REFUSED } })
+    const schedule = await asPerson(t.url, editor.cookie, "POST", "/v1/projects/p1/flags/f/schedules", { environment: "production", at: "2030-01-01T00:00:00Z", targeting: targeting(true) })
+    expect(schedule.body).toEqual({ error: { code: "change_request_required", message: REFUSED } })
+    const copy = await asPerson(t.url, editor.cookie, "POST", "/v1/projects/p1/environments/production/copy", { from: "development" })
+    expect(copy.body).toEqual({ error: { code: "change_request_required", message: REFUSED } })
+    const development = await asPerson(t.url, editor.cookie, "PUT", "/v1/projects/p1/flags/f/targeting", targeting(true, "development"))
+    expect(development.status, development.text).toBe(200)
+    // Protecting is the project admin's: an editor is refused.
+    expect((await asPerson(t.url, editor.cookie, "PATCH", PATH, { protected: false })).status).toBe(403)
   })
 
   it("the CLI (an operator on the host) is not a person: it writes directly", async () => {
