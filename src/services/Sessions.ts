@@ -74,6 +74,9 @@ export const make = Effect.gen(function* () {
     const expiresAt = formatTimestamp(sessionExpiresAt(millis))
     yield* tx.withTransaction(
       Effect.gen(function* () {
+        // Housekeeping at each sign-in: sessions past their absolute end are of no use to anyone
+        // (idle ones are deleted when next presented).
+        yield* sessions.deleteExpired(now)
         const user = yield* users.get(userId)
         if (Option.isNone(user)) return yield* userNotFound(userId)
         yield* users.update({ ...user.value, lastSignInAt: now }).pipe(Effect.catchTags({ NotFound: () => userNotFound(userId), DuplicateKey: Effect.die }))

@@ -62,6 +62,14 @@ layer(StorageLayer.memoryStorage)("Sessions", (it) => {
       expect(yield* sessions.authenticate(token)).toEqual(Option.none())
     }))
 
+  it.effect("a sign-in deletes the sessions past their absolute end (anyone's)", () =>
+    Effect.gen(function* () {
+      const old = yield* givenSession
+      yield* TestClock.adjust(SESSION_LIFETIME_MS)
+      yield* givenSession
+      expect(yield* lastSeen(old.token)).toEqual(Option.none())
+    }))
+
   it.effect("end and endAllFor", () =>
     Effect.gen(function* () {
       const sessions = yield* Sessions
