@@ -1,13 +1,18 @@
 /**
  * The authorization matrix, shared by the memory/SQLite and PostgreSQL runs: every endpoint x
  * (no key, malformed header, unknown key, client key, scoped key of the project, scoped key of
- * another project, global key), through a real server over HTTP.
+ * another project, global key, bound keys) and x the people (viewer, editor and admin of the
+ * project, global admin, no session, a disabled user, another project's admin, each by session
+ * cookie), through a real server over HTTP. What each role may do is written here from the
+ * contract's roles table, not read from the server's route table.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Layer } from "effect"
+import { PeopleMessages } from "../../src/domain/auth/Access.js"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Reply, request, startServer, type Keys, type TestServer } from "./fixtures.js"
+import { type People, seedPeople } from "./people.js"
 
 type Credential =
   | "none"
@@ -22,7 +27,14 @@ type Credential =
   /** Client and server keys of p1 bound to production. */
   | "boundClientOther"
   | "boundServerOther"
-const CREDENTIALS: ReadonlyArray<Credential> = [
+  | PersonCredential
+
+/** A person's session cookie: a role in p1, a global admin, a session that is no (longer a) session, another project's admin. */
+type PersonCredential = "viewer" | "editor" | "projectAdmin" | "globalAdmin" | "noSession" | "disabled" | "otherAdmin"
+const PERSONS: ReadonlyArray<PersonCredential> = ["viewer", "editor", "projectAdmin", "globalAdmin", "noSession", "disabled", "otherAdmin"]
+const isPerson = (credential: Credential): credential is PersonCredential => (PERSONS as ReadonlyArray<string>).includes(credential)
+
+const KEY_CREDENTIALS: ReadonlyArray<Credential> = [
   "none",
   "malformed",
   "unknown",
@@ -34,8 +46,14 @@ const CREDENTIALS: ReadonlyArray<Credential> = [
   "boundClientOther",
   "boundServerOther"
 ]
+const CREDENTIALS: ReadonlyArray<Credential> = [...KEY_CREDENTIALS, ...PERSONS]
 
-const headersFor = (credential: Credential, keys: Keys): Record<string, string> => {
+/** A cookie of the right shape that names no session. */
+const NO_SESSION = `flagport_session=${"n".repeat(43)}`
+
+const headersFor = (credential: Credential, keys: Keys, people: People, base: string): Record<string, string> => {
+  // A person's browser on the dashboard: the cookie, and the server's own Origin (CSRF is tested in SignIn.test.ts).
+  if (isPerson(credential)) return { cookie: credential === "noSession" ? NO_SESSION : people[credential].cookie, origin: base }
   switch (credential) {
     case "none":
       return {}
@@ -65,9 +83,22 @@ type Expected = number | { readonly status: number; readonly code: string; reado
 const unauthorized = (message: string) => ({ status: 401, code: "unauthorized", message })
 const forbidden = (message: string) => ({ status: 403, code: "forbidden", message })
 
+/** What a management route needs of a person in its project, per the contract's roles table. */
+type Needs = "read" | "write" | "manage"
+const ROLE_MAY: Record<"viewer" | "editor" | "projectAdmin", ReadonlyArray<Needs>> = {
+  viewer: ["read"],
+  editor: ["read", "write"],
+  projectAdmin: ["read", "write", "manage"]
+}
+
 interface Endpoint {
   readonly name: string
-  readonly kind: "management" | "evaluation" | "service" | "projects-list" | "projects-create"
+  /**
+   * `global`: global server keys and global admins only (projects, users); `me`: a session only;
+   * `management`: a route of project p1, needing `needs` of a person.
+   */
+  readonly kind: "management" | "evaluation" | "service" | "projects-list" | "global" | "me"
+  readonly needs?: Needs
   readonly success: number
   /**
    * What a server key bound to production gets instead of `success` (a write of development's
@@ -96,6 +127,8 @@ const freshFlag = (t: TestServer, n: number, label: string) => create(t, "/v1/pr
 const freshSegment = (t: TestServer, n: number, label: string) =>
   create(t, "/v1/projects/p1/segments", { key: `${label}-${n}`, name: "S", conditions: [] })
 const freshKey = (t: TestServer, n: number) => create(t, "/v1/projects/p1/keys", { type: "server", name: `to-revoke-${n}` })
+const freshUser = async (t: TestServer, n: number, label: string) =>
+  ((await create(t, "/v1/users", { email: `${label}-${n}@example.com` })) as unknown as { user: { id: string } }).user
 const freshWebhook = (t: TestServer) =>
   create(t, "/v1/projects/p1/webhooks", { url: "https://hooks.example.com/flagport", events: ["flag.created"] })
 
@@ -106,25 +139,28 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   { name: "GET /v1/projects", kind: "projects-list", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects" }) },
   {
     name: "POST /v1/projects",
-    kind: "projects-create",
+    kind: "global",
     success: 201,
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects", body: { id: `made-${n}`, name: "Made" } })
   },
   {
     name: "GET /v1/projects/{p}/environments",
     kind: "management",
+    needs: "read",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/environments" })
   },
   {
     name: "POST /v1/projects/{p}/environments",
     kind: "management",
+    needs: "manage",
     success: 201,
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/environments", body: { key: `env-${n}`, name: "Env" } })
   },
   {
     name: "PATCH /v1/projects/{p}/environments/{e}",
     kind: "management",
+    needs: "manage",
     success: 200,
     // Development's setting (kept "full": the evaluation rows read development's configuration with
     // client keys): the key bound to production may not change it.
@@ -134,25 +170,29 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "POST /v1/projects/{p}/environments/{e}/copy",
     kind: "management",
+    needs: "write",
     success: 200,
     prepare: async () => ({ method: "POST", path: "/v1/projects/p1/environments/production/copy", body: { from: "development" } })
   },
   {
     name: "POST /v1/projects/{p}/flags",
     kind: "management",
+    needs: "write",
     success: 201,
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/flags", body: flagBody(`created-${n}`) })
   },
-  { name: "GET /v1/projects/{p}/flags", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags" }) },
+  { name: "GET /v1/projects/{p}/flags", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags" }) },
   {
     name: "GET /v1/projects/{p}/flags/{f}",
     kind: "management",
+    needs: "read",
     success: 200,
     prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "get")).key}` })
   },
   {
     name: "PATCH /v1/projects/{p}/flags/{f}",
     kind: "management",
+    needs: "write",
     success: 200,
     prepare: async (t, n) => ({
       method: "PATCH",
@@ -163,6 +203,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "PUT /v1/projects/{p}/flags/{f}/targeting",
     kind: "management",
+    needs: "write",
     success: 200,
     boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({
@@ -174,25 +215,29 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "DELETE /v1/projects/{p}/flags/{f}",
     kind: "management",
+    needs: "write",
     success: 204,
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "delete")).key}` })
   },
   {
     name: "POST /v1/projects/{p}/segments",
     kind: "management",
+    needs: "write",
     success: 201,
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/segments", body: { key: `seg-${n}`, name: "S", conditions: [] } })
   },
-  { name: "GET /v1/projects/{p}/segments", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/segments" }) },
+  { name: "GET /v1/projects/{p}/segments", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/segments" }) },
   {
     name: "GET /v1/projects/{p}/segments/{s}",
     kind: "management",
+    needs: "read",
     success: 200,
     prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "sget")).key}` })
   },
   {
     name: "PATCH /v1/projects/{p}/segments/{s}",
     kind: "management",
+    needs: "write",
     success: 200,
     prepare: async (t, n) => ({
       method: "PATCH",
@@ -203,12 +248,14 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "DELETE /v1/projects/{p}/segments/{s}",
     kind: "management",
+    needs: "write",
     success: 204,
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "sdel")).key}` })
   },
   {
     name: "POST /v1/projects/{p}/webhooks",
     kind: "management",
+    needs: "manage",
     success: 201,
     prepare: async () => ({
       method: "POST",
@@ -216,28 +263,32 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
       body: { url: "https://hooks.example.com/x", events: ["flag.updated"] }
     })
   },
-  { name: "GET /v1/projects/{p}/webhooks", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/webhooks" }) },
+  { name: "GET /v1/projects/{p}/webhooks", kind: "management", needs: "manage", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/webhooks" }) },
   {
     name: "GET /v1/projects/{p}/webhooks/{w}",
     kind: "management",
+    needs: "manage",
     success: 200,
     prepare: async (t) => ({ method: "GET", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}` })
   },
   {
     name: "PATCH /v1/projects/{p}/webhooks/{w}",
     kind: "management",
+    needs: "manage",
     success: 200,
     prepare: async (t) => ({ method: "PATCH", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}`, body: { enabled: false } })
   },
   {
     name: "DELETE /v1/projects/{p}/webhooks/{w}",
     kind: "management",
+    needs: "manage",
     success: 204,
     prepare: async (t) => ({ method: "DELETE", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}` })
   },
   {
     name: "GET /v1/projects/{p}/webhooks/{w}/deliveries",
     kind: "management",
+    needs: "manage",
     success: 200,
     prepare: async (t) => ({ method: "GET", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}/deliveries` })
   },
@@ -245,13 +296,15 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     // No delivery exists: an authorized caller reaches the service and gets its 404.
     name: "POST /v1/projects/{p}/webhooks/{w}/deliveries/{d}/redeliver",
     kind: "management",
+    needs: "manage",
     success: 404,
     prepare: async (t) => ({ method: "POST", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}/deliveries/none/redeliver` })
   },
-  { name: "GET /v1/projects/{p}/keys", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/keys" }) },
+  { name: "GET /v1/projects/{p}/keys", kind: "management", needs: "manage", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/keys" }) },
   {
     name: "POST /v1/projects/{p}/keys",
     kind: "management",
+    needs: "manage",
     success: 201,
     boundServer: forbidden(Messages.keyWiderThanCaller),
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/keys", body: { type: "client", name: `made-${n}` } })
@@ -259,15 +312,17 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "DELETE /v1/projects/{p}/keys/{k}",
     kind: "management",
+    needs: "manage",
     success: 204,
     // The key revoked here is unbound: wider than a production-bound caller.
     boundServer: forbidden(Messages.revokeWiderThanCaller),
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/keys/${(await freshKey(t, n)).id}` })
   },
-  { name: "GET /v1/projects/{p}/audit", kind: "management", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/audit" }) },
+  { name: "GET /v1/projects/{p}/audit", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/audit" }) },
   {
     name: "POST /v1/projects/{p}/flags/{f}/schedules",
     kind: "management",
+    needs: "write",
     success: 201,
     boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({
@@ -279,18 +334,21 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "GET /v1/projects/{p}/flags/{f}/schedules",
     kind: "management",
+    needs: "read",
     success: 200,
     prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "schedules")).key}/schedules` })
   },
   {
     name: "GET /v1/projects/{p}/schedules",
     kind: "management",
+    needs: "read",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/schedules?environment=development" })
   },
   {
     name: "DELETE /v1/projects/{p}/flags/{f}/schedules/{s}",
     kind: "management",
+    needs: "write",
     success: 204,
     // A development schedule: the key bound to production may not cancel it.
     boundServer: forbidden(Messages.environmentMismatch),
@@ -338,6 +396,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "GET /v1/projects/{p}/flags/{f}/insights",
     kind: "management",
+    needs: "read",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags/matrix-flag/insights?environment=development" })
   },
@@ -362,8 +421,57 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
     name: "GET /v1/projects/{p}/codegen/typescript",
     kind: "management",
+    needs: "read",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/codegen/typescript" })
+  },
+  // People.
+  { name: "GET /v1/auth/providers", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/v1/auth/providers" }) },
+  { name: "GET /v1/me", kind: "me", success: 200, prepare: async () => ({ method: "GET", path: "/v1/me" }) },
+  { name: "GET /v1/users", kind: "global", success: 200, prepare: async () => ({ method: "GET", path: "/v1/users" }) },
+  {
+    name: "POST /v1/users",
+    kind: "global",
+    success: 201,
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/users", body: { email: `invited-${n}@example.com` } })
+  },
+  {
+    name: "PATCH /v1/users/{id}",
+    kind: "global",
+    success: 200,
+    prepare: async (t, n) => ({ method: "PATCH", path: `/v1/users/${(await freshUser(t, n, "patched")).id}`, body: { name: "Renamed" } })
+  },
+  {
+    name: "POST /v1/users/{id}/reset-password",
+    kind: "global",
+    success: 200,
+    prepare: async (t, n) => ({ method: "POST", path: `/v1/users/${(await freshUser(t, n, "reset")).id}/reset-password` })
+  },
+  {
+    name: "GET /v1/projects/{p}/members",
+    kind: "management",
+    needs: "manage",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/members" })
+  },
+  {
+    name: "PUT /v1/projects/{p}/members/{u}",
+    kind: "management",
+    needs: "manage",
+    success: 200,
+    prepare: async (t, n) => ({ method: "PUT", path: `/v1/projects/p1/members/${(await freshUser(t, n, "member")).id}`, body: { role: "viewer" } })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/members/{u}",
+    kind: "management",
+    needs: "manage",
+    success: 204,
+    prepare: async (t, n) => {
+      const user = await freshUser(t, n, "unmember")
+      const put = await request(t.url, "PUT", `/v1/projects/p1/members/${user.id}`, { headers: admin(t), body: { role: "viewer" } })
+      if (put.status !== 200) throw new Error(`setup failed: PUT member -> ${put.status} ${put.text}`)
+      return { method: "DELETE", path: `/v1/projects/p1/members/${user.id}` }
+    }
   }
 ]
 
@@ -386,8 +494,29 @@ const requestOrStream = async (...args: Parameters<typeof request>): Promise<Rep
   return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as unknown }
 }
 
+const notFound = (message: string) => ({ status: 404, code: "not_found", message })
+
+/**
+ * A person by session cookie: the evaluation side does not know cookies (the 401 of a missing
+ * key); a cookie that is no session, or a disabled user's, is 401; a global admin may do
+ * everything; a member what their role in p1 allows (403 beyond it); another project's admin
+ * finds no p1 at all (404, as for a project that does not exist).
+ */
+const personExpected = (endpoint: Endpoint, credential: PersonCredential): Expected => {
+  if (endpoint.kind === "service") return endpoint.success
+  if (endpoint.kind === "evaluation") return unauthorized(Messages.malformedHeader)
+  if (credential === "noSession" || credential === "disabled") return unauthorized(PeopleMessages.sessionEnded)
+  if (credential === "globalAdmin" || endpoint.kind === "me" || endpoint.kind === "projects-list") return endpoint.success
+  if (endpoint.kind === "global") return forbidden(PeopleMessages.adminRequired)
+  if (credential === "otherAdmin") return notFound("Project 'p1' not found")
+  return ROLE_MAY[credential].includes(endpoint.needs!) ? endpoint.success : forbidden(PeopleMessages.roleForbids)
+}
+
 const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
   if (endpoint.kind === "service") return endpoint.success
+  if (isPerson(credential)) return personExpected(endpoint, credential)
+  // `/v1/me` is a person's: a key is no session.
+  if (endpoint.kind === "me") return unauthorized(PeopleMessages.sessionRequired)
   switch (credential) {
     case "none":
     case "malformed":
@@ -397,7 +526,7 @@ const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
     case "client":
       return endpoint.kind === "evaluation" ? endpoint.success : forbidden(Messages.serverKeyRequired)
     case "scopedOwn":
-      return endpoint.kind === "projects-create" ? forbidden(Messages.projectMismatch) : endpoint.success
+      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.success
     case "scopedOther":
       return endpoint.kind === "projects-list" ? endpoint.success : forbidden(Messages.projectMismatch)
     case "global":
@@ -409,18 +538,20 @@ const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
     case "boundServerOther":
       // Binding limits what a key evaluates and which environment's configuration it writes.
       if (endpoint.kind === "evaluation") return forbidden(Messages.environmentMismatch)
-      return endpoint.kind === "projects-create" ? forbidden(Messages.projectMismatch) : endpoint.boundServer ?? endpoint.success
+      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.boundServer ?? endpoint.success
   }
 }
 
 export const authorizationMatrix = (label: string, storage: () => Layer.Layer<StorageLayer.Storage, unknown>) =>
   describe(`authorization matrix (${label})`, () => {
     let t: TestServer
+    let people: People
     beforeAll(async () => {
       // The matrix makes a webhook of p1 per case, more than the 20 a project may have by default.
       process.env.FLAGPORT_WEBHOOKS_PER_PROJECT = "1000"
       t = await startServer(storage()).finally(() => delete process.env.FLAGPORT_WEBHOOKS_PER_PROJECT)
       await create(t, "/v1/projects/p1/flags", flagBody("matrix-flag"))
+      people = await t.run(seedPeople)
     })
     afterAll(async () => {
       await t?.close()
@@ -430,7 +561,7 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
     const rows = ENDPOINTS.flatMap((endpoint) => CREDENTIALS.map((credential) => [endpoint.name, credential, endpoint] as const))
     it.each(rows)("%s with %s", async (_name, credential, endpoint) => {
       const { body, method, path } = await endpoint.prepare(t, ++counter)
-      const reply = await requestOrStream(t.url, method, path, { headers: headersFor(credential, t.keys), body })
+      const reply = await requestOrStream(t.url, method, path, { headers: headersFor(credential, t.keys, people, t.url), body })
       const expected = expectedFor(endpoint, credential)
       if (typeof expected === "number") {
         expect(reply.status, reply.text).toBe(expected)
@@ -440,6 +571,30 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
           body: { error: { code: expected.code, message: expected.message } }
         })
       }
+    })
+
+    it("covers every operation of the API (OFREP below; sign-in, sign-out and setup in SignIn.test.ts)", async () => {
+      const spec = (await request(t.url, "GET", "/openapi.json")).body as { paths: Record<string, Record<string, unknown>> }
+      const shape = (route: string) => route.replace(/\{[^}]+\}/g, "{}")
+      const declared = Object.entries(spec.paths).flatMap(([path, item]) => Object.keys(item).map((method) => shape(`${method.toUpperCase()} ${path}`)))
+      const elsewhere = ["POST /ofrep/v1/evaluate/flags/{}", "POST /ofrep/v1/evaluate/flags", "POST /v1/auth/login", "POST /v1/auth/logout", "POST /v1/auth/setup"]
+      const covered = new Set([...ENDPOINTS.map((e) => shape(e.name)), ...elsewhere])
+      expect(declared.filter((route) => !covered.has(route))).toEqual([])
+    })
+
+    it("a member listing projects sees only theirs; a global admin sees every one", async () => {
+      const listed = async (cookie: string) =>
+        ((await request(t.url, "GET", "/v1/projects", { headers: { cookie } })).body as { data: Array<{ id: string }> }).data.map((p) => p.id)
+      expect(await listed(people.viewer.cookie)).toEqual(["p1"])
+      expect(await listed(people.otherAdmin.cookie)).toEqual(["p2"])
+      expect(await listed(people.globalAdmin.cookie)).toEqual(expect.arrayContaining(["p1", "p2"]))
+    })
+
+    it("another project's admin gets for p1 exactly what a project that does not exist gets", async () => {
+      const p1 = await request(t.url, "GET", "/v1/projects/p1/flags", { headers: { cookie: people.otherAdmin.cookie } })
+      const none = await request(t.url, "GET", "/v1/projects/no-such-project/flags", { headers: { cookie: people.otherAdmin.cookie } })
+      expect({ status: p1.status, body: p1.body }).toEqual({ status: none.status, body: { error: { code: "not_found", message: "Project 'p1' not found" } } })
+      expect(none.body).toEqual({ error: { code: "not_found", message: "Project 'no-such-project' not found" } })
     })
 
     it("a scoped key listing projects sees only its own", async () => {
@@ -535,12 +690,15 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
         case "boundClientOther":
         case "boundServerOther":
           return { status: 403, errorCode: "GENERAL", errorDetails: Messages.environmentMismatch }
+        default:
+          // A person's cookie is no credential for evaluation: OFREP is key-only.
+          return { status: 401, errorCode: "GENERAL", errorDetails: Messages.malformedHeader }
       }
     }
     const ofrepRows = ofrepRoutes.flatMap(([name, path, flagKey]) => CREDENTIALS.map((credential) => [name, credential, path, flagKey] as const))
     it.each(ofrepRows)("%s with %s", async (_name, credential, path, flagKey) => {
       const reply = await request(t.url, "POST", path, {
-        headers: { ...headersFor(credential, t.keys), "flagport-environment": "development" },
+        headers: { ...headersFor(credential, t.keys, people, t.url), "flagport-environment": "development" },
         body: { context: { targetingKey: "u" } }
       })
       const expected = ofrepExpected(credential, flagKey)
