@@ -39,6 +39,16 @@ describe.each(backends)("flagport serve on $name", (backend) => {
     expect(firstOut.trim().split("\n").map((line) => line.split("=")[0])).toEqual(["SERVER_KEY", "CLIENT_KEY", "PROJECT_ID", "SETUP_URL"])
     expect(keys.SETUP_URL).toMatch(new RegExp(`^${first.baseUrl}/ui/setup#token=[A-Za-z0-9_-]{43}$`))
     expect(first.output().stderr).toContain("admin@localhost")
+    // The link works: the first admin sets a password and is signed in.
+    const setup = await fetch(`${first.baseUrl}/v1/auth/setup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: keys.SETUP_URL!.split("#token=")[1], password: "the first admin's password" })
+    })
+    expect(setup.status).toBe(200)
+    const cookie = setup.headers.get("set-cookie")!.split(";")[0]!
+    const me = await fetch(`${first.baseUrl}/v1/me`, { headers: { cookie } })
+    expect(((await me.json()) as { user: { email: string; admin: boolean } }).user).toMatchObject({ email: "admin@localhost", admin: true })
 
     // The printed keys work: the server key manages, the client key evaluates.
     const projects = await get(first.baseUrl, "/v1/projects", keys.SERVER_KEY!)
