@@ -41,7 +41,11 @@ export class OidcUnavailable extends Data.TaggedError("OidcUnavailable")<{ reado
  * The provider answered, but not with a sign-in we accept: it reported an error (the person
  * declined, for instance), or the response failed a check (state, nonce, signature, audience...).
  */
-export class OidcRefused extends Data.TaggedError("OidcRefused")<{ readonly cause: unknown }> {}
+export class OidcRefused extends Data.TaggedError("OidcRefused")<{
+  /** The provider answered with an error itself (`access_denied` when the person declined...), rather than failing a check. */
+  readonly byProvider: boolean
+  readonly cause: unknown
+}> {}
 
 export interface OidcClient {
   readonly settings: OidcSettings
@@ -134,7 +138,11 @@ export const make = (settings: OidcSettings, options: OidcClientOptions = {}): O
     // internal one behind a proxy, and the token request must repeat the registered redirect URI.
     const current = new URL(`${settings.redirectUri}${callbackQuery === "" ? "" : `?${callbackQuery}`}`)
     const call = <A>(f: () => Promise<A>) =>
-      Effect.tryPromise({ try: f, catch: (cause) => (isRefusal(cause) ? new OidcRefused({ cause }) : new OidcUnavailable({ cause })) })
+      Effect.tryPromise({
+        try: f,
+        catch: (cause) =>
+          isRefusal(cause) ? new OidcRefused({ byProvider: cause instanceof client.AuthorizationResponseError, cause }) : new OidcUnavailable({ cause })
+      })
     const tokens = yield* call(() =>
       client.authorizationCodeGrant(config, current, {
         pkceCodeVerifier: transaction.codeVerifier,
@@ -144,7 +152,7 @@ export const make = (settings: OidcSettings, options: OidcClientOptions = {}): O
       })
     )
     const idToken = tokens.claims()
-    if (idToken === undefined) return yield* new OidcRefused({ cause: new Error("the token response has no ID token") })
+    if (idToken === undefined) return yield* new OidcRefused({ byProvider: false, cause: new Error("the token response has no ID token") })
     // Providers that keep the ID token small (oidc-provider by default, some Okta and Entra
     // set-ups) answer email and email_verified at the userinfo endpoint only.
     const source: Readonly<Record<string, unknown>> = text(idToken.email) !== undefined

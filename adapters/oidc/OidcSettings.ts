@@ -98,13 +98,12 @@ export const parseDefaultRole = (raw: string): Either.Either<Role | null, string
   return role === undefined ? Either.left(`must be viewer, editor, admin or none (got ${JSON.stringify(raw)})`) : Either.right(role)
 }
 
-const invalid = (variable: string, why: string) => ConfigError.InvalidData([], `${variable} ${why}`)
+/** Shown as `Invalid data at <variable>: "<why>"`, as the other FLAGPORT_* settings' errors. */
+const invalid = (variable: string, why: string) => ConfigError.InvalidData([variable], why)
 
 /** A required variable's value, or a message saying why it is needed. */
-const required = (name: string, value: string): Either.Either<string, ConfigError.ConfigError> =>
-  value.trim() === ""
-    ? Either.left(ConfigError.MissingData([], `${name} is required when FLAGPORT_OIDC_ISSUER is set`))
-    : Either.right(value.trim())
+const required = (name: string, value: string, why = "required when FLAGPORT_OIDC_ISSUER is set"): Either.Either<string, ConfigError.ConfigError> =>
+  value.trim() === "" ? Either.left(ConfigError.MissingData([name], why)) : Either.right(value.trim())
 
 /**
  * Everything read and checked together, from raw values (the Config below, and tests). None when
@@ -124,9 +123,10 @@ export const settingsFrom = (raw: {
     const issuer = yield* Either.mapLeft(parseIssuer(raw.issuer), (why) => invalid("FLAGPORT_OIDC_ISSUER", `${why} (got ${JSON.stringify(raw.issuer)})`))
     const clientId = yield* required("FLAGPORT_OIDC_CLIENT_ID", raw.clientId)
     const clientSecret = yield* required("FLAGPORT_OIDC_CLIENT_SECRET", raw.clientSecret)
-    const publicUrlRaw = yield* Either.mapLeft(
-      required("FLAGPORT_PUBLIC_URL", raw.publicUrl),
-      () => ConfigError.MissingData([], "FLAGPORT_PUBLIC_URL is required when FLAGPORT_OIDC_ISSUER is set (the redirect URI is <public URL>/auth/oidc/callback)")
+    const publicUrlRaw = yield* required(
+      "FLAGPORT_PUBLIC_URL",
+      raw.publicUrl,
+      "required when FLAGPORT_OIDC_ISSUER is set (the redirect URI is <public URL>/auth/oidc/callback)"
     )
     const publicUrl = yield* Either.mapLeft(parsePublicUrl(publicUrlRaw), (why) => invalid("FLAGPORT_PUBLIC_URL", `${why} (got ${JSON.stringify(publicUrlRaw)})`))
     const allowedDomains = yield* Either.mapLeft(parseAllowedDomains(raw.allowedDomains), (why) => invalid("FLAGPORT_OIDC_ALLOWED_DOMAINS", why))

@@ -115,13 +115,13 @@ describe("the FLAGPORT_OIDC_* configuration", () => {
   })
 
   it.each([
-    [{ FLAGPORT_OIDC_ISSUER: "http://login.example.com" }, "FLAGPORT_OIDC_ISSUER must use https"],
-    [{ ...COMPLETE, FLAGPORT_OIDC_CLIENT_ID: "" }, "FLAGPORT_OIDC_CLIENT_ID is required when FLAGPORT_OIDC_ISSUER is set"],
-    [{ ...COMPLETE, FLAGPORT_OIDC_CLIENT_SECRET: "" }, "FLAGPORT_OIDC_CLIENT_SECRET is required when FLAGPORT_OIDC_ISSUER is set"],
-    [{ ...COMPLETE, FLAGPORT_PUBLIC_URL: "" }, "FLAGPORT_PUBLIC_URL is required when FLAGPORT_OIDC_ISSUER is set"],
-    [{ ...COMPLETE, FLAGPORT_PUBLIC_URL: "flags.example.com" }, "FLAGPORT_PUBLIC_URL must be an absolute http or https URL"],
-    [{ ...COMPLETE, FLAGPORT_OIDC_ALLOWED_DOMAINS: "acme.com;b.com" }, "FLAGPORT_OIDC_ALLOWED_DOMAINS \"acme.com;b.com\" is not an email domain"],
-    [{ ...COMPLETE, FLAGPORT_OIDC_DEFAULT_ROLE: "owner" }, "FLAGPORT_OIDC_DEFAULT_ROLE must be viewer, editor, admin or none"]
+    [{ FLAGPORT_OIDC_ISSUER: "http://login.example.com" }, "Invalid data at FLAGPORT_OIDC_ISSUER: \"must use https"],
+    [{ ...COMPLETE, FLAGPORT_OIDC_CLIENT_ID: "" }, "Missing data at FLAGPORT_OIDC_CLIENT_ID: \"required when FLAGPORT_OIDC_ISSUER is set"],
+    [{ ...COMPLETE, FLAGPORT_OIDC_CLIENT_SECRET: "" }, "Missing data at FLAGPORT_OIDC_CLIENT_SECRET: \"required when FLAGPORT_OIDC_ISSUER is set"],
+    [{ ...COMPLETE, FLAGPORT_PUBLIC_URL: "" }, "Missing data at FLAGPORT_PUBLIC_URL: \"required when FLAGPORT_OIDC_ISSUER is set (the redirect URI is <public URL>/auth/oidc/callback)"],
+    [{ ...COMPLETE, FLAGPORT_PUBLIC_URL: "flags.example.com" }, "Invalid data at FLAGPORT_PUBLIC_URL: \"must be an absolute http or https URL"],
+    [{ ...COMPLETE, FLAGPORT_OIDC_ALLOWED_DOMAINS: "acme.com;b.com" }, "Invalid data at FLAGPORT_OIDC_ALLOWED_DOMAINS: \"\"acme.com;b.com\" is not an email domain"],
+    [{ ...COMPLETE, FLAGPORT_OIDC_DEFAULT_ROLE: "owner" }, "Invalid data at FLAGPORT_OIDC_DEFAULT_ROLE: \"must be viewer, editor, admin or none"]
   ])("stops the start on %j: %s", (env, message) => {
     expect(failure(env)).toContain(message)
   })

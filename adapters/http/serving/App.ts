@@ -1,6 +1,7 @@
 /**
  * The HTTP API as one Effect layer: the HttpApi (handlers, security and error middlewares),
- * GET /openapi.json, GET /docs (Docs.ts: works offline), and the evaluation lane service
+ * GET /openapi.json, GET /docs (Docs.ts: works offline), single sign-on's redirects
+ * (signin/OidcRoutes.ts), and the evaluation lane service
  * (fast/LaneService.ts, which also provides the shared `Authentication` and `EvaluationLane`).
  * It needs the storage-backed services (`HttpServices`); `Embed.ts` and `Server.ts` provide them
  * and turn the result into node / web handlers.
@@ -32,6 +33,7 @@ import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
 import * as LaneService from "../fast/LaneService.js"
 import * as Authentication from "../shared/Authentication.js"
+import * as OidcRoutes from "../signin/OidcRoutes.js"
 import * as Docs from "./Docs.js"
 import type { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import * as Oidc from "../../oidc/Oidc.js"
@@ -105,7 +107,7 @@ export const layer = (options: HttpOptions = {}) => {
   const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH }), Docs.layer(normalizePrefix(options.prefix))).pipe(
     Layer.provide(apiLive)
   )
-  return Layer.mergeAll(apiLive, docs, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
+  return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
     Layer.provideMerge(LaneService.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
     // One authenticator (and key cache) for both paths, built beside them, not inside either.
     Layer.provideMerge(Authentication.layer({

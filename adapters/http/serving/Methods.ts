@@ -5,8 +5,9 @@
  * The methods come from the routes as declared: every route, fast or HttpApi, is an endpoint of
  * the HttpApi declaration (api/Api.ts), so reflecting it gives each path's methods; the fast
  * route table (fast/Routes.ts) adds the CORS preflight (`OPTIONS`) of the evaluation paths, and
- * App.ts and Docs.ts the document routes. The router answers `HEAD` wherever it answers `GET`. Nothing
- * here can disagree with the routing, since it reads the same tables.
+ * App.ts and Docs.ts the document routes, signin/OidcRoutes.ts single sign-on's two. The router
+ * answers `HEAD` wherever it answers `GET`. Nothing here can disagree with the routing, since it
+ * reads the same tables.
  */
 import { HttpApi } from "@effect/platform"
 import { FlagportApi } from "../api/Api.js"
@@ -15,6 +16,7 @@ import type { LaneResponse } from "../shared/EvaluationLane.js"
 import * as Errors from "../shared/Errors.js"
 import { OPENAPI_PATH } from "./App.js"
 import { DOCS_PATH, VIEWER_PATH } from "./Docs.js"
+import { CALLBACK_PATH, LOGIN_PATH } from "../../oidc/OidcSettings.js"
 
 interface PathMethods {
   readonly pattern: RegExp
@@ -40,6 +42,8 @@ const declared = (): ReadonlyArray<PathMethods> => {
   add(OPENAPI_PATH, "GET")
   add(DOCS_PATH, "GET")
   add(VIEWER_PATH, "GET")
+  add(LOGIN_PATH, "GET")
+  add(CALLBACK_PATH, "GET")
   return [...byPath].map(([path, methods]) => ({ pattern: patternOf(path), methods: [...methods] }))
 }
 
