@@ -1,10 +1,11 @@
 /**
  * Single sign-on end to end: a real Chromium signs in at a real OpenID provider (oidc-provider,
  * in this process, http on 127.0.0.1) and comes back to the standalone server on SQLite. The
- * first sign-in creates the person (sso, the default role in every project) and lands on
- * `returnTo` signed in; the second finds the same person; an unverified email, a domain not
- * allowed, a disabled account, a provider that says no and a tampered `state` each land on the
- * sign-in page with the reason and no session; a `returnTo` on another origin lands on /ui/.
+ * first sign-in, from the dashboard's button, creates the person (sso, the default role in every
+ * project) and lands where they were, signed in (GET /v1/me, the person's menu); the second finds
+ * the same person; an unverified email, a domain not allowed, a disabled account, a provider that
+ * says no and a tampered `state` each land on the sign-in page with the reason and no session; a
+ * `returnTo` on another origin lands on /ui/.
  *
  * Chromium runs as one process here (test/ui/Browser.ts): one page for the file, its cookies
  * (Flagport's and the provider's session) cleared before each case, so nothing carries over.
@@ -128,9 +129,20 @@ const expectRefused = async (landed: URL, message: string) => {
 describe("single sign-on", () => {
   let firstSignIn: string | null = null
 
-  it("a first sign-in creates the person (sso, viewer in every project) and lands on returnTo signed in", async () => {
-    const landed = await signIn("alice", "/ui/#/projects/p1/flags")
-    expect(landed.href).toBe(`${base}/ui/#/projects/p1/flags`)
+  it("is offered on the sign-in page under its name", async () => {
+    const providers = await context.request.get(`${base}/v1/auth/providers`)
+    expect(await providers.json()).toEqual({ password: true, oidc: { name: "Example SSO" } })
+  })
+
+  it("a first sign-in, from the sign-in page's button, creates the person (sso, viewer in every project) and lands where they were, signed in", async () => {
+    await page.goto(`${base}/ui/#/projects/p1/flags`)
+    await page.getByRole("link", { name: "Sign in with Example SSO" }).click()
+    await page.waitForURL((url) => url.origin === provider.issuer)
+    await atProvider("alice")
+    await page.waitForLoadState()
+    expect(page.url()).toBe(`${base}/ui/#/projects/p1/flags`)
+    // The dashboard shows the person signed in (their menu in the header).
+    await page.getByText("Alice Example").first().waitFor()
     const me = await signedInAs()
     expect(me?.user).toMatchObject({ email: "Alice@Example.com", name: "Alice Example", sso: true, admin: false, disabledAt: null })
     expect([...(me?.memberships ?? [])].sort((a, b) => a.projectId.localeCompare(b.projectId))).toEqual([
@@ -141,6 +153,10 @@ describe("single sign-on", () => {
     expect(JSON.stringify(members)).toContain(me!.user.id)
     firstSignIn = me!.user.lastSignInAt
     expect(firstSignIn).not.toBeNull()
+    // The cookie works as a password sign-in's does: GET /v1/me answers the person.
+    const meOverHttp = await context.request.get(`${base}/v1/me`)
+    expect(meOverHttp.status()).toBe(200)
+    expect(((await meOverHttp.json()) as { user: { id: string } }).user.id).toBe(me!.user.id)
     // The one-use transaction cookie is gone.
     expect((await context.cookies(base)).map((c) => c.name)).not.toContain("flagport_oidc")
   })
@@ -149,8 +165,8 @@ describe("single sign-on", () => {
     const before = await userByEmail("alice@example.com")
     expect(before).toBeDefined()
     await new Promise((r) => setTimeout(r, 5))
-    const landed = await signIn("alice", "/ui/")
-    expect(landed.href).toBe(`${base}/ui/`)
+    const landed = await signIn("alice", "/ui/#/projects/p2/flags")
+    expect(landed.href).toBe(`${base}/ui/#/projects/p2/flags`)
     const me = await signedInAs()
     expect(me?.user.id).toBe(before!.id)
     expect(Date.parse(me!.user.lastSignInAt!)).toBeGreaterThan(Date.parse(firstSignIn!))
