@@ -52,6 +52,18 @@ describe("signing in and out", () => {
     expect(JSON.stringify(mine.body)).not.toContain(PASSWORD)
   })
 
+  it("the sign-in's answer shows this sign-in as lastSignInAt, as GET /v1/me does afterwards", async () => {
+    await t.run(makePerson("again@example.com", { projects: [{ projectId: "p1", role: "viewer" }] }))
+    const lastOf = (body: unknown) => (body as { user: { lastSignInAt: string | null } }).user.lastSignInAt
+    const first = await login("again@example.com", PASSWORD)
+    expect(first.status, first.text).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 5)) // timestamps are in milliseconds
+    const second = await login("again@example.com", PASSWORD)
+    expect(second.status, second.text).toBe(200)
+    expect(lastOf(second.body)! > lastOf(first.body)!).toBe(true)
+    expect(lastOf((await me(sessionCookieOf(second))).body)).toBe(lastOf(second.body))
+  })
+
   it("a wrong password, an unknown email and a disabled user get the same 401, and no cookie", async () => {
     const disabled = await t.run(makePerson("gone@example.com"))
     expect((await asPerson(t.url, admin.cookie, "PATCH", `/v1/users/${disabled.id}`, { disabled: true })).status).toBe(200)

@@ -8,7 +8,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { setupUrl } from "../../../src/domain/people/SetupLink.js"
-import type { UserWithMemberships } from "../../../src/domain/people/User.js"
 import { Members } from "../../../src/services/Members.js"
 import { Sessions } from "../../../src/services/Sessions.js"
 import { SignIn } from "../../../src/services/SignIn.js"
@@ -37,12 +36,20 @@ const sameOriginIfSaid = (headers: HeaderBag) =>
     return refused === undefined ? Effect.void : Effect.fail(refused)
   })
 
-/** Starts a session for the person and sets its cookie on the answer. */
-const signIn = (me: UserWithMemberships) =>
+/**
+ * Starts a session for the person, sets its cookie on the answer and answers the person as every
+ * later request sees them: read back through the new session, so `lastSignInAt` is this sign-in
+ * (the user the sign-in found still carries the one before) and the memberships are current.
+ */
+const signIn = (userId: string) =>
   Effect.gen(function* () {
     const auth = yield* Authentication
     const sessions = yield* Sessions
-    const session = yield* sessions.start(me.user.id).pipe(Effect.orDie) // the user was just found: a 404 here is a bug
+    const session = yield* sessions.start(userId).pipe(Effect.orDie) // the user was just found: a 404 here is a bug
+    const me = yield* sessions.authenticate(session.token).pipe(Effect.orDie, Effect.flatMap(Option.match({
+      onNone: () => Effect.dieMessage("A session just started was not found"),
+      onSome: Effect.succeed
+    })))
     yield* withHeader("set-cookie", setSessionCookie(auth.people.settings.cookie, session.token))
     return me
   })
@@ -58,8 +65,8 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         yield* sameOriginIfSaid(headersOf(request))
         const signInWith = yield* SignIn
-        const me = yield* asEnvelopes(signInWith.withPassword(payload.email, payload.password).pipe(Effect.catchTag("RateLimited", withRetryAfter)))
-        return yield* signIn(me)
+        const found = yield* asEnvelopes(signInWith.withPassword(payload.email, payload.password).pipe(Effect.catchTag("RateLimited", withRetryAfter)))
+        return yield* signIn(found.user.id)
       })
     )
     .handle("logout", () =>
@@ -83,17 +90,8 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         yield* sameOriginIfSaid(headersOf(request))
         const users = yield* Users
-        const sessions = yield* Sessions
         const user = yield* asEnvelopes(users.setup(payload.token, payload.password))
-        const session = yield* sessions.start(user.id).pipe(Effect.orDie)
-        // The session just made shows the person as every later request sees them (with memberships).
-        const me = yield* sessions.authenticate(session.token).pipe(Effect.orDie, Effect.flatMap(Option.match({
-          onNone: () => Effect.dieMessage("A session just started was not found"),
-          onSome: Effect.succeed
-        })))
-        const auth = yield* Authentication
-        yield* withHeader("set-cookie", setSessionCookie(auth.people.settings.cookie, session.token))
-        return me
+        return yield* signIn(user.id)
       })
     )
     .handle("providers", () => Effect.map(Oidc.Oidc, (oidc) => ({ password: true as const, oidc: Oidc.providerOf(oidc) })))
