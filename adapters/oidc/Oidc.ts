@@ -19,5 +19,17 @@ export const providerOf = (oidc: Option.Option<OidcClient.OidcClient>): { readon
 export const layer = (settings: Option.Option<OidcSettings>, options?: OidcClient.OidcClientOptions) =>
   Layer.succeed(Oidc, Option.map(settings, (s) => OidcClient.make(s, options)))
 
-/** From FLAGPORT_OIDC_* (OidcSettings.ts); a bad value fails the build, so the server does not start. */
-export const layerConfig = Layer.effect(Oidc, Effect.map(oidcConfig, Option.map((s) => OidcClient.make(s))))
+/**
+ * From FLAGPORT_OIDC_* (OidcSettings.ts); a bad value fails the build, so the server does not
+ * start. A configured provider is named in the log once, with the redirect URI to register.
+ */
+export const layerConfig = Layer.effect(
+  Oidc,
+  Effect.tap(Effect.map(oidcConfig, Option.map((s) => OidcClient.make(s))), (found) =>
+    Option.match(found, {
+      onNone: () => Effect.void,
+      onSome: ({ settings }) =>
+        Effect.logInfo(`Single sign-on: "${settings.name}" at ${settings.issuer.href} (redirect URI ${settings.redirectUri}); discovery at the first sign-in`)
+    })
+  )
+)

@@ -20,6 +20,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { Role } from "../../src/domain/people/Role.js"
+import * as SsoDomain from "../../src/domain/people/SsoDomain.js"
 import { parsePublicUrl } from "../http/shared/PublicUrl.js"
 
 export interface OidcSettings {
@@ -72,19 +73,15 @@ export const parseIssuer = (raw: string): Either.Either<{ readonly url: URL; rea
 const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
 
 /**
- * `example.com, @Example.org ,` -> `["example.com", "example.org"]`: trimmed, lowercase, a leading
- * `@` dropped, empty entries skipped, duplicates once. Something that is not a domain is refused
- * rather than skipped: a typo would otherwise lock out (or let in) more people than meant.
+ * `example.com, @Example.org ,` -> `["example.com", "example.org"]` (the domain's reading,
+ * SsoDomain.parseAllowedDomains: trimmed, lowercase, a leading `@` dropped, empty entries
+ * skipped), duplicates once. Something that is not a domain is refused rather than kept: a typo
+ * would otherwise lock out (or let in) other people than meant.
  */
 export const parseAllowedDomains = (raw: string): Either.Either<ReadonlyArray<string>, string> => {
-  const out: Array<string> = []
-  for (const entry of raw.split(",")) {
-    const domain = entry.trim().toLowerCase().replace(/^@/, "")
-    if (domain === "") continue
-    if (!DOMAIN.test(domain)) return Either.left(`${JSON.stringify(entry.trim())} is not an email domain (expected e.g. example.com)`)
-    if (!out.includes(domain)) out.push(domain)
-  }
-  return Either.right(out)
+  const domains = SsoDomain.parseAllowedDomains(raw)
+  const wrong = domains.find((domain) => !DOMAIN.test(domain))
+  return wrong === undefined ? Either.right([...new Set(domains)]) : Either.left(`${JSON.stringify(wrong)} is not an email domain (expected e.g. example.com)`)
 }
 
 const ROLES: ReadonlyArray<Role> = ["viewer", "editor", "admin"]
