@@ -4,9 +4,6 @@
  * the browser bundle for types the dashboard only reads. Where the domain declares the wire shape
  * as a plain type (an evaluation's result, explain's trace), it is re-exported type-only.
  */
-import type { Role } from "../../src/domain/people/Role.js"
-import type { User } from "../../src/domain/people/User.js"
-
 export type FlagType = "boolean" | "string" | "number" | "json"
 
 export interface Variation {
@@ -216,7 +213,8 @@ export type { ConditionTrace, Explanation, FlagTrace, RuleTrace } from "../../sr
 
 /**
  * People: a role in a project, the permissions of the roles table, a user and who is signed in
- * (`GET /v1/me`, the answer of sign-in and setup): the domain's own types (type-only).
+ * (`GET /v1/me`, the answer of sign-in and setup), a project's member: the domain's own types
+ * (type-only).
  */
 export type { Membership, Permission, Role } from "../../src/domain/people/Role.js"
 export type { User, UserWithMemberships as Me } from "../../src/domain/people/User.js"
@@ -227,8 +225,5 @@ export interface Providers {
   readonly oidc: { readonly name: string } | null
 }
 
-/** A member of a project (`GET /v1/projects/{p}/members`). */
-export interface Member {
-  readonly user: User
-  readonly role: Role
-}
+/** A member of a project: the person and their role there (`GET /v1/projects/{p}/members`). */
+export type { Member } from "../../src/domain/people/Member.js"
