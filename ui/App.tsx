@@ -32,6 +32,8 @@ interface NavEntry {
 }
 
 const manages = () => allows("manage")
+/** Global admins, and keys (a global server key may manage users; the API judges a key). */
+const seesUsers = () => isGlobalAdmin() || serverKey.value !== null
 
 /**
  * The navigation. The pages about governing change (keys, the audit log, the pending scheduled
@@ -50,7 +52,7 @@ const NAV: ReadonlyArray<NavEntry> = [
   { label: "Audit log", route: { page: "audit" }, pages: ["audit"] },
   { label: "Schedules", route: { page: "schedules" }, pages: ["schedules"] },
   { label: "Members", route: { page: "members" }, pages: ["members"], shown: manages },
-  { label: "Users", route: { page: "users" }, pages: ["users"], shown: isGlobalAdmin }
+  { label: "Users", route: { page: "users" }, pages: ["users"], shown: seesUsers }
 ]
 
 const Page = ({ project, at }: { project: string; at: Route }) => {
@@ -130,7 +132,7 @@ export const App = () => {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        {at.page === "users" && isGlobalAdmin() ? (
+        {at.page === "users" && seesUsers() ? (
           <UsersPage />
         ) : project === null ? (
           <NoProject />

@@ -8,6 +8,7 @@
  * base is `<prefix>/` whatever prefix a host mounted Flagport under.
  */
 import { me, serverKey, signOut } from "./session.js"
+import type { Me } from "./types.js"
 
 export interface Problem {
   readonly path: string
@@ -74,15 +75,20 @@ export const requestWith = async <A>(key: string | null, method: string, path: s
  * One API call as whoever is signed in. A person whose session ended on the server (signed out
  * elsewhere, disabled, expired) is refused with 401: when `GET /v1/me` confirms there is no
  * session any more (a 401 may also be a key-only route refusing a person), the page goes back to
- * sign-in and says why.
+ * sign-in and says why. After a 403 the person's roles are read again.
  */
 export const request = async <A>(method: string, path: string, body?: unknown, extra?: ExtraHeaders): Promise<A> => {
   try {
     return await requestWith<A>(serverKey.value, method, path, body, extra)
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401 && serverKey.value === null && me.value !== null) {
-      const ended = await requestWith(null, "GET", "/v1/me").then(() => null, (e: unknown) => (e instanceof ApiError && e.status === 401 ? e : null))
-      if (ended !== null) signOut(ended.message)
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403) && serverKey.value === null && me.value !== null) {
+      // A 403: the person's roles may have changed since the page read them; read them again, so
+      // the controls follow.
+      try {
+        me.value = await requestWith<Me>(null, "GET", "/v1/me")
+      } catch (now) {
+        if (now instanceof ApiError && now.status === 401) signOut(now.message)
+      }
     }
     throw error
   }

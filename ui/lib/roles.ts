@@ -22,8 +22,9 @@ export const GRANTS: { readonly [R in Role]: ReadonlyArray<Permission> } = {
 /** The signed-in person's role in `project` (a global administrator is an admin everywhere); null: none, or a key. */
 export const roleIn = (project: string | null): Role | null => {
   const who = me.value
-  if (who === null || project === null) return null
+  if (who === null) return null
   if (who.user.admin) return "admin"
+  if (project === null) return null
   return who.memberships.find((m) => m.projectId === project)?.role ?? null
 }
 

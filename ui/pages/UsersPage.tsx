@@ -189,7 +189,7 @@ export const UsersPage = () => {
                     <button type="button" class={u.disabledAt === null ? "danger small" : "secondary small"} aria-label={`${u.disabledAt === null ? "Disable" : "Enable"} ${u.email}`} onClick={() => toggle(u)}>
                       {u.disabledAt === null ? "Disable" : "Enable"}
                     </button>
-                    <button type="button" class="secondary small" aria-label={`Reset the password of ${u.email}`} onClick={() => reset(u)}>Reset password</button>
+                    <button type="button" class="secondary small" aria-label={`Reset password of ${u.email}`} onClick={() => reset(u)}>Reset password</button>
                   </div>
                 </td>
               </tr>
