@@ -7,7 +7,7 @@
  * must be the documented answer (`...` standing for what differs from run to run).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -96,11 +96,14 @@ const run = (command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ co
 
 describe("docs/people.md, the walk-through with curl", () => {
   let server: ChildProcess | undefined
+  let cwd: string | undefined
   afterAll(async () => {
-    if (server?.pid === undefined || server.exitCode !== null) return
-    const exited = new Promise((resolve) => server!.once("exit", resolve))
-    process.kill(-server.pid, "SIGTERM") // the whole pipeline (the server and tee) of the first shell
-    await exited
+    if (server?.pid !== undefined && server.exitCode === null) {
+      const exited = new Promise((resolve) => server!.once("exit", resolve))
+      process.kill(-server.pid, "SIGTERM") // the whole pipeline (the server and tee) of the first shell
+      await exited
+    }
+    if (cwd !== undefined) rmSync(cwd, { recursive: true, force: true })
   })
 
   it("works as written: from the first start to Edna signed in as an editor, and her limits", { timeout: 180_000 }, async () => {
@@ -114,7 +117,7 @@ describe("docs/people.md, the walk-through with curl", () => {
 
     const port = await freePort()
     const local = (text: string) => text.replaceAll("http://localhost:8080", `http://localhost:${port}`)
-    const cwd = mkdtempSync(join(tmpdir(), "flagport-people-docs-"))
+    cwd = mkdtempSync(join(tmpdir(), "flagport-people-docs-"))
     const env = childEnv({ PORT: String(port), HOST: "127.0.0.1" })
 
     // The first shell, in its own process group so that the pipeline can be stopped as a whole.
