@@ -2,7 +2,8 @@
  * People over HTTP through a real server: signing in and out, the cookie's attributes, setup
  * links (invitation and reset), `/v1/me`, the failed sign-in limit (429 with Retry-After, and its
  * end), CSRF on cookie writes, a request with both a key and a cookie, the https cookie, users,
- * members and the audit log's person.
+ * members and the audit log's person. On SQLite (PostgreSQL: SessionProcesses.test.ts and the
+ * authorization matrix).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -10,6 +11,7 @@ import { PeopleMessages } from "../../src/domain/auth/Access.js"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import { SIGN_IN_FAILURE_WINDOW_MS } from "../../src/domain/people/SignInLimit.js"
 import { SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"
+import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
 import { asPerson, makePerson, PASSWORD, type Person, sessionCookieOf } from "./people.js"
 
@@ -20,7 +22,8 @@ const SESSION_ENDED = { error: { code: "unauthorized", message: PeopleMessages.s
 let t: TestServer
 let admin: Person
 beforeAll(async () => {
-  t = await startServer()
+  // On SQLite: sessions, setup tokens and the failure counts as a real database keeps them.
+  t = await startServer(freshStorage("sqlite"))
   admin = await t.run(makePerson("root@example.com", { admin: true }))
 })
 afterAll(async () => {
