@@ -10,6 +10,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import type { ConfigError } from "effect/ConfigError"
 import type { ApiKeys } from "../../src/services/ApiKeys.js"
 import type { Audit } from "../../src/services/Audit.js"
+import type { ChangeRequests } from "../../src/services/ChangeRequests.js"
 import type { Environments } from "../../src/services/Environments.js"
 import type { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
 import * as FlagUsage from "../../src/services/FlagUsage.js"
@@ -64,6 +65,7 @@ export type UseCases =
   | Members
   | SignIn
   | Sessions.Sessions
+  | ChangeRequests
 
 /** Everything a storage target gives the app: its ports and the use cases over them. */
 export type Storage = Ports.Ports | UseCases

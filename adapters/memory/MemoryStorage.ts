@@ -4,6 +4,7 @@ import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as MemoryApiKeyRepository from "./MemoryApiKeyRepository.js"
 import * as MemoryAuditLog from "./MemoryAuditLog.js"
+import * as MemoryChangeRequestRepository from "./MemoryChangeRequestRepository.js"
 import * as MemoryDb from "./MemoryDb.js"
 import * as MemoryEnvironmentRepository from "./MemoryEnvironmentRepository.js"
 import * as MemoryEventOutbox from "./MemoryEventOutbox.js"
@@ -41,6 +42,7 @@ export const layer = Layer.mergeAll(
   MemorySessionRepository.layer,
   MemorySetupTokenRepository.layer,
   MemorySignInFailureRepository.layer,
+  MemoryChangeRequestRepository.layer,
   health
 ).pipe(
   Layer.provideMerge(MemoryEnvironmentRepository.layer),

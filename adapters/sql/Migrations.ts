@@ -19,6 +19,7 @@ import InsightsHour from "./migrations/0013_insights_hour.js"
 import EnvironmentClientConfig from "./migrations/0014_environment_client_config.js"
 import People from "./migrations/0015_people.js"
 import ProtectedEnvironments from "./migrations/0016_protected_environments.js"
+import ChangeRequests from "./migrations/0017_change_requests.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -42,7 +43,8 @@ export const migrations = {
   "0013_insights_hour": InsightsHour,
   "0014_environment_client_config": EnvironmentClientConfig,
   "0015_people": People,
-  "0016_protected_environments": ProtectedEnvironments
+  "0016_protected_environments": ProtectedEnvironments,
+  "0017_change_requests": ChangeRequests
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -2,6 +2,7 @@ import * as Layer from "effect/Layer"
 import * as Migrations from "./Migrations.js"
 import * as SqlApiKeyRepository from "./SqlApiKeyRepository.js"
 import * as SqlAuditLog from "./SqlAuditLog.js"
+import * as SqlChangeRequestRepository from "./SqlChangeRequestRepository.js"
 import * as SqlEnvironmentRepository from "./SqlEnvironmentRepository.js"
 import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlFlagRepository from "./SqlFlagRepository.js"
@@ -39,5 +40,6 @@ export const layer = Layer.mergeAll(
   SqlUserRepository.layer,
   SqlSessionRepository.layer,
   SqlSetupTokenRepository.layer,
-  SqlSignInFailureRepository.layer
+  SqlSignInFailureRepository.layer,
+  SqlChangeRequestRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))

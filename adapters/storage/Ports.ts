@@ -8,6 +8,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import type { AuditLog } from "../../src/ports/AuditLog.js"
+import type { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
 import type { ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
@@ -59,6 +60,7 @@ export type Ports =
   | SessionRepository
   | SetupTokenRepository
   | SignInFailureRepository
+  | ChangeRequestRepository
   | IdGenerator.IdGenerator
   | Crypto
   | PasswordHasher

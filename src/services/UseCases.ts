@@ -1,6 +1,7 @@
 import * as Layer from "effect/Layer"
 import * as ApiKeys from "./ApiKeys.js"
 import * as Audit from "./Audit.js"
+import * as ChangeRequests from "./ChangeRequests.js"
 import * as EnvironmentCopy from "./EnvironmentCopy.js"
 import * as Environments from "./Environments.js"
 import * as Flags from "./Flags.js"
@@ -24,7 +25,7 @@ import * as Users from "./Users.js"
  * a flushing fiber), and the background workers; the composition root
  * (adapters/app/Composition.ts) adds them.
  */
-export const layer = Schedules.layer.pipe(
+export const layer = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       Projects.layer,

@@ -1,6 +1,7 @@
 import type { Contract } from "./Backend.js"
 import { apiKeyContract } from "./ApiKeyRepository.contract.js"
 import { auditLogContract } from "./AuditLog.contract.js"
+import { changeRequestContract } from "./ChangeRequests.contract.js"
 import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
@@ -42,5 +43,6 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["UserRepository + memberships", userContract],
   ["SetupTokenRepository", setupTokenContract],
   ["SessionRepository + sessions", sessionContract],
-  ["SignInFailureRepository + sign-in limit", signInFailureContract]
+  ["SignInFailureRepository + sign-in limit", signInFailureContract],
+  ["ChangeRequestRepository + change requests", changeRequestContract]
 ]

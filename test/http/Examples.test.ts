@@ -42,6 +42,11 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["put", "/v1/projects/{projectId}/members/{userId}", { projectId: "shop" }],
   ["post", "/v1/auth/setup", {}],
   ["post", "/v1/auth/login", {}],
+  // Change requests: Edna proposes and updates, the global key (another author) approves, then rejects.
+  ["post", "/v1/projects/{projectId}/change-requests", { projectId: "shop" }],
+  ["put", "/v1/projects/{projectId}/change-requests/{changeRequestId}", { projectId: "shop" }],
+  ["post", "/v1/projects/{projectId}/change-requests/{changeRequestId}/approve", { projectId: "shop" }],
+  ["post", "/v1/projects/{projectId}/change-requests/{changeRequestId}/reject", { projectId: "shop" }],
   // Last: its example withholds production's configuration from client keys.
   ["patch", "/v1/projects/{projectId}/environments/{environmentKey}", { projectId: "shop", environmentKey: "production" }]
 ]
@@ -113,9 +118,12 @@ describe("the request examples of the document", () => {
     // The invited person's id and one-time token, known once the invitation is answered.
     let userId = ""
     let token = ""
+    // Edna's session once she signed in, and the change request she opens.
+    let cookie = ""
+    let changeRequestId = ""
     for (const [method, template, params] of STORY) {
       const operation = spec.paths[template][method]
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : name === "id" || name === "userId" ? userId : params[name]))
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : name === "changeRequestId" ? changeRequestId : name === "id" || name === "userId" ? userId : params[name]))
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))
       if (template.endsWith("/copy")) {
         const staging = await request(t.url, "POST", `/v1/projects/${params.projectId}/environments`, { key: t.keys.global, body: STAGING })
@@ -128,9 +136,18 @@ describe("the request examples of the document", () => {
       const example = recent(template, exampleOf(operation))
       // The setup example's token stands for the one the invitation handed out.
       const body = template === "/v1/auth/setup" ? { ...(example as object), token } : example
-      const reply = await request(t.url, method.toUpperCase(), path, { key, headers, body })
+      // A change request is opened and updated by a person (its author), as the example shows.
+      const byEdna = template === "/v1/projects/{projectId}/change-requests" || (template.endsWith("{changeRequestId}") && method === "put")
+      const reply = byEdna
+        ? await request(t.url, method.toUpperCase(), path, { headers: { cookie, origin: t.url }, body })
+        : await request(t.url, method.toUpperCase(), path, { key, headers, body })
       expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
-      expect(shapeDifferences(reply.body, responseExampleOf(operation, success!)), `${method} ${path}`).toEqual([])
+      const shown = responseExampleOf(operation, success!)
+      // A rejected request also says who rejected it and why (the example is an open one).
+      const expected = template.endsWith("/reject") ? { ...(shown as object), rejection: { by: (reply.body as { rejection: { by: unknown } }).rejection.by, at: "", comment: "" } } : shown
+      expect(shapeDifferences(reply.body, expected), `${method} ${path}`).toEqual([])
+      if (template === "/v1/auth/login") cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0]!
+      if (template === "/v1/projects/{projectId}/change-requests") changeRequestId = (reply.body as { id: string }).id
       if (template === "/v1/projects/{projectId}/webhooks") webhookId = (reply.body as { id: string }).id
       if (template === "/v1/users") {
         const invited = reply.body as { user: { id: string }; setupUrl: string }

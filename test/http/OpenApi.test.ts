@@ -28,6 +28,12 @@ afterAll(async () => {
 
 const PATHS = [
   "/health",
+  "/v1/projects/{projectId}/change-requests",
+  "/v1/projects/{projectId}/change-requests/{changeRequestId}",
+  "/v1/projects/{projectId}/change-requests/{changeRequestId}/approve",
+  "/v1/projects/{projectId}/change-requests/{changeRequestId}/reject",
+  "/v1/projects/{projectId}/change-requests/{changeRequestId}/cancel",
+  "/v1/projects/{projectId}/change-requests/{changeRequestId}/apply",
   "/v1/projects",
   "/v1/projects/{projectId}/environments",
   "/v1/projects/{projectId}/environments/{environmentKey}",
@@ -131,8 +137,14 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(spec.paths["/v1/auth/providers"].get.responses).sort()).toEqual(["200", "431", "500"])
     // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,
     // cancelling a schedule that is no longer pending, a webhook over the project's cap; `change_request_required`: a person's
-    // targeting, schedule or copy into a protected environment.
+    // targeting, schedule or copy into a protected environment; a change request closed, approved twice, or whose flags moved on.
     expect(answering("409")).toEqual([
+      "POST /v1/projects/{projectId}/change-requests",
+      "PUT /v1/projects/{projectId}/change-requests/{changeRequestId}",
+      "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/approve",
+      "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/reject",
+      "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/cancel",
+      "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/apply",
       "DELETE /v1/projects/{projectId}/flags/{flagKey}",
       "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}",
       "DELETE /v1/projects/{projectId}/keys/{keyId}",

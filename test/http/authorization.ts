@@ -7,8 +7,11 @@
  * contract's roles table, not read from the server's route table.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { Layer } from "effect"
+import { Effect, type Layer } from "effect"
+import { CurrentActor } from "../../src/domain/audit/Actor.js"
 import { PeopleMessages } from "../../src/domain/auth/Access.js"
+import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
+import { ChangeRequests } from "../../src/services/ChangeRequests.js"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Reply, request, startServer, type Keys, type TestServer } from "./fixtures.js"
@@ -84,11 +87,11 @@ const unauthorized = (message: string) => ({ status: 401, code: "unauthorized", 
 const forbidden = (message: string) => ({ status: 403, code: "forbidden", message })
 
 /** What a management route needs of a person in its project, per the contract's roles table. */
-type Needs = "read" | "write" | "manage"
+type Needs = "read" | "write" | "propose" | "approve" | "manage"
 const ROLE_MAY: Record<"viewer" | "editor" | "projectAdmin", ReadonlyArray<Needs>> = {
   viewer: ["read"],
-  editor: ["read", "write"],
-  projectAdmin: ["read", "write", "manage"]
+  editor: ["read", "write", "propose"],
+  projectAdmin: ["read", "write", "propose", "approve", "manage"]
 }
 
 interface Endpoint {
@@ -100,6 +103,8 @@ interface Endpoint {
   readonly kind: "management" | "evaluation" | "service" | "projects-list" | "global" | "me"
   readonly needs?: Needs
   readonly success: number
+  /** What a person gets instead, past the route, when the use case decides otherwise (change requests: the author, the approvers). */
+  readonly forPerson?: Partial<Record<PersonCredential, Expected>>
   /**
    * What a server key bound to production gets instead of `success` (a write of development's
    * configuration, a key wider than itself): the binding limits what it writes, not only what it evaluates.
@@ -131,6 +136,21 @@ const freshUser = async (t: TestServer, n: number, label: string) =>
   ((await create(t, "/v1/users", { email: `${label}-${n}@example.com` })) as unknown as { user: { id: string } }).user
 const freshWebhook = (t: TestServer) =>
   create(t, "/v1/projects/p1/webhooks", { url: "https://hooks.example.com/flagport", events: ["flag.created"] })
+
+/**
+ * A change request to development opened by the operator (`cli`, as the CLI or an Effect host):
+ * no key of the matrix is its author, so each may approve or reject it as a project admin would.
+ */
+const freshChangeRequest = async (t: TestServer, n: number) => {
+  const flag = await freshFlag(t, n, "proposed")
+  const targeting = { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] }
+  const opened = await t.run(
+    Effect.flatMap(ChangeRequests, (crs) => crs.open("p1", { title: "Proposed", environment: "development", changes: [{ flagKey: flag.key, targeting }] })).pipe(
+      Effect.provideService(CurrentActor, { type: "cli" })
+    )
+  )
+  return `/v1/projects/p1/change-requests/${opened.id}`
+}
 
 export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   { name: "GET /health", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/health" }) },
@@ -363,6 +383,64 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     }
   },
   {
+    name: "POST /v1/projects/{p}/change-requests",
+    kind: "management",
+    needs: "propose",
+    success: 201,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (t, n) => ({
+      method: "POST",
+      path: "/v1/projects/p1/change-requests",
+      body: { title: "T", environment: "development", changes: [{ flagKey: (await freshFlag(t, n, "to-propose")).key, targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }] }
+    })
+  },
+  { name: "GET /v1/projects/{p}/change-requests", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/change-requests?status=open" }) },
+  { name: "GET /v1/projects/{p}/change-requests/{id}", kind: "management", needs: "read", success: 200, prepare: async (t, n) => ({ method: "GET", path: await freshChangeRequest(t, n) }) },
+  {
+    name: "PUT /v1/projects/{p}/change-requests/{id}",
+    kind: "management",
+    needs: "propose",
+    // The route lets the key through; the use case refuses: only the author updates (the operator opened it).
+    success: 403,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (t, n) => ({ method: "PUT", path: await freshChangeRequest(t, n), body: { changes: [{ flagKey: `proposed-${n}`, targeting: { enabled: false, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }] } })
+  },
+  {
+    name: "POST /v1/projects/{p}/change-requests/{id}/approve",
+    kind: "management",
+    needs: "approve",
+    success: 200,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/approve`, body: {} })
+  },
+  {
+    name: "POST /v1/projects/{p}/change-requests/{id}/reject",
+    kind: "management",
+    needs: "approve",
+    success: 200,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/reject`, body: { comment: "No" } })
+  },
+  {
+    name: "POST /v1/projects/{p}/change-requests/{id}/cancel",
+    kind: "management",
+    needs: "propose",
+    // An editor who is not the author may not cancel it (the author or an admin).
+    forPerson: { editor: forbidden(ChangeRequestMessages.cancelRefused) },
+    success: 200,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/cancel` })
+  },
+  {
+    name: "POST /v1/projects/{p}/change-requests/{id}/apply",
+    kind: "management",
+    needs: "propose",
+    // Past the route, the use case's answer: not approved yet.
+    success: 409,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/apply` })
+  },
+  {
     name: "POST /v1/evaluate",
     kind: "evaluation",
     success: 200,
@@ -509,6 +587,8 @@ const personExpected = (endpoint: Endpoint, credential: PersonCredential): Expec
   if (credential === "globalAdmin" || endpoint.kind === "me" || endpoint.kind === "projects-list") return endpoint.success
   if (endpoint.kind === "global") return forbidden(PeopleMessages.adminRequired)
   if (credential === "otherAdmin") return notFound("Project 'p1' not found")
+  const decided = endpoint.forPerson?.[credential]
+  if (decided !== undefined && ROLE_MAY[credential as keyof typeof ROLE_MAY]?.includes(endpoint.needs!)) return decided
   return ROLE_MAY[credential].includes(endpoint.needs!) ? endpoint.success : forbidden(PeopleMessages.roleForbids)
 }
 

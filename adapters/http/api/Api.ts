@@ -39,6 +39,7 @@ import { declareConfigETag, finishDocument } from "./OpenApiDocument.js"
 import { OfrepGroup } from "./Ofrep.js"
 import { EvaluationAuth, ManagementAuth, TopLevelAuth } from "./Security.js"
 import { AuthGroup, MeGroup, MembersGroup, UsersGroup } from "./People.js"
+import { ChangeRequestsGroup } from "./ChangeRequests.js"
 import { SchedulesGroup } from "./Schedules.js"
 import { StreamsGroup } from "./Streams.js"
 
@@ -369,6 +370,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(WebhooksGroup)
   .add(KeysGroup)
   .add(SchedulesGroup)
+  .add(ChangeRequestsGroup)
   .add(AuditGroup)
   .add(EvaluationGroup)
   .add(OfrepGroup)

@@ -16,6 +16,7 @@ export const deliveryId = HttpApiSchema.param("deliveryId", Text)
 export const keyId = HttpApiSchema.param("keyId", Text)
 export const environmentKey = HttpApiSchema.param("environmentKey", Text)
 export const scheduleId = HttpApiSchema.param("scheduleId", Text)
+export const changeRequestId = HttpApiSchema.param("changeRequestId", Text)
 
 /** An endpoint with its OpenAPI summary (one line) and description. */
 export const described = <N extends string, M extends HttpMethod, P, U, Pl, H, S, E, R, RE>(

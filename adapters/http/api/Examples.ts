@@ -5,6 +5,7 @@
  * A project `shop` with a `production` environment, a boolean flag `new-checkout` served to beta
  * users and to 10% of everyone else, a segment, a webhook, and an evaluation.
  */
+import type { ChangeRequest, CreateChangeRequestInput } from "../../../src/domain/changes/ChangeRequest.js"
 import type { AuditEntry } from "../../../src/domain/audit/AuditEntry.js"
 import type { ApiKey, CreatedApiKey, CreateProjectKeyInput } from "../../../src/domain/auth/ApiKey.js"
 import type { CreateFlagInput, Flag, PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
@@ -209,6 +210,40 @@ export const schedule: Schedule = {
   status: "pending",
   createdAt: "2026-11-23T09:10:00.000Z",
   actor: { type: "key", keyId: "01a2089b-4a21-7c3e-8b5f-6d7e8f9a0b1c", keyName: "Release manager" }
+}
+
+// Change requests.
+
+export const openChangeRequest: CreateChangeRequestInput = {
+  title: "Turn the new checkout on in production",
+  description: "Tested in development since Monday",
+  environment: "production",
+  changes: [{ flagKey: "new-checkout", targeting: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] } }]
+}
+
+export const changeRequest: ChangeRequest = {
+  id: "01a2089b-7d55-7a21-8e3f-4c9d2a1b5e66",
+  projectId: "shop",
+  environment: "production",
+  title: "Turn the new checkout on in production",
+  description: "Tested in development since Monday",
+  status: "open",
+  author: { type: "user", userId: "01a2089b-3b10-7b2d-9a4e-5c6d7e8f9a0b", email: "edna@example.com" },
+  createdAt: "2026-11-23T09:20:00.000Z",
+  updatedAt: "2026-11-23T09:20:00.000Z",
+  changes: [{
+    flagKey: "new-checkout",
+    baseVersion: 3,
+    before: { enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] },
+    after: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+  }],
+  approvals: [],
+  requiredApprovals: 1,
+  applyAt: null,
+  rejection: null,
+  appliedAt: null,
+  appliedBy: null,
+  failure: null
 }
 
 // Evaluation insights.

@@ -16,6 +16,7 @@ import type { Flags } from "../../../src/services/Flags.js"
 import type { Projects } from "../../../src/services/Projects.js"
 import type { Webhooks } from "../../../src/services/Webhooks.js"
 import type { Insights } from "../../../src/services/Insights.js"
+import type { ChangeRequests } from "../../../src/services/ChangeRequests.js"
 import type { Schedules } from "../../../src/services/Schedules.js"
 import type { Segments } from "../../../src/services/Segments.js"
 import type { Health } from "../../../src/services/Health.js"
@@ -51,6 +52,7 @@ export type HttpServices =
   | Audit
   | Snapshots
   | Schedules
+  | ChangeRequests
   | StreamTokens
   | Webhooks
   | StorageHealth

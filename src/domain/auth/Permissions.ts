@@ -20,6 +20,8 @@ const inProject = (permission: Permission): Requirement => ({ _tag: "Project", p
 const read = inProject("read")
 const write = inProject("write")
 const manage = inProject("manage")
+const propose = inProject("propose")
+const approve = inProject("approve")
 const globalAdmin: Requirement = { _tag: "GlobalAdmin" }
 
 export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
@@ -44,6 +46,17 @@ export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
   "POST /v1/projects/{projectId}/flags/{flagKey}/schedules": write,
   "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}": write,
   "GET /v1/projects/{projectId}/schedules": read,
+
+  // Change requests: who among those is the author or an approver is the use case's to check
+  // (ChangeRequestRules.ts): cancel is the author's or an admin's, apply the author's or an approver's.
+  "POST /v1/projects/{projectId}/change-requests": propose,
+  "GET /v1/projects/{projectId}/change-requests": read,
+  "GET /v1/projects/{projectId}/change-requests/{changeRequestId}": read,
+  "PUT /v1/projects/{projectId}/change-requests/{changeRequestId}": propose,
+  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/approve": approve,
+  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/reject": approve,
+  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/cancel": propose,
+  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/apply": propose,
 
   "GET /v1/projects/{projectId}/segments": read,
   "POST /v1/projects/{projectId}/segments": write,

@@ -1,0 +1,91 @@
+/** The declarations of change requests: proposed targeting changes to one environment, approved by others, then applied. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as Schema from "effect/Schema"
+import {
+  ApproveInput,
+  ChangeRequest,
+  ChangeRequestStatus,
+  CreateChangeRequestInput,
+  RejectInput,
+  UpdateChangeRequestInput
+} from "../../../src/domain/changes/ChangeRequest.js"
+import { strict } from "../shared/EvaluationRequests.js"
+import * as Errors from "../shared/Errors.js"
+import { changeRequestId, Created, dataOf, described, projectId } from "./Declaring.js"
+import * as Examples from "./Examples.js"
+import { ManagementAuth } from "./Security.js"
+
+const ChangeRequestDoc = ChangeRequest.annotations({ examples: [Examples.changeRequest] })
+
+export const ChangeRequestsQuery = strict(Schema.Struct({
+  status: Schema.optional(ChangeRequestStatus)
+}))
+
+const item = `/v1/projects/{projectId}/change-requests/{changeRequestId}`
+
+export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
+  .add(described(
+    HttpApiEndpoint.post("open")`/v1/projects/${projectId}/change-requests`
+      .setPayload(strict(CreateChangeRequestInput).annotations({ examples: [Examples.openChangeRequest] }))
+      .addSuccess(Created(ChangeRequestDoc))
+      .addError(Errors.ForbiddenError)
+      .addError(Errors.Conflict),
+    "Open a change request",
+    "Proposes targeting changes to one environment (one to 50 flags; each `targeting` is the body of PUT .../targeting, its `environment` may be left out). Each change is checked as that PUT would check it (400 the same way, paths under `changes[i].targeting`), and the flag's version and configuration now are recorded (`baseVersion`, `before`). Editors and admins. With `applyAt`, the scheduler applies it at that time once approved."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/change-requests`.setUrlParams(ChangeRequestsQuery).addSuccess(dataOf(ChangeRequestDoc)),
+    "List change requests",
+    "The project's change requests, newest first; `status=` keeps one status (`open`, `approved`, `rejected`, `cancelled`, `applied`)."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("get")`/v1/projects/${projectId}/change-requests/${changeRequestId}`.addSuccess(ChangeRequestDoc),
+    "Read a change request",
+    "One change request with each flag's `before` and `after`, its approvals and its status."
+  ))
+  .add(described(
+    HttpApiEndpoint.put("update")`/v1/projects/${projectId}/change-requests/${changeRequestId}`
+      .setPayload(strict(UpdateChangeRequestInput))
+      .addSuccess(ChangeRequestDoc)
+      .addError(Errors.ForbiddenError)
+      .addError(Errors.Conflict),
+    "Update a change request",
+    "By its author while it is open or approved: replaces the changes (checked as on opening, with the flags' versions now) and clears the approvals (it is `open` again). 403 for anyone else, 409 once it is closed."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("approve")`/v1/projects/${projectId}/change-requests/${changeRequestId}/approve`
+      .setPayload(strict(ApproveInput))
+      .addSuccess(ChangeRequestDoc)
+      .addError(Errors.ForbiddenError)
+      .addError(Errors.Conflict),
+    "Approve a change request",
+    "By a project admin who is not its author, once each (403 \"You cannot approve your own change request\"; 409 a second time). It becomes `approved` when its approvals reach `requiredApprovals`."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("reject")`/v1/projects/${projectId}/change-requests/${changeRequestId}/reject`
+      .setPayload(strict(RejectInput))
+      .addSuccess(ChangeRequestDoc)
+      .addError(Errors.ForbiddenError)
+      .addError(Errors.Conflict),
+    "Reject a change request",
+    "By a project admin who is not its author: closes it as `rejected`, with the comment."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("cancel")`/v1/projects/${projectId}/change-requests/${changeRequestId}/cancel`
+      .addSuccess(ChangeRequestDoc)
+      .addError(Errors.ForbiddenError)
+      .addError(Errors.Conflict),
+    "Cancel a change request",
+    "By its author or a project admin: closes it as `cancelled`."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("apply")`/v1/projects/${projectId}/change-requests/${changeRequestId}/apply`
+      .addSuccess(ChangeRequestDoc)
+      .addError(Errors.ForbiddenError)
+      .addError(Errors.Conflict),
+    "Apply a change request",
+    "By its author or an approver once approved: every change in one transaction, through the targeting PUT (its validation, webhook events and change feed; one audit entry per flag with the applier as actor and `changeRequestId`). 409 `conflict` naming the flags whose version is no longer the change's `baseVersion`: nothing is applied and the request stays approved until its author updates it. Two applies at once apply it once."
+  ))
+  .addError(Errors.NotFound)
+  .middleware(ManagementAuth)
+  .annotate(OpenApi.Description, `Change requests: in a protected environment people change targeting through a request that others approve, then apply (${item}).`) {}

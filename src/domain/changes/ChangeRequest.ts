@@ -1,0 +1,143 @@
+/**
+ * Change requests (docs/change-requests.md): a proposed set of targeting changes to one environment,
+ * approved by others before it is applied. Schemas of the API and the stored record.
+ *
+ * Life cycle: `open` -> `approved` (approvals reach `requiredApprovals`) -> `applied`; `open` or
+ * `approved` -> `rejected` | `cancelled`. An update (by the author) clears the approvals: back to
+ * `open`. A scheduled one (`applyAt`) that cannot be applied when due (a flag moved on) stays
+ * `approved`, with `failure` saying why, until its author updates it.
+ */
+import * as Schema from "effect/Schema"
+import { Actor } from "../audit/Actor.js"
+import { Key, Timestamp } from "../definitions/Ids.js"
+import { Prerequisite, RuleInput } from "../definitions/Targeting.js"
+import { Text } from "../definitions/Text.js"
+import { documentName } from "../DocumentName.js"
+import { ScheduledTargeting, ScheduleTime } from "../schedules/Schedule.js"
+
+export const ChangeRequestStatus = Schema.Literal("open", "approved", "rejected", "cancelled", "applied")
+export type ChangeRequestStatus = typeof ChangeRequestStatus.Type
+
+/** At most this many flags in one change request. */
+export const MAX_CHANGES = 50
+
+/** A flag's configuration in the environment as a change shows it (the PUT's body without `environment`). */
+export const ShownTargeting = Schema.Struct({
+  enabled: Schema.Boolean,
+  defaultVariationKey: Schema.String,
+  offVariationKey: Schema.String,
+  prerequisites: Schema.optional(Schema.Array(Prerequisite)),
+  rules: Schema.Array(RuleInput)
+}).annotations(documentName("ChangeTargeting"))
+export type ShownTargeting = typeof ShownTargeting.Type
+
+/** One flag's change: the version it was based on, its configuration then, and the one proposed. */
+export const Change = Schema.Struct({
+  flagKey: Schema.String,
+  baseVersion: Schema.Number,
+  before: Schema.NullOr(ShownTargeting),
+  after: ShownTargeting
+}).annotations(documentName("Change"))
+export type Change = typeof Change.Type
+
+export const Approval = Schema.Struct({
+  by: Actor,
+  at: Timestamp,
+  comment: Schema.NullOr(Schema.String)
+}).annotations(documentName("Approval"))
+export type Approval = typeof Approval.Type
+
+export const ChangeRequest = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  environment: Schema.String,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  status: ChangeRequestStatus,
+  author: Actor,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  changes: Schema.Array(Change),
+  approvals: Schema.Array(Approval),
+  /** The environment's `requiredApprovals` when the request was opened or last updated. */
+  requiredApprovals: Schema.Number,
+  /** When the scheduler applies it once approved (null: by hand). */
+  applyAt: Schema.NullOr(Timestamp),
+  /** Who rejected it, when, and why. */
+  rejection: Schema.NullOr(Approval),
+  appliedAt: Schema.NullOr(Timestamp),
+  appliedBy: Schema.NullOr(Actor),
+  /** Why the scheduler could not apply it when due (null otherwise). */
+  failure: Schema.NullOr(Schema.String)
+}).annotations(documentName("ChangeRequest"))
+export type ChangeRequest = typeof ChangeRequest.Type
+
+/** The record the storage keeps: the request, and a version every write grows (compare-and-set). */
+export interface StoredChangeRequest extends ChangeRequest {
+  readonly version: number
+}
+
+const Title = Text.pipe(Schema.minLength(1), Schema.maxLength(200))
+const Description = Text.pipe(Schema.maxLength(4000))
+
+export const ChangeInput = Schema.Struct({
+  flagKey: Key,
+  targeting: ScheduledTargeting
+}).annotations(documentName("ChangeInput"))
+export type ChangeInput = typeof ChangeInput.Type
+
+const Changes = Schema.Array(ChangeInput).pipe(
+  Schema.minItems(1, { message: () => "must name at least one flag" }),
+  Schema.maxItems(MAX_CHANGES, { message: () => `must name at most ${MAX_CHANGES} flags` })
+)
+
+/** Body of `POST /v1/projects/{p}/change-requests`. */
+export const CreateChangeRequestInput = Schema.Struct({
+  title: Title,
+  description: Schema.optional(Description),
+  environment: Key,
+  changes: Changes,
+  applyAt: Schema.optional(ScheduleTime)
+}).annotations(documentName("CreateChangeRequestInput"))
+export type CreateChangeRequestInput = typeof CreateChangeRequestInput.Type
+
+/** Body of `PUT /v1/projects/{p}/change-requests/{id}`: replaces the changes, clears the approvals. */
+export const UpdateChangeRequestInput = Schema.Struct({
+  title: Schema.optional(Title),
+  description: Schema.optional(Schema.NullOr(Description)),
+  changes: Changes,
+  applyAt: Schema.optional(Schema.NullOr(ScheduleTime))
+}).annotations({
+  ...documentName("UpdateChangeRequestInput"),
+  examples: [{
+    title: "Turn the new checkout on in production, off by default",
+    changes: [{ flagKey: "new-checkout", targeting: { enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules: [] } }]
+  }]
+})
+export type UpdateChangeRequestInput = typeof UpdateChangeRequestInput.Type
+
+export const ApproveInput = Schema.Struct({
+  comment: Schema.optional(Description)
+}).annotations({ ...documentName("ApproveChangeRequestInput"), examples: [{ comment: "Checked with the support team" }] })
+export type ApproveInput = typeof ApproveInput.Type
+
+export const RejectInput = Schema.Struct({
+  comment: Description
+}).annotations({ ...documentName("RejectChangeRequestInput"), examples: [{ comment: "Not before the holiday sale" }] })
+export type RejectInput = typeof RejectInput.Type
+
+/** Who an actor is, for "the author" and "once per person": a person, a key, or the operator. */
+export const actorIdentity = (actor: Actor): string =>
+  actor.userId !== undefined ? `user:${actor.userId}` : actor.keyId !== undefined ? `key:${actor.keyId}` : actor.type
+
+/** The duplicates of `changes` (a flag named twice), as problems at their paths. */
+export const duplicateFlags = (changes: ReadonlyArray<ChangeInput>) => {
+  const seen = new Set<string>()
+  return changes.flatMap((change, index) => {
+    if (!seen.has(change.flagKey)) {
+      seen.add(change.flagKey)
+      return []
+    }
+    return [{ path: `changes[${index}].flagKey`, message: `names flag '${change.flagKey}' a second time` }]
+  })
+}

@@ -1,0 +1,321 @@
+/**
+ * Change requests (docs/change-requests.md): proposed targeting changes to one environment,
+ * approved by others, then applied through the very use case of the targeting PUT. Who may do what
+ * is decided by domain/changes/ChangeRequestRules.ts, for the actor of the call (`CurrentActor`:
+ * a person over HTTP, `cli` from the command line or an Effect host, the scheduler for `applyAt`).
+ *
+ * Every write reads the request inside its transaction and replaces it with a compare-and-set on
+ * its version, so two approvals, two applies or an apply and an update never both land. An apply
+ * also starts with the project's revision bump (Writes.serving), which on PostgreSQL locks the
+ * project row: a second apply, on this process or another, waits, then finds the request applied.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { type Actor, CurrentActor } from "../domain/audit/Actor.js"
+import {
+  actorIdentity,
+  type ApproveInput,
+  type Change,
+  type ChangeInput,
+  type ChangeRequest,
+  type ChangeRequestStatus,
+  type CreateChangeRequestInput,
+  duplicateFlags,
+  type RejectInput,
+  type ShownTargeting,
+  type StoredChangeRequest,
+  type UpdateChangeRequestInput
+} from "../domain/changes/ChangeRequest.js"
+import { type ChangeRequestAction, decide, statusWith } from "../domain/changes/ChangeRequestRules.js"
+import type { Flag } from "../domain/definitions/Flag.js"
+import { type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { changeRequestNotFound, environmentNotFound } from "../domain/NotFound.js"
+import type { Role } from "../domain/people/Role.js"
+import { normalizeTime, storedTargeting, targetingInputOf } from "../domain/schedules/Schedule.js"
+import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
+import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
+import { FlagRepository } from "../ports/FlagRepository.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProjectRepository } from "../ports/ProjectRepository.js"
+import type { StorageError } from "../ports/StorageError.js"
+import { UserRepository } from "../ports/UserRepository.js"
+import { Flags } from "./Flags.js"
+import { requireProject } from "./RequireProject.js"
+import * as Writes from "./Writes.js"
+
+type Refused = Forbidden | ResourceConflict | ResourceNotFound | StorageError
+
+export interface ChangeRequestsShape {
+  /**
+   * Opens a change request by the actor: each change is checked exactly as the targeting PUT
+   * would check it (400 with every problem, paths under `changes[i].targeting`; 404 for an unknown
+   * flag or environment), and the flag's version and configuration now are recorded
+   * (`baseVersion`, `before`). 403 unless the actor may propose.
+   */
+  readonly open: (projectId: string, input: CreateChangeRequestInput) => Effect.Effect<ChangeRequest, InvalidRequest | Refused>
+  /** The project's change requests, newest first (of one status when named); 404 for an unknown project. */
+  readonly list: (projectId: string, status?: ChangeRequestStatus) => Effect.Effect<ReadonlyArray<ChangeRequest>, ResourceNotFound | StorageError>
+  /** One change request; 404 for an unknown project or request. */
+  readonly get: (projectId: string, id: string) => Effect.Effect<ChangeRequest, ResourceNotFound | StorageError>
+  /** By the author while open or approved: replaces the changes (checked as on open), clears the approvals. */
+  readonly update: (projectId: string, id: string, input: UpdateChangeRequestInput) => Effect.Effect<ChangeRequest, InvalidRequest | Refused>
+  /** By someone who may approve, not the author, once each; `approved` once the environment's count is reached. */
+  readonly approve: (projectId: string, id: string, input: ApproveInput) => Effect.Effect<ChangeRequest, Refused>
+  /** By someone who may approve, not the author: closes it as `rejected`. */
+  readonly reject: (projectId: string, id: string, input: RejectInput) => Effect.Effect<ChangeRequest, Refused>
+  /** By the author or a project admin: closes it as `cancelled`. */
+  readonly cancel: (projectId: string, id: string) => Effect.Effect<ChangeRequest, Refused>
+  /**
+   * By the author or an approver once approved: every change through `Flags.replaceTargeting` (its
+   * validation, webhook event, change feed and audit entry, which names the request) in one
+   * transaction with the request becoming `applied`. 409 naming the flags whose version is no
+   * longer the change's `baseVersion`: nothing is applied and the request stays approved.
+   */
+  readonly apply: (projectId: string, id: string) => Effect.Effect<ChangeRequest, InvalidRequest | Refused>
+}
+
+export class ChangeRequests extends Context.Tag("@flagport/services/ChangeRequests")<ChangeRequests, ChangeRequestsShape>() {}
+
+/** The request as the API shows it (the storage's version is its own). */
+export const toChangeRequest = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequest => request
+
+/** A flag's configuration in `environment` as a change shows it; null when it has none. */
+const shownConfig = (flag: Flag, environment: string): ShownTargeting | null => {
+  const config = flag.configs.find((c) => c.environmentKey === environment)
+  if (config === undefined) return null
+  return {
+    enabled: config.enabled,
+    defaultVariationKey: config.defaultVariationKey,
+    offVariationKey: config.offVariationKey,
+    prerequisites: config.prerequisites ?? [],
+    rules: config.rules
+  }
+}
+
+/** The message of an apply whose flags moved on. */
+export const movedOnMessage = (flagKeys: ReadonlyArray<string>) =>
+  `Flag${flagKeys.length === 1 ? "" : "s"} ${flagKeys.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`
+
+export const make = Effect.gen(function* () {
+  const repo = yield* ChangeRequestRepository
+  const environments = yield* EnvironmentRepository
+  const flagRepo = yield* FlagRepository
+  const users = yield* UserRepository
+  const projects = yield* ProjectRepository
+  const flags = yield* Flags
+  const ids = yield* IdGenerator
+  const writes = yield* Writes.writer
+
+  /** The actor's role in the project: a person's membership (admin for a global admin); a key or the operator acts as an admin. */
+  const roleOf = (projectId: string, actor: Actor): Effect.Effect<Role | null, StorageError> =>
+    Effect.gen(function* () {
+      if (actor.type !== "user" || actor.userId === undefined) return "admin"
+      const user = yield* users.get(actor.userId)
+      if (Option.isNone(user) || user.value.disabledAt !== null) return null
+      if (user.value.admin) return "admin"
+      return (yield* users.membershipsOf(actor.userId)).find((m) => m.projectId === projectId)?.role ?? null
+    })
+
+  /** The rules' decision for the actor on `request` (or on a request about to be opened). */
+  const judge = (action: ChangeRequestAction, projectId: string, request?: StoredChangeRequest) =>
+    Effect.gen(function* () {
+      const actor = yield* CurrentActor
+      const me = actorIdentity(actor)
+      const role = yield* roleOf(projectId, actor)
+      yield* decide(action, {
+        role,
+        status: request?.status ?? "open",
+        isAuthor: request !== undefined && actorIdentity(request.author) === me,
+        hasApproved: request !== undefined && request.approvals.some((a) => actorIdentity(a.by) === me),
+        approvals: request?.approvals.length ?? 0,
+        requiredApprovals: request?.requiredApprovals ?? 1
+      })
+      return actor
+    })
+
+  /** The changes checked as the PUT would check them, with each flag's version and configuration now. */
+  const checkChanges = (projectId: string, environment: string, changes: ReadonlyArray<ChangeInput>) =>
+    Effect.gen(function* () {
+      const env = yield* environments.get(projectId, environment)
+      if (Option.isNone(env)) {
+        yield* requireProject(projects, projectId)
+        return yield* environmentNotFound(projectId, environment)
+      }
+      const problems: Array<Problem> = [...duplicateFlags(changes)]
+      const checked: Array<Change> = []
+      for (const [index, change] of changes.entries()) {
+        const at = `changes[${index}].targeting`
+        if (change.targeting.environment !== undefined && change.targeting.environment !== environment) {
+          problems.push({ path: `${at}.environment`, message: `must be '${environment}', the environment of the change request (or left out)` })
+          continue
+        }
+        const after = storedTargeting(change.targeting)
+        const result = yield* Effect.either(flags.validateTargeting(projectId, change.flagKey, targetingInputOf(environment, after)))
+        if (Either.isLeft(result)) {
+          if (result.left._tag !== "InvalidRequest") return yield* result.left
+          problems.push(...result.left.details.map((p) => ({ ...p, path: p.path === "" || p.path === "$" ? at : `${at}.${p.path}` })))
+          continue
+        }
+        checked.push({ flagKey: change.flagKey, baseVersion: result.right.version, before: shownConfig(result.right, environment), after })
+      }
+      if (problems.length > 0) return yield* new InvalidRequest({ message: "Invalid change request", details: problems })
+      return { changes: checked, requiredApprovals: env.value.requiredApprovals }
+    })
+
+  /** The stored request, read inside the write's transaction; 404 when the project has none by that id. */
+  const load = (projectId: string, id: string) =>
+    Effect.flatMap(repo.get(projectId, id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(changeRequestNotFound(projectId, id))))
+
+  /** Replaces `before` with `after` (compare-and-set) and answers its audit entry. */
+  const save = (before: StoredChangeRequest, after: StoredChangeRequest, action: string) =>
+    Effect.gen(function* () {
+      const saved = yield* repo.replace(after, before.version)
+      if (!saved) return yield* new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
+      const shown = toChangeRequest(after)
+      return {
+        value: shown,
+        audit: [{ action, resource: { type: "change_request", key: after.id }, environment: after.environment, before: toChangeRequest(before), after: shown }]
+      } satisfies Writes.Recorded<ChangeRequest>
+    })
+
+  /** A write to one request: read it in the transaction, judge the actor, then `change` it. */
+  const transition = <E>(
+    projectId: string,
+    id: string,
+    action: ChangeRequestAction,
+    change: (request: StoredChangeRequest, actor: Actor, now: string) => Effect.Effect<StoredChangeRequest, E>,
+    audited: string
+  ) =>
+    writes.record(projectId, ({ now }) =>
+      Effect.gen(function* () {
+        const request = yield* load(projectId, id)
+        const actor = yield* judge(action, projectId, request)
+        const next = yield* change(request, actor, now)
+        return yield* save(request, { ...next, updatedAt: now, version: request.version + 1 }, audited)
+      }))
+
+  const open = Effect.fn("ChangeRequests.open")(function* (projectId: string, input: CreateChangeRequestInput) {
+    yield* judge("open", projectId)
+    const { changes, requiredApprovals } = yield* checkChanges(projectId, input.environment, input.changes)
+    const id = yield* ids.next
+    const author = yield* CurrentActor
+    return yield* writes.record(projectId, ({ now }) => {
+      const request: StoredChangeRequest = {
+        id,
+        projectId,
+        environment: input.environment,
+        title: input.title,
+        description: input.description ?? null,
+        status: "open",
+        author,
+        createdAt: now,
+        updatedAt: now,
+        changes,
+        approvals: [],
+        requiredApprovals,
+        applyAt: input.applyAt === undefined ? null : normalizeTime(input.applyAt),
+        rejection: null,
+        appliedAt: null,
+        appliedBy: null,
+        failure: null,
+        version: 1
+      }
+      const shown = toChangeRequest(request)
+      return Effect.as(repo.insert(request).pipe(Effect.catchTag("DuplicateKey", Effect.die)), {
+        value: shown,
+        audit: [{ action: "change_request.opened", resource: { type: "change_request", key: id }, environment: request.environment, before: null, after: shown }]
+      } satisfies Writes.Recorded<ChangeRequest>)
+    })
+  })
+
+  const list = Effect.fn("ChangeRequests.list")(function* (projectId: string, status?: ChangeRequestStatus) {
+    yield* requireProject(projects, projectId)
+    return (yield* repo.list(projectId, status)).map(toChangeRequest)
+  })
+
+  const get = Effect.fn("ChangeRequests.get")(function* (projectId: string, id: string) {
+    const found = yield* repo.get(projectId, id)
+    if (Option.isSome(found)) return toChangeRequest(found.value)
+    yield* requireProject(projects, projectId)
+    return yield* changeRequestNotFound(projectId, id)
+  })
+
+  const update = Effect.fn("ChangeRequests.update")(function* (projectId: string, id: string, input: UpdateChangeRequestInput) {
+    const current = yield* get(projectId, id)
+    // Judged before the checks, so that nobody but the author learns what the flags would say.
+    yield* judge("update", projectId, { ...current, version: 0 })
+    const { changes, requiredApprovals } = yield* checkChanges(projectId, current.environment, input.changes)
+    return yield* transition(projectId, id, "update", (request) =>
+      Effect.succeed<StoredChangeRequest>({
+        ...request,
+        title: input.title ?? request.title,
+        description: input.description === undefined ? request.description : input.description,
+        applyAt: input.applyAt === undefined ? request.applyAt : input.applyAt === null ? null : normalizeTime(input.applyAt),
+        changes,
+        requiredApprovals,
+        approvals: [],
+        status: "open",
+        failure: null
+      }), "change_request.updated")
+  })
+
+  const approve = Effect.fn("ChangeRequests.approve")(function* (projectId: string, id: string, input: ApproveInput) {
+    return yield* transition(projectId, id, "approve", (request, actor, now) => {
+      const approvals = [...request.approvals, { by: actor, at: now, comment: input.comment ?? null }]
+      return Effect.succeed<StoredChangeRequest>({ ...request, approvals, status: statusWith(approvals.length, request.requiredApprovals) })
+    }, "change_request.approved")
+  })
+
+  const reject = Effect.fn("ChangeRequests.reject")(function* (projectId: string, id: string, input: RejectInput) {
+    return yield* transition(projectId, id, "reject", (request, actor, now) =>
+      Effect.succeed<StoredChangeRequest>({ ...request, status: "rejected", rejection: { by: actor, at: now, comment: input.comment } }), "change_request.rejected")
+  })
+
+  const cancel = Effect.fn("ChangeRequests.cancel")(function* (projectId: string, id: string) {
+    return yield* transition(projectId, id, "cancel", (request) => Effect.succeed<StoredChangeRequest>({ ...request, status: "cancelled" }), "change_request.cancelled")
+  })
+
+  /**
+   * The apply, in the caller's transaction after the project's revision bump: the flags that moved
+   * on (409, nothing applied), else each change through the PUT's use case, then the request
+   * `applied` (compare-and-set). `judged`: the actor's rules are checked (not for the scheduler,
+   * which applies an approved request at the time it was given).
+   */
+  const applyWithin = (projectId: string, id: string, judged: boolean, now: string) =>
+    Effect.gen(function* () {
+      const request = yield* load(projectId, id)
+      const actor = judged ? yield* judge("apply", projectId, request) : yield* CurrentActor
+      if (!judged && request.status !== "approved") return yield* new ResourceConflict({ message: `This change request is ${request.status}` })
+      const moved: Array<string> = []
+      for (const change of request.changes) {
+        const flag = yield* flagRepo.get(projectId, change.flagKey)
+        if (Option.isNone(flag) || flag.value.version !== change.baseVersion) moved.push(change.flagKey)
+      }
+      if (moved.length > 0) return yield* new ResourceConflict({ message: movedOnMessage(moved) })
+      for (const change of request.changes) {
+        yield* flags.replaceTargeting(projectId, change.flagKey, targetingInputOf(request.environment, change.after), {
+          ifMatch: change.baseVersion,
+          changeRequestId: request.id
+        }).pipe(
+          Effect.catchTags({
+            // Checked just above in this transaction: only a write slipping in between could move a version.
+            PreconditionFailed: () => Effect.fail(new ResourceConflict({ message: movedOnMessage([change.flagKey]) })),
+            // The request itself is the approval: its apply is never refused for protection.
+            ChangeRequestRequired: Effect.die
+          })
+        )
+      }
+      return yield* save(request, { ...request, status: "applied", appliedAt: now, appliedBy: actor, failure: null, updatedAt: now, version: request.version + 1 }, "change_request.applied")
+    })
+
+  const apply = Effect.fn("ChangeRequests.apply")(function* (projectId: string, id: string) {
+    return yield* writes.serving(projectId, ({ now }) => applyWithin(projectId, id, true, now))
+  })
+
+  return ChangeRequests.of({ open, list, get, update, approve, reject, cancel, apply })
+})
+
+export const layer = Layer.effect(ChangeRequests, make)

@@ -1,0 +1,183 @@
+/**
+ * Change requests (issue 28) through a real server on SQLite and PostgreSQL, as people signed in
+ * with sessions: the happy path (an editor opens, an admin approves, the editor applies: the flag
+ * changes once, the audit log names the applier and the request), self-approval refused, approval
+ * by a viewer or an editor refused, an update after approval clears the approvals, the conflict when
+ * a flag moved on (nothing applied, still approved), two applies at once (one wins, the version
+ * goes up once), validation as the PUT's, listing newest first with ?status=, reject and cancel.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
+import { freshStorage } from "../fixtures/databases.js"
+import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { asPerson, makePerson, type Person } from "../http/people.js"
+
+const CRS = "/v1/projects/p1/change-requests"
+const targeting = (enabled: boolean, defaultVariationKey = "a") => ({ enabled, defaultVariationKey, offVariationKey: "b", rules: [] })
+
+interface Shown {
+  readonly id: string
+  readonly status: string
+  readonly approvals: ReadonlyArray<{ readonly by: { readonly userId?: string } }>
+  readonly changes: ReadonlyArray<{ readonly flagKey: string; readonly baseVersion: number; readonly before: unknown; readonly after: unknown }>
+  readonly appliedBy: { readonly userId?: string } | null
+  readonly requiredApprovals: number
+}
+
+describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend) => {
+  let t: TestServer
+  let editor: Person
+  let otherEditor: Person
+  let admin: Person
+  let otherAdmin: Person
+  let viewer: Person
+  const key = (method: string, path: string, body?: unknown) => request(t.url, method, path, { key: t.keys.global, ...(body === undefined ? {} : { body }) })
+  const as = (person: Person, method: string, path: string, body?: unknown) => asPerson(t.url, person.cookie, method, path, body)
+  const version = async (flagKey: string) => ((await key("GET", `/v1/projects/p1/flags/${flagKey}`)).body as { version: number }).version
+  const open = async (person: Person, flagKeys: ReadonlyArray<string>, enabled = true) => {
+    const reply = await as(person, "POST", CRS, {
+      title: `Turn ${flagKeys.join(", ")} ${enabled ? "on" : "off"}`,
+      environment: "production",
+      changes: flagKeys.map((flagKey) => ({ flagKey, targeting: targeting(enabled) }))
+    })
+    expect(reply.status, reply.text).toBe(201)
+    return reply.body as Shown
+  }
+
+  beforeAll(async () => {
+    t = await startServer(freshStorage(backend))
+    for (const flagKey of ["f", "g", "h", "race"]) {
+      expect((await key("POST", "/v1/projects/p1/flags", { key: flagKey, type: "string", variations: [{ key: "a", value: "A" }, { key: "b", value: "B" }] })).status).toBe(201)
+    }
+    expect((await key("PATCH", "/v1/projects/p1/environments/production", { protected: true })).status).toBe(200)
+    editor = await t.run(makePerson("cr-editor@example.com", { projects: [{ projectId: "p1", role: "editor" }] }))
+    otherEditor = await t.run(makePerson("cr-editor2@example.com", { projects: [{ projectId: "p1", role: "editor" }] }))
+    admin = await t.run(makePerson("cr-admin@example.com", { projects: [{ projectId: "p1", role: "admin" }] }))
+    otherAdmin = await t.run(makePerson("cr-admin2@example.com", { projects: [{ projectId: "p1", role: "admin" }] }))
+    viewer = await t.run(makePerson("cr-viewer@example.com", { projects: [{ projectId: "p1", role: "viewer" }] }))
+  }, 60_000)
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  it("happy path: an editor opens, an admin approves, the editor applies; the audit log names the applier and the request", async () => {
+    const base = await version("f")
+    const opened = await open(editor, ["f"])
+    expect(opened).toMatchObject({
+      status: "open",
+      approvals: [],
+      requiredApprovals: 1,
+      author: { type: "user", userId: editor.id, email: editor.email },
+      changes: [{ flagKey: "f", baseVersion: base, before: { enabled: false, defaultVariationKey: "a", offVariationKey: "b", rules: [] }, after: targeting(true) }]
+    })
+    // Not approved yet: nobody applies it.
+    const early = await as(editor, "POST", `${CRS}/${opened.id}/apply`)
+    expect(early.status, early.text).toBe(409)
+    expect(early.body).toEqual({ error: { code: "conflict", message: ChangeRequestMessages.notApproved(0, 1) } })
+
+    const approved = await as(admin, "POST", `${CRS}/${opened.id}/approve`, { comment: "Looks right" })
+    expect(approved.status, approved.text).toBe(200)
+    expect(approved.body).toMatchObject({ status: "approved", approvals: [{ by: { userId: admin.id }, comment: "Looks right" }] })
+
+    const applied = await as(editor, "POST", `${CRS}/${opened.id}/apply`)
+    expect(applied.status, applied.text).toBe(200)
+    expect(applied.body).toMatchObject({ status: "applied", appliedBy: { type: "user", userId: editor.id } })
+    expect(await version("f")).toBe(base + 1)
+    const flag = (await key("GET", "/v1/projects/p1/flags/f")).body as { configs: Array<{ environmentKey: string; enabled: boolean }> }
+    expect(flag.configs.find((c) => c.environmentKey === "production")?.enabled).toBe(true)
+
+    const audit = (await key("GET", "/v1/projects/p1/audit?resourceType=flag&resourceKey=f&environment=production")).body as { data: Array<Record<string, unknown>> }
+    expect(audit.data[0]).toMatchObject({ action: "targeting.updated", changeRequestId: opened.id, actor: { type: "user", userId: editor.id } })
+    const trail = (await key("GET", `/v1/projects/p1/audit?resourceType=change_request&resourceKey=${opened.id}`)).body as { data: Array<{ action: string }> }
+    expect(trail.data.map((e) => e.action)).toEqual(["change_request.applied", "change_request.approved", "change_request.opened"])
+    // Applied once is applied: a second apply is a 409.
+    expect((await as(editor, "POST", `${CRS}/${opened.id}/apply`)).status).toBe(409)
+  })
+
+  it("refuses self-approval, approval by a viewer or an editor, and a second approval by the same person", async () => {
+    const mine = await open(admin, ["g"])
+    const self = await as(admin, "POST", `${CRS}/${mine.id}/approve`, {})
+    expect(self.status).toBe(403)
+    expect(self.body).toEqual({ error: { code: "forbidden", message: "You cannot approve your own change request" } })
+    for (const person of [viewer, editor]) {
+      const refused = await as(person, "POST", `${CRS}/${mine.id}/approve`, {})
+      expect(refused.status, refused.text).toBe(403)
+      expect(refused.body).toEqual({ error: { code: "forbidden", message: "Your role in this project does not allow this" } })
+    }
+    // A viewer may read, not open.
+    expect((await as(viewer, "GET", `${CRS}/${mine.id}`)).status).toBe(200)
+    expect((await as(viewer, "POST", CRS, { title: "x", environment: "production", changes: [{ flagKey: "g", targeting: targeting(true) }] })).status).toBe(403)
+    expect((await as(otherAdmin, "POST", `${CRS}/${mine.id}/approve`, {})).status).toBe(200)
+    const twice = await as(otherAdmin, "POST", `${CRS}/${mine.id}/approve`, {})
+    expect(twice.status).toBe(409)
+    expect(twice.body).toEqual({ error: { code: "conflict", message: ChangeRequestMessages.approvedTwice } })
+    // Only the author or an approver applies it.
+    expect((await as(otherEditor, "POST", `${CRS}/${mine.id}/apply`)).body).toEqual({ error: { code: "forbidden", message: ChangeRequestMessages.applyRefused } })
+    expect((await as(otherEditor, "POST", `${CRS}/${mine.id}/cancel`)).body).toEqual({ error: { code: "forbidden", message: ChangeRequestMessages.cancelRefused } })
+    expect((await as(admin, "POST", `${CRS}/${mine.id}/cancel`)).body).toMatchObject({ status: "cancelled" })
+  })
+
+  it("an update after approval clears the approvals; only the author updates", async () => {
+    const opened = await open(editor, ["g"])
+    expect((await as(admin, "POST", `${CRS}/${opened.id}/approve`, {})).body).toMatchObject({ status: "approved" })
+    expect((await as(otherEditor, "PUT", `${CRS}/${opened.id}`, { changes: [{ flagKey: "g", targeting: targeting(false) }] })).body).toEqual({
+      error: { code: "forbidden", message: ChangeRequestMessages.authorOnly }
+    })
+    const updated = await as(editor, "PUT", `${CRS}/${opened.id}`, { title: "Changed", changes: [{ flagKey: "g", targeting: targeting(true, "b") }] })
+    expect(updated.status, updated.text).toBe(200)
+    expect(updated.body).toMatchObject({ status: "open", approvals: [], title: "Changed", changes: [{ flagKey: "g", after: targeting(true, "b") }] })
+    expect((await as(editor, "POST", `${CRS}/${opened.id}/apply`)).status).toBe(409)
+    expect((await as(admin, "POST", `${CRS}/${opened.id}/reject`, { comment: "Not now" })).body).toMatchObject({ status: "rejected", rejection: { comment: "Not now" } })
+    expect((await as(editor, "PUT", `${CRS}/${opened.id}`, { changes: [{ flagKey: "g", targeting: targeting(false) }] })).status).toBe(409)
+  })
+
+  it("validates each change as the PUT would (400, paths under changes[i].targeting), 404 for an unknown flag", async () => {
+    const reply = await as(editor, "POST", CRS, {
+      title: "Broken",
+      environment: "production",
+      changes: [{ flagKey: "f", targeting: targeting(true, "nope") }, { flagKey: "g", targeting: { ...targeting(true), environment: "development" } }]
+    })
+    expect(reply.status, reply.text).toBe(400)
+    const details = (reply.body as { error: { details: Array<{ path: string }> } }).error.details.map((d) => d.path)
+    expect(details).toEqual(["changes[0].targeting.defaultVariationKey", "changes[1].targeting.environment"])
+    expect((await as(editor, "POST", CRS, { title: "x", environment: "production", changes: [] })).status).toBe(400)
+    expect((await as(editor, "POST", CRS, { title: "x", environment: "production", changes: [{ flagKey: "nope", targeting: targeting(true) }] })).status).toBe(404)
+    expect((await as(editor, "GET", `${CRS}/nope`)).status).toBe(404)
+  })
+
+  it("the conflict: a flag that moved on is named, nothing is applied, the request stays approved", async () => {
+    const opened = await open(editor, ["f", "h"], false)
+    await as(admin, "POST", `${CRS}/${opened.id}/approve`, {})
+    // A server key writes directly (automation) meanwhile.
+    expect((await key("PUT", "/v1/projects/p1/flags/h/targeting", { environment: "production", ...targeting(true, "b") })).status).toBe(200)
+    const [f, h] = [await version("f"), await version("h")]
+    const conflict = await as(editor, "POST", `${CRS}/${opened.id}/apply`)
+    expect(conflict.status, conflict.text).toBe(409)
+    expect(conflict.body).toMatchObject({ error: { code: "conflict" } })
+    expect((conflict.body as { error: { message: string } }).error.message).toMatch(/^Flag 'h' changed since this change request was made/)
+    expect([await version("f"), await version("h")]).toEqual([f, h])
+    expect((await as(editor, "GET", `${CRS}/${opened.id}`)).body).toMatchObject({ status: "approved" })
+  })
+
+  it("two applies at once: one wins, the version goes up once", async () => {
+    const base = await version("race")
+    const opened = await open(editor, ["race"])
+    await as(admin, "POST", `${CRS}/${opened.id}/approve`, {})
+    const replies = await Promise.all([as(editor, "POST", `${CRS}/${opened.id}/apply`), as(admin, "POST", `${CRS}/${opened.id}/apply`)])
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409])
+    expect(await version("race")).toBe(base + 1)
+    const audit = (await key("GET", "/v1/projects/p1/audit?resourceType=flag&resourceKey=race")).body as { data: Array<{ changeRequestId?: string }> }
+    expect(audit.data.filter((e) => e.changeRequestId === opened.id)).toHaveLength(1)
+  })
+
+  it("lists newest first, with ?status=", async () => {
+    const all = (await as(viewer, "GET", CRS)).body as { data: Array<{ id: string; createdAt: string; status: string }> }
+    expect(all.data.length).toBeGreaterThanOrEqual(5)
+    const times = all.data.map((c) => c.createdAt)
+    expect([...times].sort().reverse()).toEqual(times)
+    const applied = (await as(viewer, "GET", `${CRS}?status=applied`)).body as { data: Array<{ status: string }> }
+    expect(applied.data.length).toBeGreaterThanOrEqual(2)
+    expect(applied.data.every((c) => c.status === "applied")).toBe(true)
+    expect((await as(viewer, "GET", `${CRS}?status=nope`)).status).toBe(400)
+  })
+})
