@@ -2,14 +2,15 @@
  * The dashboard's entry. A key kept from earlier in this tab is checked again (it may have been
  * revoked); a refused key is forgotten. Without a key, `GET /v1/me` tells whether the browser
  * holds a person's session (the cookie is HttpOnly: only the server can say); without one, sign-in
- * shows. A setup link's page needs neither.
+ * shows. A setup link's page needs neither; single sign-on's way back (`/ui/signin?error=…`) shows
+ * sign-in with its reason.
  */
 import { render } from "preact"
 import { App } from "./App.js"
-import { currentPerson, keepSignedIn } from "./lib/account.js"
+import { currentPerson, keepSignedIn, ssoRefusal } from "./lib/account.js"
 import { requestWith } from "./lib/api.js"
 import { entry } from "./lib/router.js"
-import { keepKey, serverKey, signOut } from "./lib/session.js"
+import { keepKey, serverKey, signInNotice, signOut } from "./lib/session.js"
 import { loadSettings } from "./lib/settings.js"
 import type { List, Project } from "./lib/types.js"
 
@@ -34,6 +35,7 @@ const resume = async (): Promise<void> => {
 const start = async (): Promise<void> => {
   await loadSettings()
   if (entry.value === null) await resume()
+  if (entry.value === "signin") signInNotice.value = ssoRefusal(location.search)
   render(<App />, document.getElementById("app")!)
 }
 

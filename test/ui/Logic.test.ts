@@ -18,7 +18,8 @@ import { ApiError } from "../../ui/lib/api.js"
 import { at, fromError, isConflict, within } from "../../ui/lib/problems.js"
 import { GRANTS as DOMAIN_GRANTS } from "../../src/domain/people/Role.js"
 import { PASSWORD_MIN_LENGTH as DOMAIN_PASSWORD_MIN_LENGTH } from "../../src/domain/people/User.js"
-import { PASSWORD_MIN_LENGTH, passwordProblems } from "../../ui/lib/account.js"
+import { PASSWORD_MIN_LENGTH, passwordProblems, ssoRefusal } from "../../ui/lib/account.js"
+import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { GRANTS } from "../../ui/lib/roles.js"
 
 describe("diffLines", () => {
@@ -222,6 +223,12 @@ describe("people", () => {
   it("offers controls by the domain's own roles table and password rule (copied so Effect stays out of the bundle)", () => {
     expect(GRANTS).toEqual(DOMAIN_GRANTS)
     expect(PASSWORD_MIN_LENGTH).toBe(DOMAIN_PASSWORD_MIN_LENGTH)
+  })
+
+  it("shows single sign-on's reason only when it is one of the server's messages", () => {
+    expect(ssoRefusal(`?error=${encodeURIComponent(SIGN_IN_REFUSALS.domainNotAllowed)}`)).toBe(SIGN_IN_REFUSALS.domainNotAllowed)
+    expect(ssoRefusal("?error=Call+0800+now+to+keep+your+account")).toBe("Single sign-on did not sign you in. Please try again.")
+    expect(ssoRefusal("")).toBeNull()
   })
 
   it("checks a new password's length and its confirmation before sending it", () => {

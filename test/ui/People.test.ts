@@ -3,14 +3,17 @@
  * opens a setup link and chooses a password, signs out and in with email and password, invites a
  * teammate as a viewer of p1 and copies the link; the teammate opens it, sets a password and sees
  * only what a viewer may (no switches, no editing, no admin pages, the API's refusal when an admin
- * page is opened anyway); as an editor they change a flag and the audit log names them; the
- * admin's Members and Users pages change roles, remove, disable and reset. Each step is checked
+ * page is opened anyway); as an editor they change a flag and the audit log names them; a role
+ * shrunk while the page is open (the refusal shows, the controls follow) and a person disabled
+ * while it is open (back to sign-in with the API's message); the admin's Members and Users pages
+ * change roles, remove, disable and reset. Each step is checked
  * through the HTTP API; axe-core checks every new view; no CSP violation is reported.
  *
  * One page for the whole file (Browser.ts): the people take turns, signing out in between.
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { request, type TestServer } from "../http/fixtures.js"
 import { checkPage, launch, open } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
@@ -144,10 +147,18 @@ describe("people in the dashboard", () => {
     await checkPage(page, "people-sign-in")
     // no single sign-on configured: no button for it
     expect(await page.getByRole("link", { name: /Sign in with/ }).count()).toBe(0)
+    // where single sign-on sends a person back: its own reasons shown, anything else in general words
+    await page.goto(`${server.url}/ui/signin?error=${encodeURIComponent(SIGN_IN_REFUSALS.accountDisabled)}`)
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe(SIGN_IN_REFUSALS.accountDisabled)
+    await checkPage(page, "people-sign-in-refused")
+    await page.goto(`${server.url}/ui/signin?error=${encodeURIComponent("Call 0800 now to keep your account")}`)
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Single sign-on did not sign you in. Please try again.")
     await signInWithPassword(ADMIN.email, "not the password at all")
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid email or password")
     await signInWithPassword(ADMIN.email.toUpperCase(), ADMIN.password)
     await personMenu().waitFor()
+    expect(new URL(page.url()).pathname).toBe("/ui/")
+    expect(new URL(page.url()).search).toBe("")
     expect(await meStatus()).toBe(200)
     // a reload asks the server who this is: still signed in
     await page.reload()
@@ -233,7 +244,32 @@ describe("people in the dashboard", () => {
     expect(audit.data[0]!.actor).toMatchObject({ type: "user", email: VIEWER.email })
     await open(page, "#/audit")
     await page.getByRole("cell", { name: VIEWER.email }).first().waitFor()
-    await signOut()
+  })
+
+  it("when the role shrinks while the page is open, a switch gets the API's refusal and the controls follow the new role", async () => {
+    const vera = await userByEmail(VIEWER.email)
+    await open(page, "#/flags")
+    const flagSwitch = page.getByRole("switch", { name: "checkout in development" })
+    await flagSwitch.waitFor()
+    await api("PUT", `/v1/projects/p1/members/${vera.id}`, { role: "viewer" })
+    await flagSwitch.click()
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("Your role in this project does not allow this")
+    await expect.poll(() => page.getByRole("switch").count()).toBe(0)
+    expect(await page.getByRole("button", { name: "New flag" }).count()).toBe(0)
+    await api("PUT", `/v1/projects/p1/members/${vera.id}`, { role: "editor" })
+  })
+
+  it("when the person is disabled while the page is open, the next request goes back to sign-in with the API's message", async () => {
+    const vera = await userByEmail(VIEWER.email)
+    await api("PATCH", `/v1/users/${vera.id}`, { disabled: true })
+    await open(page, "#/segments")
+    await page.getByRole("form", { name: "Sign in with email and password" }).waitFor()
+    expect(await page.getByRole("alert").textContent()).toMatch(/session/i)
+    expect(await meStatus()).toBe(401)
+    // a disabled person cannot sign in again: the same message as a wrong password
+    await signInWithPassword(VIEWER.email, VIEWER.password)
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("Invalid email or password")
+    await api("PATCH", `/v1/users/${vera.id}`, { disabled: false })
   })
 
   it("the admin's Members page changes a role and removes a member; the Users page renames, resets and disables", async () => {

@@ -5,6 +5,7 @@
  *
  * Every call here goes without a key: the session cookie is what the server judges.
  */
+import { isSignInRefusal } from "../../src/domain/people/SignInRefusal.js"
 import { apiBase, requestWith } from "./api.js"
 import { keepPerson, me, signOut } from "./session.js"
 import type { Problems } from "./problems.js"
@@ -47,6 +48,17 @@ export const loadProviders = (): Promise<Providers> => requestWith<Providers>(nu
 export const ssoHref = (): string => {
   const dashboard = new URL("./", document.baseURI).pathname
   return `${apiBase()}auth/oidc/login?returnTo=${encodeURIComponent(dashboard + location.hash)}`
+}
+
+/**
+ * Single sign-on sends a person it did not sign in back to `/ui/signin?error=<reason>`. The reason
+ * is shown as it is only when it is one of the server's own messages: a link anyone can craft must
+ * not put words of their choosing on Flagport's sign-in page.
+ */
+export const ssoRefusal = (search: string): string | null => {
+  const reason = new URLSearchParams(search).get("error")
+  if (reason === null) return null
+  return isSignInRefusal(reason) ? reason : "Single sign-on did not sign you in. Please try again."
 }
 
 /** The minimum length of a password (the API's rule, repeated so the setup form can say it first). */

@@ -4,27 +4,18 @@
  * key stays as the secondary way in, for operators: it is checked by listing the projects it may
  * see, and only then kept (in sessionStorage). A refusal shows the API's message.
  *
- * Single sign-on sends a person it did not sign in back to `/ui/signin?error=<reason>`; the reason
- * is shown above the forms when it is one of the server's own messages (a link anyone can craft
- * must not put words of their choosing on this page), else a general one.
+ * Above the forms: why this page shows, if there is a reason (a session that ended, or the reason
+ * single sign-on gave: `account.ssoRefusal`), until the next attempt.
  */
 import { useEffect, useState } from "preact/hooks"
-import { isSignInRefusal } from "../../src/domain/people/SignInRefusal.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { loadProviders, signInWithPassword, ssoHref } from "../lib/account.js"
 import { requestWith } from "../lib/api.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import { entry, leaveEntry } from "../lib/router.js"
+import { leaveEntry } from "../lib/router.js"
 import { keepKey, signInNotice } from "../lib/session.js"
 import type { List, Project, Providers } from "../lib/types.js"
-
-const ssoError = (): string | null => {
-  if (entry.value !== "signin") return null
-  const reason = new URLSearchParams(location.search).get("error")
-  if (reason === null) return null
-  return isSignInRefusal(reason) ? reason : "Single sign-on did not sign you in. Please try again."
-}
 
 const WithPassword = () => {
   const [email, setEmail] = useState("")
@@ -33,6 +24,8 @@ const WithPassword = () => {
   const [busy, setBusy] = useState(false)
   const submit = async (e: Event) => {
     e.preventDefault()
+    // The reason this page showed (a session that ended) gives way to this attempt's answer.
+    signInNotice.value = null
     setBusy(true)
     try {
       await signInWithPassword(email.trim(), password)
@@ -64,6 +57,8 @@ const WithKey = () => {
   const [busy, setBusy] = useState(false)
   const submit = async (e: Event) => {
     e.preventDefault()
+    // The reason this page showed (a session that ended) gives way to this attempt's answer.
+    signInNotice.value = null
     setBusy(true)
     try {
       const projects = await requestWith<List<Project>>(key.trim(), "GET", "/v1/projects")
@@ -95,7 +90,7 @@ export const SignInPage = () => {
   useEffect(() => {
     loadProviders().then(setProviders, () => setProviders(null))
   }, [])
-  const notice = ssoError() ?? signInNotice.value
+  const notice = signInNotice.value
   return (
     <main id="main" class="sign-in">
       <h1>Sign in to Flagport</h1>
