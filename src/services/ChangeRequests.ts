@@ -75,6 +75,14 @@ export interface ChangeRequestsShape {
    * longer the change's `baseVersion`: nothing is applied and the request stays approved.
    */
   readonly apply: (projectId: string, id: string) => Effect.Effect<ChangeRequest, InvalidRequest | Refused>
+  /**
+   * The scheduler's apply of an approved request whose `applyAt` has come (Scheduler.ts), as the
+   * actor `{ type: "schedule" }` naming the author: `applied`; `failed` when it cannot be applied
+   * (a flag moved on, a change no longer valid): it stays approved with `failure` saying why, and is
+   * not tried again until its author updates it; `lost` when it was no longer approved (applied,
+   * cancelled or updated meanwhile, on this process or another).
+   */
+  readonly applyDue: (request: StoredChangeRequest) => Effect.Effect<"applied" | "failed" | "lost", StorageError>
 }
 
 export class ChangeRequests extends Context.Tag("@flagport/services/ChangeRequests")<ChangeRequests, ChangeRequestsShape>() {}
@@ -315,7 +323,34 @@ export const make = Effect.gen(function* () {
     return yield* writes.serving(projectId, ({ now }) => applyWithin(projectId, id, true, now))
   })
 
-  return ChangeRequests.of({ open, list, get, update, approve, reject, cancel, apply })
+  const applyDue = (due: StoredChangeRequest) =>
+    Effect.gen(function* () {
+      const actor: Actor = {
+        type: "schedule",
+        ...(due.author.userId === undefined ? {} : { userId: due.author.userId }),
+        ...(due.author.email === undefined ? {} : { email: due.author.email }),
+        ...(due.author.keyId === undefined ? {} : { keyId: due.author.keyId }),
+        ...(due.author.keyName === undefined ? {} : { keyName: due.author.keyName })
+      }
+      const attempt = yield* Effect.either(writes.serving(due.projectId, ({ now }) => applyWithin(due.projectId, due.id, false, now)).pipe(Effect.provideService(CurrentActor, actor)))
+      if (Either.isRight(attempt)) return "applied" as const
+      const error = attempt.left
+      if (error._tag === "StorageError") return yield* error
+      // Why it failed, recorded on the request (still approved) if it is still the one that was due.
+      return yield* writes.record(due.projectId, ({ now }) =>
+        Effect.gen(function* () {
+          const current = yield* repo.get(due.projectId, due.id)
+          if (Option.isNone(current) || current.value.status !== "approved" || current.value.version !== due.version) return { value: "lost" as const }
+          const failed = { ...current.value, failure: error.message, updatedAt: now, version: current.value.version + 1 }
+          if (!(yield* repo.replace(failed, current.value.version))) return { value: "lost" as const }
+          return {
+            value: "failed" as const,
+            audit: [{ action: "change_request.failed", resource: { type: "change_request", key: due.id }, environment: due.environment, before: toChangeRequest(current.value), after: toChangeRequest(failed) }]
+          } satisfies Writes.Recorded<"failed">
+        }).pipe(Effect.provideService(CurrentActor, actor)))
+    }).pipe(Effect.withSpan("ChangeRequests.applyDue", { attributes: { changeRequestId: due.id } }))
+
+  return ChangeRequests.of({ open, list, get, update, approve, reject, cancel, apply, applyDue })
 })
 
 export const layer = Layer.effect(ChangeRequests, make)

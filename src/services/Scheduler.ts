@@ -11,8 +11,10 @@ import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { failureReason, targetingInputOf } from "../domain/schedules/Schedule.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
+import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
+import { ChangeRequests } from "./ChangeRequests.js"
 import { Flags } from "./Flags.js"
 import * as Writes from "./Writes.js"
 
@@ -60,7 +62,7 @@ export const defaultOptions: SchedulerOptions = {
  */
 export type Outcome = "applied" | "failed" | "lost" | "retry"
 
-type Deps = ScheduleRepository | ApiKeyRepository | Flags | Writes.WriterDeps
+type Deps = ScheduleRepository | ApiKeyRepository | Flags | ChangeRequestRepository | ChangeRequests | Writes.WriterDeps
 
 /** The lease was lost (another scheduler settled it, or it was cancelled): roll back. */
 class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
@@ -144,8 +146,35 @@ const applyOrRetry = (owner: string, schedule: StoredSchedule) =>
   )
 
 /**
+ * Approved change requests whose `applyAt` has come, claimed and applied as schedules are
+ * (ChangeRequests.applyDue): the lease spreads the work between schedulers, the request's
+ * compare-and-set inside the apply's transaction makes it happen once. A request that cannot be
+ * applied now for a reason of storage is logged and claimed again when its lease expires.
+ */
+export const applyDueChangeRequests = (owner: string, options: SchedulerOptions) =>
+  Effect.gen(function* () {
+    const repo = yield* ChangeRequestRepository
+    const crs = yield* ChangeRequests
+    const nowMillis = yield* Clock.currentTimeMillis
+    const due = yield* repo.claimDue({
+      now: formatTimestamp(nowMillis),
+      owner,
+      leaseUntil: formatTimestamp(nowMillis + Duration.toMillis(Duration.decode(options.lease))),
+      limit: options.batchSize
+    })
+    return yield* Effect.forEach(due, (request) =>
+      crs.applyDue(request).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.as(Effect.logWarning(`change request ${request.id} could not be applied; it is retried after its lease`, cause), "retry" as const)
+        )
+      ))
+  })
+
+/**
  * One round, start to finish: claim due schedules for `owner` and apply them one after the other
- * (in time order). Returns the outcome of each. Tests step the scheduler with it.
+ * (in time order), then the change requests due. Returns the outcome of each. Tests step the scheduler with it.
  */
 export const tick = (
   owner: string,
@@ -153,7 +182,9 @@ export const tick = (
 ): Effect.Effect<ReadonlyArray<Outcome>, StorageError, Deps> =>
   Effect.gen(function* () {
     const claimed = yield* claim(owner, options, options.batchSize)
-    return yield* Effect.forEach(claimed, (schedule) => applyOrRetry(owner, schedule))
+    const schedules = yield* Effect.forEach(claimed, (schedule) => applyOrRetry(owner, schedule))
+    const requests = yield* applyDueChangeRequests(owner, options)
+    return [...schedules, ...requests]
   }).pipe(Effect.withSpan("Scheduler.tick"))
 
 /**

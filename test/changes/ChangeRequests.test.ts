@@ -7,6 +7,8 @@
  * goes up once), validation as the PUT's, listing newest first with ?status=, reject and cancel.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Scheduler from "../../src/services/Scheduler.js"
 import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
@@ -168,6 +170,46 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect(await version("race")).toBe(base + 1)
     const audit = (await key("GET", "/v1/projects/p1/audit?resourceType=flag&resourceKey=race")).body as { data: Array<{ changeRequestId?: string }> }
     expect(audit.data.filter((e) => e.changeRequestId === opened.id)).toHaveLength(1)
+  })
+
+  it("a scheduled change request: not before it is approved, then applied once by two schedulers at the same moment", async () => {
+    const base = await version("h")
+    const opened = await as(editor, "POST", CRS, {
+      title: "Tonight",
+      environment: "production",
+      applyAt: new Date(Date.now() - 1000).toISOString(),
+      changes: [{ flagKey: "h", targeting: targeting(false) }]
+    })
+    expect(opened.status, opened.text).toBe(201)
+    const id = (opened.body as Shown).id
+    // Due but not approved: nothing happens.
+    await t.run(Scheduler.tick("scheduler-a"))
+    expect(await version("h")).toBe(base)
+    await as(admin, "POST", `${CRS}/${id}/approve`, {})
+    const rounds = await t.run(Effect.all([Scheduler.tick("scheduler-a"), Scheduler.tick("scheduler-b")], { concurrency: "unbounded" }))
+    expect(rounds.flat().filter((outcome) => outcome === "applied")).toHaveLength(1)
+    expect(await version("h")).toBe(base + 1)
+    const shown = (await as(viewer, "GET", `${CRS}/${id}`)).body
+    expect(shown).toMatchObject({ status: "applied", appliedBy: { type: "schedule", userId: editor.id }, failure: null })
+    // Applied is applied: later rounds leave it alone.
+    await t.run(Scheduler.tick("scheduler-c"))
+    expect(await version("h")).toBe(base + 1)
+  })
+
+  it("a scheduled change request whose flag moved on fails: still approved, the failure said, not tried again until updated", async () => {
+    const opened = await open(editor, ["g"], false)
+    await as(admin, "POST", `${CRS}/${opened.id}/approve`, {})
+    const scheduled = await as(editor, "PUT", `${CRS}/${opened.id}`, { applyAt: new Date(Date.now() - 1000).toISOString(), changes: [{ flagKey: "g", targeting: targeting(false) }] })
+    expect(scheduled.body).toMatchObject({ status: "open", approvals: [] })
+    await as(admin, "POST", `${CRS}/${opened.id}/approve`, {})
+    expect((await key("PUT", "/v1/projects/p1/flags/g/targeting", { environment: "production", ...targeting(true, "b") })).status).toBe(200)
+    const moved = await version("g")
+    expect(await t.run(Scheduler.tick("scheduler-a"))).toContain("failed")
+    const failed = (await as(viewer, "GET", `${CRS}/${opened.id}`)).body as { status: string; failure: string | null }
+    expect(failed.status).toBe("approved")
+    expect(failed.failure).toMatch(/^Flag 'g' changed since this change request was made/)
+    expect(await t.run(Scheduler.tick("scheduler-b"))).not.toContain("failed")
+    expect(await version("g")).toBe(moved)
   })
 
   it("lists newest first, with ?status=", async () => {

@@ -83,6 +83,8 @@ export const changeRequestContract: Contract = (it) => {
       expect(yield* mine("a", "2026-01-01T00:00:00.000Z", "2026-01-01T00:01:00.000Z")).toEqual([earlier.id, later.id])
       expect(yield* mine("b", "2026-01-01T00:00:30.000Z", "2026-01-01T00:02:00.000Z")).toEqual([])
       expect(yield* mine("b", "2026-01-01T00:01:00.000Z", "2026-01-01T00:02:00.000Z")).toEqual([earlier.id, later.id])
+      // Closed again, so that no scheduler of the other suites tries to apply these made-up requests.
+      for (const r of [later, earlier, notDue, failed]) expect(yield* repo.replace({ ...r, status: "cancelled", version: 2 }, 1)).toBe(true)
     }))
 
   it.effect("two applies at once: the request is applied once and the flag's version grows by one", () =>
