@@ -311,11 +311,21 @@ describe("people in the dashboard", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
     await expect.poll(async () => (await userByEmail(VIEWER.email)).disabledAt).not.toBeNull()
     await page.getByRole("button", { name: `Enable ${VIEWER.email}` }).waitFor()
-    // the admin cannot disable themselves: the API's 409 is shown
+    await page.getByRole("button", { name: `Make admin: ${VIEWER.email}` }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
+    await expect.poll(async () => (await userByEmail(VIEWER.email)).admin).toBe(true)
+    await page.getByRole("button", { name: `Remove admin: ${VIEWER.email}` }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
+    await expect.poll(async () => (await userByEmail(VIEWER.email)).admin).toBe(false)
+    // the admin cannot disable themselves nor drop their own flag: the API's 409 is shown
     await page.getByRole("button", { name: `Disable ${ADMIN.email}` }).click()
     await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
-    await expect.poll(() => page.getByRole("alert").count()).toBe(1)
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("You cannot disable yourself")
     expect((await userByEmail(ADMIN.email)).disabledAt).toBeNull()
+    await page.getByRole("button", { name: `Remove admin: ${ADMIN.email}` }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("You cannot remove your own admin flag")
+    expect((await userByEmail(ADMIN.email)).admin).toBe(true)
     await checkPage(page, "people-users")
   })
 

@@ -2,7 +2,7 @@
  * Every person who can sign in, for global administrators: invite someone (email, name, global
  * admin or roles in projects) and pass on the setup link the API answers with (there is no mail);
  * rename, disable or enable (disabling ends their sessions); reset a password (a new setup link,
- * and their sessions end). The API refuses a global admin who would disable themselves or drop
+ * and their sessions end); make someone a global administrator or remove the flag. The API refuses a global admin who would disable themselves or drop
  * their own admin flag (409); the refusal shows at the top.
  */
 import { useState } from "preact/hooks"
@@ -130,12 +130,20 @@ export const UsersPage = () => {
       return false
     }
   }
-  const patch = (user: User, body: { name?: string; disabled?: boolean }, done: string) =>
+  const patch = (user: User, body: { name?: string; admin?: boolean; disabled?: boolean }, done: string) =>
     change(user, () => request("PATCH", `/v1/users/${seg(user.id)}`, body), done)
   const toggle = async (user: User) => {
     const disable = user.disabledAt === null
     if (disable && !(await ask(`Disable ${personName(user)}? They are signed out everywhere at once and cannot sign in until enabled again.`))) return
     await patch(user, { disabled: disable }, `${personName(user)} is ${disable ? "disabled" : "enabled"}.`)
+  }
+  const toggleAdmin = async (user: User) => {
+    const grant = !user.admin
+    const question = grant
+      ? `Make ${personName(user)} a global administrator? They can then do anything in every project, and manage the people.`
+      : `Remove ${personName(user)}'s global administrator flag? They keep only their roles in projects.`
+    if (!(await ask(question))) return
+    await patch(user, { admin: grant }, `${personName(user)} is ${grant ? "now" : "no longer"} a global administrator.`)
   }
   const reset = async (user: User) => {
     if (!(await ask(`Reset the password of ${personName(user)}? Their password stops working and their sessions end; you get a new setup link to pass on.`))) return
@@ -190,6 +198,9 @@ export const UsersPage = () => {
                       {u.disabledAt === null ? "Disable" : "Enable"}
                     </button>
                     <button type="button" class="secondary small" aria-label={`Reset password of ${u.email}`} onClick={() => reset(u)}>Reset password</button>
+                    <button type="button" class="secondary small" aria-label={`${u.admin ? "Remove admin" : "Make admin"}: ${u.email}`} onClick={() => toggleAdmin(u)}>
+                      {u.admin ? "Remove admin" : "Make admin"}
+                    </button>
                   </div>
                 </td>
               </tr>
