@@ -51,7 +51,7 @@ const AddMember = (props: { candidates: ReadonlyArray<User>; onAdd: (user: User,
                 </select>
               )}
             </Field>
-            <Field label="Role" hint={ROLE_HINTS[role]} class="grow">
+            <Field label="Role" hint={ROLE_HINTS[role]}>
               {(ctl) => (
                 <select {...ctl} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
                   {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
