@@ -3,6 +3,8 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Tracer from "effect/Tracer"
 import * as Http from "node:http"
 import * as Https from "node:https"
 import type { LookupFunction } from "node:net"
@@ -23,6 +25,11 @@ import { AddressRefused, guardedLookup } from "./GuardedLookup.js"
  *
  * Destinations are judged by domain/webhooks/DestinationAddress.ts: an address in the URL before
  * connecting, every address DNS answers in the socket's own lookup (GuardedLookup.ts).
+ *
+ * Each send is a client span `WebhookHttp.send` (the destination's host and the answer's status).
+ * With tracing on (adapters/telemetry/Tracing.ts), the POST carries that span as a W3C `traceparent`
+ * header (outside the signed content), so a receiver that traces joins the trace; with tracing off
+ * (Effect's own tracer, whose spans go nowhere) no header is sent.
  */
 
 export interface Options {
@@ -109,6 +116,19 @@ const exchange = (request: WebhookRequest, lookup: LookupFunction) =>
     return Effect.sync(() => outgoing.destroy())
   })
 
+/** Effect's built-in tracer: its spans are not exported, so they are not worth propagating. */
+const builtInTracer = Effect.runSync(Effect.tracer)
+const NO_HEADERS: Readonly<Record<string, string>> = {}
+
+/** The W3C `traceparent` of the current span when an exporting tracer is in place, else nothing. */
+export const traceHeaders: Effect.Effect<Readonly<Record<string, string>>> = Effect.tracerWith((tracer) =>
+  tracer === builtInTracer
+    ? Effect.succeed(NO_HEADERS)
+    : Effect.map(Effect.option(Effect.currentSpan), (span) => Option.match(span, { onNone: () => NO_HEADERS, onSome: traceparentOf }))
+)
+
+const traceparentOf = (span: Tracer.Span): Record<string, string> => ({ traceparent: `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}` })
+
 /** A transport with the given timeout and address guard. */
 export const make = (options: Options = {}) => {
   const timeout = Duration.decode(options.timeout ?? DEFAULT_TIMEOUT)
@@ -127,6 +147,20 @@ export const make = (options: Options = {}) => {
     )
 
   const send = (request: WebhookRequest): Effect.Effect<WebhookResponse> =>
+    Effect.flatMap(traceHeaders, (trace) => sendWith(trace === NO_HEADERS ? request : { ...request, headers: { ...request.headers, ...trace } })).pipe(
+      Effect.tap((response) =>
+        response.statusCode === null
+          ? Effect.annotateCurrentSpan("error.type", "no answer")
+          : Effect.annotateCurrentSpan("http.response.status_code", response.statusCode)
+      ),
+      Effect.withSpan("WebhookHttp.send", {
+        kind: "client",
+        attributes: { "http.request.method": "POST", "server.address": hostOf(request.url) },
+        captureStackTrace: false
+      })
+    )
+
+  const sendWith = (request: WebhookRequest): Effect.Effect<WebhookResponse> =>
     Effect.suspend(() => {
       const started = performance.now()
       const elapsed = () => Math.round(performance.now() - started)

@@ -88,6 +88,8 @@ const authorizeManagement = (auth: Authentication["Type"]) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const route = yield* HttpRouter.RouteContext
+    // The request's span (tracing on) names the project its route is about.
+    if (route.params.projectId !== undefined) yield* Effect.annotateCurrentSpan("flagport.project.id", route.params.projectId)
     const headers = headersOf(request)
     const { actor, caller, via } = yield* Effect.provideService(authenticateRequest(headers), Authentication, auth)
     if (via === "session") {

@@ -20,11 +20,13 @@
  * ```
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { HttpApiBuilder, HttpApp, HttpMiddleware, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpMiddleware, type HttpServerRequest, OpenApi } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Option from "effect/Option"
+import { ActiveTracing } from "../../telemetry/Tracing.js"
 import type { Lane, LaneRequest } from "../fast/Lane.js"
 import { FastLane } from "../fast/LaneService.js"
 import { corsOnApi, type FastRoute, readsBody, routeOf } from "../fast/Routes.js"
@@ -37,6 +39,7 @@ import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
 import { endSoon } from "./EndBatch.js"
+import { laneTracer, type LaneTracer } from "./LaneTracing.js"
 import { methodNotAllowed } from "./Methods.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 
@@ -87,8 +90,22 @@ export interface FlagportHandlers {
   readonly dispose: () => Promise<void>
 }
 
-/** Turns off the per-request tracing span (20-50% more throughput; no OpenTelemetry here). */
+/** Turns off the per-request tracing span (20-50% more throughput) when tracing is off. */
 const tracerDisabled = Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
+
+/** The sign-in callback carries the provider's one-time code in its query: its span would record it. */
+const untraced = (request: HttpServerRequest.HttpServerRequest): boolean => request.url.startsWith(OIDC_CALLBACK)
+const OIDC_CALLBACK = "/auth/oidc/callback"
+
+/**
+ * The HttpApi app's request spans (@effect/platform's tracer middleware: `http.route`, the status,
+ * the incoming `traceparent` as parent) when the services come with tracing on
+ * (adapters/telemetry/Tracing.ts), else none.
+ */
+const requestTracing: Layer.Layer<never> = Layer.unwrapEffect(
+  Effect.map(Effect.serviceOption(ActiveTracing), (tracing) =>
+    Option.isSome(tracing) ? Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, untraced) : tracerDisabled)
+)
 
 /** Strips the prefix when the URL carries it; a URL without it is taken as already stripped. */
 export const stripPrefix = (prefix: string, url: string): string => {
@@ -210,12 +227,14 @@ const answerNode = (lane: Lane, route: FastRoute, request: NodeLaneRequest, res:
  * The node handler: lane first, then the HttpApi app (with the prefix already stripped). A
  * request whose body the host already read (a body parser before the mount) goes to the web
  * form of the app with that body, since the node form would wait for a stream that has ended.
+ * `traceLane` (tracing on only, LaneTracing.ts) sees each lane request before it is answered.
  */
 export const nodeHandler = (
   prefix: string,
   lane: Lane,
   app: (req: IncomingMessage, res: ServerResponse) => void,
-  webApp: (request: Request) => Promise<Response>
+  webApp: (request: Request) => Promise<Response>,
+  traceLane?: LaneTracer
 ) =>
 (req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
   const url = prefix === "" ? (req.url ?? "/") : stripPrefix(prefix, req.url ?? "/")
@@ -247,6 +266,7 @@ export const nodeHandler = (
     if (isChunked(req)) return collectNodeBody(req, (body) => void toApp(body), (error) => writeNode(res, lane.toResponse(error)))
     return app(req, res)
   }
+  if (traceLane !== undefined) traceLane(route, req, res)
   const request = new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody)
   if (hostBody === undefined && readsBody(route) && checkBodyHeaders((name) => request.header(name)) === undefined) {
     // The body first (the lane still checks the key and the body's headers before using it), so
@@ -321,6 +341,11 @@ async (request: Request, client?: WebClient): Promise<Response> => {
   return answer === undefined ? next(request, client) : toWebResponse(await answer)
 }
 
+/** `ActiveTracing` of the services, when tracing is on, kept in the handlers' runtime. */
+const tracingOf: Layer.Layer<never> = Layer.unwrapEffect(
+  Effect.map(Effect.serviceOption(ActiveTracing), (tracing): Layer.Layer<never> => Option.isSome(tracing) ? Layer.succeed(ActiveTracing, tracing.value) : Layer.empty)
+)
+
 /**
  * Builds the API over `services` and returns the node and web handlers. Resolves once the
  * services are up (migrations are the storage layer's business).
@@ -328,19 +353,20 @@ async (request: Request, client?: WebClient): Promise<Response> => {
 export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<FlagportHandlers> => {
   const prefix = App.normalizePrefix(options.prefix)
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(App.layer(options), NodeHttpServer.layerContext, tracerDisabled).pipe(Layer.provide(options.services))
+    Layer.mergeAll(App.layer(options), NodeHttpServer.layerContext, requestTracing, tracingOf).pipe(Layer.provide(options.services))
   )
   try {
-    const { app, lane, openApi } = await runtime.runPromise(
+    const { app, lane, openApi, tracing } = await runtime.runPromise(
       Effect.gen(function* () {
         const app = yield* HttpApiBuilder.httpApp
         const lane = yield* FastLane
-        return { app, lane, openApi: OpenApi.fromApi(App.apiFor(prefix)) }
+        const tracing = yield* Effect.serviceOption(ActiveTracing)
+        return { app, lane, openApi: OpenApi.fromApi(App.apiFor(prefix)), tracing }
       })
     )
     const effectNode = await runtime.runPromise(NodeHttpServer.makeHandler(app))
     const effectWeb = HttpApp.toWebHandlerRuntime(await runtime.runtime())(app)
-    const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request))
+    const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request), Option.isSome(tracing) ? laneTracer(tracing.value) : undefined)
     const web = webHandler(prefix, lane, (request) => effectWeb(request))
     const dashboard = options.dashboard === false ? undefined : makeDashboard(prefix, options.dashboard)
     return {

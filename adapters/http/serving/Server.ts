@@ -11,7 +11,8 @@
  *   shutdown, for a host whose whole process is the server. (`flagport serve` does not use it: the
  *   CLI calls `startServer` and handles signals itself, adapters/cli/commands/Serve.ts.)
  * - `serverConfig` reads PORT (8080) and HOST (0.0.0.0) through Effect's Config; the log level
- *   comes from FLAGPORT_LOG_LEVEL (LogLevelConfig.ts).
+ *   comes from FLAGPORT_LOG_LEVEL (LogLevelConfig.ts), tracing from the OTEL_* variables
+ *   (adapters/telemetry/Tracing.ts).
  */
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -26,6 +27,7 @@ import { answerClientError } from "./ClientError.js"
 import type { DashboardOptions } from "./Dashboard.js"
 import { makeHandlers, type FlagportHandlers } from "./Embed.js"
 import { logLevelConfig } from "./LogLevelConfig.js"
+import * as Tracing from "../../telemetry/Tracing.js"
 import type { LaneConfig } from "../fast/LaneService.js"
 import { streamLimitsConfig } from "../fast/StreamLimits.js"
 
@@ -97,13 +99,15 @@ const storageOf = async (options: ServerOptions): Promise<Layer.Layer<Compositio
 /**
  * The app of the composition root (adapters/app/Composition.ts) with the background workers it
  * chooses (the webhook dispatcher and the scheduler unless left out), as one layer, logging at
- * FLAGPORT_LOG_LEVEL.
+ * FLAGPORT_LOG_LEVEL, with traces exported when the OTEL_* variables ask for them
+ * (adapters/telemetry/Tracing.ts; built first, so the workers' spans are exported too).
  */
 export const servicesLayer = (storage: Layer.Layer<Composition.Storage, unknown>, webhooks = true, schedules = true) =>
   // The level is set before anything is built, so the workers' fibers and the request handlers
   // (which run in the runtime built from this layer) all inherit it.
   Composition.servicesLayer(storage, { webhooks, schedules }).pipe(
-    Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel)))
+    Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel))),
+    Layer.provideMerge(Tracing.layerConfig)
   )
 
 export const startServer = async (options: ServerOptions = {}): Promise<RunningServer> => {

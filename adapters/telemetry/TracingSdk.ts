@@ -1,0 +1,80 @@
+/**
+ * The OpenTelemetry SDK behind Tracing.ts, imported only when tracing is on: a Node tracer
+ * provider with the configured sampler, a batch span processor and the OTLP/HTTP exporter
+ * (protobuf or JSON), and Effect's tracer over it (@effect/opentelemetry).
+ */
+import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
+import * as Resource from "@effect/opentelemetry/Resource"
+import * as Tracer from "@effect/opentelemetry/Tracer"
+import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http"
+import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto"
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  TraceIdRatioBasedSampler
+} from "@opentelemetry/sdk-trace-base"
+import * as OtelApi from "@opentelemetry/api"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { ActiveTracing, type SamplerName, type ServerSpan, type TracingSettings } from "./Tracing.js"
+
+/** The sampler OTEL_TRACES_SAMPLER names (the specification's names). */
+export const samplerOf = (name: SamplerName, ratio: number): Sampler => {
+  switch (name) {
+    case "always_on":
+      return new AlwaysOnSampler()
+    case "always_off":
+      return new AlwaysOffSampler()
+    case "traceidratio":
+      return new TraceIdRatioBasedSampler(ratio)
+    case "parentbased_always_on":
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() })
+    case "parentbased_always_off":
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() })
+    case "parentbased_traceidratio":
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) })
+  }
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-|$)/
+
+/** The remote parent a W3C `traceparent` header names (version 00 and later, all-zero ids refused). */
+export const parentOf = (traceparent: string): OtelApi.SpanContext | undefined => {
+  const match = TRACEPARENT.exec(traceparent.trim())
+  if (match === null || match[1] === "ff") return undefined
+  const spanContext = { traceId: match[2]!, spanId: match[3]!, traceFlags: parseInt(match[4]!, 16) & 1, isRemote: true }
+  return OtelApi.isSpanContextValid(spanContext) ? spanContext : undefined
+}
+
+const serverSpanOf = (tracer: OtelApi.Tracer) => (name: string, traceparent: string, attributes: OtelApi.Attributes): ServerSpan | undefined => {
+  const parent = parentOf(traceparent)
+  if (parent === undefined) return undefined
+  const span = tracer.startSpan(name, { kind: OtelApi.SpanKind.SERVER, attributes }, OtelApi.trace.setSpanContext(OtelApi.ROOT_CONTEXT, parent))
+  if (!span.isRecording()) return undefined
+  return {
+    end: (status) => {
+      span.setAttribute("http.response.status_code", status)
+      if (status >= 500) span.setStatus({ code: OtelApi.SpanStatusCode.ERROR })
+      span.end()
+    }
+  }
+}
+
+export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
+  Layer.unwrapEffect(
+    Effect.sync(() => {
+      const exporter = settings.protocol === "http/json" ? new JsonExporter({ url: settings.endpoint }) : new ProtobufExporter({ url: settings.endpoint })
+      const provider = NodeSdk.layerTracerProvider(new BatchSpanProcessor(exporter), {
+        sampler: samplerOf(settings.sampler, settings.samplerArg),
+        shutdownTimeout: "5 seconds"
+      })
+      const tracer = Tracer.layer.pipe(
+        Layer.provide(provider),
+        Layer.provide(Resource.layerFromEnv(Resource.configToAttributes({ serviceName: settings.serviceName })))
+      )
+      return Layer.effect(ActiveTracing, Effect.map(Tracer.OtelTracer, (tracer) => ActiveTracing.of({ tracer, serverSpan: serverSpanOf(tracer) }))).pipe(Layer.provideMerge(tracer))
+    })
+  )

@@ -1,0 +1,227 @@
+/**
+ * Traces (issue 29): a real server with the OTEL_* variables set exports to an OTLP/HTTP receiver
+ * started here. A targeting write under an incoming `traceparent` is one trace: the request's
+ * span (child of the caller's), the use case under it, the SQL statements under that; a webhook
+ * delivery carries a `traceparent` naming its send span; the evaluation lane traces a request
+ * that carries one. With http/protobuf, the requests arrive with the protobuf content type.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import * as StorageLayer from "../../adapters/app/Composition.js"
+import { request, startServer } from "../http/fixtures.js"
+
+interface Received {
+  readonly path: string
+  readonly contentType: string | undefined
+  readonly headers: IncomingMessage["headers"]
+  readonly body: Buffer
+}
+
+const listen = async (answer = 200) => {
+  const received: Array<Received> = []
+  const server: Server = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", contentType: req.headers["content-type"], headers: req.headers, body: Buffer.concat(chunks) })
+      res.writeHead(answer, { "content-type": "application/json" })
+      res.end("{}")
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+interface OtlpValue {
+  readonly stringValue?: string
+  readonly intValue?: number | string
+  readonly boolValue?: boolean
+}
+interface OtlpSpan {
+  readonly traceId: string
+  readonly spanId: string
+  readonly parentSpanId?: string
+  readonly name: string
+  readonly kind: number
+  readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: OtlpValue }>
+}
+interface OtlpExport {
+  readonly resourceSpans: ReadonlyArray<{
+    readonly resource: { readonly attributes: OtlpSpan["attributes"] }
+    readonly scopeSpans: ReadonlyArray<{ readonly spans: ReadonlyArray<OtlpSpan> }>
+  }>
+}
+
+const spansOf = (received: ReadonlyArray<Received>): ReadonlyArray<OtlpSpan> =>
+  received.flatMap((r) => (JSON.parse(r.body.toString("utf8")) as OtlpExport).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)))
+
+const attribute = (span: OtlpSpan, key: string): string | number | boolean | undefined => {
+  const value = span.attributes.find((a) => a.key === key)?.value
+  if (value === undefined) return undefined
+  return value.stringValue ?? (value.intValue === undefined ? value.boolValue : Number(value.intValue))
+}
+
+const OTEL_VARIABLES = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_SERVICE_NAME", "OTEL_TRACES_SAMPLER"] as const
+const cleanups: Array<() => Promise<void> | void> = []
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  for (const name of OTEL_VARIABLES) delete process.env[name]
+})
+
+const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
+const CALLER_SPAN = "00f067aa0ba902b7"
+const LANE_TRACE_ID = "0af7651916cd43dd8448eb211c80319c"
+
+const waitFor = async (check: () => boolean, what: string, ms = 15_000) => {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe("traces over OTLP/HTTP", () => {
+  it("http/json: a targeting write is one trace (request > use case > SQL) under the caller's traceparent; webhooks and the lane carry it on", async () => {
+    const collector = await listen()
+    cleanups.push(collector.close)
+    const hooks = await listen(204)
+    cleanups.push(hooks.close)
+    const dir = mkdtempSync(join(tmpdir(), "flagport-traces-"))
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url
+    process.env.OTEL_EXPORTER_OTLP_PROTOCOL = "http/json"
+    process.env.OTEL_SERVICE_NAME = "flagport-under-test"
+
+    const t = await startServer(StorageLayer.fromDatabaseUrl(`sqlite:${join(dir, "flagport.db")}`), { webhooks: true })
+    let closed = false
+    cleanups.push(() => (closed ? undefined : t.close()))
+    const admin = { key: t.keys.global }
+    const created = await request(t.url, "POST", "/v1/projects/p1/flags", {
+      ...admin,
+      body: { key: "traced", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+    })
+    expect(created.status).toBe(201)
+    const hook = await request(t.url, "POST", "/v1/projects/p1/webhooks", { ...admin, body: { url: `${hooks.url}/hook`, events: ["targeting.updated"] } })
+    expect(hook.status).toBe(201)
+
+    const put = await request(t.url, "PUT", "/v1/projects/p1/flags/traced/targeting", {
+      ...admin,
+      headers: { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` },
+      body: { environment: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+    })
+    expect(put.status).toBe(200)
+    const evaluated = await request(t.url, "POST", "/v1/evaluate", {
+      key: t.keys.scoped,
+      headers: { traceparent: `00-${LANE_TRACE_ID}-${CALLER_SPAN}-01` },
+      body: { environment: "production", context: { key: "u" } }
+    })
+    expect(evaluated.status).toBe(200)
+    // An evaluation without a traceparent is not traced (LaneTracing.ts).
+    expect((await request(t.url, "POST", "/v1/evaluate", { key: t.keys.scoped, body: { environment: "production", context: { key: "u" } } })).status).toBe(200)
+    await waitFor(() => hooks.received.length > 0, "the webhook delivery")
+
+    await t.close() // flushes the batch span processor
+    closed = true
+    expect(collector.received.length).toBeGreaterThan(0)
+    for (const r of collector.received) {
+      expect(r.path).toBe("/v1/traces")
+      expect(r.contentType).toBe("application/json")
+    }
+    const resource = (JSON.parse(collector.received[0]!.body.toString("utf8")) as OtlpExport).resourceSpans[0]!.resource
+    expect(resource.attributes.find((a) => a.key === "service.name")?.value.stringValue).toBe("flagport-under-test")
+
+    const spans = spansOf(collector.received)
+    const byId = new Map(spans.map((s) => [s.spanId, s]))
+    const inTrace = spans.filter((s) => s.traceId === TRACE_ID)
+    const ancestors = (span: OtlpSpan): ReadonlyArray<OtlpSpan> => {
+      const parent = span.parentSpanId === undefined || span.parentSpanId === "" ? undefined : byId.get(span.parentSpanId)
+      return parent === undefined ? [] : [parent, ...ancestors(parent)]
+    }
+
+    // The request: a server span, child of the caller's span, naming its route template, status and project.
+    const requests = inTrace.filter((s) => s.kind === 2)
+    expect(requests).toHaveLength(1)
+    const requestSpan = requests[0]!
+    expect(requestSpan.parentSpanId).toBe(CALLER_SPAN)
+    expect(attribute(requestSpan, "http.route")).toBe("/v1/projects/:projectId/flags/:flagKey/targeting")
+    expect(attribute(requestSpan, "http.request.method")).toBe("PUT")
+    expect(attribute(requestSpan, "http.response.status_code")).toBe(200)
+    expect(attribute(requestSpan, "flagport.project.id")).toBe("p1")
+    expect(attribute(requestSpan, "http.request.header.authorization")).not.toContain(t.keys.global.slice(4))
+
+    // The use case, under the request.
+    const useCase = inTrace.find((s) => s.name === "Flags.replaceTargeting")
+    expect(useCase).toBeDefined()
+    expect(ancestors(useCase!).map((s) => s.spanId)).toContain(requestSpan.spanId)
+
+    // SQL statements, under the use case, in the same trace.
+    const statements = inTrace.filter((s) => s.name === "sql.execute")
+    expect(statements.length).toBeGreaterThan(0)
+    const underUseCase = statements.filter((s) => ancestors(s).some((a) => a.spanId === useCase!.spanId))
+    expect(underUseCase.length).toBeGreaterThan(0)
+    expect(attribute(underUseCase[0]!, "db.system.name")).toBe("sqlite")
+    // Every span of the trace hangs from the request span (one tree, nothing orphaned).
+    for (const span of inTrace.filter((s) => s !== requestSpan)) expect(ancestors(span).map((s) => s.spanId)).toContain(requestSpan.spanId)
+
+    // The webhook delivery carries a traceparent naming its send span.
+    const delivered = hooks.received[0]!
+    const traceparent = delivered.headers.traceparent
+    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
+    const [, sendTrace, sendSpanId] = (traceparent as string).split("-")
+    const send = byId.get(sendSpanId!)
+    expect(send?.name).toBe("WebhookHttp.send")
+    expect(send?.traceId).toBe(sendTrace)
+    expect(send?.kind).toBe(3) // client
+    expect(attribute(send!, "http.response.status_code")).toBe(204)
+
+    // The lane traced the evaluation that carried a traceparent, and only that one.
+    const lane = spans.filter((s) => s.name === "POST /v1/evaluate")
+    expect(lane).toHaveLength(1)
+    expect(lane[0]!.traceId).toBe(LANE_TRACE_ID)
+    expect(lane[0]!.parentSpanId).toBe(CALLER_SPAN)
+    expect(attribute(lane[0]!, "http.route")).toBe("/v1/evaluate")
+    expect(attribute(lane[0]!, "http.response.status_code")).toBe(200)
+  })
+
+  it("http/protobuf (the default protocol): the spans arrive at /v1/traces as protobuf", async () => {
+    const collector = await listen()
+    cleanups.push(collector.close)
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `${collector.url}/`
+    const t = await startServer()
+    await request(t.url, "GET", "/v1/projects", { key: t.keys.global, headers: { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` } })
+    await t.close()
+    expect(collector.received.length).toBeGreaterThan(0)
+    for (const r of collector.received) {
+      expect(r.path).toBe("/v1/traces")
+      expect(r.contentType).toBe("application/x-protobuf")
+      // The trace id's bytes are in the message.
+      expect(r.body.includes(Buffer.from(TRACE_ID, "hex"))).toBe(true)
+    }
+  })
+
+  it("without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported and webhooks carry no traceparent", async () => {
+    const hooks = await listen(204)
+    cleanups.push(hooks.close)
+    const t = await startServer(StorageLayer.memoryStorage, { webhooks: true })
+    cleanups.push(() => t.close())
+    const admin = { key: t.keys.global }
+    await request(t.url, "POST", "/v1/projects/p1/flags", {
+      ...admin,
+      body: { key: "plain", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+    })
+    await request(t.url, "POST", "/v1/projects/p1/webhooks", { ...admin, body: { url: `${hooks.url}/hook`, events: ["targeting.updated"] } })
+    await request(t.url, "PUT", "/v1/projects/p1/flags/plain/targeting", {
+      ...admin,
+      headers: { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` },
+      body: { environment: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+    })
+    await waitFor(() => hooks.received.length > 0, "the webhook delivery")
+    expect(hooks.received[0]!.headers.traceparent).toBeUndefined()
+  })
+})
