@@ -33,6 +33,7 @@ import { type ChangeRequestAction, decide, statusWith } from "../domain/changes/
 import type { Flag } from "../domain/definitions/Flag.js"
 import { type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { changeRequestNotFound, environmentNotFound } from "../domain/NotFound.js"
+import type { ChangeRequestEventType } from "../domain/webhooks/Webhook.js"
 import type { Role } from "../domain/people/Role.js"
 import { normalizeTime, storedTargeting, targetingInputOf } from "../domain/schedules/Schedule.js"
 import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
@@ -101,6 +102,15 @@ const shownConfig = (flag: Flag, environment: string): ShownTargeting | null => 
     prerequisites: config.prerequisites ?? [],
     rules: config.rules
   }
+}
+
+type AuditedAction = "change_request.updated" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied"
+
+/** The webhook event of each write (opt-in, as every event): updates and cancellations announce none. */
+const EVENT_OF: { readonly [A in AuditedAction]?: ChangeRequestEventType } = {
+  "change_request.approved": "change_request.approved",
+  "change_request.rejected": "change_request.rejected",
+  "change_request.applied": "change_request.applied"
 }
 
 /** The message of an apply whose flags moved on. */
@@ -178,13 +188,15 @@ export const make = Effect.gen(function* () {
     Effect.flatMap(repo.get(projectId, id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(changeRequestNotFound(projectId, id))))
 
   /** Replaces `before` with `after` (compare-and-set) and answers its audit entry. */
-  const save = (before: StoredChangeRequest, after: StoredChangeRequest, action: string) =>
+  const save = (before: StoredChangeRequest, after: StoredChangeRequest, action: AuditedAction) =>
     Effect.gen(function* () {
       const saved = yield* repo.replace(after, before.version)
       if (!saved) return yield* new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
       const shown = toChangeRequest(after)
+      const event = EVENT_OF[action]
       return {
         value: shown,
+        ...(event === undefined ? {} : { events: [{ type: event, changeRequest: shown }] }),
         audit: [{ action, resource: { type: "change_request", key: after.id }, environment: after.environment, before: toChangeRequest(before), after: shown }]
       } satisfies Writes.Recorded<ChangeRequest>
     })
@@ -195,7 +207,7 @@ export const make = Effect.gen(function* () {
     id: string,
     action: ChangeRequestAction,
     change: (request: StoredChangeRequest, actor: Actor, now: string) => Effect.Effect<StoredChangeRequest, E>,
-    audited: string
+    audited: AuditedAction
   ) =>
     writes.record(projectId, ({ now }) =>
       Effect.gen(function* () {
@@ -234,6 +246,7 @@ export const make = Effect.gen(function* () {
       const shown = toChangeRequest(request)
       return Effect.as(repo.insert(request).pipe(Effect.catchTag("DuplicateKey", Effect.die)), {
         value: shown,
+        events: [{ type: "change_request.opened", changeRequest: shown }],
         audit: [{ action: "change_request.opened", resource: { type: "change_request", key: id }, environment: request.environment, before: null, after: shown }]
       } satisfies Writes.Recorded<ChangeRequest>)
     })

@@ -8,7 +8,8 @@ import type { Flag } from "../domain/definitions/Flag.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import type { ResourceNotFound } from "../domain/Errors.js"
 import { projectNotFound } from "../domain/NotFound.js"
-import { makeFlagEvent, type WebhookEventType } from "../domain/webhooks/Webhook.js"
+import type { ChangeRequest } from "../domain/changes/ChangeRequest.js"
+import { type ChangeRequestEventType, type FlagEventType, makeChangeRequestEvent, makeFlagEvent } from "../domain/webhooks/Webhook.js"
 import type { AuditLog } from "../ports/AuditLog.js"
 import { type Change, ChangeFeed } from "../ports/ChangeFeed.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
@@ -20,9 +21,15 @@ import * as AuditTrail from "./AuditTrail.js"
 
 /** A webhook event of the write; its id, project and time are the write's. */
 export interface FlagEventDraft {
-  readonly type: WebhookEventType
+  readonly type: FlagEventType
   readonly flag: Flag
   readonly environment?: string | undefined
+}
+
+/** A change request's webhook event (opened, approved, rejected, applied); its id, project and time are the write's. */
+export interface ChangeRequestEventDraft {
+  readonly type: ChangeRequestEventType
+  readonly changeRequest: ChangeRequest
 }
 
 /**
@@ -35,15 +42,18 @@ export type AuditDraft = Omit<AuditTrail.AuditChange, "projectId" | "at"> & { re
 export interface Written<A> {
   readonly value: A
   /** Appended to the outbox (webhooks), in this order. */
-  readonly events?: ReadonlyArray<FlagEventDraft>
+  readonly events?: ReadonlyArray<FlagEventDraft | ChangeRequestEventDraft>
   /** Appended to the project's audit log, in this order. */
   readonly audit?: ReadonlyArray<AuditDraft>
   /** Announced on the change feed once the outermost transaction has committed. */
   readonly change?: Change
 }
 
-/** What a write that serves nothing new did: no webhook event (those are about what is served). */
-export type Recorded<A> = Omit<Written<A>, "events">
+/**
+ * What a write that serves nothing new did: no flag event (those are about what is served); a
+ * change request's write may announce the request's own events.
+ */
+export type Recorded<A> = Omit<Written<A>, "events"> & { readonly events?: ReadonlyArray<ChangeRequestEventDraft> }
 
 /** The write's single reading of the clock. */
 export interface WriteTime {
@@ -95,10 +105,16 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
   const ids = yield* IdGenerator
   const audit = yield* AuditTrail.recorder
 
-  const events = (projectId: string, time: WriteTime, drafts: ReadonlyArray<FlagEventDraft> = []) =>
-    Effect.forEach(drafts, (event) => Effect.flatMap(ids.next, (id) => outbox.append(makeFlagEvent({ id, projectId, occurredAt: time.now, ...event }))), { discard: true })
+  const events = (projectId: string, time: WriteTime, drafts: ReadonlyArray<FlagEventDraft | ChangeRequestEventDraft> = []) =>
+    Effect.forEach(drafts, (event) =>
+      Effect.flatMap(ids.next, (id) =>
+        outbox.append(
+          "changeRequest" in event
+            ? makeChangeRequestEvent({ id, projectId, occurredAt: time.now, ...event })
+            : makeFlagEvent({ id, projectId, occurredAt: time.now, ...event })
+        )), { discard: true })
 
-  const finish = <A>(projectId: string | null, time: WriteTime, written: Recorded<A>) =>
+  const finish = <A>(projectId: string | null, time: WriteTime, written: Omit<Written<A>, "events">) =>
     Effect.gen(function* () {
       for (const { projectId: own, ...entry } of written.audit ?? []) {
         const target = own ?? projectId
@@ -122,7 +138,11 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
     )
 
   const record: Writer["record"] = (projectId, body) =>
-    Effect.flatMap(clock, (time) => tx.withTransaction(Effect.flatMap(body(time), (written) => finish(projectId, time, written))))
+    Effect.flatMap(clock, (time) =>
+      tx.withTransaction(
+        Effect.flatMap(body(time), (written) =>
+          Effect.zipRight(projectId === null ? Effect.void : events(projectId, time, written.events), finish(projectId, time, written)))
+      ))
 
   return { serving, record }
 })

@@ -212,6 +212,13 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect(await version("g")).toBe(moved)
   })
 
+  it("webhooks subscribe to the change requests' events (opt-in, like the others)", async () => {
+    const events = ["change_request.opened", "change_request.approved", "change_request.rejected", "change_request.applied"]
+    const made = await key("POST", "/v1/projects/p1/webhooks", { url: "https://hooks.example.com/reviews", events })
+    expect(made.status, made.text).toBe(201)
+    expect(made.body).toMatchObject({ events })
+  })
+
   it("lists newest first, with ?status=", async () => {
     const all = (await as(viewer, "GET", CRS)).body as { data: Array<{ id: string; createdAt: string; status: string }> }
     expect(all.data.length).toBeGreaterThanOrEqual(5)

@@ -1,3 +1,4 @@
+import type { WebhookEvent } from "../../src/domain/webhooks/Webhook.js"
 import { describe, layer, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
@@ -75,3 +76,9 @@ export const givenFlag = (...environments: ReadonlyArray<string>) =>
 /** The `_tag` of the error an effect fails with (the test fails if it succeeds). */
 export const failureTag = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.flip(effect), (error) => error._tag)
+
+/** A flag event's data (the outbox also holds change requests' events); fails the test for any other. */
+export const flagData = (event: WebhookEvent) => {
+  if (!("flag" in event.data)) throw new Error(`${event.type} is not a flag event`)
+  return event.data
+}

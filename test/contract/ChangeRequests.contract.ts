@@ -3,6 +3,7 @@ import { Effect, Either, Option } from "effect"
 import { type Actor, CurrentActor } from "../../src/domain/audit/Actor.js"
 import type { StoredChangeRequest } from "../../src/domain/changes/ChangeRequest.js"
 import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
+import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { ChangeRequests } from "../../src/services/ChangeRequests.js"
 import { Flags } from "../../src/services/Flags.js"
 import { type Contract, givenFlag, givenProject } from "./Backend.js"
@@ -102,6 +103,9 @@ export const changeRequestContract: Contract = (it) => {
       expect(after.version).toBe(flag.version + 1)
       expect(after.configs.find((c) => c.environmentKey === "production")?.enabled).toBe(true)
       expect((yield* crs.get(projectId, opened.id)).status).toBe("applied")
+      // The webhook events, in the order of the writes: the request's own and the flag's, as for any PUT.
+      const events = (yield* (yield* EventOutbox).list(projectId)).map((e) => e.event.type)
+      expect(events.filter((type) => type !== "flag.created")).toEqual(["change_request.opened", "change_request.approved", "targeting.updated", "change_request.applied"])
     }))
 
   it.effect("a flag that moved on: nothing of the request is applied, it stays approved", () =>

@@ -4,7 +4,7 @@ import type { TargetingInput } from "../../src/domain/definitions/Targeting.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
 import { Flags } from "../../src/services/Flags.js"
-import { booleanFlag, type Contract, failureTag, givenProject } from "./Backend.js"
+import { booleanFlag, type Contract, failureTag, givenProject, flagData } from "./Backend.js"
 
 const staging = (rules: TargetingInput["rules"]): TargetingInput => ({
   environment: "staging",
@@ -43,7 +43,7 @@ export const environmentCopyContract: Contract = (it) => {
       }
       expect((yield* flags.get(projectId, "c")).version).toBe(1)
       const events = (yield* outbox.list(projectId)).slice(before)
-      expect(events.map((e) => [e.event.type, e.event.data.flag.key, e.event.data.environment])).toEqual([
+      expect(events.map((e) => [e.event.type, flagData(e.event).flag.key, flagData(e.event).environment])).toEqual([
         ["targeting.updated", "a", "production"],
         ["targeting.updated", "b", "production"]
       ])

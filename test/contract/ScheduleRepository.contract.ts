@@ -10,7 +10,7 @@ import { Audit } from "../../src/services/Audit.js"
 import { Flags } from "../../src/services/Flags.js"
 import * as Scheduler from "../../src/services/Scheduler.js"
 import { Schedules } from "../../src/services/Schedules.js"
-import { booleanFlag, type Contract, failureTag, givenFlag, givenProject } from "./Backend.js"
+import { booleanFlag, type Contract, failureTag, givenFlag, givenProject, flagData } from "./Backend.js"
 
 /**
  * Scheduled changes: the repository's leases and settlement, and the scheduler over them applying
@@ -209,9 +209,9 @@ export const scheduleContract: Contract = (it) => {
         ...e,
         id: "id",
         occurredAt: "t",
-        data: { ...e.data, flag: { ...e.data.flag, id: "id", key: "key", name: "name", createdAt: "t", updatedAt: "t" } }
+        data: { ...flagData(e), flag: { ...flagData(e).flag, id: "id", key: "key", name: "name", createdAt: "t", updatedAt: "t" } }
       })
-      expect(events.map((e) => e.data.flag.key)).toEqual(["by-hand", "flag"])
+      expect(events.map((e) => flagData(e).flag.key)).toEqual(["by-hand", "flag"])
       expect(normalize(events[1]!)).toEqual(normalize(events[0]!))
       // Announcements are published after commit; give a cross-process feed a moment.
       yield* Effect.sleep("200 millis")

@@ -5,7 +5,7 @@ import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Segments } from "../../src/services/Segments.js"
-import { type Contract, givenFlag } from "./Backend.js"
+import { type Contract, givenFlag, flagData } from "./Backend.js"
 
 const enabledWith = (environment: string, rules: TargetingInput["rules"]): TargetingInput => ({
   environment,
@@ -154,7 +154,7 @@ export const targetingContract: Contract = (it) => {
           )
         }
         const events = (yield* outbox.list(projectId)).filter((e) => e.event.type === "targeting.updated")
-        expect(events.map((e) => e.event.data.flag.version).sort((a, b) => a - b)).toEqual(
+        expect(events.map((e) => flagData(e.event).flag.version).sort((a, b) => a - b)).toEqual(
           results.map((f) => f.version).sort((a, b) => a - b)
         )
       }),

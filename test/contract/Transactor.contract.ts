@@ -11,7 +11,7 @@ import * as EnvironmentsService from "../../src/services/Environments.js"
 import * as FlagsService from "../../src/services/Flags.js"
 import { Flags } from "../../src/services/Flags.js"
 import { Projects } from "../../src/services/Projects.js"
-import { booleanFlag, type Contract, freshProjectId, givenFlag, givenProject } from "./Backend.js"
+import { booleanFlag, type Contract, freshProjectId, givenFlag, givenProject, flagData } from "./Backend.js"
 
 const boom = new StorageError({ message: "injected failure" })
 
@@ -68,7 +68,7 @@ export const transactorContract: Contract = (it) => {
         })
       )
       expect((yield* flags.list(projectId)).map((f) => f.key)).toEqual(["outer", "after"])
-      expect((yield* (yield* EventOutbox).list(projectId)).map((e) => e.event.data.flag.key)).toEqual(["outer", "after"])
+      expect((yield* (yield* EventOutbox).list(projectId)).map((e) => flagData(e.event).flag.key)).toEqual(["outer", "after"])
     }))
 
   it.effect("creating a flag whose outbox append fails leaves no flag and no revision bump", () =>

@@ -241,11 +241,23 @@ describe("what tools need from the document", () => {
     expect(responses["304"].headers.ETag.schema).toEqual({ type: "string" })
   })
   it("describes each webhook event's payload under OpenAPI 3.1 webhooks", () => {
-    expect(Object.keys(spec.webhooks).sort()).toEqual(["flag.created", "flag.deleted", "flag.updated", "targeting.updated"])
+    expect(Object.keys(spec.webhooks).sort()).toEqual([
+      "change_request.applied",
+      "change_request.approved",
+      "change_request.opened",
+      "change_request.rejected",
+      "flag.created",
+      "flag.deleted",
+      "flag.updated",
+      "targeting.updated"
+    ])
     const created = spec.webhooks["flag.created"].post
     expect(created.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookEvent" })
     expect(created.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"])
-    expect(spec.components.schemas.WebhookEvent.properties.data.properties.flag).toEqual({ $ref: "#/components/schemas/Flag" })
+    // A flag's event carries the flag, a change request's the request.
+    const [flagData, requestData] = spec.components.schemas.WebhookEvent.properties.data.anyOf
+    expect(flagData.properties.flag).toEqual({ $ref: "#/components/schemas/Flag" })
+    expect(requestData.properties.changeRequest).toEqual({ $ref: "#/components/schemas/ChangeRequest" })
   })
 })
 

@@ -64,7 +64,7 @@ describe("two schedulers on one PostgreSQL", () => {
         const flags = yield* Effect.provide(Effect.flatMap(Flags, (f) => f.list("p")), second)
         expect(flags.map((f) => f.version)).toEqual(Array(SCHEDULES).fill(2))
         const events = yield* Effect.provide(Effect.flatMap(EventOutbox, (o) => o.list("p")), second)
-        const applied = events.filter((e) => e.event.type === "targeting.updated").map((e) => e.event.data.flag.key)
+        const applied = events.filter((e) => e.event.type === "targeting.updated").map((e) => ("flag" in e.event.data ? e.event.data.flag.key : e.event.type))
         expect(applied.sort()).toEqual(Array.from({ length: SCHEDULES }, (_, i) => `f${i}`).sort())
       }).pipe(Effect.scoped), 120_000)
   }

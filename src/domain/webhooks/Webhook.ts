@@ -1,10 +1,19 @@
 import * as Schema from "effect/Schema"
+import { ChangeRequest } from "../changes/ChangeRequest.js"
 import { Flag } from "../definitions/Flag.js"
 import { Timestamp } from "../definitions/Ids.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"
 
-export const WebhookEventType = Schema.Literal("flag.created", "flag.updated", "flag.deleted", "targeting.updated")
+/** Events of flags (what is served changed). */
+export const FlagEventType = Schema.Literal("flag.created", "flag.updated", "flag.deleted", "targeting.updated")
+export type FlagEventType = typeof FlagEventType.Type
+
+/** Events of change requests (docs/change-requests.md): opt-in like the others. */
+export const ChangeRequestEventType = Schema.Literal("change_request.opened", "change_request.approved", "change_request.rejected", "change_request.applied")
+export type ChangeRequestEventType = typeof ChangeRequestEventType.Type
+
+export const WebhookEventType = Schema.Literal(...FlagEventType.literals, ...ChangeRequestEventType.literals)
 export type WebhookEventType = typeof WebhookEventType.Type
 
 /** The webhook record as the API returns it: the secret itself never leaves the server. */
@@ -52,10 +61,16 @@ export const WebhookEvent = Schema.Struct({
   type: WebhookEventType,
   projectId: Schema.String,
   occurredAt: Timestamp,
-  data: Schema.Struct({
-    flag: Flag,
-    environment: Schema.optional(Schema.String)
-  })
+  /** A flag's event: the flag (and the environment of a targeting change); a change request's: the request. */
+  data: Schema.Union(
+    Schema.Struct({
+      flag: Flag,
+      environment: Schema.optional(Schema.String)
+    }),
+    Schema.Struct({
+      changeRequest: ChangeRequest
+    })
+  )
 }).annotations(documentName("WebhookEvent"))
 export type WebhookEvent = typeof WebhookEvent.Type
 
@@ -66,7 +81,7 @@ export type WebhookEvent = typeof WebhookEvent.Type
  */
 export const makeFlagEvent = (params: {
   readonly id: string
-  readonly type: WebhookEventType
+  readonly type: FlagEventType
   readonly projectId: string
   readonly occurredAt: string
   readonly flag: Flag
@@ -80,4 +95,19 @@ export const makeFlagEvent = (params: {
     params.environment === undefined
       ? { flag: params.flag }
       : { flag: params.flag, environment: params.environment }
+})
+
+/** The payload of a change request's event: the request as the API shows it after the change. */
+export const makeChangeRequestEvent = (params: {
+  readonly id: string
+  readonly type: ChangeRequestEventType
+  readonly projectId: string
+  readonly occurredAt: string
+  readonly changeRequest: ChangeRequest
+}): WebhookEvent => ({
+  id: params.id,
+  type: params.type,
+  projectId: params.projectId,
+  occurredAt: params.occurredAt,
+  data: { changeRequest: params.changeRequest }
 })

@@ -7,7 +7,16 @@ import { displayedUrl, validateWebhookUrl } from "./WebhookUrl.js"
  * Pure rules of webhook records: input validation, secret rotation and the public view.
  */
 
-export const EVENT_TYPES: ReadonlyArray<WebhookEventType> = ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"]
+export const EVENT_TYPES: ReadonlyArray<WebhookEventType> = [
+  "flag.created",
+  "flag.updated",
+  "flag.deleted",
+  "targeting.updated",
+  "change_request.opened",
+  "change_request.approved",
+  "change_request.rejected",
+  "change_request.applied"
+]
 /** How long a rotated-out secret keeps signing deliveries (alongside the new one). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000
 
