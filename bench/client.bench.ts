@@ -3,6 +3,9 @@
  *
  *   Evaluate.evaluate            the bare evaluator on the compiled snapshot (the baseline)
  *   flags.string(...)            the Flagport client (target: within 1.1x of the baseline)
+ *   flags.string, onEvaluation   the same with an `onEvaluation` hook that keeps the last event
+ *                                (what an exposure hook that queues costs; without a hook the row
+ *                                above takes a path that allocates nothing for it)
  *   FlagportProvider alone       the provider's resolve, awaited, without the OpenFeature SDK
  *   OpenFeature, Flagport        OpenFeature's getStringValue over FlagportProvider (awaited per call)
  *   OpenFeature, flagd-core      the same OpenFeature SDK over flagd's in-process evaluator, wrapped
@@ -23,7 +26,7 @@ import { createRequire } from "node:module"
 import * as os from "node:os"
 import { pathToFileURL } from "node:url"
 import { OpenFeature, type Provider, type ResolutionDetails } from "@openfeature/server-sdk"
-import { createClient } from "../adapters/client/index.js"
+import { createClient, type EvaluationEvent } from "../adapters/client/index.js"
 import { FlagportProvider } from "../adapters/openfeature/index.js"
 import * as Evaluate from "../src/domain/evaluation/Evaluate.js"
 import { runGauge } from "./gauge.js"
@@ -54,6 +57,16 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const compiled = Evaluate.compile(w2)
 const flags = await createClient({ url, key: "bench", environment: "production", stream: false, pollIntervalMs: 3_600_000, ...(process.env["NOCOUNT"] ? { sendInsights: false } : {}) })
 if (flags.string(FLAG, contexts[0]!, "?") !== Evaluate.evaluate(compiled, FLAG, contexts[0]!).value) throw new Error("the client disagrees with Evaluate")
+let lastExposure: EvaluationEvent | undefined
+const hooked = await createClient({
+  url,
+  key: "bench",
+  environment: "production",
+  stream: false,
+  pollIntervalMs: 3_600_000,
+  ...(process.env["NOCOUNT"] ? { sendInsights: false } : {}),
+  onEvaluation: (event) => void (lastExposure = event)
+})
 const provider = new FlagportProvider(flags)
 await OpenFeature.setProviderAndWait("flagport", provider)
 const ofFlagport = OpenFeature.getClient("flagport")
@@ -72,6 +85,13 @@ const rows: Array<{ name: string; run: () => Promise<number> }> = [
     name: "flags.string (flagport/client)",
     run: time(SYNC_OPS, (ops) => {
       for (let i = 0; i < ops; i++) sink ^= flags.string(FLAG, contexts[i % 1000]!, "?").length
+    })
+  },
+  {
+    name: "flags.string with onEvaluation",
+    run: time(SYNC_OPS, (ops) => {
+      for (let i = 0; i < ops; i++) sink ^= hooked.string(FLAG, contexts[i % 1000]!, "?").length
+      if (lastExposure?.flagKey !== FLAG) throw new Error("the hook saw nothing")
     })
   },
   {
@@ -167,5 +187,6 @@ for (const [i, row] of rows.entries()) {
 }
 console.log(`(sink ${sink})`)
 await flags.close()
+await hooked.close()
 await OpenFeature.close()
 server.close()

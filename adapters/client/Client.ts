@@ -25,7 +25,7 @@ import { regexEngineFor } from "./RegexLoading.js"
 import { type Polling, startPolling } from "./Polling.js"
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
-import type { ClientEventName, ClientEvents, ClientStatus, Detail, FlagContext, FlagType, FlagTypes, Json, KeyFor, KeyOf, UntypedFlags } from "./Types.js"
+import type { ClientEventName, ClientEvents, ClientStatus, Detail, EvaluationEvent, FlagContext, FlagType, FlagTypes, Json, KeyFor, KeyOf, UntypedFlags } from "./Types.js"
 
 /**
  * The SDK. `F` is the project's flags as `flagport codegen` declares them (`createClient<Flags>`):
@@ -76,8 +76,12 @@ class FlagportClientImpl implements Client {
 
   /** Counts evaluations for the server's insights (null when `sendInsights: false`). */
   private readonly insights: InsightsReporter | null
+  /** `onEvaluation`, or null: the getters test it once and otherwise take the path without it. */
+  private readonly hook: ((event: EvaluationEvent) => void) | null
+  private hookFailed = false
 
   constructor(private readonly settings: Settings) {
+    this.hook = settings.onEvaluation
     this.insights = settings.insightsIntervalMs === null
       ? null
       : new InsightsReporter(settings.endpoint, settings.timers, { refused: (message) => this.report(message) })
@@ -105,16 +109,19 @@ class FlagportClientImpl implements Client {
   }
 
   boolean(flagKey: string, context: FlagContext, fallback: boolean): boolean {
+    if (this.hook !== null) return this.detail(flagKey, context, fallback, "boolean").value
     const value = this.value(flagKey, context, "boolean")
     return typeof value === "boolean" ? value : fallback
   }
 
   string(flagKey: string, context: FlagContext, fallback: string): string {
+    if (this.hook !== null) return this.detail(flagKey, context, fallback, "string").value
     const value = this.value(flagKey, context, "string")
     return typeof value === "string" ? value : fallback
   }
 
   number(flagKey: string, context: FlagContext, fallback: number): number {
+    if (this.hook !== null) return this.detail(flagKey, context, fallback, "number").value
     const value = this.value(flagKey, context, "number")
     return typeof value === "number" ? value : fallback
   }
@@ -124,6 +131,23 @@ class FlagportClientImpl implements Client {
   }
 
   detail<T>(flagKey: string, context: FlagContext, fallback: T, type: FlagType = typeOfFallback(fallback)): Detail<T> {
+    const detail = this.evaluate(flagKey, context, fallback, type)
+    if (this.hook !== null) this.expose(detail, context)
+    return detail
+  }
+
+  /** Tells the hook; what it throws stays here (evaluation never throws), reported once as an `error` event. */
+  private expose(detail: Detail<unknown>, context: FlagContext): void {
+    try {
+      this.hook!({ ...detail, contextKey: typeof context?.key === "string" ? context.key : undefined })
+    } catch (error) {
+      if (this.hookFailed) return
+      this.hookFailed = true
+      this.events.emit("error", `onEvaluation threw (reported once): ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  private evaluate<T>(flagKey: string, context: FlagContext, fallback: T, type: FlagType): Detail<T> {
     const installed = this.installed
     if (installed === null) return errorDetail(flagKey, fallback, "PROVIDER_NOT_READY", "no configuration yet: the server has not answered")
     try {

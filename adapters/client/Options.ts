@@ -6,6 +6,7 @@ import { type BackoffPolicy, DEFAULT_BACKOFF } from "./Backoff.js"
 import type { ConfigSnapshot } from "./Core.js"
 import type { Endpoint } from "./Endpoint.js"
 import { realTimers, type Timers } from "./Timers.js"
+import type { EvaluationEvent } from "./Types.js"
 
 export interface ClientOptions {
   /** The Flagport server's base URL, mount prefix included, e.g. `https://flags.example.com`. */
@@ -40,6 +41,14 @@ export interface ClientOptions {
   readonly sendInsights?: boolean
   /** How often counts are sent (default 60 000 ms). */
   readonly insightsIntervalMs?: number
+  /**
+   * Called after every evaluation by a getter or `detail` (not `all`), synchronously, with the flag,
+   * the variation served, the reason, the context's key and the value: exposure events for an
+   * analytics pipeline or a log. Without it the getters allocate nothing for it. It should return
+   * quickly (queue, do not send); what it throws is caught and reported once as an `error` event,
+   * never reaching the caller.
+   */
+  readonly onEvaluation?: (event: EvaluationEvent) => void
   /** The `fetch` to use (default: the global one). */
   readonly fetch?: typeof globalThis.fetch
   /** Time source (default: real timers). Tests drive the client with a fake one. */
@@ -56,6 +65,8 @@ export interface Settings {
   readonly timers: Timers
   /** Milliseconds between two sends of evaluation counts; null: counts are not sent. */
   readonly insightsIntervalMs: number | null
+  /** The evaluation hook; null when there is none. */
+  readonly onEvaluation: ((event: EvaluationEvent) => void) | null
 }
 
 /** Five minutes between attempts at a stream endpoint the server does not have. */
@@ -79,6 +90,7 @@ export const settingsOf = (options: ClientOptions): Settings => {
   if (typeof options.key !== "string" || options.key.length === 0) throw new TypeError("flagport: key must be a non-empty API key")
   const fetchFn = options.fetch ?? globalThis.fetch
   if (typeof fetchFn !== "function") throw new TypeError("flagport: no fetch on this runtime; pass options.fetch")
+  if (options.onEvaluation !== undefined && typeof options.onEvaluation !== "function") throw new TypeError("flagport: onEvaluation must be a function")
   const backoff: BackoffPolicy = {
     initialMs: positive("backoff.initialMs", options.backoff?.initialMs, DEFAULT_BACKOFF.initialMs),
     maxMs: positive("backoff.maxMs", options.backoff?.maxMs, DEFAULT_BACKOFF.maxMs),
@@ -99,6 +111,7 @@ export const settingsOf = (options: ClientOptions): Settings => {
     streamIdleTimeoutMs: positive("streamIdleTimeoutMs", options.streamIdleTimeoutMs, 45_000),
     backoff,
     timers: options.timers ?? realTimers,
-    insightsIntervalMs: options.sendInsights === false ? null : positive("insightsIntervalMs", options.insightsIntervalMs, 60_000)
+    insightsIntervalMs: options.sendInsights === false ? null : positive("insightsIntervalMs", options.insightsIntervalMs, 60_000),
+    onEvaluation: options.onEvaluation ?? null
   }
 }

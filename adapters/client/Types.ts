@@ -80,6 +80,16 @@ export interface Detail<T> {
   readonly static?: boolean
 }
 
+/**
+ * One evaluation as `onEvaluation` sees it (an exposure: this context was served this variation):
+ * the `Detail` the caller got, with the context's key. `variationKey` is null and `errorCode` set
+ * when the caller's fallback was served.
+ */
+export interface EvaluationEvent<T = unknown> extends Detail<T> {
+  /** The evaluated context's `key` (undefined for a context without one). */
+  readonly contextKey: string | undefined
+}
+
 /** Where the client stands; `stale` means the last attempt to reach the server failed. */
 export type ClientStatus = "starting" | "ready" | "stale" | "closed"
 
