@@ -1,0 +1,206 @@
+/**
+ * What tracing costs the evaluation routes (issue 29), run by hand:
+ *
+ *   npx tsx bench/tracing.bench.ts          (BENCH_DURATION=seconds per run, default 10;
+ *                                           BENCH_ROUNDS, default 2; BENCH_CONNECTIONS, default 50)
+ *
+ * Two standalone servers over the data of bench/http-fixture.ts (50 W2 flags, one context), each
+ * in its own child process (this file bundled by esbuild, as bench/http.bench.ts does):
+ *
+ *   tracing off                 no OTEL_* variables (the lane's path has nothing added);
+ *   tracing on                  OTEL_EXPORTER_OTLP_ENDPOINT to a sink collector (a third child
+ *                               answering 200 to every OTLP/HTTP protobuf POST), measured twice:
+ *     - without traceparent     callers that do not trace (the lane starts no span: a header lookup),
+ *     - with traceparent        every request carries a sampled W3C traceparent, so each gets a
+ *                               server span, batched and exported (the worst case for the lane).
+ *
+ * Routes: POST /v1/evaluate and GET /v1/flags/{flagKey}/eval. Rounds rotate the order of the three
+ * rows so drift of the machine hits all of them. Target (issue 29): "on" within 10% of "off".
+ * Prints a Markdown table: mean req/s per row, on / off ratios, worst p99.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import { cpus, tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import autocannon from "autocannon"
+import { Effect } from "effect"
+import { startServer } from "../adapters/http/serving/Server.js"
+import * as StorageLayer from "../adapters/app/Composition.js"
+import { CONTEXT, seedW2Project } from "./http-fixture.js"
+
+const SELF = fileURLToPath(import.meta.url)
+const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
+const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
+const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+// Child: Flagport (the OTEL_* variables, if any, come from the parent).
+const serveFlagport = async (dir: string) => {
+  const databaseUrl = `sqlite:${join(dir, "bench.db")}`
+  const clientKey = await Effect.runPromise(seedW2Project.pipe(Effect.provide(StorageLayer.fromDatabaseUrl(databaseUrl))))
+  const server = await startServer({ port: 0, host: "127.0.0.1", databaseUrl, webhooks: false, schedules: false })
+  process.stdout.write(`${JSON.stringify({ port: server.port, clientKey })}\n`)
+  process.on("SIGTERM", () => void server.close().then(() => process.exit(0)))
+}
+
+// Child: a collector that takes every export and answers 200 (counting the bytes received).
+const serveSink = () => {
+  let bytes = 0
+  let posts = 0
+  const server = createServer((req, res) => {
+    req.on("data", (chunk: Buffer) => (bytes += chunk.length))
+    req.on("end", () => {
+      posts++
+      res.writeHead(200, { "content-type": "application/x-protobuf" })
+      res.end()
+    })
+  })
+  server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`))
+  process.on("SIGTERM", () => {
+    process.stderr.write(`collector: ${posts} exports, ${bytes} bytes\n`)
+    process.exit(0)
+  })
+}
+
+let bundled: Promise<string> | undefined
+const bundle = (): Promise<string> =>
+  bundled ??= (async () => {
+    const esbuild = await import("esbuild")
+    const outfile = join(dirname(SELF), `.tracing-bench-${process.pid}.mjs`)
+    try {
+      await esbuild.build({
+        entryPoints: [SELF],
+        outfile,
+        bundle: true,
+        splitting: false,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        logLevel: "error",
+        external: ["better-sqlite3", "@node-rs/*", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents", "autocannon"],
+        banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" }
+      })
+    } finally {
+      await esbuild.stop()
+    }
+    process.on("exit", () => rmSync(outfile, { force: true }))
+    return outfile
+  })()
+
+const startChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: Record<string, unknown> }> =>
+  bundle().then((file) => new Promise((resolve, reject) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_")))
+    const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "inherit"], env: { ...clean, ...env } })
+    let buffer = ""
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString()
+      const newline = buffer.indexOf("\n")
+      if (newline >= 0) resolve({ child, info: JSON.parse(buffer.slice(0, newline)) as Record<string, unknown> })
+    })
+    child.on("exit", (code) => reject(new Error(`child exited with ${code}`)))
+  }))
+
+interface Scenario {
+  readonly name: string
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly headers: Record<string, string>
+  readonly body?: string
+}
+
+const scenarios = (clientKey: string, extra: Record<string, string>): Array<Scenario> => [
+  {
+    name: "POST /v1/evaluate (50 flags)",
+    method: "POST",
+    path: "/v1/evaluate",
+    headers: { authorization: `Bearer ${clientKey}`, "content-type": "application/json", ...extra },
+    body: JSON.stringify({ environment: "production", context: CONTEXT })
+  },
+  {
+    name: "GET /v1/flags/{flagKey}/eval",
+    method: "GET",
+    path: `/v1/flags/w2-flag-7/eval?environment=production&key=user-42&attributes=${encodeURIComponent(JSON.stringify(CONTEXT.attributes))}`,
+    headers: { authorization: `Bearer ${clientKey}`, ...extra }
+  }
+]
+
+const load = (port: number, scenario: Scenario, duration: number) =>
+  autocannon({
+    url: `http://127.0.0.1:${port}${scenario.path}`,
+    connections: CONNECTIONS,
+    duration,
+    method: scenario.method,
+    headers: scenario.headers,
+    ...(scenario.body === undefined ? {} : { body: scenario.body })
+  })
+
+const main = async () => {
+  const dirs = [mkdtempSync(join(tmpdir(), "flagport-trace-off-")), mkdtempSync(join(tmpdir(), "flagport-trace-on-"))]
+  const children: Array<ChildProcess> = []
+  try {
+    const sink = await startChild(["serve-sink"])
+    children.push(sink.child)
+    const off = await startChild(["serve-flagport", dirs[0]!])
+    children.push(off.child)
+    const on = await startChild(["serve-flagport", dirs[1]!], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.info.port as number}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+      OTEL_SERVICE_NAME: "flagport-bench"
+    })
+    children.push(on.child)
+    const rows = [
+      { name: "tracing off", port: off.info.port as number, scenarios: scenarios(off.info.clientKey as string, {}) },
+      { name: "tracing on, no traceparent", port: on.info.port as number, scenarios: scenarios(on.info.clientKey as string, {}) },
+      { name: "tracing on, traceparent", port: on.info.port as number, scenarios: scenarios(on.info.clientKey as string, { traceparent: TRACEPARENT }) }
+    ]
+    for (const row of rows) {
+      for (const scenario of row.scenarios) {
+        const response = await fetch(`http://127.0.0.1:${row.port}${scenario.path}`, {
+          method: scenario.method,
+          headers: scenario.headers,
+          ...(scenario.body === undefined ? {} : { body: scenario.body })
+        })
+        if (response.status !== 200) throw new Error(`${row.name} ${scenario.name}: ${response.status} ${await response.text()}`)
+      }
+    }
+    const results = new Map<string, Array<number>>()
+    const p99s = new Map<string, Array<number>>()
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let s = 0; s < 2; s++) {
+        const order = rows.map((_, i) => rows[(i + round + s) % rows.length]!)
+        for (const row of order) {
+          const scenario = row.scenarios[s]!
+          await load(row.port, scenario, 2) // warm-up
+          const measured = await load(row.port, scenario, DURATION)
+          if (measured.errors > 0 || measured.non2xx > 0) throw new Error(`${row.name} ${scenario.name}: ${measured.errors} errors, ${measured.non2xx} non-2xx`)
+          const id = `${scenario.name}|${row.name}`
+          results.set(id, [...(results.get(id) ?? []), measured.requests.average])
+          p99s.set(id, [...(p99s.get(id) ?? []), measured.latency.p99])
+          console.error(`round ${round + 1}: ${scenario.name}, ${row.name}: ${Math.round(measured.requests.average)} req/s, p99 ${measured.latency.p99} ms`)
+        }
+      }
+    }
+    const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
+    console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${new Date().toISOString()}`)
+    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99)\n`)
+    console.log("| route | off req/s | on, no traceparent req/s | on, traceparent req/s | on (none) / off | on (traceparent) / off | p99 off / on / on+tp |")
+    console.log("|---|---|---|---|---|---|---|")
+    for (const scenario of rows[0]!.scenarios) {
+      const [offRps, onRps, tracedRps] = rows.map((row) => mean(results.get(`${scenario.name}|${row.name}`)!))
+      const [offP, onP, tracedP] = rows.map((row) => Math.max(...p99s.get(`${scenario.name}|${row.name}`)!))
+      console.log(
+        `| ${scenario.name} | ${Math.round(offRps!)} | ${Math.round(onRps!)} | ${Math.round(tracedRps!)} | ${(onRps! / offRps!).toFixed(3)} | ${(tracedRps! / offRps!).toFixed(3)} | ${offP} / ${onP} / ${tracedP} ms |`
+      )
+    }
+  } finally {
+    for (const child of children) child.kill("SIGTERM")
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const [mode, arg] = process.argv.slice(2)
+if (mode === "serve-flagport") await serveFlagport(arg!)
+else if (mode === "serve-sink") serveSink()
+else await main()
