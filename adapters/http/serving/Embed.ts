@@ -45,6 +45,11 @@ import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusab
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 export { answerClientError } from "./ClientError.js"
+/**
+ * Traces from the OTEL_* variables (docs/operations.md#traces-opentelemetry), for a host to put
+ * under its services: `makeHandlers({ services: myServices.pipe(Layer.provideMerge(tracingLayerConfig)) })`.
+ */
+export { layerConfig as tracingLayerConfig } from "../../telemetry/Tracing.js"
 
 export interface EmbedOptions<E> extends App.HttpOptions {
   /**
