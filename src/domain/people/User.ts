@@ -24,7 +24,10 @@ export const Email = Text.pipe(
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
 
 /** The part after the `@`, lowercase: what `FLAGPORT_OIDC_ALLOWED_DOMAINS` is matched against. */
-export const emailDomain = (email: string): string => normalizeEmail(email).slice(email.lastIndexOf("@") + 1)
+export const emailDomain = (email: string): string => {
+  const normalized = normalizeEmail(email)
+  return normalized.slice(normalized.lastIndexOf("@") + 1)
+}
 
 export const User = Schema.Struct({
   id: Schema.String,

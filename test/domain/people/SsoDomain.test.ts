@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { domainAllowed, parseAllowedDomains } from "../../../src/domain/people/SsoDomain.js"
 import { setupUrl } from "../../../src/domain/people/SetupLink.js"
+import { emailDomain } from "../../../src/domain/people/User.js"
 
 describe("FLAGPORT_OIDC_ALLOWED_DOMAINS", () => {
   it.each([
@@ -22,6 +23,20 @@ describe("FLAGPORT_OIDC_ALLOWED_DOMAINS", () => {
     { email: "edna@evil.test", allowed: ["example.com", "corp.example"], ok: false }
   ])("$email with $allowed: $ok", ({ email, allowed, ok }) => {
     expect(domainAllowed(email, allowed)).toBe(ok)
+  })
+})
+
+describe("emailDomain", () => {
+  // The index of the @ is taken in the trimmed text, not in the raw one (leading spaces shifted it).
+  it.each([
+    { email: "edna@example.com", domain: "example.com" },
+    { email: "Edna@EXAMPLE.com", domain: "example.com" },
+    { email: " edna@example.com", domain: "example.com" },
+    { email: "   edna@example.com  ", domain: "example.com" },
+    { email: "\tEdna@Corp.Example\n", domain: "corp.example" },
+    { email: "a@b@example.com", domain: "example.com" }
+  ])("'$email' -> $domain", ({ email, domain }) => {
+    expect(emailDomain(email)).toBe(domain)
   })
 })
 
