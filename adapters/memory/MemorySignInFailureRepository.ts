@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"
+import { type SignInAdmission, SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"
 import { MemoryDb } from "./MemoryDb.js"
 
 /** The reference SignInFailureRepository: failure times per normalized email. */
@@ -13,6 +13,12 @@ export const layer = Layer.effect(
     return SignInFailureRepository.of({
       record: (email, at, forgetUpTo) =>
         table.update((map) => new Map(map).set(email, [...(map.get(email) ?? []).filter((t) => t > forgetUpTo), at])),
+      admit: (email, at, forgetUpTo, limit) =>
+        table.modify((map): readonly [SignInAdmission, ReadonlyMap<string, ReadonlyArray<string>>] => {
+          const kept = (map.get(email) ?? []).filter((t) => t > forgetUpTo)
+          if (kept.length >= limit) return [{ _tag: "Refused", failures: [...kept].sort() }, new Map(map).set(email, kept)]
+          return [{ _tag: "Admitted" }, new Map(map).set(email, [...kept, at])]
+        }),
       since: (email, since) => Effect.map(table.get, (map) => (map.get(email) ?? []).filter((t) => t > since).sort()),
       clear: (email) =>
         table.update((map) => {

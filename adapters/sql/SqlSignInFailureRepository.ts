@@ -3,13 +3,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"
-import { decodeRows } from "./SqlRows.js"
-import { orFail } from "./SqlSupport.js"
+import { decodeRows, SqlInteger } from "./SqlRows.js"
+import { orFail, toStorageError } from "./SqlSupport.js"
 
 /** Failed sign-ins, one row each, by normalized email and time (indexed together). */
 
 const FailureRow = Schema.Struct({ failed_at: Schema.String })
 const decodeFailures = decodeRows(FailureRow, "flagport_sign_in_failures")
+const SeqRow = Schema.Struct({ seq: SqlInteger })
+const decodeSeqs = decodeRows(SeqRow, "flagport_sign_in_failures")
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -19,6 +21,28 @@ export const make = Effect.gen(function* () {
         orFail(sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at <= ${forgetUpTo}`),
         orFail(sql`INSERT INTO flagport_sign_in_failures ${sql.insert({ email, failed_at: at })}`)
       ).pipe(Effect.asVoid),
+    admit: (email, at, forgetUpTo, limit) =>
+      Effect.gen(function* () {
+        // PostgreSQL: one attempt per email at a time (released at commit). SQLite: the DELETE
+        // below takes the database's write lock first, held to the commit.
+        yield* sql.onDialectOrElse({
+          pg: () => sql`SELECT pg_advisory_xact_lock(72460314, hashtext(${email}))`.pipe(Effect.asVoid),
+          orElse: () => Effect.void
+        })
+        yield* sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at <= ${forgetUpTo}`
+        const inserted = yield* sql`INSERT INTO flagport_sign_in_failures ${sql.insert({ email, failed_at: at })} RETURNING seq`.pipe(
+          Effect.flatMap(decodeSeqs)
+        )
+        const seq = inserted[0]!.seq
+        const before = yield* sql`SELECT failed_at FROM flagport_sign_in_failures
+          WHERE email = ${email} AND failed_at > ${forgetUpTo} AND seq <> ${seq} ORDER BY failed_at`.pipe(Effect.flatMap(decodeFailures))
+        if (before.length < limit) return { _tag: "Admitted" as const }
+        yield* sql`DELETE FROM flagport_sign_in_failures WHERE seq = ${seq}`
+        return { _tag: "Refused" as const, failures: before.map((row) => row.failed_at) }
+      }).pipe(
+        sql.withTransaction,
+        Effect.mapError((error) => (error._tag === "StorageError" ? error : toStorageError(error)))
+      ),
     since: (email, since) =>
       orFail(sql`SELECT failed_at FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at > ${since} ORDER BY failed_at`).pipe(
         Effect.flatMap(decodeFailures),

@@ -3,6 +3,15 @@ import type * as Effect from "effect/Effect"
 import type { StorageError } from "./StorageError.js"
 
 /**
+ * What `admit` answers: the attempt was counted (its row stays, as a failure, unless `clear` removes it),
+ * or refused because the email already has `limit` failures or attempts in the window (their
+ * times, oldest first; the refused attempt leaves no row).
+ */
+export type SignInAdmission =
+  | { readonly _tag: "Admitted" }
+  | { readonly _tag: "Refused"; readonly failures: ReadonlyArray<string> }
+
+/**
  * Failed password sign-ins per normalized email, in the database so the limit
  * (domain/people/SignInLimit.ts) holds across processes. Emails are stored normalized
  * (`normalizeEmail`), known or not: an unknown email is limited like a known one.
@@ -14,6 +23,14 @@ export interface SignInFailureRepositoryShape {
    * before `forgetUpTo` (outside any window that can still count them).
    */
   readonly record: (normalizedEmail: string, at: string, forgetUpTo: string) => Effect.Effect<void, StorageError>
+  /**
+   * Counts an attempt before its password is verified, atomically per email across processes (one
+   * transaction: PostgreSQL takes a per-email lock, SQLite's write lock serializes it): forgets the
+   * email's failures at or before `forgetUpTo`, then records the attempt at `at` as a failure
+   * unless `limit` or more rows remain after `forgetUpTo`, in which case it is refused and nothing
+   * is recorded. Of any number of simultaneous attempts, at most `limit` are admitted in a window.
+   */
+  readonly admit: (normalizedEmail: string, at: string, forgetUpTo: string, limit: number) => Effect.Effect<SignInAdmission, StorageError>
   /** The times of the email's failures after `since`, oldest first. */
   readonly since: (normalizedEmail: string, since: string) => Effect.Effect<ReadonlyArray<string>, StorageError>
   /** Forgets every failure of the email (after a successful sign-in). */

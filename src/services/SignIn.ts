@@ -11,7 +11,7 @@ import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { Forbidden, RateLimited, Unauthenticated } from "../domain/Errors.js"
 import type { Role } from "../domain/people/Role.js"
 import { SIGN_IN_REFUSALS } from "../domain/people/SignInRefusal.js"
-import { failureWindowStart, signInRetryAfterSeconds } from "../domain/people/SignInLimit.js"
+import { failureWindowStart, SIGN_IN_FAILURE_LIMIT, signInRetryAfterSeconds } from "../domain/people/SignInLimit.js"
 import { domainAllowed } from "../domain/people/SsoDomain.js"
 import { normalizeEmail, PASSWORD_MAX_LENGTH, type User, type UserWithMemberships } from "../domain/people/User.js"
 import { emailProblems } from "../domain/people/ValidatePerson.js"
@@ -46,7 +46,9 @@ export interface SignInShape {
    * password" alike for a wrong password, an unknown email, a user without a password and a
    * disabled user, each after one Argon2id verification (the same time). 429 `RateLimited` after
    * 10 failures for the email within 15 minutes, until the window has passed, even with the right
-   * password. A success forgets the email's failures.
+   * password. The attempt is counted before the verification, atomically in the database, so
+   * simultaneous attempts (from any number of processes) get at most 10 verifications a window.
+   * A success forgets the email's failures.
    */
   readonly withPassword: (
     email: string,
@@ -74,9 +76,11 @@ export const make = Effect.gen(function* () {
     const normalized = normalizeEmail(email)
     const millis = yield* Clock.currentTimeMillis
     const windowStart = formatTimestamp(failureWindowStart(millis))
-    const recent = yield* failures.since(normalized, windowStart)
-    const retryAfterSeconds = signInRetryAfterSeconds(recent.map(Date.parse), millis)
-    if (retryAfterSeconds !== null) {
+    // The attempt is counted before its password is verified, atomically per email in the
+    // database: of any number of simultaneous attempts, at most the limit get a verification.
+    const admission = yield* failures.admit(normalized, formatTimestamp(millis), windowStart, SIGN_IN_FAILURE_LIMIT)
+    if (admission._tag === "Refused") {
+      const retryAfterSeconds = signInRetryAfterSeconds(admission.failures.map(Date.parse), millis) ?? 1
       return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
     }
     const user = yield* users.findByEmail(normalized)
@@ -89,10 +93,10 @@ export const make = Effect.gen(function* () {
       password.length > PASSWORD_MAX_LENGTH ? "" : password
     )
     if (!matches || Option.isNone(user) || Option.isNone(stored) || user.value.disabledAt !== null || password.length > PASSWORD_MAX_LENGTH) {
-      yield* failures.record(normalized, formatTimestamp(millis), windowStart)
+      // The attempt's row stays: it is this failure.
       return yield* new Unauthenticated({ message: INVALID_CREDENTIALS })
     }
-    if (recent.length > 0) yield* failures.clear(normalized)
+    yield* failures.clear(normalized) // this attempt's row with the others
     const memberships = yield* users.membershipsOf(user.value.id)
     return { user: user.value, memberships }
   })

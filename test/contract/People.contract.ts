@@ -283,6 +283,26 @@ export const signInFailureContract: Contract = (it) => {
       expect(yield* failures.since(b, T(0))).toEqual([T(2)])
     }))
 
+  it.effect("admit: an attempt is recorded unless the limit's worth remain in the window; a refusal records nothing", () =>
+    Effect.gen(function* () {
+      const failures = yield* SignInFailureRepository
+      const a = `admit.${fresh()}@example.com`
+      for (let i = 1; i <= 3; i++) expect(yield* failures.admit(a, T(i), T(0), 3)).toEqual({ _tag: "Admitted" })
+      expect(yield* failures.admit(a, T(4), T(0), 3)).toEqual({ _tag: "Refused", failures: [T(1), T(2), T(3)] })
+      expect(yield* failures.since(a, T(0))).toEqual([T(1), T(2), T(3)])
+      // Old ones are forgotten first: with T(1) out of the window, there is room again.
+      expect(yield* failures.admit(a, T(5), T(1), 3)).toEqual({ _tag: "Admitted" })
+      expect(yield* failures.since(a, T(0))).toEqual([T(2), T(3), T(5)])
+      // Simultaneous attempts: exactly the limit admitted.
+      const b = `admit.b.${fresh()}@example.com`
+      const answers = yield* Effect.all(
+        Array.from({ length: 12 }, () => failures.admit(b, T(6), T(0), 5)),
+        { concurrency: "unbounded" }
+      )
+      expect(answers.filter((x) => x._tag === "Admitted").length).toBe(5)
+      expect((yield* failures.since(b, T(0))).length).toBe(5)
+    }))
+
   it.effect("ten failures for one email in the window: 429 even with the right password; the same 401 for every other failure", () =>
     Effect.gen(function* () {
       const users = yield* Users
