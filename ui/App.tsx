@@ -1,15 +1,19 @@
 /**
  * The dashboard's frame: the setup page of a setup link; sign-in until a person or a key is
  * signed in; then the header (project, the person's menu or the key's sign-out), the navigation
- * (the entries the role allows) and the page of the current route.
+ * (the entries the role allows, the change requests with how many are open) and the page of the
+ * current route.
  */
+import { useEffect } from "preact/hooks"
 import { ConfirmDialog } from "./components/Confirm.js"
 import { Field } from "./components/Field.js"
 import { PersonMenu } from "./components/PersonMenu.js"
+import { countLive, liveCount } from "./lib/changes.js"
 import { allows, isGlobalAdmin } from "./lib/roles.js"
 import { entry, href, route, type Route } from "./lib/router.js"
 import { chooseProject, me, projectId, projects, serverKey, signedIn, signOut } from "./lib/session.js"
 import { AuditPage } from "./pages/AuditPage.js"
+import { ChangeRequestsPage } from "./pages/ChangeRequestsPage.js"
 import { EnvironmentsPage } from "./pages/EnvironmentsPage.js"
 import { FlagPage } from "./pages/FlagPage.js"
 import { FlagsPage } from "./pages/FlagsPage.js"
@@ -29,6 +33,8 @@ interface NavEntry {
   readonly pages: ReadonlyArray<Route["page"]>
   /** Shown only when this holds (the role allows the page); absent: always. */
   readonly shown?: () => boolean
+  /** A number beside the label (the open change requests), when there is one. */
+  readonly count?: () => number | null
 }
 
 const manages = () => allows("manage")
@@ -51,6 +57,7 @@ const NAV: ReadonlyArray<NavEntry> = [
   { label: "Keys", route: { page: "keys" }, pages: ["keys"], shown: manages },
   { label: "Audit log", route: { page: "audit" }, pages: ["audit"] },
   { label: "Schedules", route: { page: "schedules" }, pages: ["schedules"] },
+  { label: "Change requests", route: { page: "change-requests" }, pages: ["change-requests"], count: () => liveCount.value },
   { label: "Members", route: { page: "members" }, pages: ["members"], shown: manages },
   { label: "Users", route: { page: "users" }, pages: ["users"], shown: seesUsers }
 ]
@@ -75,12 +82,24 @@ const Page = ({ project, at }: { project: string; at: Route }) => {
       return <AuditPage projectId={project} />
     case "schedules":
       return <SchedulesPage projectId={project} />
+    case "change-requests":
+      return <ChangeRequestsPage projectId={project} />
     case "members":
       return <MembersPage projectId={project} />
     case "users":
       return <UsersPage />
   }
 }
+
+/** How many are waiting (shown only when some are): " 2" read as "2 open". */
+const Count = ({ n }: { n: number | null }) =>
+  n === null || n === 0 ? null : (
+    <span class="count">
+      {" "}
+      {n}
+      <span class="visually-hidden"> open</span>
+    </span>
+  )
 
 const ProjectPicker = () => (
   <Field label="Project" class="inline">
@@ -109,6 +128,14 @@ export const App = () => {
   const at = route.value
   const who = me.value
   return (
+    <Frame project={project} at={at} who={who} />
+  )
+}
+
+/** The frame of a signed-in page; the open change requests are counted again when the project changes. */
+const Frame = ({ project, at, who }: { project: string | null; at: Route; who: typeof me.value }) => {
+  useEffect(() => void countLive(project), [project])
+  return (
     <>
       <a class="skip" href="#main">Skip to content</a>
       <header>
@@ -117,7 +144,10 @@ export const App = () => {
           <ul>
             {NAV.filter((n) => n.shown?.() ?? true).map((n) => (
               <li key={n.label}>
-                <a href={href(n.route)} aria-current={n.pages.includes(at.page) ? "page" : undefined}>{n.label}</a>
+                <a href={href(n.route)} aria-current={n.pages.includes(at.page) ? "page" : undefined}>
+                  {n.label}
+                  <Count n={n.count?.() ?? null} />
+                </a>
               </li>
             ))}
           </ul>

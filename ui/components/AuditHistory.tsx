@@ -1,7 +1,7 @@
 /**
  * A project's audit log as a table, newest first, narrowed by `filter`: when, who, what, where,
- * and for each entry the change as a diff of the resource before and after. Older entries come
- * page by page ("Show older").
+ * and for each entry the change as a diff of the resource before and after (a write that applied a
+ * change request names it). Older entries come page by page ("Show older").
  */
 import { useState } from "preact/hooks"
 import { actorLabel, auditQuery, type AuditFilter } from "../lib/audit.js"
@@ -9,6 +9,7 @@ import { projectPath, request } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
+import { href } from "../lib/router.js"
 import type { AuditEntry, AuditPage } from "../lib/types.js"
 import { Diff } from "./Diff.js"
 import { ErrorSummary } from "./ErrorSummary.js"
@@ -26,7 +27,14 @@ const Entry = ({ entry }: { entry: AuditEntry }) => {
       <tr>
         <td>{when(entry.at)}</td>
         <td>{actorLabel(entry.actor)}</td>
-        <td><code>{entry.action}</code></td>
+        <td>
+          <code>{entry.action}</code>
+          {entry.changeRequestId === undefined ? null : (
+            <span class="muted">
+              {" "}through <a href={href({ page: "change-requests" })}>change request {entry.changeRequestId}</a>
+            </span>
+          )}
+        </td>
         <td>
           {entry.resource.type} <code>{entry.resource.key}</code>
         </td>

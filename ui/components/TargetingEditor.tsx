@@ -6,13 +6,20 @@
  * offered. The parent remounts it after a save or a reload (keyed by the flag's version), so it
  * always starts from what is stored. Instead of saving now, the same targeting can be scheduled
  * for a date and time (`onScheduled`).
+ *
+ * In a protected environment a person does not save: `proposing`, the save becomes "Propose
+ * change" with a title and a description, and opens a change request for this flag with the
+ * targeting shown (`onProposed`); the API's refusal of a change is shown at the same fields as the
+ * PUT's (its paths under `changes[0].targeting` are read as the PUT's). Scheduling is not offered
+ * there (a person's schedule into a protected environment is refused).
  */
 import { useState } from "preact/hooks"
 import { ifMatch, projectPath, request, seg } from "../lib/api.js"
+import { changeTargeting, propose } from "../lib/changes.js"
 import { isProductionLike } from "../lib/settings.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
-import type { EnvironmentConfig, Flag, Prerequisite, Rule, Schedule, Segment } from "../lib/types.js"
+import type { ChangeRequest, EnvironmentConfig, Flag, Prerequisite, Rule, Schedule, Segment } from "../lib/types.js"
 import { ask } from "./Confirm.js"
 import { Diff } from "./Diff.js"
 import { ErrorSummary } from "./ErrorSummary.js"
@@ -70,6 +77,9 @@ export const TargetingEditor = (props: {
   onSaved: (flag: Flag) => void
   onScheduled: (schedule: Schedule) => void
   onReload: () => void
+  /** The environment is protected and a person edits: propose instead of saving. */
+  proposing?: boolean
+  onProposed?: (request: ChangeRequest) => void
 }) => {
   const { flag, config } = props
   const [enabled, setEnabled] = useState(config.enabled)
@@ -78,6 +88,9 @@ export const TargetingEditor = (props: {
   const [rules, setRules] = useState<ReadonlyArray<Keyed>>(() => config.rules.map(keyed))
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const [saving, setSaving] = useState(false)
+  const [title, setTitle] = useState("")
+  const [description, setDescription] = useState("")
+  const proposing = props.proposing === true
 
   const before = targetingBody(config)
   const after = { ...before, enabled, defaultVariationKey: defaultKey, offVariationKey: offKey, rules: rules.map((k) => k.rule) }
@@ -91,8 +104,28 @@ export const TargetingEditor = (props: {
     update(next)
   }
 
+  /** The change request's refusal, its paths read as the PUT's (`changes[0].targeting.rules` is `rules`). */
+  const asTargeting = (problems: Problems): Problems => ({
+    ...problems,
+    details: problems.details.map((d) => ({ ...d, path: d.path.replace(/^changes\[0\]\.targeting\.?/, "") }))
+  })
+
+  const proposeChange = async () => {
+    setSaving(true)
+    try {
+      const created = await propose(props.projectId, { title, description, environment: config.environmentKey, flagKey: flag.key, targeting: changeTargeting(after) })
+      setProblems(NO_PROBLEMS)
+      props.onProposed?.(created)
+    } catch (error) {
+      setProblems(asTargeting(fromError(error)))
+    } finally {
+      setSaving(false)
+    }
+  }
+
   const save = async (e: Event) => {
     e.preventDefault()
+    if (proposing) return proposeChange()
     if (isProductionLike(config.environmentKey) && !(await ask(`Save the targeting of ${flag.key} in ${config.environmentKey}?`))) return
     setSaving(true)
     try {
@@ -145,19 +178,32 @@ export const TargetingEditor = (props: {
         Add rule
       </button>
       <Diff before={before} after={after} label={`Change to ${config.environmentKey}`} />
+      {proposing ? (
+        <div class="proposal">
+          <p class="muted">{config.environmentKey} is protected: your change is proposed as a change request, and applied once someone else approves it.</p>
+          <div class="row">
+            <Field label="Title" problems={at(problems, "title")}>
+              {(ctl) => <input {...ctl} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
+            </Field>
+            <Field label="Description" problems={at(problems, "description")} class="grow">
+              {(ctl) => <input {...ctl} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+            </Field>
+          </div>
+        </div>
+      ) : null}
       <div class="actions">
-        <button type="submit" disabled={!changed || saving}>
-          {saving ? "Saving…" : `Save targeting in ${config.environmentKey}`}
+        <button type="submit" disabled={!changed || saving || (proposing && title.trim() === "")}>
+          {saving ? (proposing ? "Proposing…" : "Saving…") : proposing ? "Propose change" : `Save targeting in ${config.environmentKey}`}
         </button>
       </div>
-      <ScheduleChange
+      {proposing ? null : <ScheduleChange
         projectId={props.projectId}
         flagKey={flag.key}
         targeting={after}
         problems={problems}
         onScheduled={props.onScheduled}
         onRefused={setProblems}
-      />
+      />}
     </form>
   )
 }

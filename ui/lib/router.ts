@@ -14,6 +14,7 @@ export type Route =
   | { readonly page: "keys" }
   | { readonly page: "audit" }
   | { readonly page: "schedules" }
+  | { readonly page: "change-requests" }
   | { readonly page: "members" }
   | { readonly page: "users" }
 
@@ -29,6 +30,7 @@ export const parseRoute = (hash: string): Route => {
     case "keys":
     case "audit":
     case "schedules":
+    case "change-requests":
     case "members":
     case "users":
       return { page: parts[0] }

@@ -77,6 +77,10 @@ export interface Project {
 export interface Environment {
   readonly key: string
   readonly name: string
+  /** People change its targeting only through approved change requests (absent from older servers: false). */
+  readonly protected?: boolean
+  /** Approvals a change request to it needs (1-5). */
+  readonly requiredApprovals?: number
   readonly createdAt: string
 }
 
@@ -153,6 +157,8 @@ export interface AuditEntry {
   readonly action: string
   readonly resource: { readonly type: string; readonly key: string }
   readonly environment?: string
+  /** The change request this write applied (its applier is the actor). */
+  readonly changeRequestId?: string
   readonly before: unknown
   readonly after: unknown
 }
@@ -227,3 +233,40 @@ export interface Providers {
 
 /** A member of a project: the person and their role there (`GET /v1/projects/{p}/members`). */
 export type { Member } from "../../src/domain/people/Member.js"
+
+/** A flag's targeting in one environment as a change request shows it (the PUT's body without `environment`). */
+export interface ChangeTargeting {
+  readonly enabled: boolean
+  readonly defaultVariationKey: string
+  readonly offVariationKey: string
+  readonly prerequisites?: ReadonlyArray<Prerequisite>
+  readonly rules: ReadonlyArray<Rule>
+}
+
+export type ChangeRequestStatus = "open" | "approved" | "rejected" | "cancelled" | "applied"
+
+/** A change request (`GET /v1/projects/{p}/change-requests/{id}`): proposed targeting changes to one environment. */
+export interface ChangeRequest {
+  readonly id: string
+  readonly projectId: string
+  readonly environment: string
+  readonly title: string
+  readonly description: string | null
+  readonly status: ChangeRequestStatus
+  readonly author: Actor
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly changes: ReadonlyArray<{
+    readonly flagKey: string
+    readonly baseVersion: number
+    readonly before: ChangeTargeting | null
+    readonly after: ChangeTargeting
+  }>
+  readonly approvals: ReadonlyArray<{ readonly by: Actor; readonly at: string; readonly comment: string | null }>
+  readonly requiredApprovals: number
+  readonly applyAt: string | null
+  readonly rejection: { readonly by: Actor; readonly at: string; readonly comment: string | null } | null
+  readonly appliedAt: string | null
+  readonly appliedBy: Actor | null
+  readonly failure: string | null
+}

@@ -18,6 +18,7 @@ import { toDraft, toVariations, VariationsEditor, type Draft } from "../componen
 import { CopyFlag } from "../components/CopyFlag.js"
 import { ReadOnlyUnless } from "../components/ReadOnly.js"
 import { allows } from "../lib/roles.js"
+import { proposes } from "../lib/changes.js"
 import { SchedulesList } from "../components/SchedulesList.js"
 import { EvaluationsChart } from "../components/EvaluationsChart.js"
 import { StaleBadge } from "../components/StaleBadge.js"
@@ -26,7 +27,7 @@ import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
-import type { Environment, Flag, List, Schedule, Segment } from "../lib/types.js"
+import type { ChangeRequest, Environment, Flag, List, Schedule, Segment } from "../lib/types.js"
 
 const loadFlag = async (projectId: string, key: string) => {
   const [flag, environments, segments] = await Promise.all([
@@ -80,6 +81,17 @@ const Definition = ({ projectId, flag, onSaved, onReload }: { projectId: string;
  * A scheduled change settled while the page was open. An applied one changed the flag, but the
  * page is not reloaded by itself, so an edit in progress is not lost: the person chooses when.
  */
+/** A change request opened from the targeting editor: where to follow it. */
+const ProposedNotice = ({ proposed }: { proposed: ChangeRequest | null }) =>
+  proposed === null ? null : (
+    <div class="card notice" role="status">
+      <p>
+        Change request “{proposed.title}” opened for {proposed.environment}: it needs {proposed.requiredApprovals} approval{proposed.requiredApprovals === 1 ? "" : "s"} before it is applied.{" "}
+        <a href={href({ page: "change-requests" })}>See the change requests</a>
+      </p>
+    </div>
+  )
+
 const SettledNotice = ({ settled, onReload }: { settled: Schedule | null; onReload: () => void }) =>
   settled === null ? null : (
     <div class="card notice" role="status">
@@ -102,12 +114,15 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
   const [scheduled, setScheduled] = useState(0)
   // A scheduled change that took effect (or failed) while the page was open.
   const [settled, setSettled] = useState<Schedule | null>(null)
+  // The change request last opened from the targeting editor.
+  const [proposed, setProposed] = useState<ChangeRequest | null>(null)
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { flag, environments, segments } = loaded.data
   // A viewer reads the definition and the targeting, with their controls disabled.
   const writes = allows("write")
   const envKey = environment ?? environments[0]?.key ?? null
   const config = flag.configs.find((c) => c.environmentKey === envKey)
+  const proposing = proposes(environments.find((e) => e.key === envKey))
   const saved = (what: string) => (updated: Flag) => {
     replace({ ...loaded.data, flag: updated })
     setStatus(`${what} saved (version ${updated.version}).`)
@@ -141,6 +156,7 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
       </div>
       <p role="status" class="status">{status}</p>
       <SettledNotice settled={settled} onReload={reloadFlag} />
+      <ProposedNotice proposed={proposed} />
       <ReadOnlyUnless allowed={writes}>
         <Definition key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
       </ReadOnlyUnless>
@@ -148,8 +164,8 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
         <h2 id="targeting-title">Targeting</h2>
         <Field label="Environment">
           {(ctl) => (
-            <select {...ctl} value={envKey ?? ""} onChange={(e) => (setEnvironment(e.currentTarget.value), setStatus(""))}>
-              {environments.map((e) => <option key={e.key} value={e.key}>{e.name} ({e.key})</option>)}
+            <select {...ctl} value={envKey ?? ""} onChange={(e) => (setEnvironment(e.currentTarget.value), setStatus(""), setProposed(null))}>
+              {environments.map((e) => <option key={e.key} value={e.key}>{e.name} ({e.key}){e.protected === true ? ", protected" : ""}</option>)}
             </select>
           )}
         </Field>
@@ -158,7 +174,7 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
         ) : (
           <ReadOnlyUnless allowed={writes}>
             <TargetingEditor
-              key={`${config.environmentKey}-${flag.version}-${scheduled}`}
+              key={`${config.environmentKey}-${flag.version}-${scheduled}-${proposed?.id ?? ""}`}
               projectId={projectId}
               flag={flag}
               config={config}
@@ -166,6 +182,8 @@ export const FlagPage = ({ projectId, flagKey }: { projectId: string; flagKey: s
               onSaved={saved(`Targeting in ${config.environmentKey}`)}
               onScheduled={onScheduled}
               onReload={reloadFlag}
+              proposing={proposing}
+              onProposed={setProposed}
             />
           </ReadOnlyUnless>
         )}

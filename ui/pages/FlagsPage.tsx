@@ -4,7 +4,8 @@
  * New flags are created here. Stale flags (nobody evaluates them any more) are marked, and can be
  * listed alone. A switch sends the configuration it shows with the flag's version
  * (`If-Match`), so it never undoes a change made since the list loaded: that is a 412, explained,
- * with the list offered again.
+ * with the list offered again. In a protected environment a person's switch proposes instead: it
+ * opens a change request turning the flag on or off there, and stays as it is until that is applied.
  *
  * Rows are plain table rows (no virtual scrolling, so the browser's find and the keyboard reach
  * every flag), rendered in slices: the first FIRST_ROWS at once, the rest CHUNK_ROWS per task,
@@ -27,6 +28,7 @@ import { isProductionLike } from "../lib/settings.js"
 import type { Environment, Flag, FlagType, List } from "../lib/types.js"
 import { allows } from "../lib/roles.js"
 import { targetingBody } from "../components/TargetingEditor.js"
+import { changeTargeting, propose, proposes } from "../lib/changes.js"
 
 const STALE_HINT = "Stale: older than the server’s stale period (30 days unless set otherwise) and not evaluated in any environment during it, so its code can probably go."
 const TYPES: ReadonlyArray<FlagType> = ["boolean", "string", "number", "json"]
@@ -93,7 +95,21 @@ const NewFlag = ({ projectId, onCreated }: { projectId: string; onCreated: (f: F
   )
 }
 
-const Switch = (props: { projectId: string; flag: Flag; environment: string; onChanged: (f: Flag) => void; onRefused: (p: Problems) => void }) => {
+/** A change request the switch opened, for the page to say so. */
+export interface Proposed {
+  readonly title: string
+  readonly environment: string
+}
+
+const Switch = (props: {
+  projectId: string
+  flag: Flag
+  environment: string
+  proposing: boolean
+  onChanged: (f: Flag) => void
+  onProposed: (p: Proposed) => void
+  onRefused: (p: Problems) => void
+}) => {
   const config = props.flag.configs.find((c) => c.environmentKey === props.environment)
   const [busy, setBusy] = useState(false)
   if (config === undefined) return <span class="muted">n/a</span>
@@ -102,6 +118,20 @@ const Switch = (props: { projectId: string; flag: Flag; environment: string; onC
   const toggle = async () => {
     if (busy) return
     const next = !config.enabled
+    if (props.proposing) {
+      const title = `Turn ${props.flag.key} ${next ? "on" : "off"} in ${props.environment}`
+      if (!(await ask(`${props.environment} is protected. Propose a change request to turn ${props.flag.key} ${next ? "on" : "off"} there?`))) return
+      setBusy(true)
+      try {
+        await propose(props.projectId, { title, description: "", environment: props.environment, flagKey: props.flag.key, targeting: changeTargeting({ ...config, enabled: next }) })
+        props.onProposed({ title, environment: props.environment })
+      } catch (error) {
+        props.onRefused(fromError(error))
+      } finally {
+        setBusy(false)
+      }
+      return
+    }
     if (isProductionLike(props.environment) && !(await ask(`Turn ${props.flag.key} ${next ? "on" : "off"} in ${props.environment}?`))) return
     setBusy(true)
     try {
@@ -120,6 +150,7 @@ const Switch = (props: { projectId: string; flag: Flag; environment: string; onC
       class={config.enabled ? "switch on" : "switch"}
       aria-checked={config.enabled}
       aria-label={`${props.flag.key} in ${props.environment}`}
+      aria-describedby={props.proposing ? "protected-hint" : undefined}
       // aria-disabled, not disabled: a disabled button would lose the keyboard focus mid-request
       aria-disabled={busy}
       onClick={toggle}
@@ -134,6 +165,7 @@ interface RowProps {
   readonly flag: Flag
   readonly environments: ReadonlyArray<Environment>
   readonly onChanged: (f: Flag) => void
+  readonly onProposed: (p: Proposed) => void
   readonly onRefused: (p: Problems) => void
 }
 
@@ -142,7 +174,7 @@ class FlagRow extends Component<RowProps> {
   override shouldComponentUpdate(next: RowProps): boolean {
     return next.flag !== this.props.flag || next.environments !== this.props.environments || next.projectId !== this.props.projectId
   }
-  override render({ projectId, flag: f, environments, onChanged, onRefused }: RowProps) {
+  override render({ projectId, flag: f, environments, onChanged, onProposed, onRefused }: RowProps) {
     return (
       <tr>
         <th scope="row">
@@ -153,7 +185,7 @@ class FlagRow extends Component<RowProps> {
         <td>{f.type}</td>
         {environments.map((e) => (
           <td key={e.key}>
-            <Switch projectId={projectId} flag={f} environment={e.key} onChanged={onChanged} onRefused={onRefused} />
+            <Switch projectId={projectId} flag={f} environment={e.key} proposing={proposes(e)} onChanged={onChanged} onProposed={onProposed} onRefused={onRefused} />
           </td>
         ))}
         <td>{f.version}</td>
@@ -170,6 +202,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
   const [onlyStale, setOnlyStale] = useState(false)
   const [creating, setCreating] = useState(false)
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
+  const [proposed, setProposed] = useState<Proposed | null>(null)
   const data = loaded.state === "ready" ? loaded.data : null
   const shown = useMemo(() => {
     if (data === null) return []
@@ -178,8 +211,13 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
       (f) => (type === "" || f.type === type) && (!onlyStale || f.stale === true) && (q === "" || f.key.toLowerCase().includes(q) || f.name.toLowerCase().includes(q))
     )
   }, [data, query, type, onlyStale])
+  const onProposed = useCallback((p: Proposed) => {
+    setProblems(NO_PROBLEMS)
+    setProposed(p)
+  }, [])
   const changed = useCallback((flag: Flag) => {
     setProblems(NO_PROBLEMS)
+    setProposed(null)
     update((d) => ({ ...d, flags: d.flags.map((f) => (f.key === flag.key ? flag : f)) }))
   }, [update])
   // The conflict notice stays until the current version is on screen: a switch clicked in between
@@ -205,6 +243,19 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
       </div>
       {creating && allows("write") ? <NewFlag projectId={projectId} onCreated={(f) => go({ page: "flag", key: f.key })} /> : null}
       <ErrorSummary problems={problems} onReload={reloadList} />
+      <div role="status">
+        {proposed === null ? null : (
+          <p class="card notice">
+            Change request “{proposed.title}” opened: {proposed.environment} changes once it is approved and applied.{" "}
+            <a href={href({ page: "change-requests" })}>See the change requests</a>
+          </p>
+        )}
+      </div>
+      {data.environments.some(proposes) ? (
+        <p class="muted" id="protected-hint">
+          Protected: {data.environments.filter(proposes).map((e) => e.name).join(", ")}. A switch there proposes a change request rather than changing the flag.
+        </p>
+      ) : null}
       <div class="row filters" role="search">
         <Field label="Search by key or name">
           {(ctl) => <input {...ctl} type="search" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}
@@ -239,7 +290,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
         </thead>
         <tbody>
           {shown.slice(0, limit).map((f) => (
-            <FlagRow key={f.key} projectId={projectId} flag={f} environments={data.environments} onChanged={changed} onRefused={setProblems} />
+            <FlagRow key={f.key} projectId={projectId} flag={f} environments={data.environments} onChanged={changed} onProposed={onProposed} onRefused={setProblems} />
           ))}
         </tbody>
       </table>

@@ -1,0 +1,84 @@
+/**
+ * Change requests (contract-people.md, "Protected environments and change requests"): in a
+ * protected environment a person's change to targeting is proposed, approved by someone else, then
+ * applied. Server keys keep writing directly (the API lets them), so a page proposes only for a
+ * person. What the rules table allows (ChangeRequestRules.ts) is mirrored here to offer only the
+ * buttons that can work; the API decides in the end and the page shows its refusal.
+ */
+import { signal } from "@preact/signals"
+import { projectPath, request, seg } from "./api.js"
+import { allows } from "./roles.js"
+import { me, serverKey } from "./session.js"
+import type { Actor, ChangeRequest, ChangeTargeting, Environment, List } from "./types.js"
+
+/** Whether a change to `environment` is proposed rather than saved: it is protected and a person (not a key) makes it. */
+export const proposes = (environment: Environment | undefined): boolean => environment?.protected === true && serverKey.value === null
+
+/** Still waiting for something: approvals (`open`) or an apply (`approved`). */
+export const isLive = (r: ChangeRequest): boolean => r.status === "open" || r.status === "approved"
+
+/** The number the navigation shows beside "Change requests": the project's live ones (null: not read yet). */
+export const liveCount = signal<number | null>(null)
+
+/** Reads the project's change requests again for the navigation's count (a refusal leaves no count). */
+export const countLive = async (projectId: string | null): Promise<void> => {
+  if (projectId === null) {
+    liveCount.value = null
+    return
+  }
+  try {
+    const list = await request<List<ChangeRequest>>("GET", projectPath(projectId, "/change-requests"))
+    liveCount.value = list.data.filter(isLive).length
+  } catch {
+    liveCount.value = null
+  }
+}
+
+/** A flag's configuration as a change carries it: the targeting PUT's body without `environment`. */
+export const changeTargeting = (config: ChangeTargeting): ChangeTargeting => ({
+  enabled: config.enabled,
+  defaultVariationKey: config.defaultVariationKey,
+  offVariationKey: config.offVariationKey,
+  ...(config.prerequisites === undefined ? {} : { prerequisites: config.prerequisites }),
+  rules: config.rules
+})
+
+/** Opens a change request for one flag in `environment`; the navigation's count follows. */
+export const propose = async (
+  projectId: string,
+  proposal: { readonly title: string; readonly description: string; readonly environment: string; readonly flagKey: string; readonly targeting: ChangeTargeting }
+): Promise<ChangeRequest> => {
+  const created = await request<ChangeRequest>("POST", projectPath(projectId, "/change-requests"), {
+    title: proposal.title,
+    ...(proposal.description.trim() === "" ? {} : { description: proposal.description }),
+    environment: proposal.environment,
+    changes: [{ flagKey: proposal.flagKey, targeting: proposal.targeting }]
+  })
+  void countLive(projectId)
+  return created
+}
+
+/** `/v1/projects/{p}/change-requests/{id}` plus the rest. */
+export const requestPath = (projectId: string, id: string, rest = ""): string => projectPath(projectId, `/change-requests/${seg(id)}${rest}`)
+
+/** Whether `actor` is the signed-in person. */
+const isMe = (actor: Actor): boolean => me.value !== null && actor.type === "user" && actor.userId === me.value.user.id
+
+/**
+ * What the signed-in person may do to `r` now (the rules table of ChangeRequestRules.ts). A key is
+ * judged by the API alone: it is offered every action the status allows.
+ */
+export const actionsOn = (r: ChangeRequest) => {
+  const key = serverKey.value !== null
+  const live = isLive(r)
+  const author = key || isMe(r.author)
+  const approver = key || r.approvals.some((a) => isMe(a.by))
+  const reviews = key || (allows("approve", r.projectId) && !isMe(r.author))
+  return {
+    approve: live && reviews && (key || !approver),
+    reject: live && reviews,
+    cancel: live && (author || allows("manage", r.projectId)),
+    apply: r.status === "approved" && (author || approver),
+    update: live && author && allows("propose", r.projectId)
+  }
+}
