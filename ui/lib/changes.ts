@@ -65,8 +65,10 @@ export const requestPath = (projectId: string, id: string, rest = ""): string =>
 const isMe = (actor: Actor): boolean => me.value !== null && actor.type === "user" && actor.userId === me.value.user.id
 
 /**
- * What the signed-in person may do to `r` now (the rules table of ChangeRequestRules.ts). A key is
- * judged by the API alone: it is offered every action the status allows.
+ * What the signed-in person may do to `r` now: the route's permission (auth/Permissions.ts: cancel,
+ * apply and update need `propose`, approve and reject `approve`), then the rules table of
+ * ChangeRequestRules.ts (who, in which status). A key is judged by the API alone: it is offered
+ * every action the status allows.
  */
 export const actionsOn = (r: ChangeRequest) => {
   const key = serverKey.value !== null
@@ -74,11 +76,12 @@ export const actionsOn = (r: ChangeRequest) => {
   const author = key || isMe(r.author)
   const approver = key || r.approvals.some((a) => isMe(a.by))
   const reviews = key || (allows("approve", r.projectId) && !isMe(r.author))
+  const proposer = allows("propose", r.projectId)
   return {
     approve: live && reviews && (key || !approver),
     reject: live && reviews,
-    cancel: live && (author || allows("manage", r.projectId)),
-    apply: r.status === "approved" && (author || approver),
-    update: live && author && allows("propose", r.projectId)
+    cancel: live && proposer && (author || allows("manage", r.projectId)),
+    apply: r.status === "approved" && proposer && (author || approver),
+    update: live && proposer && author
   }
 }
