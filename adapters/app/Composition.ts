@@ -126,10 +126,19 @@ export type Services = Storage | Webhooks.Webhooks | Insights.Insights
  * storage closes). No background worker: see `servicesLayer`.
  */
 export const servicesFrom = <E, R>(storage: Layer.Layer<Storage, E, R>): Layer.Layer<Services, E | ConfigError, R> =>
-  Layer.mergeAll(Webhooks.layerConfig, Insights.layer).pipe(
-    Layer.provideMerge(storage),
-    Layer.provide(Layer.mergeAll(FlagUsage.layerConfig, Insights.retentionLayerConfig, Sessions.idleLayerConfig))
-  )
+  Layer.mergeAll(Webhooks.layerConfig, Insights.layer).pipe(Layer.provideMerge(storage), Layer.provide(settingsLayerConfig))
+
+/**
+ * The settings the services read when they are built, from the environment: FLAGPORT_STALE_AFTER_DAYS
+ * (FlagUsage), FLAGPORT_SESSION_IDLE_HOURS (Sessions), FLAGPORT_INSIGHTS_RETENTION_DAYS (Insights).
+ * A storage built on its own (as `flagport serve` builds it, before the server) needs them provided
+ * then: `servicesFrom` over an already built storage cannot change what it read.
+ */
+export const settingsLayerConfig: Layer.Layer<never, ConfigError> = Layer.mergeAll(
+  FlagUsage.layerConfig,
+  Insights.retentionLayerConfig,
+  Sessions.idleLayerConfig
+)
 
 /** `servicesFrom` with the background workers this process runs (all by default; Workers.ts). */
 export const servicesLayer = <E, R>(storage: Layer.Layer<Storage, E, R>, workers: Workers.WorkerOptions = {}) =>

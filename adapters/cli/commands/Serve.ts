@@ -57,8 +57,11 @@ export const serve = Command.make("serve", { init, port, host }, (options) =>
   Effect.gen(function* () {
     const url = yield* databaseUrlConfig
     // One storage for seeding and serving (opened here, applying migrations; closed after the
-    // server has stopped): with `memory:` a second one would be a different, empty store.
-    const storage = Layer.succeedContext(yield* Layer.build(StorageLayer.fromDatabaseUrl(url)))
+    // server has stopped): with `memory:` a second one would be a different, empty store. Built
+    // with the settings the use cases read when built (the sessions' idle period, the stale period).
+    const storage = Layer.succeedContext(
+      yield* Layer.build(StorageLayer.fromDatabaseUrl(url).pipe(Layer.provide(StorageLayer.settingsLayerConfig)))
+    )
     const first = options.init ? yield* Effect.provide(firstStart, storage) : null
     const server = yield* runningServer(storage, {
       ...Option.match(options.port, { onNone: () => ({}), onSome: (port) => ({ port }) }),
