@@ -12,6 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import * as StorageLayer from "../../adapters/app/Composition.js"
+import { templateMatcher } from "../../adapters/http/serving/SpanNames.js"
 import { request, startServer } from "../http/fixtures.js"
 
 interface Received {
@@ -149,6 +150,7 @@ describe("traces over OTLP/HTTP", () => {
     expect(requests).toHaveLength(1)
     const requestSpan = requests[0]!
     expect(requestSpan.parentSpanId).toBe(CALLER_SPAN)
+    expect(requestSpan.name).toBe("PUT /v1/projects/:projectId/flags/:flagKey/targeting")
     expect(attribute(requestSpan, "http.route")).toBe("/v1/projects/:projectId/flags/:flagKey/targeting")
     expect(attribute(requestSpan, "http.request.method")).toBe("PUT")
     expect(attribute(requestSpan, "http.response.status_code")).toBe(200)
@@ -225,3 +227,18 @@ describe("traces over OTLP/HTTP", () => {
     expect(hooks.received[0]!.headers.traceparent).toBeUndefined()
   })
 })
+
+describe("request span names", () => {
+  it("match a path to its route template, literal segments first; undeclared paths match none", () => {
+    const match = templateMatcher()
+    expect(match("PUT", "/v1/projects/p1/flags/checkout/targeting")).toBe("/v1/projects/:projectId/flags/:flagKey/targeting")
+    expect(match("GET", "/v1/projects")).toBe("/v1/projects")
+    expect(match("GET", "/v1/projects/p1/flags/checkout")).toBe("/v1/projects/:projectId/flags/:flagKey")
+    expect(match("HEAD", "/v1/projects/p1/flags")).toBe("/v1/projects/:projectId/flags")
+    expect(match("GET", "/v1/projects/p1")).toBeUndefined()
+    expect(match("GET", "/v1/projects//flags")).toBeUndefined()
+    expect(match("GET", "/nowhere")).toBeUndefined()
+    expect(match("BREW", "/v1/projects")).toBeUndefined()
+  })
+})
+

@@ -40,6 +40,7 @@ import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
 import { endSoon } from "./EndBatch.js"
 import { laneTracer, type LaneTracer } from "./LaneTracing.js"
+import { spanNameGenerator } from "./SpanNames.js"
 import { methodNotAllowed } from "./Methods.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 
@@ -103,13 +104,19 @@ const untraced = (request: HttpServerRequest.HttpServerRequest): boolean => requ
 const OIDC_CALLBACK = "/auth/oidc/callback"
 
 /**
- * The HttpApi app's request spans (@effect/platform's tracer middleware: `http.route`, the status,
+ * The HttpApi app's request spans (@effect/platform's tracer middleware, named `{method} {route}`
+ * by SpanNames.ts: `http.route`, the status,
  * the incoming `traceparent` as parent) when the services come with tracing on
  * (adapters/telemetry/Tracing.ts), else none.
  */
 const requestTracing: Layer.Layer<never> = Layer.unwrapEffect(
   Effect.map(Effect.serviceOption(ActiveTracing), (tracing) =>
-    Option.isSome(tracing) ? Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, untraced) : tracerDisabled)
+    Option.isSome(tracing)
+      ? Layer.merge(
+        Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, untraced),
+        Layer.succeed(HttpMiddleware.SpanNameGenerator, spanNameGenerator())
+      )
+      : tracerDisabled)
 )
 
 /** Strips the prefix when the URL carries it; a URL without it is taken as already stripped. */
