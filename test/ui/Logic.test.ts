@@ -21,6 +21,10 @@ import { PASSWORD_MIN_LENGTH as DOMAIN_PASSWORD_MIN_LENGTH } from "../../src/dom
 import { PASSWORD_MIN_LENGTH, passwordProblems, ssoRefusal } from "../../ui/lib/account.js"
 import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { GRANTS } from "../../ui/lib/roles.js"
+import { FlagEventType, WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
+import { FLAG_EVENTS, WEBHOOK_EVENTS, type ChangeRequest, type Me } from "../../ui/lib/types.js"
+import { actionsOn, isLive } from "../../ui/lib/changes.js"
+import { me, serverKey } from "../../ui/lib/session.js"
 
 describe("diffLines", () => {
   it("marks removed and added lines, the removed first, and keeps the common ones", () => {
@@ -236,5 +240,74 @@ describe("people", () => {
     expect(passwordProblems("short", "short")?.details).toEqual([{ path: "password", message: "must be at least 12 characters" }])
     expect(passwordProblems("correct horse", "correct hose")?.details).toEqual([{ path: "confirmation", message: "does not match the password" }])
     expect(passwordProblems("x".repeat(11), "x".repeat(12))?.details.map((d) => d.path)).toEqual(["password", "confirmation"])
+  })
+})
+
+describe("webhook events", () => {
+  it("offers every event the API knows, the flags' ones by default", () => {
+    expect([...WEBHOOK_EVENTS].sort()).toEqual([...WebhookEventType.literals].sort())
+    expect([...FLAG_EVENTS].sort()).toEqual([...FlagEventType.literals].sort())
+  })
+})
+
+describe("what the change requests page offers", () => {
+  const person = (id: string, role: "viewer" | "editor" | "admin"): Me =>
+    ({ user: { id, email: `${id}@example.com`, name: id, admin: false }, memberships: [{ projectId: "p1", role }] }) as unknown as Me
+  const request = (status: ChangeRequest["status"], approvedBy: ReadonlyArray<string> = []): ChangeRequest =>
+    ({
+      id: "cr1",
+      projectId: "p1",
+      environment: "production",
+      title: "t",
+      description: null,
+      status,
+      author: { type: "user", userId: "eddie" },
+      createdAt: "2026-01-01T00:00:00Z",
+      updatedAt: "2026-01-01T00:00:00Z",
+      changes: [],
+      approvals: approvedBy.map((id) => ({ by: { type: "user", userId: id }, at: "2026-01-01T00:00:00Z", comment: null })),
+      requiredApprovals: 1,
+      applyAt: null,
+      rejection: null,
+      appliedAt: null,
+      appliedBy: null,
+      failure: null
+    }) as ChangeRequest
+  const as = (who: Me | null, r: ChangeRequest) => {
+    me.value = who
+    try {
+      return actionsOn(r)
+    } finally {
+      me.value = null
+    }
+  }
+  const none = { approve: false, reject: false, cancel: false, apply: false, update: false }
+
+  it("the author (an editor) may update and cancel an open request, apply an approved one, never approve or reject it", () => {
+    expect(as(person("eddie", "editor"), request("open"))).toEqual({ ...none, cancel: true, update: true })
+    expect(as(person("eddie", "editor"), request("approved", ["ada"]))).toEqual({ ...none, cancel: true, update: true, apply: true })
+  })
+
+  it("a project admin approves once, rejects, cancels, and applies what they approved", () => {
+    expect(as(person("ada", "admin"), request("open"))).toEqual({ ...none, approve: true, reject: true, cancel: true })
+    expect(as(person("ada", "admin"), request("approved", ["ada"]))).toEqual({ ...none, reject: true, cancel: true, apply: true })
+  })
+
+  it("another editor and a viewer only read; a closed request offers nothing", () => {
+    expect(as(person("erin", "editor"), request("open"))).toEqual(none)
+    expect(as(person("eddie", "viewer"), request("approved", ["ada"]))).toEqual(none)
+    for (const status of ["applied", "rejected", "cancelled"] as const) {
+      expect(isLive(request(status))).toBe(false)
+      expect(as(person("ada", "admin"), request(status, ["ada"]))).toEqual(none)
+    }
+  })
+
+  it("a key is offered what the status allows, and the API judges it", () => {
+    serverKey.value = "fp_srv_test"
+    try {
+      expect(as(null, request("approved", ["ada"]))).toEqual({ approve: true, reject: true, cancel: true, apply: true, update: true })
+    } finally {
+      serverKey.value = null
+    }
   })
 })

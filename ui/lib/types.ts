@@ -92,7 +92,10 @@ export interface Segment {
   readonly updatedAt: string
 }
 
-export const WEBHOOK_EVENTS = ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"] as const
+/** The flags' events: a new webhook subscribes to these unless told otherwise. */
+export const FLAG_EVENTS = ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"] as const
+/** Every event a webhook may name: the flags' and the change requests' (opt-in). */
+export const WEBHOOK_EVENTS = [...FLAG_EVENTS, "change_request.opened", "change_request.approved", "change_request.rejected", "change_request.applied"] as const
 
 export interface Webhook {
   readonly id: string

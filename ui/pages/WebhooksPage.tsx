@@ -10,11 +10,11 @@ import { projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import { type Delivery, type List, type Webhook, WEBHOOK_EVENTS } from "../lib/types.js"
+import { type Delivery, FLAG_EVENTS, type List, type Webhook, WEBHOOK_EVENTS } from "../lib/types.js"
 
 const NewWebhook = ({ projectId, onCreated }: { projectId: string; onCreated: () => void }) => {
   const [url, setUrl] = useState("")
-  const [events, setEvents] = useState<ReadonlyArray<string>>([...WEBHOOK_EVENTS])
+  const [events, setEvents] = useState<ReadonlyArray<string>>([...FLAG_EVENTS])
   const [secret, setSecret] = useState("")
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const submit = async (e: Event) => {
