@@ -31,7 +31,7 @@ import {
 } from "../domain/changes/ChangeRequest.js"
 import { type ChangeRequestAction, decide, statusWith } from "../domain/changes/ChangeRequestRules.js"
 import type { Flag } from "../domain/definitions/Flag.js"
-import { type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { changeRequestNotFound, environmentNotFound } from "../domain/NotFound.js"
 import type { ChangeRequestEventType } from "../domain/webhooks/Webhook.js"
 import type { Role } from "../domain/people/Role.js"
@@ -43,6 +43,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { UserRepository } from "../ports/UserRepository.js"
+import * as AuthorStanding from "./AuthorStanding.js"
 import { Flags } from "./Flags.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
@@ -126,6 +127,7 @@ export const make = Effect.gen(function* () {
   const flags = yield* Flags
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
+  const authorRefusal = yield* AuthorStanding.refusal
 
   /** The actor's role in the project: a person's membership (admin for a global admin); a key or the operator acts as an admin. */
   const roleOf = (projectId: string, actor: Actor): Effect.Effect<Role | null, StorageError> =>
@@ -310,6 +312,9 @@ export const make = Effect.gen(function* () {
       const request = yield* load(projectId, id)
       const actor = judged ? yield* judge("apply", projectId, request) : yield* CurrentActor
       if (!judged && request.status !== "approved") return yield* new ResourceConflict({ message: `This change request is ${request.status}` })
+      // At its time, only while its author can still write here (disabled, removed or made a viewer: failed).
+      const refusal = judged ? null : yield* authorRefusal(request.author, projectId)
+      if (refusal !== null) return yield* new Forbidden({ message: refusal })
       const moved: Array<string> = []
       for (const change of request.changes) {
         const flag = yield* flagRepo.get(projectId, change.flagKey)

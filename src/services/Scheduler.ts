@@ -10,10 +10,12 @@ import { CurrentActor } from "../domain/audit/Actor.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { failureReason, targetingInputOf } from "../domain/schedules/Schedule.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
+import type { UserRepository } from "../ports/UserRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
 import { ScheduleRepository, type StoredSchedule } from "../ports/ScheduleRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
+import * as AuthorStanding from "./AuthorStanding.js"
 import { ChangeRequests } from "./ChangeRequests.js"
 import { Flags } from "./Flags.js"
 import * as Writes from "./Writes.js"
@@ -62,7 +64,7 @@ export const defaultOptions: SchedulerOptions = {
  */
 export type Outcome = "applied" | "failed" | "lost" | "retry"
 
-type Deps = ScheduleRepository | ApiKeyRepository | Flags | ChangeRequestRepository | ChangeRequests | Writes.WriterDeps
+type Deps = ScheduleRepository | ApiKeyRepository | UserRepository | Flags | ChangeRequestRepository | ChangeRequests | Writes.WriterDeps
 
 /** The lease was lost (another scheduler settled it, or it was cancelled): roll back. */
 class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
@@ -87,6 +89,7 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
     const flags = yield* Flags
     const keys = yield* ApiKeyRepository
     const writes = yield* Writes.writer
+    const personRefusal = yield* AuthorStanding.refusal
     // The PUT's write, nested in this one (a savepoint): when it fails, nothing of it remains.
     // `flagId`: a flag deleted and made again under the key is not the one the schedule was made for.
     const change = flags
@@ -123,9 +126,11 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
     return yield* writes
       .record(schedule.projectId, ({ now }) =>
         Effect.gen(function* () {
+          // A person's schedule likewise: only while they exist, are not disabled and may still
+          // write in the project (AuthorStanding.ts); a disabling cancels them, this catches the rest.
           const reason = (yield* authorGone)
             ? `The API key that made this schedule (${schedule.actor.keyName ?? schedule.actor.keyId}) was revoked; a schedule is applied only while its author can act.`
-            : yield* change
+            : ((yield* personRefusal(schedule.actor, schedule.projectId)) ?? (yield* change))
           const status: Outcome = reason === null ? "applied" : "failed"
           const settled = yield* repo.settle({ id: schedule.id, owner, status, reason, settledAt: now })
           if (!settled) return yield* new LeaseLost()

@@ -25,6 +25,7 @@ import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
 import { UserRepository } from "../ports/UserRepository.js"
 import { currentTimestamp } from "./Now.js"
+import * as AuthorSchedules from "./AuthorSchedules.js"
 import { hashToken, newToken, shownMembership, userAudit } from "./PeopleSupport.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
@@ -67,8 +68,8 @@ export interface UsersShape {
   /** As `invite`, with the password set at once (no setup link); 400 for a password outside 12..1,024 characters. */
   readonly create: (input: CreateUserInput) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
   /**
-   * Changes a user's name, global admin flag or disabled state. Disabling ends the user's sessions
-   * and voids their setup links. 409 when the acting person (`CurrentActor`) removes their own
+   * Changes a user's name, global admin flag or disabled state. Disabling ends the user's sessions,
+   * voids their setup links and cancels their pending schedules (in the same transaction). 409 when the acting person (`CurrentActor`) removes their own
    * admin flag or disables themselves; 404 for an unknown id.
    */
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
@@ -94,6 +95,7 @@ export const make = Effect.gen(function* () {
   const users = yield* UserRepository
   const tokens = yield* SetupTokenRepository
   const sessions = yield* SessionRepository
+  const cancelSchedulesOf = yield* AuthorSchedules.personCanceller
   const hasher = yield* PasswordHasher
   const projects = yield* ProjectRepository
   const ids = yield* IdGenerator
@@ -203,6 +205,8 @@ export const make = Effect.gen(function* () {
         if (disabledAt !== null && before.disabledAt === null) {
           yield* sessions.deleteForUser(id)
           yield* tokens.deleteForUser(id)
+          // Their pending schedules with them, by whoever disables them (schedule.cancelled entries).
+          yield* cancelSchedulesOf(id)
         }
         const memberships = yield* users.membershipsOf(id)
         return { value: after, audit: userAudit("user.updated", memberships, before, after) }
