@@ -18,6 +18,7 @@ import * as MemorySetupTokenRepository from "./MemorySetupTokenRepository.js"
 import * as MemorySignInFailureRepository from "./MemorySignInFailureRepository.js"
 import * as MemoryStreamSecret from "./MemoryStreamSecret.js"
 import * as MemoryUserRepository from "./MemoryUserRepository.js"
+import * as MemoryWebhookBacklog from "./MemoryWebhookBacklog.js"
 import * as MemoryWebhookRepository from "./MemoryWebhookRepository.js"
 
 const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memory" })
@@ -27,7 +28,7 @@ const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memo
  * (also provided, so that other memory adapters can join its transactions). State lives as long
  * as the layer: nothing is persisted.
  */
-export const layer = Layer.mergeAll(
+const repositories = Layer.mergeAll(
   MemoryFlagRepository.layer,
   MemorySegmentRepository.layer,
   MemoryApiKeyRepository.layer,
@@ -50,3 +51,6 @@ export const layer = Layer.mergeAll(
   Layer.provideMerge(MemoryProjectRepository.layer),
   Layer.provideMerge(MemoryDb.layer)
 )
+
+/** The repositories, with the webhook backlog read through them. */
+export const layer = MemoryWebhookBacklog.layer.pipe(Layer.provideMerge(repositories))

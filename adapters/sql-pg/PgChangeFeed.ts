@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { type Change, ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import { makeFanOut } from "../change-feed/InProcessChangeFeed.js"
+import * as Instruments from "../metrics/Instruments.js"
 
 export const CHANNEL = "flagport_changes"
 
@@ -42,15 +43,24 @@ const ChangeSchema = Schema.Union(
   })
 )
 
-const Payload = Schema.parseJson(Schema.Struct({ origin: Schema.String, change: ChangeSchema }))
+/**
+ * `sentAt`: the sender's clock (epoch ms) when it announced the change, for the change-feed lag
+ * metric; optional, so processes of an older version (which send none, and ignore it) still interoperate.
+ */
+const Payload = Schema.parseJson(Schema.Struct({ origin: Schema.String, change: ChangeSchema, sentAt: Schema.optional(Schema.Number) }))
 const encodePayload = Schema.encodeSync(Payload)
 const decodePayload = Schema.decodeUnknownEither(Payload)
 
 /** The notification payload; a change too long for one is widened (all environments, no keys named). */
-export const payloadOf = (origin: string, change: Change): string => {
-  const payload = encodePayload({ origin, change })
+export const payloadOf = (origin: string, change: Change, sentAt: number = Date.now()): string => {
+  const payload = encodePayload({ origin, change, sentAt })
   if (Buffer.byteLength(payload, "utf8") <= MAX_PAYLOAD_BYTES || change._tag !== "ConfigChanged") return payload
-  return encodePayload({ origin, change: { ...change, environments: "all", flagKeys: [], segmentKeys: [] } })
+  return encodePayload({ origin, change: { ...change, environments: "all", flagKeys: [], segmentKeys: [] }, sentAt })
+}
+
+/** The lag of a change another process sent (clocks of two hosts may differ: never below zero). */
+const recordLag = (sentAt: number | undefined): void => {
+  if (sentAt !== undefined) Instruments.changeFeedLagSeconds.unsafeUpdate(Math.max(0, Date.now() - sentAt) / 1000, [])
 }
 
 /**
@@ -66,7 +76,11 @@ export const make = (options: { readonly listen: boolean }) => Effect.gen(functi
     Stream.runForEach((raw) =>
       Either.match(decodePayload(raw), {
         onLeft: (error) => Effect.logWarning(`Ignored a malformed notification on ${CHANNEL}`, error.message),
-        onRight: ({ change, origin: from }) => (from === origin ? Effect.void : local.deliver(change))
+        onRight: ({ change, origin: from, sentAt }) => {
+          if (from === origin) return Effect.void
+          recordLag(sentAt)
+          return local.deliver(change)
+        }
       })
     ),
     Effect.tapErrorCause((cause) => Effect.logWarning(`LISTEN ${CHANNEL} failed; retrying (changes from other processes wait for the poll)`, cause)),

@@ -3,6 +3,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_thread
 import { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import * as Instruments from "../metrics/Instruments.js"
 import { workerBody } from "./WorkerBody.js"
 import type { ErrorInfo, ExecuteRequest, Reply, Request, WorkerData } from "./WorkerProtocol.js"
 
@@ -122,6 +123,8 @@ export const make = (options: Options): Effect.Effect<SqliteWorker, SqlError, Sc
     // Referenced (keeping the process alive) exactly while something is awaited from the thread.
     let referenced: boolean | undefined
     const updateRef = () => {
+      // Called whenever either map changes: the writer's queue as /metrics shows it.
+      Instruments.sqliteWriterQueue.unsafeUpdate(pending.size + durable.size, [])
       const busy = closing || pending.size > 0 || durable.size > 0
       if (busy === referenced) return
       referenced = busy

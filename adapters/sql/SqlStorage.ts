@@ -17,6 +17,7 @@ import * as SqlSignInFailureRepository from "./SqlSignInFailureRepository.js"
 import * as SqlStreamSecret from "./SqlStreamSecret.js"
 import * as SqlTransactor from "./SqlTransactor.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
+import * as SqlWebhookBacklog from "./SqlWebhookBacklog.js"
 import * as SqlWebhookRepository from "./SqlWebhookRepository.js"
 
 /**
@@ -34,6 +35,7 @@ export const layer = Layer.mergeAll(
   SqlTransactor.layer,
   SqlHealth.layer,
   SqlWebhookRepository.layer,
+  SqlWebhookBacklog.layer,
   SqlScheduleRepository.layer,
   SqlStreamSecret.layer,
   SqlInsightsRepository.layer,

@@ -23,6 +23,7 @@ import type { StorageError } from "../../src/ports/StorageError.js"
 import type { StorageHealth } from "../../src/ports/StorageHealth.js"
 import type { StreamSecret } from "../../src/ports/StreamSecret.js"
 import type { Transactor } from "../../src/ports/Transactor.js"
+import type { WebhookBacklog } from "../../src/ports/WebhookBacklog.js"
 import type { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import type { PasswordHasher } from "../../src/ports/PasswordHasher.js"
 import type { SessionRepository } from "../../src/ports/SessionRepository.js"
@@ -50,6 +51,7 @@ export type Ports =
   | EventOutbox
   | AuditLog
   | WebhookRepository
+  | WebhookBacklog
   | ScheduleRepository
   | InsightsRepository
   | Transactor

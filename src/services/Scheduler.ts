@@ -5,6 +5,7 @@ import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import { CurrentActor } from "../domain/audit/Actor.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
@@ -18,6 +19,7 @@ import type { StorageError } from "../ports/StorageError.js"
 import * as AuthorStanding from "./AuthorStanding.js"
 import { ChangeRequests } from "./ChangeRequests.js"
 import { Flags } from "./Flags.js"
+import * as ServiceMetrics from "./ServiceMetrics.js"
 import * as Writes from "./Writes.js"
 
 /**
@@ -137,7 +139,15 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
           return { value: status }
         })
       )
-      .pipe(Effect.catchTag("LeaseLost", () => Effect.succeed<Outcome>("lost")))
+      .pipe(
+        Effect.catchTag("LeaseLost", () => Effect.succeed<Outcome>("lost")),
+        // How late it was settled against its due time: a scheduler that falls behind shows here.
+        Effect.tap((outcome) =>
+          outcome === "lost"
+            ? Effect.void
+            : Effect.flatMap(Clock.currentTimeMillis, (now) => Metric.update(ServiceMetrics.schedulerLag, Math.max(0, (now - Date.parse(schedule.at)) / 1000)))
+        )
+      )
   }).pipe(Effect.withSpan("Scheduler.apply", { attributes: { scheduleId: schedule.id } }))
 
 /** `apply`, but a schedule that cannot be applied now must not hold up the others of the round. */

@@ -5,6 +5,7 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
@@ -19,6 +20,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { PasswordHasher } from "../ports/PasswordHasher.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SignInFailureRepository } from "../ports/SignInFailureRepository.js"
+import * as ServiceMetrics from "./ServiceMetrics.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { UserRepository } from "../ports/UserRepository.js"
 import { shownMembership, userAudit } from "./PeopleSupport.js"
@@ -81,6 +83,7 @@ export const make = Effect.gen(function* () {
     const admission = yield* failures.admit(normalized, formatTimestamp(millis), windowStart, SIGN_IN_FAILURE_LIMIT)
     if (admission._tag === "Refused") {
       const retryAfterSeconds = signInRetryAfterSeconds(admission.failures.map(Date.parse), millis) ?? 1
+      yield* Metric.increment(ServiceMetrics.signInFailures.tooManyAttempts)
       return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
     }
     const user = yield* users.findByEmail(normalized)
@@ -94,6 +97,7 @@ export const make = Effect.gen(function* () {
     )
     if (!matches || Option.isNone(user) || Option.isNone(stored) || user.value.disabledAt !== null || password.length > PASSWORD_MAX_LENGTH) {
       // The attempt's row stays: it is this failure.
+      yield* Metric.increment(ServiceMetrics.signInFailures.invalidCredentials)
       return yield* new Unauthenticated({ message: INVALID_CREDENTIALS })
     }
     yield* failures.clear(normalized) // this attempt's row with the others

@@ -6,6 +6,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 import * as Queue from "effect/Queue"
 import * as Random from "effect/Random"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
@@ -22,6 +23,7 @@ import type { StorageError } from "../ports/StorageError.js"
 import { Transactor } from "../ports/Transactor.js"
 import { type ClaimedDelivery, WebhookRepository } from "../ports/WebhookRepository.js"
 import { WebhookTransport } from "../ports/WebhookTransport.js"
+import * as ServiceMetrics from "./ServiceMetrics.js"
 import { config as retentionConfig, defaultRetentionOptions, type RetentionOptions, runPruning } from "./WebhookRetention.js"
 
 /**
@@ -157,6 +159,13 @@ export const attempt = (owner: string, claimed: ClaimedDelivery) =>
           nextAttemptAt
         }
       })
+    )
+    yield* Metric.increment(
+      succeeded
+        ? ServiceMetrics.webhookDelivery.succeeded
+        : nextAttemptAt === null
+        ? ServiceMetrics.webhookDelivery.failed
+        : ServiceMetrics.webhookDelivery.retrying
     )
   })
 

@@ -22,7 +22,7 @@ import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import { contextLimitProblem } from "../../../src/domain/evaluation/ContextLimits.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
-import type { EvaluationCounter } from "../../../src/domain/insights/EvaluationCounter.js"
+import type { LaneCounter } from "../../metrics/EvaluationMetrics.js"
 import type { Authenticator } from "../shared/Authentication.js"
 import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, parseJsonBody } from "../shared/Body.js"
 import type { Cors } from "../shared/Cors.js"
@@ -104,7 +104,7 @@ export interface LaneOptions {
   /** The OFREP bulk response's `eventStreams` (none when absent). */
   readonly eventStreams?: EventStreamsOf
   /** Where each answered evaluation is counted (evaluation insights); absent: nothing is counted. */
-  readonly counter?: EvaluationCounter | undefined
+  readonly counter?: LaneCounter | undefined
 }
 
 /** An OFREP route's flag key, decoded (as it stands when it does not decode: it then names no flag). */
@@ -125,6 +125,11 @@ export class Lane implements EvaluationLaneShape {
       counter: options.counter,
       ...(options.eventStreams === undefined ? {} : { eventStreams: options.eventStreams })
     })
+  }
+
+  /** Change streams open now (for /metrics). */
+  get openStreams(): number {
+    return this.options.hub?.size ?? 0
   }
 
   /** The CORS headers of an evaluation-side answer the HttpApi app gives (`Routes.corsOnApi`). */

@@ -38,6 +38,7 @@ import { StreamRoute } from "./StreamRoute.js"
 import { StreamLimits, streamLimitsConfig, type StreamLimitValues } from "./StreamLimits.js"
 import { StreamUrls, trustProxyConfig } from "./StreamUrls.js"
 import { andThen } from "../shared/MaybeAsync.js"
+import { type EvaluationMetrics, MeteredCounter } from "../../metrics/EvaluationMetrics.js"
 
 /** The lane itself, for the transports that put its routes in front of the HttpApi app. */
 export class FastLane extends Context.Tag("@flagport/http/FastLane")<FastLane, Lane>() {}
@@ -64,6 +65,8 @@ export interface LaneConfig {
   readonly streamLimits?: Partial<StreamLimitValues>
   /** Count evaluations for insights (true). `false` only to measure what counting costs (bench/http.bench.ts). */
   readonly countEvaluations?: boolean
+  /** Where evaluations are also counted by reason for /metrics (adapters/metrics); absent: metrics off. */
+  readonly evaluationMetrics?: EvaluationMetrics
 }
 
 /** A public URL given in code is held to the rules of FLAGPORT_PUBLIC_URL. */
@@ -127,7 +130,9 @@ export const make = (config: LaneConfig = {}) =>
       }
     })
     const cors = new Cors(config.corsOrigins ?? (yield* corsOriginsConfig))
-    const counter = config.countEvaluations === false ? undefined : insights.counter
+    const insightsCounter = config.countEvaluations === false ? undefined : insights.counter
+    // With metrics off the lane holds insights' counter itself: metrics cost nothing then.
+    const counter = config.evaluationMetrics === undefined ? insightsCounter : new MeteredCounter(config.evaluationMetrics, insightsCounter)
     const trustProxy = config.trustProxy ?? (yield* trustProxyConfig)
     const streams = new StreamRoute({
       auth,

@@ -17,7 +17,7 @@
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
-import type { EvaluationCounter } from "../../../src/domain/insights/EvaluationCounter.js"
+import type { LaneCounter } from "../../metrics/EvaluationMetrics.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { checkBodyHeaders } from "../shared/Body.js"
 import type { LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
@@ -42,7 +42,7 @@ export interface OfrepOptions {
   readonly snapshots: SnapshotCache
   readonly eventStreams?: EventStreamsOf
   /** Where each answered evaluation is counted (evaluation insights); absent: nothing is counted. */
-  readonly counter?: EvaluationCounter | undefined
+  readonly counter?: LaneCounter | undefined
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const

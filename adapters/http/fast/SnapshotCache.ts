@@ -13,6 +13,7 @@ import { ResourceNotFound } from "../../../src/domain/Errors.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
 import { environmentNotFound, projectNotFound } from "../../../src/domain/NotFound.js"
+import * as Instruments from "../../metrics/Instruments.js"
 
 export interface SnapshotSource {
   readonly revision: (projectId: string) => Promise<number>
@@ -343,6 +344,7 @@ export class SnapshotCache {
   private build(project: ProjectState, env: EnvState, environment: string): Promise<CompiledEntry> {
     const requested = project.revision
     const e = env
+    const started = performance.now()
     const pending: Promise<CompiledEntry> = this.source.snapshot(project.id, environment).then(
       ({ clientConfig, revision, snapshot }) => {
         const json = Buffer.from(JSON.stringify(snapshot))
@@ -354,10 +356,13 @@ export class SnapshotCache {
           e.error = undefined
         }
         if (e.pending === pending) e.pending = undefined
+        Instruments.snapshotReloads.ok.unsafeUpdate(1, [])
+        Instruments.snapshotReloadSeconds.unsafeUpdate((performance.now() - started) / 1000, [])
         return entry
       },
       (error: unknown) => {
         if (e.pending === pending) e.pending = undefined
+        Instruments.snapshotReloads.error.unsafeUpdate(1, [])
         if (isNotFound(error)) {
           e.error = error
           e.errorRevision = requested

@@ -43,6 +43,13 @@ import { laneTracer, type LaneTracer } from "./LaneTracing.js"
 import { spanNameGenerator } from "./SpanNames.js"
 import { methodNotAllowed } from "./Methods.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
+import { answerMetrics, METRICS_PATH } from "../../metrics/MetricsEndpoint.js"
+import type { ServerMetrics } from "../../metrics/ServerMetrics.js"
+import { WebhookBacklog } from "../../../src/ports/WebhookBacklog.js"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import { RequestObserver } from "./Observe.js"
+import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 export { answerClientError } from "./ClientError.js"
@@ -61,6 +68,18 @@ export interface EmbedOptions<E> extends App.HttpOptions {
   readonly services: Layer.Layer<App.HttpServices, E>
   /** The dashboard at `<prefix>/ui/` (Dashboard.ts); `false` leaves it out. */
   readonly dashboard?: DashboardOptions | false
+  /**
+   * Prometheus metrics (adapters/metrics, docs/operations.md): the handlers fill `registry`;
+   * `serve` (default true) answers `GET <prefix>/metrics` with it, behind `token` when given.
+   * Absent: nothing is measured.
+   */
+  readonly metrics?: {
+    readonly registry: ServerMetrics
+    readonly serve?: boolean
+    readonly token?: Option.Option<Redacted.Redacted<string>>
+  }
+  /** Where one JSON line per request goes (RequestLog.ts); absent: no request lines. */
+  readonly requestLog?: (line: string) => void
 }
 
 /** What a web host knows of the client that a web Request does not carry. */
@@ -203,6 +222,8 @@ class NodeLaneRequest implements LaneRequest {
     /** The body a host's parser already read (HostReadBody.ts), else read from the stream. */
     private readonly hostBody: Uint8Array | undefined
   ) {}
+  /** When it arrived (`performance.now()`), when requests are observed; else 0. */
+  started = 0
   /** The body already collected from the stream (`collectNodeBody`), or why it could not be. */
   collected: { readonly bytes: Uint8Array } | { readonly error: unknown } | undefined = undefined
   get remoteAddress(): string | undefined {
@@ -224,15 +245,33 @@ class NodeLaneRequest implements LaneRequest {
 /** A body sent in chunks, its length unknown until it ends. */
 const isChunked = (req: IncomingMessage): boolean => req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined
 
-/** A lane answer written to `res` (at once when the lane answered synchronously). */
-const answerNode = (lane: Lane, route: FastRoute, request: NodeLaneRequest, res: ServerResponse): void => {
+/** A lane answer written to `res` (at once when the lane answered synchronously), and reported when observed. */
+const answerNode = (lane: Lane, route: FastRoute, request: NodeLaneRequest, res: ServerResponse, observer: RequestObserver | undefined, method: string): void => {
   const response = lane.answer(route, request)
   if (response instanceof Promise) {
     response.then(
-      (r) => writeNode(res, r),
-      (error: unknown) => writeNode(res, lane.toResponse(error))
+      (r) => {
+        writeNode(res, r)
+        observer?.done(method, fastTemplate(route), r.status, request.started, request)
+      },
+      (error: unknown) => {
+        const r = lane.toResponse(error)
+        writeNode(res, r)
+        observer?.done(method, fastTemplate(route), r.status, request.started, request)
+      }
     )
-  } else writeNode(res, response)
+  } else {
+    writeNode(res, response)
+    observer?.done(method, fastTemplate(route), response.status, request.started, request)
+  }
+}
+
+/** What the node handler adds when asked: observation (metrics, request log), the /metrics route, lane spans. */
+export interface NodeExtras {
+  readonly observer?: RequestObserver | undefined
+  readonly metrics?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  /** Spans for lane requests (LaneTracing.ts), when tracing is on. */
+  readonly traceLane?: LaneTracer | undefined
 }
 
 /**
@@ -246,9 +285,11 @@ export const nodeHandler = (
   lane: Lane,
   app: (req: IncomingMessage, res: ServerResponse) => void,
   webApp: (request: Request) => Promise<Response>,
-  traceLane?: LaneTracer
+  extras: NodeExtras = {}
 ) =>
 (req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
+  const observer = extras.observer
+  const started = observer === undefined ? 0 : performance.now()
   const url = prefix === "" ? (req.url ?? "/") : stripPrefix(prefix, req.url ?? "/")
   if (url !== req.url) req.url = url
   const hostBody = hostReadBody(req, body)
@@ -261,6 +302,11 @@ export const nodeHandler = (
   const method = req.method ?? "GET"
   const route = routeOf(method, path)
   if (route === undefined) {
+    observer?.watch(req, res, path, started)
+    if (extras.metrics !== undefined && path === METRICS_PATH) {
+      setSecurityHeaders(res)
+      return extras.metrics(req, res)
+    }
     const notAllowed = methodNotAllowed(method, path)
     if (notAllowed !== undefined) return writeNode(res, notAllowed)
     // Kept by node when the app writes its head (its own headers come first, Vary aside).
@@ -278,8 +324,9 @@ export const nodeHandler = (
     if (isChunked(req)) return collectNodeBody(req, (body) => void toApp(body), (error) => writeNode(res, lane.toResponse(error)))
     return app(req, res)
   }
-  if (traceLane !== undefined) traceLane(route, req, res)
+  if (extras.traceLane !== undefined) extras.traceLane(route, req, res)
   const request = new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody)
+  request.started = started
   if (hostBody === undefined && readsBody(route) && checkBodyHeaders((name) => request.header(name)) === undefined) {
     // The body first (the lane still checks the key and the body's headers before using it), so
     // that with warm caches the whole answer is written in the turn the body ends. A body its
@@ -288,20 +335,39 @@ export const nodeHandler = (
       req,
       (bytes) => {
         request.collected = { bytes }
-        answerNode(lane, route, request, res)
+        answerNode(lane, route, request, res, observer, method)
       },
       (error) => {
         request.collected = { error }
-        answerNode(lane, route, request, res)
+        answerNode(lane, route, request, res, observer, method)
       }
     )
     return
   }
-  answerNode(lane, route, request, res)
+  answerNode(lane, route, request, res, observer, method)
 }
 
 /** The web handler: lane first, then the HttpApi app (with the prefix stripped from the URL). */
 export const webHandler = (
+  prefix: string,
+  lane: Lane,
+  app: (request: Request) => Promise<Response>,
+  observer?: RequestObserver
+) => {
+  const answer = webAnswer(prefix, lane, app)
+  if (observer === undefined) return answer
+  return async (request: Request, client?: WebClient): Promise<Response> => {
+    const started = performance.now()
+    const response = await answer(request, client)
+    const path = stripPrefix(prefix, new URL(request.url).pathname)
+    const route = routeOf(request.method, path)
+    const template = route === undefined ? apiTemplate(request.method, path) : fastTemplate(route)
+    observer.done(request.method, template, response.status, started, { header: (name) => request.headers.get(name) ?? undefined })
+    return response
+  }
+}
+
+const webAnswer = (
   prefix: string,
   lane: Lane,
   app: (request: Request) => Promise<Response>
@@ -337,12 +403,16 @@ async (request: Request, client?: WebClient): Promise<Response> => {
 const nodeWithDashboard = (
   prefix: string,
   dashboard: Dashboard,
-  next: (req: IncomingMessage, res: ServerResponse, body?: unknown) => void
+  next: (req: IncomingMessage, res: ServerResponse, body?: unknown) => void,
+  observer: RequestObserver | undefined
 ) =>
 (req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
-  const answer = dashboard.answer(req.method ?? "GET", stripPrefix(prefix, req.url ?? "/"), req.headers["if-none-match"])
-  if (answer === undefined) next(req, res, body)
-  else void answer.then((r) => writeNode(res, r))
+  const path = stripPrefix(prefix, req.url ?? "/")
+  const answer = dashboard.answer(req.method ?? "GET", path, req.headers["if-none-match"])
+  if (answer === undefined) return next(req, res, body)
+  const q = path.indexOf("?")
+  observer?.watch(req, res, q === -1 ? path : path.slice(0, q), performance.now())
+  void answer.then((r) => writeNode(res, r))
 }
 
 /** The web handler with the dashboard's GET and HEAD routes answered first. */
@@ -364,8 +434,10 @@ const tracingOf: Layer.Layer<never> = Layer.unwrapEffect(
  */
 export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<FlagportHandlers> => {
   const prefix = App.normalizePrefix(options.prefix)
+  const registry = options.metrics?.registry
+  const appOptions = registry === undefined ? options : { ...options, lane: { ...options.lane, evaluationMetrics: registry.evaluations } }
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(App.layer(options), NodeHttpServer.layerContext, requestTracing, tracingOf).pipe(Layer.provide(options.services))
+    Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf).pipe(Layer.provide(options.services))
   )
   try {
     const { app, lane, openApi, tracing } = await runtime.runPromise(
@@ -378,12 +450,29 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     )
     const effectNode = await runtime.runPromise(NodeHttpServer.makeHandler(app))
     const effectWeb = HttpApp.toWebHandlerRuntime(await runtime.runtime())(app)
-    const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request), Option.isSome(tracing) ? laneTracer(tracing.value) : undefined)
-    const web = webHandler(prefix, lane, (request) => effectWeb(request))
+    const observer = registry === undefined && options.requestLog === undefined
+      ? undefined
+      : new RequestObserver(registry?.requests, options.requestLog)
+    if (registry !== undefined) {
+      const backlog = await runtime.runPromise(Effect.serviceOption(WebhookBacklog))
+      registry.connect({
+        openStreams: () => lane.openStreams,
+        ...(Option.isSome(backlog) ? { backlog: () => runtime.runPromise(backlog.value.measure) } : {})
+      })
+    }
+    const metricsRoute = registry === undefined || options.metrics?.serve === false
+      ? undefined
+      : answerMetrics(registry, options.metrics?.token ?? Option.none())
+    const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request), {
+      observer,
+      metrics: metricsRoute,
+      traceLane: Option.isSome(tracing) ? laneTracer(tracing.value) : undefined
+    })
+    const web = webHandler(prefix, lane, (request) => effectWeb(request), observer)
     const dashboard = options.dashboard === false ? undefined : makeDashboard(prefix, options.dashboard)
     return {
       prefix,
-      node: dashboard === undefined ? node : nodeWithDashboard(prefix, dashboard, node),
+      node: dashboard === undefined ? node : nodeWithDashboard(prefix, dashboard, node, observer),
       web: dashboard === undefined ? web : webWithDashboard(prefix, dashboard, web),
       openApi: () => openApi,
       closeStreams: () => lane.closeStreams(),

@@ -20,7 +20,6 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import type * as Option from "effect/Option"
 import type { OidcSettings } from "../../oidc/OidcSettings.js"
 import * as Composition from "../../app/Composition.js"
 import { answerClientError } from "./ClientError.js"
@@ -30,6 +29,12 @@ import { logLevelConfig } from "./LogLevelConfig.js"
 import * as Tracing from "../../telemetry/Tracing.js"
 import type { LaneConfig } from "../fast/LaneService.js"
 import { streamLimitsConfig } from "../fast/StreamLimits.js"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import { listenMetrics } from "../../metrics/MetricsEndpoint.js"
+import { metricsConfig, type MetricsSettings } from "../../metrics/MetricsConfig.js"
+import { ServerMetrics } from "../../metrics/ServerMetrics.js"
+import { type LogFormat, logFormatConfig } from "./RequestLog.js"
 
 /** Node's connection limits (see `startServer`). */
 export const HEADERS_TIMEOUT_MS = 10_000
@@ -74,6 +79,12 @@ export interface ServerOptions {
   readonly dashboard?: DashboardOptions | false
   /** Single sign-on settings (none: off); default: the FLAGPORT_OIDC_* variables (App.ts). */
   readonly oidc?: Option.Option<OidcSettings>
+  /** Prometheus metrics (docs/operations.md); default: FLAGPORT_METRICS, FLAGPORT_METRICS_PORT, FLAGPORT_METRICS_TOKEN. */
+  readonly metrics?: MetricsSettings
+  /** `json`: one JSON line per request, and JSON log lines; default: FLAGPORT_LOG_FORMAT, else text. */
+  readonly logFormat?: LogFormat
+  /** Where JSON request lines go (default: stdout). */
+  readonly requestLog?: (line: string) => void
 }
 
 export interface RunningServer {
@@ -81,6 +92,8 @@ export interface RunningServer {
   readonly port: number
   readonly host: string
   readonly handlers: FlagportHandlers
+  /** Where /metrics is served when it has a port of its own (FLAGPORT_METRICS_PORT). */
+  readonly metricsUrl?: string
   /** Graceful shutdown; safe to call more than once. */
   readonly close: () => Promise<void>
 }
@@ -102,22 +115,43 @@ const storageOf = async (options: ServerOptions): Promise<Layer.Layer<Compositio
  * FLAGPORT_LOG_LEVEL, with traces exported when the OTEL_* variables ask for them
  * (adapters/telemetry/Tracing.ts; built first, so the workers' spans are exported too).
  */
-export const servicesLayer = (storage: Layer.Layer<Composition.Storage, unknown>, webhooks = true, schedules = true) =>
-  // The level is set before anything is built, so the workers' fibers and the request handlers
-  // (which run in the runtime built from this layer) all inherit it.
+export const servicesLayer = (storage: Layer.Layer<Composition.Storage, unknown>, webhooks = true, schedules = true, logFormat?: LogFormat) =>
+  // The level and format are set before anything is built, so the workers' fibers and the request
+  // handlers (which run in the runtime built from this layer) all inherit them.
   Composition.servicesLayer(storage, { webhooks, schedules }).pipe(
     Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel))),
-    Layer.provideMerge(Tracing.layerConfig)
+    Layer.provideMerge(Tracing.layerConfig),
+    Layer.provide(
+      Layer.unwrapEffect(
+        Effect.map(logFormat === undefined ? logFormatConfig : Effect.succeed(logFormat), (format) => (format === "json" ? Logger.json : Layer.empty))
+      )
+    )
   )
+
+/** The request lines' sink: JSON format and a level that shows info; else none. */
+const requestLogOf = async (options: ServerOptions): Promise<((line: string) => void) | undefined> => {
+  const format = options.logFormat ?? (await Effect.runPromise(logFormatConfig))
+  if (format !== "json") return undefined
+  const level = await Effect.runPromise(logLevelConfig)
+  if (LogLevel.greaterThan(level, LogLevel.Info)) return undefined
+  return options.requestLog ?? ((line) => void process.stdout.write(`${line}\n`))
+}
 
 export const startServer = async (options: ServerOptions = {}): Promise<RunningServer> => {
   const { host, port } = await resolveConfig(options)
   const dashboard: DashboardOptions | false = options.dashboard === false
     ? false
     : { confirmEnvironments: await Effect.runPromise(confirmEnvironmentsConfig), redirectRoot: true, ...options.dashboard }
+  const metricsSettings = options.metrics ?? (await Effect.runPromise(metricsConfig))
+  const metrics = metricsSettings.enabled ? new ServerMetrics() : undefined
+  const requestLog = await requestLogOf(options)
   const handlers = await makeHandlers({
-    services: servicesLayer(await storageOf(options), options.webhooks ?? true, options.schedules ?? true),
+    services: servicesLayer(await storageOf(options), options.webhooks ?? true, options.schedules ?? true, options.logFormat),
     dashboard,
+    ...(metrics === undefined
+      ? {}
+      : { metrics: { registry: metrics, serve: Option.isNone(metricsSettings.port), token: metricsSettings.token } }),
+    ...(requestLog === undefined ? {} : { requestLog }),
     ...(options.lane === undefined ? {} : { lane: options.lane }),
     ...(options.oidc === undefined ? {} : { oidc: options.oidc })
   })
@@ -145,6 +179,17 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     await handlers.dispose()
     throw error
   }
+  // /metrics on a port of its own: scrapers reach it, the API's clients (and its port) need not.
+  let metricsServer: { readonly port: number; readonly close: () => Promise<void> } | undefined
+  if (metrics !== undefined && Option.isSome(metricsSettings.port)) {
+    try {
+      metricsServer = await listenMetrics(metrics, metricsSettings.token, metricsSettings.port.value, host)
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await handlers.dispose()
+      throw error
+    }
+  }
   const address = server.address() as AddressInfo
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address
   let closing: Promise<void> | undefined
@@ -158,11 +203,19 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
       const timer = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000)
       await drained
       clearTimeout(timer)
+      await metricsServer?.close()
       await handlers.dispose()
     })()
     return closing
   }
-  return { url: `http://${shownHost}:${address.port}`, port: address.port, host: address.address, handlers, close }
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    host: address.address,
+    handlers,
+    ...(metricsServer === undefined ? {} : { metricsUrl: `http://${shownHost}:${metricsServer.port}` }),
+    close
+  }
 }
 
 /**

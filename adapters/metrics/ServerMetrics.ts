@@ -1,0 +1,92 @@
+/**
+ * One server's /metrics: prom-client's registry with the process defaults (event-loop lag, heap,
+ * CPU, handles), the request and evaluation cells this server fills, the gauges read when scraped
+ * (open streams, the webhook backlog), and the Effect metrics of the core and the adapters
+ * (EffectExport.ts). docs/operations.md lists every series.
+ */
+import { collectDefaultMetrics, Registry } from "prom-client"
+import type { Backlog } from "../../src/ports/WebhookBacklog.js"
+import * as ServiceMetrics from "../../src/services/ServiceMetrics.js"
+import { promMetric, type PromMetric, type PromValues } from "./Cells.js"
+import { declare, effectMetrics } from "./EffectExport.js"
+import { EvaluationMetrics } from "./EvaluationMetrics.js"
+import * as Instruments from "./Instruments.js"
+import { RequestMetrics } from "./RequestMetrics.js"
+
+/** What the server reads when scraped. */
+export interface MetricsSources {
+  readonly openStreams: () => number
+  /** The webhook backlog; a failure leaves its series out of this scrape. */
+  readonly backlog?: () => Promise<Backlog>
+}
+
+const ageSeconds = (oldest: string | null, now: number): number => (oldest === null ? 0 : Math.max(0, (now - Date.parse(oldest)) / 1000))
+
+export class ServerMetrics {
+  readonly requests = new RequestMetrics()
+  readonly evaluations = new EvaluationMetrics()
+  readonly contentType: string = Registry.PROMETHEUS_CONTENT_TYPE
+  private readonly registry = new Registry()
+  private sources: MetricsSources = { openStreams: () => 0 }
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry })
+    declare(ServiceMetrics.all)
+    declare(Instruments.all)
+    for (const metric of [...this.requests.metrics(), ...this.evaluations.metrics(), ...this.gauges()]) this.register(metric)
+  }
+
+  /** The server's parts, once they are built (the lane's streams, the storage's backlog). */
+  connect(sources: MetricsSources): void {
+    this.sources = sources
+  }
+
+  private register(metric: PromMetric): void {
+    // prom-client's registry takes any object with its metric shape (name, help, type, get).
+    this.registry.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0])
+  }
+
+  private gauges(): ReadonlyArray<PromMetric> {
+    let pending: Promise<Backlog | undefined> | undefined
+    // Both backlog metrics come from one measurement per scrape.
+    const backlog = (): Promise<Backlog | undefined> => {
+      pending ??= (this.sources.backlog?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => {
+        setTimeout(() => (pending = undefined), 0)
+      })
+      return pending
+    }
+    const backlogValues = (f: (b: Backlog, now: number) => readonly [number, number]) => async (): Promise<PromValues["values"]> => {
+      const b = await backlog()
+      if (b === undefined) return []
+      const [outbox, deliveries] = f(b, Date.now())
+      return [
+        { labels: { stage: "outbox" }, value: outbox },
+        { labels: { stage: "delivery" }, value: deliveries }
+      ]
+    }
+    return [
+      promMetric("flagport_streams_open", "gauge", "Change streams (GET /v1/stream, OFREP event streams) open now.", () => [
+        { labels: {}, value: this.sources.openStreams() }
+      ]),
+      promMetric(
+        "flagport_webhook_backlog",
+        "gauge",
+        "What waits to reach webhooks: outbox events not yet fanned out (stage=outbox) and deliveries pending or retrying (stage=delivery).",
+        backlogValues((b) => [b.outboxEvents, b.pendingDeliveries])
+      ),
+      promMetric(
+        "flagport_webhook_backlog_oldest_age_seconds",
+        "gauge",
+        "Age of the oldest outbox event not fanned out (stage=outbox) and of the oldest pending delivery (stage=delivery); 0 when none.",
+        backlogValues((b, now) => [ageSeconds(b.oldestEventAt, now), ageSeconds(b.oldestDeliveryAt, now)])
+      )
+    ]
+  }
+
+  /** The text Prometheus scrapes. */
+  scrape(): Promise<string> {
+    const effect = new Registry()
+    for (const metric of effectMetrics("flagport_")) effect.registerMetric(metric as unknown as Parameters<Registry["registerMetric"]>[0])
+    return Registry.merge([this.registry, effect]).metrics()
+  }
+}
