@@ -13,6 +13,8 @@ import { ApiKeys, hashSecret } from "../../src/services/ApiKeys.js"
 import { Environments } from "../../src/services/Environments.js"
 import { Projects } from "../../src/services/Projects.js"
 import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
+import type { MetricsSettings } from "../../adapters/metrics/MetricsConfig.js"
+import type { LogFormat } from "../../adapters/http/serving/RequestLog.js"
 
 export interface Keys {
   readonly global: string
@@ -62,6 +64,11 @@ export const startServer = async (
     readonly port?: number
     /** Single sign-on settings (default: none, whatever the environment says). */
     readonly oidc?: Option.Option<OidcSettings>
+    /** Metrics settings (default: FLAGPORT_METRICS*, off when unset). */
+    readonly metrics?: MetricsSettings
+    /** Log format and the request lines' sink (default: FLAGPORT_LOG_FORMAT, stdout). */
+    readonly logFormat?: LogFormat
+    readonly requestLog?: (line: string) => void
   } = {}
 ): Promise<TestServer> => {
   const runtime = ManagedRuntime.make(storage)
@@ -76,7 +83,10 @@ export const startServer = async (
       webhooks: options.webhooks ?? false,
       schedules: options.schedules ?? false,
       ...(options.lane === undefined ? {} : { lane: options.lane }),
-      oidc: options.oidc ?? Option.none()
+      oidc: options.oidc ?? Option.none(),
+      ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+      ...(options.logFormat === undefined ? {} : { logFormat: options.logFormat }),
+      ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog })
     })
     return {
       url: server.url,

@@ -45,8 +45,8 @@ import { methodNotAllowed } from "./Methods.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 import { answerMetrics, METRICS_PATH } from "../../metrics/MetricsEndpoint.js"
 import type { ServerMetrics } from "../../metrics/ServerMetrics.js"
-import { WebhookBacklog } from "../../../src/ports/WebhookBacklog.js"
-import * as Option from "effect/Option"
+import { WebhookBacklog, type WebhookBacklogShape } from "../../../src/ports/WebhookBacklog.js"
+import * as Context from "effect/Context"
 import type * as Redacted from "effect/Redacted"
 import { RequestObserver } from "./Observe.js"
 import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
@@ -114,6 +114,13 @@ export interface FlagportHandlers {
   /** Ends the streams, stops background work and closes the database. */
   readonly dispose: () => Promise<void>
 }
+
+/**
+ * The storage's webhook backlog (a port the HttpServices type does not name), taken while the
+ * services are in reach: the runtime's own context holds only what the app layer outputs.
+ */
+class BacklogSource extends Context.Tag("@flagport/http/BacklogSource")<BacklogSource, Option.Option<WebhookBacklogShape>>() {}
+const backlogSource = Layer.effect(BacklogSource, Effect.serviceOption(WebhookBacklog))
 
 /** Turns off the per-request tracing span (20-50% more throughput) when tracing is off. */
 const tracerDisabled = Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
@@ -437,7 +444,7 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
   const registry = options.metrics?.registry
   const appOptions = registry === undefined ? options : { ...options, lane: { ...options.lane, evaluationMetrics: registry.evaluations } }
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf).pipe(Layer.provide(options.services))
+    Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf, backlogSource).pipe(Layer.provide(options.services))
   )
   try {
     const { app, lane, openApi, tracing } = await runtime.runPromise(
@@ -454,7 +461,7 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
       ? undefined
       : new RequestObserver(registry?.requests, options.requestLog)
     if (registry !== undefined) {
-      const backlog = await runtime.runPromise(Effect.serviceOption(WebhookBacklog))
+      const backlog = await runtime.runPromise(BacklogSource)
       registry.connect({
         openStreams: () => lane.openStreams,
         ...(Option.isSome(backlog) ? { backlog: () => runtime.runPromise(backlog.value.measure) } : {})
