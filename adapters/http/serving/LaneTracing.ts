@@ -9,15 +9,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ActiveTracingShape } from "../../telemetry/Tracing.js"
 import type { FastRoute } from "../fast/Routes.js"
+import { fastTemplate } from "./RouteTemplate.js"
 
-/** The route template of each traced lane route ("{method} {template}" names its span). */
-const TEMPLATES: Partial<Record<FastRoute["_tag"], readonly [string, string]>> = {
-  evaluate: ["POST", "/v1/evaluate"],
-  explain: ["POST", "/v1/explain"],
-  flag: ["GET", "/v1/flags/{flagKey}/eval"],
-  config: ["GET", "/v1/config"],
-  ofrepBulk: ["POST", "/ofrep/v1/evaluate/flags"],
-  ofrepFlag: ["POST", "/ofrep/v1/evaluate/flags/{key}"]
+/**
+ * The method of each traced lane route; its template is the one metrics and request logs use
+ * (RouteTemplate.ts, `:param` like the HttpApi's own spans), so a span, a series and a log line
+ * name a route alike. `"{method} {template}"` names the span.
+ */
+const METHODS: Partial<Record<FastRoute["_tag"], string>> = {
+  evaluate: "POST",
+  explain: "POST",
+  flag: "GET",
+  config: "GET",
+  ofrepBulk: "POST",
+  ofrepFlag: "POST"
 }
 
 /** What the node handler calls for each lane request when tracing is on. */
@@ -26,11 +31,12 @@ export type LaneTracer = (route: FastRoute, req: IncomingMessage, res: ServerRes
 export const laneTracer = (tracing: ActiveTracingShape): LaneTracer => (route, req, res) => {
   const traceparent = req.headers.traceparent
   if (typeof traceparent !== "string") return
-  const template = TEMPLATES[route._tag]
-  if (template === undefined) return
-  const span = tracing.serverSpan(`${template[0]} ${template[1]}`, traceparent, {
-    "http.request.method": template[0],
-    "http.route": template[1]
+  const method = METHODS[route._tag]
+  if (method === undefined) return
+  const template = fastTemplate(route)
+  const span = tracing.serverSpan(`${method} ${template}`, traceparent, {
+    "http.request.method": method,
+    "http.route": template
   })
   if (span !== undefined) res.once("finish", () => span.end(res.statusCode))
 }
