@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { type Actor, CurrentActor } from "../domain/audit/Actor.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { Forbidden, RateLimited, Unauthenticated } from "../domain/Errors.js"
 import type { Role } from "../domain/people/Role.js"
@@ -110,11 +111,14 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const id = yield* ids.next
       const projectIds = policy.defaultRole === "none" ? [] : (yield* projects.list()).map((p) => p.id)
+      const email = claims.email.trim()
+      // The audit log credits the person themselves (no one else acted), not the default (the CLI).
+      const actor: Actor = { type: "user", userId: id, email }
       return yield* writes.record(null, ({ now }) =>
         Effect.gen(function* () {
           const user: User = {
             id,
-            email: claims.email.trim(),
+            email,
             name: (claims.name ?? "").trim().slice(0, 120),
             admin: false,
             createdAt: now,
@@ -147,7 +151,7 @@ export const make = Effect.gen(function* () {
             ]
           }
         })
-      )
+      ).pipe(Effect.provideService(CurrentActor, actor))
     })
 
   const withSso = Effect.fn("SignIn.withSso")(function* (claims: SsoClaims, policy: SsoPolicy) {
