@@ -14,12 +14,35 @@ import {
   BatchSpanProcessor,
   ParentBasedSampler,
   type Sampler,
+  SamplingDecision,
   TraceIdRatioBasedSampler
 } from "@opentelemetry/sdk-trace-base"
 import * as OtelApi from "@opentelemetry/api"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ActiveTracing, type SamplerName, type ServerSpan, type TracingSettings } from "./Tracing.js"
+
+/**
+ * The background workers' polling rounds: one a second each, mostly finding nothing to do. They are
+ * not traced (nor what runs in them); the work they find is, each in a trace of its own
+ * (`WebhookDispatcher.send`, `Scheduler.apply`, `ChangeRequests.applyDue`).
+ */
+export const QUIET_ROOTS: ReadonlySet<string> = new Set(["WebhookDispatcher.round", "WebhookDispatcher.tick", "Scheduler.tick"])
+
+/**
+ * `sampler`, except that a quiet root is dropped, and so is a span under a local parent that was
+ * not sampled (whatever sampler was chosen: `always_on` would otherwise keep the orphaned children).
+ */
+export const withQuietRoots = (sampler: Sampler): Sampler => ({
+  shouldSample: (context, traceId, spanName, spanKind, attributes, links) => {
+    const parent = OtelApi.trace.getSpanContext(context)
+    if (parent === undefined ? QUIET_ROOTS.has(spanName) : parent.isRemote !== true && (parent.traceFlags & OtelApi.TraceFlags.SAMPLED) === 0) {
+      return { decision: SamplingDecision.NOT_RECORD }
+    }
+    return sampler.shouldSample(context, traceId, spanName, spanKind, attributes, links)
+  },
+  toString: () => `QuietRoots{${sampler.toString()}}`
+})
 
 /** The sampler OTEL_TRACES_SAMPLER names (the specification's names). */
 export const samplerOf = (name: SamplerName, ratio: number): Sampler => {
@@ -68,7 +91,7 @@ export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
     Effect.sync(() => {
       const exporter = settings.protocol === "http/json" ? new JsonExporter({ url: settings.endpoint }) : new ProtobufExporter({ url: settings.endpoint })
       const provider = NodeSdk.layerTracerProvider(new BatchSpanProcessor(exporter), {
-        sampler: samplerOf(settings.sampler, settings.samplerArg),
+        sampler: withQuietRoots(samplerOf(settings.sampler, settings.samplerArg)),
         shutdownTimeout: "5 seconds"
       })
       const tracer = Tracer.layer.pipe(

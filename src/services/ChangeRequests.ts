@@ -366,7 +366,7 @@ export const make = Effect.gen(function* () {
             audit: [{ action: "change_request.failed", resource: { type: "change_request", key: due.id }, environment: due.environment, before: toChangeRequest(current.value), after: toChangeRequest(failed) }]
           } satisfies Writes.Recorded<"failed">
         }).pipe(Effect.provideService(CurrentActor, actor)))
-    }).pipe(Effect.withSpan("ChangeRequests.applyDue", { attributes: { changeRequestId: due.id } }))
+    }).pipe(Effect.withSpan("ChangeRequests.applyDue", { root: true, attributes: { changeRequestId: due.id } }))
 
   return ChangeRequests.of({ open, list, get, update, approve, reject, cancel, apply, applyDue })
 })

@@ -148,7 +148,10 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
             : Effect.flatMap(Clock.currentTimeMillis, (now) => Metric.update(ServiceMetrics.schedulerLag, Math.max(0, (now - Date.parse(schedule.at)) / 1000)))
         )
       )
-  }).pipe(Effect.withSpan("Scheduler.apply", { attributes: { scheduleId: schedule.id } }))
+  }).pipe(
+    // A trace of its own: the rounds that find nothing to do are not worth one (adapters/telemetry).
+    Effect.withSpan("Scheduler.apply", { root: true, attributes: { scheduleId: schedule.id } })
+  )
 
 /** `apply`, but a schedule that cannot be applied now must not hold up the others of the round. */
 const applyOrRetry = (owner: string, schedule: StoredSchedule) =>

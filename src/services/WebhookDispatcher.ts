@@ -199,7 +199,12 @@ const sendOne = (owner: string, delivery: ClaimedDelivery) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
         : Effect.logWarning(`webhook delivery ${delivery.deliveryId} could not be recorded`, cause)
-    )
+    ),
+    // A trace of its own per send: the polling rounds that find nothing to do are not worth one.
+    Effect.withSpan("WebhookDispatcher.send", {
+      root: true,
+      attributes: { "flagport.project.id": delivery.projectId, webhookId: delivery.webhookId, deliveryId: delivery.deliveryId }
+    })
   )
 
 /**

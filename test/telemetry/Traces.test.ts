@@ -181,6 +181,13 @@ describe("traces over OTLP/HTTP", () => {
     expect(send?.traceId).toBe(sendTrace)
     expect(send?.kind).toBe(3) // client
     expect(attribute(send!, "http.response.status_code")).toBe(204)
+    // Each send is a trace of its own; the dispatcher's and the scheduler's polling rounds are not traced.
+    const delivery = byId.get(send!.parentSpanId!)
+    expect(delivery?.name).toBe("WebhookDispatcher.send")
+    expect(delivery?.parentSpanId ?? "").toBe("")
+    expect(attribute(delivery!, "flagport.project.id")).toBe("p1")
+    expect(spans.filter((s) => s.name === "WebhookDispatcher.round" || s.name === "Scheduler.tick")).toEqual([])
+    expect(spans.filter((s) => s.parentSpanId !== undefined && s.parentSpanId !== "" && !byId.has(s.parentSpanId) && s.parentSpanId !== CALLER_SPAN)).toEqual([])
 
     // The lane traced the evaluation that carried a traceparent, and only that one.
     const lane = spans.filter((s) => s.name === "POST /v1/evaluate")
