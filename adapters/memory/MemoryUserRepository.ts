@@ -67,6 +67,7 @@ export const layer = Layer.effect(
           if (emailTaken(map, normalized, user.id)) return [new DuplicateKey({ entity: "user", key: user.email }), map]
           return [null, new Map(map).set(user.id, { ...row, user: jsonCopy(user), normalized })]
         }).pipe(Effect.flatMap((error) => (error === null ? Effect.void : Effect.fail(error)))),
+      lockUser: () => Effect.void, // memory transactions do not interleave their writes
       getPasswordHash: (id) => Effect.map(users.get, (map) => Option.fromNullable(map.get(id)?.passwordHash)),
       setPasswordHash: (id, hash) =>
         setRow(id, (row) => ({ ...row, passwordHash: hash })).pipe(

@@ -127,6 +127,9 @@ export const make = Effect.gen(function* () {
         const user = yield* getUser(userId)
         return yield* Option.isNone(user) ? new NotFound({ entity: "user", key: userId }) : new NotFound({ entity: "project", key: projectId })
       }),
+    // A write that changes nothing: the row's lock on PostgreSQL; on SQLite the database's write
+    // lock, taken before the transaction reads (so another process's transaction waits its turn).
+    lockUser: (userId) => orFail(sql`UPDATE flagport_users SET id = id WHERE id = ${userId}`).pipe(Effect.asVoid),
     removeMembership: (userId, projectId) =>
       orFail(sql`DELETE FROM flagport_memberships WHERE user_id = ${userId} AND project_id = ${projectId} RETURNING user_id`).pipe(
         Effect.flatMap(decodeUserIds),

@@ -40,6 +40,13 @@ export interface UserRepositoryShape {
    * its place). `NotFound` when the user or the project does not exist.
    */
   readonly putMembership: (userId: string, projectId: string, role: Role) => Effect.Effect<void, NotFound | StorageError>
+  /**
+   * Within a transaction, holds the user's row until it ends, so that two writes about one user's
+   * memberships (two removals at the same moment, say) run one after the other and the second sees
+   * the first (SQL: a write to the row that changes nothing, so PostgreSQL's row lock, SQLite's
+   * write lock; memory's writes do not interleave).
+   */
+  readonly lockUser: (userId: string) => Effect.Effect<void, StorageError>
   /** Removes the user's membership of `projectId`; answers whether there was one. */
   readonly removeMembership: (userId: string, projectId: string) => Effect.Effect<boolean, StorageError>
   /** How many global administrators are not disabled. */

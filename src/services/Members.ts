@@ -78,10 +78,13 @@ export const make = Effect.gen(function* () {
     const user = yield* requireUser(userId)
     return yield* writes.record(projectId, () =>
       Effect.gen(function* () {
-        const memberships = yield* users.membershipsOf(userId)
-        const before = memberships.find((m) => m.projectId === projectId)
+        // One removal of this person's memberships at a time: of two at the same moment, the
+        // second counts after the first has committed.
+        yield* users.lockUser(userId)
+        const before = (yield* users.membershipsOf(userId)).find((m) => m.projectId === projectId)
         if (before === undefined || !(yield* users.removeMembership(userId, projectId))) return yield* memberNotFound(projectId, userId)
-        if (memberships.length === 1 && !user.admin) yield* sessions.deleteForUser(userId)
+        // Counted again after the removal, in this transaction: none left ends their sessions.
+        if ((yield* users.membershipsOf(userId)).length === 0 && !user.admin) yield* sessions.deleteForUser(userId)
         return {
           value: undefined,
           audit: [{ action: "member.removed", resource: { type: "member" as const, key: userId }, before: shownMembership(user, before.role), after: null }]
