@@ -2,7 +2,8 @@
  * The PostgreSQL change feed between two feeds on one database (as two processes would hold):
  * a change reaches the other feed's listeners and the publisher's own exactly once (its echo is
  * skipped), a foreign or malformed notification is ignored, and a change too long for one
- * notification is widened rather than lost.
+ * notification is widened rather than lost. Each change heard from the other feed is measured
+ * (flagport_change_feed_lag_seconds, from the sender's clock in the payload).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
@@ -10,6 +11,7 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import * as PgChangeFeed from "../../adapters/sql-pg/PgChangeFeed.js"
 import * as PgStorage from "../../adapters/sql-pg/PgStorage.js"
 import { type Change, ChangeFeed, type ConfigChanged } from "../../src/ports/ChangeFeed.js"
+import * as Instruments from "../../adapters/metrics/Instruments.js"
 import { freshPostgresUrl } from "../fixtures/databases.js"
 
 const change = (projectId: string, flagKeys: ReadonlyArray<string> = ["checkout"]): ConfigChanged => ({
@@ -50,6 +52,8 @@ describe("PgChangeFeed", () => {
       const a = yield* feedOn(url)
       const b = yield* feedOn(url)
       yield* settle // both LISTENs established
+      const lagCount = () => Instruments.changeFeedLagSeconds.unsafeValue([]).count
+      const lagsBefore = lagCount()
 
       yield* a.feed.publish(change("p1"))
       expect(a.heard).toEqual([change("p1")]) // locally, before publish returned
@@ -57,6 +61,9 @@ describe("PgChangeFeed", () => {
       yield* settle
       expect(b.heard).toEqual([change("p1")])
       expect(a.heard).toHaveLength(1) // its own echo skipped
+      // Heard from another feed: one lag measured (its own echo is not).
+      expect(lagCount()).toBe(lagsBefore + 1)
+      expect(Instruments.changeFeedLagSeconds.unsafeValue([]).max).toBeLessThan(5)
 
       yield* a.notifyRaw("not json").pipe(Logger.withMinimumLogLevel(LogLevel.None))
       yield* a.notifyRaw(JSON.stringify({ origin: "x", change: { _tag: "Unknown" } })).pipe(Logger.withMinimumLogLevel(LogLevel.None))
