@@ -18,6 +18,8 @@ import * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshSqliteFile } from "../fixtures/databases.js"
 import { type Family, parsePrometheusText, seriesCount, sumOf, valueOf } from "../fixtures/PromText.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
+import { makeHandlers, ServerMetrics } from "../../adapters/http/serving/Embed.js"
+import * as App from "../../adapters/http/serving/App.js"
 import { openStream } from "./sse.js"
 
 /** Every series the metrics table of docs/operations.md lists (the test reads the table too). */
@@ -242,5 +244,33 @@ describe("/metrics modes", () => {
     await request(t.url, "POST", "/v1/evaluate", { key: t.keys.scoped, body: { environment: "development", context: { key: "u" } } })
     const families = await scrape(metricsUrl)
     expect(sumOf(families, "flagport_http_requests_total", { route: "/v1/evaluate", status: "200" })).toBe(1)
+  })
+})
+
+describe("mounted handlers (flagport/http)", () => {
+  it("measure nothing unless given a registry; with one, both handlers count and the node handler serves /metrics under the prefix", async () => {
+    const registry = new ServerMetrics()
+    const lines: Array<string> = []
+    const handlers = await makeHandlers({
+      prefix: "/flags",
+      services: App.servicesFrom(StorageLayer.memoryStorage),
+      dashboard: false,
+      metrics: { registry },
+      requestLog: (line) => lines.push(line)
+    })
+    const host: Server = createServer((req, res) => handlers.node(req, res))
+    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve))
+    try {
+      const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}/flags`
+      expect((await handlers.web(new Request("http://x/flags/health"))).status).toBe(200)
+      expect((await fetch(`${base}/v1/projects/p9/flags`)).status).toBe(401)
+      const families = await scrape(base)
+      expect(valueOf(families, "flagport_http_requests_total", { method: "GET", route: "/health", status: "200" })).toBe(1)
+      expect(valueOf(families, "flagport_http_requests_total", { method: "GET", route: "/v1/projects/:projectId/flags", status: "401" })).toBe(1)
+      await vi.waitFor(() => expect(lines.map((line) => (JSON.parse(line) as { route: string }).route)).toEqual(["/health", "/v1/projects/:projectId/flags", "/metrics"]))
+    } finally {
+      await new Promise<void>((resolve) => host.close(() => resolve()))
+      await handlers.dispose()
+    }
   })
 })

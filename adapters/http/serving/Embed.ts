@@ -53,6 +53,7 @@ import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 export { answerClientError } from "./ClientError.js"
+export { ServerMetrics } from "../../metrics/ServerMetrics.js"
 /**
  * Traces from the OTEL_* variables (docs/operations.md#traces-opentelemetry), for a host to put
  * under its services: `makeHandlers({ services: myServices.pipe(Layer.provideMerge(tracingLayerConfig)) })`.
