@@ -21,15 +21,16 @@ import { request, startServer, type TestServer } from "../http/fixtures.js"
 import { asPerson, makePerson, type Person } from "../http/people.js"
 
 const PATH = "/v1/projects/p1/environments/production"
-const EDNA: Actor = { type: "user", userId: "u-edna", email: "edna@example.com" }
 const REFUSED = "Changes to production need an approved change request"
 const targeting = (enabled: boolean, environment = "production") => ({ environment, enabled, defaultVariationKey: "a", offVariationKey: "b", rules: [] })
 
 describe.each(["sqlite", "postgres"] as const)("protected environments (%s)", (backend) => {
   let t: TestServer
   const admin = (method: string, path: string, body?: unknown) => request(t.url, method, path, { key: t.keys.global, ...(body === undefined ? {} : { body }) })
+  /** Edna, an editor of p1: a real user, since a person's schedule runs only while she may still write. */
+  let edna: Actor
   /** Runs a use case as Edna, a person (as the HTTP adapter would after her session). */
-  const asEdna = <A, E>(effect: Effect.Effect<A, E, Storage>) => t.run(Effect.either(Effect.provideService(effect, CurrentActor, EDNA)))
+  const asEdna = <A, E>(effect: Effect.Effect<A, E, Storage>) => t.run(Effect.either(Effect.provideService(effect, CurrentActor, edna)))
   const refusedWith = (result: Either.Either<unknown, { readonly _tag: string; readonly message: string }>) => {
     expect(Either.isLeft(result)).toBe(true)
     if (Either.isLeft(result)) expect({ tag: result.left._tag, message: result.left.message }).toEqual({ tag: "ChangeRequestRequired", message: REFUSED })
@@ -37,6 +38,8 @@ describe.each(["sqlite", "postgres"] as const)("protected environments (%s)", (b
 
   beforeAll(async () => {
     t = await startServer(freshStorage(backend))
+    const person = await t.run(makePerson("edna@example.com", { projects: [{ projectId: "p1", role: "editor" }] }))
+    edna = { type: "user", userId: person.id, email: person.email }
     expect((await admin("POST", "/v1/projects/p1/flags", { key: "f", type: "string", variations: [{ key: "a", value: "A" }, { key: "b", value: "B" }] })).status).toBe(201)
   }, 60_000)
   afterAll(async () => {
