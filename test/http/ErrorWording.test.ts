@@ -65,7 +65,8 @@ describe("wrong-typed bodies on every operation", () => {
         expect(details.length, name).toBeGreaterThan(0)
         for (const detail of details) {
           expect(detail.message, `${name} at ${detail.path}`).not.toMatch(NOTATION)
-          expect(detail.message.length, `${name} at ${detail.path}`).toBeLessThan(200)
+          // Short, though an enumeration names every choice (the webhook events, eight of them, are the longest).
+          expect(detail.message.length, `${name} at ${detail.path}`).toBeLessThan(300)
         }
         checked.push(name)
       }
