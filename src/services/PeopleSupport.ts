@@ -31,3 +31,15 @@ export const userAudit = (
 
 /** A membership as its audit entries show it. */
 export const shownMembership = (user: User, role: string) => ({ userId: user.id, email: user.email, role })
+
+/** A new person's entries: `user.created`, and `member.put` for each project they start in. */
+export const newUserAudit = (user: User, memberships: ReadonlyArray<Membership>): ReadonlyArray<AuditDraft> => [
+  ...userAudit("user.created", memberships, null, user),
+  ...memberships.map((m) => ({
+    projectId: m.projectId,
+    action: "member.put",
+    resource: { type: "member" as const, key: user.id },
+    before: null,
+    after: shownMembership(user, m.role)
+  }))
+]

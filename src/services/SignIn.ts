@@ -24,7 +24,7 @@ import { SignInFailureRepository } from "../ports/SignInFailureRepository.js"
 import * as ServiceMetrics from "./ServiceMetrics.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { UserRepository } from "../ports/UserRepository.js"
-import { shownMembership, userAudit } from "./PeopleSupport.js"
+import { newUserAudit } from "./PeopleSupport.js"
 import * as Writes from "./Writes.js"
 
 export const INVALID_CREDENTIALS = "Invalid email or password"
@@ -139,16 +139,7 @@ export const make = Effect.gen(function* () {
           }
           return {
             value: user,
-            audit: [
-              ...userAudit("user.created", memberships, null, user),
-              ...memberships.map((m) => ({
-                projectId: m.projectId,
-                action: "member.put",
-                resource: { type: "member" as const, key: id },
-                before: null,
-                after: shownMembership(user, m.role)
-              }))
-            ]
+            audit: newUserAudit(user, memberships)
           }
         })
       ).pipe(Effect.provideService(CurrentActor, actor))

@@ -26,7 +26,7 @@ import { Transactor } from "../ports/Transactor.js"
 import { UserRepository } from "../ports/UserRepository.js"
 import { currentTimestamp } from "./Now.js"
 import * as AuthorSchedules from "./AuthorSchedules.js"
-import { hashToken, newToken, shownMembership, userAudit } from "./PeopleSupport.js"
+import { hashToken, newToken, newUserAudit, userAudit } from "./PeopleSupport.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
 
@@ -147,16 +147,7 @@ export const make = Effect.gen(function* () {
           const value = yield* extra(user, millis)
           return {
             value: { user, value },
-            audit: [
-              ...userAudit("user.created", memberships, null, user),
-              ...memberships.map((m) => ({
-                projectId: m.projectId,
-                action: "member.put",
-                resource: { type: "member" as const, key: id },
-                before: null,
-                after: shownMembership(user, m.role)
-              }))
-            ]
+            audit: newUserAudit(user, memberships)
           }
         })
       ).pipe(
