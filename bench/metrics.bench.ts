@@ -94,7 +94,7 @@ const bundle = (): Promise<string> =>
         format: "esm",
         target: "node20",
         logLevel: "error",
-        external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents", "autocannon"],
+        external: ["better-sqlite3", "@node-rs/*", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents", "autocannon"],
         banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" }
       })
     } finally {
