@@ -19,36 +19,23 @@
  * file), and the bare node:http server answering the same bytes; measured in turn, in
  * BENCH_ROUNDS rounds (default 2) whose order rotates, so drift of the machine hits all three.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { cpus, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import { Effect } from "effect"
 import { startServer } from "../adapters/http/serving/Server.js"
 import * as StorageLayer from "../adapters/app/Composition.js"
+import { bundledChildren, capture, type Captured, type Scenario } from "./bundled-children.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
 const ONLY = process.env["BENCH_ONLY"] === undefined ? undefined : new RegExp(process.env["BENCH_ONLY"])
-
-interface Scenario {
-  readonly name: string
-  readonly method: "GET" | "POST"
-  readonly path: string
-  readonly headers: Record<string, string>
-  readonly body?: string
-}
-
-interface Captured {
-  readonly status: number
-  readonly headers: Record<string, string>
-  readonly body: string
-}
 
 // ------------------------------------------------------------------------------------------------
 // Child: Flagport
@@ -103,57 +90,7 @@ const serveBare = (file: string) => {
  * `defineProperty` call) the 50-flag route cost 75 to 83 µs of CPU per request against 67 to 69
  * bundled, in alternating runs.
  */
-let bundled: Promise<string> | undefined
-const bundle = (): Promise<string> =>
-  bundled ??= (async () => {
-    const esbuild = await import("esbuild")
-    // Inside the checkout, so the bundle finds the packages it leaves external in node_modules;
-    // removed when this process exits.
-    const outfile = join(dirname(SELF), `.http-bench-${process.pid}.mjs`)
-    try {
-      await esbuild.build({
-        entryPoints: [SELF],
-        outfile,
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        logLevel: "error",
-        external: ["better-sqlite3", "@node-rs/*", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents", "autocannon"],
-        banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" }
-      })
-    } finally {
-      await esbuild.stop()
-    }
-    process.on("exit", () => rmSync(outfile, { force: true }))
-    return outfile
-  })()
-
-const startChild = (args: ReadonlyArray<string>): Promise<{ child: ChildProcess; info: Record<string, unknown> }> =>
-  bundle().then((file) => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "inherit"] })
-    let buffer = ""
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString()
-      const newline = buffer.indexOf("\n")
-      if (newline >= 0) resolve({ child, info: JSON.parse(buffer.slice(0, newline)) as Record<string, unknown> })
-    })
-    child.on("exit", (code) => reject(new Error(`child exited with ${code}`)))
-  }))
-
-const capture = async (port: number, scenario: Scenario): Promise<Captured> => {
-  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
-    method: scenario.method,
-    headers: scenario.headers,
-    ...(scenario.body === undefined ? {} : { body: scenario.body })
-  })
-  const headers: Record<string, string> = {}
-  for (const name of ["content-type", "etag", "vary"]) {
-    const value = response.headers.get(name)
-    if (value !== null) headers[name] = value
-  }
-  return { status: response.status, headers, body: await response.text() }
-}
+const { startChild } = bundledChildren(SELF)
 
 const run = (port: number, scenario: Scenario) =>
   autocannon({

@@ -12,37 +12,24 @@
  * Prometheus would (more often than a real 15 s interval, to show the scrape's cost too).
  * Prints a Markdown table: mean req/s, on/off, on/bare (issue 29 asks on/bare >= 0.5), worst p99.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { cpus, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import { startServer } from "../adapters/http/serving/Server.js"
+import { bundledChildren, capture, type Captured, type Scenario } from "./bundled-children.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
-
-interface Scenario {
-  readonly name: string
-  readonly method: "GET" | "POST"
-  readonly path: string
-  readonly headers: Record<string, string>
-  readonly body?: string
-}
-
-interface Captured {
-  readonly status: number
-  readonly headers: Record<string, string>
-  readonly body: string
-}
 
 /** Child: Flagport on a fresh SQLite file, metrics on or off (never from the environment). */
 const serveFlagport = async (dir: string, metrics: boolean) => {
@@ -79,56 +66,7 @@ const serveBare = (file: string) => {
   server.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`))
 }
 
-/** This file bundled (the servers measured as shipped; see bench/http.bench.ts for why not tsx). */
-let bundled: Promise<string> | undefined
-const bundle = (): Promise<string> =>
-  bundled ??= (async () => {
-    const esbuild = await import("esbuild")
-    const outfile = join(dirname(SELF), `.metrics-bench-${process.pid}.mjs`)
-    try {
-      await esbuild.build({
-        entryPoints: [SELF],
-        outfile,
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        logLevel: "error",
-        external: ["better-sqlite3", "@node-rs/*", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents", "autocannon"],
-        banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" }
-      })
-    } finally {
-      await esbuild.stop()
-    }
-    process.on("exit", () => rmSync(outfile, { force: true }))
-    return outfile
-  })()
-
-const startChild = (args: ReadonlyArray<string>): Promise<{ child: ChildProcess; info: Record<string, unknown> }> =>
-  bundle().then((file) => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "inherit"] })
-    let buffer = ""
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString()
-      const newline = buffer.indexOf("\n")
-      if (newline >= 0) resolve({ child, info: JSON.parse(buffer.slice(0, newline)) as Record<string, unknown> })
-    })
-    child.on("exit", (code) => reject(new Error(`child exited with ${code}`)))
-  }))
-
-const capture = async (port: number, scenario: Scenario): Promise<Captured> => {
-  const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
-    method: scenario.method,
-    headers: scenario.headers,
-    ...(scenario.body === undefined ? {} : { body: scenario.body })
-  })
-  const headers: Record<string, string> = {}
-  for (const name of ["content-type", "etag", "vary"]) {
-    const value = response.headers.get(name)
-    if (value !== null) headers[name] = value
-  }
-  return { status: response.status, headers, body: await response.text() }
-}
+const { startChild } = bundledChildren(SELF)
 
 const scenariosFor = (clientKey: string): Array<Scenario> => {
   const auth = { authorization: `Bearer ${clientKey}` }

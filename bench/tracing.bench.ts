@@ -18,16 +18,17 @@
  * rows so drift of the machine hits all of them. Target (issue 29): "on" within 10% of "off".
  * Prints a Markdown table: mean req/s per row, on / off ratios, worst p99.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { cpus, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import { Effect } from "effect"
 import { startServer } from "../adapters/http/serving/Server.js"
 import * as StorageLayer from "../adapters/app/Composition.js"
+import { bundledChildren, type Scenario } from "./bundled-children.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
@@ -64,51 +65,10 @@ const serveSink = () => {
   })
 }
 
-let bundled: Promise<string> | undefined
-const bundle = (): Promise<string> =>
-  bundled ??= (async () => {
-    const esbuild = await import("esbuild")
-    const outfile = join(dirname(SELF), `.tracing-bench-${process.pid}.mjs`)
-    try {
-      await esbuild.build({
-        entryPoints: [SELF],
-        outfile,
-        bundle: true,
-        splitting: false,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        logLevel: "error",
-        external: ["better-sqlite3", "@node-rs/*", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents", "autocannon"],
-        banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" }
-      })
-    } finally {
-      await esbuild.stop()
-    }
-    process.on("exit", () => rmSync(outfile, { force: true }))
-    return outfile
-  })()
-
-const startChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: Record<string, unknown> }> =>
-  bundle().then((file) => new Promise((resolve, reject) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_")))
-    const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "inherit"], env: { ...clean, ...env } })
-    let buffer = ""
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString()
-      const newline = buffer.indexOf("\n")
-      if (newline >= 0) resolve({ child, info: JSON.parse(buffer.slice(0, newline)) as Record<string, unknown> })
-    })
-    child.on("exit", (code) => reject(new Error(`child exited with ${code}`)))
-  }))
-
-interface Scenario {
-  readonly name: string
-  readonly method: "GET" | "POST"
-  readonly path: string
-  readonly headers: Record<string, string>
-  readonly body?: string
-}
+const children = bundledChildren(SELF)
+/** A child without the caller's OTEL_* variables (each variant sets its own). */
+const startChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  children.startChild(args, { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_"))), ...env })
 
 const scenarios = (clientKey: string, extra: Record<string, string>): Array<Scenario> => [
   {
