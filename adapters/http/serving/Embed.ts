@@ -20,27 +20,25 @@
  * ```
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { HttpApiBuilder, HttpApp, HttpMiddleware, type HttpServerRequest, OpenApi } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, OpenApi } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import { ActiveTracing } from "../../telemetry/Tracing.js"
 import type { Lane, LaneRequest } from "../fast/Lane.js"
 import { FastLane } from "../fast/LaneService.js"
 import { corsOnApi, type FastRoute, readsBody, routeOf } from "../fast/Routes.js"
 import { checkBodyHeaders } from "../shared/Body.js"
-import type { LaneResponse } from "../shared/EvaluationLane.js"
-import type { StreamOpening } from "../shared/EventStream.js"
-import { SECURITY_HEADERS, setSecurityHeaders, withSecurityHeaders } from "../shared/SecurityHeaders.js"
+import { setSecurityHeaders, withSecurityHeaders } from "../shared/SecurityHeaders.js"
 import type { MaybeAsync } from "../shared/MaybeAsync.js"
 import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
-import { endSoon } from "./EndBatch.js"
 import { laneTracer, type LaneTracer } from "./LaneTracing.js"
-import { spanNameGenerator } from "./SpanNames.js"
+import { ActiveTracing } from "../../telemetry/Tracing.js"
+import { requestTracing, tracingOf } from "./RequestTracing.js"
+import { toWebResponse, writeNode } from "./LaneResponses.js"
 import { methodNotAllowed } from "./Methods.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 import { answerMetrics, METRICS_PATH } from "../../metrics/MetricsEndpoint.js"
@@ -123,29 +121,6 @@ export interface FlagportHandlers {
 class BacklogSource extends Context.Tag("@flagport/http/BacklogSource")<BacklogSource, Option.Option<WebhookBacklogShape>>() {}
 const backlogSource = Layer.effect(BacklogSource, Effect.serviceOption(WebhookBacklog))
 
-/** Turns off the per-request tracing span (20-50% more throughput) when tracing is off. */
-const tracerDisabled = Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
-
-/** The sign-in callback carries the provider's one-time code in its query: its span would record it. */
-const untraced = (request: HttpServerRequest.HttpServerRequest): boolean => request.url.startsWith(OIDC_CALLBACK)
-const OIDC_CALLBACK = "/auth/oidc/callback"
-
-/**
- * The HttpApi app's request spans (@effect/platform's tracer middleware, named `{method} {route}`
- * by SpanNames.ts: `http.route`, the status,
- * the incoming `traceparent` as parent) when the services come with tracing on
- * (adapters/telemetry/Tracing.ts), else none.
- */
-const requestTracing: Layer.Layer<never> = Layer.unwrapEffect(
-  Effect.map(Effect.serviceOption(ActiveTracing), (tracing) =>
-    Option.isSome(tracing)
-      ? Layer.merge(
-        Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, untraced),
-        Layer.succeed(HttpMiddleware.SpanNameGenerator, spanNameGenerator())
-      )
-      : tracerDisabled)
-)
-
 /** Strips the prefix when the URL carries it; a URL without it is taken as already stripped. */
 export const stripPrefix = (prefix: string, url: string): string => {
   if (prefix === "" || !url.startsWith(prefix)) return url
@@ -154,69 +129,6 @@ export const stripPrefix = (prefix: string, url: string): string => {
   if (rest.startsWith("/")) return rest
   if (rest.startsWith("?")) return `/${rest}`
   return url
-}
-
-/** A stream answer: headers now, then events as the stream writes them, until either side ends it. */
-const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonly stream: StreamOpening }): void => {
-  res.writeHead(response.status, { ...SECURITY_HEADERS, ...response.headers })
-  res.flushHeaders()
-  let detached = false
-  const detachOnce = () => {
-    if (detached) return
-    detached = true
-    detach()
-  }
-  const detach = response.stream.start({
-    write: (chunk) => {
-      res.write(chunk)
-    },
-    end: () => {
-      res.end()
-    }
-  })
-  res.once("close", detachOnce)
-  // A client that left while the answer was being prepared closed the socket already: "close" will not come again.
-  if (res.destroyed || res.socket === null || res.socket.destroyed) detachOnce()
-}
-
-const writeNode = (res: ServerResponse, response: LaneResponse): void => {
-  if (response.stream !== undefined) return writeNodeStream(res, response as LaneResponse & { readonly stream: StreamOpening })
-  const headers: Record<string, string | number> = { ...SECURITY_HEADERS, ...response.headers }
-  if (response.body !== undefined) {
-    headers["content-length"] = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength
-    if (response.status === 413) headers.connection = "close"
-  }
-  res.writeHead(response.status, headers)
-  endSoon(res, response.body)
-}
-
-const toWebResponse = (response: LaneResponse): Response =>
-  new Response(response.stream !== undefined ? webStream(response.stream) : response.body === undefined ? null : (response.body as BodyInit), {
-    status: response.status,
-    headers: { ...SECURITY_HEADERS, ...response.headers }
-  })
-
-const encoder = new TextEncoder()
-
-/** A stream answer as a web ReadableStream; cancelling it (the client went away) detaches the stream. */
-const webStream = (stream: StreamOpening): ReadableStream<Uint8Array> => {
-  let detach: (() => void) | undefined
-  return new ReadableStream<Uint8Array>({
-    start: (controller) => {
-      let ended = false
-      detach = stream.start({
-        write: (chunk) => {
-          if (!ended) controller.enqueue(encoder.encode(chunk))
-        },
-        end: () => {
-          if (ended) return
-          ended = true
-          controller.close()
-        }
-      })
-    },
-    cancel: () => detach?.()
-  })
 }
 
 /**
@@ -430,11 +342,6 @@ async (request: Request, client?: WebClient): Promise<Response> => {
   const answer = dashboard.answer(request.method, stripPrefix(prefix, url.pathname), request.headers.get("if-none-match") ?? undefined)
   return answer === undefined ? next(request, client) : toWebResponse(await answer)
 }
-
-/** `ActiveTracing` of the services, when tracing is on, kept in the handlers' runtime. */
-const tracingOf: Layer.Layer<never> = Layer.unwrapEffect(
-  Effect.map(Effect.serviceOption(ActiveTracing), (tracing): Layer.Layer<never> => Option.isSome(tracing) ? Layer.succeed(ActiveTracing, tracing.value) : Layer.empty)
-)
 
 /**
  * Builds the API over `services` and returns the node and web handlers. Resolves once the

@@ -1,0 +1,73 @@
+/**
+ * A lane's answer (plain data: status, headers, body or an event stream) written to a node
+ * `ServerResponse` or made a web `Response`, with the security headers every answer carries.
+ */
+import type { ServerResponse } from "node:http"
+import type { LaneResponse } from "../shared/EvaluationLane.js"
+import type { StreamOpening } from "../shared/EventStream.js"
+import { SECURITY_HEADERS } from "../shared/SecurityHeaders.js"
+import { endSoon } from "./EndBatch.js"
+
+/** A stream answer: headers now, then events as the stream writes them, until either side ends it. */
+const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonly stream: StreamOpening }): void => {
+  res.writeHead(response.status, { ...SECURITY_HEADERS, ...response.headers })
+  res.flushHeaders()
+  let detached = false
+  const detachOnce = () => {
+    if (detached) return
+    detached = true
+    detach()
+  }
+  const detach = response.stream.start({
+    write: (chunk) => {
+      res.write(chunk)
+    },
+    end: () => {
+      res.end()
+    }
+  })
+  res.once("close", detachOnce)
+  // A client that left while the answer was being prepared closed the socket already: "close" will not come again.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) detachOnce()
+}
+
+export const writeNode = (res: ServerResponse, response: LaneResponse): void => {
+  if (response.stream !== undefined) return writeNodeStream(res, response as LaneResponse & { readonly stream: StreamOpening })
+  const headers: Record<string, string | number> = { ...SECURITY_HEADERS, ...response.headers }
+  if (response.body !== undefined) {
+    headers["content-length"] = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength
+    if (response.status === 413) headers.connection = "close"
+  }
+  res.writeHead(response.status, headers)
+  endSoon(res, response.body)
+}
+
+export const toWebResponse = (response: LaneResponse): Response =>
+  new Response(response.stream !== undefined ? webStream(response.stream) : response.body === undefined ? null : (response.body as BodyInit), {
+    status: response.status,
+    headers: { ...SECURITY_HEADERS, ...response.headers }
+  })
+
+const encoder = new TextEncoder()
+
+/** A stream answer as a web ReadableStream; cancelling it (the client went away) detaches the stream. */
+const webStream = (stream: StreamOpening): ReadableStream<Uint8Array> => {
+  let detach: (() => void) | undefined
+  return new ReadableStream<Uint8Array>({
+    start: (controller) => {
+      let ended = false
+      detach = stream.start({
+        write: (chunk) => {
+          if (!ended) controller.enqueue(encoder.encode(chunk))
+        },
+        end: () => {
+          if (ended) return
+          ended = true
+          controller.close()
+        }
+      })
+    },
+    cancel: () => detach?.()
+  })
+}
+
