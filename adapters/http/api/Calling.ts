@@ -3,7 +3,10 @@
  * the security middleware authenticated), with the service's failures turned into their envelopes.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
+import type { Forbidden } from "../../../src/domain/Errors.js"
+import * as Policy from "../../../src/domain/auth/Policy.js"
 import * as Errors from "../shared/Errors.js"
 import { ManagementAccess } from "./Security.js"
 
@@ -35,3 +38,13 @@ export const asEnvelopes = <A, E extends Errors.ServiceError, R>(
 ): Effect.Effect<A, Errors.EnvelopeOf<Exclude<E, StorageFailure>>, R> =>
   effect.pipe(Effect.catchIf(isStorageError, Effect.die), Effect.mapError(Errors.fromDomain))
 
+/** 403 with the policy's own message unless `decide` allows the caller of the request. */
+export const allowedBy = (decide: (caller: typeof ManagementAccess.Service["caller"]) => Either.Either<void, Forbidden>) =>
+  Effect.flatMap(ManagementAccess, (access) =>
+    Either.match(decide(access.caller), {
+      onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
+      onRight: () => Effect.void
+    }))
+
+/** 403 unless the caller may write `environment`'s configuration (Policy.authorizeEnvironmentWrite). */
+export const mayWrite = (environment: string) => allowedBy((caller) => Policy.authorizeEnvironmentWrite(caller, environment))

@@ -16,7 +16,6 @@ import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags } from "../../../src/services/Flags.js"
 import { Projects } from "../../../src/services/Projects.js"
-import { ChangeRequests } from "../../../src/services/ChangeRequests.js"
 import { Schedules } from "../../../src/services/Schedules.js"
 import { Segments } from "../../../src/services/Segments.js"
 import { Webhooks } from "../../../src/services/Webhooks.js"
@@ -24,7 +23,8 @@ import { Insights } from "../../../src/services/Insights.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { FlagportApi } from "./Api.js"
-import { asEnvelopes, mapped } from "./Calling.js"
+import { allowedBy, asEnvelopes, mapped, mayWrite } from "./Calling.js"
+import { ChangeRequestsLive } from "./ChangeRequestHandlers.js"
 import { PeopleLive } from "./PeopleHandlers.js"
 import { EvaluationPrincipal, ManagementAccess } from "./Security.js"
 import { Authentication } from "../shared/Authentication.js"
@@ -47,21 +47,8 @@ const ifMatchOf = (headers: { readonly "if-match"?: string | undefined }) => {
   return parsed instanceof Errors.BadRequest ? Effect.fail(parsed) : Effect.succeed({ ifMatch: parsed.version })
 }
 
-/** 403 unless the caller may write `environment`'s configuration (Policy.authorizeEnvironmentWrite). */
-const mayWrite = (environment: string) =>
-  Effect.flatMap(ManagementAccess, (access) =>
-    Either.match(Policy.authorizeEnvironmentWrite(access.caller, environment), {
-      onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
-      onRight: () => Effect.void
-    }))
-
 /** 403 unless the caller may make a key bound to `environment` (Policy.authorizeKeyCreation: never wider than itself). */
-const keyMayBeMade = (environment: string | null) =>
-  Effect.flatMap(ManagementAccess, (access) =>
-    Either.match(Policy.authorizeKeyCreation(access.caller, environment), {
-      onLeft: (denied) => Effect.fail(Errors.forbidden(denied.message)),
-      onRight: () => Effect.void
-    }))
+const keyMayBeMade = (environment: string | null) => allowedBy((caller) => Policy.authorizeKeyCreation(caller, environment))
 
 export const HealthLive = HttpApiBuilder.group(FlagportApi, "health", (handlers) =>
   handlers.handle("health", () => Health.check)
@@ -352,35 +339,6 @@ export const CodegenLive = HttpApiBuilder.group(FlagportApi, "codegen", (handler
     Effect.flatMap(Flags, (flags) => Effect.map(mapped(flags.list(path.projectId)), (list) => typescriptModule(path.projectId, list)))
   )
 )
-
-/**
- * Change requests. A key bound to an environment acts only on requests to that environment (403,
- * as for its targeting writes); who among people may act is the use case's (ChangeRequestRules.ts).
- */
-export const ChangeRequestsLive = HttpApiBuilder.group(FlagportApi, "changeRequests", (handlers) => {
-  /** `act` on the request, once the caller may write its environment. */
-  const onRequest = <A, E extends Errors.ServiceError>(
-    path: { readonly projectId: string; readonly changeRequestId: string },
-    act: (crs: typeof ChangeRequests.Service) => Effect.Effect<A, E>
-  ) =>
-    Effect.gen(function* () {
-      const crs = yield* ChangeRequests
-      const request = yield* mapped(crs.get(path.projectId, path.changeRequestId))
-      yield* mayWrite(request.environment)
-      return yield* mapped(act(crs))
-    })
-  return handlers
-    .handle("open", ({ path, payload }) =>
-      Effect.zipRight(mayWrite(payload.environment), Effect.flatMap(ChangeRequests, (crs) => mapped(crs.open(path.projectId, payload)))))
-    .handle("list", ({ path, urlParams }) =>
-      Effect.flatMap(ChangeRequests, (crs) => Effect.map(mapped(crs.list(path.projectId, urlParams.status)), (data) => ({ data }))))
-    .handle("get", ({ path }) => Effect.flatMap(ChangeRequests, (crs) => mapped(crs.get(path.projectId, path.changeRequestId))))
-    .handle("update", ({ path, payload }) => onRequest(path, (crs) => crs.update(path.projectId, path.changeRequestId, payload)))
-    .handle("approve", ({ path, payload }) => onRequest(path, (crs) => crs.approve(path.projectId, path.changeRequestId, payload)))
-    .handle("reject", ({ path, payload }) => onRequest(path, (crs) => crs.reject(path.projectId, path.changeRequestId, payload)))
-    .handle("cancel", ({ path }) => onRequest(path, (crs) => crs.cancel(path.projectId, path.changeRequestId)))
-    .handle("apply", ({ path }) => onRequest(path, (crs) => crs.apply(path.projectId, path.changeRequestId)))
-})
 
 /** Every group's handlers. */
 export const HandlersLive = Layer.mergeAll(
