@@ -8,7 +8,7 @@
 import { isSignInRefusal } from "../../src/domain/people/SignInRefusal.js"
 import { apiBase, requestWith } from "./api.js"
 import { keepPerson, me, signOut } from "./session.js"
-import type { Problems } from "./problems.js"
+import { fromError, NO_PROBLEMS, type Problems } from "./problems.js"
 import type { List, Me, Project, Providers } from "./types.js"
 
 /** Keeps `who` as the signed-in person, with the projects the API lists for them. */
@@ -77,4 +77,31 @@ export const passwordProblems = (password: string, confirmation: string): Proble
 export const refreshMe = async (): Promise<void> => {
   const who = await currentPerson()
   if (who !== null && me.value !== null) me.value = who
+}
+
+/** How a page shows the outcome of a change it made, and loads its data again. */
+export interface ChangeView {
+  readonly setProblems: (problems: Problems) => void
+  readonly setStatus: (status: string) => void
+  readonly reload: () => void
+}
+
+/**
+ * Runs a change to the person `who` (their role, their account), then says what it did (or shows
+ * the refusal) and loads the page again; when `who` is the signed-in person, their own roles are
+ * read again first, since the page may now offer them less. Answers whether it went through.
+ */
+export const changePerson = async (view: ChangeView, who: { readonly id: string }, run: () => Promise<unknown>, done: string): Promise<boolean> => {
+  try {
+    await run()
+    view.setProblems(NO_PROBLEMS)
+    view.setStatus(done)
+    if (who.id === me.value?.user.id) await refreshMe()
+    view.reload()
+    return true
+  } catch (error) {
+    view.setStatus("")
+    view.setProblems(fromError(error))
+    return false
+  }
 }

@@ -8,14 +8,13 @@ import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
-import { refreshMe } from "../lib/account.js"
+import { changePerson } from "../lib/account.js"
 import { projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { personName, ROLE_HINTS, ROLES } from "../lib/people.js"
-import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
+import { NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { isGlobalAdmin } from "../lib/roles.js"
-import { me } from "../lib/session.js"
 import type { List, Member, Role, User } from "../lib/types.js"
 
 const loadMembers = async (projectId: string) => {
@@ -80,20 +79,8 @@ export const MembersPage = ({ projectId }: { projectId: string }) => {
   )
   const { members, users } = loaded.data
   /** Runs a change, then says what it did (or shows the refusal) and loads the members again. */
-  const change = async (run: () => Promise<unknown>, done: string, who: User): Promise<boolean> => {
-    try {
-      await run()
-      setProblems(NO_PROBLEMS)
-      setStatus(done)
-      if (who.id === me.value?.user.id) await refreshMe()
-      reload()
-      return true
-    } catch (error) {
-      setStatus("")
-      setProblems(fromError(error))
-      return false
-    }
-  }
+  const change = (run: () => Promise<unknown>, done: string, who: User): Promise<boolean> =>
+    changePerson({ setProblems, setStatus, reload }, who, run, done)
   const put = (user: User, role: Role, done: string) =>
     change(() => request("PUT", projectPath(projectId, `/members/${seg(user.id)}`), { role }), done, user)
   const remove = async (m: Member) => {

@@ -11,13 +11,13 @@ import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field, Group } from "../components/Field.js"
 import { type MadeLink, SetupLink } from "../components/SetupLink.js"
 import { Waiting } from "../components/Status.js"
-import { refreshMe } from "../lib/account.js"
+import { changePerson } from "../lib/account.js"
 import { request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { personName, ROLES } from "../lib/people.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import { me, projects } from "../lib/session.js"
+import { projects } from "../lib/session.js"
 import type { List, Membership, Role, User } from "../lib/types.js"
 
 interface Invited {
@@ -116,20 +116,8 @@ export const UsersPage = () => {
   const [renaming, setRenaming] = useState<string | null>(null)
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const [status, setStatus] = useState("")
-  const change = async (user: User, run: () => Promise<unknown>, done: string): Promise<boolean> => {
-    try {
-      await run()
-      setProblems(NO_PROBLEMS)
-      setStatus(done)
-      if (user.id === me.value?.user.id) await refreshMe()
-      reload()
-      return true
-    } catch (error) {
-      setStatus("")
-      setProblems(fromError(error))
-      return false
-    }
-  }
+  const change = (user: User, run: () => Promise<unknown>, done: string): Promise<boolean> =>
+    changePerson({ setProblems, setStatus, reload }, user, run, done)
   const patch = (user: User, body: { name?: string; admin?: boolean; disabled?: boolean }, done: string) =>
     change(user, () => request("PATCH", `/v1/users/${seg(user.id)}`, body), done)
   const toggle = async (user: User) => {
