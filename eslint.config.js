@@ -29,7 +29,7 @@ const boundary = {
 
 /**
  * The rooms of the HTTP adapter (adapters/http), one direction of imports: serving may use every
- * room; api (the HttpApi declaration and handlers), fast (the evaluation routes) and signin (the
+ * room; api (the HttpApi declaration and handlers), lane (the evaluation lane) and signin (the
  * single sign-on redirects) use shared and the core, never each other nor serving; shared uses
  * only the core.
  */
@@ -41,7 +41,7 @@ const room = (name, forbidden) => ({
       {
         patterns: forbidden.map((other) => ({
           regex: `(^|/)http/${other}(/|$)|^\\.\\./${other}(/|$)`,
-          message: `adapters/http/${name} must not import adapters/http/${other} (rooms import one way: serving -> api or fast -> shared -> core).`
+          message: `adapters/http/${name} must not import adapters/http/${other} (rooms import one way: serving -> api or lane -> shared -> core).`
         }))
       }
     ]
@@ -49,17 +49,17 @@ const room = (name, forbidden) => ({
 })
 
 const httpRooms = [
-  room("shared", ["api", "fast", "serving", "signin"]),
-  room("api", ["fast", "serving", "signin"]),
-  room("fast", ["api", "serving", "signin"]),
+  room("shared", ["api", "lane", "serving", "signin"]),
+  room("api", ["lane", "serving", "signin"]),
+  room("lane", ["api", "serving", "signin"]),
   // The sign-in redirects (single sign-on): plain routes beside the API, mounted by serving.
-  room("signin", ["api", "fast", "serving"])
+  room("signin", ["api", "lane", "serving"])
 ]
 
 /**
  * Arrows one way below the HTTP rooms too: the storage adapters are used by the backend switch
  * (adapters/storage) and the composition root (adapters/app), never the other way round; and the
- * lane (fast/Lane.ts) uses the stream route, which takes what it shares with the lane from
+ * lane (lane/EvaluationLane.ts) uses the stream route, which takes what it shares with the lane from
  * shared/ (no cycle between the two).
  */
 const oneWay = [
@@ -77,11 +77,11 @@ const oneWay = [
     }
   },
   {
-    files: ["adapters/http/fast/StreamRoute.ts"],
+    files: ["adapters/http/lane/StreamRoute.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: "^\\./Lane(\\.js)?$", message: "fast/Lane.ts imports StreamRoute.ts; what both need lives in shared/." }] }
+        { patterns: [{ regex: "^\\./EvaluationLane(\\.js)?$", message: "lane/EvaluationLane.ts imports StreamRoute.ts; what both need lives in shared/." }] }
       ]
     }
   }

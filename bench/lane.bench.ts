@@ -1,6 +1,6 @@
 /**
  * The evaluation lane's own cost, in process (run by hand): `npx tsx bench/lane.bench.ts
- * [evaluate|ofrep|ofrep-304]`. No sockets, no HTTP parser: `Lane.answer` for the request the HTTP
+ * [evaluate|ofrep|ofrep-304]`. No sockets, no HTTP parser: `EvaluationLane.answer` for the request the HTTP
  * benchmark sends (bench/http-fixture.ts: 50 W2 flags, one context), over memory storage with
  * counting on, timed in 5 rounds of 50,000 answers. It separates what the lane costs from what
  * node:http and the kernel cost per request, which bench/http.bench.ts measures together.
@@ -9,10 +9,9 @@
  * machine of docs/benchmarks.md, although the bundled server is the faster one over HTTP).
  */
 import { Effect, Layer } from "effect"
-import * as LaneService from "../adapters/http/fast/LaneService.js"
-import { FastLane } from "../adapters/http/fast/LaneService.js"
-import { type FastRoute, routeOf } from "../adapters/http/fast/Routes.js"
-import type { LaneRequest } from "../adapters/http/shared/EvaluationLane.js"
+import * as EvaluationLaneLayer from "../adapters/http/lane/EvaluationLaneLayer.js"
+import { routeOf } from "../adapters/http/lane/Routes.js"
+import { EvaluationLaneService, type LaneRequest, type LaneRoute } from "../adapters/http/shared/EvaluationLaneService.js"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import * as Authentication from "../adapters/http/shared/Authentication.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
@@ -24,8 +23,8 @@ const services = StorageLayer.servicesFrom(StorageLayer.fromDatabaseUrl("memory:
 const { clientKey, lane } = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
-      return { clientKey: yield* seedW2Project, lane: yield* FastLane }
-    }).pipe(Effect.provide(LaneService.layer().pipe(Layer.provideMerge(Authentication.layer()), Layer.provideMerge(services))))
+      return { clientKey: yield* seedW2Project, lane: yield* EvaluationLaneService }
+    }).pipe(Effect.provide(EvaluationLaneLayer.layer().pipe(Layer.provideMerge(Authentication.layer()), Layer.provideMerge(services))))
   )
 )
 
@@ -40,7 +39,7 @@ const headers: Record<string, string> = {
   "flagport-environment": "production",
   host: "127.0.0.1"
 }
-const route: FastRoute = routeOf("POST", mode === "evaluate" ? "/v1/evaluate" : "/ofrep/v1/evaluate/flags")!
+const route: LaneRoute = routeOf("POST", mode === "evaluate" ? "/v1/evaluate" : "/ofrep/v1/evaluate/flags")!
 const request: LaneRequest = { query: "", header: (name) => headers[name], body: () => Promise.resolve(body) }
 
 const answer = async (expected: number) => {

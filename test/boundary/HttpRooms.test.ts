@@ -4,21 +4,21 @@ import { ESLint } from "eslint"
 import { describe, expect, it } from "vitest"
 
 /**
- * The rooms of the HTTP adapter import one way: serving -> (api | fast | signin) -> shared -> core. The
+ * The rooms of the HTTP adapter import one way: serving -> (api | lane | signin) -> shared -> core. The
  * rule lives in eslint.config.js; this proves it rejects what it must, and that the files as they
  * stand keep the direction (whether or not anyone ran the linter).
  */
 const HTTP = resolve(__dirname, "../../adapters/http")
-const ROOMS = ["shared", "api", "fast", "signin", "serving"] as const
+const ROOMS = ["shared", "api", "lane", "signin", "serving"] as const
 type Room = (typeof ROOMS)[number]
 
 /** Which rooms each room may import (besides itself). */
 const ALLOWED: Record<Room, ReadonlyArray<Room>> = {
   shared: [],
   api: ["shared"],
-  fast: ["shared"],
+  lane: ["shared"],
   signin: ["shared"],
-  serving: ["shared", "api", "fast", "signin"]
+  serving: ["shared", "api", "lane", "signin"]
 }
 
 const lint = async (filePath: string, code: string) => {
@@ -57,11 +57,11 @@ describe("HTTP rooms", () => {
   })
 
   it.each([
-    ["api", 'import { Lane } from "../fast/Lane.js"', "adapters/http/fast"],
+    ["api", 'import { EvaluationLane } from "../lane/EvaluationLane.js"', "adapters/http/lane"],
     ["api", 'import * as App from "../serving/App.js"', "adapters/http/serving"],
-    ["fast", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"],
-    ["fast", 'import { FlagportApi } from "../../http/api/Api.js"', "adapters/http/api"],
-    ["shared", 'import { Lane } from "../fast/Lane.js"', "adapters/http/fast"],
+    ["lane", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"],
+    ["lane", 'import { FlagportApi } from "../../http/api/Api.js"', "adapters/http/api"],
+    ["shared", 'import { EvaluationLane } from "../lane/EvaluationLane.js"', "adapters/http/lane"],
     ["shared", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"],
     ["signin", 'import { FlagportApi } from "../api/Api.js"', "adapters/http/api"],
     ["signin", 'import * as App from "../serving/App.js"', "adapters/http/serving"],
@@ -73,12 +73,12 @@ describe("HTTP rooms", () => {
     expect(messages[0]).toContain(what)
   })
 
-  it("the lint rule lets api and fast use shared, and serving use every room", async () => {
+  it("the lint rule lets api and lane use shared, and serving use every room", async () => {
     const shared = 'import * as Errors from "../shared/Errors.js"\nexport { Errors }\n'
     expect(await lint("adapters/http/api/Probe.ts", shared)).toEqual([])
-    expect(await lint("adapters/http/fast/Probe.ts", shared)).toEqual([])
+    expect(await lint("adapters/http/lane/Probe.ts", shared)).toEqual([])
     expect(await lint("adapters/http/signin/Probe.ts", shared)).toEqual([])
-    const all = 'import { FlagportApi } from "../api/Api.js"\nimport { Lane } from "../fast/Lane.js"\nimport * as Routes from "../signin/OidcRoutes.js"\nexport { FlagportApi, Lane, Routes }\n'
+    const all = 'import { FlagportApi } from "../api/Api.js"\nimport { EvaluationLane } from "../lane/EvaluationLane.js"\nimport * as Routes from "../signin/OidcRoutes.js"\nexport { FlagportApi, EvaluationLane, Routes }\n'
     expect(await lint("adapters/http/serving/Probe.ts", all)).toEqual([])
   })
 })

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { KeyCache, MAX_TOKEN_LENGTH } from "../../adapters/http/shared/KeyCache.js"
-import { type CompiledEntry, SnapshotCache, type SnapshotSource } from "../../adapters/http/fast/SnapshotCache.js"
+import { type CompiledEntry, SnapshotCache, type SnapshotSource } from "../../adapters/http/lane/SnapshotCache.js"
 import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
 import type { ConfigSnapshot } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import { ResourceNotFound } from "../../src/domain/Errors.js"

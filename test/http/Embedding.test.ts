@@ -111,7 +111,7 @@ describe("OFREP when embedded", () => {
       body: JSON.stringify(body)
     })
 
-  it("the node handler, the web handler and the Effect layer (HttpApi, no lean lane) answer alike", async () => {
+  it("the node handler, the web handler and the Effect layer (HttpApi, no evaluation lane) answer alike", async () => {
     const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(host.context))))
     const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(FlagportLive, HttpServer.layerContext))
     try {
@@ -166,7 +166,7 @@ describe("stripPrefix", () => {
 })
 
 describe("the Effect layer, for Effect hosts", () => {
-  it("serves the API through HttpApiBuilder without the lean lane, with the same answers", async () => {
+  it("serves the API through HttpApiBuilder without the evaluation lane, with the same answers", async () => {
     const FlagportLive = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(host.context))))
     const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(FlagportLive, HttpServer.layerContext))
     try {

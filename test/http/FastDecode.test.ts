@@ -1,12 +1,12 @@
 /**
- * The lean lane's fast decoders agree with the schemas of shared/EvaluationRequests.ts: whatever
+ * The evaluation lane's fast decoders agree with the schemas of shared/EvaluationRequests.ts: whatever
  * a fast decoder accepts, the schema accepts and decodes to the same value (the rest goes to the schema for its 400).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../../adapters/http/shared/EvaluationRequests.js"
-import * as FastDecode from "../../adapters/http/fast/FastDecode.js"
-import { evaluateAllJson } from "../../adapters/http/fast/ResultJson.js"
+import * as FastDecode from "../../adapters/http/lane/FastDecode.js"
+import { evaluateAllJson } from "../../adapters/http/lane/ResultJson.js"
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
 import type { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
 import { contextArbitrary, snapshotArbitrary } from "../domain/arbitraries.js"
@@ -107,7 +107,7 @@ describe("FastDecode agrees with the schemas", () => {
 
 describe("ResultJson", () => {
   it("writes exactly what JSON.stringify writes, frozen (cached) or not", async () => {
-    const { resultJson } = await import("../../adapters/http/fast/ResultJson.js")
+    const { resultJson } = await import("../../adapters/http/lane/ResultJson.js")
     const frozen = Object.freeze({ flagKey: "a", value: { x: [1, "two"] }, variationKey: "on", reason: Object.freeze({ kind: "RULE_MATCH" as const, ruleId: "r", ruleIndex: 0 }) })
     const plain = { flagKey: "b\"q", value: null, variationKey: null, reason: { kind: "ERROR" as const, error: "FLAG_NOT_FOUND: b" } }
     for (let i = 0; i < 3; i++) {
@@ -141,7 +141,7 @@ describe("ResultJson", () => {
 
 describe("ETag and Accept-Encoding parsing", () => {
   it("If-None-Match compares weakly, with lists and *", async () => {
-    const { etagMatches } = await import("../../adapters/http/fast/Lane.js")
+    const { etagMatches } = await import("../../adapters/http/lane/EvaluationLane.js")
     const etag = 'W/"abc"'
     expect(etagMatches(undefined, etag)).toBe(false)
     expect(etagMatches('W/"abc"', etag)).toBe(true)
@@ -151,7 +151,7 @@ describe("ETag and Accept-Encoding parsing", () => {
     expect(etagMatches('"abcd"', etag)).toBe(false)
   })
   it("gzip only when accepted with a non-zero quality", async () => {
-    const { acceptsGzip } = await import("../../adapters/http/fast/Lane.js")
+    const { acceptsGzip } = await import("../../adapters/http/lane/EvaluationLane.js")
     expect(acceptsGzip(undefined)).toBe(false)
     expect(acceptsGzip("gzip")).toBe(true)
     expect(acceptsGzip("br, gzip;q=0.5")).toBe(true)

@@ -8,19 +8,19 @@ import { describe, expect, it } from "@effect/vitest"
 import type { ApiKey } from "../../src/domain/auth/ApiKey.js"
 import type { Principal } from "../../src/domain/auth/ApiKey.js"
 import type { EvaluationScope } from "../../src/domain/auth/Policy.js"
-import { Lane } from "../../adapters/http/fast/Lane.js"
-import type { EventStreamsOf } from "../../adapters/http/fast/Ofrep.js"
-import { SnapshotCache } from "../../adapters/http/fast/SnapshotCache.js"
+import { EvaluationLane } from "../../adapters/http/lane/EvaluationLane.js"
+import type { EventStreamsOf } from "../../adapters/http/lane/Ofrep.js"
+import { SnapshotCache } from "../../adapters/http/lane/SnapshotCache.js"
 import { Authenticator } from "../../adapters/http/shared/Authentication.js"
 import { Cors } from "../../adapters/http/shared/Cors.js"
-import type { LaneRequest } from "../../adapters/http/shared/EvaluationLane.js"
+import type { LaneRequest } from "../../adapters/http/shared/EvaluationLaneService.js"
 import { KeyCache } from "../../adapters/http/shared/KeyCache.js"
 
 const TOKEN = "cli_event-streams-test"
 const key = { id: "k1", type: "client", projectId: "p1", environment: "production" } as unknown as ApiKey
 
 const laneWith = (eventStreams?: EventStreamsOf) =>
-  new Lane({
+  new EvaluationLane({
     auth: new Authenticator(new KeyCache(async (token) => (token === TOKEN ? key : null)), () => {}),
     cors: new Cors("*"),
     snapshots: new SnapshotCache({

@@ -1,11 +1,11 @@
 /**
- * OFREP's bodies from evaluator results (fast/OfrepJson.ts), for what the HTTP API cannot make: a
+ * OFREP's bodies from evaluator results (lane/OfrepJson.ts), for what the HTTP API cannot make: a
  * flag whose definition cannot be evaluated (the API refuses to store one) is an error entry with
  * GENERAL; and the canonical context behind the bulk ETag.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
-import { bulkEtagOf, canonicalJson, isOfrepError, ofrepFlagJson } from "../../adapters/http/fast/OfrepJson.js"
+import { bulkEtagOf, canonicalJson, isOfrepError, ofrepFlagJson } from "../../adapters/http/lane/OfrepJson.js"
 
 const broken = Evaluate.compile({
   environment: "development",

@@ -1,7 +1,7 @@
 /**
  * The edges of the route table, through a real server (issue 25, item 7):
  * - a known path asked with a method it does not answer is a 405 with `Allow` (not the 404 of an
- *   unknown path), for every path of the OpenAPI document, fast routes and HttpApi routes alike,
+ *   unknown path), for every path of the OpenAPI document, lane routes and HttpApi routes alike,
  *   standalone and mounted under a prefix;
  * - `GET /v1/flags/{flagKey}/eval` refuses a parameter it does not take (`country=DE` would
  *   otherwise be ignored and the flag served without it), saying where attributes go.

@@ -5,7 +5,7 @@
 import { HttpApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { FlagportApi } from "../../adapters/http/api/Api.js"
-import { routeOf } from "../../adapters/http/fast/Routes.js"
+import { routeOf } from "../../adapters/http/lane/Routes.js"
 import { apiTemplate, fastTemplate, UNMATCHED } from "../../adapters/http/serving/RouteTemplate.js"
 
 const declared: Array<{ method: string; path: string }> = []
@@ -38,7 +38,7 @@ describe("route templates", () => {
     expect(apiTemplate("GET", "/v1/projects/p1/flags/f/extra/more")).toBe(UNMATCHED)
   })
 
-  it("fast routes have constant templates", () => {
+  it("lane routes have constant templates", () => {
     expect(fastTemplate(routeOf("GET", "/v1/flags/anything/eval")!)).toBe("/v1/flags/:flagKey/eval")
     expect(fastTemplate(routeOf("POST", "/ofrep/v1/evaluate/flags/k")!)).toBe("/ofrep/v1/evaluate/flags/:key")
     expect(fastTemplate(routeOf("OPTIONS", "/v1/evaluate")!)).toBe("preflight")

@@ -1,7 +1,7 @@
 /**
  * `GET /v1/stream` wherever Flagport is mounted: the node handler under a prefix in a host's
  * node:http server, the web `Request => Response` handler, and the Effect layer alone
- * (HttpApiBuilder, without the lean lane). Each gets its first event, an event after a change,
+ * (HttpApiBuilder, without the evaluation lane). Each gets its first event, an event after a change,
  * and lets go of the stream when the client does.
  */
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
@@ -90,7 +90,7 @@ describe("GET /v1/stream when mounted", () => {
     await events.cancel()
   })
 
-  it("the Effect layer alone (HttpApiBuilder, no lean lane), with the same events", async () => {
+  it("the Effect layer alone (HttpApiBuilder, no evaluation lane), with the same events", async () => {
     const live = App.layer().pipe(Layer.provide(App.servicesFrom(Layer.succeedContext(host.context))))
     const { dispose, handler } = HttpApiBuilder.toWebHandler(Layer.mergeAll(live, HttpServer.layerContext))
     try {

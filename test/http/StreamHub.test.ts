@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { ConfigChanged } from "../../src/ports/ChangeFeed.js"
 import { ResourceNotFound } from "../../src/domain/Errors.js"
-import { StreamHub, eventOf } from "../../adapters/http/fast/StreamHub.js"
+import { StreamHub, eventOf } from "../../adapters/http/lane/StreamHub.js"
 
 const change = (environments: ReadonlyArray<string> | "all", projectId = "p1"): ConfigChanged => ({
   _tag: "ConfigChanged",

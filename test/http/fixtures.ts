@@ -3,7 +3,7 @@
  * on port 0 running the standalone composition (lane + HttpApi app), keys made through the
  * ApiKeys service, and a tiny fetch client.
  */
-import type { LaneConfig } from "../../adapters/http/fast/LaneService.js"
+import type { LaneConfig } from "../../adapters/http/lane/EvaluationLaneLayer.js"
 import { type Context, Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { OidcSettings } from "../../adapters/oidc/OidcSettings.js"
 import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"

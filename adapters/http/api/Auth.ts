@@ -1,7 +1,7 @@
 /**
  * The security middlewares of the HttpApi lane. They read the RAW Authorization header and
  * decide with `Policy` (the built-in bearer decoder only slices the header and never checks the
- * scheme), through the Effect face of the same `Authentication` layer (and key cache) as the fast
+ * scheme), through the Effect face of the same `Authentication` layer (and key cache) as the lane
  * routes (shared/Authentication.ts); the management ones take a person's session cookie instead
  * when no key is sent, check the `Origin` of cookie writes (CSRF), and decide the route from the
  * one table (Permissions.ts, Access.ts).

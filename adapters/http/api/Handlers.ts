@@ -2,7 +2,7 @@
  * The HttpApi handlers: each endpoint is one call to a service, its domain failures mapped by
  * the one mapping of `Errors.ts`. Authorization already happened in the security middleware
  * (`ManagementAccess` carries the allowed scope). The evaluation endpoints call the same
- * methods as the fast routes (through the shared `EvaluationLane` tag), so both paths answer alike.
+ * methods as the lane routes (through the shared `EvaluationLaneService` tag), so both paths answer alike.
  */
 import { HttpApiBuilder, HttpApp, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
@@ -29,7 +29,7 @@ import { PeopleLive } from "./PeopleHandlers.js"
 import { EvaluationPrincipal, ManagementAccess } from "./Security.js"
 import { Authentication } from "../shared/Authentication.js"
 import * as Errors from "../shared/Errors.js"
-import { EvaluationLane, type EvaluationLaneShape, type LaneRequest, type LaneResponse, type OfrepRoute } from "../shared/EvaluationLane.js"
+import { EvaluationLaneService, type EvaluationLaneShape, type LaneRequest, type LaneResponse, type OfrepRoute } from "../shared/EvaluationLaneService.js"
 import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.js"
 import * as Health from "./Health.js"
 import { etagOf, parseIfMatch } from "../shared/Versions.js"
@@ -220,7 +220,7 @@ export const AuditLive = HttpApiBuilder.group(FlagportApi, "audit", (handlers) =
   handlers.handle("list", ({ path, urlParams }) => Effect.flatMap(Audit, (audit) => mapped(audit.list(path.projectId, urlParams))))
 )
 
-/** A lane answer as an HttpServerResponse (bytes, status and headers as the lean lane writes them). */
+/** A lane answer as an HttpServerResponse (bytes, status and headers as the evaluation lane writes them). */
 const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServerResponse =>
   response.stream !== undefined
     ? HttpServerResponse.stream(eventStream(response.stream), { status: response.status, headers: response.headers, contentType: EVENT_STREAM_HEADERS["content-type"] })
@@ -249,7 +249,7 @@ const isConflict = (error: Errors.ApiError): error is Errors.Conflict => error i
  * not declare 409): a conflict would be a bug, so it becomes a defect (logged, answered 500).
  */
 const viaLane = (f: (lane: EvaluationLaneShape) => LaneResponse | Promise<LaneResponse>) =>
-  Effect.flatMap(Effect.all([EvaluationLane, Authentication]), ([lane, auth]) =>
+  Effect.flatMap(Effect.all([EvaluationLaneService, Authentication]), ([lane, auth]) =>
     Effect.tryPromise({ try: async () => f(lane), catch: (error) => auth.toApiError(error) }).pipe(
       Effect.catchIf(isConflict, Effect.die),
       Effect.map(toServerResponse)
@@ -288,9 +288,9 @@ const laneRequestOf = (request: HttpServerRequest.HttpServerRequest): LaneReques
   }
 }
 
-/** The OFREP routes, answered whole by the lane (authentication, CORS, OFREP's error bodies), as on the fast path. */
+/** The OFREP routes, answered whole by the lane (authentication, CORS, OFREP's error bodies), as on the lane. */
 const viaLaneRaw = (route: OfrepRoute, request: HttpServerRequest.HttpServerRequest) =>
-  Effect.flatMap(EvaluationLane, (lane) =>
+  Effect.flatMap(EvaluationLaneService, (lane) =>
     // The lane answers every failure itself, in OFREP's bodies: a rejection here is a defect.
     Effect.promise(async () => lane.answer(route, laneRequestOf(request))).pipe(Effect.map(toServerResponse))
   )

@@ -1,7 +1,7 @@
 /**
  * The OFREP routes in the HttpApi declaration, under their own tag: what /openapi.json shows of
  * them. They are answered whole by the evaluation lane (authentication, CORS and OFREP's own
- * error bodies: fast/Ofrep.ts), on either path, so the schemas here document; they decode nothing.
+ * error bodies: lane/Ofrep.ts), on either path, so the schemas here document; they decode nothing.
  *
  * The API-level errors (our envelope) do not apply to these routes: `ofrepOperation` keeps only
  * OFREP's bodies in each response and declares the bearer scheme the lane checks.

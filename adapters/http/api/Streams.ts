@@ -1,4 +1,4 @@
-/** The declaration of `GET /v1/stream` (answered by the lean lane: fast/StreamRoute.ts). */
+/** The declaration of `GET /v1/stream` (answered by the evaluation lane: lane/StreamRoute.ts). */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import * as Schema from "effect/Schema"
 import { ConfigQuery } from "../shared/EvaluationRequests.js"

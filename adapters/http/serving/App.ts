@@ -2,7 +2,7 @@
  * The HTTP API as one Effect layer: the HttpApi (handlers, security and error middlewares),
  * GET /openapi.json, GET /docs (Docs.ts: works offline), single sign-on's redirects
  * (signin/OidcRoutes.ts), and the evaluation lane service
- * (fast/LaneService.ts, which also provides the shared `Authentication` and `EvaluationLane`).
+ * (`EvaluationLaneService`, built by lane/EvaluationLaneLayer.ts over the shared `Authentication`).
  * It needs the storage-backed services (`HttpServices`); `Embed.ts` and `Server.ts` provide them
  * and turn the result into node / web handlers.
  */
@@ -32,7 +32,7 @@ import { FlagportApi } from "../api/Api.js"
 import { EvaluationAuthLive, ManagementAuthLive, SessionAuthLive, SignInBodyChecksLive, TopLevelAuthLive } from "../api/Auth.js"
 import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
-import * as LaneService from "../fast/LaneService.js"
+import * as EvaluationLaneLayer from "../lane/EvaluationLaneLayer.js"
 import * as Authentication from "../shared/Authentication.js"
 import * as OidcRoutes from "../signin/OidcRoutes.js"
 import * as Docs from "./Docs.js"
@@ -71,7 +71,7 @@ export interface HttpOptions {
   /** The path prefix the host mounts the API under (e.g. `/flags`); "" or absent for the root. */
   readonly prefix?: string
   /** Cache bounds of the evaluation lane (revocation lag, freshness interval). */
-  readonly lane?: LaneService.LaneConfig
+  readonly lane?: EvaluationLaneLayer.LaneConfig
   /**
    * Single sign-on (adapters/oidc): these settings (none: off), or when absent the FLAGPORT_OIDC_*
    * variables (a bad value fails the build, so a server does not start half-configured).
@@ -98,7 +98,7 @@ export const apiFor = (prefix: string) =>
 
 /**
  * The whole API as a layer. Its outputs (`HttpApi.Api`, the HttpApiBuilder `Router` and
- * `Middleware`, `FastLane`) are what `HttpApiBuilder.httpApp` and the transports need.
+ * `Middleware`, `EvaluationLaneService`) are what `HttpApiBuilder.httpApp` and the transports need.
  */
 export const layer = (options: HttpOptions = {}) => {
   const api = apiFor(normalizePrefix(options.prefix))
@@ -110,7 +110,7 @@ export const layer = (options: HttpOptions = {}) => {
     Layer.provide(apiLive)
   )
   return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
-    Layer.provideMerge(LaneService.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
+    Layer.provideMerge(EvaluationLaneLayer.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
     // One authenticator (and key cache) for both paths, built beside them, not inside either.
     Layer.provideMerge(Authentication.layer({
       prefix: normalizePrefix(options.prefix),

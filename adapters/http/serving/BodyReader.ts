@@ -1,6 +1,6 @@
 /**
  * The one body reader: every transport reads request bodies through `CappedBody`, which stops at
- * `MAX_BODY_BYTES` (shared/Body.ts). The fast routes read the whole body (node stream or web
+ * `MAX_BODY_BYTES` (shared/Body.ts). The lane routes read the whole body (node stream or web
  * stream); the HttpApi app, on the web handler, gets a stream capped the same way (on node,
  * `MaxBodySize` in api/Middleware.ts caps it, with the same limit).
  */

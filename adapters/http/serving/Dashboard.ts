@@ -8,7 +8,7 @@
  * headers that stop sniffing, framing and referrers. Files are answered from memory with an ETag.
  */
 import { createHash } from "node:crypto"
-import type { LaneResponse } from "../shared/EvaluationLane.js"
+import type { LaneResponse } from "../shared/EvaluationLaneService.js"
 import { loadAssets, type AssetFiles } from "./DashboardAssets.js"
 
 export interface DashboardOptions {

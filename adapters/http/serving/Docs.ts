@@ -15,7 +15,7 @@ import { promisify } from "node:util"
 import { gzip } from "node:zlib"
 import { HttpApi, HttpApiBuilder, HttpServerRequest, HttpServerResponse, OpenApi } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import { acceptsGzip } from "../fast/Lane.js"
+import { acceptsGzip } from "../lane/EvaluationLane.js"
 
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

@@ -7,8 +7,8 @@
  *
  * and `layer` (re-exported from App.ts) for hosts written with Effect.
  *
- * Both handlers put the evaluation lane (fast/Lane.ts) in front of the HttpApi app: the route
- * table (fast/Routes.ts) picks the evaluation routes (and the change stream), answered by plain functions;
+ * Both handlers put the evaluation lane (lane/EvaluationLane.ts) in front of the HttpApi app: the route
+ * table (lane/Routes.ts) picks the evaluation routes (and the change stream), answered by plain functions;
  * everything else goes to the HttpApi app.
  * The OpenAPI document reflects the prefix (its `servers` entry).
  *
@@ -26,9 +26,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import type { Lane, LaneRequest } from "../fast/Lane.js"
-import { FastLane } from "../fast/LaneService.js"
-import { corsOnApi, type FastRoute, readsBody, routeOf } from "../fast/Routes.js"
+import { EvaluationLaneService, type EvaluationLaneShape, type LaneRequest, type LaneRoute } from "../shared/EvaluationLaneService.js"
+import { corsOnApi, readsBody, routeOf } from "../lane/Routes.js"
 import { checkBodyHeaders } from "../shared/Body.js"
 import { setSecurityHeaders, withSecurityHeaders } from "../shared/SecurityHeaders.js"
 import type { MaybeAsync } from "../shared/MaybeAsync.js"
@@ -166,7 +165,7 @@ class NodeLaneRequest implements LaneRequest {
 const isChunked = (req: IncomingMessage): boolean => req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined
 
 /** A lane answer written to `res` (at once when the lane answered synchronously), and reported when observed. */
-const answerNode = (lane: Lane, route: FastRoute, request: NodeLaneRequest, res: ServerResponse, observer: RequestObserver | undefined, method: string): void => {
+const answerNode = (lane: EvaluationLaneShape, route: LaneRoute, request: NodeLaneRequest, res: ServerResponse, observer: RequestObserver | undefined, method: string): void => {
   const response = lane.answer(route, request)
   if (response instanceof Promise) {
     response.then(
@@ -202,7 +201,7 @@ export interface NodeExtras {
  */
 export const nodeHandler = (
   prefix: string,
-  lane: Lane,
+  lane: EvaluationLaneShape,
   app: (req: IncomingMessage, res: ServerResponse) => void,
   webApp: (request: Request) => Promise<Response>,
   extras: NodeExtras = {}
@@ -270,7 +269,7 @@ export const nodeHandler = (
 /** The web handler: lane first, then the HttpApi app (with the prefix stripped from the URL). */
 export const webHandler = (
   prefix: string,
-  lane: Lane,
+  lane: EvaluationLaneShape,
   app: (request: Request) => Promise<Response>,
   observer?: RequestObserver
 ) => {
@@ -289,7 +288,7 @@ export const webHandler = (
 
 const webAnswer = (
   prefix: string,
-  lane: Lane,
+  lane: EvaluationLaneShape,
   app: (request: Request) => Promise<Response>
 ) =>
 async (request: Request, client?: WebClient): Promise<Response> => {
@@ -358,7 +357,7 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     const { app, lane, openApi, tracing } = await runtime.runPromise(
       Effect.gen(function* () {
         const app = yield* HttpApiBuilder.httpApp
-        const lane = yield* FastLane
+        const lane = yield* EvaluationLaneService
         const tracing = yield* Effect.serviceOption(ActiveTracing)
         return { app, lane, openApi: OpenApi.fromApi(App.apiFor(prefix)), tracing }
       })

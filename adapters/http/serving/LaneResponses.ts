@@ -3,7 +3,7 @@
  * `ServerResponse` or made a web `Response`, with the security headers every answer carries.
  */
 import type { ServerResponse } from "node:http"
-import type { LaneResponse } from "../shared/EvaluationLane.js"
+import type { LaneResponse } from "../shared/EvaluationLaneService.js"
 import type { StreamOpening } from "../shared/EventStream.js"
 import { SECURITY_HEADERS } from "../shared/SecurityHeaders.js"
 import { endSoon } from "./EndBatch.js"

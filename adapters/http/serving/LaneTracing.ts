@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ActiveTracingShape } from "../../telemetry/Tracing.js"
-import type { FastRoute } from "../fast/Routes.js"
+import type { LaneRoute } from "../shared/EvaluationLaneService.js"
 import { fastTemplate } from "./RouteTemplate.js"
 
 /**
@@ -16,7 +16,7 @@ import { fastTemplate } from "./RouteTemplate.js"
  * (RouteTemplate.ts, `:param` like the HttpApi's own spans), so a span, a series and a log line
  * name a route alike. `"{method} {template}"` names the span.
  */
-const METHODS: Partial<Record<FastRoute["_tag"], string>> = {
+const METHODS: Partial<Record<LaneRoute["_tag"], string>> = {
   evaluate: "POST",
   explain: "POST",
   flag: "GET",
@@ -26,7 +26,7 @@ const METHODS: Partial<Record<FastRoute["_tag"], string>> = {
 }
 
 /** What the node handler calls for each lane request when tracing is on. */
-export type LaneTracer = (route: FastRoute, req: IncomingMessage, res: ServerResponse) => void
+export type LaneTracer = (route: LaneRoute, req: IncomingMessage, res: ServerResponse) => void
 
 export const laneTracer = (tracing: ActiveTracingShape): LaneTracer => (route, req, res) => {
   const traceparent = req.headers.traceparent

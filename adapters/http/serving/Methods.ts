@@ -2,17 +2,17 @@
  * 405 for a known path asked with a method it does not answer (`DELETE /v1/evaluate`), with the
  * `Allow` header RFC 9110 requires, instead of the 404 "No route" of an unknown path.
  *
- * The methods come from the routes as declared: every route, fast or HttpApi, is an endpoint of
- * the HttpApi declaration (api/Api.ts), so reflecting it gives each path's methods; the fast
- * route table (fast/Routes.ts) adds the CORS preflight (`OPTIONS`) of the evaluation paths, and
+ * The methods come from the routes as declared: every route, lane or HttpApi, is an endpoint of
+ * the HttpApi declaration (api/Api.ts), so reflecting it gives each path's methods; the lane's
+ * route table (lane/Routes.ts) adds the CORS preflight (`OPTIONS`) of the evaluation paths, and
  * App.ts and Docs.ts the document routes, signin/OidcRoutes.ts single sign-on's two. The router
  * answers `HEAD` wherever it answers `GET`. Nothing here can disagree with the routing, since it
  * reads the same tables.
  */
 import { HttpApi } from "@effect/platform"
 import { FlagportApi } from "../api/Api.js"
-import { routeOf } from "../fast/Routes.js"
-import type { LaneResponse } from "../shared/EvaluationLane.js"
+import { routeOf } from "../lane/Routes.js"
+import type { LaneResponse } from "../shared/EvaluationLaneService.js"
 import * as Errors from "../shared/Errors.js"
 import { OPENAPI_PATH } from "./App.js"
 import { DOCS_PATH, VIEWER_PATH } from "./Docs.js"

@@ -4,21 +4,21 @@
  * without bound; a template is one of a fixed set, so a label holding it stays bounded. A path no
  * route knows is `UNMATCHED`, one value however many distinct paths are probed.
  *
- * The set comes from the declarations themselves (the fast route table, the HttpApi declaration
+ * The set comes from the declarations themselves (the lane's route table, the HttpApi declaration
  * through `HttpApi.reflect`, and the few plain routes beside them), so a new endpoint gets its
  * template without anyone listing it here.
  */
 import { HttpApi } from "@effect/platform"
 import { CALLBACK_PATH, LOGIN_PATH } from "../../oidc/OidcSettings.js"
 import { FlagportApi } from "../api/Api.js"
-import type { FastRoute } from "../fast/Routes.js"
+import type { LaneRoute } from "../shared/EvaluationLaneService.js"
 import { DOCS_PATH, VIEWER_PATH } from "./Docs.js"
 
 /** Every path no route declares (probes, typos, scanners). */
 export const UNMATCHED = "unmatched"
 
-/** The fast lane's templates by route tag: constants, so the hot path builds no string. */
-const FAST_TEMPLATES: Readonly<Record<FastRoute["_tag"], string>> = {
+/** The lane's templates by route tag: constants, so the hot path builds no string. */
+const FAST_TEMPLATES: Readonly<Record<LaneRoute["_tag"], string>> = {
   evaluate: "/v1/evaluate",
   explain: "/v1/explain",
   flag: "/v1/flags/:flagKey/eval",
@@ -29,8 +29,8 @@ const FAST_TEMPLATES: Readonly<Record<FastRoute["_tag"], string>> = {
   ofrepFlag: "/ofrep/v1/evaluate/flags/:key"
 }
 
-/** The template of a route the fast lane answers. */
-export const fastTemplate = (route: FastRoute): string => FAST_TEMPLATES[route._tag]
+/** The template of a route the evaluation lane answers. */
+export const fastTemplate = (route: LaneRoute): string => FAST_TEMPLATES[route._tag]
 
 /** One declared route: literal segments, or `null` where a parameter matches any one segment. */
 interface Compiled {

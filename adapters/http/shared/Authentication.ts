@@ -1,5 +1,5 @@
 /**
- * Authentication for every route, fast or HttpApi: the raw Authorization header decided by
+ * Authentication for every route, lane or HttpApi: the raw Authorization header decided by
  * `Policy` (scheme, token shape, key lookup through the key cache), and the one mapping of any
  * failure to the error envelope (storage failures and defects are logged, answered 500).
  *
@@ -49,7 +49,7 @@ export class Authenticator {
     private readonly keys: KeyCache,
     /** Logs the cause of a 500 (the response itself leaks nothing). */
     private readonly logInternal: (cause: unknown) => void,
-    /** Sessions of people, for the management routes (the fast routes never use them). */
+    /** Sessions of people, for the management routes (the lane routes never use them). */
     readonly people: PeopleSide = NO_PEOPLE
   ) {}
 
@@ -102,7 +102,7 @@ export interface AuthenticationConfig {
 }
 
 /**
- * The authenticator with its key cache, as its own layer: both HTTP paths (the fast routes and the
+ * The authenticator with its key cache, as its own layer: both HTTP paths (the lane routes and the
  * HttpApi middlewares) take it from here. A key revoked anywhere (this process or, on a shared
  * PostgreSQL, another) is dropped from the cache when the change feed announces it; the TTL is
  * the safety net.

@@ -2,7 +2,7 @@
  * CORS for the evaluation side. Browsers call the evaluation endpoints directly (a client key in
  * a web page, an OpenFeature web provider), so those answer preflight requests and carry CORS
  * headers; management endpoints never do (a server key has no business in a browser). Which
- * routes are the evaluation side is decided by the fast route table (fast/Routes.ts); this file
+ * routes are the evaluation side is decided by the lane's route table (lane/Routes.ts); this file
  * only says what the headers are.
  *
  * The allowed origins come from FLAGPORT_CORS_ORIGINS: a comma-separated list of origins
@@ -12,7 +12,7 @@
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Either from "effect/Either"
-import type { LaneResponse } from "./EvaluationLane.js"
+import type { LaneResponse } from "./EvaluationLaneService.js"
 
 /** `*` (any origin) or the exact origins allowed. */
 export type CorsOrigins = "*" | ReadonlySet<string>

@@ -1,6 +1,6 @@
 /**
  * The evaluation requests and answers as schemas: declared once, used by the HttpApi declaration
- * (api/Api.ts: decoding and the OpenAPI document) and by the fast routes (fast/: the same
+ * (api/Api.ts: decoding and the OpenAPI document) and by the lane routes (lane/: the same
  * `Schema`, same parse options, for every request the hand-written decoders do not accept).
  */
 import * as Schema from "effect/Schema"

@@ -1,5 +1,5 @@
 /**
- * The plain-function style of the hot paths (fast routes, authentication): failures are thrown,
+ * The plain-function style of the hot paths (lane routes, authentication): failures are thrown,
  * and a value comes now or later, so the path stays synchronous while every cache hits (no
  * promise, no microtask) and only goes asynchronous when a cache must be (re)loaded.
  */

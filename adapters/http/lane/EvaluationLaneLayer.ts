@@ -1,18 +1,11 @@
 /**
- * The evaluation lane as Effect services: it wires `Lane` to the storage services (through a
- * runtime captured at construction, shared/RuntimeBridge.ts) so the plain-function hot path can
- * call them when a cache entry must be (re)loaded, and to the `Authentication` layer
- * (shared/Authentication.ts), which it needs but does not build. Built once per app; the caches
- * live as long as the app. It provides the lane to the serving room (`FastLane`), and to the
- * HttpApi side the shared tag it answers through (`EvaluationLane`).
+ * The `EvaluationLaneService` layer: the lane (EvaluationLane.ts) wired to the services through a
+ * runtime bridge (shared/RuntimeBridge.ts) and to the `Authentication` layer, which it needs but
+ * does not build. Built once per app; its caches live as long as the app.
  *
- * Freshness: the snapshot cache listens to the change feed, so a committed write (through the
- * API, the CLI, an Effect host calling the services, or another process on a shared PostgreSQL)
- * reaches the next evaluation at once. The revision poll (`checkIntervalMs`) stays as the safety
- * net for a notification lost on the way (e.g. while the LISTEN connection reconnects). A revoked
- * API key is dropped from the key cache at once, the same way; its TTL is the safety net.
- * The live change streams (StreamHub.ts) hear the same feed, after the snapshot cache, and
- * recheck their keys and channels every key TTL for what no announcement brought.
+ * Freshness: the snapshot cache and the streams (after it) hear the change feed, so a committed
+ * write from anywhere reaches the next evaluation at once; the revision poll (`checkIntervalMs`)
+ * and the key TTL are the safety nets for what no announcement brought (docs/http.md).
  */
 import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -27,11 +20,11 @@ import { StreamTokens } from "../../../src/services/StreamTokens.js"
 import { Insights } from "../../../src/services/Insights.js"
 import { Authentication } from "../shared/Authentication.js"
 import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
-import { EvaluationLane } from "../shared/EvaluationLane.js"
+import { EvaluationLaneService } from "../shared/EvaluationLaneService.js"
 import { parsePublicUrl, publicUrlConfig } from "../shared/PublicUrl.js"
 import { KeyCache } from "../shared/KeyCache.js"
 import { runtimeBridge } from "../shared/RuntimeBridge.js"
-import { Lane } from "./Lane.js"
+import { EvaluationLane } from "./EvaluationLane.js"
 import { SnapshotCache } from "./SnapshotCache.js"
 import { StreamHub } from "./StreamHub.js"
 import { StreamRoute } from "./StreamRoute.js"
@@ -39,9 +32,6 @@ import { StreamLimits, streamLimitsConfig, type StreamLimitValues } from "./Stre
 import { StreamUrls, trustProxyConfig } from "./StreamUrls.js"
 import { andThen } from "../shared/MaybeAsync.js"
 import { type EvaluationMetrics, MeteredCounter } from "../../metrics/EvaluationMetrics.js"
-
-/** The lane itself, for the transports that put its routes in front of the HttpApi app. */
-export class FastLane extends Context.Tag("@flagport/http/FastLane")<FastLane, Lane>() {}
 
 export interface LaneConfig {
   /** Revocation lag bound: how long an authenticated key is trusted without a lookup (1000 ms). */
@@ -153,7 +143,7 @@ export const make = (config: LaneConfig = {}) =>
         onSome: (publicUrl) => ({ publicUrl })
       })
     })
-    const lane = new Lane({
+    const lane = new EvaluationLane({
       auth,
       cors,
       snapshots: cache,
@@ -162,7 +152,7 @@ export const make = (config: LaneConfig = {}) =>
       eventStreams: (principal, scope, request) => urls.eventStreams(principal, scope, request),
       counter
     })
-    return Context.make(FastLane, lane).pipe(Context.add(EvaluationLane, lane))
+    return Context.make(EvaluationLaneService, lane)
   })
 
 export const layer = (config: LaneConfig = {}) => Layer.scopedContext(make(config))

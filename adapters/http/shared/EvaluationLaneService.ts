@@ -1,8 +1,7 @@
 /**
- * What the rest of the adapter asks of the evaluation lane (implemented by fast/Lane.ts): the
- * HttpApi evaluation endpoints answer through the same methods as the fast routes, so either path
- * gives the same bytes. Freshness after a write is not its business: the snapshot cache behind it
- * listens to the change feed (fast/LaneService.ts).
+ * The evaluation lane as a service: what the transports (serving/) and the HttpApi evaluation
+ * endpoints (api/) ask of it; `lane/EvaluationLane.ts` implements it, `lane/EvaluationLaneLayer.ts`
+ * provides it. Both paths answer through the same methods, so they give the same bytes.
  */
 import * as Context from "effect/Context"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
@@ -43,7 +42,27 @@ export type OfrepRoute =
   | { readonly _tag: "ofrepFlag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
   | { readonly _tag: "ofrepBulk" }
 
+/** A route the lane answers, as the route table (lane/Routes.ts) matched it. */
+export type LaneRoute =
+  | { readonly _tag: "evaluate" }
+  | { readonly _tag: "explain" }
+  | { readonly _tag: "flag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
+  | { readonly _tag: "config" }
+  | { readonly _tag: "stream" }
+  | { readonly _tag: "preflight"; /** The methods the path answers, for Access-Control-Allow-Methods. */ readonly methods: string }
+  | OfrepRoute
+
 export interface EvaluationLaneShape {
+  /** A route of the table, whole (CORS included); any failure becomes its error answer. */
+  readonly answer: (route: LaneRoute, request: LaneRequest) => MaybeAsync<LaneResponse>
+  /** Any failure as the envelope (unknown ones logged and a bare 500). */
+  readonly toResponse: (error: unknown) => LaneResponse
+  /** The CORS headers of an evaluation-side answer the HttpApi app gives (`Routes.corsOnApi`). */
+  readonly corsHeaders: (origin: string | undefined) => Readonly<Record<string, string>>
+  /** Change streams open now (for /metrics). */
+  readonly openStreams: number
+  /** Ends every open stream and refuses new ones: the first step of a shutdown. */
+  readonly closeStreams: () => void
   /** POST /v1/evaluate with a decoded body. */
   readonly evaluate: (principal: Principal, input: EvaluateRequest) => MaybeAsync<LaneResponse>
   /** GET /v1/flags/{flagKey}/eval with a decoded query. */
@@ -57,10 +76,8 @@ export interface EvaluationLaneShape {
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
   ) => MaybeAsync<LaneResponse>
-  /** An OFREP route, whole: authentication, CORS and OFREP's error bodies included. */
-  readonly answer: (route: OfrepRoute, request: LaneRequest) => MaybeAsync<LaneResponse>
   /** GET /v1/stream (it authenticates itself: the Authorization header or `token` in the query). */
   readonly stream: (query: string, header: (name: string) => string | undefined, remoteAddress?: string) => MaybeAsync<LaneResponse>
 }
 
-export class EvaluationLane extends Context.Tag("@flagport/http/EvaluationLane")<EvaluationLane, EvaluationLaneShape>() {}
+export class EvaluationLaneService extends Context.Tag("@flagport/http/EvaluationLaneService")<EvaluationLaneService, EvaluationLaneShape>() {}

@@ -1,5 +1,5 @@
 /**
- * The OFREP 0.3.0 routes of the lean lane (OpenFeature Remote Evaluation Protocol), so the
+ * The OFREP 0.3.0 routes of the evaluation lane (OpenFeature Remote Evaluation Protocol), so the
  * community providers (`@openfeature/ofrep-provider`, `@openfeature/ofrep-web-provider`) work
  * against Flagport unmodified:
  *
@@ -20,7 +20,7 @@ import type { EvaluationResult } from "../../../src/domain/evaluation/Evaluation
 import type { LaneCounter } from "../../metrics/EvaluationMetrics.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { checkBodyHeaders } from "../shared/Body.js"
-import type { LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
+import type { LaneRequest, LaneResponse } from "../shared/EvaluationLaneService.js"
 import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import { etagMatches } from "./Etag.js"
 import { flagNotFound } from "./OfrepErrors.js"

@@ -1,5 +1,5 @@
 /**
- * Fast paths for the lean lane's request decoding. Decoding with Effect Schema (all errors,
+ * Fast paths for the evaluation lane's request decoding. Decoding with Effect Schema (all errors,
  * excess properties checked) costs tens of microseconds per request; the common, valid request
  * can be recognised in about one. Each function here accepts ONLY inputs that the corresponding
  * schema of shared/EvaluationRequests.ts accepts, and returns exactly what the schema would

@@ -24,14 +24,14 @@ import type { StreamTokenClaims } from "../../../src/domain/auth/StreamToken.js"
 import { Forbidden } from "../../../src/domain/Errors.js"
 import { invalidStreamToken } from "../../../src/domain/auth/StreamToken.js"
 import type { Authenticator } from "../shared/Authentication.js"
-import type { LaneResponse } from "../shared/EvaluationLane.js"
+import type { LaneResponse } from "../shared/EvaluationLaneService.js"
 import { ConfigQuery } from "../shared/EvaluationRequests.js"
 import { EVENT_STREAM_HEADERS } from "../shared/EventStream.js"
 import type { KeyCache } from "../shared/KeyCache.js"
 import { fromParseError } from "../shared/Problems.js"
 import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import * as FastDecode from "./FastDecode.js"
-import type { LaneRequest } from "../shared/EvaluationLane.js"
+import type { LaneRequest } from "../shared/EvaluationLaneService.js"
 import type { SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
 import { RETRY_AFTER_SECONDS, refusalMessage, type StreamLimits } from "./StreamLimits.js"
@@ -74,7 +74,7 @@ const UNSTARTED_SLOT_MS = 10_000
 export class StreamRoute {
   constructor(private readonly options: StreamRouteOptions) {}
 
-  /** The stream's answer (failures are thrown, as on the other fast routes); credentials first, then the query. */
+  /** The stream's answer (failures are thrown, as on the other lane routes); credentials first, then the query. */
   answer(request: LaneRequest): MaybeAsync<LaneResponse> {
     const { token, ...rest } = FastDecode.queryRecord(request.query)
     const authorization = request.header("authorization")

@@ -1,5 +1,5 @@
 /**
- * The lean lane for the evaluation routes (POST /v1/evaluate, GET /v1/flags/{flagKey}/eval,
+ * The evaluation lane: the evaluation routes (POST /v1/evaluate, GET /v1/flags/{flagKey}/eval,
  * GET /v1/config, the OFREP routes through Ofrep.ts, POST /v1/explain, and GET /v1/stream through
  * StreamRoute.ts). The Effect HTTP stack costs several times bare Node per request, so these
  * routes are answered by plain functions placed in front of the HttpApi app; they
@@ -10,7 +10,7 @@
  * - `Evaluate` over compiled snapshots (`SnapshotCache`),
  * - the error envelope of `Errors.ts` and the problem paths of `Problems.ts`,
  * - the OpenAPI declaration (the endpoints stay declared in the HttpApi; the HttpApi handlers
- *   call the same methods through the `EvaluationLane` tag, so either path gives the same answer).
+ *   call the same methods through the `EvaluationLaneService` tag, so either path gives the same answer).
  *
  * It is transport-independent: `answer` takes a route matched by `Routes.ts` and a `LaneRequest`
  * and gives a `LaneResponse`; the node `(req, res)` and the web `Request => Response` handlers
@@ -27,7 +27,7 @@ import type { Authenticator } from "../shared/Authentication.js"
 import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, parseJsonBody } from "../shared/Body.js"
 import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
-import type { EvaluationLaneShape, LaneRequest, LaneResponse } from "../shared/EvaluationLane.js"
+import type { EvaluationLaneShape, LaneRequest, LaneResponse, LaneRoute } from "../shared/EvaluationLaneService.js"
 import { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery, unknownFlagEvalParameters } from "../shared/EvaluationRequests.js"
 import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
 import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
@@ -36,7 +36,6 @@ import * as FastDecode from "./FastDecode.js"
 import { type EventStreamsOf, Ofrep } from "./Ofrep.js"
 import { ofrepErrorResponse } from "./OfrepErrors.js"
 import { evaluateAllJson, resultJson } from "./ResultJson.js"
-import type { FastRoute } from "./Routes.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
 import type { StreamRoute } from "./StreamRoute.js"
@@ -94,7 +93,7 @@ const queryRecord = FastDecode.queryRecord
 
 export interface LaneOptions {
   readonly auth: Authenticator
-  /** CORS for every fast route (they are the evaluation side). */
+  /** CORS for every lane route (they are the evaluation side). */
   readonly cors: Cors
   readonly snapshots: SnapshotCache
   /** GET /v1/stream (its own authentication: a header or a stream token); without it the route is not found. */
@@ -116,7 +115,7 @@ const ofrepFlagKey = (rawFlagKey: string): string => {
   }
 }
 
-export class Lane implements EvaluationLaneShape {
+export class EvaluationLane implements EvaluationLaneShape {
   private readonly ofrep: Ofrep
 
   constructor(private readonly options: LaneOptions) {
@@ -138,10 +137,10 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /**
-   * Answers a fast route (matched by `Routes.routeOf`) with its CORS headers; any failure becomes
+   * Answers a lane route (matched by `Routes.routeOf`) with its CORS headers; any failure becomes
    * the envelope, or OFREP's error body on the OFREP routes.
    */
-  answer(route: FastRoute, request: LaneRequest): MaybeAsync<LaneResponse> {
+  answer(route: LaneRoute, request: LaneRequest): MaybeAsync<LaneResponse> {
     const origin = request.header("origin")
     const cors = this.options.cors
     if (route._tag === "preflight") return cors.preflight(origin, route.methods)
@@ -156,7 +155,7 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /** A failure in the route's own error bodies. */
-  private failureOf(route: FastRoute, error: unknown): LaneResponse {
+  private failureOf(route: LaneRoute, error: unknown): LaneResponse {
     const toApiError = (e: unknown) => this.options.auth.toApiError(e)
     if (route._tag === "ofrepFlag") return ofrepErrorResponse(error, ofrepFlagKey(route.rawFlagKey), toApiError)
     if (route._tag === "ofrepBulk") return ofrepErrorResponse(error, undefined, toApiError)
@@ -174,7 +173,7 @@ export class Lane implements EvaluationLaneShape {
   }
 
   /** A route that needs credentials (a preflight is answered before, without them: browsers send none). */
-  private dispatch(route: Exclude<FastRoute, { readonly _tag: "preflight" }>, request: LaneRequest): MaybeAsync<LaneResponse> {
+  private dispatch(route: Exclude<LaneRoute, { readonly _tag: "preflight" }>, request: LaneRequest): MaybeAsync<LaneResponse> {
     if (route._tag === "stream") {
       if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
       return this.options.streams.answer(request)
@@ -277,7 +276,7 @@ export class Lane implements EvaluationLaneShape {
     })
   }
 
-  /** GET /v1/stream, for the HttpApi path (the fast path answers it in `dispatch`, with CORS). */
+  /** GET /v1/stream, for the HttpApi path (the lane answers it in `dispatch`, with CORS). */
   stream(query: string, header: (name: string) => string | undefined, remoteAddress?: string): MaybeAsync<LaneResponse> {
     if (this.options.streams === undefined) throw Errors.routeNotFound("GET", "/v1/stream")
     return this.options.streams.answer({ query, header, body: () => new Uint8Array(0), remoteAddress })
@@ -285,8 +284,8 @@ export class Lane implements EvaluationLaneShape {
 
   /**
    * POST /v1/explain: the same checks as the single-flag route, then `Evaluate.explain`, whose
-   * result is that route's. A fast route for its CORS (browsers explain with a client key); the
-   * HttpApi handler answers it the same way through the `EvaluationLane` tag.
+   * result is that route's. A lane route for its CORS (browsers explain with a client key); the
+   * HttpApi handler answers it the same way through the `EvaluationLaneService` tag.
    */
   explain(principal: Principal, input: ExplainRequest): MaybeAsync<LaneResponse> {
     checkContextLimits(input.context, "context")

@@ -14,7 +14,7 @@
  */
 import type { ApiError } from "../shared/Errors.js"
 import * as Errors from "../shared/Errors.js"
-import type { LaneResponse } from "../shared/EvaluationLane.js"
+import type { LaneResponse } from "../shared/EvaluationLaneService.js"
 
 export type OfrepErrorCode = "PARSE_ERROR" | "INVALID_CONTEXT" | "FLAG_NOT_FOUND" | "GENERAL"
 

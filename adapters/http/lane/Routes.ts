@@ -1,41 +1,32 @@
 /**
- * The route table of the fast path: the one place that decides which requests the fast routes
+ * The route table of the evaluation lane: the one place that decides which requests the lane routes
  * answer (anything else belongs to the HttpApi app). The serving room asks it once per request
  * and hands the match to the lane, which does not match again.
  *
- * The fast routes are the evaluation side, and the evaluation side is what browsers may call:
- * every fast route carries CORS headers (shared/Cors.ts), and an `OPTIONS` on one of their paths
+ * The lane routes are the evaluation side, and the evaluation side is what browsers may call:
+ * every lane route carries CORS headers (shared/Cors.ts), and an `OPTIONS` on one of their paths
  * is its preflight. One evaluation-side route is answered by the HttpApi app instead (the SDKs'
  * insights report, a schema-decoded body not worth a hand decoder): `corsOnApi` names it, its
  * preflight is here, and the serving room adds CORS to its answers. Management routes are never
  * here, so they never answer CORS.
  */
 
-import type { OfrepRoute } from "../shared/EvaluationLane.js"
+import type { LaneRoute } from "../shared/EvaluationLaneService.js"
 
-export type FastRoute =
-  | { readonly _tag: "evaluate" }
-  | { readonly _tag: "explain" }
-  | { readonly _tag: "flag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
-  | { readonly _tag: "config" }
-  | { readonly _tag: "stream" }
-  | { readonly _tag: "preflight"; /** The methods the path answers, for Access-Control-Allow-Methods. */ readonly methods: string }
-  | OfrepRoute
-
-const EVALUATE: FastRoute = { _tag: "evaluate" }
-const EXPLAIN: FastRoute = { _tag: "explain" }
-const CONFIG: FastRoute = { _tag: "config" }
-const STREAM: FastRoute = { _tag: "stream" }
-const PREFLIGHT_POST: FastRoute = { _tag: "preflight", methods: "POST, OPTIONS" }
-const PREFLIGHT_GET: FastRoute = { _tag: "preflight", methods: "GET, OPTIONS" }
+const EVALUATE: LaneRoute = { _tag: "evaluate" }
+const EXPLAIN: LaneRoute = { _tag: "explain" }
+const CONFIG: LaneRoute = { _tag: "config" }
+const STREAM: LaneRoute = { _tag: "stream" }
+const PREFLIGHT_POST: LaneRoute = { _tag: "preflight", methods: "POST, OPTIONS" }
+const PREFLIGHT_GET: LaneRoute = { _tag: "preflight", methods: "GET, OPTIONS" }
 const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
 const OFREP_BULK_PATH = "/ofrep/v1/evaluate/flags"
-const OFREP_BULK: FastRoute = { _tag: "ofrepBulk" }
+const OFREP_BULK: LaneRoute = { _tag: "ofrepBulk" }
 const OFREP_FLAG = /^\/ofrep\/v1\/evaluate\/flags\/([^/]+)$/
 const INSIGHTS_REPORT = "/v1/insights"
 
-/** The fast route a method + path is, if any. */
-export const routeOf = (method: string, path: string): FastRoute | undefined => {
+/** The lane route a method + path is, if any. */
+export const routeOf = (method: string, path: string): LaneRoute | undefined => {
   if (method === "POST") {
     if (path === "/v1/evaluate") return EVALUATE
     if (path === "/v1/explain") return EXPLAIN
@@ -54,7 +45,7 @@ export const routeOf = (method: string, path: string): FastRoute | undefined => 
 }
 
 /** The preflight of an evaluation path (the methods it answers), if it is one. */
-const preflightOf = (path: string): FastRoute | undefined => {
+const preflightOf = (path: string): LaneRoute | undefined => {
   if (path === "/v1/evaluate" || path === "/v1/explain" || path === INSIGHTS_REPORT || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) {
     return PREFLIGHT_POST
   }
@@ -63,7 +54,7 @@ const preflightOf = (path: string): FastRoute | undefined => {
 }
 
 /** Whether the route reads a request body (the transports may read it before answering). */
-export const readsBody = (route: FastRoute): boolean =>
+export const readsBody = (route: LaneRoute): boolean =>
   route._tag === "evaluate" || route._tag === "explain" || route._tag === "ofrepFlag" || route._tag === "ofrepBulk"
 
 /** Whether a request the HttpApi app answers is on the evaluation side, so its answer carries CORS. */
