@@ -67,7 +67,7 @@ const Page = ({ project, at }: { project: string; at: Route }) => {
     case "flags":
       return <FlagsPage projectId={project} />
     case "flag":
-      return <FlagPage key={at.key} projectId={project} flagKey={at.key} />
+      return <FlagPage key={at.key} projectId={project} flagKey={at.key} section={at.section} environment={at.environment} />
     case "segments":
       return <SegmentsPage projectId={project} />
     case "environments":

@@ -8,7 +8,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
-import { checkPage, open, openSignedIn } from "./Browser.js"
+import { checkPage, open, openSignedIn, showSection } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -103,6 +103,7 @@ describe("a flag's history", () => {
     await page.getByLabel("Apply at (UTC)").fill(new Date(Date.now() + 3_000).toISOString().slice(0, 19))
     await page.getByRole("button", { name: "Schedule for development" }).click()
     await page.getByRole("button", { name: "Reload the current version" }).click({ timeout: 15_000 })
+    await showSection(page, "History")
     const history = page.getByRole("region", { name: "History" })
     const applied = history.getByRole("row", { name: /targeting\.updated/ })
     await applied.waitFor()

@@ -8,6 +8,7 @@ import { createRequire } from "node:module"
 import { join } from "node:path"
 import chromium from "@sparticuz/chromium"
 import { type Browser, chromium as playwright, type Page } from "playwright-core"
+import { expect } from "vitest"
 
 /**
  * The package's arguments are made for serverless functions; two of them would switch off the very
@@ -65,6 +66,13 @@ export const signIn = async (page: Page, key: string): Promise<void> => {
 /** Goes to a route of the dashboard (`#/keys`) without reloading the page. */
 export const open = async (page: Page, hash: string): Promise<void> => {
   await page.evaluate((h) => (location.hash = h), hash)
+}
+
+/** Shows one section of a flag's page ("Targeting", "Definition", "Schedules", "Evaluations", "History") by its tab. */
+export const showSection = async (page: Page, name: string): Promise<void> => {
+  const tab = page.getByRole("tab", { name, exact: true })
+  await tab.click()
+  await expect.poll(() => tab.getAttribute("aria-selected")).toBe("true")
 }
 
 /**

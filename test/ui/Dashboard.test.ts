@@ -14,7 +14,7 @@ import { makeHandlers } from "../../adapters/http/serving/Embed.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { Flags } from "../../src/services/Flags.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { checkPage as checkPageOf, launch, open as openRoute, signIn as signInWith } from "./Browser.js"
+import { checkPage as checkPageOf, launch, open as openRoute, showSection, signIn as signInWith } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 const MANY_FLAGS = 2000
@@ -379,6 +379,7 @@ describe("the dashboard in a browser", () => {
     const entries = (reply.body as { data: Array<{ action: string }> }).data
     expect(await main.locator("tbody tr:not(.change-row)").count()).toBe(entries.length)
     await open("#/flags/checkout")
+    await showSection(page, "History")
     const history = page.getByRole("region", { name: "History" })
     await history.getByRole("row", { name: /flag\.created/ }).waitFor()
     expect(await history.locator("tbody tr").count()).toBe(entries.length)

@@ -14,7 +14,7 @@ import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import { oldFlag } from "../fixtures/OldFlag.js"
 import { request, type TestServer } from "../http/fixtures.js"
-import { checkPage, open, openSignedIn } from "./Browser.js"
+import { checkPage, open, openSignedIn, showSection } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -57,6 +57,7 @@ describe("a flag's evaluations", () => {
   it("charts each variation per hour, with a summary, the same numbers as a table, and the last evaluation", async () => {
     await open(page, "#/flags/old-used")
     await page.getByLabel("Environment", { exact: true }).selectOption("production")
+    await showSection(page, "Evaluations")
     const section = page.getByRole("region", { name: "Evaluations in production" })
     const chart = section.getByRole("img", { name: "Evaluations of old-used in production per hour, the last 24 hours" })
     await chart.waitFor()
@@ -83,6 +84,7 @@ describe("a flag's evaluations", () => {
   it("says so when nothing was counted, and marks a stale flag", async () => {
     await open(page, "#/flags/old-unused")
     await page.getByLabel("Environment", { exact: true }).selectOption("production")
+    await showSection(page, "Evaluations")
     const section = page.getByRole("region", { name: "Evaluations in production" })
     await section.getByText("No evaluation of old-unused in production was counted in the last 24 hours.").waitFor()
     expect(await section.textContent()).toContain("Last evaluated in production: never.")

@@ -7,7 +7,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
-import { checkPage, launch, open, signIn } from "./Browser.js"
+import { checkPage, launch, open, showSection, signIn } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -166,8 +166,10 @@ describe("a save that meets a change made meanwhile", () => {
 
     await alert.getByRole("button", { name: "Reload the current version" }).click()
     await page.getByText(/^Version 2, changed/).waitFor()
+    await showSection(page, "Definition")
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Checkout, renamed elsewhere")
     expect(await page.getByRole("alert").count()).toBe(0)
+    await showSection(page, "Targeting")
     await page.getByLabel("Enabled in development").check()
     await page.getByRole("button", { name: "Save targeting in development" }).click()
     await page.getByText("Targeting in development saved (version 3).").waitFor()
@@ -177,6 +179,7 @@ describe("a save that meets a change made meanwhile", () => {
   })
 
   it("is refused on the definition too", async () => {
+    await showSection(page, "Definition")
     await page.getByLabel("Description").fill("The new checkout flow")
     // someone else switches the flag off in development meanwhile
     const flag = (await api("GET", "/v1/projects/p1/flags/checkout")) as { version: number }
@@ -188,6 +191,7 @@ describe("a save that meets a change made meanwhile", () => {
     await alert.getByRole("button", { name: "Reload the current version" }).click()
     await page.getByText(new RegExp(`^Version ${flag.version + 1}, changed`)).waitFor()
     expect(await page.getByLabel("Description").inputValue()).toBe("")
+    await showSection(page, "Targeting")
     await page.getByLabel("Enabled in development").check()
     await page.getByRole("button", { name: "Save targeting in development" }).click()
     await page.getByText(`Targeting in development saved (version ${flag.version + 2}).`).waitFor()

@@ -8,7 +8,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
-import { checkPage, open, openSignedIn } from "./Browser.js"
+import { checkPage, open, openSignedIn, showSection } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -68,14 +68,17 @@ afterAll(async () => {
 describe("scheduled changes on the flag page", () => {
   it("schedules the targeting being edited; it is pending, then applied, and /v1/config serves it", async () => {
     await open(page, "#/flags/launch")
+    await showSection(page, "Schedules")
     await schedules().getByText("No change is scheduled for this flag.").waitFor()
     await page.getByLabel("Environment", { exact: true }).selectOption("development")
+    await showSection(page, "Targeting")
     await page.getByLabel("Enabled in development").check()
     await scheduleIn("development", inUtc(4_000))
     await page.getByText(/^Change to development scheduled for /).waitFor()
     // nothing changed now, and the editor starts again from what is saved
     expect(await page.getByLabel("Enabled in development").isChecked()).toBe(false)
     expect((await served("development", "launch")).enabled).toBe(false)
+    await showSection(page, "Schedules")
     const row = schedules().getByRole("row", { name: /development/ })
     expect(await row.textContent()).toContain("pending")
     expect(await row.textContent()).toContain("on, default on, off off, 0 rules")
@@ -88,6 +91,7 @@ describe("scheduled changes on the flag page", () => {
     await checkPage(page, "flag-schedule-applied")
     await page.getByRole("button", { name: "Reload the current version" }).click()
     await page.getByText(/^Version 2, changed/).waitFor()
+    await showSection(page, "Targeting")
     expect(await page.getByLabel("Enabled in development").isChecked()).toBe(true)
     expect(await notice.count()).toBe(0)
     expect((await schedulesOf("launch")).map((s) => s.status)).toEqual(["applied"])
@@ -101,6 +105,7 @@ describe("scheduled changes on the flag page", () => {
     await checkPage(page, "flag-schedule-confirm")
     await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
     await page.getByText("Change to production scheduled for 2099-01-01 09:00:00 UTC.").waitFor()
+    await showSection(page, "Schedules")
     const cancel = schedules().getByRole("button", { name: "Cancel the change to production at 2099-01-01 09:00:00 UTC" })
     await cancel.click()
     await page.getByRole("status").filter({ hasText: "The change to production scheduled for 2099-01-01 09:00:00 UTC is cancelled." }).waitFor()
@@ -113,6 +118,7 @@ describe("scheduled changes on the flag page", () => {
   })
 
   it("puts the API's refusal of a scheduled targeting next to the fields, and schedules nothing", async () => {
+    await showSection(page, "Targeting")
     await page.getByRole("button", { name: "Add rule" }).click()
     await page.getByLabel("Rule 1: serve").selectOption({ label: "a percentage rollout" })
     await page.getByLabel("Rule 1: percentage for on").fill("30")
@@ -134,6 +140,7 @@ describe("scheduled changes on the flag page", () => {
     await page.getByText(/^Change to development scheduled for /).waitFor()
     // someone removes the variation the schedule serves before it runs
     await api("PATCH", "/v1/projects/p1/flags/banner", { variations: [{ key: "old", value: "old" }, { key: "new", value: "new" }] })
+    await showSection(page, "Schedules")
     const row = schedules().getByRole("row", { name: /development/ })
     await expect.poll(() => row.getByRole("cell").nth(2).textContent(), { timeout: 15_000 }).toMatch(/^failed: /)
     const [listed] = await schedulesOf("banner")

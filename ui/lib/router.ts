@@ -1,46 +1,11 @@
 /**
- * Routes live in the URL's fragment (`#/flags/new-checkout`): the server serves one page at
- * `<prefix>/ui/` whatever the route, so it works under any mount prefix, and a reload keeps the page.
+ * The current route, kept in step with the URL's fragment; parsing and writing routes is in
+ * routes.ts (pure, so it is tested without a browser).
  */
 import { signal } from "@preact/signals"
+import { href, parseRoute, type Route } from "./routes.js"
 
-export type Route =
-  | { readonly page: "flags" }
-  | { readonly page: "flag"; readonly key: string }
-  | { readonly page: "segments" }
-  | { readonly page: "environments" }
-  | { readonly page: "webhooks" }
-  | { readonly page: "playground" }
-  | { readonly page: "keys" }
-  | { readonly page: "audit" }
-  | { readonly page: "schedules" }
-  | { readonly page: "change-requests" }
-  | { readonly page: "members" }
-  | { readonly page: "users" }
-
-export const parseRoute = (hash: string): Route => {
-  const parts = hash.replace(/^#\/?/, "").split("/").map((p) => decodeURIComponent(p))
-  switch (parts[0]) {
-    case "flags":
-      return parts[1] !== undefined && parts[1] !== "" ? { page: "flag", key: parts[1] } : { page: "flags" }
-    case "segments":
-    case "environments":
-    case "webhooks":
-    case "playground":
-    case "keys":
-    case "audit":
-    case "schedules":
-    case "change-requests":
-    case "members":
-    case "users":
-      return { page: parts[0] }
-    default:
-      return { page: "flags" }
-  }
-}
-
-export const href = (route: Route): string =>
-  route.page === "flag" ? `#/flags/${encodeURIComponent(route.key)}` : `#/${route.page}`
+export { FLAG_SECTIONS, href, parseRoute, type FlagSection, type Route } from "./routes.js"
 
 export const route = signal<Route>(parseRoute(location.hash))
 
