@@ -28,7 +28,7 @@ const environment = () => page.getByLabel("Environment", { exact: true }).inputV
 /** The panels shown (not hidden), by the label of the tab that controls each. */
 const shownPanels = () =>
   page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('[role="tabpanel"]')].filter((p) => !p.hidden).map((p) => document.getElementById(p.getAttribute("aria-labelledby")!)!.textContent)
+    Array.from(document.querySelectorAll<HTMLElement>('[role="tabpanel"]')).filter((p) => !p.hidden).map((p) => document.getElementById(p.getAttribute("aria-labelledby")!)!.textContent)
   )
 
 beforeAll(async () => {
