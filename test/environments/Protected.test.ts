@@ -67,6 +67,12 @@ describe.each(["sqlite", "postgres"] as const)("protected environments (%s)", (b
       expect(reply.status, JSON.stringify(body)).toBe(400)
       expect(reply.body).toMatchObject({ error: { code: "invalid_request" } })
     }
+    // Out of range says the range (it once said "must be a string, not the number 0").
+    for (const requiredApprovals of [0, 6]) {
+      expect((await admin("PATCH", PATH, { requiredApprovals })).body).toEqual({
+        error: { code: "invalid_request", message: "The request is invalid.", details: [{ path: "requiredApprovals", message: "must be a whole number from 1 to 5" }] }
+      })
+    }
     const audit = (await admin("GET", "/v1/projects/p1/audit?resourceType=environment&resourceKey=production")).body as { data: Array<{ action: string; after: Record<string, unknown> }> }
     expect(audit.data[0]).toMatchObject({ action: "environment.updated", after: { protected: true, requiredApprovals: 2 } })
   })

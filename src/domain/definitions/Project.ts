@@ -30,7 +30,10 @@ export type ClientConfig = typeof ClientConfig.Type
 export const DEFAULT_CLIENT_CONFIG: ClientConfig = "full"
 
 /** How many approvals a change request to a protected environment needs: 1 to 5 (default 1). */
-export const RequiredApprovals = Schema.Int.pipe(Schema.between(1, 5)).annotations({
+export const RequiredApprovals = Schema.Int.pipe(
+  // Its own words: the description below is a sentence, which a 400 would otherwise quote as the type expected.
+  Schema.between(1, 5, { message: () => "must be a whole number from 1 to 5" })
+).annotations({
   description: "Approvals a change request to this environment needs before it can be applied (1-5)."
 })
 export type RequiredApprovals = typeof RequiredApprovals.Type
