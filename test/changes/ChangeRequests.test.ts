@@ -129,6 +129,12 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect(updated.status, updated.text).toBe(200)
     expect(updated.body).toMatchObject({ status: "open", approvals: [], title: "Changed", changes: [{ flagKey: "g", after: targeting(true, "b") }] })
     expect((await as(editor, "POST", `${CRS}/${opened.id}/apply`)).status).toBe(409)
+    // A rejection says why: a blank comment is no reason.
+    for (const comment of ["", "  \n "]) {
+      expect((await as(admin, "POST", `${CRS}/${opened.id}/reject`, { comment })).body).toEqual({
+        error: { code: "invalid_request", message: "The request is invalid.", details: [{ path: "comment", message: "must say why it is rejected (not blank)" }] }
+      })
+    }
     expect((await as(admin, "POST", `${CRS}/${opened.id}/reject`, { comment: "Not now" })).body).toMatchObject({ status: "rejected", rejection: { comment: "Not now" } })
     expect((await as(editor, "PUT", `${CRS}/${opened.id}`, { changes: [{ flagKey: "g", targeting: targeting(false) }] })).status).toBe(409)
   })

@@ -121,8 +121,11 @@ export const ApproveInput = Schema.Struct({
 }).annotations({ ...documentName("ApproveChangeRequestInput"), examples: [{ comment: "Checked with the support team" }] })
 export type ApproveInput = typeof ApproveInput.Type
 
+/** A rejection's reason: required, so it must say something. */
+const Reason = Description.pipe(Schema.pattern(/\S/, { message: () => "must say why it is rejected (not blank)" }))
+
 export const RejectInput = Schema.Struct({
-  comment: Description
+  comment: Reason
 }).annotations({ ...documentName("RejectChangeRequestInput"), examples: [{ comment: "Not before the holiday sale" }] })
 export type RejectInput = typeof RejectInput.Type
 
