@@ -13,11 +13,13 @@ import {
 import { environmentNotFound } from "../domain/NotFound.js"
 import { disabledConfig } from "../domain/definitions/Flag.js"
 import { configChanged } from "../ports/ChangeFeed.js"
+import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
+import * as RequiredApprovals from "./RequiredApprovals.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
 
@@ -35,13 +37,14 @@ export interface EnvironmentsShape {
    * Changes the settings given (`name`, `clientConfig`, `protected`, `requiredApprovals`), keeps
    * the others; audited as
    * `environment.updated` and announced for that environment, so every process's caches see it.
-   * 404 for an unknown project or environment.
+   * A new `requiredApprovals` holds for the environment's live change requests at once
+   * (RequiredApprovals.ts). 404 for an unknown project or environment.
    */
   readonly update: (
     projectId: string,
     key: string,
     input: UpdateEnvironmentInput
-  ) => Effect.Effect<Environment, ResourceNotFound | StorageError>
+  ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | StorageError>
   /** The project's environments in creation order; 404 for an unknown project. */
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Environment>, ResourceNotFound | StorageError>
 }
@@ -52,6 +55,7 @@ export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
   const flags = yield* FlagRepository
+  const changeRequests = yield* ChangeRequestRepository
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
 
@@ -95,7 +99,7 @@ export const make = Effect.gen(function* () {
   })
 
   const update = Effect.fn("Environments.update")(function* (projectId: string, key: string, input: UpdateEnvironmentInput) {
-    return yield* writes.serving(projectId, ({ revision }) =>
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const found = yield* environments.get(projectId, key)
         if (Option.isNone(found)) return yield* environmentNotFound(projectId, key)
@@ -108,9 +112,12 @@ export const make = Effect.gen(function* () {
           ...(input.requiredApprovals === undefined ? {} : { requiredApprovals: input.requiredApprovals })
         }
         yield* environments.update(after).pipe(Effect.catchTag("NotFound", () => environmentNotFound(projectId, key)))
+        const recounted = after.requiredApprovals === before.requiredApprovals
+          ? []
+          : yield* RequiredApprovals.recount(projectId, key, after.requiredApprovals, now).pipe(Effect.provideService(ChangeRequestRepository, changeRequests))
         return {
           value: after,
-          audit: [{ action: "environment.updated", resource: { type: "environment", key }, environment: key, before, after }],
+          audit: [{ action: "environment.updated", resource: { type: "environment", key }, environment: key, before, after }, ...recounted],
           // Only this environment's answers may differ (who may read its configuration).
           change: configChanged(projectId, revision, "environment", { environments: [key] })
         } satisfies Writes.Written<Environment>

@@ -225,6 +225,36 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect(made.body).toMatchObject({ events })
   })
 
+  it("a new requiredApprovals holds for the environment's live requests at once; closed ones keep theirs", async () => {
+    const ENV = "/v1/projects/p1/environments/production"
+    const counted = async (id: string) => {
+      const shown = (await as(viewer, "GET", `${CRS}/${id}`)).body as Shown
+      return `${shown.status} ${shown.approvals.length}/${shown.requiredApprovals}`
+    }
+    const ready = await open(editor, ["f"])
+    await as(admin, "POST", `${CRS}/${ready.id}/approve`, {})
+    const waiting = await open(editor, ["g"])
+    const done = await open(editor, ["h"])
+    await as(admin, "POST", `${CRS}/${done.id}/approve`, {})
+    expect((await as(editor, "POST", `${CRS}/${done.id}/cancel`)).status).toBe(200)
+    expect([await counted(ready.id), await counted(waiting.id)]).toEqual(["approved 1/1", "open 0/1"])
+
+    // Raised: one approval is no longer enough, for the approved request too (nor for the scheduler).
+    expect((await as(admin, "PATCH", ENV, { requiredApprovals: 2 })).status).toBe(200)
+    expect([await counted(ready.id), await counted(waiting.id), await counted(done.id)]).toEqual(["open 1/2", "open 0/2", "cancelled 1/1"])
+    const early = await as(editor, "POST", `${CRS}/${ready.id}/apply`)
+    expect(early.body).toEqual({ error: { code: "conflict", message: ChangeRequestMessages.notApproved(1, 2) } })
+    const trail = (await key("GET", `/v1/projects/p1/audit?resourceType=change_request&resourceKey=${ready.id}`)).body as { data: Array<Record<string, unknown>> }
+    expect(trail.data[0]).toMatchObject({ action: "change_request.updated", actor: { userId: admin.id }, before: { requiredApprovals: 1, status: "approved" }, after: { requiredApprovals: 2, status: "open" } })
+
+    // Lowered: a request that has enough now is approved.
+    expect((await as(otherAdmin, "POST", `${CRS}/${waiting.id}/approve`, {})).status).toBe(200)
+    expect((await as(admin, "PATCH", ENV, { requiredApprovals: 1 })).status).toBe(200)
+    expect([await counted(ready.id), await counted(waiting.id)]).toEqual(["approved 1/1", "approved 1/1"])
+    expect((await as(editor, "POST", `${CRS}/${waiting.id}/cancel`)).status).toBe(200)
+    expect((await as(editor, "POST", `${CRS}/${ready.id}/cancel`)).status).toBe(200)
+  })
+
   it("lists newest first, with ?status=", async () => {
     const all = (await as(viewer, "GET", CRS)).body as { data: Array<{ id: string; createdAt: string; status: string }> }
     expect(all.data.length).toBeGreaterThanOrEqual(5)

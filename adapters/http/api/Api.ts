@@ -134,9 +134,10 @@ export class EnvironmentsGroup extends HttpApiGroup.make("environments")
   .add(described(
     HttpApiEndpoint.patch("update")`/v1/projects/${projectId}/environments/${environmentKey}`
       .setPayload(strict(UpdateEnvironmentInput).annotations({ examples: [{ clientConfig: "evaluated" }, { protected: true, requiredApprovals: 2 }] }))
-      .addSuccess(EnvironmentDoc),
+      .addSuccess(EnvironmentDoc)
+      .addError(Errors.Conflict),
     "Change an environment's settings",
-    "Changes the settings given and keeps the others; answers the environment. `name`: its display name. `protected`: people then change its targeting, schedules and copies into it only through an approved change request (409 `change_request_required` otherwise; server keys keep writing directly), and `requiredApprovals` (1-5, default 1) is how many approvals such a request needs. `clientConfig`: `full` (the default, the specification's) lets client keys fetch `GET /v1/config`, rules and segments (with their values) included; `evaluated` gives client keys evaluated answers only (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` (whose trace shows the rules' values) answer them 403. Server keys always get the configuration. A key bound to an environment changes only that one (403). Audited as `environment.updated`."
+    "Changes the settings given and keeps the others; answers the environment. `name`: its display name. `protected`: people then change its targeting, schedules and copies into it only through an approved change request (409 `change_request_required` otherwise; server keys keep writing directly), and `requiredApprovals` (1-5, default 1) is how many approvals such a request needs; a new number holds at once for the environment's open and approved requests (each counted again, audited as `change_request.updated`; 409 only if one kept changing meanwhile). `clientConfig`: `full` (the default, the specification's) lets client keys fetch `GET /v1/config`, rules and segments (with their values) included; `evaluated` gives client keys evaluated answers only (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` (whose trace shows the rules' values) answer them 403. Server keys always get the configuration. A key bound to an environment changes only that one (403). Audited as `environment.updated`."
   ))
   .add(described(
     HttpApiEndpoint.post("copy")`/v1/projects/${projectId}/environments/${environmentKey}/copy`

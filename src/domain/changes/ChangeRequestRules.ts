@@ -83,3 +83,17 @@ export const decide = (action: ChangeRequestAction, s: Situation): Either.Either
 /** The status once the approvals are counted: `approved` when they reach the required number. */
 export const statusWith = (approvals: number, requiredApprovals: number): ChangeRequestStatus =>
   approvals >= requiredApprovals ? "approved" : "open"
+
+/**
+ * A request once its environment's `requiredApprovals` changed: a live one (open, approved) takes
+ * the new number at once and its status is counted again (an approved one short of it is open
+ * again, so neither a person nor the scheduler applies it on the old count); a closed one is history
+ * and keeps the number it was decided under.
+ */
+export const underRequiredApprovals = <R extends { readonly status: ChangeRequestStatus; readonly approvals: ReadonlyArray<unknown>; readonly requiredApprovals: number }>(
+  request: R,
+  requiredApprovals: number
+): R =>
+  request.status === "open" || request.status === "approved"
+    ? { ...request, requiredApprovals, status: statusWith(request.approvals.length, requiredApprovals) }
+    : request

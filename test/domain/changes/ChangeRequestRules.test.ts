@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { PeopleMessages } from "../../../src/domain/auth/Access.js"
 import type { ChangeRequestStatus } from "../../../src/domain/changes/ChangeRequest.js"
-import { type ChangeRequestAction, ChangeRequestMessages as M, decide, statusWith } from "../../../src/domain/changes/ChangeRequestRules.js"
+import { type ChangeRequestAction, ChangeRequestMessages as M, decide, statusWith, underRequiredApprovals } from "../../../src/domain/changes/ChangeRequestRules.js"
 import type { Role } from "../../../src/domain/people/Role.js"
 
 type Who = "author" | "approver" | "other"
@@ -84,5 +84,23 @@ describe("decide", () => {
     expect([statusWith(0, 1), statusWith(1, 1), statusWith(1, 2), statusWith(2, 2), statusWith(3, 2)]).toEqual(["open", "approved", "open", "approved", "approved"])
     expect(M.notApproved(1, 2)).toBe("This change request needs 2 approvals before it is applied; it has 1")
     expect(M.selfApproval).toBe("You cannot approve your own change request")
+  })
+})
+
+describe("a changed requiredApprovals", () => {
+  const request = (status: ChangeRequestStatus, approvals: number, requiredApprovals: number) => ({ status, approvals: Array.from({ length: approvals }, () => ({})), requiredApprovals })
+  const shown = (r: ReturnType<typeof request>) => `${r.status} ${r.approvals.length}/${r.requiredApprovals}`
+  it.each([
+    // live ones take the new number, counted again
+    ["approved", 1, 1, 2, "open 1/2"],
+    ["open", 1, 2, 1, "approved 1/1"],
+    ["open", 0, 1, 3, "open 0/3"],
+    ["approved", 3, 2, 3, "approved 3/3"],
+    // closed ones keep the number they were decided under
+    ["applied", 1, 1, 2, "applied 1/1"],
+    ["rejected", 0, 1, 2, "rejected 0/1"],
+    ["cancelled", 1, 2, 1, "cancelled 1/2"]
+  ] as const)("%s with %i of %i, now %i required: %s", (status, approvals, required, now, expected) => {
+    expect(shown(underRequiredApprovals(request(status, approvals, required), now))).toBe(expected)
   })
 })
