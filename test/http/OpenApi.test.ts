@@ -150,6 +150,8 @@ describe("GET /openapi.json", () => {
       "DELETE /v1/projects/{projectId}/keys/{keyId}",
       "DELETE /v1/projects/{projectId}/segments/{segmentKey}",
       "PATCH /v1/projects/{projectId}/flags/{flagKey}",
+      // A new requiredApprovals recounting a change request that kept changing meanwhile.
+      "PATCH /v1/projects/{projectId}/environments/{environmentKey}",
       "POST /v1/projects",
       "POST /v1/projects/{projectId}/environments",
       "POST /v1/projects/{projectId}/environments/{environmentKey}/copy",
