@@ -11,6 +11,7 @@ import type { ConfigError } from "effect/ConfigError"
 import type { ApiKeys } from "../../src/services/ApiKeys.js"
 import type { Audit } from "../../src/services/Audit.js"
 import type { ChangeRequests } from "../../src/services/ChangeRequests.js"
+import type { FlagsAsCode } from "../../src/services/FlagsAsCode.js"
 import type { Environments } from "../../src/services/Environments.js"
 import type { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
 import * as FlagUsage from "../../src/services/FlagUsage.js"
@@ -66,6 +67,7 @@ export type UseCases =
   | SignIn
   | Sessions.Sessions
   | ChangeRequests
+  | FlagsAsCode
 
 /** Everything a storage target gives the app: its ports and the use cases over them. */
 export type Storage = Ports.Ports | UseCases

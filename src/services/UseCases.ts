@@ -5,6 +5,7 @@ import * as ChangeRequests from "./ChangeRequests.js"
 import * as EnvironmentCopy from "./EnvironmentCopy.js"
 import * as Environments from "./Environments.js"
 import * as Flags from "./Flags.js"
+import * as FlagsAsCode from "./FlagsAsCode.js"
 import * as Health from "./Health.js"
 import * as Members from "./Members.js"
 import * as Projects from "./Projects.js"
@@ -25,7 +26,7 @@ import * as Users from "./Users.js"
  * a flushing fiber), and the background workers; the composition root
  * (adapters/app/Composition.ts) adds them.
  */
-export const layer = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
+const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
   Layer.provideMerge(
     Layer.mergeAll(
       Projects.layer,
@@ -45,3 +46,6 @@ export const layer = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
     )
   )
 )
+
+/** Flags as code writes through the use cases above (FlagsAsCodeSteps.ts), change requests included. */
+export const layer = FlagsAsCode.layer.pipe(Layer.provideMerge(withChanges))

@@ -1,0 +1,28 @@
+/**
+ * The project file as text: YAML (through `yaml`, YAML 1.2) or JSON, read and written. Written
+ * text is stable: the same project always gives the same bytes.
+ */
+import * as Either from "effect/Either"
+import * as YAML from "yaml"
+import type { Problem } from "../Errors.js"
+import type { ProjectFile } from "./ProjectFile.js"
+
+export type FileFormat = "yaml" | "json"
+
+export const printFile = (file: ProjectFile, format: FileFormat): string =>
+  format === "json" ? `${JSON.stringify(file, null, 2)}\n` : YAML.stringify(file, { lineWidth: 0 })
+
+/**
+ * The file's value, or its syntax errors with their line and column (path `""`). YAML is a
+ * superset of JSON, so one parser reads both; duplicate keys are refused (they would hide one item).
+ */
+export const parseFile = (text: string): Either.Either<unknown, ReadonlyArray<Problem>> => {
+  const document = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true })
+  if (document.errors.length > 0) {
+    return Either.left(document.errors.map((error) => {
+      const at = error.linePos?.[0]
+      return { path: "", message: `${at === undefined ? "" : `line ${at.line}, column ${at.col}: `}${error.message.split("\n")[0]}` }
+    }))
+  }
+  return Either.right(document.toJS({ maxAliasCount: 100 }))
+}

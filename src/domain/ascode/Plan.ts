@@ -1,0 +1,211 @@
+/**
+ * The plan of an apply: what must change for the project to be as the file says, in the order it
+ * is applied. Pure: the current state and a valid file in, the changes out. Each change carries
+ * the item before and after in the file's own shape (for the diff), and what it was based on (a
+ * flag's version, a segment's `updatedAt`), which the apply checks again inside its transaction.
+ *
+ * Order: the project, environments (file order), segments (file order), flag definitions (file
+ * order), then targeting per environment with each flag's prerequisites before it (so no step
+ * makes a cycle the file does not have), then, with `prune` only, deletions: flags (those that
+ * require others first), then segments. Environments are never deleted (Flagport has no
+ * environment deletion).
+ */
+import { disabledConfig, type Flag } from "../definitions/Flag.js"
+import type { Environment } from "../definitions/Project.js"
+import type { RuleInput } from "../definitions/Targeting.js"
+import type { FileEnvironment, FileFlag, FileSegment, FileTargeting, ProjectFile } from "./ProjectFile.js"
+import {
+  fileCondition,
+  fileDefinition,
+  fileEnvironment,
+  fileRule,
+  fileSegment,
+  fileTargeting,
+  fileVariation,
+  type ProjectState
+} from "./ProjectState.js"
+
+export type Resource = "project" | "environment" | "segment" | "flag" | "targeting"
+export type Action = "create" | "update" | "delete"
+
+export interface PlannedChange {
+  readonly resource: Resource
+  readonly action: Action
+  /** The project's id, the environment's, segment's or flag's key (for targeting: the flag's). */
+  readonly key: string
+  /** Targeting: its environment. */
+  readonly environment?: string
+  /** The item as it is (null when created), in the file's shape. */
+  readonly before: unknown
+  /** The item as the file wants it (null when deleted). */
+  readonly after: unknown
+  /** What the change is based on: the flag's version (flags, targeting) or the segment's `updatedAt`. */
+  readonly basedOn?: number | string
+  /**
+   * Targeting in a protected environment written by a person: not written, proposed as a change
+   * request of that environment instead (one per environment).
+   */
+  readonly changeRequest?: boolean
+}
+
+export interface Plan {
+  readonly projectId: string
+  readonly changes: ReadonlyArray<PlannedChange>
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/** The file's environment with its settings' defaults, as export writes it. */
+export const desiredEnvironment = (e: FileEnvironment): FileEnvironment => ({
+  key: e.key,
+  name: e.name,
+  clientConfig: e.clientConfig ?? "full",
+  protected: e.protected ?? false,
+  requiredApprovals: e.requiredApprovals ?? 1
+})
+
+export const desiredSegment = (s: FileSegment): FileSegment => ({
+  key: s.key,
+  name: s.name,
+  ...(s.description === undefined || s.description === null ? {} : { description: s.description }),
+  conditions: s.conditions.map(fileCondition)
+})
+
+export const desiredDefinition = (f: FileFlag): Omit<FileFlag, "environments"> => ({
+  key: f.key,
+  name: f.name ?? f.key,
+  ...(f.description === undefined || f.description === null ? {} : { description: f.description }),
+  type: f.type,
+  variations: f.variations.map(fileVariation)
+})
+
+/** A rule sent without an id keeps the id of the rule at its place (so a file without ids is stable). */
+const adoptIds = (rules: ReadonlyArray<RuleInput>, current: ReadonlyArray<{ readonly id?: string | undefined }>): ReadonlyArray<RuleInput> =>
+  rules.map((rule, i) => (rule.id === undefined && current[i]?.id !== undefined ? { ...rule, id: current[i]!.id } : rule))
+
+export const desiredTargeting = (t: FileTargeting, current: FileTargeting | undefined): FileTargeting => ({
+  key: t.key,
+  enabled: t.enabled,
+  defaultVariationKey: t.defaultVariationKey,
+  offVariationKey: t.offVariationKey,
+  prerequisites: (t.prerequisites ?? []).map((p) => ({ flagKey: p.flagKey, variationKey: p.variationKey })),
+  rules: adoptIds(t.rules ?? [], current?.rules ?? []).map(fileRule)
+})
+
+/** Flag keys in an order where every flag comes after the flags it requires (`requires` has no cycle: validated). */
+export const prerequisitesFirst = (keys: ReadonlyArray<string>, requires: (key: string) => ReadonlyArray<string>): Array<string> => {
+  const wanted = new Set(keys)
+  const done = new Set<string>()
+  const out: Array<string> = []
+  const visit = (key: string, depth: number) => {
+    if (done.has(key) || depth > keys.length) return
+    done.add(key)
+    for (const required of requires(key)) if (wanted.has(required)) visit(required, depth + 1)
+    out.push(key)
+  }
+  for (const key of keys) visit(key, 0)
+  return out
+}
+
+const environmentChanges = (file: ProjectFile, current: ReadonlyMap<string, Environment>): Array<PlannedChange> =>
+  (file.environments ?? []).flatMap((e): Array<PlannedChange> => {
+    const after = desiredEnvironment(e)
+    const stored = current.get(e.key)
+    if (stored === undefined) return [{ resource: "environment", action: "create", key: e.key, before: null, after }]
+    const before = fileEnvironment(stored)
+    return same(before, after) ? [] : [{ resource: "environment", action: "update", key: e.key, before, after }]
+  })
+
+const segmentChanges = (file: ProjectFile, state: ProjectState): Array<PlannedChange> => {
+  const current = new Map(state.segments.map((s) => [s.key, s]))
+  return (file.segments ?? []).flatMap((s): Array<PlannedChange> => {
+    const after = desiredSegment(s)
+    const stored = current.get(s.key)
+    if (stored === undefined) return [{ resource: "segment", action: "create", key: s.key, before: null, after }]
+    const before = fileSegment(stored)
+    return same(before, after) ? [] : [{ resource: "segment", action: "update", key: s.key, before, after, basedOn: stored.updatedAt }]
+  })
+}
+
+const definitionChanges = (file: ProjectFile, current: ReadonlyMap<string, Flag>): Array<PlannedChange> =>
+  (file.flags ?? []).flatMap((f): Array<PlannedChange> => {
+    const after = desiredDefinition(f)
+    const stored = current.get(f.key)
+    if (stored === undefined) return [{ resource: "flag", action: "create", key: f.key, before: null, after }]
+    const before = fileDefinition(stored)
+    return same(before, after) ? [] : [{ resource: "flag", action: "update", key: f.key, before, after, basedOn: stored.version }]
+  })
+
+/** Each listed environment's targeting that differs from what the flag has there (a new flag: disabled, as create makes it). */
+const targetingChanges = (file: ProjectFile, state: ProjectState, current: ReadonlyMap<string, Flag>): Array<PlannedChange> => {
+  const environmentOrder = [...state.environments.map((e) => e.key), ...(file.environments ?? []).map((e) => e.key)]
+  const inFile = new Map((file.flags ?? []).map((f) => [f.key, f]))
+  const changes: Array<PlannedChange> = []
+  for (const environment of [...new Set(environmentOrder)]) {
+    const requiresHere = (key: string): ReadonlyArray<string> => {
+      const listed = inFile.get(key)?.environments?.find((t) => t.key === environment)
+      if (listed !== undefined) return (listed.prerequisites ?? []).map((p) => p.flagKey)
+      return (current.get(key)?.configs.find((c) => c.environmentKey === environment)?.prerequisites ?? []).map((p) => p.flagKey)
+    }
+    for (const key of prerequisitesFirst([...inFile.keys()], requiresHere)) {
+      const flag = inFile.get(key)!
+      const listed = flag.environments?.find((t) => t.key === environment)
+      if (listed === undefined) continue
+      const stored = current.get(key)
+      const config = stored?.configs.find((c) => c.environmentKey === environment) ??
+        disabledConfig(environment, stored?.variations ?? flag.variations)
+      const before = fileTargeting(config)
+      const after = desiredTargeting(listed, before)
+      if (!same(before, after)) {
+        changes.push({ resource: "targeting", action: "update", key, environment, before, after, ...(stored === undefined ? {} : { basedOn: stored.version }) })
+      }
+    }
+  }
+  return changes
+}
+
+/** With prune: the flags and segments the file leaves out; flags that require others go before them. */
+const deletions = (file: ProjectFile, state: ProjectState): Array<PlannedChange> => {
+  const flagKeys = new Set((file.flags ?? []).map((f) => f.key))
+  const gone = state.flags.filter((f) => !flagKeys.has(f.key))
+  const byKey = new Map(gone.map((f) => [f.key, f]))
+  const requires = (key: string) => (byKey.get(key)?.configs ?? []).flatMap((c) => (c.prerequisites ?? []).map((p) => p.flagKey))
+  // Prerequisites first, reversed: a flag is deleted before the flags it requires.
+  const order = prerequisitesFirst(gone.map((f) => f.key).sort(), requires).reverse()
+  const segmentKeys = new Set((file.segments ?? []).map((s) => s.key))
+  return [
+    ...order.map((key): PlannedChange => {
+      const flag = byKey.get(key)!
+      return { resource: "flag", action: "delete", key, before: fileDefinition(flag), after: null, basedOn: flag.version }
+    }),
+    ...state.segments
+      .filter((s) => !segmentKeys.has(s.key))
+      .map((s): PlannedChange => ({ resource: "segment", action: "delete", key: s.key, before: fileSegment(s), after: null, basedOn: s.updatedAt }))
+  ]
+}
+
+/** The plan that makes `state` (of project `projectId`) what `file` says. */
+export const plan = (projectId: string, state: ProjectState, file: ProjectFile, options: { readonly prune: boolean }): Plan => {
+  const flags = new Map(state.flags.map((f) => [f.key, f]))
+  const project: Array<PlannedChange> = state.project === null
+    ? [{ resource: "project", action: "create", key: projectId, before: null, after: { id: projectId, name: file.project.name ?? projectId } }]
+    : []
+  return {
+    projectId,
+    changes: [
+      ...project,
+      ...environmentChanges(file, new Map(state.environments.map((e) => [e.key, e]))),
+      ...segmentChanges(file, state),
+      ...definitionChanges(file, flags),
+      ...targetingChanges(file, state, flags),
+      ...(options.prune ? deletions(file, state) : [])
+    ]
+  }
+}
+
+/** Whether two plans would do the same, based on the same versions (the apply's check, in its transaction). */
+export const samePlan = (a: Plan, b: Plan): boolean =>
+  same(
+    a.changes.map(({ changeRequest: _c, ...change }) => change),
+    b.changes.map(({ changeRequest: _c, ...change }) => change)
+  )

@@ -1,0 +1,42 @@
+/**
+ * The plan as people read it (what `flagport apply` prints): one line per change, `+` created,
+ * `~` changed (with a diff of the item in the file's YAML), `-` deleted, and the count.
+ */
+import * as YAML from "yaml"
+import { diffLines, withContext } from "./LineDiff.js"
+import type { Plan, PlannedChange } from "./Plan.js"
+
+const SIGN = { create: "+", update: "~", delete: "-" } as const
+
+const yamlLines = (value: unknown): Array<string> =>
+  value === null || value === undefined ? [] : YAML.stringify(value, { lineWidth: 0 }).replace(/\n$/, "").split("\n")
+
+const title = (change: PlannedChange): string => {
+  const what = change.resource === "targeting" ? `targeting of flag ${change.key} in ${change.environment}` : `${change.resource} ${change.key}`
+  return `${SIGN[change.action]} ${what}${change.changeRequest === true ? " (protected: proposed as a change request)" : ""}`
+}
+
+const body = (change: PlannedChange): Array<string> => {
+  const lines = diffLines(yamlLines(change.before), yamlLines(change.after))
+  const shown = change.action === "update" ? withContext(lines) : lines
+  return shown.map((line) => (line === "..." ? "      ..." : `    ${line.op} ${line.text}`))
+}
+
+/** Counts of a plan: created, changed, deleted. */
+export const summary = (plan: Plan): { readonly create: number; readonly update: number; readonly delete: number } => ({
+  create: plan.changes.filter((c) => c.action === "create").length,
+  update: plan.changes.filter((c) => c.action === "update").length,
+  delete: plan.changes.filter((c) => c.action === "delete").length
+})
+
+export const planText = (plan: Plan): string => {
+  if (plan.changes.length === 0) return `Project ${plan.projectId}: no changes; it is as the file says.\n`
+  const counts = summary(plan)
+  const lines = plan.changes.flatMap((change) => [title(change), ...body(change)])
+  return [
+    `Project ${plan.projectId}: ${counts.create} to create, ${counts.update} to change, ${counts.delete} to delete.`,
+    "",
+    ...lines,
+    ""
+  ].join("\n")
+}

@@ -1,0 +1,107 @@
+/**
+ * What a project holds, as the file sees it: the stored project, environments, segments and flags.
+ * Export writes it as a file (`toFile`, in the file's stable order); a plan compares it with one.
+ */
+import type { Flag } from "../definitions/Flag.js"
+import type { Environment, Project } from "../definitions/Project.js"
+import type { Segment } from "../definitions/Segment.js"
+import type { Variation } from "../definitions/Flag.js"
+import type { Condition, EnvironmentConfig, Rollout, RuleInput } from "../definitions/Targeting.js"
+import type { FileEnvironment, FileFlag, FileSegment, FileTargeting, ProjectFile } from "./ProjectFile.js"
+
+export interface ProjectState {
+  /** Null when the project does not exist yet (apply creates it). */
+  readonly project: Project | null
+  /** In the project's order (creation). */
+  readonly environments: ReadonlyArray<Environment>
+  readonly segments: ReadonlyArray<Segment>
+  readonly flags: ReadonlyArray<Flag>
+}
+
+const byKey = <T extends { readonly key: string }>(items: ReadonlyArray<T>): Array<T> =>
+  [...items].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+
+// Fields in one fixed order whatever order the storage kept them in, so an export is byte-stable.
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
+  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+
+export const fileCondition = (c: Condition): Condition => ({
+  ...optional("attribute", c.attribute),
+  operator: c.operator,
+  values: c.values,
+  ...optional("negate", c.negate)
+})
+
+const fileRollout = (r: Rollout): Rollout => ({
+  ...optional("bucketBy", r.bucketBy),
+  ...optional("seed", r.seed),
+  variations: r.variations.map((v) => ({ variationKey: v.variationKey, weight: v.weight }))
+})
+
+export const fileRule = (rule: RuleInput): RuleInput => ({
+  ...optional("id", rule.id),
+  ...optional("name", rule.name),
+  conditions: rule.conditions.map(fileCondition),
+  ...optional("variationKey", rule.variationKey),
+  ...(rule.rollout === undefined ? {} : { rollout: fileRollout(rule.rollout) })
+})
+
+export const fileVariation = (v: Variation): Variation => ({ key: v.key, ...optional("name", v.name), value: v.value })
+
+export const fileEnvironment = (environment: Environment): FileEnvironment => ({
+  key: environment.key,
+  name: environment.name,
+  clientConfig: environment.clientConfig,
+  protected: environment.protected,
+  requiredApprovals: environment.requiredApprovals
+})
+
+export const fileSegment = (segment: Segment): FileSegment => ({
+  key: segment.key,
+  name: segment.name,
+  ...(segment.description === null ? {} : { description: segment.description }),
+  conditions: segment.conditions.map(fileCondition)
+})
+
+export const fileTargeting = (config: EnvironmentConfig): FileTargeting => ({
+  key: config.environmentKey,
+  enabled: config.enabled,
+  defaultVariationKey: config.defaultVariationKey,
+  offVariationKey: config.offVariationKey,
+  prerequisites: (config.prerequisites ?? []).map((p) => ({ flagKey: p.flagKey, variationKey: p.variationKey })),
+  rules: config.rules.map(fileRule)
+})
+
+/** A flag's definition without its targeting. */
+export const fileDefinition = (flag: Flag): Omit<FileFlag, "environments"> => ({
+  key: flag.key,
+  name: flag.name,
+  ...(flag.description === null ? {} : { description: flag.description }),
+  type: flag.type,
+  variations: flag.variations.map(fileVariation)
+})
+
+/** The flag with its configurations in the project's environment order. */
+export const fileFlag = (flag: Flag, environmentOrder: ReadonlyArray<string>): FileFlag => {
+  const rank = (key: string) => {
+    const at = environmentOrder.indexOf(key)
+    return at === -1 ? environmentOrder.length : at
+  }
+  const configs = [...flag.configs].sort((a, b) => rank(a.environmentKey) - rank(b.environmentKey))
+  return { ...fileDefinition(flag), environments: configs.map(fileTargeting) }
+}
+
+/**
+ * The state as a file, in the file's stable order: environments in the project's order
+ * (creation), segments and flags sorted by key, each flag's environments in the project's order,
+ * variations, rules and conditions as stored (their order is meaning).
+ */
+export const toFile = (state: ProjectState & { readonly project: NonNullable<ProjectState["project"]> }): ProjectFile => {
+  const order = state.environments.map((e) => e.key)
+  return {
+    project: { id: state.project.id, name: state.project.name },
+    environments: state.environments.map(fileEnvironment),
+    segments: byKey(state.segments).map(fileSegment),
+    flags: byKey(state.flags).map((flag) => fileFlag(flag, order))
+  }
+}
