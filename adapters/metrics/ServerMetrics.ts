@@ -1,12 +1,13 @@
 /**
  * One server's /metrics: prom-client's registry with the process defaults (event-loop lag, heap,
  * CPU, handles), the request and evaluation cells this server fills, the gauges read when scraped
- * (open streams, the webhook backlog), and the Effect metrics of the core and the adapters
+ * (open streams, the webhook backlog, the database pool), and the Effect metrics of the core and the adapters
  * (EffectExport.ts). docs/operations.md lists every series.
  */
 import { collectDefaultMetrics, Registry } from "prom-client"
 import type { Backlog } from "../../src/ports/WebhookBacklog.js"
 import * as ServiceMetrics from "../../src/services/ServiceMetrics.js"
+import type { PoolUseShape } from "./PoolUse.js"
 import { promMetric, type PromMetric, type PromValues } from "./Cells.js"
 import { declare, effectMetrics } from "./EffectExport.js"
 import { EvaluationMetrics } from "./EvaluationMetrics.js"
@@ -18,7 +19,32 @@ export interface MetricsSources {
   readonly openStreams: () => number
   /** The webhook backlog; a failure leaves its series out of this scrape. */
   readonly backlog?: () => Promise<Backlog>
+  /** The database pool's use (PostgreSQL); absent, its series are left out. */
+  readonly pool?: PoolUseShape["measure"]
 }
+
+/**
+ * How long a scrape waits for the backlog's queries. They need a pool connection: with the pool
+ * exhausted (the moment its gauges matter most) the scrape answers without the backlog's series
+ * rather than wait for the queue.
+ */
+const BACKLOG_WAIT_MS = 2000
+
+/** The promise's value, or undefined when it fails or takes longer than `ms`. */
+const within = <A>(promise: Promise<A>, ms: number): Promise<A | undefined> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms)
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      () => {
+        clearTimeout(timer)
+        resolve(undefined)
+      }
+    )
+  })
 
 const ageSeconds = (oldest: string | null, now: number): number => (oldest === null ? 0 : Math.max(0, (now - Date.parse(oldest)) / 1000))
 
@@ -50,7 +76,7 @@ export class ServerMetrics {
     let pending: Promise<Backlog | undefined> | undefined
     // Both backlog metrics come from one measurement per scrape.
     const backlog = (): Promise<Backlog | undefined> => {
-      pending ??= (this.sources.backlog?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => {
+      pending ??= within(this.sources.backlog?.() ?? Promise.resolve(undefined), BACKLOG_WAIT_MS).finally(() => {
         setTimeout(() => (pending = undefined), 0)
       })
       return pending
@@ -64,7 +90,15 @@ export class ServerMetrics {
         { labels: { stage: "delivery" }, value: deliveries }
       ]
     }
+    const pool = (f: (use: ReturnType<PoolUseShape["measure"]>) => number) => (): PromValues["values"] => {
+      const measure = this.sources.pool
+      return measure === undefined ? [] : [{ labels: {}, value: f(measure()) }]
+    }
     return [
+      promMetric("flagport_db_pool_connections", "gauge", "PostgreSQL: connections the pool holds open now (idle and in use).", pool((u) => u.total)),
+      promMetric("flagport_db_pool_connections_idle", "gauge", "PostgreSQL: open connections no query is using.", pool((u) => u.idle)),
+      promMetric("flagport_db_pool_waiting", "gauge", "PostgreSQL: queries waiting for a connection (the pool is at its bound).", pool((u) => u.waiting)),
+      promMetric("flagport_db_pool_max_connections", "gauge", "PostgreSQL: the most connections the pool opens.", pool((u) => u.max)),
       promMetric("flagport_streams_open", "gauge", "Change streams (GET /v1/stream, OFREP event streams) open now.", () => [
         { labels: {}, value: this.sources.openStreams() }
       ]),

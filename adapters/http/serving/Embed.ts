@@ -42,9 +42,8 @@ import { methodNotAllowed } from "./Methods.js"
 import { HostBodyUnusable, hostReadBody, webRequestWithBody, writeHostBodyUnusable, writeWebResponse } from "./HostReadBody.js"
 import { answerMetrics, METRICS_PATH } from "../../metrics/MetricsEndpoint.js"
 import type { ServerMetrics } from "../../metrics/ServerMetrics.js"
-import { WebhookBacklog, type WebhookBacklogShape } from "../../../src/ports/WebhookBacklog.js"
-import * as Context from "effect/Context"
 import type * as Redacted from "effect/Redacted"
+import { metricsSources, StorageMetricsSources, storageMetricsSources } from "./MetricsSources.js"
 import { RequestObserver } from "./Observe.js"
 import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
 
@@ -112,13 +111,6 @@ export interface FlagportHandlers {
   /** Ends the streams, stops background work and closes the database. */
   readonly dispose: () => Promise<void>
 }
-
-/**
- * The storage's webhook backlog (a port the HttpServices type does not name), taken while the
- * services are in reach: the runtime's own context holds only what the app layer outputs.
- */
-class BacklogSource extends Context.Tag("@flagport/http/BacklogSource")<BacklogSource, Option.Option<WebhookBacklogShape>>() {}
-const backlogSource = Layer.effect(BacklogSource, Effect.serviceOption(WebhookBacklog))
 
 /** Strips the prefix when the URL carries it; a URL without it is taken as already stripped. */
 export const stripPrefix = (prefix: string, url: string): string => {
@@ -351,7 +343,7 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
   const registry = options.metrics?.registry
   const appOptions = registry === undefined ? options : { ...options, lane: { ...options.lane, evaluationMetrics: registry.evaluations } }
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf, backlogSource).pipe(Layer.provide(options.services))
+    Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf, storageMetricsSources).pipe(Layer.provide(options.services))
   )
   try {
     const { app, lane, openApi, tracing } = await runtime.runPromise(
@@ -368,11 +360,8 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
       ? undefined
       : new RequestObserver(registry?.requests, options.requestLog)
     if (registry !== undefined) {
-      const backlog = await runtime.runPromise(BacklogSource)
-      registry.connect({
-        openStreams: () => lane.openStreams,
-        ...(Option.isSome(backlog) ? { backlog: () => runtime.runPromise(backlog.value.measure) } : {})
-      })
+      const storage = await runtime.runPromise(StorageMetricsSources)
+      registry.connect(metricsSources(storage, () => lane.openStreams, (effect) => runtime.runPromise(effect)))
     }
     const metricsRoute = registry === undefined || options.metrics?.serve === false
       ? undefined
