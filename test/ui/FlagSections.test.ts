@@ -2,7 +2,9 @@
  * The flag page in sections, in a real browser against a real server on SQLite: tabs with the
  * ARIA tab pattern (one selected, its panel shown, the others hidden; arrow keys, Home and End),
  * the section and the environment kept in the URL (a reload and back/forward restore them, a link
- * to a section opens it), and an edit in progress kept while another section is looked at.
+ * to a section opens it), and an edit in progress kept while another section is looked at. Then
+ * the change before saving, as people read it, for a table of edits made in the editor, with the
+ * JSON one click away, and what the save stored.
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -34,6 +36,17 @@ const shownPanels = () =>
 beforeAll(async () => {
   server = await startSqliteServer("sections")
   await api("POST", "/v1/projects/p1/flags", { key: "checkout", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] })
+  await api("POST", "/v1/projects/p1/flags", { key: "banner", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] })
+  await api("PUT", "/v1/projects/p1/flags/banner/targeting", {
+    environment: "development",
+    enabled: false,
+    defaultVariationKey: "off",
+    offVariationKey: "off",
+    rules: [
+      { name: "Beta", conditions: [{ attribute: "plan", operator: "in", values: ["beta"] }], variationKey: "on" },
+      { name: "Half", conditions: [], rollout: { variations: [{ variationKey: "on", weight: 25_000 }, { variationKey: "off", weight: 75_000 }] } }
+    ]
+  })
   ;({ browser, page } = await openSignedIn(server.url, server.keys.global, "p1"))
 }, 120_000)
 
@@ -131,5 +144,56 @@ describe("the flag page's sections", () => {
     await showSection(page, "Targeting")
     expect(await page.getByLabel("Enabled in production").isChecked()).toBe(true)
     expect(await page.getByRole("button", { name: "Save targeting in production" }).isEnabled()).toBe(true)
+  })
+})
+
+describe("the change before saving, as people read it", () => {
+  /** Each edit made in the editor, and the line it adds to the change shown. */
+  const EDITS: ReadonlyArray<{ readonly edit: () => Promise<unknown>; readonly line: string }> = [
+    { edit: () => page.getByLabel("Enabled in development").check(), line: "Turned on (was off)" },
+    { edit: () => page.getByLabel("Default variation (no rule matches)").selectOption("on"), line: "Default variation: off → on" },
+    {
+      edit: async () => {
+        await page.getByRole("button", { name: "Add value" }).first().click()
+        await page.getByLabel("Rule 1 condition 1: value 2").fill("pro")
+      },
+      line: "Rule 1 'Beta': plan in [beta] → plan in [beta, pro]"
+    },
+    {
+      edit: async () => {
+        await page.getByLabel("Rule 2: percentage for on").fill("50")
+        await page.getByLabel("Rule 2: percentage for off").fill("50")
+      },
+      line: "Rule 2 'Half': rollout on 25% → 50%"
+    },
+    { edit: () => page.getByRole("button", { name: "Add rule" }).click(), line: "Rule 3 added: everyone, serve on" }
+  ]
+
+  it("lists each change in words as it is made, with the JSON one click away, and saves it", async () => {
+    await open(page, "#/flags/banner?environment=development")
+    const preview = page.getByRole("region", { name: "Change to development" })
+    await preview.getByText("No change yet.").waitFor()
+    const expected: Array<string> = []
+    for (const { edit, line } of EDITS) {
+      await edit()
+      expected.push(line)
+      // The rollout's second share arrives with its own line (off 75% → 50%), in its place.
+      const lines = async () => (await preview.locator(".changes li").allTextContents()).map((t) => t.replace(/^[+−~](Added|Removed|Changed): /, ""))
+      await expect.poll(async () => (await lines()).filter((l) => !l.includes("rollout off"))).toEqual(expected)
+    }
+    expect(await preview.locator(".changes li").allTextContents()).toContain("~Changed: Rule 2 'Half': rollout off 75% → 50%")
+    const json = preview.getByRole("region", { name: "Change to development, as JSON" })
+    expect(await json.isVisible()).toBe(false)
+    await preview.getByText("Show the change as JSON").click()
+    await json.waitFor()
+    expect(await json.locator(".diff-added").allTextContents()).toContain('+   "enabled": true,\n')
+    await checkPage(page, "flag-change-in-words")
+    await page.getByRole("button", { name: "Save targeting in development" }).click()
+    await page.getByText(/^Targeting in development saved/).waitFor()
+    const saved = ((await api("GET", "/v1/projects/p1/flags/banner")) as { configs: Array<{ environmentKey: string; enabled: boolean; rules: Array<{ conditions: Array<{ values: Array<string> }> }> }> }).configs.find((c) => c.environmentKey === "development")!
+    expect(saved.enabled).toBe(true)
+    expect(saved.rules).toHaveLength(3)
+    expect(saved.rules[0]!.conditions[0]!.values).toEqual(["beta", "pro"])
+    await page.getByRole("region", { name: "Change to development" }).getByText("No change yet.").waitFor()
   })
 })

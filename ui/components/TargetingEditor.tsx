@@ -1,6 +1,6 @@
 /**
  * The targeting of one flag in one environment: on or off, the default and off variations, and
- * the ordered rules. The change is previewed as a diff of the request before it is saved, and a
+ * the ordered rules. The change is previewed as people read it (the JSON one click away) before it is saved, and a
  * refusal is shown field by field. The save names the version it was made on (`If-Match`), so a
  * change someone else saved meanwhile is not overwritten: the 412 is explained and `onReload`
  * offered. The parent remounts it after a save or a reload (keyed by the flag's version), so it
@@ -21,7 +21,7 @@ import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
 import type { ChangeRequest, EnvironmentConfig, Flag, Prerequisite, Rule, Schedule, Segment } from "../lib/types.js"
 import { ask } from "./Confirm.js"
-import { Diff } from "./Diff.js"
+import { TargetingChange } from "./TargetingChange.js"
 import { ErrorSummary } from "./ErrorSummary.js"
 import { Field } from "./Field.js"
 import { RuleEditor } from "./RuleEditor.js"
@@ -177,7 +177,7 @@ export const TargetingEditor = (props: {
       <button type="button" class="secondary" onClick={() => update([...rules, keyed({ conditions: [], variationKey: flag.variations[0]?.key ?? "" })])}>
         Add rule
       </button>
-      <Diff before={before} after={after} label={`Change to ${config.environmentKey}`} />
+      <TargetingChange before={before} after={after} label={`Change to ${config.environmentKey}`} />
       {proposing ? (
         <div class="proposal">
           <p class="muted">{config.environmentKey} is protected: your change is proposed as a change request, and applied once someone else approves it.</p>

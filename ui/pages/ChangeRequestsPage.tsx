@@ -1,8 +1,8 @@
 /**
  * A project's change requests (contract-people.md, "Protected environments and change requests"):
  * the live ones (open, or approved and waiting to be applied) first, then the closed ones, newest
- * first within each. Each shows its changes as a diff per flag (the targeting before and after, as
- * the flag page and the audit log show a change), who approved it out of how many are required,
+ * first within each. Each shows its changes per flag as people read them (the same view as the
+ * targeting editor's, the JSON one click away), who approved it out of how many are required,
  * and the actions the rules allow the signed-in person: approve or reject with a comment, cancel,
  * apply. A flag that moved on since the request was made is named (the API refuses to apply it, and
  * says so); the author can bring the request up to date: the same proposed targeting, on top of
@@ -10,10 +10,10 @@
  */
 import { useState } from "preact/hooks"
 import { ask } from "../components/Confirm.js"
-import { Diff } from "../components/Diff.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
+import { TargetingChange } from "../components/TargetingChange.js"
 import { projectPath, request } from "../lib/api.js"
 import { actorLabel } from "../lib/audit.js"
 import { actionsOn, countLive, isLive, requestPath } from "../lib/changes.js"
@@ -141,7 +141,7 @@ const Request = (props: {
             <a href={href({ page: "flag", key: c.flagKey })}><code>{c.flagKey}</code></a>{" "}
             <span class="muted">in {r.environment}, from version {c.baseVersion}</span>
           </h3>
-          <Diff before={c.before} after={c.after} label={`${c.flagKey} in ${r.environment}: before and after`} />
+          <TargetingChange before={c.before} after={c.after} label={`${c.flagKey} in ${r.environment}: before and after`} />
         </section>
       ))}
       <ErrorSummary problems={problems} />
