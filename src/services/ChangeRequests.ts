@@ -62,7 +62,10 @@ export interface ChangeRequestsShape {
   readonly list: (projectId: string, status?: ChangeRequestStatus) => Effect.Effect<ReadonlyArray<ChangeRequest>, ResourceNotFound | StorageError>
   /** One change request; 404 for an unknown project or request. */
   readonly get: (projectId: string, id: string) => Effect.Effect<ChangeRequest, ResourceNotFound | StorageError>
-  /** By the author while open or approved: replaces the changes (checked as on open), clears the approvals. */
+  /**
+   * By the author while open or approved: replaces what is sent (the changes checked as on open and
+   * re-based; left out, kept as they were), clears the approvals. 400 when nothing is sent.
+   */
   readonly update: (projectId: string, id: string, input: UpdateChangeRequestInput) => Effect.Effect<ChangeRequest, InvalidRequest | Refused>
   /** By someone who may approve, not the author, once each; `approved` once the environment's count is reached. */
   readonly approve: (projectId: string, id: string, input: ApproveInput) => Effect.Effect<ChangeRequest, Refused>
@@ -270,15 +273,19 @@ export const make = Effect.gen(function* () {
     const current = yield* get(projectId, id)
     // Judged before the checks, so that nobody but the author learns what the flags would say.
     yield* judge("update", projectId, { ...current, version: 0 })
-    const { changes, requiredApprovals } = yield* checkChanges(projectId, current.environment, input.changes)
+    if (Object.values(input).every((value) => value === undefined)) {
+      return yield* new InvalidRequest({ message: "Nothing to update", details: [{ path: "", message: "must name at least one of title, description, changes, applyAt" }] })
+    }
+    // Without `changes` they stay as they were, base versions included: rewording a request never re-bases it quietly.
+    const checked = input.changes === undefined ? undefined : yield* checkChanges(projectId, current.environment, input.changes)
     return yield* transition(projectId, id, "update", (request) =>
       Effect.succeed<StoredChangeRequest>({
         ...request,
         title: input.title ?? request.title,
         description: input.description === undefined ? request.description : input.description,
         applyAt: input.applyAt === undefined ? request.applyAt : input.applyAt === null ? null : normalizeTime(input.applyAt),
-        changes,
-        requiredApprovals,
+        changes: checked?.changes ?? request.changes,
+        requiredApprovals: checked?.requiredApprovals ?? request.requiredApprovals,
         approvals: [],
         status: "open",
         failure: null

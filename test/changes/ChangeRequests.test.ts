@@ -139,6 +139,24 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect((await as(editor, "PUT", `${CRS}/${opened.id}`, { changes: [{ flagKey: "g", targeting: targeting(false) }] })).status).toBe(409)
   })
 
+  it("an update without changes keeps them as they were (same base versions) and edits title, description or applyAt; it still clears the approvals", async () => {
+    const opened = await open(editor, ["f"])
+    await as(admin, "POST", `${CRS}/${opened.id}/approve`, {})
+    // The flag moves on meanwhile: an edit of the words must not quietly re-base the change on it.
+    expect((await key("PUT", "/v1/projects/p1/flags/f/targeting", { environment: "production", ...targeting(false, "b") })).status).toBe(200)
+    const applyAt = "2031-01-02T03:04:05.000Z"
+    const edited = await as(editor, "PUT", `${CRS}/${opened.id}`, { title: "Reworded", description: "Why", applyAt })
+    expect(edited.status, edited.text).toBe(200)
+    expect(edited.body).toMatchObject({ title: "Reworded", description: "Why", applyAt, status: "open", approvals: [], changes: opened.changes })
+    const cleared = await as(editor, "PUT", `${CRS}/${opened.id}`, { description: null, applyAt: null })
+    expect(cleared.body).toMatchObject({ title: "Reworded", description: null, applyAt: null, changes: opened.changes })
+    // Nothing to change is a mistake, not an update that clears the approvals.
+    const empty = await as(editor, "PUT", `${CRS}/${opened.id}`, {})
+    expect(empty.status, empty.text).toBe(400)
+    expect(empty.body).toEqual({ error: { code: "invalid_request", message: "Nothing to update", details: [{ path: "", message: "must name at least one of title, description, changes, applyAt" }] } })
+    expect((await as(editor, "POST", `${CRS}/${opened.id}/cancel`)).status).toBe(200)
+  })
+
   it("validates each change as the PUT would (400, paths under changes[i].targeting), 404 for an unknown flag", async () => {
     const reply = await as(editor, "POST", CRS, {
       title: "Broken",

@@ -50,7 +50,7 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict),
     "Update a change request",
-    "By its author while it is open or approved: replaces the changes (checked as on opening, with the flags' versions now) and clears the approvals (it is `open` again). 403 for anyone else, 409 once it is closed."
+    "By its author while it is open or approved: replaces what is sent and clears the approvals (it is `open` again). `changes` are checked as on opening and based on the flags' versions now; left out, the changes stay exactly as they were (base versions included), so `title`, `description` and `applyAt` (null: by hand) can be edited alone. 400 when nothing is sent, 403 for anyone else, 409 once it is closed."
   ))
   .add(described(
     HttpApiEndpoint.post("approve")`/v1/projects/${projectId}/change-requests/${changeRequestId}/approve`

@@ -101,11 +101,15 @@ export const CreateChangeRequestInput = Schema.Struct({
 }).annotations(documentName("CreateChangeRequestInput"))
 export type CreateChangeRequestInput = typeof CreateChangeRequestInput.Type
 
-/** Body of `PUT /v1/projects/{p}/change-requests/{id}`: replaces the changes, clears the approvals. */
+/**
+ * Body of `PUT /v1/projects/{p}/change-requests/{id}`: what is sent replaces what was (`changes`
+ * re-based on the flags as they are now; left out, the changes stay exactly as they were, base
+ * versions included), and the approvals are cleared. At least one field.
+ */
 export const UpdateChangeRequestInput = Schema.Struct({
   title: Schema.optional(Title),
   description: Schema.optional(Schema.NullOr(Description)),
-  changes: Changes,
+  changes: Schema.optional(Changes),
   applyAt: Schema.optional(Schema.NullOr(ScheduleTime))
 }).annotations({
   ...documentName("UpdateChangeRequestInput"),
