@@ -10,6 +10,7 @@ import { migrate } from "./commands/Migrate.js"
 import { projects } from "./commands/Projects.js"
 import { seed } from "./commands/Seed.js"
 import { serve } from "./commands/Serve.js"
+import { transfer } from "./commands/Transfer.js"
 import { users } from "./commands/Users.js"
 import { UsageError } from "./UsageError.js"
 import { DEFAULT_DATABASE_URL } from "../storage/DatabaseUrl.js"
@@ -22,7 +23,7 @@ const root = Command.make("flagport", {}, () =>
     `Self-hosted feature flags. Configuration: DATABASE_URL (default ${DEFAULT_DATABASE_URL}; ` +
       "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
   ),
-  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, codegen])
+  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, codegen, transfer])
 )
 
 /** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */

@@ -20,6 +20,7 @@ Commands:
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
   codegen        Write TypeScript types for a project's flags
+  transfer       Move a whole server to another database (SQLite <-> PostgreSQL)
 
 Every command reads these environment variables:
   DATABASE_URL   sqlite:./data/flagport.db (default), postgres://..., memory:
@@ -328,7 +329,24 @@ Options:
 Examples:
   npx flagport codegen --project default --out src/flags.ts
   npx flagport codegen --project default --url https://flags.example.com \\
-    --key "$SERVER_KEY" --out src/flags.ts`
+    --key "$SERVER_KEY" --out src/flags.ts`,
+
+  transfer: `Usage: flagport transfer --from URL --to URL
+
+Copies everything a server holds (projects, flags, keys as their hashes,
+webhooks and their secrets, schedules, change requests, the audit log,
+insights, people and their sessions) from one database to an empty other,
+SQLite to PostgreSQL or back, in one transaction on the target. Then compares
+rows per table and every flag, and prints the comparison. The source is only
+read; stop the server first, then start it on the target.
+
+Options:
+  --from URL     The database to copy from: sqlite:PATH or postgres://...
+  --to URL       The empty database to copy to, migrated first
+
+Example:
+  npx flagport transfer --from sqlite:./data/flagport.db \\
+    --to postgres://flagport:secret@db:5432/flagport`
 }
 
 /** Every command path with a page ("" is the root), for the test. */
