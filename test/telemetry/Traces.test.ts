@@ -5,8 +5,6 @@
  * delivery carries a `traceparent` naming its send span; the evaluation lane traces a request
  * that carries one. With http/protobuf, the requests arrive with the protobuf content type.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -14,58 +12,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { spanNameOf } from "../../adapters/http/serving/SpanNames.js"
 import { request, startServer } from "../http/fixtures.js"
-
-interface Received {
-  readonly path: string
-  readonly contentType: string | undefined
-  readonly headers: IncomingMessage["headers"]
-  readonly body: Buffer
-}
-
-const listen = async (answer = 200) => {
-  const received: Array<Received> = []
-  const server: Server = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", contentType: req.headers["content-type"], headers: req.headers, body: Buffer.concat(chunks) })
-      res.writeHead(answer, { "content-type": "application/json" })
-      res.end("{}")
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { url, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
-
-interface OtlpValue {
-  readonly stringValue?: string
-  readonly intValue?: number | string
-  readonly boolValue?: boolean
-}
-interface OtlpSpan {
-  readonly traceId: string
-  readonly spanId: string
-  readonly parentSpanId?: string
-  readonly name: string
-  readonly kind: number
-  readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: OtlpValue }>
-}
-interface OtlpExport {
-  readonly resourceSpans: ReadonlyArray<{
-    readonly resource: { readonly attributes: OtlpSpan["attributes"] }
-    readonly scopeSpans: ReadonlyArray<{ readonly spans: ReadonlyArray<OtlpSpan> }>
-  }>
-}
-
-const spansOf = (received: ReadonlyArray<Received>): ReadonlyArray<OtlpSpan> =>
-  received.flatMap((r) => (JSON.parse(r.body.toString("utf8")) as OtlpExport).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans)))
-
-const attribute = (span: OtlpSpan, key: string): string | number | boolean | undefined => {
-  const value = span.attributes.find((a) => a.key === key)?.value
-  if (value === undefined) return undefined
-  return value.stringValue ?? (value.intValue === undefined ? value.boolValue : Number(value.intValue))
-}
+import { attribute, listen, type OtlpExport, type OtlpSpan, spansOf } from "./otlp.js"
 
 const OTEL_VARIABLES = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_SERVICE_NAME", "OTEL_TRACES_SAMPLER"] as const
 const cleanups: Array<() => Promise<void> | void> = []

@@ -34,7 +34,7 @@ import type { MaybeAsync } from "../shared/MaybeAsync.js"
 import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
-import { laneTracer, type LaneTracer } from "./LaneTracing.js"
+import { laneTracer, type LaneTracer, traceNodeLane } from "./LaneTracing.js"
 import { ActiveTracing } from "../../telemetry/Tracing.js"
 import { requestTracing, tracingOf } from "./RequestTracing.js"
 import { toWebResponse, writeNode } from "./LaneResponses.js"
@@ -235,7 +235,7 @@ export const nodeHandler = (
     if (isChunked(req)) return collectNodeBody(req, (body) => void toApp(body), (error) => writeNode(res, lane.toResponse(error)))
     return app(req, res)
   }
-  if (extras.traceLane !== undefined) extras.traceLane(route, req, res)
+  if (extras.traceLane !== undefined) traceNodeLane(extras.traceLane, route, req, res)
   const request = new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody)
   request.started = started
   if (hostBody === undefined && readsBody(route) && checkBodyHeaders((name) => request.header(name)) === undefined) {
@@ -258,14 +258,18 @@ export const nodeHandler = (
   answerNode(lane, route, request, res, observer, method)
 }
 
-/** The web handler: lane first, then the HttpApi app (with the prefix stripped from the URL). */
+/**
+ * The web handler: lane first, then the HttpApi app (with the prefix stripped from the URL).
+ * `traceLane` (tracing on only) as in the node handler.
+ */
 export const webHandler = (
   prefix: string,
   lane: EvaluationLaneShape,
   app: (request: Request) => Promise<Response>,
-  observer?: RequestObserver
+  observer?: RequestObserver,
+  traceLane?: LaneTracer
 ) => {
-  const answer = webAnswer(prefix, lane, app)
+  const answer = webAnswer(prefix, lane, app, traceLane)
   if (observer === undefined) return answer
   return async (request: Request, client?: WebClient): Promise<Response> => {
     const started = performance.now()
@@ -281,12 +285,14 @@ export const webHandler = (
 const webAnswer = (
   prefix: string,
   lane: EvaluationLaneShape,
-  app: (request: Request) => Promise<Response>
+  app: (request: Request) => Promise<Response>,
+  traceLane: LaneTracer | undefined
 ) =>
 async (request: Request, client?: WebClient): Promise<Response> => {
   const url = new URL(request.url)
   const path = stripPrefix(prefix, url.pathname)
   const route = routeOf(request.method, path)
+  const span = route === undefined || traceLane === undefined ? undefined : traceLane(route, request.headers.get("traceparent"))
   const pending = route === undefined
     ? undefined
     : lane.answer(route, {
@@ -296,7 +302,11 @@ async (request: Request, client?: WebClient): Promise<Response> => {
       remoteAddress: client?.remoteAddress,
       body: () => readWebBody(request)
     })
-  if (pending !== undefined) return toWebResponse(pending instanceof Promise ? await pending : pending)
+  if (pending !== undefined) {
+    const response = pending instanceof Promise ? await pending.catch((error: unknown) => lane.toResponse(error)) : pending
+    span?.end(response.status)
+    return toWebResponse(response)
+  }
   const notAllowed = methodNotAllowed(request.method, path)
   if (notAllowed !== undefined) return toWebResponse(notAllowed)
   url.pathname = path
@@ -366,12 +376,13 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     const metricsRoute = registry === undefined || options.metrics?.serve === false
       ? undefined
       : answerMetrics(registry, options.metrics?.token ?? Option.none())
+    const traceLane = Option.isSome(tracing) ? laneTracer(tracing.value) : undefined
     const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request), {
       observer,
       metrics: metricsRoute,
-      traceLane: Option.isSome(tracing) ? laneTracer(tracing.value) : undefined
+      traceLane
     })
-    const web = webHandler(prefix, lane, (request) => effectWeb(request), observer)
+    const web = webHandler(prefix, lane, (request) => effectWeb(request), observer, traceLane)
     const dashboard = options.dashboard === false ? undefined : makeDashboard(prefix, options.dashboard)
     return {
       prefix,

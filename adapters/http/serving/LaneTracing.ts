@@ -4,10 +4,10 @@
  * is started only for a request that carries a W3C `traceparent` (its caller traces it), under
  * that parent and as the sampler decides. A request without one costs a header lookup; with
  * tracing off the serving room does not call in here at all. The change stream (long-lived) and
- * preflights get no span.
+ * preflights get no span. The node and the web handler trace alike (Embed.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import type { ActiveTracingShape } from "../../telemetry/Tracing.js"
+import type { ActiveTracingShape, ServerSpan } from "../../telemetry/Tracing.js"
 import type { LaneRoute } from "../shared/EvaluationLaneService.js"
 import { fastTemplate } from "./RouteTemplate.js"
 
@@ -25,18 +25,25 @@ const METHODS: Partial<Record<LaneRoute["_tag"], string>> = {
   ofrepFlag: "POST"
 }
 
-/** What the node handler calls for each lane request when tracing is on. */
-export type LaneTracer = (route: LaneRoute, req: IncomingMessage, res: ServerResponse) => void
+/**
+ * What the handlers call for each lane request when tracing is on, with the request's
+ * `traceparent` header: the span to end with the answer's status, if one was started.
+ */
+export type LaneTracer = (route: LaneRoute, traceparent: string | ReadonlyArray<string> | null | undefined) => ServerSpan | undefined
 
-export const laneTracer = (tracing: ActiveTracingShape): LaneTracer => (route, req, res) => {
-  const traceparent = req.headers.traceparent
-  if (typeof traceparent !== "string") return
+export const laneTracer = (tracing: ActiveTracingShape): LaneTracer => (route, traceparent) => {
+  if (typeof traceparent !== "string") return undefined
   const method = METHODS[route._tag]
-  if (method === undefined) return
+  if (method === undefined) return undefined
   const template = fastTemplate(route)
-  const span = tracing.serverSpan(`${method} ${template}`, traceparent, {
+  return tracing.serverSpan(`${method} ${template}`, traceparent, {
     "http.request.method": method,
     "http.route": template
   })
+}
+
+/** The node handler's form: the span ends when the answer is written ("finish"). */
+export const traceNodeLane = (tracer: LaneTracer, route: LaneRoute, req: IncomingMessage, res: ServerResponse): void => {
+  const span = tracer(route, req.headers.traceparent)
   if (span !== undefined) res.once("finish", () => span.end(res.statusCode))
 }
