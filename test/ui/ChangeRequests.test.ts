@@ -6,8 +6,9 @@
  * approves and applies it, and the audit log tells the story (the opening by the editor, the
  * approval, the flag's change by the admin through the request); a flag that moved on is named
  * when the request is applied, and its author brings the request up to date; a server key still
- * saves directly. Each step is checked through the HTTP API; axe-core checks every new view; no
- * CSP violation is reported.
+ * saves directly; a proposal may carry an apply time, and its author edits an open request's
+ * title, description and time (its changes untouched, its approvals cleared). Each step is checked
+ * through the HTTP API; axe-core checks every new view; no CSP violation is reported.
  *
  * One page for the whole file (Browser.ts): the people take turns, signing out in between.
  */
@@ -34,6 +35,7 @@ interface ChangeRequestBody {
   readonly id: string
   readonly title: string
   readonly description: string | null
+  readonly applyAt: string | null
   readonly status: string
   readonly approvals: ReadonlyArray<unknown>
   readonly changes: ReadonlyArray<{ flagKey: string; baseVersion: number; after: Targeting }>
@@ -296,6 +298,60 @@ describe("protected environments and change requests in the dashboard", () => {
     await expect.poll(async () => (await inProduction()).defaultVariationKey).toBe("off")
     await page.getByRole("button", { name: "Sign out" }).click()
     await page.getByLabel("Server key").waitFor()
+    expect(cspViolations).toEqual([])
+  })
+
+  it("proposes with an apply time, and the author edits an open request's title, description and time (the changes stay as they were)", async () => {
+    const title = "Checkout on at launch"
+    await signInAs(ADMIN)
+    await open(page, "#/flags/checkout")
+    await page.getByLabel("Environment", { exact: true }).selectOption("production")
+    const form = page.getByRole("form", { name: "Targeting in production" })
+    await form.getByRole("switch").click()
+    await form.getByLabel("Title").fill(title)
+    await form.getByLabel("Apply at (UTC, optional)").fill("2031-05-06T07:08:09")
+    await checkPage(page, "change-requests-propose-at")
+    await form.getByRole("button", { name: "Propose change" }).click()
+    await page.getByRole("status").filter({ hasText: `Change request “${title}” opened for production` }).waitFor()
+    const proposed = (await byTitle(title))!
+    expect(proposed).toMatchObject({ status: "open", applyAt: "2031-05-06T07:08:09.000Z", description: null })
+
+    // Someone approves it; meanwhile automation moves the flag on.
+    await api("POST", `/v1/projects/p1/change-requests/${proposed.id}/approve`, {})
+    const now = await inProduction()
+    await api("PUT", "/v1/projects/p1/flags/checkout/targeting", { environment: "production", enabled: now.enabled, defaultVariationKey: now.defaultVariationKey, offVariationKey: "off", rules: [] })
+
+    await open(page, "#/change-requests")
+    const mine = card(title)
+    await mine.getByText("Applied by the scheduler at 2031-05-06 07:08:09 UTC once approved.").waitFor()
+    await mine.getByRole("button", { name: `Edit “${title}”` }).click()
+    const edit = mine.getByRole("form", { name: `Edit “${title}”` })
+    await edit.getByText("Saving clears its approval").waitFor()
+    expect(await edit.getByLabel("Apply at (UTC, optional)").inputValue()).toBe("2031-05-06T07:08:09")
+    await edit.getByLabel("Title").fill("Checkout on after launch")
+    await edit.getByLabel("Description").fill("One day later")
+    await edit.getByLabel("Apply at (UTC, optional)").fill("2031-05-07T07:08:09")
+    await checkPage(page, "change-requests-edit")
+    await edit.getByRole("button", { name: "Save" }).click()
+    await page.getByRole("status").filter({ hasText: "“Checkout on after launch” is saved; it needs its approvals again." }).waitFor()
+    const edited = (await byTitle("Checkout on after launch"))!
+    // The words and the time changed; the changes did not (not re-based on the flag that moved on).
+    expect(edited).toMatchObject({ id: proposed.id, description: "One day later", applyAt: "2031-05-07T07:08:09.000Z", status: "open", approvals: [] })
+    expect(edited.changes).toEqual(proposed.changes)
+    await card("Checkout on after launch").getByText("Changed since this request was made: checkout.").waitFor()
+
+    // An empty time: applied by hand.
+    await card("Checkout on after launch").getByRole("button", { name: /^Edit/ }).click()
+    await card("Checkout on after launch").getByLabel("Apply at (UTC, optional)").fill("")
+    await card("Checkout on after launch").getByRole("button", { name: "Save" }).click()
+    await page.getByRole("status").filter({ hasText: "“Checkout on after launch” is saved." }).waitFor()
+    expect((await byTitle("Checkout on after launch"))!.applyAt).toBeNull()
+    expect(await card("Checkout on after launch").getByText("Applied by the scheduler").count()).toBe(0)
+    await card("Checkout on after launch").getByRole("button", { name: /^Cancel request/ }).click()
+    await confirm()
+    await page.getByRole("status").filter({ hasText: "is cancelled." }).waitFor()
+    // A closed request offers no edit.
+    expect(await card("Checkout on after launch").getByRole("button").count()).toBe(0)
     expect(cspViolations).toEqual([])
   })
 })

@@ -90,6 +90,7 @@ export const TargetingEditor = (props: {
   const [saving, setSaving] = useState(false)
   const [title, setTitle] = useState("")
   const [description, setDescription] = useState("")
+  const [applyAt, setApplyAt] = useState("")
   const proposing = props.proposing === true
 
   const before = targetingBody(config)
@@ -113,7 +114,7 @@ export const TargetingEditor = (props: {
   const proposeChange = async () => {
     setSaving(true)
     try {
-      const created = await propose(props.projectId, { title, description, environment: config.environmentKey, flagKey: flag.key, targeting: changeTargeting(after) })
+      const created = await propose(props.projectId, { title, description, applyAt, environment: config.environmentKey, flagKey: flag.key, targeting: changeTargeting(after) })
       setProblems(NO_PROBLEMS)
       props.onProposed?.(created)
     } catch (error) {
@@ -187,6 +188,15 @@ export const TargetingEditor = (props: {
             </Field>
             <Field label="Description" problems={at(problems, "description")} class="grow">
               {(ctl) => <input {...ctl} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
+            </Field>
+          </div>
+          <div class="row">
+            <Field
+              label="Apply at (UTC, optional)"
+              hint="Empty: applied by hand once approved. With a time: the server applies it then, once approved (a time already past: as soon as it is approved)."
+              problems={at(problems, "applyAt")}
+            >
+              {(ctl) => <input {...ctl} type="datetime-local" step="1" value={applyAt} onInput={(e) => setApplyAt(e.currentTarget.value)} />}
             </Field>
           </div>
         </div>

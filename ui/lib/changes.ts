@@ -7,6 +7,7 @@
  */
 import { signal } from "@preact/signals"
 import { projectPath, request, seg } from "./api.js"
+import { fromUtcInput } from "./format.js"
 import { allows } from "./roles.js"
 import { me, serverKey } from "./session.js"
 import type { Actor, ChangeRequest, ChangeTargeting, Environment, List } from "./types.js"
@@ -43,14 +44,25 @@ export const changeTargeting = (config: ChangeTargeting): ChangeTargeting => ({
   rules: config.rules
 })
 
-/** Opens a change request for one flag in `environment`; the navigation's count follows. */
+/**
+ * Opens a change request for one flag in `environment`; the navigation's count follows. `applyAt`:
+ * a UTC `datetime-local` value, or "" to leave the apply to a person.
+ */
 export const propose = async (
   projectId: string,
-  proposal: { readonly title: string; readonly description: string; readonly environment: string; readonly flagKey: string; readonly targeting: ChangeTargeting }
+  proposal: {
+    readonly title: string
+    readonly description: string
+    readonly environment: string
+    readonly flagKey: string
+    readonly targeting: ChangeTargeting
+    readonly applyAt?: string
+  }
 ): Promise<ChangeRequest> => {
   const created = await request<ChangeRequest>("POST", projectPath(projectId, "/change-requests"), {
     title: proposal.title,
     ...(proposal.description.trim() === "" ? {} : { description: proposal.description }),
+    ...(proposal.applyAt === undefined || proposal.applyAt === "" ? {} : { applyAt: fromUtcInput(proposal.applyAt) }),
     environment: proposal.environment,
     changes: [{ flagKey: proposal.flagKey, targeting: proposal.targeting }]
   })
@@ -85,3 +97,18 @@ export const actionsOn = (r: ChangeRequest) => {
     update: live && proposer && author
   }
 }
+
+/**
+ * The author's edit of a request's words and time (`PUT` without `changes`: they stay exactly as
+ * they were). An empty description or time is sent as null: no description, applied by hand.
+ */
+export const editRequest = (
+  projectId: string,
+  id: string,
+  edit: { readonly title: string; readonly description: string; readonly applyAt: string }
+): Promise<ChangeRequest> =>
+  request<ChangeRequest>("PUT", requestPath(projectId, id), {
+    title: edit.title,
+    description: edit.description.trim() === "" ? null : edit.description,
+    applyAt: edit.applyAt === "" ? null : fromUtcInput(edit.applyAt)
+  })

@@ -9,6 +9,7 @@
  * the flags as they are now (which clears the approvals).
  */
 import { useState } from "preact/hooks"
+import { ChangeRequestEdit } from "../components/ChangeRequestEdit.js"
 import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
@@ -57,6 +58,7 @@ const Request = (props: {
   const [comment, setComment] = useState("")
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const [busy, setBusy] = useState(false)
+  const [editing, setEditing] = useState(false)
   const can = actionsOn(r)
   const titleId = `cr-${r.id}`
   const act = async (what: string, path: string, done: string, body?: unknown, confirm?: string) => {
@@ -92,6 +94,18 @@ const Request = (props: {
         {r.updatedAt !== r.createdAt ? ` · updated ${when(r.updatedAt)}` : ""}
       </p>
       {r.description === null || r.description === "" ? null : <p>{r.description}</p>}
+      {editing && can.update ? (
+        <ChangeRequestEdit
+          projectId={props.projectId}
+          request={r}
+          onSaved={(saved, message) => {
+            setEditing(false)
+            props.onChanged(saved, message)
+          }}
+          onClose={() => setEditing(false)}
+          onStale={props.onStale}
+        />
+      ) : null}
       <p>
         Approvals: {r.approvals.length} of {r.requiredApprovals} required
         {r.approvals.length === 0 ? "." : ":"}
@@ -145,7 +159,7 @@ const Request = (props: {
         </section>
       ))}
       <ErrorSummary problems={problems} />
-      {!live || !(can.approve || can.reject || can.cancel || can.apply) ? null : (
+      {!live || !(can.approve || can.reject || can.cancel || can.apply || can.update) ? null : (
         <div class="review">
           {can.approve || can.reject ? (
             <Field label="Comment" hint={can.reject ? "Optional for an approval, required for a rejection." : "Optional."}>
@@ -175,6 +189,11 @@ const Request = (props: {
                 onClick={() => act("POST", "/reject", `You rejected “${r.title}”.`, { comment })}
               >
                 Reject<span class="visually-hidden"> “{r.title}”</span>
+              </button>
+            ) : null}
+            {can.update && !editing ? (
+              <button type="button" class="secondary" disabled={busy} onClick={() => setEditing(true)}>
+                Edit<span class="visually-hidden"> “{r.title}”</span>
               </button>
             ) : null}
             {can.cancel ? (
