@@ -34,6 +34,8 @@ export const layer = Layer.effect(
           }
           return found
         }),
+      after: (projectId, after, limit) =>
+        Effect.map(table.get, (rows) => rows.filter((row) => row.position > after && row.entry.projectId === projectId).slice(0, limit)),
       prune: (before, limit) =>
         table.modify((rows) => {
           const doomed = new Set<number>()

@@ -51,10 +51,13 @@ export const layer = Layer.effect(
         if (missing === undefined) return Effect.void
         return Effect.fail(new StorageError({ message: `Unknown environment '${missing.environmentKey}' in flag '${flag.key}'` }))
       })
-    const ordered = (projectId: string, flag: Flag) =>
+    /** A stored flag as it is read: configurations in environment order, each with the version it serves. */
+    const ordered = (projectId: string, { configVersions, flag }: FlagRow) =>
       Effect.map(environments.list(projectId), (envs): Flag => {
         const rank = new Map(envs.map((e, i) => [e.key, i]))
-        const configs = [...flag.configs].sort((a, b) => rank.get(a.environmentKey)! - rank.get(b.environmentKey)!).map(normalizedConfig)
+        const configs = [...flag.configs]
+          .sort((a, b) => rank.get(a.environmentKey)! - rank.get(b.environmentKey)!)
+          .map((config) => ({ ...normalizedConfig(config), version: configVersions[config.environmentKey]! }))
         return { ...flag, configs }
       })
     /** A compare-and-set miss: the flag is gone, or at another version. */
@@ -94,14 +97,14 @@ export const layer = Layer.effect(
       list: (projectId) =>
         table.get.pipe(
           Effect.map((map) => Array.from(map.values()).filter((row) => row.projectId === projectId)),
-          Effect.flatMap((rows) => Effect.forEach(rows, (row) => ordered(projectId, row.flag)))
+          Effect.flatMap((rows) => Effect.forEach(rows, (row) => ordered(projectId, row)))
         ),
       listRequiring: (projectId) =>
         table.get.pipe(
           Effect.map((map) =>
             Array.from(map.values()).filter((row) => row.projectId === projectId && row.flag.configs.some((c) => (c.prerequisites ?? []).length > 0))
           ),
-          Effect.flatMap((rows) => Effect.forEach(rows, (row) => ordered(projectId, row.flag)))
+          Effect.flatMap((rows) => Effect.forEach(rows, (row) => ordered(projectId, row)))
         ),
       get: (projectId, key) =>
         table.get.pipe(
@@ -109,7 +112,7 @@ export const layer = Layer.effect(
           Effect.flatMap(
             Option.match({
               onNone: () => Effect.succeed(Option.none<Flag>()),
-              onSome: (row) => Effect.map(ordered(projectId, row.flag), Option.some)
+              onSome: (row) => Effect.map(ordered(projectId, row), Option.some)
             })
           )
         ),

@@ -79,6 +79,12 @@ export const make = Effect.gen(function* () {
           change_request_id, before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit}`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry)))
     },
+    after: (projectId, after, limit) =>
+      orFail(
+        sql`SELECT seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
+          change_request_id, before_state, after_state FROM flagport_audit_log
+          WHERE project_id = ${projectId} AND seq > ${after} ORDER BY seq LIMIT ${limit}`
+      ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry))),
     // One short statement per batch, as the outbox's retention: the subquery picks the oldest
     // `limit` rows; on PostgreSQL rows another pruner holds are skipped.
     prune: (before, limit) =>

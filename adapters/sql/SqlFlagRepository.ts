@@ -138,8 +138,9 @@ const decodeJoined = (rows: ReadonlyArray<Row>) => {
   })
 }
 
+/** Flags as they are read: each configuration with the version it serves. */
 const decodeFlagList = (rows: ReadonlyArray<Row>) =>
-  Effect.map(decodeJoined(rows), (flags) => flags.map(({ configs, flag }) => toFlag(flag, configs.map((c) => c.config))))
+  Effect.map(decodeJoined(rows), (flags) => flags.map(({ configs, flag }) => toFlag(flag, configs.map((c) => ({ ...c.config, version: c.version })))))
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

@@ -25,7 +25,9 @@ export class ResourceConflict extends Schema.TaggedError<ResourceConflict>()("Re
 /** `If-Match` named a version that is not the current one (or the flag changed during the write). */
 export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()("PreconditionFailed", {
   message: Schema.String,
-  currentVersion: Schema.Number
+  currentVersion: Schema.Number,
+  /** Set when the version is one environment's configuration's, not the flag's. */
+  environment: Schema.optional(Schema.String)
 }) {}
 
 /** Missing, malformed or unknown credentials. */

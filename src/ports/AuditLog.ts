@@ -30,6 +30,11 @@ export interface AuditLogShape {
     before?: number
   ) => Effect.Effect<ReadonlyArray<PositionedEntry>, StorageError>
   /**
+   * A project's entries at positions above `after`, oldest first (append order), at most `limit`:
+   * what a live reader has not seen yet (the management events stream).
+   */
+  readonly after: (projectId: string, after: number, limit: number) => Effect.Effect<ReadonlyArray<PositionedEntry>, StorageError>
+  /**
    * Retention: deletes up to `limit` entries recorded before `before` (any project), oldest first.
    * Returns how many were deleted (fewer than `limit` means nothing older is left).
    */

@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AUDIT_PAGE, type AuditPage, type AuditQuery, decodeCursor, encodeCursor } from "../domain/audit/AuditPage.js"
+import { type ManagementEvent, managementEventOf } from "../domain/audit/ManagementEvent.js"
 import { InvalidRequest, type ResourceNotFound } from "../domain/Errors.js"
 import { AuditLog } from "../ports/AuditLog.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
@@ -15,6 +16,17 @@ export interface AuditShape {
    * `limit` outside 1-200 or a cursor no page answered; 404 for an unknown project.
    */
   readonly list: (projectId: string, query: AuditQuery) => Effect.Effect<AuditPage, InvalidRequest | ResourceNotFound | StorageError>
+  /**
+   * Where a live reader of the project's events starts: the position of its latest entry (0 when
+   * it has none). 404 for an unknown project.
+   */
+  readonly head: (projectId: string) => Effect.Effect<number, ResourceNotFound | StorageError>
+  /** The project's events after `position`, oldest first, at most `limit` (ManagementEvent.ts). */
+  readonly eventsAfter: (
+    projectId: string,
+    position: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<{ readonly position: number; readonly at: string; readonly event: ManagementEvent }>, StorageError>
 }
 
 /** Reading the audit log (writing it is each write use case's job, through AuditTrail.recorder). */
@@ -46,7 +58,17 @@ export const make = Effect.gen(function* () {
     }
   })
 
-  return Audit.of({ list })
+  const head = Effect.fn("Audit.head")(function* (projectId: string) {
+    yield* requireProject(projects, projectId)
+    const latest = yield* log.list(projectId, {}, 1)
+    return latest[0]?.position ?? 0
+  })
+
+  const eventsAfter = (projectId: string, position: number, limit: number) =>
+    Effect.map(log.after(projectId, position, limit), (rows) =>
+      rows.map((row) => ({ position: row.position, at: row.entry.at, event: managementEventOf(row.position, row.entry) })))
+
+  return Audit.of({ list, head, eventsAfter })
 })
 
 export const layer = Layer.effect(Audit, make)

@@ -1,3 +1,4 @@
+import { servedConfigChanged } from "../domain/definitions/ConfigVersion.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -39,8 +40,9 @@ export interface EnvironmentCopyShape {
 
 export class EnvironmentCopy extends Context.Tag("@flagport/services/EnvironmentCopy")<EnvironmentCopy, EnvironmentCopyShape>() {}
 
+/** Whether the target already serves the copied configuration (the versions, each environment's own, aside). */
 const sameConfig = (a: EnvironmentConfig | undefined, b: EnvironmentConfig) =>
-  a !== undefined && JSON.stringify(a) === JSON.stringify(b)
+  a !== undefined && !servedConfigChanged(a, b)
 
 export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
@@ -102,7 +104,8 @@ export const make = Effect.gen(function* () {
         for (const flag of selected) {
           const source = flag.configs.find((c) => c.environmentKey === input.from)
           if (source === undefined) continue
-          const config: EnvironmentConfig = { ...source, environmentKey: to }
+          // The copy is a change of the target's configuration: it gets the flag's new version.
+          const config: EnvironmentConfig = { ...source, environmentKey: to, version: flag.version + 1 }
           const current = flag.configs.find((c) => c.environmentKey === to)
           if (sameConfig(current, config)) continue
           const updated: Flag = {

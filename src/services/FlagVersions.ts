@@ -15,6 +15,12 @@ import type { NotFound, StorageError, VersionConflict } from "../ports/StorageEr
  */
 export interface WriteOptions {
   readonly ifMatch?: number | undefined
+  /**
+   * `If-Match` naming one environment's configuration (its version, ConfigVersion.ts): a targeting
+   * write to that environment happens only while its configuration is at that version, whatever
+   * changed elsewhere in the flag (else `PreconditionFailed` naming the configuration's version).
+   */
+  readonly ifMatchConfig?: { readonly environment: string; readonly version: number } | undefined
   readonly flagId?: string | undefined
   /**
    * The write applies this approved change request (ChangeRequests.ts): the request's own rules
@@ -26,6 +32,26 @@ export interface WriteOptions {
 /** The 412 of a write based on another version than the current one. */
 export const preconditionFailed = (flagKey: string, currentVersion: number) =>
   new PreconditionFailed({ message: `Flag '${flagKey}' is at version ${currentVersion}, not the version named by If-Match`, currentVersion })
+
+/** The 412 of a targeting write based on another version of that environment's configuration. */
+export const configPreconditionFailed = (flagKey: string, environment: string, currentVersion: number) =>
+  new PreconditionFailed({
+    message: `The targeting of flag '${flagKey}' in '${environment}' is at version ${currentVersion}, not the version named by If-Match`,
+    currentVersion,
+    environment
+  })
+
+/**
+ * Fails unless `environment`'s configuration of the flag just read is at the version `options`
+ * name (when they name one). A configuration the flag does not have yet is at version 0.
+ */
+export const checkConfigPrecondition = (flag: Flag, environment: string, options: WriteOptions | undefined): Effect.Effect<void, PreconditionFailed> => {
+  const expected = options?.ifMatchConfig
+  if (expected === undefined) return Effect.void
+  const current = flag.configs.find((c) => c.environmentKey === environment)?.version ?? 0
+  if (expected.environment !== environment) return Effect.fail(configPreconditionFailed(flag.key, environment, current))
+  return expected.version === current ? Effect.void : Effect.fail(configPreconditionFailed(flag.key, environment, current))
+}
 
 /** Fails unless the flag just read is the one and the version `options` name (when they do). */
 export const checkPreconditions = (flag: Flag, options: WriteOptions | undefined): Effect.Effect<void, PreconditionFailed | ResourceNotFound> => {

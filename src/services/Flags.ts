@@ -8,7 +8,7 @@ import { variationsChanged } from "../domain/definitions/ConfigVersion.js"
 import { type CreateFlagInput, disabledConfig, type Flag, type PatchFlagInput } from "../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../domain/definitions/Targeting.js"
 import type { Environment } from "../domain/definitions/Project.js"
-import type { FlagWithUsage } from "../domain/insights/Usage.js"
+import type { ConfigWithUsage, FlagWithUsage } from "../domain/insights/Usage.js"
 import * as Validation from "../domain/definitions/Validation.js"
 import { projectGraph, validatePrerequisites } from "../domain/definitions/ValidatePrerequisites.js"
 import { environmentNotFound, flagNotFound } from "../domain/NotFound.js"
@@ -20,7 +20,7 @@ import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import * as FlagUsage from "./FlagUsage.js"
-import { checkPreconditions, compareAndSet, type WriteOptions as FlagWriteOptions } from "./FlagVersions.js"
+import { checkConfigPrecondition, checkPreconditions, compareAndSet, type WriteOptions as FlagWriteOptions } from "./FlagVersions.js"
 import { guardDirectWrite } from "./Protection.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
@@ -83,6 +83,15 @@ export interface FlagsShape {
     input: TargetingInput,
     options?: WriteOptions
   ) => Effect.Effect<FlagWithUsage, InvalidRequest | ResourceNotFound | PreconditionFailed | ChangeRequestRequired | StorageError>
+  /**
+   * The flag's configuration in one environment as the API shows it (with its `version` and
+   * `lastEvaluatedAt`); 404 for an unknown project, flag or environment.
+   */
+  readonly targeting: (
+    projectId: string,
+    flagKey: string,
+    environment: string
+  ) => Effect.Effect<ConfigWithUsage, ResourceNotFound | StorageError>
   /**
    * Checks `input` exactly as `replaceTargeting` would, writing nothing: the same 404 for an
    * unknown project, flag or environment and the same 400 with every problem (scheduled changes
@@ -148,7 +157,7 @@ export const make = Effect.gen(function* () {
           description: input.description ?? null,
           type: input.type,
           variations: input.variations,
-          configs: envs.map((env) => disabledConfig(env.key, input.variations)),
+          configs: envs.map((env) => ({ ...disabledConfig(env.key, input.variations), version: 1 })),
           createdAt: now,
           updatedAt: now,
           version: 1
@@ -215,18 +224,22 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
         if (input.variations !== undefined) yield* checkRemovedVariations(projectId, flag, input.variations)
+        const variations = input.variations ?? flag.variations
+        // New variations change what every environment serves: every configuration moves to the new version.
+        const everyConfig = variationsChanged(flag.variations, variations)
         const updated: Flag = {
           ...flag,
           name: input.name ?? flag.name,
           description: input.description !== undefined ? input.description : flag.description,
-          variations: input.variations ?? flag.variations,
+          variations,
+          configs: everyConfig ? flag.configs.map((c) => ({ ...c, version: flag.version + 1 })) : flag.configs,
           version: flag.version + 1,
           updatedAt: now
         }
         yield* compareAndSet(flags.update(projectId, updated, flag.version))
         // Name and description are not served (ConfigVersion.ts): unless the variations changed, no
         // environment's configuration differs, so none is named and no cached snapshot is rebuilt.
-        const served = variationsChanged(flag.variations, updated.variations) ? "all" : []
+        const served = everyConfig ? "all" : []
         return {
           value: updated,
           events: [{ type: "flag.updated", flag: updated }],
@@ -296,6 +309,13 @@ export const make = Effect.gen(function* () {
       if (problems.length > 0) return yield* invalid("Invalid targeting", problems)
     })
 
+  const targeting = Effect.fn("Flags.targeting")(function* (projectId: string, flagKey: string, environment: string) {
+    const shown = yield* viewOne(projectId, yield* stored(projectId, flagKey))
+    const config = shown.configs.find((c) => c.environmentKey === environment)
+    // Every flag has a configuration in every environment of its project: none means no such environment.
+    return config ?? (yield* environmentNotFound(projectId, environment))
+  })
+
   const validateTargeting = Effect.fn("Flags.validateTargeting")(function* (projectId: string, flagKey: string, input: TargetingInput) {
     const flag = yield* stored(projectId, flagKey)
     yield* checkTargeting(projectId, flag, input)
@@ -318,6 +338,7 @@ export const make = Effect.gen(function* () {
     const replaced = yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
+        yield* checkConfigPrecondition(flag, input.environment, options)
         yield* checkTargeting(projectId, flag, input, (environment) => guardDirectWrite(environment, options))
         let next = 0
         const rules: Array<Rule> = input.rules.map((rule) => ({ ...rule, id: rule.id ?? `rule-${freshIds[next++]}` }))
@@ -327,7 +348,8 @@ export const make = Effect.gen(function* () {
           defaultVariationKey: input.defaultVariationKey,
           offVariationKey: input.offVariationKey,
           prerequisites: input.prerequisites ?? [],
-          rules
+          rules,
+          version: flag.version + 1
         }
         const exists = flag.configs.some((c) => c.environmentKey === input.environment)
         const updated: Flag = {
@@ -359,7 +381,7 @@ export const make = Effect.gen(function* () {
     return yield* viewOne(projectId, replaced)
   })
 
-  return Flags.of({ create, list, get, patch, remove, replaceTargeting, validateTargeting })
+  return Flags.of({ create, list, get, patch, remove, replaceTargeting, targeting, validateTargeting })
 })
 
 export const layer = Layer.effect(Flags, make)

@@ -328,4 +328,35 @@ export const auditLogContract: Contract = (it) => {
       expect(yield* log.prune(cutOff, 2)).toBe(0)
       expect((yield* entriesOf(a)).map((e) => e.id)).toEqual([`${a}-new`])
     }))
+
+  it.effect("after(position) reads a project's later entries oldest first, bounded; the events summarize them", () =>
+    Effect.gen(function* () {
+      const log = yield* AuditLog
+      const audit = yield* Audit
+      const projectId = yield* givenProject("development", "production")
+      const other = yield* givenProject("development")
+      const start = yield* audit.head(projectId)
+      const flags = yield* Flags
+      yield* flags.create(projectId, booleanFlag("a"))
+      yield* flags.create(other, booleanFlag("elsewhere"))
+      yield* flags.replaceTargeting(projectId, "a", { environment: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+      yield* flags.create(projectId, booleanFlag("b"))
+      const later = yield* log.after(projectId, start, 100)
+      expect(later.map((row) => [row.entry.action, row.entry.resource.key])).toEqual([
+        ["flag.created", "a"],
+        ["targeting.updated", "a"],
+        ["flag.created", "b"]
+      ])
+      expect(later.map((row) => row.position)).toEqual([...later.map((row) => row.position)].sort((x, y) => x - y))
+      expect(later[0]!.position).toBeGreaterThan(start)
+      expect((yield* log.after(projectId, start, 2)).length).toBe(2)
+      expect((yield* log.after(projectId, later[2]!.position, 100)).length).toBe(0)
+      expect(yield* audit.head(projectId)).toBe(later[2]!.position)
+
+      const events = yield* audit.eventsAfter(projectId, later[0]!.position, 100)
+      expect(events.map((e) => e.event)).toMatchObject([
+        { id: String(later[1]!.position), kind: "targeting.updated", flagKeys: ["a"], environments: ["production"], version: 2, configVersions: { production: 2 } },
+        { kind: "flag.created", flagKeys: ["b"], environments: ["development", "production"], version: 1, configVersions: { development: 1, production: 1 } }
+      ])
+    }))
 }

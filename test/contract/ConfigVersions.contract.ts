@@ -110,4 +110,53 @@ export const configVersionContract: Contract = (it) => {
       expect(yield* servedVersion(projectId, "qa", "a")).toBe(2)
       expect(yield* servedSnapshot(projectId, "development")).toEqual(development)
     }))
+
+  it.effect("each configuration carries the version its environment serves, read back the same", () =>
+    Effect.gen(function* () {
+      const flags = yield* Flags
+      const projectId = yield* givenProject("development", "staging")
+      yield* flags.create(projectId, booleanFlag("a"))
+      const targeted = yield* flags.replaceTargeting(projectId, "a", { environment: "staging", enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+      const renamed = yield* flags.patch(projectId, "a", { name: "Renamed" })
+      for (const flag of [targeted, renamed, yield* flags.get(projectId, "a"), (yield* flags.list(projectId))[0]!]) {
+        expect(flag.configs.map((c) => [c.environmentKey, c.version])).toEqual([["development", 1], ["staging", 2]])
+      }
+      for (const env of ["development", "staging"]) {
+        expect((yield* flags.targeting(projectId, "a", env)).version).toBe(yield* servedVersion(projectId, env, "a"))
+      }
+      const missing = yield* Effect.flip(flags.targeting(projectId, "a", "nowhere"))
+      expect(missing._tag).toBe("ResourceNotFound")
+    }))
+
+  it.effect("If-Match on a configuration conflicts only with changes to it (or to the variations); on the flag, with any change", () =>
+    Effect.gen(function* () {
+      const flags = yield* Flags
+      const projectId = yield* givenProject("development", "staging")
+      yield* flags.create(projectId, booleanFlag("a"))
+      const turnOn = (environment: string) => ({ environment, enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+      const stagingAt = (yield* flags.targeting(projectId, "a", "staging")).version
+      // Someone changes development, then the name: a staging save based on staging's version still goes through.
+      yield* flags.replaceTargeting(projectId, "a", turnOn("development"))
+      yield* flags.patch(projectId, "a", { description: "Described" })
+      const saved = yield* flags.replaceTargeting(projectId, "a", turnOn("staging"), { ifMatchConfig: { environment: "staging", version: stagingAt } })
+      expect(saved.version).toBe(4)
+      expect(saved.configs.find((c) => c.environmentKey === "staging")!.version).toBe(4)
+      // The same save again, on the version it had: staging changed since, so 412 naming staging's version.
+      const stale = yield* Effect.flip(flags.replaceTargeting(projectId, "a", turnOn("staging"), { ifMatchConfig: { environment: "staging", version: stagingAt } }))
+      expect(stale).toMatchObject({ _tag: "PreconditionFailed", currentVersion: 4, environment: "staging" })
+      // New variations change what every environment serves: a save based on the old one is refused.
+      const developmentAt = (yield* flags.targeting(projectId, "a", "development")).version
+      const flag = yield* flags.get(projectId, "a")
+      yield* flags.patch(projectId, "a", { variations: flag.variations.map((v) => ({ ...v, name: v.key.toUpperCase() })) })
+      const afterVariations = yield* Effect.flip(flags.replaceTargeting(projectId, "a", turnOn("development"), { ifMatchConfig: { environment: "development", version: developmentAt } }))
+      expect(afterVariations).toMatchObject({ _tag: "PreconditionFailed", currentVersion: 5, environment: "development" })
+      // The flag's version stays flag-wide: any change to the flag makes it stale.
+      const flagAt = (yield* flags.get(projectId, "a")).version
+      yield* flags.replaceTargeting(projectId, "a", { ...turnOn("development"), enabled: false })
+      const flagWide = yield* Effect.flip(flags.replaceTargeting(projectId, "a", turnOn("staging"), { ifMatch: flagAt }))
+      expect(flagWide).toMatchObject({ _tag: "PreconditionFailed", currentVersion: 6 })
+      expect((flagWide as { environment?: string }).environment).toBeUndefined()
+      // Nothing of a refused write remains.
+      expect((yield* flags.get(projectId, "a")).version).toBe(6)
+    }))
 }

@@ -38,8 +38,10 @@ export const environmentCopyContract: Contract = (it) => {
       for (const key of ["a", "b"]) {
         const flag = yield* flags.get(projectId, key)
         const [fromConfig, toConfig] = ["staging", "production"].map((env) => flag.configs.find((c) => c.environmentKey === env)!)
-        expect({ ...toConfig, environmentKey: "staging" }).toEqual(fromConfig)
+        // The copy is the target's own change: its version is the flag's new one, the source keeps its own.
+        expect({ ...toConfig, environmentKey: "staging", version: fromConfig!.version }).toEqual(fromConfig)
         expect(flag.version).toBe(3)
+        expect(toConfig!.version).toBe(3)
       }
       expect((yield* flags.get(projectId, "c")).version).toBe(1)
       const events = (yield* outbox.list(projectId)).slice(before)

@@ -24,8 +24,8 @@ export const flagContract: Contract = (it) => {
       // The flag as the API shows it: never evaluated, and new, so not stale.
       expect(created).toMatchObject({ key: "new-checkout", name: "New checkout", type: "boolean", version: 1, stale: false })
       expect(created.configs).toEqual([
-        { environmentKey: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [], lastEvaluatedAt: null },
-        { environmentKey: "staging", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [], lastEvaluatedAt: null }
+        { environmentKey: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [], version: 1, lastEvaluatedAt: null },
+        { environmentKey: "staging", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [], version: 1, lastEvaluatedAt: null }
       ])
       expect(created.createdAt).toBe(created.updatedAt)
       expect(yield* flags.get(projectId, "new-checkout")).toEqual(created)

@@ -91,8 +91,11 @@ export const projectContract: Contract = (it) => {
         offVariationKey: "blue",
         prerequisites: [],
         rules: [],
+        // The new configuration serves the flag's new version; development's is untouched.
+        version: 2,
         lastEvaluatedAt: null
       })
+      expect(color.configs[0]!.version).toBe(1)
       expect(limit.configs[1]).toMatchObject({ defaultVariationKey: "only", offVariationKey: "only", enabled: false })
       expect(color.version).toBe(2)
       expect(limit.version).toBe(2)

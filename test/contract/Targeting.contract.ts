@@ -61,8 +61,11 @@ export const targetingContract: Contract = (it) => {
         offVariationKey: "off",
         prerequisites: [],
         rules: [],
+        version: 4,
         lastEvaluatedAt: null
       })
+      // Development's configuration kept its own version through the three production writes.
+      expect(cleared.configs.find((c) => c.environmentKey === "development")!.version).toBe(1)
     }))
 
   it.effect("is all-or-nothing: an invalid rule changes nothing, records no event, keeps the revision", () =>

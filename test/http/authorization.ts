@@ -210,6 +210,13 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "get")).key}` })
   },
   {
+    name: "GET /v1/projects/{p}/flags/{f}/targeting",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "get-targeting")).key}/targeting?environment=development` })
+  },
+  {
     name: "PATCH /v1/projects/{p}/flags/{f}",
     kind: "management",
     needs: "write",
@@ -339,6 +346,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/keys/${(await freshKey(t, n)).id}` })
   },
   { name: "GET /v1/projects/{p}/audit", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/audit" }) },
+  { name: "GET /v1/projects/{p}/events", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/events" }) },
   {
     name: "POST /v1/projects/{p}/flags/{f}/schedules",
     kind: "management",
@@ -554,12 +562,12 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
 ]
 
 /**
- * `request`, except that a successful `GET /v1/stream` never ends: its status and headers are
+ * `request`, except that a successful `GET /v1/stream` (or `.../events`) never ends: its status and headers are
  * enough, so the stream is dropped once they arrive (its body is never read).
  */
 const requestOrStream = async (...args: Parameters<typeof request>): Promise<Reply> => {
   const [base, method, path, options = {}] = args
-  if (!path.startsWith("/v1/stream")) return request(...args)
+  if (!path.startsWith("/v1/stream") && !/^\/v1\/projects\/[^/]+\/events$/.test(path)) return request(...args)
   const headers: Record<string, string> = { ...options.headers }
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`
   const controller = new AbortController()

@@ -80,7 +80,7 @@ for (const [backend, database] of Object.entries(databases)) {
       expect(settled.status).toBe("applied")
       const flag = (await call("GET", "/v1/projects/p1/flags/launch")).body as Record<string, any>
       expect(flag.version).toBe(2)
-      expect(flag.configs.find((c: any) => c.environmentKey === "production")).toEqual({ environmentKey: "production", ...turnOn, prerequisites: [], lastEvaluatedAt: null })
+      expect(flag.configs.find((c: any) => c.environmentKey === "production")).toEqual({ environmentKey: "production", ...turnOn, prerequisites: [], version: 2, lastEvaluatedAt: null })
       expect(Date.parse(flag.updatedAt)).toBeGreaterThanOrEqual(Date.parse(at))
       expect(Date.parse(flag.updatedAt)).toBeLessThanOrEqual(Date.parse(at) + 2000)
     }, 30_000)

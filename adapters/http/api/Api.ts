@@ -28,7 +28,7 @@ import { TargetingInput } from "../../../src/domain/definitions/Targeting.js"
 import { CopyEnvironmentInput } from "../../../src/domain/definitions/CopyEnvironmentInput.js"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../src/domain/webhooks/WebhookDelivery.js"
-import { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
+import { ConfigWithUsage, FlagWithUsage } from "../../../src/domain/insights/Usage.js"
 import * as Errors from "../shared/Errors.js"
 import * as Examples from "./Examples.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, ExplainRequest, FlagEvalQuery, strict } from "../shared/EvaluationRequests.js"
@@ -42,6 +42,8 @@ import { AuthGroup, MeGroup, MembersGroup, UsersGroup } from "./People.js"
 import { ChangeRequestsGroup } from "./ChangeRequests.js"
 import { SchedulesGroup } from "./Schedules.js"
 import { StreamsGroup } from "./Streams.js"
+import { IfMatchHeaders, TargetingIfMatchHeaders, TargetingQuery } from "./Versioning.js"
+import { EventsGroup } from "./Events.js"
 
 // The resources with their examples: one instance of each, so every operation refers to one component.
 const ProjectDoc = Project.annotations({ examples: [Examples.project] })
@@ -66,15 +68,6 @@ const CopiedFlagsDoc = dataOf(Schema.String).annotations({
 
 export const ConfigHeaders = Schema.Struct({
   "if-none-match": Schema.optional(Schema.String)
-})
-
-/** Optimistic concurrency on the writes to a flag: the version (the flag's `ETag`) the change is based on. */
-export const IfMatchHeaders = Schema.Struct({
-  "if-match": Schema.optional(
-    Schema.String.annotations({
-      description: "The flag's ETag (its version, e.g. \"3\") the change is based on; 412 when it is no longer current. Without it the last writer wins."
-    })
-  )
 })
 
 /** `GET .../flags?status=stale`: only the stale flags. */
@@ -190,14 +183,21 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
     "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version. 409 while another flag names it as a prerequisite."
   ))
   .add(described(
+    HttpApiEndpoint.get("getTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
+      .setUrlParams(TargetingQuery)
+      .addSuccess(ConfigWithUsage.annotations({ examples: [Examples.flagWithUsage.configs[0]!] })),
+    "Get a flag's targeting in one environment",
+    "The flag's configuration in `environment`, with its `version` and `lastEvaluatedAt`. The `ETag` response header is `\"<environment>:<version>\"`: send it in `If-Match` on PUT .../targeting to be refused (412) only when this environment's configuration, or the flag's variations, changed since, so that people editing different environments of one flag never block each other. 404 for an unknown environment."
+  ))
+  .add(described(
     HttpApiEndpoint.put("replaceTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
       .setPayload(strict(TargetingInput).annotations({ examples: [Examples.replaceTargeting] }))
-      .setHeaders(IfMatchHeaders)
+      .setHeaders(TargetingIfMatchHeaders)
       .addSuccess(FlagDoc)
       .addError(Errors.PreconditionFailed)
       .addError(Errors.Conflict),
     "Replace a flag's targeting in one environment",
-    "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing. With `If-Match`, 412 unless the flag is still at that version. In a protected environment a person's change needs an approved change request: 409 `change_request_required` (server keys write directly)."
+    "Replaces the whole configuration of the flag in one environment: on/off, the default and off variations, and the rules, evaluated in order. A rule serves exactly one of `variationKey` and `rollout`; rule ids are assigned when missing. With `If-Match` naming the flag's ETag, 412 unless the flag is still at that version; naming this environment's targeting ETag (`\"<environment>:<version>\"`), 412 only when this environment's configuration or the flag's variations changed since (a change to another environment, or to the name or description, does not conflict); an ETag of another environment's targeting is a 400. The `ETag` answered is the flag's; the configuration's new version is in `configs`. In a protected environment a person's change needs an approved change request: 409 `change_request_required` (server keys write directly)."
   ))
   .middleware(ManagementAuth)
   .addError(Errors.NotFound)
@@ -373,6 +373,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(SchedulesGroup)
   .add(ChangeRequestsGroup)
   .add(AuditGroup)
+  .add(EventsGroup)
   .add(EvaluationGroup)
   .add(OfrepGroup)
   .add(StreamsGroup)

@@ -117,7 +117,8 @@ export const flag: Flag = {
         conditions: [],
         rollout: { variations: [{ variationKey: "on", weight: 10_000 }, { variationKey: "off", weight: 90_000 }] }
       }
-    ]
+    ],
+    version: 3
   }],
   createdAt: "2026-11-23T09:00:02.000Z",
   updatedAt: "2026-11-23T09:05:00.000Z",
@@ -251,7 +252,7 @@ export const changeRequest: ChangeRequest = {
 export const flagWithUsage: FlagWithUsage = {
   ...flag,
   // A flag just created has never been evaluated; once it has, `lastEvaluatedAt` is an ISO 8601 instant.
-  configs: flag.configs.map((config) => ({ ...config, lastEvaluatedAt: null })),
+  configs: flag.configs.map((config) => ({ ...config, version: config.version ?? flag.version, lastEvaluatedAt: null })),
   stale: false
 }
 

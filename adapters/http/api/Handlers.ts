@@ -14,7 +14,7 @@ import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Audit } from "../../../src/services/Audit.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
-import { Flags } from "../../../src/services/Flags.js"
+import { Flags, type WriteOptions as FlagWriteOptions } from "../../../src/services/Flags.js"
 import { Projects } from "../../../src/services/Projects.js"
 import { Schedules } from "../../../src/services/Schedules.js"
 import { Segments } from "../../../src/services/Segments.js"
@@ -26,13 +26,14 @@ import { FlagportApi } from "./Api.js"
 import { allowedBy, asEnvelopes, mapped, mayWrite } from "./Calling.js"
 import { ChangeRequestsLive } from "./ChangeRequestHandlers.js"
 import { PeopleLive } from "./PeopleHandlers.js"
+import { EventsLive } from "./EventsLive.js"
 import { EvaluationPrincipal, ManagementAccess } from "./Security.js"
 import { Authentication } from "../shared/Authentication.js"
 import * as Errors from "../shared/Errors.js"
 import { EvaluationLaneService, type EvaluationLaneShape, type LaneRequest, type LaneResponse, type OfrepRoute } from "../shared/EvaluationLaneService.js"
 import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.js"
 import * as Health from "./Health.js"
-import { etagOf, parseIfMatch } from "../shared/Versions.js"
+import { configEtagOf, etagOf, parseIfMatch } from "../shared/Versions.js"
 
 /** Answers with the flag and its version as the `ETag` header. */
 const withEtag = <F extends { readonly version: number }>(flag: F) =>
@@ -41,10 +42,25 @@ const withEtag = <F extends { readonly version: number }>(flag: F) =>
     flag
   )
 
-/** The version `If-Match` requires (undefined: none), or the 400. */
-const ifMatchOf = (headers: { readonly "if-match"?: string | undefined }) => {
+/**
+ * What `If-Match` requires, or the 400: the flag's version, or (only on a targeting write to
+ * `environment`) that environment's configuration's version.
+ */
+const ifMatchOf = (headers: { readonly "if-match"?: string | undefined }, targeting?: string) => {
   const parsed = parseIfMatch(headers["if-match"])
-  return parsed instanceof Errors.BadRequest ? Effect.fail(parsed) : Effect.succeed({ ifMatch: parsed.version })
+  if (parsed instanceof Errors.BadRequest) return Effect.fail(parsed)
+  if (parsed.environment === undefined) return Effect.succeed<FlagWriteOptions>({ ifMatch: parsed.version })
+  if (targeting === undefined) {
+    return Effect.fail(Errors.badRequest("If-Match names the targeting of one environment; this write takes the flag's ETag, such as \"3\".", [
+      { path: "If-Match", message: "expected the flag's ETag (GET .../flags/{flagKey})" }
+    ]))
+  }
+  if (parsed.environment !== targeting) {
+    return Effect.fail(Errors.badRequest(`If-Match names the targeting of '${parsed.environment}', but this write replaces the targeting of '${targeting}'.`, [
+      { path: "If-Match", message: `expected the ETag of '${targeting}' (GET .../targeting?environment=${targeting}) or the flag's` }
+    ]))
+  }
+  return Effect.succeed<FlagWriteOptions>({ ifMatchConfig: { environment: parsed.environment, version: parsed.version } })
 }
 
 /** 403 unless the caller may make a key bound to `environment` (Policy.authorizeKeyCreation: never wider than itself). */
@@ -103,6 +119,15 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
       })
     )
     .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag)))
+    // One environment's configuration, with its own ETag (a targeting PUT naming it conflicts only with changes there).
+    .handle("getTargeting", ({ path, urlParams }) =>
+      Effect.flatMap(Flags, (flags) =>
+        Effect.flatMap(mapped(flags.targeting(path.projectId, path.flagKey, urlParams.environment)), (config) =>
+          Effect.as(
+            HttpApp.appendPreResponseHandler((_request, response) =>
+              Effect.succeed(HttpServerResponse.setHeader(response, "etag", configEtagOf(config.environmentKey, config.version)))),
+            config
+          ))))
     .handle("patch", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)
@@ -120,7 +145,7 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
     .handle("replaceTargeting", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         yield* mayWrite(payload.environment)
-        const options = yield* ifMatchOf(headers)
+        const options = yield* ifMatchOf(headers, payload.environment)
         const flags = yield* Flags
         return yield* Effect.flatMap(mapped(flags.replaceTargeting(path.projectId, path.flagKey, payload, options)), withEtag)
       })
@@ -352,6 +377,7 @@ export const HandlersLive = Layer.mergeAll(
   SchedulesLive,
   ChangeRequestsLive,
   AuditLive,
+  EventsLive,
   EvaluationLive,
   OfrepLive,
   InsightsLive,

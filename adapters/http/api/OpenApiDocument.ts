@@ -13,6 +13,7 @@
  */
 import * as JSONSchema from "effect/JSONSchema"
 import { WebhookEvent, WebhookEventType } from "../../../src/domain/webhooks/Webhook.js"
+import { ManagementEvent } from "../../../src/domain/audit/ManagementEvent.js"
 
 type Json = Record<string, unknown>
 
@@ -178,8 +179,18 @@ const declareHeadersTooLarge = (spec: Json): void => {
   }
 }
 
+/** The data of the management events stream's `change` events, as a component (the stream itself is text). */
+const describeManagementEvent = (spec: Json): void => {
+  JSONSchema.fromAST(ManagementEvent.ast, {
+    definitions: schemasOf(spec) as Record<string, JSONSchema.JsonSchema7>,
+    definitionPath: "#/components/schemas/",
+    target: "openApi3.1"
+  })
+}
+
 export const finishDocument = <S extends Json>(spec: S): S => {
   declareHeadersTooLarge(spec)
+  describeManagementEvent(spec)
   describeWebhooks(spec)
   removeBuiltInDecodeError(spec)
   ruleServesExactlyOne(spec)

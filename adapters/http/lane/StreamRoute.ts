@@ -34,7 +34,7 @@ import * as FastDecode from "./FastDecode.js"
 import type { LaneRequest } from "../shared/EvaluationLaneService.js"
 import type { SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
-import { RETRY_AFTER_SECONDS, refusalMessage, type StreamLimits } from "./StreamLimits.js"
+import { RETRY_AFTER_SECONDS, refusalMessage, type StreamLimits } from "../shared/StreamLimits.js"
 import * as Errors from "../shared/Errors.js"
 
 export interface StreamRouteOptions {

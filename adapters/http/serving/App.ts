@@ -33,6 +33,7 @@ import { EvaluationAuthLive, ManagementAuthLive, SessionAuthLive, SignInBodyChec
 import { HandlersLive } from "../api/Handlers.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
 import * as EvaluationLaneLayer from "../lane/EvaluationLaneLayer.js"
+import * as ManagementEvents from "../api/EventsLive.js"
 import * as Authentication from "../shared/Authentication.js"
 import * as OidcRoutes from "../signin/OidcRoutes.js"
 import * as Docs from "./Docs.js"
@@ -111,6 +112,8 @@ export const layer = (options: HttpOptions = {}) => {
   )
   return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
     Layer.provideMerge(EvaluationLaneLayer.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
+    // The management events streams (the same stream limits as the lane's change streams).
+    Layer.provideMerge(ManagementEvents.layer(options.lane?.streamLimits === undefined ? {} : { streamLimits: options.lane.streamLimits })),
     // One authenticator (and key cache) for both paths, built beside them, not inside either.
     Layer.provideMerge(Authentication.layer({
       prefix: normalizePrefix(options.prefix),

@@ -6,6 +6,7 @@
  * encoder writes exactly the wire envelope (no `_tag`) and the OpenAPI document shows it.
  * The lean evaluation lane uses `envelopeOf` + `statusOf` to write the very same bytes.
  */
+import { configEtagOf, etagOf } from "./VersionTags.js"
 import { HttpApiSchema } from "@effect/platform"
 import * as Schema from "effect/Schema"
 import { Problem } from "../../../src/domain/Errors.js"
@@ -128,9 +129,17 @@ export const forbidden = (message: string) => new ForbiddenError({ error: { code
 export const notFound = (message: string) => new NotFound({ error: { code: "not_found", message } })
 export const conflict = (message: string) => new Conflict({ error: { code: "conflict", message } })
 export const changeRequestRequired = (message: string) => new Conflict({ error: { code: "change_request_required", message } })
-export const preconditionFailed = (message: string, currentVersion: number) =>
+/** The 412; `environment` when the version is that environment's configuration's (its ETag then names both). */
+export const preconditionFailed = (message: string, currentVersion: number, environment?: string) =>
   new PreconditionFailed({
-    error: { code: "precondition_failed", message, details: [{ path: "If-Match", message: `the current version is "${currentVersion}"` }] }
+    error: {
+      code: "precondition_failed",
+      message,
+      details: [{
+        path: "If-Match",
+        message: `the current version is ${environment === undefined ? etagOf(currentVersion) : configEtagOf(environment, currentVersion)}`
+      }]
+    }
   })
 export const payloadTooLarge = () =>
   new PayloadTooLarge({ error: { code: "payload_too_large", message: "The request body is larger than 1 MiB." } })
@@ -179,7 +188,7 @@ const ENVELOPE = {
   ChangeRequestRequired: (error: ChangeRequestRequired) => changeRequestRequired(error.message),
   Unauthenticated: (error: Unauthenticated) => unauthorized(error.message),
   Forbidden: (error: Forbidden) => forbidden(error.message),
-  PreconditionFailed: (error: VersionMismatch) => preconditionFailed(error.message, error.currentVersion),
+  PreconditionFailed: (error: VersionMismatch) => preconditionFailed(error.message, error.currentVersion, error.environment),
   ServiceUnavailable: (error: ServiceUnavailable) => unavailable(error.message),
   RateLimited: (error: RateLimited) => signInLimited(error.message),
   StorageError: () => internalError()

@@ -39,6 +39,7 @@ export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
   "GET /v1/projects/{projectId}/flags/{flagKey}": read,
   "PATCH /v1/projects/{projectId}/flags/{flagKey}": write,
   "DELETE /v1/projects/{projectId}/flags/{flagKey}": write,
+  "GET /v1/projects/{projectId}/flags/{flagKey}/targeting": read,
   "PUT /v1/projects/{projectId}/flags/{flagKey}/targeting": write,
   "GET /v1/projects/{projectId}/flags/{flagKey}/insights": read,
 
@@ -65,6 +66,8 @@ export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
   "DELETE /v1/projects/{projectId}/segments/{segmentKey}": write,
 
   "GET /v1/projects/{projectId}/audit": read,
+  // The live form of the audit log (each event is a summary of one entry).
+  "GET /v1/projects/{projectId}/events": read,
   "GET /v1/projects/{projectId}/codegen/typescript": read,
 
   // Webhooks, keys and members are the project admin's (reading them too: a webhook's URL and a

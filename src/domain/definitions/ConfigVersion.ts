@@ -29,7 +29,7 @@ export const variationsChanged = (before: ReadonlyArray<Variation>, after: Reado
 
 /** Whether a configuration serves differently after a write (no prerequisites and an empty list are the same). */
 export const servedConfigChanged = (before: EnvironmentConfig, after: EnvironmentConfig): boolean =>
-  !sameJson({ ...before, prerequisites: before.prerequisites ?? [] }, { ...after, prerequisites: after.prerequisites ?? [] })
+  !sameJson({ ...before, prerequisites: before.prerequisites ?? [], version: undefined }, { ...after, prerequisites: after.prerequisites ?? [], version: undefined })
 
 /**
  * The version a configuration gets when a whole flag is written at `newVersion`: the one it had

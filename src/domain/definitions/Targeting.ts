@@ -75,7 +75,15 @@ export const EnvironmentConfig = Schema.Struct({
   defaultVariationKey: Schema.String,
   offVariationKey: Schema.String,
   prerequisites: Schema.optional(Schema.Array(Prerequisite)),
-  rules: Schema.Array(Rule)
+  rules: Schema.Array(Rule),
+  /**
+   * The configuration's own version (ConfigVersion.ts): the flag's version as of the last change
+   * to what this environment serves. Storage sets it on every read and ignores it on writes
+   * (it decides the version itself); absent only in a configuration being built for a write.
+   */
+  version: Schema.optional(Schema.Number.annotations({
+    description: "This configuration's version: the flag's version as of the last change to this environment's targeting or to the flag's variations. Its `ETag` (GET .../targeting) is `\"<environmentKey>:<version>\"`."
+  }))
 }).annotations(documentName("Targeting"))
 export type EnvironmentConfig = typeof EnvironmentConfig.Type
 

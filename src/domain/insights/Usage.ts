@@ -15,6 +15,9 @@ const DAY_MS = 86_400_000
 
 export const ConfigWithUsage = Schema.Struct({
   ...EnvironmentConfig.fields,
+  version: Schema.Number.annotations({
+    description: "This configuration's version: the flag's version as of the last change to this environment's targeting or to the flag's variations (a change elsewhere leaves it). Its `ETag` (GET .../targeting?environment=) is `\"<environmentKey>:<version>\"`; send that in `If-Match` on PUT .../targeting to conflict only with changes to this environment."
+  }),
   lastEvaluatedAt: Schema.NullOr(Schema.String).annotations({
     description:
       "When the flag was last evaluated in this environment (server-side or reported by an SDK), including as a prerequisite of a flag evaluated there; null: never."
@@ -96,6 +99,8 @@ export const withUsage = (
   now: number,
   staleAfterDays: number
 ): FlagWithUsage => {
-  const configs = flag.configs.map((config) => ({ ...config, lastEvaluatedAt: lastEvaluated(config.environmentKey) }))
+  // Storage sets every read configuration's version and each write sets the ones it changes; the
+  // flag's own version is only the bound a configuration never passes.
+  const configs = flag.configs.map((config) => ({ ...config, version: config.version ?? flag.version, lastEvaluatedAt: lastEvaluated(config.environmentKey) }))
   return { ...flag, configs, stale: isStale(flag.createdAt, configs.map((c) => c.lastEvaluatedAt), now, staleAfterDays) }
 }

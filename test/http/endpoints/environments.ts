@@ -19,6 +19,8 @@ export const environments = ({ call, expectError }: Endpoints) =>
         offVariationKey: "C",
         prerequisites: [],
         rules: [],
+        // The flag's version after the new environment's configuration was added.
+        version: 2,
         lastEvaluatedAt: null
       })
     })
@@ -50,7 +52,7 @@ export const environmentCopy = ({ call, expectError }: Endpoints) =>
       expect(copied.status).toBe(200)
       expect(copied.body).toEqual({ data: ["copy-a"] })
       const a = (await call("GET", "/v1/projects/p2/flags/copy-a")).body as { version: number; configs: Array<Record<string, unknown>> }
-      expect(a.configs.find((c) => c.environmentKey === "production")).toEqual({ ...targeting, environment: undefined, environmentKey: "production", prerequisites: [], lastEvaluatedAt: null })
+      expect(a.configs.find((c) => c.environmentKey === "production")).toEqual({ ...targeting, environment: undefined, environmentKey: "production", prerequisites: [], version: 3, lastEvaluatedAt: null })
       expect(a.version).toBe(3)
       expectError("copy.staleIfMatch", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "qa", flags: ["copy-a"] }, { headers: { "if-match": '"2"' } }), 412, "precondition_failed")
       expectError("copy.ifMatchWithoutOneFlag", await call("POST", "/v1/projects/p2/environments/production/copy", { from: "qa" }, { headers: { "if-match": '"3"' } }), 400, "invalid_request")

@@ -1,0 +1,138 @@
+/**
+ * `GET /v1/projects/{projectId}/events`: the management events stream (EventsHub.ts), behind the
+ * management security middleware (a key, or a person's session; `read` in the project). The hub
+ * lives as long as the HTTP layer: it listens to the change feed, and its streams end before the
+ * database closes.
+ */
+import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import { authorizeCaller } from "../../../src/domain/auth/Access.js"
+import { requirementOf } from "../../../src/domain/auth/Permissions.js"
+import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
+import { Audit } from "../../../src/services/Audit.js"
+import { Authentication, authenticateRequest } from "../shared/Authentication.js"
+import * as Errors from "../shared/Errors.js"
+import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.js"
+import { runtimeBridge } from "../shared/RuntimeBridge.js"
+import { RETRY_AFTER_SECONDS, refusalMessage, StreamLimits, streamLimitsConfig, type StreamLimitValues } from "../shared/StreamLimits.js"
+import { FlagportApi } from "./Api.js"
+import { headersOf } from "./Auth.js"
+import { mapped } from "./Calling.js"
+import { EventsHub } from "./EventsHub.js"
+import { ManagementAccess } from "./Security.js"
+
+/** Entries read at once by one channel. */
+const BATCH = 200
+
+const ROUTE = "/v1/projects/{projectId}/events"
+
+export interface ManagementEventsShape {
+  readonly hub: EventsHub
+  readonly limits: StreamLimits
+}
+
+export class ManagementEvents extends Context.Tag("@flagport/http/ManagementEvents")<ManagementEvents, ManagementEventsShape>() {}
+
+export interface EventsConfig {
+  readonly streamLimits?: Partial<StreamLimitValues>
+  /** How often channels read and credentials are rechecked (1 s). */
+  readonly pollMs?: number
+}
+
+/** The hub over the audit log and the change feed; every stream ends when the layer closes. */
+export const layer = (config: EventsConfig = {}): Layer.Layer<ManagementEvents, never, Audit | ChangeFeed> =>
+  Layer.scoped(
+    ManagementEvents,
+    Effect.gen(function* () {
+      const audit = yield* Audit
+      const feed = yield* ChangeFeed
+      const bridge = yield* runtimeBridge
+      const limits = new StreamLimits({ ...(yield* Effect.orDie(streamLimitsConfig)), ...config.streamLimits })
+      const hub = new EventsHub({
+        read: (projectId, after) => bridge.run(audit.eventsAfter(projectId, after, BATCH)),
+        logError: (cause) => bridge.logInternal(cause),
+        batch: BATCH,
+        ...(config.pollMs === undefined ? {} : { pollMs: config.pollMs })
+      })
+      yield* feed.subscribe((change) => {
+        if (change._tag === "ConfigChanged") hub.changed(change.projectId)
+        else hub.recheck()
+      })
+      yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))
+      return { hub, limits }
+    })
+  )
+
+/** Where a stream starts: after `Last-Event-ID` when it is a position at or below the latest, else at the latest. */
+export const startOf = (lastEventId: string | undefined, latest: number): number => {
+  if (lastEventId === undefined || !/^(0|[1-9][0-9]{0,15})$/.test(lastEventId.trim())) return latest
+  return Math.min(Number(lastEventId.trim()), latest)
+}
+
+/** Whether the request's credentials may still read the project (401 or 403/404 now: no). */
+const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: string) => {
+  const requirement = requirementOf("GET", ROUTE)!
+  return authenticateRequest(headersOf(request)).pipe(
+    Effect.map(({ caller }) => Either.isRight(authorizeCaller(caller, requirement, projectId))),
+    // A failing key store is not a revocation: the stream stays (the failure is logged).
+    Effect.catchIf((error): error is Errors.Unauthorized => error instanceof Errors.Unauthorized, () => Effect.succeed(false))
+  )
+}
+
+const encoder = new TextEncoder()
+
+const eventStream = (opening: StreamOpening): Stream.Stream<Uint8Array> =>
+  Stream.async<Uint8Array>((emit) => {
+    const detach = opening.start({
+      write: (chunk) => void emit.single(encoder.encode(chunk)),
+      end: () => void emit.end()
+    })
+    return Effect.sync(detach)
+  })
+
+/** 429 in the envelope, with `Retry-After`. */
+const tooMany = (message: string) =>
+  HttpServerResponse.unsafeJson({ error: Errors.tooManyRequests(message).error }, {
+    status: 429,
+    headers: { "retry-after": String(RETRY_AFTER_SECONDS) }
+  })
+
+export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers) =>
+  handlers.handleRaw("stream", ({ path, request }) =>
+    Effect.gen(function* () {
+      const access = yield* ManagementAccess
+      const { hub, limits } = yield* ManagementEvents
+      const auth = yield* Authentication
+      const latest = yield* mapped(Effect.flatMap(Audit, (audit) => audit.head(path.projectId)))
+      const start = startOf(request.headers["last-event-id"], latest)
+      const holder = access.actor.keyId ?? `user:${access.actor.userId ?? ""}`
+      const address = request.remoteAddress._tag === "Some" ? request.remoteAddress.value : undefined
+      const over = limits.check(holder, address)
+      if (over !== undefined) return tooMany(refusalMessage(over, limits.limits))
+      const release = limits.take(holder, address)
+      // Given back if the transport never starts the stream (the client left first).
+      const unstarted = setTimeout(release, 10_000)
+      unstarted.unref()
+      const run = (yield* runtimeBridge).run
+      const opening = hub.open(path.projectId, start, {
+        // In memory only (never logged): the same credentials are asked once for all their streams.
+        key: request.headers.authorization ?? request.headers.cookie ?? holder,
+        check: () => run(Effect.provideService(stillAllowed(request, path.projectId), Authentication, auth))
+      })
+      const stream = eventStream({
+        start: (sink) => {
+          clearTimeout(unstarted)
+          const detach = opening.start(sink)
+          return () => {
+            release()
+            detach()
+          }
+        }
+      })
+      return HttpServerResponse.stream(stream, { status: 200, headers: EVENT_STREAM_HEADERS, contentType: EVENT_STREAM_HEADERS["content-type"] })
+    })
+  ))
