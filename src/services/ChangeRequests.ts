@@ -31,6 +31,7 @@ import {
 } from "../domain/changes/ChangeRequest.js"
 import { type ChangeRequestAction, decide, statusWith } from "../domain/changes/ChangeRequestRules.js"
 import type { Flag } from "../domain/definitions/Flag.js"
+import { graphProblem, projectGraph } from "../domain/definitions/ValidatePrerequisites.js"
 import { Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { changeRequestNotFound, environmentNotFound } from "../domain/NotFound.js"
 import type { ChangeRequestEventType } from "../domain/webhooks/Webhook.js"
@@ -183,6 +184,15 @@ export const make = Effect.gen(function* () {
           continue
         }
         checked.push({ flagKey: change.flagKey, baseVersion: result.right.version, before: shownConfig(result.right, environment), after })
+      }
+      // Each change passed alone; applied together their prerequisites must still be evaluable (the
+      // apply would refuse a cycle only after the approvals).
+      if (problems.length === 0 && checked.length > 1 && checked.some((c) => (c.after.prerequisites ?? []).length > 0)) {
+        const together = graphProblem(
+          projectGraph(yield* flagRepo.list(projectId), environment),
+          new Map(checked.map((c) => [c.flagKey, (c.after.prerequisites ?? []).map((p) => p.flagKey)]))
+        )
+        if (together !== undefined) problems.push({ path: "changes", message: `the changes together would leave the flags unevaluable: ${together}` })
       }
       if (problems.length > 0) return yield* new InvalidRequest({ message: "Invalid change request", details: problems })
       return { changes: checked, requiredApprovals: env.value.requiredApprovals }

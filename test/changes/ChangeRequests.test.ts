@@ -169,6 +169,14 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect((await as(editor, "POST", CRS, { title: "x", environment: "production", changes: [] })).status).toBe(400)
     expect((await as(editor, "POST", CRS, { title: "x", environment: "production", changes: [{ flagKey: "nope", targeting: targeting(true) }] })).status).toBe(404)
     expect((await as(editor, "GET", `${CRS}/nope`)).status).toBe(404)
+    // Each change alone is fine; together they would make a prerequisite cycle, which the apply
+    // would refuse after the approvals: refused when opened, as the PUT refuses a cycle.
+    const requiring = (flagKey: string) => ({ ...targeting(true), prerequisites: [{ flagKey, variationKey: "a" }] })
+    const cycle = await as(editor, "POST", CRS, { title: "Cycle", environment: "production", changes: [{ flagKey: "f", targeting: requiring("g") }, { flagKey: "g", targeting: requiring("f") }] })
+    expect(cycle.status, cycle.text).toBe(400)
+    expect((cycle.body as { error: { details: unknown } }).error.details).toEqual([
+      { path: "changes", message: 'the changes together would leave the flags unevaluable: flag "f": prerequisites form a cycle: f -> g -> f' }
+    ])
   })
 
   it("the conflict: a flag that moved on is named, nothing is applied, the request stays approved", async () => {
