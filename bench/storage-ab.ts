@@ -7,9 +7,10 @@
  * revision REV (A), both over one SqlClient and one database seeded once (the flags of
  * bench/storage.bench.ts: FLAGS string flags with 3 variations and 2 rules in each of 3
  * environments). Rounds alternate A and B (who goes first alternates too), so both see the same
- * machine; each round times `snapshotFlags(project, "production")`, the read behind a snapshot
- * load, then `list(project)`. Process CPU time is reported (wall time follows the machine's load),
- * medians per backend and the ratio B / A. Before timing, A and B must read the same flags.
+ * machine; each round changes one flag's production rules, then times `snapshotFlags(project,
+ * "production")` (the read behind a snapshot load) twice, with the repository kept since the start
+ * (a reload after a write) and with one made afresh (a first read), then `list(project)`. Process
+ * CPU time is reported (wall time follows the machine's load), medians and the ratios B / A. Before timing, A and B must read the same flags.
  * SQLite is a temp file; PostgreSQL an embedded server started here (or
  * FLAGPORT_BENCH_DATABASE_URL, a database that may be wiped).
  */
@@ -116,22 +117,33 @@ const measure = (backend: string, makeA: typeof SqlFlagRepository.make) =>
     if (snapshotB.length !== FLAGS || !isDeepStrictEqual(snapshotA, snapshotB) || !isDeepStrictEqual(listA, listB)) {
       throw new Error("A and B read different flags")
     }
-    const times = { snapshotA: [] as Array<number>, snapshotB: [] as Array<number>, listA: [] as Array<number>, listB: [] as Array<number> }
-    const roundA = Effect.gen(function* () {
-      times.snapshotA.push(yield* cpu(a.snapshotFlags(PROJECT, "production")))
-      times.listA.push(yield* cpu(a.list(PROJECT)))
-    })
-    const roundB = Effect.gen(function* () {
-      times.snapshotB.push(yield* cpu(b.snapshotFlags(PROJECT, "production")))
-      times.listB.push(yield* cpu(b.list(PROJECT)))
-    })
-    yield* roundA
-    yield* roundB
-    times.snapshotA.length = times.snapshotB.length = times.listA.length = times.listB.length = 0
-    for (let r = 0; r < ROUNDS; r++) yield* r % 2 === 0 ? Effect.zipRight(roundA, roundB) : Effect.zipRight(roundB, roundA)
+    // Rounds: one flag's production rules changed (not timed), then A and B each reload the
+    // environment with the repository they kept (a reload after a write), read it with a
+    // repository made afresh (a first read: nothing remembered), and list the project.
+    const times: Record<"reloadA" | "reloadB" | "firstA" | "firstB" | "listA" | "listB", Array<number>> = {
+      reloadA: [], reloadB: [], firstA: [], firstB: [], listA: [], listB: []
+    }
+    const write = (r: number) =>
+      sql`UPDATE flagport_flag_configs SET rules = ${JSON.stringify(rulesFor(FLAGS + r, "production"))}, version = version + 1
+        WHERE flag_id = ${`flag-${(r * 7919) % FLAGS}`} AND environment_id = 'env-2'`
+    const round = (repo: FlagRepositoryShape, make: typeof SqlFlagRepository.make, side: "A" | "B") =>
+      Effect.gen(function* () {
+        times[`reload${side}`].push(yield* cpu(repo.snapshotFlags(PROJECT, "production")))
+        const fresh = yield* make
+        times[`first${side}`].push(yield* cpu(fresh.snapshotFlags(PROJECT, "production")))
+        times[`list${side}`].push(yield* cpu(repo.list(PROJECT)))
+      })
+    for (let r = -1; r < ROUNDS; r++) {
+      if (r === 0) for (const list of Object.values(times)) list.length = 0
+      yield* write(r + 1)
+      if (r % 2 === 0) yield* Effect.zipRight(round(a, makeA, "A"), round(b, SqlFlagRepository.make, "B"))
+      else yield* Effect.zipRight(round(b, SqlFlagRepository.make, "B"), round(a, makeA, "A"))
+    }
+    const [lastA, lastB] = yield* Effect.all([a.snapshotFlags(PROJECT, "production"), b.snapshotFlags(PROJECT, "production")])
+    if (!isDeepStrictEqual(lastA, lastB)) throw new Error("A and B read different flags after the writes")
     const ms = (xs: ReadonlyArray<number>) => `${median(xs).toFixed(0)} ms`
-    const ratio = (bs: ReadonlyArray<number>, as: ReadonlyArray<number>) => (median(bs) / median(as)).toFixed(3)
-    return `| ${backend} | ${ms(times.snapshotA)} | ${ms(times.snapshotB)} | **${ratio(times.snapshotB, times.snapshotA)}** | ${ms(times.listA)} | ${ms(times.listB)} | ${ratio(times.listB, times.listA)} |`
+    const pair = (as: ReadonlyArray<number>, bs: ReadonlyArray<number>) => `${ms(as)} | ${ms(bs)} | **${(median(bs) / median(as)).toFixed(3)}**`
+    return `| ${backend} | ${pair(times.firstA, times.firstB)} | ${pair(times.reloadA, times.reloadB)} | ${pair(times.listA, times.listB)} |`
   })
 
 const main = async () => {
@@ -158,8 +170,8 @@ const main = async () => {
     rmSync(dir, { recursive: true, force: true })
   }
   console.log(`\n${FLAGS} flags x ${ENVIRONMENTS.length} environments, ${ROUNDS} rounds; A: ${rev}, B: working tree; process CPU time, medians\n`)
-  console.log("| backend | snapshotFlags A | snapshotFlags B | B / A | list A | list B | B / A |")
-  console.log("|---|---|---|---|---|---|---|")
+  console.log("| backend | first read A | first read B | B / A | reload after a write A | B | B / A | list A | list B | B / A |")
+  console.log("|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }
 

@@ -96,52 +96,16 @@ const parseJson: Decode = (input) => {
   }
 }
 
-/**
- * Texts longer than this are decoded each time (a memo of them would cost more memory than the
- * decode costs time); past MEMO_MAX_CHARS of remembered text over all memos, every memo starts over.
- */
-const MEMO_MAX_TEXT = 64 * 1024
-const MEMO_MAX_CHARS = 8 * 1024 * 1024
-const memos: Array<Map<string, unknown>> = []
-let memoChars = 0
-
-/**
- * `Schema.parseJson(S)` remembered by its text. A snapshot load after a write reads every flag of
- * the environment again, and all but the written one have the text they had: their rules are then
- * neither parsed nor checked again (about five times cheaper than both; docs/benchmarks.md). The
- * same text always decodes to the same value, and decoded values are read-only everywhere, so
- * sharing one between loads (or between two flags with the same rules) is safe.
- */
-const memoized = (decode: Decode): Decode => {
-  const memo = new Map<string, unknown>()
-  memos.push(memo)
-  return (input) => {
-    if (typeof input !== "string") return Invalid
-    const known = memo.get(input)
-    if (known !== undefined) return known
-    const value = decode(input)
-    if (value === Invalid || input.length > MEMO_MAX_TEXT) return value
-    if (memoChars + input.length > MEMO_MAX_CHARS) {
-      for (const m of memos) m.clear()
-      memoChars = 0
-    }
-    memo.set(input, value)
-    memoChars += input.length
-    return value
-  }
-}
-
 const transformationOf = (ast: AST.Transformation): Decode => {
   if (isParseJson(ast)) return parseJson
   const from = compileAst(ast.from)
   const to = compileAst(ast.to)
   const { transformation } = ast
   if (AST.isComposeTransformation(transformation)) {
-    const composed: Decode = (input) => {
+    return (input) => {
       const a = from(input)
       return a === Invalid ? Invalid : to(a)
     }
-    return AST.isTransformation(ast.from) && isParseJson(ast.from) ? memoized(composed) : composed
   }
   if (!AST.isFinalTransformation(transformation)) return slow(ast)
   const effectful = slow(ast)

@@ -10,6 +10,7 @@ import { type EnvironmentConfig, Prerequisite, Rule } from "../../src/domain/def
 import { versionAfterWrite } from "../../src/domain/definitions/ConfigVersion.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
+import { rememberedReads } from "./RememberedReads.js"
 import { decodeRows, IdRow, SqlBoolean, SqlInteger } from "./SqlRows.js"
 import { boolParam, orDuplicate, orFail } from "./SqlSupport.js"
 
@@ -142,8 +143,21 @@ const decodeJoined = (rows: ReadonlyArray<Row>) => {
 const decodeFlagList = (rows: ReadonlyArray<Row>) =>
   Effect.map(decodeJoined(rows), (flags) => flags.map(({ configs, flag }) => toFlag(flag, configs.map((c) => ({ ...c.config, version: c.version })))))
 
+/**
+ * Text of snapshot rows remembered over all environments (characters): two environments of 10,000
+ * flags like bench/storage-ab.ts's (about 630 characters a row).
+ */
+const SNAPSHOT_MEMORY_CHARS = 16 * 1024 * 1024
+
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  // A reload after a write decodes only the rows that changed since the last read (RememberedReads.ts).
+  const snapshotReads = rememberedReads({
+    columns: Object.keys(SnapshotRow.fields),
+    identity: (row) => row["key"],
+    decode: (rows) => Effect.map(decodeSnapshot(rows), (decoded) => decoded.map(toSnapshotFlag)),
+    maxChars: SNAPSHOT_MEMORY_CHARS
+  })
   const dialect = sql.onDialectOrElse({ sqlite: () => "sqlite", pg: () => "pg", orElse: () => "other" })
 
   /** Flags joined with their configs (config columns null for a flag without any); add WHERE and ORDER BY. */
@@ -347,7 +361,7 @@ export const make = Effect.gen(function* () {
           JOIN flagport_environments e ON e.id = c.environment_id
           WHERE f.project_id = ${projectId} AND e.project_id = ${projectId} AND e.key = ${environmentKey}
           ORDER BY f.seq`
-      ).pipe(Effect.flatMap(decodeSnapshot), Effect.map((rows) => rows.map(toSnapshotFlag)))
+      ).pipe(Effect.flatMap((rows) => snapshotReads(`${projectId}\u0000${environmentKey}`, rows)))
   })
 })
 

@@ -74,27 +74,3 @@ describe("CompiledDecoder", () => {
     expect(input).toStrictEqual([{ flagKey: "a", variationKey: "on", extra: 1 }])
   })
 })
-
-describe("CompiledDecoder: JSON columns remembered by their text", () => {
-  const rules = compile(Schema.parseJson(Schema.Array(Rule)))
-  const text = JSON.stringify([{ id: "r1", conditions: [{ attribute: "country", operator: "in", values: ["US"] }], variationKey: "on" }])
-
-  it("the same text gives the very same value (no second parse); another text its own", () => {
-    const first = rules(text)
-    expect(first).not.toBe(Invalid)
-    expect(rules(text)).toBe(first)
-    // A text built anew (not the same string object) is found by its content.
-    expect(rules(JSON.stringify(JSON.parse(text)))).toBe(first)
-    const other = rules(text.replace("US", "CA"))
-    expect(other).not.toBe(first)
-    expect(other).toEqual(Either.getOrThrow(Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(Rule)))(text.replace("US", "CA"))))
-  })
-
-  it("a malformed or invalid text is never remembered as valid", () => {
-    const bad = text.replace('"in"', '"nearby"')
-    expect(rules(bad)).toBe(Invalid)
-    expect(rules(bad)).toBe(Invalid)
-    expect(rules("{not json")).toBe(Invalid)
-    expect(rules(42)).toBe(Invalid)
-  })
-})

@@ -47,6 +47,21 @@ const cases = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, St
         }
       }).pipe(Effect.provide(Layer.orDie(database()))))
 
+    it.effect("a row read well once, then broken by hand: the next snapshot read fails all the same", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const flags = yield* seed(VARIATIONS, '[{"id":"r","conditions":[],"variationKey":"on"}]')
+        const [first] = yield* flags.snapshotFlags("p", "production")
+        // Unchanged: the value decoded last time (adapters/sql/RememberedReads.ts).
+        expect((yield* flags.snapshotFlags("p", "production"))[0]).toBe(first)
+        yield* sql`UPDATE flagport_flag_configs SET rules = '[{"id":"r","conditions":[{"operator":"bogus","values":[]}]}]'`
+        const error = yield* Effect.flip(flags.snapshotFlags("p", "production"))
+        expect(messageOf(error)).toContain("flagport_flag_configs (row 'broken'), column rules[0].conditions[0].operator")
+        yield* sql`UPDATE flagport_flag_configs SET rules = '[{"id":"r2","conditions":[],"variationKey":"off"}]'`
+        const [mended] = yield* flags.snapshotFlags("p", "production")
+        expect(mended?.rules).toEqual([{ id: "r2", conditions: [], variationKey: "off" }])
+      }).pipe(Effect.provide(Layer.orDie(database()))))
+
     it.effect("text that is not JSON in `variations`", () =>
       Effect.gen(function* () {
         const flags = yield* seed("not json", "[]")
