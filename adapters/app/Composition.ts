@@ -26,6 +26,7 @@ import * as Sessions from "../../src/services/Sessions.js"
 import type { SignIn } from "../../src/services/SignIn.js"
 import type { Snapshots } from "../../src/services/Snapshots.js"
 import type { StreamTokens } from "../../src/services/StreamTokens.js"
+import type { FlagdImport } from "../../src/services/FlagdImport.js"
 import * as UseCasesLayer from "../../src/services/UseCases.js"
 import type { Users } from "../../src/services/Users.js"
 import * as Webhooks from "../../src/services/Webhooks.js"
@@ -68,6 +69,7 @@ export type UseCases =
   | Sessions.Sessions
   | ChangeRequests
   | FlagsAsCode
+  | FlagdImport
 
 /** Everything a storage target gives the app: its ports and the use cases over them. */
 export type Storage = Ports.Ports | UseCases

@@ -5,6 +5,7 @@ import pkg from "../../package.json" with { type: "json" }
 import { codegen } from "./commands/Codegen.js"
 import { environments } from "./commands/Environments.js"
 import { flags } from "./commands/Flags.js"
+import { importCommand } from "./commands/Import.js"
 import { keys } from "./commands/Keys.js"
 import { migrate } from "./commands/Migrate.js"
 import { projects } from "./commands/Projects.js"
@@ -23,7 +24,7 @@ const root = Command.make("flagport", {}, () =>
     `Self-hosted feature flags. Configuration: DATABASE_URL (default ${DEFAULT_DATABASE_URL}; ` +
       "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
   ),
-  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, codegen, transfer])
+  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, importCommand, codegen, transfer])
 )
 
 /** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */

@@ -19,6 +19,7 @@ Commands:
   projects       Create and list projects
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
+  import         Import flags from a flagd flag definition file
   codegen        Write TypeScript types for a project's flags
   transfer       Move a whole server to another database (SQLite <-> PostgreSQL)
 
@@ -313,6 +314,35 @@ Options:
 
 Example:
   npx flagport flags disable new-checkout --environment production`,
+
+  import: `Usage: flagport import flagd FILE --environment ENV [options]
+
+Commands:
+  flagd FILE     Import a flagd flag definition file (JSON or YAML)
+
+Run flagport import flagd --help for its options.
+
+Example:
+  npx flagport import flagd flags.flagd.json --environment production`,
+
+  "import flagd": `Usage: flagport import flagd FILE --environment ENV [--project ID]
+         [--skip-unsupported] [--dry-run] [--json]
+
+Creates a flag for each flag of a flagd file: its variants become variations,
+its targeting becomes rules in ENV (enabled there, disabled elsewhere). One
+line per flag says imported, or refused and why (a construct Flagport cannot
+evaluate exactly as flagd does, or a key the project already has). A refusal
+writes nothing and exits 1. Everything is written in one transaction.
+
+Options:
+  --environment ENV    The environment the rules go to
+  --project ID         The project (default: default)
+  --skip-unsupported   Import the flags that translate, leave out the others
+  --dry-run            Translate and check only; write nothing
+  --json               The report as JSON
+
+Example:
+  npx flagport import flagd flags.flagd.json --environment production --dry-run`,
 
   codegen: `Usage: flagport codegen --project ID [--out FILE] [--url URL --key KEY]
 

@@ -4,6 +4,7 @@ import * as Audit from "./Audit.js"
 import * as ChangeRequests from "./ChangeRequests.js"
 import * as EnvironmentCopy from "./EnvironmentCopy.js"
 import * as Environments from "./Environments.js"
+import * as FlagdImport from "./FlagdImport.js"
 import * as Flags from "./Flags.js"
 import * as FlagsAsCode from "./FlagsAsCode.js"
 import * as Health from "./Health.js"
@@ -47,5 +48,8 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
   )
 )
 
-/** Flags as code writes through the use cases above (FlagsAsCodeSteps.ts), change requests included. */
-export const layer = FlagsAsCode.layer.pipe(Layer.provideMerge(withChanges))
+/**
+ * Flags as code writes through the use cases above (FlagsAsCodeSteps.ts), change requests
+ * included; so does the flagd import (FlagdImport.ts).
+ */
+export const layer = Layer.mergeAll(FlagsAsCode.layer, FlagdImport.layer).pipe(Layer.provideMerge(withChanges))
