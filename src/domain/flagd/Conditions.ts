@@ -150,7 +150,11 @@ export const CONDITION_OPERATORS: Readonly<Record<string, Row>> = {
   "!==": { flagd: "`!==`", flagport: "the `===` condition, branches swapped", translate: negated(strictEquals("!==")) },
   "==": { flagd: "`==` with a string that is not a number", flagport: "`in` with that one value", translate: looseEquals("==") },
   "!=": { flagd: "`!=` with a string that is not a number", flagport: "the `==` condition, branches swapped", translate: negated(looseEquals("!=")) },
-  in: { flagd: "`in` with a list: `{\"in\": [{\"var\": \"plan\"}, [\"pro\", \"team\"]]}`", flagport: "`in` with the list's values", translate: inTranslate },
+  in: {
+    flagd: "`in`: membership `{\"in\": [{\"var\": \"plan\"}, [\"pro\", \"team\"]]}` or substring `{\"in\": [\"@acme.com\", {\"var\": \"email\"}]}`",
+    flagport: "`in` with the list's values; `contains` for a substring",
+    translate: inTranslate
+  },
   starts_with: { flagd: "`starts_with`", flagport: "`startsWith`", translate: affix("starts_with", "startsWith") },
   ends_with: { flagd: "`ends_with`", flagport: "`endsWith`", translate: affix("ends_with", "endsWith") },
   sem_ver: { flagd: "`sem_ver` with `=` `!=` `<` `<=` `>` `>=` `^` `~`", flagport: "`semverEq`, `semverLt`, `semverGt` (two for `<=`, `>=`, `!=`; a range for `^` and `~`)", translate: semVer },
