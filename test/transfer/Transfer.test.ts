@@ -37,12 +37,13 @@ let hooks: { ok: Receiver; failing: Receiver }
 let facts: SourceFacts
 let sourceRows: Record<string, Array<unknown>>
 
-/** Every row of every table of a SQLite file, read-only, in a stable order. */
+/** Every row of every table of a SQLite file, read-only, in an order of their content (not of insertion). */
 const rowsOf = (filename: string) => {
   const db = new Database(filename, { readonly: true })
   try {
     const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as Array<{ name: string }>
-    return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]))
+    const sorted = (rows: Array<unknown>) => rows.map((row) => [JSON.stringify(row), row] as const).sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row)
+    return Object.fromEntries(tables.map(({ name }) => [name, sorted(db.prepare(`SELECT * FROM "${name}"`).all())]))
   } finally {
     db.close()
   }
@@ -140,6 +141,14 @@ describe("transfer", () => {
     const toPg = await run(transfer({ from: `sqlite:${sourceFile}`, to: pg, batchRows: 7 }))
     expectIdentical(toPg)
     expect(toPg.tables.find((t) => t.table === "flagport_flags")).toMatchObject({ source: 32, target: 32 })
+    // Straight back to SQLite: every row as it was, value for value (booleans 0/1 again, ids,
+    // JSON text, timestamps), and the auto-increment counters where they were.
+    const mirror = join(dir, "mirror.db")
+    expectIdentical(await run(transfer({ from: pg, to: `sqlite:${mirror}` })))
+    const { [Migrations.MIGRATIONS_TABLE]: _sourceMigrations, ...sourceData } = sourceRows
+    const { [Migrations.MIGRATIONS_TABLE]: _mirrorMigrations, ...mirrorData } = rowsOf(mirror)
+    expect(mirrorData).toEqual(sourceData)
+
     const afterPg = await checkServer(StorageLayer.fromTarget({ _tag: "Postgres", url: pg }), facts)
 
     const back = join(dir, "back.db")
