@@ -131,7 +131,7 @@ const checkSourceLevel = (source: TransferDb.TransferDb, url: string) =>
 
 const refuseOccupied = (url: string, occupied: ReadonlyArray<{ readonly table: string; readonly rows: number }>) =>
   refuse(
-    `The target ${redactUrl(url)} is not empty (${occupied.map((o) => `${o.table}: ${o.rows} rows`).join(", ")}): transfer writes only into an empty database, and wrote nothing`
+    `The target ${redactUrl(url)} is not empty (${occupied.map((o) => `${o.table}: ${o.rows} ${o.rows === 1 ? "row" : "rows"}`).join(", ")}): transfer writes only into an empty database, and wrote nothing`
   )
 
 /**
@@ -166,7 +166,7 @@ export const transfer = (options: TransferOptions): Effect.Effect<TransferReport
           const report: TransferReport = {
             from: redactUrl(options.from),
             to: redactUrl(options.to),
-            tables: yield* compareCounts(source, target, plans.map((plan) => plan.table)),
+            tables: [...(yield* compareCounts(source, target, plans.map((plan) => plan.table)))].sort((a, b) => a.table.localeCompare(b.table)),
             flags: yield* compareFlags(source, target)
           }
           if (!isIdentical(report)) {

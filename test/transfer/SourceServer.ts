@@ -99,7 +99,8 @@ export interface SourceFacts {
   /** The whole audit log of p1 and p2, newest first. */
   readonly audit: Record<string, unknown>
   readonly streamToken: string
-  readonly people: { readonly email: string; readonly password: string; readonly invitedEmail: string; readonly setupToken: string }
+  /** The admin's password and a session cookie of theirs; an invited person's one-time setup token. */
+  readonly people: { readonly email: string; readonly password: string; readonly cookie: string; readonly setupToken: string }
   readonly webhookId: string
 }
 
@@ -205,7 +206,7 @@ export const fillSource = async (filename: string, hooks: { readonly ok: Receive
       evaluations,
       audit,
       streamToken,
-      people: { email: "admin@example.com", password: PASSWORD, invitedEmail: "invited@example.com", setupToken: invited.setupToken },
+      people: { email: "admin@example.com", password: PASSWORD, cookie: admin.cookie, setupToken: invited.setupToken },
       webhookId: hook.id as string
     }
   } finally {

@@ -5,7 +5,8 @@
  * keys, evaluations, audit log, stream token, sign-in, webhook signatures) and takes new writes.
  * A non-empty target is refused and left as it was; the source's rows never change.
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createRequire } from "node:module"
@@ -36,6 +37,10 @@ const sourceFile = join(dir, "source.db")
 let hooks: { ok: Receiver; failing: Receiver }
 let facts: SourceFacts
 let sourceRows: Record<string, Array<unknown>>
+let sourceDigest: string
+
+/** The SHA-256 of a file's bytes. */
+const digestOf = (filename: string) => createHash("sha256").update(readFileSync(filename)).digest("hex")
 
 /** Every row of every table of a SQLite file, read-only, in an order of their content (not of insertion). */
 const rowsOf = (filename: string) => {
@@ -57,6 +62,7 @@ beforeAll(async () => {
   hooks = { ok: await receiver(), failing: await receiver(true) }
   facts = await fillSource(sourceFile, hooks)
   sourceRows = rowsOf(sourceFile)
+  sourceDigest = digestOf(sourceFile)
 }, 120_000)
 
 afterAll(async () => {
@@ -76,12 +82,13 @@ const expectIdentical = (report: TransferReport) => {
 
 /**
  * A server on the target, checked against what the source answered: keys, evaluations, audit
- * log, stream token, sign-in; then a write (new ids past the copied ones) whose webhook delivery
+ * log, stream token, sign-in, an open session, the setup link; then a write (new ids past the copied ones) whose webhook delivery
  * is signed with the webhook's original secret. Returns the audit log and evaluations after that write.
  */
 const checkServer = async (
   storage: Parameters<typeof startServer>[0],
-  expected: { readonly audit: Record<string, unknown>; readonly evaluations: Record<string, ReadonlyArray<unknown>> }
+  expected: { readonly audit: Record<string, unknown>; readonly evaluations: Record<string, ReadonlyArray<unknown>> },
+  options: { readonly useSetupLink: boolean }
 ) => {
   const t = await startServer(storage, { seeded: facts.keys, webhooks: true })
   try {
@@ -102,6 +109,15 @@ const checkServer = async (
     // A person signs in with the same password.
     const signIn = await request(t.url, "POST", "/v1/auth/login", { body: { email: facts.people.email, password: facts.people.password } })
     expect(signIn.status, signIn.text).toBe(200)
+    // A session started on the source is still open.
+    const me = await request(t.url, "GET", "/v1/me", { headers: { cookie: facts.people.cookie } })
+    expect(me.status, me.text).toBe(200)
+    expect(me.body).toMatchObject({ user: { email: facts.people.email } })
+    // The invitation's setup link sets a password (used once, so on the last target only).
+    if (options.useSetupLink) {
+      const setup = await request(t.url, "POST", "/v1/auth/setup", { body: { token: facts.people.setupToken, password: "a brand new passphrase" } })
+      expect(setup.status, setup.text).toBe(200)
+    }
 
     // A new flag: inserts past the copied ids, and the webhook signs its delivery with the same secret.
     const probe = `probe-${Date.now().toString(36)}`
@@ -149,14 +165,15 @@ describe("transfer", () => {
     const { [Migrations.MIGRATIONS_TABLE]: _mirrorMigrations, ...mirrorData } = rowsOf(mirror)
     expect(mirrorData).toEqual(sourceData)
 
-    const afterPg = await checkServer(StorageLayer.fromTarget({ _tag: "Postgres", url: pg }), facts)
+    const afterPg = await checkServer(StorageLayer.fromTarget({ _tag: "Postgres", url: pg }), facts, { useSetupLink: false })
 
     const back = join(dir, "back.db")
     const toSqlite = await run(transfer({ from: pg, to: `sqlite:${back}` }))
     expectIdentical(toSqlite)
-    await checkServer(StorageLayer.sqliteStorage(back), afterPg)
+    await checkServer(StorageLayer.sqliteStorage(back), afterPg, { useSetupLink: true })
 
     expect(rowsOf(sourceFile)).toEqual(sourceRows)
+    expect(digestOf(sourceFile)).toBe(sourceDigest)
   }, 180_000)
 
   it("refuses a target that holds data, and writes nothing to it", async () => {
@@ -168,6 +185,22 @@ describe("transfer", () => {
     expect(String(Exit.isFailure(again) ? again.cause : "")).toMatch(/is not empty \(flagport_api_keys: \d+ rows, .*\): transfer writes only into an empty database, and wrote nothing/)
     expect(rowsOf(target)).toEqual(before)
     expect(rowsOf(sourceFile)).toEqual(sourceRows)
+  }, 60_000)
+
+  it("a row it cannot convert stops the copy with its table and column, and the target keeps none of what was copied before", async () => {
+    const broken = join(dir, "broken.db")
+    copyFileSync(sourceFile, broken)
+    const db = new Database(broken)
+    // flag_configs comes after most tables in the copy's order; 2 is no boolean.
+    db.exec("UPDATE flagport_flag_configs SET enabled = 2 WHERE rowid = (SELECT MAX(rowid) FROM flagport_flag_configs)")
+    db.close()
+    const pg = await freshPg()
+    const exit = await runExit(transfer({ from: `sqlite:${broken}`, to: pg }))
+    expect(Exit.isFailure(exit) ? String(exit.cause) : "succeeded").toMatch(
+      /Cannot copy a row of flagport_flag_configs: flagport_flag_configs.enabled: expected a boolean \(or 0\/1\), found number 2/
+    )
+    // Nothing was left behind: the same target takes the whole copy of the sound source.
+    expectIdentical(await run(transfer({ from: `sqlite:${sourceFile}`, to: pg })))
   }, 60_000)
 
   it.each([
