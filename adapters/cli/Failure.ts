@@ -59,13 +59,19 @@ const detailsOf = (error: unknown): string => {
   return ` (${items.join("; ")})`
 }
 
-export const report = (cause: Cause.Cause<unknown>): Report => {
+/**
+ * `usageExitCode`: 2 unless the command line asked for `--detailed-exitcode`, where 2 means "the
+ * plan has changes" and a command line that cannot be parsed must not be mistaken for it (1).
+ */
+export const report = (cause: Cause.Cause<unknown>, usageExitCode: number = EXIT_USAGE): Report => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
+    // The command said what it had to (ExitWith.ts): only its exit code remains.
+    if (tagOf(error) === "ExitWith") return { line: "", exitCode: (error as { readonly code: number }).code }
     // A command line @effect/cli could not parse ("Missing argument <ID>", "Expected to find option: '--project'").
-    if (ValidationError.isValidationError(error)) return { line: `error: ${flatten(stripAnsi(HelpDoc.toAnsiText(error.error)))}`, exitCode: EXIT_USAGE }
-    if (tagOf(error) === "UsageError") return { line: `error: ${describe(error)}`, exitCode: EXIT_USAGE }
+    if (ValidationError.isValidationError(error)) return { line: `error: ${flatten(stripAnsi(HelpDoc.toAnsiText(error.error)))}`, exitCode: usageExitCode }
+    if (tagOf(error) === "UsageError") return { line: `error: ${describe(error)}`, exitCode: usageExitCode }
     return { line: `error: ${describe(error)}${detailsOf(error)}`, exitCode: EXIT_FAILURE }
   }
   const defect = Cause.dieOption(cause)

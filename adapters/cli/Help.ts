@@ -5,6 +5,7 @@
  * test/cli/Help.test.ts keeps these pages and the parser's options in step.
  */
 import pkg from "../../package.json" with { type: "json" }
+import { FLAGS_AS_CODE_PAGES } from "./HelpFlagsAsCode.js"
 
 const ROOT = `flagport ${pkg.version}: self-hosted feature flags
 
@@ -22,6 +23,8 @@ Commands:
   import         Import flags from a flagd flag definition file
   codegen        Write TypeScript types for a project's flags
   transfer       Move a whole server to another database (SQLite <-> PostgreSQL)
+  export         Write a project as YAML or JSON (or an OpenFeature manifest)
+  apply          Make a project what its file says (plan, then apply)
 
 Every command reads these environment variables:
   DATABASE_URL   sqlite:./data/flagport.db (default), postgres://..., memory:
@@ -37,6 +40,7 @@ Also: --version, --log-level LEVEL, --completions bash|zsh|fish|sh.
 Run flagport <command> --help for one command. More: docs/cli.md`
 
 const PAGES: Readonly<Record<string, string>> = {
+  ...FLAGS_AS_CODE_PAGES,
   "": ROOT,
   serve: `Usage: flagport serve [--init] [--port PORT] [--host HOST]
 

@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { CurrentActor } from "../../src/domain/audit/Actor.js"
 import { run } from "./Cli.js"
-import { report } from "./Failure.js"
+import { EXIT_FAILURE, EXIT_USAGE, report } from "./Failure.js"
 import { helpFor } from "./Help.js"
 import { withPlainOutput } from "./PlainConsole.js"
 
@@ -26,10 +26,10 @@ export const main = (argv: ReadonlyArray<string>): void => {
     withPlainOutput,
     Effect.catchAllCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-      const outcome = report(cause)
+      const outcome = report(cause, argv.includes("--detailed-exitcode") ? EXIT_FAILURE : EXIT_USAGE)
       exitCode = outcome.exitCode
       return Effect.sync(() => {
-        process.stderr.write(`${outcome.line}\n`)
+        if (outcome.line !== "") process.stderr.write(`${outcome.line}\n`)
         if (process.env.FLAGPORT_DEBUG) process.stderr.write(`${Cause.pretty(cause)}\n`)
       })
     }),

@@ -41,7 +41,7 @@ describe("flagport --help", () => {
       for (const line of page.split("\n")) expect(line.length, `${path}: ${line}`).toBeLessThanOrEqual(80)
       expect(page).not.toMatch(/--wizard|A true or false value|This setting is optional/)
     }
-    for (const path of ["", "serve", "keys create", "flags disable", "codegen"]) {
+    for (const path of ["", "serve", "keys create", "flags disable", "codegen", "export", "apply"]) {
       expect(helpFor([...path.split(" ").filter((w) => w !== ""), "--help"]), path).toMatch(/Examples?:/)
     }
   })

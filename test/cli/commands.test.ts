@@ -23,7 +23,7 @@ describe("flagport --help", () => {
   it("documents every command, without ANSI escapes when not on a terminal", { timeout: CLI_TIMEOUT }, async () => {
     const result = await runCli(["--help"])
     expect(result.code).toBe(0)
-    for (const command of ["serve", "migrate", "seed", "keys", "projects", "environments", "flags", "codegen", "transfer"]) {
+    for (const command of ["serve", "migrate", "seed", "keys", "projects", "environments", "flags", "codegen", "transfer", "export", "apply"]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${command} `, "m"))
     }
     for (const variable of ["DATABASE_URL", "sqlite:./data/flagport.db", "PORT", "HOST"]) expect(result.stdout).toContain(variable)

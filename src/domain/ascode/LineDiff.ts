@@ -23,12 +23,12 @@ export const diffLines = (before: ReadonlyArray<string>, after: ReadonlyArray<st
       out.push({ op: " ", text: before[i]! })
       i++
       j++
-    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) {
-      out.push({ op: "+", text: after[j]! })
-      j++
-    } else {
+    } else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
       out.push({ op: "-", text: before[i]! })
       i++
+    } else {
+      out.push({ op: "+", text: after[j]! })
+      j++
     }
   }
   return out

@@ -10,6 +10,7 @@
  * require others first), then segments. Environments are never deleted (Flagport has no
  * environment deletion).
  */
+import type { PlannedChangeSchema } from "./ApplyResult.js"
 import { disabledConfig, type Flag } from "../definitions/Flag.js"
 import type { Environment } from "../definitions/Project.js"
 import type { RuleInput } from "../definitions/Targeting.js"
@@ -25,28 +26,9 @@ import {
   type ProjectState
 } from "./ProjectState.js"
 
-export type Resource = "project" | "environment" | "segment" | "flag" | "targeting"
-export type Action = "create" | "update" | "delete"
 
-export interface PlannedChange {
-  readonly resource: Resource
-  readonly action: Action
-  /** The project's id, the environment's, segment's or flag's key (for targeting: the flag's). */
-  readonly key: string
-  /** Targeting: its environment. */
-  readonly environment?: string
-  /** The item as it is (null when created), in the file's shape. */
-  readonly before: unknown
-  /** The item as the file wants it (null when deleted). */
-  readonly after: unknown
-  /** What the change is based on: the flag's version (flags, targeting) or the segment's `updatedAt`. */
-  readonly basedOn?: number | string
-  /**
-   * Targeting in a protected environment written by a person: not written, proposed as a change
-   * request of that environment instead (one per environment).
-   */
-  readonly changeRequest?: boolean
-}
+/** One change of a plan (its schema, with the meaning of each field: ApplyResult.ts). */
+export type PlannedChange = typeof PlannedChangeSchema.Type
 
 export interface Plan {
   readonly projectId: string

@@ -1,0 +1,51 @@
+/** The help pages of `flagport export` and `flagport apply` (Help.ts shows them; docs/flags-as-code.md says more). */
+export const FLAGS_AS_CODE_PAGES: Readonly<Record<string, string>> = {
+  export: `Usage: flagport export --project ID [--format yaml|json|openfeature-manifest]
+                       [--environment ENV] [--out FILE] [--url URL --key KEY]
+
+Writes a project as its declarative file: environments, segments, flags and
+their targeting in each environment, in a stable order, without keys,
+secrets, versions or usage. Or, with --format openfeature-manifest, the
+OpenFeature CLI's flag manifest (for its typed accessors in other languages).
+
+Options:
+  --project ID        The project
+  --format FORMAT     yaml (default), json, or openfeature-manifest
+  --environment ENV   openfeature-manifest: the environment whose default
+                      values it gives (default: the project's first)
+  --out FILE          Write to FILE instead of stdout
+  --url URL           Ask the Flagport server at URL (needs --key)
+  --key KEY           An API key for --url
+
+Examples:
+  npx flagport export --project default --out flagport.yaml
+  npx flagport export --project default --format openfeature-manifest \\
+    --environment production --out flags.manifest.json`,
+
+  apply: `Usage: flagport apply FILE [--project ID] [--dry-run] [--detailed-exitcode]
+                      [--prune] [--json] [--url URL --key KEY]
+
+Makes a project what its file says. Checks the whole file first (every
+problem with its path in the file; nothing applied), prints the plan (+
+created, ~ changed with a diff, - deleted), then applies it in one
+transaction. A second apply plans nothing. If the project changed after the
+plan was made, nothing is applied. In a protected environment, a person's
+targeting changes become a change request.
+
+Options:
+  --project ID          Apply to ID instead of the project the file names
+  --dry-run             Print the plan, change nothing
+  --detailed-exitcode   With --dry-run: exit 2 when the plan has changes
+  --prune               Also delete flags and segments the file leaves out
+  --json                Print the plan as JSON
+  --url URL             Apply through the server at URL (needs --key)
+  --key KEY             A server key for --url
+
+Exit codes: 0 nothing to do or applied, 2 changes (with --dry-run
+--detailed-exitcode), 1 an error.
+
+Examples:
+  npx flagport apply flagport.yaml --dry-run
+  npx flagport apply flagport.yaml --url https://flags.example.com \\
+    --key "$SERVER_KEY"`
+}

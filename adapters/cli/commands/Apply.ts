@@ -1,0 +1,113 @@
+/**
+ * `flagport apply FILE [--project P] [--dry-run] [--detailed-exitcode] [--prune] [--json] [--url URL --key KEY]`:
+ * makes a project what its declarative file says (docs/flags-as-code.md). Reads the file (YAML or
+ * JSON; `-` for stdin), checks it whole (every problem on its own line, with its path in the
+ * file; nothing applied), prints the plan, then applies it in one transaction (FlagsAsCode.ts),
+ * refused when the project changed after the plan was made. Against DATABASE_URL like the other
+ * commands (actor `cli`), or a running server with `--url/--key` (`POST /v1/projects/P/apply`).
+ *
+ * Exit codes: 0 nothing to do or applied; 2 the plan has changes (`--dry-run --detailed-exitcode`);
+ * 1 anything went wrong.
+ */
+import { readFileSync } from "node:fs"
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import type { ApplyResult } from "../../../src/domain/ascode/ApplyResult.js"
+import { parseFile } from "../../../src/domain/ascode/FileText.js"
+import type { Plan } from "../../../src/domain/ascode/Plan.js"
+import { planText } from "../../../src/domain/ascode/PlanText.js"
+import { projectIdOf } from "../../../src/domain/ascode/ValidateFile.js"
+import type { Problem } from "../../../src/domain/Errors.js"
+import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
+import { ExitWith } from "../ExitWith.js"
+import { note, printJson } from "../Output.js"
+import { callServer, type ServerRefused } from "../ServerCall.js"
+import * as Storage from "../Storage.js"
+import { UsageError } from "../UsageError.js"
+
+interface Choices {
+  readonly dryRun: boolean
+  readonly prune: boolean
+  readonly json: boolean
+  readonly detailedExitcode: boolean
+}
+
+/** Every problem on its own line (stderr), then exit 1. */
+const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
+  Effect.zipRight(
+    note([`error: ${headline}`, ...problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`)].join("\n")),
+    Effect.fail(new ExitWith({ code: 1 }))
+  )
+
+const readText = (file: string) =>
+  Effect.try({ try: () => readFileSync(file === "-" ? 0 : file, "utf8"), catch: (error) => new UsageError({ message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` }) })
+
+/** What is printed for a plan or an applied result, then the exit code it deserves. */
+const finish = (result: ApplyResult, choices: Choices) =>
+  Effect.gen(function* () {
+    const plan: Plan = { projectId: result.projectId, changes: result.changes }
+    if (choices.json) yield* printJson(result)
+    else yield* Effect.sync(() => void process.stdout.write(planText(plan)))
+    if (result.applied) yield* note(`Applied ${result.changes.length} change${result.changes.length === 1 ? "" : "s"} to project ${result.projectId}.`)
+    for (const request of result.changeRequests) {
+      yield* note(`Opened change request ${request.id} in ${request.environment} for ${request.flagKeys.join(", ")}: it needs approval before it applies.`)
+    }
+    if (choices.dryRun && choices.detailedExitcode && result.changes.length > 0) return yield* new ExitWith({ code: 2 })
+  })
+
+const local = (projectId: string, input: unknown, choices: Choices) =>
+  Effect.gen(function* () {
+    const code = yield* FlagsAsCode
+    const options = { prune: choices.prune }
+    const plan = yield* code.plan(projectId, input, options).pipe(Effect.catchTag("InvalidRequest", (e) => refuse(`${e.message}: nothing was applied`, e.details)))
+    // The plan shown is the plan applied: the apply refuses when the project changed in between.
+    const result = choices.dryRun || plan.changes.length === 0
+      ? yield* code.apply(projectId, input, { ...options, dryRun: true })
+      : yield* code.apply(projectId, input, { ...options, basedOn: plan })
+    return yield* finish(result, choices)
+  }).pipe(Effect.provide(Storage.layer))
+
+const remote = (url: string, key: string, projectId: string, input: unknown, choices: Choices) =>
+  Effect.gen(function* () {
+    const query = new URLSearchParams({ ...(choices.dryRun ? { dryRun: "true" } : {}), ...(choices.prune ? { prune: "true" } : {}) })
+    const answer = yield* callServer(url, key, `/v1/projects/${encodeURIComponent(projectId)}/apply${query.size === 0 ? "" : `?${query}`}`, {
+      method: "POST",
+      body: JSON.stringify(input),
+      contentType: "application/json"
+    }).pipe(Effect.catchTag("ServerRefused", (refused): Effect.Effect<never, ServerRefused | ExitWith> =>
+      refused.details === undefined ? Effect.fail(refused) : refuse(refused.message, refused.details)))
+    return yield* finish(JSON.parse(answer.text) as ApplyResult, choices)
+  })
+
+export const applyCommand = Command.make(
+  "apply",
+  {
+    file: Args.text({ name: "FILE" }).pipe(Args.withDescription("The project file, YAML or JSON (- reads stdin).")),
+    project: Options.text("project").pipe(Options.withPseudoName("ID"), Options.withDescription("Apply to this project instead of the one the file names."), Options.optional),
+    dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the plan; change nothing.")),
+    detailedExitcode: Options.boolean("detailed-exitcode").pipe(Options.withDescription("With --dry-run: exit 2 when the plan has changes (0 when none, 1 on error).")),
+    prune: Options.boolean("prune").pipe(Options.withDescription("Also delete the flags and segments the file leaves out.")),
+    json: Options.boolean("json").pipe(Options.withDescription("Print the plan (and what was applied) as JSON.")),
+    url: Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("Apply through the Flagport server at URL instead of DATABASE_URL (needs --key)."), Options.optional),
+    key: Options.text("key").pipe(Options.withPseudoName("KEY"), Options.withDescription("A server key for --url."), Options.optional)
+  },
+  (options) =>
+    Effect.gen(function* () {
+      if (Option.isSome(options.url) !== Option.isSome(options.key)) {
+        return yield* new UsageError({ message: "--url and --key go together: both to apply through a running server, neither to use DATABASE_URL" })
+      }
+      if (options.detailedExitcode && !options.dryRun) return yield* new UsageError({ message: "--detailed-exitcode goes with --dry-run" })
+      const parsed = parseFile(yield* readText(options.file))
+      if (Either.isLeft(parsed)) return yield* refuse(`${options.file} is not YAML or JSON: nothing was applied`, parsed.left)
+      const projectId = Option.getOrUndefined(options.project) ?? projectIdOf(parsed.right)
+      if (projectId === undefined) return yield* new UsageError({ message: `${options.file} names no project (project.id): say which with --project` })
+      const choices: Choices = { dryRun: options.dryRun, prune: options.prune, json: options.json, detailedExitcode: options.detailedExitcode }
+      return Option.isSome(options.url) && Option.isSome(options.key)
+        ? yield* remote(options.url.value, options.key.value, projectId, parsed.right, choices)
+        : yield* local(projectId, parsed.right, choices)
+    })
+).pipe(Command.withDescription("Make a project what its declarative file says: check the file, print the plan, apply it in one transaction."))

@@ -1,0 +1,66 @@
+/**
+ * `flagport export --project P [--format yaml|json|openfeature-manifest] [--environment E] [--out FILE]`:
+ * the project as its declarative file (docs/flags-as-code.md), or the OpenFeature CLI's flag
+ * manifest. Reads the database like the other commands, or asks a running server with
+ * `--url URL --key KEY` (`GET /v1/projects/P/export`, the same text).
+ */
+import { writeFileSync } from "node:fs"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { type ExportFormat, exportText } from "../../../src/domain/ascode/ExportText.js"
+import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
+import { note } from "../Output.js"
+import { callServer } from "../ServerCall.js"
+import * as Storage from "../Storage.js"
+import { UsageError } from "../UsageError.js"
+
+const fromDatabase = (projectId: string, format: ExportFormat, environment: string | undefined) =>
+  Effect.gen(function* () {
+    const code = yield* FlagsAsCode
+    return format === "openfeature-manifest"
+      ? exportText({ manifest: yield* code.manifest(projectId, environment) })
+      : exportText({ file: yield* code.exportFile(projectId), format })
+  }).pipe(Effect.provide(Storage.layer))
+
+const fromServer = (url: string, key: string, projectId: string, format: ExportFormat, environment: string | undefined) => {
+  const query = new URLSearchParams({ format, ...(environment === undefined ? {} : { environment }) })
+  return Effect.map(callServer(url, key, `/v1/projects/${encodeURIComponent(projectId)}/export?${query}`), (answer) => answer.text)
+}
+
+export const exportCommand = Command.make(
+  "export",
+  {
+    project: Options.text("project").pipe(Options.withPseudoName("ID"), Options.withDescription("The project to export.")),
+    format: Options.choice("format", ["yaml", "json", "openfeature-manifest"]).pipe(
+      Options.withDescription("yaml (default) or json: the project file; openfeature-manifest: the OpenFeature CLI's flag manifest."),
+      Options.withDefault("yaml" as const)
+    ),
+    environment: Options.text("environment").pipe(
+      Options.withPseudoName("ENV"),
+      Options.withDescription("openfeature-manifest: the environment whose default values the manifest gives (default: the project's first)."),
+      Options.optional
+    ),
+    out: Options.file("out").pipe(Options.withDescription("Write to FILE instead of stdout."), Options.optional),
+    url: Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("Ask the Flagport server at URL instead of reading DATABASE_URL (needs --key)."), Options.optional),
+    key: Options.text("key").pipe(Options.withPseudoName("KEY"), Options.withDescription("An API key for --url that may read the project."), Options.optional)
+  },
+  (options) =>
+    Effect.gen(function* () {
+      if (Option.isSome(options.url) !== Option.isSome(options.key)) {
+        return yield* new UsageError({ message: "--url and --key go together: both to ask a running server, neither to read DATABASE_URL" })
+      }
+      const environment = Option.getOrUndefined(options.environment)
+      if (environment !== undefined && options.format !== "openfeature-manifest") {
+        return yield* new UsageError({ message: "--environment is for --format openfeature-manifest (the project file has every environment)" })
+      }
+      const text = Option.isSome(options.url) && Option.isSome(options.key)
+        ? yield* fromServer(options.url.value, options.key.value, options.project, options.format, environment)
+        : yield* fromDatabase(options.project, options.format, environment)
+      if (Option.isNone(options.out)) return yield* Effect.sync(() => void process.stdout.write(text))
+      const file = options.out.value
+      yield* Effect.sync(() => writeFileSync(file, text))
+      yield* note(`wrote ${file}`)
+    })
+).pipe(Command.withDescription("Write a project as its declarative file (YAML or JSON), or as the OpenFeature CLI's flag manifest."))
