@@ -64,6 +64,10 @@ const PATHS = [
   "/v1/projects/{projectId}/flags/{flagKey}/insights",
   // Typed code generation.
   "/v1/projects/{projectId}/codegen/typescript",
+  // Flags as code.
+  "/v1/projects/{projectId}/export",
+  "/v1/projects/{projectId}/apply",
+  "/schemas/project-file.json",
   // The audit log.
   "/v1/projects/{projectId}/audit",
   "/v1/projects/{projectId}/events",
@@ -162,6 +166,8 @@ describe("GET /openapi.json", () => {
       "POST /v1/projects/{projectId}/webhooks",
       "POST /v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
       "PUT /v1/projects/{projectId}/flags/{flagKey}/targeting",
+      // An apply whose project changed while it was applied, or one of its changes refused as the API would.
+      "POST /v1/projects/{projectId}/apply",
       // An email taken; a global admin removing their own admin flag or disabling themselves.
       "PATCH /v1/users/{id}",
       "POST /v1/users"

@@ -511,6 +511,31 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/codegen/typescript" })
   },
+  // Flags as code. The apply's file adds a fresh flag and turns it on in development: write, and
+  // a key bound to production may not write development's targeting. (What an environment change
+  // needs, manage, is tested in test/ascode/Http.test.ts.)
+  {
+    name: "GET /v1/projects/{p}/export",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/export" })
+  },
+  {
+    name: "POST /v1/projects/{p}/apply",
+    kind: "management",
+    needs: "write",
+    success: 200,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (_t, n) => ({
+      method: "POST",
+      path: "/v1/projects/p1/apply",
+      body: {
+        project: { id: "p1" },
+        flags: [{ ...flagBody(`applied-${n}`), environments: [{ key: "development", enabled: true, defaultVariationKey: "a", offVariationKey: "b" }] }]
+      }
+    })
+  },
   // People.
   { name: "GET /v1/auth/providers", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/v1/auth/providers" }) },
   { name: "GET /v1/me", kind: "me", success: 200, prepare: async () => ({ method: "GET", path: "/v1/me" }) },

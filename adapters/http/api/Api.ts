@@ -40,6 +40,7 @@ import { OfrepGroup } from "./Ofrep.js"
 import { EvaluationAuth, ManagementAuth, TopLevelAuth } from "./Security.js"
 import { AuthGroup, MeGroup, MembersGroup, UsersGroup } from "./People.js"
 import { ChangeRequestsGroup } from "./ChangeRequests.js"
+import { FlagsAsCodeGroup, SchemasGroup } from "./FlagsAsCode.js"
 import { SchedulesGroup } from "./Schedules.js"
 import { StreamsGroup } from "./Streams.js"
 import { IfMatchHeaders, TargetingIfMatchHeaders, TargetingQuery } from "./Versioning.js"
@@ -380,6 +381,8 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(InsightsGroup)
   .add(InsightsReportGroup)
   .add(CodegenGroup)
+  .add(FlagsAsCodeGroup)
+  .add(SchemasGroup)
   .add(AuthGroup)
   .add(MeGroup)
   .add(UsersGroup)

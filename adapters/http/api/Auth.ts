@@ -22,7 +22,7 @@ import { EvaluationAuth, type ManagementAccess, ManagementAuth, SessionAuth, Sig
 import { Authentication, authenticateKey, authenticateRequest, authenticateSession } from "../shared/Authentication.js"
 import { PeopleMessages } from "../../../src/domain/auth/Access.js"
 import { crossSiteRefusal, type HeaderBag } from "../shared/PeopleSettings.js"
-import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply } from "../shared/Body.js"
+import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, YAML_BODY_ROUTES } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
 import { isBodyLimit } from "./Middleware.js"
 
@@ -45,9 +45,9 @@ const headerOf = (request: HttpServerRequest.HttpServerRequest) => (name: string
  * caches it for the payload decoding that follows; a body past the cap or not UTF-8 gives the
  * same 413 / 400 as that decoding would).
  */
-const bodyChecks = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<void, SecurityFailure> => {
+const bodyChecks = (request: HttpServerRequest.HttpServerRequest, routePath?: string): Effect.Effect<void, SecurityFailure> => {
   const header = headerOf(request)
-  const problem = checkBodyHeaders(header)
+  const problem = checkBodyHeaders(header, routePath !== undefined && YAML_BODY_ROUTES.has(routePath))
   if (problem !== undefined) return Effect.fail(problem)
   if (!announcesBody(header)) return Effect.void
   return request.text.pipe(
@@ -99,7 +99,7 @@ const authorizeManagement = (auth: Authentication["Type"]) =>
     const requirement = yield* requirementOfRoute(request.method, route)
     const visible = authorizeCaller(caller, requirement, route.params.projectId)
     if (Either.isLeft(visible)) return yield* Effect.fail(Errors.fromDomain(visible.left))
-    yield* bodyChecks(request)
+    yield* bodyChecks(request, route.route.path)
     return { caller, visible: visible.right, actor }
   })
 

@@ -24,6 +24,7 @@ import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { FlagportApi } from "./Api.js"
 import { allowedBy, asEnvelopes, mapped, mayWrite } from "./Calling.js"
+import { FlagsAsCodeLive, SchemasLive } from "./FlagsAsCodeHandlers.js"
 import { ChangeRequestsLive } from "./ChangeRequestHandlers.js"
 import { PeopleLive } from "./PeopleHandlers.js"
 import { EventsLive } from "./EventsLive.js"
@@ -383,6 +384,8 @@ export const HandlersLive = Layer.mergeAll(
   InsightsLive,
   InsightsReportLive,
   CodegenLive,
+  FlagsAsCodeLive,
+  SchemasLive,
   StreamsLive,
   PeopleLive
 )

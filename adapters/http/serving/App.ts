@@ -17,6 +17,7 @@ import type { Projects } from "../../../src/services/Projects.js"
 import type { Webhooks } from "../../../src/services/Webhooks.js"
 import type { Insights } from "../../../src/services/Insights.js"
 import type { ChangeRequests } from "../../../src/services/ChangeRequests.js"
+import type { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
 import type { Schedules } from "../../../src/services/Schedules.js"
 import type { Segments } from "../../../src/services/Segments.js"
 import type { Health } from "../../../src/services/Health.js"
@@ -54,6 +55,7 @@ export type HttpServices =
   | Snapshots
   | Schedules
   | ChangeRequests
+  | FlagsAsCode
   | StreamTokens
   | Webhooks
   | StorageHealth

@@ -34,14 +34,29 @@ export const announcesBody = (header: (name: string) => string | undefined): boo
   return header("transfer-encoding") !== undefined
 }
 
+/** YAML's media types (RFC 9512, and the older ones tools still send). */
+const YAML_MEDIA_TYPES = new Set(["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"])
+
+/** Whether the content type is YAML's, with or without parameters. */
+export const isYamlContentType = (contentType: string | undefined): boolean =>
+  contentType !== undefined && YAML_MEDIA_TYPES.has((contentType.split(";")[0] ?? "").trim().toLowerCase())
+
+/**
+ * The routes whose body may also be YAML (route templates as the router names them): a project
+ * file is written by hand, and YAML is how it is kept (docs/flags-as-code.md).
+ */
+export const YAML_BODY_ROUTES: ReadonlySet<string> = new Set(["/v1/projects/:projectId/apply"])
+
 /** 413 / 415 from the headers alone; the transports also cap the bytes actually read. */
 export const checkBodyHeaders = (
-  header: (name: string) => string | undefined
+  header: (name: string) => string | undefined,
+  alsoYaml = false
 ): Errors.PayloadTooLarge | Errors.UnsupportedMediaType | undefined => {
   if (!announcesBody(header)) return undefined
   const length = header("content-length")
   if (length !== undefined && Number(length) > MAX_BODY_BYTES) return Errors.payloadTooLarge()
-  if (!isJsonContentType(header("content-type"))) return Errors.unsupportedMediaType()
+  const contentType = header("content-type")
+  if (!isJsonContentType(contentType) && !(alsoYaml && isYamlContentType(contentType))) return Errors.unsupportedMediaType()
   return undefined
 }
 

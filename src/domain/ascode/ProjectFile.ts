@@ -1,7 +1,7 @@
 /**
  * The declarative file of one project (flags as code, docs/flags-as-code.md): its environments,
  * segments and flags, each flag with its targeting per environment. Defined once here: the JSON
- * Schema editors use (`docs/project-file.schema.json`, served at `/v1/schemas/project-file.json`)
+ * Schema editors use (`docs/project-file.schema.json`, served at `/schemas/project-file.json`)
  * is generated from it, and `flagport apply` / `POST .../apply` decode with it.
  *
  * It speaks the API's words: every item is the JSON body of the matching write (`CreateSegmentInput`

@@ -69,6 +69,10 @@ export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
   // The live form of the audit log (each event is a summary of one entry).
   "GET /v1/projects/{projectId}/events": read,
   "GET /v1/projects/{projectId}/codegen/typescript": read,
+  // Flags as code: the route needs write; what each change of the plan needs besides (manage for
+  // an environment, a global administrator for a new project) the handler checks on the plan.
+  "GET /v1/projects/{projectId}/export": read,
+  "POST /v1/projects/{projectId}/apply": write,
 
   // Webhooks, keys and members are the project admin's (reading them too: a webhook's URL and a
   // key's name are configuration of the project, not of its flags).

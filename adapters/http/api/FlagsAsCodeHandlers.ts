@@ -1,0 +1,77 @@
+/**
+ * Flags as code over HTTP. The apply reads its body itself (JSON, or YAML by its content type),
+ * plans, checks that the caller may make every change of the plan (an environment needs manage,
+ * a new project a global administrator, a key bound to an environment writes only that one), then
+ * applies exactly that plan (FlagsAsCode.apply refuses with 409 if the project moved meanwhile).
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { CONTENT_TYPES, exportText } from "../../../src/domain/ascode/ExportText.js"
+import { parseFile } from "../../../src/domain/ascode/FileText.js"
+import type { Plan } from "../../../src/domain/ascode/Plan.js"
+import { projectFileJsonSchema } from "../../../src/domain/ascode/ProjectFileSchema.js"
+import { authorizeCaller } from "../../../src/domain/auth/Access.js"
+import type { Requirement } from "../../../src/domain/auth/Permissions.js"
+import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
+import { isYamlContentType } from "../shared/Body.js"
+import * as Errors from "../shared/Errors.js"
+import { FlagportApi } from "./Api.js"
+import { mapped, mayWrite } from "./Calling.js"
+import { ManagementAccess } from "./Security.js"
+
+const MANAGE: Requirement = { _tag: "Project", permission: "manage" }
+const GLOBAL_ADMIN: Requirement = { _tag: "GlobalAdmin" }
+
+/** 403 (or a person's 404) unless the caller may make every change of the plan. */
+const mayApply = (plan: Plan) =>
+  Effect.gen(function* () {
+    const access = yield* ManagementAccess
+    const require = (requirement: Requirement) =>
+      Either.match(authorizeCaller(access.caller, requirement, plan.projectId), {
+        onLeft: (refused) => Effect.fail(Errors.fromDomain(refused)),
+        onRight: () => Effect.void
+      })
+    if (plan.changes.some((c) => c.resource === "project")) yield* require(GLOBAL_ADMIN)
+    if (plan.changes.some((c) => c.resource === "environment")) yield* require(MANAGE)
+    const written = new Set(plan.changes.flatMap((c) => (c.resource === "targeting" ? [c.environment!] : c.resource === "environment" && c.action === "update" ? [c.key] : [])))
+    for (const environment of written) yield* mayWrite(environment)
+  })
+
+/** The body's value: YAML by its content type, else JSON (the middleware allowed only these). */
+const bodyOf = (text: string, contentType: string | undefined) => {
+  if (isYamlContentType(contentType)) {
+    const parsed = parseFile(text)
+    return Either.isRight(parsed) ? Effect.succeed(parsed.right) : Effect.fail(Errors.badRequest("The request body is not valid YAML.", parsed.left))
+  }
+  return Effect.try({ try: (): unknown => JSON.parse(text), catch: () => Errors.malformedJson() })
+}
+
+export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", (handlers) =>
+  handlers
+    .handle("export", ({ path, urlParams }) =>
+      Effect.gen(function* () {
+        const code = yield* FlagsAsCode
+        const format = urlParams.format ?? "yaml"
+        if (urlParams.environment !== undefined && format !== "openfeature-manifest") {
+          return yield* Effect.fail(Errors.badRequest("Invalid request", [{ path: "environment", message: "is only for format=openfeature-manifest" }]))
+        }
+        const text = format === "openfeature-manifest"
+          ? exportText({ manifest: yield* mapped(code.manifest(path.projectId, urlParams.environment)) })
+          : exportText({ file: yield* mapped(code.exportFile(path.projectId)), format })
+        return HttpServerResponse.text(text, { contentType: CONTENT_TYPES[format] })
+      }))
+    .handleRaw("apply", ({ path, request, urlParams }) =>
+      Effect.gen(function* () {
+        const text = yield* Effect.orElseFail(request.text, () => Errors.malformedJson())
+        const input = yield* bodyOf(text, request.headers["content-type"])
+        const code = yield* FlagsAsCode
+        const options = { prune: urlParams.prune === "true" }
+        const plan = yield* mapped(code.plan(path.projectId, input, options))
+        yield* mayApply(plan)
+        return yield* mapped(code.apply(path.projectId, input, { ...options, dryRun: urlParams.dryRun === "true", basedOn: plan }))
+      }))
+)
+
+export const SchemasLive = HttpApiBuilder.group(FlagportApi, "schemas", (handlers) =>
+  handlers.handle("projectFile", () => Effect.succeed(projectFileJsonSchema())))
