@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
-import Ajv from "ajv"
+import { Ajv } from "ajv"
 import { Effect } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { projectFileJsonSchema } from "../../src/domain/ascode/ProjectFileSchema.js"
