@@ -1,10 +1,11 @@
 /**
  * The targeting of one flag in one environment: on or off, the default and off variations, and
  * the ordered rules. The change is previewed as people read it (the JSON one click away) before it is saved, and a
- * refusal is shown field by field. The save names the version it was made on (`If-Match`), so a
- * change someone else saved meanwhile is not overwritten: the 412 is explained and `onReload`
- * offered. The parent remounts it after a save or a reload (keyed by the flag's version), so it
- * always starts from what is stored. Instead of saving now, the same targeting can be scheduled
+ * refusal is shown field by field. The save names the version of this environment's configuration
+ * it was made on (`If-Match`), so a change someone else saved here meanwhile is not overwritten
+ * (the 412 is explained and `onReload` offered) while changes to other environments never block
+ * it. The parent remounts it after a save or a reload (keyed by the configuration's version), so
+ * it always starts from what is stored. Instead of saving now, the same targeting can be scheduled
  * for a date and time (`onScheduled`).
  *
  * In a protected environment a person does not save: `proposing`, the save becomes "Propose
@@ -13,8 +14,8 @@
  * PUT's (its paths under `changes[0].targeting` are read as the PUT's). Scheduling is not offered
  * there (a person's schedule into a protected environment is refused).
  */
-import { useState } from "preact/hooks"
-import { ifMatch, projectPath, request, seg } from "../lib/api.js"
+import { useEffect, useState } from "preact/hooks"
+import { ifMatchConfig, projectPath, request, seg } from "../lib/api.js"
 import { changeTargeting, propose } from "../lib/changes.js"
 import { isProductionLike } from "../lib/settings.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
@@ -80,6 +81,8 @@ export const TargetingEditor = (props: {
   /** The environment is protected and a person edits: propose instead of saving. */
   proposing?: boolean
   onProposed?: (request: ChangeRequest) => void
+  /** Told whether the editor holds a change not saved yet (the page then holds back live changes to this configuration). */
+  onEdited?: (edited: boolean) => void
 }) => {
   const { flag, config } = props
   const [enabled, setEnabled] = useState(config.enabled)
@@ -96,6 +99,9 @@ export const TargetingEditor = (props: {
   const before = targetingBody(config)
   const after = { ...before, enabled, defaultVariationKey: defaultKey, offVariationKey: offKey, rules: rules.map((k) => k.rule) }
   const changed = JSON.stringify(before) !== JSON.stringify(after)
+  const onEdited = props.onEdited
+  useEffect(() => onEdited?.(changed), [changed, onEdited])
+  useEffect(() => () => onEdited?.(false), [onEdited])
 
   const update = (next: ReadonlyArray<Keyed>) => setRules(next)
   const move = (i: number, by: -1 | 1) => {
@@ -130,7 +136,7 @@ export const TargetingEditor = (props: {
     if (isProductionLike(config.environmentKey) && !(await ask(`Save the targeting of ${flag.key} in ${config.environmentKey}?`))) return
     setSaving(true)
     try {
-      const updated = await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(flag.key)}/targeting`), after, ifMatch(flag.version))
+      const updated = await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(flag.key)}/targeting`), after, ifMatchConfig(flag, config))
       setProblems(NO_PROBLEMS)
       props.onSaved(updated)
     } catch (error) {

@@ -101,6 +101,15 @@ export const request = async <A>(method: string, path: string, body?: unknown, e
  */
 export const ifMatch = (version: number): ExtraHeaders => ({ "if-match": `"${version}"` })
 
+/**
+ * `If-Match` for a targeting write: this environment's configuration's ETag (`"staging:7"`), so
+ * a change someone made to another environment, or to the name, does not refuse it; only a change
+ * to this environment's configuration (or to the variations) does. The flag's version when the
+ * server gives no configuration version.
+ */
+export const ifMatchConfig = (flag: { readonly version: number }, config: { readonly environmentKey: string; readonly version?: number }): ExtraHeaders =>
+  config.version === undefined ? ifMatch(flag.version) : { "if-match": `"${config.environmentKey}:${config.version}"` }
+
 /** A path segment, encoded. */
 export const seg = (s: string): string => encodeURIComponent(s)
 

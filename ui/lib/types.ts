@@ -54,6 +54,8 @@ export interface EnvironmentConfig {
   readonly rules: ReadonlyArray<Rule>
   /** When the flag was last evaluated in this environment (null: never). */
   readonly lastEvaluatedAt?: string | null
+  /** This configuration's own version (absent from servers before per-environment versions). */
+  readonly version?: number
 }
 
 export interface Flag {

@@ -5,14 +5,21 @@
  * the environment chosen, and its history. The section and the environment are in the URL
  * (`#/flags/checkout/history?environment=production`): a reload, a shared link and back/forward
  * show the same view. Every section stays mounted while another is shown, so an edit in progress
- * is kept. Saves name the version they were made on (`If-Match`): when someone else saved the flag
- * meanwhile, the save is refused and the page offers to load the current version.
+ * is kept. Saves name the version they were made on (`If-Match`; the targeting's is its
+ * environment's configuration's): when someone else saved it meanwhile, the save is refused and
+ * the page offers to load the current version.
+ *
+ * Live (lib/events.ts): a change made elsewhere to this flag is read at once and shown in place,
+ * with who made it and when; the targeting editor is remounted only when its own configuration
+ * changed. If that happens while it holds an unsaved change, the page keeps the change on screen
+ * and shows theirs beside it, with a way to take theirs into the editor (LiveChange.tsx).
  */
-import { useState } from "preact/hooks"
+import { useCallback, useRef, useState } from "preact/hooks"
 import { AuditHistory } from "../components/AuditHistory.js"
 import { CopyFlag } from "../components/CopyFlag.js"
 import { DefinitionEditor } from "../components/DefinitionEditor.js"
 import { EvaluationsChart } from "../components/EvaluationsChart.js"
+import { changedBy, LiveChangeNotice } from "../components/LiveChange.js"
 import { Field } from "../components/Field.js"
 import { ProposedNotice, SettledNotice } from "../components/FlagNotices.js"
 import { ReadOnlyUnless } from "../components/ReadOnly.js"
@@ -24,6 +31,7 @@ import { TargetingEditor } from "../components/TargetingEditor.js"
 import { projectPath, request, seg } from "../lib/api.js"
 import { proposes } from "../lib/changes.js"
 import { when } from "../lib/format.js"
+import { LIVE_WORDS, type ManagementEvent, useProjectEvents } from "../lib/events.js"
 import { useLoad } from "../lib/load.js"
 import { allows } from "../lib/roles.js"
 import { FLAG_SECTIONS, go, href, type FlagSection } from "../lib/router.js"
@@ -49,6 +57,31 @@ const SECTION_LABELS: { readonly [S in FlagSection]: string } = {
 export const FlagPage = (props: { projectId: string; flagKey: string; section?: FlagSection | undefined; environment?: string | undefined }) => {
   const { projectId, flagKey } = props
   const { loaded, replace, reload } = useLoad(() => loadFlag(projectId, flagKey), [projectId, flagKey])
+  // Live changes: whether the targeting editor holds an unsaved change, and a change of its
+  // configuration made elsewhere meanwhile, held back until the person takes it.
+  const editing = useRef(false)
+  const onEdited = useCallback((edited: boolean) => void (editing.current = edited), [])
+  const [incoming, setIncoming] = useState<{ readonly flag: Flag; readonly event: ManagementEvent | null } | null>(null)
+  const [schedulesSeen, setSchedulesSeen] = useState(0)
+  const shownRef = useRef<{ readonly flag: Flag; readonly environment: string | null } | null>(null)
+  const live = useProjectEvents(projectId, (event) => {
+    if (loaded.state !== "ready") return
+    if (event !== null && event.resource.type === "environment") return reload()
+    if (event !== null && !event.flagKeys.includes(flagKey)) return
+    if (event?.resource.type === "schedule") setSchedulesSeen((n) => n + 1)
+    void request<Flag>("GET", projectPath(projectId, `/flags/${seg(flagKey)}`)).then((fresh) => {
+      const shown = shownRef.current
+      if (shown === null || fresh.version === shown.flag.version) return
+      const mine = shown.flag.configs.find((c) => c.environmentKey === shown.environment)
+      const theirs = fresh.configs.find((c) => c.environmentKey === shown.environment)
+      if (editing.current && mine !== undefined && theirs !== undefined && mine.version !== theirs.version) {
+        setIncoming({ flag: fresh, event })
+        return
+      }
+      setStatus(changedBy(event))
+      replace({ ...loaded.data, flag: fresh })
+    }, () => reload())
+  })
   const [status, setStatus] = useState("")
   // Bumped when a change is scheduled: the list reads the schedules again, the editor starts over.
   const [scheduled, setScheduled] = useState(0)
@@ -58,6 +91,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
   const [proposed, setProposed] = useState<ChangeRequest | null>(null)
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { flag, environments, segments } = loaded.data
+  shownRef.current = { flag, environment: props.environment ?? environments[0]?.key ?? null }
   // A viewer reads the definition and the targeting, with their controls disabled.
   const writes = allows("write")
   // The URL's environment, unless it names none of the project's (deleted since the link was made).
@@ -76,7 +110,15 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
   const reloadFlag = () => {
     setStatus("")
     setSettled(null)
+    setIncoming(null)
     reload()
+  }
+  const takeOver = () => {
+    if (incoming === null) return
+    setStatus(changedBy(incoming.event))
+    setIncoming(null)
+    editing.current = false
+    replace({ ...loaded.data, flag: incoming.flag })
   }
   const onScheduled = (s: Schedule) => {
     setScheduled((n) => n + 1)
@@ -96,7 +138,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
           ) : (
             <ReadOnlyUnless allowed={writes}>
               <TargetingEditor
-                key={`${config.environmentKey}-${flag.version}-${scheduled}-${proposed?.id ?? ""}`}
+                key={`${config.environmentKey}-${config.version ?? flag.version}-${scheduled}-${proposed?.id ?? ""}`}
                 projectId={projectId}
                 flag={flag}
                 config={config}
@@ -106,6 +148,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
                 onReload={reloadFlag}
                 proposing={proposing}
                 onProposed={setProposed}
+                onEdited={onEdited}
               />
             </ReadOnlyUnless>
           )}
@@ -132,7 +175,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
       <SchedulesList
         projectId={projectId}
         flagKey={flag.key}
-        refresh={scheduled}
+        refresh={scheduled + schedulesSeen}
         onSettled={setSettled}
         onCancelled={(s) => setStatus(`The change to ${s.environment} scheduled for ${when(s.at)} is cancelled.`)}
       />
@@ -166,7 +209,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
           <StaleBadge flag={flag} />
         </h1>
         <p class="muted">
-          Version {flag.version}, changed {when(flag.updatedAt)}
+          Version {flag.version}, changed {when(flag.updatedAt)}. <span class="live">{LIVE_WORDS[live]}</span>
         </p>
       </div>
       <div class="flag-bar">
@@ -179,6 +222,15 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
         </Field>
       </div>
       <p role="status" class="status">{status}</p>
+      {incoming === null || config === undefined ? null : (
+        <LiveChangeNotice
+          event={incoming.event}
+          environment={config.environmentKey}
+          mine={config}
+          theirs={incoming.flag.configs.find((c) => c.environmentKey === config.environmentKey) ?? config}
+          onTakeOver={takeOver}
+        />
+      )}
       <SettledNotice settled={settled} onReload={reloadFlag} />
       <ProposedNotice proposed={proposed} />
       <Tabs

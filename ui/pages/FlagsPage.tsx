@@ -3,8 +3,9 @@
  * environment with one click (production-like environments ask first), version and last change.
  * New flags are created here. Stale flags (nobody evaluates them any more) are marked, and can be
  * listed alone. A switch sends the configuration it shows with the flag's version
- * (`If-Match`), so it never undoes a change made since the list loaded: that is a 412, explained,
- * with the list offered again. In a protected environment a person's switch proposes instead: it
+ * (`If-Match`, that environment's configuration's version), so it never undoes a change made
+ * there since the list loaded: that is a 412, explained, with the list offered again. The list
+ * follows the project's changes live (lib/events.ts): a change made elsewhere shows within a moment. In a protected environment a person's switch proposes instead: it
  * opens a change request turning the flag on or off there, and stays as it is until that is applied.
  *
  * Rows are plain table rows (no virtual scrolling, so the browser's find and the keyboard reach
@@ -19,7 +20,8 @@ import { StaleBadge } from "../components/StaleBadge.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
 import { defaultDrafts, toVariations, VariationsEditor, type Draft } from "../components/VariationsEditor.js"
-import { ifMatch, projectPath, request, seg } from "../lib/api.js"
+import { ifMatchConfig, projectPath, request, seg } from "../lib/api.js"
+import { LIVE_WORDS, useProjectEvents } from "../lib/events.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
@@ -136,7 +138,7 @@ const Switch = (props: {
     setBusy(true)
     try {
       const body = { ...targetingBody(config), enabled: next }
-      props.onChanged(await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(props.flag.key)}/targeting`), body, ifMatch(props.flag.version)))
+      props.onChanged(await request<Flag>("PUT", projectPath(props.projectId, `/flags/${seg(props.flag.key)}/targeting`), body, ifMatchConfig(props.flag, config)))
     } catch (error) {
       props.onRefused(fromError(error))
     } finally {
@@ -196,7 +198,17 @@ class FlagRow extends Component<RowProps> {
 }
 
 export const FlagsPage = ({ projectId }: { projectId: string }) => {
-  const { loaded, update, reloadThen } = useLoad(() => loadFlags(projectId), [projectId])
+  const { loaded, update, reload, reloadThen } = useLoad(() => loadFlags(projectId), [projectId])
+  // Live: a change to a flag or an environment made elsewhere reads the list again (a burst, once).
+  const [due, setDue] = useState(0)
+  const live = useProjectEvents(projectId, (event) => {
+    if (event === null || event.flagKeys.length > 0 || event.resource.type === "flag" || event.resource.type === "environment") setDue((n) => n + 1)
+  })
+  useEffect(() => {
+    if (due === 0) return
+    const soon = setTimeout(reload, 100)
+    return () => clearTimeout(soon)
+  }, [due, reload])
   const [query, setQuery] = useState("")
   const [type, setType] = useState("")
   const [onlyStale, setOnlyStale] = useState(false)
@@ -275,7 +287,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
       </div>
       <p class="muted">{STALE_HINT}</p>
       <p role="status" class="muted">
-        {shown.length} of {data.flags.length} flags
+        {shown.length} of {data.flags.length} flags. <span class="live">{LIVE_WORDS[live]}</span>
       </p>
       <table class="flags">
         <caption class="visually-hidden">Flags of {projectId}, with their state in each environment</caption>
