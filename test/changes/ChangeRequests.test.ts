@@ -244,6 +244,27 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect(await version("g")).toBe(moved)
   })
 
+  it("a scheduled request whose author's key was revoked since fails when due, and is not applied", async () => {
+    const made = (await key("POST", "/v1/projects/p1/keys", { type: "server", name: "deploy bot" })).body as { id: string; key: string }
+    const opened = await request(t.url, "POST", CRS, {
+      key: made.key,
+      body: { title: "Bot change", environment: "production", applyAt: new Date(Date.now() - 1000).toISOString(), changes: [{ flagKey: "h", targeting: targeting(true, "b") }] }
+    })
+    expect(opened.status, opened.text).toBe(201)
+    const id = (opened.body as Shown).id
+    expect((await as(admin, "POST", `${CRS}/${id}/approve`, {})).body).toMatchObject({ status: "approved" })
+    expect((await key("DELETE", `/v1/projects/p1/keys/${made.id}`)).status).toBe(204)
+    const base = await version("h")
+    expect(await t.run(Scheduler.tick("scheduler-a"))).toContain("failed")
+    expect(await version("h")).toBe(base)
+    const shown = (await as(viewer, "GET", `${CRS}/${id}`)).body as { status: string; failure: string | null }
+    expect(shown).toEqual(expect.objectContaining({
+      status: "approved",
+      failure: "The API key that made this (deploy bot) was revoked; a change is applied only while its author can make it."
+    }))
+    expect((await as(admin, "POST", `${CRS}/${id}/cancel`)).status).toBe(200)
+  })
+
   it("webhooks subscribe to the change requests' events (opt-in, like the others)", async () => {
     const events = ["change_request.opened", "change_request.approved", "change_request.rejected", "change_request.applied"]
     const made = await key("POST", "/v1/projects/p1/webhooks", { url: "https://hooks.example.com/reviews", events })
