@@ -2,9 +2,10 @@
  * The dashboard's frame: the setup page of a setup link; sign-in until a person or a key is
  * signed in; then the header (project, the person's menu or the key's sign-out), the navigation
  * (the entries the role allows, the change requests with how many are open) and the page of the
- * current route.
+ * current route. On a narrow screen the navigation folds behind a **Menu** button (a disclosure:
+ * `aria-expanded`, Escape closes it and returns to the button, following a link closes it).
  */
-import { useEffect } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 import { ConfirmDialog } from "./components/Confirm.js"
 import { Field } from "./components/Field.js"
 import { PersonMenu } from "./components/PersonMenu.js"
@@ -135,12 +136,23 @@ export const App = () => {
 /** The frame of a signed-in page; the open change requests are counted again when the project changes. */
 const Frame = ({ project, at, who }: { project: string | null; at: Route; who: typeof me.value }) => {
   useEffect(() => void countLive(project), [project])
+  const [menuOpen, setMenuOpen] = useState(false)
+  const menuButton = useRef<HTMLButtonElement>(null)
+  const closeOnEscape = (e: KeyboardEvent) => {
+    if (e.key !== "Escape" || !menuOpen) return
+    setMenuOpen(false)
+    menuButton.current?.focus()
+  }
   return (
     <>
       <a class="skip" href="#main">Skip to content</a>
-      <header>
+      <header onKeyDown={closeOnEscape}>
         <span class="brand">Flagport</span>
-        <nav aria-label="Sections">
+        <button ref={menuButton} type="button" class="secondary menu-button" aria-expanded={menuOpen} aria-controls="site-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        {/* A link followed folds the menu, also when it leads to the page already shown. */}
+        <nav id="site-nav" aria-label="Sections" class={menuOpen ? "open" : undefined} onClick={(e) => (e.target as Element).closest("a") !== null && setMenuOpen(false)}>
           <ul>
             {NAV.filter((n) => n.shown?.() ?? true).map((n) => (
               <li key={n.label}>

@@ -44,17 +44,20 @@ export const accessibilityViolations = async (page: Page): Promise<ReadonlyArray
 
 const SCREENSHOTS = join(process.cwd(), "test-results", "dashboard")
 
-/** A full-page screenshot for a reviewer, under test-results/dashboard/. */
-export const screenshot = async (page: Page, name: string): Promise<void> => {
+/** A full-page screenshot for a reviewer, under test-results/dashboard/; its path. */
+export const screenshot = async (page: Page, name: string): Promise<string> => {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  const path = join(SCREENSHOTS, `${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
 }
 
-/** No WCAG 2.1 A/AA violation on the page as it is, and a screenshot of it under `name`. */
-export const checkPage = async (page: Page, name: string): Promise<void> => {
-  await screenshot(page, name)
+/** No WCAG 2.1 A/AA violation on the page as it is, and a screenshot of it under `name` (its path returned). */
+export const checkPage = async (page: Page, name: string): Promise<string> => {
+  const path = await screenshot(page, name)
   const violations = await accessibilityViolations(page)
   if (violations.length > 0) throw new Error(`${name}: accessibility violations: ${JSON.stringify(violations, null, 2)}`)
+  return path
 }
 
 /** Signs in on the sign-in page with `key`. */

@@ -14,6 +14,7 @@ import type { AuditEntry, AuditPage } from "../lib/types.js"
 import { Diff } from "./Diff.js"
 import { ErrorSummary } from "./ErrorSummary.js"
 import { Waiting } from "./Status.js"
+import { Table } from "./Table.js"
 
 /**
  * One entry, and under it, when opened, the resource before and after as a diff across the whole
@@ -74,8 +75,7 @@ export const AuditHistory = ({ projectId, filter, label }: { projectId: string; 
   if (data.length === 0) return <p>No changes recorded.</p>
   return (
     <>
-      <table>
-        <caption class="visually-hidden">{label}</caption>
+      <Table caption={<>{label}</>}>
         <thead>
           <tr>
             <th scope="col">When</th>
@@ -89,7 +89,7 @@ export const AuditHistory = ({ projectId, filter, label }: { projectId: string; 
         <tbody>
           {data.map((entry) => <Entry key={entry.id} entry={entry} />)}
         </tbody>
-      </table>
+      </Table>
       <ErrorSummary problems={problems} />
       {nextCursor === null ? null : (
         <div class="actions">

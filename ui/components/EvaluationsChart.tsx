@@ -11,6 +11,7 @@ import { useLoad } from "../lib/load.js"
 import type { InsightsSeries } from "../lib/types.js"
 import { Field } from "./Field.js"
 import { Waiting } from "./Status.js"
+import { Table } from "./Table.js"
 
 const HOUR = 3_600_000
 const PERIODS = [
@@ -49,11 +50,10 @@ const Bars = ({ series, title }: { series: InsightsSeries; title: string }) => {
   )
 }
 
-const Table = ({ series }: { series: InsightsSeries }) => (
+const HourTable = ({ series }: { series: InsightsSeries }) => (
   <details>
     <summary>Every hour as a table</summary>
-    <table>
-      <caption class="visually-hidden">Evaluations per hour (UTC) and variation</caption>
+    <Table caption={<>Evaluations per hour (UTC) and variation</>}>
       <thead>
         <tr>
           <th scope="col">Hour (UTC)</th>
@@ -68,7 +68,7 @@ const Table = ({ series }: { series: InsightsSeries }) => (
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   </details>
 )
 
@@ -110,7 +110,7 @@ export const EvaluationsChart = (props: { projectId: string; flagKey: string; en
             ))}
           </ul>
           <Bars series={series} title={`Evaluations of ${props.flagKey} in ${props.environment} per hour, ${period}`} />
-          <Table series={series} />
+          <HourTable series={series} />
         </>
       )}
       <p class="muted">

@@ -15,6 +15,7 @@ import type { List, Schedule } from "../lib/types.js"
 import { ErrorSummary } from "./ErrorSummary.js"
 import { ScheduleAuthorCell, ScheduleCancelCell, ScheduleChangeCell } from "./ScheduleCells.js"
 import { Waiting } from "./Status.js"
+import { Table } from "./Table.js"
 
 const StatusCell = ({ s }: { s: Schedule }) => (
   <td class={`schedule-${s.status}`}>
@@ -68,8 +69,7 @@ export const SchedulesList = (props: {
       ) : schedules.length === 0 ? (
         <p>No change is scheduled for this flag. Edit the targeting above and choose a time under “Or schedule this change”.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Scheduled changes of {props.flagKey}</caption>
+        <Table caption={<>Scheduled changes of {props.flagKey}</>}>
           <thead>
             <tr>
               <th scope="col">At</th>
@@ -92,7 +92,7 @@ export const SchedulesList = (props: {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </section>
   )

@@ -16,6 +16,7 @@ import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { allows } from "../lib/roles.js"
 import { isProductionLike } from "../lib/settings.js"
 import type { Environment, List } from "../lib/types.js"
+import { Table } from "../components/Table.js"
 
 const APPROVALS = [1, 2, 3, 4, 5]
 
@@ -89,8 +90,7 @@ export const EnvironmentsPage = ({ projectId }: { projectId: string }) => {
       {loaded.state !== "ready" ? (
         <Waiting loaded={loaded} />
       ) : (
-        <table>
-          <caption class="visually-hidden">Environments of {projectId}</caption>
+        <Table caption={<>Environments of {projectId}</>}>
           <thead>
             <tr>
               <th scope="col">Key</th>
@@ -112,7 +112,7 @@ export const EnvironmentsPage = ({ projectId }: { projectId: string }) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       {loaded.state === "ready" && loaded.data.data.length > 1 && allows("write") ? (
         <CopyAllFlags key={loaded.data.data.map((e) => e.key).join()} projectId={projectId} environments={loaded.data.data} />

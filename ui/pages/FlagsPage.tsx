@@ -31,6 +31,7 @@ import type { Environment, Flag, FlagType, List } from "../lib/types.js"
 import { allows } from "../lib/roles.js"
 import { targetingBody } from "../components/TargetingEditor.js"
 import { changeTargeting, propose, proposes } from "../lib/changes.js"
+import { Table } from "../components/Table.js"
 
 const STALE_HINT = "Stale: older than the server’s stale period (30 days unless set otherwise) and not evaluated in any environment during it, so its code can probably go."
 const TYPES: ReadonlyArray<FlagType> = ["boolean", "string", "number", "json"]
@@ -289,8 +290,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
       <p role="status" class="muted">
         {shown.length} of {data.flags.length} flags. <span class="live">{LIVE_WORDS[live]}</span>
       </p>
-      <table class="flags">
-        <caption class="visually-hidden">Flags of {projectId}, with their state in each environment</caption>
+      <Table class="flags" caption={<>Flags of {projectId}, with their state in each environment</>}>
         <thead>
           <tr>
             <th scope="col">Flag</th>
@@ -305,7 +305,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
             <FlagRow key={f.key} projectId={projectId} flag={f} environments={data.environments} onChanged={changed} onProposed={onProposed} onRefused={setProblems} />
           ))}
         </tbody>
-      </table>
+      </Table>
     </section>
   )
 }

@@ -14,6 +14,7 @@ import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import type { ApiKey, CreatedApiKey, Environment, KeyType, List } from "../lib/types.js"
+import { Table } from "../components/Table.js"
 
 const loadKeys = async (projectId: string) => {
   const [keys, environments] = await Promise.all([
@@ -109,8 +110,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
       {created === null ? null : <NewSecret key={created.id} created={created} onDismiss={() => setCreated(null)} />}
       <ErrorSummary problems={problems} />
       <p role="status" class="status">{status}</p>
-      <table>
-        <caption class="visually-hidden">API keys of {projectId}</caption>
+      <Table caption={<>API keys of {projectId}</>}>
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -143,7 +143,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
             </tr>
           ))}
         </tbody>
-      </table>
+      </Table>
       {keys.length === 0 ? <p>This project has no keys yet.</p> : null}
       <p class="muted">“Last used” is updated at most once a minute per key. Global keys (for every project) are made and revoked with the command line.</p>
       <NewKey projectId={projectId} environments={environments} onCreated={onCreated} />

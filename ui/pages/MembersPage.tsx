@@ -16,6 +16,7 @@ import { personName, ROLE_HINTS, ROLES } from "../lib/people.js"
 import { NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { isGlobalAdmin } from "../lib/roles.js"
 import type { List, Member, Role, User } from "../lib/types.js"
+import { Table } from "../components/Table.js"
 
 const loadMembers = async (projectId: string) => {
   const [members, users] = await Promise.all([
@@ -97,8 +98,7 @@ export const MembersPage = ({ projectId }: { projectId: string }) => {
       {members.length === 0 ? (
         <p>This project has no members yet.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Members of {projectId}</caption>
+        <Table caption={<>Members of {projectId}</>}>
           <thead>
             <tr>
               <th scope="col">Person</th>
@@ -134,7 +134,7 @@ export const MembersPage = ({ projectId }: { projectId: string }) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       {users === null ? (
         <p class="muted">To add someone, ask a global administrator: they invite people and can add them here.</p>

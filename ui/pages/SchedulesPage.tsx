@@ -16,6 +16,7 @@ import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
 import { isProductionLike } from "../lib/settings.js"
 import type { Environment, List, Schedule } from "../lib/types.js"
+import { Table } from "../components/Table.js"
 
 export const SchedulesPage = ({ projectId }: { projectId: string }) => {
   const environments = useLoad(() => request<List<Environment>>("GET", projectPath(projectId, "/environments")), [projectId])
@@ -65,8 +66,7 @@ export const SchedulesPage = ({ projectId }: { projectId: string }) => {
           time you choose; make one on the flag's page.
         </p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Pending scheduled changes of {projectId}{environment === "" ? "" : ` in ${environment}`}, earliest first</caption>
+        <Table caption={<>Pending scheduled changes of {projectId}{environment === "" ? "" : ` in ${environment}`}, earliest first</>}>
           <thead>
             <tr>
               <th scope="col">At</th>
@@ -91,7 +91,7 @@ export const SchedulesPage = ({ projectId }: { projectId: string }) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </section>
   )

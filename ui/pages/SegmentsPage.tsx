@@ -13,6 +13,7 @@ import { href } from "../lib/router.js"
 import type { Condition, Flag, List, Segment } from "../lib/types.js"
 import { flagsUsing } from "../lib/usage.js"
 import { allows } from "../lib/roles.js"
+import { Table } from "../components/Table.js"
 
 const loadSegments = async (projectId: string) => {
   const [segments, flags] = await Promise.all([
@@ -112,8 +113,7 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
       {segments.length === 0 ? (
         <p>No segments yet.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Segments of {projectId}</caption>
+        <Table caption={<>Segments of {projectId}</>}>
           <thead>
             <tr>
               <th scope="col">Segment</th>
@@ -145,7 +145,7 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </section>
   )

@@ -19,6 +19,7 @@ import { personName, ROLES } from "../lib/people.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { projects } from "../lib/session.js"
 import type { List, Membership, Role, User } from "../lib/types.js"
+import { Table } from "../components/Table.js"
 
 interface Invited {
   readonly user: User
@@ -154,8 +155,7 @@ export const UsersPage = () => {
       {loaded.state !== "ready" ? (
         <Waiting loaded={loaded} />
       ) : (
-        <table>
-          <caption class="visually-hidden">Every user</caption>
+        <Table caption={<>Every user</>}>
           <thead>
             <tr>
               <th scope="col">Person</th>
@@ -194,7 +194,7 @@ export const UsersPage = () => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       <Invite onInvited={(l) => (setLink(l), setStatus(""), reload())} />
     </section>

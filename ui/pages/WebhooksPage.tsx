@@ -11,6 +11,7 @@ import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { type Delivery, FLAG_EVENTS, type List, type Webhook, WEBHOOK_EVENTS } from "../lib/types.js"
+import { Table } from "../components/Table.js"
 
 const NewWebhook = ({ projectId, onCreated }: { projectId: string; onCreated: () => void }) => {
   const [url, setUrl] = useState("")
@@ -83,8 +84,7 @@ const Deliveries = ({ projectId, webhook }: { projectId: string; webhook: Webhoo
       ) : loaded.data.data.length === 0 ? (
         <p>No deliveries yet.</p>
       ) : (
-        <table class="deliveries">
-          <caption class="visually-hidden">Deliveries of the webhook, newest first</caption>
+        <Table class="deliveries" caption={<>Deliveries of the webhook, newest first</>}>
           <thead>
             <tr>
               <th scope="col">Event</th>
@@ -125,7 +125,7 @@ const Deliveries = ({ projectId, webhook }: { projectId: string; webhook: Webhoo
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
     </section>
   )
@@ -152,8 +152,7 @@ export const WebhooksPage = ({ projectId }: { projectId: string }) => {
       <h1 id="webhooks-title">Webhooks</h1>
       <ErrorSummary problems={problems} />
       {webhooks.length === 0 ? <p>No webhooks yet.</p> : (
-        <table>
-          <caption class="visually-hidden">Webhooks of {projectId}</caption>
+        <Table caption={<>Webhooks of {projectId}</>}>
           <thead>
             <tr>
               <th scope="col">Destination</th>
@@ -182,7 +181,7 @@ export const WebhooksPage = ({ projectId }: { projectId: string }) => {
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       )}
       {shown === undefined ? null : <Deliveries key={shown.id} projectId={projectId} webhook={shown} />}
       <NewWebhook projectId={projectId} onCreated={reload} />
