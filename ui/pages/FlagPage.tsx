@@ -46,6 +46,12 @@ const loadFlag = async (projectId: string, key: string) => {
   return { flag, environments: environments.data, segments: segments.data }
 }
 
+/**
+ * Remounts the definition editor when the definition changed (a save, or someone else's change),
+ * not when only targeting did: a live change elsewhere in the flag keeps an edit in progress.
+ */
+const definitionKey = (flag: Flag): string => `definition-${JSON.stringify([flag.name, flag.description, flag.variations])}`
+
 const SECTION_LABELS: { readonly [S in FlagSection]: string } = {
   targeting: "Targeting",
   definition: "Definition",
@@ -168,7 +174,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
     ),
     definition: (
       <ReadOnlyUnless allowed={writes}>
-        <DefinitionEditor key={`definition-${flag.version}`} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
+        <DefinitionEditor key={definitionKey(flag)} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
       </ReadOnlyUnless>
     ),
     schedules: (
