@@ -57,7 +57,9 @@ const strictEquals = (operator: string): Translate => (args, path) => {
  */
 const looseEquals = (operator: string): Translate => (args, path) => {
   const { attribute, literal, at } = varAndLiteral(args, path, operator)
-  if (typeof literal !== "string" || !Number.isNaN(Number(literal))) {
+  // The targeting key is always a string, so against a string literal `==` compares strings.
+  const stringsOnly = attribute === "key" && typeof literal === "string"
+  if (!stringsOnly && (typeof literal !== "string" || !Number.isNaN(Number(literal)))) {
     return refuse(
       at,
       `loose ${JSON.stringify(operator)} with ${show(literal)} converts between strings, numbers and booleans ("5" == 5), which Flagport never does; use "${operator}=" in flagd for a strict comparison`
@@ -148,8 +150,8 @@ export const CONDITION_OPERATORS: Readonly<Record<string, Row>> = {
   "!!": { flagd: "`!!`", flagport: "the condition itself", translate: (args, path) => conditionFormula(operand(args), [...path, 0]) },
   "===": { flagd: "`===` with a string, number or boolean", flagport: "`in` with that one value", translate: strictEquals("===") },
   "!==": { flagd: "`!==`", flagport: "the `===` condition, branches swapped", translate: negated(strictEquals("!==")) },
-  "==": { flagd: "`==` with a string that is not a number", flagport: "`in` with that one value", translate: looseEquals("==") },
-  "!=": { flagd: "`!=` with a string that is not a number", flagport: "the `==` condition, branches swapped", translate: negated(looseEquals("!=")) },
+  "==": { flagd: "`==` with a string that is not a number (any string against `targetingKey`)", flagport: "`in` with that one value", translate: looseEquals("==") },
+  "!=": { flagd: "`!=`, likewise", flagport: "the `==` condition, branches swapped", translate: negated(looseEquals("!=")) },
   in: {
     flagd: "`in`: membership `{\"in\": [{\"var\": \"plan\"}, [\"pro\", \"team\"]]}` or substring `{\"in\": [\"@acme.com\", {\"var\": \"email\"}]}`",
     flagport: "`in` with the list's values; `contains` for a substring",

@@ -37,7 +37,7 @@ const attributes: fc.Arbitrary<Record<string, unknown>> = fc
   .map((entries) => Object.fromEntries(entries.filter((e): e is readonly [string, unknown] => e !== null)))
 
 export const contextArbitrary: fc.Arbitrary<Ctx> = fc.record(
-  { key: fc.integer({ min: 0, max: 40 }).map((i) => `user-${i}`), attributes },
+  { key: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 40 }).map((i) => `user-${i}`) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 9 }).map(String) }), attributes },
   { requiredKeys: ["attributes"] }
 )
 

@@ -203,6 +203,12 @@ export const EVERYDAY = {
       defaultVariant: "off",
       targeting: { if: [{ "!!": [{ var: "email" }] }, "on", "off"] }
     },
+    "numeric-key": {
+      state: "ENABLED",
+      variants: onOff,
+      defaultVariant: "off",
+      targeting: { if: [{ "==": [{ var: "targetingKey" }, "7"] }, "on", { "!=": ["user-7", { var: "targetingKey" }] }, "off", "on"] }
+    },
     "key-list": {
       state: "ENABLED",
       variants: onOff,

@@ -33,6 +33,7 @@ describe("what each construct becomes", () => {
     ["empty targeting: the default variant", {}, { rules: [], defaultVariationKey: "off" }],
     ["== with a word: in", { if: [{ "==": [email, "a@b.c"] }, "on", "off"] }, { rules: [{ conditions: [c("email", "in", ["a@b.c"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["== with the literal first", { if: [{ "==": ["a@b.c", email] }, "on", "off"] }, { rules: [{ conditions: [c("email", "in", ["a@b.c"])], variationKey: "on" }], defaultVariationKey: "off" }],
+    ["== with a numeric string against the targeting key (always a string): in", { if: [{ "==": [{ var: "targetingKey" }, "123"] }, "on"] }, { rules: [{ conditions: [c("key", "in", ["123"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["=== with a number: in", { if: [{ "===": [{ var: "age" }, 3] }, "on", "off"] }, { rules: [{ conditions: [c("age", "in", [3])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["!= : the == rule serves the else branch, the rest serve the then branch", { if: [{ "!=": [email, "x"] }, "on", "off"] }, { rules: [{ conditions: [c("email", "in", ["x"])], variationKey: "off" }], defaultVariationKey: "on" }],
     ["targetingKey is the context key", { if: [{ in: [{ var: "targetingKey" }, ["u1", "u2"]] }, "on", "off"] }, { rules: [{ conditions: [c("key", "in", ["u1", "u2"])], variationKey: "on" }], defaultVariationKey: "off" }],
