@@ -12,11 +12,11 @@ export const layer = Layer.effect(
     const db = yield* MemoryDb
     const table = db.makeRef<ReadonlyArray<OutboxEntry>>("outbox", [])
     return EventOutbox.of({
-      append: (event) =>
+      append: (event, traceparent) =>
         table.modify((rows) => {
           if (rows.some((row) => row.event.id === event.id)) return [false, rows]
           const seq = rows.length === 0 ? 1 : rows[rows.length - 1]!.seq + 1
-          return [true, [...rows, { seq, event: jsonCopy(event), dispatchedAt: null }]]
+          return [true, [...rows, { seq, event: jsonCopy(event), dispatchedAt: null, traceparent: traceparent ?? null }]]
         }).pipe(
           Effect.flatMap((ok) =>
             ok ? Effect.void : Effect.fail(new StorageError({ message: `Duplicate outbox event id '${event.id}'` }))

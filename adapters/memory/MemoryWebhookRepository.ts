@@ -115,7 +115,8 @@ export const make = Effect.gen(function* () {
               url: hook.url,
               secret: hook.secret,
               previousSecret: hook.previousSecret,
-              previousSecretExpiresAt: hook.previousSecretExpiresAt
+              previousSecretExpiresAt: hook.previousSecretExpiresAt,
+              traceparent: row.traceparent ?? null
             })
             return { ...row, leaseOwner: owner, leaseExpiresAt: leaseUntil }
           })

@@ -11,18 +11,24 @@ import { orFail } from "./SqlSupport.js"
 const OutboxRow = Schema.Struct({
   seq: SqlInteger,
   payload: Schema.parseJson(WebhookEvent),
-  dispatched_at: Schema.NullOr(Schema.String)
+  dispatched_at: Schema.NullOr(Schema.String),
+  trace_parent: Schema.NullOr(Schema.String)
 })
 
 const decodeEntries = decodeRows(OutboxRow, "flagport_outbox")
 const decodeSeqs = decodeRows(Schema.Struct({ seq: SqlInteger }), "flagport_outbox")
 
-const toEntry = (row: typeof OutboxRow.Type): OutboxEntry => ({ seq: row.seq, event: row.payload, dispatchedAt: row.dispatched_at })
+const toEntry = (row: typeof OutboxRow.Type): OutboxEntry => ({
+  seq: row.seq,
+  event: row.payload,
+  dispatchedAt: row.dispatched_at,
+  traceparent: row.trace_parent
+})
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return EventOutbox.of({
-    append: (event) =>
+    append: (event, traceparent) =>
       orFail(
         sql`INSERT INTO flagport_outbox ${sql.insert({
           id: event.id,
@@ -30,17 +36,18 @@ export const make = Effect.gen(function* () {
           type: event.type,
           payload: JSON.stringify(event),
           occurred_at: event.occurredAt,
-          dispatched_at: null
+          dispatched_at: null,
+          trace_parent: traceparent ?? null
         })}`
       ).pipe(Effect.asVoid),
     pending: (limit) =>
       orFail(
-        sql`SELECT seq, payload, dispatched_at FROM flagport_outbox
+        sql`SELECT seq, payload, dispatched_at, trace_parent FROM flagport_outbox
           WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit}`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry))),
     list: (projectId) =>
       orFail(
-        sql`SELECT seq, payload, dispatched_at FROM flagport_outbox WHERE project_id = ${projectId} ORDER BY seq`
+        sql`SELECT seq, payload, dispatched_at, trace_parent FROM flagport_outbox WHERE project_id = ${projectId} ORDER BY seq`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry))),
     markDispatched: (eventId, at) =>
       orFail(

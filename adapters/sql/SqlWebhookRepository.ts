@@ -75,7 +75,8 @@ const ClaimedRow = Schema.Struct({
   url: Schema.String,
   secret: Schema.NullOr(Schema.String),
   previousSecret: Schema.NullOr(Schema.String),
-  previousSecretExpiresAt: Schema.NullOr(Schema.String)
+  previousSecretExpiresAt: Schema.NullOr(Schema.String),
+  traceparent: Schema.NullOr(Schema.String)
 })
 
 const SubscriberRow = Schema.Struct({
@@ -196,7 +197,7 @@ export const make = Effect.gen(function* () {
       if (leased.length === 0) return []
       const rows = yield* sql`SELECT d.id, d.webhook_id AS "webhookId", d.project_id AS "projectId", d.event_id AS "eventId", d.payload,
           d.attempts_made AS "attemptsMade", w.url, w.secret, w.previous_secret AS "previousSecret",
-          w.previous_secret_expires_at AS "previousSecretExpiresAt"
+          w.previous_secret_expires_at AS "previousSecretExpiresAt", d.trace_parent AS traceparent
         FROM flagport_webhook_deliveries d JOIN flagport_webhooks w ON w.id = d.webhook_id
         WHERE ${sql.in("d.id", leased.map((r) => r.id))} AND d.lease_owner = ${owner}
         ORDER BY d.seq`.pipe(Effect.flatMap(decodeClaimed))
@@ -211,7 +212,8 @@ export const make = Effect.gen(function* () {
           url: row.url,
           secret: row.secret,
           previousSecret: row.previousSecret,
-          previousSecretExpiresAt: row.previousSecretExpiresAt
+          previousSecretExpiresAt: row.previousSecretExpiresAt,
+          traceparent: row.traceparent
         })
       )
     }).pipe(sql.withTransaction, Effect.mapError(storageError("claim deliveries")))
@@ -302,9 +304,9 @@ export const make = Effect.gen(function* () {
       ),
     insertDelivery: (d) =>
       sql`INSERT INTO flagport_webhook_deliveries (id, webhook_id, project_id, event_id, event_type, payload, status,
-          attempts_made, next_attempt_at, redelivery_of, created_at, updated_at)
+          attempts_made, next_attempt_at, redelivery_of, created_at, updated_at, trace_parent)
         VALUES (${d.id}, ${d.webhookId}, ${d.projectId}, ${d.eventId}, ${d.eventType}, ${d.payload}, 'pending', 0,
-          ${d.nextAttemptAt}, ${d.redeliveryOf}, ${d.createdAt}, ${d.createdAt})`.pipe(
+          ${d.nextAttemptAt}, ${d.redeliveryOf}, ${d.createdAt}, ${d.createdAt}, ${d.traceparent ?? null})`.pipe(
         Effect.asVoid,
         Effect.mapError(storageError("insert a delivery"))
       ),

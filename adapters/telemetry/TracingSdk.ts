@@ -20,6 +20,9 @@ import {
 import * as OtelApi from "@opentelemetry/api"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { formatTraceParent, parseTraceParent } from "../../src/domain/webhooks/TraceParent.js"
+import { TraceContext } from "../../src/ports/TraceContext.js"
 import { ActiveTracing, type SamplerName, type ServerSpan, type TracingSettings } from "./Tracing.js"
 
 /**
@@ -62,15 +65,24 @@ export const samplerOf = (name: SamplerName, ratio: number): Sampler => {
   }
 }
 
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-|$)/
-
 /** The remote parent a W3C `traceparent` header names (version 00 and later, all-zero ids refused). */
 export const parentOf = (traceparent: string): OtelApi.SpanContext | undefined => {
-  const match = TRACEPARENT.exec(traceparent.trim())
-  if (match === null || match[1] === "ff") return undefined
-  const spanContext = { traceId: match[2]!, spanId: match[3]!, traceFlags: parseInt(match[4]!, 16) & 1, isRemote: true }
-  return OtelApi.isSpanContextValid(spanContext) ? spanContext : undefined
+  const parsed = parseTraceParent(traceparent)
+  if (parsed === undefined) return undefined
+  return { traceId: parsed.traceId, spanId: parsed.spanId, traceFlags: parsed.sampled ? OtelApi.TraceFlags.SAMPLED : OtelApi.TraceFlags.NONE, isRemote: true }
 }
+
+/**
+ * The current operation's outermost span in this process (a request's server span, a scheduled
+ * apply's root), climbing from the current span past its local parents, as a `traceparent` when
+ * it was sampled (TraceContext).
+ */
+export const currentOperation: Effect.Effect<string | null> = Effect.map(Effect.option(Effect.currentSpan), (current) => {
+  if (Option.isNone(current)) return null
+  let span = current.value
+  while (Option.isSome(span.parent) && span.parent.value._tag === "Span") span = span.parent.value
+  return span.sampled ? formatTraceParent({ traceId: span.traceId, spanId: span.spanId, sampled: true }) : null
+})
 
 const serverSpanOf = (tracer: OtelApi.Tracer) => (name: string, traceparent: string, attributes: OtelApi.Attributes): ServerSpan | undefined => {
   const parent = parentOf(traceparent)
@@ -98,6 +110,9 @@ export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
         Layer.provide(provider),
         Layer.provide(Resource.layerFromEnv(Resource.configToAttributes({ serviceName: settings.serviceName })))
       )
-      return Layer.effect(ActiveTracing, Effect.map(Tracer.OtelTracer, (tracer) => ActiveTracing.of({ tracer, serverSpan: serverSpanOf(tracer) }))).pipe(Layer.provideMerge(tracer))
+      return Layer.mergeAll(
+        Layer.effect(ActiveTracing, Effect.map(Tracer.OtelTracer, (tracer) => ActiveTracing.of({ tracer, serverSpan: serverSpanOf(tracer) }))),
+        Layer.succeed(TraceContext, TraceContext.of({ current: currentOperation }))
+      ).pipe(Layer.provideMerge(tracer))
     })
   )

@@ -8,16 +8,21 @@ export interface OutboxEntry {
   readonly seq: number
   readonly event: WebhookEvent
   readonly dispatchedAt: string | null
+  /** The W3C `traceparent` of the write that appended it (TraceContext), null when it was not traced. */
+  readonly traceparent: string | null
 }
 
 /**
  * The transactional outbox: events are appended in the same transaction as the change that
  * causes them, so a committed change always has its event and a rolled back one never does.
- * SQL table: flagport_outbox(seq, id, project_id, type, payload, occurred_at, dispatched_at).
+ * SQL table: flagport_outbox(seq, id, project_id, type, payload, occurred_at, dispatched_at, trace_parent).
  */
 export interface EventOutboxShape {
-  /** Appends an event (call inside the write's transaction). Fails on a duplicate event id. */
-  readonly append: (event: WebhookEvent) => Effect.Effect<void, StorageError>
+  /**
+   * Appends an event (call inside the write's transaction), with the write's trace when it is
+   * traced (absent: none). Fails on a duplicate event id.
+   */
+  readonly append: (event: WebhookEvent, traceparent?: string | null) => Effect.Effect<void, StorageError>
   /** Events not yet marked dispatched, oldest first, at most `limit`. */
   readonly pending: (limit: number) => Effect.Effect<ReadonlyArray<OutboxEntry>, StorageError>
   /** Every event (dispatched or not) of a project, oldest first. For tests and diagnostics. */

@@ -42,6 +42,11 @@ export interface NewDelivery {
   readonly nextAttemptAt: string
   readonly redeliveryOf: string | null
   readonly createdAt: string
+  /**
+   * The W3C `traceparent` of the write that caused it (its outbox event's, or the redelivery
+   * request's): the send links to that span. Absent or null: none.
+   */
+  readonly traceparent?: string | null
 }
 
 /** A delivery with the body it sends. */
@@ -85,6 +90,8 @@ export interface ClaimedDelivery {
   readonly secret: string | null
   readonly previousSecret: string | null
   readonly previousSecretExpiresAt: string | null
+  /** The trace of the write that caused it (NewDelivery.traceparent), null when none. */
+  readonly traceparent: string | null
 }
 
 export interface ClaimRequest {

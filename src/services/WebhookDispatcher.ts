@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Queue from "effect/Queue"
 import * as Random from "effect/Random"
+import * as Tracer from "effect/Tracer"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import { isSuccessStatus, retryDelay } from "../domain/webhooks/RetrySchedule.js"
 import { answeredError } from "../domain/webhooks/WebhookDelivery.js"
@@ -17,6 +18,7 @@ import { signingSecrets } from "../domain/webhooks/WebhookInput.js"
 import { signer, unixSeconds } from "../domain/webhooks/WebhookSigning.js"
 import { Crypto } from "../ports/Crypto.js"
 import { receivesEventAt } from "../domain/webhooks/WebhookWindow.js"
+import { parseTraceParent } from "../domain/webhooks/TraceParent.js"
 import { EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -101,7 +103,7 @@ export const fanOut = (batchSize: number): Effect.Effect<number, StorageError, F
         yield* repo.lockForFanOut
         const entries = yield* outbox.pending(batchSize)
         const now = yield* nowIso
-        for (const { event } of entries) {
+        for (const { event, traceparent } of entries) {
           const subscribers = yield* repo.subscribers(event.projectId, event.type)
           const payload = JSON.stringify(event)
           // Judged by when the event occurred, not by the webhook's state now (WebhookWindow.ts).
@@ -115,7 +117,8 @@ export const fanOut = (batchSize: number): Effect.Effect<number, StorageError, F
               payload,
               nextAttemptAt: now,
               redeliveryOf: null,
-              createdAt: now
+              createdAt: now,
+              traceparent
             })
           }
           yield* outbox.markDispatched(event.id, now)
@@ -189,6 +192,12 @@ const claim = (owner: string, options: DispatcherOptions, free: number, inFlight
     return claimed
   })
 
+/** A link to the span of the write a delivery came from; none when that write was not traced. */
+const linksTo = (traceparent: string | null): ReadonlyArray<Tracer.SpanLink> => {
+  const write = traceparent === null ? undefined : parseTraceParent(traceparent)
+  return write === undefined ? [] : [{ _tag: "SpanLink", span: Tracer.externalSpan(write), attributes: { "flagport.link": "write" } }]
+}
+
 /**
  * Step 3 for one delivery, on its own: one that cannot be recorded (its lease then lapses and it
  * is sent again later) is logged and must not cut short the sends to other webhooks.
@@ -200,9 +209,11 @@ const sendOne = (owner: string, delivery: ClaimedDelivery) =>
         ? Effect.failCause(cause)
         : Effect.logWarning(`webhook delivery ${delivery.deliveryId} could not be recorded`, cause)
     ),
-    // A trace of its own per send: the polling rounds that find nothing to do are not worth one.
+    // A trace of its own per send (the polling rounds that find nothing to do are not worth one),
+    // linked to the write that caused it: a retry hours later is no part of that request's trace.
     Effect.withSpan("WebhookDispatcher.send", {
       root: true,
+      links: linksTo(delivery.traceparent),
       attributes: { "flagport.project.id": delivery.projectId, webhookId: delivery.webhookId, deliveryId: delivery.deliveryId }
     })
   )

@@ -11,6 +11,7 @@ import * as WebhookInput from "../domain/webhooks/WebhookInput.js"
 import { DEFAULT_WEBHOOKS_PER_PROJECT, webhookCapMessage } from "../domain/webhooks/WebhookQuota.js"
 import { initialWindow, nextWindow } from "../domain/webhooks/WebhookWindow.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
+import { currentTraceParent } from "../ports/TraceContext.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { type StoredDelivery, type StoredWebhook, WebhookRepository } from "../ports/WebhookRepository.js"
@@ -240,7 +241,9 @@ export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* 
           payload: original.payload,
           nextAttemptAt: now,
           redeliveryOf: original.id,
-          createdAt: now
+          createdAt: now,
+          // The redelivery request is the write that causes this send.
+          traceparent: yield* currentTraceParent
         })
         const created = toDelivery(Option.getOrThrow(yield* webhooks.getDelivery(webhookId, id)))
         // The webhook is unchanged; the entry shows the delivery the redelivery made.

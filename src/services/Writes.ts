@@ -16,6 +16,7 @@ import { EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
+import { currentTraceParent } from "../ports/TraceContext.js"
 import { Transactor } from "../ports/Transactor.js"
 import * as AuditTrail from "./AuditTrail.js"
 
@@ -106,13 +107,15 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
   const audit = yield* AuditTrail.recorder
 
   const events = (projectId: string, time: WriteTime, drafts: ReadonlyArray<FlagEventDraft | ChangeRequestEventDraft> = []) =>
-    Effect.forEach(drafts, (event) =>
-      Effect.flatMap(ids.next, (id) =>
-        outbox.append(
-          "changeRequest" in event
-            ? makeChangeRequestEvent({ id, projectId, occurredAt: time.now, ...event })
-            : makeFlagEvent({ id, projectId, occurredAt: time.now, ...event })
-        )), { discard: true })
+    drafts.length === 0 ? Effect.void : Effect.flatMap(currentTraceParent, (traceparent) =>
+      Effect.forEach(drafts, (event) =>
+        Effect.flatMap(ids.next, (id) =>
+          outbox.append(
+            "changeRequest" in event
+              ? makeChangeRequestEvent({ id, projectId, occurredAt: time.now, ...event })
+              : makeFlagEvent({ id, projectId, occurredAt: time.now, ...event }),
+            traceparent
+          )), { discard: true }))
 
   const finish = <A>(projectId: string | null, time: WriteTime, written: Omit<Written<A>, "events">) =>
     Effect.gen(function* () {

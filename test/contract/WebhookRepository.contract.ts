@@ -3,6 +3,7 @@ import { Effect, Option } from "effect"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { IdGenerator } from "../../src/ports/IdGenerator.js"
 import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
+import { TraceContext } from "../../src/ports/TraceContext.js"
 import { Transactor } from "../../src/ports/Transactor.js"
 import { WebhookRepository } from "../../src/ports/WebhookRepository.js"
 import { Environments } from "../../src/services/Environments.js"
@@ -236,6 +237,25 @@ export const webhookContract = (it: WebhookIt) => {
       expect(yield* repo.listDeliveries(hook.id)).toHaveLength(1)
     }))
 
+  it.effect("a write's trace (TraceContext) is kept with its outbox event, copied to its deliveries and claimed with them; none without", () =>
+    Effect.gen(function* () {
+      const webhooks = yield* Webhooks
+      const outbox = yield* EventOutbox
+      const flags = yield* Flags
+      const projectId = yield* newProject
+      const hook = yield* webhooks.create(projectId, { url: "https://e.com/traced", events: ["flag.created"] })
+      const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+      yield* flags.create(projectId, booleanFlag("traced")).pipe(
+        Effect.provideService(TraceContext, TraceContext.of({ current: Effect.succeed(traceparent) }))
+      )
+      yield* flags.create(projectId, booleanFlag("plain"))
+      expect((yield* outbox.list(projectId)).map((e) => e.traceparent)).toEqual([traceparent, null])
+      expect((yield* outbox.pending(100_000)).filter((e) => e.event.projectId === projectId).map((e) => e.traceparent)).toEqual([traceparent, null])
+      yield* fanOut(1000)
+      const first = mine(yield* claim("one"), [hook.id])
+      expect(first.map((c) => c.traceparent)).toEqual([traceparent])
+    }))
+
   it.effect("claims at most `limit`, of one project when asked; dueProjects names the projects with due heads, longest waiting first", () =>
     Effect.gen(function* () {
       const webhooks = yield* Webhooks
@@ -290,7 +310,8 @@ export const webhookContract = (it: WebhookIt) => {
         url: "https://e.com/a",
         secret: "secret-aaa",
         previousSecret: null,
-        previousSecretExpiresAt: null
+        previousSecretExpiresAt: null,
+        traceparent: null
       })
       expect(mine(yield* claim("two"), [a.id, b.id])).toEqual([]) // leased, and a2 waits behind a1
 

@@ -40,6 +40,7 @@ export interface OtlpSpan {
   readonly name: string
   readonly kind: number
   readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: OtlpValue }>
+  readonly links?: ReadonlyArray<{ readonly traceId: string; readonly spanId: string; readonly attributes?: OtlpSpan["attributes"] }>
 }
 export interface OtlpExport {
   readonly resourceSpans: ReadonlyArray<{
