@@ -50,6 +50,8 @@ export interface TransferOptions {
   readonly to: string
   /** Rows read and inserted per statement (default 500). */
   readonly batchRows?: number
+  /** Told after each table is copied (the CLI shows progress with it). */
+  readonly onTable?: (table: string, rows: number) => Effect.Effect<void>
 }
 
 export interface TransferReport {
@@ -162,7 +164,10 @@ export const transfer = (options: TransferOptions): Effect.Effect<TransferReport
           const occupied = yield* occupiedTables(target, plans.map((plan) => plan.table))
           if (occupied.length > 0) return yield* refuseOccupied(options.to, occupied)
           for (const table of SEEDED_BY_MIGRATIONS) yield* target.query(`DELETE FROM ${quote(table)}`)
-          for (const plan of plans) yield* copyTable(source, target, plan, options.batchRows ?? DEFAULT_BATCH_ROWS)
+          for (const plan of plans) {
+            const rows = yield* copyTable(source, target, plan, options.batchRows ?? DEFAULT_BATCH_ROWS)
+            if (options.onTable !== undefined) yield* options.onTable(plan.table.name, rows)
+          }
           const report: TransferReport = {
             from: redactUrl(options.from),
             to: redactUrl(options.to),

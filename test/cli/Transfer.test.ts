@@ -31,7 +31,8 @@ describe("flagport transfer", () => {
     expect(rowOf(moved.stdout, "flagport_api_keys")).toEqual(["flagport_api_keys", "2", "2", "same"])
     expect(rowOf(moved.stdout, "flagport_migrations")).toBeUndefined()
     expect(moved.stdout).toMatch(/^flags: \d+ compared, definitions and targeting identical$/m)
-    expect(moved.stderr).toMatch(/^Copied sqlite:.* to postgres:\/\/.* in \d+\.\d s; the source was not changed\./)
+    expect(moved.stderr).toMatch(/^copied flagport_projects: 2 rows$/m)
+    expect(moved.stderr).toMatch(/^Copied sqlite:.* to postgres:\/\/.* in \d+\.\d s; the source was not changed\./m)
     expect(`${moved.stdout}${moved.stderr}`).not.toContain(new URL(pg).password || "no password in this URL")
 
     // The copy answers with the same keys, and lists the same ones.

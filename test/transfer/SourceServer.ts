@@ -184,8 +184,12 @@ export const fillSource = async (filename: string, hooks: { readonly ok: Receive
     })
     expect(approved.status, approved.text).toBe(200)
 
-    // Deliveries settled (one succeeded, one failing and retried later), the schedule run.
-    await waitFor("a delivery", () => (hooks.ok.deliveries.length > 0 ? true : undefined))
+    // Deliveries settled: every one to the answering receiver (so none is held by this server's
+    // lease when it stops), and a failing one waiting for its retry; the schedule run.
+    await waitFor("every delivery to the receiver", async () => {
+      const log = await call("GET", `/v1/projects/p1/webhooks/${hook.id}/deliveries`)
+      return log.data.length > 0 && log.data.every((d: { status: string }) => d.status === "succeeded") ? true : undefined
+    }, 60_000)
     await waitFor("a failed attempt", () => (hooks.failing.deliveries.length > 0 ? true : undefined))
     await waitFor("the schedule", async () => {
       const listed = await call("GET", "/v1/projects/p1/flags/bulk-0/schedules")

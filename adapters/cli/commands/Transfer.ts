@@ -36,7 +36,8 @@ export const transfer = Command.make(
   (options) =>
     Effect.gen(function* () {
       const started = yield* Clock.currentTimeMillis
-      const report = yield* transferServer({ from: options.from, to: options.to }).pipe(
+      const onTable = (table: string, rows: number) => note(`copied ${table}: ${rows} ${rows === 1 ? "row" : "rows"}`)
+      const report = yield* transferServer({ from: options.from, to: options.to, onTable }).pipe(
         Effect.tapError((error) => (error instanceof TransferMismatch ? printComparison(error.report) : Effect.void))
       )
       yield* printComparison(report)
