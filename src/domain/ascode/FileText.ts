@@ -17,11 +17,12 @@ export const printFile = (file: ProjectFile, format: FileFormat): string =>
  * superset of JSON, so one parser reads both; duplicate keys are refused (they would hide one item).
  */
 export const parseFile = (text: string): Either.Either<unknown, ReadonlyArray<Problem>> => {
-  const document = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true })
+  const lines = new YAML.LineCounter()
+  const document = YAML.parseDocument(text, { prettyErrors: false, uniqueKeys: true, lineCounter: lines })
   if (document.errors.length > 0) {
     return Either.left(document.errors.map((error) => {
-      const at = error.linePos?.[0]
-      return { path: "", message: `${at === undefined ? "" : `line ${at.line}, column ${at.col}: `}${error.message.split("\n")[0]}` }
+      const at = lines.linePos(error.pos[0])
+      return { path: "", message: `line ${at.line}, column ${at.col}: ${error.message.split("\n")[0]}` }
     }))
   }
   return Either.right(document.toJS({ maxAliasCount: 100 }))
