@@ -14,9 +14,10 @@
  *   PATCH of a random flag and 5% POST of a new flag in the other project (server key). Each kind
  *   has its own connections, so evaluating clients never wait behind an administrator's write.
  *
- * Meanwhile a separate process opens a fresh TCP connection every BENCH_PROBE_INTERVAL_MS (default
- * 5000) and times GET /health on it (15 s timeout), which is what a load balancer's probe or a new
- * client sees, and the parent samples every second the listening socket's queue (`ss`, Recv-Q:
+ * Meanwhile a separate process (started before the warm-up, see `startProbe`) opens a fresh TCP
+ * connection BENCH_PROBE_FIRST_MS (default 1000) after the mix starts and every
+ * BENCH_PROBE_INTERVAL_MS (default 5000) after, and times GET /health on it (15 s timeout), which
+ * is what a load balancer's probe or a new client sees, and the parent samples every second the listening socket's queue (`ss`, Recv-Q:
  * connections the kernel holds that Node has not accepted) and the server's RSS. Prints one
  * Markdown row per checkout.
  *
@@ -27,62 +28,20 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { request } from "node:http"
 import { createServer } from "node:net"
 import { cpus, tmpdir, totalmem } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
+import { PROBE_FIRST_MS, PROBE_INTERVAL_MS, probeOnce, serverSideOfProbes, startProbe } from "./fresh-connection-probe.js"
 
 const SELF = fileURLToPath(import.meta.url)
 const HERE = resolve(SELF, "../..")
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 60)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 500)
 const FLAGS = 50
-const PROBE_INTERVAL_MS = Number(process.env["BENCH_PROBE_INTERVAL_MS"] ?? 5000)
-const PROBE_TIMEOUT_MS = 15_000
-
-// ------------------------------------------------------------------------------------------------
-// Probe (child process): fresh-connection GET /health
-// ------------------------------------------------------------------------------------------------
-
-interface ProbeReport {
-  readonly latenciesMs: ReadonlyArray<number>
-  readonly timeouts: number
-  readonly errors: number
-}
-
-const probeOnce = (port: number): Promise<number | "timeout" | "error"> =>
-  new Promise((done) => {
-    const started = performance.now()
-    // agent: false: a new TCP connection each time, which must get through the listen queue.
-    const req = request({ host: "127.0.0.1", port, path: "/health", agent: false, timeout: PROBE_TIMEOUT_MS }, (res) => {
-      res.resume()
-      res.on("end", () => done(res.statusCode === 200 ? performance.now() - started : "error"))
-    })
-    req.on("timeout", () => {
-      req.destroy()
-      done("timeout")
-    })
-    req.on("error", () => done("error"))
-    req.end()
-  })
-
-const probe = async (port: number, durationMs: number) => {
-  const results: Array<Promise<number | "timeout" | "error">> = []
-  const end = Date.now() + durationMs
-  while (Date.now() < end) {
-    results.push(probeOnce(port))
-    await new Promise((r) => setTimeout(r, PROBE_INTERVAL_MS))
-  }
-  const settled = await Promise.all(results)
-  const report: ProbeReport = {
-    latenciesMs: settled.filter((r): r is number => typeof r === "number"),
-    timeouts: settled.filter((r) => r === "timeout").length,
-    errors: settled.filter((r) => r === "error").length
-  }
-  process.stdout.write(JSON.stringify(report))
-}
+/** BENCH_REQUEST_LOG=1: the server writes its JSON request log, and each probe's server-side times are printed. */
+const REQUEST_LOG = process.env["BENCH_REQUEST_LOG"] === "1"
 
 // ------------------------------------------------------------------------------------------------
 // Parent
@@ -98,6 +57,9 @@ const freePort = (): Promise<number> =>
     })
   })
 
+/** Each server's stdout so far, by port (its request log, with BENCH_REQUEST_LOG=1). */
+const serverOutputs = new Map<number, () => string>()
+
 interface Server {
   readonly child: ChildProcess
   readonly port: number
@@ -112,13 +74,14 @@ const startServer = async (checkout: string, dir: string): Promise<Server> => {
   const nodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
   const child = spawn(process.execPath, [...nodeArgs, join(checkout, "bin/flagport.mjs"), "serve", "--init"], {
     cwd: checkout,
-    env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, PORT: String(port), HOST: "127.0.0.1", FLAGPORT_LOG_LEVEL: "warn" },
+    env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, PORT: String(port), HOST: "127.0.0.1", ...(REQUEST_LOG ? { FLAGPORT_LOG_LEVEL: "info", FLAGPORT_LOG_FORMAT: "json" } : { FLAGPORT_LOG_LEVEL: "warn" }) },
     stdio: ["ignore", "pipe", "inherit"]
   })
   let output = ""
   child.stdout!.on("data", (chunk: Buffer) => {
     output += chunk.toString()
   })
+  serverOutputs.set(port, () => output)
   const deadline = Date.now() + 120_000
   for (;;) {
     const keys = { server: /SERVER_KEY=(\S+)/.exec(output)?.[1], client: /CLIENT_KEY=(\S+)/.exec(output)?.[1] }
@@ -177,16 +140,6 @@ const seed = async (server: Server) => {
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-
-const runProbe = (port: number, durationMs: number): Promise<ProbeReport> =>
-  new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", SELF, "--probe", String(port), String(durationMs)], { stdio: ["ignore", "pipe", "inherit"] })
-    let output = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    child.on("exit", (code) => (code === 0 ? done(JSON.parse(output) as ProbeReport) : fail(new Error(`probe exited with ${code}`))))
-  })
 
 const describeCheckout = (checkout: string) => {
   try {
@@ -280,6 +233,9 @@ const measure = async (checkout: string) => {
       [CONNECTIONS - share(0.8) - share(0.05) * 3, create]
     ]
 
+    const probeMs = DURATION * 1000 - 2000
+    const warmProbe = process.env["BENCH_PROBE_COLD"] === "1" ? undefined : startProbe(server.port, probeMs, true)
+    await warmProbe?.ready
     // Warm-up (JIT, caches) at a tenth of the connections.
     await Promise.all(mix.map(([connections, request]) => load(Math.max(1, Math.round(connections / 10)), 5, request)))
 
@@ -293,7 +249,7 @@ const measure = async (checkout: string) => {
     const samples = sampleServer(server.port)
     const [results, health] = await Promise.all([
       Promise.all(mix.map(([connections, request]) => load(connections, DURATION, request))),
-      runProbe(server.port, DURATION * 1000 - 2000)
+      (warmProbe ?? startProbe(server.port, probeMs, false)).run()
     ])
     samples.stop()
     const sorted = [...health.latenciesMs].sort((a, b) => a - b)
@@ -315,9 +271,18 @@ const measure = async (checkout: string) => {
       listenQueueMax: Math.max(0, ...samples.listenQueue),
       // Every tenth second's sample and the last: flat after warm-up, or growing.
       rss: [...rss.filter((_, i) => i % 10 === 0), rss[rss.length - 1] ?? "-"].join(", "),
-      health: { all: health.latenciesMs, max: sorted[sorted.length - 1] ?? Number.NaN, timeouts: health.timeouts, errors: health.errors }
+      health: {
+        all: health.latenciesMs,
+        connect: health.connectMs,
+        startupMs: health.startupMs,
+        warm: health.warm,
+        max: sorted[sorted.length - 1] ?? Number.NaN,
+        timeouts: health.timeouts,
+        errors: health.errors
+      }
     }
   } finally {
+    if (REQUEST_LOG) console.error(serverSideOfProbes(serverOutputs.get(server.port)?.() ?? "").join("\n"))
     server.child.kill("SIGTERM")
     await new Promise((r) => server.child.once("exit", r))
     rmSync(dir, { recursive: true, force: true })
@@ -332,17 +297,15 @@ const main = async () => {
     const h = r.health
     const ms = (n: number) => (Number.isNaN(n) ? "-" : `${Math.round(n)}`)
     rows.push(
-      `| ${r.checkout} | ${r.evaluationsAlone} | ${r.evaluationsPerSecond} (${Math.round((100 * r.evaluationsPerSecond) / r.evaluationsAlone)}%) | ${r.evaluationP99} ms | ${r.configsPerSecond} | ${r.writesPerSecond} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.all.map(ms).join(", ")} ms | ${h.timeouts} | ${r.listenQueueMax} | ${r.rss} |`
+      `| ${r.checkout} | ${r.evaluationsAlone} | ${r.evaluationsPerSecond} (${Math.round((100 * r.evaluationsPerSecond) / r.evaluationsAlone)}%) | ${r.evaluationP99} ms | ${r.configsPerSecond} | ${r.writesPerSecond} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.all.map(ms).join(", ")} ms | ${h.connect.map(ms).join(", ")} ms | ${h.warm ? "warm" : `cold, started in ${h.startupMs} ms`} | ${h.timeouts} | ${r.listenQueueMax} | ${r.rss} |`
     )
     console.error(rows[rows.length - 1])
   }
   console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${new Date().toISOString()}`)
-  console.log(`autocannon -d ${DURATION}, ${CONNECTIONS} connections: 80% POST /v1/evaluate, 5% GET /v1/config, 5% PUT targeting, 5% PATCH, 5% POST flags in another project; fresh-connection GET /health every ${PROBE_INTERVAL_MS} ms\n`)
-  console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | /health timeouts | listen queue max | RSS every 10 s (MiB) |")
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+  console.log(`autocannon -d ${DURATION}, ${CONNECTIONS} connections: 80% POST /v1/evaluate, 5% GET /v1/config, 5% PUT targeting, 5% PATCH, 5% POST flags in another project; fresh-connection GET /health ${PROBE_FIRST_MS} ms into the mix, then every ${PROBE_INTERVAL_MS} ms\n`)
+  console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | of which TCP connect | probe process | /health timeouts | listen queue max | RSS every 10 s (MiB) |")
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }
 
-const [flag, port, duration] = process.argv.slice(2)
-if (flag === "--probe") await probe(Number(port), Number(duration))
-else await main()
+await main()
