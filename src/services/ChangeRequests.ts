@@ -29,7 +29,7 @@ import {
   type StoredChangeRequest,
   type UpdateChangeRequestInput
 } from "../domain/changes/ChangeRequest.js"
-import { type ChangeRequestAction, decide, statusWith } from "../domain/changes/ChangeRequestRules.js"
+import { type ChangeRequestAction, ChangeRequestMessages, decide, statusWith } from "../domain/changes/ChangeRequestRules.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import { graphProblem, projectGraph } from "../domain/definitions/ValidatePrerequisites.js"
 import { Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
@@ -118,10 +118,6 @@ const EVENT_OF: { readonly [A in AuditedAction]?: ChangeRequestEventType } = {
   "change_request.applied": "change_request.applied"
 }
 
-/** The message of an apply whose flags moved on. */
-export const movedOnMessage = (flagKeys: ReadonlyArray<string>) =>
-  `Flag${flagKeys.length === 1 ? "" : "s"} ${flagKeys.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`
-
 export const make = Effect.gen(function* () {
   const repo = yield* ChangeRequestRepository
   const environments = yield* EnvironmentRepository
@@ -203,20 +199,27 @@ export const make = Effect.gen(function* () {
     Effect.flatMap(repo.get(projectId, id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(changeRequestNotFound(projectId, id))))
 
   /** Replaces `before` with `after` (compare-and-set) and answers its audit entry. */
-  const save = (before: StoredChangeRequest, after: StoredChangeRequest, action: AuditedAction) =>
+  /** Replaces `before` with `after` (compare-and-set) and answers its audit entry; none when it changed meanwhile. */
+  const trySave = (before: StoredChangeRequest, after: StoredChangeRequest, action: AuditedAction) =>
     Effect.gen(function* () {
-      const saved = yield* repo.replace(after, before.version)
-      if (!saved) return yield* new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
+      if (!(yield* repo.replace(after, before.version))) return Option.none()
       const shown = toChangeRequest(after)
       const event = EVENT_OF[action]
-      return {
+      return Option.some({
         value: shown,
         ...(event === undefined ? {} : { events: [{ type: event, changeRequest: shown }] }),
         audit: [{ action, resource: { type: "change_request", key: after.id }, environment: after.environment, before: toChangeRequest(before), after: shown }]
-      } satisfies Writes.Recorded<ChangeRequest>
+      } satisfies Writes.Recorded<ChangeRequest>)
     })
+  const changedMeanwhile = new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
+  const save = (before: StoredChangeRequest, after: StoredChangeRequest, action: AuditedAction) =>
+    Effect.flatMap(trySave(before, after, action), Option.match({ onNone: () => Effect.fail(changedMeanwhile), onSome: Effect.succeed }))
 
-  /** A write to one request: read it in the transaction, judge the actor, then `change` it. */
+  /**
+   * A write to one request: read it in the transaction, judge the actor, then `change` it. Another
+   * write landing first (a second approval at the same moment, on PostgreSQL) is read and judged
+   * again rather than refused: each approval counts, a second one by the same person is still 409.
+   */
   const transition = <E>(
     projectId: string,
     id: string,
@@ -226,10 +229,14 @@ export const make = Effect.gen(function* () {
   ) =>
     writes.record(projectId, ({ now }) =>
       Effect.gen(function* () {
-        const request = yield* load(projectId, id)
-        const actor = yield* judge(action, projectId, request)
-        const next = yield* change(request, actor, now)
-        return yield* save(request, { ...next, updatedAt: now, version: request.version + 1 }, audited)
+        for (let attempt = 1; ; attempt++) {
+          const request = yield* load(projectId, id)
+          const actor = yield* judge(action, projectId, request)
+          const next = yield* change(request, actor, now)
+          const saved = yield* trySave(request, { ...next, updatedAt: now, version: request.version + 1 }, audited)
+          if (Option.isSome(saved)) return saved.value
+          if (attempt === 5) return yield* changedMeanwhile
+        }
       }))
 
   const open = Effect.fn("ChangeRequests.open")(function* (projectId: string, input: CreateChangeRequestInput) {
@@ -337,7 +344,7 @@ export const make = Effect.gen(function* () {
         const flag = yield* flagRepo.get(projectId, change.flagKey)
         if (Option.isNone(flag) || flag.value.version !== change.baseVersion) moved.push(change.flagKey)
       }
-      if (moved.length > 0) return yield* new ResourceConflict({ message: movedOnMessage(moved) })
+      if (moved.length > 0) return yield* new ResourceConflict({ message: ChangeRequestMessages.movedOn(moved) })
       for (const change of request.changes) {
         yield* flags.replaceTargeting(projectId, change.flagKey, targetingInputOf(request.environment, change.after), {
           ifMatch: change.baseVersion,
@@ -345,7 +352,7 @@ export const make = Effect.gen(function* () {
         }).pipe(
           Effect.catchTags({
             // Checked just above in this transaction: only a write slipping in between could move a version.
-            PreconditionFailed: () => Effect.fail(new ResourceConflict({ message: movedOnMessage([change.flagKey]) })),
+            PreconditionFailed: () => Effect.fail(new ResourceConflict({ message: ChangeRequestMessages.movedOn([change.flagKey]) })),
             // The request itself is the approval: its apply is never refused for protection.
             ChangeRequestRequired: Effect.die
           })

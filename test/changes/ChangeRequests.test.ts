@@ -272,6 +272,18 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect(made.body).toMatchObject({ events })
   })
 
+  it("two approvals at the same moment both count (neither is refused because the other landed first)", async () => {
+    expect((await as(admin, "PATCH", "/v1/projects/p1/environments/production", { requiredApprovals: 2 })).status).toBe(200)
+    for (let round = 0; round < 4; round++) {
+      const opened = await open(editor, ["g"])
+      const replies = await Promise.all([as(admin, "POST", `${CRS}/${opened.id}/approve`, {}), as(otherAdmin, "POST", `${CRS}/${opened.id}/approve`, {})])
+      expect(replies.map((r) => r.status), replies.map((r) => r.text).join("\n")).toEqual([200, 200])
+      expect((await as(viewer, "GET", `${CRS}/${opened.id}`)).body).toMatchObject({ status: "approved", approvals: [{}, {}] })
+      expect((await as(editor, "POST", `${CRS}/${opened.id}/cancel`)).status).toBe(200)
+    }
+    expect((await as(admin, "PATCH", "/v1/projects/p1/environments/production", { requiredApprovals: 1 })).status).toBe(200)
+  })
+
   it("a new requiredApprovals holds for the environment's live requests at once; closed ones keep theirs", async () => {
     const ENV = "/v1/projects/p1/environments/production"
     const counted = async (id: string) => {

@@ -42,6 +42,8 @@ export const ChangeRequestMessages = {
   cancelRefused: "Only the author or a project admin can cancel this change request",
   applyRefused: "Only the author or an approver can apply this change request",
   closed: (status: ChangeRequestStatus) => `This change request is ${status}; it can no longer change`,
+  movedOn: (flagKeys: ReadonlyArray<string>) =>
+    `Flag${flagKeys.length === 1 ? "" : "s"} ${flagKeys.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`,
   notApproved: (approvals: number, required: number) =>
     `This change request needs ${required} approval${required === 1 ? "" : "s"} before it is applied; it has ${approvals}`
 } as const
