@@ -25,6 +25,8 @@ const api = async (method: string, path: string, body?: unknown) => {
 }
 
 /** Whether `flagKey` is enabled in `environment`, as SDKs download it. */
+const LIVE = "Changes made elsewhere show here as they happen."
+
 const enabledIn = async (environment: string, flagKey: string) => {
   const reply = await request(server.url, "GET", `/v1/config?environment=${environment}`, { key: server.keys.client })
   return (reply.body as { flags: Array<{ key: string; enabled: boolean }> }).flags.find((f) => f.key === flagKey)?.enabled
@@ -151,28 +153,39 @@ describe("API keys", () => {
 })
 
 describe("a save that meets a change made meanwhile", () => {
-  it("is refused with a conflict message on the flag page; reloading shows the other change and the save then works", async () => {
+  it("is refused with a conflict message on the flag page when the same targeting changed; reloading shows it and the save then works", async () => {
     await open(page, "#/flags/checkout")
     await page.getByLabel("Environment", { exact: true }).selectOption("development")
+    await page.getByText(LIVE).waitFor()
     await page.getByLabel("Enabled in development").check()
-    // someone else renames the flag while this page shows version 1
+    // someone else renames the flag while this page shows version 1: the page follows, and the
+    // targeting save (which names development's configuration) is not blocked by it
     await api("PATCH", "/v1/projects/p1/flags/checkout", { name: "Checkout, renamed elsewhere" })
+    await page.getByText(/^Version 2, changed/).waitFor()
+    expect(await page.getByLabel("Enabled in development").isChecked()).toBe(true)
+    await page.getByLabel("Enabled in development").uncheck()
+    // then someone else changes development's targeting: saving the edit made before is refused
+    await page.getByLabel("Default variation (no rule matches)").selectOption("off")
+    await api("PUT", "/v1/projects/p1/flags/checkout/targeting", { environment: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "on", rules: [] })
+    await page.getByRole("alert").filter({ hasText: "You are editing the targeting in development" }).waitFor()
     await page.getByRole("button", { name: "Save targeting in development" }).click()
-    const alert = page.getByRole("alert")
+    const alert = page.getByRole("form", { name: "Targeting in development" }).getByRole("alert")
     await expect.poll(() => alert.textContent()).toContain("Not saved: this flag was changed by someone else after you loaded it.")
-    expect(await alert.textContent()).toContain("Flag 'checkout' is at version 2, not the version named by If-Match")
+    expect(await alert.textContent()).toContain("The targeting of flag 'checkout' in 'development' is at version 3, not the version named by If-Match")
     await checkPage(page, "flag-conflict")
-    expect(await enabledIn("development", "checkout")).toBe(false)
+    expect(((await api("GET", "/v1/projects/p1/flags/checkout")) as any).configs[0].defaultVariationKey).toBe("on")
 
     await alert.getByRole("button", { name: "Reload the current version" }).click()
-    await page.getByText(/^Version 2, changed/).waitFor()
+    await page.getByText(/^Version 3, changed/).waitFor()
+    expect(await page.getByRole("alert").count()).toBe(0)
+    expect(await page.getByLabel("Off variation (flag disabled)").inputValue()).toBe("on")
     await showSection(page, "Definition")
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Checkout, renamed elsewhere")
-    expect(await page.getByRole("alert").count()).toBe(0)
     await showSection(page, "Targeting")
+    await page.getByLabel("Off variation (flag disabled)").selectOption("off")
     await page.getByLabel("Enabled in development").check()
     await page.getByRole("button", { name: "Save targeting in development" }).click()
-    await page.getByText("Targeting in development saved (version 3).").waitFor()
+    await page.getByText("Targeting in development saved (version 4).").waitFor()
     await expect.poll(() => enabledIn("development", "checkout"), { timeout: 1_000 }).toBe(true)
     const flag = (await api("GET", "/v1/projects/p1/flags/checkout")) as { name: string }
     expect(flag.name).toBe("Checkout, renamed elsewhere")
@@ -181,9 +194,11 @@ describe("a save that meets a change made meanwhile", () => {
   it("is refused on the definition too", async () => {
     await showSection(page, "Definition")
     await page.getByLabel("Description").fill("The new checkout flow")
-    // someone else switches the flag off in development meanwhile
+    // someone else renames the flag meanwhile: the page says so, and keeps the edit on the definition it started from
     const flag = (await api("GET", "/v1/projects/p1/flags/checkout")) as { version: number }
-    await api("PUT", "/v1/projects/p1/flags/checkout/targeting", { environment: "development", enabled: false, defaultVariationKey: "on", offVariationKey: "off", rules: [] })
+    await api("PATCH", "/v1/projects/p1/flags/checkout", { name: "Checkout, renamed again" })
+    await page.getByText(new RegExp(`^Version ${flag.version + 1}, changed`)).waitFor()
+    expect(await page.getByLabel("Description").inputValue()).toBe("The new checkout flow")
     await page.getByRole("button", { name: "Save definition" }).click()
     const alert = page.getByRole("form", { name: "Flag definition" }).getByRole("alert")
     await expect.poll(() => alert.textContent()).toContain(`is at version ${flag.version + 1}, not the version named by If-Match`)
@@ -192,12 +207,22 @@ describe("a save that meets a change made meanwhile", () => {
     await page.getByText(new RegExp(`^Version ${flag.version + 1}, changed`)).waitFor()
     expect(await page.getByLabel("Description").inputValue()).toBe("")
     await showSection(page, "Targeting")
-    await page.getByLabel("Enabled in development").check()
+    await page.getByLabel("Default variation (no rule matches)").selectOption("off")
     await page.getByRole("button", { name: "Save targeting in development" }).click()
     await page.getByText(`Targeting in development saved (version ${flag.version + 2}).`).waitFor()
   })
 
   it("is refused on the flags list's switch, which never undoes the other change", async () => {
+    // Live changes cut (as on a network that drops the stream), so the list still shows the old
+    // configuration when the switch is clicked.
+    await page.evaluate(() => {
+      const original = window.fetch
+      window.fetch = Object.assign(
+        (input: RequestInfo | URL, init?: RequestInit) =>
+          String(input).endsWith("/events") ? Promise.reject(new TypeError("cut")) : original(input, init),
+        { uncut: original }
+      )
+    })
     await open(page, "#/flags")
     const sw = page.getByRole("switch", { name: "dark-mode in development" })
     await sw.waitFor()
@@ -234,6 +259,9 @@ describe("a save that meets a change made meanwhile", () => {
     })
     expect(await rules()).toHaveLength(1)
     await expect.poll(() => enabledIn("development", "dark-mode"), { timeout: 1_000 }).toBe(true)
+    await page.evaluate(() => {
+      window.fetch = (window.fetch as typeof fetch & { uncut: typeof fetch }).uncut
+    })
   })
 })
 

@@ -72,7 +72,7 @@ describe("live changes on the dashboard", () => {
     await waitLive()
     await api("PUT", "/v1/projects/p1/flags/watched/targeting", targeting("development", true))
     const shown = await within(async () => (await page.getByLabel("Enabled in development").isChecked()) && (await page.getByText("Version 2,").count()) === 1)
-    expect(await page.locator(".status").textContent()).toMatch(/^Targeting in development changed by .+\.$/)
+    expect(await page.locator(".live-change").textContent()).toMatch(/^Targeting in development changed by .+\.$/)
     console.log(`flag page: the API's change shown after ${shown} ms`)
     await checkPage(page, "live-flag-page")
   })

@@ -3,7 +3,7 @@
  * before saving; the save names the version it was made on (`If-Match`), so a change someone else
  * saved meanwhile is not overwritten: the refusal is explained and `onReload` offered.
  */
-import { useState } from "preact/hooks"
+import { useEffect, useState } from "preact/hooks"
 import { ifMatch, projectPath, request, seg } from "../lib/api.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import type { Flag } from "../lib/types.js"
@@ -12,7 +12,14 @@ import { ErrorSummary } from "./ErrorSummary.js"
 import { Field } from "./Field.js"
 import { toDraft, toVariations, VariationsEditor, type Draft } from "./VariationsEditor.js"
 
-export const DefinitionEditor = ({ projectId, flag, onSaved, onReload }: { projectId: string; flag: Flag; onSaved: (f: Flag) => void; onReload: () => void }) => {
+export const DefinitionEditor = ({ projectId, flag, onSaved, onReload, onEdited }: {
+  projectId: string
+  flag: Flag
+  onSaved: (f: Flag) => void
+  onReload: () => void
+  /** Told whether the editor holds a change not saved yet (the page then keeps it on the definition it started from). */
+  onEdited?: (edited: boolean) => void
+}) => {
   const [name, setName] = useState(flag.name)
   const [description, setDescription] = useState(flag.description ?? "")
   const [drafts, setDrafts] = useState<ReadonlyArray<Draft>>(() => flag.variations.map((v) => toDraft(flag.type, v)))
@@ -21,6 +28,8 @@ export const DefinitionEditor = ({ projectId, flag, onSaved, onReload }: { proje
   const before = { name: flag.name, description: flag.description, variations: flag.variations }
   const after = { name, description: description === "" ? null : description, variations: variations ?? flag.variations }
   const changed = JSON.stringify(before) !== JSON.stringify(after)
+  useEffect(() => onEdited?.(changed), [changed, onEdited])
+  useEffect(() => () => onEdited?.(false), [onEdited])
   const save = async (e: Event) => {
     e.preventDefault()
     if (variations === null) return

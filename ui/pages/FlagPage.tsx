@@ -67,8 +67,15 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
   // configuration made elsewhere meanwhile, held back until the person takes it.
   const editing = useRef(false)
   const onEdited = useCallback((edited: boolean) => void (editing.current = edited), [])
+  // The last change made elsewhere, in words (kept apart from the page's own status line).
+  const [lastChange, setLastChange] = useState("")
   const [incoming, setIncoming] = useState<{ readonly flag: Flag; readonly event: ManagementEvent | null } | null>(null)
   const [schedulesSeen, setSchedulesSeen] = useState(0)
+  // The definition editor likewise: while it holds an unsaved change, a definition changed
+  // elsewhere does not replace the one it started from (its save then meets the 412, explained).
+  const definitionEditing = useRef(false)
+  const onDefinitionEdited = useCallback((edited: boolean) => void (definitionEditing.current = edited), [])
+  const [definitionBase, setDefinitionBase] = useState<Flag | null>(null)
   const shownRef = useRef<{ readonly flag: Flag; readonly environment: string | null } | null>(null)
   const live = useProjectEvents(projectId, (event) => {
     if (loaded.state !== "ready") return
@@ -84,7 +91,8 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
         setIncoming({ flag: fresh, event })
         return
       }
-      setStatus(changedBy(event))
+      if (definitionEditing.current && definitionKey(fresh) !== definitionKey(shown.flag)) setDefinitionBase((held) => held ?? shown.flag)
+      setLastChange(changedBy(event))
       replace({ ...loaded.data, flag: fresh })
     }, () => reload())
   })
@@ -110,6 +118,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
     go({ page: "flag", key: flag.key, section: to.section ?? section, ...(environment === null ? {} : { environment }) })
   }
   const saved = (what: string) => (updated: Flag) => {
+    setDefinitionBase(null)
     replace({ ...loaded.data, flag: updated })
     setStatus(`${what} saved (version ${updated.version}).`)
   }
@@ -117,11 +126,12 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
     setStatus("")
     setSettled(null)
     setIncoming(null)
+    setDefinitionBase(null)
     reload()
   }
   const takeOver = () => {
     if (incoming === null) return
-    setStatus(changedBy(incoming.event))
+    setLastChange(changedBy(incoming.event))
     setIncoming(null)
     editing.current = false
     replace({ ...loaded.data, flag: incoming.flag })
@@ -174,7 +184,14 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
     ),
     definition: (
       <ReadOnlyUnless allowed={writes}>
-        <DefinitionEditor key={definitionKey(flag)} projectId={projectId} flag={flag} onSaved={saved("Definition")} onReload={reloadFlag} />
+        <DefinitionEditor
+          key={definitionKey(definitionBase ?? flag)}
+          projectId={projectId}
+          flag={definitionBase ?? flag}
+          onSaved={saved("Definition")}
+          onReload={reloadFlag}
+          onEdited={onDefinitionEdited}
+        />
       </ReadOnlyUnless>
     ),
     schedules: (
@@ -228,6 +245,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
         </Field>
       </div>
       <p role="status" class="status">{status}</p>
+      <p role="status" class="live-change muted">{lastChange}</p>
       {incoming === null || config === undefined ? null : (
         <LiveChangeNotice
           event={incoming.event}
