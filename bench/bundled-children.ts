@@ -60,10 +60,14 @@ export const bundledChildren = (self: string) => {
       return outfile
     })()
 
-  /** Starts `self args...` from the bundle; resolves with its first stdout line. `env` replaces the environment when given. */
-  const startChild = (args: ReadonlyArray<string>, env?: NodeJS.ProcessEnv): Promise<Child> =>
+  /**
+   * Starts `self args...` from the bundle; resolves with its first stdout line. `env` replaces the
+   * environment when given; `nodeArgs` go to node before the file (`--cpu-prof`, which
+   * NODE_OPTIONS refuses).
+   */
+  const startChild = (args: ReadonlyArray<string>, env?: NodeJS.ProcessEnv, nodeArgs: ReadonlyArray<string> = []): Promise<Child> =>
     bundle().then((file) => new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "inherit"], ...(env === undefined ? {} : { env }) })
+      const child = spawn(process.execPath, [...nodeArgs, file, ...args], { stdio: ["ignore", "pipe", "inherit"], ...(env === undefined ? {} : { env }) })
       let buffer = ""
       child.stdout!.on("data", (chunk: Buffer) => {
         buffer += chunk.toString()

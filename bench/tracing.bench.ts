@@ -2,7 +2,8 @@
  * What tracing costs the evaluation routes (issue 29), run by hand:
  *
  *   npx tsx bench/tracing.bench.ts          (BENCH_DURATION=seconds per run, default 10;
- *                                           BENCH_ROUNDS, default 2; BENCH_CONNECTIONS, default 50)
+ *                                           BENCH_ROUNDS, default 2; BENCH_CONNECTIONS, default 50;
+ *                                           BENCH_PROFILE_DIR=dir: a CPU profile of the traced server)
  *
  * Two standalone servers over the data of bench/http-fixture.ts (50 W2 flags, one context), each
  * in its own child process (this file bundled by esbuild, as bench/http.bench.ts does):
@@ -35,6 +36,7 @@ const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
+const PROFILE_DIR = process.env["BENCH_PROFILE_DIR"]
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 
 // Child: Flagport (the OTEL_* variables, if any, come from the parent).
@@ -67,8 +69,8 @@ const serveSink = () => {
 
 const children = bundledChildren(SELF)
 /** A child without the caller's OTEL_* variables (each variant sets its own). */
-const startChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
-  children.startChild(args, { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_"))), ...env })
+const startChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}, nodeArgs: ReadonlyArray<string> = []) =>
+  children.startChild(args, { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_"))), ...env }, nodeArgs)
 
 const scenarios = (clientKey: string, extra: Record<string, string>): Array<Scenario> => [
   {
@@ -108,7 +110,7 @@ const main = async () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.info.port as number}`,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
       OTEL_SERVICE_NAME: "flagport-bench"
-    })
+    }, PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]) // its profile, written when it exits
     children.push(on.child)
     const rows = [
       { name: "tracing off", port: off.info.port as number, scenarios: scenarios(off.info.clientKey as string, {}) },

@@ -26,15 +26,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import { EvaluationLaneService, type EvaluationLaneShape, type LaneRequest, type LaneRoute } from "../shared/EvaluationLaneService.js"
+import { EvaluationLaneService, type EvaluationLaneShape, type LaneRoute } from "../shared/EvaluationLaneService.js"
 import { corsOnApi, readsBody, routeOf } from "../lane/Routes.js"
 import { checkBodyHeaders } from "../shared/Body.js"
 import { setSecurityHeaders, withSecurityHeaders } from "../shared/SecurityHeaders.js"
-import type { MaybeAsync } from "../shared/MaybeAsync.js"
 import * as App from "./App.js"
-import { cappedWebRequest, collectNodeBody, readNodeBody, readWebBody } from "./BodyReader.js"
+import { cappedWebRequest, collectNodeBody, readWebBody } from "./BodyReader.js"
 import { type Dashboard, type DashboardOptions, makeDashboard } from "./Dashboard.js"
-import { laneTracer, type LaneTracer, traceNodeLane } from "./LaneTracing.js"
+import { laneTracer, type LaneTracer } from "./LaneTracing.js"
+import { isChunked, NodeLaneRequest } from "./NodeLaneRequest.js"
 import { ActiveTracing } from "../../telemetry/Tracing.js"
 import { requestTracing, tracingOf } from "./RequestTracing.js"
 import { toWebResponse, writeNode } from "./LaneResponses.js"
@@ -122,40 +122,6 @@ export const stripPrefix = (prefix: string, url: string): string => {
   return url
 }
 
-/**
- * A node request as the lane sees it. A class, not an object of closures: nothing is allocated
- * per request beyond this one object (it matters at tens of thousands of requests per second).
- */
-class NodeLaneRequest implements LaneRequest {
-  constructor(
-    private readonly req: IncomingMessage,
-    readonly query: string,
-    /** The body a host's parser already read (HostReadBody.ts), else read from the stream. */
-    private readonly hostBody: Uint8Array | undefined
-  ) {}
-  /** When it arrived (`performance.now()`), when requests are observed; else 0. */
-  started = 0
-  /** The body already collected from the stream (`collectNodeBody`), or why it could not be. */
-  collected: { readonly bytes: Uint8Array } | { readonly error: unknown } | undefined = undefined
-  get remoteAddress(): string | undefined {
-    return this.req.socket.remoteAddress
-  }
-  header(name: string): string | undefined {
-    if (this.hostBody !== undefined && name === "content-length") return String(this.hostBody.byteLength)
-    const value = this.req.headers[name]
-    return Array.isArray(value) ? value.join(", ") : value
-  }
-  body(): MaybeAsync<Uint8Array> {
-    if (this.hostBody !== undefined) return this.hostBody
-    if (this.collected === undefined) return readNodeBody(this.req)
-    if ("bytes" in this.collected) return this.collected.bytes
-    throw this.collected.error
-  }
-}
-
-/** A body sent in chunks, its length unknown until it ends. */
-const isChunked = (req: IncomingMessage): boolean => req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined
-
 /** A lane answer written to `res` (at once when the lane answered synchronously), and reported when observed. */
 const answerNode = (lane: EvaluationLaneShape, route: LaneRoute, request: NodeLaneRequest, res: ServerResponse, observer: RequestObserver | undefined, method: string): void => {
   const response = lane.answer(route, request)
@@ -163,16 +129,19 @@ const answerNode = (lane: EvaluationLaneShape, route: LaneRoute, request: NodeLa
     response.then(
       (r) => {
         writeNode(res, r)
+        request.span?.end(r.status)
         observer?.done(method, fastTemplate(route), r.status, request.started, request)
       },
       (error: unknown) => {
         const r = lane.toResponse(error)
         writeNode(res, r)
+        request.span?.end(r.status)
         observer?.done(method, fastTemplate(route), r.status, request.started, request)
       }
     )
   } else {
     writeNode(res, response)
+    request.span?.end(response.status)
     observer?.done(method, fastTemplate(route), response.status, request.started, request)
   }
 }
@@ -235,9 +204,10 @@ export const nodeHandler = (
     if (isChunked(req)) return collectNodeBody(req, (body) => void toApp(body), (error) => writeNode(res, lane.toResponse(error)))
     return app(req, res)
   }
-  if (extras.traceLane !== undefined) traceNodeLane(extras.traceLane, route, req, res)
   const request = new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody)
   request.started = started
+  // Ended where the answer is written (answerNode): no "finish" listener per request.
+  if (extras.traceLane !== undefined) request.span = extras.traceLane(route, req.headers.traceparent)
   if (hostBody === undefined && readsBody(route) && checkBodyHeaders((name) => request.header(name)) === undefined) {
     // The body first (the lane still checks the key and the body's headers before using it), so
     // that with warm caches the whole answer is written in the turn the body ends. A body its

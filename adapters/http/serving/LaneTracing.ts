@@ -6,7 +6,6 @@
  * tracing off the serving room does not call in here at all. The change stream (long-lived) and
  * preflights get no span. The node and the web handler trace alike (Embed.ts).
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ActiveTracingShape, ServerSpan } from "../../telemetry/Tracing.js"
 import type { LaneRoute } from "../shared/EvaluationLaneService.js"
 import { fastTemplate } from "./RouteTemplate.js"
@@ -31,19 +30,27 @@ const METHODS: Partial<Record<LaneRoute["_tag"], string>> = {
  */
 export type LaneTracer = (route: LaneRoute, traceparent: string | ReadonlyArray<string> | null | undefined) => ServerSpan | undefined
 
-export const laneTracer = (tracing: ActiveTracingShape): LaneTracer => (route, traceparent) => {
-  if (typeof traceparent !== "string") return undefined
-  const method = METHODS[route._tag]
-  if (method === undefined) return undefined
-  const template = fastTemplate(route)
-  return tracing.serverSpan(`${method} ${template}`, traceparent, {
-    "http.request.method": method,
-    "http.route": template
-  })
+/** A traced route's span name and attributes, built once per route (the SDK copies them). */
+interface Named {
+  readonly name: string
+  readonly attributes: Readonly<Record<string, string>>
 }
 
-/** The node handler's form: the span ends when the answer is written ("finish"). */
-export const traceNodeLane = (tracer: LaneTracer, route: LaneRoute, req: IncomingMessage, res: ServerResponse): void => {
-  const span = tracer(route, req.headers.traceparent)
-  if (span !== undefined) res.once("finish", () => span.end(res.statusCode))
+export const laneTracer = (tracing: ActiveTracingShape): LaneTracer => {
+  const named = new Map<LaneRoute["_tag"], Named | null>()
+  const nameOf = (route: LaneRoute): Named | null => {
+    let found = named.get(route._tag)
+    if (found === undefined) {
+      const method = METHODS[route._tag]
+      const template = fastTemplate(route)
+      found = method === undefined ? null : { name: `${method} ${template}`, attributes: { "http.request.method": method, "http.route": template } }
+      named.set(route._tag, found)
+    }
+    return found
+  }
+  return (route, traceparent) => {
+    if (typeof traceparent !== "string") return undefined
+    const span = nameOf(route)
+    return span === null ? undefined : tracing.serverSpan(span.name, traceparent, span.attributes)
+  }
 }
