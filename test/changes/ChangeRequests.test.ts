@@ -314,6 +314,21 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect((await as(editor, "POST", `${CRS}/${ready.id}/cancel`)).status).toBe(200)
   })
 
+  it("approve, cancel and apply take no body at all (their bodies are optional); reject still needs its comment", async () => {
+    const opened = await open(editor, ["h"])
+    const approved = await as(admin, "POST", `${CRS}/${opened.id}/approve`)
+    expect(approved.status, approved.text).toBe(200)
+    expect(approved.body).toMatchObject({ status: "approved", approvals: [{ by: { userId: admin.id }, comment: null }] })
+    const applied = await as(editor, "POST", `${CRS}/${opened.id}/apply`, {})
+    expect(applied.status, applied.text).toBe(200)
+    const other = await open(editor, ["h"], false)
+    const noReason = await as(admin, "POST", `${CRS}/${other.id}/reject`)
+    expect(noReason.status, noReason.text).toBe(400)
+    expect((await as(editor, "POST", `${CRS}/${other.id}/cancel`, {})).body).toMatchObject({ status: "cancelled" })
+    const third = await open(editor, ["h"], false)
+    expect((await as(editor, "POST", `${CRS}/${third.id}/cancel`)).body).toMatchObject({ status: "cancelled" })
+  })
+
   it("lists newest first, with ?status=", async () => {
     const all = (await as(viewer, "GET", CRS)).body as { data: Array<{ id: string; createdAt: string; status: string }> }
     expect(all.data.length).toBeGreaterThanOrEqual(5)

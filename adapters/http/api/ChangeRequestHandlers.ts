@@ -28,7 +28,7 @@ export const ChangeRequestsLive = HttpApiBuilder.group(FlagportApi, "changeReque
       Effect.flatMap(ChangeRequests, (crs) => Effect.map(mapped(crs.list(path.projectId, urlParams.status)), (data) => ({ data }))))
     .handle("get", ({ path }) => Effect.flatMap(ChangeRequests, (crs) => mapped(crs.get(path.projectId, path.changeRequestId))))
     .handle("update", ({ path, payload }) => onRequest(path, (crs) => crs.update(path.projectId, path.changeRequestId, payload)))
-    .handle("approve", ({ path, payload }) => onRequest(path, (crs) => crs.approve(path.projectId, path.changeRequestId, payload)))
+    .handle("approve", ({ path, payload }) => onRequest(path, (crs) => crs.approve(path.projectId, path.changeRequestId, payload ?? {})))
     .handle("reject", ({ path, payload }) => onRequest(path, (crs) => crs.reject(path.projectId, path.changeRequestId, payload)))
     .handle("cancel", ({ path }) => onRequest(path, (crs) => crs.cancel(path.projectId, path.changeRequestId)))
     .handle("apply", ({ path }) => onRequest(path, (crs) => crs.apply(path.projectId, path.changeRequestId)))

@@ -13,6 +13,7 @@ import { strict } from "../shared/EvaluationRequests.js"
 import * as Errors from "../shared/Errors.js"
 import { changeRequestId, Created, dataOf, described, projectId } from "./Declaring.js"
 import * as Examples from "./Examples.js"
+import { declareOptionalBody } from "./OpenApiDocument.js"
 import { ManagementAuth } from "./Security.js"
 
 const ChangeRequestDoc = ChangeRequest.annotations({ examples: [Examples.changeRequest] })
@@ -54,12 +55,13 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
   ))
   .add(described(
     HttpApiEndpoint.post("approve")`/v1/projects/${projectId}/change-requests/${changeRequestId}/approve`
-      .setPayload(strict(ApproveInput))
+      .setPayload(Schema.NullOr(strict(ApproveInput)))
       .addSuccess(ChangeRequestDoc)
       .addError(Errors.ForbiddenError)
-      .addError(Errors.Conflict),
+      .addError(Errors.Conflict)
+      .annotate(OpenApi.Transform, declareOptionalBody),
     "Approve a change request",
-    "By a project admin who is not its author, once each (403 \"You cannot approve your own change request\"; 409 a second time). It becomes `approved` when its approvals reach `requiredApprovals`."
+    "By a project admin who is not its author, once each (403 \"You cannot approve your own change request\"; 409 a second time). It becomes `approved` when its approvals reach `requiredApprovals`. The body (`comment`) is optional: none at all is the same as `{}`."
   ))
   .add(described(
     HttpApiEndpoint.post("reject")`/v1/projects/${projectId}/change-requests/${changeRequestId}/reject`
@@ -76,7 +78,7 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict),
     "Cancel a change request",
-    "By its author or a project admin: closes it as `cancelled`."
+    "By its author or a project admin: closes it as `cancelled`. No body is needed (one sent is ignored)."
   ))
   .add(described(
     HttpApiEndpoint.post("apply")`/v1/projects/${projectId}/change-requests/${changeRequestId}/apply`
@@ -84,7 +86,7 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict),
     "Apply a change request",
-    "By its author or an approver once approved: every change in one transaction, through the targeting PUT (its validation, webhook events and change feed; one audit entry per flag with the applier as actor and `changeRequestId`). 409 `conflict` naming the flags whose version is no longer the change's `baseVersion`: nothing is applied and the request stays approved until its author updates it. Two applies at once apply it once."
+    "By its author or an approver once approved: every change in one transaction, through the targeting PUT (its validation, webhook events and change feed; one audit entry per flag with the applier as actor and `changeRequestId`). 409 `conflict` naming the flags whose version is no longer the change's `baseVersion`: nothing is applied and the request stays approved until its author updates it. Two applies at once apply it once. No body is needed (one sent is ignored)."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)

@@ -115,6 +115,19 @@ export const declareConfigETag = (operation: Record<string, any>): Record<string
   return operation
 }
 
+/**
+ * A body that may be left out (declared `Schema.NullOr(body)`: the platform reads an absent JSON
+ * body as `null`): the request body is not required, and its schema is the body's alone.
+ */
+export const declareOptionalBody = (operation: Record<string, any>): Record<string, any> => {
+  const json = operation.requestBody?.content?.["application/json"]
+  if (json === undefined) return operation
+  const schema = isRecord(json.schema) && Array.isArray(json.schema.anyOf)
+    ? json.schema.anyOf.find((s: unknown) => !(isRecord(s) && s.type === "null"))
+    : json.schema
+  return { ...operation, requestBody: { ...operation.requestBody, required: false, content: { "application/json": { ...json, schema } } } }
+}
+
 /** `GET /v1/stream` authenticates itself: a bearer key, or (`{}`) none in the header but a `token` in the query. */
 export const declareStreamSecurity = (operation: Record<string, any>): Record<string, any> => ({
   ...operation,
