@@ -2,14 +2,14 @@
  * The plan as people read it (what `flagport apply` prints): one line per change, `+` created,
  * `~` changed (with a diff of the item in the file's YAML), `-` deleted, and the count.
  */
-import * as YAML from "yaml"
+import { yamlText } from "./FileText.js"
 import { diffLines, withContext } from "./LineDiff.js"
 import type { Plan, PlannedChange } from "./Plan.js"
 
 const SIGN = { create: "+", update: "~", delete: "-" } as const
 
 const yamlLines = (value: unknown): Array<string> =>
-  value === null || value === undefined ? [] : YAML.stringify(value, { lineWidth: 0 }).replace(/\n$/, "").split("\n")
+  value === null || value === undefined ? [] : yamlText(value).replace(/\n$/, "").split("\n")
 
 const title = (change: PlannedChange): string => {
   const what = change.resource === "targeting" ? `targeting of flag ${change.key} in ${change.environment}` : `${change.resource} ${change.key}`
