@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { gzipSync } from "node:zlib"
 import { afterAll, describe, expect, it } from "vitest"
 import { loadAssets, packageRoot } from "../../adapters/http/serving/DashboardAssets.js"
 
@@ -29,6 +30,14 @@ describe("dashboard assets", () => {
     writeFileSync(join(installed, "dist", "ui", "app.js"), "export {}")
     const files = await loadAssets(installed)
     expect(new TextDecoder().decode(files.get("app.js"))).toBe("export {}")
+  })
+
+  it("weigh at most 120 KB of JavaScript and CSS gzipped (the budget of bench/dashboard-size.bench.mjs)", async () => {
+    const files = await loadAssets(packageRoot())
+    const gzipped = ["app.js", "app.css"].reduce((sum, name) => sum + gzipSync(files.get(name)!, { level: 9 }).length, 0)
+    process.stdout.write(`dashboard: JS + CSS ${(gzipped / 1024).toFixed(1)} KB gzipped of 120 KB\n`)
+    expect(gzipped).toBeGreaterThan(10 * 1024) // the real bundle, not an empty build
+    expect(gzipped).toBeLessThanOrEqual(120 * 1024)
   })
 
   it("find no package root outside a flagport package", () => {

@@ -257,7 +257,7 @@ describe("the dashboard in a browser", () => {
     await expect.poll(() => page.getByText("Total: 90%").count()).toBe(1)
     await saveProduction()
     const rollout = page.getByRole("group", { name: "Rule 1: rollout" })
-    await expect.poll(() => rollout.locator(".problems").textContent()).toContain("weights must sum to 100000 (got 90000)")
+    await expect.poll(() => rollout.locator(".problems").textContent()).toContain("the shares must total 100% (they total 90%)")
     await checkPage("flag-refused")
     expect((await productionConfig("checkout")).rules[0]!.rollout!.variations[1]!.weight).toBe(70000)
     await page.getByLabel("Rule 1: percentage for off").fill("70")

@@ -171,7 +171,10 @@ describe("a save that meets a change made meanwhile", () => {
     await page.getByRole("button", { name: "Save targeting in development" }).click()
     const alert = page.getByRole("form", { name: "Targeting in development" }).getByRole("alert")
     await expect.poll(() => alert.textContent()).toContain("Not saved: this flag was changed by someone else after you loaded it.")
-    expect(await alert.textContent()).toContain("The targeting of flag 'checkout' in 'development' is at version 3, not the version named by If-Match")
+    expect(await alert.textContent()).toContain("Its targeting in development is now at version 3.")
+    // the API's own words stay one click away, for developers
+    expect(await alert.getByText("Details for developers").count()).toBe(1)
+    expect(await alert.locator("details p").textContent()).toContain("not the version named by If-Match")
     await checkPage(page, "flag-conflict")
     expect(((await api("GET", "/v1/projects/p1/flags/checkout")) as any).configs[0].defaultVariationKey).toBe("on")
 
@@ -201,7 +204,8 @@ describe("a save that meets a change made meanwhile", () => {
     expect(await page.getByLabel("Description").inputValue()).toBe("The new checkout flow")
     await page.getByRole("button", { name: "Save definition" }).click()
     const alert = page.getByRole("form", { name: "Flag definition" }).getByRole("alert")
-    await expect.poll(() => alert.textContent()).toContain(`is at version ${flag.version + 1}, not the version named by If-Match`)
+    await expect.poll(() => alert.textContent()).toContain(`It is now at version ${flag.version + 1}.`)
+    expect(await alert.locator("details p").textContent()).toContain(`is at version ${flag.version + 1}, not the version named by If-Match`)
     expect(((await api("GET", "/v1/projects/p1/flags/checkout")) as { description: string | null }).description).toBeNull()
     await alert.getByRole("button", { name: "Reload the current version" }).click()
     await page.getByText(new RegExp(`^Version ${flag.version + 1}, changed`)).waitFor()
@@ -233,6 +237,9 @@ describe("a save that meets a change made meanwhile", () => {
     })
     await sw.click()
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("changed by someone else")
+    // in people's words: which targeting, and where it is now; the API's words one click away
+    expect(await page.getByRole("alert").textContent()).toMatch(/Its targeting in development is now at version \d+\./)
+    expect(await page.getByRole("alert").locator("details p").textContent()).toContain("not the version named by If-Match")
     await checkPage(page, "flags-conflict")
     const rules = async () => ((await api("GET", "/v1/projects/p1/flags/dark-mode")) as { configs: Array<{ environmentKey: string; rules: Array<unknown> }> })
       .configs.find((c) => c.environmentKey === "development")!.rules

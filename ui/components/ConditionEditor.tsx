@@ -32,7 +32,7 @@ export const ConditionEditor = (props: {
   return (
     <div class="condition">
       {takesAttribute(c.operator) ? (
-        <Field label={`${label}: attribute`} hint="key reads the context key; any other name reads context.attributes" problems={at(props.problems, `${path}.attribute`)}>
+        <Field label={`${label}: attribute`} hint="“key” is the key of the user or thing evaluated; any other name is one of its attributes" problems={at(props.problems, `${path}.attribute`)}>
           {(ctl) => <input {...ctl} value={c.attribute ?? ""} onInput={(e) => set({ attribute: e.currentTarget.value })} />}
         </Field>
       ) : null}

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren, VNode } from "preact"
 import { useId } from "preact/hooks"
+import { messageWords } from "../lib/words.js"
 
 export interface ControlProps {
   readonly id: string
@@ -12,10 +13,11 @@ export interface ControlProps {
   readonly "aria-invalid"?: boolean
 }
 
+/** The problems of a control or a group, each in people's words (lib/words.ts). */
 export const Problems = ({ id, messages }: { id: string; messages: ReadonlyArray<string> }) =>
   messages.length === 0 ? null : (
     <ul class="problems" id={id}>
-      {messages.map((m, i) => <li key={i}>{m}</li>)}
+      {messages.map((m, i) => <li key={i}>{messageWords(m)}</li>)}
     </ul>
   )
 

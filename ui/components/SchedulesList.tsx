@@ -67,7 +67,7 @@ export const SchedulesList = (props: {
       {schedules === null ? (
         <Waiting loaded={loaded} />
       ) : schedules.length === 0 ? (
-        <p>No change is scheduled for this flag. Edit the targeting above and choose a time under “Or schedule this change”.</p>
+        <p>No change is scheduled for this flag. To make one, edit the targeting (the Targeting section) and choose a time under “Or schedule this change”.</p>
       ) : (
         <Table caption={<>Scheduled changes of {props.flagKey}</>}>
           <thead>

@@ -34,7 +34,7 @@ const envelope = (status: number, body: unknown): ApiError => {
     const details = Array.isArray(error.details) ? (error.details as Array<Problem>) : []
     return new ApiError(status, String(error.code), error.message, details)
   }
-  return new ApiError(status, "unexpected", `The server answered ${status}.`, [])
+  return new ApiError(status, "unexpected", `The server could not do this (error ${status}).`, [])
 }
 
 /** Headers a call adds to the bearer and the content type (`If-Match` for the writes to a flag). */

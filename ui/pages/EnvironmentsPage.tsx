@@ -120,7 +120,7 @@ export const EnvironmentsPage = ({ projectId }: { projectId: string }) => {
       {!allows("manage") ? null : (
         <form class="card" onSubmit={create} aria-label="New environment" noValidate>
           <h2>New environment</h2>
-          <p class="muted">Every flag gets a disabled configuration in the new environment.</p>
+          <p class="muted">Every flag starts switched off in the new environment.</p>
           <ErrorSummary problems={problems} />
           <div class="row">
             <Field label="Environment key" problems={at(problems, "key")}>
