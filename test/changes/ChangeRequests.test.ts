@@ -329,6 +329,21 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect((await as(editor, "POST", `${CRS}/${third.id}/cancel`)).body).toMatchObject({ status: "cancelled" })
   })
 
+  it("a title must say something: a blank one is refused on opening and on update", async () => {
+    const blank = (comment: string) => ({ error: { code: "invalid_request", message: "The request is invalid.", details: [{ path: "title", message: comment }] } })
+    for (const title of [" ", "  \n\t "]) {
+      const refused = await as(editor, "POST", CRS, { title, environment: "production", changes: [{ flagKey: "h", targeting: targeting(true) }] })
+      expect(refused.status, refused.text).toBe(400)
+      expect(refused.body).toEqual(blank("must say something (not blank)"))
+    }
+    const opened = await open(editor, ["h"])
+    const update = await as(editor, "PUT", `${CRS}/${opened.id}`, { title: "   " })
+    expect(update.status, update.text).toBe(400)
+    expect(update.body).toEqual(blank("must say something (not blank)"))
+    expect(((await as(editor, "GET", `${CRS}/${opened.id}`)).body as { title: string }).title).toBe("Turn h on")
+    expect((await as(editor, "POST", `${CRS}/${opened.id}/cancel`)).status).toBe(200)
+  })
+
   it("lists newest first, with ?status=", async () => {
     const all = (await as(viewer, "GET", CRS)).body as { data: Array<{ id: string; createdAt: string; status: string }> }
     expect(all.data.length).toBeGreaterThanOrEqual(5)

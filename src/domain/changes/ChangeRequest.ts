@@ -77,7 +77,12 @@ export interface StoredChangeRequest extends ChangeRequest {
   readonly version: number
 }
 
-const Title = Text.pipe(Schema.minLength(1), Schema.maxLength(200))
+/** A title names the request in lists and notifications: it must say something (not blank). */
+const Title = Text.pipe(
+  Schema.minLength(1),
+  Schema.maxLength(200),
+  Schema.pattern(/\S/, { message: () => "must say something (not blank)" })
+)
 const Description = Text.pipe(Schema.maxLength(4000))
 
 export const ChangeInput = Schema.Struct({
