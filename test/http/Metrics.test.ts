@@ -37,6 +37,11 @@ const DOCUMENTED = [
   "flagport_scheduler_lag_seconds",
   "flagport_signin_failures_total",
   "flagport_sqlite_writer_queue",
+  // PostgreSQL's pool: declared on every server, with samples only over PostgreSQL (PoolMetrics.test.ts).
+  "flagport_db_pool_connections",
+  "flagport_db_pool_connections_idle",
+  "flagport_db_pool_waiting",
+  "flagport_db_pool_max_connections",
   "nodejs_eventloop_lag_seconds",
   "nodejs_heap_size_used_bytes",
   "process_cpu_seconds_total",
