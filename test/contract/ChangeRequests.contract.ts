@@ -108,6 +108,21 @@ export const changeRequestContract: Contract = (it) => {
       expect(events.filter((type) => type !== "flag.created")).toEqual(["change_request.opened", "change_request.approved", "targeting.updated", "change_request.applied"])
     }))
 
+  it.effect("a rejection is delivered as a webhook event, with the rejected request and its reason; nothing of it is applied", () =>
+    Effect.gen(function* () {
+      const crs = yield* ChangeRequests
+      const flags = yield* Flags
+      const { projectId, flag } = yield* givenFlag("production")
+      const opened = yield* as(OPERATOR, crs.open(projectId, { title: "On", environment: "production", changes: [{ flagKey: "flag", targeting: on }] }))
+      yield* as(APPROVER, crs.reject(projectId, opened.id, { comment: "Not before the sale" }))
+      const events = (yield* (yield* EventOutbox).list(projectId)).map((e) => e.event).filter((event) => event.type !== "flag.created")
+      expect(events.map((event) => event.type)).toEqual(["change_request.opened", "change_request.rejected"])
+      expect(events[1]?.data).toMatchObject({
+        changeRequest: { id: opened.id, status: "rejected", rejection: { by: { type: "key", keyId: "k-approver" }, comment: "Not before the sale" } }
+      })
+      expect((yield* flags.get(projectId, "flag")).version).toBe(flag.version)
+    }))
+
   it.effect("a flag that moved on: nothing of the request is applied, it stays approved", () =>
     Effect.gen(function* () {
       const crs = yield* ChangeRequests
