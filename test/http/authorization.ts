@@ -536,6 +536,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
       }
     })
   },
+  { name: "GET /schemas/project-file.json", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/schemas/project-file.json" }) },
   // People.
   { name: "GET /v1/auth/providers", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/v1/auth/providers" }) },
   { name: "GET /v1/me", kind: "me", success: 200, prepare: async () => ({ method: "GET", path: "/v1/me" }) },
