@@ -35,7 +35,6 @@ import { graphProblem, projectGraph } from "../domain/definitions/ValidatePrereq
 import { Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { changeRequestNotFound, environmentNotFound } from "../domain/NotFound.js"
 import type { ChangeRequestEventType } from "../domain/webhooks/Webhook.js"
-import type { Role } from "../domain/people/Role.js"
 import { normalizeTime, storedTargeting, targetingInputOf } from "../domain/schedules/Schedule.js"
 import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
 import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
@@ -43,7 +42,7 @@ import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
-import { UserRepository } from "../ports/UserRepository.js"
+import * as ApprovalStanding from "./ApprovalStanding.js"
 import * as AuthorStanding from "./AuthorStanding.js"
 import { Flags } from "./Flags.js"
 import { requireProject } from "./RequireProject.js"
@@ -122,35 +121,26 @@ export const make = Effect.gen(function* () {
   const repo = yield* ChangeRequestRepository
   const environments = yield* EnvironmentRepository
   const flagRepo = yield* FlagRepository
-  const users = yield* UserRepository
   const projects = yield* ProjectRepository
   const flags = yield* Flags
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
   const authorRefusal = yield* AuthorStanding.refusal
 
-  /** The actor's role in the project: a person's membership (admin for a global admin); a key or the operator acts as an admin. */
-  const roleOf = (projectId: string, actor: Actor): Effect.Effect<Role | null, StorageError> =>
-    Effect.gen(function* () {
-      if (actor.type !== "user" || actor.userId === undefined) return "admin"
-      const user = yield* users.get(actor.userId)
-      if (Option.isNone(user) || user.value.disabledAt !== null) return null
-      if (user.value.admin) return "admin"
-      return (yield* users.membershipsOf(actor.userId)).find((m) => m.projectId === projectId)?.role ?? null
-    })
+  const standing = yield* ApprovalStanding.make
 
-  /** The rules' decision for the actor on `request` (or on a request about to be opened). */
+  /** The rules' decision for the actor on `request` (or on a request about to be opened); an apply counts the approvals that still stand. */
   const judge = (action: ChangeRequestAction, projectId: string, request?: StoredChangeRequest) =>
     Effect.gen(function* () {
       const actor = yield* CurrentActor
       const me = actorIdentity(actor)
-      const role = yield* roleOf(projectId, actor)
+      const role = yield* standing.roleOf(projectId, actor)
       yield* decide(action, {
         role,
         status: request?.status ?? "open",
         isAuthor: request !== undefined && actorIdentity(request.author) === me,
         hasApproved: request !== undefined && request.approvals.some((a) => actorIdentity(a.by) === me),
-        approvals: request?.approvals.length ?? 0,
+        approvals: request === undefined ? 0 : action === "apply" ? (yield* standing.counted(projectId, request.approvals)).length : request.approvals.length,
         requiredApprovals: request?.requiredApprovals ?? 1
       })
       return actor
@@ -198,7 +188,6 @@ export const make = Effect.gen(function* () {
   const load = (projectId: string, id: string) =>
     Effect.flatMap(repo.get(projectId, id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(changeRequestNotFound(projectId, id))))
 
-  /** Replaces `before` with `after` (compare-and-set) and answers its audit entry. */
   /** Replaces `before` with `after` (compare-and-set) and answers its audit entry; none when it changed meanwhile. */
   const trySave = (before: StoredChangeRequest, after: StoredChangeRequest, action: AuditedAction) =>
     Effect.gen(function* () {
@@ -212,8 +201,6 @@ export const make = Effect.gen(function* () {
       } satisfies Writes.Recorded<ChangeRequest>)
     })
   const changedMeanwhile = new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
-  const save = (before: StoredChangeRequest, after: StoredChangeRequest, action: AuditedAction) =>
-    Effect.flatMap(trySave(before, after, action), Option.match({ onNone: () => Effect.fail(changedMeanwhile), onSome: Effect.succeed }))
 
   /**
    * A write to one request: read it in the transaction, judge the actor, then `change` it. Another
@@ -312,7 +299,8 @@ export const make = Effect.gen(function* () {
   const approve = Effect.fn("ChangeRequests.approve")(function* (projectId: string, id: string, input: ApproveInput) {
     return yield* transition(projectId, id, "approve", (request, actor, now) => {
       const approvals = [...request.approvals, { by: actor, at: now, comment: input.comment ?? null }]
-      return Effect.succeed<StoredChangeRequest>({ ...request, approvals, status: statusWith(approvals.length, request.requiredApprovals) })
+      // A new approval may make a scheduled request that failed for want of approvals due again.
+      return Effect.succeed<StoredChangeRequest>({ ...request, approvals, status: statusWith(approvals.length, request.requiredApprovals), failure: null })
     }, "change_request.approved")
   })
 
@@ -326,39 +314,52 @@ export const make = Effect.gen(function* () {
   })
 
   /**
-   * The apply, in the caller's transaction after the project's revision bump: the flags that moved
-   * on (409, nothing applied), else each change through the PUT's use case, then the request
-   * `applied` (compare-and-set). `judged`: the actor's rules are checked (not for the scheduler,
-   * which applies an approved request at the time it was given).
+   * The apply, in the caller's transaction after the project's revision bump: judged (by hand: the
+   * rules; the scheduler: approved, its author still able to write), counting the approvals that
+   * still stand; 409 for flags that moved on; then `applied` (compare-and-set) and each change through
+   * the PUT's use case. A write to the request landing first (an approval or update at the same
+   * moment, on PostgreSQL) is read and judged again, as in `transition`: applied, or the real reason.
    */
   const applyWithin = (projectId: string, id: string, judged: boolean, now: string) =>
     Effect.gen(function* () {
-      const request = yield* load(projectId, id)
-      const actor = judged ? yield* judge("apply", projectId, request) : yield* CurrentActor
-      if (!judged && request.status !== "approved") return yield* new ResourceConflict({ message: `This change request is ${request.status}` })
-      // At its time, only while its author can still write here (disabled, removed or made a viewer: failed).
-      const refusal = judged ? null : yield* authorRefusal(request.author, projectId)
-      if (refusal !== null) return yield* new Forbidden({ message: refusal })
-      const moved: Array<string> = []
-      for (const change of request.changes) {
-        const flag = yield* flagRepo.get(projectId, change.flagKey)
-        if (Option.isNone(flag) || flag.value.version !== change.baseVersion) moved.push(change.flagKey)
+      for (let attempt = 1; ; attempt++) {
+        const request = yield* load(projectId, id)
+        const actor = judged ? yield* judge("apply", projectId, request) : yield* CurrentActor
+        if (!judged) {
+          if (request.status !== "approved") return yield* new ResourceConflict({ message: `This change request is ${request.status}` })
+          // At its time, only while its author can still write here (disabled, removed or made a viewer: failed).
+          const refusal = yield* authorRefusal(request.author, projectId)
+          if (refusal !== null) return yield* new Forbidden({ message: refusal })
+          const stillCounted = (yield* standing.counted(projectId, request.approvals)).length
+          if (stillCounted < request.requiredApprovals) return yield* new ResourceConflict({ message: ChangeRequestMessages.notApproved(stillCounted, request.requiredApprovals) })
+        }
+        const moved: Array<string> = []
+        for (const change of request.changes) {
+          const flag = yield* flagRepo.get(projectId, change.flagKey)
+          if (Option.isNone(flag) || flag.value.version !== change.baseVersion) moved.push(change.flagKey)
+        }
+        if (moved.length > 0) return yield* new ResourceConflict({ message: ChangeRequestMessages.movedOn(moved) })
+        const applied = { ...request, status: "applied" as const, appliedAt: now, appliedBy: actor, failure: null, updatedAt: now, version: request.version + 1 }
+        const saved = yield* trySave(request, applied, "change_request.applied")
+        if (Option.isNone(saved)) {
+          if (attempt === 5) return yield* changedMeanwhile
+          continue
+        }
+        for (const change of request.changes) {
+          yield* flags.replaceTargeting(projectId, change.flagKey, targetingInputOf(request.environment, change.after), {
+            ifMatch: change.baseVersion,
+            changeRequestId: request.id
+          }).pipe(
+            Effect.catchTags({
+              // Checked just above in this transaction: only a write slipping in between could move a version.
+              PreconditionFailed: () => Effect.fail(new ResourceConflict({ message: ChangeRequestMessages.movedOn([change.flagKey]) })),
+              // The request itself is the approval: its apply is never refused for protection.
+              ChangeRequestRequired: Effect.die
+            })
+          )
+        }
+        return saved.value
       }
-      if (moved.length > 0) return yield* new ResourceConflict({ message: ChangeRequestMessages.movedOn(moved) })
-      for (const change of request.changes) {
-        yield* flags.replaceTargeting(projectId, change.flagKey, targetingInputOf(request.environment, change.after), {
-          ifMatch: change.baseVersion,
-          changeRequestId: request.id
-        }).pipe(
-          Effect.catchTags({
-            // Checked just above in this transaction: only a write slipping in between could move a version.
-            PreconditionFailed: () => Effect.fail(new ResourceConflict({ message: ChangeRequestMessages.movedOn([change.flagKey]) })),
-            // The request itself is the approval: its apply is never refused for protection.
-            ChangeRequestRequired: Effect.die
-          })
-        )
-      }
-      return yield* save(request, { ...request, status: "applied", appliedAt: now, appliedBy: actor, failure: null, updatedAt: now, version: request.version + 1 }, "change_request.applied")
     })
 
   const apply = Effect.fn("ChangeRequests.apply")(function* (projectId: string, id: string) {

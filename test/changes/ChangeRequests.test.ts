@@ -344,6 +344,58 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     expect((await as(editor, "POST", `${CRS}/${opened.id}/cancel`)).status).toBe(200)
   })
 
+  it("an approval counts only while its author may still approve; the author or an approver applies only while they still may", async () => {
+    const member = (person: Person, role: string) => key("PUT", `/v1/projects/p1/members/${person.id}`, { role })
+    const approver = await t.run(makePerson(`cr-admin-${backend}-stale@example.com`, { projects: [{ projectId: "p1", role: "admin" }] }))
+    const opened = await open(editor, ["h"])
+    expect((await as(approver, "POST", `${CRS}/${opened.id}/approve`, {})).body).toMatchObject({ status: "approved" })
+    // The approver is made an editor: the approval is still listed, but no longer counts.
+    expect((await member(approver, "editor")).status).toBe(200)
+    const notCounted = { error: { code: "conflict", message: ChangeRequestMessages.notApproved(0, 1) } }
+    expect((await as(editor, "POST", `${CRS}/${opened.id}/apply`)).body).toEqual(notCounted)
+    expect((await as(approver, "POST", `${CRS}/${opened.id}/apply`)).body).toEqual(notCounted)
+    expect((await as(viewer, "GET", `${CRS}/${opened.id}`)).body).toMatchObject({ approvals: [{ by: { userId: approver.id } }] })
+    // A second admin approves: it counts. The author, made a viewer, may no longer apply it; the approver does.
+    expect((await as(otherAdmin, "POST", `${CRS}/${opened.id}/approve`, {})).status).toBe(200)
+    expect((await member(editor, "viewer")).status).toBe(200)
+    try {
+      expect((await as(editor, "POST", `${CRS}/${opened.id}/apply`)).body).toEqual({ error: { code: "forbidden", message: "Your role in this project does not allow this" } })
+      // The demoted approver may not apply it either, though their approval is listed.
+      expect((await as(approver, "POST", `${CRS}/${opened.id}/apply`)).body).toEqual({ error: { code: "forbidden", message: ChangeRequestMessages.applyRefused } })
+      const applied = await as(otherAdmin, "POST", `${CRS}/${opened.id}/apply`)
+      expect(applied.status, applied.text).toBe(200)
+    } finally {
+      expect((await member(editor, "editor")).status).toBe(200)
+    }
+  })
+
+  it("an apply racing a second approval or an update of the same request ends with the right answer, never 'changed meanwhile'", async () => {
+    for (let round = 0; round < 8; round++) {
+      const opened = await open(editor, ["race"], round % 2 === 0)
+      expect((await as(admin, "POST", `${CRS}/${opened.id}/approve`, {})).status).toBe(200)
+      const racing = round < 4
+        ? as(otherAdmin, "POST", `${CRS}/${opened.id}/approve`, { comment: "me too" })
+        : as(editor, "PUT", `${CRS}/${opened.id}`, { title: `Reworded ${round}` })
+      const [applied, other] = await Promise.all([as(admin, "POST", `${CRS}/${opened.id}/apply`), racing])
+      const final = (await as(viewer, "GET", `${CRS}/${opened.id}`)).body as Shown
+      if (round < 4) {
+        // A second approval never stops an approved request from being applied.
+        expect(applied.status, applied.text).toBe(200)
+        expect([200, 409]).toContain(other.status)
+        if (other.status === 409) expect(other.body).toEqual({ error: { code: "conflict", message: ChangeRequestMessages.closed("applied") } })
+      } else if (applied.status === 200) {
+        // The apply landed first: the update finds it closed.
+        expect(other.body, other.text).toEqual({ error: { code: "conflict", message: ChangeRequestMessages.closed("applied") } })
+      } else {
+        // The update landed first: it cleared the approvals, so the apply says so.
+        expect(other.status, other.text).toBe(200)
+        expect(applied.body).toEqual({ error: { code: "conflict", message: ChangeRequestMessages.notApproved(0, 1) } })
+        expect((await as(editor, "POST", `${CRS}/${opened.id}/cancel`)).status).toBe(200)
+      }
+      expect(final.status === "applied").toBe(applied.status === 200)
+    }
+  })
+
   it("lists newest first, with ?status=", async () => {
     const all = (await as(viewer, "GET", CRS)).body as { data: Array<{ id: string; createdAt: string; status: string }> }
     expect(all.data.length).toBeGreaterThanOrEqual(5)

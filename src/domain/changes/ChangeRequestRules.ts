@@ -11,7 +11,7 @@
  * | approve | `approve` (admin), not the author, once each     | open, approved    |
  * | reject  | `approve` (admin), not the author                | open, approved    |
  * | cancel  | the author, or a project admin                   | open, approved    |
- * | apply   | the author or an approver                        | approved          |
+ * | apply   | the author (`propose`) or an approver (`approve`) | approved, counted |
  *
  * Keys and the operator (CLI, an Effect host) act as a project admin would.
  */
@@ -30,6 +30,7 @@ export interface Situation {
   readonly isAuthor: boolean
   /** The actor already approved this request. */
   readonly hasApproved: boolean
+  /** The approvals that count: for `apply`, only those whose authors may still approve (ApprovalStanding.ts). */
   readonly approvals: number
   readonly requiredApprovals: number
 }
@@ -77,8 +78,10 @@ export const decide = (action: ChangeRequestAction, s: Situation): Either.Either
     case "apply":
       // Until it is approved nobody may apply it, whoever asks.
       if (!live(s)) return conflict(ChangeRequestMessages.closed(s.status))
-      if (s.status !== "approved") return conflict(ChangeRequestMessages.notApproved(s.approvals, s.requiredApprovals))
-      return s.isAuthor || s.hasApproved ? Either.void : forbidden(ChangeRequestMessages.applyRefused)
+      // Counted now (an approval whose author may no longer approve does not count), whatever the status says.
+      if (s.status !== "approved" || s.approvals < s.requiredApprovals) return conflict(ChangeRequestMessages.notApproved(s.approvals, s.requiredApprovals))
+      // The author while they may still propose, an approver while they may still approve.
+      return (s.isAuthor && allows(s, "propose")) || (s.hasApproved && allows(s, "approve")) ? Either.void : forbidden(ChangeRequestMessages.applyRefused)
   }
 }
 

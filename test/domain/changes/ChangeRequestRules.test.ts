@@ -61,7 +61,12 @@ const TABLE: ReadonlyArray<readonly [ChangeRequestAction, Role | null, Who, Chan
   ["apply", "editor", "author", "open", f409(M.notApproved(0, 1))],
   ["apply", "editor", "author", "applied", f409(M.closed("applied"))],
   ["apply", "admin", "approver", "rejected", f409(M.closed("rejected"))],
-  ["apply", "editor", "author", "cancelled", f409(M.closed("cancelled"))]
+  ["apply", "editor", "author", "cancelled", f409(M.closed("cancelled"))],
+  // apply by someone whose role changed since: the author must still propose, an approver still approve
+  ["apply", "viewer", "author", "approved", f403(M.applyRefused)],
+  ["apply", null, "author", "approved", f403(M.applyRefused)],
+  ["apply", "editor", "approver", "approved", f403(M.applyRefused)],
+  ["apply", null, "approver", "approved", f403(M.applyRefused)]
 ]
 
 describe("decide", () => {
@@ -78,6 +83,15 @@ describe("decide", () => {
       ? ok
       : { status: decision.left._tag === "Forbidden" ? 403 : 409, message: decision.left.message }
     expect(outcome).toEqual(expected)
+  })
+
+  it("an apply counts the approvals that still stand: an approved request short of them is not applied, by anyone", () => {
+    const stale = { status: "approved" as const, isAuthor: true, hasApproved: false, approvals: 1, requiredApprovals: 2 }
+    for (const role of ["editor", "admin"] as const) {
+      const decision = decide("apply", { ...stale, role })
+      expect(Either.isLeft(decision) && decision.left.message).toBe(M.notApproved(1, 2))
+    }
+    expect(Either.isRight(decide("apply", { ...stale, role: "editor", approvals: 2 }))).toBe(true)
   })
 
   it("is approved once the approvals reach the environment's count", () => {
