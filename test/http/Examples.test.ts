@@ -34,6 +34,8 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/ofrep/v1/evaluate/flags", {}],
   ["post", "/v1/insights", {}],
   ["post", "/v1/explain", {}],
+  // A project file adds a flag, on in production (after the evaluations, whose examples show one flag).
+  ["post", "/v1/projects/{projectId}/apply", { projectId: "shop" }],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
   ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }],
   // People: Edna is invited, renamed, made an admin of the shop, sets her password and signs in.

@@ -23,6 +23,7 @@ import { planText } from "../../../src/domain/ascode/PlanText.js"
 import { projectIdOf } from "../../../src/domain/ascode/ValidateFile.js"
 import type { Problem } from "../../../src/domain/Errors.js"
 import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
+import { inWords } from "../../http/shared/Wording.js"
 import { ExitWith } from "../ExitWith.js"
 import { note, printJson } from "../Output.js"
 import { callServer, type ServerRefused } from "../ServerCall.js"
@@ -39,7 +40,7 @@ interface Choices {
 /** Every problem on its own line (stderr), then exit 1. */
 const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
   Effect.zipRight(
-    note([`error: ${headline}`, ...problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${p.message}`)].join("\n")),
+    note([`error: ${headline}`, ...problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${inWords(p.message)}`)].join("\n")),
     Effect.fail(new ExitWith({ code: 1 }))
   )
 

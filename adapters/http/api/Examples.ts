@@ -326,3 +326,41 @@ export const memberRole = { role: "admin" as const }
 export const member: Member = { user: { ...edna, name: "Edna Mode" }, role: "admin" }
 
 export const providers = { password: true as const, oidc: { name: "Acme SSO" } }
+
+/** A project file applied to the story's project: a new flag, on in production. */
+export const applyFile = {
+  project: { id: "shop" },
+  flags: [{
+    key: "dark-mode",
+    name: "Dark mode",
+    type: "boolean" as const,
+    variations: [{ key: "on", value: true }, { key: "off", value: false }],
+    environments: [{ key: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off" }]
+  }]
+}
+
+/** What applying `applyFile` answers. */
+export const applied = {
+  projectId: "shop",
+  dryRun: false,
+  applied: true,
+  summary: { create: 1, update: 1, delete: 0 },
+  changes: [
+    {
+      resource: "flag" as const,
+      action: "create" as const,
+      key: "dark-mode",
+      before: null,
+      after: { key: "dark-mode", name: "Dark mode", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+    },
+    {
+      resource: "targeting" as const,
+      action: "update" as const,
+      key: "dark-mode",
+      environment: "production",
+      before: { key: "production", enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] },
+      after: { key: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] }
+    }
+  ],
+  changeRequests: []
+}

@@ -11,6 +11,7 @@ import { PROJECT_FILE_SCHEMA_PATH } from "../../../src/domain/ascode/ProjectFile
 import { strict } from "../shared/EvaluationRequests.js"
 import * as Errors from "../shared/Errors.js"
 import { described, projectId } from "./Declaring.js"
+import * as Examples from "./Examples.js"
 import { ManagementAuth } from "./Security.js"
 
 export const ExportQuery = strict(Schema.Struct({
@@ -42,8 +43,8 @@ export class FlagsAsCodeGroup extends HttpApiGroup.make("flagsAsCode")
   .add(described(
     HttpApiEndpoint.post("apply")`/v1/projects/${projectId}/apply`
       .setUrlParams(ApplyQuery)
-      .setPayload(strict(ProjectFile))
-      .addSuccess(ApplyResult)
+      .setPayload(strict(ProjectFile).annotations({ examples: [Examples.applyFile] }))
+      .addSuccess(ApplyResult.annotations({ examples: [Examples.applied] }))
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict)
       .addError(Errors.PreconditionFailed),

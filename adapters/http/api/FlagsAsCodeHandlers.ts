@@ -13,8 +13,10 @@ import type { Plan } from "../../../src/domain/ascode/Plan.js"
 import { projectFileJsonSchema } from "../../../src/domain/ascode/ProjectFileSchema.js"
 import { authorizeCaller } from "../../../src/domain/auth/Access.js"
 import type { Requirement } from "../../../src/domain/auth/Permissions.js"
+import { InvalidRequest } from "../../../src/domain/Errors.js"
 import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
 import { isYamlContentType } from "../shared/Body.js"
+import { inWords } from "../shared/Wording.js"
 import * as Errors from "../shared/Errors.js"
 import { FlagportApi } from "./Api.js"
 import { mapped, mayWrite } from "./Calling.js"
@@ -37,6 +39,10 @@ const mayApply = (plan: Plan) =>
     const written = new Set(plan.changes.flatMap((c) => (c.resource === "targeting" ? [c.environment!] : c.resource === "environment" && c.action === "update" ? [c.key] : [])))
     for (const environment of written) yield* mayWrite(environment)
   })
+
+/** A bad file's problems in words, as every 400 of the API says them (Wording.ts). */
+const inWordsOf = <E>(error: E): E =>
+  error instanceof InvalidRequest ? (new InvalidRequest({ message: error.message, details: error.details.map((d) => ({ path: d.path, message: inWords(d.message) })) }) as E) : error
 
 /** The body's value: YAML by its content type, else JSON (the middleware allowed only these). */
 const bodyOf = (text: string, contentType: string | undefined) => {
@@ -67,7 +73,7 @@ export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", 
         const input = yield* bodyOf(text, request.headers["content-type"])
         const code = yield* FlagsAsCode
         const options = { prune: urlParams.prune === "true" }
-        const plan = yield* mapped(code.plan(path.projectId, input, options))
+        const plan = yield* mapped(code.plan(path.projectId, input, options).pipe(Effect.mapError(inWordsOf)))
         yield* mayApply(plan)
         return yield* mapped(code.apply(path.projectId, input, { ...options, dryRun: urlParams.dryRun === "true", basedOn: plan }))
       }))
