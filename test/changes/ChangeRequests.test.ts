@@ -396,6 +396,24 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     }
   })
 
+  it("a scheduled request whose approver was disabled since fails when due, is not applied, and is due again once another admin approves", async () => {
+    const approver = await t.run(makePerson(`cr-admin-${backend}-gone@example.com`, { projects: [{ projectId: "p1", role: "admin" }] }))
+    const opened = await as(editor, "POST", CRS, {
+      title: "Scheduled", environment: "production", applyAt: new Date(Date.now() - 1000).toISOString(), changes: [{ flagKey: "h", targeting: targeting(true, "b") }]
+    })
+    expect(opened.status, opened.text).toBe(201)
+    const id = (opened.body as Shown).id
+    expect((await as(approver, "POST", `${CRS}/${id}/approve`, {})).body).toMatchObject({ status: "approved" })
+    expect((await key("PATCH", `/v1/users/${approver.id}`, { disabled: true })).status).toBe(200)
+    const base = await version("h")
+    expect(await t.run(Scheduler.tick("scheduler-a"))).toContain("failed")
+    expect(await version("h")).toBe(base)
+    expect((await as(viewer, "GET", `${CRS}/${id}`)).body).toMatchObject({ status: "approved", approvals: [{ by: { userId: approver.id } }], failure: ChangeRequestMessages.notApproved(0, 1) })
+    expect((await as(otherAdmin, "POST", `${CRS}/${id}/approve`, {})).body).toMatchObject({ status: "approved", failure: null })
+    expect(await t.run(Scheduler.tick("scheduler-a"))).toContain("applied")
+    expect(await version("h")).toBe(base + 1)
+  })
+
   it("lists newest first, with ?status=", async () => {
     const all = (await as(viewer, "GET", CRS)).body as { data: Array<{ id: string; createdAt: string; status: string }> }
     expect(all.data.length).toBeGreaterThanOrEqual(5)

@@ -86,7 +86,7 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict),
     "Apply a change request",
-    "By its author or an approver once approved: every change in one transaction, through the targeting PUT (its validation, webhook events and change feed; one audit entry per flag with the applier as actor and `changeRequestId`). 409 `conflict` naming the flags whose version is no longer the change's `baseVersion`: nothing is applied and the request stays approved until its author updates it. Two applies at once apply it once. No body is needed (one sent is ignored)."
+    "By its author (while they may still open requests) or an approver (while they may still approve) once approved; approvals count only while their authors may still approve in the project (409 \"needs N approvals; it has M\" otherwise, the approvals still listed): every change in one transaction, through the targeting PUT (its validation, webhook events and change feed; one audit entry per flag with the applier as actor and `changeRequestId`). 409 `conflict` naming the flags whose version is no longer the change's `baseVersion`: nothing is applied and the request stays approved until its author updates it. Two applies at once apply it once. No body is needed (one sent is ignored)."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)
