@@ -20,7 +20,7 @@ import EnvironmentClientConfig from "./migrations/0014_environment_client_config
 import People from "./migrations/0015_people.js"
 import ProtectedEnvironments from "./migrations/0016_protected_environments.js"
 import ChangeRequests from "./migrations/0017_change_requests.js"
-import OutboxTrace from "./migrations/0019_outbox_trace.js"
+import OutboxTrace from "./migrations/0018_outbox_trace.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -46,7 +46,7 @@ export const migrations = {
   "0015_people": People,
   "0016_protected_environments": ProtectedEnvironments,
   "0017_change_requests": ChangeRequests,
-  "0019_outbox_trace": OutboxTrace
+  "0018_outbox_trace": OutboxTrace
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */
