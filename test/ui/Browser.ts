@@ -6,19 +6,11 @@
 import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import chromium from "@sparticuz/chromium"
-import { type Browser, chromium as playwright, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { expect } from "vitest"
+import { launch, signIn } from "./Chromium.js"
 
-/**
- * The package's arguments are made for serverless functions; two of them would switch off the very
- * protections the dashboard relies on (same-origin policy, mixed content), so they are left out.
- * It runs Chromium as one process: one page for the whole file (closing a page ends the browser).
- */
-const UNSAFE = new Set(["--disable-web-security", "--allow-running-insecure-content"])
-
-export const launch = async (): Promise<Browser> =>
-  playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args.filter((a) => !UNSAFE.has(a)), headless: true })
+export { launch, open, signIn } from "./Chromium.js"
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 
@@ -58,17 +50,6 @@ export const checkPage = async (page: Page, name: string): Promise<string> => {
   const violations = await accessibilityViolations(page)
   if (violations.length > 0) throw new Error(`${name}: accessibility violations: ${JSON.stringify(violations, null, 2)}`)
   return path
-}
-
-/** Signs in on the sign-in page with `key`. */
-export const signIn = async (page: Page, key: string): Promise<void> => {
-  await page.getByLabel("Server key").fill(key)
-  await page.getByRole("button", { name: "Sign in with the key" }).click()
-}
-
-/** Goes to a route of the dashboard (`#/keys`) without reloading the page. */
-export const open = async (page: Page, hash: string): Promise<void> => {
-  await page.evaluate((h) => (location.hash = h), hash)
 }
 
 /** Shows one section of a flag's page ("Targeting", "Definition", "Schedules", "Evaluations", "History") by its tab. */
