@@ -21,7 +21,7 @@ import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
 import * as FlagUsage from "./FlagUsage.js"
 import { checkConfigPrecondition, checkPreconditions, compareAndSet, type WriteOptions as FlagWriteOptions } from "./FlagVersions.js"
-import { guardDirectWrite } from "./Protection.js"
+import { guardDirectWrite, guardSharedWrite } from "./Protection.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
 
@@ -51,23 +51,26 @@ export interface FlagsShape {
    * Changes name, description and/or variations (targeting untouched), grows the version by one
    * and records `flag.updated`. Announces a change to every environment when the variations
    * changed, to none when only name and description did (neither is served). New variations must match the flag's type with unique keys
-   * (400); removing a variation that a configuration or rule still names is a 409.
+   * (400); removing a variation that a configuration or rule still names is a 409. A person's
+   * patch that changes an existing variation's value or removes one is refused while the project
+   * has a protected environment (409 `change_request_required`, Protection.ts).
    */
   readonly patch: (
     projectId: string,
     flagKey: string,
     input: PatchFlagInput,
     options?: WriteOptions
-  ) => Effect.Effect<FlagWithUsage, VersionedWriteError>
+  ) => Effect.Effect<FlagWithUsage, VersionedWriteError | ChangeRequestRequired>
   /**
    * Deletes a flag with all its configurations and records `flag.deleted` (the flag as it was).
-   * 409 while another flag names it as a prerequisite in any environment.
+   * 409 while another flag names it as a prerequisite in any environment; a person's delete is
+   * refused while the project has a protected environment (409 `change_request_required`).
    */
   readonly remove: (
     projectId: string,
     flagKey: string,
     options?: WriteOptions
-  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | PreconditionFailed | StorageError>
+  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | PreconditionFailed | ChangeRequestRequired | StorageError>
   /**
    * Replaces one environment's configuration whole, assigns ids to rules sent without one (sent
    * ids are kept), grows the version by one and records `targeting.updated`. In a protected
@@ -223,6 +226,7 @@ export const make = Effect.gen(function* () {
     const patched = yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
+        yield* guardSharedWrite(yield* environments.list(projectId), { _tag: "PatchVariations", before: flag.variations, after: input.variations })
         if (input.variations !== undefined) yield* checkRemovedVariations(projectId, flag, input.variations)
         const variations = input.variations ?? flag.variations
         // New variations change what every environment serves: every configuration moves to the new version.
@@ -255,6 +259,7 @@ export const make = Effect.gen(function* () {
     yield* writes.serving(projectId, ({ revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
+        yield* guardSharedWrite(yield* environments.list(projectId), { _tag: "DeleteFlag" })
         const requiring = dependentsOf(yield* flags.list(projectId), flagKey)
         if (requiring.length > 0) {
           return yield* new ResourceConflict({

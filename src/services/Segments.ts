@@ -2,17 +2,19 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
+import { type ChangeRequestRequired, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import type { Flag } from "../domain/definitions/Flag.js"
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../domain/definitions/Segment.js"
 import * as Validation from "../domain/definitions/Validation.js"
 import { segmentNotFound } from "../domain/NotFound.js"
 import { configChanged } from "../ports/ChangeFeed.js"
+import { EnvironmentRepository } from "../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../ports/FlagRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProjectRepository } from "../ports/ProjectRepository.js"
 import { SegmentRepository } from "../ports/SegmentRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
+import { guardSharedWrite } from "./Protection.js"
 import { requireProject } from "./RequireProject.js"
 import * as Writes from "./Writes.js"
 
@@ -25,17 +27,23 @@ export interface SegmentsShape {
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Segment>, ResourceNotFound | StorageError>
   /** One segment; 404 for an unknown project or segment. */
   readonly get: (projectId: string, segmentKey: string) => Effect.Effect<Segment, ResourceNotFound | StorageError>
-  /** Changes name, description and/or conditions; 400, 404. */
+  /**
+   * Changes name, description and/or conditions; 400, 404. A person's change is refused while the
+   * targeting of a protected environment names the segment (409 `change_request_required`).
+   */
   readonly patch: (
     projectId: string,
     segmentKey: string,
     input: PatchSegmentInput
-  ) => Effect.Effect<Segment, InvalidRequest | ResourceNotFound | StorageError>
-  /** Deletes a segment; 409 while any rule of any flag configuration still references it. */
+  ) => Effect.Effect<Segment, InvalidRequest | ResourceNotFound | ChangeRequestRequired | StorageError>
+  /**
+   * Deletes a segment; 409 while any rule of any flag configuration still references it (for a
+   * person, `change_request_required` first when that rule is in a protected environment).
+   */
   readonly remove: (
     projectId: string,
     segmentKey: string
-  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | StorageError>
+  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | ChangeRequestRequired | StorageError>
 }
 
 export class Segments extends Context.Tag("@flagport/services/Segments")<Segments, SegmentsShape>() {}
@@ -48,6 +56,7 @@ export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
+  const environments = yield* EnvironmentRepository
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
 
@@ -59,6 +68,10 @@ export const make = Effect.gen(function* () {
     segments.get(projectId, key).pipe(
       Effect.flatMap(Option.match({ onNone: () => Effect.fail(segmentNotFound(projectId, key)), onSome: Effect.succeed }))
     )
+
+  /** A person changes no segment that a protected environment's stored targeting names (Protection.ts). */
+  const guardSegmentWrite = (projectId: string, segmentKey: string, all: ReadonlyArray<Flag>) =>
+    Effect.flatMap(environments.list(projectId), (listed) => guardSharedWrite(listed, { _tag: "WriteSegment", segmentKey, flags: all }))
 
   const check = (problems: ReadonlyArray<Problem>) =>
     problems.length > 0 ? Effect.fail(new InvalidRequest({ message: "Invalid segment", details: [...problems] })) : Effect.void
@@ -107,6 +120,7 @@ export const make = Effect.gen(function* () {
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const segment = yield* load(projectId, segmentKey)
+        yield* guardSegmentWrite(projectId, segmentKey, yield* flags.list(projectId))
         const updated: Segment = {
           ...segment,
           name: input.name ?? segment.name,
@@ -128,7 +142,9 @@ export const make = Effect.gen(function* () {
     yield* writes.serving(projectId, ({ revision }) =>
       Effect.gen(function* () {
         const segment = yield* load(projectId, segmentKey)
-        const users = flagsUsingSegment(yield* flags.list(projectId), segmentKey)
+        const all = yield* flags.list(projectId)
+        yield* guardSegmentWrite(projectId, segmentKey, all)
+        const users = flagsUsingSegment(all, segmentKey)
         if (users.length > 0) {
           return yield* new ResourceConflict({
             message: `Segment '${segmentKey}' is still used by flag(s) ${users.map((k) => `'${k}'`).join(", ")}`

@@ -172,7 +172,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
       .addError(Errors.Conflict)
       .addError(Errors.PreconditionFailed),
     "Update a flag",
-    "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409). With `If-Match`, 412 unless the flag is still at that version."
+    "Changes the name, description or variations; send only what changes. A variation still used by a configuration or rule cannot be removed (409). With `If-Match`, 412 unless the flag is still at that version. While the project has a protected environment, a person's change to an existing variation's value, or removal of a variation, is refused with 409 `change_request_required` naming the first protected environment (change requests carry targeting only: a server key writes it directly, audited under its name); name, description and new variations stay open to people."
   ))
   .add(described(
     HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/flags/${flagKey}`
@@ -181,7 +181,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
       .addError(Errors.PreconditionFailed)
       .addError(Errors.Conflict),
     "Delete a flag",
-    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version. 409 while another flag names it as a prerequisite."
+    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version. 409 while another flag names it as a prerequisite. While the project has a protected environment, a person's delete is refused with 409 `change_request_required` naming the first protected environment (a server key deletes directly, audited under its name)."
   ))
   .add(described(
     HttpApiEndpoint.get("getTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
@@ -226,15 +226,16 @@ export class SegmentsGroup extends HttpApiGroup.make("segments")
   .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/segments/${segmentKey}`
       .setPayload(strict(PatchSegmentInput).annotations({ examples: [Examples.patchSegment] }))
-      .addSuccess(SegmentDoc),
+      .addSuccess(SegmentDoc)
+      .addError(Errors.Conflict),
     "Update a segment",
-    "Changes the name, description, included or excluded keys, or conditions; send only what changes."
+    "Changes the name, description, included or excluded keys, or conditions; send only what changes. A person's change to a segment that the targeting of a protected environment names is refused with 409 `change_request_required` naming the first such environment (a server key writes it directly, audited under its name)."
   ))
   .add(described(
     HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/segments/${segmentKey}`.addSuccess(HttpApiSchema.NoContent)
       .addError(Errors.Conflict),
     "Delete a segment",
-    "Deletes a segment no flag uses; 409 names the flags that still do."
+    "Deletes a segment no flag uses; 409 names the flags that still do. For a person, when a protected environment's targeting names it, the 409 is `change_request_required` naming the first such environment."
   ))
   .middleware(ManagementAuth)
   .addError(Errors.NotFound)

@@ -10,7 +10,7 @@ import type { EnvironmentConfig } from "./Targeting.js"
  */
 
 /** Whether two JSON values are equal (object key order aside). */
-const sameJson = (a: unknown, b: unknown): boolean => {
+export const sameJson = (a: unknown, b: unknown): boolean => {
   if (a === b) return true
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
   if (Array.isArray(a) !== Array.isArray(b)) return false
