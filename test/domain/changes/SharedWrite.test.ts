@@ -22,7 +22,7 @@ const VARIATIONS: ReadonlyArray<Variation> = [{ key: "on", value: { color: "red"
 
 const usingSegment = (environmentKey: string, segmentKey: string): EnvironmentConfig => ({
   ...disabledConfig(environmentKey, VARIATIONS),
-  rules: [{ id: "r1", conditions: [{ attribute: "key", operator: "inSegment", values: [segmentKey] }], variationKey: "on" }]
+  rules: [{ id: "r1", conditions: [{ operator: "inSegment", values: [segmentKey] }], variationKey: "on" }]
 })
 
 /** Flags whose only segment use is in `environmentKey`. */
