@@ -142,7 +142,8 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(spec.paths["/v1/auth/providers"].get.responses).sort()).toEqual(["200", "431", "500"])
     // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,
     // cancelling a schedule that is no longer pending, a webhook over the project's cap; `change_request_required`: a person's
-    // targeting, schedule or copy into a protected environment; a change request closed, approved twice, or whose flags moved on.
+    // targeting, schedule or copy into a protected environment, or a flag deleted, a variation rewritten or a segment changed that
+    // such an environment serves; a change request closed, approved twice, or whose flags moved on.
     expect(answering("409")).toEqual([
       "POST /v1/projects/{projectId}/change-requests",
       "PUT /v1/projects/{projectId}/change-requests/{changeRequestId}",
@@ -155,6 +156,7 @@ describe("GET /openapi.json", () => {
       "DELETE /v1/projects/{projectId}/keys/{keyId}",
       "DELETE /v1/projects/{projectId}/segments/{segmentKey}",
       "PATCH /v1/projects/{projectId}/flags/{flagKey}",
+      "PATCH /v1/projects/{projectId}/segments/{segmentKey}",
       // A new requiredApprovals recounting a change request that kept changing meanwhile.
       "PATCH /v1/projects/{projectId}/environments/{environmentKey}",
       "POST /v1/projects",
