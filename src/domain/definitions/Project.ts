@@ -48,7 +48,7 @@ export const Environment = Schema.Struct({
   clientConfig: ClientConfig,
   /** People change its targeting, schedules and copies into it only through approved change requests. */
   protected: Schema.Boolean.annotations({
-    description: "People change this environment's targeting, schedules and copies into it only through an approved change request (409 `change_request_required` otherwise); server keys keep writing directly."
+    description: "People change this environment's targeting, schedules and copies into it only through an approved change request (409 `change_request_required` otherwise), and may not delete a flag, rewrite or remove a variation, or change a segment its targeting names; server keys keep writing directly."
   }),
   requiredApprovals: RequiredApprovals,
   createdAt: Timestamp
