@@ -4,7 +4,8 @@
  * editor, a project admin) is refused with 409 `change_request_required` when deleting a flag,
  * rewriting or removing a variation, or changing or deleting a segment that a protected
  * environment's targeting names, and nothing changes; a server key still writes (its audit entry
- * names it); what serves nothing differently stays open; an unprotected project is unaffected.
+ * names it); a file applied by a person is refused whole; what serves nothing differently stays
+ * open; an unprotected project is unaffected.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshStorage } from "../fixtures/databases.js"
@@ -81,6 +82,17 @@ describe.each(["sqlite", "postgres"] as const)("flag-level writes into a protect
     expect(added.status, added.text).toBe(200)
     const segment = await asPerson(t.url, cookie, "PATCH", "/v1/projects/p1/segments/devs", { name: `Devs by ${who}` })
     expect(segment.status, segment.text).toBe(200)
+  })
+
+  it("a file applied by a person over HTTP that rewrites a variation is refused whole; nothing changes", async () => {
+    type File = { flags: Array<{ key: string; variations: Array<{ key: string; value: unknown }> }> }
+    const file = (await admin("GET", "/v1/projects/p1/export?format=json")).body as File
+    const g = file.flags.find((flag) => flag.key === "g")!
+    g.variations = g.variations.map((v) => (v.key === "b" ? { ...v, value: "B by file" } : v))
+    const before = await state()
+    const applied = await asPerson(t.url, people.editor.cookie, "POST", "/v1/projects/p1/apply", file)
+    expect({ status: applied.status, body: applied.body }).toEqual({ status: 409, body: REFUSED })
+    expect(await state()).toEqual(before)
   })
 
   it("a server key still writes each of them, and the audit names the key", async () => {
