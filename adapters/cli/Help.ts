@@ -6,6 +6,7 @@
  */
 import pkg from "../../package.json" with { type: "json" }
 import { FLAGS_AS_CODE_PAGES } from "./HelpFlagsAsCode.js"
+import { MOVING_IN_PAGES } from "./HelpMovingIn.js"
 
 const ROOT = `flagport ${pkg.version}: self-hosted feature flags
 
@@ -41,6 +42,7 @@ Run flagport <command> --help for one command. More: docs/cli.md`
 
 const PAGES: Readonly<Record<string, string>> = {
   ...FLAGS_AS_CODE_PAGES,
+  ...MOVING_IN_PAGES,
   "": ROOT,
   serve: `Usage: flagport serve [--init] [--port PORT] [--host HOST]
 
@@ -319,35 +321,6 @@ Options:
 Example:
   npx flagport flags disable new-checkout --environment production`,
 
-  import: `Usage: flagport import flagd FILE --environment ENV [options]
-
-Commands:
-  flagd FILE     Import a flagd flag definition file (JSON or YAML)
-
-Run flagport import flagd --help for its options.
-
-Example:
-  npx flagport import flagd flags.flagd.json --environment production`,
-
-  "import flagd": `Usage: flagport import flagd FILE --environment ENV [--project ID]
-         [--skip-unsupported] [--dry-run] [--json]
-
-Creates a flag for each flag of a flagd file: its variants become variations,
-its targeting becomes rules in ENV (enabled there, disabled elsewhere). One
-line per flag says imported, or refused and why (a construct Flagport cannot
-evaluate exactly as flagd does, or a key the project already has). A refusal
-writes nothing and exits 1. Everything is written in one transaction.
-
-Options:
-  --environment ENV    The environment the rules go to
-  --project ID         The project (default: default)
-  --skip-unsupported   Import the flags that translate, leave out the others
-  --dry-run            Translate and check only; write nothing
-  --json               The report as JSON
-
-Example:
-  npx flagport import flagd flags.flagd.json --environment production --dry-run`,
-
   codegen: `Usage: flagport codegen --project ID [--out FILE] [--url URL --key KEY]
 
 Writes a TypeScript module declaring the project's flag keys and value types,
@@ -365,22 +338,6 @@ Examples:
   npx flagport codegen --project default --url https://flags.example.com \\
     --key "$SERVER_KEY" --out src/flags.ts`,
 
-  transfer: `Usage: flagport transfer --from URL --to URL
-
-Copies everything a server holds (projects, flags, keys as their hashes,
-webhooks and their secrets, schedules, change requests, the audit log,
-insights, people and their sessions) from one database to an empty other,
-SQLite to PostgreSQL or back, in one transaction on the target. Then compares
-rows per table and every flag, and prints the comparison. The source is only
-read; stop the server first, then start it on the target.
-
-Options:
-  --from URL     The database to copy from: sqlite:PATH or postgres://...
-  --to URL       The empty database to copy to, migrated first
-
-Example:
-  npx flagport transfer --from sqlite:./data/flagport.db \\
-    --to postgres://flagport:secret@db:5432/flagport`
 }
 
 /** Every command path with a page ("" is the root), for the test. */
