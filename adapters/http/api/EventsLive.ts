@@ -18,6 +18,7 @@ import { Authentication, authenticateRequest } from "../shared/Authentication.js
 import * as Errors from "../shared/Errors.js"
 import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.js"
 import { runtimeBridge } from "../shared/RuntimeBridge.js"
+import { COOKIE_NAME, SECURE_COOKIE_NAME, sessionTokenOf } from "../shared/SessionCookie.js"
 import { RETRY_AFTER_SECONDS, refusalMessage, StreamLimits, streamLimitsConfig, type StreamLimitValues } from "../shared/StreamLimits.js"
 import { FlagportApi } from "./Api.js"
 import { headersOf } from "./Auth.js"
@@ -83,6 +84,18 @@ const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: s
   )
 }
 
+/**
+ * What a stream's recheck is shared by: the key (its id), or the session token. In memory only,
+ * never logged. Never the raw header text: a caller varying an extra cookie would otherwise make
+ * each of its streams a credential of its own, each looked up every second.
+ */
+export const recheckKeyOf = (keyId: string | undefined, cookieHeader: string | undefined): string => {
+  if (keyId !== undefined) return `key:${keyId}`
+  const token = sessionTokenOf({ name: COOKIE_NAME, secure: false }, cookieHeader) ??
+    sessionTokenOf({ name: SECURE_COOKIE_NAME, secure: true }, cookieHeader)
+  return `session:${token ?? ""}`
+}
+
 const encoder = new TextEncoder()
 
 const eventStream = (opening: StreamOpening): Stream.Stream<Uint8Array> =>
@@ -119,8 +132,7 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
       unstarted.unref()
       const run = (yield* runtimeBridge).run
       const opening = hub.open(path.projectId, start, {
-        // In memory only (never logged): the same credentials are asked once for all their streams.
-        key: request.headers.authorization ?? request.headers.cookie ?? holder,
+        key: recheckKeyOf(access.actor.keyId, request.headers.cookie),
         check: () => run(Effect.provideService(stillAllowed(request, path.projectId), Authentication, auth))
       })
       const stream = eventStream({

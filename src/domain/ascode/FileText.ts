@@ -26,6 +26,9 @@ export const yamlText = (value: unknown): string => {
 export const printFile = (file: ProjectFile, format: FileFormat): string =>
   format === "json" ? `${JSON.stringify(file, null, 2)}\n` : yamlText(file)
 
+/** YAML aliases a file may expand (the yaml library's own guard against alias bombs). */
+const MAX_ALIAS_COUNT = 100
+
 /**
  * The file's value, or its syntax errors with their line and column (path `""`). YAML is a
  * superset of JSON, so one parser reads both; duplicate keys are refused (they would hide one item).
@@ -39,5 +42,10 @@ export const parseFile = (text: string): Either.Either<unknown, ReadonlyArray<Pr
       return { path: "", message: `line ${at.line}, column ${at.col}: ${error.message.split("\n")[0]}` }
     }))
   }
-  return Either.right(document.toJS({ maxAliasCount: 100 }))
+  // Aliases expanding past the bound throw (a billion-laughs file): a problem of the file, not a crash.
+  try {
+    return Either.right(document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }))
+  } catch {
+    return Either.left([{ path: "", message: `too many aliases: a file may expand YAML aliases at most ${MAX_ALIAS_COUNT} times` }])
+  }
 }
