@@ -1,7 +1,8 @@
 /**
  * A server key bound to an environment cannot escape it, through a real server on SQLite and
  * PostgreSQL: it makes or revokes no key wider than itself (unbound, or bound elsewhere) and writes only its
- * own environment's configuration (targeting, a copy into it, a schedule for it). A refusal
+ * own environment's configuration (targeting, a copy into it, a schedule for it), reads only its own
+ * where a read names one (targeting, the OpenFeature manifest) and exports no whole project. A refusal
  * changes nothing; the same writes in its own environment succeed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -62,5 +63,16 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
     expect((await bound("PUT", "/v1/projects/p1/flags/f/targeting", targeting("production"))).status).toBe(200)
     expect((await bound("POST", "/v1/projects/p1/environments/production/copy", { from: "development" })).status).toBe(200)
     expect((await bound("POST", "/v1/projects/p1/flags/f/schedules", { environment: "production", at: "2999-01-01T09:00:00Z", targeting: targeting("production") })).status).toBe(201)
+  })
+
+  it("reads only its own environment's configuration where a read names one; no whole-project export", async () => {
+    refused(await bound("GET", "/v1/projects/p1/flags/f/targeting?environment=development"), Messages.environmentMismatch)
+    refused(await bound("GET", "/v1/projects/p1/export"), Messages.environmentMismatch)
+    refused(await bound("GET", "/v1/projects/p1/export?format=json"), Messages.environmentMismatch)
+    refused(await bound("GET", "/v1/projects/p1/export?format=openfeature-manifest"), Messages.environmentMismatch)
+    refused(await bound("GET", "/v1/projects/p1/export?format=openfeature-manifest&environment=development"), Messages.environmentMismatch)
+    expect((await bound("GET", "/v1/projects/p1/flags/f/targeting?environment=production")).status).toBe(200)
+    expect((await bound("GET", "/v1/projects/p1/export?format=openfeature-manifest&environment=production")).status).toBe(200)
+    expect((await admin("GET", "/v1/projects/p1/export")).status).toBe(200)
   })
 })

@@ -214,6 +214,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "read",
     success: 200,
+    // Development's targeting: a key bound to production reads only its own.
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "get-targeting")).key}/targeting?environment=development` })
   },
   {
@@ -519,6 +521,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "read",
     success: 200,
+    // The file holds every environment: no bound key.
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/export" })
   },
   {

@@ -48,3 +48,9 @@ export const allowedBy = (decide: (caller: typeof ManagementAccess.Service["call
 
 /** 403 unless the caller may write `environment`'s configuration (Policy.authorizeEnvironmentWrite). */
 export const mayWrite = (environment: string) => allowedBy((caller) => Policy.authorizeEnvironmentWrite(caller, environment))
+
+/** A read naming one environment's configuration: a bound key only its own (Policy.authorizeEnvironmentRead). */
+export const mayRead = (environment: string) => allowedBy((caller) => Policy.authorizeEnvironmentRead(caller, environment))
+
+/** A read of every environment's configuration: no bound key (Policy.authorizeAllEnvironmentsRead). */
+export const mayReadAll = allowedBy((caller) => Policy.authorizeAllEnvironmentsRead(caller))

@@ -19,7 +19,7 @@ import { isYamlContentType } from "../shared/Body.js"
 import { inWords } from "../shared/Wording.js"
 import * as Errors from "../shared/Errors.js"
 import { FlagportApi } from "./Api.js"
-import { mapped, mayWrite } from "./Calling.js"
+import { mapped, mayRead, mayReadAll, mayWrite } from "./Calling.js"
 import { ManagementAccess } from "./Security.js"
 
 const MANAGE: Requirement = { _tag: "Project", permission: "manage" }
@@ -62,6 +62,8 @@ export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", 
         if (urlParams.environment !== undefined && format !== "openfeature-manifest") {
           return yield* Effect.fail(Errors.badRequest("Invalid request", [{ path: "environment", message: "is only for format=openfeature-manifest" }]))
         }
+        // A key bound to one environment exports only the manifest of that environment's defaults.
+        yield* urlParams.environment !== undefined && format === "openfeature-manifest" ? mayRead(urlParams.environment) : mayReadAll
         const text = format === "openfeature-manifest"
           ? exportText({ manifest: yield* mapped(code.manifest(path.projectId, urlParams.environment)) })
           : exportText({ file: yield* mapped(code.exportFile(path.projectId)), format })

@@ -23,7 +23,7 @@ import { Insights } from "../../../src/services/Insights.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { FlagportApi } from "./Api.js"
-import { allowedBy, asEnvelopes, mapped, mayWrite } from "./Calling.js"
+import { allowedBy, asEnvelopes, mapped, mayRead, mayWrite } from "./Calling.js"
 import { FlagsAsCodeLive, SchemasLive } from "./FlagsAsCodeHandlers.js"
 import { ChangeRequestsLive } from "./ChangeRequestHandlers.js"
 import { PeopleLive } from "./PeopleHandlers.js"
@@ -122,13 +122,13 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
     .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag)))
     // One environment's configuration, with its own ETag (a targeting PUT naming it conflicts only with changes there).
     .handle("getTargeting", ({ path, urlParams }) =>
-      Effect.flatMap(Flags, (flags) =>
+      Effect.zipRight(mayRead(urlParams.environment), Effect.flatMap(Flags, (flags) =>
         Effect.flatMap(mapped(flags.targeting(path.projectId, path.flagKey, urlParams.environment)), (config) =>
           Effect.as(
             HttpApp.appendPreResponseHandler((_request, response) =>
               Effect.succeed(HttpServerResponse.setHeader(response, "etag", configEtagOf(config.environmentKey, config.version)))),
             config
-          ))))
+          )))))
     .handle("patch", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         const options = yield* ifMatchOf(headers)

@@ -192,6 +192,17 @@ export const authorizeEnvironmentWrite = (principal: Caller, environment: string
 }
 
 /**
+ * Reads that name one environment's configuration (its targeting, the manifest of its defaults): a
+ * key bound to an environment reads only its own there, as it evaluates and downloads only its own.
+ */
+export const authorizeEnvironmentRead = (principal: Caller, environment: string): Either.Either<void, Forbidden> =>
+  authorizeEnvironmentWrite(principal, environment)
+
+/** Reads of every environment's configuration at once (a project's export): unbound keys and people only. */
+export const authorizeAllEnvironmentsRead = (principal: Caller): Either.Either<void, Forbidden> =>
+  boundEnvironment(principal) === null ? Either.void : Either.left(new Forbidden({ message: Messages.environmentMismatch }))
+
+/**
  * Making a key: never wider than the caller. A key bound to an environment makes only keys bound
  * to that same environment (an unbound one, or one bound elsewhere, would escape the binding).
  */
