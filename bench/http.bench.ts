@@ -22,7 +22,7 @@
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { cpus, tmpdir } from "node:os"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
@@ -30,6 +30,7 @@ import { Effect } from "effect"
 import { startServer } from "../adapters/http/serving/Server.js"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import { bundledChildren, capture, type Captured, type Scenario } from "./bundled-children.js"
+import { machineLine, rotatingRounds } from "./rotating-rounds.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
@@ -180,7 +181,7 @@ const main = async () => {
       )
       console.error(rows[rows.length - 1])
     }
-    console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${new Date().toISOString()}`)
+    console.log(machineLine())
     console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up of each server\n`)
     console.log("| route | Flagport req/s | Flagport p99 | bare node:http req/s | bare p99 | ratio |")
     console.log("|---|---|---|---|---|---|")
@@ -223,32 +224,17 @@ const mainInsights = async () => {
     children.push(bare.child)
     const all = [...servers, { name: "bare node:http", port: bare.info.port as number, scenarios: servers[0]!.scenarios }]
 
-    const results = new Map<string, Array<number>>()
-    const p99s = new Map<string, Array<number>>()
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let s = 0; s < 2; s++) {
-        // Rotate who goes first, so a machine getting busier or calmer does not favour one server.
-        const order = all.map((_, i) => all[(i + round + s) % all.length]!)
-        for (const server of order) {
-          const scenario = server.scenarios[s]!
-          await autocannon({ url: `http://127.0.0.1:${server.port}${scenario.path}`, connections: CONNECTIONS, duration: 2, method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) })
-          const measured = await run(server.port, scenario)
-          if (measured.errors > 0 || measured.non2xx > 0) throw new Error(`${server.name} ${scenario.name}: ${measured.errors} errors, ${measured.non2xx} non-2xx`)
-          const id = `${scenario.name}|${server.name}`
-          results.set(id, [...(results.get(id) ?? []), measured.requests.average])
-          p99s.set(id, [...(p99s.get(id) ?? []), measured.latency.p99])
-          console.error(`round ${round + 1}: ${scenario.name}, ${server.name}: ${Math.round(measured.requests.average)} req/s, p99 ${measured.latency.p99} ms`)
-        }
-      }
-    }
-    const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
-    console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${new Date().toISOString()}`)
+    const rounds = await rotatingRounds(all, ROUNDS, async (server, scenario) => {
+      await autocannon({ url: `http://127.0.0.1:${server.port}${scenario.path}`, connections: CONNECTIONS, duration: 2, method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) })
+      return run(server.port, scenario)
+    })
+    console.log(machineLine())
     console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99)\n`)
     console.log("| route | counting on req/s | counting off req/s | bare node:http req/s | on / off | on / bare | p99 on / off / bare |")
     console.log("|---|---|---|---|---|---|---|")
     for (const scenario of servers[0]!.scenarios) {
-      const [onRps, offRps, bareRps] = all.map((server) => mean(results.get(`${scenario.name}|${server.name}`)!))
-      const [onP, offP, bareP] = all.map((server) => Math.max(...p99s.get(`${scenario.name}|${server.name}`)!))
+      const [onRps, offRps, bareRps] = all.map((server) => rounds.meanRps(scenario, server))
+      const [onP, offP, bareP] = all.map((server) => rounds.worstP99(scenario, server))
       console.log(
         `| ${scenario.name} | ${Math.round(onRps!)} | ${Math.round(offRps!)} | ${Math.round(bareRps!)} | ${(onRps! / offRps!).toFixed(3)} | ${(onRps! / bareRps!).toFixed(2)} | ${onP} / ${offP} / ${bareP} ms |`
       )

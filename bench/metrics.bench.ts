@@ -15,7 +15,7 @@
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { cpus, tmpdir } from "node:os"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
@@ -24,6 +24,7 @@ import * as Option from "effect/Option"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import { startServer } from "../adapters/http/serving/Server.js"
 import { bundledChildren, capture, type Captured, type Scenario } from "./bundled-children.js"
+import { machineLine, rotatingRounds } from "./rotating-rounds.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
@@ -135,32 +136,18 @@ const main = async () => {
     children.push(bare.child)
     const all = [...servers, { name: "bare node:http", port: bare.info.port as number, scenarios: servers[0]!.scenarios, scrape: false }]
 
-    const rps = new Map<string, Array<number>>()
-    const p99 = new Map<string, Array<number>>()
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let s = 0; s < 2; s++) {
-        const order = all.map((_, i) => all[(i + round + s) % all.length]!)
-        for (const server of order) {
-          const scenario = server.scenarios[s]!
-          await load(server.port, scenario, 2)
-          const run = load(server.port, scenario, DURATION)
-          const measured = server.scrape ? await scraping(server.port, run) : await run
-          if (measured.errors > 0 || measured.non2xx > 0) throw new Error(`${server.name} ${scenario.name}: ${measured.errors} errors, ${measured.non2xx} non-2xx`)
-          const id = `${scenario.name}|${server.name}`
-          rps.set(id, [...(rps.get(id) ?? []), measured.requests.average])
-          p99.set(id, [...(p99.get(id) ?? []), measured.latency.p99])
-          console.error(`round ${round + 1}: ${scenario.name}, ${server.name}: ${Math.round(measured.requests.average)} req/s, p99 ${measured.latency.p99} ms`)
-        }
-      }
-    }
-    const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
-    console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${new Date().toISOString()}`)
+    const rounds = await rotatingRounds(all, ROUNDS, async (server, scenario) => {
+      await load(server.port, scenario, 2)
+      const run = load(server.port, scenario, DURATION)
+      return server.scrape ? await scraping(server.port, run) : await run
+    })
+    console.log(machineLine())
     console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99); /metrics scraped every second during the metrics-on runs\n`)
     console.log("| route | metrics off req/s | metrics on req/s | bare node:http req/s | on / off | on / bare | p99 off / on / bare |")
     console.log("|---|---|---|---|---|---|---|")
     for (const scenario of servers[0]!.scenarios) {
-      const [offRps, onRps, bareRps] = all.map((server) => mean(rps.get(`${scenario.name}|${server.name}`)!))
-      const [offP, onP, bareP] = all.map((server) => Math.max(...p99.get(`${scenario.name}|${server.name}`)!))
+      const [offRps, onRps, bareRps] = all.map((server) => rounds.meanRps(scenario, server))
+      const [offP, onP, bareP] = all.map((server) => rounds.worstP99(scenario, server))
       console.log(
         `| ${scenario.name} | ${Math.round(offRps!)} | ${Math.round(onRps!)} | ${Math.round(bareRps!)} | ${(onRps! / offRps!).toFixed(3)} | ${(onRps! / bareRps!).toFixed(2)} | ${offP} / ${onP} / ${bareP} ms |`
       )

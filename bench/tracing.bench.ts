@@ -22,7 +22,7 @@
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
-import { cpus, tmpdir } from "node:os"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
@@ -30,6 +30,7 @@ import { Effect } from "effect"
 import { startServer } from "../adapters/http/serving/Server.js"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import { bundledChildren, type Scenario } from "./bundled-children.js"
+import { machineLine, rotatingRounds } from "./rotating-rounds.js"
 import { CONTEXT, seedW2Project } from "./http-fixture.js"
 
 const SELF = fileURLToPath(import.meta.url)
@@ -127,31 +128,17 @@ const main = async () => {
         if (response.status !== 200) throw new Error(`${row.name} ${scenario.name}: ${response.status} ${await response.text()}`)
       }
     }
-    const results = new Map<string, Array<number>>()
-    const p99s = new Map<string, Array<number>>()
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let s = 0; s < 2; s++) {
-        const order = rows.map((_, i) => rows[(i + round + s) % rows.length]!)
-        for (const row of order) {
-          const scenario = row.scenarios[s]!
-          await load(row.port, scenario, 2) // warm-up
-          const measured = await load(row.port, scenario, DURATION)
-          if (measured.errors > 0 || measured.non2xx > 0) throw new Error(`${row.name} ${scenario.name}: ${measured.errors} errors, ${measured.non2xx} non-2xx`)
-          const id = `${scenario.name}|${row.name}`
-          results.set(id, [...(results.get(id) ?? []), measured.requests.average])
-          p99s.set(id, [...(p99s.get(id) ?? []), measured.latency.p99])
-          console.error(`round ${round + 1}: ${scenario.name}, ${row.name}: ${Math.round(measured.requests.average)} req/s, p99 ${measured.latency.p99} ms`)
-        }
-      }
-    }
-    const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
-    console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${new Date().toISOString()}`)
+    const rounds = await rotatingRounds(rows, ROUNDS, async (row, scenario) => {
+      await load(row.port, scenario, 2) // warm-up
+      return load(row.port, scenario, DURATION)
+    })
+    console.log(machineLine())
     console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99)\n`)
     console.log("| route | off req/s | on, no traceparent req/s | on, traceparent req/s | on (none) / off | on (traceparent) / off | p99 off / on / on+tp |")
     console.log("|---|---|---|---|---|---|---|")
     for (const scenario of rows[0]!.scenarios) {
-      const [offRps, onRps, tracedRps] = rows.map((row) => mean(results.get(`${scenario.name}|${row.name}`)!))
-      const [offP, onP, tracedP] = rows.map((row) => Math.max(...p99s.get(`${scenario.name}|${row.name}`)!))
+      const [offRps, onRps, tracedRps] = rows.map((row) => rounds.meanRps(scenario, row))
+      const [offP, onP, tracedP] = rows.map((row) => rounds.worstP99(scenario, row))
       console.log(
         `| ${scenario.name} | ${Math.round(offRps!)} | ${Math.round(onRps!)} | ${Math.round(tracedRps!)} | ${(onRps! / offRps!).toFixed(3)} | ${(tracedRps! / offRps!).toFixed(3)} | ${offP} / ${onP} / ${tracedP} ms |`
       )
