@@ -5,24 +5,19 @@
  * arrives on the other's stream with its actor, and a key revoked through one ends its stream on
  * the other.
  */
-import { afterEach, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { type ServerProcess, startServer as startProcess } from "../cli/Process.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
+import { perTest } from "../fixtures/perTest.js"
 import { request, startServer } from "./fixtures.js"
 import { openStream, type SseEvent, sleep } from "./sse.js"
 
 const TIMEOUT = 180_000
 
-let scope = Effect.runSync(Scope.make())
-const closers: Array<() => Promise<unknown> | void> = []
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!()
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-  scope = Effect.runSync(Scope.make())
-})
+const { closers, scoped } = perTest()
 
 const serveProcess = async (env: Record<string, string>): Promise<ServerProcess> => {
   const child = await startProcess(["serve"], env)
@@ -42,7 +37,7 @@ const databases = {
 for (const [backend, database] of Object.entries(databases)) {
   describe(`management events across processes on ${backend}`, () => {
     it("each process's writes reach the other's stream, with the actor; a revocation through one ends the stream on the other", { timeout: TIMEOUT }, async () => {
-      const databaseUrl = await Effect.runPromise(Scope.extend(database, scope))
+      const databaseUrl = await scoped(database)
       const first = await startServer(StorageLayer.fromDatabaseUrl(databaseUrl))
       closers.push(first.close)
       const second = await serveProcess({ DATABASE_URL: databaseUrl })

@@ -4,23 +4,17 @@
  * database), and a sign-out, a disabled user or a password reset through one process is refused
  * by the other within 1 s (docs/people.md: "ends their sessions on every process within 1 s").
  */
-import { afterEach, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
+import { describe, expect, it } from "@effect/vitest"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { type ServerProcess, startServer as startProcess } from "../cli/Process.js"
 import { freshPostgresUrl } from "../fixtures/databases.js"
+import { perTest } from "../fixtures/perTest.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
 import { makePerson, PASSWORD, type Person, sessionCookieOf } from "./people.js"
 
 const TIMEOUT = 180_000
 
-let scope = Effect.runSync(Scope.make())
-const closers: Array<() => Promise<unknown> | void> = []
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!()
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-  scope = Effect.runSync(Scope.make())
-})
+const { closers, scoped } = perTest()
 
 const me = (base: string, cookie: string) => request(base, "GET", "/v1/me", { headers: { cookie } })
 
@@ -40,7 +34,7 @@ describe("sessions across processes on one PostgreSQL", () => {
   let first: TestServer
   let second: ServerProcess
   const start = async () => {
-    const databaseUrl = await Effect.runPromise(Scope.extend(freshPostgresUrl, scope))
+    const databaseUrl = await scoped(freshPostgresUrl)
     first = await startServer(StorageLayer.fromDatabaseUrl(databaseUrl))
     closers.push(first.close)
     second = await startProcess(["serve"], { DATABASE_URL: databaseUrl })

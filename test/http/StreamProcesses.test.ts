@@ -4,26 +4,21 @@
  * this one issued (the signing secret is in the database), and ends the stream of a key revoked
  * here. And SIGTERM with 200 open streams: the process ends them and exits 0 promptly.
  */
-import { afterEach, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { principalOf } from "../../src/domain/auth/Policy.js"
 import { ApiKeys } from "../../src/services/ApiKeys.js"
 import { StreamTokens } from "../../src/services/StreamTokens.js"
 import { keyLines, type ServerProcess, startServer as startProcess, freshSqliteUrl } from "../cli/Process.js"
 import { freshPostgresUrl } from "../fixtures/databases.js"
+import { perTest } from "../fixtures/perTest.js"
 import { request, startServer } from "./fixtures.js"
 import { etagOf, openStream, type OpenStream, sleep } from "./sse.js"
 
 const TIMEOUT = 180_000
 
-let scope = Effect.runSync(Scope.make())
-const closers: Array<() => Promise<unknown> | void> = []
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()!()
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-  scope = Effect.runSync(Scope.make())
-})
+const { closers, scoped } = perTest()
 
 const serveProcess = async (args: ReadonlyArray<string>, env: Record<string, string>): Promise<ServerProcess> => {
   const child = await startProcess(args, env)
@@ -35,7 +30,7 @@ const serveProcess = async (args: ReadonlyArray<string>, env: Record<string, str
 
 describe("streams across processes on one PostgreSQL", () => {
   it("a second server process streams a change made through the first, honours its tokens and its revocations", { timeout: TIMEOUT }, async () => {
-    const databaseUrl = await Effect.runPromise(Scope.extend(freshPostgresUrl, scope))
+    const databaseUrl = await scoped(freshPostgresUrl)
     const first = await startServer(StorageLayer.fromDatabaseUrl(databaseUrl))
     closers.push(first.close)
     const second = await serveProcess(["serve"], { DATABASE_URL: databaseUrl })
