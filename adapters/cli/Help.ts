@@ -30,6 +30,7 @@ Commands:
 Every command reads these environment variables:
   DATABASE_URL   sqlite:./data/flagport.db (default), postgres://..., memory:
   PORT, HOST     where serve listens (default 0.0.0.0:8080)
+  FLAGPORT_KEY   the API key of export, apply and codegen --url (or --key)
 
 Examples:
   npx flagport serve --init           first start: seed, print the keys, serve
@@ -321,7 +322,7 @@ Options:
 Example:
   npx flagport flags disable new-checkout --environment production`,
 
-  codegen: `Usage: flagport codegen --project ID [--out FILE] [--url URL --key KEY]
+  codegen: `Usage: flagport codegen --project ID [--out FILE] [--url URL [--key KEY]]
 
 Writes a TypeScript module declaring the project's flag keys and value types,
 for createClient<Flags>() of flagport/client: a wrong key or type then fails
@@ -330,13 +331,15 @@ to compile. Reads DATABASE_URL, or asks a running server with --url.
 Options:
   --project ID   The project
   --out FILE     Write to FILE instead of stdout
-  --url URL      Ask the Flagport server at URL (needs --key)
-  --key KEY      A server key for --url
+  --url URL      Ask the Flagport server at URL, with a server key in the
+                 environment variable FLAGPORT_KEY (or --key)
+  --key KEY      A server key for --url; FLAGPORT_KEY is safer: a command
+                 line is visible in the process list and shell history
 
 Examples:
   npx flagport codegen --project default --out src/flags.ts
-  npx flagport codegen --project default --url https://flags.example.com \\
-    --key "$SERVER_KEY" --out src/flags.ts`,
+  FLAGPORT_KEY="$SERVER_KEY" npx flagport codegen --project default \\
+    --url https://flags.example.com --out src/flags.ts`,
 
 }
 

@@ -1,7 +1,7 @@
 /** The help pages of `flagport export` and `flagport apply` (Help.ts shows them; docs/flags-as-code.md says more). */
 export const FLAGS_AS_CODE_PAGES: Readonly<Record<string, string>> = {
   export: `Usage: flagport export --project ID [--format yaml|json|openfeature-manifest]
-                       [--environment ENV] [--out FILE] [--url URL --key KEY]
+                       [--environment ENV] [--out FILE] [--url URL [--key KEY]]
 
 Writes a project as its declarative file: environments, segments, flags and
 their targeting in each environment, in a stable order, without keys,
@@ -14,16 +14,20 @@ Options:
   --environment ENV   openfeature-manifest: the environment whose default
                       values it gives (default: the project's first)
   --out FILE          Write to FILE instead of stdout
-  --url URL           Ask the Flagport server at URL (needs --key)
-  --key KEY           An API key for --url
+  --url URL           Ask the Flagport server at URL, with the API key in
+                      the environment variable FLAGPORT_KEY (or --key)
+  --key KEY           An API key for --url; FLAGPORT_KEY is safer: a command
+                      line is visible in the process list and shell history
 
 Examples:
   npx flagport export --project default --out flagport.yaml
+  FLAGPORT_KEY="$SERVER_KEY" npx flagport export --project default \\
+    --url https://flags.example.com --out flagport.yaml
   npx flagport export --project default --format openfeature-manifest \\
     --environment production --out flags.manifest.json`,
 
   apply: `Usage: flagport apply FILE [--project ID] [--dry-run] [--detailed-exitcode]
-                      [--prune] [--json] [--url URL --key KEY]
+                      [--prune] [--json] [--url URL [--key KEY]]
 
 Makes a project what its file says. Checks the whole file first (every
 problem with its path in the file; nothing applied), prints the plan (+
@@ -38,14 +42,16 @@ Options:
   --detailed-exitcode   With --dry-run: exit 2 when the plan has changes
   --prune               Also delete flags and segments the file leaves out
   --json                Print the plan as JSON
-  --url URL             Apply through the server at URL (needs --key)
-  --key KEY             A server key for --url
+  --url URL             Apply through the server at URL, with a server key in
+                        the environment variable FLAGPORT_KEY (or --key)
+  --key KEY             A server key for --url; FLAGPORT_KEY is safer: a
+                        command line is visible in the process list
 
 Exit codes: 0 nothing to do or applied, 2 changes (with --dry-run
 --detailed-exitcode), 1 an error.
 
 Examples:
   npx flagport apply flagport.yaml --dry-run
-  npx flagport apply flagport.yaml --url https://flags.example.com \\
-    --key "$SERVER_KEY"`
+  FLAGPORT_KEY="$SERVER_KEY" npx flagport apply flagport.yaml \\
+    --url https://flags.example.com`
 }

@@ -28,6 +28,7 @@ import { ExitWith } from "../ExitWith.js"
 import { note, printJson } from "../Output.js"
 import { callServer, type ServerRefused } from "../ServerCall.js"
 import * as Storage from "../Storage.js"
+import { serverOptions, serverTarget } from "../ServerTarget.js"
 import { UsageError } from "../UsageError.js"
 
 interface Choices {
@@ -93,22 +94,22 @@ export const applyCommand = Command.make(
     detailedExitcode: Options.boolean("detailed-exitcode").pipe(Options.withDescription("With --dry-run: exit 2 when the plan has changes (0 when none, 1 on error).")),
     prune: Options.boolean("prune").pipe(Options.withDescription("Also delete the flags and segments the file leaves out.")),
     json: Options.boolean("json").pipe(Options.withDescription("Print the plan (and what was applied) as JSON.")),
-    url: Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("Apply through the Flagport server at URL instead of DATABASE_URL (needs --key)."), Options.optional),
-    key: Options.text("key").pipe(Options.withPseudoName("KEY"), Options.withDescription("A server key for --url."), Options.optional)
+    ...serverOptions({
+      url: "Apply through the Flagport server at URL instead of DATABASE_URL (with a key from FLAGPORT_KEY or --key).",
+      key: "A server key for --url."
+    })
   },
   (options) =>
     Effect.gen(function* () {
-      if (Option.isSome(options.url) !== Option.isSome(options.key)) {
-        return yield* new UsageError({ message: "--url and --key go together: both to apply through a running server, neither to use DATABASE_URL" })
-      }
+      const server = yield* serverTarget(options.url, options.key, "applies to DATABASE_URL")
       if (options.detailedExitcode && !options.dryRun) return yield* new UsageError({ message: "--detailed-exitcode goes with --dry-run" })
       const parsed = parseFile(yield* readText(options.file))
       if (Either.isLeft(parsed)) return yield* refuse(`${options.file} is not YAML or JSON: nothing was applied`, parsed.left)
       const projectId = Option.getOrUndefined(options.project) ?? projectIdOf(parsed.right)
       if (projectId === undefined) return yield* new UsageError({ message: `${options.file} names no project (project.id): say which with --project` })
       const choices: Choices = { dryRun: options.dryRun, prune: options.prune, json: options.json, detailedExitcode: options.detailedExitcode }
-      return Option.isSome(options.url) && Option.isSome(options.key)
-        ? yield* remote(options.url.value, options.key.value, projectId, parsed.right, choices)
+      return Option.isSome(server)
+        ? yield* remote(server.value.url, server.value.key, projectId, parsed.right, choices)
         : yield* local(projectId, parsed.right, choices)
     })
 ).pipe(Command.withDescription("Make a project what its declarative file says: check the file, print the plan, apply it in one transaction."))

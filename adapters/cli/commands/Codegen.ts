@@ -14,7 +14,7 @@ import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.j
 import { Flags } from "../../../src/services/Flags.js"
 import { note } from "../Output.js"
 import * as Storage from "../Storage.js"
-import { UsageError } from "../UsageError.js"
+import { serverOptions, serverTarget } from "../ServerTarget.js"
 
 /** The server could not be asked, or refused. */
 export class CodegenRequestFailed extends Data.TaggedError("CodegenRequestFailed")<{ readonly message: string }> {}
@@ -47,16 +47,16 @@ export const codegen = Command.make(
   {
     project: Options.text("project").pipe(Options.withPseudoName("ID"), Options.withDescription("The project whose flags to declare.")),
     out: Options.file("out").pipe(Options.withDescription("Write the module to FILE instead of stdout."), Options.optional),
-    url: Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("Ask the Flagport server at URL instead of reading DATABASE_URL (needs --key)."), Options.optional),
-    key: Options.text("key").pipe(Options.withPseudoName("KEY"), Options.withDescription("A server key for --url."), Options.optional)
+    ...serverOptions({
+      url: "Ask the Flagport server at URL instead of reading DATABASE_URL (with a key from FLAGPORT_KEY or --key).",
+      key: "A server key for --url."
+    })
   },
   (options) =>
     Effect.gen(function* () {
-      if (Option.isSome(options.url) !== Option.isSome(options.key)) {
-        return yield* new UsageError({ message: "--url and --key go together: both to ask a running server, neither to read DATABASE_URL" })
-      }
-      const text = Option.isSome(options.url) && Option.isSome(options.key)
-        ? yield* fromServer(options.url.value, options.key.value, options.project)
+      const server = yield* serverTarget(options.url, options.key, "reads DATABASE_URL")
+      const text = Option.isSome(server)
+        ? yield* fromServer(server.value.url, server.value.key, options.project)
         : yield* fromDatabase(options.project)
       if (Option.isNone(options.out)) return yield* Effect.sync(() => void process.stdout.write(text))
       const file = options.out.value

@@ -14,6 +14,7 @@ import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
 import { note } from "../Output.js"
 import { callServer } from "../ServerCall.js"
 import * as Storage from "../Storage.js"
+import { serverOptions, serverTarget } from "../ServerTarget.js"
 import { UsageError } from "../UsageError.js"
 
 const fromDatabase = (projectId: string, format: ExportFormat, environment: string | undefined) =>
@@ -43,20 +44,20 @@ export const exportCommand = Command.make(
       Options.optional
     ),
     out: Options.file("out").pipe(Options.withDescription("Write to FILE instead of stdout."), Options.optional),
-    url: Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("Ask the Flagport server at URL instead of reading DATABASE_URL (needs --key)."), Options.optional),
-    key: Options.text("key").pipe(Options.withPseudoName("KEY"), Options.withDescription("An API key for --url that may read the project."), Options.optional)
+    ...serverOptions({
+      url: "Ask the Flagport server at URL instead of reading DATABASE_URL (with a key from FLAGPORT_KEY or --key).",
+      key: "An API key for --url that may read the project."
+    })
   },
   (options) =>
     Effect.gen(function* () {
-      if (Option.isSome(options.url) !== Option.isSome(options.key)) {
-        return yield* new UsageError({ message: "--url and --key go together: both to ask a running server, neither to read DATABASE_URL" })
-      }
+      const server = yield* serverTarget(options.url, options.key, "reads DATABASE_URL")
       const environment = Option.getOrUndefined(options.environment)
       if (environment !== undefined && options.format !== "openfeature-manifest") {
         return yield* new UsageError({ message: "--environment is for --format openfeature-manifest (the project file has every environment)" })
       }
-      const text = Option.isSome(options.url) && Option.isSome(options.key)
-        ? yield* fromServer(options.url.value, options.key.value, options.project, options.format, environment)
+      const text = Option.isSome(server)
+        ? yield* fromServer(server.value.url, server.value.key, options.project, options.format, environment)
         : yield* fromDatabase(options.project, options.format, environment)
       if (Option.isNone(options.out)) return yield* Effect.sync(() => void process.stdout.write(text))
       const file = options.out.value
