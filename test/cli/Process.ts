@@ -23,6 +23,7 @@ export const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   delete base.PORT
   delete base.HOST
   delete base.FLAGPORT_DEBUG
+  delete base.FLAGPORT_KEY
   return { ...base, ...env }
 }
 
