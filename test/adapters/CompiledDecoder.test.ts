@@ -5,7 +5,7 @@
  * with valid rows, rows with one column replaced by anything, and raw values.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
+import { Arbitrary, Effect, Either, FastCheck as fc, Schema } from "effect"
 import { compile, Invalid } from "../../adapters/sql/CompiledDecoder.js"
 import { SqlBoolean, SqlInteger } from "../../adapters/sql/SqlRows.js"
 import { FlagType, Variation } from "../../src/domain/definitions/Flag.js"
@@ -66,6 +66,21 @@ describe("CompiledDecoder", () => {
     agrees(SqlBoolean, value)
     agrees(SqlInteger, value)
   }, { fastCheck: { numRuns: 200 } })
+
+  it("hands a transformation that answers an Effect to Effect's decoder, and takes its answer whole", () => {
+    const Boxed = Schema.Struct({ right: Schema.String })
+    const ViaEffect = Schema.transformOrFail(Schema.String, Boxed, {
+      strict: true,
+      decode: (s) => Effect.succeed({ right: s }),
+      encode: (boxed) => Effect.succeed(boxed.right)
+    })
+    const ViaEither = Schema.transform(Schema.String, Boxed, { strict: true, decode: (s) => ({ right: s }), encode: (boxed) => boxed.right })
+    for (const schema of [ViaEffect, ViaEither]) {
+      agrees(Schema.Array(schema), ["a", "b"])
+      agrees(Schema.Array(schema), ["a", 1])
+      expect(compile(schema)("x")).toStrictEqual({ right: "x" })
+    }
+  })
 
   it("drops properties the schema does not name, as Schema does, and leaves the input alone", () => {
     const input = JSON.parse('[{"flagKey":"a","variationKey":"on","extra":1}]') as unknown
