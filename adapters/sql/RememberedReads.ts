@@ -25,8 +25,11 @@ export interface RememberedReadsOptions<A> {
 }
 
 interface Remembered<A> {
-  readonly byIdentity: Map<unknown, { readonly row: Row; readonly value: A }>
+  readonly rows: ReadonlyArray<Row>
+  readonly values: ReadonlyArray<A>
   readonly chars: number
+  /** Each row's place by its identity, built only when a read finds rows out of last time's places. */
+  byIdentity?: Map<unknown, number>
 }
 
 export const rememberedReads = <A>(options: RememberedReadsOptions<A>) => {
@@ -40,62 +43,84 @@ export const rememberedReads = <A>(options: RememberedReadsOptions<A>) => {
     return true
   }
 
+  // Column by column: the same key for every row keeps each property read a fast one.
   const charsOf = (rows: ReadonlyArray<Row>) => {
     let total = 0
-    for (const row of rows) {
-      for (let i = 0; i < columns.length; i++) {
-        const value = row[columns[i]!]
+    for (const column of columns) {
+      for (let i = 0; i < rows.length; i++) {
+        const value = rows[i]![column]
         if (typeof value === "string") total += value.length
       }
     }
     return total
   }
 
-  const remember = (scope: string, rows: ReadonlyArray<Row>, values: ReadonlyArray<A>, unchanged: boolean) => {
-    const previous = scopes.get(scope)
-    if (previous !== undefined && unchanged && previous.byIdentity.size === rows.length) {
-      // The very rows of last time: only their place in the order of reads moves.
-      scopes.delete(scope)
-      scopes.set(scope, previous)
-      return
+  /**
+   * The place of last time's row equal to `row` (read at place `at` now), or -1. Rows come in a
+   * stable order, so it is mostly the same place; a row of the same identity there that differs
+   * is a changed row. Only a row of another identity (a flag added or removed before it) makes
+   * the index by identity worth building.
+   */
+  const placeOf = (previous: Remembered<A>, row: Row, at: number): number => {
+    const there = previous.rows[at]
+    if (there !== undefined) {
+      if (sameRow(there, row)) return at
+      if (identity(there) === identity(row)) return -1
     }
+    if (previous.byIdentity === undefined) {
+      previous.byIdentity = new Map()
+      for (let i = 0; i < previous.rows.length; i++) previous.byIdentity.set(identity(previous.rows[i]!), i)
+    }
+    const place = previous.byIdentity.get(identity(row))
+    return place !== undefined && sameRow(previous.rows[place]!, row) ? place : -1
+  }
+
+  const remember = (scope: string, remembered: Remembered<A>) => {
+    const previous = scopes.get(scope)
     if (previous !== undefined) {
       scopes.delete(scope)
       chars -= previous.chars
     }
-    const size = charsOf(rows)
-    if (size > maxChars) return
-    const byIdentity = new Map<unknown, { readonly row: Row; readonly value: A }>()
-    for (let i = 0; i < rows.length; i++) byIdentity.set(identity(rows[i]!), { row: rows[i]!, value: values[i]! })
-    for (const [oldest, remembered] of scopes) {
-      if (chars + size <= maxChars) break
+    if (remembered.chars > maxChars) return
+    for (const [oldest, forgotten] of scopes) {
+      if (chars + remembered.chars <= maxChars) break
       scopes.delete(oldest)
-      chars -= remembered.chars
+      chars -= forgotten.chars
     }
-    scopes.set(scope, { byIdentity, chars: size })
-    chars += size
+    scopes.set(scope, remembered)
+    chars += remembered.chars
   }
 
   /** `rows` of `scope` decoded, reusing the values of the rows equal to last time's. */
   return (scope: string, rows: ReadonlyArray<Row>): Effect.Effect<ReadonlyArray<A>, StorageError> => {
-    const previous = scopes.get(scope)?.byIdentity
+    const previous = scopes.get(scope)
+    if (previous === undefined) {
+      return Effect.map(decode(rows), (values) => {
+        remember(scope, { rows, values, chars: charsOf(rows) })
+        return values
+      })
+    }
     const values: Array<A> = new Array<A>(rows.length)
     const changed: Array<Row> = []
     const changedAt: Array<number> = []
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!
-      const known = previous?.get(identity(row))
-      if (known !== undefined && sameRow(known.row, row)) values[i] = known.value
+      const place = placeOf(previous, row, i)
+      if (place >= 0) values[i] = previous.values[place]!
       else {
         changed.push(row)
         changedAt.push(i)
       }
     }
-    const finish = (decoded: ReadonlyArray<A>) => {
-      for (let j = 0; j < decoded.length; j++) values[changedAt[j]!] = decoded[j]!
-      remember(scope, rows, values, changed.length === 0)
-      return values
+    if (changed.length === 0 && rows.length === previous.rows.length) {
+      // The very rows of last time: only the scope's place in the order of reads moves.
+      remember(scope, previous)
+      return Effect.succeed(values)
     }
-    return changed.length === 0 ? Effect.sync(() => finish([])) : Effect.map(decode(changed), finish)
+    return Effect.map(decode(changed), (decoded) => {
+      for (let j = 0; j < decoded.length; j++) values[changedAt[j]!] = decoded[j]!
+      remember(scope, { rows, values, chars: charsOf(rows) })
+      return values
+    })
   }
 }

@@ -84,7 +84,8 @@ const toConfig = (row: typeof ConfigRow.Type): EnvironmentConfig => ({
   defaultVariationKey: row.default_variation_key,
   offVariationKey: row.off_variation_key,
   prerequisites: row.prerequisites,
-  rules: row.rules
+  rules: row.rules,
+  version: row.config_version
 })
 
 const toFlag = (row: typeof FlagRow.Type, configs: ReadonlyArray<EnvironmentConfig>): Flag => ({
@@ -141,7 +142,7 @@ const decodeJoined = (rows: ReadonlyArray<Row>) => {
 
 /** Flags as they are read: each configuration with the version it serves. */
 const decodeFlagList = (rows: ReadonlyArray<Row>) =>
-  Effect.map(decodeJoined(rows), (flags) => flags.map(({ configs, flag }) => toFlag(flag, configs.map((c) => ({ ...c.config, version: c.version })))))
+  Effect.map(decodeJoined(rows), (flags) => flags.map(({ configs, flag }) => toFlag(flag, configs.map((c) => c.config))))
 
 /**
  * Text of snapshot rows remembered over all environments (characters): two environments of 10,000

@@ -50,6 +50,23 @@ describe("RememberedReads", () => {
     expect(second[2]).not.toBe(first[1])
   })
 
+  it("rows in last time's places: the changed one is decoded, the others are last time's values", () => {
+    const { decoded, read } = setup()
+    const first = valueOf(read("s", [row("a", 1), row("b", 2), row("c", 3)]))
+    decoded.length = 0
+    const second = valueOf(read("s", [row("a", 1), row("b", 20), row("c", 3)]))
+    expect(decoded).toEqual(["b"])
+    expect(second.map((v) => v.parsed)).toEqual([1, 20, 3])
+    expect(second[0]).toBe(first[0])
+    expect(second[2]).toBe(first[2])
+    decoded.length = 0
+    // One row fewer at the front: every other row is found in its new place.
+    const third = valueOf(read("s", [row("b", 20), row("c", 3)]))
+    expect(decoded).toEqual([])
+    expect(third).toEqual([second[1], second[2]])
+    expect(third[0]).toBe(second[1])
+  })
+
   it("a changed row that no longer decodes fails the read, and nothing of it is remembered", () => {
     const { decoded, read } = setup()
     read("s", [row("a", 1)])
