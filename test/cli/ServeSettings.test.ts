@@ -7,7 +7,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as SqliteStorage from "../../adapters/sql-sqlite/SqliteStorage.js"
-import { freshSqliteUrl, keyLines, type ServerProcess, startServer, stopServer } from "./Process.js"
+import { openStream, type OpenStream } from "../http/sse.js"
+import { freePort, freshSqliteUrl, keyLines, runCli, type ServerProcess, startServer, stopServer } from "./Process.js"
 
 const TIMEOUT = 180_000
 
@@ -68,5 +69,40 @@ describe("flagport serve and the settings of its services", () => {
     }
     expect(await staleKeys({})).toEqual([])
     expect(await staleKeys({ FLAGPORT_STALE_AFTER_DAYS: "1" })).toEqual(["old-flag"])
+  })
+
+  it("FLAGPORT_TRUST_PROXY and FLAGPORT_EVENT_STREAMS_PER_CALLER: event streams counted per client behind the proxy and per key; a malformed value stops the start", { timeout: TIMEOUT }, async () => {
+    const server = await startServer(["serve", "--init"], {
+      DATABASE_URL: freshSqliteUrl(),
+      FLAGPORT_TRUST_PROXY: "loopback, 10.0.0.0/8",
+      FLAGPORT_STREAMS_PER_ADDRESS: "1",
+      FLAGPORT_EVENT_STREAMS_PER_CALLER: "2"
+    })
+    const streams: Array<OpenStream> = []
+    try {
+      const key = keyLines(server.output().stdout).SERVER_KEY!
+      const from = async (address: string) => {
+        const stream = await openStream(server.baseUrl, "/v1/projects/default/events", { authorization: `Bearer ${key}`, "x-forwarded-for": address })
+        streams.push(stream)
+        return stream
+      }
+      expect((await from("203.0.113.1")).status).toBe(200)
+      const sameClient = await from("203.0.113.1")
+      expect(sameClient.status).toBe(429)
+      expect(JSON.parse(sameClient.body).error.message).toContain("(FLAGPORT_STREAMS_PER_ADDRESS)")
+      expect((await from("203.0.113.2")).status).toBe(200)
+      const thirdOfKey = await from("203.0.113.3")
+      expect(thirdOfKey.status).toBe(429)
+      expect(JSON.parse(thirdOfKey.body)).toEqual({
+        error: { code: "rate_limited", message: "This API key or person already has 2 open event streams (FLAGPORT_EVENT_STREAMS_PER_CALLER); close one (a dashboard tab) or retry later." }
+      })
+    } finally {
+      for (const stream of streams) stream.close()
+      await stopServer(server)
+    }
+    const refused = await runCli(["serve"], { DATABASE_URL: "memory:", HOST: "127.0.0.1", PORT: String(await freePort()), FLAGPORT_TRUST_PROXY: "10.0.0.0/33" })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(`FLAGPORT_TRUST_PROXY: "expected false, true, a number of proxies (1, 2, ...), or proxy addresses and CIDR ranges`)
+    expect(refused.stderr).toContain(`\"10.0.0.0/33\" is none of these`)
   })
 })

@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import { authorizeCaller } from "../../../src/domain/auth/Access.js"
 import { type Requirement, requirementOf } from "../../../src/domain/auth/Permissions.js"
@@ -76,6 +77,9 @@ export const headersOf = (request: HttpServerRequest.HttpServerRequest): HeaderB
   return { ...request.headers, host: new URL(request.originalUrl).host }
 }
 
+/** The socket address the request came from (a proxy's, behind one), when the transport knows it. */
+export const peerOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => Option.getOrUndefined(request.remoteAddress)
+
 type Access = typeof ManagementAccess.Service
 type ManagementFailure = SecurityFailure | Errors.NotFound
 
@@ -93,7 +97,7 @@ const authorizeManagement = (auth: Authentication["Type"]) =>
     const headers = headersOf(request)
     const { actor, caller, via } = yield* Effect.provideService(authenticateRequest(headers), Authentication, auth)
     if (via === "session") {
-      const refused = crossSiteRefusal(auth.people.settings, request.method, headers)
+      const refused = crossSiteRefusal(auth.people.settings, request.method, headers, peerOf(request))
       if (refused !== undefined) return yield* Effect.fail(refused)
     }
     const requirement = yield* requirementOfRoute(request.method, route)

@@ -2,7 +2,9 @@
  * `GET /v1/projects/{projectId}/events`: the management events stream (EventsHub.ts), behind the
  * management security middleware (a key, or a person's session; `read` in the project). The hub
  * lives as long as the HTTP layer: it listens to the change feed, and its streams end before the
- * database closes.
+ * database closes. Open streams are bounded per server key or person (all their sessions
+ * together: FLAGPORT_EVENT_STREAMS_PER_CALLER, small), per client address (behind a trusted proxy,
+ * the address it reports) and in all, counted apart from the change streams (StreamLimits.ts).
  */
 import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as Context from "effect/Context"
@@ -19,9 +21,10 @@ import * as Errors from "../shared/Errors.js"
 import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.js"
 import { runtimeBridge } from "../shared/RuntimeBridge.js"
 import { COOKIE_NAME, SECURE_COOKIE_NAME, sessionTokenOf } from "../shared/SessionCookie.js"
-import { RETRY_AFTER_SECONDS, refusalMessage, StreamLimits, streamLimitsConfig, type StreamLimitValues } from "../shared/StreamLimits.js"
+import { RETRY_AFTER_SECONDS, StreamLimits, streamLimitsConfig, type StreamLimitValues } from "../shared/StreamLimits.js"
+import { clientAddress } from "../shared/TrustProxy.js"
 import { FlagportApi } from "./Api.js"
-import { headersOf } from "./Auth.js"
+import { headersOf, peerOf } from "./Auth.js"
 import { mapped } from "./Calling.js"
 import { EventsHub } from "./EventsHub.js"
 import { ManagementAccess } from "./Security.js"
@@ -52,7 +55,7 @@ export const layer = (config: EventsConfig = {}): Layer.Layer<ManagementEvents, 
       const audit = yield* Audit
       const feed = yield* ChangeFeed
       const bridge = yield* runtimeBridge
-      const limits = new StreamLimits({ ...(yield* Effect.orDie(streamLimitsConfig)), ...config.streamLimits })
+      const limits = new StreamLimits({ ...(yield* Effect.orDie(streamLimitsConfig)), ...config.streamLimits }, "events")
       const hub = new EventsHub({
         read: (projectId, after) => bridge.run(audit.eventsAfter(projectId, after, BATCH)),
         logError: (cause) => bridge.logInternal(cause),
@@ -122,10 +125,11 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
       const auth = yield* Authentication
       const latest = yield* mapped(Effect.flatMap(Audit, (audit) => audit.head(path.projectId)))
       const start = startOf(request.headers["last-event-id"], latest)
+      // The holder: the key, or the person (every session of theirs counts together).
       const holder = access.actor.keyId ?? `user:${access.actor.userId ?? ""}`
-      const address = request.remoteAddress._tag === "Some" ? request.remoteAddress.value : undefined
+      const address = clientAddress(auth.people.settings.trustProxy, peerOf(request), request.headers["x-forwarded-for"])
       const over = limits.check(holder, address)
-      if (over !== undefined) return tooMany(refusalMessage(over, limits.limits))
+      if (over !== undefined) return tooMany(limits.refusal(over))
       const release = limits.take(holder, address)
       // Given back if the transport never starts the stream (the client left first).
       const unstarted = setTimeout(release, 10_000)

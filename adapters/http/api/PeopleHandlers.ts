@@ -17,7 +17,7 @@ import { Authentication } from "../shared/Authentication.js"
 import { crossSiteRefusal, type HeaderBag, serverBase } from "../shared/PeopleSettings.js"
 import { clearSessionCookie, hasSessionCookie, sessionTokenOf, setSessionCookie } from "../shared/SessionCookie.js"
 import { FlagportApi } from "./Api.js"
-import { headersOf } from "./Auth.js"
+import { headersOf, peerOf } from "./Auth.js"
 import { asEnvelopes, mapped } from "./Calling.js"
 import { SignedIn } from "./Security.js"
 
@@ -29,10 +29,11 @@ const withHeader = (name: string, value: string) =>
  * choosing. A request that says where it comes from (browsers always do on POST) must come from
  * here; one without `Origin` is no browser's and carries no cookie of ours to abuse.
  */
-const sameOriginIfSaid = (headers: HeaderBag) =>
+const sameOriginIfSaid = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.flatMap(Authentication, (auth) => {
+    const headers = headersOf(request)
     if (headers.origin === undefined) return Effect.void
-    const refused = crossSiteRefusal(auth.people.settings, "POST", headers)
+    const refused = crossSiteRefusal(auth.people.settings, "POST", headers, peerOf(request))
     return refused === undefined ? Effect.void : Effect.fail(refused)
   })
 
@@ -63,7 +64,7 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
     .handle("login", ({ payload }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        yield* sameOriginIfSaid(headersOf(request))
+        yield* sameOriginIfSaid(request)
         const signInWith = yield* SignIn
         const found = yield* asEnvelopes(signInWith.withPassword(payload.email, payload.password).pipe(Effect.catchTag("RateLimited", withRetryAfter)))
         return yield* signIn(found.user.id)
@@ -77,7 +78,7 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
         const cookie = auth.people.settings.cookie
         if (hasSessionCookie(cookie, headers.cookie)) {
           // Signing a person out is a write by cookie like any other: not from another site.
-          const refused = crossSiteRefusal(auth.people.settings, request.method, headers)
+          const refused = crossSiteRefusal(auth.people.settings, request.method, headers, peerOf(request))
           if (refused !== undefined) return yield* Effect.fail(refused)
           const token = sessionTokenOf(cookie, headers.cookie)
           if (token !== undefined) yield* Effect.flatMap(Sessions, (sessions) => sessions.end(token)).pipe(Effect.orDie)
@@ -88,7 +89,7 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
     .handle("setup", ({ payload }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        yield* sameOriginIfSaid(headersOf(request))
+        yield* sameOriginIfSaid(request)
         const users = yield* Users
         const user = yield* asEnvelopes(users.setup(payload.token, payload.password))
         return yield* signIn(user.id)
@@ -104,7 +105,7 @@ const linkOf = (token: string) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const auth = yield* Authentication
-    const base = serverBase(auth.people.settings, headersOf(request)) ?? auth.people.settings.prefix
+    const base = serverBase(auth.people.settings, headersOf(request), peerOf(request)) ?? auth.people.settings.prefix
     return setupUrl(base, token)
   })
 

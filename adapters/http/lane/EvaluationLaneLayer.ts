@@ -29,7 +29,8 @@ import { SnapshotCache } from "./SnapshotCache.js"
 import { StreamHub } from "./StreamHub.js"
 import { StreamRoute } from "./StreamRoute.js"
 import { StreamLimits, streamLimitsConfig, type StreamLimitValues } from "../shared/StreamLimits.js"
-import { StreamUrls, trustProxyConfig } from "./StreamUrls.js"
+import { StreamUrls } from "./StreamUrls.js"
+import { trustProxyConfig, trustProxyOf, type TrustProxySetting } from "../shared/TrustProxy.js"
 import { andThen } from "../shared/MaybeAsync.js"
 import { type EvaluationMetrics, MeteredCounter } from "../../metrics/EvaluationMetrics.js"
 
@@ -44,8 +45,13 @@ export interface LaneConfig {
   readonly heartbeatMs?: number
   /** The path prefix the app is mounted under ("" for the root), for the stream URLs OFREP hands out. */
   readonly prefix?: string
-  /** Take the origin of those URLs from X-Forwarded-Proto / X-Forwarded-Host (default: FLAGPORT_TRUST_PROXY, else false). */
-  readonly trustProxy?: boolean
+  /**
+   * The proxies believed about the client's address (X-Forwarded-For, for the per-address stream
+   * bound) and the origin of those URLs (X-Forwarded-Proto / X-Forwarded-Host): `false`, `true`
+   * (one proxy), a number of proxies, or addresses and CIDR ranges as FLAGPORT_TRUST_PROXY takes
+   * them (default: FLAGPORT_TRUST_PROXY, else false).
+   */
+  readonly trustProxy?: TrustProxySetting
   /**
    * The base those URLs start with instead (`https://flags.example.com`; the mount prefix is then
    * part of it); default: FLAGPORT_PUBLIC_URL, else taken from the request.
@@ -123,14 +129,14 @@ export const make = (config: LaneConfig = {}) =>
     const insightsCounter = config.countEvaluations === false ? undefined : insights.counter
     // With metrics off the lane holds insights' counter itself: metrics cost nothing then.
     const counter = config.evaluationMetrics === undefined ? insightsCounter : new MeteredCounter(config.evaluationMetrics, insightsCounter)
-    const trustProxy = config.trustProxy ?? (yield* trustProxyConfig)
+    const trustProxy = config.trustProxy === undefined ? yield* trustProxyConfig : trustProxyOf(config.trustProxy)
     const streams = new StreamRoute({
       auth,
       verifyToken: (token) => run(tokens.verify(token)),
       keysById,
       snapshots: cache,
       hub,
-      limits: new StreamLimits({ ...(yield* streamLimitsConfig), ...config.streamLimits }),
+      limits: new StreamLimits({ ...(yield* streamLimitsConfig), ...config.streamLimits }, "change"),
       trustProxy
     })
     // OFREP's bulk evaluation points at this server's stream, with a token for the caller.

@@ -34,7 +34,8 @@ import * as FastDecode from "./FastDecode.js"
 import type { LaneRequest } from "../shared/EvaluationLaneService.js"
 import type { SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
-import { RETRY_AFTER_SECONDS, refusalMessage, type StreamLimits } from "../shared/StreamLimits.js"
+import { RETRY_AFTER_SECONDS, type StreamLimits } from "../shared/StreamLimits.js"
+import { clientAddress, type TrustProxy } from "../shared/TrustProxy.js"
 import * as Errors from "../shared/Errors.js"
 
 export interface StreamRouteOptions {
@@ -46,8 +47,8 @@ export interface StreamRouteOptions {
   readonly snapshots: SnapshotCache
   readonly hub: StreamHub
   readonly limits: StreamLimits
-  /** Behind a trusted proxy the client is the last address of X-Forwarded-For (the one our proxy added). */
-  readonly trustProxy: boolean
+  /** Which proxies are believed about the client's address (FLAGPORT_TRUST_PROXY). */
+  readonly trustProxy: TrustProxy
 }
 
 const decodeQuery = Schema.decodeUnknownEither(ConfigQuery)
@@ -85,9 +86,9 @@ export class StreamRoute {
         return { principal, scope: unwrap(Policy.authorizeEvaluation(principal, query.projectId, query.environment)) }
       })
     return andThen(opened, ({ principal, scope }) => {
-      const address = this.addressOf(request)
+      const address = clientAddress(this.options.trustProxy, request.remoteAddress, request.header("x-forwarded-for"))
       const over = this.options.limits.check(principal.keyId, address)
-      if (over !== undefined) return tooMany(refusalMessage(over, this.options.limits.limits))
+      if (over !== undefined) return tooMany(this.options.limits.refusal(over))
       // Taken now, so streams opening together cannot all pass the check; given back if none opens:
       // a transport that never starts the stream (the client left first) must not keep the slot.
       const release = this.options.limits.take(principal.keyId, address)
@@ -120,15 +121,6 @@ export class StreamRoute {
         throw error
       }
     })
-  }
-
-  private addressOf(request: LaneRequest): string | undefined {
-    if (this.options.trustProxy) {
-      const forwarded = request.header("x-forwarded-for")
-      const last = forwarded?.split(",").pop()?.trim()
-      if (last !== undefined && last !== "") return last
-    }
-    return request.remoteAddress
   }
 
   private byToken(token: FastDecode.QueryValue, rest: Record<string, FastDecode.QueryValue>): Promise<Opened> {

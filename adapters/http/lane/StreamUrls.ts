@@ -6,8 +6,8 @@
  * - With `FLAGPORT_PUBLIC_URL` set, the URL is `<public URL>/v1/stream`: nothing from the request
  *   goes in (shared/PublicUrl.ts).
  * - Otherwise the origin is the request's own (`Host`), over http; behind a proxy that terminates
- *   TLS, with `FLAGPORT_TRUST_PROXY=true`, `X-Forwarded-Proto` and `X-Forwarded-Host` (first values)
- *   instead; only http/https and a valid host are taken (a request whose host is not one gets no
+ *   TLS, with `FLAGPORT_TRUST_PROXY` (a request from a trusted proxy), `X-Forwarded-Proto` and
+ *   `X-Forwarded-Host` (last values) instead; only http/https and a valid host are taken (a request whose host is not one gets no
  *   `eventStreams` entry), and the mount prefix is the app's (`/flags` when a host mounts Flagport there).
  * - A token is issued once per (key, project, environment) and handed out again while it has more
  *   than half its life left, so a bulk evaluation signs nothing in steady state.
@@ -19,9 +19,7 @@ import type { IssuedStreamToken } from "../../../src/services/StreamTokens.js"
 import type { LaneRequest } from "../shared/EvaluationLaneService.js"
 import { originOf } from "../shared/PublicUrl.js"
 import { andThen, type MaybeAsync } from "../shared/MaybeAsync.js"
-
-/** Where FLAGPORT_TRUST_PROXY and the request's origin are read (shared: the sign-in routes use them too). */
-export { trustProxyConfig } from "../shared/PublicUrl.js"
+import { forwardedHeadersTrusted, type TrustProxy } from "../shared/TrustProxy.js"
 
 const MAX_CACHED = 10_000
 
@@ -32,7 +30,7 @@ export class StreamUrls {
     private readonly options: {
       readonly issue: (principal: Principal, scope: EvaluationScope) => Promise<IssuedStreamToken>
       readonly prefix: string
-      readonly trustProxy: boolean
+      readonly trustProxy: TrustProxy
       /** FLAGPORT_PUBLIC_URL, normalised (no trailing slash); the request is not consulted then. */
       readonly publicUrl?: string
       readonly now?: () => number
@@ -41,7 +39,7 @@ export class StreamUrls {
 
   /** The `eventStreams` entries for a bulk evaluation by `principal` in `scope`. */
   eventStreams(principal: Principal, scope: EvaluationScope, request: LaneRequest): MaybeAsync<ReadonlyArray<unknown>> {
-    const root = this.options.publicUrl ?? originOf((name) => request.header(name), this.options.trustProxy)
+    const root = this.options.publicUrl ?? originOf((name) => request.header(name), forwardedHeadersTrusted(this.options.trustProxy, request.remoteAddress))
     if (root === undefined) return []
     const base = `${root}${this.options.publicUrl === undefined ? this.options.prefix : ""}/v1/stream?token=`
     return andThen(this.token(principal, scope), (token) => [{ type: "sse", url: `${base}${encodeURIComponent(token)}` }])

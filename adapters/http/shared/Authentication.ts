@@ -24,7 +24,8 @@ import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
 import { Sessions, type SessionsShape } from "../../../src/services/Sessions.js"
 import type { HeaderBag, PeopleSettings } from "./PeopleSettings.js"
-import { parsePublicUrl, publicUrlConfig, trustProxyConfig } from "./PublicUrl.js"
+import { parsePublicUrl, publicUrlConfig } from "./PublicUrl.js"
+import { TRUST_NONE, trustProxyConfig, trustProxyOf, type TrustProxySetting } from "./TrustProxy.js"
 import { cookieSettings, hasSessionCookie, sessionTokenOf } from "./SessionCookie.js"
 import { BodyTooLarge } from "./Body.js"
 import * as Errors from "./Errors.js"
@@ -40,7 +41,7 @@ export interface PeopleSide {
 
 /** Without sessions (a key-only authenticator, as the evaluation lane's tests build one): no cookie ever works. */
 const NO_PEOPLE: PeopleSide = {
-  settings: { cookie: cookieSettings(undefined), publicUrl: undefined, prefix: "", trustProxy: false },
+  settings: { cookie: cookieSettings(undefined), publicUrl: undefined, prefix: "", trustProxy: TRUST_NONE },
   sessions: { authenticate: () => Effect.succeed(Option.none()) }
 }
 
@@ -97,8 +98,8 @@ export interface AuthenticationConfig {
   readonly publicUrl?: string
   /** The mount prefix ("" for the root), for links built from a request's origin. */
   readonly prefix?: string
-  /** Take the origin from X-Forwarded-* (default: FLAGPORT_TRUST_PROXY, else false). */
-  readonly trustProxy?: boolean
+  /** The proxies believed about the client's address and origin (default: FLAGPORT_TRUST_PROXY, else none): TrustProxy.ts. */
+  readonly trustProxy?: TrustProxySetting
 }
 
 /**
@@ -122,7 +123,7 @@ export const layer = (config: AuthenticationConfig = {}): Layer.Layer<Authentica
         cookie: cookieSettings(publicUrl),
         publicUrl,
         prefix: config.prefix ?? "",
-        trustProxy: config.trustProxy ?? (yield* trustProxyConfig)
+        trustProxy: config.trustProxy === undefined ? yield* trustProxyConfig : trustProxyOf(config.trustProxy)
       }
       const { run, logInternal } = yield* runtimeBridge
       const keys = new KeyCache((token) => run(Effect.map(apiKeys.authenticate(token), Option.getOrNull)), {

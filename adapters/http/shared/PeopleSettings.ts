@@ -6,34 +6,40 @@ import { PeopleMessages } from "../../../src/domain/auth/Access.js"
 import * as Errors from "./Errors.js"
 import { originOf, originOfUrl } from "./PublicUrl.js"
 import type { CookieSettings } from "./SessionCookie.js"
+import { forwardedHeadersTrusted, type TrustProxy } from "./TrustProxy.js"
 
 /**
  * The cookie's name and `Secure` (from the public URL), the public URL itself (setup links, the
- * CSRF origin), the mount prefix and whether a proxy's X-Forwarded-* headers are trusted (the
- * origin without a public URL).
+ * CSRF origin), the mount prefix and which proxies' X-Forwarded-* headers are believed (the
+ * origin without a public URL; the client's address).
  */
 export interface PeopleSettings {
   readonly cookie: CookieSettings
   /** FLAGPORT_PUBLIC_URL (normalised: no trailing slash), if set. */
   readonly publicUrl: string | undefined
   readonly prefix: string
-  readonly trustProxy: boolean
+  readonly trustProxy: TrustProxy
 }
 
 /** A request's headers as the HttpApi side holds them (lower-case names). */
 export type HeaderBag = Readonly<Record<string, string | undefined>>
 
+/** The socket address a request came from (a proxy's, behind one), when known. */
+export type PeerAddress = string | undefined
+
 /**
  * This server's origin for a request: the public URL's, else the origin the request reached
  * (`Host` over http, or a trusted proxy's forwarded scheme and host).
  */
-export const serverOrigin = (settings: PeopleSettings, headers: HeaderBag): string | undefined =>
-  settings.publicUrl !== undefined ? originOfUrl(settings.publicUrl) : originOf((name) => headers[name], settings.trustProxy)
+export const serverOrigin = (settings: PeopleSettings, headers: HeaderBag, peer: PeerAddress): string | undefined =>
+  settings.publicUrl !== undefined
+    ? originOfUrl(settings.publicUrl)
+    : originOf((name) => headers[name], forwardedHeadersTrusted(settings.trustProxy, peer))
 
 /** Where this server is reached (links handed out, e.g. setup links): the public URL, else the request's origin and the mount prefix. */
-export const serverBase = (settings: PeopleSettings, headers: HeaderBag): string | undefined => {
+export const serverBase = (settings: PeopleSettings, headers: HeaderBag, peer: PeerAddress): string | undefined => {
   if (settings.publicUrl !== undefined) return settings.publicUrl
-  const origin = originOf((name) => headers[name], settings.trustProxy)
+  const origin = originOf((name) => headers[name], forwardedHeadersTrusted(settings.trustProxy, peer))
   return origin === undefined ? undefined : `${origin}${settings.prefix}`
 }
 
@@ -45,9 +51,14 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"])
  * `Origin` equal to this server's origin (a missing one is refused: every browser sends it on
  * these methods, and a non-browser client has a key to use).
  */
-export const crossSiteRefusal = (settings: PeopleSettings, method: string, headers: HeaderBag): Errors.ForbiddenError | undefined => {
+export const crossSiteRefusal = (
+  settings: PeopleSettings,
+  method: string,
+  headers: HeaderBag,
+  peer: PeerAddress
+): Errors.ForbiddenError | undefined => {
   if (!UNSAFE.has(method.toUpperCase())) return undefined
-  const expected = serverOrigin(settings, headers)
+  const expected = serverOrigin(settings, headers, peer)
   const origin = headers.origin?.toLowerCase()
   return expected !== undefined && origin === expected.toLowerCase() ? undefined : Errors.forbidden(PeopleMessages.crossSite)
 }

@@ -80,9 +80,6 @@ export const publicUrlConfig: Config.Config<Option.Option<string>> = Config.stri
   )
 )
 
-/** FLAGPORT_TRUST_PROXY (default false): take the origin from X-Forwarded-Proto / X-Forwarded-Host. */
-export const trustProxyConfig: Config.Config<boolean> = Config.boolean("FLAGPORT_TRUST_PROXY").pipe(Config.withDefault(false))
-
 /**
  * The last value of a list header: the one the nearest proxy (the trusted one) wrote. A proxy that
  * appends leaves the client's own values first, so the first one would be the client's choice.
@@ -93,14 +90,14 @@ const lastValue = (header: string | undefined): string | undefined => {
 }
 
 /**
- * `scheme://host` of a request: its `Host` over http, or behind a trusted proxy
- * (`FLAGPORT_TRUST_PROXY`) `X-Forwarded-Proto` and `X-Forwarded-Host` (last values); undefined
+ * `scheme://host` of a request: its `Host` over http, or from a trusted proxy
+ * (`forwarded`: TrustProxy.ts decides) `X-Forwarded-Proto` and `X-Forwarded-Host` (last values); undefined
  * when the host is not a valid host. A forwarded host that is not valid is not replaced by `Host`:
  * the proxy said something else.
  */
-export const originOf = (header: (name: string) => string | undefined, trustProxy: boolean): string | undefined => {
-  const forwardedHost = trustProxy ? lastValue(header("x-forwarded-host")) : undefined
-  const scheme = trustProxy ? lastValue(header("x-forwarded-proto")) : undefined
+export const originOf = (header: (name: string) => string | undefined, forwarded: boolean): string | undefined => {
+  const forwardedHost = forwarded ? lastValue(header("x-forwarded-host")) : undefined
+  const scheme = forwarded ? lastValue(header("x-forwarded-proto")) : undefined
   return requestOrigin(scheme, forwardedHost ?? header("host"))
 }
 

@@ -1,10 +1,16 @@
 /**
- * How many change streams may be open at once: per key, per client address, and on the whole
- * server. A stream holds a socket, a file descriptor and a little memory for as long as the client
- * likes, and a client key is public, so without bounds one key (or one address) could take every
- * descriptor the process has. Past a bound, `GET /v1/stream` answers 429 with `Retry-After`.
+ * How many streams may be open at once: per holder, per client address, and on the whole server.
+ * A stream holds a socket, a file descriptor and a little memory for as long as the client likes,
+ * so without bounds one caller (or one address) could take every descriptor the process has. Past
+ * a bound the answer is 429 `rate_limited` with `Retry-After`.
  *
- * Configured with FLAGPORT_STREAMS_PER_KEY, FLAGPORT_STREAMS_PER_ADDRESS and FLAGPORT_STREAMS_MAX
+ * Two kinds of stream, each counted on its own with the same table of settings:
+ * - change streams (`GET /v1/stream`), held by an API key (a client key is public, and an
+ *   application may run thousands of instances): FLAGPORT_STREAMS_PER_KEY;
+ * - management event streams (`GET /v1/projects/{p}/events`), held by a server key or a person
+ *   (all their sessions together): FLAGPORT_EVENT_STREAMS_PER_CALLER, small, so that one person
+ *   cannot use up the share of an address many people share (a proxy's, an office's).
+ * Both: FLAGPORT_STREAMS_PER_ADDRESS (the client address, see TrustProxy.ts) and FLAGPORT_STREAMS_MAX
  * (or `LaneConfig.streamLimits` in code). A slot is taken when the stream starts and given back
  * when it ends, whichever side ends it.
  */
@@ -16,15 +22,20 @@ export interface StreamLimitValues {
   readonly perAddress: number
   /** Streams the whole server may hold open. */
   readonly total: number
+  /** Management event streams one server key or one person may hold open. */
+  readonly eventsPerCaller: number
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimitValues = { perKey: 5_000, perAddress: 500, total: 10_000 }
+export const DEFAULT_STREAM_LIMITS: StreamLimitValues = { perKey: 5_000, perAddress: 500, total: 10_000, eventsPerCaller: 20 }
+
+/** Which streams a counter counts. */
+export type StreamKind = "change" | "events"
 
 /** Seconds a refused client is told to wait (`Retry-After`): about how often streams come and go. */
 export const RETRY_AFTER_SECONDS = 30
 
-/** Which bound a refused stream met. */
-export type StreamLimitName = keyof StreamLimitValues
+/** Which bound a refused stream met: its holder's, its address's, or the server's. */
+export type StreamLimitName = "perHolder" | "perAddress" | "total"
 
 const whole = (name: string, fallback: number) =>
   Config.integer(name).pipe(
@@ -32,11 +43,20 @@ const whole = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
-/** FLAGPORT_STREAMS_PER_KEY, FLAGPORT_STREAMS_PER_ADDRESS, FLAGPORT_STREAMS_MAX (whole numbers >= 1). */
+/** Each bound's setting: the variable that configures it, named in the refusal. */
+export const STREAM_LIMIT_SETTINGS: Readonly<Record<keyof StreamLimitValues, string>> = {
+  perKey: "FLAGPORT_STREAMS_PER_KEY",
+  perAddress: "FLAGPORT_STREAMS_PER_ADDRESS",
+  total: "FLAGPORT_STREAMS_MAX",
+  eventsPerCaller: "FLAGPORT_EVENT_STREAMS_PER_CALLER"
+}
+
+/** The variables of STREAM_LIMIT_SETTINGS (whole numbers >= 1), with the defaults above. */
 export const streamLimitsConfig: Config.Config<StreamLimitValues> = Config.all({
-  perKey: whole("FLAGPORT_STREAMS_PER_KEY", DEFAULT_STREAM_LIMITS.perKey),
-  perAddress: whole("FLAGPORT_STREAMS_PER_ADDRESS", DEFAULT_STREAM_LIMITS.perAddress),
-  total: whole("FLAGPORT_STREAMS_MAX", DEFAULT_STREAM_LIMITS.total)
+  perKey: whole(STREAM_LIMIT_SETTINGS.perKey, DEFAULT_STREAM_LIMITS.perKey),
+  perAddress: whole(STREAM_LIMIT_SETTINGS.perAddress, DEFAULT_STREAM_LIMITS.perAddress),
+  total: whole(STREAM_LIMIT_SETTINGS.total, DEFAULT_STREAM_LIMITS.total),
+  eventsPerCaller: whole(STREAM_LIMIT_SETTINGS.eventsPerCaller, DEFAULT_STREAM_LIMITS.eventsPerCaller)
 })
 
 export class StreamLimits {
@@ -44,14 +64,27 @@ export class StreamLimits {
   private readonly byAddress = new Map<string, number>()
   private open = 0
 
-  constructor(readonly limits: StreamLimitValues = DEFAULT_STREAM_LIMITS) {}
+  constructor(
+    readonly limits: StreamLimitValues = DEFAULT_STREAM_LIMITS,
+    readonly kind: StreamKind = "change"
+  ) {}
 
-  /** The bound a new stream of `keyId` from `address` would pass, or undefined when it fits. */
+  /** The holder's bound: per key for change streams, per key or person for event streams. */
+  private get perHolder(): number {
+    return this.kind === "change" ? this.limits.perKey : this.limits.eventsPerCaller
+  }
+
+  /** The bound a new stream of `keyId` (the holder) from `address` would pass, or undefined when it fits. */
   check(keyId: string, address: string | undefined): StreamLimitName | undefined {
     if (this.open >= this.limits.total) return "total"
-    if ((this.byKey.get(keyId) ?? 0) >= this.limits.perKey) return "perKey"
+    if ((this.byKey.get(keyId) ?? 0) >= this.perHolder) return "perHolder"
     if (address !== undefined && (this.byAddress.get(address) ?? 0) >= this.limits.perAddress) return "perAddress"
     return undefined
+  }
+
+  /** The refusal's message, naming the bound and its setting. */
+  refusal(name: StreamLimitName): string {
+    return refusalMessage(name, this.limits, this.kind)
   }
 
   /** Takes a slot (after `check`); the function it returns gives it back, once. */
@@ -82,13 +115,16 @@ const bump = (map: Map<string, number>, id: string, by: number) => {
 }
 
 /** The refusal's message, naming the bound and its setting. */
-export const refusalMessage = (name: StreamLimitName, limits: StreamLimitValues): string => {
+export const refusalMessage = (name: StreamLimitName, limits: StreamLimitValues, kind: StreamKind = "change"): string => {
+  const streams = kind === "change" ? "open streams" : "open event streams"
   switch (name) {
-    case "perKey":
-      return `This API key already has ${limits.perKey} open streams (FLAGPORT_STREAMS_PER_KEY); close one or retry later.`
+    case "perHolder":
+      return kind === "change"
+        ? `This API key already has ${limits.perKey} ${streams} (${STREAM_LIMIT_SETTINGS.perKey}); close one or retry later.`
+        : `This API key or person already has ${limits.eventsPerCaller} ${streams} (${STREAM_LIMIT_SETTINGS.eventsPerCaller}); close one (a dashboard tab) or retry later.`
     case "perAddress":
-      return `This client address already has ${limits.perAddress} open streams (FLAGPORT_STREAMS_PER_ADDRESS); close one or retry later.`
+      return `This client address already has ${limits.perAddress} ${streams} (${STREAM_LIMIT_SETTINGS.perAddress}); close one or retry later.`
     case "total":
-      return `The server already has ${limits.total} open streams (FLAGPORT_STREAMS_MAX); retry later.`
+      return `The server already has ${limits.total} ${streams} (${STREAM_LIMIT_SETTINGS.total}); retry later.`
   }
 }
