@@ -129,14 +129,17 @@ interface StoredConfig {
 const decodeJoined = (rows: ReadonlyArray<Row>) => {
   const split = splitJoined(rows)
   return Effect.zipWith(decodeFlags(split.flags), decodeConfigs(split.configs), (flags, configs) => {
-    const byFlag = new Map<string, Array<StoredConfig>>()
+    const joined = flags.map((flag) => ({ flag, configs: [] as Array<StoredConfig> }))
+    // Configs come in their flags' order, so each belongs to the current flag or a later one
+    // (a row out of that order is looked up from the start).
+    let at = 0
     for (const row of configs) {
-      const stored = { config: toConfig(row), version: row.config_version }
-      const list = byFlag.get(row.id)
-      if (list === undefined) byFlag.set(row.id, [stored])
-      else list.push(stored)
+      while (at < joined.length && joined[at]!.flag.id !== row.id) at++
+      if (at === joined.length) at = Math.max(0, joined.findIndex((entry) => entry.flag.id === row.id))
+      const entry = joined[at]
+      if (entry?.flag.id === row.id) entry.configs.push({ config: toConfig(row), version: row.config_version })
     }
-    return flags.map((flag) => ({ flag, configs: byFlag.get(flag.id) ?? [] }))
+    return joined
   })
 }
 
