@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { ChangeRequest, type StoredChangeRequest } from "../../src/domain/changes/ChangeRequest.js"
+import { ChangeRequestRecord, type StoredChangeRequest } from "../../src/domain/changes/ChangeRequest.js"
 import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { decodeRows, IdRow, SqlInteger } from "./SqlRows.js"
@@ -19,7 +19,7 @@ import { orDuplicate } from "./SqlSupport.js"
 
 const Row = Schema.Struct({
   version: SqlInteger,
-  body: Schema.parseJson(ChangeRequest)
+  body: Schema.parseJson(ChangeRequestRecord)
 })
 
 const decode = decodeRows(Row, "flagport_change_requests")

@@ -21,16 +21,16 @@ import {
   type Change,
   type ChangeInput,
   type ChangeRequest,
+  type ChangeRequestRecord,
   type ChangeRequestStatus,
   type CreateChangeRequestInput,
   duplicateFlags,
   type RejectInput,
-  type ShownTargeting,
+  shownConfig,
   type StoredChangeRequest,
   type UpdateChangeRequestInput
 } from "../domain/changes/ChangeRequest.js"
 import { type ChangeRequestAction, ChangeRequestMessages, decide, statusWith } from "../domain/changes/ChangeRequestRules.js"
-import type { Flag } from "../domain/definitions/Flag.js"
 import { graphProblem, projectGraph } from "../domain/definitions/ValidatePrerequisites.js"
 import { Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../domain/Errors.js"
 import { changeRequestNotFound, environmentNotFound } from "../domain/NotFound.js"
@@ -92,21 +92,8 @@ export interface ChangeRequestsShape {
 
 export class ChangeRequests extends Context.Tag("@flagport/services/ChangeRequests")<ChangeRequests, ChangeRequestsShape>() {}
 
-/** The request as the API shows it (the storage's version is its own). */
-export const toChangeRequest = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequest => request
-
-/** A flag's configuration in `environment` as a change shows it; null when it has none. */
-const shownConfig = (flag: Flag, environment: string): ShownTargeting | null => {
-  const config = flag.configs.find((c) => c.environmentKey === environment)
-  if (config === undefined) return null
-  return {
-    enabled: config.enabled,
-    defaultVariationKey: config.defaultVariationKey,
-    offVariationKey: config.offVariationKey,
-    prerequisites: config.prerequisites ?? [],
-    rules: config.rules
-  }
-}
+/** The request as it is audited: as kept, approvals unjudged (the storage's version is its own). */
+const recordOf = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequestRecord => request
 
 type AuditedAction = "change_request.updated" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied"
 
@@ -192,12 +179,12 @@ export const make = Effect.gen(function* () {
   const trySave = (before: StoredChangeRequest, after: StoredChangeRequest, action: AuditedAction) =>
     Effect.gen(function* () {
       if (!(yield* repo.replace(after, before.version))) return Option.none()
-      const shown = toChangeRequest(after)
+      const shown = yield* standing.shown(after)
       const event = EVENT_OF[action]
       return Option.some({
         value: shown,
         ...(event === undefined ? {} : { events: [{ type: event, changeRequest: shown }] }),
-        audit: [{ action, resource: { type: "change_request", key: after.id }, environment: after.environment, before: toChangeRequest(before), after: shown }]
+        audit: [{ action, resource: { type: "change_request", key: after.id }, environment: after.environment, before: recordOf(before), after: recordOf(after) }]
       } satisfies Writes.Recorded<ChangeRequest>)
     })
   const changedMeanwhile = new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
@@ -252,23 +239,26 @@ export const make = Effect.gen(function* () {
         failure: null,
         version: 1
       }
-      const shown = toChangeRequest(request)
-      return Effect.as(repo.insert(request).pipe(Effect.catchTag("DuplicateKey", Effect.die)), {
-        value: shown,
-        events: [{ type: "change_request.opened", changeRequest: shown }],
-        audit: [{ action: "change_request.opened", resource: { type: "change_request", key: id }, environment: request.environment, before: null, after: shown }]
-      } satisfies Writes.Recorded<ChangeRequest>)
+      return repo.insert(request).pipe(
+        Effect.catchTag("DuplicateKey", Effect.die),
+        Effect.zipRight(standing.shown(request)),
+        Effect.map((shown) => ({
+          value: shown,
+          events: [{ type: "change_request.opened", changeRequest: shown }],
+          audit: [{ action: "change_request.opened", resource: { type: "change_request", key: id }, environment: request.environment, before: null, after: recordOf(request) }]
+        } satisfies Writes.Recorded<ChangeRequest>))
+      )
     })
   })
 
   const list = Effect.fn("ChangeRequests.list")(function* (projectId: string, status?: ChangeRequestStatus) {
     yield* requireProject(projects, projectId)
-    return (yield* repo.list(projectId, status)).map(toChangeRequest)
+    return yield* standing.shownAll(yield* repo.list(projectId, status))
   })
 
   const get = Effect.fn("ChangeRequests.get")(function* (projectId: string, id: string) {
     const found = yield* repo.get(projectId, id)
-    if (Option.isSome(found)) return toChangeRequest(found.value)
+    if (Option.isSome(found)) return yield* standing.shown(found.value)
     yield* requireProject(projects, projectId)
     return yield* changeRequestNotFound(projectId, id)
   })
@@ -388,7 +378,7 @@ export const make = Effect.gen(function* () {
           if (!(yield* repo.replace(failed, current.value.version))) return { value: "lost" as const }
           return {
             value: "failed" as const,
-            audit: [{ action: "change_request.failed", resource: { type: "change_request", key: due.id }, environment: due.environment, before: toChangeRequest(current.value), after: toChangeRequest(failed) }]
+            audit: [{ action: "change_request.failed", resource: { type: "change_request", key: due.id }, environment: due.environment, before: recordOf(current.value), after: recordOf(failed) }]
           } satisfies Writes.Recorded<"failed">
         }).pipe(Effect.provideService(CurrentActor, actor)))
     }).pipe(Effect.withSpan("ChangeRequests.applyDue", { root: true, attributes: { changeRequestId: due.id } }))

@@ -7,13 +7,13 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ChangeRequest, type StoredChangeRequest } from "../domain/changes/ChangeRequest.js"
+import { type ChangeRequestRecord, type StoredChangeRequest } from "../domain/changes/ChangeRequest.js"
 import { underRequiredApprovals } from "../domain/changes/ChangeRequestRules.js"
 import { ResourceConflict } from "../domain/Errors.js"
 import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
 import type { AuditDraft } from "./Writes.js"
 
-const shown = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequest => request
+const shown = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequestRecord => request
 
 /** How often a request that changed meanwhile (an approval landing on PostgreSQL) is read again. */
 const ATTEMPTS = 5

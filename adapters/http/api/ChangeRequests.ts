@@ -37,12 +37,12 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/change-requests`.setUrlParams(ChangeRequestsQuery).addSuccess(dataOf(ChangeRequestDoc)),
     "List change requests",
-    "The project's change requests, newest first; `status=` keeps one status (`open`, `approved`, `rejected`, `cancelled`, `applied`)."
+    "The project's change requests, newest first; `status=` keeps one status (`open`, `approved`, `rejected`, `cancelled`, `applied`). Each approval says whether it still counts now (`counts`), and each request how many do (`countingApprovals`)."
   ))
   .add(described(
     HttpApiEndpoint.get("get")`/v1/projects/${projectId}/change-requests/${changeRequestId}`.addSuccess(ChangeRequestDoc),
     "Read a change request",
-    "One change request with each flag's `before` and `after`, its approvals and its status."
+    "One change request with each flag's `before` and `after`, its approvals and its status. Each approval says whether it still counts (`counts`, and `notCountingReason` when not: its approver was since demoted, removed or disabled, or its key revoked), and `countingApprovals` how many do: an `approved` request with fewer than `requiredApprovals` counting is not ready to apply (409). Every change-request answer shows them the same way."
   ))
   .add(described(
     HttpApiEndpoint.put("update")`/v1/projects/${projectId}/change-requests/${changeRequestId}`

@@ -244,7 +244,8 @@ export const changeRequest: ChangeRequest = {
   rejection: null,
   appliedAt: null,
   appliedBy: null,
-  failure: null
+  failure: null,
+  countingApprovals: 0
 }
 
 // Evaluation insights.

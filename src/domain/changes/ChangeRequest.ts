@@ -9,10 +9,12 @@
  */
 import * as Schema from "effect/Schema"
 import { Actor } from "../audit/Actor.js"
+import type { Flag } from "../definitions/Flag.js"
 import { Key, Timestamp } from "../definitions/Ids.js"
 import { Prerequisite, RuleInput } from "../definitions/Targeting.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"
+import { NotCountingReason } from "./ApprovalCounting.js"
 import { ScheduledTargeting, ScheduleTime } from "../schedules/Schedule.js"
 
 export const ChangeRequestStatus = Schema.Literal("open", "approved", "rejected", "cancelled", "applied")
@@ -31,6 +33,19 @@ export const ShownTargeting = Schema.Struct({
 }).annotations(documentName("ChangeTargeting"))
 export type ShownTargeting = typeof ShownTargeting.Type
 
+/** A flag's configuration in `environment` as a change shows it; null when it has none. */
+export const shownConfig = (flag: Flag, environment: string): ShownTargeting | null => {
+  const config = flag.configs.find((c) => c.environmentKey === environment)
+  if (config === undefined) return null
+  return {
+    enabled: config.enabled,
+    defaultVariationKey: config.defaultVariationKey,
+    offVariationKey: config.offVariationKey,
+    prerequisites: config.prerequisites ?? [],
+    rules: config.rules
+  }
+}
+
 /** One flag's change: the version it was based on, its configuration then, and the one proposed. */
 export const Change = Schema.Struct({
   flagKey: Schema.String,
@@ -47,7 +62,20 @@ export const Approval = Schema.Struct({
 }).annotations(documentName("Approval"))
 export type Approval = typeof Approval.Type
 
-export const ChangeRequest = Schema.Struct({
+/** An approval as an answer shows it: whether it still counts (ApprovalCounting.ts), and why not. */
+export const CountedApproval = Schema.Struct({
+  ...Approval.fields,
+  counts: Schema.Boolean.annotations({
+    description: "Whether this approval counts now: its author may still approve in the project (a project admin or a global admin, not disabled; a key not revoked). Judged each time the request is read, by the rule the apply uses."
+  }),
+  notCountingReason: Schema.NullOr(NotCountingReason).annotations({
+    description: "Why it no longer counts (null while it counts): `demoted` (the approver's role here no longer approves, e.g. now an editor), `removed` (no longer a member, or gone), `disabled`, or `revoked` (the approving key)."
+  })
+}).annotations(documentName("CountedApproval"))
+export type CountedApproval = typeof CountedApproval.Type
+
+/** The request as it is kept (and audited): the approvals as given, none judged. */
+export const ChangeRequestRecord = Schema.Struct({
   id: Schema.String,
   projectId: Schema.String,
   environment: Schema.String,
@@ -69,11 +97,25 @@ export const ChangeRequest = Schema.Struct({
   appliedBy: Schema.NullOr(Actor),
   /** Why the scheduler could not apply it when due (null otherwise). */
   failure: Schema.NullOr(Schema.String)
+})
+export type ChangeRequestRecord = typeof ChangeRequestRecord.Type
+
+/**
+ * The request as the API and webhooks show it: the record with each approval judged when it is
+ * shown (`counts`), and how many count. `status` stays the record's: an approved request whose
+ * counting approvals fell below `requiredApprovals` is still `approved`, but its apply is refused.
+ */
+export const ChangeRequest = Schema.Struct({
+  ...ChangeRequestRecord.fields,
+  approvals: Schema.Array(CountedApproval),
+  countingApprovals: Schema.Number.annotations({
+    description: "How many of `approvals` count now (`counts`); an apply needs at least `requiredApprovals`. An `approved` request with fewer is not ready: its apply answers 409 until others approve it."
+  })
 }).annotations(documentName("ChangeRequest"))
 export type ChangeRequest = typeof ChangeRequest.Type
 
 /** The record the storage keeps: the request, and a version every write grows (compare-and-set). */
-export interface StoredChangeRequest extends ChangeRequest {
+export interface StoredChangeRequest extends ChangeRequestRecord {
   readonly version: number
 }
 
