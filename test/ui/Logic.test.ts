@@ -23,7 +23,7 @@ import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { GRANTS } from "../../ui/lib/roles.js"
 import { FlagEventType, WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
 import { FLAG_EVENTS, WEBHOOK_EVENTS, type ChangeRequest, type Me } from "../../ui/lib/types.js"
-import { actionsOn, isLive } from "../../ui/lib/changes.js"
+import { actionsOn, approvalsShort, isLive, notReadyWords } from "../../ui/lib/changes.js"
 import { me, serverKey } from "../../ui/lib/session.js"
 
 describe("diffLines", () => {
@@ -253,7 +253,8 @@ describe("webhook events", () => {
 describe("what the change requests page offers", () => {
   const person = (id: string, role: "viewer" | "editor" | "admin"): Me =>
     ({ user: { id, email: `${id}@example.com`, name: id, admin: false }, memberships: [{ projectId: "p1", role }] }) as unknown as Me
-  const request = (status: ChangeRequest["status"], approvedBy: ReadonlyArray<string> = []): ChangeRequest =>
+  /** A request approved by `approvedBy`; those in `notCounting` were demoted since. */
+  const request = (status: ChangeRequest["status"], approvedBy: ReadonlyArray<string> = [], notCounting: ReadonlyArray<string> = [], requiredApprovals = 1): ChangeRequest =>
     ({
       id: "cr1",
       projectId: "p1",
@@ -265,8 +266,12 @@ describe("what the change requests page offers", () => {
       createdAt: "2026-01-01T00:00:00Z",
       updatedAt: "2026-01-01T00:00:00Z",
       changes: [],
-      approvals: approvedBy.map((id) => ({ by: { type: "user", userId: id }, at: "2026-01-01T00:00:00Z", comment: null })),
-      requiredApprovals: 1,
+      approvals: approvedBy.map((id) => {
+        const counts = !notCounting.includes(id)
+        return { by: { type: "user", userId: id }, at: "2026-01-01T00:00:00Z", comment: null, counts, notCountingReason: counts ? null : "demoted" }
+      }),
+      countingApprovals: approvedBy.filter((id) => !notCounting.includes(id)).length,
+      requiredApprovals,
       applyAt: null,
       rejection: null,
       appliedAt: null,
@@ -299,6 +304,27 @@ describe("what the change requests page offers", () => {
     for (const status of ["applied", "rejected", "cancelled"] as const) {
       expect(isLive(request(status))).toBe(false)
       expect(as(person("ada", "admin"), request(status, ["ada"]))).toEqual(none)
+    }
+  })
+
+  it("an approved request whose counting approvals fall short is not ready: no apply offered, its shortfall in words", () => {
+    const short = request("approved", ["ada", "bo"], ["bo"], 2)
+    expect(approvalsShort(short)).toBe(1)
+    expect(notReadyWords(short)).toBe("approved, but 1 of 2 approvals no longer counts: needs 1 more")
+    expect(notReadyWords(request("approved", ["ada", "bo"], ["ada", "bo"], 2))).toBe("approved, but 2 of 2 approvals no longer count: needs 2 more")
+    expect(as(person("eddie", "editor"), short)).toEqual({ ...none, cancel: true, update: true })
+    expect(as(person("ada", "admin"), short)).toEqual({ ...none, reject: true, cancel: true })
+    // Every approval counting, or an open request: nothing short.
+    expect(approvalsShort(request("approved", ["ada", "bo"], [], 2))).toBe(0)
+    expect(approvalsShort(request("open", ["ada"], ["ada"], 2))).toBe(0)
+    expect(as(person("eddie", "editor"), request("approved", ["ada", "bo"], [], 2))).toEqual({ ...none, cancel: true, update: true, apply: true })
+    // A demoted approver (now an editor) is not offered the apply of a request approved enough by others.
+    expect(as(person("bo", "editor"), request("approved", ["ada", "bo"], ["bo"], 1))).toEqual(none)
+    serverKey.value = "fp_srv_test"
+    try {
+      expect(as(null, short).apply).toBe(false)
+    } finally {
+      serverKey.value = null
     }
   })
 

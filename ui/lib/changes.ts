@@ -10,13 +10,36 @@ import { projectPath, request, seg } from "./api.js"
 import { fromUtcInput } from "./format.js"
 import { allows } from "./roles.js"
 import { me, serverKey } from "./session.js"
-import type { Actor, ChangeRequest, ChangeTargeting, Environment, List } from "./types.js"
+import type { Actor, ChangeRequest, ChangeTargeting, Environment, List, NotCountingReason } from "./types.js"
 
 /** Whether a change to `environment` is proposed rather than saved: it is protected and a person (not a key) makes it. */
 export const proposes = (environment: Environment | undefined): boolean => environment?.protected === true && serverKey.value === null
 
 /** Still waiting for something: approvals (`open`) or an apply (`approved`). */
 export const isLive = (r: ChangeRequest): boolean => r.status === "open" || r.status === "approved"
+
+/**
+ * How many more approvals that count an approved request needs before it can be applied: more than
+ * none once an approver was demoted, removed or disabled since (the API judges `counts` by the
+ * apply's own rule; the status stays `approved`).
+ */
+export const approvalsShort = (r: ChangeRequest): number => (r.status === "approved" ? Math.max(0, r.requiredApprovals - r.countingApprovals) : 0)
+
+/** Why an approval no longer counts, as people read it. */
+export const NOT_COUNTING_WORDS: { readonly [R in NotCountingReason]: string } = {
+  demoted: "approver no longer an admin of this project",
+  removed: "approver no longer a member of this project",
+  disabled: "approver's account disabled",
+  revoked: "the key that approved it was revoked"
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`
+
+/** An approved request that is not ready, in words: "approved, but 1 of 2 approvals no longer counts: needs 1 more". */
+export const notReadyWords = (r: ChangeRequest): string => {
+  const lost = r.approvals.length - r.countingApprovals
+  return `approved, but ${lost} of ${plural(r.approvals.length, "approval")} no longer count${lost === 1 ? "s" : ""}: needs ${approvalsShort(r)} more`
+}
 
 /** The number the navigation shows beside "Change requests": the project's live ones (null: not read yet). */
 export const liveCount = signal<number | null>(null)
@@ -79,21 +102,25 @@ const isMe = (actor: Actor): boolean => me.value !== null && actor.type === "use
 /**
  * What the signed-in person may do to `r` now: the route's permission (auth/Permissions.ts: cancel,
  * apply and update need `propose`, approve and reject `approve`), then the rules table of
- * ChangeRequestRules.ts (who, in which status). A key is judged by the API alone: it is offered
- * every action the status allows.
+ * ChangeRequestRules.ts (who, in which status). An apply is offered only once the approvals that
+ * still count reach the number required, and to an approver only while their own approval counts
+ * (a demoted approver may no longer apply). A key is judged by the API alone: it is offered every
+ * action the status and the counted approvals allow.
  */
 export const actionsOn = (r: ChangeRequest) => {
   const key = serverKey.value !== null
   const live = isLive(r)
   const author = key || isMe(r.author)
   const approver = key || r.approvals.some((a) => isMe(a.by))
+  const countingApprover = key || r.approvals.some((a) => a.counts && isMe(a.by))
   const reviews = key || (allows("approve", r.projectId) && !isMe(r.author))
   const proposer = allows("propose", r.projectId)
   return {
     approve: live && reviews && (key || !approver),
     reject: live && reviews,
     cancel: live && proposer && (author || allows("manage", r.projectId)),
-    apply: r.status === "approved" && proposer && (author || approver),
+    // Not offered while the approvals that count fall short: the apply would answer 409.
+    apply: r.status === "approved" && approvalsShort(r) === 0 && proposer && (author || countingApprover),
     update: live && proposer && author
   }
 }

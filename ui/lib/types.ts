@@ -251,6 +251,18 @@ export interface ChangeTargeting {
 export type ChangeRequestStatus = "open" | "approved" | "rejected" | "cancelled" | "applied"
 
 /** A change request (`GET /v1/projects/{p}/change-requests/{id}`): proposed targeting changes to one environment. */
+/** Why an approval no longer counts: its approver was demoted, removed or disabled, or its key revoked. */
+export type NotCountingReason = "demoted" | "removed" | "disabled" | "revoked"
+
+/** An approval, judged by the API when it answered: whether it still counts, and why not. */
+export interface CountedApproval {
+  readonly by: Actor
+  readonly at: string
+  readonly comment: string | null
+  readonly counts: boolean
+  readonly notCountingReason: NotCountingReason | null
+}
+
 export interface ChangeRequest {
   readonly id: string
   readonly projectId: string
@@ -267,11 +279,13 @@ export interface ChangeRequest {
     readonly before: ChangeTargeting | null
     readonly after: ChangeTargeting
   }>
-  readonly approvals: ReadonlyArray<{ readonly by: Actor; readonly at: string; readonly comment: string | null }>
+  readonly approvals: ReadonlyArray<CountedApproval>
   readonly requiredApprovals: number
   readonly applyAt: string | null
   readonly rejection: { readonly by: Actor; readonly at: string; readonly comment: string | null } | null
   readonly appliedAt: string | null
   readonly appliedBy: Actor | null
   readonly failure: string | null
+  /** How many approvals count now; an apply needs `requiredApprovals`. */
+  readonly countingApprovals: number
 }

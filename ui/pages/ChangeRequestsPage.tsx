@@ -2,8 +2,9 @@
  * A project's change requests (contract-people.md, "Protected environments and change requests"):
  * the live ones (open, or approved and waiting to be applied) first, then the closed ones, newest
  * first within each. Each shows its changes per flag as people read them (the same view as the
- * targeting editor's, the JSON one click away), who approved it out of how many are required,
- * and the actions the rules allow the signed-in person: approve or reject with a comment, cancel,
+ * targeting editor's, the JSON one click away), who approved it out of how many are required
+ * (an approval that no longer counts marked, with why, and an approved request short of counting
+ * approvals shown as not ready, its apply not offered), and the actions the rules allow the signed-in person: approve or reject with a comment, cancel,
  * apply. A flag that moved on since the request was made is named (the API refuses to apply it, and
  * says so); the author can bring the request up to date: the same proposed targeting, on top of
  * the flags as they are now (which clears the approvals).
@@ -17,7 +18,7 @@ import { Waiting } from "../components/Status.js"
 import { TargetingChange } from "../components/TargetingChange.js"
 import { projectPath, request } from "../lib/api.js"
 import { actorLabel } from "../lib/audit.js"
-import { actionsOn, countLive, isLive, requestPath } from "../lib/changes.js"
+import { actionsOn, approvalsShort, countLive, isLive, NOT_COUNTING_WORDS, notReadyWords, requestPath } from "../lib/changes.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
@@ -83,11 +84,17 @@ const Request = (props: {
       changes: r.changes.map((c) => ({ flagKey: c.flagKey, targeting: c.after }))
     })
   const live = isLive(r)
+  const short = approvalsShort(r)
+  const lost = r.approvals.length - r.countingApprovals
   return (
     <article class={`card change-request ${r.status}`} aria-labelledby={titleId}>
       <div class="page-head">
         <h2 id={titleId}>{r.title}</h2>
-        <span class={`cr-status cr-${r.status}`}>{STATUS_WORDS[r.status]}</span>
+        {short > 0 ? (
+          <span class="cr-status cr-not-ready">{notReadyWords(r)}</span>
+        ) : (
+          <span class={`cr-status cr-${r.status}`}>{STATUS_WORDS[r.status]}</span>
+        )}
       </div>
       <p class="muted">
         {r.environment} · proposed by {actorLabel(r.author)} · {when(r.createdAt)}
@@ -107,19 +114,32 @@ const Request = (props: {
         />
       ) : null}
       <p>
-        Approvals: {r.approvals.length} of {r.requiredApprovals} required
+        Approvals: {r.countingApprovals} of {r.requiredApprovals} required
+        {lost > 0 ? `, and ${lost} that no longer ${lost === 1 ? "counts" : "count"}` : ""}
         {r.approvals.length === 0 ? "." : ":"}
       </p>
       {r.approvals.length === 0 ? null : (
         <ul class="approvals">
           {r.approvals.map((a, i) => (
-            <li key={i}>
+            <li key={i} class={a.counts ? undefined : "not-counting"}>
               {actorLabel(a.by)}, {when(a.at)}
               {a.comment === null || a.comment === "" ? null : <>: “{a.comment}”</>}
+              {a.counts ? null : (
+                <>
+                  {" "}
+                  <strong>no longer counts</strong> ({a.notCountingReason === null ? "no longer allowed to approve" : NOT_COUNTING_WORDS[a.notCountingReason]})
+                </>
+              )}
             </li>
           ))}
         </ul>
       )}
+      {short > 0 ? (
+        <p class="problems">
+          Not ready to apply: it needs {short} more {short === 1 ? "approval" : "approvals"} from a project admin. An approval counts only while
+          its approver may still approve here.
+        </p>
+      ) : null}
       {r.rejection === null ? null : (
         <p>
           Rejected by {actorLabel(r.rejection.by)}, {when(r.rejection.at)}
