@@ -60,10 +60,12 @@ export interface ServerSpan {
 export interface ActiveTracingShape {
   readonly tracer: OtelApi.Tracer
   /**
-   * A server span `name` (with `attributes`) under the remote parent a W3C `traceparent` names,
-   * or `undefined` when the header is malformed or the sampler drops it (nothing to end then).
+   * Registers a lane route's server span (`name`, `attributes`) once, and returns what starts one
+   * per request: under the remote parent a W3C `traceparent` names, or `undefined` when the
+   * header is malformed or the sampler drops it (nothing to end then). Recorded off the event
+   * loop (LaneSpans.ts), with the Resource and scope of the spans above.
    */
-  readonly serverSpan: (name: string, traceparent: string, attributes: OtelApi.Attributes) => ServerSpan | undefined
+  readonly serverSpans: (name: string, attributes: Readonly<Record<string, string>>) => (traceparent: string) => ServerSpan | undefined
 }
 
 export class ActiveTracing extends Context.Tag("@flagport/adapters/telemetry/ActiveTracing")<ActiveTracing, ActiveTracingShape>() {}

@@ -18,12 +18,14 @@ import {
   TraceIdRatioBasedSampler
 } from "@opentelemetry/sdk-trace-base"
 import * as OtelApi from "@opentelemetry/api"
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { formatTraceParent, parseTraceParent } from "../../src/domain/webhooks/TraceParent.js"
 import { TraceContext } from "../../src/ports/TraceContext.js"
-import { ActiveTracing, type SamplerName, type ServerSpan, type TracingSettings } from "./Tracing.js"
+import { startLaneSpans, type LaneSpans } from "./LaneSpans.js"
+import { ActiveTracing, type ActiveTracingShape, type SamplerName, type TracingSettings } from "./Tracing.js"
 
 /**
  * The background workers' polling rounds: one a second each, mostly finding nothing to do. They are
@@ -84,19 +86,51 @@ export const currentOperation: Effect.Effect<string | null> = Effect.map(Effect.
   return span.sampled ? formatTraceParent({ traceId: span.traceId, spanId: span.spanId, sampled: true }) : null
 })
 
-const serverSpanOf = (tracer: OtelApi.Tracer) => (name: string, traceparent: string, attributes: OtelApi.Attributes): ServerSpan | undefined => {
-  const parent = parentOf(traceparent)
-  if (parent === undefined) return undefined
-  const span = tracer.startSpan(name, { kind: OtelApi.SpanKind.SERVER, attributes }, OtelApi.trace.setSpanContext(OtelApi.ROOT_CONTEXT, parent))
-  if (!span.isRecording()) return undefined
-  return {
-    end: (status) => {
-      span.setAttribute("http.response.status_code", status)
-      if (status >= 500) span.setStatus({ code: OtelApi.SpanStatusCode.ERROR })
-      span.end()
+/**
+ * Whether a lane span under a remote parent is recorded: the decision the configured sampler
+ * (`samplerOf`, behind `withQuietRoots`) makes for a server span whose parent came in a
+ * `traceparent`, taken without building a context per request (test/telemetry/LaneSampling.test.ts
+ * holds the two equal). The parent-based samplers follow the parent's sampled flag; the ratio
+ * samplers look at the trace id, with the SDK's own ratio sampler.
+ */
+export const laneSampling = (name: SamplerName, ratio: number): (traceId: string, parentSampled: boolean) => boolean => {
+  switch (name) {
+    case "always_on":
+      return () => true
+    case "always_off":
+      return () => false
+    case "traceidratio": {
+      const sampler = new TraceIdRatioBasedSampler(ratio)
+      return (traceId) => sampler.shouldSample(OtelApi.ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED
     }
+    case "parentbased_always_on":
+    case "parentbased_always_off":
+    case "parentbased_traceidratio":
+      return (_, parentSampled) => parentSampled
   }
 }
+
+/** Lane spans (LaneTracing.ts) recorded by LaneSpans.ts, under the parent a `traceparent` names, as the sampler decides. */
+const serverSpansOf = (lane: LaneSpans, sampled: (traceId: string, parentSampled: boolean) => boolean): ActiveTracingShape["serverSpans"] =>
+(name, attributes) => {
+  const route = lane.route(name, attributes)
+  return (traceparent) => {
+    const parent = parseTraceParent(traceparent)
+    if (parent === undefined || !sampled(parent.traceId, parent.sampled)) return undefined
+    return lane.start(route, parent.traceId, parent.spanId, parent.sampled)
+  }
+}
+
+/** The attributes a lane span's Resource carries: those of the Effect-side spans' Resource. */
+const plainAttributes = (attributes: OtelApi.Attributes): Record<string, string | number | boolean> => {
+  const plain: Record<string, string | number | boolean> = {}
+  for (const [key, value] of Object.entries(attributes)) {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") plain[key] = value
+  }
+  return plain
+}
+
+const SHUTDOWN_TIMEOUT = "5 seconds"
 
 export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
   Layer.unwrapEffect(
@@ -104,15 +138,33 @@ export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
       const exporter = settings.protocol === "http/json" ? new JsonExporter({ url: settings.endpoint }) : new ProtobufExporter({ url: settings.endpoint })
       const provider = NodeSdk.layerTracerProvider(new BatchSpanProcessor(exporter), {
         sampler: withQuietRoots(samplerOf(settings.sampler, settings.samplerArg)),
-        shutdownTimeout: "5 seconds"
+        shutdownTimeout: SHUTDOWN_TIMEOUT
       })
-      const tracer = Tracer.layer.pipe(
-        Layer.provide(provider),
-        Layer.provide(Resource.layerFromEnv(Resource.configToAttributes({ serviceName: settings.serviceName })))
+      const resource = Resource.layerFromEnv(Resource.configToAttributes({ serviceName: settings.serviceName }))
+      const tracer = Tracer.layer.pipe(Layer.provide(provider), Layer.provide(resource))
+      const sampled = laneSampling(settings.sampler, settings.samplerArg)
+      const active = Layer.scoped(
+        ActiveTracing,
+        Effect.gen(function* () {
+          const tracer = yield* Tracer.OtelTracer
+          const attributes = plainAttributes((yield* Resource.Resource).attributes)
+          const lane = yield* Effect.acquireRelease(
+            Effect.promise(() =>
+              startLaneSpans({
+                url: settings.endpoint,
+                protocol: settings.protocol,
+                resource: attributes,
+                // The scope @effect/opentelemetry's tracer is made with (its Tracer layer).
+                scope: { name: String(attributes[ATTR_SERVICE_NAME]), version: attributes[ATTR_SERVICE_VERSION] === undefined ? undefined : String(attributes[ATTR_SERVICE_VERSION]) }
+              })
+            ),
+            (lane) => Effect.promise(() => lane.close()).pipe(Effect.timeoutOption(SHUTDOWN_TIMEOUT))
+          )
+          return ActiveTracing.of({ tracer, serverSpans: serverSpansOf(lane, sampled) })
+        })
       )
-      return Layer.mergeAll(
-        Layer.effect(ActiveTracing, Effect.map(Tracer.OtelTracer, (tracer) => ActiveTracing.of({ tracer, serverSpan: serverSpanOf(tracer) }))),
-        Layer.succeed(TraceContext, TraceContext.of({ current: currentOperation }))
-      ).pipe(Layer.provideMerge(tracer))
+      return Layer.mergeAll(active, Layer.succeed(TraceContext, TraceContext.of({ current: currentOperation }))).pipe(
+        Layer.provideMerge(Layer.merge(tracer, resource))
+      )
     })
   )

@@ -143,6 +143,13 @@ describe("traces over OTLP/HTTP", () => {
     expect(lane[0]!.parentSpanId).toBe(CALLER_SPAN)
     expect(attribute(lane[0]!, "http.route")).toBe("/v1/evaluate")
     expect(attribute(lane[0]!, "http.response.status_code")).toBe(200)
+    // Exported off the event loop (LaneSpans.ts), under the same Resource and scope as the other spans.
+    const exported = collector.received.flatMap((r) => (JSON.parse(r.body.toString("utf8")) as OtlpExport).resourceSpans)
+    const holding = (span: OtlpSpan) => exported.find((rs) => rs.scopeSpans.some((ss) => ss.spans.some((s) => s.spanId === span.spanId)))!
+    const scopeOf = (span: OtlpSpan) => holding(span).scopeSpans.find((ss) => ss.spans.some((s) => s.spanId === span.spanId))!.scope
+    expect(holding(lane[0]!).resource).toEqual(holding(requestSpan).resource)
+    expect(scopeOf(lane[0]!)).toEqual(scopeOf(requestSpan))
+    expect(scopeOf(lane[0]!)?.name).toBe("flagport-under-test")
   })
 
   it("http/protobuf (the default protocol): the spans arrive at /v1/traces as protobuf", async () => {
@@ -151,6 +158,13 @@ describe("traces over OTLP/HTTP", () => {
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `${collector.url}/`
     const t = await startServer()
     await request(t.url, "GET", "/v1/projects", { key: t.keys.global, headers: { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` } })
+    // A lane request: its span is encoded by LaneSpanCodec.ts (the same bytes as the library's, LaneSpanCodec.test.ts).
+    const evaluated = await request(t.url, "POST", "/v1/evaluate", {
+      key: t.keys.scoped,
+      headers: { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` },
+      body: { environment: "production", context: { key: "u" } }
+    })
+    expect(evaluated.status).toBe(200)
     await t.close()
     expect(collector.received.length).toBeGreaterThan(0)
     for (const r of collector.received) {
@@ -159,6 +173,7 @@ describe("traces over OTLP/HTTP", () => {
       // The trace id's bytes are in the message.
       expect(r.body.includes(Buffer.from(TRACE_ID, "hex"))).toBe(true)
     }
+    expect(collector.received.filter((r) => r.body.includes(Buffer.from("POST /v1/evaluate")))).toHaveLength(1)
   })
 
   it("without OTEL_EXPORTER_OTLP_ENDPOINT nothing is exported and webhooks carry no traceparent", async () => {

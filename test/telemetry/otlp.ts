@@ -45,7 +45,7 @@ export interface OtlpSpan {
 export interface OtlpExport {
   readonly resourceSpans: ReadonlyArray<{
     readonly resource: { readonly attributes: OtlpSpan["attributes"] }
-    readonly scopeSpans: ReadonlyArray<{ readonly spans: ReadonlyArray<OtlpSpan> }>
+    readonly scopeSpans: ReadonlyArray<{ readonly scope?: { readonly name: string; readonly version?: string }; readonly spans: ReadonlyArray<OtlpSpan> }>
   }>
 }
 

@@ -30,27 +30,24 @@ const METHODS: Partial<Record<LaneRoute["_tag"], string>> = {
  */
 export type LaneTracer = (route: LaneRoute, traceparent: string | ReadonlyArray<string> | null | undefined) => ServerSpan | undefined
 
-/** A traced route's span name and attributes, built once per route (the SDK copies them). */
-interface Named {
-  readonly name: string
-  readonly attributes: Readonly<Record<string, string>>
-}
+/** A traced route's span starter, built once per route (its name and attributes are the worker's to keep). */
+type Start = (traceparent: string) => ServerSpan | undefined
 
 export const laneTracer = (tracing: ActiveTracingShape): LaneTracer => {
-  const named = new Map<LaneRoute["_tag"], Named | null>()
-  const nameOf = (route: LaneRoute): Named | null => {
-    let found = named.get(route._tag)
+  const starters = new Map<LaneRoute["_tag"], Start | null>()
+  const starterOf = (route: LaneRoute): Start | null => {
+    let found = starters.get(route._tag)
     if (found === undefined) {
       const method = METHODS[route._tag]
       const template = fastTemplate(route)
-      found = method === undefined ? null : { name: `${method} ${template}`, attributes: { "http.request.method": method, "http.route": template } }
-      named.set(route._tag, found)
+      found = method === undefined ? null : tracing.serverSpans(`${method} ${template}`, { "http.request.method": method, "http.route": template })
+      starters.set(route._tag, found)
     }
     return found
   }
   return (route, traceparent) => {
     if (typeof traceparent !== "string") return undefined
-    const span = nameOf(route)
-    return span === null ? undefined : tracing.serverSpan(span.name, traceparent, span.attributes)
+    const start = starterOf(route)
+    return start === null ? undefined : start(traceparent)
   }
 }

@@ -1,0 +1,71 @@
+/**
+ * The lane spans' worker (LaneSpans.ts) against an OTLP/HTTP receiver: it exports what the event
+ * loop recorded, through the library's transport (OTEL_EXPORTER_OTLP_HEADERS sent), in exports of
+ * at most OTEL_BSP_MAX_EXPORT_BATCH_SIZE spans; `close` flushes; and past its bound it drops and
+ * counts, never holding more than the bound.
+ */
+import { afterEach, describe, expect, it } from "vitest"
+import { startLaneSpans } from "../../adapters/telemetry/LaneSpans.js"
+import { listen, spansOf } from "./otlp.js"
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  delete process.env.OTEL_EXPORTER_OTLP_HEADERS
+})
+
+const traceId = (n: number) => n.toString(16).padStart(32, "0")
+
+describe("lane spans' worker", () => {
+  it("exports every span in batches with the configured headers, and close flushes", async () => {
+    const collector = await listen()
+    cleanups.push(collector.close)
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = "x-collector-token=secret-1"
+    const lane = await startLaneSpans({
+      url: `${collector.url}/v1/traces`,
+      protocol: "http/json",
+      resource: { "service.name": "lane-test" },
+      scope: { name: "lane-test" },
+      maxExportBatchSize: 100,
+      scheduledDelayMillis: 60_000
+    })
+    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    for (let n = 1; n <= 450; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(n % 2 === 0 ? 200 : 500)
+    await lane.close()
+    expect(lane.dropped()).toBe(0)
+    expect(collector.received.map((r) => r.headers["x-collector-token"])).toEqual(collector.received.map(() => "secret-1"))
+    const sizes = collector.received.map((r) => spansOf([r]).length)
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100)
+    const spans = spansOf(collector.received)
+    expect(spans.map((s) => s.traceId).sort()).toEqual(Array.from({ length: 450 }, (_, i) => traceId(i + 1)).sort())
+    expect(new Set(spans.map((s) => s.spanId)).size).toBe(450)
+  })
+
+  it("drops and counts what does not fit its queue", async () => {
+    const collector = await listen()
+    cleanups.push(collector.close)
+    const lane = await startLaneSpans({
+      url: `${collector.url}/v1/traces`,
+      protocol: "http/protobuf",
+      resource: { "service.name": "lane-test" },
+      scope: { name: "lane-test" },
+      batchSize: 10,
+      maxQueueSize: 50,
+      maxExportBatchSize: 50,
+      scheduledDelayMillis: 60_000
+    })
+    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    // All in one turn: the worker takes none before the bound is reached.
+    for (let n = 1; n <= 500; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(200)
+    await lane.close()
+    expect(lane.dropped()).toBe(450)
+    // Each exported span names its route once.
+    const name = Buffer.from("GET /v1/config")
+    const count = (body: Buffer) => {
+      let n = 0
+      for (let at = body.indexOf(name); at !== -1; at = body.indexOf(name, at + 1)) n++
+      return n
+    }
+    expect(collector.received.reduce((n, r) => n + count(r.body), 0)).toBe(50)
+  })
+})
