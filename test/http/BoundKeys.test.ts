@@ -1,7 +1,7 @@
 /**
  * A server key bound to an environment cannot escape it, through a real server on SQLite and
  * PostgreSQL: it makes or revokes no key wider than itself (unbound, or bound elsewhere) and writes only its
- * own environment's configuration (targeting, a copy into it, a schedule for it), reads only its own
+ * own environment's configuration (targeting, a schedule for it; no copy, whose source it may not read), reads only its own
  * where a read names one (targeting, the OpenFeature manifest) and exports no whole project. A refusal
  * changes nothing; the same writes in its own environment succeed.
  */
@@ -51,17 +51,18 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
     expect((await bound("DELETE", `/v1/projects/p1/keys/${production}`)).status).toBe(204)
   })
 
-  it("writes only its own environment's configuration: targeting, copies into it, schedules", async () => {
+  it("writes only its own environment's configuration: targeting, schedules; copies nothing (it reads its source)", async () => {
     const configOf = async (environment: string) =>
       ((await admin("GET", "/v1/projects/p1/flags/f")).body as { configs: Array<{ environmentKey: string; enabled: boolean }> }).configs.find((c) => c.environmentKey === environment)
     refused(await bound("PUT", "/v1/projects/p1/flags/f/targeting", targeting("development")), Messages.environmentMismatch)
     refused(await bound("POST", "/v1/projects/p1/environments/development/copy", { from: "production" }), Messages.environmentMismatch)
+    // Copying reads the source: development's targeting copied into production would be read there.
+    refused(await bound("POST", "/v1/projects/p1/environments/production/copy", { from: "development" }), Messages.environmentMismatch)
     refused(await bound("POST", "/v1/projects/p1/flags/f/schedules", { environment: "development", at: "2999-01-01T09:00:00Z", targeting: targeting("development") }), Messages.environmentMismatch)
     expect((await configOf("development"))?.enabled).toBe(false)
     expect(((await admin("GET", "/v1/projects/p1/flags/f/schedules")).body as { data: Array<unknown> }).data).toEqual([])
-    // Its own environment: allowed (a copy may read from another environment into its own).
+    // Its own environment: allowed. (No copy is: its source is always another environment.)
     expect((await bound("PUT", "/v1/projects/p1/flags/f/targeting", targeting("production"))).status).toBe(200)
-    expect((await bound("POST", "/v1/projects/p1/environments/production/copy", { from: "development" })).status).toBe(200)
     expect((await bound("POST", "/v1/projects/p1/flags/f/schedules", { environment: "production", at: "2999-01-01T09:00:00Z", targeting: targeting("production") })).status).toBe(201)
   })
 

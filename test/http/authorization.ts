@@ -152,6 +152,9 @@ const freshChangeRequest = async (t: TestServer, n: number) => {
   return `/v1/projects/p1/change-requests/${opened.id}`
 }
 
+/** A webhook receives every environment's changes: a key bound to one environment has none. */
+const WEBHOOKS_OF_ALL = forbidden(Messages.environmentMismatch)
+
 export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   { name: "GET /health", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/health" }) },
   { name: "GET /openapi.json", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/openapi.json" }) },
@@ -192,6 +195,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "write",
     success: 200,
+    // Into production, but from development: the key bound to production may not read development.
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async () => ({ method: "POST", path: "/v1/projects/p1/environments/production/copy", body: { from: "development" } })
   },
   {
@@ -286,18 +291,27 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 201,
+    boundServer: WEBHOOKS_OF_ALL,
     prepare: async () => ({
       method: "POST",
       path: "/v1/projects/p1/webhooks",
       body: { url: "https://hooks.example.com/x", events: ["flag.updated"] }
     })
   },
-  { name: "GET /v1/projects/{p}/webhooks", kind: "management", needs: "manage", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/webhooks" }) },
+  {
+    name: "GET /v1/projects/{p}/webhooks",
+    kind: "management",
+    needs: "manage",
+    success: 200,
+    boundServer: WEBHOOKS_OF_ALL,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/webhooks" })
+  },
   {
     name: "GET /v1/projects/{p}/webhooks/{w}",
     kind: "management",
     needs: "manage",
     success: 200,
+    boundServer: WEBHOOKS_OF_ALL,
     prepare: async (t) => ({ method: "GET", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}` })
   },
   {
@@ -305,6 +319,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 200,
+    boundServer: WEBHOOKS_OF_ALL,
     prepare: async (t) => ({ method: "PATCH", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}`, body: { enabled: false } })
   },
   {
@@ -312,6 +327,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 204,
+    boundServer: WEBHOOKS_OF_ALL,
     prepare: async (t) => ({ method: "DELETE", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}` })
   },
   {
@@ -319,6 +335,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 200,
+    boundServer: WEBHOOKS_OF_ALL,
     prepare: async (t) => ({ method: "GET", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}/deliveries` })
   },
   {
@@ -327,6 +344,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 404,
+    boundServer: WEBHOOKS_OF_ALL,
     prepare: async (t) => ({ method: "POST", path: `/v1/projects/p1/webhooks/${(await freshWebhook(t)).id}/deliveries/none/redeliver` })
   },
   { name: "GET /v1/projects/{p}/keys", kind: "management", needs: "manage", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/keys" }) },
@@ -373,6 +391,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "read",
     success: 200,
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/schedules?environment=development" })
   },
   {
@@ -405,7 +424,15 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     })
   },
   { name: "GET /v1/projects/{p}/change-requests", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/change-requests?status=open" }) },
-  { name: "GET /v1/projects/{p}/change-requests/{id}", kind: "management", needs: "read", success: 200, prepare: async (t, n) => ({ method: "GET", path: await freshChangeRequest(t, n) }) },
+  {
+    name: "GET /v1/projects/{p}/change-requests/{id}",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    // A request to development: the key bound to production reads only its own environment's.
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (t, n) => ({ method: "GET", path: await freshChangeRequest(t, n) })
+  },
   {
     name: "PUT /v1/projects/{p}/change-requests/{id}",
     kind: "management",
@@ -486,6 +513,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "read",
     success: 200,
+    // Development's evaluations: the key bound to production reads only its own.
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags/matrix-flag/insights?environment=development" })
   },
   {

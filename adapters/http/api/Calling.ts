@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import type { Forbidden } from "../../../src/domain/Errors.js"
+import { flagSeen } from "../../../src/domain/auth/EnvironmentView.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import * as Errors from "../shared/Errors.js"
 import { ManagementAccess } from "./Security.js"
@@ -54,3 +55,13 @@ export const mayRead = (environment: string) => allowedBy((caller) => Policy.aut
 
 /** A read of every environment's configuration: no bound key (Policy.authorizeAllEnvironmentsRead). */
 export const mayReadAll = allowedBy((caller) => Policy.authorizeAllEnvironmentsRead(caller))
+
+/**
+ * The environment the caller sees (EnvironmentView.ts): null for people and unbound keys, else
+ * the one its key is bound to. Answers holding several environments are narrowed to it.
+ */
+export const seenEnvironment = Effect.map(ManagementAccess, (access) => Policy.boundEnvironment(access.caller))
+
+/** A flag as the caller sees it: a bound key's answer holds its own environment's configuration only. */
+export const flagAsSeen = <F extends { readonly configs: ReadonlyArray<{ readonly environmentKey: string }> }>(flag: F) =>
+  Effect.map(seenEnvironment, (seen) => flagSeen(seen, flag))

@@ -38,6 +38,8 @@ export interface StreamCredential {
   readonly key: string
   /** Whether these credentials may still read the project (false ends their streams). */
   readonly check: () => Promise<boolean>
+  /** The event as these credentials see it, or undefined to leave it out (a key bound to another environment); all of it when absent. */
+  readonly view?: (event: ManagementEvent) => ManagementEvent | undefined
 }
 
 export interface EventsHubOptions {
@@ -206,7 +208,8 @@ export class EventsHub {
       for (const subscriber of channel.subscribers) {
         if (position <= subscriber.low || subscriber.sent.has(position)) continue
         subscriber.sent.add(position)
-        subscriber.sink.write(eventLine(event))
+        const shown = subscriber.credential.view === undefined ? event : subscriber.credential.view(event)
+        if (shown !== undefined) subscriber.sink.write(eventLine(shown))
       }
     }
     // The floor moves over the leading entries old enough that nothing before them can still commit.

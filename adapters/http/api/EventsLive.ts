@@ -13,6 +13,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { authorizeCaller } from "../../../src/domain/auth/Access.js"
+import { eventSeen } from "../../../src/domain/auth/EnvironmentView.js"
 import { requirementOf } from "../../../src/domain/auth/Permissions.js"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { Audit } from "../../../src/services/Audit.js"
@@ -25,7 +26,7 @@ import { RETRY_AFTER_SECONDS, StreamLimits, streamLimitsConfig, type StreamLimit
 import { clientAddress } from "../shared/TrustProxy.js"
 import { FlagportApi } from "./Api.js"
 import { headersOf, peerOf } from "./Auth.js"
-import { mapped } from "./Calling.js"
+import { mapped, seenEnvironment } from "./Calling.js"
 import { EventsHub } from "./EventsHub.js"
 import { ManagementAccess } from "./Security.js"
 
@@ -121,6 +122,7 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
   handlers.handleRaw("stream", ({ path, request }) =>
     Effect.gen(function* () {
       const access = yield* ManagementAccess
+      const seen = yield* seenEnvironment
       const { hub, limits } = yield* ManagementEvents
       const auth = yield* Authentication
       const latest = yield* mapped(Effect.flatMap(Audit, (audit) => audit.head(path.projectId)))
@@ -137,7 +139,9 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
       const run = (yield* runtimeBridge).run
       const opening = hub.open(path.projectId, start, {
         key: recheckKeyOf(access.actor.keyId, request.headers.cookie),
-        check: () => run(Effect.provideService(stillAllowed(request, path.projectId), Authentication, auth))
+        check: () => run(Effect.provideService(stillAllowed(request, path.projectId), Authentication, auth)),
+        // A key bound to an environment is told of its environment's changes and of those of none (EnvironmentView.ts).
+        view: (event) => eventSeen(seen, event)
       })
       const stream = eventStream({
         start: (sink) => {

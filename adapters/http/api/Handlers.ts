@@ -11,21 +11,22 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { ApiKeys } from "../../../src/services/ApiKeys.js"
-import { Audit } from "../../../src/services/Audit.js"
 import { EnvironmentCopy } from "../../../src/services/EnvironmentCopy.js"
 import { Environments } from "../../../src/services/Environments.js"
 import { Flags, type WriteOptions as FlagWriteOptions } from "../../../src/services/Flags.js"
 import { Projects } from "../../../src/services/Projects.js"
-import { Schedules } from "../../../src/services/Schedules.js"
 import { Segments } from "../../../src/services/Segments.js"
-import { Webhooks } from "../../../src/services/Webhooks.js"
 import { Insights } from "../../../src/services/Insights.js"
+import { flagSeen } from "../../../src/domain/auth/EnvironmentView.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { FlagportApi } from "./Api.js"
-import { allowedBy, asEnvelopes, mapped, mayRead, mayWrite } from "./Calling.js"
+import { allowedBy, asEnvelopes, flagAsSeen, mapped, mayRead, mayWrite, seenEnvironment } from "./Calling.js"
 import { FlagsAsCodeLive, SchemasLive } from "./FlagsAsCodeHandlers.js"
+import { AuditLive } from "./AuditHandlers.js"
 import { ChangeRequestsLive } from "./ChangeRequestHandlers.js"
+import { SchedulesLive } from "./ScheduleHandlers.js"
+import { WebhooksLive } from "./WebhookHandlers.js"
 import { PeopleLive } from "./PeopleHandlers.js"
 import { EventsLive } from "./EventsLive.js"
 import { EvaluationPrincipal, ManagementAccess } from "./Security.js"
@@ -36,11 +37,16 @@ import { EVENT_STREAM_HEADERS, type StreamOpening } from "../shared/EventStream.
 import * as Health from "./Health.js"
 import { configEtagOf, etagOf, parseIfMatch } from "../shared/Versions.js"
 
-/** Answers with the flag and its version as the `ETag` header. */
-const withEtag = <F extends { readonly version: number }>(flag: F) =>
-  Effect.as(
+/**
+ * Answers with the flag as the caller sees it (a bound key: its environment's configuration only)
+ * and the flag's version as the `ETag` header. The version is the flag's, whoever asks: it moves
+ * with every change of the flag, so a bound key learns that the flag changed, never what or where
+ * (docs/governance.md, "What a bound key reads").
+ */
+const withEtag = <F extends { readonly version: number; readonly configs: ReadonlyArray<{ readonly environmentKey: string }> }>(flag: F) =>
+  Effect.zipRight(
     HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, "etag", etagOf(flag.version)))),
-    flag
+    flagAsSeen(flag)
   )
 
 /**
@@ -100,6 +106,8 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
     .handle("copy", ({ headers, path, payload }) =>
       Effect.gen(function* () {
         yield* mayWrite(path.environmentKey)
+        // Copying reads the source: a bound key copying another environment into its own could then read it there.
+        yield* mayRead(payload.from)
         const options = yield* ifMatchOf(headers)
         const copies = yield* EnvironmentCopy
         return { data: yield* mapped(copies.copy(path.projectId, path.environmentKey, payload, options)) }
@@ -116,7 +124,8 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
       Effect.gen(function* () {
         const flags = yield* Flags
         const all = yield* mapped(flags.list(path.projectId))
-        return { data: urlParams.status === "stale" ? all.filter((flag) => flag.stale) : all }
+        const seen = yield* seenEnvironment
+        return { data: (urlParams.status === "stale" ? all.filter((flag) => flag.stale) : all).map((flag) => flagSeen(seen, flag)) }
       })
     )
     .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), withEtag)))
@@ -166,27 +175,6 @@ export const SegmentsLive = HttpApiBuilder.group(FlagportApi, "segments", (handl
     .handle("remove", ({ path }) => Effect.flatMap(Segments, (segments) => mapped(segments.remove(path.projectId, path.segmentKey))))
 )
 
-export const WebhooksLive = HttpApiBuilder.group(FlagportApi, "webhooks", (handlers) =>
-  handlers
-    .handle("create", ({ path, payload }) => Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.create(path.projectId, payload))))
-    .handle("list", ({ path }) =>
-      Effect.flatMap(Webhooks, (webhooks) => Effect.map(mapped(webhooks.list(path.projectId)), (data) => ({ data })))
-    )
-    .handle("get", ({ path }) => Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.get(path.projectId, path.webhookId))))
-    .handle("patch", ({ path, payload }) =>
-      Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.patch(path.projectId, path.webhookId, payload)))
-    )
-    .handle("remove", ({ path }) => Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.remove(path.projectId, path.webhookId))))
-    .handle("deliveries", ({ path }) =>
-      Effect.flatMap(Webhooks, (webhooks) =>
-        Effect.map(mapped(webhooks.deliveries(path.projectId, path.webhookId)), (data) => ({ data }))
-      )
-    )
-    .handle("redeliver", ({ path }) =>
-      Effect.flatMap(Webhooks, (webhooks) => mapped(webhooks.redeliver(path.projectId, path.webhookId, path.deliveryId)))
-    )
-)
-
 export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
   handlers
     .handle("list", ({ path }) => Effect.flatMap(ApiKeys, (keys) => Effect.map(mapped(keys.listInProject(path.projectId)), (data) => ({ data }))))
@@ -214,36 +202,6 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
         yield* mapped(keys.revokeInProject(path.projectId, path.keyId, access.caller._tag === "Person" ? null : access.caller.keyId))
       })
     )
-)
-
-/**
- * Schedules remember who made them (the scheduler later acts as `{ type: "schedule", keyId, keyName }`):
- * the create runs as the authenticated key, as every call through `mapped` does.
- */
-export const SchedulesLive = HttpApiBuilder.group(FlagportApi, "schedules", (handlers) =>
-  handlers
-    .handle("create", ({ path, payload }) =>
-      Effect.zipRight(mayWrite(payload.environment), Effect.flatMap(Schedules, (schedules) => mapped(schedules.create(path.projectId, path.flagKey, payload))))
-    )
-    .handle("list", ({ path }) =>
-      Effect.flatMap(Schedules, (schedules) => Effect.map(mapped(schedules.list(path.projectId, path.flagKey)), (data) => ({ data })))
-    )
-    // Asked once the schedule's environment is known: a bound key cancels only its own environment's.
-    .handle("cancel", ({ path }) =>
-      Effect.gen(function* () {
-        const access = yield* ManagementAccess
-        const schedules = yield* Schedules
-        const mayCancel = (environment: string) => Effect.suspend(() => Policy.authorizeEnvironmentWrite(access.caller, environment))
-        yield* mapped(schedules.cancel(path.projectId, path.flagKey, path.scheduleId, mayCancel))
-      })
-    )
-    .handle("listPending", ({ path, urlParams }) =>
-      Effect.flatMap(Schedules, (schedules) => Effect.map(mapped(schedules.listPending(path.projectId, urlParams.environment)), (data) => ({ data })))
-    )
-)
-
-export const AuditLive = HttpApiBuilder.group(FlagportApi, "audit", (handlers) =>
-  handlers.handle("list", ({ path, urlParams }) => Effect.flatMap(Audit, (audit) => mapped(audit.list(path.projectId, urlParams))))
 )
 
 /** A lane answer as an HttpServerResponse (bytes, status and headers as the evaluation lane writes them). */
@@ -343,7 +301,7 @@ export const StreamsLive = HttpApiBuilder.group(FlagportApi, "streams", (handler
 
 export const InsightsLive = HttpApiBuilder.group(FlagportApi, "insights", (handlers) =>
   handlers.handle("series", ({ path, urlParams }) =>
-    Effect.flatMap(Insights, (insights) => mapped(insights.series(path.projectId, path.flagKey, urlParams)))
+    Effect.zipRight(mayRead(urlParams.environment), Effect.flatMap(Insights, (insights) => mapped(insights.series(path.projectId, path.flagKey, urlParams))))
   )
 )
 

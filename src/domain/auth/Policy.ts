@@ -178,7 +178,7 @@ const sameProject = (own: string, requested: string | undefined): Either.Either<
  * The environment a server key is bound to (null: every environment of its scope). People are
  * bound to no environment: their role decides (Access.ts).
  */
-const boundEnvironment = (caller: Caller): string | null =>
+export const boundEnvironment = (caller: Caller): string | null =>
   caller._tag === "GlobalServer" || caller._tag === "Person" ? null : caller.environment
 
 /**

@@ -1,0 +1,68 @@
+/**
+ * What a caller sees of a project's environment-specific data: everything for people and unbound
+ * keys; for a key bound to an environment, that environment only (the rule of
+ * Policy.authorizeEnvironmentRead, applied to answers that hold several environments). A flag
+ * keeps its shape with the other environments' configurations simply absent; records of another
+ * environment (a schedule, a change request, an audit entry, an event) are left out.
+ *
+ * `seen` is the environment the caller sees (`Policy.boundEnvironment`): null sees everything.
+ */
+import type { AuditEntry } from "../audit/AuditEntry.js"
+import { type ManagementEvent, managementEventOf } from "../audit/ManagementEvent.js"
+
+/** The environment a caller sees, or null for every one (Policy.boundEnvironment). */
+export type Seen = string | null
+
+/** A flag with only the configuration of `seen` (every configuration when null). */
+export const flagSeen = <F extends { readonly configs: ReadonlyArray<{ readonly environmentKey: string }> }>(seen: Seen, flag: F): F =>
+  seen === null ? flag : { ...flag, configs: flag.configs.filter((config) => config.environmentKey === seen) }
+
+/** Whether a record of one environment (a schedule, a change request) is seen. */
+export const recordSeen = (seen: Seen, record: { readonly environment: string }): boolean => seen === null || record.environment === seen
+
+type Loose = { readonly [key: string]: unknown }
+
+const asRecord = (value: unknown): Loose | null => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Loose) : null)
+
+/** Whether a state of the audit log (a flag, a schedule, a change request, a key...) belongs to another environment. */
+const ofAnotherEnvironment = (seen: string, state: unknown): boolean => {
+  const environment = asRecord(state)?.["environment"]
+  return typeof environment === "string" && environment !== seen
+}
+
+/** A state as `seen` sees it: a flag's other configurations left out; any other state as it is. */
+const stateSeen = (seen: string, state: unknown): unknown => {
+  const record = asRecord(state)
+  return record !== null && Array.isArray(record["configs"])
+    ? { ...record, configs: record["configs"].filter((config) => asRecord(config)?.["environmentKey"] === seen) }
+    : state
+}
+
+/**
+ * An audit entry as `seen` sees it, or undefined when it is another environment's: a write named
+ * to another environment, a flag write that changed only other environments' configurations (a
+ * flags-as-code apply, say), a schedule, change request or key of another environment. What
+ * remains shows flags with the seen environment's configuration only.
+ */
+export const auditEntrySeen = (seen: Seen, entry: AuditEntry): AuditEntry | undefined => {
+  if (seen === null) return entry
+  if (entry.environment !== undefined && entry.environment !== seen) return undefined
+  if (ofAnotherEnvironment(seen, entry.before) || ofAnotherEnvironment(seen, entry.after)) return undefined
+  const touched = managementEventOf(0, entry).environments
+  if (touched.length > 0 && !touched.includes(seen)) return undefined
+  return { ...entry, before: stateSeen(seen, entry.before), after: stateSeen(seen, entry.after) }
+}
+
+/**
+ * A management event as `seen` sees it, or undefined when it concerns other environments only:
+ * its environments and configuration versions narrowed to the seen one.
+ */
+export const eventSeen = (seen: Seen, event: ManagementEvent): ManagementEvent | undefined => {
+  if (seen === null) return event
+  if (event.environments.length > 0 && !event.environments.includes(seen)) return undefined
+  return {
+    ...event,
+    environments: event.environments.filter((environment) => environment === seen),
+    configVersions: Object.hasOwn(event.configVersions, seen) ? { [seen]: event.configVersions[seen]! } : {}
+  }
+}
