@@ -66,6 +66,28 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
     expect((await bound("POST", "/v1/projects/p1/flags/f/schedules", { environment: "production", at: "2999-01-01T09:00:00Z", targeting: targeting("production") })).status).toBe(201)
   })
 
+  it("changes nothing every environment serves: no flag deleted, no variations, no segment changed; an apply names only its own environment", async () => {
+    expect((await admin("POST", "/v1/projects/p1/segments", { key: "s", name: "S", conditions: [] })).status).toBe(201)
+    const before = (await admin("GET", "/v1/projects/p1/flags/f")).body as { version: number; variations: unknown }
+    refused(await bound("DELETE", "/v1/projects/p1/flags/f"), Messages.environmentMismatch)
+    refused(await bound("PATCH", "/v1/projects/p1/flags/f", { variations: [{ key: "a", value: "A2" }, { key: "b", value: "B" }] }), Messages.environmentMismatch)
+    refused(await bound("PATCH", "/v1/projects/p1/segments/s", { conditions: [{ attribute: "plan", operator: "in", values: ["x"] }] }), Messages.environmentMismatch)
+    refused(await bound("DELETE", "/v1/projects/p1/segments/s"), Messages.environmentMismatch)
+    const variations = [{ key: "a", value: "A" }, { key: "b", value: "B" }]
+    // Development's targeting as it is: the plan would change nothing, so a 200 would confirm the guess.
+    const guess = { key: "development", enabled: false, defaultVariationKey: "a", offVariationKey: "b" }
+    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations, environments: [guess] }] }), Messages.environmentMismatch)
+    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true&prune=true", { project: { id: "p1" }, flags: [] }), Messages.environmentMismatch)
+    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations: [{ key: "a", value: "A3" }, { key: "b", value: "B" }] }] }), Messages.environmentMismatch)
+    const after = (await admin("GET", "/v1/projects/p1/flags/f")).body as { version: number; variations: unknown }
+    expect({ version: after.version, variations: after.variations }).toEqual({ version: before.version, variations: before.variations })
+    expect(((await admin("GET", "/v1/projects/p1/segments/s")).body as { conditions: Array<unknown> }).conditions).toEqual([])
+    // Its name, a new flag and its own environment's targeting in a file: allowed.
+    expect((await bound("PATCH", "/v1/projects/p1/flags/f", { name: "Renamed by production" })).status).toBe(200)
+    const own = await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations, environments: [{ ...guess, key: "production" }] }] })
+    expect(own.status, JSON.stringify(own.body)).toBe(200)
+  })
+
   it("reads only its own environment's configuration where a read names one; no whole-project export", async () => {
     refused(await bound("GET", "/v1/projects/p1/flags/f/targeting?environment=development"), Messages.environmentMismatch)
     refused(await bound("GET", "/v1/projects/p1/export"), Messages.environmentMismatch)

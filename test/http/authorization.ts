@@ -251,6 +251,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "write",
     success: 204,
+    // Deleting a flag removes every environment's configuration: no bound key.
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "delete")).key}` })
   },
   {
@@ -273,6 +275,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "write",
     success: 200,
+    // A segment may be used by every environment's rules: a bound key neither changes nor deletes one.
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({
       method: "PATCH",
       path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "spatch")).key}`,
@@ -284,6 +288,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "write",
     success: 204,
+    boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "sdel")).key}` })
   },
   {

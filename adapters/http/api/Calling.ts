@@ -56,6 +56,9 @@ export const mayRead = (environment: string) => allowedBy((caller) => Policy.aut
 /** A read of every environment's configuration: no bound key (Policy.authorizeAllEnvironmentsRead). */
 export const mayReadAll = allowedBy((caller) => Policy.authorizeAllEnvironmentsRead(caller))
 
+/** A write of what every environment serves: no bound key (Policy.authorizeAllEnvironmentsWrite). */
+export const mayWriteAll = allowedBy((caller) => Policy.authorizeAllEnvironmentsWrite(caller))
+
 /**
  * The environment the caller sees (EnvironmentView.ts): null for people and unbound keys, else
  * the one its key is bound to. Answers holding several environments are narrowed to it.

@@ -1,7 +1,8 @@
 /**
  * Flags as code over HTTP. The apply reads its body itself (JSON, or YAML by its content type),
  * plans, checks that the caller may make every change of the plan (an environment needs manage,
- * a new project a global administrator, a key bound to an environment writes only that one), then
+ * a new project a global administrator, a key bound to an environment names and writes only that
+ * one and deletes no flag, changes no variations nor segments), then
  * applies exactly that plan (FlagsAsCode.apply refuses with 409 if the project moved meanwhile).
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
@@ -19,14 +20,34 @@ import { isYamlContentType } from "../shared/Body.js"
 import { inWords } from "../shared/Wording.js"
 import * as Errors from "../shared/Errors.js"
 import { FlagportApi } from "./Api.js"
-import { mapped, mayRead, mayReadAll, mayWrite } from "./Calling.js"
+import { mapped, mayRead, mayReadAll, mayWrite, mayWriteAll } from "./Calling.js"
 import { ManagementAccess } from "./Security.js"
 
 const MANAGE: Requirement = { _tag: "Project", permission: "manage" }
 const GLOBAL_ADMIN: Requirement = { _tag: "GlobalAdmin" }
 
-/** 403 (or a person's 404) unless the caller may make every change of the plan. */
-const mayApply = (plan: Plan) =>
+type Loose = { readonly [key: string]: unknown }
+const loose = (value: unknown): Loose | null => (typeof value === "object" && value !== null ? (value as Loose) : null)
+
+/** Whether a planned change changes what every environment serves: a flag deleted or given new variations, a segment changed or deleted. */
+const writesEveryEnvironment = (change: Plan["changes"][number]): boolean =>
+  (change.resource === "flag" && (change.action === "delete" ||
+    (change.action === "update" && JSON.stringify(loose(change.before)?.["variations"]) !== JSON.stringify(loose(change.after)?.["variations"])))) ||
+  (change.resource === "segment" && change.action !== "create")
+
+/**
+ * The environments a (valid) project file names: its own list and each flag's targeting. A key bound
+ * to another may not name them, even unchanged: an unchanged targeting plans nothing, so the plan
+ * would tell it that its guess of another environment's targeting was right.
+ */
+const environmentsNamed = (file: unknown): ReadonlyArray<string> => {
+  const keysOf = (list: unknown) => (Array.isArray(list) ? list.flatMap((item) => { const key = loose(item)?.["key"]; return typeof key === "string" ? [key] : [] }) : [])
+  const flags = loose(file)?.["flags"]
+  return [...new Set([...keysOf(loose(file)?.["environments"]), ...(Array.isArray(flags) ? flags.flatMap((flag) => keysOf(loose(flag)?.["environments"])) : [])])]
+}
+
+/** 403 (or a person's 404) unless the caller may make every change of the plan and read every environment the file names. */
+const mayApply = (plan: Plan, file: unknown) =>
   Effect.gen(function* () {
     const access = yield* ManagementAccess
     const require = (requirement: Requirement) =>
@@ -38,6 +59,8 @@ const mayApply = (plan: Plan) =>
     if (plan.changes.some((c) => c.resource === "environment")) yield* require(MANAGE)
     const written = new Set(plan.changes.flatMap((c) => (c.resource === "targeting" ? [c.environment!] : c.resource === "environment" && c.action === "update" ? [c.key] : [])))
     for (const environment of written) yield* mayWrite(environment)
+    for (const environment of environmentsNamed(file)) yield* mayRead(environment)
+    if (plan.changes.some(writesEveryEnvironment)) yield* mayWriteAll
   })
 
 /** A bad file's problems in words, as every 400 of the API says them (Wording.ts). */
@@ -76,7 +99,7 @@ export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", 
         const code = yield* FlagsAsCode
         const options = { prune: urlParams.prune === "true" }
         const plan = yield* mapped(code.plan(path.projectId, input, options).pipe(Effect.mapError(inWordsOf)))
-        yield* mayApply(plan)
+        yield* mayApply(plan, input)
         return yield* mapped(code.apply(path.projectId, input, { ...options, dryRun: urlParams.dryRun === "true", basedOn: plan }))
       }))
 )

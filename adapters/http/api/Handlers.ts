@@ -21,7 +21,7 @@ import { flagSeen } from "../../../src/domain/auth/EnvironmentView.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { FlagportApi } from "./Api.js"
-import { allowedBy, asEnvelopes, flagAsSeen, mapped, mayRead, mayWrite, seenEnvironment } from "./Calling.js"
+import { allowedBy, asEnvelopes, flagAsSeen, mapped, mayRead, mayWrite, mayWriteAll, seenEnvironment } from "./Calling.js"
 import { FlagsAsCodeLive, SchemasLive } from "./FlagsAsCodeHandlers.js"
 import { AuditLive } from "./AuditHandlers.js"
 import { ChangeRequestsLive } from "./ChangeRequestHandlers.js"
@@ -138,8 +138,10 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
               Effect.succeed(HttpServerResponse.setHeader(response, "etag", configEtagOf(config.environmentKey, config.version)))),
             config
           )))))
+    // New variations change what every environment serves; a deletion removes every configuration.
     .handle("patch", ({ headers, path, payload }) =>
       Effect.gen(function* () {
+        if (payload.variations !== undefined) yield* mayWriteAll
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
         return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag)
@@ -147,6 +149,7 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
     )
     .handle("remove", ({ headers, path }) =>
       Effect.gen(function* () {
+        yield* mayWriteAll
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
         yield* mapped(flags.remove(path.projectId, path.flagKey, options))
@@ -169,10 +172,11 @@ export const SegmentsLive = HttpApiBuilder.group(FlagportApi, "segments", (handl
       Effect.flatMap(Segments, (segments) => Effect.map(mapped(segments.list(path.projectId)), (data) => ({ data })))
     )
     .handle("get", ({ path }) => Effect.flatMap(Segments, (segments) => mapped(segments.get(path.projectId, path.segmentKey))))
+    // A segment may be used by the rules of every environment: a bound key neither changes nor deletes one.
     .handle("patch", ({ path, payload }) =>
-      Effect.flatMap(Segments, (segments) => mapped(segments.patch(path.projectId, path.segmentKey, payload)))
+      Effect.zipRight(mayWriteAll, Effect.flatMap(Segments, (segments) => mapped(segments.patch(path.projectId, path.segmentKey, payload))))
     )
-    .handle("remove", ({ path }) => Effect.flatMap(Segments, (segments) => mapped(segments.remove(path.projectId, path.segmentKey))))
+    .handle("remove", ({ path }) => Effect.zipRight(mayWriteAll, Effect.flatMap(Segments, (segments) => mapped(segments.remove(path.projectId, path.segmentKey)))))
 )
 
 export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>

@@ -203,6 +203,13 @@ export const authorizeAllEnvironmentsRead = (principal: Caller): Either.Either<v
   boundEnvironment(principal) === null ? Either.void : Either.left(new Forbidden({ message: Messages.environmentMismatch }))
 
 /**
+ * Writes that change what every environment serves at once (deleting a flag, replacing its
+ * variations, changing or deleting a segment the rules of every environment may use): unbound keys
+ * and people only, since a bound key writes only its own environment.
+ */
+export const authorizeAllEnvironmentsWrite = authorizeAllEnvironmentsRead
+
+/**
  * Making a key: never wider than the caller. A key bound to an environment makes only keys bound
  * to that same environment (an unbound one, or one bound elsewhere, would escape the binding).
  */
