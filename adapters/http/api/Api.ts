@@ -157,12 +157,12 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.setUrlParams(FlagListQuery).addSuccess(dataOf(FlagDoc)),
     "List flags",
-    "Every flag of the project with its configuration in each environment (each with `lastEvaluatedAt`). `status=stale` keeps only the stale flags: not evaluated in any environment for FLAGPORT_STALE_AFTER_DAYS (default 30) days, and older than that."
+    "Every flag of the project with its configuration in each environment (each with `lastEvaluatedAt`). `status=stale` keeps only the stale flags: not evaluated in any environment for FLAGPORT_STALE_AFTER_DAYS (default 30) days, and older than that. A key bound to an environment gets each flag with that environment's configuration only."
   ))
   .add(described(
     HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(FlagDoc),
     "Get a flag",
-    "One flag with its configuration in each environment. The `ETag` response header is the flag's version, for `If-Match` on a later write."
+    "One flag with its configuration in each environment (a key bound to an environment: that one's only). The `ETag` response header is the flag's version, for `If-Match` on a later write."
   ))
   .add(described(
     HttpApiEndpoint.patch("patch")`/v1/projects/${projectId}/flags/${flagKey}`
@@ -315,7 +315,7 @@ export class AuditGroup extends HttpApiGroup.make("audit")
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/audit`.setUrlParams(AuditQuery).addSuccess(AuditPageDoc),
     "Read a project's audit log",
-    "Every management write of the project (flags, targeting, segments, webhooks, environments, the project, its keys), newest first: who (`actor`: the API key, or `cli` for the command line), what (`action`, the event name, and `resource`), when, and the resource before and after as the API shows it (never a secret). Narrow it with `resourceType`, `resourceKey` and `environment`; page with `limit` (1-200, default 50) and `cursor` (the previous page's `nextCursor`)."
+    "Every management write of the project (flags, targeting, segments, webhooks, environments, the project, its keys), newest first: who (`actor`: the API key, or `cli` for the command line), what (`action`, the event name, and `resource`), when, and the resource before and after as the API shows it (never a secret). Narrow it with `resourceType`, `resourceKey` and `environment`; page with `limit` (1-200, default 50) and `cursor` (the previous page's `nextCursor`). A key bound to an environment reads the entries of that environment and of none, flags in them with that environment's configuration only (a page may then hold fewer than `limit`); `environment=` another is 403."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)
