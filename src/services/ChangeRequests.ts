@@ -92,7 +92,10 @@ export interface ChangeRequestsShape {
 
 export class ChangeRequests extends Context.Tag("@flagport/services/ChangeRequests")<ChangeRequests, ChangeRequestsShape>() {}
 
-/** The request as it is audited: as kept, approvals unjudged (the storage's version is its own). */
+/**
+ * The request as it is audited and sent to webhooks: as kept, approvals as given (the storage's
+ * version is its own). Whether each approval still counts is judged when an answer is made.
+ */
 const recordOf = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequestRecord => request
 
 type AuditedAction = "change_request.updated" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied"
@@ -183,7 +186,7 @@ export const make = Effect.gen(function* () {
       const event = EVENT_OF[action]
       return Option.some({
         value: shown,
-        ...(event === undefined ? {} : { events: [{ type: event, changeRequest: shown }] }),
+        ...(event === undefined ? {} : { events: [{ type: event, changeRequest: recordOf(after) }] }),
         audit: [{ action, resource: { type: "change_request", key: after.id }, environment: after.environment, before: recordOf(before), after: recordOf(after) }]
       } satisfies Writes.Recorded<ChangeRequest>)
     })
@@ -244,7 +247,7 @@ export const make = Effect.gen(function* () {
         Effect.zipRight(standing.shown(request)),
         Effect.map((shown) => ({
           value: shown,
-          events: [{ type: "change_request.opened", changeRequest: shown }],
+          events: [{ type: "change_request.opened", changeRequest: recordOf(request) }],
           audit: [{ action: "change_request.opened", resource: { type: "change_request", key: id }, environment: request.environment, before: null, after: recordOf(request) }]
         } satisfies Writes.Recorded<ChangeRequest>))
       )

@@ -8,7 +8,7 @@ import type { Flag } from "../domain/definitions/Flag.js"
 import { formatTimestamp } from "../domain/definitions/Ids.js"
 import type { ResourceNotFound } from "../domain/Errors.js"
 import { projectNotFound } from "../domain/NotFound.js"
-import type { ChangeRequest } from "../domain/changes/ChangeRequest.js"
+import type { ChangeRequestRecord } from "../domain/changes/ChangeRequest.js"
 import { type ChangeRequestEventType, type FlagEventType, makeChangeRequestEvent, makeFlagEvent } from "../domain/webhooks/Webhook.js"
 import type { AuditLog } from "../ports/AuditLog.js"
 import { type Change, ChangeFeed } from "../ports/ChangeFeed.js"
@@ -30,7 +30,7 @@ export interface FlagEventDraft {
 /** A change request's webhook event (opened, approved, rejected, applied); its id, project and time are the write's. */
 export interface ChangeRequestEventDraft {
   readonly type: ChangeRequestEventType
-  readonly changeRequest: ChangeRequest
+  readonly changeRequest: ChangeRequestRecord
 }
 
 /**

@@ -6,7 +6,9 @@
  * one, and the writes' answers) and counts again once restored; the apply agrees with what is shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
 import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
+import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
 import { asPerson, makePerson, type Person } from "../http/people.js"
@@ -92,6 +94,14 @@ describe.each(["sqlite", "postgres"] as const)("change requests: each answer say
     const third3 = await ok(as(third, "POST", `${CRS}/${approved.id}/approve`, { comment: "ok" }))
     expect(third3.countingApprovals).toBe(2)
     expect(standings(third3)).toEqual([[first.id, false, "demoted"], [second.id, true, null], [third.id, true, null]])
+    // Its webhook event carries the request as recorded: the approvals as given, nothing judged.
+    const outbox = await t.run(Effect.flatMap(EventOutbox, (events) => events.list("p1")))
+    const sent = outbox.map((e) => e.event).filter((e) => e.type === "change_request.approved" && "changeRequest" in e.data && e.data.changeRequest.id === approved.id)
+    expect(sent).toHaveLength(3)
+    const last = sent.at(-1)!.data as { changeRequest: Record<string, unknown> & { approvals: ReadonlyArray<object> } }
+    expect(last.changeRequest.approvals).toHaveLength(3)
+    expect(last.changeRequest).not.toHaveProperty("countingApprovals")
+    expect(last.changeRequest.approvals.every((a) => !("counts" in a))).toBe(true)
 
     // Made an admin again, the first approval counts again.
     await role(first, "admin")

@@ -265,10 +265,13 @@ describe("what tools need from the document", () => {
     const created = spec.webhooks["flag.created"].post
     expect(created.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/WebhookEvent" })
     expect(created.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"])
-    // A flag's event carries the flag, a change request's the request.
+    // A flag's event carries the flag, a change request's the request as recorded (approvals as
+    // given: whether each still counts is judged in the API's answers, never frozen into an event).
     const [flagData, requestData] = spec.components.schemas.WebhookEvent.properties.data.anyOf
     expect(flagData.properties.flag).toEqual({ $ref: "#/components/schemas/Flag" })
-    expect(requestData.properties.changeRequest).toEqual({ $ref: "#/components/schemas/ChangeRequest" })
+    expect(requestData.properties.changeRequest).toEqual({ $ref: "#/components/schemas/ChangeRequestRecord" })
+    expect(spec.components.schemas.ChangeRequestRecord.required).not.toContain("countingApprovals")
+    expect(spec.components.schemas.ChangeRequest.required).toContain("countingApprovals")
   })
 })
 

@@ -74,7 +74,10 @@ export const CountedApproval = Schema.Struct({
 }).annotations(documentName("CountedApproval"))
 export type CountedApproval = typeof CountedApproval.Type
 
-/** The request as it is kept (and audited): the approvals as given, none judged. */
+/**
+ * The request as it is kept, audited and sent to webhooks: the approvals as given, none judged (an
+ * event made then stays true; whether an approval still counts changes with people's roles).
+ */
 export const ChangeRequestRecord = Schema.Struct({
   id: Schema.String,
   projectId: Schema.String,
@@ -97,6 +100,9 @@ export const ChangeRequestRecord = Schema.Struct({
   appliedBy: Schema.NullOr(Actor),
   /** Why the scheduler could not apply it when due (null otherwise). */
   failure: Schema.NullOr(Schema.String)
+}).annotations({
+  ...documentName("ChangeRequestRecord"),
+  description: "A change request as it was recorded (webhook events): its approvals as given. Whether each still counts is in the API's answers (`ChangeRequest`)."
 })
 export type ChangeRequestRecord = typeof ChangeRequestRecord.Type
 

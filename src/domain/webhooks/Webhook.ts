@@ -1,5 +1,5 @@
 import * as Schema from "effect/Schema"
-import { ChangeRequest } from "../changes/ChangeRequest.js"
+import { ChangeRequestRecord } from "../changes/ChangeRequest.js"
 import { Flag } from "../definitions/Flag.js"
 import { Timestamp } from "../definitions/Ids.js"
 import { Text } from "../definitions/Text.js"
@@ -68,7 +68,7 @@ export const WebhookEvent = Schema.Struct({
       environment: Schema.optional(Schema.String)
     }),
     Schema.Struct({
-      changeRequest: ChangeRequest
+      changeRequest: ChangeRequestRecord
     })
   )
 }).annotations(documentName("WebhookEvent"))
@@ -103,7 +103,7 @@ export const makeChangeRequestEvent = (params: {
   readonly type: ChangeRequestEventType
   readonly projectId: string
   readonly occurredAt: string
-  readonly changeRequest: ChangeRequest
+  readonly changeRequest: ChangeRequestRecord
 }): WebhookEvent => ({
   id: params.id,
   type: params.type,
