@@ -17,10 +17,12 @@
  *
  * Routes: POST /v1/evaluate and GET /v1/flags/{flagKey}/eval. Rounds rotate the order of the three
  * rows so drift of the machine hits all of them. Target (issue 29): "on" within 10% of "off".
- * Prints a Markdown table: mean req/s per row, on / off ratios, worst p99.
+ * Prints a Markdown table: mean req/s per row, on / off ratios, worst p99; then (Linux) the server's
+ * CPU time per request over the measured runs, all its threads and its event loop alone, read
+ * from /proc: a figure that a loaded machine moves far less than it moves req/s.
  */
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -89,6 +91,16 @@ const scenarios = (clientKey: string, extra: Record<string, string>): Array<Scen
   }
 ]
 
+/** CPU seconds (user + system) of process `pid`, all threads and the main thread, from /proc (Linux; 100 ticks a second). */
+const cpuOf = (pid: number): { readonly all: number; readonly main: number } | undefined => {
+  const seconds = (path: string) => {
+    const fields = readFileSync(path, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  }
+  const stat = `/proc/${pid}/stat`
+  return existsSync(stat) ? { all: seconds(stat), main: seconds(`/proc/${pid}/task/${pid}/stat`) } : undefined
+}
+
 const load = (port: number, scenario: Scenario, duration: number) =>
   autocannon({
     url: `http://127.0.0.1:${port}${scenario.path}`,
@@ -114,9 +126,9 @@ const main = async () => {
     }, PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]) // its profile, written when it exits
     children.push(on.child)
     const rows = [
-      { name: "tracing off", port: off.info.port as number, scenarios: scenarios(off.info.clientKey as string, {}) },
-      { name: "tracing on, no traceparent", port: on.info.port as number, scenarios: scenarios(on.info.clientKey as string, {}) },
-      { name: "tracing on, traceparent", port: on.info.port as number, scenarios: scenarios(on.info.clientKey as string, { traceparent: TRACEPARENT }) }
+      { name: "tracing off", port: off.info.port as number, pid: off.child.pid!, scenarios: scenarios(off.info.clientKey as string, {}) },
+      { name: "tracing on, no traceparent", port: on.info.port as number, pid: on.child.pid!, scenarios: scenarios(on.info.clientKey as string, {}) },
+      { name: "tracing on, traceparent", port: on.info.port as number, pid: on.child.pid!, scenarios: scenarios(on.info.clientKey as string, { traceparent: TRACEPARENT }) }
     ]
     for (const row of rows) {
       for (const scenario of row.scenarios) {
@@ -128,9 +140,19 @@ const main = async () => {
         if (response.status !== 200) throw new Error(`${row.name} ${scenario.name}: ${response.status} ${await response.text()}`)
       }
     }
+    /** Per row and scenario: CPU seconds (all threads, main thread) and requests over the measured runs. */
+    const cpu = new Map<string, { all: number; main: number; requests: number }>()
     const rounds = await rotatingRounds(rows, ROUNDS, async (row, scenario) => {
       await load(row.port, scenario, 2) // warm-up
-      return load(row.port, scenario, DURATION)
+      const before = cpuOf(row.pid)
+      const result = await load(row.port, scenario, DURATION)
+      const after = cpuOf(row.pid)
+      if (before !== undefined && after !== undefined) {
+        const id = `${scenario.name}|${row.name}`
+        const sum = cpu.get(id) ?? { all: 0, main: 0, requests: 0 }
+        cpu.set(id, { all: sum.all + after.all - before.all, main: sum.main + after.main - before.main, requests: sum.requests + result.requests.total })
+      }
+      return result
     })
     console.log(machineLine())
     console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99)\n`)
@@ -142,6 +164,18 @@ const main = async () => {
       console.log(
         `| ${scenario.name} | ${Math.round(offRps!)} | ${Math.round(onRps!)} | ${Math.round(tracedRps!)} | ${(onRps! / offRps!).toFixed(3)} | ${(tracedRps! / offRps!).toFixed(3)} | ${offP} / ${onP} / ${tracedP} ms |`
       )
+    }
+    if (cpu.size > 0) {
+      const perRequest = (scenario: Scenario, row: (typeof rows)[number]) => {
+        const c = cpu.get(`${scenario.name}|${row.name}`)! // scenarios differ per row (keys, headers) by value, not by name
+        return `${(c.all * 1e6 / c.requests).toFixed(1)} / ${(c.main * 1e6 / c.requests).toFixed(1)}`
+      }
+      console.log("\nServer CPU per request, µs (all threads / event loop), over the measured runs:\n")
+      console.log(`| route | ${rows.map((row) => row.name).join(" | ")} |`)
+      console.log(`|---|${rows.map(() => "---").join("|")}|`)
+      for (const scenario of rows[0]!.scenarios) {
+        console.log(`| ${scenario.name} | ${rows.map((row) => perRequest(scenario, row)).join(" | ")} |`)
+      }
     }
   } finally {
     for (const child of children) child.kill("SIGTERM")
