@@ -42,9 +42,10 @@ export interface LaneSpans {
   readonly start: (route: number, traceId: string, parentId: string, parentSampled: boolean) => ServerSpan
   /** Spans dropped because the worker was behind or its queue full. */
   readonly dropped: () => number
-  /** Posts what is batched and waits until the worker has exported everything (`close`: then ends it). */
+  /** Posts what is batched and waits until the worker has exported everything. */
   readonly flush: () => Promise<void>
-  readonly close: () => Promise<void>
+  /** Flushes (waiting at most `timeoutMs`, default 5000) and ends the worker. */
+  readonly close: (timeoutMs?: number) => Promise<void>
 }
 
 /**
@@ -183,7 +184,8 @@ export const startLaneSpans = async (options: LaneSpanOptions): Promise<LaneSpan
     transferList: [channel.port2]
   })
   const replies = channel.port1
-  const batcher = new Batcher(worker, counts, options.batchSize ?? 256, options.delayMs ?? 200, maxQueueSize)
+  // A batch never larger than the bound, which would refuse it whole.
+  const batcher = new Batcher(worker, counts, Math.min(options.batchSize ?? 256, maxQueueSize), options.delayMs ?? 200, maxQueueSize)
   const flushes = new Map<number, () => void>()
   let nextFlush = 0
   let failure: Error | undefined
@@ -245,11 +247,15 @@ export const startLaneSpans = async (options: LaneSpanOptions): Promise<LaneSpan
     start: (route, traceId, parentId, parentSampled) => new LaneSpan(batcher, route, traceId, parentId, parentSampled),
     dropped: () => batcher.dropped + Atomics.load(counts, 1),
     flush: () => flushWorker(false),
-    close: () =>
-      closed ??= flushWorker(true).then(async () => {
+    close: (timeoutMs = 5000) =>
+      closed ??= (async () => {
+        // An export still hanging (a collector that does not answer) is given up after the timeout.
+        let timer: ReturnType<typeof setTimeout> | undefined
+        await Promise.race([flushWorker(true), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))])
+        clearTimeout(timer)
         batcher.dead = true
         replies.close()
         await worker.terminate()
-      })
+      })()
   }
 }

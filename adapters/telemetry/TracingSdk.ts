@@ -19,6 +19,7 @@ import {
 } from "@opentelemetry/sdk-trace-base"
 import * as OtelApi from "@opentelemetry/api"
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -130,7 +131,7 @@ const plainAttributes = (attributes: OtelApi.Attributes): Record<string, string 
   return plain
 }
 
-const SHUTDOWN_TIMEOUT = "5 seconds"
+const SHUTDOWN_TIMEOUT = Duration.seconds(5)
 
 export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
   Layer.unwrapEffect(
@@ -158,7 +159,7 @@ export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
                 scope: { name: String(attributes[ATTR_SERVICE_NAME]), version: attributes[ATTR_SERVICE_VERSION] === undefined ? undefined : String(attributes[ATTR_SERVICE_VERSION]) }
               })
             ),
-            (lane) => Effect.promise(() => lane.close()).pipe(Effect.timeoutOption(SHUTDOWN_TIMEOUT))
+            (lane) => Effect.promise(() => lane.close(Duration.toMillis(SHUTDOWN_TIMEOUT)))
           )
           return ActiveTracing.of({ tracer, serverSpans: serverSpansOf(lane, sampled) })
         })

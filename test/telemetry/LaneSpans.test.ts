@@ -4,6 +4,8 @@
  * at most OTEL_BSP_MAX_EXPORT_BATCH_SIZE spans; `close` flushes; and past its bound it drops and
  * counts, never holding more than the bound.
  */
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { startLaneSpans } from "../../adapters/telemetry/LaneSpans.js"
 import { listen, spansOf } from "./otlp.js"
@@ -67,5 +69,44 @@ describe("lane spans' worker", () => {
       return n
     }
     expect(collector.received.reduce((n, r) => n + count(r.body), 0)).toBe(50)
+  })
+
+  it("with a queue bound under its batch size, exports up to the bound", async () => {
+    const collector = await listen()
+    cleanups.push(collector.close)
+    const lane = await startLaneSpans({
+      url: `${collector.url}/v1/traces`,
+      protocol: "http/json",
+      resource: { "service.name": "lane-test" },
+      scope: { name: "lane-test" },
+      maxQueueSize: 40
+    })
+    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    // 100 in one turn: one bound's worth goes, the rest is dropped (a batch larger than the bound would have been dropped whole).
+    for (let n = 1; n <= 100; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(200)
+    await lane.close()
+    const exported = spansOf(collector.received).length
+    expect(exported).toBeGreaterThanOrEqual(40)
+    expect(exported + lane.dropped()).toBe(100)
+  })
+
+  it("closing gives up on a collector that does not answer, after its timeout", async () => {
+    const silent = createServer(() => undefined) // takes the request, never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
+    cleanups.push(() => new Promise<void>((resolve) => {
+      silent.closeAllConnections()
+      silent.close(() => resolve())
+    }))
+    const lane = await startLaneSpans({
+      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`,
+      protocol: "http/protobuf",
+      resource: { "service.name": "lane-test" },
+      scope: { name: "lane-test" }
+    })
+    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    lane.start(route, traceId(1), "00f067aa0ba902b7", true).end(200)
+    const started = Date.now()
+    await lane.close(300)
+    expect(Date.now() - started).toBeLessThan(3_000)
   })
 })
