@@ -57,10 +57,13 @@ describe("lane spans' worker", () => {
       scheduledDelayMillis: 60_000
     })
     const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
-    // All in one turn: the worker takes none before the bound is reached.
-    for (let n = 1; n <= 500; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(200)
+    // All in one turn, far faster than exports of 50 spans go out one at a time: the worker (on its
+    // own thread) takes some while the loop runs, so how many are dropped varies; that each span is
+    // either exported or counted as dropped does not.
+    for (let n = 1; n <= 2000; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(200)
     await lane.close()
-    expect(lane.dropped()).toBe(450)
+    const dropped = lane.dropped()
+    expect(dropped).toBeGreaterThan(0)
     // Each exported span names its route once.
     const name = Buffer.from("GET /v1/config")
     const count = (body: Buffer) => {
@@ -68,7 +71,9 @@ describe("lane spans' worker", () => {
       for (let at = body.indexOf(name); at !== -1; at = body.indexOf(name, at + 1)) n++
       return n
     }
-    expect(collector.received.reduce((n, r) => n + count(r.body), 0)).toBe(50)
+    const exported = collector.received.reduce((n, r) => n + count(r.body), 0)
+    expect(exported).toBeGreaterThanOrEqual(50)
+    expect(exported + dropped).toBe(2000)
   })
 
   it("with a queue bound under its batch size, exports up to the bound", async () => {
