@@ -104,7 +104,10 @@ class Generator {
       case "TupleType":
         return ast.elements.length === 0 && ast.rest.length === 1 ? this.array(this.emit(ast.rest[0]!.type)) : { fn: this.ref(slow(ast)) }
       case "TypeLiteral":
-        return ast.indexSignatures.length === 0 ? this.struct(ast) : { fn: this.ref(slow(ast)) }
+        // `__proto__` read or written as a property would be the object's prototype: left to Effect.
+        return ast.indexSignatures.length === 0 && ast.propertySignatures.every((ps) => ps.name !== "__proto__")
+          ? this.struct(ast)
+          : { fn: this.ref(slow(ast)) }
       case "Refinement":
         return this.refinement(ast)
       case "Transformation":

@@ -82,6 +82,30 @@ describe("CompiledDecoder", () => {
     }
   })
 
+  it("names that are not identifiers: quotes, backslashes, digits, spaces, symbols, __proto__", () => {
+    const symbol = Symbol.for("flagport/test")
+    const Odd = Schema.Struct({
+      'a"b': Schema.String,
+      "c\\d": Schema.Number,
+      "0": Schema.Boolean,
+      "x y": Schema.optional(Schema.String),
+      [symbol]: Schema.String
+    })
+    const input = { 'a"b': "q", "c\\d": 1, "0": true, [symbol]: "s" }
+    expect(compile(Odd)(input)).toStrictEqual(input)
+    // A struct answered as it came (no copy) when every property decodes to itself.
+    const plain = { 'a"b': "q", "0": true }
+    expect(compile(Schema.Struct({ 'a"b': Schema.String, "0": Schema.Boolean }))(plain)).toBe(plain)
+    for (const value of [input, { ...input, "x y": "z" }, { ...input, "x y": 2 }, { ...input, "0": "yes" }, { ...input, extra: 1 }, { 'a"b': "q" }]) {
+      agrees(Odd, value)
+    }
+    const WithProto = Schema.Struct({ key: Schema.String, __proto__: Schema.optional(Schema.String) })
+    for (const text of ['{"key":"k","__proto__":"p"}', '{"key":"k"}', '{"key":"k","__proto__":{"polluted":true}}']) {
+      agrees(WithProto, JSON.parse(text))
+    }
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
+  })
+
   it("drops properties the schema does not name, as Schema does, and leaves the input alone", () => {
     const input = JSON.parse('[{"flagKey":"a","variationKey":"on","extra":1}]') as unknown
     agrees(Schema.Array(Prerequisite), input)
