@@ -9,7 +9,8 @@ import * as AST from "effect/SchemaAST"
  * calling each other through one shared call site still costs twice what parsing the JSON does.
  * Generated code checks each property inline (`typeof v === "string"`), one function per struct.
  * The compiled function gives the same value as `Schema.decodeUnknownEither` for valid input
- * (property-tested against it, test/adapters/CompiledDecoder.test.ts) and `Invalid` otherwise; the
+ * (property-tested against it, test/adapters/CompiledDecoder.test.ts; one exception, in `struct`:
+ * symbol keys the schema does not name are kept) and `Invalid` otherwise; the
  * caller then asks Effect's decoder for the issue. AST nodes it does not know are handed to
  * Effect's decoder. docs/decisions.md says why this is not a library.
  */
@@ -155,19 +156,27 @@ class Generator {
       emitted: this.emit(ps.type),
       i
     }))
+    // The input is answered as it came only when every key `for...in` lists is one the schema
+    // names. Symbol keys it does not name are not looked for (rows and JSON have none): an input
+    // with such a key keeps it, where Effect's decoder would drop it.
+    const names = ast.propertySignatures.flatMap((ps) => (typeof ps.name === "string" ? [ps.name] : []))
+    const named = names.length <= 8 ? (k: string) => (names.length === 0 ? "false" : names.map((n) => `${k} === ${JSON.stringify(n)}`).join(" || ")) : ((set: string) => (k: string) => `${set}.has(${k})`)(this.ref(new Set(names)))
     return this.define((name) => {
       const decodeEach = properties.map(({ emitted, i, key, optional }) => {
         const decode = `${this.decodeInto(emitted, `raw${i}`, `value${i}`)}${"check" in emitted ? "" : ` if (value${i} !== raw${i}) changed = true;`}`
         return optional
-          ? `const has${i} = hasOwn.call(x, ${key}); let v${i}; if (has${i}) { present++; const raw${i} = x[${key}]; ${decode} v${i} = value${i} }`
-          : `const has${i} = hasOwn.call(x, ${key}); if (has${i}) present++; else changed = true; const raw${i} = x[${key}]; ${decode} const v${i} = value${i};`
+          ? `const has${i} = hasOwn.call(x, ${key}); let v${i}; if (has${i}) { const raw${i} = x[${key}]; ${decode} v${i} = value${i} }`
+          : `const has${i} = hasOwn.call(x, ${key}); if (!has${i}) changed = true; const raw${i} = x[${key}]; ${decode} const v${i} = value${i};`
       })
       const build = properties.map(({ i, key, optional }) => (optional ? `if (has${i}) out[${key}] = v${i};` : `out[${key}] = v${i};`))
       return `function ${name}(x) {
         if (typeof x !== "object" || x === null || Array.isArray(x)) return Invalid
-        let present = 0, changed = false
+        let changed = false
         ${decodeEach.join("\n")}
-        if (!changed) { let count = 0; for (const _ in x) count++; if (count === present) return x }
+        if (!changed) {
+          for (const k in x) if (!(${named("k")})) { changed = true; break }
+          if (!changed) return x
+        }
         const out = {}
         ${build.join(" ")}
         return out
