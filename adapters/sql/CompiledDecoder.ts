@@ -47,6 +47,27 @@ const literalSource = (value: AST.LiteralValue): string | undefined =>
     ? JSON.stringify(value)
     : undefined
 
+/**
+ * Whether Effect's union decoder would pick `member` by a literal-valued property (as its
+ * `getLiterals` does; a node it may look through and this file cannot is counted as such).
+ */
+const hasLiteralKeys = (member: AST.AST): boolean => {
+  switch (member._tag) {
+    case "TypeLiteral":
+      return member.propertySignatures.some((ps) => !ps.isOptional && AST.isLiteral(AST.encodedAST(ps.type)))
+    case "TupleType":
+      return member.elements.some((element) => !element.isOptional && AST.isLiteral(AST.encodedAST(element.type)))
+    case "Refinement":
+    case "Transformation":
+      return hasLiteralKeys(member.from)
+    case "Declaration":
+    case "Suspend":
+      return true
+    default:
+      return false
+  }
+}
+
 class Generator {
   readonly functions: Array<string> = []
   readonly refs: Array<unknown> = []
@@ -119,8 +140,12 @@ class Generator {
   }
 
   private union(ast: AST.Union): Emitted {
+    // Effect tries first the members a literal-valued property picks out, then the others in
+    // order; this file tries all in order, so such unions are left to Effect.
+    if (ast.types.some(hasLiteralKeys)) return { fn: this.ref(slow(ast)) }
     const literals = ast.types.filter(AST.isLiteral)
-    if (literals.length === ast.types.length) {
+    // A Set finds NaN, which no literal equals (`===`): such unions compare member by member below.
+    if (literals.length === ast.types.length && !literals.some((t) => Number.isNaN(t.literal))) {
       const members = new Set<unknown>(literals.map((t) => t.literal))
       const set = this.ref(members)
       return { check: (x) => `${set}.has(${x})` }

@@ -106,6 +106,19 @@ describe("CompiledDecoder", () => {
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
   })
 
+  it("unions Effect decodes in its own order, NaN literals and other shapes agree", () => {
+    const Tagged = Schema.Union(
+      Schema.Struct({ a: Schema.NumberFromString }),
+      Schema.Struct({ type: Schema.Literal("t"), a: Schema.String })
+    )
+    for (const value of [{ type: "t", a: "1" }, { a: "1" }, { type: "u", a: "1" }, { type: "t", a: 1 }, "t", null]) agrees(Tagged, value)
+    expect(compile(Tagged)({ type: "t", a: "1" })).toStrictEqual({ type: "t", a: "1" })
+    const WithNaN = Schema.Literal(Number.NaN, 1)
+    for (const value of [Number.NaN, 1, 2, "1"]) agrees(WithNaN, value)
+    const Pair = Schema.Union(Schema.Tuple(Schema.Literal("n"), Schema.NumberFromString), Schema.Tuple(Schema.String, Schema.String))
+    for (const value of [["n", "2"], ["m", "2"], ["n", "x"], []]) agrees(Pair, value)
+  })
+
   it("drops properties the schema does not name, as Schema does, and leaves the input alone", () => {
     const input = JSON.parse('[{"flagKey":"a","variationKey":"on","extra":1}]') as unknown
     agrees(Schema.Array(Prerequisite), input)
