@@ -1,7 +1,8 @@
 /**
  * A server key bound to an environment cannot escape it, through a real server on SQLite and
  * PostgreSQL: it makes or revokes no key wider than itself (unbound, or bound elsewhere) and writes only its
- * own environment's configuration (targeting, a schedule for it; no copy, whose source it may not read), reads only its own
+ * own environment's configuration (targeting, a schedule for it; no copy, whose source it may not read; no flag,
+ * segment or environment made or deleted, no variations changed), reads only its own
  * where a read names one (targeting, the OpenFeature manifest) and exports no whole project. A refusal
  * changes nothing; the same writes in its own environment succeed.
  */
@@ -66,24 +67,34 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
     expect((await bound("POST", "/v1/projects/p1/flags/f/schedules", { environment: "production", at: "2999-01-01T09:00:00Z", targeting: targeting("production") })).status).toBe(201)
   })
 
-  it("changes nothing every environment serves: no flag deleted, no variations, no segment changed; an apply names only its own environment", async () => {
+  it("changes nothing every environment serves: no flag, segment or environment made or deleted, no variations changed; an apply names only its own environment", async () => {
+    const everyEnvironment = Messages.boundKeyWritesEveryEnvironment("production")
     expect((await admin("POST", "/v1/projects/p1/segments", { key: "s", name: "S", conditions: [] })).status).toBe(201)
     const before = (await admin("GET", "/v1/projects/p1/flags/f")).body as { version: number; variations: unknown }
-    refused(await bound("DELETE", "/v1/projects/p1/flags/f"), Messages.environmentMismatch)
-    refused(await bound("PATCH", "/v1/projects/p1/flags/f", { variations: [{ key: "a", value: "A2" }, { key: "b", value: "B" }] }), Messages.environmentMismatch)
-    refused(await bound("PATCH", "/v1/projects/p1/segments/s", { conditions: [{ attribute: "plan", operator: "in", values: ["x"] }] }), Messages.environmentMismatch)
-    refused(await bound("DELETE", "/v1/projects/p1/segments/s"), Messages.environmentMismatch)
     const variations = [{ key: "a", value: "A" }, { key: "b", value: "B" }]
+    refused(await bound("DELETE", "/v1/projects/p1/flags/f"), everyEnvironment)
+    refused(await bound("PATCH", "/v1/projects/p1/flags/f", { variations: [{ key: "a", value: "A2" }, { key: "b", value: "B" }] }), everyEnvironment)
+    refused(await bound("PATCH", "/v1/projects/p1/segments/s", { conditions: [{ attribute: "plan", operator: "in", values: ["x"] }] }), everyEnvironment)
+    refused(await bound("DELETE", "/v1/projects/p1/segments/s"), everyEnvironment)
+    refused(await bound("POST", "/v1/projects/p1/flags", { key: "made-by-bound", type: "string", variations }), everyEnvironment)
+    refused(await bound("POST", "/v1/projects/p1/segments", { key: "made-by-bound", name: "S", conditions: [] }), everyEnvironment)
+    refused(await bound("POST", "/v1/projects/p1/environments", { key: "qa", name: "QA" }), everyEnvironment)
+    expect((await admin("GET", "/v1/projects/p1/flags/made-by-bound")).status).toBe(404)
+    expect((await admin("GET", "/v1/projects/p1/segments/made-by-bound")).status).toBe(404)
+    expect(((await admin("GET", "/v1/projects/p1/environments")).body as { data: Array<{ key: string }> }).data.map((e) => e.key)).not.toContain("qa")
     // Development's targeting as it is: the plan would change nothing, so a 200 would confirm the guess.
     const guess = { key: "development", enabled: false, defaultVariationKey: "a", offVariationKey: "b" }
     refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations, environments: [guess] }] }), Messages.environmentMismatch)
-    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true&prune=true", { project: { id: "p1" }, flags: [] }), Messages.environmentMismatch)
-    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations: [{ key: "a", value: "A3" }, { key: "b", value: "B" }] }] }), Messages.environmentMismatch)
+    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true&prune=true", { project: { id: "p1" }, flags: [] }), everyEnvironment)
+    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations: [{ key: "a", value: "A3" }, { key: "b", value: "B" }] }] }), everyEnvironment)
+    refused(await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations }, { key: "new", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }] }), everyEnvironment)
     const after = (await admin("GET", "/v1/projects/p1/flags/f")).body as { version: number; variations: unknown }
     expect({ version: after.version, variations: after.variations }).toEqual({ version: before.version, variations: before.variations })
     expect(((await admin("GET", "/v1/projects/p1/segments/s")).body as { conditions: Array<unknown> }).conditions).toEqual([])
-    // Its name, a new flag and its own environment's targeting in a file: allowed.
-    expect((await bound("PATCH", "/v1/projects/p1/flags/f", { name: "Renamed by production" })).status).toBe(200)
+    // Its name, the variations sent back as they are (keys in another order), and its own environment's targeting in a file: allowed.
+    const renamed = await bound("PATCH", "/v1/projects/p1/flags/f", { name: "Renamed by production", variations: [{ value: "A", key: "a" }, { key: "b", value: "B" }] })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+    expect((renamed.body as { variations: unknown }).variations).toEqual(before.variations)
     const own = await bound("POST", "/v1/projects/p1/apply?dryRun=true", { project: { id: "p1" }, flags: [{ key: "f", type: "string", variations, environments: [{ ...guess, key: "production" }] }] })
     expect(own.status, JSON.stringify(own.body)).toBe(200)
   })

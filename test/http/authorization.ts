@@ -152,6 +152,9 @@ const freshChangeRequest = async (t: TestServer, n: number) => {
   return `/v1/projects/p1/change-requests/${opened.id}`
 }
 
+/** A write of what every environment serves (Policy.authorizeAllEnvironmentsWrite): no key bound to one. */
+const EVERY_ENVIRONMENT = forbidden(Messages.boundKeyWritesEveryEnvironment("production"))
+
 /** A webhook receives every environment's changes: a key bound to one environment has none. */
 const WEBHOOKS_OF_ALL = forbidden(Messages.environmentMismatch)
 
@@ -178,6 +181,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 201,
+    // A new environment: one the key bound to production could neither read nor write.
+    boundServer: EVERY_ENVIRONMENT,
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/environments", body: { key: `env-${n}`, name: "Env" } })
   },
   {
@@ -204,6 +209,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "write",
     success: 201,
+    // A new flag has a configuration in every environment.
+    boundServer: EVERY_ENVIRONMENT,
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/flags", body: flagBody(`created-${n}`) })
   },
   { name: "GET /v1/projects/{p}/flags", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags" }) },
@@ -252,7 +259,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "write",
     success: 204,
     // Deleting a flag removes every environment's configuration: no bound key.
-    boundServer: forbidden(Messages.environmentMismatch),
+    boundServer: EVERY_ENVIRONMENT,
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "delete")).key}` })
   },
   {
@@ -260,6 +267,8 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "write",
     success: 201,
+    // A segment may be used by every environment's rules.
+    boundServer: EVERY_ENVIRONMENT,
     prepare: async (_t, n) => ({ method: "POST", path: "/v1/projects/p1/segments", body: { key: `seg-${n}`, name: "S", conditions: [] } })
   },
   { name: "GET /v1/projects/{p}/segments", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/segments" }) },
@@ -276,7 +285,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "write",
     success: 200,
     // A segment may be used by every environment's rules: a bound key neither changes nor deletes one.
-    boundServer: forbidden(Messages.environmentMismatch),
+    boundServer: EVERY_ENVIRONMENT,
     prepare: async (t, n) => ({
       method: "PATCH",
       path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "spatch")).key}`,
@@ -288,7 +297,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "write",
     success: 204,
-    boundServer: forbidden(Messages.environmentMismatch),
+    boundServer: EVERY_ENVIRONMENT,
     prepare: async (t, n) => ({ method: "DELETE", path: `/v1/projects/p1/segments/${(await freshSegment(t, n, "sdel")).key}` })
   },
   {

@@ -2,7 +2,7 @@
  * Flags as code over HTTP. The apply reads its body itself (JSON, or YAML by its content type),
  * plans, checks that the caller may make every change of the plan (an environment needs manage,
  * a new project a global administrator, a key bound to an environment names and writes only that
- * one and deletes no flag, changes no variations nor segments), then
+ * one, creates and deletes no flag, changes no variations, writes no segment), then
  * applies exactly that plan (FlagsAsCode.apply refuses with 409 if the project moved meanwhile).
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
@@ -13,6 +13,7 @@ import { parseFile } from "../../../src/domain/ascode/FileText.js"
 import type { Plan } from "../../../src/domain/ascode/Plan.js"
 import { projectFileJsonSchema } from "../../../src/domain/ascode/ProjectFileSchema.js"
 import { authorizeCaller } from "../../../src/domain/auth/Access.js"
+import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { Requirement } from "../../../src/domain/auth/Permissions.js"
 import { InvalidRequest } from "../../../src/domain/Errors.js"
 import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
@@ -20,7 +21,7 @@ import { isYamlContentType } from "../shared/Body.js"
 import { inWords } from "../shared/Wording.js"
 import * as Errors from "../shared/Errors.js"
 import { FlagportApi } from "./Api.js"
-import { mapped, mayRead, mayReadAll, mayWrite, mayWriteAll } from "./Calling.js"
+import { allowedBy, mapped, mayRead, mayReadAll, mayWrite, mayWriteAll } from "./Calling.js"
 import { ManagementAccess } from "./Security.js"
 
 const MANAGE: Requirement = { _tag: "Project", permission: "manage" }
@@ -29,11 +30,13 @@ const GLOBAL_ADMIN: Requirement = { _tag: "GlobalAdmin" }
 type Loose = { readonly [key: string]: unknown }
 const loose = (value: unknown): Loose | null => (typeof value === "object" && value !== null ? (value as Loose) : null)
 
-/** Whether a planned change changes what every environment serves: a flag deleted or given new variations, a segment changed or deleted. */
+/**
+ * Whether a planned change writes what every environment serves: a flag created (a configuration in
+ * every environment) or deleted, a segment created, changed or deleted. A flag's changed variations
+ * are decided by Policy.authorizeVariationsWrite, the rule of a PATCH.
+ */
 const writesEveryEnvironment = (change: Plan["changes"][number]): boolean =>
-  (change.resource === "flag" && (change.action === "delete" ||
-    (change.action === "update" && JSON.stringify(loose(change.before)?.["variations"]) !== JSON.stringify(loose(change.after)?.["variations"])))) ||
-  (change.resource === "segment" && change.action !== "create")
+  (change.resource === "flag" && change.action !== "update") || change.resource === "segment"
 
 /**
  * The environments a (valid) project file names: its own list and each flag's targeting. A key bound
@@ -61,6 +64,11 @@ const mayApply = (plan: Plan, file: unknown) =>
     for (const environment of written) yield* mayWrite(environment)
     for (const environment of environmentsNamed(file)) yield* mayRead(environment)
     if (plan.changes.some(writesEveryEnvironment)) yield* mayWriteAll
+    for (const change of plan.changes) {
+      if (change.resource === "flag" && change.action === "update") {
+        yield* allowedBy((caller) => Policy.authorizeVariationsWrite(caller, loose(change.before)?.["variations"], loose(change.after)?.["variations"]))
+      }
+    }
   })
 
 /** A bad file's problems in words, as every 400 of the API says them (Wording.ts). */

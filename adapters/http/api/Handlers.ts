@@ -18,6 +18,7 @@ import { Projects } from "../../../src/services/Projects.js"
 import { Segments } from "../../../src/services/Segments.js"
 import { Insights } from "../../../src/services/Insights.js"
 import { flagSeen } from "../../../src/domain/auth/EnvironmentView.js"
+import type { PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
 import { FlagportApi } from "./Api.js"
@@ -70,6 +71,20 @@ const ifMatchOf = (headers: { readonly "if-match"?: string | undefined }, target
   return Effect.succeed<FlagWriteOptions>({ ifMatchConfig: { environment: parsed.environment, version: parsed.version } })
 }
 
+/**
+ * A flag PATCH as a bound key may make it (Policy.authorizeVariationsWrite): variations identical to
+ * the flag's are allowed and left out of the write, so a concurrent change of them is never undone;
+ * changed ones are refused. Unbound callers' patches pass as they are (without a read).
+ */
+const boundVariationsChecked = (projectId: string, flagKey: string, payload: PatchFlagInput) =>
+  Effect.gen(function* () {
+    if (payload.variations === undefined || (yield* seenEnvironment) === null) return payload
+    const current = yield* Effect.flatMap(Flags, (flags) => mapped(flags.get(projectId, flagKey)))
+    yield* allowedBy((caller) => Policy.authorizeVariationsWrite(caller, current.variations, payload.variations))
+    const { variations: _same, ...rest } = payload
+    return rest
+  })
+
 /** 403 unless the caller may make a key bound to `environment` (Policy.authorizeKeyCreation: never wider than itself). */
 const keyMayBeMade = (environment: string | null) => allowedBy((caller) => Policy.authorizeKeyCreation(caller, environment))
 
@@ -96,7 +111,8 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
     .handle("list", ({ path }) =>
       Effect.flatMap(Environments, (envs) => Effect.map(mapped(envs.list(path.projectId)), (data) => ({ data })))
     )
-    .handle("create", ({ path, payload }) => Effect.flatMap(Environments, (envs) => mapped(envs.create(path.projectId, payload))))
+    // A new environment is one the bound key could neither read nor write: no bound key makes one.
+    .handle("create", ({ path, payload }) => Effect.zipRight(mayWriteAll, Effect.flatMap(Environments, (envs) => mapped(envs.create(path.projectId, payload)))))
     .handle("update", ({ path, payload }) =>
       Effect.zipRight(
         mayWrite(path.environmentKey),
@@ -117,8 +133,9 @@ export const EnvironmentsLive = HttpApiBuilder.group(FlagportApi, "environments"
 
 export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =>
   handlers
+    // A new flag has a configuration in every environment (which a bound key could then not delete).
     .handle("create", ({ path, payload }) =>
-      Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), withEtag))
+      Effect.zipRight(mayWriteAll, Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), withEtag)))
     )
     .handle("list", ({ path, urlParams }) =>
       Effect.gen(function* () {
@@ -138,13 +155,13 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
               Effect.succeed(HttpServerResponse.setHeader(response, "etag", configEtagOf(config.environmentKey, config.version)))),
             config
           )))))
-    // New variations change what every environment serves; a deletion removes every configuration.
+    // Changed variations change what every environment serves; a deletion removes every configuration.
     .handle("patch", ({ headers, path, payload }) =>
       Effect.gen(function* () {
-        if (payload.variations !== undefined) yield* mayWriteAll
         const options = yield* ifMatchOf(headers)
         const flags = yield* Flags
-        return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, payload, options)), withEtag)
+        const written = yield* boundVariationsChecked(path.projectId, path.flagKey, payload)
+        return yield* Effect.flatMap(mapped(flags.patch(path.projectId, path.flagKey, written, options)), withEtag)
       })
     )
     .handle("remove", ({ headers, path }) =>
@@ -167,12 +184,12 @@ export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =
 
 export const SegmentsLive = HttpApiBuilder.group(FlagportApi, "segments", (handlers) =>
   handlers
-    .handle("create", ({ path, payload }) => Effect.flatMap(Segments, (segments) => mapped(segments.create(path.projectId, payload))))
+    // A segment may be used by the rules of every environment: a bound key makes, changes and deletes none.
+    .handle("create", ({ path, payload }) => Effect.zipRight(mayWriteAll, Effect.flatMap(Segments, (segments) => mapped(segments.create(path.projectId, payload)))))
     .handle("list", ({ path }) =>
       Effect.flatMap(Segments, (segments) => Effect.map(mapped(segments.list(path.projectId)), (data) => ({ data })))
     )
     .handle("get", ({ path }) => Effect.flatMap(Segments, (segments) => mapped(segments.get(path.projectId, path.segmentKey))))
-    // A segment may be used by the rules of every environment: a bound key neither changes nor deletes one.
     .handle("patch", ({ path, payload }) =>
       Effect.zipRight(mayWriteAll, Effect.flatMap(Segments, (segments) => mapped(segments.patch(path.projectId, path.segmentKey, payload))))
     )

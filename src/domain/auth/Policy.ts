@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import type { ApiKey, Principal } from "./ApiKey.js"
 import type { Caller } from "./Caller.js"
 import { Forbidden, InvalidRequest, Unauthenticated } from "../Errors.js"
+import { sameJson } from "../definitions/ConfigVersion.js"
 
 /** Messages of the specification's table, verbatim. */
 export const Messages = {
@@ -19,6 +20,9 @@ export const Messages = {
   projectMismatch: "This API key is not authorized for the requested project.",
   projectIdRequired: "A global server key must name the project with projectId on evaluation endpoints.",
   environmentMismatch: "API key is not valid for this environment",
+  /** A key bound to one environment tried a write of what every environment serves. */
+  boundKeyWritesEveryEnvironment: (environment: string) =>
+    `This API key is bound to environment '${environment}': it cannot change what every environment serves (flag creation and deletion, variations, segments, environments).`,
   /** A key bound to one environment asked for a key not bound to that same environment. */
   keyWiderThanCaller: "A key bound to an environment can only create keys bound to the same environment.",
   /** A key bound to one environment tried to revoke a key not bound to that same environment. */
@@ -203,11 +207,25 @@ export const authorizeAllEnvironmentsRead = (principal: Caller): Either.Either<v
   boundEnvironment(principal) === null ? Either.void : Either.left(new Forbidden({ message: Messages.environmentMismatch }))
 
 /**
- * Writes that change what every environment serves at once (deleting a flag, replacing its
- * variations, changing or deleting a segment the rules of every environment may use): unbound keys
- * and people only, since a bound key writes only its own environment.
+ * Writes that change what every environment serves at once, or make what only an unbound caller
+ * could then change or remove: creating or deleting a flag (a configuration in every environment),
+ * changing its variations (`variationsChanged`), creating, changing or deleting a segment (the rules
+ * of every environment may use it), creating an environment. Unbound keys and people only, since a
+ * bound key writes only its own environment.
  */
-export const authorizeAllEnvironmentsWrite = authorizeAllEnvironmentsRead
+export const authorizeAllEnvironmentsWrite = (principal: Caller): Either.Either<void, Forbidden> => {
+  const bound = boundEnvironment(principal)
+  return bound === null ? Either.void : Either.left(new Forbidden({ message: Messages.boundKeyWritesEveryEnvironment(bound) }))
+}
+
+/**
+ * A write naming a flag's variations (`after`; undefined: names none): identical to the flag's
+ * (`before`, object key order aside) it changes nothing any environment serves, so a bound key may
+ * send them back as they are (a PATCH of the whole flag, a project file); changed, they are a write
+ * of every environment (`authorizeAllEnvironmentsWrite`). The one rule of the PATCH and the apply.
+ */
+export const authorizeVariationsWrite = (principal: Caller, before: unknown, after: unknown): Either.Either<void, Forbidden> =>
+  after === undefined || sameJson(before, after) ? Either.void : authorizeAllEnvironmentsWrite(principal)
 
 /**
  * Making a key: never wider than the caller. A key bound to an environment makes only keys bound
