@@ -104,5 +104,9 @@ describe("flagport serve and the settings of its services", () => {
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain(`FLAGPORT_TRUST_PROXY: "expected false, true, a number of proxies (1, 2, ...), or proxy addresses and CIDR ranges`)
     expect(refused.stderr).toContain(`\"10.0.0.0/33\" is none of these`)
+    // A range holding every address would let any client choose its own: refused at start.
+    const everyone = await runCli(["serve"], { DATABASE_URL: "memory:", HOST: "127.0.0.1", PORT: String(await freePort()), FLAGPORT_TRUST_PROXY: "0.0.0.0/0" })
+    expect(everyone.code).toBe(1)
+    expect(everyone.stderr).toContain(`FLAGPORT_TRUST_PROXY: "\"0.0.0.0/0\" trusts every address, so any client could choose the address it is counted by: list your proxies' own addresses`)
   })
 })

@@ -35,7 +35,8 @@ describe("parseTrustProxy", () => {
     ["loopback,uniquelocal", "Addresses"],
     ["LinkLocal", "Addresses"],
     ["::1", "Addresses"],
-    ["0.0.0.0/0", "Addresses"]
+    ["0.0.0.0/1, 192.0.0.0/2", "Addresses"],
+    ["8000::/1", "Addresses"]
   ])("%j is %s", (text, expected) => {
     const parsed = trust(text)
     expect(parsed._tag === "Hops" ? `Hops:${parsed.hops}` : parsed._tag).toBe(expected)
@@ -47,6 +48,15 @@ describe("parseTrustProxy", () => {
       const parsed = parseTrustProxy(text)
       expect(Either.isLeft(parsed)).toBe(true)
       expect(Either.isLeft(parsed) && parsed.left).toMatch(/^expected false, true, a number of proxies \(1, 2, \.\.\.\), or proxy addresses and CIDR ranges/)
+    }
+  )
+
+  // Every address trusted: every sender is "a proxy", so any client would choose its own address.
+  it.each(["0.0.0.0/0", "::/0", "10.0.0.0/8, 0.0.0.0/0", "1.2.3.4/0", "0.0.0.0/1, 128.0.0.0/1", "::ffff:0:0/96", "::/1, 8000::/1", "::/0, loopback"])(
+    "%j is refused: it trusts every address",
+    (text) => {
+      const parsed = parseTrustProxy(text)
+      expect(Either.isLeft(parsed) && parsed.left).toBe(`${JSON.stringify(text)} trusts every address, so any client could choose the address it is counted by: list your proxies' own addresses or ranges instead (such as 10.0.0.7, 10.0.0.0/24, loopback)`)
     }
   )
 

@@ -15,6 +15,9 @@
  *   names `loopback`, `linklocal`, `uniquelocal`: forwarded headers count only when the socket's
  *   peer is one of them, and the client is the rightmost `X-Forwarded-For` address that is not.
  *
+ * A list that holds every address (`0.0.0.0/0`, `::/0`, or ranges that add up to them) is refused:
+ * every request's sender would be "a proxy", so any client would choose its own address.
+ *
  * Never on by default: without a proxy that overwrites or appends these headers, a client writes
  * whatever address it likes into them. An entry that is not an IP address (garbage, `unknown`,
  * an empty item) where an address is needed falls back to the socket's address.
@@ -23,6 +26,7 @@ import { BlockList, isIP } from "node:net"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Either from "effect/Either"
+import { type AddressRange, coversEveryAddress, rangeOf } from "./AddressSpace.js"
 
 export type TrustProxy =
   | { readonly _tag: "Off" }
@@ -44,21 +48,25 @@ const PRESETS: Readonly<Record<string, ReadonlyArray<string>>> = {
 const EXPECTED =
   "expected false, true, a number of proxies (1, 2, ...), or proxy addresses and CIDR ranges separated by commas (10.0.0.0/8, ::1, loopback, linklocal, uniquelocal)"
 
-const addRange = (list: BlockList, entry: string): boolean => {
+/** Why a list that holds every address (`0.0.0.0/0`, `::/0`, ...) is refused. */
+const EVERY_ADDRESS = (text: string) =>
+  `${JSON.stringify(text)} trusts every address, so any client could choose the address it is counted by: list your proxies' own addresses or ranges instead (such as 10.0.0.7, 10.0.0.0/24, loopback)`
+
+/** Adds an entry to the list and its addresses to `ranges`; false when it is no address, range or name. */
+const addRange = (list: BlockList, ranges: Array<AddressRange>, entry: string): boolean => {
   const preset = PRESETS[entry.toLowerCase()]
-  if (preset !== undefined) return preset.every((range) => addRange(list, range))
+  if (preset !== undefined) return preset.every((range) => addRange(list, ranges, range))
   const [base, prefix, ...rest] = entry.split("/")
   if (rest.length > 0 || base === undefined) return false
   // Written as addresses only (no brackets, no port); BlockList matches IPv4-mapped IPv6 forms itself.
   const version = isIP(base)
   if (version === 0) return false
   const type = version === 4 ? "ipv4" : "ipv6"
-  if (prefix === undefined) {
-    list.addAddress(base, type)
-    return true
-  }
-  if (!/^(0|[1-9][0-9]{0,2})$/.test(prefix) || Number(prefix) > (type === "ipv4" ? 32 : 128)) return false
-  list.addSubnet(base, Number(prefix), type)
+  const bits = prefix === undefined ? (type === "ipv4" ? 32 : 128) : Number(prefix)
+  if (prefix !== undefined && (!/^(0|[1-9][0-9]{0,2})$/.test(prefix) || bits > (type === "ipv4" ? 32 : 128))) return false
+  if (prefix === undefined) list.addAddress(base, type)
+  else list.addSubnet(base, bits, type)
+  ranges.push(rangeOf(base, bits))
   return true
 }
 
@@ -72,9 +80,12 @@ export const parseTrustProxy = (text: string): Either.Either<TrustProxy, string>
     return hops <= 100 ? Either.right({ _tag: "Hops", hops }) : Either.left(`${EXPECTED}; ${hops} proxies is more than any chain has`)
   }
   const proxies = new BlockList()
+  const ranges: Array<AddressRange> = []
   for (const entry of text.split(",").map((item) => item.trim())) {
-    if (entry === "" || !addRange(proxies, entry)) return Either.left(`${EXPECTED}; ${JSON.stringify(entry)} is none of these`)
+    if (entry === "" || !addRange(proxies, ranges, entry)) return Either.left(`${EXPECTED}; ${JSON.stringify(entry)} is none of these`)
   }
+  // Every address trusted: every request's sender is "a proxy", so any client writes its own address.
+  if (coversEveryAddress(ranges)) return Either.left(EVERY_ADDRESS(text.trim()))
   return Either.right({ _tag: "Addresses", proxies })
 }
 
