@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type Actor } from "../domain/audit/Actor.js"
 import { notCountingReason, roleOfStanding, type Standing } from "../domain/changes/ApprovalCounting.js"
-import { actorIdentity, type Approval, type ChangeRequest, type CountedApproval, type StoredChangeRequest } from "../domain/changes/ChangeRequest.js"
+import { actorIdentity, type Approval, type ChangeRequest, type CountedApproval, recordOf, type StoredChangeRequest } from "../domain/changes/ChangeRequest.js"
 import type { Role } from "../domain/people/Role.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import type { StorageError } from "../ports/StorageError.js"
@@ -62,9 +62,9 @@ export const make = Effect.gen(function* () {
     Effect.map(judged(projectId, approvals), (all) => approvals.filter((_, i) => all[i]!.counts))
 
   /** The request as the API shows it: each approval judged now, how many count; the storage's version left out. */
-  const shown = ({ version: _version, ...request }: StoredChangeRequest, seen?: Map<string, Standing>): Effect.Effect<ChangeRequest, StorageError> =>
-    Effect.map(judged(request.projectId, request.approvals, seen), (approvals) => ({
-      ...request,
+  const shown = (stored: StoredChangeRequest, seen?: Map<string, Standing>): Effect.Effect<ChangeRequest, StorageError> =>
+    Effect.map(judged(stored.projectId, stored.approvals, seen), (approvals) => ({
+      ...recordOf(stored),
       approvals,
       countingApprovals: approvals.filter((a) => a.counts).length
     }))

@@ -25,6 +25,7 @@ import {
   type ChangeRequestStatus,
   type CreateChangeRequestInput,
   duplicateFlags,
+  recordOf,
   type RejectInput,
   shownConfig,
   type StoredChangeRequest,
@@ -91,12 +92,6 @@ export interface ChangeRequestsShape {
 }
 
 export class ChangeRequests extends Context.Tag("@flagport/services/ChangeRequests")<ChangeRequests, ChangeRequestsShape>() {}
-
-/**
- * The request as it is audited and sent to webhooks: as kept, approvals as given (the storage's
- * version is its own). Whether each approval still counts is judged when an answer is made.
- */
-const recordOf = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequestRecord => request
 
 type AuditedAction = "change_request.updated" | "change_request.approved" | "change_request.rejected" | "change_request.cancelled" | "change_request.applied"
 

@@ -20,7 +20,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ApplyResult, OpenedChangeRequest } from "../domain/ascode/ApplyResult.js"
 import { type OpenFeatureManifest, openFeatureManifest } from "../domain/ascode/OpenFeatureManifest.js"
-import { desiredEnvironment, type Plan, plan as planOf, samePlan } from "../domain/ascode/Plan.js"
+import { desiredEnvironment, environmentsNamed, type FilePlan, type Plan, plan as planOf, samePlan } from "../domain/ascode/Plan.js"
 import { summary } from "../domain/ascode/PlanText.js"
 import type { ProjectFile } from "../domain/ascode/ProjectFile.js"
 import { type ProjectState, toFile } from "../domain/ascode/ProjectState.js"
@@ -74,9 +74,9 @@ export interface FlagsAsCodeShape {
   /**
    * What applying `input` (the file's parsed value, not yet checked) would change, writing nothing:
    * 400 with every problem of the file (paths in the file). The project need not exist (its
-   * creation is then the first change).
+   * creation is then the first change). With the environments the file names, each once.
    */
-  readonly plan: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<Plan, InvalidRequest | StorageError>
+  readonly plan: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<FilePlan, InvalidRequest | StorageError>
   /** Plans, then (unless `dryRun` or nothing changes) applies the plan in one transaction. */
   readonly apply: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<ApplyResult, ApplyError>
 }
@@ -141,7 +141,8 @@ export const make = Effect.gen(function* () {
     })
 
   const plan = Effect.fn("FlagsAsCode.plan")(function* (projectId: string, input: unknown, options?: ApplyOptions) {
-    return (yield* checked(projectId, input, options?.prune ?? false)).plan
+    const { file, plan: planned } = yield* checked(projectId, input, options?.prune ?? false)
+    return { ...planned, environmentsNamed: environmentsNamed(file) }
   })
 
   /** In the transaction, under the project's lock: plans again, refuses unless it is `expected`, then writes it. */

@@ -7,13 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ChangeRequestRecord, type StoredChangeRequest } from "../domain/changes/ChangeRequest.js"
+import { recordOf, type StoredChangeRequest } from "../domain/changes/ChangeRequest.js"
 import { underRequiredApprovals } from "../domain/changes/ChangeRequestRules.js"
 import { ResourceConflict } from "../domain/Errors.js"
 import { ChangeRequestRepository } from "../ports/ChangeRequestRepository.js"
 import type { AuditDraft } from "./Writes.js"
-
-const shown = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequestRecord => request
 
 /** How often a request that changed meanwhile (an approval landing on PostgreSQL) is read again. */
 const ATTEMPTS = 5
@@ -33,7 +31,7 @@ export const recount = (projectId: string, environment: string, requiredApproval
         if (counted === before || before.requiredApprovals === requiredApprovals) break
         const after: StoredChangeRequest = { ...counted, updatedAt: now, version: before.version + 1 }
         if (yield* repo.replace(after, before.version)) {
-          audit.push({ action: "change_request.updated", resource: { type: "change_request", key: id }, environment, before: shown(before), after: shown(after) })
+          audit.push({ action: "change_request.updated", resource: { type: "change_request", key: id }, environment, before: recordOf(before), after: recordOf(after) })
           break
         }
         if (attempt === ATTEMPTS) return yield* new ResourceConflict({ message: `Change request '${id}' kept changing meanwhile; try again` })

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { diffLines } from "../../src/domain/ascode/LineDiff.js"
-import { plan, prerequisitesFirst } from "../../src/domain/ascode/Plan.js"
+import { environmentsNamed, plan, prerequisitesFirst } from "../../src/domain/ascode/Plan.js"
 import type { ProjectFile } from "../../src/domain/ascode/ProjectFile.js"
 import type { ProjectState } from "../../src/domain/ascode/ProjectState.js"
 import type { Flag } from "../../src/domain/definitions/Flag.js"
@@ -72,5 +72,18 @@ describe("the plan", () => {
       { op: " ", text: "c" },
       { op: "+", text: "d" }
     ])
+  })
+})
+
+// Who may apply a file depends on every environment it names (a key bound to another may name none), changed or not.
+describe("the environments a file names", () => {
+  const targeting = (key: string) => ({ key, enabled: false, defaultVariationKey: "on", offVariationKey: "off" })
+  it.each<[string, ProjectFile, ReadonlyArray<string>]>([
+    ["none", { project: { id: "p" } }, []],
+    ["its list", { project: { id: "p" }, environments: [{ key: "prod", name: "Prod" }, { key: "dev", name: "Dev" }] }, ["prod", "dev"]],
+    ["a flag's targeting, each once", { project: { id: "p" }, flags: [{ ...fileFlag("a"), environments: [targeting("qa"), targeting("prod")] }, { ...fileFlag("b"), environments: [targeting("qa")] }] }, ["qa", "prod"]],
+    ["both, the list first", { ...file([fileFlag("a")]), environments: [{ key: "dev", name: "Dev" }] }, ["dev", "prod"]]
+  ])("%s", (_name, given, expected) => {
+    expect(environmentsNamed(given)).toEqual(expected)
   })
 })

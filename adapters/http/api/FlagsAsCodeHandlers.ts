@@ -10,12 +10,13 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { CONTENT_TYPES, exportText } from "../../../src/domain/ascode/ExportText.js"
 import { parseFile } from "../../../src/domain/ascode/FileText.js"
-import type { Plan } from "../../../src/domain/ascode/Plan.js"
+import type { FilePlan, Plan } from "../../../src/domain/ascode/Plan.js"
 import { projectFileJsonSchema } from "../../../src/domain/ascode/ProjectFileSchema.js"
 import { authorizeCaller } from "../../../src/domain/auth/Access.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { Requirement } from "../../../src/domain/auth/Permissions.js"
 import { InvalidRequest } from "../../../src/domain/Errors.js"
+import { asRecord } from "../../../src/domain/JsonRecord.js"
 import { FlagsAsCode } from "../../../src/services/FlagsAsCode.js"
 import { isYamlContentType } from "../shared/Body.js"
 import { inWords } from "../shared/Wording.js"
@@ -27,9 +28,6 @@ import { ManagementAccess } from "./Security.js"
 const MANAGE: Requirement = { _tag: "Project", permission: "manage" }
 const GLOBAL_ADMIN: Requirement = { _tag: "GlobalAdmin" }
 
-type Loose = { readonly [key: string]: unknown }
-const loose = (value: unknown): Loose | null => (typeof value === "object" && value !== null ? (value as Loose) : null)
-
 /**
  * Whether a planned change writes what every environment serves: a flag created (a configuration in
  * every environment) or deleted, a segment created, changed or deleted. A flag's changed variations
@@ -39,18 +37,10 @@ const writesEveryEnvironment = (change: Plan["changes"][number]): boolean =>
   (change.resource === "flag" && change.action !== "update") || change.resource === "segment"
 
 /**
- * The environments a (valid) project file names: its own list and each flag's targeting. A key bound
- * to another may not name them, even unchanged: an unchanged targeting plans nothing, so the plan
- * would tell it that its guess of another environment's targeting was right.
+ * 403 (or a person's 404) unless the caller may make every change of the plan and read every
+ * environment the file names (`environmentsNamed`: a key bound to another may not name them, even unchanged).
  */
-const environmentsNamed = (file: unknown): ReadonlyArray<string> => {
-  const keysOf = (list: unknown) => (Array.isArray(list) ? list.flatMap((item) => { const key = loose(item)?.["key"]; return typeof key === "string" ? [key] : [] }) : [])
-  const flags = loose(file)?.["flags"]
-  return [...new Set([...keysOf(loose(file)?.["environments"]), ...(Array.isArray(flags) ? flags.flatMap((flag) => keysOf(loose(flag)?.["environments"])) : [])])]
-}
-
-/** 403 (or a person's 404) unless the caller may make every change of the plan and read every environment the file names. */
-const mayApply = (plan: Plan, file: unknown) =>
+const mayApply = (plan: FilePlan) =>
   Effect.gen(function* () {
     const access = yield* ManagementAccess
     const require = (requirement: Requirement) =>
@@ -62,11 +52,11 @@ const mayApply = (plan: Plan, file: unknown) =>
     if (plan.changes.some((c) => c.resource === "environment")) yield* require(MANAGE)
     const written = new Set(plan.changes.flatMap((c) => (c.resource === "targeting" ? [c.environment!] : c.resource === "environment" && c.action === "update" ? [c.key] : [])))
     for (const environment of written) yield* mayWrite(environment)
-    for (const environment of environmentsNamed(file)) yield* mayRead(environment)
+    for (const environment of plan.environmentsNamed) yield* mayRead(environment)
     if (plan.changes.some(writesEveryEnvironment)) yield* mayWriteAll
     for (const change of plan.changes) {
       if (change.resource === "flag" && change.action === "update") {
-        yield* allowedBy((caller) => Policy.authorizeVariationsWrite(caller, loose(change.before)?.["variations"], loose(change.after)?.["variations"]))
+        yield* allowedBy((caller) => Policy.authorizeVariationsWrite(caller, asRecord(change.before)?.["variations"], asRecord(change.after)?.["variations"]))
       }
     }
   })
@@ -107,7 +97,7 @@ export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", 
         const code = yield* FlagsAsCode
         const options = { prune: urlParams.prune === "true" }
         const plan = yield* mapped(code.plan(path.projectId, input, options).pipe(Effect.mapError(inWordsOf)))
-        yield* mayApply(plan, input)
+        yield* mayApply(plan)
         return yield* mapped(code.apply(path.projectId, input, { ...options, dryRun: urlParams.dryRun === "true", basedOn: plan }))
       }))
 )

@@ -185,6 +185,20 @@ export const plan = (projectId: string, state: ProjectState, file: ProjectFile, 
   }
 }
 
+/**
+ * The environments a file names: its own list and each flag's targeting. A key bound to another
+ * environment may not name them, even unchanged: an unchanged targeting plans nothing, so the plan
+ * would tell it that its guess of another environment's targeting was right.
+ */
+export const environmentsNamed = (file: ProjectFile): ReadonlyArray<string> => [
+  ...new Set([...(file.environments ?? []).map((e) => e.key), ...(file.flags ?? []).flatMap((f) => (f.environments ?? []).map((t) => t.key))])
+]
+
+/** A plan with the environments its file names (`environmentsNamed`), for deciding who may apply it. */
+export interface FilePlan extends Plan {
+  readonly environmentsNamed: ReadonlyArray<string>
+}
+
 /** Whether two plans would do the same, based on the same versions (the apply's check, in its transaction). */
 export const samePlan = (a: Plan, b: Plan): boolean =>
   same(

@@ -10,6 +10,7 @@ import { Timestamp } from "../definitions/Ids.js"
 import { documentName } from "../DocumentName.js"
 import { Actor } from "./Actor.js"
 import { type AuditEntry, AuditResource } from "./AuditEntry.js"
+import { asRecord, type JsonRecord } from "../JsonRecord.js"
 
 export const ManagementEvent = Schema.Struct({
   id: Schema.String.annotations({
@@ -33,9 +34,7 @@ export const ManagementEvent = Schema.Struct({
 }).annotations(documentName("ManagementEvent"))
 export type ManagementEvent = typeof ManagementEvent.Type
 
-type Loose = { readonly [key: string]: unknown } | null
-
-const asRecord = (value: unknown): Loose => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Loose) : null)
+type Loose = JsonRecord | null
 
 const numberOf = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null)
 

@@ -9,20 +9,20 @@
  */
 import type { AuditEntry } from "../audit/AuditEntry.js"
 import { type ManagementEvent, managementEventOf } from "../audit/ManagementEvent.js"
+import { asRecord } from "../JsonRecord.js"
 
 /** The environment a caller sees, or null for every one (Policy.boundEnvironment). */
 export type Seen = string | null
 
+/** A flag's configurations (a stored one's, or one of the audit log's states) that `seen` sees: its own only. */
+const configsSeen = <C>(seen: string, configs: ReadonlyArray<C>): Array<C> => configs.filter((config) => asRecord(config)?.["environmentKey"] === seen)
+
 /** A flag with only the configuration of `seen` (every configuration when null). */
 export const flagSeen = <F extends { readonly configs: ReadonlyArray<{ readonly environmentKey: string }> }>(seen: Seen, flag: F): F =>
-  seen === null ? flag : { ...flag, configs: flag.configs.filter((config) => config.environmentKey === seen) }
+  seen === null ? flag : { ...flag, configs: configsSeen(seen, flag.configs) }
 
 /** Whether a record of one environment (a schedule, a change request) is seen. */
 export const recordSeen = (seen: Seen, record: { readonly environment: string }): boolean => seen === null || record.environment === seen
-
-type Loose = { readonly [key: string]: unknown }
-
-const asRecord = (value: unknown): Loose | null => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Loose) : null)
 
 /** Whether a state of the audit log (a flag, a schedule, a change request, a key...) belongs to another environment. */
 const ofAnotherEnvironment = (seen: string, state: unknown): boolean => {
@@ -34,7 +34,7 @@ const ofAnotherEnvironment = (seen: string, state: unknown): boolean => {
 const stateSeen = (seen: string, state: unknown): unknown => {
   const record = asRecord(state)
   return record !== null && Array.isArray(record["configs"])
-    ? { ...record, configs: record["configs"].filter((config) => asRecord(config)?.["environmentKey"] === seen) }
+    ? { ...record, configs: configsSeen(seen, record["configs"]) }
     : state
 }
 

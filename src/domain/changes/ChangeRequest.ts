@@ -125,6 +125,12 @@ export interface StoredChangeRequest extends ChangeRequestRecord {
   readonly version: number
 }
 
+/**
+ * The request as it is audited and sent to webhooks: as kept, approvals as given (the storage's
+ * version is its own). Whether each approval still counts is judged when an answer is made.
+ */
+export const recordOf = ({ version: _version, ...request }: StoredChangeRequest): ChangeRequestRecord => request
+
 /** A title names the request in lists and notifications: it must say something (not blank). */
 const Title = Text.pipe(
   Schema.minLength(1),
