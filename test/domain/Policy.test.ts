@@ -160,3 +160,29 @@ describe("Policy.authorizeEvaluation: the whole table", () => {
     ])
   })
 })
+
+describe("Policy: writes of what every environment serves, and variations (one rule for PATCH and apply)", () => {
+  const variations = [{ key: "a", value: "A" }, { key: "b", value: { n: 1, m: [2] } }]
+  const refused = { tag: "Forbidden", message: M.boundKeyWritesEveryEnvironment("production") }
+  const decided = (result: Either.Either<void, { _tag: string; message: string }>) => (Either.isRight(result) ? "allowed" : outcome(result))
+  it.each<[string, Principal, unknown, Outcome | "allowed"]>([
+    ["an unbound key, changed variations", scopedServer, [{ key: "a", value: "Z" }], "allowed"],
+    ["a bound key, no variations named", boundServer, undefined, "allowed"],
+    ["a bound key, the same variations", boundServer, variations, "allowed"],
+    ["a bound key, the same variations, keys in another order", boundServer, [{ value: "A", key: "a" }, { key: "b", value: { m: [2], n: 1 } }], "allowed"],
+    ["a bound key, a changed value", boundServer, [{ key: "a", value: "A" }, { key: "b", value: { n: 2, m: [2] } }], refused],
+    ["a bound key, a variation added", boundServer, [...variations, { key: "c", value: "C" }], refused],
+    ["a bound key, the same in another order", boundServer, [...variations].reverse(), refused]
+  ])("%s", (_name, principal, after, expected) => {
+    expect(decided(Policy.authorizeVariationsWrite(principal, variations, after))).toEqual(expected)
+  })
+
+  it("every environment: people's roles and unbound keys decide elsewhere; a bound key is refused with its binding named", () => {
+    expect(Either.isRight(Policy.authorizeAllEnvironmentsWrite(globalServer))).toBe(true)
+    expect(Either.isRight(Policy.authorizeAllEnvironmentsWrite(scopedServer))).toBe(true)
+    expect(outcome(Policy.authorizeAllEnvironmentsWrite(boundServer))).toEqual(refused)
+    expect(M.boundKeyWritesEveryEnvironment("production")).toBe(
+      "This API key is bound to environment 'production': it cannot change what every environment serves (flag creation and deletion, variations, segments, environments)."
+    )
+  })
+})
