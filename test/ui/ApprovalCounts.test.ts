@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
 import { asPerson, makePerson, PASSWORD, type Person } from "../http/people.js"
-import { checkPage, launch, open } from "./Browser.js"
+import { checkPage, launch, open, watchedPage } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -44,11 +44,7 @@ beforeAll(async () => {
   ada = await server.run(makePerson("ada@example.com", { projects: [{ projectId: "p1", role: "admin" }] }))
   bo = await server.run(makePerson("bo@example.com", { projects: [{ projectId: "p1", role: "admin" }] }))
   browser = await launch()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text())
-  })
+  page = await watchedPage(browser, cspViolations)
   await page.goto(`${server.url}/ui/`)
 }, 120_000)
 

@@ -34,6 +34,19 @@ export const accessibilityViolations = async (page: Page): Promise<ReadonlyArray
   })
 }
 
+/**
+ * A desktop-sized page (1280 x 900, 10 s default timeout) whose console errors naming the
+ * Content Security Policy are pushed to `cspViolations`: every page test checks it stays empty.
+ */
+export const watchedPage = async (browser: Browser, cspViolations: Array<string>): Promise<Page> => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.setDefaultTimeout(10_000)
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text())
+  })
+  return page
+}
+
 const SCREENSHOTS = join(process.cwd(), "test-results", "dashboard")
 
 /** A full-page screenshot for a reviewer, under test-results/dashboard/; its path. */

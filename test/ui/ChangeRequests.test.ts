@@ -15,7 +15,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
-import { checkPage, launch, open } from "./Browser.js"
+import { checkPage, launch, open, watchedPage } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -98,11 +98,7 @@ beforeAll(async () => {
   await person(ADMIN, "admin")
   await person(EDITOR, "editor")
   browser = await launch()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text())
-  })
+  page = await watchedPage(browser, cspViolations)
   await page.goto(`${server.url}/ui/`)
 }, 120_000)
 

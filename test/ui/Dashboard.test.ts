@@ -14,7 +14,7 @@ import { makeHandlers } from "../../adapters/http/serving/Embed.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { Flags } from "../../src/services/Flags.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { checkPage as checkPageOf, launch, open as openRoute, showSection, signIn as signInWith } from "./Browser.js"
+import { checkPage as checkPageOf, launch, open as openRoute, showSection, signIn as signInWith, watchedPage } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 const MANY_FLAGS = 2000
@@ -75,11 +75,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
   browser = await launch()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text())
-  })
+  page = await watchedPage(browser, cspViolations)
 }, 120_000)
 
 afterAll(async () => {

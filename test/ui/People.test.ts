@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { request, type TestServer } from "../http/fixtures.js"
-import { checkPage, launch, open } from "./Browser.js"
+import { checkPage, launch, open, watchedPage } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -93,11 +93,7 @@ beforeAll(async () => {
   await api("POST", "/v1/projects/p1/flags", { key: "checkout", type: "boolean", variations: BOOLEAN })
   await api("POST", "/v1/projects/p2/flags", { key: "secret-plan", type: "boolean", variations: BOOLEAN })
   browser = await launch()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
-  page.on("console", (m) => {
-    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text())
-  })
+  page = await watchedPage(browser, cspViolations)
 }, 120_000)
 
 afterAll(async () => {
