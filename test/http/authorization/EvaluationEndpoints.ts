@@ -1,0 +1,63 @@
+/** The matrix rows of the evaluation routes and their insights. */
+import { Messages } from "../../../src/domain/auth/Policy.js"
+import { type Endpoint, forbidden } from "./Endpoint.js"
+
+export const EVALUATION_ENDPOINTS: ReadonlyArray<Endpoint> = [
+  {
+    name: "POST /v1/evaluate",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "POST", path: "/v1/evaluate", body: { environment: "development", context: { key: "u" }, projectId: "p1" } })
+  },
+  {
+    name: "GET /v1/flags/{f}/eval",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/flags/matrix-flag/eval?environment=development&key=u&projectId=p1" })
+  },
+  {
+    name: "POST /v1/explain",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "POST", path: "/v1/explain", body: { environment: "development", context: { key: "u" }, flagKey: "matrix-flag", projectId: "p1" } })
+  },
+  {
+    name: "GET /v1/config",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/config?environment=development&projectId=p1" })
+  },
+  {
+    name: "GET /v1/stream",
+    kind: "evaluation",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/stream?environment=development&projectId=p1" })
+  },
+  // Evaluation insights.
+  {
+    name: "GET /v1/projects/{p}/flags/{f}/insights",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    // Development's evaluations: the key bound to production reads only its own.
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags/matrix-flag/insights?environment=development" })
+  },
+  {
+    name: "POST /v1/insights",
+    kind: "evaluation",
+    success: 202,
+    prepare: async () => ({
+      method: "POST",
+      path: "/v1/insights",
+      body: {
+        projectId: "p1",
+        environment: "development",
+        // A recent window: reports about hours older than 48 h are refused.
+        from: new Date(Date.now() - 60_000).toISOString(),
+        to: new Date().toISOString(),
+        counts: [{ flagKey: "matrix-flag", variationKey: "a", count: 1 }]
+      }
+    })
+  },
+]

@@ -1,0 +1,91 @@
+/** The matrix rows of code generation, flags as code, users and members. */
+import { Messages } from "../../../src/domain/auth/Policy.js"
+import { request } from "../fixtures.js"
+import { admin, type Endpoint, flagBody, forbidden, freshUser } from "./Endpoint.js"
+
+export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
+  // Typed code generation.
+  {
+    name: "GET /v1/projects/{p}/codegen/typescript",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/codegen/typescript" })
+  },
+  // Flags as code. The apply's file adds a fresh flag and turns it on in development: write, and
+  // a key bound to production may not write development's targeting. (What an environment change
+  // needs, manage, is tested in test/ascode/Http.test.ts.)
+  {
+    name: "GET /v1/projects/{p}/export",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    // The file holds every environment: no bound key.
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/export" })
+  },
+  {
+    name: "POST /v1/projects/{p}/apply",
+    kind: "management",
+    needs: "write",
+    success: 200,
+    boundServer: forbidden(Messages.environmentMismatch),
+    prepare: async (_t, n) => ({
+      method: "POST",
+      path: "/v1/projects/p1/apply",
+      body: {
+        project: { id: "p1" },
+        flags: [{ ...flagBody(`applied-${n}`), environments: [{ key: "development", enabled: true, defaultVariationKey: "a", offVariationKey: "b" }] }]
+      }
+    })
+  },
+  { name: "GET /schemas/project-file.json", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/schemas/project-file.json" }) },
+  // People.
+  { name: "GET /v1/auth/providers", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/v1/auth/providers" }) },
+  { name: "GET /v1/me", kind: "me", success: 200, prepare: async () => ({ method: "GET", path: "/v1/me" }) },
+  { name: "GET /v1/users", kind: "global", success: 200, prepare: async () => ({ method: "GET", path: "/v1/users" }) },
+  {
+    name: "POST /v1/users",
+    kind: "global",
+    success: 201,
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/users", body: { email: `invited-${n}@example.com` } })
+  },
+  {
+    name: "PATCH /v1/users/{id}",
+    kind: "global",
+    success: 200,
+    prepare: async (t, n) => ({ method: "PATCH", path: `/v1/users/${(await freshUser(t, n, "patched")).id}`, body: { name: "Renamed" } })
+  },
+  {
+    name: "POST /v1/users/{id}/reset-password",
+    kind: "global",
+    success: 200,
+    prepare: async (t, n) => ({ method: "POST", path: `/v1/users/${(await freshUser(t, n, "reset")).id}/reset-password` })
+  },
+  {
+    name: "GET /v1/projects/{p}/members",
+    kind: "management",
+    needs: "manage",
+    success: 200,
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/members" })
+  },
+  {
+    name: "PUT /v1/projects/{p}/members/{u}",
+    kind: "management",
+    needs: "manage",
+    success: 200,
+    prepare: async (t, n) => ({ method: "PUT", path: `/v1/projects/p1/members/${(await freshUser(t, n, "member")).id}`, body: { role: "viewer" } })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/members/{u}",
+    kind: "management",
+    needs: "manage",
+    success: 204,
+    prepare: async (t, n) => {
+      const user = await freshUser(t, n, "unmember")
+      const put = await request(t.url, "PUT", `/v1/projects/p1/members/${user.id}`, { headers: admin(t), body: { role: "viewer" } })
+      if (put.status !== 200) throw new Error(`setup failed: PUT member -> ${put.status} ${put.text}`)
+      return { method: "DELETE", path: `/v1/projects/p1/members/${user.id}` }
+    }
+  }
+]
