@@ -27,6 +27,8 @@ export interface RememberedReadsOptions<A> {
 interface Remembered<A> {
   readonly rows: ReadonlyArray<Row>
   readonly values: ReadonlyArray<A>
+  /** Each row's text, in characters, so that a reload counts only the rows it did not reuse. */
+  readonly rowChars: Uint32Array
   readonly chars: number
   /** Each row's place by its identity, built only when a read finds rows out of last time's places. */
   byIdentity?: Map<unknown, number>
@@ -43,16 +45,26 @@ export const rememberedReads = <A>(options: RememberedReadsOptions<A>) => {
     return true
   }
 
-  // Column by column: the same key for every row keeps each property read a fast one.
-  const charsOf = (rows: ReadonlyArray<Row>) => {
+  const charsOfRow = (row: Row) => {
     let total = 0
-    for (const column of columns) {
-      for (let i = 0; i < rows.length; i++) {
-        const value = rows[i]![column]
-        if (typeof value === "string") total += value.length
-      }
+    for (let i = 0; i < columns.length; i++) {
+      const value = row[columns[i]!]
+      if (typeof value === "string") total += value.length
     }
     return total
+  }
+
+  /** `rows` and `values` to remember; a row reused from `previous` (`places[i]`) keeps its count. */
+  const remembered = (rows: ReadonlyArray<Row>, values: ReadonlyArray<A>, previous?: Remembered<A>, places?: Int32Array): Remembered<A> => {
+    const rowChars = new Uint32Array(rows.length)
+    let chars = 0
+    for (let i = 0; i < rows.length; i++) {
+      const place = places === undefined ? -1 : places[i]!
+      const count = place >= 0 ? previous!.rowChars[place]! : charsOfRow(rows[i]!)
+      rowChars[i] = count
+      chars += count
+    }
+    return { rows, values, rowChars, chars }
   }
 
   /**
@@ -96,16 +108,18 @@ export const rememberedReads = <A>(options: RememberedReadsOptions<A>) => {
     const previous = scopes.get(scope)
     if (previous === undefined) {
       return Effect.map(decode(rows), (values) => {
-        remember(scope, { rows, values, chars: charsOf(rows) })
+        remember(scope, remembered(rows, values))
         return values
       })
     }
     const values: Array<A> = new Array<A>(rows.length)
+    const places = new Int32Array(rows.length)
     const changed: Array<Row> = []
     const changedAt: Array<number> = []
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!
       const place = placeOf(previous, row, i)
+      places[i] = place
       if (place >= 0) values[i] = previous.values[place]!
       else {
         changed.push(row)
@@ -119,7 +133,7 @@ export const rememberedReads = <A>(options: RememberedReadsOptions<A>) => {
     }
     return Effect.map(decode(changed), (decoded) => {
       for (let j = 0; j < decoded.length; j++) values[changedAt[j]!] = decoded[j]!
-      remember(scope, { rows, values, chars: charsOf(rows) })
+      remember(scope, remembered(rows, values, previous, places))
       return values
     })
   }
