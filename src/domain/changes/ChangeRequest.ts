@@ -107,7 +107,7 @@ export const ChangeRequestRecord = Schema.Struct({
 export type ChangeRequestRecord = typeof ChangeRequestRecord.Type
 
 /**
- * The request as the API and webhooks show it: the record with each approval judged when it is
+ * The request as the API shows it (webhooks carry the record): the record with each approval judged when it is
  * shown (`counts`), and how many count. `status` stays the record's: an approved request whose
  * counting approvals fell below `requiredApprovals` is still `approved`, but its apply is refused.
  */
