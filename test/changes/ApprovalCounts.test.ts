@@ -11,10 +11,9 @@ import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRul
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { asPerson, makePerson, type Person } from "../http/people.js"
+import { makePerson, type Person } from "../http/people.js"
+import { changeRequestCalls, CRS, targeting } from "./ChangeRequestCalls.js"
 
-const CRS = "/v1/projects/p1/change-requests"
-const targeting = (enabled: boolean) => ({ enabled, defaultVariationKey: "a", offVariationKey: "b", rules: [] })
 
 interface ShownApproval {
   readonly by: { readonly userId?: string; readonly keyId?: string }
@@ -36,8 +35,7 @@ describe.each(["sqlite", "postgres"] as const)("change requests: each answer say
   let t: TestServer
   let editor: Person
   let viewer: Person
-  const key = (method: string, path: string, body?: unknown) => request(t.url, method, path, { key: t.keys.global, ...(body === undefined ? {} : { body }) })
-  const as = (person: Person, method: string, path: string, body?: unknown) => asPerson(t.url, person.cookie, method, path, body)
+  const { key, as } = changeRequestCalls(() => t)
   const ok = async (reply: Promise<{ status: number; text: string; body: unknown }>) => {
     const answered = await reply
     expect(answered.status, answered.text).toBeLessThan(300)

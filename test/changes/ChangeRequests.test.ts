@@ -12,10 +12,9 @@ import * as Scheduler from "../../src/services/Scheduler.js"
 import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { asPerson, makePerson, type Person } from "../http/people.js"
+import { makePerson, type Person } from "../http/people.js"
+import { changeRequestCalls, CRS, targeting } from "./ChangeRequestCalls.js"
 
-const CRS = "/v1/projects/p1/change-requests"
-const targeting = (enabled: boolean, defaultVariationKey = "a") => ({ enabled, defaultVariationKey, offVariationKey: "b", rules: [] })
 
 interface Shown {
   readonly id: string
@@ -33,18 +32,8 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
   let admin: Person
   let otherAdmin: Person
   let viewer: Person
-  const key = (method: string, path: string, body?: unknown) => request(t.url, method, path, { key: t.keys.global, ...(body === undefined ? {} : { body }) })
-  const as = (person: Person, method: string, path: string, body?: unknown) => asPerson(t.url, person.cookie, method, path, body)
-  const version = async (flagKey: string) => ((await key("GET", `/v1/projects/p1/flags/${flagKey}`)).body as { version: number }).version
-  const open = async (person: Person, flagKeys: ReadonlyArray<string>, enabled = true) => {
-    const reply = await as(person, "POST", CRS, {
-      title: `Turn ${flagKeys.join(", ")} ${enabled ? "on" : "off"}`,
-      environment: "production",
-      changes: flagKeys.map((flagKey) => ({ flagKey, targeting: targeting(enabled) }))
-    })
-    expect(reply.status, reply.text).toBe(201)
-    return reply.body as Shown
-  }
+  const { key, as, version, open: opened } = changeRequestCalls(() => t)
+  const open = async (person: Person, flagKeys: ReadonlyArray<string>, enabled = true) => (await opened(person, flagKeys, enabled)) as Shown
 
   beforeAll(async () => {
     t = await startServer(freshStorage(backend))
