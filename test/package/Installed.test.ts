@@ -69,6 +69,49 @@ await flagport.dispose()
 console.log(JSON.stringify(result))
 `
 
+/**
+ * Tracing on in the installed app, as docs/operations.md tells a host: a traced evaluation's span is
+ * made on the lane's worker thread (a file of the build, resolved from the installed package) and
+ * reaches an OTLP collector, flushed when the handlers are disposed.
+ */
+const traced = `
+import http from "node:http"
+import { Layer } from "effect"
+import { makeHandlers, tracingLayerConfig } from "flagport/http"
+import { servicesLayer } from "flagport/server"
+import { fromDatabaseUrl } from "flagport/storage"
+
+const received = []
+const collector = http.createServer((req, res) => {
+  const chunks = []
+  req.on("data", (chunk) => chunks.push(chunk))
+  req.on("end", () => { received.push(Buffer.concat(chunks)); res.writeHead(200).end() })
+})
+await new Promise((resolve) => collector.listen(0, "127.0.0.1", resolve))
+process.env.OTEL_EXPORTER_OTLP_ENDPOINT = \`http://127.0.0.1:\${collector.address().port}\`
+process.env.OTEL_BSP_SCHEDULE_DELAY = "100"
+
+const flagport = await makeHandlers({ services: servicesLayer(fromDatabaseUrl(process.env.DATABASE_URL)).pipe(Layer.provideMerge(tracingLayerConfig)) })
+const server = http.createServer((req, res) => flagport.node(req, res))
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
+const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
+const answer = await fetch(\`http://127.0.0.1:\${server.address().port}/v1/evaluate\`, {
+  method: "POST",
+  headers: { authorization: \`Bearer \${process.env.CLIENT_KEY}\`, "content-type": "application/json", traceparent: \`00-\${traceId}-00f067aa0ba902b7-01\` },
+  body: JSON.stringify({ environment: "production", context: { key: "u1" } })
+})
+server.closeAllConnections()
+await new Promise((resolve) => server.close(resolve))
+await flagport.dispose()
+const exported = Buffer.concat(received)
+console.log(JSON.stringify({
+  status: answer.status,
+  span: exported.includes("POST /v1/evaluate"),
+  trace: exported.includes(Buffer.from(traceId, "hex"))
+}))
+collector.close()
+`
+
 const versionOf = (dir: string): string => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version
 
 /**
@@ -138,6 +181,17 @@ describe("npm pack, then npm install into an empty app", () => {
       sdk: { status: "ready", beta: true, other: false },
       provider: { beta: true, other: false }
     })
+  })
+
+  it("with tracing on, a traced evaluation's span reaches an OTLP collector from the installed package", { timeout: 120_000 }, async () => {
+    const databaseUrl = `sqlite:${join(app, "data/traced.db")}`
+    const seeded = await npx(["seed"], { DATABASE_URL: databaseUrl })
+    expect(seeded.code, seeded.output).toBe(0)
+    const clientKey = /^CLIENT_KEY=(.+)$/m.exec(seeded.stdout)?.[1]
+    writeFileSync(join(app, "traced.mjs"), traced)
+    const ran = await runNode(app, ["traced.mjs"], { DATABASE_URL: databaseUrl, CLIENT_KEY: clientKey! })
+    expect(ran.code, ran.output).toBe(0)
+    expect(JSON.parse(ran.stdout.trim().split("\n").pop()!)).toEqual({ status: 200, span: true, trace: true })
   })
 
   it("the README's TypeScript snippets type-check in the project the README describes", { timeout: 120_000 }, async () => {
