@@ -88,6 +88,12 @@ describe("a change request whose approvals no longer all count, in the dashboard
     // Still the author's to edit or cancel.
     expect(await card().getByRole("button", { name: /^Cancel request/ }).count()).toBe(1)
     await checkPage(page, "change-requests-not-ready")
+    // On a phone: the longer wording wraps, nothing past the right edge, still axe-clean.
+    await page.setViewportSize({ width: 360, height: 740 })
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+    await card().getByText("approved, but 1 of 2 approvals no longer counts: needs 1 more").waitFor()
+    await checkPage(page, "change-requests-not-ready-360")
+    await page.setViewportSize({ width: 1280, height: 900 })
 
     // Made an admin again, the approval counts: ready, and applied from the page.
     await role(bo, "admin")
