@@ -15,7 +15,7 @@ import type { Batch, CodecConfig, LaneSpanCodec } from "./LaneSpanProtocol.js"
 
 export const laneSpanCodec = (config: CodecConfig): LaneSpanCodec => {
   const FIELDS = config.fields
-  const ID_CHARS = config.idChars
+  const ID_BYTES = config.idBytes
   const encoder = new TextEncoder()
   const utf8 = (s: string) => encoder.encode(s)
   const varintSize = (v: number) => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5)
@@ -42,11 +42,14 @@ export const laneSpanCodec = (config: CodecConfig): LaneSpanCodec => {
     buffer.set(b, pos)
     pos += b.length
   }
-  const HEX_VALUE = new Int8Array(128).fill(-1)
-  for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i
-  for (let i = 0; i < 6; i++) HEX_VALUE["ABCDEF".charCodeAt(i)] = 10 + i
-  const hex = (s: string, from: number, chars: number) => {
-    for (let i = from; i < from + chars; i += 2) buffer[pos++] = (HEX_VALUE[s.charCodeAt(i)]! << 4) | HEX_VALUE[s.charCodeAt(i + 1)]!
+  /** `n` bytes of `from` at `at`, as they are (the ids, already bytes). */
+  const copy = (from: Uint8Array, at: number, n: number) => {
+    for (let i = at; i < at + n; i++) buffer[pos++] = from[i]!
+  }
+  const toHex = (from: Uint8Array, at: number, n: number) => {
+    let hex = ""
+    for (let i = at; i < at + n; i++) hex += (from[i]! < 16 ? "0" : "") + from[i]!.toString(16)
+    return hex
   }
 
   /** A KeyValue message (without its field tag) for a string, integer, double or boolean value. */
@@ -161,18 +164,18 @@ export const laneSpanCodec = (config: CodecConfig): LaneSpanCodec => {
     const numbers = batch.numbers
     const route = routes[numbers[at]!]!
     const status = numbers[at + 3]!
-    const ids = i * ID_CHARS
+    const ids = i * ID_BYTES
     buffer[pos++] = 0x12 // ScopeSpans.spans
     varint(spanLength(route, status))
     buffer[pos++] = 0x0a // trace_id
     buffer[pos++] = 16
-    hex(batch.ids, ids, 32)
+    copy(batch.ids, ids, 16)
     buffer[pos++] = 0x12 // span_id
     buffer[pos++] = 8
     spanId()
     buffer[pos++] = 0x22 // parent_span_id
     buffer[pos++] = 8
-    hex(batch.ids, ids + 32, 16)
+    copy(batch.ids, ids + 16, 8)
     bytes(route.head) // name, kind
     buffer[pos++] = 0x39 // start_time_unix_nano
     fixed64Time(hrTime(numbers[at + 1]!))
@@ -248,7 +251,7 @@ export const laneSpanCodec = (config: CodecConfig): LaneSpanCodec => {
           const at = i * FIELDS
           const route = routes[batch.numbers[at]!]!
           const status = batch.numbers[at + 3]!
-          const traceId = batch.ids.slice(i * ID_CHARS, i * ID_CHARS + 32)
+          const traceId = toHex(batch.ids, i * ID_BYTES, 16)
           const start = batch.numbers[at + 1]!
           const end = batch.numbers[at + 2]!
           const context = { traceId, spanId: spanIdHex(), traceFlags: 1 }
@@ -257,7 +260,7 @@ export const laneSpanCodec = (config: CodecConfig): LaneSpanCodec => {
             name: route.name,
             kind: 1,
             spanContext: () => context,
-            parentSpanContext: { traceId, spanId: batch.ids.slice(i * ID_CHARS + 32, (i + 1) * ID_CHARS), traceFlags: batch.numbers[at + 4]!, isRemote: true },
+            parentSpanContext: { traceId, spanId: toHex(batch.ids, i * ID_BYTES + 16, 8), traceFlags: batch.numbers[at + 4]!, isRemote: true },
             startTime: hrTime(start),
             endTime: hrTime(end),
             duration: [Math.trunc(nanos / 1e9), nanos % 1e9],

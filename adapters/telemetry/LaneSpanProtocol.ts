@@ -2,7 +2,7 @@ import type { MessagePort } from "node:worker_threads"
 
 /**
  * The messages between the event loop and the lane spans' worker thread (LaneSpanWorkerBody.ts),
- * by structured clone. The worker's body is shipped as source text and imports nothing: it
+ * by structured clone (the spans' arrays transferred). The worker's body is shipped as source text and imports nothing: it
  * gets what it needs of these constants in its WorkerData.
  */
 
@@ -19,17 +19,17 @@ export interface CodecConfig {
   readonly scope: { readonly name: string; readonly version?: string | undefined }
   /** The event loop's `performance.timeOrigin`: the records' times are relative to it. */
   readonly timeOrigin: number
-  /** FIELDS and ID_CHARS. */
+  /** FIELDS and ID_BYTES. */
   readonly fields: number
-  readonly idChars: number
+  readonly idBytes: number
   /** Fills with random bytes (span ids). */
   readonly randomFill: (bytes: Uint8Array) => void
 }
 
-/** Spans as records: span `i` is `ids.slice(i * ID_CHARS, (i + 1) * ID_CHARS)` with `numbers[i * FIELDS ..]`. */
+/** Spans as records: span `i` is `ids[i * ID_BYTES ..]` with `numbers[i * FIELDS ..]`. */
 export interface Batch {
   readonly count: number
-  readonly ids: string
+  readonly ids: Uint8Array
   readonly numbers: Float64Array
 }
 
@@ -76,12 +76,12 @@ export interface RouteMessage {
   readonly attributes: Readonly<Record<string, string>>
 }
 
-/** Hex characters of a span's ids in `SpansMessage.ids`: the trace id (32), then the parent span id (16). */
-export const ID_CHARS = 48
+/** Bytes of a span's ids in `SpansMessage.ids`: the trace id (16), then the parent span id (8). */
+export const ID_BYTES = 24
 
 /**
- * Ended spans (a Batch of SpanRecords). One string of ids per batch: structured clone copies it at
- * once, where an array of strings costs a clone per string (it was most of what posting cost).
+ * Ended spans (a Batch of SpanRecords): two typed arrays, whose buffers are transferred (moved,
+ * not copied), written by the event loop straight from each request's `traceparent` and clock.
  */
 export interface SpansMessage extends Batch {
   readonly _tag: "Spans"

@@ -78,9 +78,9 @@ export const laneSpanWorkerBody = (load: (id: string) => unknown, makeCodec: (co
         queued -= head.count
       } else {
         const f = data.codec.fields
-        const c = data.codec.idChars
-        out.push({ count: n, ids: head.ids.slice(0, n * c), numbers: head.numbers.subarray(0, n * f) })
-        queue[0] = { count: head.count - n, ids: head.ids.slice(n * c), numbers: head.numbers.subarray(n * f) }
+        const b = data.codec.idBytes
+        out.push({ count: n, ids: head.ids.subarray(0, n * b), numbers: head.numbers.subarray(0, n * f) })
+        queue[0] = { count: head.count - n, ids: head.ids.subarray(n * b), numbers: head.numbers.subarray(n * f) }
         queued -= n
         n = 0
       }
@@ -134,7 +134,7 @@ export const laneSpanWorkerBody = (load: (id: string) => unknown, makeCodec: (co
           Atomics.add(data.counts, 1, message.count)
           return
         }
-        const batch = message.count <= room ? message : { count: room, ids: message.ids.slice(0, room * data.codec.idChars), numbers: message.numbers.subarray(0, room * data.codec.fields) }
+        const batch = message.count <= room ? message : { count: room, ids: message.ids.subarray(0, room * data.codec.idBytes), numbers: message.numbers.subarray(0, room * data.codec.fields) }
         Atomics.add(data.counts, 1, message.count - batch.count)
         queue.push(batch)
         queued += batch.count

@@ -2,8 +2,9 @@
  * The evaluation lane's spans with tracing on (docs/decisions.md, "Lane spans off the SDK"): the
  * SDK's per-span work (a Span object, attribute copies, clock conversions, the batch processor,
  * the OTLP encoding of objects) cost the lane about a fifth of its throughput when every request
- * was traced. Here the event loop only keeps a compact record per span (trace and parent ids, the
- * route, two clock reads, the status) and posts records in batches to a worker thread
+ * was traced. Here the event loop only checks the request's `traceparent` (no string made), keeps
+ * a compact record per span (the ids' 24 bytes read from the header, the route, two clock reads,
+ * the status) in typed arrays, and posts (transfers) them in batches to a worker thread
  * (LaneSpanWorkerBody.ts), which batches them as the SDK's BatchSpanProcessor would, encodes them
  * (LaneSpanCodec.ts) and sends them with the library's OTLP/HTTP transport, with the Resource and
  * scope of the Effect-side spans.
@@ -16,7 +17,8 @@ import { createRequire } from "node:module"
 import { MessageChannel, Worker } from "node:worker_threads"
 import * as OtelApi from "@opentelemetry/api"
 import { laneSpanCodec } from "./LaneSpanCodec.js"
-import { type CodecConfig, FIELDS, ID_CHARS, type Message, type Reply, type WorkerData } from "./LaneSpanProtocol.js"
+import { traceParentFlags } from "../../src/domain/webhooks/TraceParent.js"
+import { type CodecConfig, FIELDS, ID_BYTES, type Message, type Reply, type WorkerData } from "./LaneSpanProtocol.js"
 import { laneSpanWorkerBody } from "./LaneSpanWorkerBody.js"
 import type { OtlpProtocol, ServerSpan } from "./Tracing.js"
 
@@ -25,7 +27,7 @@ export interface LaneSpanOptions {
   readonly protocol: OtlpProtocol
   readonly resource: CodecConfig["resource"]
   readonly scope: CodecConfig["scope"]
-  /** Spans kept on the event loop before a batch is posted (default 256). */
+  /** Spans kept on the event loop before a batch is posted (default 512, the default export's size: one wake-up of the worker per export). */
   readonly batchSize?: number
   /** How long a batch that is not full waits before it is posted, in ms (default 200). */
   readonly delayMs?: number
@@ -38,8 +40,12 @@ export interface LaneSpanOptions {
 export interface LaneSpans {
   /** Registers a route's span name and attributes (once per route); the index names it in `start`. */
   readonly route: (name: string, attributes: Readonly<Record<string, string>>) => number
-  /** Starts a span of route `route` under the remote parent (trace id, span id, its sampled flag). */
-  readonly start: (route: number, traceId: string, parentId: string, parentSampled: boolean) => ServerSpan
+  /**
+   * Starts a span of route `route` under the remote parent a W3C `traceparent` names, unless the
+   * header is malformed or `sampled` (the sampler's decision for the trace id and the parent's
+   * sampled flag; default: keep every span) drops it.
+   */
+  readonly start: (route: number, traceparent: string, sampled?: (traceId: string, parentSampled: boolean) => boolean) => ServerSpan | undefined
   /** Spans dropped because the worker was behind or its queue full. */
   readonly dropped: () => number
   /** Posts what is batched and waits until the worker has exported everything. */
@@ -75,28 +81,31 @@ const fromEnv = (name: string, fallback: number): number => {
   return Number.isFinite(raw) && raw > 0 ? raw : fallback
 }
 
-/** A started span: one small object, ended once with the answer's status. */
+/** Each lowercase hex digit's value (the header was checked by traceParentFlags before it gets here). */
+const HEX_VALUE = new Uint8Array(128)
+for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i
+
+/** A started span: one small object holding its parent's header (checked), ended once with the answer's status. */
 class LaneSpan implements ServerSpan {
   private readonly started = performance.now()
   private ended = false
   constructor(
     private readonly sink: Batcher,
     private readonly routeIndex: number,
-    private readonly traceId: string,
-    private readonly parentId: string,
+    private readonly traceparent: string,
     private readonly parentSampled: boolean
   ) {}
   end(status: number): void {
     if (this.ended) return
     this.ended = true
-    this.sink.add(this.routeIndex, this.traceId, this.parentId, this.parentSampled, this.started, status)
+    this.sink.add(this.routeIndex, this.traceparent, this.parentSampled, this.started, status)
   }
 }
 
 /** The records waiting on the event loop, posted to the worker a batch at a time. */
 class Batcher {
   private count = 0
-  private ids = ""
+  private ids: Uint8Array
   private numbers: Float64Array
   private timer: ReturnType<typeof setTimeout> | undefined = undefined
   private posted = 0
@@ -112,12 +121,17 @@ class Batcher {
     private readonly delayMs: number,
     private readonly maxQueueSize: number
   ) {
+    this.ids = new Uint8Array(batchSize * ID_BYTES)
     this.numbers = new Float64Array(batchSize * FIELDS)
   }
 
-  add(route: number, traceId: string, parentId: string, parentSampled: boolean, started: number, status: number): void {
+  /** A span's record: its ids' bytes straight from the header's hex (trace id at 3, parent id at 36), and its numbers. */
+  add(route: number, traceparent: string, parentSampled: boolean, started: number, status: number): void {
     const i = this.count++
-    this.ids += traceId + parentId
+    const ids = this.ids
+    let b = i * ID_BYTES
+    for (let c = 3; c < 35; c += 2) ids[b++] = (HEX_VALUE[traceparent.charCodeAt(c)]! << 4) | HEX_VALUE[traceparent.charCodeAt(c + 1)]!
+    for (let c = 36; c < 52; c += 2) ids[b++] = (HEX_VALUE[traceparent.charCodeAt(c)]! << 4) | HEX_VALUE[traceparent.charCodeAt(c + 1)]!
     const at = i * FIELDS
     const numbers = this.numbers
     numbers[at] = route
@@ -139,7 +153,7 @@ class Batcher {
     const ids = this.ids
     const numbers = this.numbers
     this.count = 0
-    this.ids = ""
+    this.ids = new Uint8Array(this.batchSize * ID_BYTES)
     this.numbers = new Float64Array(this.batchSize * FIELDS)
     if (this.dead || this.posted - Atomics.load(this.counts, 0) + count > this.maxQueueSize) {
       this.dropped += count
@@ -151,7 +165,7 @@ class Batcher {
       this.warned = dropped
     }
     this.posted += count
-    this.send({ _tag: "Spans", count, ids, numbers }, [numbers.buffer as ArrayBuffer])
+    this.send({ _tag: "Spans", count, ids, numbers }, [ids.buffer as ArrayBuffer, numbers.buffer as ArrayBuffer])
   }
 
   send(message: Message, transfer: ReadonlyArray<ArrayBuffer> = []): void {
@@ -174,7 +188,7 @@ export const startLaneSpans = async (options: LaneSpanOptions): Promise<LaneSpan
     maxQueueSize,
     maxExportBatchSize: Math.min(maxQueueSize, options.maxExportBatchSize ?? fromEnv("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512)),
     scheduledDelayMillis: options.scheduledDelayMillis ?? fromEnv("OTEL_BSP_SCHEDULE_DELAY", 5000),
-    codec: { resource: options.resource, scope: options.scope, timeOrigin: performance.timeOrigin, fields: FIELDS, idChars: ID_CHARS },
+    codec: { resource: options.resource, scope: options.scope, timeOrigin: performance.timeOrigin, fields: FIELDS, idBytes: ID_BYTES },
     counts,
     replies: channel.port2
   }
@@ -185,7 +199,7 @@ export const startLaneSpans = async (options: LaneSpanOptions): Promise<LaneSpan
   })
   const replies = channel.port1
   // A batch never larger than the bound, which would refuse it whole.
-  const batcher = new Batcher(worker, counts, Math.min(options.batchSize ?? 256, maxQueueSize), options.delayMs ?? 200, maxQueueSize)
+  const batcher = new Batcher(worker, counts, Math.min(options.batchSize ?? 512, maxQueueSize), options.delayMs ?? 200, maxQueueSize)
   const flushes = new Map<number, () => void>()
   let nextFlush = 0
   let failure: Error | undefined
@@ -244,7 +258,12 @@ export const startLaneSpans = async (options: LaneSpanOptions): Promise<LaneSpan
       batcher.send({ _tag: "Route", index, name, attributes })
       return index
     },
-    start: (route, traceId, parentId, parentSampled) => new LaneSpan(batcher, route, traceId, parentId, parentSampled),
+    start: (route, traceparent, sampled) => {
+      const header = traceparent.trim()
+      const flags = traceParentFlags(header)
+      if (flags < 0 || (sampled !== undefined && !sampled(header.slice(3, 35), flags === 1))) return undefined
+      return new LaneSpan(batcher, route, header, flags === 1)
+    },
     dropped: () => batcher.dropped + Atomics.load(counts, 1),
     flush: () => flushWorker(false),
     close: (timeoutMs = 5000) =>

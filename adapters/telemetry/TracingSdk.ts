@@ -115,11 +115,7 @@ export const laneSampling = (name: SamplerName, ratio: number): (traceId: string
 const serverSpansOf = (lane: LaneSpans, sampled: (traceId: string, parentSampled: boolean) => boolean): ActiveTracingShape["serverSpans"] =>
 (name, attributes) => {
   const route = lane.route(name, attributes)
-  return (traceparent) => {
-    const parent = parseTraceParent(traceparent)
-    if (parent === undefined || !sampled(parent.traceId, parent.sampled)) return undefined
-    return lane.start(route, parent.traceId, parent.spanId, parent.sampled)
-  }
+  return (traceparent) => lane.start(route, traceparent, sampled)
 }
 
 /** The attributes a lane span's Resource carries: those of the Effect-side spans' Resource. */

@@ -9,7 +9,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { laneSpanCodec } from "../../adapters/telemetry/LaneSpanCodec.js"
-import { type Batch, FIELDS, ID_CHARS } from "../../adapters/telemetry/LaneSpanProtocol.js"
+import { type Batch, FIELDS, ID_BYTES } from "../../adapters/telemetry/LaneSpanProtocol.js"
 
 const RESOURCE = { "service.name": "flagport-test", "telemetry.sdk.name": "@effect/opentelemetry", "telemetry.sdk.language": "nodejs", "deployment.environment": "ünïcode" }
 
@@ -47,11 +47,11 @@ type Span = typeof span extends fc.Arbitrary<infer A> ? A : never
 const batchOf = (spans: ReadonlyArray<Span>): Batch => {
   const numbers = new Float64Array(spans.length * FIELDS)
   spans.forEach((s, i) => numbers.set([s.route, s.start, s.start + s.duration, s.status, s.parentSampled ? 1 : 0], i * FIELDS))
-  return { count: spans.length, ids: spans.map((s) => s.traceId + s.parentId).join(""), numbers }
+  return { count: spans.length, ids: Uint8Array.from(Buffer.from(spans.map((s) => s.traceId + s.parentId).join(""), "hex")), numbers }
 }
 
 const codecWith = (seed: number, timeOrigin: number, scope: { name: string; version?: string }) => {
-  const codec = laneSpanCodec({ resource: RESOURCE, scope, timeOrigin, fields: FIELDS, idChars: ID_CHARS, randomFill: seeded(seed) })
+  const codec = laneSpanCodec({ resource: RESOURCE, scope, timeOrigin, fields: FIELDS, idBytes: ID_BYTES, randomFill: seeded(seed) })
   ROUTES.forEach((r, i) => codec.route(i, r.name, r.attributes))
   return codec
 }

@@ -8,7 +8,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { startLaneSpans } from "../../adapters/telemetry/LaneSpans.js"
-import { listen, spansOf } from "./otlp.js"
+import { attribute, listen, spansOf } from "./otlp.js"
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -17,6 +17,7 @@ afterEach(async () => {
 })
 
 const traceId = (n: number) => n.toString(16).padStart(32, "0")
+const traceparent = (n: number) => `00-${traceId(n)}-00f067aa0ba902b7-01`
 
 describe("lane spans' worker", () => {
   it("exports every span in batches with the configured headers, and close flushes", async () => {
@@ -32,7 +33,7 @@ describe("lane spans' worker", () => {
       scheduledDelayMillis: 60_000
     })
     const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
-    for (let n = 1; n <= 450; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(n % 2 === 0 ? 200 : 500)
+    for (let n = 1; n <= 450; n++) lane.start(route, traceparent(n))!.end(n % 2 === 0 ? 200 : 500)
     await lane.close()
     expect(lane.dropped()).toBe(0)
     expect(collector.received.map((r) => r.headers["x-collector-token"])).toEqual(collector.received.map(() => "secret-1"))
@@ -41,6 +42,27 @@ describe("lane spans' worker", () => {
     const spans = spansOf(collector.received)
     expect(spans.map((s) => s.traceId).sort()).toEqual(Array.from({ length: 450 }, (_, i) => traceId(i + 1)).sort())
     expect(new Set(spans.map((s) => s.spanId)).size).toBe(450)
+  })
+
+  it("starts a span only under a well-formed traceparent the sampler keeps, with the header's ids", async () => {
+    const collector = await listen()
+    cleanups.push(collector.close)
+    const lane = await startLaneSpans({ url: `${collector.url}/v1/traces`, protocol: "http/json", resource: { "service.name": "lane-test" }, scope: { name: "lane-test" } })
+    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    const trace = "4bf92f3577b34da6a3ce929d0e0e4736"
+    expect(lane.start(route, "not a traceparent")).toBeUndefined()
+    expect(lane.start(route, `00-${trace.toUpperCase()}-00f067aa0ba902b7-01`)).toBeUndefined()
+    expect(lane.start(route, `00-${"0".repeat(32)}-00f067aa0ba902b7-01`)).toBeUndefined()
+    expect(lane.start(route, `00-${trace}-00f067aa0ba902b7-01`, () => false)).toBeUndefined()
+    const asked: Array<[string, boolean]> = []
+    const span = lane.start(route, ` 00-${trace}-00f067aa0ba902b7-00 `, (traceId, parentSampled) => asked.push([traceId, parentSampled]) > 0)
+    expect(asked).toEqual([[trace, false]])
+    span!.end(204)
+    span!.end(500) // ended once
+    await lane.close()
+    const spans = spansOf(collector.received)
+    expect(spans.map((s) => [s.traceId, s.parentSpanId, s.name])).toEqual([[trace, "00f067aa0ba902b7", "GET /v1/config"]])
+    expect(attribute(spans[0]!, "http.response.status_code")).toBe(204)
   })
 
   it("drops and counts what does not fit its queue", async () => {
@@ -60,7 +82,7 @@ describe("lane spans' worker", () => {
     // All in one turn, far faster than exports of 50 spans go out one at a time: the worker (on its
     // own thread) takes some while the loop runs, so how many are dropped varies; that each span is
     // either exported or counted as dropped does not.
-    for (let n = 1; n <= 2000; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(200)
+    for (let n = 1; n <= 2000; n++) lane.start(route, traceparent(n))!.end(200)
     await lane.close()
     const dropped = lane.dropped()
     expect(dropped).toBeGreaterThan(0)
@@ -88,7 +110,7 @@ describe("lane spans' worker", () => {
     })
     const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
     // 100 in one turn: one bound's worth goes, the rest is dropped (a batch larger than the bound would have been dropped whole).
-    for (let n = 1; n <= 100; n++) lane.start(route, traceId(n), "00f067aa0ba902b7", true).end(200)
+    for (let n = 1; n <= 100; n++) lane.start(route, traceparent(n))!.end(200)
     await lane.close()
     const exported = spansOf(collector.received).length
     expect(exported).toBeGreaterThanOrEqual(40)
@@ -109,7 +131,7 @@ describe("lane spans' worker", () => {
       scope: { name: "lane-test" }
     })
     const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
-    lane.start(route, traceId(1), "00f067aa0ba902b7", true).end(200)
+    lane.start(route, traceparent(1))!.end(200)
     const started = Date.now()
     await lane.close(300)
     expect(Date.now() - started).toBeLessThan(3_000)
