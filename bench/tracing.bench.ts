@@ -17,12 +17,15 @@
  *
  * Routes: POST /v1/evaluate and GET /v1/flags/{flagKey}/eval. Rounds rotate the order of the three
  * rows so drift of the machine hits all of them. Target (issue 29): "on" within 10% of "off".
- * Prints a Markdown table: mean req/s per row, on / off ratios, worst p99; then (Linux) the server's
- * CPU time per request over the measured runs, all its threads and its event loop alone, read
- * from /proc: a figure that a loaded machine moves far less than it moves req/s.
+ * Prints a Markdown table: mean req/s per row, on / off ratios, worst p99; then (Linux) the CPU time
+ * per request over the measured runs, from /proc: the server's (all its threads, its event loop,
+ * the rest: the lane spans' worker, the collector threads of V8), the collector's and the load
+ * generator's (this process), a figure that a loaded machine moves far less than it moves req/s.
+ * On a machine whose cores are all busy (this bench's three processes), req/s follows the CPU all
+ * three spend per request, not only the server's event loop.
  */
 import type { ChildProcess } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -91,14 +94,22 @@ const scenarios = (clientKey: string, extra: Record<string, string>): Array<Scen
   }
 ]
 
-/** CPU seconds (user + system) of process `pid`, all threads and the main thread, from /proc (Linux; 100 ticks a second). */
+/**
+ * CPU seconds of process `pid` (Linux): all its threads, and its main thread (the event loop), from
+ * each thread's /proc schedstat (nanoseconds on a CPU, as the scheduler counts them; the stat
+ * files' ticks are sampled, and charge a thread woken at a tick for the whole tick).
+ */
 const cpuOf = (pid: number): { readonly all: number; readonly main: number } | undefined => {
-  const seconds = (path: string) => {
-    const fields = readFileSync(path, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
+  const onCpu = (tid: string) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e9
+    } catch {
+      return 0 // a thread that ended in between
+    }
   }
-  const stat = `/proc/${pid}/stat`
-  return existsSync(stat) ? { all: seconds(stat), main: seconds(`/proc/${pid}/task/${pid}/stat`) } : undefined
+  if (!existsSync(`/proc/${pid}/task`)) return undefined
+  const all = readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + onCpu(tid), 0)
+  return { all, main: onCpu(String(pid)) }
 }
 
 const load = (port: number, scenario: Scenario, duration: number) =>
@@ -140,17 +151,27 @@ const main = async () => {
         if (response.status !== 200) throw new Error(`${row.name} ${scenario.name}: ${response.status} ${await response.text()}`)
       }
     }
-    /** Per row and scenario: CPU seconds (all threads, main thread) and requests over the measured runs. */
-    const cpu = new Map<string, { all: number; main: number; requests: number }>()
+    /**
+     * Per row and scenario, over the measured runs: CPU seconds of the server (all threads, event
+     * loop), of the collector and of the load generator (this process), and the requests answered.
+     */
+    const cpu = new Map<string, { all: number; main: number; collector: number; generator: number; requests: number }>()
+    const sinkPid = sink.child.pid!
     const rounds = await rotatingRounds(rows, ROUNDS, async (row, scenario) => {
       await load(row.port, scenario, 2) // warm-up
-      const before = cpuOf(row.pid)
+      const before = [cpuOf(row.pid), cpuOf(sinkPid), cpuOf(process.pid)] as const
       const result = await load(row.port, scenario, DURATION)
-      const after = cpuOf(row.pid)
-      if (before !== undefined && after !== undefined) {
+      const after = [cpuOf(row.pid), cpuOf(sinkPid), cpuOf(process.pid)] as const
+      if (before.every((c) => c !== undefined) && after.every((c) => c !== undefined)) {
         const id = `${scenario.name}|${row.name}`
-        const sum = cpu.get(id) ?? { all: 0, main: 0, requests: 0 }
-        cpu.set(id, { all: sum.all + after.all - before.all, main: sum.main + after.main - before.main, requests: sum.requests + result.requests.total })
+        const sum = cpu.get(id) ?? { all: 0, main: 0, collector: 0, generator: 0, requests: 0 }
+        cpu.set(id, {
+          all: sum.all + after[0]!.all - before[0]!.all,
+          main: sum.main + after[0]!.main - before[0]!.main,
+          collector: sum.collector + after[1]!.all - before[1]!.all,
+          generator: sum.generator + after[2]!.all - before[2]!.all,
+          requests: sum.requests + result.requests.total
+        })
       }
       return result
     })
@@ -166,11 +187,12 @@ const main = async () => {
       )
     }
     if (cpu.size > 0) {
+      const us = (seconds: number, requests: number) => (seconds * 1e6 / requests).toFixed(1)
       const perRequest = (scenario: Scenario, row: (typeof rows)[number]) => {
         const c = cpu.get(`${scenario.name}|${row.name}`)! // scenarios differ per row (keys, headers) by value, not by name
-        return `${(c.all * 1e6 / c.requests).toFixed(1)} / ${(c.main * 1e6 / c.requests).toFixed(1)}`
+        return `${us(c.all, c.requests)} / ${us(c.main, c.requests)} / ${us(c.all - c.main, c.requests)} / ${us(c.collector, c.requests)} / ${us(c.generator, c.requests)} / ${us(c.all + c.collector + c.generator, c.requests)}`
       }
-      console.log("\nServer CPU per request, µs (all threads / event loop), over the measured runs:\n")
+      console.log("\nCPU per request, µs, over the measured runs: server (all threads / event loop / other threads) / collector / load generator / all three:\n")
       console.log(`| route | ${rows.map((row) => row.name).join(" | ")} |`)
       console.log(`|---|${rows.map(() => "---").join("|")}|`)
       for (const scenario of rows[0]!.scenarios) {
