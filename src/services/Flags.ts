@@ -137,6 +137,14 @@ export const make = Effect.gen(function* () {
   const viewOne = (projectId: string, flag: Flag) => Effect.map(view(projectId, [flag], flags.listRequiring(projectId)), (shown) => shown[0]!)
 
   /**
+   * What a write answers: the flag it wrote as the API shows it, read inside the write's
+   * transaction, where a statement is cheapest (it runs on the connection the write already holds)
+   * and the usage is read at the same moment as the flag.
+   */
+  const answer = <Value extends Flag>(projectId: string, written: Omit<Writes.Written<Value>, "value"> & { readonly value: Flag }) =>
+    Effect.map(viewOne(projectId, written.value), (value): Writes.Written<FlagWithUsage> => ({ ...written, value }))
+
+  /**
    * Inside a write: the flag, or 404 (the project was already checked by the revision bump),
    * and the write's preconditions on it.
    */
@@ -150,7 +158,7 @@ export const make = Effect.gen(function* () {
     const problems = Validation.validateCreateFlag(input)
     if (problems.length > 0) return yield* invalid("Invalid flag", problems)
     const id = yield* ids.next
-    const created = yield* writes.serving(projectId, ({ now, revision }) =>
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const envs = yield* environments.list(projectId)
         const flag: Flag = {
@@ -170,15 +178,14 @@ export const make = Effect.gen(function* () {
             Effect.fail(new ResourceConflict({ message: `Flag '${input.key}' already exists in project '${projectId}'` }))
           )
         )
-        return {
+        return yield* answer(projectId, {
           value: flag,
           events: [{ type: "flag.created", flag }],
           audit: [{ action: "flag.created", resource: { type: "flag", key: flag.key }, before: null, after: flag }],
           change: configChanged(projectId, revision, "flag", { flagKeys: [flag.key] })
-        } satisfies Writes.Written<Flag>
+        })
       })
     )
-    return yield* viewOne(projectId, created)
   })
 
   const list = Effect.fn("Flags.list")(function* (projectId: string) {
@@ -223,7 +230,7 @@ export const make = Effect.gen(function* () {
     })
 
   const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput, options?: WriteOptions) {
-    const patched = yield* writes.serving(projectId, ({ now, revision }) =>
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
         yield* guardSharedWrite(yield* environments.list(projectId), { _tag: "PatchVariations", before: flag.variations, after: input.variations })
@@ -244,15 +251,14 @@ export const make = Effect.gen(function* () {
         // Name and description are not served (ConfigVersion.ts): unless the variations changed, no
         // environment's configuration differs, so none is named and no cached snapshot is rebuilt.
         const served = everyConfig ? "all" : []
-        return {
+        return yield* answer(projectId, {
           value: updated,
           events: [{ type: "flag.updated", flag: updated }],
           audit: [{ action: "flag.updated", resource: { type: "flag", key: flagKey }, before: flag, after: updated }],
           change: configChanged(projectId, revision, "flag", { environments: served, flagKeys: [flagKey] })
-        } satisfies Writes.Written<Flag>
+        })
       })
     )
-    return yield* viewOne(projectId, patched)
   })
 
   const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string, options?: WriteOptions) {
@@ -340,7 +346,7 @@ export const make = Effect.gen(function* () {
       sentRules.filter((rule) => rule?.id === undefined),
       () => ids.next
     )
-    const replaced = yield* writes.serving(projectId, ({ now, revision }) =>
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const flag = yield* load(projectId, flagKey, options)
         yield* checkConfigPrecondition(flag, input.environment, options)
@@ -366,7 +372,7 @@ export const make = Effect.gen(function* () {
           updatedAt: now
         }
         yield* compareAndSet(flags.updateConfig(projectId, updated, input.environment, flag.version))
-        return {
+        return yield* answer(projectId, {
           value: updated,
           events: [{ type: "targeting.updated", flag: updated, environment: input.environment }],
           audit: [
@@ -380,10 +386,9 @@ export const make = Effect.gen(function* () {
             }
           ],
           change: configChanged(projectId, revision, "targeting", { environments: [input.environment], flagKeys: [flagKey] })
-        } satisfies Writes.Written<Flag>
+        })
       })
     )
-    return yield* viewOne(projectId, replaced)
   })
 
   return Flags.of({ create, list, get, patch, remove, replaceTargeting, targeting, validateTargeting })
