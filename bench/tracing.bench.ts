@@ -3,7 +3,9 @@
  *
  *   npx tsx bench/tracing.bench.ts          (BENCH_DURATION=seconds per run, default 10;
  *                                           BENCH_ROUNDS, default 2; BENCH_CONNECTIONS, default 50;
- *                                           BENCH_PROFILE_DIR=dir: a CPU profile of the traced server)
+ *                                           BENCH_PROFILE_DIR=dir: a CPU profile of the traced server;
+ *                                           OTEL_BSP_* are given to the traced server, e.g.
+ *                                           OTEL_BSP_MAX_EXPORT_BATCH_SIZE: spans per export)
  *
  * Two standalone servers over the data of bench/http-fixture.ts (50 W2 flags, one context), each
  * in its own child process (this file bundled by esbuild, as bench/http.bench.ts does):
@@ -74,6 +76,9 @@ const serveSink = () => {
 }
 
 const children = bundledChildren(SELF)
+/** The caller's OTEL_BSP_* variables (the batch processor's settings), given to the traced server only. */
+const BATCH_SETTINGS = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith("OTEL_BSP_") && entry[1] !== undefined))
+
 /** A child without the caller's OTEL_* variables (each variant sets its own). */
 const startChild = (args: ReadonlyArray<string>, env: Record<string, string> = {}, nodeArgs: ReadonlyArray<string> = []) =>
   children.startChild(args, { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_"))), ...env }, nodeArgs)
@@ -133,7 +138,8 @@ const main = async () => {
     const on = await startChild(["serve-flagport", dirs[1]!], {
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.info.port as number}`,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
-      OTEL_SERVICE_NAME: "flagport-bench"
+      OTEL_SERVICE_NAME: "flagport-bench",
+      ...BATCH_SETTINGS
     }, PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]) // its profile, written when it exits
     children.push(on.child)
     const rows = [
@@ -176,7 +182,8 @@ const main = async () => {
       return result
     })
     console.log(machineLine())
-    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99)\n`)
+    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99)`)
+    console.log(`traced server's batch settings: ${Object.keys(BATCH_SETTINGS).length === 0 ? "the defaults" : Object.entries(BATCH_SETTINGS).map(([k, v]) => `${k}=${v}`).join(" ")}\n`)
     console.log("| route | off req/s | on, no traceparent req/s | on, traceparent req/s | on (none) / off | on (traceparent) / off | p99 off / on / on+tp |")
     console.log("|---|---|---|---|---|---|---|")
     for (const scenario of rows[0]!.scenarios) {
