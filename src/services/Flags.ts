@@ -141,7 +141,7 @@ export const make = Effect.gen(function* () {
    * transaction, where a statement is cheapest (it runs on the connection the write already holds)
    * and the usage is read at the same moment as the flag.
    */
-  const answer = <Value extends Flag>(projectId: string, written: Omit<Writes.Written<Value>, "value"> & { readonly value: Flag }) =>
+  const answer = (projectId: string, written: Writes.Written<Flag>) =>
     Effect.map(viewOne(projectId, written.value), (value): Writes.Written<FlagWithUsage> => ({ ...written, value }))
 
   /**
