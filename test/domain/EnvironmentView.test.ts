@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import type { AuditEntry } from "../../src/domain/audit/AuditEntry.js"
 import { managementEventOf } from "../../src/domain/audit/ManagementEvent.js"
-import { auditEntrySeen, eventSeen, flagSeen, recordSeen } from "../../src/domain/auth/EnvironmentView.js"
+import { auditEntrySeen, eventSeen, flagSeen, keySeen, recordSeen } from "../../src/domain/auth/EnvironmentView.js"
 
 const config = (environmentKey: string, version: number) => ({ environmentKey, version, enabled: false, rules: [{ id: `${environmentKey}-rule` }] })
 const flag = (versions: Record<string, number>, version = 3) => ({
@@ -46,6 +46,19 @@ describe("recordSeen", () => {
     ["production", "development", false]
   ] as const)("seen %s, record of %s: %s", (seen, environment, expected) => {
     expect(recordSeen(seen, { environment })).toBe(expected)
+  })
+})
+
+describe("keySeen", () => {
+  // An unbound key reaches every environment, production's neighbours included: a bound caller does not see it.
+  it.each([
+    [null, null, true],
+    [null, "development", true],
+    ["production", "production", true],
+    ["production", "development", false],
+    ["production", null, false]
+  ] as const)("seen %s, key bound to %s: %s", (seen, environment, expected) => {
+    expect(keySeen(seen, { environment })).toBe(expected)
   })
 })
 

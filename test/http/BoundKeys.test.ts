@@ -1,6 +1,6 @@
 /**
  * A server key bound to an environment cannot escape it, through a real server on SQLite and
- * PostgreSQL: it makes or revokes no key wider than itself (unbound, or bound elsewhere) and writes only its
+ * PostgreSQL: it lists, makes or revokes no key wider than itself (unbound, or bound elsewhere) and writes only its
  * own environment's configuration (targeting, a schedule for it; no copy, whose source it may not read; no flag,
  * segment or environment made or deleted, no variations changed), reads only its own
  * where a read names one (targeting, the OpenFeature manifest) and exports no whole project. A refusal
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
+import { asPerson, makePerson } from "./people.js"
 
 describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%s)", (backend) => {
   let t: TestServer
@@ -18,6 +19,10 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
   const refused = (reply: { status: number; body: unknown }, message: string) => {
     expect(reply.status).toBe(403)
     expect(reply.body).toEqual({ error: { code: "forbidden", message } })
+  }
+  const listed = (reply: { status: number; body: unknown }) => {
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+    return (reply.body as { data: Array<{ id: string; prefix: string; environment: string | null }> }).data
   }
   const targeting = (environment: string) => ({ environment, enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] })
 
@@ -41,15 +46,47 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
   })
 
   it("revokes no key wider than itself", async () => {
-    const made = async (body: unknown) => ((await admin("POST", "/v1/projects/p1/keys", body)).body as { id: string }).id
-    const unbound = await made({ type: "client", name: "unbound" })
-    const development = await made({ type: "server", name: "dev", environment: "development" })
+    const madeWithSecret = async (body: unknown) => (await admin("POST", "/v1/projects/p1/keys", body)).body as { id: string; key: string }
+    const made = async (body: unknown) => (await madeWithSecret(body)).id
+    const { id: unbound, key: unboundSecret } = await madeWithSecret({ type: "client", name: "unbound" })
+    const { id: development, key: developmentSecret } = await madeWithSecret({ type: "server", name: "dev", environment: "development" })
     const production = await made({ type: "client", name: "prod", environment: "production" })
     refused(await bound("DELETE", `/v1/projects/p1/keys/${unbound}`), Messages.revokeWiderThanCaller)
     refused(await bound("DELETE", `/v1/projects/p1/keys/${development}`), Messages.revokeWiderThanCaller)
     const live = ((await admin("GET", "/v1/projects/p1/keys")).body as { data: Array<{ id: string; revokedAt: string | null }> }).data
     expect(live.filter((key) => key.id === unbound || key.id === development).map((key) => key.revokedAt)).toEqual([null, null])
+    // Each refused key keeps working: the development key manages, the unbound client key evaluates development.
+    expect((await request(t.url, "GET", "/v1/projects/p1/flags", { key: developmentSecret })).status).toBe(200)
+    expect((await request(t.url, "GET", "/v1/config?environment=development", { key: unboundSecret })).status).toBe(200)
     expect((await bound("DELETE", `/v1/projects/p1/keys/${production}`)).status).toBe(204)
+    // Not itself, though it sees itself: 409 as for any key, and it still works.
+    const itself = listed(await bound("GET", "/v1/projects/p1/keys")).find((key) => key.prefix === t.keys.boundServerOther.slice(0, 8))
+    expect(itself).toBeDefined()
+    const selfRevocation = await bound("DELETE", `/v1/projects/p1/keys/${itself!.id}`)
+    expect(selfRevocation.status).toBe(409)
+    expect((selfRevocation.body as { error: { code: string } }).error.code).toBe("conflict")
+    expect((await bound("GET", "/v1/projects/p1/keys")).status).toBe(200)
+  })
+
+  it("lists only the keys bound to its own environment, itself among them; unbound keys and people list every key", async () => {
+    const made = async (body: unknown) => ((await admin("POST", "/v1/projects/p1/keys", body)).body as { id: string }).id
+    const unbound = await made({ type: "server", name: "listed-unbound" })
+    const development = await made({ type: "client", name: "listed-dev", environment: "development" })
+    const production = await made({ type: "server", name: "listed-prod", environment: "production" })
+    const all = listed(await admin("GET", "/v1/projects/p1/keys"))
+    expect(all.map((key) => key.id)).toEqual(expect.arrayContaining([unbound, development, production]))
+    const seen = listed(await bound("GET", "/v1/projects/p1/keys"))
+    expect(seen.map((key) => key.id)).toEqual(all.filter((key) => key.environment === "production").map((key) => key.id))
+    expect(seen.map((key) => key.id)).toContain(production)
+    expect(seen.map((key) => key.prefix)).toContain(t.keys.boundServerOther.slice(0, 8))
+    expect(seen.map((key) => key.id)).not.toContain(unbound)
+    expect(seen.map((key) => key.id)).not.toContain(development)
+    // The project's own unbound key, and a person who administers the project: every key, as before
+    // (ids compared: the callers' own `lastUsedAt` moves as they call).
+    const ids = (keys: ReadonlyArray<{ id: string }>) => keys.map((key) => key.id)
+    expect(ids(listed(await request(t.url, "GET", "/v1/projects/p1/keys", { key: t.keys.scoped })))).toEqual(ids(all))
+    const person = await t.run(makePerson("keys-admin@example.com", { projects: [{ projectId: "p1", role: "admin" }] }))
+    expect(ids(listed(await asPerson(t.url, person.cookie, "GET", "/v1/projects/p1/keys")))).toEqual(ids(all))
   })
 
   it("writes only its own environment's configuration: targeting, schedules; copies nothing (it reads its source)", async () => {

@@ -292,7 +292,7 @@ export class KeysGroup extends HttpApiGroup.make("keys")
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/keys`.addSuccess(dataOf(ApiKeyDoc)),
     "List a project's API keys",
-    "The keys scoped to the project, each with its name, type and prefix; the secrets themselves are never returned."
+    "The keys scoped to the project, each with its name, type and prefix; the secrets themselves are never returned. A key bound to an environment lists only the keys bound to that same environment (itself among them)."
   ))
   .add(described(
     HttpApiEndpoint.post("create")`/v1/projects/${projectId}/keys`
@@ -305,7 +305,7 @@ export class KeysGroup extends HttpApiGroup.make("keys")
     HttpApiEndpoint.del("revoke")`/v1/projects/${projectId}/keys/${keyId}`.addSuccess(HttpApiSchema.NoContent)
       .addError(Errors.Conflict),
     "Revoke an API key",
-    "Revokes a key of the project at once: requests with it then answer 401. A key cannot revoke itself (409)."
+    "Revokes a key of the project at once: requests with it then answer 401. A key cannot revoke itself (409). A key bound to an environment revokes only keys bound to that same environment (403 for another)."
   ))
   .middleware(ManagementAuth)
   .addError(Errors.NotFound)

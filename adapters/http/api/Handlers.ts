@@ -17,7 +17,7 @@ import { Flags, type WriteOptions as FlagWriteOptions } from "../../../src/servi
 import { Projects } from "../../../src/services/Projects.js"
 import { Segments } from "../../../src/services/Segments.js"
 import { Insights } from "../../../src/services/Insights.js"
-import { flagSeen } from "../../../src/domain/auth/EnvironmentView.js"
+import { flagSeen, keySeen } from "../../../src/domain/auth/EnvironmentView.js"
 import type { PatchFlagInput } from "../../../src/domain/definitions/Flag.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { typescriptModule } from "../../../src/domain/codegen/TypeScriptModule.js"
@@ -198,7 +198,10 @@ export const SegmentsLive = HttpApiBuilder.group(FlagportApi, "segments", (handl
 
 export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
   handlers
-    .handle("list", ({ path }) => Effect.flatMap(ApiKeys, (keys) => Effect.map(mapped(keys.listInProject(path.projectId)), (data) => ({ data }))))
+    // A bound key lists only the keys of its own environment (EnvironmentView.keySeen): the keys it may revoke.
+    .handle("list", ({ path }) =>
+      Effect.flatMap(seenEnvironment, (seen) =>
+        Effect.flatMap(ApiKeys, (keys) => Effect.map(mapped(keys.listInProject(path.projectId)), (data) => ({ data: data.filter((key) => keySeen(seen, key)) })))))
     .handle("create", ({ path, payload }) =>
       Effect.flatMap(keyMayBeMade(payload.environment ?? null), () => Effect.flatMap(ApiKeys, (keys) =>
         Effect.map(mapped(keys.create({ type: payload.type, name: payload.name, projectId: path.projectId, environment: payload.environment ?? null })), (created) => ({

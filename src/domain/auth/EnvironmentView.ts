@@ -3,7 +3,7 @@
  * keys; for a key bound to an environment, that environment only (the rule of
  * Policy.authorizeEnvironmentRead, applied to answers that hold several environments). A flag
  * keeps its shape with the other environments' configurations simply absent; records of another
- * environment (a schedule, a change request, an audit entry, an event) are left out.
+ * environment (a schedule, a change request, an audit entry, an event, an API key) are left out.
  *
  * `seen` is the environment the caller sees (`Policy.boundEnvironment`): null sees everything.
  */
@@ -23,6 +23,15 @@ export const flagSeen = <F extends { readonly configs: ReadonlyArray<{ readonly 
 
 /** Whether a record of one environment (a schedule, a change request) is seen. */
 export const recordSeen = (seen: Seen, record: { readonly environment: string }): boolean => seen === null || record.environment === seen
+
+/**
+ * Whether an API key is seen: a bound caller sees only the keys bound to its own environment (itself
+ * among them). An unbound key is not "of no environment" (as a segment is) but of every one, the
+ * others included, so it is left out as theirs are; the same reach as making and revoking keys
+ * (Policy.authorizeKeyCreation, Policy.authorizeKeyRevocation), so a bound key lists exactly the
+ * keys it may revoke.
+ */
+export const keySeen = (seen: Seen, key: { readonly environment: string | null }): boolean => seen === null || key.environment === seen
 
 /** Whether a state of the audit log (a flag, a schedule, a change request, a key...) belongs to another environment. */
 const ofAnotherEnvironment = (seen: string, state: unknown): boolean => {

@@ -10,6 +10,7 @@ import type { ApiKey, Principal } from "./ApiKey.js"
 import type { Caller } from "./Caller.js"
 import { Forbidden, InvalidRequest, Unauthenticated } from "../Errors.js"
 import { sameJson } from "../definitions/ConfigVersion.js"
+import { keySeen } from "./EnvironmentView.js"
 
 /** Messages of the specification's table, verbatim. */
 export const Messages = {
@@ -231,19 +232,17 @@ export const authorizeVariationsWrite = (principal: Caller, before: unknown, aft
  * Making a key: never wider than the caller. A key bound to an environment makes only keys bound
  * to that same environment (an unbound one, or one bound elsewhere, would escape the binding).
  */
-export const authorizeKeyCreation = (principal: Caller, environment: string | null): Either.Either<void, Forbidden> => {
-  const bound = boundEnvironment(principal)
-  return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.keyWiderThanCaller }))
-}
+export const authorizeKeyCreation = (principal: Caller, environment: string | null): Either.Either<void, Forbidden> =>
+  keySeen(boundEnvironment(principal), { environment }) ? Either.void : Either.left(new Forbidden({ message: Messages.keyWiderThanCaller }))
 
 /**
  * Revoking a key: the same reach as making one. A development-bound key that could revoke the
  * production or unbound keys could take production's applications down from outside its binding.
+ * A key it may not revoke is also one it does not list (EnvironmentView.keySeen); named by id it is
+ * 403, not 404, as another environment's change request or schedule is.
  */
-export const authorizeKeyRevocation = (principal: Caller, environment: string | null): Either.Either<void, Forbidden> => {
-  const bound = boundEnvironment(principal)
-  return bound === null || bound === environment ? Either.void : Either.left(new Forbidden({ message: Messages.revokeWiderThanCaller }))
-}
+export const authorizeKeyRevocation = (principal: Caller, environment: string | null): Either.Either<void, Forbidden> =>
+  keySeen(boundEnvironment(principal), { environment }) ? Either.void : Either.left(new Forbidden({ message: Messages.revokeWiderThanCaller }))
 
 /**
  * `GET /v1/config` and `POST /v1/explain` (whose trace shows the rules' values) of an environment:
