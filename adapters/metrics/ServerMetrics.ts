@@ -1,8 +1,9 @@
 /**
  * One server's /metrics: prom-client's registry with the process defaults (event-loop lag, heap,
- * CPU, handles), the request and evaluation cells this server fills, the gauges read when scraped
- * (open streams, the webhook backlog, the database pool), and the Effect metrics of the core and the adapters
- * (EffectExport.ts). docs/operations.md lists every series.
+ * CPU, handles), the request and evaluation cells this server fills, the gauges and counters read
+ * when scraped (open streams, the webhook backlog, the database pool, the lane spans tracing
+ * dropped), and the Effect metrics of the core and the adapters (EffectExport.ts).
+ * docs/operations.md lists every series.
  */
 import { collectDefaultMetrics, Registry } from "prom-client"
 import type { Backlog } from "../../src/ports/WebhookBacklog.js"
@@ -21,6 +22,8 @@ export interface MetricsSources {
   readonly backlog?: () => Promise<Backlog>
   /** The database pool's use (PostgreSQL); absent, its series are left out. */
   readonly pool?: PoolUseShape["measure"]
+  /** Evaluation-lane spans dropped so far (tracing on); absent, its series is left out. */
+  readonly laneSpansDropped?: () => number
 }
 
 /**
@@ -99,6 +102,15 @@ export class ServerMetrics {
       promMetric("flagport_db_pool_connections_idle", "gauge", "PostgreSQL: open connections no query is using.", pool((u) => u.idle)),
       promMetric("flagport_db_pool_waiting", "gauge", "PostgreSQL: queries waiting for a connection (the pool is at its bound).", pool((u) => u.waiting)),
       promMetric("flagport_db_pool_max_connections", "gauge", "PostgreSQL: the most connections the pool opens.", pool((u) => u.max)),
+      promMetric(
+        "flagport_trace_lane_spans_dropped_total",
+        "counter",
+        "Tracing on: evaluation-lane spans dropped because the exporter was behind (its queue at OTEL_BSP_MAX_QUEUE_SIZE).",
+        () => {
+          const dropped = this.sources.laneSpansDropped
+          return dropped === undefined ? [] : [{ labels: {}, value: dropped() }]
+        }
+      ),
       promMetric("flagport_streams_open", "gauge", "Change streams (GET /v1/stream, OFREP event streams) open now.", () => [
         { labels: {}, value: this.sources.openStreams() }
       ]),

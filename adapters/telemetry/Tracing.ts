@@ -8,7 +8,9 @@
  *   `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` / `OTEL_EXPORTER_OTLP_PROTOCOL` (`grpc` is refused: no gRPC
  *   exporter is shipped); `OTEL_EXPORTER_OTLP_HEADERS` and the timeout are read by the exporter;
  * - `OTEL_SERVICE_NAME` (default `flagport`), `OTEL_RESOURCE_ATTRIBUTES`;
- * - `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`) and `OTEL_TRACES_SAMPLER_ARG`.
+ * - `OTEL_TRACES_SAMPLER` (default `parentbased_always_on`) and `OTEL_TRACES_SAMPLER_ARG`;
+ * - `OTEL_LOG_LEVEL` (default `info`, as the specification gives): what the SDK's own diagnostics
+ *   (export failures, dropped spans) write to the server's log (DiagLog.ts).
  *
  * The settings are read with Effect's Config (a bad value fails the start); the SDK itself
  * (TracingSdk.ts: @effect/opentelemetry's NodeSdk, a batch span processor, the OTLP exporter) is
@@ -41,6 +43,10 @@ export const SAMPLERS = [
 ] as const
 export type SamplerName = (typeof SAMPLERS)[number]
 
+/** OTEL_LOG_LEVEL's values (the specification's names), least to most verbose. */
+export const OTEL_LOG_LEVELS = ["none", "error", "warn", "info", "debug", "verbose", "all"] as const
+export type OtelLogLevel = (typeof OTEL_LOG_LEVELS)[number]
+
 export interface TracingSettings {
   /** Where spans are POSTed: the full traces URL. */
   readonly endpoint: string
@@ -49,6 +55,8 @@ export interface TracingSettings {
   readonly sampler: SamplerName
   /** The ratio of the `*traceidratio` samplers (default 1). */
   readonly samplerArg: number
+  /** The least severe of the SDK's diagnostics written to the log. */
+  readonly logLevel: OtelLogLevel
 }
 
 /** A span the evaluation lane started (LaneTracing.ts), ended with the answer's status. */
@@ -66,6 +74,8 @@ export interface ActiveTracingShape {
    * loop (LaneSpans.ts), with the Resource and scope of the spans above.
    */
   readonly serverSpans: (name: string, attributes: Readonly<Record<string, string>>) => (traceparent: string) => ServerSpan | undefined
+  /** Lane spans dropped so far because the exporter was behind (its queue at OTEL_BSP_MAX_QUEUE_SIZE). */
+  readonly laneSpansDropped: () => number
 }
 
 export class ActiveTracing extends Context.Tag("@flagport/adapters/telemetry/ActiveTracing")<ActiveTracing, ActiveTracingShape>() {}
@@ -88,8 +98,8 @@ export const tracesUrl = (base: string): string => `${base.endsWith("/") ? base.
 
 /**
  * The settings from the environment, `None` when tracing is off (no endpoint, OTEL_SDK_DISABLED,
- * OTEL_TRACES_EXPORTER=none). A protocol other than HTTP, an unknown sampler or a ratio outside
- * [0, 1] fails.
+ * OTEL_TRACES_EXPORTER=none). A protocol other than HTTP, an unknown sampler or log level, or a
+ * ratio outside [0, 1] fails, whether tracing is on or not.
  */
 export const config: Config.Config<Option.Option<TracingSettings>> = Config.all({
   disabled: Config.boolean("OTEL_SDK_DISABLED").pipe(Config.withDefault(false)),
@@ -110,12 +120,13 @@ export const config: Config.Config<Option.Option<TracingSettings>> = Config.all(
   samplerArg: Config.number("OTEL_TRACES_SAMPLER_ARG").pipe(
     Config.withDefault(1),
     Config.validate({ message: "OTEL_TRACES_SAMPLER_ARG: a ratio between 0 and 1", validation: (n) => n >= 0 && n <= 1 })
-  )
+  ),
+  logLevel: oneOf("OTEL_LOG_LEVEL", OTEL_LOG_LEVELS, "info")
 }).pipe(
-  Config.map(({ disabled, endpoint, exporter, protocol, sampler, samplerArg, serviceName, tracesEndpoint }) => {
+  Config.map(({ disabled, endpoint, exporter, logLevel, protocol, sampler, samplerArg, serviceName, tracesEndpoint }) => {
     if (disabled || exporter.trim().toLowerCase() === "none") return Option.none()
     const url = Option.orElse(tracesEndpoint, () => Option.map(endpoint, tracesUrl))
-    return Option.map(url, (url): TracingSettings => ({ endpoint: url, protocol, serviceName, sampler, samplerArg }))
+    return Option.map(url, (url): TracingSettings => ({ endpoint: url, protocol, serviceName, sampler, samplerArg, logLevel }))
   })
 )
 

@@ -25,6 +25,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { formatTraceParent, parseTraceParent } from "../../src/domain/webhooks/TraceParent.js"
 import { TraceContext } from "../../src/ports/TraceContext.js"
+import * as DiagLog from "./DiagLog.js"
 import { startLaneSpans, type LaneSpans } from "./LaneSpans.js"
 import { ActiveTracing, type ActiveTracingShape, type SamplerName, type TracingSettings } from "./Tracing.js"
 
@@ -157,11 +158,13 @@ export const layer = (settings: TracingSettings): Layer.Layer<ActiveTracing> =>
             ),
             (lane) => Effect.promise(() => lane.close(Duration.toMillis(SHUTDOWN_TIMEOUT)))
           )
-          return ActiveTracing.of({ tracer, serverSpans: serverSpansOf(lane, sampled) })
+          return ActiveTracing.of({ tracer, serverSpans: serverSpansOf(lane, sampled), laneSpansDropped: lane.dropped })
         })
       )
       return Layer.mergeAll(active, Layer.succeed(TraceContext, TraceContext.of({ current: currentOperation }))).pipe(
-        Layer.provideMerge(Layer.merge(tracer, resource))
+        Layer.provideMerge(Layer.merge(tracer, resource)),
+        // First, so that what the exporters and the lane report while they start and stop is logged.
+        Layer.provide(DiagLog.layer(settings.logLevel))
       )
     })
   )

@@ -42,6 +42,8 @@ const DOCUMENTED = [
   "flagport_db_pool_connections_idle",
   "flagport_db_pool_waiting",
   "flagport_db_pool_max_connections",
+  // Declared on every server, with a sample only with tracing on (test/telemetry/LaneSpanDrops.test.ts).
+  "flagport_trace_lane_spans_dropped_total",
   "nodejs_eventloop_lag_seconds",
   "nodejs_heap_size_used_bytes",
   "process_cpu_seconds_total",

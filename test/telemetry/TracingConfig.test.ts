@@ -22,7 +22,8 @@ describe("tracing settings", () => {
       protocol: "http/protobuf",
       serviceName: "flagport",
       sampler: "parentbased_always_on",
-      samplerArg: 1
+      samplerArg: 1,
+      logLevel: "info"
     })
     expect(settings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://t:9999/custom" })?.endpoint).toBe(
       "http://t:9999/custom"
@@ -44,6 +45,15 @@ describe("tracing settings", () => {
     expect(Either.isLeft(read({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }))).toBe(true)
     expect(Either.isLeft(read({ ...base, OTEL_TRACES_SAMPLER: "sometimes" }))).toBe(true)
     expect(Either.isLeft(read({ ...base, OTEL_TRACES_SAMPLER_ARG: "2" }))).toBe(true)
+  })
+
+  it("reads OTEL_LOG_LEVEL by the specification's names in any case, and refuses others even with tracing off", () => {
+    const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }
+    for (const level of Tracing.OTEL_LOG_LEVELS) expect(settings({ ...base, OTEL_LOG_LEVEL: level.toUpperCase() })?.logLevel).toBe(level)
+    for (const env of [{ ...base, OTEL_LOG_LEVEL: "loud" }, { OTEL_LOG_LEVEL: "warning" }]) {
+      const refused = read(env)
+      expect(Either.isLeft(refused) && String(refused.left)).toMatch(/OTEL_LOG_LEVEL: expected one of none, error, warn, info, debug, verbose, all/)
+    }
   })
 
   it("reads a W3C traceparent, refusing malformed and all-zero ids", () => {

@@ -341,7 +341,9 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
       : new RequestObserver(registry?.requests, options.requestLog)
     if (registry !== undefined) {
       const storage = await runtime.runPromise(StorageMetricsSources)
-      registry.connect(metricsSources(storage, () => lane.openStreams, (effect) => runtime.runPromise(effect)))
+      registry.connect(
+        metricsSources(storage, () => lane.openStreams, (effect) => runtime.runPromise(effect), Option.map(tracing, (t) => t.laneSpansDropped))
+      )
     }
     const metricsRoute = registry === undefined || options.metrics?.serve === false
       ? undefined

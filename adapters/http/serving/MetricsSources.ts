@@ -25,16 +25,21 @@ export const storageMetricsSources = Layer.effect(
   Effect.all({ backlog: Effect.serviceOption(WebhookBacklog), pool: Effect.serviceOption(PoolUse) })
 )
 
-/** The sources a ServerMetrics connects to; `run` runs the backlog's query in the handlers' runtime. */
+/**
+ * The sources a ServerMetrics connects to; `run` runs the backlog's query in the handlers' runtime;
+ * `laneSpansDropped` is there when tracing is on (ActiveTracing).
+ */
 export const metricsSources = (
   storage: StorageSources,
   openStreams: () => number,
-  run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
+  run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>,
+  laneSpansDropped: Option.Option<() => number> = Option.none()
 ): MetricsSources => {
   const { backlog, pool } = storage
   return {
     openStreams,
     ...(Option.isSome(backlog) ? { backlog: () => run(backlog.value.measure) } : {}),
-    ...(Option.isSome(pool) ? { pool: pool.value.measure } : {})
+    ...(Option.isSome(pool) ? { pool: pool.value.measure } : {}),
+    ...(Option.isSome(laneSpansDropped) ? { laneSpansDropped: laneSpansDropped.value } : {})
   }
 }

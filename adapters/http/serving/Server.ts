@@ -118,9 +118,10 @@ const storageOf = async (options: ServerOptions): Promise<Layer.Layer<Compositio
 export const servicesLayer = (storage: Layer.Layer<Composition.Storage, unknown>, webhooks = true, schedules = true, logFormat?: LogFormat) =>
   // The level and format are set before anything is built, so the workers' fibers and the request
   // handlers (which run in the runtime built from this layer) all inherit them.
+  // Tracing's layer gets both too: the SDK's diagnostics (OTEL_LOG_LEVEL) are written through them.
   Composition.servicesLayer(storage, { webhooks, schedules }).pipe(
-    Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel))),
     Layer.provideMerge(Tracing.layerConfig),
+    Layer.provide(Layer.unwrapEffect(Effect.map(logLevelConfig, Logger.minimumLogLevel))),
     Layer.provide(
       Layer.unwrapEffect(
         Effect.map(logFormat === undefined ? logFormatConfig : Effect.succeed(logFormat), (format) => (format === "json" ? Logger.json : Layer.empty))
