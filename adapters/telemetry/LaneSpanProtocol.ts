@@ -100,3 +100,5 @@ export type Reply =
   | { readonly _tag: "Ready" }
   | { readonly _tag: "Failed"; readonly message: string }
   | { readonly _tag: "Flushed"; readonly id: number }
+  /** An export the collector refused or never answered (after the transport's retries): its spans are lost. */
+  | { readonly _tag: "ExportFailed"; readonly spans: number; readonly message: string }

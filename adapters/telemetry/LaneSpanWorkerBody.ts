@@ -4,7 +4,8 @@ interface Port {
   on(event: "message", listener: (message: Message) => void): void
 }
 interface ExportDelegate {
-  export(batches: ReadonlyArray<Batch>, done: (result: { readonly code: number }) => void): void
+  /** `code` 0 is success (the library's ExportResultCode). */
+  export(batches: ReadonlyArray<Batch>, done: (result: { readonly code: number; readonly error?: Error }) => void): void
   forceFlush(): Promise<void>
   shutdown(): Promise<void>
 }
@@ -92,10 +93,18 @@ export const laneSpanWorkerBody = (load: (id: string) => unknown, makeCodec: (co
     new Promise<void>((resolve) => {
       const batches = take(data.maxExportBatchSize)
       if (batches.length === 0) return resolve()
+      // A failed export loses its spans, as the batch processor's does, and is reported as the processor's are
+      // (the event loop's `diag`: this thread's is not set).
+      const failed = (cause: unknown) =>
+        reply({ _tag: "ExportFailed", spans: batches.reduce((n, b) => n + b.count, 0), message: cause instanceof Error ? cause.message : String(cause) })
       try {
-        delegate.export(batches, () => resolve())
-      } catch {
-        resolve() // a failed export loses its spans, as the batch processor's does
+        delegate.export(batches, (result) => {
+          if (result.code !== 0) failed(result.error ?? "export failed")
+          resolve()
+        })
+      } catch (cause) {
+        failed(cause)
+        resolve()
       }
     })
 

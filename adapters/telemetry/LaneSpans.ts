@@ -11,7 +11,8 @@
  *
  * Bounded: spans posted and not yet taken by the worker are at most OTEL_BSP_MAX_QUEUE_SIZE
  * (default 2048), and so are those queued in the worker; past that spans are dropped and counted
- * (`dropped`), as the batch processor does. `close` flushes.
+ * (`dropped`), as the batch processor does, with a warning through OpenTelemetry's `diag`, where a
+ * failed export is reported too (DiagLog.ts writes `diag` to the server's log). `close` flushes.
  */
 import { createRequire } from "node:module"
 import { MessageChannel, Worker } from "node:worker_threads"
@@ -218,6 +219,9 @@ export const startLaneSpans = async (options: LaneSpanOptions): Promise<LaneSpan
         return onReady?.()
       case "Failed":
         return fail(new Error(`lane spans' exporter: ${reply.message}`))
+      case "ExportFailed":
+        // As the SDK's batch processor reports a failed export (its global error handler).
+        return OtelApi.diag.error(`Evaluation-lane spans' export failed, ${reply.spans} spans lost: ${reply.message}`)
       case "Flushed": {
         flushes.get(reply.id)?.()
         flushes.delete(reply.id)

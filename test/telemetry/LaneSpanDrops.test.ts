@@ -4,13 +4,17 @@
  * every export until the test lets it answer: /metrics (parsed strictly) counts the drops in
  * `flagport_trace_lane_spans_dropped_total`; the SDK's warning reaches the server's JSON log at
  * OTEL_LOG_LEVEL=warn and not at error; a bad OTEL_LOG_LEVEL stops the start, naming the variable.
+ * And the lane's worker reports an export the collector refuses through `diag`, as the SDK does.
  */
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import * as OtelApi from "@opentelemetry/api"
 import { afterEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Option from "effect/Option"
 import { parsePrometheusText, valueOf } from "../fixtures/PromText.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { startLaneSpans } from "../../adapters/telemetry/LaneSpans.js"
+import { listen } from "./otlp.js"
 
 const ON = { enabled: true, port: Option.none(), token: Option.none() } as const
 const DROPPED = "flagport_trace_lane_spans_dropped_total"
@@ -148,5 +152,31 @@ describe("dropped evaluation-lane spans", () => {
     await expect(startServer()).rejects.toThrow(/OTEL_LOG_LEVEL: expected one of none, error, warn, info, debug, verbose, all, got 'loud'/)
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = "http://127.0.0.1:9"
     await expect(startServer()).rejects.toThrow(/OTEL_LOG_LEVEL/)
+  })
+
+  it("an export the collector refuses is reported as an error through diag, with the spans it lost", async () => {
+    const refusing = await listen(400)
+    cleanups.push(refusing.close)
+    const errors: Array<string> = []
+    const others: Array<string> = []
+    const record = (into: Array<string>) => (message: string) => void into.push(message)
+    OtelApi.diag.setLogger(
+      { error: record(errors), warn: record(others), info: record(others), debug: () => undefined, verbose: () => undefined },
+      { logLevel: OtelApi.DiagLogLevel.INFO, suppressOverrideMessage: true }
+    )
+    cleanups.push(() => OtelApi.diag.disable())
+    const lane = await startLaneSpans({
+      url: `${refusing.url}/v1/traces`,
+      protocol: "http/json",
+      resource: { "service.name": "lane-test" },
+      scope: { name: "lane-test" },
+      maxExportBatchSize: 3
+    })
+    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    for (let n = 1; n <= 3; n++) lane.start(route, `00-${n.toString(16).padStart(32, "0")}-00f067aa0ba902b7-01`)!.end(200)
+    await lane.close()
+    expect(refusing.received.length).toBe(1)
+    expect(errors).toEqual([expect.stringMatching(/^Evaluation-lane spans' export failed, 3 spans lost: .+/)])
+    expect(lane.dropped()).toBe(0)
   })
 })
