@@ -19,8 +19,15 @@ export const listen = async (answer = 200) => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       received.push({ path: req.url ?? "", contentType: req.headers["content-type"], headers: req.headers, body: Buffer.concat(chunks) })
-      res.writeHead(answer, { "content-type": "application/json" })
-      res.end("{}")
+      // Answered in the form it was sent, as a collector does: an empty ExportTraceServiceResponse
+      // is no bytes in protobuf and `{}` in JSON (a JSON answer to protobuf makes the exporter warn).
+      if (req.headers["content-type"] === "application/x-protobuf") {
+        res.writeHead(answer, { "content-type": "application/x-protobuf" })
+        res.end()
+      } else {
+        res.writeHead(answer, { "content-type": "application/json" })
+        res.end("{}")
+      }
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
