@@ -17,6 +17,19 @@ const flag = (versions: Record<string, number>, version = 3) => ({
   configs: Object.entries(versions).map(([environment, v]) => config(environment, v))
 })
 
+/** A key's state as the audit log records it. */
+const apiKey = (environment: string | null, revokedAt: string | null = null) => ({
+  id: "k",
+  type: "server",
+  projectId: "p1",
+  environment,
+  name: "K",
+  prefix: "srv_abcd",
+  createdAt: "2026-11-27T16:00:00.000Z",
+  lastUsedAt: null,
+  revokedAt
+})
+
 const entry = (fields: Partial<AuditEntry>): AuditEntry => ({
   id: "1",
   projectId: "p1",
@@ -72,7 +85,12 @@ describe("auditEntrySeen (seen: production)", () => {
     ["a file's write that changed development only, named to no environment", entry({ before: flag({ development: 1, production: 1 }), after: flag({ development: 2, production: 1 }, 2) }), "hidden"],
     ["a schedule of development, named to none", entry({ action: "schedule.created", resource: { type: "schedule", key: "s" }, after: { id: "s", environment: "development" } }), "hidden"],
     ["a schedule of production", entry({ action: "schedule.created", resource: { type: "schedule", key: "s" }, environment: "production", after: { id: "s", environment: "production" } }), "shown"],
-    ["a segment (no environment)", entry({ action: "segment.updated", resource: { type: "segment", key: "s" }, before: { key: "s" }, after: { key: "s", name: "S" } }), "shown"]
+    ["a segment (no environment)", entry({ action: "segment.updated", resource: { type: "segment", key: "s" }, before: { key: "s" }, after: { key: "s", name: "S" } }), "shown"],
+    ["a key of production made", entry({ action: "key.created", resource: { type: "key", key: "k" }, environment: "production", after: apiKey("production") }), "shown"],
+    ["a key of production revoked", entry({ action: "key.revoked", resource: { type: "key", key: "k" }, environment: "production", before: apiKey("production"), after: apiKey("production", "2026-11-27T17:00:00.000Z") }), "shown"],
+    ["a key of development made", entry({ action: "key.created", resource: { type: "key", key: "k" }, environment: "development", after: apiKey("development") }), "hidden"],
+    ["an unbound key made (it reaches every environment)", entry({ action: "key.created", resource: { type: "key", key: "k" }, after: apiKey(null) }), "hidden"],
+    ["an unbound key revoked", entry({ action: "key.revoked", resource: { type: "key", key: "k" }, before: apiKey(null), after: apiKey(null, "2026-11-27T17:00:00.000Z") }), "hidden"]
   ]
   it.each(cases)("%s: %s", (_name, audited, expected) => {
     const seen = auditEntrySeen("production", audited)
@@ -103,5 +121,18 @@ describe("eventSeen (seen: production)", () => {
           eventSeen(null, withChanges) === withChanges
       })
     )
+  })
+})
+
+describe("eventSeen of keys (seen: production)", () => {
+  // A key's event names the key's environment when it has one (its audit entry's): none is an unbound key's.
+  it.each([
+    ["production", "shown"],
+    ["development", "hidden"],
+    [null, "hidden"]
+  ] as const)("a key bound to %s: %s", (environment, expected) => {
+    const made = managementEventOf(1, entry({ action: "key.created", resource: { type: "key", key: "k" }, ...(environment === null ? {} : { environment }), after: apiKey(environment) }))
+    expect(eventSeen("production", made) === undefined ? "hidden" : "shown").toBe(expected)
+    expect(eventSeen(null, made)).toBe(made)
   })
 })

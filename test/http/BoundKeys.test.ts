@@ -81,6 +81,16 @@ describe.each(["sqlite", "postgres"] as const)("environment-bound server keys (%
     expect(seen.map((key) => key.prefix)).toContain(t.keys.boundServerOther.slice(0, 8))
     expect(seen.map((key) => key.id)).not.toContain(unbound)
     expect(seen.map((key) => key.id)).not.toContain(development)
+    // Nor does its audit log show the keys it does not list (their names and prefixes are in the entries).
+    const audited = async (caller: typeof bound, id: string) => {
+      const reply = await caller("GET", `/v1/projects/p1/audit?resourceType=key&resourceKey=${id}`)
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      return (reply.body as { data: Array<{ action: string }> }).data.map((audit) => audit.action)
+    }
+    expect(await audited(bound, unbound)).toEqual([])
+    expect(await audited(bound, development)).toEqual([])
+    expect(await audited(bound, production)).toEqual(["key.created"])
+    expect(await audited(admin, unbound)).toEqual(["key.created"])
     // The project's own unbound key, and a person who administers the project: every key, as before
     // (ids compared: the callers' own `lastUsedAt` moves as they call).
     const ids = (keys: ReadonlyArray<{ id: string }>) => keys.map((key) => key.id)

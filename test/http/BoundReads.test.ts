@@ -1,7 +1,7 @@
 /**
  * What a server key bound to production reads through the management API, through a real server
  * on SQLite: flags with production's configuration only (the answer keeps its shape), production's
- * schedules, change requests, audit entries and events only, 403 where a read names development
+ * schedules, change requests, audit entries and events only (no unbound key's), 403 where a read names development
  * (its insights, its pending schedules, its audit log, one of its change requests, a copy from it),
  * no webhooks. People and unbound keys read every environment, as before.
  */
@@ -132,9 +132,13 @@ describe("environment-bound server keys read only their environment (sqlite)", (
     try {
       expect(boundStream.status).toBe(200)
       await ok(admin("PUT", "/v1/projects/p1/flags/f/targeting", targeting("development", "dev-later-rule")), 200)
+      const keyMade = async (body: unknown) => ((await ok(admin("POST", "/v1/projects/p1/keys", body), 201)) as { id: string }).id
+      const unboundKey = await keyMade({ type: "server", name: "unbound" })
+      const productionKey = await keyMade({ type: "client", name: "prod", environment: "production" })
       // The last write: once it arrives, everything before it has been delivered (or left out).
       const marker = ((await ok(admin("PATCH", "/v1/projects/p1/flags/f", { description: "marker" }), 200)) as { version: number }).version
-      type Event = { kind: string; version: number | null; environments: ReadonlyArray<string>; configVersions: Record<string, number> }
+      type Event = { kind: string; resource: { type: string; key: string }; version: number | null; environments: ReadonlyArray<string>; configVersions: Record<string, number> }
+      const keysMade = (events: ReadonlyArray<Event>) => events.filter((event) => event.kind === "key.created").map((event) => event.resource.key)
       const lastOf = async (stream: typeof boundStream): Promise<ReadonlyArray<Event>> => {
         for (let n = 1; ; n++) {
           const event = JSON.parse((await stream.event(n, 10_000)).data) as Event
@@ -147,6 +151,13 @@ describe("environment-bound server keys read only their environment (sqlite)", (
       const seenByAdmin = await lastOf(adminStream)
       expect(seenByAdmin.some((event) => event.environments.includes("development"))).toBe(true)
       expect(seenByAdmin.length).toBeGreaterThan(seenByBound.length)
+      // Keys as in its key list: production's only, no unbound key (it reaches development too).
+      const keys = ((await ok(admin("GET", "/v1/projects/p1/keys"), 200)) as { data: ReadonlyArray<{ id: string; environment: string | null }> }).data
+      const production = keys.filter((key) => key.environment === "production").map((key) => key.id)
+      expect(keysMade(seenByBound)).toContain(productionKey)
+      expect(keysMade(seenByBound).filter((id) => !production.includes(id))).toEqual([])
+      expect(keysMade(seenByAdmin)).toEqual(expect.arrayContaining([unboundKey, productionKey]))
+      expect(keysMade(seenByAdmin).filter((id) => !production.includes(id))).not.toEqual([])
     } finally {
       boundStream.close()
       adminStream.close()

@@ -315,7 +315,7 @@ export class AuditGroup extends HttpApiGroup.make("audit")
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/audit`.setUrlParams(AuditQuery).addSuccess(AuditPageDoc),
     "Read a project's audit log",
-    "Every management write of the project (flags, targeting, segments, webhooks, environments, the project, its keys), newest first: who (`actor`: the API key, or `cli` for the command line), what (`action`, the event name, and `resource`), when, and the resource before and after as the API shows it (never a secret). Narrow it with `resourceType`, `resourceKey` and `environment`; page with `limit` (1-200, default 50) and `cursor` (the previous page's `nextCursor`). A key bound to an environment reads the entries of that environment and of none, flags in them with that environment's configuration only (a page may then hold fewer than `limit`); `environment=` another is 403."
+    "Every management write of the project (flags, targeting, segments, webhooks, environments, the project, its keys), newest first: who (`actor`: the API key, or `cli` for the command line), what (`action`, the event name, and `resource`), when, and the resource before and after as the API shows it (never a secret). Narrow it with `resourceType`, `resourceKey` and `environment`; page with `limit` (1-200, default 50) and `cursor` (the previous page's `nextCursor`). A key bound to an environment reads the entries of that environment and of none (not an unbound key's, which it does not list), flags in them with that environment's configuration only (a page may then hold fewer than `limit`); `environment=` another is 403."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)

@@ -140,7 +140,7 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
       const opening = hub.open(path.projectId, start, {
         key: recheckKeyOf(access.actor.keyId, request.headers.cookie),
         check: () => run(Effect.provideService(stillAllowed(request, path.projectId), Authentication, auth)),
-        // A key bound to an environment is told of its environment's changes and of those of none (EnvironmentView.ts).
+        // A key bound to an environment is told of its environment's changes and of those of none, no unbound key's (EnvironmentView.ts).
         view: (event) => eventSeen(seen, event)
       })
       const stream = eventStream({

@@ -47,15 +47,23 @@ const stateSeen = (seen: string, state: unknown): unknown => {
     : state
 }
 
+/** The environment of a key's state in the audit log (null: unbound, as are keys made before binding existed). */
+const keyEnvironmentOf = (state: unknown): string | null => {
+  const environment = asRecord(state)?.["environment"]
+  return typeof environment === "string" ? environment : null
+}
+
 /**
  * An audit entry as `seen` sees it, or undefined when it is another environment's: a write named
  * to another environment, a flag write that changed only other environments' configurations (a
- * flags-as-code apply, say), a schedule, change request or key of another environment. What
- * remains shows flags with the seen environment's configuration only.
+ * flags-as-code apply, say), a schedule, change request or key of another environment, or an
+ * unbound key (`keySeen`: the key list leaves it out too). What remains shows flags with the seen
+ * environment's configuration only.
  */
 export const auditEntrySeen = (seen: Seen, entry: AuditEntry): AuditEntry | undefined => {
   if (seen === null) return entry
   if (entry.environment !== undefined && entry.environment !== seen) return undefined
+  if (entry.resource.type === "key" && !keySeen(seen, { environment: keyEnvironmentOf(entry.after ?? entry.before) })) return undefined
   if (ofAnotherEnvironment(seen, entry.before) || ofAnotherEnvironment(seen, entry.after)) return undefined
   const touched = managementEventOf(0, entry).environments
   if (touched.length > 0 && !touched.includes(seen)) return undefined
@@ -63,12 +71,15 @@ export const auditEntrySeen = (seen: Seen, entry: AuditEntry): AuditEntry | unde
 }
 
 /**
- * A management event as `seen` sees it, or undefined when it concerns other environments only:
- * its environments and configuration versions narrowed to the seen one.
+ * A management event as `seen` sees it, or undefined when it concerns other environments only, or
+ * an unbound key (a key's event names the key's environment when it has one, as its audit entry
+ * does, so a key's event naming none is an unbound key's; `keySeen`): its environments and
+ * configuration versions narrowed to the seen one.
  */
 export const eventSeen = (seen: Seen, event: ManagementEvent): ManagementEvent | undefined => {
   if (seen === null) return event
   if (event.environments.length > 0 && !event.environments.includes(seen)) return undefined
+  if (event.resource.type === "key" && !keySeen(seen, { environment: event.environments[0] ?? null })) return undefined
   return {
     ...event,
     environments: event.environments.filter((environment) => environment === seen),
