@@ -48,17 +48,29 @@ export const diagLogger = (runtime: Runtime.Runtime<never>): OtelApi.DiagLogger 
   }
 }
 
+/** The layer whose logger `diag` has now, if one of ours: only that one may switch `diag` off. */
+let current: object | undefined
+
 /**
  * `diag` writes to the log of the fiber that builds this layer (its logger and minimum level) for
- * as long as the layer lives; released, `diag` is switched off again. `diag` is global to the
- * process: the last layer built wins.
+ * as long as the layer lives. `diag` is global to the process: the last layer built wins (replacing
+ * a host's own `diag` logger says so through it), and releasing a layer switches `diag` off only
+ * while its logger is still the one set, so closing one of two servers leaves the other's.
  */
 export const layer = (level: OtelLogLevel): Layer.Layer<never> =>
   Layer.scopedDiscard(
     Effect.acquireRelease(
       Effect.map(Effect.runtime<never>(), (runtime) => {
-        OtelApi.diag.setLogger(diagLogger(runtime), { logLevel: DIAG_LEVELS[level], suppressOverrideMessage: true })
+        const owner = {}
+        OtelApi.diag.setLogger(diagLogger(runtime), { logLevel: DIAG_LEVELS[level], suppressOverrideMessage: current !== undefined })
+        current = owner
+        return owner
       }),
-      () => Effect.sync(() => OtelApi.diag.disable())
+      (owner) =>
+        Effect.sync(() => {
+          if (current !== owner) return
+          current = undefined
+          OtelApi.diag.disable()
+        })
     )
   )
