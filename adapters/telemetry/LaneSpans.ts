@@ -18,7 +18,7 @@ import { createRequire } from "node:module"
 import { MessageChannel, Worker } from "node:worker_threads"
 import * as OtelApi from "@opentelemetry/api"
 import { laneSpanCodec } from "./LaneSpanCodec.js"
-import { traceParentFlags } from "../../src/domain/webhooks/TraceParent.js"
+import { HEX_VALUE, traceParentFlags } from "../../src/domain/webhooks/TraceParent.js"
 import { type CodecConfig, FIELDS, ID_BYTES, type Message, type Reply, type WorkerData } from "./LaneSpanProtocol.js"
 import { laneSpanWorkerBody } from "./LaneSpanWorkerBody.js"
 import type { OtlpProtocol, ServerSpan } from "./Tracing.js"
@@ -82,9 +82,8 @@ const fromEnv = (name: string, fallback: number): number => {
   return Number.isFinite(raw) && raw > 0 ? raw : fallback
 }
 
-/** Each lowercase hex digit's value (the header was checked by traceParentFlags before it gets here). */
-const HEX_VALUE = new Uint8Array(128)
-for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i
+/** How long at least between two warnings of dropped spans. */
+const WARN_EVERY_MS = 5_000
 
 /** A started span: one small object holding its parent's header (checked), ended once with the answer's status. */
 class LaneSpan implements ServerSpan {
@@ -112,6 +111,7 @@ class Batcher {
   private posted = 0
   dropped = 0
   private warned = 0
+  private warnedAt: number | undefined = undefined
   dead = false
 
   constructor(
@@ -126,7 +126,7 @@ class Batcher {
     this.numbers = new Float64Array(batchSize * FIELDS)
   }
 
-  /** A span's record: its ids' bytes straight from the header's hex (trace id at 3, parent id at 36), and its numbers. */
+  /** A span's record: its ids' bytes straight from the header's hex (trace id at 3, parent id at 36; checked by traceParentFlags first, so every digit has a value), and its numbers. */
   add(route: number, traceparent: string, parentSampled: boolean, started: number, status: number): void {
     const i = this.count++
     const ids = this.ids
@@ -158,15 +158,26 @@ class Batcher {
     this.numbers = new Float64Array(this.batchSize * FIELDS)
     if (this.dead || this.posted - Atomics.load(this.counts, 0) + count > this.maxQueueSize) {
       this.dropped += count
+      this.warnDropped()
       return
     }
-    const dropped = this.dropped + Atomics.load(this.counts, 1)
-    if (dropped > this.warned) {
-      OtelApi.diag.warn(`Dropped ${dropped - this.warned} evaluation-lane spans because maxQueueSize reached`)
-      this.warned = dropped
-    }
+    this.warnDropped()
     this.posted += count
     this.send({ _tag: "Spans", count, ids, numbers }, [ids.buffer as ArrayBuffer, numbers.buffer as ArrayBuffer])
+  }
+
+  /**
+   * One warning for the spans dropped since the last, at most every WARN_EVERY_MS: a collector that
+   * stays down drops spans on every batch, and one line per batch would flood the log.
+   */
+  private warnDropped(): void {
+    const dropped = this.dropped + Atomics.load(this.counts, 1)
+    if (dropped === this.warned) return
+    const now = performance.now()
+    if (this.warnedAt !== undefined && now - this.warnedAt < WARN_EVERY_MS) return
+    OtelApi.diag.warn(`Dropped ${dropped - this.warned} evaluation-lane spans because maxQueueSize reached`)
+    this.warned = dropped
+    this.warnedAt = now
   }
 
   send(message: Message, transfer: ReadonlyArray<ArrayBuffer> = []): void {

@@ -10,9 +10,10 @@ export interface TraceParent {
 }
 
 const DASH = 45
+const ZERO = 48
 
 /** Each character's value as a lowercase hex digit (as the specification writes the fields), else -1. */
-const HEX_VALUE = new Int8Array(128).fill(-1)
+export const HEX_VALUE = new Int8Array(128).fill(-1)
 for (let i = 0; i < 16; i++) HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i
 const hexValue = (s: string, i: number): number => {
   const c = s.charCodeAt(i)
@@ -27,6 +28,8 @@ const hexValue = (s: string, i: number): number => {
  */
 export const traceParentFlags = (s: string): number => {
   if (s.length < 55 || (s.length > 55 && s.charCodeAt(55) !== DASH)) return -1
+  // Version 00 has exactly four fields; only later versions may add more.
+  if (s.length > 55 && s.charCodeAt(0) === ZERO && s.charCodeAt(1) === ZERO) return -1
   if (s.charCodeAt(2) !== DASH || s.charCodeAt(35) !== DASH || s.charCodeAt(52) !== DASH) return -1
   const version = hexValue(s, 0)
   const version2 = hexValue(s, 1)

@@ -2,7 +2,7 @@
  * `parseTraceParent` reads a W3C `traceparent` as the specification's grammar says (here written
  * as the regular expression it replaced): the same answer for valid headers, near misses (a wrong
  * character, length or separator, uppercase, version ff, all-zero ids, later versions' extra
- * fields, surrounding whitespace) and arbitrary strings.
+ * fields and version 00's, surrounding whitespace) and arbitrary strings.
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -11,7 +11,7 @@ import { parseTraceParent } from "../../../src/domain/webhooks/TraceParent.js"
 const GRAMMAR = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-|$)/
 const oracle = (header: string) => {
   const match = GRAMMAR.exec(header.trim())
-  if (match === null || match[1] === "ff" || /^0+$/.test(match[2]!) || /^0+$/.test(match[3]!)) return undefined
+  if (match === null || match[1] === "ff" || (match[1] === "00" && match[5] === "-") || /^0+$/.test(match[2]!) || /^0+$/.test(match[3]!)) return undefined
   return { traceId: match[2]!, spanId: match[3]!, sampled: (parseInt(match[4]!, 16) & 1) === 1 }
 }
 
@@ -47,5 +47,6 @@ describe("parseTraceParent", () => {
     expect(parseTraceParent("00-00000000000000000000000000000000-00f067aa0ba902b7-01")).toBeUndefined()
     expect(parseTraceParent("00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01")).toBeUndefined()
     expect(parseTraceParent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-later")?.traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736")
+    expect(parseTraceParent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-later")).toBeUndefined()
   })
 })
