@@ -95,8 +95,13 @@ export const laneSpanWorkerBody = (load: (id: string) => unknown, makeCodec: (co
       if (batches.length === 0) return resolve()
       // A failed export loses its spans, as the batch processor's does, and is reported as the processor's are
       // (the event loop's `diag`: this thread's is not set).
-      const failed = (cause: unknown) =>
-        reply({ _tag: "ExportFailed", spans: batches.reduce((n, b) => n + b.count, 0), message: cause instanceof Error ? cause.message : String(cause) })
+      // The exporter's error says only the status text ("Bad Request"): its `code` adds the HTTP status.
+      const describe = (cause: unknown) => {
+        if (!(cause instanceof Error)) return String(cause)
+        const code = (cause as { readonly code?: unknown }).code
+        return typeof code === "number" ? `${cause.message} (HTTP ${code})` : cause.message
+      }
+      const failed = (cause: unknown) => reply({ _tag: "ExportFailed", spans: batches.reduce((n, b) => n + b.count, 0), message: describe(cause) })
       try {
         delegate.export(batches, (result) => {
           if (result.code !== 0) failed(result.error ?? "export failed")

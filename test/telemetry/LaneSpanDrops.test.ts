@@ -176,7 +176,7 @@ describe("dropped evaluation-lane spans", () => {
     for (let n = 1; n <= 3; n++) lane.start(route, `00-${n.toString(16).padStart(32, "0")}-00f067aa0ba902b7-01`)!.end(200)
     await lane.close()
     expect(refusing.received.length).toBe(1)
-    expect(errors).toEqual([expect.stringMatching(/^Evaluation-lane spans' export failed, 3 spans lost: .+/)])
+    expect(errors).toEqual([expect.stringMatching(/^Evaluation-lane spans' export failed, 3 spans lost: .+ \(HTTP 400\)$/)])
     expect(lane.dropped()).toBe(0)
   })
 })
