@@ -18,9 +18,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** The engine's own check where it has one (ES2024: Node 20, current browsers). */
 const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed
 
-/** Whether a string is well-formed UTF-16 (every surrogate paired); the expression where the engine has no check. */
+/** Whether a string is well-formed UTF-16 (every surrogate paired), by the expression: for engines without the check. */
+export const isWellFormedByExpression = (s: string): boolean => !LONE_SURROGATE.test(s)
+
+/** Whether a string is well-formed UTF-16 (every surrogate paired). */
 export const isWellFormed: (s: string) => boolean =
-  nativeIsWellFormed === undefined ? (s) => !LONE_SURROGATE.test(s) : (s) => nativeIsWellFormed.call(s)
+  nativeIsWellFormed === undefined ? isWellFormedByExpression : (s) => nativeIsWellFormed.call(s)
 
 /** Whether a string can be stored as text by every backend, exactly as given. */
 export const isStorableText = (s: string): boolean => !s.includes("\u0000") && isWellFormed(s)
