@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Option from "effect/Option"
 import { parsePrometheusText, valueOf } from "../fixtures/PromText.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
-import { startLaneSpans } from "../../adapters/telemetry/LaneSpans.js"
+import { startTestLane } from "./lane.js"
 import { listen } from "./otlp.js"
 
 const ON = { enabled: true, port: Option.none(), token: Option.none() } as const
@@ -165,14 +165,7 @@ describe("dropped evaluation-lane spans", () => {
       { logLevel: OtelApi.DiagLogLevel.INFO, suppressOverrideMessage: true }
     )
     cleanups.push(() => OtelApi.diag.disable())
-    const lane = await startLaneSpans({
-      url: `${refusing.url}/v1/traces`,
-      protocol: "http/json",
-      resource: { "service.name": "lane-test" },
-      scope: { name: "lane-test" },
-      maxExportBatchSize: 3
-    })
-    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    const { lane, route } = await startTestLane(`${refusing.url}/v1/traces`, { maxExportBatchSize: 3 })
     for (let n = 1; n <= 3; n++) lane.start(route, `00-${n.toString(16).padStart(32, "0")}-00f067aa0ba902b7-01`)!.end(200)
     await lane.close()
     expect(refusing.received.length).toBe(1)

@@ -7,7 +7,7 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { startLaneSpans } from "../../adapters/telemetry/LaneSpans.js"
+import { startTestLane } from "./lane.js"
 import { attribute, listen, spansOf } from "./otlp.js"
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -24,15 +24,7 @@ describe("lane spans' worker", () => {
     const collector = await listen()
     cleanups.push(collector.close)
     process.env.OTEL_EXPORTER_OTLP_HEADERS = "x-collector-token=secret-1"
-    const lane = await startLaneSpans({
-      url: `${collector.url}/v1/traces`,
-      protocol: "http/json",
-      resource: { "service.name": "lane-test" },
-      scope: { name: "lane-test" },
-      maxExportBatchSize: 100,
-      scheduledDelayMillis: 60_000
-    })
-    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    const { lane, route } = await startTestLane(`${collector.url}/v1/traces`, { maxExportBatchSize: 100, scheduledDelayMillis: 60_000 })
     for (let n = 1; n <= 450; n++) lane.start(route, traceparent(n))!.end(n % 2 === 0 ? 200 : 500)
     await lane.close()
     expect(lane.dropped()).toBe(0)
@@ -47,8 +39,7 @@ describe("lane spans' worker", () => {
   it("starts a span only under a well-formed traceparent the sampler keeps, with the header's ids", async () => {
     const collector = await listen()
     cleanups.push(collector.close)
-    const lane = await startLaneSpans({ url: `${collector.url}/v1/traces`, protocol: "http/json", resource: { "service.name": "lane-test" }, scope: { name: "lane-test" } })
-    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    const { lane, route } = await startTestLane(`${collector.url}/v1/traces`)
     const trace = "4bf92f3577b34da6a3ce929d0e0e4736"
     expect(lane.start(route, "not a traceparent")).toBeUndefined()
     expect(lane.start(route, `00-${trace.toUpperCase()}-00f067aa0ba902b7-01`)).toBeUndefined()
@@ -68,17 +59,7 @@ describe("lane spans' worker", () => {
   it("drops and counts what does not fit its queue", async () => {
     const collector = await listen()
     cleanups.push(collector.close)
-    const lane = await startLaneSpans({
-      url: `${collector.url}/v1/traces`,
-      protocol: "http/protobuf",
-      resource: { "service.name": "lane-test" },
-      scope: { name: "lane-test" },
-      batchSize: 10,
-      maxQueueSize: 50,
-      maxExportBatchSize: 50,
-      scheduledDelayMillis: 60_000
-    })
-    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    const { lane, route } = await startTestLane(`${collector.url}/v1/traces`, { protocol: "http/protobuf", batchSize: 10, maxQueueSize: 50, maxExportBatchSize: 50, scheduledDelayMillis: 60_000 })
     // All in one turn, far faster than exports of 50 spans go out one at a time: the worker (on its
     // own thread) takes some while the loop runs, so how many are dropped varies; that each span is
     // either exported or counted as dropped does not.
@@ -101,14 +82,7 @@ describe("lane spans' worker", () => {
   it("with a queue bound under its batch size, exports up to the bound", async () => {
     const collector = await listen()
     cleanups.push(collector.close)
-    const lane = await startLaneSpans({
-      url: `${collector.url}/v1/traces`,
-      protocol: "http/json",
-      resource: { "service.name": "lane-test" },
-      scope: { name: "lane-test" },
-      maxQueueSize: 40
-    })
-    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    const { lane, route } = await startTestLane(`${collector.url}/v1/traces`, { maxQueueSize: 40 })
     // 100 in one turn: one bound's worth goes, the rest is dropped (a batch larger than the bound would have been dropped whole).
     for (let n = 1; n <= 100; n++) lane.start(route, traceparent(n))!.end(200)
     await lane.close()
@@ -124,13 +98,7 @@ describe("lane spans' worker", () => {
       silent.closeAllConnections()
       silent.close(() => resolve())
     }))
-    const lane = await startLaneSpans({
-      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`,
-      protocol: "http/protobuf",
-      resource: { "service.name": "lane-test" },
-      scope: { name: "lane-test" }
-    })
-    const route = lane.route("GET /v1/config", { "http.request.method": "GET", "http.route": "/v1/config" })
+    const { lane, route } = await startTestLane(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/traces`, { protocol: "http/protobuf" })
     lane.start(route, traceparent(1))!.end(200)
     const started = Date.now()
     await lane.close(300)
