@@ -33,10 +33,19 @@ export const recordSeen = (seen: Seen, record: { readonly environment: string })
  */
 export const keySeen = (seen: Seen, key: { readonly environment: string | null }): boolean => seen === null || key.environment === seen
 
-/** Whether a state of the audit log (a flag, a schedule, a change request, a key...) belongs to another environment. */
-const ofAnotherEnvironment = (seen: string, state: unknown): boolean => {
+/**
+ * The environment a state of the audit log (a schedule, a change request, a key...) names, or null
+ * when it names none (a flag; an unbound key, as are keys made before binding existed).
+ */
+const environmentOf = (state: unknown): string | null => {
   const environment = asRecord(state)?.["environment"]
-  return typeof environment === "string" && environment !== seen
+  return typeof environment === "string" ? environment : null
+}
+
+/** Whether a state of the audit log belongs to another environment. */
+const ofAnotherEnvironment = (seen: string, state: unknown): boolean => {
+  const environment = environmentOf(state)
+  return environment !== null && environment !== seen
 }
 
 /** A state as `seen` sees it: a flag's other configurations left out; any other state as it is. */
@@ -45,12 +54,6 @@ const stateSeen = (seen: string, state: unknown): unknown => {
   return record !== null && Array.isArray(record["configs"])
     ? { ...record, configs: configsSeen(seen, record["configs"]) }
     : state
-}
-
-/** The environment of a key's state in the audit log (null: unbound, as are keys made before binding existed). */
-const keyEnvironmentOf = (state: unknown): string | null => {
-  const environment = asRecord(state)?.["environment"]
-  return typeof environment === "string" ? environment : null
 }
 
 /**
@@ -63,7 +66,7 @@ const keyEnvironmentOf = (state: unknown): string | null => {
 export const auditEntrySeen = (seen: Seen, entry: AuditEntry): AuditEntry | undefined => {
   if (seen === null) return entry
   if (entry.environment !== undefined && entry.environment !== seen) return undefined
-  if (entry.resource.type === "key" && !keySeen(seen, { environment: keyEnvironmentOf(entry.after ?? entry.before) })) return undefined
+  if (entry.resource.type === "key" && !keySeen(seen, { environment: environmentOf(entry.after ?? entry.before) })) return undefined
   if (ofAnotherEnvironment(seen, entry.before) || ofAnotherEnvironment(seen, entry.after)) return undefined
   const touched = managementEventOf(0, entry).environments
   if (touched.length > 0 && !touched.includes(seen)) return undefined
