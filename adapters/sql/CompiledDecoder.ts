@@ -25,13 +25,6 @@ const slow = (ast: AST.AST): Decode => {
   return (input) => Either.getOrElse(decode(input), () => Invalid)
 }
 
-/** The regular expression of a `Schema.pattern` refinement (its schema id and the annotation it sets), if `ast` is one. */
-const patternOf = (ast: AST.Refinement): RegExp | undefined => {
-  if (!Option.contains(AST.getSchemaIdAnnotation(ast), Schema.PatternSchemaId)) return undefined
-  const annotation = ast.annotations[Schema.PatternSchemaId] as { readonly regex?: unknown } | undefined
-  return annotation?.regex instanceof RegExp ? annotation.regex : undefined
-}
-
 /** `Schema.parseJson()`'s own node: JSON.parse without the Either around it. */
 const isParseJson = (ast: AST.Transformation) =>
   Option.contains(AST.getSchemaIdAnnotation(ast), AST.ParseJsonSchemaId) && AST.isStringKeyword(AST.encodedAST(ast.from)) && AST.isUnknownKeyword(ast.to)
@@ -218,12 +211,6 @@ class Generator {
 
   private refinement(ast: AST.Refinement): Emitted {
     const from = this.emit(ast.from)
-    const regex = patternOf(ast)
-    if (regex !== undefined && "check" in from) {
-      // `Schema.pattern`'s own predicate, inline: reset `lastIndex` (a `g` or `y` flag), then `test`.
-      const r = this.ref(regex)
-      return { check: (x) => `(${from.check(x)} && (${r}.lastIndex = 0, ${r}.test(${x})))` }
-    }
     const filter = this.ref((value: unknown) => Option.isSome(ast.filter(value, AST.defaultParseOption, ast)))
     if ("check" in from) return { check: (x) => `(${from.check(x)} && !${filter}(${x}))` }
     return this.define((name) => `function ${name}(x) { const v = ${from.fn}(x); return v === Invalid || ${filter}(v) ? Invalid : v }`)
