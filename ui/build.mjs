@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
 
-/** @returns {Promise<Map<string, Uint8Array>>} file name -> content */
-export const buildDashboard = async () => {
+/** The script as one minified ES module (Preact and signals bundled in); `extra`: more esbuild options. */
+const bundle = async (extra = {}) => {
   const esbuild = await import("esbuild")
-  const result = await esbuild.build({
+  return esbuild.build({
     entryPoints: { app: join(here, "main.tsx") },
     bundle: true,
     write: false,
@@ -23,14 +23,27 @@ export const buildDashboard = async () => {
     jsxImportSource: "preact",
     outdir: "/ui",
     logLevel: "error",
-    legalComments: "none"
+    legalComments: "none",
+    ...extra
   })
+}
+
+/** @returns {Promise<Map<string, Uint8Array>>} file name -> content */
+export const buildDashboard = async () => {
+  const result = await bundle()
   const files = new Map()
   for (const file of result.outputFiles) files.set(file.path.replace(/^.*\//, ""), file.contents)
   files.set("app.css", new TextEncoder().encode(await minifyCss(await readFile(join(here, "styles.css"), "utf8"))))
   files.set("index.html", new Uint8Array(await readFile(join(here, "index.html"))))
   return files
 }
+
+/**
+ * Every file the script is bundled from, as paths relative to the working directory: the dashboard
+ * imports the domain's pure tables and rules, and a test holds Effect out of what they import.
+ * @returns {Promise<ReadonlyArray<string>>}
+ */
+export const dashboardInputs = async () => Object.keys((await bundle({ metafile: true })).metafile.inputs)
 
 const minifyCss = async (css) => {
   const esbuild = await import("esbuild")

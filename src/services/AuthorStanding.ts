@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Actor } from "../domain/audit/Actor.js"
-import { roleAllows } from "../domain/people/Role.js"
+import { roleAllows } from "../domain/people/Grants.js"
 import type { StorageError } from "../ports/StorageError.js"
 import { ApiKeyRepository } from "../ports/ApiKeyRepository.js"
 import { UserRepository } from "../ports/UserRepository.js"

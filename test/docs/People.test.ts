@@ -3,7 +3,7 @@
  * curl walk-through works as written (run as Walkthrough.ts says).
  */
 import { afterAll, describe, expect, it } from "vitest"
-import { GRANTS, type Permission, type Role } from "../../src/domain/people/Role.js"
+import { GRANTS, type Permission, type Role } from "../../src/domain/people/Grants.js"
 import { walkthrough, between as betweenIn } from "./Walkthrough.js"
 
 const between = (start: string, end: string): string => betweenIn("people.md", start, end)

@@ -9,7 +9,7 @@ import type { Principal } from "../../src/domain/auth/ApiKey.js"
 import type { Caller, PersonPrincipal } from "../../src/domain/auth/Caller.js"
 import { type Requirement, requirementOf, ROUTE_REQUIREMENTS, routeKey } from "../../src/domain/auth/Permissions.js"
 import * as Policy from "../../src/domain/auth/Policy.js"
-import { GRANTS, type Permission, type Role } from "../../src/domain/people/Role.js"
+import { GRANTS, type Permission, type Role } from "../../src/domain/people/Grants.js"
 
 const person = (admin: boolean, memberships: PersonPrincipal["memberships"] = []): PersonPrincipal => ({
   _tag: "Person",

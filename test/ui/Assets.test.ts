@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { gzipSync } from "node:zlib"
 import { afterAll, describe, expect, it } from "vitest"
 import { loadAssets, packageRoot } from "../../adapters/http/serving/DashboardAssets.js"
@@ -38,6 +39,17 @@ describe("dashboard assets", () => {
     process.stdout.write(`dashboard: JS + CSS ${(gzipped / 1024).toFixed(1)} KB gzipped of 120 KB\n`)
     expect(gzipped).toBeGreaterThan(10 * 1024) // the real bundle, not an empty build
     expect(gzipped).toBeLessThanOrEqual(120 * 1024)
+  })
+
+  it("bundle the domain's pure tables and rules, and nothing of Effect: only Preact and signals come from packages", async () => {
+    const builder = pathToFileURL(join(packageRoot()!, "ui", "build.mjs")).href
+    const { dashboardInputs } = (await import(builder)) as { dashboardInputs: () => Promise<ReadonlyArray<string>> }
+    const inputs = await dashboardInputs()
+    const shared = inputs.filter((path) => path.startsWith("src/")).sort()
+    // The tables and rules the dashboard shares with the server (each pure, with no Effect import).
+    expect(shared).toEqual(expect.arrayContaining(["src/domain/changes/ProtectionRule.ts", "src/domain/conditions/OperatorTable.ts", "src/domain/people/Grants.ts"]))
+    const packages = [...new Set(inputs.flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? []))].sort()
+    expect(packages).toEqual(["@preact/signals", "@preact/signals-core", "preact"])
   })
 
   it("find no package root outside a flagport package", () => {

@@ -16,14 +16,14 @@ import type { Schedule } from "../../ui/lib/types.js"
 import { inputFor, takesAttribute } from "../../ui/lib/operators.js"
 import { ApiError } from "../../ui/lib/api.js"
 import { at, fromError, isConflict, within } from "../../ui/lib/problems.js"
-import { GRANTS as DOMAIN_GRANTS } from "../../src/domain/people/Role.js"
+import { GRANTS, ROLES } from "../../src/domain/people/Grants.js"
 import { PASSWORD_MIN_LENGTH as DOMAIN_PASSWORD_MIN_LENGTH } from "../../src/domain/people/User.js"
 import { PASSWORD_MIN_LENGTH, passwordProblems, ssoRefusal } from "../../ui/lib/account.js"
 import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
-import { GRANTS } from "../../ui/lib/roles.js"
+import { allows } from "../../ui/lib/roles.js"
 import { FlagEventType, WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
 import { FLAG_EVENTS, WEBHOOK_EVENTS, type ChangeRequest, type Me } from "../../ui/lib/types.js"
-import { actionsOn, approvalsShort, isLive, notReadyWords } from "../../ui/lib/changes.js"
+import { actionsOn, approvalsShort, isLive, notReadyWords, proposes } from "../../ui/lib/changes.js"
 import { me, serverKey } from "../../ui/lib/session.js"
 
 describe("diffLines", () => {
@@ -224,8 +224,30 @@ describe("the evaluations chart", () => {
 })
 
 describe("people", () => {
-  it("offers controls by the domain's own roles table and password rule (copied so Effect stays out of the bundle)", () => {
-    expect(GRANTS).toEqual(DOMAIN_GRANTS)
+  it("offers a control by the domain's roles table: a member by their role there, a global admin and a key everything", () => {
+    const signedIn = (memberships: Me["memberships"], admin = false) =>
+      ({ user: { id: "u1", email: "u1@example.com", name: "u1", admin }, memberships }) as unknown as Me
+    const permissions = ["read", "write", "propose", "approve", "manage"] as const
+    try {
+      for (const role of ROLES) {
+        me.value = signedIn([{ projectId: "p1", role }])
+        for (const permission of permissions) {
+          expect(allows(permission, "p1"), `${role} ${permission}`).toBe(GRANTS[role].includes(permission))
+          expect(allows(permission, "p2"), `${role} ${permission} elsewhere`).toBe(false)
+        }
+      }
+      me.value = signedIn([], true)
+      expect(permissions.every((permission) => allows(permission, "p2"))).toBe(true)
+      me.value = null
+      serverKey.value = "fp_srv_test"
+      expect(permissions.every((permission) => allows(permission, "p2"))).toBe(true)
+    } finally {
+      me.value = null
+      serverKey.value = null
+    }
+  })
+
+  it("checks a password's length by the domain's rule (copied so Effect stays out of the bundle)", () => {
     expect(PASSWORD_MIN_LENGTH).toBe(DOMAIN_PASSWORD_MIN_LENGTH)
   })
 
@@ -247,6 +269,23 @@ describe("webhook events", () => {
   it("offers every event the API knows, the flags' ones by default", () => {
     expect([...WEBHOOK_EVENTS].sort()).toEqual([...WebhookEventType.literals].sort())
     expect([...FLAG_EVENTS].sort()).toEqual([...FlagEventType.literals].sort())
+  })
+})
+
+describe("where a change is proposed rather than saved", () => {
+  const environment = (isProtected: boolean | undefined) => ({ key: "production", name: "Production", createdAt: "2026-01-01T00:00:00Z", ...(isProtected === undefined ? {} : { protected: isProtected }) })
+
+  it("a person proposes in a protected environment and saves elsewhere; a key saves everywhere", () => {
+    expect(proposes(environment(true))).toBe(true)
+    expect(proposes(environment(false))).toBe(false)
+    expect(proposes(environment(undefined))).toBe(false)
+    expect(proposes(undefined)).toBe(false)
+    serverKey.value = "fp_srv_test"
+    try {
+      expect(proposes(environment(true))).toBe(false)
+    } finally {
+      serverKey.value = null
+    }
   })
 })
 

@@ -2,18 +2,24 @@
  * Change requests (contract-people.md, "Protected environments and change requests"): in a
  * protected environment a person's change to targeting is proposed, approved by someone else, then
  * applied. Server keys keep writing directly (the API lets them), so a page proposes only for a
- * person. What the rules table allows (ChangeRequestRules.ts) is mirrored here to offer only the
+ * person: the domain's own rule decides (src/domain/changes/ProtectionRule.ts, pure: no Effect
+ * reaches the bundle). What the rules table allows (ChangeRequestRules.ts) is mirrored here to offer only the
  * buttons that can work; the API decides in the end and the page shows its refusal.
  */
 import { signal } from "@preact/signals"
+import { needsChangeRequest, type Writer } from "../../src/domain/changes/ProtectionRule.js"
 import { projectPath, request, seg } from "./api.js"
 import { fromUtcInput } from "./format.js"
 import { allows } from "./roles.js"
 import { me, serverKey } from "./session.js"
 import type { Actor, ChangeRequest, ChangeTargeting, Environment, List, NotCountingReason } from "./types.js"
 
-/** Whether a change to `environment` is proposed rather than saved: it is protected and a person (not a key) makes it. */
-export const proposes = (environment: Environment | undefined): boolean => environment?.protected === true && serverKey.value === null
+/** Who saves from this tab, as the protection rule sees it: a server key, or the signed-in person. */
+const writer = (): Writer => (serverKey.value !== null ? { type: "key" } : { type: "user" })
+
+/** Whether a change to `environment` is proposed rather than saved: a direct save there would need an approved change request. */
+export const proposes = (environment: Environment | undefined): boolean =>
+  environment !== undefined && needsChangeRequest(writer(), { key: environment.key, protected: environment.protected === true })
 
 /** Still waiting for something: approvals (`open`) or an apply (`approved`). */
 export const isLive = (r: ChangeRequest): boolean => r.status === "open" || r.status === "approved"

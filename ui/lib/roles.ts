@@ -4,20 +4,12 @@
  * this only spares people buttons that cannot work.
  *
  * A server key is judged by the API alone: the page shows every control and the API's answer.
+ *
+ * The roles table is the domain's own (src/domain/people/Grants.ts, pure data: no Effect reaches
+ * the bundle), so a change to it changes the controls offered with no change here.
  */
+import { type Permission, type Role, roleAllows } from "../../src/domain/people/Grants.js"
 import { me, projectId, serverKey } from "./session.js"
-import type { Permission, Role } from "./types.js"
-
-/**
- * The roles table (contract-people.md, docs/people.md): the same data as the domain's `GRANTS`
- * (test/ui/Logic.test.ts holds them equal), copied because importing it would bring Effect's
- * Schema into the browser bundle.
- */
-export const GRANTS: { readonly [R in Role]: ReadonlyArray<Permission> } = {
-  viewer: ["read"],
-  editor: ["read", "write", "propose"],
-  admin: ["read", "write", "propose", "approve", "manage"]
-}
 
 /** The signed-in person's role in `project` (a global administrator is an admin everywhere); null: none, or a key. */
 export const roleIn = (project: string | null): Role | null => {
@@ -32,7 +24,7 @@ export const roleIn = (project: string | null): Role | null => {
 export const allows = (permission: Permission, project: string | null = projectId.value): boolean => {
   if (serverKey.value !== null) return true
   const role = roleIn(project)
-  return role !== null && GRANTS[role].includes(permission)
+  return role !== null && roleAllows(role, permission)
 }
 
 /** A global administrator: every project, and the people (the Users page). */

@@ -227,7 +227,8 @@ export type { ConditionTrace, Explanation, FlagTrace, RuleTrace } from "../../sr
  * (`GET /v1/me`, the answer of sign-in and setup), a project's member: the domain's own types
  * (type-only).
  */
-export type { Membership, Permission, Role } from "../../src/domain/people/Role.js"
+export type { Membership } from "../../src/domain/people/Role.js"
+export type { Permission, Role } from "../../src/domain/people/Grants.js"
 export type { User, UserWithMemberships as Me } from "../../src/domain/people/User.js"
 
 /** The ways to sign in the server offers (`GET /v1/auth/providers`). */

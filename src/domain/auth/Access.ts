@@ -15,7 +15,7 @@
 import * as Either from "effect/Either"
 import { Forbidden, type ResourceNotFound } from "../Errors.js"
 import { projectNotFound } from "../NotFound.js"
-import { roleAllows } from "../people/Role.js"
+import { roleAllows } from "../people/Grants.js"
 import type { Caller, PersonPrincipal } from "./Caller.js"
 import type { Requirement } from "./Permissions.js"
 import * as Policy from "./Policy.js"

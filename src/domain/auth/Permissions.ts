@@ -4,7 +4,7 @@
  * and a test holds it equal to the management endpoints the API declares (no route without a
  * row, no row without a route). Routes are written `METHOD /path/{param}`, as OpenAPI shows them.
  */
-import type { Permission } from "../people/Role.js"
+import type { Permission } from "../people/Grants.js"
 
 /**
  * - `Project`: a route under `/v1/projects/{projectId}`, needing `permission` there;

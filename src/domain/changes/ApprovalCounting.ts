@@ -6,7 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
-import { type Role, roleAllows } from "../people/Role.js"
+import { type Role, roleAllows } from "../people/Grants.js"
 
 /**
  * Why an approval no longer counts: its author may no longer approve in the project (`demoted`: a

@@ -18,7 +18,7 @@
 import * as Either from "effect/Either"
 import { PeopleMessages } from "../auth/Access.js"
 import { Forbidden, ResourceConflict } from "../Errors.js"
-import { type Role, roleAllows } from "../people/Role.js"
+import { type Role, roleAllows } from "../people/Grants.js"
 import type { ChangeRequestStatus } from "./ChangeRequest.js"
 
 export type ChangeRequestAction = "open" | "update" | "approve" | "reject" | "cancel" | "apply"

@@ -1,16 +1,7 @@
 /**
- * Who may write directly into an environment (docs/change-requests.md, "The rules"): in a
- * protected environment a person's hand changes nothing without an approved change request, while
- * machines keep writing (a server key is automation; its audit entries name it). Pure and total.
- *
- * | environment | writer                                            | direct write |
- * |-------------|---------------------------------------------------|--------------|
- * | unprotected | anyone                                            | allowed      |
- * | protected   | a person (`user`)                                 | 409          |
- * | protected   | a schedule a person made (`schedule` + `userId`)  | 409          |
- * | protected   | a server key, a key's schedule                    | allowed      |
- * | protected   | the CLI or an Effect host (`cli`: the operator)   | allowed      |
- * | protected   | an approved change request being applied          | allowed      |
+ * The decisions of protected environments for the use cases: a direct write (the rule of
+ * ProtectionRule.ts, pure and shared with the dashboard) and a write above one environment's
+ * configuration that still changes what environments serve. Pure and total: `Either`, no Effect.
  */
 import * as Either from "effect/Either"
 import type { Actor } from "../audit/Actor.js"
@@ -18,33 +9,25 @@ import { sameJson } from "../definitions/ConfigVersion.js"
 import type { Flag, Variation } from "../definitions/Flag.js"
 import { segmentKeysInUse } from "../definitions/Validation.js"
 import { ChangeRequestRequired } from "../Errors.js"
+import * as ProtectionRule from "./ProtectionRule.js"
 
-/** The contract's message, verbatim. */
-export const changeRequestRequiredMessage = (environment: string) => `Changes to ${environment} need an approved change request`
-
-/** The environment as the rule needs it. */
-export interface GuardedEnvironment {
-  readonly key: string
-  readonly protected: boolean
-}
-
-/** Whether `actor` is a person's hand: a signed-in person, or a schedule a person made. */
-export const isPersonsHand = (actor: Actor): boolean =>
-  actor.type === "user" || (actor.type === "schedule" && actor.userId !== undefined)
+// The kit's `Protection` namespace (src/index.ts) keeps naming the rule's parts.
+export { changeRequestRequiredMessage, isPersonsHand } from "./ProtectionRule.js"
+export type GuardedEnvironment = ProtectionRule.GuardedEnvironment
 
 /**
  * The decision for a direct write of `actor` to `environment`'s configuration (targeting, schedules,
- * copies into it). `viaChangeRequest`: the write is an approved change request being applied (its
- * approvals were checked by the change request's own rules, ChangeRequestRules.ts).
+ * copies into it): refused (409) where ProtectionRule.ts says it needs an approved change request.
+ * `viaChangeRequest`: the write is an approved change request being applied.
  */
 export const directWrite = (
   actor: Actor,
   environment: GuardedEnvironment,
   viaChangeRequest = false
 ): Either.Either<void, ChangeRequestRequired> =>
-  !environment.protected || viaChangeRequest || !isPersonsHand(actor)
-    ? Either.void
-    : Either.left(new ChangeRequestRequired({ message: changeRequestRequiredMessage(environment.key) }))
+  ProtectionRule.needsChangeRequest(actor, environment, viaChangeRequest)
+    ? Either.left(new ChangeRequestRequired({ message: ProtectionRule.changeRequestRequiredMessage(environment.key) }))
+    : Either.void
 
 /**
  * A write above one environment's configuration that still changes what environments serve. Change
@@ -94,7 +77,7 @@ export const sharedWrite = (
   environments: ReadonlyArray<GuardedEnvironment>,
   write: SharedWrite
 ): Either.Either<void, ChangeRequestRequired> => {
-  if (!isPersonsHand(actor)) return Either.void
+  if (!ProtectionRule.isPersonsHand(actor)) return Either.void
   const affected = environments.find((environment) => environment.protected && changesServed(write, environment.key))
   return affected === undefined ? Either.void : directWrite(actor, affected)
 }

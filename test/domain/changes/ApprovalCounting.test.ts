@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { notCountingReason, roleOfStanding, type Standing } from "../../../src/domain/changes/ApprovalCounting.js"
-import { GRANTS } from "../../../src/domain/people/Role.js"
+import { GRANTS } from "../../../src/domain/people/Grants.js"
 
 const TABLE: ReadonlyArray<readonly [Standing, ReturnType<typeof notCountingReason>]> = [
   [{ role: "admin" }, null],
