@@ -12,7 +12,7 @@
  * state round by round. Per workload it prints the median over all rounds (wall clock and process
  * CPU time), and the median CPU time over the rounds the gauge says ran at full speed and over the
  * slowed ones (other tenants slow this shared guest by about 1.5 to 2 times for long stretches;
- * see docs/benchmarks.md, Evaluator), and the median ratio of the workload's time to the gauge's in
+ * see docs/operations/benchmarks.md, Evaluator), and the median ratio of the workload's time to the gauge's in
  * the same round, which stays put when the machine's speed changes.
  */
 import * as os from "node:os"
@@ -118,7 +118,7 @@ console.log(`W2 path mix over the 1,000 contexts: ${[...reasons].map(([k, n]) =>
 console.log(
   `gauge (bench/gauge.ts, no Flagport code), CPU per op: fastest ${fmt(fastestGauge)}, median ${fmt(median(gaugeCpu))}, slowest ${fmt(Math.max(...gaugeCpu))}; ` +
     `${countFull} of ${ROUNDS} rounds within ${FULL_SPEED}x of this run's fastest ("fast" below; when the whole run was slowed, ` +
-    `every round is "fast": compare the gauge with its full-speed level on this machine in docs/benchmarks.md)`
+    `every round is "fast": compare the gauge with its full-speed level on this machine in docs/operations/benchmarks.md)`
 )
 console.log(`${"".padEnd(38)} ${"all rounds: wall".padStart(17)} ${"cpu".padStart(9)} ${"fast".padStart(9)} ${"slow".padStart(9)} ${"/ gauge".padStart(8)}`)
 for (const wl of workloads) {

@@ -6,7 +6,7 @@
  * node:http and the kernel cost per request, which bench/http.bench.ts measures together.
  * Compare revisions side by side with it; its absolute figures move with the way it is run
  * (bundled by esbuild it measured about 2 µs more per `evaluate` answer than through tsx, on the
- * machine of docs/benchmarks.md, although the bundled server is the faster one over HTTP).
+ * machine of docs/operations/benchmarks.md, although the bundled server is the faster one over HTTP).
  */
 import { Effect, Layer } from "effect"
 import * as EvaluationLaneLayer from "../adapters/http/lane/EvaluationLaneLayer.js"

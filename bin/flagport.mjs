@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `flagport` command (`npx flagport ...`, `npm start`). See docs/cli.md, "How the binary starts".
+// The `flagport` command (`npx flagport ...`, `npm start`). See docs/guide/cli.md, "How the binary starts".
 //
 // - Installed package (only bin/ and dist/ are published): runs dist/cli.js, built by `npm run build`.
 // - Checkout (the TypeScript sources are here): no build step. The sources are bundled with esbuild

@@ -1,11 +1,11 @@
 /**
- * Makes `docs/dashboard.png` from the current dashboard: starts a seeded server on a fresh SQLite
+ * Makes `docs/guide/dashboard.png` from the current dashboard: starts a seeded server on a fresh SQLite
  * file (the dashboard tests' server, test/ui/SqliteServer.ts), gives it a flag worth looking at,
  * signs in with the seeded global key in the headless Chromium the tests use (test/ui/Chromium.ts),
  * opens the flag's Targeting section in production at a laptop's width, and writes the top of the
  * page as a PNG (a clip, so no image tool is needed afterwards).
  *
- *   npm run docs:screenshot            # writes docs/dashboard.png
+ *   npm run docs:screenshot            # writes docs/guide/dashboard.png
  *   npm run docs:screenshot -- out.png # writes out.png instead
  */
 import { statSync } from "node:fs"
@@ -13,7 +13,7 @@ import { request } from "../test/http/fixtures.js"
 import { launch, open, signIn } from "../test/ui/Chromium.js"
 import { startSqliteServer } from "../test/ui/SqliteServer.js"
 
-const OUT = process.argv[2] ?? "docs/dashboard.png"
+const OUT = process.argv[2] ?? "docs/guide/dashboard.png"
 const WIDTH = 1280
 const HEIGHT = 900
 

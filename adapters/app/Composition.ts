@@ -2,7 +2,7 @@
  * The composition root: the use cases (`src/services/UseCases.ts`) over the ports of a storage
  * target (`adapters/storage/Ports.ts`), and the background workers a process runs (Workers.ts).
  * The standalone server, the mounted handlers, the CLI and the package's `flagport/storage` entry
- * all take the app from here; docs/architecture.md draws where each layer comes from.
+ * all take the app from here; docs/internals/architecture.md draws where each layer comes from.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

@@ -1,7 +1,7 @@
 /**
  * `flagport --help` and `flagport <command> --help`, written for people: what the command is for,
  * its options in a few words, examples, in 80 columns. @effect/cli still parses every command line;
- * only its generated help is replaced (why: docs/decisions.md, "Command-line help").
+ * only its generated help is replaced (why: docs/internals/decisions.md, "Command-line help").
  * test/cli/Help.test.ts keeps these pages and the parser's options in step.
  */
 import pkg from "../../package.json" with { type: "json" }
@@ -39,7 +39,7 @@ Examples:
   npx flagport flags disable new-checkout --environment production
 
 Also: --version, --log-level LEVEL, --completions bash|zsh|fish|sh.
-Run flagport <command> --help for one command. More: docs/cli.md`
+Run flagport <command> --help for one command. More: docs/guide/cli.md`
 
 const PAGES: Readonly<Record<string, string>> = {
   ...FLAGS_AS_CODE_PAGES,

@@ -1,4 +1,4 @@
-/** The help pages of `flagport export` and `flagport apply` (Help.ts shows them; docs/flags-as-code.md says more). */
+/** The help pages of `flagport export` and `flagport apply` (Help.ts shows them; docs/guide/flags-as-code.md says more). */
 export const FLAGS_AS_CODE_PAGES: Readonly<Record<string, string>> = {
   export: `Usage: flagport export --project ID [--format yaml|json|openfeature-manifest]
                        [--environment ENV] [--out FILE] [--url URL [--key KEY]]

@@ -1,4 +1,4 @@
-/** The help pages of `flagport import` and `flagport transfer`: bringing flags or a whole server in (Help.ts shows them; docs/coming-from-flagd.md and docs/storage.md say more). */
+/** The help pages of `flagport import` and `flagport transfer`: bringing flags or a whole server in (Help.ts shows them; docs/guide/coming-from-flagd.md and docs/operations/storage.md say more). */
 export const MOVING_IN_PAGES: Readonly<Record<string, string>> = {
   import: `Usage: flagport import flagd FILE --environment ENV [options]
 

@@ -2,7 +2,7 @@
  * Checks a `GET /v1/config` body before it may replace the client's configuration: the same
  * rules as the `ConfigSnapshot` schema (property-tested against it in
  * test/client/ConfigCheck.test.ts), written by hand because Effect's Schema would triple the
- * client's bundle (docs/decisions.md). A flag's `version` is optional, so configurations from
+ * client's bundle (docs/internals/decisions.md). A flag's `version` is optional, so configurations from
  * servers before and after it was added are both accepted. Unknown properties are ignored, as
  * the schema ignores them.
  */

@@ -5,7 +5,7 @@
  *   const flags = await createClient({ url: "https://flags.example.com", key: process.env.FLAGPORT_KEY!, environment: "production" })
  *   if (flags.boolean("new-checkout", { key: user.id, attributes: { plan: user.plan } }, false)) ...
  *
- * See docs/sdk.md. Hosts written with Effect: `flagport/client/effect` (FlagportClient.ts), a
+ * See docs/guide/sdk.md. Hosts written with Effect: `flagport/client/effect` (FlagportClient.ts), a
  * separate entry so that this one stays free of Effect (its bundle budget is 30 KB gzipped).
  */
 export { type Client, createClient } from "./Client.js"

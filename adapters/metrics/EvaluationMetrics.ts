@@ -3,7 +3,7 @@
  * counts evaluations for insights (the same calls, `MeteredCounter`), one number added in place per
  * result. Project and environment ids are bounded by the data (the projects and environments that
  * exist, and the lane only counts a scope whose snapshot it loaded); the reason is one of five kinds.
- * No per-flag series: insights (docs/insights.md) already holds counts per flag and variation.
+ * No per-flag series: insights (docs/guide/insights.md) already holds counts per flag and variation.
  */
 import type { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
 import type { EvaluationCounter } from "../../src/domain/insights/EvaluationCounter.js"

@@ -3,7 +3,7 @@
  * CPU, handles), the request and evaluation cells this server fills, the gauges and counters read
  * when scraped (open streams, the webhook backlog, the database pool, the lane spans tracing
  * dropped), and the Effect metrics of the core and the adapters (EffectExport.ts).
- * docs/operations.md lists every series.
+ * docs/operations/operating.md lists every series.
  */
 import { collectDefaultMetrics, Registry } from "prom-client"
 import type { Backlog } from "../../src/ports/WebhookBacklog.js"

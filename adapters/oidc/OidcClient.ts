@@ -75,7 +75,7 @@ const UNREACHABLE = new Set(["OAUTH_TIMEOUT", "OAUTH_ABORT"])
 /**
  * Whether the provider vouches for the address: `email_verified: true`; or, from Microsoft Entra
  * ID, which sends no `email_verified`, its optional claim `xms_edov: true` (the address's domain
- * is verified by the tenant's owner; docs/people.md says how to turn it on).
+ * is verified by the tenant's owner; docs/guide/people.md says how to turn it on).
  */
 const emailVerified = (claims: Readonly<Record<string, unknown>>): boolean =>
   claims.email_verified === undefined ? isTrue(claims.xms_edov) : isTrue(claims.email_verified)

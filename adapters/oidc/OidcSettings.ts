@@ -1,5 +1,5 @@
 /**
- * Single sign-on settings (docs/people.md, "Single sign-on"), read from the environment like the
+ * Single sign-on settings (docs/guide/people.md, "Single sign-on"), read from the environment like the
  * other FLAGPORT_* settings:
  *
  * - FLAGPORT_OIDC_ISSUER: the provider's issuer URL; unset or empty, single sign-on is off.

@@ -1,5 +1,5 @@
 /**
  * `flagport/openfeature`: the OpenFeature server provider (`@openfeature/server-sdk` is a peer
- * dependency). See docs/sdk.md.
+ * dependency). See docs/guide/sdk.md.
  */
 export { FlagportProvider } from "./FlagportProvider.js"

@@ -46,7 +46,7 @@ const ensureFile = (filename: string) =>
 /**
  * A SqlClient over better-sqlite3 on worker threads (WorkerSqlClient.ts), closed with the layer's
  * scope: the threads keep every statement and every commit's fsync off the event loop (see
- * docs/decisions.md, "SQLite on worker threads"). The writer connection is opened with:
+ * docs/internals/decisions.md, "SQLite on worker threads"). The writer connection is opened with:
  * - WAL journal (readers never block the writer, nor the writer them);
  * - synchronous=FULL: WAL is fsynced at every commit, so an acknowledged write survives a crash
  *   of the process AND of the machine (NORMAL would only survive a process crash);

@@ -12,7 +12,7 @@ import * as AST from "effect/SchemaAST"
  * (property-tested against it, test/adapters/CompiledDecoder.test.ts; one exception, in `struct`:
  * symbol keys the schema does not name are kept) and `Invalid` otherwise; the
  * caller then asks Effect's decoder for the issue. AST nodes it does not know are handed to
- * Effect's decoder. docs/decisions.md says why this is not a library.
+ * Effect's decoder. docs/internals/decisions.md says why this is not a library.
  */
 
 export const Invalid: unique symbol = Symbol.for("flagport/CompiledDecoder/Invalid")

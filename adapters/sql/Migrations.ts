@@ -24,7 +24,7 @@ import OutboxTrace from "./migrations/0018_outbox_trace.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
- * Every schema migration, in order. Policy (docs/storage.md): migrations are append-only: a
+ * Every schema migration, in order. Policy (docs/operations/storage.md): migrations are append-only: a
  * released migration is never edited; a change is a new file with the next number, registered
  * here. Keys are `<number>_<name>`.
  */

@@ -7,7 +7,7 @@ import type { StorageError } from "../../src/ports/StorageError.js"
  * come back as they were: a row equal, column by column, to the one read last time gets the value
  * decoded then (same text, same value; values are read-only everywhere), and only the other rows
  * are decoded, so a malformed row is still found. Content is compared, never trusted: a row
- * changed by anyone (another process, a hand edit) is decoded again. docs/benchmarks.md has what
+ * changed by anyone (another process, a hand edit) is decoded again. docs/operations/benchmarks.md has what
  * it saves.
  */
 

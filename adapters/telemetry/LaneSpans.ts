@@ -1,5 +1,5 @@
 /**
- * The evaluation lane's spans with tracing on (docs/decisions.md, "Lane spans off the SDK"): the
+ * The evaluation lane's spans with tracing on (docs/internals/decisions.md, "Lane spans off the SDK"): the
  * SDK's per-span work (a Span object, attribute copies, clock conversions, the batch processor,
  * the OTLP encoding of objects) cost the lane about a fifth of its throughput when every request
  * was traced. Here the event loop only checks the request's `traceparent` (no string made), keeps

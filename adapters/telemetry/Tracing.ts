@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces, opt-in through the standard `OTEL_*` variables (docs/operations.md):
+ * OpenTelemetry traces, opt-in through the standard `OTEL_*` variables (docs/operations/operating.md):
  *
  * - on when a traces endpoint is set (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, used as is, or
  *   `OTEL_EXPORTER_OTLP_ENDPOINT`, to which `/v1/traces` is added), unless `OTEL_SDK_DISABLED=true`

@@ -12,7 +12,7 @@ import { config } from "./WebhookHttp.js"
  */
 export const message = (projectKeys: number) =>
   `Webhooks may reach private and loopback addresses (FLAGPORT_WEBHOOK_BLOCK_PRIVATE is off) while ${projectKeys} project server key(s) exist: ` +
-  "whoever holds one can make this server send requests into your internal network. Set FLAGPORT_WEBHOOK_BLOCK_PRIVATE=true unless every key holder is trusted with that (docs/webhooks.md)."
+  "whoever holds one can make this server send requests into your internal network. Set FLAGPORT_WEBHOOK_BLOCK_PRIVATE=true unless every key holder is trusted with that (docs/guide/webhooks.md)."
 
 /** Logs the warning once, at start; a failure to read the keys is logged and does not stop the start. */
 export const layer: Layer.Layer<never, never, ApiKeys> = Layer.effectDiscard(

@@ -46,7 +46,7 @@ export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
 }) {}
 
 /**
- * Too many failed sign-ins for one email (docs/people.md): refused, even with the right password,
+ * Too many failed sign-ins for one email (docs/guide/people.md): refused, even with the right password,
  * until `retryAfterSeconds` have passed (the `Retry-After` header).
  */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
@@ -55,7 +55,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 }) {}
 
 /**
- * A person's direct write to a protected environment (docs/change-requests.md): it needs an
+ * A person's direct write to a protected environment (docs/guide/change-requests.md): it needs an
  * approved change request. 409 `change_request_required`.
  */
 export class ChangeRequestRequired extends Schema.TaggedError<ChangeRequestRequired>()("ChangeRequestRequired", {

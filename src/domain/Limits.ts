@@ -4,9 +4,9 @@
  *   `definitions/Validation.ts`),
  * - the evaluation endpoints' context check (`evaluation/ContextLimits.ts`, applied at the HTTP edge),
  * - the meter of the `matches` work of one evaluation (`conditions/RegexBudget.ts`),
- * - the limits table in docs/operations.md (a test compares it with `docsTable()`).
+ * - the limits table in docs/operations/operating.md (a test compares it with `docsTable()`).
  *
- * Why these numbers: each evaluation step is linear in what it reads (docs/operations.md, "What a
+ * Why these numbers: each evaluation step is linear in what it reads (docs/operations/operating.md, "What a
  * request can cost", has the proof), so the worst request is the product of a few of these
  * limits. They are chosen so that product stays far below 50 ms of event-loop time on a small
  * machine while leaving room for every ordinary use (a few dozen attributes, user agents, lists
@@ -36,7 +36,7 @@ interface Declaration {
 
 /**
  * What one test of a string costs beyond its characters, in the unit of `regexWorkPerEvaluation`:
- * the matcher's set-up (about 60 to 100 steps' worth, measured in docs/benchmarks.md), so that many
+ * the matcher's set-up (about 60 to 100 steps' worth, measured in docs/operations/benchmarks.md), so that many
  * tests of tiny strings are metered too.
  */
 export const REGEX_TEST_OVERHEAD = 64
@@ -205,7 +205,7 @@ const WHERE: Record<LimitScope, string> = {
   report: "`POST /v1/insights`"
 }
 
-/** The Markdown table of docs/operations.md, generated from the declaration. */
+/** The Markdown table of docs/operations/operating.md, generated from the declaration. */
 export const docsTable = (): string =>
   [
     "| limit | at most | applies to | what is counted |",

@@ -12,7 +12,7 @@ export interface StoredSetupToken {
 }
 
 /**
- * One-time setup tokens (docs/people.md, 72 h, usable once). SQL table: flagport_setup_tokens.
+ * One-time setup tokens (docs/guide/people.md, 72 h, usable once). SQL table: flagport_setup_tokens.
  */
 export interface SetupTokenRepositoryShape {
   /** Stores a new token. `DuplicateKey` on a hash collision (256 random bits: a bug). */

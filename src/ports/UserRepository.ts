@@ -7,7 +7,7 @@ import type { User } from "../domain/people/User.js"
 import type { DuplicateKey, NotFound, StorageError } from "./StorageError.js"
 
 /**
- * People and their memberships (docs/people.md). Emails are unique by their normalized form
+ * People and their memberships (docs/guide/people.md). Emails are unique by their normalized form
  * (`normalizeEmail`: trimmed, lowercase), which the repository stores beside the address as typed.
  * Password hashes (Argon2id, PasswordHasher) are kept apart from the user record, so no read of a
  * user ever carries one. A membership is a user's role in one project; at most one per project.

@@ -1,5 +1,5 @@
 /**
- * Whether a change request's approvals still stand (docs/change-requests.md, "Approvals that no
+ * Whether a change request's approvals still stand (docs/guide/change-requests.md, "Approvals that no
  * longer count"): an approval counts only while its author may still approve in the project
  * (domain/changes/ApprovalCounting.ts), judged now: when the request is applied (by hand or by the
  * scheduler) and whenever it is shown. An approver since demoted, removed from the project or

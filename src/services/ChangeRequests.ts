@@ -1,5 +1,5 @@
 /**
- * Change requests (docs/change-requests.md): proposed targeting changes to one environment,
+ * Change requests (docs/guide/change-requests.md): proposed targeting changes to one environment,
  * approved by others, then applied through the very use case of the targeting PUT. Who may do what
  * is decided by domain/changes/ChangeRequestRules.ts, for the actor of the call (`CurrentActor`:
  * a person over HTTP, `cli` from the command line or an Effect host, the scheduler for `applyAt`).

@@ -1,5 +1,5 @@
 /**
- * Flags as code (docs/flags-as-code.md): a project as one declarative file, exported, planned and
+ * Flags as code (docs/guide/flags-as-code.md): a project as one declarative file, exported, planned and
  * applied. The file is checked whole before anything is written (every problem with its path in
  * the file); the plan (domain/ascode/Plan.ts) says what must change; the apply writes it in ONE
  * transaction through the API's own use cases (FlagsAsCodeSteps.ts), one audit entry per change

@@ -1,5 +1,5 @@
 /**
- * Roles per project (docs/people.md, "Roles per project"): who is a member of a project and as
+ * Roles per project (docs/guide/people.md, "Roles per project"): who is a member of a project and as
  * what. Each change is a write recorded in the project's audit log.
  */
 import * as Context from "effect/Context"

@@ -1,5 +1,5 @@
 /**
- * Signed-in sessions (docs/people.md, "Sign-in and sessions"): a 256-bit random token in the
+ * Signed-in sessions (docs/guide/people.md, "Sign-in and sessions"): a 256-bit random token in the
  * cookie, only its SHA-256 hash in the database. Every request looks its session up (no cache),
  * so a sign-out, a disabled user or a reset on one process is refused by every process at once.
  */

@@ -1,5 +1,5 @@
 /**
- * Signing in (docs/people.md): with a password, limited per email, or with single sign-on, whose
+ * Signing in (docs/guide/people.md): with a password, limited per email, or with single sign-on, whose
  * first sign-in makes the account. A session is then started with `Sessions.start`.
  */
 import * as Clock from "effect/Clock"

@@ -1,5 +1,5 @@
 /**
- * People (docs/people.md, "Users"): invitations with one-time setup links, accounts made with a
+ * People (docs/guide/people.md, "Users"): invitations with one-time setup links, accounts made with a
  * password (the CLI's `--password-stdin`), changes by global admins, password resets, and the
  * setup that turns a link into a password.
  */

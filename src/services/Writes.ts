@@ -1,6 +1,6 @@
 /**
  * The one way a management write happens: a use case says what its write is, `Writer` does the
- * steps every write shares. The order, and why, is in docs/architecture.md ("One way to write").
+ * steps every write shares. The order, and why, is in docs/internals/architecture.md ("One way to write").
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"

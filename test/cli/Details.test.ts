@@ -1,5 +1,5 @@
 /**
- * What a new user reads from the CLI: a wrong command line is one `error:` line (docs/cli.md,
+ * What a new user reads from the CLI: a wrong command line is one `error:` line (docs/guide/cli.md,
  * "Output and exit codes"), a subcommand's help shows the whole command to type, and the log
  * level names are the same in the README, the FLAGPORT_LOG_LEVEL error and `--log-level`.
  */

@@ -3,7 +3,7 @@
  * shows in `ps` and shell history), through the real binary against a running server: export,
  * apply and codegen take it, `--key` wins over it, an empty one is unset, `--url` with no key is a
  * usage error naming both ways, and no key ever appears in what the command prints. Also runs the
- * run steps of the GitHub Actions workflow in docs/flags-as-code.md as written (with `${{ ... }}`
+ * run steps of the GitHub Actions workflow in docs/guide/flags-as-code.md as written (with `${{ ... }}`
  * filled in as Actions does), so the documented CI example works.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -131,11 +131,11 @@ describe("FLAGPORT_KEY", () => {
   })
 })
 
-/** The `yaml` block of docs/flags-as-code.md that is the workflow file. */
+/** The `yaml` block of docs/guide/flags-as-code.md that is the workflow file. */
 const documentedWorkflow = (): { jobs: Record<string, { steps: Array<{ name?: string; run?: string; env?: Record<string, string> }> }> } => {
-  const page = readFileSync(join(ROOT, "docs/flags-as-code.md"), "utf8")
+  const page = readFileSync(join(ROOT, "docs/guide/flags-as-code.md"), "utf8")
   const block = /```yaml\n(# \.github\/workflows\/flags\.yml\n[\s\S]*?)```/.exec(page)
-  if (block === null) throw new Error("docs/flags-as-code.md has no workflow block")
+  if (block === null) throw new Error("docs/guide/flags-as-code.md has no workflow block")
   return YAML.parse(block[1]!)
 }
 
@@ -160,7 +160,7 @@ const runStep = (script: string, env: Record<string, string>, cwd: string): Prom
     child.on("close", (code) => resolve({ code, stdout, stderr }))
   })
 
-describe("the CI workflow of docs/flags-as-code.md", () => {
+describe("the CI workflow of docs/guide/flags-as-code.md", () => {
   it("passes the key in the environment, never on a command line, and its plan and apply steps run as written", { timeout: TIMEOUT }, async () => {
     const workflow = documentedWorkflow()
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps).filter((step) => step.run?.includes("flagport apply"))

@@ -1,5 +1,5 @@
 /**
- * docs/coming-from-flagd.md stays true: its translation tables are the ones the code runs on, and
+ * docs/guide/coming-from-flagd.md stays true: its translation tables are the ones the code runs on, and
  * its walk-through, run as written (the file it shows, the commands it shows, in a fresh
  * directory on a fresh database), prints exactly what it shows.
  */
@@ -10,9 +10,9 @@ import { describe, expect, it } from "vitest"
 import { docsTables } from "../../src/domain/flagd/TranslationTable.js"
 import { freshSqliteUrl, ROOT, runCli } from "../cli/Process.js"
 
-const page = readFileSync(join(ROOT, "docs/coming-from-flagd.md"), "utf8")
+const page = readFileSync(join(ROOT, "docs/guide/coming-from-flagd.md"), "utf8")
 
-describe("docs/coming-from-flagd.md", () => {
+describe("docs/guide/coming-from-flagd.md", () => {
   it("shows the translation tables of src/domain/flagd/TranslationTable.ts", () => {
     const start = page.indexOf("-->\n", page.indexOf("<!-- generated from")) + 4
     const end = page.indexOf("\n<!-- end of generated tables -->")

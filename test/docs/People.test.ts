@@ -1,14 +1,14 @@
 /**
- * docs/people.md stays true: its roles table is the one the server checks (GRANTS), and its
+ * docs/guide/people.md stays true: its roles table is the one the server checks (GRANTS), and its
  * curl walk-through works as written (run as Walkthrough.ts says).
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { GRANTS, type Permission, type Role } from "../../src/domain/people/Grants.js"
 import { walkthrough, between as betweenIn } from "./Walkthrough.js"
 
-const between = (start: string, end: string): string => betweenIn("people.md", start, end)
+const between = (start: string, end: string): string => betweenIn("guide/people.md", start, end)
 
-describe("docs/people.md, the roles table", () => {
+describe("docs/guide/people.md, the roles table", () => {
   const rows = between("roles-table:start", "roles-table:end")
     .split("\n")
     .slice(2)
@@ -38,8 +38,8 @@ describe("docs/people.md, the roles table", () => {
   })
 })
 
-describe("docs/people.md, the walk-through with curl", () => {
-  const run = walkthrough("people.md", { minSteps: 15 })
+describe("docs/guide/people.md, the walk-through with curl", () => {
+  const run = walkthrough("guide/people.md", { minSteps: 15 })
   afterAll(run.stop)
 
   it("works as written: from the first start to Edna signed in as an editor, and her limits", { timeout: 180_000 }, run.check)

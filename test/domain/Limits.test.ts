@@ -127,8 +127,8 @@ describe("context limits (the evaluation endpoints)", () => {
 })
 
 describe("docs", () => {
-  it("docs/operations.md shows the limits table generated from Limits.ts", () => {
-    const doc = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8")
+  it("docs/operations/operating.md shows the limits table generated from Limits.ts", () => {
+    const doc = readFileSync(new URL("../../docs/operations/operating.md", import.meta.url), "utf8")
     const between = /<!-- limits-table:start -->\n([\s\S]*?)\n<!-- limits-table:end -->/.exec(doc)
     expect(between?.[1]).toBe(docsTable())
   })

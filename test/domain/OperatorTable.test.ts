@@ -10,10 +10,10 @@ import { Operator } from "../../src/domain/definitions/Targeting.js"
 import { validateConditions } from "../../src/domain/definitions/ValidateConditions.js"
 import { OPERATORS } from "../../src/domain/evaluation/Operators.js"
 
-const docs = readFileSync(new URL("../../docs/evaluation.md", import.meta.url), "utf8")
+const docs = readFileSync(new URL("../../docs/guide/evaluation.md", import.meta.url), "utf8")
 
 describe("operator table", () => {
-  it("docs/evaluation.md shows the declared table", () => {
+  it("docs/guide/evaluation.md shows the declared table", () => {
     const block = /<!-- operator-table:start[^>]*-->\n([\s\S]*?)\n<!-- operator-table:end -->/.exec(docs)
     expect(block?.[1]).toBe(docsTable())
   })

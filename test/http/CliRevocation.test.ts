@@ -1,7 +1,7 @@
 /**
  * A key revoked with the command line (`flagport keys revoke ID`, a process of its own) while a
  * server process serves it under steady use, as an operator does it: every request sent a second
- * after the command returns is refused (the key cache's bound, docs/http.md), and the stream
+ * after the command returns is refused (the key cache's bound, docs/guide/http.md), and the stream
  * opened with the key ends within 5 s (the contract). The server hears nothing from the CLI on
  * SQLite, so only rechecking the key can end the stream; on PostgreSQL the CLI's notification
  * may do it first.

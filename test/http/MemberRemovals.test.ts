@@ -1,7 +1,7 @@
 /**
  * Two simultaneous removals of a person's last two memberships, through a real server on SQLite
  * and PostgreSQL: whichever commits last sees no membership left, so the person's session ends
- * (docs/people.md: removing someone's last membership ends their sessions).
+ * (docs/guide/people.md: removing someone's last membership ends their sessions).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { freshStorage } from "../fixtures/databases.js"

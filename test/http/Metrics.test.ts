@@ -1,7 +1,7 @@
 /**
  * GET /metrics and the JSON request log through a real server (SQLite file, the dispatcher
  * running): a scripted workload, then the scrape parsed by a strict Prometheus text-format parser
- * (test/fixtures/PromText.ts); every series docs/operations.md names is there and moves as the
+ * (test/fixtures/PromText.ts); every series docs/operations/operating.md names is there and moves as the
  * workload says; 1,000 distinct unknown paths add no series; the bearer token and the separate
  * port; the request line's fields, and no key, cookie or password in any line.
  */
@@ -22,7 +22,7 @@ import { makeHandlers, ServerMetrics } from "../../adapters/http/serving/Embed.j
 import * as App from "../../adapters/http/serving/App.js"
 import { openStream } from "./sse.js"
 
-/** Every series the metrics table of docs/operations.md lists (the test reads the table too). */
+/** Every series the metrics table of docs/operations/operating.md lists (the test reads the table too). */
 const DOCUMENTED = [
   "flagport_http_requests_total",
   "flagport_http_request_duration_seconds",
@@ -111,13 +111,13 @@ describe("GET /metrics after a scripted workload", () => {
   it("every documented series is present, parsed strictly, and the docs' table names each", async () => {
     const families = await scrape(t.url)
     for (const name of DOCUMENTED) expect(families.has(name), name).toBe(true)
-    const table = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8")
+    const table = readFileSync(new URL("../../docs/operations/operating.md", import.meta.url), "utf8")
     for (const name of DOCUMENTED) expect(table, name).toContain(`\`${name}\``)
     for (const family of families.values()) if (family.name.startsWith("flagport_")) expect(family.help, family.name).toBeTruthy()
   })
 
   it("the Grafana dashboard is valid JSON whose panels query documented series", () => {
-    const dashboard = JSON.parse(readFileSync(new URL("../../docs/grafana-dashboard.json", import.meta.url), "utf8")) as {
+    const dashboard = JSON.parse(readFileSync(new URL("../../docs/operations/grafana-dashboard.json", import.meta.url), "utf8")) as {
       panels: Array<{ targets: Array<{ expr: string }> }>
     }
     const queried = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => t.expr.match(/\b(flagport|nodejs|process)_[a-z0-9_]+/g) ?? [])))

@@ -149,8 +149,8 @@ describe("PostgreSQL pool use in /metrics", () => {
     }, { timeout: 10_000 })
   }, 60_000)
 
-  it("docs/operations.md's metrics table names each of the pool's series", () => {
-    const table = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8")
+  it("docs/operations/operating.md's metrics table names each of the pool's series", () => {
+    const table = readFileSync(new URL("../../docs/operations/operating.md", import.meta.url), "utf8")
     for (const name of POOL_SERIES) expect(table, name).toContain(`| \`${name}\` | gauge |`)
   })
 

@@ -2,7 +2,7 @@
  * Sessions across two server processes on one PostgreSQL: a `flagport serve` child beside this
  * test's in-process server. A session started on either works on both (sessions are in the
  * database), and a sign-out, a disabled user or a password reset through one process is refused
- * by the other within 1 s (docs/people.md: "ends their sessions on every process within 1 s").
+ * by the other within 1 s (docs/guide/people.md: "ends their sessions on every process within 1 s").
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as StorageLayer from "../../adapters/app/Composition.js"

@@ -3,7 +3,7 @@
  * database (an in-process server and a `flagport serve` child), on SQLite and PostgreSQL. Each
  * attempt is counted in the database before its password is verified, so of any number of
  * simultaneous wrong passwords at most 10 are verified (401), the rest are refused (429), and the
- * right password sent afterwards within the window is refused too (docs/people.md).
+ * right password sent afterwards within the window is refused too (docs/guide/people.md).
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"

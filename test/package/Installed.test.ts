@@ -70,7 +70,7 @@ console.log(JSON.stringify(result))
 `
 
 /**
- * Tracing on in the installed app, as docs/operations.md tells a host: a traced evaluation's span is
+ * Tracing on in the installed app, as docs/operations/operating.md tells a host: a traced evaluation's span is
  * made on the lane's worker thread (a file of the build, resolved from the installed package) and
  * reaches an OTLP collector, flushed when the handlers are disposed.
  */

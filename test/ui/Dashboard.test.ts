@@ -419,7 +419,7 @@ describe("the dashboard in a browser", () => {
         )
         const ms = (t: number) => Math.round(t)
         console.log(`dashboard: ${MANY_FLAGS} flags: first rows ${ms(first - arrived)} ms after the list arrived (${ms(first - started)} ms from sign-in), all rows ${ms(all - arrived)} ms after`)
-        // A guard against a pathological slowdown, not the budget (1 s, docs/benchmarks.md): CI is shared.
+        // A guard against a pathological slowdown, not the budget (1 s, docs/operations/benchmarks.md): CI is shared.
         expect(first - arrived).toBeLessThan(5_000)
         await other.getByLabel("Search by key or name").fill("flag-1999")
         await expect.poll(() => other.locator("table.flags tbody tr").count()).toBe(1)

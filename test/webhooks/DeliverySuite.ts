@@ -65,7 +65,7 @@ export const deliverySuite = (backend: Backend) => describe(`webhook delivery ($
       expect(got.headers["content-type"]).toBe("application/json")
       expect(got.headers["webhook-id"]).toBe(event!.event.id)
       expect(Number(got.headers["webhook-timestamp"])).toBe(Math.floor((yield* Clock.currentTimeMillis) / 1000))
-      // The official library, fed the secret exactly as docs/webhooks.md shows, accepts it.
+      // The official library, fed the secret exactly as docs/guide/webhooks.md shows, accepts it.
       const receiverSide = new StandardWebhook("whsec_" + Buffer.from(secret, "utf8").toString("base64"))
       const verified = receiverSide.verify(got.body, got.headers as Record<string, string>)
       expect(verified).toEqual({

@@ -3,7 +3,7 @@ import type { Role, User } from "./types.js"
 
 export const ROLES: ReadonlyArray<Role> = ["viewer", "editor", "admin"]
 
-/** What each role may do, in a few words (the roles table of docs/people.md). */
+/** What each role may do, in a few words (the roles table of docs/guide/people.md). */
 export const ROLE_HINTS: { readonly [R in Role]: string } = {
   viewer: "reads everything in the project",
   editor: "also changes flags, targeting, segments and schedules",

@@ -10,7 +10,7 @@
  *
  * Rows are plain table rows (no virtual scrolling, so the browser's find and the keyboard reach
  * every flag), rendered in slices: the first FIRST_ROWS at once, the rest CHUNK_ROWS per task,
- * so the page shows and answers at once even with thousands of flags (docs/benchmarks.md).
+ * so the page shows and answers at once even with thousands of flags (docs/operations/benchmarks.md).
  */
 import { Component } from "preact"
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks"

@@ -1,6 +1,6 @@
 /**
  * `flagport apply FILE [--project P] [--dry-run] [--detailed-exitcode] [--prune] [--json] [--url URL --key KEY]`:
- * makes a project what its declarative file says (docs/flags-as-code.md). Reads the file (YAML or
+ * makes a project what its declarative file says (docs/guide/flags-as-code.md). Reads the file (YAML or
  * JSON; `-` for stdin), checks it whole (every problem on its own line, with its path in the
  * file; nothing applied), prints the plan, then applies it in one transaction (FlagsAsCode.ts),
  * refused when the project changed after the plan was made. Against DATABASE_URL like the other

@@ -1,6 +1,6 @@
 /**
  * `flagport export --project P [--format yaml|json|openfeature-manifest] [--environment E] [--out FILE]`:
- * the project as its declarative file (docs/flags-as-code.md), or the OpenFeature CLI's flag
+ * the project as its declarative file (docs/guide/flags-as-code.md), or the OpenFeature CLI's flag
  * manifest. Reads the database like the other commands, or asks a running server with
  * `--url URL --key KEY` (`GET /v1/projects/P/export`, the same text).
  */

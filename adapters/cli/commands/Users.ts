@@ -14,7 +14,7 @@ import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
 
 /**
- * People from the command line (docs/people.md): for the first admin of a server, automation, and
+ * People from the command line (docs/guide/people.md): for the first admin of a server, automation, and
  * getting back in when nobody can sign in. The CLI acts as `cli` in the audit log.
  */
 

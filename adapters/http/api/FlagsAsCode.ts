@@ -1,5 +1,5 @@
 /**
- * The declarations of flags as code (docs/flags-as-code.md): a project exported as its
+ * The declarations of flags as code (docs/guide/flags-as-code.md): a project exported as its
  * declarative file, a file applied (or planned), and the file's JSON Schema for editors.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"

@@ -42,7 +42,7 @@ import { configEtagOf, etagOf, parseIfMatch } from "../shared/Versions.js"
  * Answers with the flag as the caller sees it (a bound key: its environment's configuration only)
  * and the flag's version as the `ETag` header. The version is the flag's, whoever asks: it moves
  * with every change of the flag, so a bound key learns that the flag changed, never what or where
- * (docs/governance.md, "What a bound key reads").
+ * (docs/guide/governance.md, "What a bound key reads").
  */
 const withEtag = <F extends { readonly version: number; readonly configs: ReadonlyArray<{ readonly environmentKey: string }> }>(flag: F) =>
   Effect.zipRight(

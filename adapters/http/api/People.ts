@@ -1,5 +1,5 @@
 /**
- * The declarations of people (docs/people.md): signing in and out, the setup of an invitation or
+ * The declarations of people (docs/guide/people.md): signing in and out, the setup of an invitation or
  * reset link, the sign-in page's providers, the signed-in person (`/v1/me`), users (global admins)
  * and a project's members (its admins). Routes outside the management table (sign-in, `/v1/me`)
  * are decided by their own middlewares or none.

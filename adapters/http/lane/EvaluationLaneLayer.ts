@@ -5,7 +5,7 @@
  *
  * Freshness: the snapshot cache and the streams (after it) hear the change feed, so a committed
  * write from anywhere reaches the next evaluation at once; the revision poll (`checkIntervalMs`)
- * and the key TTL are the safety nets for what no announcement brought (docs/http.md).
+ * and the key TTL are the safety nets for what no announcement brought (docs/guide/http.md).
  */
 import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"

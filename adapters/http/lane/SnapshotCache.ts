@@ -3,7 +3,7 @@
  * fresh by the change feed (`committed`), with a lazy revision check every `checkIntervalMs` as the
  * safety net (`discovered` tells the streams of what only the check found). Bounded whatever a
  * client sends. Each entry also holds `GET /v1/config`'s body, its gzip and its ETag.
- * Why and how: docs/http.md, "Freshness: the change feed, with a revision poll as the safety net".
+ * Why and how: docs/guide/http.md, "Freshness: the change feed, with a revision poll as the safety net".
  */
 import { createHash } from "node:crypto"
 import { gzipSync } from "node:zlib"
@@ -333,7 +333,7 @@ export class SnapshotCache {
     // One load per environment at a time: a request that needs a newer one than the load in flight
     // waits for it, then starts (or joins) the next. Writes landing during a load cost one more
     // load in all, not one each: under a stream of writes, loads would otherwise pile up and take
-    // the event loop from the evaluations (docs/benchmarks.md, "SQLite under mixed load").
+    // the event loop from the evaluations (docs/operations/benchmarks.md, "SQLite under mixed load").
     if (env.pending !== undefined) {
       const again = () => this.fromProject(project, environment)
       return env.pending.then(again, again)

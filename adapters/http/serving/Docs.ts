@@ -5,7 +5,7 @@
  *
  * The viewer's 3.4 MB bundle is the one @effect/platform ships for `HttpApiScalar`; it is served
  * apart at /docs/scalar.js, gzipped when the browser accepts it and revalidated by ETag, instead
- * of inlined into every page. Why we read it from the platform: docs/decisions.md ("/docs").
+ * of inlined into every page. Why we read it from the platform: docs/internals/decisions.md ("/docs").
  */
 import { createHash } from "node:crypto"
 import { createRequire } from "node:module"

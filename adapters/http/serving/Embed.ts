@@ -51,7 +51,7 @@ export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.
 export { answerClientError } from "./ClientError.js"
 export { ServerMetrics } from "../../metrics/ServerMetrics.js"
 /**
- * Traces from the OTEL_* variables (docs/operations.md#traces-opentelemetry), for a host to put
+ * Traces from the OTEL_* variables (docs/operations/operating.md#traces-opentelemetry), for a host to put
  * under its services: `makeHandlers({ services: myServices.pipe(Layer.provideMerge(tracingLayerConfig)) })`.
  */
 export { layerConfig as tracingLayerConfig } from "../../telemetry/Tracing.js"
@@ -66,7 +66,7 @@ export interface EmbedOptions<E> extends App.HttpOptions {
   /** The dashboard at `<prefix>/ui/` (Dashboard.ts); `false` leaves it out. */
   readonly dashboard?: DashboardOptions | false
   /**
-   * Prometheus metrics (adapters/metrics, docs/operations.md): the handlers fill `registry`;
+   * Prometheus metrics (adapters/metrics, docs/operations/operating.md): the handlers fill `registry`;
    * `serve` (default true) answers `GET <prefix>/metrics` with it, behind `token` when given.
    * Absent: nothing is measured.
    */

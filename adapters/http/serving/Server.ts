@@ -79,7 +79,7 @@ export interface ServerOptions {
   readonly dashboard?: DashboardOptions | false
   /** Single sign-on settings (none: off); default: the FLAGPORT_OIDC_* variables (App.ts). */
   readonly oidc?: Option.Option<OidcSettings>
-  /** Prometheus metrics (docs/operations.md); default: FLAGPORT_METRICS, FLAGPORT_METRICS_PORT, FLAGPORT_METRICS_TOKEN. */
+  /** Prometheus metrics (docs/operations/operating.md); default: FLAGPORT_METRICS, FLAGPORT_METRICS_PORT, FLAGPORT_METRICS_TOKEN. */
   readonly metrics?: MetricsSettings
   /** `json`: one JSON line per request, and JSON log lines; default: FLAGPORT_LOG_FORMAT, else text. */
   readonly logFormat?: LogFormat

@@ -3,7 +3,7 @@
  * form `::ffff:a.b.c.d`, as `net.BlockList` matches it), so that a list of trusted proxy ranges can
  * be asked whether together they hold every address: then any client is "a proxy" and chooses its
  * own address (TrustProxy.ts refuses such a setting). `net.BlockList` answers only one address at
- * a time; written by hand (docs/decisions.md, "Trusted proxies without `proxy-addr`").
+ * a time; written by hand (docs/internals/decisions.md, "Trusted proxies without `proxy-addr`").
  */
 import { isIP } from "node:net"
 

@@ -43,7 +43,7 @@ export const isYamlContentType = (contentType: string | undefined): boolean =>
 
 /**
  * The routes whose body may also be YAML (route templates as the router names them): a project
- * file is written by hand, and YAML is how it is kept (docs/flags-as-code.md).
+ * file is written by hand, and YAML is how it is kept (docs/guide/flags-as-code.md).
  */
 export const YAML_BODY_ROUTES: ReadonlySet<string> = new Set(["/v1/projects/:projectId/apply"])
 

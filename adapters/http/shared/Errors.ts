@@ -88,7 +88,7 @@ export class TooManyRequests extends Schema.Class<TooManyRequests>("TooManyReque
   HttpApiSchema.annotations({ status: 429, description: "Too many open streams for this key, this client address or the server; retry after `Retry-After` seconds." })
 ) {}
 
-/** Too many failed sign-ins for one email (docs/people.md); `Retry-After` says when the window has passed. */
+/** Too many failed sign-ins for one email (docs/guide/people.md); `Retry-After` says when the window has passed. */
 export class SignInLimited extends Schema.Class<SignInLimited>("SignInLimited")(
   { error: body("rate_limited") },
   HttpApiSchema.annotations({ status: 429, description: "Too many failed sign-ins for this email within 15 minutes; retry after `Retry-After` seconds." })

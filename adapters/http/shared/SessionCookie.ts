@@ -1,5 +1,5 @@
 /**
- * The session cookie of docs/people.md: `flagport_session=<token>; HttpOnly; SameSite=Lax; Path=/`,
+ * The session cookie of docs/guide/people.md: `flagport_session=<token>; HttpOnly; SameSite=Lax; Path=/`,
  * with `Secure` and the `__Host-` name prefix when the public URL is https (a browser then takes
  * the cookie only from a secure origin, for this host alone, for every path: no sibling subdomain
  * or plain-http page can plant or shadow it). No `Expires`: the cookie lasts the browser session,

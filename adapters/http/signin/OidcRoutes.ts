@@ -1,5 +1,5 @@
 /**
- * Single sign-on's two browser routes (docs/people.md, "Single sign-on"), plain redirects beside
+ * Single sign-on's two browser routes (docs/guide/people.md, "Single sign-on"), plain redirects beside
  * the JSON API, on the HttpApi router so the standalone server and the mounted handlers serve them
  * alike:
  *

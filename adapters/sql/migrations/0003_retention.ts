@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
  *
  * A plain CREATE INDEX: on PostgreSQL it blocks writes to these two tables while it builds (flag
  * writes append to the outbox, so they wait too). On a large existing installation, run the
- * upgrade at a quiet moment; see docs/operations.md, Upgrading.
+ * upgrade at a quiet moment; see docs/operations/operating.md, Upgrading.
  */
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

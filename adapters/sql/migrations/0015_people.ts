@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 /**
- * People (docs/people.md): users with their memberships, sessions and one-time setup tokens (by the
+ * People (docs/guide/people.md): users with their memberships, sessions and one-time setup tokens (by the
  * SHA-256 hash of the token, never the token), and failed sign-ins per normalized email.
  * - `email_normalized` (normalizeEmail: trimmed, lowercase) is unique: emails are compared
  *   case-insensitively, and kept as typed in `email`.

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 /**
- * Protected environments (docs/change-requests.md): `protected` (every existing environment stays
+ * Protected environments (docs/guide/change-requests.md): `protected` (every existing environment stays
  * unprotected) and `required_approvals` (1-5, default 1) on environments; and the change request
  * an audit entry applied (`change_request_id`, null for every other write). Booleans are BOOLEAN on
  * PostgreSQL and 0/1 INTEGER on SQLite, as in 0015_people.

@@ -1,7 +1,7 @@
 /**
  * A line diff (longest common subsequence) for the plan's "changed" items, which are small (one
  * flag's targeting, one segment): quadratic is fine there, and no dependency is needed for it
- * (docs/decisions.md, "Flags as code: the plan's diff").
+ * (docs/internals/decisions.md, "Flags as code: the plan's diff").
  */
 export type DiffLine = { readonly op: " " | "-" | "+"; readonly text: string }
 

@@ -1,5 +1,5 @@
 /**
- * The declarative file of one project (flags as code, docs/flags-as-code.md): its environments,
+ * The declarative file of one project (flags as code, docs/guide/flags-as-code.md): its environments,
  * segments and flags, each flag with its targeting per environment. Defined once here: the JSON
  * Schema editors use (`docs/project-file.schema.json`, served at `/schemas/project-file.json`)
  * is generated from it, and `flagport apply` / `POST .../apply` decode with it.

@@ -20,7 +20,7 @@ import type { Caller, PersonPrincipal } from "./Caller.js"
 import type { Requirement } from "./Permissions.js"
 import * as Policy from "./Policy.js"
 
-/** Messages of docs/people.md, verbatim. */
+/** Messages of docs/guide/people.md, verbatim. */
 export const PeopleMessages = {
   roleForbids: "Your role in this project does not allow this",
   adminRequired: "Only a global administrator can do this",

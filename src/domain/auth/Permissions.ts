@@ -1,5 +1,5 @@
 /**
- * The one table of what every management route needs of its caller (docs/people.md, "Roles"):
+ * The one table of what every management route needs of its caller (docs/guide/people.md, "Roles"):
  * the HttpApi security middleware looks each request's route up here, for keys and people alike,
  * and a test holds it equal to the management endpoints the API declares (no route without a
  * row, no row without a route). Routes are written `METHOD /path/{param}`, as OpenAPI shows them.

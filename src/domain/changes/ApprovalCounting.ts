@@ -1,5 +1,5 @@
 /**
- * Whether an approval still counts (docs/change-requests.md, "Approvals that no longer count"): the
+ * Whether an approval still counts (docs/guide/change-requests.md, "Approvals that no longer count"): the
  * one rule the apply, the scheduler and every change-request answer read. An approval counts only
  * while its author may still approve in the project; otherwise it stays listed (who approved and
  * when is history) with the reason it no longer counts.

@@ -1,5 +1,5 @@
 /**
- * Change requests (docs/change-requests.md): a proposed set of targeting changes to one environment,
+ * Change requests (docs/guide/change-requests.md): a proposed set of targeting changes to one environment,
  * approved by others before it is applied. Schemas of the API and the stored record.
  *
  * Life cycle: `open` -> `approved` (approvals reach `requiredApprovals`) -> `applied`; `open` or

@@ -1,5 +1,5 @@
 /**
- * Who may do what to a change request, and in which status (docs/change-requests.md, "The rules"):
+ * Who may do what to a change request, and in which status (docs/guide/change-requests.md, "The rules"):
  * one pure, total decision read by the use cases (so HTTP, the CLI and an Effect host are judged
  * alike). The HTTP route table (auth/Permissions.ts) already refuses a role without the route's
  * permission; this table also knows the author, the approvers and the status.

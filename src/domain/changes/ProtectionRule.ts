@@ -1,5 +1,5 @@
 /**
- * Who may write directly into an environment (docs/change-requests.md, "The rules"): in a
+ * Who may write directly into an environment (docs/guide/change-requests.md, "The rules"): in a
  * protected environment a person's hand changes nothing without an approved change request, while
  * machines keep writing (a server key is automation; its audit entries name it).
  *

@@ -5,7 +5,7 @@
  *   condition names an attribute or segments),
  * - the compiler and evaluator (`evaluation/Operators.ts` prepares values by their kind and maps
  *   every attribute operator to its comparison; a missing one does not type-check),
- * - the operator table in docs/evaluation.md (a test compares it with `docsTable()`).
+ * - the operator table in docs/guide/evaluation.md (a test compares it with `docsTable()`).
  *
  * Adding an operator: a row here, its comparison in evaluation/Operators.ts, and the docs row.
  *
@@ -82,7 +82,7 @@ const VALUE_KIND_LABELS: Record<ValueKind, string> = {
   segmentKey: "segment keys"
 }
 
-/** The Markdown table of docs/evaluation.md, generated from the declaration. */
+/** The Markdown table of docs/guide/evaluation.md, generated from the declaration. */
 export const docsTable = (): string =>
   [
     "| operator | `attribute` | `values` | matches when |",

@@ -1,6 +1,6 @@
 /**
  * Regular expressions for the `matches` operator: RE2 syntax, matched in linear time by `re2js`
- * (a pure-JavaScript port of RE2, the engine of Go's `regexp`; see docs/decisions.md).
+ * (a pure-JavaScript port of RE2, the engine of Go's `regexp`; see docs/internals/decisions.md).
  *
  * RE2 is the dialect because every SDK can agree on it: Go's `regexp`, Rust's `regex`, RE2/J and
  * RE2 itself accept the same syntax and never backtrack, so a stored pattern means the same thing,
@@ -70,7 +70,7 @@ export const programSize = (patterns: ReadonlyArray<string>): number => RE2JS.co
  * repeats), it builds a new state per character at several times the cost of the NFA. `find`
  * runs the one-pass matcher, the bit-state backtracker (each instruction visited at most once per
  * position) or the NFA, all O(input length x program size) with a small constant, so the worst
- * case stays close to the ordinary one (measured in docs/benchmarks.md).
+ * case stays close to the ordinary one (measured in docs/operations/benchmarks.md).
  */
 export const compile = (patterns: ReadonlyArray<string>): Tester => {
   const program = programOf(patterns)

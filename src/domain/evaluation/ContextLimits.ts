@@ -3,7 +3,7 @@
  *
  * A context comes from anyone holding a client key, which lives in browsers and apps and must be
  * treated as public, so its size is what bounds the work of an evaluation request (see
- * docs/operations.md, "What a request can cost"). The check is one walk over the value that stops
+ * docs/operations/operating.md, "What a request can cost"). The check is one walk over the value that stops
  * at the first limit broken: it reads at most the limits' worth of the context (its recursion is
  * at most `contextDepth` deep), so a hostile context costs no more to refuse than to accept.
  */

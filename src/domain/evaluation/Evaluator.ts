@@ -3,7 +3,7 @@
  * evaluation and the client SDK, so local and remote answers cannot disagree. It evaluates
  * compiled snapshots only (every result precomputed by `compile`: no allocation in the common case);
  * an optional `EvaluationObserver` sees each step, which is how Explain.ts builds its trace.
- * Reasons, prerequisites and the hot path: docs/evaluation.md.
+ * Reasons, prerequisites and the hot path: docs/guide/evaluation.md.
  */
 import { bucketValue, hashWith } from "./Bucketing.js"
 import {

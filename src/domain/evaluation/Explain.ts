@@ -3,7 +3,7 @@
  * an observer that records each step into a trace, so the trace is the path the answer took, and
  * `explain(...).result` is always what `evaluate(...)` answers.
  *
- * The trace (also the body of `POST /v1/explain`, documented in docs/evaluation.md):
+ * The trace (also the body of `POST /v1/explain`, documented in docs/guide/evaluation.md):
  *
  *   FlagTrace      { flagKey, prerequisites: [PrerequisiteTrace], rules: [RuleTrace] }
  *   PrerequisiteTrace { flagKey, variationKey, met, result (null: no such flag), trace (null: no such flag) }

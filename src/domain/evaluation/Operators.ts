@@ -11,7 +11,7 @@
  *
  * Why integer codes and a switch rather than a function per operator: calls through a table of
  * closures were megamorphic call sites that V8 cannot inline; a switch over the operand kind
- * calling small typed comparisons is monomorphic (measured: see docs/benchmarks.md).
+ * calling small typed comparisons is monomorphic (measured: see docs/operations/benchmarks.md).
  */
 import * as Dates from "../conditions/Dates.js"
 import { type AttributeOperatorName, OPERATOR_TABLE, type ValueKind, type ValueKindOf } from "../conditions/OperatorTable.js"
@@ -190,7 +190,7 @@ const COMPARISONS: { readonly [K in AttributeOperatorName]: ComparisonFor<ValueK
 /**
  * String comparisons whose values are prepared for their comparison rather than by value kind.
  * `contains` keeps the plain list: each `includes` is V8's Boyer-Moore-Horspool search, linear in
- * the string, and the limits keep values x characters small (docs/operations.md).
+ * the string, and the limits keep values x characters small (docs/operations/operating.md).
  */
 const STRING_PREPARATION: Partial<Record<Comparison, (values: ReadonlyArray<unknown>) => unknown>> = {
   [STARTS_WITH]: affixes(StringSets.anyPrefix),

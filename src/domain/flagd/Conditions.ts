@@ -1,7 +1,7 @@
 /**
  * flagd's JSONLogic conditions, operator by operator, as Flagport conditions. This table is the one
  * place that says which operators import and how: `conditionFormula` dispatches on it, and the
- * translation table of docs/coming-from-flagd.md is generated from it (`docsTable`, compared by a
+ * translation table of docs/guide/coming-from-flagd.md is generated from it (`docsTable`, compared by a
  * test). Every row is exact for a present attribute of the type the operator compares and for an
  * absent one (Formula.ts); where flagd's answer depends on something Flagport cannot test, the
  * construct is refused with its reason.

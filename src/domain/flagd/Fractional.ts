@@ -1,7 +1,7 @@
 /**
  * flagd's `fractional` as a Flagport percentage rollout with the same percentages. The buckets
  * differ: flagd hashes `flagKey + targetingKey` (or the bucketing value) onto its weights, Flagport
- * hashes `seed.value` onto 100000 buckets (docs/evaluation.md), so an imported rollout serves each
+ * hashes `seed.value` onto 100000 buckets (docs/guide/evaluation.md), so an imported rollout serves each
  * variant to the same share of contexts, not to the same contexts.
  *
  * Weights become thousandths of a percent summing to 100000, each rounded by the largest-remainder

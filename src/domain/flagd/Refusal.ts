@@ -3,7 +3,7 @@
  * `flags.banner.targeting.if[0]["=="]`) and a sentence naming the construct and what Flagport
  * would do differently. The translation stops at the first construct it cannot carry over
  * faithfully; everything it returns instead of a refusal evaluates as flagd evaluates it
- * (docs/coming-from-flagd.md says where the two still differ and why).
+ * (docs/guide/coming-from-flagd.md says where the two still differ and why).
  */
 
 export interface Refusal {

@@ -1,5 +1,5 @@
 /**
- * The translation tables of docs/coming-from-flagd.md, generated from the tables the translation
+ * The translation tables of docs/guide/coming-from-flagd.md, generated from the tables the translation
  * runs on (Conditions.ts) plus the structure of a flag file, so the page cannot drift from the
  * code (test/docs/ComingFromFlagd.test.ts compares them).
  */

@@ -21,7 +21,7 @@ export type Role = (typeof ROLES)[number]
  */
 export type Permission = "read" | "write" | "propose" | "approve" | "manage"
 
-/** The roles table of docs/people.md, as data. */
+/** The roles table of docs/guide/people.md, as data. */
 export const GRANTS: { readonly [R in Role]: ReadonlyArray<Permission> } = {
   viewer: ["read"],
   editor: ["read", "write", "propose"],

@@ -1,5 +1,5 @@
 /**
- * When a session is live (docs/people.md, "Sessions"): at most 7 days in all, and at most the idle
+ * When a session is live (docs/guide/people.md, "Sessions"): at most 7 days in all, and at most the idle
  * period (FLAGPORT_SESSION_IDLE_HOURS, 12 h by default) since it was last seen. Pure rules over
  * milliseconds; the Sessions use case reads the clock and the stored session.
  */

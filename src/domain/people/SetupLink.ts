@@ -1,5 +1,5 @@
 /**
- * Setup links (docs/people.md): an invitation or a password reset gives a one-time token, valid
+ * Setup links (docs/guide/people.md): an invitation or a password reset gives a one-time token, valid
  * 72 h, that the person opens at `<public URL>/ui/setup#token=<token>` (in the fragment, so it is
  * never sent to a server or written in an access log). Only the token's SHA-256 hash is stored.
  */

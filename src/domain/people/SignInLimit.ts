@@ -1,5 +1,5 @@
 /**
- * The failed sign-in limit (docs/people.md): after 10 failures for one email within 15 minutes,
+ * The failed sign-in limit (docs/guide/people.md): after 10 failures for one email within 15 minutes,
  * sign-in with that email is refused (429) until the window has passed, even with the right
  * password. The failures are kept in the database so the limit holds across processes; this is
  * the rule over their times.

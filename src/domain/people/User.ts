@@ -1,5 +1,5 @@
 /**
- * A person who signs in (docs/people.md). People are not keys: keys are for machines, people sign
+ * A person who signs in (docs/guide/people.md). People are not keys: keys are for machines, people sign
  * in with a password or single sign-on and act within the roles they hold.
  */
 import * as Schema from "effect/Schema"

@@ -2,7 +2,7 @@
  * Which IP addresses a webhook may never be sent to, and which only when private destinations are
  * allowed (`FLAGPORT_WEBHOOK_BLOCK_PRIVATE`): one table, read at creation (an address written in
  * the URL), at delivery (the literal, and every address DNS answers, adapters/webhook-http) and by
- * the docs (docs/webhooks.md lists the same rows).
+ * the docs (docs/guide/webhooks.md lists the same rows).
  *
  * - `always`: link-local and cloud metadata addresses. Nothing legitimate listens there for a
  *   webhook, and what does (instance credentials) must never be reachable by whoever holds a

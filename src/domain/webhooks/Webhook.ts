@@ -9,7 +9,7 @@ import { documentName } from "../DocumentName.js"
 export const FlagEventType = Schema.Literal("flag.created", "flag.updated", "flag.deleted", "targeting.updated")
 export type FlagEventType = typeof FlagEventType.Type
 
-/** Events of change requests (docs/change-requests.md): opt-in like the others. */
+/** Events of change requests (docs/guide/change-requests.md): opt-in like the others. */
 export const ChangeRequestEventType = Schema.Literal("change_request.opened", "change_request.approved", "change_request.rejected", "change_request.applied")
 export type ChangeRequestEventType = typeof ChangeRequestEventType.Type
 

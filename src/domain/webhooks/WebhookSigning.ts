@@ -7,7 +7,7 @@ import { standardKeyBase64 } from "./WebhookSecret.js"
  * the base64-decoded bytes of a `whsec_...` secret, the UTF-8 bytes of a plain one
  * (WebhookSecret.ts). A receiver using an official Standard Webhooks library passes a `whsec_`
  * secret as it is, and a plain one as `"whsec_" + base64(utf8(secret))`, which decodes to the
- * same bytes (see docs/webhooks.md).
+ * same bytes (see docs/guide/webhooks.md).
  */
 
 /** The HMAC the signatures need (the Crypto port's `hmacSha256Base64`); src/ imports no crypto module. */

@@ -1,7 +1,7 @@
 /**
  * Contexts for the parity tests. Each attribute has the type an application gives it (an email is
  * a string, an age a number, a version a version string), or is absent or null: the domain on
- * which the import is exact (docs/coming-from-flagd.md lists what differs outside it). Values are
+ * which the import is exact (docs/guide/coming-from-flagd.md lists what differs outside it). Values are
  * drawn from the same pools as the literals of the definitions, so conditions match often.
  */
 import { FastCheck as fc } from "effect"
