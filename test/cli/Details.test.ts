@@ -1,7 +1,7 @@
 /**
  * What a new user reads from the CLI: a wrong command line is one `error:` line (docs/guide/cli.md,
  * "Output and exit codes"), a subcommand's help shows the whole command to type, and the log
- * level names are the same in the README, the FLAGPORT_LOG_LEVEL error and `--log-level`.
+ * level names are the same in the configuration table (docs/operations/operating.md), the FLAGPORT_LOG_LEVEL error and `--log-level`.
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -42,7 +42,7 @@ describe("per-command help", () => {
 })
 
 describe("log level names", () => {
-  it("are the same in the README, the FLAGPORT_LOG_LEVEL error and --log-level", { timeout: TIMEOUT }, async () => {
+  it("are the same in the configuration table, the FLAGPORT_LOG_LEVEL error and --log-level", { timeout: TIMEOUT }, async () => {
     // The choices the parser accepts for --log-level (its completions list them).
     const line = (await Effect.runPromise(completions)).find((l) => l.includes("__fish_use_subcommand") && l.includes("-l log-level"))!
     const fromOption = /-a "\{([^}]*)\}"/.exec(line)![1]!.split(",").map((choice) => choice.replace(/''/g, ""))
@@ -54,13 +54,13 @@ describe("log level names", () => {
     const message = String(Either.isLeft(refused) ? refused.left : "")
     const fromError = /Expected one of ([a-z, ]+)/.exec(message)![1]!.trim().split(", ")
 
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8")
-    const row = readme.split("\n").find((line) => line.startsWith("| `FLAGPORT_LOG_LEVEL`"))!
+    const operations = readFileSync(join(ROOT, "docs/operations/operating.md"), "utf8")
+    const row = operations.split("\n").find((line) => line.startsWith("| `FLAGPORT_LOG_LEVEL`"))!
     const listed = row.slice(row.indexOf("logs:"), row.indexOf("("))
-    const fromReadme = [...listed.matchAll(/`([a-z]+)`/g)].map((match) => match[1]!)
+    const fromDocs = [...listed.matchAll(/`([a-z]+)`/g)].map((match) => match[1]!)
 
     expect(fromOption).toEqual(["all", "trace", "debug", "info", "warning", "error", "fatal", "none"])
     expect(fromError).toEqual(fromOption)
-    expect(fromReadme).toEqual(fromOption)
+    expect(fromDocs).toEqual(fromOption)
   })
 })
