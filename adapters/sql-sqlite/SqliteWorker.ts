@@ -59,17 +59,12 @@ const CLOSE_TIMEOUT_MS = 10_000
 /**
  * better-sqlite3's absolute path, from this module's location: the worker runs source text, which
  * has no location of its own to resolve a package from. `__filename` exists in the CommonJS build
- * (and under vitest); everywhere else this is an ES module. better-sqlite3 comes with
- * @effect/sql-sqlite-node: where it is not hoisted beside us, it is found from there.
+ * (and under vitest); everywhere else this is an ES module. better-sqlite3 is a dependency of
+ * ours (declared in package.json, beside @effect/sql-sqlite-node that also uses it), so it resolves
+ * from here.
  */
-const resolveDriver = (): string => {
-  const here = typeof __filename === "string" ? createRequire(__filename) : createRequire(import.meta.url)
-  try {
-    return here.resolve("better-sqlite3")
-  } catch {
-    return createRequire(here.resolve("@effect/sql-sqlite-node")).resolve("better-sqlite3")
-  }
-}
+const resolveDriver = (): string =>
+  (typeof __filename === "string" ? createRequire(__filename) : createRequire(import.meta.url)).resolve("better-sqlite3")
 
 /**
  * What a transpiler may have put into `workerBody`'s text that only exists in the module it came
