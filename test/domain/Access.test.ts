@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { authorizeCaller, PeopleMessages } from "../../src/domain/auth/Access.js"
+import { authorizeCaller } from "../../src/domain/auth/Access.js"
+import { PeopleMessages } from "../../src/domain/auth/PeopleMessages.js"
 import type { Principal } from "../../src/domain/auth/ApiKey.js"
 import type { Caller, PersonPrincipal } from "../../src/domain/auth/Caller.js"
 import { type Requirement, requirementOf, ROUTE_REQUIREMENTS, routeKey } from "../../src/domain/auth/Permissions.js"

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { FlagportHandlers } from "../../adapters/http/serving/Embed.js"
-import { PeopleMessages } from "../../src/domain/auth/Access.js"
+import { PeopleMessages } from "../../src/domain/auth/PeopleMessages.js"
 import { request } from "./fixtures.js"
 import { type Host, startHost } from "./host.js"
 import { makePerson, PASSWORD, type Person } from "./people.js"

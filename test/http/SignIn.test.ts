@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { PeopleMessages } from "../../src/domain/auth/Access.js"
+import { PeopleMessages } from "../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import { SIGN_IN_FAILURE_WINDOW_MS } from "../../src/domain/people/SignInLimit.js"
 import { SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"

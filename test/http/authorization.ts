@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Layer } from "effect"
-import { PeopleMessages } from "../../src/domain/auth/Access.js"
+import { PeopleMessages } from "../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Reply, request, startServer, type Keys, type TestServer } from "./fixtures.js"

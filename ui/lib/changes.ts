@@ -3,14 +3,18 @@
  * protected environment a person's change to targeting is proposed, approved by someone else, then
  * applied. Server keys keep writing directly (the API lets them), so a page proposes only for a
  * person: the domain's own rule decides (src/domain/changes/ProtectionRule.ts, pure: no Effect
- * reaches the bundle). What the rules table allows (ChangeRequestRules.ts) is mirrored here to offer only the
- * buttons that can work; the API decides in the end and the page shows its refusal.
+ * reaches the bundle). What may be done to a request is the domain's too: the route table
+ * (auth/Permissions.ts) and the change requests' rules table (changes/ChangeRequestRuleTable.ts),
+ * read to offer only the buttons that can work; the API decides in the end and the page shows its
+ * refusal.
  */
 import { signal } from "@preact/signals"
+import { requirementOf } from "../../src/domain/auth/Permissions.js"
+import { type ChangeRequestAction, refusalOf, type Situation } from "../../src/domain/changes/ChangeRequestRuleTable.js"
 import { needsChangeRequest, type Writer } from "../../src/domain/changes/ProtectionRule.js"
 import { projectPath, request, seg } from "./api.js"
 import { fromUtcInput } from "./format.js"
-import { allows } from "./roles.js"
+import { allows, roleIn } from "./roles.js"
 import { me, serverKey } from "./session.js"
 import type { Actor, ChangeRequest, ChangeTargeting, Environment, List, NotCountingReason } from "./types.js"
 
@@ -105,31 +109,46 @@ export const requestPath = (projectId: string, id: string, rest = ""): string =>
 /** Whether `actor` is the signed-in person. */
 const isMe = (actor: Actor): boolean => me.value !== null && actor.type === "user" && actor.userId === me.value.user.id
 
-/**
- * What the signed-in person may do to `r` now: the route's permission (auth/Permissions.ts: cancel,
- * apply and update need `propose`, approve and reject `approve`), then the rules table of
- * ChangeRequestRules.ts (who, in which status). An apply is offered only once the approvals that
- * still count reach the number required, and to an approver only while their own approval counts
- * (a demoted approver may no longer apply). A key is judged by the API alone: it is offered every
- * action the status and the counted approvals allow.
- */
-export const actionsOn = (r: ChangeRequest) => {
-  const key = serverKey.value !== null
-  const live = isLive(r)
-  const author = key || isMe(r.author)
-  const approver = key || r.approvals.some((a) => isMe(a.by))
-  const countingApprover = key || r.approvals.some((a) => a.counts && isMe(a.by))
-  const reviews = key || (allows("approve", r.projectId) && !isMe(r.author))
-  const proposer = allows("propose", r.projectId)
-  return {
-    approve: live && reviews && (key || !approver),
-    reject: live && reviews,
-    cancel: live && proposer && (author || allows("manage", r.projectId)),
-    // Not offered while the approvals that count fall short: the apply would answer 409.
-    apply: r.status === "approved" && approvalsShort(r) === 0 && proposer && (author || countingApprover),
-    update: live && proposer && author
-  }
+/** The route each action on a request calls, as the route table names it. */
+const ROUTES: { readonly [A in Exclude<ChangeRequestAction, "open">]: readonly [method: string, template: string] } = {
+  update: ["PUT", "/v1/projects/{projectId}/change-requests/{changeRequestId}"],
+  approve: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/approve"],
+  reject: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/reject"],
+  cancel: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/cancel"],
+  apply: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/apply"]
 }
+
+/**
+ * Whether to offer `action` on `r`: the route's permission (the route table), then the rules
+ * table with the signed-in person's role, authorship and approval, and the approvals the API
+ * counted when it answered (an approval whose approver was demoted since does not count). A key is
+ * judged by the API alone: it is offered what the status and the counted approvals allow to
+ * someone acting as a project admin, as the author or not.
+ */
+const offers = (action: Exclude<ChangeRequestAction, "open">, r: ChangeRequest): boolean => {
+  const requirement = requirementOf(...ROUTES[action])
+  if (requirement?._tag !== "Project" || !allows(requirement.permission, r.projectId)) return false
+  const situation: Situation = {
+    role: serverKey.value !== null ? "admin" : roleIn(r.projectId),
+    status: r.status,
+    isAuthor: isMe(r.author),
+    hasApproved: r.approvals.some((a) => isMe(a.by)),
+    approvals: r.countingApprovals,
+    requiredApprovals: r.requiredApprovals
+  }
+  if (serverKey.value === null) return refusalOf(action, situation) === undefined
+  return [true, false].some((isAuthor) => refusalOf(action, { ...situation, isAuthor, hasApproved: false }) === undefined)
+}
+
+/** What the signed-in person (or key) may do to `r` now. */
+export const actionsOn = (r: ChangeRequest) => ({
+  approve: offers("approve", r),
+  reject: offers("reject", r),
+  cancel: offers("cancel", r),
+  // Not offered while the approvals that count fall short: the apply would answer 409.
+  apply: offers("apply", r),
+  update: offers("update", r)
+})
 
 /**
  * The author's edit of a request's words and time (`PUT` without `changes`: they stay exactly as

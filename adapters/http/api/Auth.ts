@@ -21,7 +21,7 @@ import { type Requirement, requirementOf } from "../../../src/domain/auth/Permis
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { EvaluationAuth, type ManagementAccess, ManagementAuth, SessionAuth, SignInBodyChecks, TopLevelAuth } from "./Security.js"
 import { Authentication, authenticateKey, authenticateRequest, authenticateSession } from "../shared/Authentication.js"
-import { PeopleMessages } from "../../../src/domain/auth/Access.js"
+import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import { crossSiteRefusal, type HeaderBag } from "../shared/PeopleSettings.js"
 import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, YAML_BODY_ROUTES } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"

@@ -2,7 +2,7 @@
  * What the sign-in routes and the session side know about this server, and the decisions made
  * from it: this server's origin and base URL for a request, and the CSRF check of cookie writes.
  */
-import { PeopleMessages } from "../../../src/domain/auth/Access.js"
+import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import * as Errors from "./Errors.js"
 import { originOf, originOfUrl } from "./PublicUrl.js"
 import type { CookieSettings } from "./SessionCookie.js"

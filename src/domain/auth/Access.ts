@@ -18,18 +18,8 @@ import { projectNotFound } from "../NotFound.js"
 import { roleAllows } from "../people/Grants.js"
 import type { Caller, PersonPrincipal } from "./Caller.js"
 import type { Requirement } from "./Permissions.js"
+import { PeopleMessages } from "./PeopleMessages.js"
 import * as Policy from "./Policy.js"
-
-/** Messages of docs/guide/people.md, verbatim. */
-export const PeopleMessages = {
-  roleForbids: "Your role in this project does not allow this",
-  adminRequired: "Only a global administrator can do this",
-  crossSite: "Cross-site request refused",
-  /** A session cookie that is unknown, expired, ended, or of a disabled user. */
-  sessionEnded: "Your session has ended or expired; sign in again",
-  /** `GET /v1/me` and the like: only a person has a "me". */
-  sessionRequired: "Sign in first: this needs a session"
-} as const
 
 /** The projects the caller may see through this route: `null` for every project. */
 export type Visible = ReadonlyArray<string> | null

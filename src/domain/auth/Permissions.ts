@@ -49,7 +49,7 @@ export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
   "GET /v1/projects/{projectId}/schedules": read,
 
   // Change requests: who among those is the author or an approver is the use case's to check
-  // (ChangeRequestRules.ts): cancel is the author's or an admin's, apply the author's or an approver's.
+  // (ChangeRequestRuleTable.ts): cancel is the author's or an admin's, apply the author's or an approver's.
   "POST /v1/projects/{projectId}/change-requests": propose,
   "GET /v1/projects/{projectId}/change-requests": read,
   "GET /v1/projects/{projectId}/change-requests/{changeRequestId}": read,

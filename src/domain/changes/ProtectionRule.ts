@@ -38,7 +38,7 @@ export const isPersonsHand = (writer: Writer): boolean =>
  * Whether a direct write of `writer` to `environment`'s configuration (targeting, schedules, copies
  * into it) needs an approved change request instead. `viaChangeRequest`: the write is an approved
  * change request being applied (its approvals were checked by the change request's own rules,
- * ChangeRequestRules.ts).
+ * ChangeRequestRuleTable.ts).
  */
 export const needsChangeRequest = (writer: Writer, environment: GuardedEnvironment, viaChangeRequest = false): boolean =>
   environment.protected && !viaChangeRequest && isPersonsHand(writer)

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { PeopleMessages } from "../../../src/domain/auth/Access.js"
+import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import type { ChangeRequestStatus } from "../../../src/domain/changes/ChangeRequest.js"
 import { type ChangeRequestAction, ChangeRequestMessages as M, decide, statusWith, underRequiredApprovals } from "../../../src/domain/changes/ChangeRequestRules.js"
 import type { Role } from "../../../src/domain/people/Role.js"
