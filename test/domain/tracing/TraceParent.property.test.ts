@@ -6,7 +6,7 @@
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { parseTraceParent } from "../../../src/domain/webhooks/TraceParent.js"
+import { parseTraceParent } from "../../../src/domain/tracing/TraceParent.js"
 
 const GRAMMAR = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-|$)/
 const oracle = (header: string) => {
