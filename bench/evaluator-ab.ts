@@ -8,7 +8,7 @@
  * (REV is not used), so the ratio is what two prerequisites cost.
  *
  * Compares the working tree's `src/` (B) with `src/` at git revision REV (A). This machine's speed
- * changes over time (docs/operations/benchmarks.md, Evaluator), so two separate benchmark runs cannot be
+ * changes over time (bench/LOG.md, "Why W2 used to land at 300 to 350 ns"), so two separate benchmark runs cannot be
  * compared; here both evaluators live in one process and alternate 500,000-evaluation rounds
  * (16 rounds each, after a warm-up), so both see the same machine. Each process prints its medians
  * and the ratio B / A; the last line gives the median ratio over the processes and its range.

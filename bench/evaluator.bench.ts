@@ -12,7 +12,7 @@
  * state round by round. Per workload it prints the median over all rounds (wall clock and process
  * CPU time), and the median CPU time over the rounds the gauge says ran at full speed and over the
  * slowed ones (other tenants slow this shared guest by about 1.5 to 2 times for long stretches;
- * see docs/operations/benchmarks.md, Evaluator), and the median ratio of the workload's time to the gauge's in
+ * see bench/LOG.md, Evaluator), and the median ratio of the workload's time to the gauge's in
  * the same round, which stays put when the machine's speed changes.
  */
 import * as os from "node:os"

@@ -85,7 +85,7 @@ const probe = async (port: number, durationMs: number, spawnedAt: number, warm: 
  * never delay its clock). Started before the warm-up by default, it has loaded and made one request
  * before the mix; `go` starts its probes with the mix. BENCH_PROBE_COLD=1 spawns it at the mix's
  * start instead, as this bench did until 2026-11-27: its first probe then ran through code never run
- * before, in a process starting up on a machine the mix had just saturated (docs/operations/benchmarks.md).
+ * before, in a process starting up on a machine the mix had just saturated (bench/LOG.md, "The first fresh probe").
  */
 export const startProbe = (port: number, durationMs: number, warm: boolean) => {
   const child = spawn(process.execPath, ["--import", "tsx", SELF, String(port), String(durationMs), String(Date.now()), warm ? "warm" : "cold"], {

@@ -3,7 +3,7 @@
  *
  * Why: this machine is a shared 2-vCPU guest, and other tenants change its speed over time. Measured
  * here, every throughput-bound loop, ours or not, runs about 1.5 to 2 times slower for stretches of
- * seconds to minutes, and that can happen in the middle of a process (docs/operations/benchmarks.md,
+ * seconds to minutes, and that can happen in the middle of a process (bench/LOG.md,
  * Evaluator). Timing the gauge in every round, next to the workloads, tells which rounds ran at
  * the machine's full speed, so figures from different moments can be compared fairly.
  *

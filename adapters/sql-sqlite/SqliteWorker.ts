@@ -39,7 +39,7 @@ export interface Options {
  * over all workers (a tenth of the event loop's time); past it, answers come as messages, so a
  * stream of writes cannot take the event loop from the other requests. A budget per window rather
  * than per turn: under load a turn is short and frequent, and ten milliseconds of every turn let
- * writes block the loop a fifth of the time (docs/operations/benchmarks.md, "SQLite under mixed load").
+ * writes block the loop a fifth of the time (bench/LOG.md, "SQLite under mixed load").
  * Writes slow down instead, which is the trade a flag server wants: evaluations first.
  */
 const SYNC_WAIT_BUDGET_MS = 10

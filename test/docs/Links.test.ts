@@ -87,11 +87,11 @@ describe("docs paths cited in the code", () => {
     expect(sources.length).toBeGreaterThan(200)
   })
 
-  it("every docs/... path named in code, comments, messages and tests exists", () => {
+  it("every docs/... (and bench/*.md) path named in code, comments, messages and tests exists", () => {
     const problems: Array<string> = []
     for (const source of sources) {
       const text = readFileSync(join(ROOT, source), "utf8")
-      for (const [, path, fragment] of text.matchAll(/(?<![\w./-])(docs\/[\w./-]*\.(?:md|json|png))(?:#([\w-]+))?/g)) {
+      for (const [, path, fragment] of text.matchAll(/(?<![\w./-])((?:docs\/[\w./-]*|bench\/[\w./-]*)\.(?:md|json|png))(?:#([\w-]+))?/g)) {
         const problem = problemWith(path!, fragment)
         if (problem !== undefined) problems.push(`${source}: ${problem}`)
       }

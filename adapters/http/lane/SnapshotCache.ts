@@ -333,7 +333,7 @@ export class SnapshotCache {
     // One load per environment at a time: a request that needs a newer one than the load in flight
     // waits for it, then starts (or joins) the next. Writes landing during a load cost one more
     // load in all, not one each: under a stream of writes, loads would otherwise pile up and take
-    // the event loop from the evaluations (docs/operations/benchmarks.md, "SQLite under mixed load").
+    // the event loop from the evaluations (bench/LOG.md, "SQLite under mixed load").
     if (env.pending !== undefined) {
       const again = () => this.fromProject(project, environment)
       return env.pending.then(again, again)

@@ -2,7 +2,7 @@
  * Ends the lane's node answers together, at the end of the event-loop turn that computed them,
  * so a client woken by the first finds the rest waiting (write coalescing). Status and headers are
  * set by the caller at once; only `end` waits. Why, and what it measured: docs/guide/http.md and
- * docs/operations/benchmarks.md, "Write coalescing".
+ * bench/LOG.md, "Write coalescing".
  */
 import type { ServerResponse } from "node:http"
 

@@ -39,7 +39,7 @@ export const hashFromSigned = (state: Murmur3State, s: string): number =>
 /**
  * `hashFromSigned` with the state spread into arguments. The bucketer calls this directly: the
  * function is far above V8's inlining size limit, so it always stays one out-of-line call and no
- * wrapper around it spends the caller's inlining budget (see docs/operations/benchmarks.md, Evaluator).
+ * wrapper around it spends the caller's inlining budget (see bench/LOG.md, Evaluator).
  */
 export const hashRest = (h: number, tail: number, tailBytes: number, length: number, s: string): number => {
   const n = s.length

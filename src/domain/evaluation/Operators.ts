@@ -11,7 +11,7 @@
  *
  * Why integer codes and a switch rather than a function per operator: calls through a table of
  * closures were megamorphic call sites that V8 cannot inline; a switch over the operand kind
- * calling small typed comparisons is monomorphic (measured: see docs/operations/benchmarks.md).
+ * calling small typed comparisons is monomorphic (measured: see bench/LOG.md, Evaluator).
  */
 import * as Dates from "../conditions/Dates.js"
 import { type AttributeOperatorName, OPERATOR_TABLE, type ValueKind, type ValueKindOf } from "../conditions/OperatorTable.js"

@@ -4,7 +4,7 @@
  * `record[name]` with a name held in a variable is a keyed load; when conditions read different
  * names at the same site, V8 makes it megamorphic and each read goes through a global stub-cache
  * probe: about 12 to 18 ns on our benchmark machine, against about 1.5 ns for a load with the name
- * written in the source (bench notes in docs/operations/benchmarks.md, Evaluator). So a condition gets a tiny
+ * written in the source (bench notes in bench/LOG.md, Evaluator). So a condition gets a tiny
  * generated function per name,
  *
  *   function (r) { return r["country"] }
