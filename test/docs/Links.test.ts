@@ -4,6 +4,7 @@
  * `#fragment`, a heading of that page (as GitHub makes its anchors); and every `docs/...` path
  * written in code, comments, help texts, messages and tests names a file that exists (its
  * fragment too, when it has one). A page moved or a heading renamed fails here, not for a reader.
+ * And the README and docs/ cite docs, not issue numbers.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
@@ -97,5 +98,15 @@ describe("docs paths cited in the code", () => {
       }
     }
     expect(problems).toEqual([])
+  })
+})
+
+describe("the docs cite docs", () => {
+  const pages = markdownPages.filter((page) => page === "README.md" || page.startsWith("docs/"))
+
+  it.each(pages)("%s names no issue numbers (a reader has only the docs)", (page) => {
+    const text = prose(readFileSync(join(ROOT, page), "utf8")).replace(/`[^`\n]*`/g, "")
+    const cited = [...text.matchAll(/\bissues? (?:#?\d+)\b|(?<![\w&/])#\d+\b/gi)].map((match) => match[0])
+    expect(cited).toEqual([])
   })
 })
