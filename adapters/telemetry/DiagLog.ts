@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as LogLevel from "effect/LogLevel"
 import * as Runtime from "effect/Runtime"
-import type { OtelLogLevel } from "./Tracing.js"
+import type { OtelLogLevel } from "./TracingSettings.js"
 
 /** Each OTEL_LOG_LEVEL as `diag` knows it. */
 const DIAG_LEVELS: Readonly<Record<OtelLogLevel, OtelApi.DiagLogLevel>> = {

@@ -16,69 +16,20 @@
  * (TracingSdk.ts: @effect/opentelemetry's NodeSdk, a batch span processor, the OTLP exporter) is
  * loaded only when tracing is on, so a server without it does not pay for its import.
  *
- * With tracing on, the layer's output holds `ActiveTracing` (the OpenTelemetry tracer): the
+ * With tracing on, the layer's output holds `ActiveTracing` (ActiveTracing.ts): the
  * serving room reads it to switch on the HttpApi app's request spans and the evaluation lane's
  * spans (LaneTracing.ts). Everything else (the use cases' `Effect.fn` spans, `@effect/sql`'s
  * statement spans, webhook sends, scheduled applies) goes through Effect's tracer, which the
  * layer replaces by the OpenTelemetry one.
  */
-import type * as OtelApi from "@opentelemetry/api"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-
-export type OtlpProtocol = "http/protobuf" | "http/json"
-
-export const SAMPLERS = [
-  "always_on",
-  "always_off",
-  "traceidratio",
-  "parentbased_always_on",
-  "parentbased_always_off",
-  "parentbased_traceidratio"
-] as const
-export type SamplerName = (typeof SAMPLERS)[number]
-
-/** OTEL_LOG_LEVEL's values (the specification's names), least to most verbose. */
-export const OTEL_LOG_LEVELS = ["none", "error", "warn", "info", "debug", "verbose", "all"] as const
-export type OtelLogLevel = (typeof OTEL_LOG_LEVELS)[number]
-
-export interface TracingSettings {
-  /** Where spans are POSTed: the full traces URL. */
-  readonly endpoint: string
-  readonly protocol: OtlpProtocol
-  readonly serviceName: string
-  readonly sampler: SamplerName
-  /** The ratio of the `*traceidratio` samplers (default 1). */
-  readonly samplerArg: number
-  /** The least severe of the SDK's diagnostics written to the log. */
-  readonly logLevel: OtelLogLevel
-}
-
-/** A span the evaluation lane started (LaneTracing.ts), ended with the answer's status. */
-export interface ServerSpan {
-  readonly end: (status: number) => void
-}
-
-/** What a process with tracing on offers the code outside Effect (absent when tracing is off). */
-export interface ActiveTracingShape {
-  readonly tracer: OtelApi.Tracer
-  /**
-   * Registers a lane route's server span (`name`, `attributes`) once, and returns what starts one
-   * per request: under the remote parent a W3C `traceparent` names, or `undefined` when the
-   * header is malformed or the sampler drops it (nothing to end then). Recorded off the event
-   * loop (LaneSpans.ts), with the Resource and scope of the spans above.
-   */
-  readonly serverSpans: (name: string, attributes: Readonly<Record<string, string>>) => (traceparent: string) => ServerSpan | undefined
-  /** Lane spans dropped so far because the exporter was behind (its queue at OTEL_BSP_MAX_QUEUE_SIZE). */
-  readonly laneSpansDropped: () => number
-}
-
-export class ActiveTracing extends Context.Tag("@flagport/adapters/telemetry/ActiveTracing")<ActiveTracing, ActiveTracingShape>() {}
+import type { ActiveTracing } from "./ActiveTracing.js"
+import { OTEL_LOG_LEVELS, type OtlpProtocol, SAMPLERS, type TracingSettings } from "./TracingSettings.js"
 
 const optionalString = (name: string) => Config.option(Config.string(name)).pipe(Config.map(Option.filter((s) => s.trim() !== "")))
 

@@ -27,7 +27,8 @@ import { formatTraceParent, parseTraceParent } from "../../src/domain/tracing/Tr
 import { TraceContext } from "../../src/ports/TraceContext.js"
 import * as DiagLog from "./DiagLog.js"
 import { startLaneSpans, type LaneSpans } from "./LaneSpans.js"
-import { ActiveTracing, type ActiveTracingShape, type SamplerName, type TracingSettings } from "./Tracing.js"
+import { ActiveTracing, type ActiveTracingShape } from "./ActiveTracing.js"
+import type { SamplerName, TracingSettings } from "./TracingSettings.js"
 
 /**
  * The background workers' polling rounds: one a second each, mostly finding nothing to do. They are

@@ -8,7 +8,7 @@ import * as OtelApi from "@opentelemetry/api"
 import { SamplingDecision } from "@opentelemetry/sdk-trace-base"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { SAMPLERS } from "../../adapters/telemetry/Tracing.js"
+import { SAMPLERS } from "../../adapters/telemetry/TracingSettings.js"
 import { laneSampling, samplerOf, withQuietRoots } from "../../adapters/telemetry/TracingSdk.js"
 
 const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`))

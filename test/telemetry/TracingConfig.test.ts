@@ -3,6 +3,7 @@ import { ConfigProvider, Effect, Either, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Tracing from "../../adapters/telemetry/Tracing.js"
 import { parentOf } from "../../adapters/telemetry/TracingSdk.js"
+import { OTEL_LOG_LEVELS } from "../../adapters/telemetry/TracingSettings.js"
 
 const read = (env: Record<string, string>) =>
   Effect.runSync(Effect.either(Effect.withConfigProvider(Tracing.config, ConfigProvider.fromMap(new Map(Object.entries(env))))))
@@ -49,7 +50,7 @@ describe("tracing settings", () => {
 
   it("reads OTEL_LOG_LEVEL by the specification's names in any case, and refuses others even with tracing off", () => {
     const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }
-    for (const level of Tracing.OTEL_LOG_LEVELS) expect(settings({ ...base, OTEL_LOG_LEVEL: level.toUpperCase() })?.logLevel).toBe(level)
+    for (const level of OTEL_LOG_LEVELS) expect(settings({ ...base, OTEL_LOG_LEVEL: level.toUpperCase() })?.logLevel).toBe(level)
     for (const env of [{ ...base, OTEL_LOG_LEVEL: "loud" }, { OTEL_LOG_LEVEL: "warning" }]) {
       const refused = read(env)
       expect(Either.isLeft(refused) && String(refused.left)).toMatch(/OTEL_LOG_LEVEL: expected one of none, error, warn, info, debug, verbose, all/)

@@ -6,7 +6,7 @@
  * tracing off the serving room does not call in here at all. The change stream (long-lived) and
  * preflights get no span. The node and the web handler trace alike (Embed.ts).
  */
-import type { ActiveTracingShape, ServerSpan } from "../../telemetry/Tracing.js"
+import type { ActiveTracingShape, ServerSpan } from "../../telemetry/ActiveTracing.js"
 import type { LaneRoute } from "../shared/EvaluationLaneService.js"
 import { fastTemplate } from "./RouteTemplate.js"
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http"
-import type { ServerSpan } from "../../telemetry/Tracing.js"
+import type { ServerSpan } from "../../telemetry/ActiveTracing.js"
 import type { LaneRequest } from "../shared/EvaluationLaneService.js"
 import type { MaybeAsync } from "../shared/MaybeAsync.js"
 import { readNodeBody } from "./BodyReader.js"

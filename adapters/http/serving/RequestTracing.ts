@@ -7,7 +7,7 @@ import { HttpMiddleware, type HttpServerRequest } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ActiveTracing } from "../../telemetry/Tracing.js"
+import { ActiveTracing } from "../../telemetry/ActiveTracing.js"
 import { TraceContext } from "../../../src/ports/TraceContext.js"
 import { spanNameGenerator } from "./SpanNames.js"
 
