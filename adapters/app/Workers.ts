@@ -9,7 +9,6 @@ import * as Scheduler from "../../src/services/Scheduler.js"
 import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
 import * as ExposureWarning from "../webhook-http/ExposureWarning.js"
 import * as WebhookHttp from "../webhook-http/WebhookHttp.js"
-import type { Services } from "./Composition.js"
 
 export interface WorkerOptions {
   /** Run the webhook dispatcher in this process (default true). */
@@ -18,17 +17,23 @@ export interface WorkerOptions {
   readonly schedules?: boolean
 }
 
-/**
- * `services` with the workers running for the layer's lifetime: audit retention
- * (FLAGPORT_AUDIT_RETENTION_DAYS), the dispatcher (FLAGPORT_WEBHOOK_BLOCK_PRIVATE,
- * FLAGPORT_WEBHOOK_RETENTION_DAYS) and the scheduler.
- */
-export const withWorkers = <E, R>(services: Layer.Layer<Services, E, R>, options: WorkerOptions = {}) => {
+/** The background workers `options` choose, over what they need. */
+const workers = (options: WorkerOptions) => {
   const retention = AuditRetention.layerConfig()
   const webhooks =
     options.webhooks === false
       ? Layer.empty
       : Layer.merge(WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig)), ExposureWarning.layer)
   const schedules = options.schedules === false ? Layer.empty : Scheduler.layer
-  return Layer.merge(services, Layer.mergeAll(retention, webhooks, schedules).pipe(Layer.provide(services)))
+  return Layer.mergeAll(retention, webhooks, schedules)
 }
+
+/**
+ * `services` with the workers running for the layer's lifetime: audit retention
+ * (FLAGPORT_AUDIT_RETENTION_DAYS), the dispatcher (FLAGPORT_WEBHOOK_BLOCK_PRIVATE,
+ * FLAGPORT_WEBHOOK_RETENTION_DAYS) and the scheduler. The workers take what they need from
+ * `services` (the composition root's, Composition.ts); what it lacks stays a requirement of the
+ * result, so this file needs nothing of the root that uses it.
+ */
+export const withWorkers = <A, E, R>(services: Layer.Layer<A, E, R>, options: WorkerOptions = {}) =>
+  Layer.merge(services, workers(options).pipe(Layer.provide(services)))
