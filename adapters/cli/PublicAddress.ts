@@ -7,7 +7,7 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { setupUrl } from "../../src/domain/people/SetupLink.js"
-import { publicUrlConfig } from "../http/shared/PublicUrl.js"
+import { publicUrlConfig } from "../settings/PublicUrl.js"
 
 /** The defaults of PORT and HOST, as `serve` has them (adapters/http/serving/Server.ts, not loaded here: it is the heaviest import). */
 const DEFAULT_PORT = 8080

@@ -21,7 +21,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type { Role } from "../../src/domain/people/Role.js"
 import * as SsoDomain from "../../src/domain/people/SsoDomain.js"
-import { parsePublicUrl } from "../http/shared/PublicUrl.js"
+import { parsePublicUrl } from "../settings/PublicUrl.js"
 
 export interface OidcSettings {
   /** The issuer identifier as configured (discovery reads `<issuer>/.well-known/openid-configuration`). */

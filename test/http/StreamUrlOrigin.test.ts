@@ -7,7 +7,8 @@
 import * as Http from "node:http"
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Option } from "effect"
-import { isValidHost, parsePublicUrl, publicUrlConfig } from "../../adapters/http/shared/PublicUrl.js"
+import { isValidHost } from "../../adapters/http/shared/RequestOrigin.js"
+import { parsePublicUrl, publicUrlConfig } from "../../adapters/settings/PublicUrl.js"
 import { startServer } from "./fixtures.js"
 
 const closers: Array<() => Promise<unknown>> = []

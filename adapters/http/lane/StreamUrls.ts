@@ -4,7 +4,7 @@
  * web provider connects with the URL alone).
  *
  * - With `FLAGPORT_PUBLIC_URL` set, the URL is `<public URL>/v1/stream`: nothing from the request
- *   goes in (shared/PublicUrl.ts).
+ *   goes in (adapters/settings/PublicUrl.ts).
  * - Otherwise the origin is the request's own (`Host`), over http; behind a proxy that terminates
  *   TLS, with `FLAGPORT_TRUST_PROXY` (a request from a trusted proxy), `X-Forwarded-Proto` and
  *   `X-Forwarded-Host` (last values) instead; only http/https and a valid host are taken (a request whose host is not one gets no
@@ -17,7 +17,7 @@ import type { EvaluationScope } from "../../../src/domain/auth/Policy.js"
 import { DEFAULT_TTL_SECONDS } from "../../../src/domain/auth/StreamToken.js"
 import type { IssuedStreamToken } from "../../../src/services/StreamTokens.js"
 import type { LaneRequest } from "../shared/EvaluationLaneService.js"
-import { originOf } from "../shared/PublicUrl.js"
+import { originOf } from "../shared/RequestOrigin.js"
 import { andThen, type MaybeAsync } from "../shared/MaybeAsync.js"
 import { forwardedHeadersTrusted, type TrustProxy } from "../shared/TrustProxy.js"
 

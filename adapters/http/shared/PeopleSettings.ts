@@ -4,7 +4,8 @@
  */
 import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import * as Errors from "./Errors.js"
-import { originOf, originOfUrl } from "./PublicUrl.js"
+import { originOfUrl } from "../../settings/PublicUrl.js"
+import { originOf } from "./RequestOrigin.js"
 import type { CookieSettings } from "./SessionCookie.js"
 import { forwardedHeadersTrusted, type TrustProxy } from "./TrustProxy.js"
 

@@ -1,18 +1,9 @@
 /**
- * Where this server is reached from outside, for the absolute URLs it hands out (OFREP's stream
- * URLs; the people features' redirect URI and CSRF origin use the same setting).
- *
- * `FLAGPORT_PUBLIC_URL` (e.g. `https://flags.example.com`, or `https://example.com/flags` behind
- * a proxy or host that serves Flagport under a path) is the base the routes hang off: `/v1/stream`
- * is `<public URL>/v1/stream`. When it is set, nothing in a request (Host, X-Forwarded-*) goes into
- * a URL. When it is not, the request's origin is used, but only an `http`/`https` scheme and a
- * host that is syntactically a host name or address with an optional port: a header is the
+ * A request's origin (`scheme://host`), for the absolute URLs this server hands out when
+ * FLAGPORT_PUBLIC_URL (adapters/settings/PublicUrl.ts) is not set: only an `http`/`https` scheme
+ * and a host that is syntactically a host name or address with an optional port. A header is the
  * caller's to choose, and whatever we copy from it ends up in a URL a browser follows.
  */
-import * as Config from "effect/Config"
-import * as ConfigError from "effect/ConfigError"
-import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 /** A DNS name (letters, digits, hyphens, underscores in labels; optional final dot). */
 const HOST_NAME = /^(?=.{1,253}\.?$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
@@ -51,36 +42,6 @@ export const requestOrigin = (scheme: string | undefined, host: string | undefin
 }
 
 /**
- * Parses a public URL: absolute, http or https, with a host, no credentials, query or fragment.
- * Answers it without a trailing slash (`https://example.com/flags`), or why it is refused.
- */
-export const parsePublicUrl = (raw: string): Either.Either<string, string> => {
-  const text = raw.trim()
-  if (!URL.canParse(text)) return Either.left("must be an absolute http or https URL, e.g. https://flags.example.com")
-  const url = new URL(text)
-  if (url.protocol !== "http:" && url.protocol !== "https:") return Either.left("must use the http or https scheme")
-  if (url.hostname === "") return Either.left("must name a host")
-  if (url.username !== "" || url.password !== "") return Either.left("must not contain a user name or password")
-  if (url.search !== "" || url.hash !== "" || text.includes("?") || text.includes("#")) {
-    return Either.left("must not have a query or fragment")
-  }
-  return Either.right(`${url.origin}${url.pathname.replace(/\/+$/, "")}`)
-}
-
-/** FLAGPORT_PUBLIC_URL (unset or empty: none); a malformed value stops the start, naming the variable. */
-export const publicUrlConfig: Config.Config<Option.Option<string>> = Config.string("FLAGPORT_PUBLIC_URL").pipe(
-  Config.withDefault(""),
-  Config.mapOrFail((raw) =>
-    raw.trim() === ""
-      ? Either.right(Option.none())
-      : Either.mapBoth(parsePublicUrl(raw), {
-          onLeft: (why) => ConfigError.InvalidData([], `${why} (got ${JSON.stringify(raw)})`),
-          onRight: Option.some
-        })
-  )
-)
-
-/**
  * The last value of a list header: the one the nearest proxy (the trusted one) wrote. A proxy that
  * appends leaves the client's own values first, so the first one would be the client's choice.
  */
@@ -100,6 +61,3 @@ export const originOf = (header: (name: string) => string | undefined, forwarded
   const scheme = forwarded ? lastValue(header("x-forwarded-proto")) : undefined
   return requestOrigin(scheme, forwardedHost ?? header("host"))
 }
-
-/** `https://example.com` of a public URL `https://example.com/flags`. */
-export const originOfUrl = (publicUrl: string): string => new URL(publicUrl).origin
