@@ -87,6 +87,38 @@ const oneWay = [
   }
 ]
 
+/** A `no-restricted-imports` rule for `files` (one per file set: a later rule of that name replaces an earlier one). */
+const restrict = (files, patterns, ignores = []) => ({
+  files,
+  ignores,
+  rules: { "no-restricted-imports": ["error", { patterns }] }
+})
+
+/** The rooms the HTTP adapter, the composition root and the command line stand on. */
+const UPPER_ROOMS = "^(\\.\\./)+(http|app|cli|storage)(/|$)"
+const noArrowUp = (room) => ({ regex: UPPER_ROOMS, message: `adapters/${room} is below http, app, cli and storage: it must not import them (they import it).` })
+
+/**
+ * No circle in the composition root nor in telemetry, and no arrow back up from the rooms below
+ * the HTTP adapter:
+ * - adapters/app: the root (Composition.ts) uses the background workers (Workers.ts); nothing else
+ *   in the room imports the root.
+ * - adapters/telemetry: Tracing.ts is the room's face and loads the SDK (TracingSdk.ts) on demand,
+ *   with `import()` (a server without tracing does not load it); no file imports either, and what
+ *   they share with the rest of the room (TracingSettings.ts, ActiveTracing.ts) lies below them.
+ * - settings (read by several rooms) imports no other room; single sign-on (oidc), telemetry,
+ *   metrics, crypto and the webhook sender never import the rooms that build on them.
+ */
+const lowerRooms = [
+  restrict(["adapters/app/**/*.ts"], [{ regex: "(^|/)Composition(\\.js)?$", message: "adapters/app/Composition.ts is the composition root: it imports the rest of adapters/app, never the other way round." }], ["adapters/app/Composition.ts"]),
+  restrict(["adapters/telemetry/**/*.ts"], [
+    { regex: "(^|/)(Tracing|TracingSdk)(\\.js)?$", message: "Tracing.ts (the face) and TracingSdk.ts (loaded by it on demand) are imported by no file of adapters/telemetry: take what is shared from TracingSettings.ts or ActiveTracing.ts." },
+    noArrowUp("telemetry")
+  ]),
+  restrict(["adapters/settings/**/*.ts"], [{ regex: "^\\.\\./[^.]", message: "adapters/settings is read by several rooms: it must not import any of them." }]),
+  ...["oidc", "metrics", "crypto", "webhook-http"].map((room) => restrict([`adapters/${room}/**/*.ts`], [noArrowUp(room)]))
+]
+
 /**
  * The published declarations are bundled by tsup (rollup-plugin-dts), which turns a type-only
  * re-export inside an `export * as X` namespace into a value, breaking hosts that type-check
@@ -159,6 +191,7 @@ export default tseslint.config(
   boundary,
   ...httpRooms,
   ...oneWay,
+  ...lowerRooms,
   declarationSafeExports,
   clientBoundary,
   effectByModule
