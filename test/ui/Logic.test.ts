@@ -22,7 +22,7 @@ import { PASSWORD_MIN_LENGTH, passwordProblems, ssoRefusal } from "../../ui/lib/
 import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { allows } from "../../ui/lib/roles.js"
 import { FlagEventType, WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
-import { FLAG_EVENTS, WEBHOOK_EVENTS, type ChangeRequest, type Me } from "../../ui/lib/types.js"
+import { FLAG_EVENTS, WEBHOOK_EVENTS, type ChangeRequest, type Environment, type Me } from "../../ui/lib/types.js"
 import { actionsOn, approvalsShort, isLive, notReadyWords, proposes } from "../../ui/lib/changes.js"
 import { me, serverKey } from "../../ui/lib/session.js"
 
@@ -273,12 +273,20 @@ describe("webhook events", () => {
 })
 
 describe("where a change is proposed rather than saved", () => {
-  const environment = (isProtected: boolean | undefined) => ({ key: "production", name: "Production", createdAt: "2026-01-01T00:00:00Z", ...(isProtected === undefined ? {} : { protected: isProtected }) })
+  const environment = (isProtected: boolean): Environment => ({
+    id: "e1",
+    projectId: "p1",
+    key: "production",
+    name: "Production",
+    clientConfig: "full",
+    protected: isProtected,
+    requiredApprovals: 1,
+    createdAt: "2026-01-01T00:00:00Z"
+  })
 
   it("a person proposes in a protected environment and saves elsewhere; a key saves everywhere", () => {
     expect(proposes(environment(true))).toBe(true)
     expect(proposes(environment(false))).toBe(false)
-    expect(proposes(environment(undefined))).toBe(false)
     expect(proposes(undefined)).toBe(false)
     serverKey.value = "fp_srv_test"
     try {

@@ -5,7 +5,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { conditionText, targetingChanges } from "../../ui/lib/targetingChanges.js"
-import type { ChangeTargeting, Rule } from "../../ui/lib/types.js"
+import type { ChangeTargeting, Condition, Rule } from "../../ui/lib/types.js"
 
 const beta: Rule = { id: "r1", name: "Beta", conditions: [{ attribute: "plan", operator: "in", values: ["beta"] }], variationKey: "on" }
 const staff: Rule = { id: "r2", name: "Staff", conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }], variationKey: "on" }
@@ -101,7 +101,7 @@ describe("targetingChanges", () => {
 })
 
 describe("conditionText", () => {
-  it.each([
+  it.each<[Condition, string]>([
     [{ attribute: "plan", operator: "in", values: ["beta", "pro"] }, "plan in [beta, pro]"],
     [{ attribute: "plan", operator: "in", values: ["5", 5, true, "a, b", ""] }, 'plan in ["5", 5, true, "a, b", ""]'],
     [{ attribute: "email", operator: "endsWith", values: ["@x.io"], negate: true }, "not (email ends with [@x.io])"],

@@ -3,13 +3,13 @@
  * domain's operators), `negate`, and its values typed as the operator wants them.
  */
 import { at, within, type Problems } from "../lib/problems.js"
-import { inputFor, meaning, OPERATOR_NAMES, takesAttribute } from "../lib/operators.js"
+import { inputFor, isOperator, meaning, OPERATOR_NAMES, type OperatorName, takesAttribute } from "../lib/operators.js"
 import type { Condition, Segment } from "../lib/types.js"
 import { Field } from "./Field.js"
 import { ValueInputs } from "./ValueInputs.js"
 
 /** Changing the operator keeps the values only when they are typed the same way. */
-const withOperator = (c: Condition, operator: string): Condition => {
+const withOperator = (c: Condition, operator: OperatorName): Condition => {
   const sameInput = inputFor(c.operator) === inputFor(operator)
   const values = sameInput ? c.values : []
   const { attribute: _attribute, ...rest } = c
@@ -38,7 +38,10 @@ export const ConditionEditor = (props: {
       ) : null}
       <Field label={`${label}: operator`} hint={meaning(c.operator)} problems={at(props.problems, `${path}.operator`)}>
         {(ctl) => (
-          <select {...ctl} value={c.operator} onChange={(e) => props.onChange(withOperator(c, e.currentTarget.value))}>
+          <select {...ctl} value={c.operator} onChange={(e) => {
+              const operator = e.currentTarget.value
+              if (isOperator(operator)) props.onChange(withOperator(c, operator))
+            }}>
             {OPERATOR_NAMES.map((o) => <option key={o} value={o}>{o}</option>)}
           </select>
         )}

@@ -23,7 +23,7 @@ const writer = (): Writer => (serverKey.value !== null ? { type: "key" } : { typ
 
 /** Whether a change to `environment` is proposed rather than saved: a direct save there would need an approved change request. */
 export const proposes = (environment: Environment | undefined): boolean =>
-  environment !== undefined && needsChangeRequest(writer(), { key: environment.key, protected: environment.protected === true })
+  environment !== undefined && needsChangeRequest(writer(), { key: environment.key, protected: environment.protected })
 
 /** Still waiting for something: approvals (`open`) or an apply (`approved`). */
 export const isLive = (r: ChangeRequest): boolean => r.status === "open" || r.status === "approved"

@@ -23,12 +23,12 @@ const APPROVALS = [1, 2, 3, 4, 5]
 /** Protected or not, and the approvals required: controls for a project admin, words for everyone else. */
 const Protection = (props: { environment: Environment; onChange: (change: { protected?: boolean; requiredApprovals?: number }) => void }) => {
   const e = props.environment
-  const required = e.requiredApprovals ?? 1
+  const required = e.requiredApprovals
   if (!allows("manage")) {
     return (
       <>
-        <td>{e.protected === true ? "yes: changes need approval" : "no"}</td>
-        <td>{e.protected === true ? required : <span class="muted">{required}</span>}</td>
+        <td>{e.protected ? "yes: changes need approval" : "no"}</td>
+        <td>{e.protected ? required : <span class="muted">{required}</span>}</td>
       </>
     )
   }
@@ -36,7 +36,7 @@ const Protection = (props: { environment: Environment; onChange: (change: { prot
     <>
       <td>
         <label class="check">
-          <input type="checkbox" checked={e.protected === true} onChange={(ev) => props.onChange({ protected: ev.currentTarget.checked })} />
+          <input type="checkbox" checked={e.protected} onChange={(ev) => props.onChange({ protected: ev.currentTarget.checked })} />
           Protect {e.name}
         </label>
       </td>
@@ -62,8 +62,8 @@ export const EnvironmentsPage = ({ projectId }: { projectId: string }) => {
       const updated = await request<Environment>("PATCH", projectPath(projectId, `/environments/${seg(environment.key)}`), change)
       update((list) => ({ data: list.data.map((e) => (e.key === updated.key ? updated : e)) }))
       setProtectionProblems(NO_PROBLEMS)
-      const n = updated.requiredApprovals ?? 1
-      setStatus(updated.protected === true ? `${updated.name} is protected: changes need ${n} approval${n === 1 ? "" : "s"}.` : `${updated.name} is not protected.`)
+      const n = updated.requiredApprovals
+      setStatus(updated.protected ? `${updated.name} is protected: changes need ${n} approval${n === 1 ? "" : "s"}.` : `${updated.name} is not protected.`)
     } catch (error) {
       setStatus("")
       setProtectionProblems(fromError(error))

@@ -239,7 +239,7 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
         <Field label="Environment" class="inline">
           {(ctl) => (
             <select {...ctl} value={envKey ?? ""} onChange={(e) => (setStatus(""), setProposed(null), show({ environment: e.currentTarget.value }))}>
-              {environments.map((e) => <option key={e.key} value={e.key}>{e.name} ({e.key}){e.protected === true ? ", protected" : ""}</option>)}
+              {environments.map((e) => <option key={e.key} value={e.key}>{e.name} ({e.key}){e.protected ? ", protected" : ""}</option>)}
             </select>
           )}
         </Field>

@@ -221,7 +221,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     if (data === null) return []
     const q = query.trim().toLowerCase()
     return data.flags.filter(
-      (f) => (type === "" || f.type === type) && (!onlyStale || f.stale === true) && (q === "" || f.key.toLowerCase().includes(q) || f.name.toLowerCase().includes(q))
+      (f) => (type === "" || f.type === type) && (!onlyStale || f.stale) && (q === "" || f.key.toLowerCase().includes(q) || f.name.toLowerCase().includes(q))
     )
   }, [data, query, type, onlyStale])
   const onProposed = useCallback((p: Proposed) => {

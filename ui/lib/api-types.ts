@@ -1,0 +1,2093 @@
+// Generated from docs/openapi.json by scripts/api-types.ts (npm run api-types): do not edit.
+// The API's schemas as read-only types; ui/lib/types.ts names the ones the dashboard uses.
+export type paths = Record<string, never>;
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description A bug; the details are in the server log. */
+        readonly InternalError: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "internal_error";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /** @description The database cannot be reached, or a bounded backlog is full; try again later. */
+        readonly Unavailable: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "unavailable";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "id": "shop",
+         *       "name": "Shop",
+         *       "createdAt": "2026-11-23T09:00:00.000Z",
+         *       "updatedAt": "2026-11-23T09:00:00.000Z"
+         *     }
+         */
+        readonly Project: {
+            /** @description a string matching the pattern ^[a-z0-9][a-z0-9_-]{0,62}$ */
+            readonly id: string;
+            readonly name: string;
+            readonly createdAt: string;
+            readonly updatedAt: string;
+        };
+        /** @description The request is invalid; `details` lists every problem with its JSON path. */
+        readonly BadRequest: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "invalid_request";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /** @description Missing or malformed Authorization header, or an unknown key. */
+        readonly Unauthorized: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "unauthorized";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /** @description The key may not do this. */
+        readonly Forbidden: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "forbidden";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /** @description The body is over 1 MiB. */
+        readonly PayloadTooLarge: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "payload_too_large";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /** @description A body without Content-Type: application/json. */
+        readonly UnsupportedMediaType: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "unsupported_media_type";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "id": "shop",
+         *       "name": "Shop"
+         *     }
+         */
+        readonly CreateProjectInput: {
+            /** @description a string matching the pattern ^[a-z0-9][a-z0-9_-]{0,62}$ */
+            readonly id: string;
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name: string;
+        };
+        /** @description `conflict`: a duplicate key, a reference still in use, or a change request's flags moved on. `change_request_required`: a person's direct write to a protected environment, which needs an approved change request. */
+        readonly Conflict: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "conflict" | "change_request_required";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "id": "01a2089b-5a40-7da3-ac9e-8bba6013ce7b",
+         *       "projectId": "shop",
+         *       "key": "production",
+         *       "name": "Production",
+         *       "clientConfig": "full",
+         *       "protected": false,
+         *       "requiredApprovals": 1,
+         *       "createdAt": "2026-11-23T09:00:01.000Z"
+         *     }
+         */
+        readonly Environment: {
+            readonly id: string;
+            readonly projectId: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            readonly name: string;
+            /**
+             * @description What client keys may read: `full` (default) also `GET /v1/config`, rules and segments included; `evaluated` only evaluated answers (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` answer them 403. Server keys always get the configuration.
+             * @enum {string}
+             */
+            readonly clientConfig: "full" | "evaluated";
+            /** @description People change this environment's targeting, schedules and copies into it only through an approved change request (409 `change_request_required` otherwise), and may not delete a flag, rewrite or remove a variation, or change a segment its targeting names; server keys keep writing directly. */
+            readonly protected: boolean;
+            /**
+             * between(1, 5)
+             * @description Approvals a change request to this environment needs before it can be applied (1-5).
+             */
+            readonly requiredApprovals: components["schemas"]["Int"];
+            readonly createdAt: string;
+        };
+        /**
+         * int
+         * @description an integer
+         */
+        readonly Int: number;
+        /** @description Unknown resource or route. */
+        readonly NotFound: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "not_found";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "key": "production",
+         *       "name": "Production"
+         *     }
+         */
+        readonly CreateEnvironmentInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name: string;
+        };
+        /**
+         * @example {
+         *       "clientConfig": "evaluated"
+         *     }
+         * @example {
+         *       "protected": true,
+         *       "requiredApprovals": 2
+         *     }
+         */
+        readonly UpdateEnvironmentInput: {
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name?: string;
+            /**
+             * @description What client keys may read: `full` (default) also `GET /v1/config`, rules and segments included; `evaluated` only evaluated answers (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` answer them 403. Server keys always get the configuration.
+             * @enum {string}
+             */
+            readonly clientConfig?: "full" | "evaluated";
+            readonly protected?: boolean;
+            /**
+             * between(1, 5)
+             * @description Approvals a change request to this environment needs before it can be applied (1-5).
+             */
+            readonly requiredApprovals?: components["schemas"]["Int"];
+        };
+        /**
+         * @example {
+         *       "from": "production",
+         *       "flags": [
+         *         "new-checkout"
+         *       ]
+         *     }
+         */
+        readonly CopyEnvironmentInput: {
+            /** @description text without the NUL character (U+0000) */
+            readonly from: string;
+            /**
+             * maxItems(1000)
+             * @description an array of at most 1000 item(s)
+             */
+            readonly flags?: readonly string[];
+        };
+        /**
+         * @description The keys of the flags whose configuration changed.
+         * @example {
+         *       "data": [
+         *         "new-checkout"
+         *       ]
+         *     }
+         */
+        readonly CopiedFlags: {
+            readonly data: readonly string[];
+        };
+        /** @description `If-Match` names a version that is not current; `details` names the current one (also the `ETag` of a fresh GET). */
+        readonly PreconditionFailed: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "precondition_failed";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "key": "new-checkout",
+         *       "name": "New checkout",
+         *       "description": "The redesigned checkout flow",
+         *       "type": "boolean",
+         *       "variations": [
+         *         {
+         *           "key": "on",
+         *           "value": true
+         *         },
+         *         {
+         *           "key": "off",
+         *           "value": false
+         *         }
+         *       ]
+         *     }
+         */
+        readonly CreateFlagInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly name?: string;
+            readonly description?: string | null;
+            /** @enum {string} */
+            readonly type: "boolean" | "string" | "number" | "json";
+            readonly variations: readonly components["schemas"]["Variation"][];
+        };
+        readonly Variation: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /** unknown */
+            readonly value: unknown;
+            /** @description text without the NUL character (U+0000) */
+            readonly name?: string;
+        };
+        /**
+         * @example {
+         *       "id": "01a2089b-5a6a-7823-8988-666f950bf066",
+         *       "key": "new-checkout",
+         *       "name": "New checkout flow",
+         *       "description": "The one-page checkout",
+         *       "type": "boolean",
+         *       "variations": [
+         *         {
+         *           "key": "on",
+         *           "value": true
+         *         },
+         *         {
+         *           "key": "off",
+         *           "value": false
+         *         }
+         *       ],
+         *       "configs": [
+         *         {
+         *           "environmentKey": "production",
+         *           "enabled": true,
+         *           "defaultVariationKey": "off",
+         *           "offVariationKey": "off",
+         *           "prerequisites": [],
+         *           "rules": [
+         *             {
+         *               "id": "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
+         *               "name": "Beta users",
+         *               "conditions": [
+         *                 {
+         *                   "attribute": "plan",
+         *                   "operator": "in",
+         *                   "values": [
+         *                     "beta"
+         *                   ]
+         *                 }
+         *               ],
+         *               "variationKey": "on"
+         *             },
+         *             {
+         *               "id": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *               "name": "10% of everyone else",
+         *               "conditions": [],
+         *               "rollout": {
+         *                 "variations": [
+         *                   {
+         *                     "variationKey": "on",
+         *                     "weight": 10000
+         *                   },
+         *                   {
+         *                     "variationKey": "off",
+         *                     "weight": 90000
+         *                   }
+         *                 ]
+         *               }
+         *             }
+         *           ],
+         *           "version": 3,
+         *           "lastEvaluatedAt": null
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-23T09:00:02.000Z",
+         *       "updatedAt": "2026-11-23T09:05:00.000Z",
+         *       "version": 3,
+         *       "stale": false
+         *     }
+         */
+        readonly FlagWithUsage: {
+            readonly id: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            readonly name: string;
+            readonly description: string | null;
+            /** @enum {string} */
+            readonly type: "boolean" | "string" | "number" | "json";
+            readonly variations: readonly components["schemas"]["Variation"][];
+            readonly configs: readonly components["schemas"]["TargetingWithUsage"][];
+            readonly createdAt: string;
+            readonly updatedAt: string;
+            readonly version: number;
+            /** @description Not evaluated in any environment for FLAGPORT_STALE_AFTER_DAYS (default 30) days, and created longer ago than that. */
+            readonly stale: boolean;
+        };
+        readonly TargetingWithUsage: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environmentKey: string;
+            readonly enabled: boolean;
+            readonly defaultVariationKey: string;
+            readonly offVariationKey: string;
+            readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+            readonly rules: readonly components["schemas"]["Rule"][];
+            /** @description This configuration's version: the flag's version as of the last change to this environment's targeting or to the flag's variations (a change elsewhere leaves it). Its `ETag` (GET .../targeting?environment=) is `"<environmentKey>:<version>"`; send that in `If-Match` on PUT .../targeting to conflict only with changes to this environment. */
+            readonly version: number;
+            /** @description When the flag was last evaluated in this environment (server-side or reported by an SDK), including as a prerequisite of a flag evaluated there; null: never. */
+            readonly lastEvaluatedAt: string | null;
+        };
+        readonly Prerequisite: {
+            readonly flagKey: string;
+            readonly variationKey: string;
+        };
+        /** @description Exactly one of `variationKey` and `rollout` is set. */
+        readonly Rule: {
+            readonly id: string;
+            readonly name?: string;
+            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly variationKey?: string;
+            readonly rollout?: components["schemas"]["Rollout"];
+        } & (unknown | unknown);
+        readonly Condition: {
+            /** @description text without the NUL character (U+0000) */
+            readonly attribute?: string;
+            /** @enum {string} */
+            readonly operator: "in" | "notIn" | "contains" | "startsWith" | "endsWith" | "matches" | "lt" | "lte" | "gt" | "gte" | "before" | "after" | "semverEq" | "semverLt" | "semverGt" | "exists" | "inSegment" | "notInSegment";
+            readonly values: readonly unknown[];
+            readonly negate?: boolean;
+        };
+        readonly Rollout: {
+            readonly bucketBy?: string;
+            readonly seed?: string;
+            readonly variations: readonly components["schemas"]["WeightedVariation"][];
+        };
+        readonly WeightedVariation: {
+            readonly variationKey: string;
+            readonly weight: number;
+        };
+        /**
+         * @example {
+         *       "name": "New checkout flow",
+         *       "description": "The one-page checkout"
+         *     }
+         */
+        readonly PatchFlagInput: {
+            /** @description text without the NUL character (U+0000) */
+            readonly name?: string;
+            readonly description?: string | null;
+            readonly variations?: readonly components["schemas"]["Variation"][];
+        };
+        /**
+         * @example {
+         *       "environment": "production",
+         *       "enabled": true,
+         *       "defaultVariationKey": "off",
+         *       "offVariationKey": "off",
+         *       "rules": [
+         *         {
+         *           "name": "Beta users",
+         *           "conditions": [
+         *             {
+         *               "attribute": "plan",
+         *               "operator": "in",
+         *               "values": [
+         *                 "beta"
+         *               ]
+         *             }
+         *           ],
+         *           "variationKey": "on"
+         *         },
+         *         {
+         *           "name": "10% of everyone else",
+         *           "conditions": [],
+         *           "rollout": {
+         *             "variations": [
+         *               {
+         *                 "variationKey": "on",
+         *                 "weight": 10000
+         *               },
+         *               {
+         *                 "variationKey": "off",
+         *                 "weight": 90000
+         *               }
+         *             ]
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        readonly TargetingInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            readonly enabled: boolean;
+            readonly defaultVariationKey: string;
+            readonly offVariationKey: string;
+            readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+            readonly rules: readonly components["schemas"]["RuleInput"][];
+        };
+        /** @description Exactly one of `variationKey` and `rollout` is set. */
+        readonly RuleInput: {
+            /** @description text without the NUL character (U+0000) */
+            readonly id?: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly name?: string;
+            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly variationKey?: string;
+            readonly rollout?: components["schemas"]["Rollout"];
+        } & (unknown | unknown);
+        /**
+         * @example {
+         *       "key": "staff",
+         *       "name": "Staff",
+         *       "description": "Everyone with a company address",
+         *       "conditions": [
+         *         {
+         *           "attribute": "email",
+         *           "operator": "endsWith",
+         *           "values": [
+         *             "@shop.example"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        readonly CreateSegmentInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name: string;
+            readonly description?: string | null;
+            readonly conditions: readonly components["schemas"]["Condition"][];
+        };
+        /**
+         * @example {
+         *       "id": "01a2089b-5ae4-7258-bdc4-ec555d17c272",
+         *       "projectId": "shop",
+         *       "key": "staff",
+         *       "name": "Staff",
+         *       "description": "Employees and contractors",
+         *       "conditions": [
+         *         {
+         *           "attribute": "email",
+         *           "operator": "endsWith",
+         *           "values": [
+         *             "@shop.example"
+         *           ]
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-23T09:06:00.000Z",
+         *       "updatedAt": "2026-11-23T09:07:00.000Z"
+         *     }
+         */
+        readonly Segment: {
+            readonly id: string;
+            readonly projectId: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            readonly name: string;
+            readonly description: string | null;
+            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly createdAt: string;
+            readonly updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "description": "Employees and contractors"
+         *     }
+         */
+        readonly PatchSegmentInput: {
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name?: string;
+            readonly description?: string | null;
+            readonly conditions?: readonly components["schemas"]["Condition"][];
+        };
+        /**
+         * @example {
+         *       "url": "https://hooks.shop.example/flagport",
+         *       "events": [
+         *         "flag.updated",
+         *         "targeting.updated"
+         *       ],
+         *       "secret": "a-long-random-secret"
+         *     }
+         */
+        readonly CreateWebhookInput: {
+            /** @description text without the NUL character (U+0000) */
+            readonly url: string;
+            /**
+             * minItems(1)
+             * @description an array of at least 1 item(s)
+             */
+            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied")[];
+            /**
+             * maxLength(128)
+             * @description a string at most 128 character(s) long
+             */
+            readonly secret?: string;
+            readonly enabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "01a2089b-5b33-78af-83b2-a4f59a6ea1e0",
+         *       "projectId": "shop",
+         *       "url": "https://hooks.shop.example/flagport",
+         *       "events": [
+         *         "flag.updated",
+         *         "targeting.updated"
+         *       ],
+         *       "enabled": true,
+         *       "hasSecret": true,
+         *       "createdAt": "2026-11-23T09:08:00.000Z",
+         *       "updatedAt": "2026-11-23T09:08:00.000Z"
+         *     }
+         */
+        readonly Webhook: {
+            readonly id: string;
+            readonly projectId: string;
+            readonly url: string;
+            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied")[];
+            readonly enabled: boolean;
+            readonly hasSecret: boolean;
+            readonly previousSecretExpiresAt?: string;
+            readonly createdAt: string;
+            readonly updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        readonly PatchWebhookInput: {
+            /** @description text without the NUL character (U+0000) */
+            readonly url?: string;
+            /**
+             * minItems(1)
+             * @description an array of at least 1 item(s)
+             */
+            readonly events?: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied")[];
+            readonly secret?: string | null;
+            readonly enabled?: boolean;
+        };
+        readonly Delivery: {
+            readonly id: string;
+            readonly webhookId: string;
+            readonly eventId: string;
+            /** @enum {string} */
+            readonly eventType: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied";
+            /** @enum {string} */
+            readonly status: "pending" | "succeeded" | "failed";
+            readonly nextAttemptAt: string | null;
+            readonly redeliveryOf: string | null;
+            readonly attempts: readonly components["schemas"]["DeliveryAttempt"][];
+            readonly createdAt: string;
+            readonly updatedAt: string;
+        };
+        readonly DeliveryAttempt: {
+            readonly attemptedAt: string;
+            readonly statusCode: number | null;
+            readonly durationMs: number;
+            readonly error: string | null;
+            readonly nextAttemptAt: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "key_01JDQ7Z6X5V4T3S2R1Q0P9N8M7",
+         *       "type": "client",
+         *       "projectId": "shop",
+         *       "environment": null,
+         *       "name": "Storefront",
+         *       "prefix": "cli_Xy7Q",
+         *       "createdAt": "2026-11-23T09:00:05.000Z",
+         *       "lastUsedAt": null,
+         *       "revokedAt": null
+         *     }
+         */
+        readonly ApiKey: {
+            readonly id: string;
+            /** @enum {string} */
+            readonly type: "server" | "client";
+            readonly projectId: string | null;
+            readonly environment: string | null;
+            readonly name: string;
+            readonly prefix: string;
+            readonly createdAt: string;
+            readonly lastUsedAt: string | null;
+            readonly revokedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "type": "client",
+         *       "name": "Storefront"
+         *     }
+         */
+        readonly CreateProjectKeyInput: {
+            /** @enum {string} */
+            readonly type: "server" | "client";
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name: string;
+            readonly environment?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "key_01JDQ7Z6X5V4T3S2R1Q0P9N8M7",
+         *       "type": "client",
+         *       "projectId": "shop",
+         *       "environment": null,
+         *       "name": "Storefront",
+         *       "prefix": "cli_Xy7Q",
+         *       "createdAt": "2026-11-23T09:00:05.000Z",
+         *       "lastUsedAt": null,
+         *       "revokedAt": null,
+         *       "key": "cli_Xy7Q2mJ8vN4bR6tK1pL9sD3fG5hW0zA"
+         *     }
+         */
+        readonly CreatedApiKey: {
+            readonly id: string;
+            /** @enum {string} */
+            readonly type: "server" | "client";
+            readonly projectId: string | null;
+            readonly environment: string | null;
+            readonly name: string;
+            readonly prefix: string;
+            readonly createdAt: string;
+            readonly lastUsedAt: string | null;
+            readonly revokedAt: string | null;
+            readonly key: string;
+        };
+        /**
+         * @example {
+         *       "environment": "production",
+         *       "at": "2027-03-01T09:00:00Z",
+         *       "targeting": {
+         *         "enabled": true,
+         *         "defaultVariationKey": "on",
+         *         "offVariationKey": "off",
+         *         "rules": []
+         *       }
+         *     }
+         */
+        readonly CreateScheduleInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            readonly at: string;
+            readonly targeting: components["schemas"]["ScheduledTargeting"];
+        };
+        readonly ScheduledTargeting: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment?: string;
+            readonly enabled: boolean;
+            readonly defaultVariationKey: string;
+            readonly offVariationKey: string;
+            readonly rules: readonly components["schemas"]["RuleInput"][];
+            readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+        };
+        /**
+         * @example {
+         *       "id": "01a2089b-6c44-7f10-9d2e-3b8c1f0a4d55",
+         *       "flagKey": "new-checkout",
+         *       "environment": "production",
+         *       "at": "2027-03-01T09:00:00.000Z",
+         *       "targeting": {
+         *         "enabled": true,
+         *         "defaultVariationKey": "on",
+         *         "offVariationKey": "off",
+         *         "rules": []
+         *       },
+         *       "status": "pending",
+         *       "createdAt": "2026-11-23T09:10:00.000Z",
+         *       "actor": {
+         *         "type": "key",
+         *         "keyId": "01a2089b-4a21-7c3e-8b5f-6d7e8f9a0b1c",
+         *         "keyName": "Release manager"
+         *       }
+         *     }
+         */
+        readonly Schedule: {
+            readonly id: string;
+            readonly flagKey: string;
+            readonly environment: string;
+            readonly at: string;
+            readonly targeting: {
+                readonly enabled: boolean;
+                readonly defaultVariationKey: string;
+                readonly offVariationKey: string;
+                readonly rules: readonly components["schemas"]["RuleInput"][];
+                readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+            };
+            /** @enum {string} */
+            readonly status: "pending" | "applied" | "failed" | "cancelled";
+            readonly reason?: string;
+            readonly createdAt: string;
+            readonly actor: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "title": "Turn the new checkout on in production",
+         *       "description": "Tested in development since Monday",
+         *       "environment": "production",
+         *       "changes": [
+         *         {
+         *           "flagKey": "new-checkout",
+         *           "targeting": {
+         *             "enabled": true,
+         *             "defaultVariationKey": "on",
+         *             "offVariationKey": "off",
+         *             "rules": []
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        readonly CreateChangeRequestInput: {
+            /**
+             * maxLength(200)
+             * @description a string matching the pattern \S
+             */
+            readonly title: string & unknown;
+            /**
+             * maxLength(4000)
+             * @description a string at most 4000 character(s) long
+             */
+            readonly description?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            /**
+             * maxItems(50)
+             * @description an array of at most 50 item(s)
+             */
+            readonly changes: readonly components["schemas"]["ChangeInput"][];
+            readonly applyAt?: string;
+        };
+        readonly ChangeInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            readonly targeting: components["schemas"]["ScheduledTargeting"];
+        };
+        /**
+         * @example {
+         *       "id": "01a2089b-7d55-7a21-8e3f-4c9d2a1b5e66",
+         *       "projectId": "shop",
+         *       "environment": "production",
+         *       "title": "Turn the new checkout on in production",
+         *       "description": "Tested in development since Monday",
+         *       "status": "open",
+         *       "author": {
+         *         "type": "user",
+         *         "userId": "01a2089b-3b10-7b2d-9a4e-5c6d7e8f9a0b",
+         *         "email": "edna@example.com"
+         *       },
+         *       "createdAt": "2026-11-23T09:20:00.000Z",
+         *       "updatedAt": "2026-11-23T09:20:00.000Z",
+         *       "changes": [
+         *         {
+         *           "flagKey": "new-checkout",
+         *           "baseVersion": 3,
+         *           "before": {
+         *             "enabled": false,
+         *             "defaultVariationKey": "on",
+         *             "offVariationKey": "off",
+         *             "prerequisites": [],
+         *             "rules": []
+         *           },
+         *           "after": {
+         *             "enabled": true,
+         *             "defaultVariationKey": "on",
+         *             "offVariationKey": "off",
+         *             "rules": []
+         *           }
+         *         }
+         *       ],
+         *       "approvals": [],
+         *       "requiredApprovals": 1,
+         *       "applyAt": null,
+         *       "rejection": null,
+         *       "appliedAt": null,
+         *       "appliedBy": null,
+         *       "failure": null,
+         *       "countingApprovals": 0
+         *     }
+         */
+        readonly ChangeRequest: {
+            readonly id: string;
+            readonly projectId: string;
+            readonly environment: string;
+            readonly title: string;
+            readonly description: string | null;
+            /** @enum {string} */
+            readonly status: "open" | "approved" | "rejected" | "cancelled" | "applied";
+            readonly author: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+            readonly createdAt: string;
+            readonly updatedAt: string;
+            readonly changes: readonly components["schemas"]["Change"][];
+            readonly approvals: readonly components["schemas"]["CountedApproval"][];
+            readonly requiredApprovals: number;
+            readonly applyAt: string | null;
+            readonly rejection: components["schemas"]["Approval"] | null;
+            readonly appliedAt: string | null;
+            readonly appliedBy: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            } | null;
+            readonly failure: string | null;
+            /** @description How many of `approvals` count now (`counts`); an apply needs at least `requiredApprovals`. An `approved` request with fewer is not ready: its apply answers 409 until others approve it. */
+            readonly countingApprovals: number;
+        };
+        readonly Change: {
+            readonly flagKey: string;
+            readonly baseVersion: number;
+            readonly before: components["schemas"]["ChangeTargeting"] | null;
+            readonly after: components["schemas"]["ChangeTargeting"];
+        };
+        readonly ChangeTargeting: {
+            readonly enabled: boolean;
+            readonly defaultVariationKey: string;
+            readonly offVariationKey: string;
+            readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+            readonly rules: readonly components["schemas"]["RuleInput"][];
+        };
+        readonly CountedApproval: {
+            readonly by: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+            readonly at: string;
+            readonly comment: string | null;
+            /** @description Whether this approval counts now: its author may still approve in the project (a project admin or a global admin, not disabled; a key not revoked). Judged each time the request is read, by the rule the apply uses. */
+            readonly counts: boolean;
+            /** @description Why it no longer counts (null while it counts): `demoted` (the approver's role here no longer approves, e.g. now an editor), `removed` (no longer a member, or gone), `disabled`, or `revoked` (the approving key). */
+            readonly notCountingReason: components["schemas"]["ApprovalNotCountingReason"] | null;
+        };
+        /** @enum {string} */
+        readonly ApprovalNotCountingReason: "demoted" | "removed" | "disabled" | "revoked";
+        readonly Approval: {
+            readonly by: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+            readonly at: string;
+            readonly comment: string | null;
+        };
+        /**
+         * @example {
+         *       "title": "Turn the new checkout on in production, off by default",
+         *       "changes": [
+         *         {
+         *           "flagKey": "new-checkout",
+         *           "targeting": {
+         *             "enabled": true,
+         *             "defaultVariationKey": "off",
+         *             "offVariationKey": "off",
+         *             "rules": []
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        readonly UpdateChangeRequestInput: {
+            /**
+             * maxLength(200)
+             * @description a string matching the pattern \S
+             */
+            readonly title?: string & unknown;
+            readonly description?: string | null;
+            /**
+             * maxItems(50)
+             * @description an array of at most 50 item(s)
+             */
+            readonly changes?: readonly components["schemas"]["ChangeInput"][];
+            readonly applyAt?: string | null;
+        };
+        /**
+         * @example {
+         *       "comment": "Checked with the support team"
+         *     }
+         */
+        readonly ApproveChangeRequestInput: {
+            /**
+             * maxLength(4000)
+             * @description a string at most 4000 character(s) long
+             */
+            readonly comment?: string;
+        };
+        /**
+         * @example {
+         *       "comment": "Not before the holiday sale"
+         *     }
+         */
+        readonly RejectChangeRequestInput: {
+            /**
+             * maxLength(4000)
+             * @description a string matching the pattern \S
+             */
+            readonly comment: string & unknown;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "01a2089b-5c10-7a41-9c3e-5d2f8e7b6a90",
+         *           "projectId": "shop",
+         *           "at": "2026-11-23T09:00:05.000Z",
+         *           "actor": {
+         *             "type": "key",
+         *             "keyId": "key_01JDQ6A2B3C4D5E6F7G8H9J0K1",
+         *             "keyName": "Release manager"
+         *           },
+         *           "action": "key.created",
+         *           "resource": {
+         *             "type": "key",
+         *             "key": "key_01JDQ7Z6X5V4T3S2R1Q0P9N8M7"
+         *           },
+         *           "before": null,
+         *           "after": {
+         *             "id": "key_01JDQ7Z6X5V4T3S2R1Q0P9N8M7",
+         *             "type": "client",
+         *             "projectId": "shop",
+         *             "name": "Storefront",
+         *             "environment": null,
+         *             "prefix": "cli_Xy7Q",
+         *             "createdAt": "2026-11-23T09:00:05.000Z",
+         *             "lastUsedAt": null,
+         *             "revokedAt": null
+         *           }
+         *         }
+         *       ],
+         *       "nextCursor": "YXVkaXQ6MTI"
+         *     }
+         */
+        readonly AuditPage: {
+            readonly data: readonly components["schemas"]["AuditEntry"][];
+            readonly nextCursor: string | null;
+        };
+        readonly AuditEntry: {
+            readonly id: string;
+            readonly projectId: string;
+            readonly at: string;
+            readonly actor: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+            readonly action: string;
+            readonly resource: {
+                /** @enum {string} */
+                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request";
+                readonly key: string;
+            };
+            readonly environment?: string;
+            readonly changeRequestId?: string;
+            /**
+             * unknown
+             * @description The resource as the API shows it (null before a creation and after a deletion).
+             */
+            readonly before: unknown;
+            /**
+             * unknown
+             * @description The resource as the API shows it (null before a creation and after a deletion).
+             */
+            readonly after: unknown;
+        };
+        /** @description Too many open streams for this key, this client address or the server; retry after `Retry-After` seconds. */
+        readonly TooManyRequests: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "rate_limited";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "environment": "production",
+         *       "context": {
+         *         "key": "user-42",
+         *         "attributes": {
+         *           "plan": "beta",
+         *           "email": "ada@shop.example"
+         *         }
+         *       },
+         *       "projectId": "shop"
+         *     }
+         */
+        readonly EvaluateRequest: {
+            /** @description The environment key. Optional with an environment-bound API key (it supplies its own); required otherwise. */
+            readonly environment?: string;
+            readonly context: components["schemas"]["EvaluationContext"];
+            /** @description text without the NUL character (U+0000) */
+            readonly projectId?: string;
+        };
+        readonly EvaluationContext: {
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            readonly key: string;
+            /** object */
+            readonly attributes?: {
+                readonly [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "environment": "production",
+         *       "flags": {
+         *         "new-checkout": {
+         *           "flagKey": "new-checkout",
+         *           "value": true,
+         *           "variationKey": "on",
+         *           "reason": {
+         *             "kind": "RULE_MATCH",
+         *             "ruleId": "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
+         *             "ruleIndex": 0
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        readonly EvaluateResponse: {
+            readonly environment: string;
+            readonly flags: {
+                readonly [key: string]: components["schemas"]["EvaluationResult"];
+            };
+        };
+        readonly EvaluationResult: {
+            readonly flagKey: string;
+            /** unknown */
+            readonly value: unknown;
+            readonly variationKey: string | null;
+            readonly reason: components["schemas"]["Reason"];
+        };
+        readonly Reason: {
+            /** @enum {string} */
+            readonly kind: "OFF" | "FALLTHROUGH" | "RULE_MATCH" | "PREREQUISITE_FAILED" | "ERROR";
+            readonly ruleId?: string;
+            readonly ruleIndex?: number;
+            readonly prerequisiteKey?: string;
+            readonly error?: string;
+        };
+        /**
+         * @example {
+         *       "environment": "production",
+         *       "context": {
+         *         "key": "user-42",
+         *         "attributes": {
+         *           "plan": "beta",
+         *           "email": "ada@shop.example"
+         *         }
+         *       },
+         *       "flagKey": "new-checkout",
+         *       "projectId": "shop"
+         *     }
+         */
+        readonly ExplainRequest: {
+            /** @description The environment key. Optional with an environment-bound API key (it supplies its own); required otherwise. */
+            readonly environment?: string;
+            readonly context: components["schemas"]["EvaluationContext"];
+            /** @description text without the NUL character (U+0000) */
+            readonly flagKey: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly projectId?: string;
+        };
+        /**
+         * @example {
+         *       "result": {
+         *         "flagKey": "new-checkout",
+         *         "value": true,
+         *         "variationKey": "on",
+         *         "reason": {
+         *           "kind": "RULE_MATCH",
+         *           "ruleId": "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
+         *           "ruleIndex": 0
+         *         }
+         *       },
+         *       "trace": {
+         *         "flagKey": "new-checkout",
+         *         "prerequisites": [],
+         *         "rules": [
+         *           {
+         *             "ruleId": "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
+         *             "ruleIndex": 0,
+         *             "matched": true,
+         *             "conditions": [
+         *               {
+         *                 "operator": "in",
+         *                 "values": [
+         *                   "beta"
+         *                 ],
+         *                 "negate": false,
+         *                 "matched": true,
+         *                 "attribute": "plan",
+         *                 "absent": false,
+         *                 "value": "beta"
+         *               }
+         *             ]
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        readonly Explanation: {
+            readonly result: components["schemas"]["EvaluationResult"];
+            readonly trace: components["schemas"]["FlagTrace"];
+        };
+        readonly FlagTrace: {
+            readonly flagKey: string;
+            readonly prerequisites: readonly components["schemas"]["PrerequisiteTrace"][];
+            readonly rules: readonly components["schemas"]["RuleTrace"][];
+        };
+        readonly PrerequisiteTrace: {
+            readonly flagKey: string;
+            readonly variationKey: string;
+            readonly met: boolean;
+            readonly result: components["schemas"]["EvaluationResult"] | null;
+            readonly trace: components["schemas"]["FlagTrace"] | null;
+        };
+        readonly RuleTrace: {
+            readonly ruleId: string;
+            readonly ruleIndex: number;
+            readonly matched: boolean;
+            readonly conditions: readonly components["schemas"]["ConditionTrace"][];
+            readonly rollout?: components["schemas"]["RolloutTrace"];
+        };
+        readonly ConditionTrace: {
+            readonly operator: string;
+            readonly values: readonly unknown[];
+            readonly negate: boolean;
+            readonly matched: boolean;
+            readonly attribute?: string;
+            readonly absent?: boolean;
+            /** unknown */
+            readonly value?: unknown;
+            readonly segments?: readonly components["schemas"]["SegmentTrace"][];
+        };
+        readonly SegmentTrace: {
+            readonly segmentKey: string;
+            readonly matched: boolean;
+            readonly conditions: readonly components["schemas"]["SegmentConditionTrace"][];
+        };
+        readonly SegmentConditionTrace: {
+            readonly operator: string;
+            readonly values: readonly unknown[];
+            readonly negate: boolean;
+            readonly matched: boolean;
+            readonly attribute?: string;
+            readonly absent?: boolean;
+            /** unknown */
+            readonly value?: unknown;
+        };
+        readonly RolloutTrace: {
+            readonly bucketBy: string;
+            readonly absent: boolean;
+            /** unknown */
+            readonly value?: unknown;
+            readonly bucket: number | null;
+            readonly variationKey: string | null;
+        };
+        readonly ConfigSnapshot: {
+            readonly environment: string;
+            readonly flags: readonly components["schemas"]["ConfigFlag"][];
+            readonly segments: readonly components["schemas"]["ConfigSegment"][];
+        };
+        readonly ConfigFlag: {
+            readonly key: string;
+            /** @enum {string} */
+            readonly type: "boolean" | "string" | "number" | "json";
+            readonly enabled: boolean;
+            readonly variations: readonly components["schemas"]["Variation"][];
+            readonly defaultVariationKey: string;
+            readonly offVariationKey: string;
+            readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+            readonly rules: readonly components["schemas"]["Rule"][];
+            readonly version?: number;
+        };
+        readonly ConfigSegment: {
+            readonly key: string;
+            readonly conditions: readonly components["schemas"]["Condition"][];
+        };
+        /**
+         * @example {
+         *       "context": {
+         *         "targetingKey": "user-42",
+         *         "plan": "beta"
+         *       }
+         *     }
+         */
+        readonly OfrepEvaluationRequest: {
+            /** @description `targetingKey` is the context key (absent: evaluated without one); every other property is an attribute. */
+            readonly context?: {
+                readonly [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "key": "new-checkout",
+         *       "value": true,
+         *       "reason": "TARGETING_MATCH",
+         *       "variant": "on",
+         *       "metadata": {
+         *         "ruleId": "r1",
+         *         "ruleIndex": 0,
+         *         "version": 3
+         *       }
+         *     }
+         */
+        readonly OfrepEvaluationSuccess: {
+            /** @description The flag key. */
+            readonly key: string;
+            /** unknown */
+            readonly value: unknown;
+            /** @enum {string} */
+            readonly reason: "TARGETING_MATCH" | "SPLIT" | "STATIC" | "DEFAULT" | "DISABLED";
+            /** @description The variation key. */
+            readonly variant: string;
+            readonly metadata: components["schemas"]["OfrepMetadata"];
+        };
+        /** @description `ruleId` and `ruleIndex` of the rule that matched, `prerequisiteKey` of a prerequisite not met, and the flag's version. */
+        readonly OfrepMetadata: {
+            readonly ruleId?: string;
+            readonly ruleIndex?: number;
+            /** @description With the reason PREREQUISITE_FAILED: the prerequisite flag not met. */
+            readonly prerequisiteKey?: string;
+            /** @description The flag's version. */
+            readonly version?: number;
+        };
+        /** @description PARSE_ERROR: the body is not a JSON object. INVALID_CONTEXT: a malformed context, no environment, an unknown environment. GENERAL: the flag cannot be evaluated. */
+        readonly OfrepEvaluationFailure: {
+            /** @description The flag key. */
+            readonly key: string;
+            /** @enum {string} */
+            readonly errorCode: "PARSE_ERROR" | "INVALID_CONTEXT" | "GENERAL";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+        };
+        /** @description An internal error, logged by the server (on the single-flag route the body also names the `key`). */
+        readonly OfrepInternalError: {
+            /** @enum {string} */
+            readonly errorCode: "GENERAL";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+        };
+        /** @description No flag with this key in the environment. */
+        readonly OfrepFlagNotFound: {
+            /** @description The flag key. */
+            readonly key: string;
+            /** @enum {string} */
+            readonly errorCode: "FLAG_NOT_FOUND";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+        };
+        /** @description The body is over 1 MiB (on the single-flag route the body also names the `key`). */
+        readonly OfrepPayloadTooLarge: {
+            /** @enum {string} */
+            readonly errorCode: "PARSE_ERROR";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+        };
+        /** @description Missing or malformed Authorization header, or an unknown key (on the single-flag route the body also names the `key`). */
+        readonly OfrepUnauthorized: {
+            /** @enum {string} */
+            readonly errorCode: "GENERAL";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+        };
+        /** @description The key may not evaluate this project or environment (on the single-flag route the body also names the `key`). */
+        readonly OfrepForbidden: {
+            /** @enum {string} */
+            readonly errorCode: "GENERAL";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+        };
+        /**
+         * @example {
+         *       "flags": [
+         *         {
+         *           "key": "new-checkout",
+         *           "value": true,
+         *           "reason": "TARGETING_MATCH",
+         *           "variant": "on",
+         *           "metadata": {
+         *             "ruleId": "r1",
+         *             "ruleIndex": 0,
+         *             "version": 3
+         *           }
+         *         }
+         *       ],
+         *       "metadata": {
+         *         "version": "W/\"kq3mYx1rP0bE2u9wN4s7ZtVdQaL\""
+         *       },
+         *       "eventStreams": [
+         *         {
+         *           "type": "sse",
+         *           "url": "https://flags.example.com/v1/stream?environment=production&token=v1.eyJwIjoiYWNtZSJ9.c2lnbmF0dXJl"
+         *         }
+         *       ]
+         *     }
+         */
+        readonly OfrepBulkSuccess: {
+            readonly flags: readonly (components["schemas"]["OfrepEvaluationSuccess"] | components["schemas"]["OfrepFlagFailure"])[];
+            readonly metadata: {
+                /** @description The configuration's version: the ETag of GET /v1/config for this environment. */
+                readonly version: string;
+            };
+            /** @description Where to follow changes (OFREP change notifications): refetch the bulk evaluation on each event. */
+            readonly eventStreams?: readonly {
+                /** @enum {string} */
+                readonly type: "sse";
+                /** @description This server's GET /v1/stream for the same project and environment, with a stream token (no API key in the URL). */
+                readonly url: string;
+            }[];
+        };
+        /** @description A flag whose definition cannot be evaluated. */
+        readonly OfrepFlagFailure: {
+            /** @description The flag key. */
+            readonly key: string;
+            /** @enum {string} */
+            readonly errorCode: "GENERAL";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+            readonly metadata: components["schemas"]["OfrepMetadata"];
+        };
+        /** @description PARSE_ERROR: the body is not a JSON object. INVALID_CONTEXT: a malformed context, no environment, an unknown environment. */
+        readonly OfrepBulkFailure: {
+            /** @enum {string} */
+            readonly errorCode: "PARSE_ERROR" | "INVALID_CONTEXT";
+            /** @description What went wrong, for logs. */
+            readonly errorDetails: string;
+        };
+        /**
+         * @example {
+         *       "flagKey": "new-checkout",
+         *       "environment": "production",
+         *       "from": "2026-11-23T13:00:00.000Z",
+         *       "to": "2026-11-23T14:00:00.000Z",
+         *       "variations": [
+         *         {
+         *           "variationKey": "on",
+         *           "total": 230,
+         *           "points": [
+         *             {
+         *               "hour": "2026-11-23T13:00:00.000Z",
+         *               "count": 110
+         *             },
+         *             {
+         *               "hour": "2026-11-23T14:00:00.000Z",
+         *               "count": 120
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "variationKey": "off",
+         *           "total": 1720,
+         *           "points": [
+         *             {
+         *               "hour": "2026-11-23T13:00:00.000Z",
+         *               "count": 840
+         *             },
+         *             {
+         *               "hour": "2026-11-23T14:00:00.000Z",
+         *               "count": 880
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        readonly InsightsSeries: {
+            readonly flagKey: string;
+            readonly environment: string;
+            readonly from: string;
+            readonly to: string;
+            readonly variations: readonly components["schemas"]["VariationSeries"][];
+        };
+        readonly VariationSeries: {
+            readonly variationKey: string;
+            readonly total: number;
+            readonly points: readonly components["schemas"]["InsightsPoint"][];
+        };
+        readonly InsightsPoint: {
+            readonly hour: string;
+            readonly count: number;
+        };
+        /**
+         * @example {
+         *       "projectId": "shop",
+         *       "environment": "production",
+         *       "from": "2026-11-23T14:00:00.000Z",
+         *       "to": "2026-11-23T14:01:00.000Z",
+         *       "counts": [
+         *         {
+         *           "flagKey": "new-checkout",
+         *           "variationKey": "on",
+         *           "count": 120
+         *         },
+         *         {
+         *           "flagKey": "new-checkout",
+         *           "variationKey": "off",
+         *           "count": 880
+         *         }
+         *       ]
+         *     }
+         */
+        readonly InsightsReport: {
+            readonly projectId?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment?: string;
+            readonly from: string;
+            readonly to: string;
+            /**
+             * maxItems(1000)
+             * @description an array of at most 1000 item(s)
+             */
+            readonly counts: readonly components["schemas"]["ReportedCount"][];
+        };
+        readonly ReportedCount: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly variationKey: string;
+            /**
+             * between(1, 1000000000)
+             * @description a number between 1 and 1000000000
+             */
+            readonly count: number;
+        };
+        /**
+         * @example {
+         *       "accepted": 2,
+         *       "ignored": 0
+         *     }
+         */
+        readonly InsightsReceipt: {
+            readonly accepted: number;
+            readonly ignored: number;
+        };
+        /**
+         * Flagport project file
+         * @description One Flagport project as code: environments, segments and flags with their targeting per environment (flagport export / flagport apply).
+         * @example {
+         *       "project": {
+         *         "id": "shop"
+         *       },
+         *       "flags": [
+         *         {
+         *           "key": "dark-mode",
+         *           "name": "Dark mode",
+         *           "type": "boolean",
+         *           "variations": [
+         *             {
+         *               "key": "on",
+         *               "value": true
+         *             },
+         *             {
+         *               "key": "off",
+         *               "value": false
+         *             }
+         *           ],
+         *           "environments": [
+         *             {
+         *               "key": "production",
+         *               "enabled": true,
+         *               "defaultVariationKey": "on",
+         *               "offVariationKey": "off"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        readonly ProjectFile: {
+            /** @description The address of this JSON Schema, for editors. */
+            readonly $schema?: string;
+            readonly project: components["schemas"]["FileProject"];
+            readonly environments?: readonly components["schemas"]["FileEnvironment"][];
+            readonly segments?: readonly components["schemas"]["FileSegment"][];
+            readonly flags?: readonly components["schemas"]["FileFlag"][];
+        };
+        /** @description The project: its id (as in /v1/projects/{id}) and name. */
+        readonly FileProject: {
+            /** @description a string matching the pattern ^[a-z0-9][a-z0-9_-]{0,62}$ */
+            readonly id: string;
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name?: string;
+        };
+        /** @description An environment; clientConfig (default full), protected (default false) and requiredApprovals (default 1) as on PATCH .../environments/{key}. */
+        readonly FileEnvironment: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name: string;
+            /**
+             * @description What client keys may read: `full` (default) also `GET /v1/config`, rules and segments included; `evaluated` only evaluated answers (evaluate, OFREP, stream): `GET /v1/config` and `POST /v1/explain` answer them 403. Server keys always get the configuration.
+             * @enum {string}
+             */
+            readonly clientConfig?: "full" | "evaluated";
+            readonly protected?: boolean;
+            /**
+             * between(1, 5)
+             * @description Approvals a change request to this environment needs before it can be applied (1-5).
+             */
+            readonly requiredApprovals?: components["schemas"]["Int"];
+        };
+        /** @description A segment, as the body of POST .../segments. */
+        readonly FileSegment: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /**
+             * maxLength(120)
+             * @description a string at most 120 character(s) long
+             */
+            readonly name: string;
+            readonly description?: string | null;
+            readonly conditions: readonly components["schemas"]["Condition"][];
+        };
+        /** @description A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed. */
+        readonly FileFlag: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly name?: string;
+            readonly description?: string | null;
+            /** @enum {string} */
+            readonly type: "boolean" | "string" | "number" | "json";
+            readonly variations: readonly components["schemas"]["Variation"][];
+            readonly environments?: readonly components["schemas"]["FileTargeting"][];
+        };
+        /** @description The flag's targeting in the environment `key`, as the body of PUT .../flags/{flag}/targeting. */
+        readonly FileTargeting: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            readonly enabled: boolean;
+            readonly defaultVariationKey: string;
+            readonly offVariationKey: string;
+            readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+            readonly rules?: readonly components["schemas"]["RuleInput"][];
+        };
+        /**
+         * @example {
+         *       "projectId": "shop",
+         *       "dryRun": false,
+         *       "applied": true,
+         *       "summary": {
+         *         "create": 1,
+         *         "update": 1,
+         *         "delete": 0
+         *       },
+         *       "changes": [
+         *         {
+         *           "resource": "flag",
+         *           "action": "create",
+         *           "key": "dark-mode",
+         *           "before": null,
+         *           "after": {
+         *             "key": "dark-mode",
+         *             "name": "Dark mode",
+         *             "type": "boolean",
+         *             "variations": [
+         *               {
+         *                 "key": "on",
+         *                 "value": true
+         *               },
+         *               {
+         *                 "key": "off",
+         *                 "value": false
+         *               }
+         *             ]
+         *           }
+         *         },
+         *         {
+         *           "resource": "targeting",
+         *           "action": "update",
+         *           "key": "dark-mode",
+         *           "environment": "production",
+         *           "before": {
+         *             "key": "production",
+         *             "enabled": false,
+         *             "defaultVariationKey": "on",
+         *             "offVariationKey": "off",
+         *             "prerequisites": [],
+         *             "rules": []
+         *           },
+         *           "after": {
+         *             "key": "production",
+         *             "enabled": true,
+         *             "defaultVariationKey": "on",
+         *             "offVariationKey": "off",
+         *             "prerequisites": [],
+         *             "rules": []
+         *           }
+         *         }
+         *       ],
+         *       "changeRequests": []
+         *     }
+         */
+        readonly ApplyResult: {
+            readonly projectId: string;
+            readonly dryRun: boolean;
+            /** @description Whether the changes were written (false for a dry run or when there was nothing to do). */
+            readonly applied: boolean;
+            readonly summary: {
+                readonly create: number;
+                readonly update: number;
+                readonly delete: number;
+            };
+            readonly changes: readonly components["schemas"]["PlannedChange"][];
+            readonly changeRequests: readonly components["schemas"]["OpenedChangeRequest"][];
+        };
+        readonly PlannedChange: {
+            /** @enum {string} */
+            readonly resource: "project" | "environment" | "segment" | "flag" | "targeting";
+            /** @enum {string} */
+            readonly action: "create" | "update" | "delete";
+            /** @description The project's id, or the environment's, segment's or flag's key (targeting: the flag's). */
+            readonly key: string;
+            /** @description Targeting: its environment. */
+            readonly environment?: string;
+            /**
+             * unknown
+             * @description The item now, in the file's shape (null when created).
+             */
+            readonly before: unknown;
+            /**
+             * unknown
+             * @description The item as the file wants it (null when deleted).
+             */
+            readonly after: unknown;
+            /** @description What the change is based on, checked again when it is applied: the flag's version, or the segment's updatedAt. */
+            readonly basedOn?: number | string;
+            /** @description Targeting in a protected environment changed by a person: proposed as a change request instead of written. */
+            readonly changeRequest?: boolean;
+        };
+        readonly OpenedChangeRequest: {
+            readonly id: string;
+            readonly environment: string;
+            readonly flagKeys: readonly string[];
+        };
+        /**
+         * @example {
+         *       "email": "edna@shop.example",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        readonly LoginInput: {
+            /**
+             * maxLength(320)
+             * @description a string at most 320 character(s) long
+             */
+            readonly email: string;
+            /**
+             * maxLength(1024)
+             * @description a string at most 1024 character(s) long
+             */
+            readonly password: string;
+        };
+        /**
+         * @example {
+         *       "user": {
+         *         "id": "usr_01JDQ8B4C5D6E7F8G9H0J1K2L3",
+         *         "email": "edna@shop.example",
+         *         "name": "Edna",
+         *         "admin": false,
+         *         "createdAt": "2026-11-23T09:10:00.000Z",
+         *         "lastSignInAt": "2026-11-23T09:12:00.000Z",
+         *         "disabledAt": null,
+         *         "sso": false
+         *       },
+         *       "memberships": [
+         *         {
+         *           "projectId": "shop",
+         *           "role": "editor"
+         *         }
+         *       ]
+         *     }
+         */
+        readonly Me: {
+            readonly user: components["schemas"]["User"];
+            readonly memberships: readonly components["schemas"]["Membership"][];
+        };
+        /**
+         * @example {
+         *       "id": "usr_01JDQ8B4C5D6E7F8G9H0J1K2L3",
+         *       "email": "edna@shop.example",
+         *       "name": "Edna",
+         *       "admin": false,
+         *       "createdAt": "2026-11-23T09:10:00.000Z",
+         *       "lastSignInAt": null,
+         *       "disabledAt": null,
+         *       "sso": false
+         *     }
+         */
+        readonly User: {
+            readonly id: string;
+            readonly email: string;
+            readonly name: string;
+            readonly admin: boolean;
+            readonly createdAt: string;
+            readonly lastSignInAt: string | null;
+            readonly disabledAt: string | null;
+            readonly sso: boolean;
+        };
+        readonly Membership: {
+            readonly projectId: string;
+            /** @enum {string} */
+            readonly role: "viewer" | "editor" | "admin";
+        };
+        /** @description Too many failed sign-ins for this email within 15 minutes; retry after `Retry-After` seconds. */
+        readonly SignInLimited: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "rate_limited";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "token": "3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        readonly SetupInput: {
+            /**
+             * maxLength(256)
+             * @description a string at most 256 character(s) long
+             */
+            readonly token: string;
+            /**
+             * maxLength(1024)
+             * @description a string at most 1024 character(s) long
+             */
+            readonly password: string;
+        };
+        /**
+         * @example {
+         *       "password": true,
+         *       "oidc": {
+         *         "name": "Acme SSO"
+         *       }
+         *     }
+         */
+        readonly SignInProviders: {
+            /** @enum {boolean} */
+            readonly password: true;
+            readonly oidc: {
+                readonly name: string;
+            } | null;
+        };
+        /**
+         * @example {
+         *       "email": "edna@shop.example",
+         *       "name": "Edna",
+         *       "projects": [
+         *         {
+         *           "projectId": "shop",
+         *           "role": "editor"
+         *         }
+         *       ]
+         *     }
+         */
+        readonly InviteUserInput: {
+            /**
+             * maxLength(254)
+             * @description a string matching the pattern ^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$|^[^\s@]{1,64}@localhost$
+             */
+            readonly email: string & unknown;
+            /**
+             * maxLength(200)
+             * @description a string at most 200 character(s) long
+             */
+            readonly name?: string;
+            readonly admin?: boolean;
+            readonly projects?: readonly components["schemas"]["Membership"][];
+        };
+        /**
+         * @example {
+         *       "user": {
+         *         "id": "usr_01JDQ8B4C5D6E7F8G9H0J1K2L3",
+         *         "email": "edna@shop.example",
+         *         "name": "Edna",
+         *         "admin": false,
+         *         "createdAt": "2026-11-23T09:10:00.000Z",
+         *         "lastSignInAt": null,
+         *         "disabledAt": null,
+         *         "sso": false
+         *       },
+         *       "setupUrl": "https://flags.shop.example/ui/setup#token=3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *     }
+         */
+        readonly InvitedUser: {
+            readonly user: components["schemas"]["User"];
+            /** @description `<public URL>/ui/setup#token=<one-time token>`: valid 72 h, usable once. There is no mail: pass it on. */
+            readonly setupUrl: string;
+        };
+        /**
+         * @example {
+         *       "name": "Edna Mode"
+         *     }
+         */
+        readonly PatchUserInput: {
+            /**
+             * maxLength(200)
+             * @description a string at most 200 character(s) long
+             */
+            readonly name?: string;
+            readonly admin?: boolean;
+            readonly disabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "setupUrl": "https://flags.shop.example/ui/setup#token=3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *     }
+         */
+        readonly SetupLink: {
+            /** @description `<public URL>/ui/setup#token=<one-time token>`: valid 72 h, usable once. There is no mail: pass it on. */
+            readonly setupUrl: string;
+        };
+        /**
+         * @example {
+         *       "user": {
+         *         "id": "usr_01JDQ8B4C5D6E7F8G9H0J1K2L3",
+         *         "email": "edna@shop.example",
+         *         "name": "Edna Mode",
+         *         "admin": false,
+         *         "createdAt": "2026-11-23T09:10:00.000Z",
+         *         "lastSignInAt": null,
+         *         "disabledAt": null,
+         *         "sso": false
+         *       },
+         *       "role": "admin"
+         *     }
+         */
+        readonly Member: {
+            readonly user: components["schemas"]["User"];
+            /** @enum {string} */
+            readonly role: "viewer" | "editor" | "admin";
+        };
+        /**
+         * @example {
+         *       "role": "admin"
+         *     }
+         */
+        readonly MemberInput: {
+            /** @enum {string} */
+            readonly role: "viewer" | "editor" | "admin";
+        };
+        readonly ManagementEvent: {
+            /** @description The event's place in the project's audit log; send it back as `Last-Event-ID` to resume after it. */
+            readonly id: string;
+            /** @description What happened, as the audit log names it: `flag.created`, `flag.updated`, `flag.deleted`, `targeting.updated`, `segment.*`, `environment.*`, `schedule.*`, `change_request.*`, `key.*`, `webhook.*`, `member.*`... */
+            readonly kind: string;
+            readonly resource: {
+                /** @enum {string} */
+                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request";
+                readonly key: string;
+            };
+            /** @description The flags the change concerns (a flag's own change, a schedule's flag, a change request's flags). */
+            readonly flagKeys: readonly string[];
+            /** @description The environments whose configuration of those flags changed (every configuration of a created or deleted flag, all of them when variations changed); the environment of a change to one (a schedule, a change request, an environment); empty otherwise. */
+            readonly environments: readonly string[];
+            /** @description A flag's version after the change (its new `ETag`); null for a deleted flag and for other resources. */
+            readonly version: number | null;
+            /** @description For a flag: each environment whose configuration changed, with that configuration's new version (its targeting `ETag` is `"<environment>:<version>"`). */
+            readonly configVersions: {
+                readonly [key: string]: number;
+            };
+            readonly actor: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+            readonly at: string;
+            readonly changeRequestId?: string;
+        };
+        readonly WebhookEvent: {
+            readonly id: string;
+            /** @enum {string} */
+            readonly type: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied";
+            readonly projectId: string;
+            readonly occurredAt: string;
+            readonly data: {
+                readonly flag: components["schemas"]["Flag"];
+                readonly environment?: string;
+            } | {
+                readonly changeRequest: components["schemas"]["ChangeRequestRecord"];
+            };
+        };
+        readonly Flag: {
+            readonly id: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            readonly name: string;
+            readonly description: string | null;
+            /** @enum {string} */
+            readonly type: "boolean" | "string" | "number" | "json";
+            readonly variations: readonly components["schemas"]["Variation"][];
+            readonly configs: readonly components["schemas"]["Targeting"][];
+            readonly createdAt: string;
+            readonly updatedAt: string;
+            readonly version: number;
+        };
+        readonly Targeting: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environmentKey: string;
+            readonly enabled: boolean;
+            readonly defaultVariationKey: string;
+            readonly offVariationKey: string;
+            readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
+            readonly rules: readonly components["schemas"]["Rule"][];
+            /** @description This configuration's version: the flag's version as of the last change to this environment's targeting or to the flag's variations. Its `ETag` (GET .../targeting) is `"<environmentKey>:<version>"`. */
+            readonly version?: number;
+        };
+        /** @description A change request as it was recorded (webhook events): its approvals as given. Whether each still counts is in the API's answers (`ChangeRequest`). */
+        readonly ChangeRequestRecord: {
+            readonly id: string;
+            readonly projectId: string;
+            readonly environment: string;
+            readonly title: string;
+            readonly description: string | null;
+            /** @enum {string} */
+            readonly status: "open" | "approved" | "rejected" | "cancelled" | "applied";
+            readonly author: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+            readonly createdAt: string;
+            readonly updatedAt: string;
+            readonly changes: readonly components["schemas"]["Change"][];
+            readonly approvals: readonly components["schemas"]["Approval"][];
+            readonly requiredApprovals: number;
+            readonly applyAt: string | null;
+            readonly rejection: components["schemas"]["Approval"] | null;
+            readonly appliedAt: string | null;
+            readonly appliedBy: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            } | null;
+            readonly failure: string | null;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
