@@ -6,10 +6,10 @@
  */
 import { Effect } from "effect"
 import type { TargetingInput } from "../src/domain/definitions/Targeting.js"
-import { ApiKeys } from "../src/services/ApiKeys.js"
-import { Environments } from "../src/services/Environments.js"
-import { Flags } from "../src/services/Flags.js"
-import { Projects } from "../src/services/Projects.js"
+import { ApiKeys } from "../src/services/auth/ApiKeys.js"
+import { Environments } from "../src/services/projects/Environments.js"
+import { Flags } from "../src/services/flags/Flags.js"
+import { Projects } from "../src/services/projects/Projects.js"
 
 /** The context every evaluation scenario sends. */
 export const CONTEXT = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }

@@ -47,16 +47,19 @@ const AS_API = process.env["BENCH_AS_API"] === "1"
 
 const side = async (root: string, compositionPath: string, file: string, readBack: boolean) => {
   const load = (path: string) => import(pathToFileURL(join(root, path)).href)
+  // A use case by its feature folder (src/services/<feature>/), or where older revisions kept it (flat).
+  const loadUseCase = (folder: string, name: string) =>
+    load(existsSync(join(root, "src/services", folder)) ? `src/services/${folder}/${name}.ts` : `src/services/${name}.ts`)
   const composition = await load(compositionPath)
   const [{ Flags }, { Projects }, { Environments }, { FlagRepository }, { Transactor }, { Snapshots }] = await Promise.all([
-    load("src/services/Flags.ts"),
-    load("src/services/Projects.ts"),
-    load("src/services/Environments.ts"),
+    loadUseCase("flags", "Flags"),
+    loadUseCase("projects", "Projects"),
+    loadUseCase("projects", "Environments"),
     load("src/ports/FlagRepository.ts"),
     load("src/ports/Transactor.ts"),
-    load("src/services/Snapshots.ts")
+    loadUseCase("evaluation", "Snapshots")
   ])
-  const insights = readBack ? await load("src/services/Insights.ts") : undefined
+  const insights = readBack ? await loadUseCase("insights", "Insights") : undefined
   const Insights = insights?.Insights
   const scope = Effect.runSync(Scope.make())
   // The old revision built its Insights service beside the storage (serving/App.ts did).

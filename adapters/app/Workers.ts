@@ -4,9 +4,9 @@
  * scheduler of scheduled changes unless left out. Several processes may run each on one database.
  */
 import * as Layer from "effect/Layer"
-import * as AuditRetention from "../../src/services/AuditRetention.js"
-import * as Scheduler from "../../src/services/Scheduler.js"
-import * as WebhookDispatcher from "../../src/services/WebhookDispatcher.js"
+import * as AuditRetention from "../../src/services/audit/AuditRetention.js"
+import * as Scheduler from "../../src/services/schedules/Scheduler.js"
+import * as WebhookDispatcher from "../../src/services/webhooks/WebhookDispatcher.js"
 import * as ExposureWarning from "../webhook-http/ExposureWarning.js"
 import * as WebhookHttp from "../webhook-http/WebhookHttp.js"
 

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
-import { Projects } from "../../src/services/Projects.js"
-import { Users } from "../../src/services/Users.js"
+import { Projects } from "../../src/services/projects/Projects.js"
+import { Users } from "../../src/services/people/Users.js"
 import { UserRepository } from "../../src/ports/UserRepository.js"
 import { exclusively } from "../sql/StartupLock.js"
 import { note, printLines } from "./Output.js"

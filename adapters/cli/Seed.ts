@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Projects } from "../../src/services/Projects.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 
 /**
  * The seeding step of the contract: project `default` with three environments when they are

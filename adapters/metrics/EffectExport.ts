@@ -1,5 +1,5 @@
 /**
- * Effect metrics (the core's, src/services/ServiceMetrics.ts, and the adapters', Instruments.ts)
+ * Effect metrics (the core's, src/services/operations/ServiceMetrics.ts, and the adapters', Instruments.ts)
  * as prom-client metrics: one prom-client metric per Effect metric name, read from Effect's
  * registry when Prometheus scrapes. Effect tags become labels. Only the metrics named here are
  * exported, so nothing else a process registers with Effect leaks into /metrics.

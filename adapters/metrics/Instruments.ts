@@ -1,6 +1,6 @@
 /**
  * What the adapters measure outside the request path, as Effect metrics (like the core's,
- * src/services/ServiceMetrics.ts): the snapshot cache's reloads, the change feed's lag between
+ * src/services/operations/ServiceMetrics.ts): the snapshot cache's reloads, the change feed's lag between
  * processes, the SQLite writer's queue. Plain-function code updates them with `unsafeUpdate`
  * (no fiber needed); Exporter.ts hands them to Prometheus. Effect's metric registry is one per
  * process, so these are process-wide, as prom-client's process defaults are.

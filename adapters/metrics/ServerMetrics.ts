@@ -7,7 +7,7 @@
  */
 import { collectDefaultMetrics, Registry } from "prom-client"
 import type { Backlog } from "../../src/ports/WebhookBacklog.js"
-import * as ServiceMetrics from "../../src/services/ServiceMetrics.js"
+import * as ServiceMetrics from "../../src/services/operations/ServiceMetrics.js"
 import type { PoolUseShape } from "./PoolUse.js"
 import { promMetric, type PromMetric, type PromValues } from "./Cells.js"
 import { declare, effectMetrics } from "./EffectExport.js"

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
 import { config } from "./WebhookHttp.js"
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
-import { ApiKeys, TOUCH_INTERVAL_MS } from "../../src/services/ApiKeys.js"
+import { ApiKeys, TOUCH_INTERVAL_MS } from "../../src/services/auth/ApiKeys.js"
 
 describe("ApiKeys.authenticate", () => {
   it.effect("records lastUsedAt at most once per interval, so reads do not each become a write", () =>

@@ -5,7 +5,7 @@ import { rmSync } from "node:fs"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { Flags } from "../../src/services/Flags.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { bundleScript } from "../fixtures/bundle.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
 

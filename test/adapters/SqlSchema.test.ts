@@ -2,9 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Projects } from "../../src/services/Projects.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 import { freshSqlStorage } from "../fixtures/databases.js"
 
 /** What the SQL adapter really leaves in the tables, per dialect. */

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Logger } from "effect"
-import { Projects } from "../../src/services/Projects.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { request, startServer } from "../http/fixtures.js"
 

@@ -14,7 +14,7 @@ import { describe as describe, expect, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Fiber, Layer, Option } from "effect"
 import * as SqliteStorage from "../../adapters/sql-sqlite/SqliteStorage.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
 import { freshSqliteFile } from "../fixtures/databases.js"
 
 /** "committed", or the driver's own message (SqlError keeps it as its cause). */

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Exit } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { Projects } from "../../src/services/Projects.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 import { StorageHealth } from "../../src/ports/StorageHealth.js"
 import { freshSqliteFile } from "../fixtures/databases.js"
 

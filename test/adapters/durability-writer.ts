@@ -6,9 +6,9 @@
  */
 import { Effect, Layer } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Projects } from "../../src/services/Projects.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 
 const url = process.argv[2]
 if (url === undefined) throw new Error("usage: durability-writer.ts DATABASE_URL")

@@ -10,8 +10,8 @@ import { Ajv } from "ajv"
 import { Effect } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { projectFileJsonSchema } from "../../src/domain/ascode/ProjectFileSchema.js"
-import { FlagsAsCode } from "../../src/services/FlagsAsCode.js"
-import { Flags } from "../../src/services/Flags.js"
+import { FlagsAsCode } from "../../src/services/ascode/FlagsAsCode.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { richFile } from "./RichProject.js"
 
 const GOLDEN = new URL("../../docs/project-file.schema.json", import.meta.url)

@@ -4,7 +4,7 @@ import { envFrom, eventually, realPause } from "../fixtures/RealTime.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import type { AuditEntry } from "../../src/domain/audit/AuditEntry.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
-import * as AuditRetention from "../../src/services/AuditRetention.js"
+import * as AuditRetention from "../../src/services/audit/AuditRetention.js"
 
 /**
  * Audit retention as the server runs it: nothing by default (entries are kept forever); with

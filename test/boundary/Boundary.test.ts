@@ -34,7 +34,7 @@ describe("boundary rule", () => {
   })
 
   it("adapters/ may import platform, sql and the core", async () => {
-    const code = 'import { SqlClient } from "@effect/sql"\nimport { Flags } from "../../src/services/Flags.js"\nexport { SqlClient, Flags }\n'
+    const code = 'import { SqlClient } from "@effect/sql"\nimport { Flags } from "../../src/services/flags/Flags.js"\nexport { SqlClient, Flags }\n'
     expect(await lint("adapters/sql/Probe.ts", code)).toEqual([])
   })
 

@@ -6,7 +6,7 @@
  * "changed meanwhile").
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as Scheduler from "../../src/services/Scheduler.js"
+import * as Scheduler from "../../src/services/schedules/Scheduler.js"
 import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { startServer, type TestServer } from "../http/fixtures.js"

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Scheduler from "../../src/services/Scheduler.js"
+import * as Scheduler from "../../src/services/schedules/Scheduler.js"
 import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { Audit } from "../../src/services/Audit.js"
+import { Audit } from "../../src/services/audit/Audit.js"
 import { freshSqliteUrl, keyLines, runCli } from "./Process.js"
 
 const CLI_TIMEOUT = 120_000

@@ -10,10 +10,10 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { firstStart } from "../../adapters/cli/FirstStart.js"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Projects } from "../../src/services/Projects.js"
-import { Users } from "../../src/services/Users.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Projects } from "../../src/services/projects/Projects.js"
+import { Users } from "../../src/services/people/Users.js"
 import { freshStorage } from "../fixtures/databases.js"
 
 /** Runs `effect` with the emptiness check answered as it was before the other process wrote. */

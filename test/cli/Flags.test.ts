@@ -7,8 +7,8 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { Audit } from "../../src/services/Audit.js"
-import { Flags } from "../../src/services/Flags.js"
+import { Audit } from "../../src/services/audit/Audit.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { freshSqliteUrl, keyLines, runCli } from "./Process.js"
 
 const TIMEOUT = 120_000

@@ -13,8 +13,8 @@ import { Effect } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import { stringify } from "yaml"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { Audit } from "../../src/services/Audit.js"
-import { Flags } from "../../src/services/Flags.js"
+import { Audit } from "../../src/services/audit/Audit.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { freshSqliteUrl, runCli } from "./Process.js"
 
 const TIMEOUT = 120_000

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
-import { ApiKeys, hashSecret } from "../../src/services/ApiKeys.js"
+import { ApiKeys, hashSecret } from "../../src/services/auth/ApiKeys.js"
 import { type Contract, freshProjectId, givenProject, RawDump } from "./Backend.js"
 import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
 

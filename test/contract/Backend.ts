@@ -3,10 +3,10 @@ import { describe, layer, type Vitest } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
 import type { CreateFlagInput } from "../../src/domain/definitions/Flag.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Projects } from "../../src/services/Projects.js"
-import * as Webhooks from "../../src/services/Webhooks.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Projects } from "../../src/services/projects/Projects.js"
+import * as Webhooks from "../../src/services/webhooks/Webhooks.js"
 
 /**
  * Everything a storage backend provides to the contract suites: what the storage layer provides,

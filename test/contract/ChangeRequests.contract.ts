@@ -4,8 +4,8 @@ import { type Actor, CurrentActor } from "../../src/domain/audit/Actor.js"
 import type { StoredChangeRequest } from "../../src/domain/changes/ChangeRequest.js"
 import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
-import { ChangeRequests } from "../../src/services/ChangeRequests.js"
-import { Flags } from "../../src/services/Flags.js"
+import { ChangeRequests } from "../../src/services/changes/ChangeRequests.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { type Contract, givenFlag, givenProject } from "./Backend.js"
 
 /**

@@ -3,7 +3,7 @@ import { Effect, Either } from "effect"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { Transactor } from "../../src/ports/Transactor.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
-import { Flags } from "../../src/services/Flags.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import type { TargetingInput } from "../../src/domain/definitions/Targeting.js"
 import { type Contract, failureTag, givenFlag } from "./Backend.js"
 

@@ -1,10 +1,10 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Change, ChangeFeed, type ConfigChanged } from "../../src/ports/ChangeFeed.js"
-import { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Snapshots } from "../../src/services/Snapshots.js"
+import { EnvironmentCopy } from "../../src/services/projects/EnvironmentCopy.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Snapshots } from "../../src/services/evaluation/Snapshots.js"
 import { booleanFlag, type Contract, givenProject } from "./Backend.js"
 
 /** The `version` each environment's snapshot serves for flag `key`. */

@@ -2,8 +2,8 @@ import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { TargetingInput } from "../../src/domain/definitions/Targeting.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
-import { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
-import { Flags } from "../../src/services/Flags.js"
+import { EnvironmentCopy } from "../../src/services/projects/EnvironmentCopy.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { booleanFlag, type Contract, failureTag, givenProject, flagData } from "./Backend.js"
 
 const staging = (rules: TargetingInput["rules"]): TargetingInput => ({

@@ -1,8 +1,8 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { booleanFlag, type Contract, failureTag, freshProjectId, givenFlag, givenProject } from "./Backend.js"
 
 /** Flags: CRUD with configs, not-found, duplicates, validation, variation patch rules, versions. */

@@ -1,8 +1,8 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { Flags } from "../../src/services/Flags.js"
-import { Segments } from "../../src/services/Segments.js"
-import { Snapshots } from "../../src/services/Snapshots.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Segments } from "../../src/services/segments/Segments.js"
+import { Snapshots } from "../../src/services/evaluation/Snapshots.js"
 import { type Contract, givenProject } from "./Backend.js"
 
 /** JSON values that storage engines like to mangle: big integers, tiny decimals, unicode, nesting. */

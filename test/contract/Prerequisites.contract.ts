@@ -2,10 +2,10 @@ import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { InvalidRequest } from "../../src/domain/Errors.js"
 import type { Prerequisite, TargetingInput } from "../../src/domain/definitions/Targeting.js"
-import { EnvironmentCopy } from "../../src/services/EnvironmentCopy.js"
+import { EnvironmentCopy } from "../../src/services/projects/EnvironmentCopy.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Snapshots } from "../../src/services/Snapshots.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Snapshots } from "../../src/services/evaluation/Snapshots.js"
 import { booleanFlag, type Contract, failureTag, givenProject } from "./Backend.js"
 
 const requiring = (environment: string, prerequisites: ReadonlyArray<Prerequisite>): TargetingInput => ({

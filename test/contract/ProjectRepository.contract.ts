@@ -1,9 +1,9 @@
 import { assert, expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Projects } from "../../src/services/Projects.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 import { type Contract, freshProjectId, givenProject } from "./Backend.js"
 
 /** Projects and environments: CRUD, not-found, duplicates, revision counter, environment-after-flags. */

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { Flags } from "../../src/services/Flags.js"
-import { Segments } from "../../src/services/Segments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Segments } from "../../src/services/segments/Segments.js"
 import { type Contract, failureTag, freshProjectId, givenFlag, givenProject } from "./Backend.js"
 
 const beta = {

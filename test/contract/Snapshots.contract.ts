@@ -1,9 +1,9 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Segments } from "../../src/services/Segments.js"
-import { Snapshots } from "../../src/services/Snapshots.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Segments } from "../../src/services/segments/Segments.js"
+import { Snapshots } from "../../src/services/evaluation/Snapshots.js"
 import { booleanFlag, type Contract, freshProjectId, givenProject } from "./Backend.js"
 
 /** Config snapshots: the `GET /v1/config` shape and a revision that moves with every change. */

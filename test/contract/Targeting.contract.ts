@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import type { TargetingInput } from "../../src/domain/definitions/Targeting.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { ProjectRepository } from "../../src/ports/ProjectRepository.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Segments } from "../../src/services/Segments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Segments } from "../../src/services/segments/Segments.js"
 import { type Contract, givenFlag, flagData } from "./Backend.js"
 
 const enabledWith = (environment: string, rules: TargetingInput["rules"]): TargetingInput => ({

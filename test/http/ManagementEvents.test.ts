@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
-import { Members } from "../../src/services/Members.js"
-import { Sessions } from "../../src/services/Sessions.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
+import { Members } from "../../src/services/people/Members.js"
+import { Sessions } from "../../src/services/people/Sessions.js"
 import { makePerson, seedPeople, type People } from "./people.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
 import { openStream, type OpenStream, type SseEvent, sleep } from "./sse.js"

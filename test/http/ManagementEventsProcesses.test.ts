@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
 import { type ServerProcess, startServer as startProcess } from "../cli/Process.js"
 import { freshPostgresUrl, freshSqliteFile } from "../fixtures/databases.js"
 import { perTest } from "../fixtures/perTest.js"

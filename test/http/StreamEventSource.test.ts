@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { EventSource } from "eventsource"
 import { principalOf } from "../../src/domain/auth/Policy.js"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
-import { StreamTokens } from "../../src/services/StreamTokens.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
+import { StreamTokens } from "../../src/services/auth/StreamTokens.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
 
 const open: Array<{ close: () => unknown }> = []

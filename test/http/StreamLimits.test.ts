@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
 import { startServer, type TestServer } from "./fixtures.js"
 
 const ATTEMPTS = 10_000

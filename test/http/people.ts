@@ -6,8 +6,8 @@
 import { Effect } from "effect"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
 import type { Membership } from "../../src/domain/people/Role.js"
-import { Sessions } from "../../src/services/Sessions.js"
-import { Users } from "../../src/services/Users.js"
+import { Sessions } from "../../src/services/people/Sessions.js"
+import { Users } from "../../src/services/people/Users.js"
 import { type Reply, request } from "./fixtures.js"
 
 export const PASSWORD = "correct horse battery staple"

@@ -8,10 +8,10 @@ import { Context, Duration, Effect, Layer, TestClock } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import * as Insights from "../../src/services/Insights.js"
-import { Projects } from "../../src/services/Projects.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import * as Insights from "../../src/services/insights/Insights.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 
 const START = Date.parse("2026-11-23T14:00:00.000Z")
 const DAY = Duration.days(1)

@@ -2,9 +2,9 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
-import { Members } from "../../src/services/Members.js"
-import { Sessions } from "../../src/services/Sessions.js"
-import { Users } from "../../src/services/Users.js"
+import { Members } from "../../src/services/people/Members.js"
+import { Sessions } from "../../src/services/people/Sessions.js"
+import { Users } from "../../src/services/people/Users.js"
 import { fresh, givenProject, PASSWORD } from "./fixtures.js"
 
 layer(StorageLayer.memoryStorage)("Members", (it) => {

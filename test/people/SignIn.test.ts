@@ -3,9 +3,9 @@ import { Effect, TestClock } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { SIGN_IN_FAILURE_WINDOW_MS } from "../../src/domain/people/SignInLimit.js"
 import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
-import { Members } from "../../src/services/Members.js"
-import { SignIn } from "../../src/services/SignIn.js"
-import { Users } from "../../src/services/Users.js"
+import { Members } from "../../src/services/people/Members.js"
+import { SignIn } from "../../src/services/people/SignIn.js"
+import { Users } from "../../src/services/people/Users.js"
 import { fresh, givenProject, PASSWORD } from "./fixtures.js"
 
 const INVALID = { _tag: "Unauthenticated", message: "Invalid email or password" }

@@ -4,8 +4,8 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Audit } from "../../src/services/Audit.js"
-import { SignIn } from "../../src/services/SignIn.js"
+import { Audit } from "../../src/services/audit/Audit.js"
+import { SignIn } from "../../src/services/people/SignIn.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { fresh, givenProject } from "./fixtures.js"
 

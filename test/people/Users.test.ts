@@ -5,9 +5,9 @@ import { CurrentActor } from "../../src/domain/audit/Actor.js"
 import { SETUP_TOKEN_LIFETIME_MS } from "../../src/domain/people/SetupLink.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
 import { UserRepository } from "../../src/ports/UserRepository.js"
-import { Sessions } from "../../src/services/Sessions.js"
-import { SignIn } from "../../src/services/SignIn.js"
-import { Users } from "../../src/services/Users.js"
+import { Sessions } from "../../src/services/people/Sessions.js"
+import { SignIn } from "../../src/services/people/SignIn.js"
+import { Users } from "../../src/services/people/Users.js"
 import { fresh, givenProject, PASSWORD } from "./fixtures.js"
 
 const asUser =

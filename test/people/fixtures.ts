@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Projects } from "../../src/services/Projects.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 
 /** Tests share one memory database per file: fresh names keep them apart. */
 export const fresh = (): string => Math.random().toString(36).slice(2, 12)

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { UserRepository } from "../../src/ports/UserRepository.js"
-import * as Scheduler from "../../src/services/Scheduler.js"
+import * as Scheduler from "../../src/services/schedules/Scheduler.js"
 import { freshStorage } from "../fixtures/databases.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
 import { asPerson, makePerson, type Person } from "../http/people.js"

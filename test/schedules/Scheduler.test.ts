@@ -3,12 +3,12 @@ import { Effect, Layer, TestClock } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Actor, CurrentActor } from "../../src/domain/audit/Actor.js"
 import { formatTimestamp } from "../../src/domain/definitions/Ids.js"
-import { Audit } from "../../src/services/Audit.js"
-import { Environments } from "../../src/services/Environments.js"
-import { Flags } from "../../src/services/Flags.js"
-import { Projects } from "../../src/services/Projects.js"
-import * as Scheduler from "../../src/services/Scheduler.js"
-import { Schedules } from "../../src/services/Schedules.js"
+import { Audit } from "../../src/services/audit/Audit.js"
+import { Environments } from "../../src/services/projects/Environments.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Projects } from "../../src/services/projects/Projects.js"
+import * as Scheduler from "../../src/services/schedules/Scheduler.js"
+import { Schedules } from "../../src/services/schedules/Schedules.js"
 
 /**
  * The scheduler loop on Effect's TestClock (memory storage): it applies a schedule within its poll

@@ -6,8 +6,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Logger } from "effect"
 import * as ExposureWarning from "../../adapters/webhook-http/ExposureWarning.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
-import { ApiKeys } from "../../src/services/ApiKeys.js"
-import { Projects } from "../../src/services/Projects.js"
+import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
+import { Projects } from "../../src/services/projects/Projects.js"
 
 const warningsAtStart = (env: Record<string, string>, projectKey: boolean) =>
   Effect.gen(function* () {

@@ -1,7 +1,7 @@
 /**
  * `flagport import flagd FILE --environment ENV [--project ID] [--skip-unsupported] [--dry-run]`:
  * brings a flagd flag definition file (JSON, or YAML as flagd also reads) into a project through
- * the FlagdImport use case (src/services/FlagdImport.ts): one transaction, each write validated,
+ * the FlagdImport use case (src/services/flagd/FlagdImport.ts): one transaction, each write validated,
  * versioned and audited as `cli`. It prints one line per flag (imported, or refused and why); a
  * refused flag makes the command write nothing and exit 1, unless `--skip-unsupported` imports
  * the rest.
@@ -13,7 +13,7 @@ import * as Options from "@effect/cli/Options"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { parse as parseYaml } from "yaml"
-import { FlagdImport, type ImportReport } from "../../../src/services/FlagdImport.js"
+import { FlagdImport, type ImportReport } from "../../../src/services/flagd/FlagdImport.js"
 import * as Shared from "../Options.js"
 import { note, printJson, printTable } from "../Output.js"
 import * as Storage from "../Storage.js"

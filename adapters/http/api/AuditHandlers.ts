@@ -6,7 +6,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import { auditEntrySeen } from "../../../src/domain/auth/EnvironmentView.js"
-import { Audit } from "../../../src/services/Audit.js"
+import { Audit } from "../../../src/services/audit/Audit.js"
 import { FlagportApi } from "./Api.js"
 import { mapped, mayRead, seenEnvironment } from "./Calling.js"
 

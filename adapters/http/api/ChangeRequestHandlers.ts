@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import { ChangeRequests } from "../../../src/services/ChangeRequests.js"
+import { ChangeRequests } from "../../../src/services/changes/ChangeRequests.js"
 import { FlagportApi } from "./Api.js"
 import { recordSeen } from "../../../src/domain/auth/EnvironmentView.js"
 import { mapped, mayRead, mayWrite, seenEnvironment } from "./Calling.js"

@@ -4,7 +4,7 @@
  * cause goes to the log only.
  */
 import * as Effect from "effect/Effect"
-import { Health } from "../../../src/services/Health.js"
+import { Health } from "../../../src/services/operations/Health.js"
 import * as Errors from "../shared/Errors.js"
 
 export const check = Effect.flatMap(Health, (health) => health.check).pipe(

@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import { Webhooks } from "../../../src/services/Webhooks.js"
+import { Webhooks } from "../../../src/services/webhooks/Webhooks.js"
 import { FlagportApi } from "./Api.js"
 import { mapped, mayReadAll } from "./Calling.js"
 

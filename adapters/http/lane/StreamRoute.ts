@@ -5,7 +5,7 @@
  * - `Authorization: Bearer <key>` with the query of `GET /v1/config` (`environment`, `projectId`
  *   for a global server key; a bound key supplies its environment), checked by the same
  *   `Authentication` and `Policy`;
- * - `?token=<stream token>` (src/services/StreamTokens.ts), for clients that cannot send headers
+ * - `?token=<stream token>` (src/services/auth/StreamTokens.ts), for clients that cannot send headers
  *   (a browser's `EventSource`): the token names the project and environment, and the key it was
  *   issued for must still be live (looked up by id through a key cache of its own, which the
  *   change feed empties on a revocation like the other). The key's rules apply as with a header.

@@ -15,7 +15,7 @@
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { EvaluationScope } from "../../../src/domain/auth/Policy.js"
 import { DEFAULT_TTL_SECONDS } from "../../../src/domain/auth/StreamToken.js"
-import type { IssuedStreamToken } from "../../../src/services/StreamTokens.js"
+import type { IssuedStreamToken } from "../../../src/services/auth/StreamTokens.js"
 import type { LaneRequest } from "../shared/EvaluationLaneService.js"
 import { originOf } from "../shared/RequestOrigin.js"
 import { andThen, type MaybeAsync } from "../shared/MaybeAsync.js"

@@ -10,7 +10,7 @@
  * live, so revoking the key invalidates its tokens.
  *
  * This file is the format only (pure); signing and verification with the secret live in
- * src/services/StreamTokens.ts.
+ * src/services/auth/StreamTokens.ts.
  */
 import { Unauthenticated } from "../Errors.js"
 import * as Base64 from "../Base64.js"

@@ -5,7 +5,7 @@
  * rules of its `targeting`, the default variation), or the reason it cannot be imported.
  *
  * Pure: the CLI reads the file and writes what this returns through the usual use cases
- * (services/FlagdImport.ts). Shared `$evaluators` are substituted where a flag's targeting
+ * (services/flagd/FlagdImport.ts). Shared `$evaluators` are substituted where a flag's targeting
  * names them with `{"$ref": NAME}`, as flagd does.
  */
 import * as Either from "effect/Either"

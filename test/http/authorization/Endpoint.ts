@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
-import { ChangeRequests } from "../../../src/services/ChangeRequests.js"
+import { ChangeRequests } from "../../../src/services/changes/ChangeRequests.js"
 import { request, type TestServer } from "../fixtures.js"
 
 export type PersonCredential = "viewer" | "editor" | "projectAdmin" | "globalAdmin" | "noSession" | "disabled" | "otherAdmin"

@@ -1,0 +1,191 @@
+/**
+ * Flags as code (docs/guide/flags-as-code.md): a project as one declarative file, exported, planned and
+ * applied. The file is checked whole before anything is written (every problem with its path in
+ * the file); the plan (domain/ascode/Plan.ts) says what must change; the apply writes it in ONE
+ * transaction through the API's own use cases (FlagsAsCodeSteps.ts), one audit entry per change
+ * with the caller as actor.
+ *
+ * Concurrency: the apply takes the project's write lock first (the revision bump of
+ * `Writes.serving`, a row lock on PostgreSQL), reads the project again and plans again; unless
+ * that plan is the plan it was given (same changes, based on the same flag versions and segment
+ * times), it refuses (409) and writes nothing. So what the plan read is what is written over.
+ *
+ * Protected environments: targeting a person may not write directly (Protection.ts) is proposed
+ * as a change request of its environment instead, and the plan says so (`changeRequest`).
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type { ApplyResult, OpenedChangeRequest } from "../../domain/ascode/ApplyResult.js"
+import { type OpenFeatureManifest, openFeatureManifest } from "../../domain/ascode/OpenFeatureManifest.js"
+import { desiredEnvironment, environmentsNamed, type FilePlan, type Plan, plan as planOf, samePlan } from "../../domain/ascode/Plan.js"
+import { summary } from "../../domain/ascode/PlanText.js"
+import type { ProjectFile } from "../../domain/ascode/ProjectFile.js"
+import { type ProjectState, toFile } from "../../domain/ascode/ProjectState.js"
+import { validateFile } from "../../domain/ascode/ValidateFile.js"
+import { CurrentActor } from "../../domain/audit/Actor.js"
+import { isPersonsHand } from "../../domain/changes/Protection.js"
+import {
+  type ChangeRequestRequired,
+  type Forbidden,
+  InvalidRequest,
+  type PreconditionFailed,
+  ResourceConflict,
+  type ResourceNotFound
+} from "../../domain/Errors.js"
+import { environmentNotFound, projectNotFound } from "../../domain/NotFound.js"
+import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
+import { FlagRepository } from "../../ports/FlagRepository.js"
+import { ProjectRepository } from "../../ports/ProjectRepository.js"
+import { SegmentRepository } from "../../ports/SegmentRepository.js"
+import type { StorageError } from "../../ports/StorageError.js"
+import { Transactor } from "../../ports/Transactor.js"
+import { steps } from "./FlagsAsCodeSteps.js"
+import * as Writes from "../shared/Writes.js"
+
+export interface ApplyOptions {
+  /** Delete the flags and segments the file leaves out (never environments). */
+  readonly prune?: boolean
+  /** Plan only: write nothing. */
+  readonly dryRun?: boolean
+  /** The plan shown to the caller: the apply refuses (409) unless planning again in its transaction gives the same. */
+  readonly basedOn?: Plan
+}
+
+export type ApplyError =
+  | InvalidRequest
+  | ResourceNotFound
+  | ResourceConflict
+  | PreconditionFailed
+  | ChangeRequestRequired
+  | Forbidden
+  | StorageError
+
+export interface FlagsAsCodeShape {
+  /** The project as a file (ProjectState.ts gives its order); 404 for an unknown project. */
+  readonly exportFile: (projectId: string) => Effect.Effect<ProjectFile, ResourceNotFound | StorageError>
+  /**
+   * The OpenFeature CLI's manifest of the project's flags, default values from `environment`
+   * (default: the project's first environment); 404 for an unknown project or environment.
+   */
+  readonly manifest: (projectId: string, environment?: string) => Effect.Effect<OpenFeatureManifest, ResourceNotFound | StorageError>
+  /**
+   * What applying `input` (the file's parsed value, not yet checked) would change, writing nothing:
+   * 400 with every problem of the file (paths in the file). The project need not exist (its
+   * creation is then the first change). With the environments the file names, each once.
+   */
+  readonly plan: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<FilePlan, InvalidRequest | StorageError>
+  /** Plans, then (unless `dryRun` or nothing changes) applies the plan in one transaction. */
+  readonly apply: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<ApplyResult, ApplyError>
+}
+
+export class FlagsAsCode extends Context.Tag("@flagport/services/FlagsAsCode")<FlagsAsCode, FlagsAsCodeShape>() {}
+
+const conflictMessage = (projectId: string) =>
+  `Project '${projectId}' changed since the plan was made; nothing was applied: plan again`
+
+export const make = Effect.gen(function* () {
+  const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
+  const segments = yield* SegmentRepository
+  const flags = yield* FlagRepository
+  const tx = yield* Transactor
+  const writes = yield* Writes.writer
+  const write = yield* steps
+
+  const read = (projectId: string): Effect.Effect<ProjectState, StorageError> =>
+    Effect.gen(function* () {
+      const project = Option.getOrNull(yield* projects.get(projectId))
+      if (project === null) return { project, environments: [], segments: [], flags: [] }
+      const [envs, segs, all] = yield* Effect.all([environments.list(projectId), segments.list(projectId), flags.list(projectId)])
+      return { project, environments: envs, segments: segs, flags: all }
+    })
+
+  const exportFile = Effect.fn("FlagsAsCode.exportFile")(function* (projectId: string) {
+    const state = yield* read(projectId)
+    if (state.project === null) return yield* projectNotFound(projectId)
+    return toFile({ ...state, project: state.project })
+  })
+
+  const manifest = Effect.fn("FlagsAsCode.manifest")(function* (projectId: string, environment?: string) {
+    const state = yield* read(projectId)
+    if (state.project === null) return yield* projectNotFound(projectId)
+    const chosen = environment ?? state.environments[0]?.key
+    if (chosen === undefined || !state.environments.some((e) => e.key === chosen)) {
+      return yield* environmentNotFound(projectId, chosen ?? "(none: the project has no environment)")
+    }
+    return openFeatureManifest(state.flags, chosen)
+  })
+
+  /** The plan against `state`, targeting a person may not write in a protected environment marked as proposed. */
+  const planAgainst = (projectId: string, state: ProjectState, file: ProjectFile, prune: boolean) =>
+    Effect.map(CurrentActor, (actor): Plan => {
+      const planned = planOf(projectId, state, file, { prune })
+      if (!isPersonsHand(actor)) return planned
+      const protectedAfter = new Map(state.environments.map((e) => [e.key, e.protected]))
+      for (const e of file.environments ?? []) protectedAfter.set(e.key, desiredEnvironment(e).protected ?? false)
+      return {
+        ...planned,
+        changes: planned.changes.map((c) => (c.resource === "targeting" && protectedAfter.get(c.environment!) === true ? { ...c, changeRequest: true } : c))
+      }
+    })
+
+  const checked = (projectId: string, input: unknown, prune: boolean) =>
+    Effect.gen(function* () {
+      const state = yield* read(projectId)
+      const file = validateFile(input, state, { prune })
+      if (Either.isLeft(file)) return yield* new InvalidRequest({ message: "Invalid project file", details: [...file.left] })
+      return { state, file: file.right, plan: yield* planAgainst(projectId, state, file.right, prune) }
+    })
+
+  const plan = Effect.fn("FlagsAsCode.plan")(function* (projectId: string, input: unknown, options?: ApplyOptions) {
+    const { file, plan: planned } = yield* checked(projectId, input, options?.prune ?? false)
+    return { ...planned, environmentsNamed: environmentsNamed(file) }
+  })
+
+  /** In the transaction, under the project's lock: plans again, refuses unless it is `expected`, then writes it. */
+  const applyPlan = (projectId: string, file: ProjectFile, expected: Plan, prune: boolean) =>
+    Effect.gen(function* () {
+      const creates = expected.changes.filter((c) => c.resource === "project")
+      for (const change of creates) yield* write.run(projectId, change).pipe(Effect.catchTag("ResourceConflict", () => new ResourceConflict({ message: conflictMessage(projectId) })))
+      return yield* writes.serving(projectId, () =>
+        Effect.gen(function* () {
+          const now = yield* planAgainst(projectId, yield* read(projectId), file, prune)
+          const pending = expected.changes.filter((c) => c.resource !== "project")
+          if (!samePlan({ ...now }, { ...expected, changes: pending })) return yield* new ResourceConflict({ message: conflictMessage(projectId) })
+          const finish: Array<Effect.Effect<void, ApplyError>> = []
+          for (const change of pending.filter((c) => c.changeRequest !== true)) {
+            finish.push(yield* write.run(projectId, change))
+          }
+          for (const step of finish) yield* step
+          const opened: ReadonlyArray<OpenedChangeRequest> = yield* write.propose(projectId, pending.filter((c) => c.changeRequest === true))
+          return { value: opened }
+        })
+      )
+    })
+
+  const apply = Effect.fn("FlagsAsCode.apply")(function* (projectId: string, input: unknown, options?: ApplyOptions) {
+    const prune = options?.prune ?? false
+    const { file, plan: planned } = yield* checked(projectId, input, prune)
+    const shown = options?.basedOn ?? planned
+    const result = (applied: boolean, changeRequests: ReadonlyArray<OpenedChangeRequest>): ApplyResult => ({
+      projectId,
+      dryRun: options?.dryRun ?? false,
+      applied,
+      summary: summary(shown),
+      changes: shown.changes,
+      changeRequests
+    })
+    if (options?.dryRun === true) return result(false, [])
+    if (options?.basedOn !== undefined && !samePlan(options.basedOn, planned)) return yield* new ResourceConflict({ message: conflictMessage(projectId) })
+    if (shown.changes.length === 0) return result(false, [])
+    const opened = yield* tx.withTransaction(applyPlan(projectId, file, shown, prune))
+    return result(true, opened)
+  })
+
+  return FlagsAsCode.of({ exportFile, manifest, plan, apply })
+})
+
+export const layer = Layer.effect(FlagsAsCode, make)

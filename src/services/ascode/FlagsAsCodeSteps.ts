@@ -1,0 +1,131 @@
+/**
+ * How each planned change of an apply is written: through the very use case of its API call
+ * (Flags, Segments, Environments, Projects, ChangeRequests), so each is validated, audited,
+ * announced and sent to webhooks exactly as that call would be. FlagsAsCode.ts runs them in one
+ * transaction (each use case's own write nests in it as a savepoint).
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type { Variation } from "../../domain/definitions/Flag.js"
+import type { FileEnvironment, FileFlag, FileSegment, FileTargeting } from "../../domain/ascode/ProjectFile.js"
+import type { PlannedChange } from "../../domain/ascode/Plan.js"
+import type { OpenedChangeRequest } from "../../domain/ascode/ApplyResult.js"
+import { MAX_CHANGES } from "../../domain/changes/ChangeRequest.js"
+import * as Validation from "../../domain/definitions/Validation.js"
+import { FlagRepository } from "../../ports/FlagRepository.js"
+import { ChangeRequests } from "../changes/ChangeRequests.js"
+import { Environments } from "../projects/Environments.js"
+import { Flags } from "../flags/Flags.js"
+import { Projects } from "../projects/Projects.js"
+import { Segments } from "../segments/Segments.js"
+
+type Definition = Omit<FileFlag, "environments">
+
+const targetingBody = (t: FileTargeting) => ({
+  enabled: t.enabled,
+  defaultVariationKey: t.defaultVariationKey,
+  offVariationKey: t.offVariationKey,
+  prerequisites: t.prerequisites ?? [],
+  rules: t.rules ?? []
+})
+
+export const steps = Effect.gen(function* () {
+  const projects = yield* Projects
+  const environments = yield* Environments
+  const segments = yield* Segments
+  const flags = yield* Flags
+  const flagRepo = yield* FlagRepository
+  const changeRequests = yield* ChangeRequests
+
+  /**
+   * A flag's new variations. When a variation it drops is still named by a configuration (one the
+   * file changes next) or another flag's prerequisite, the flag first gets the new variations
+   * plus those, and the rest are dropped once the targeting is written (`finish`).
+   */
+  const updateDefinition = (projectId: string, after: Definition) =>
+    Effect.gen(function* () {
+      const stored = Option.getOrUndefined(yield* flagRepo.get(projectId, after.key))
+      const kept = new Set(after.variations.map((v) => v.key))
+      const inUse = new Set([
+        ...Validation.variationKeysInUse(stored?.configs ?? []),
+        ...(yield* flagRepo.list(projectId)).flatMap((f) => f.configs.flatMap((c) => (c.prerequisites ?? []).filter((p) => p.flagKey === after.key).map((p) => p.variationKey)))
+      ])
+      const lingering: ReadonlyArray<Variation> = (stored?.variations ?? []).filter((v) => !kept.has(v.key) && inUse.has(v.key))
+      const patch = { name: after.name ?? after.key, description: after.description ?? null }
+      yield* flags.patch(projectId, after.key, { ...patch, variations: [...after.variations, ...lingering] })
+      return lingering.length === 0 ? Effect.void : Effect.asVoid(flags.patch(projectId, after.key, { variations: after.variations }))
+    })
+
+  /** Writes one change; answers what must run after every targeting change (dropping lingering variations), if anything. */
+  const run = (projectId: string, change: PlannedChange) =>
+    Effect.gen(function* () {
+      switch (change.resource) {
+        case "project": {
+          const after = change.after as { readonly id: string; readonly name: string }
+          yield* projects.create({ id: after.id, name: after.name })
+          return Effect.void
+        }
+        case "environment": {
+          const after = change.after as Required<FileEnvironment>
+          const settings = { clientConfig: after.clientConfig, protected: after.protected, requiredApprovals: after.requiredApprovals }
+          if (change.action === "create") {
+            const created = yield* environments.create(projectId, { key: after.key, name: after.name })
+            const defaults = created.clientConfig === settings.clientConfig && created.protected === settings.protected &&
+              created.requiredApprovals === settings.requiredApprovals
+            if (!defaults) yield* environments.update(projectId, after.key, settings)
+          } else {
+            yield* environments.update(projectId, after.key, { name: after.name, ...settings })
+          }
+          return Effect.void
+        }
+        case "segment": {
+          if (change.action === "delete") yield* segments.remove(projectId, change.key)
+          else {
+            const after = change.after as FileSegment
+            if (change.action === "create") yield* segments.create(projectId, after)
+            else yield* segments.patch(projectId, change.key, { name: after.name, description: after.description ?? null, conditions: after.conditions })
+          }
+          return Effect.void
+        }
+        case "flag": {
+          if (change.action === "delete") {
+            yield* flags.remove(projectId, change.key)
+            return Effect.void
+          }
+          const after = change.after as Definition
+          if (change.action === "create") {
+            yield* flags.create(projectId, { key: after.key, name: after.name ?? after.key, description: after.description ?? null, type: after.type, variations: after.variations })
+            return Effect.void
+          }
+          return yield* updateDefinition(projectId, after)
+        }
+        case "targeting": {
+          const after = change.after as FileTargeting
+          yield* flags.replaceTargeting(projectId, change.key, { environment: after.key, ...targetingBody(after) })
+          return Effect.void
+        }
+      }
+    })
+
+  /** The targeting changes a person may not write directly, proposed as change requests (one per environment, 50 flags each). */
+  const propose = (projectId: string, proposed: ReadonlyArray<PlannedChange>) =>
+    Effect.gen(function* () {
+      const byEnvironment = new Map<string, Array<PlannedChange>>()
+      for (const change of proposed) byEnvironment.set(change.environment!, [...(byEnvironment.get(change.environment!) ?? []), change])
+      const opened: Array<OpenedChangeRequest> = []
+      for (const [environment, changes] of byEnvironment) {
+        for (let start = 0; start < changes.length; start += MAX_CHANGES) {
+          const chunk = changes.slice(start, start + MAX_CHANGES)
+          const request = yield* changeRequests.open(projectId, {
+            title: `Apply of the project file: ${chunk.length} flag${chunk.length === 1 ? "" : "s"} in ${environment}`,
+            environment,
+            changes: chunk.map((c) => ({ flagKey: c.key, targeting: targetingBody(c.after as FileTargeting) }))
+          })
+          opened.push({ id: request.id, environment, flagKeys: chunk.map((c) => c.key) })
+        }
+      }
+      return opened
+    })
+
+  return { run, propose }
+})

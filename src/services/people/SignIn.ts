@@ -1,0 +1,175 @@
+/**
+ * Signing in (docs/guide/people.md): with a password, limited per email, or with single sign-on, whose
+ * first sign-in makes the account. A session is then started with `Sessions.start`.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { type Actor, CurrentActor } from "../../domain/audit/Actor.js"
+import { formatTimestamp } from "../../domain/definitions/Ids.js"
+import { Forbidden, RateLimited, Unauthenticated } from "../../domain/Errors.js"
+import type { Role } from "../../domain/people/Role.js"
+import { SIGN_IN_REFUSALS } from "../../domain/people/SignInRefusal.js"
+import { failureWindowStart, SIGN_IN_FAILURE_LIMIT, signInRetryAfterSeconds } from "../../domain/people/SignInLimit.js"
+import { domainAllowed } from "../../domain/people/SsoDomain.js"
+import { normalizeEmail, PASSWORD_MAX_LENGTH, type User, type UserWithMemberships } from "../../domain/people/User.js"
+import { emailProblems } from "../../domain/people/ValidatePerson.js"
+import { IdGenerator } from "../../ports/IdGenerator.js"
+import { PasswordHasher } from "../../ports/PasswordHasher.js"
+import { ProjectRepository } from "../../ports/ProjectRepository.js"
+import { SignInFailureRepository } from "../../ports/SignInFailureRepository.js"
+import * as ServiceMetrics from "../operations/ServiceMetrics.js"
+import type { StorageError } from "../../ports/StorageError.js"
+import { UserRepository } from "../../ports/UserRepository.js"
+import { newUserAudit } from "./PeopleSupport.js"
+import * as Writes from "../shared/Writes.js"
+
+export const INVALID_CREDENTIALS = "Invalid email or password"
+
+/** What the identity provider says about the person (from the verified ID token / userinfo). */
+export interface SsoClaims {
+  readonly email: string
+  readonly emailVerified: boolean
+  readonly name?: string | undefined
+}
+
+export interface SsoPolicy {
+  /** FLAGPORT_OIDC_ALLOWED_DOMAINS, parsed (SsoDomain.parseAllowedDomains); empty allows every domain. */
+  readonly allowedDomains: ReadonlyArray<string>
+  /** FLAGPORT_OIDC_DEFAULT_ROLE: the role a new person gets in every project, or `none`. */
+  readonly defaultRole: Role | "none"
+}
+
+export interface SignInShape {
+  /**
+   * The person with this email and password, with their memberships. 401 "Invalid email or
+   * password" alike for a wrong password, an unknown email, a user without a password and a
+   * disabled user, each after one Argon2id verification (the same time). 429 `RateLimited` after
+   * 10 failures for the email within 15 minutes, until the window has passed, even with the right
+   * password. The attempt is counted before the verification, atomically in the database, so
+   * simultaneous attempts (from any number of processes) get at most 10 verifications a window.
+   * A success forgets the email's failures.
+   */
+  readonly withPassword: (
+    email: string,
+    password: string
+  ) => Effect.Effect<UserWithMemberships, Unauthenticated | RateLimited | StorageError>
+  /**
+   * The person a single sign-on vouches for: the user with that email, or a new one (`sso: true`,
+   * `policy.defaultRole` in every project, none for `none`). 403 `Forbidden` with a message for the
+   * sign-in page when the email is not verified, its domain is not allowed, or the user is disabled.
+   */
+  readonly withSso: (claims: SsoClaims, policy: SsoPolicy) => Effect.Effect<User, Forbidden | StorageError>
+}
+
+export class SignIn extends Context.Tag("@flagport/services/SignIn")<SignIn, SignInShape>() {}
+
+export const make = Effect.gen(function* () {
+  const users = yield* UserRepository
+  const failures = yield* SignInFailureRepository
+  const hasher = yield* PasswordHasher
+  const projects = yield* ProjectRepository
+  const ids = yield* IdGenerator
+  const writes = yield* Writes.writer
+
+  const withPassword = Effect.fn("SignIn.withPassword")(function* (email: string, password: string) {
+    const normalized = normalizeEmail(email)
+    const millis = yield* Clock.currentTimeMillis
+    const windowStart = formatTimestamp(failureWindowStart(millis))
+    // The attempt is counted before its password is verified, atomically per email in the
+    // database: of any number of simultaneous attempts, at most the limit get a verification.
+    const admission = yield* failures.admit(normalized, formatTimestamp(millis), windowStart, SIGN_IN_FAILURE_LIMIT)
+    if (admission._tag === "Refused") {
+      const retryAfterSeconds = signInRetryAfterSeconds(admission.failures.map(Date.parse), millis) ?? 1
+      yield* Metric.increment(ServiceMetrics.signInFailures.tooManyAttempts)
+      return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
+    }
+    const user = yield* users.findByEmail(normalized)
+    const stored = Option.isSome(user) ? yield* users.getPasswordHash(user.value.id) : Option.none<string>()
+    // Always one verification, against the dummy hash when there is nothing to verify against, so
+    // the answer takes as long for an unknown email as for a known one. An over-long password
+    // (which no stored hash can match) is not hashed in full: its length is bounded here.
+    const matches = yield* hasher.verify(
+      Option.getOrElse(stored, () => hasher.dummyHash),
+      password.length > PASSWORD_MAX_LENGTH ? "" : password
+    )
+    if (!matches || Option.isNone(user) || Option.isNone(stored) || user.value.disabledAt !== null || password.length > PASSWORD_MAX_LENGTH) {
+      // The attempt's row stays: it is this failure.
+      yield* Metric.increment(ServiceMetrics.signInFailures.invalidCredentials)
+      return yield* new Unauthenticated({ message: INVALID_CREDENTIALS })
+    }
+    yield* failures.clear(normalized) // this attempt's row with the others
+    const memberships = yield* users.membershipsOf(user.value.id)
+    return { user: user.value, memberships }
+  })
+
+  /** The first sign-in of a person: their account, with the default role in every project. */
+  const createSsoUser = (claims: SsoClaims, policy: SsoPolicy) =>
+    Effect.gen(function* () {
+      const id = yield* ids.next
+      const projectIds = policy.defaultRole === "none" ? [] : (yield* projects.list()).map((p) => p.id)
+      const email = claims.email.trim()
+      // The audit log credits the person themselves (no one else acted), not the default (the CLI).
+      const actor: Actor = { type: "user", userId: id, email }
+      return yield* writes.record(null, ({ now }) =>
+        Effect.gen(function* () {
+          const user: User = {
+            id,
+            email,
+            name: (claims.name ?? "").trim().slice(0, 120),
+            admin: false,
+            createdAt: now,
+            lastSignInAt: null,
+            disabledAt: null,
+            sso: true
+          }
+          yield* users.insert(user)
+          const memberships = []
+          if (policy.defaultRole !== "none") {
+            for (const projectId of projectIds) {
+              const added = yield* users.putMembership(id, projectId, policy.defaultRole).pipe(
+                Effect.as(true),
+                Effect.catchTag("NotFound", () => Effect.succeed(false)) // a project deleted meanwhile
+              )
+              if (added) memberships.push({ projectId, role: policy.defaultRole })
+            }
+          }
+          return {
+            value: user,
+            audit: newUserAudit(user, memberships)
+          }
+        })
+      ).pipe(Effect.provideService(CurrentActor, actor))
+    })
+
+  const withSso = Effect.fn("SignIn.withSso")(function* (claims: SsoClaims, policy: SsoPolicy) {
+    if (!claims.emailVerified) {
+      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.emailNotVerified })
+    }
+    if (emailProblems(claims.email.trim()).length > 0) {
+      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.emailUnusable })
+    }
+    if (!domainAllowed(claims.email, policy.allowedDomains)) {
+      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.domainNotAllowed })
+    }
+    const normalized = normalizeEmail(claims.email)
+    const existing = yield* users.findByEmail(normalized)
+    const user = Option.isSome(existing)
+      ? existing.value
+      : yield* createSsoUser(claims, policy).pipe(
+          // Two first sign-ins at the same moment: the other made the account; use it.
+          Effect.catchTag("DuplicateKey", () =>
+            Effect.flatMap(users.findByEmail(normalized), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.die("user vanished")))
+          )
+        )
+    if (user.disabledAt !== null) return yield* new Forbidden({ message: SIGN_IN_REFUSALS.accountDisabled })
+    return user
+  })
+
+  return SignIn.of({ withPassword, withSso })
+})
+
+export const layer = Layer.effect(SignIn, make)

@@ -1,0 +1,243 @@
+/**
+ * People (docs/guide/people.md, "Users"): invitations with one-time setup links, accounts made with a
+ * password (the CLI's `--password-stdin`), changes by global admins, password resets, and the
+ * setup that turns a link into a password.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { CurrentActor } from "../../domain/audit/Actor.js"
+import { formatTimestamp } from "../../domain/definitions/Ids.js"
+import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { userNotFound } from "../../domain/NotFound.js"
+import type { Membership } from "../../domain/people/Role.js"
+import { SETUP_TOKEN_LIFETIME_MS } from "../../domain/people/SetupLink.js"
+import type { User } from "../../domain/people/User.js"
+import { emailProblems, membershipListProblems, nameProblems, passwordProblems } from "../../domain/people/ValidatePerson.js"
+import { Crypto } from "../../ports/Crypto.js"
+import { IdGenerator } from "../../ports/IdGenerator.js"
+import { PasswordHasher } from "../../ports/PasswordHasher.js"
+import { ProjectRepository } from "../../ports/ProjectRepository.js"
+import { SessionRepository } from "../../ports/SessionRepository.js"
+import { SetupTokenRepository } from "../../ports/SetupTokenRepository.js"
+import type { StorageError } from "../../ports/StorageError.js"
+import { Transactor } from "../../ports/Transactor.js"
+import { UserRepository } from "../../ports/UserRepository.js"
+import { currentTimestamp } from "../shared/Now.js"
+import * as AuthorSchedules from "../schedules/AuthorSchedules.js"
+import { hashToken, newToken, newUserAudit, userAudit } from "./PeopleSupport.js"
+import { requireProject } from "../shared/RequireProject.js"
+import * as Writes from "../shared/Writes.js"
+
+export interface InviteInput {
+  readonly email: string
+  readonly name?: string | undefined
+  /** A global administrator (default false). */
+  readonly admin?: boolean | undefined
+  /** Memberships to start with (each project must exist, once each). */
+  readonly projects?: ReadonlyArray<Membership> | undefined
+}
+
+export interface CreateUserInput extends InviteInput {
+  readonly password: string
+}
+
+export interface UserPatch {
+  readonly name?: string | undefined
+  readonly admin?: boolean | undefined
+  readonly disabled?: boolean | undefined
+}
+
+export const SETUP_LINK_INVALID = "Setup link is invalid or has expired"
+
+export interface UsersShape {
+  /** Every user, disabled ones included, in creation order. */
+  readonly list: () => Effect.Effect<ReadonlyArray<User>, StorageError>
+  /** One user; 404 for an unknown id. */
+  readonly get: (id: string) => Effect.Effect<User, ResourceNotFound | StorageError>
+  /**
+   * Invites a person: the user (no password yet) with their memberships, and a one-time setup
+   * token (72 h; only its hash is stored) for `<public URL>/ui/setup#token=<token>`.
+   * 400 for a bad email or name, 404 for an unknown project, 409 when the email is taken
+   * (compared case-insensitively).
+   */
+  readonly invite: (
+    input: InviteInput
+  ) => Effect.Effect<{ readonly user: User; readonly setupToken: string }, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
+  /** As `invite`, with the password set at once (no setup link); 400 for a password outside 12..1,024 characters. */
+  readonly create: (input: CreateUserInput) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
+  /**
+   * Changes a user's name, global admin flag or disabled state. Disabling ends the user's sessions,
+   * voids their setup links and cancels their pending schedules (in the same transaction). 409 when the acting person (`CurrentActor`) removes their own
+   * admin flag or disables themselves; 404 for an unknown id.
+   */
+  readonly update: (id: string, patch: UserPatch) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
+  /**
+   * A new setup link for the user: their password is removed, their sessions ended, earlier links
+   * voided. 404 for an unknown id.
+   */
+  readonly resetPassword: (id: string) => Effect.Effect<{ readonly setupToken: string }, ResourceNotFound | StorageError>
+  /**
+   * Spends a setup token and sets the password of its user. 400 "Setup link is invalid or has
+   * expired" for an unknown, spent or expired token (or a disabled user), 400 for a password
+   * outside 12..1,024 characters. Of two setups with one token at the same moment, one succeeds.
+   */
+  readonly setup: (token: string, password: string) => Effect.Effect<User, InvalidRequest | StorageError>
+}
+
+export class Users extends Context.Tag("@flagport/services/Users")<Users, UsersShape>() {}
+
+const invalid = (problems: ReadonlyArray<Problem>) =>
+  problems.length === 0 ? Effect.void : Effect.fail(new InvalidRequest({ message: "The request is invalid.", details: problems }))
+
+export const make = Effect.gen(function* () {
+  const users = yield* UserRepository
+  const tokens = yield* SetupTokenRepository
+  const sessions = yield* SessionRepository
+  const cancelSchedulesOf = yield* AuthorSchedules.personCanceller
+  const hasher = yield* PasswordHasher
+  const projects = yield* ProjectRepository
+  const ids = yield* IdGenerator
+  const crypto = yield* Crypto
+  const tx = yield* Transactor
+  const writes = yield* Writes.writer
+
+  const require = (id: string) =>
+    Effect.flatMap(users.get(id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(userNotFound(id))))
+
+  /** A setup token for the user, stored hashed inside the running write. */
+  const issueToken = (userId: string, nowMillis: number) =>
+    Effect.gen(function* () {
+      const token = newToken(crypto)
+      yield* tokens.insert({
+        hash: hashToken(crypto, token),
+        userId,
+        createdAt: formatTimestamp(nowMillis),
+        expiresAt: formatTimestamp(nowMillis + SETUP_TOKEN_LIFETIME_MS)
+      })
+      return token
+    }).pipe(Effect.catchTag("DuplicateKey", Effect.die)) // 256 random bits do not collide
+
+  /** The shared part of invite and create: a new user with memberships, then `extra` in the same write. */
+  const addUser = <A>(input: InviteInput, passwordHash: string | null, extra: (user: User, nowMillis: number) => Effect.Effect<A, StorageError>) =>
+    Effect.gen(function* () {
+      const memberships = input.projects ?? []
+      yield* invalid([...emailProblems(input.email), ...nameProblems(input.name), ...membershipListProblems(memberships.map((m) => m.projectId))])
+      // Checked before the write, which then starts with its own statements (see ApiKeys.create);
+      // the foreign key covers a project that goes away in between.
+      for (const { projectId } of memberships) yield* requireProject(projects, projectId)
+      const id = yield* ids.next
+      const email = input.email.trim()
+      return yield* writes.record(null, ({ now, millis }) =>
+        Effect.gen(function* () {
+          const user: User = {
+            id,
+            email,
+            name: input.name ?? "",
+            admin: input.admin ?? false,
+            createdAt: now,
+            lastSignInAt: null,
+            disabledAt: null,
+            sso: false
+          }
+          yield* users.insert(user)
+          for (const m of memberships) yield* users.putMembership(id, m.projectId, m.role).pipe(Effect.catchTag("NotFound", Effect.die))
+          if (passwordHash !== null) yield* users.setPasswordHash(id, passwordHash).pipe(Effect.catchTag("NotFound", Effect.die))
+          const value = yield* extra(user, millis)
+          return {
+            value: { user, value },
+            audit: newUserAudit(user, memberships)
+          }
+        })
+      ).pipe(
+        Effect.catchTag("DuplicateKey", () => Effect.fail(new ResourceConflict({ message: `A user with the email '${email}' already exists` })))
+      )
+    })
+
+  const list = Effect.fn("Users.list")(function* () {
+    return yield* users.list()
+  })
+
+  const get = Effect.fn("Users.get")(function* (id: string) {
+    return yield* require(id)
+  })
+
+  const invite = Effect.fn("Users.invite")(function* (input: InviteInput) {
+    const { user, value } = yield* addUser(input, null, (created, millis) => issueToken(created.id, millis))
+    return { user, setupToken: value }
+  })
+
+  const create = Effect.fn("Users.create")(function* (input: CreateUserInput) {
+    yield* invalid(passwordProblems(input.password))
+    const passwordHash = yield* hasher.hash(input.password)
+    const { user } = yield* addUser(input, passwordHash, () => Effect.void)
+    return user
+  })
+
+  const update = Effect.fn("Users.update")(function* (id: string, patch: UserPatch) {
+    yield* invalid(nameProblems(patch.name))
+    const before = yield* require(id)
+    const actor = yield* CurrentActor
+    if (actor.type === "user" && actor.userId === id) {
+      if (patch.admin === false && before.admin) {
+        return yield* new ResourceConflict({ message: "You cannot remove your own admin flag; ask another global admin." })
+      }
+      if (patch.disabled === true) return yield* new ResourceConflict({ message: "You cannot disable yourself; ask another global admin." })
+    }
+    return yield* writes.record(null, ({ now }) =>
+      Effect.gen(function* () {
+        const disabledAt = patch.disabled === undefined ? before.disabledAt : patch.disabled ? (before.disabledAt ?? now) : null
+        const after: User = { ...before, name: patch.name ?? before.name, admin: patch.admin ?? before.admin, disabledAt }
+        yield* users.update(after).pipe(
+          Effect.catchTag("NotFound", () => Effect.fail(userNotFound(id))),
+          Effect.catchTag("DuplicateKey", Effect.die) // the email did not change
+        )
+        if (disabledAt !== null && before.disabledAt === null) {
+          yield* sessions.deleteForUser(id)
+          yield* tokens.deleteForUser(id)
+          // Their pending schedules with them, by whoever disables them (schedule.cancelled entries).
+          yield* cancelSchedulesOf(id)
+        }
+        const memberships = yield* users.membershipsOf(id)
+        return { value: after, audit: userAudit("user.updated", memberships, before, after) }
+      })
+    )
+  })
+
+  const resetPassword = Effect.fn("Users.resetPassword")(function* (id: string) {
+    const user = yield* require(id)
+    return yield* writes.record(null, ({ millis }) =>
+      Effect.gen(function* () {
+        yield* tokens.deleteForUser(id)
+        yield* sessions.deleteForUser(id)
+        yield* users.setPasswordHash(id, null).pipe(Effect.catchTag("NotFound", () => Effect.fail(userNotFound(id))))
+        const setupToken = yield* issueToken(id, millis)
+        const memberships = yield* users.membershipsOf(id)
+        return { value: { setupToken }, audit: userAudit("user.password_reset", memberships, user, user) }
+      })
+    )
+  })
+
+  const setup = Effect.fn("Users.setup")(function* (token: string, password: string) {
+    yield* invalid(passwordProblems(password))
+    const refused = new InvalidRequest({ message: SETUP_LINK_INVALID, details: [] })
+    // Hashed before the transaction: it takes a while and holds no lock.
+    const passwordHash = yield* hasher.hash(password)
+    const now = yield* currentTimestamp
+    return yield* tx.withTransaction(
+      Effect.gen(function* () {
+        const userId = yield* tokens.spend(hashToken(crypto, token), now)
+        if (Option.isNone(userId)) return yield* refused
+        const user = yield* users.get(userId.value)
+        if (Option.isNone(user) || user.value.disabledAt !== null) return yield* refused
+        yield* users.setPasswordHash(user.value.id, passwordHash).pipe(Effect.catchTag("NotFound", () => refused))
+        return user.value
+      })
+    )
+  })
+
+  return Users.of({ list, get, invite, create, update, resetPassword, setup })
+})
+
+export const layer = Layer.effect(Users, make)
