@@ -1,28 +1,18 @@
 /**
- * A flag's scheduled changes: when, where, what (the targeting, readable on demand), the status
- * (a failed one says why), who made it, and Cancel for a pending one. While a schedule is pending
+ * A flag's scheduled changes, in every status (SchedulesTable.tsx). While a schedule is pending
  * the list is read again just after it is due, so the page learns what became of it; a schedule
  * that settles is reported with `onSettled` (the flag itself may have changed), a cancelled one
  * with `onCancelled` (the page's status line says so).
  */
 import { useEffect, useRef, useState } from "preact/hooks"
 import { projectPath, request, seg } from "../lib/api.js"
-import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { nextCheckIn } from "../lib/schedules.js"
 import type { List, Schedule } from "../lib/types.js"
 import { ErrorSummary } from "./ErrorSummary.js"
-import { ScheduleAuthorCell, ScheduleCancelCell, ScheduleChangeCell } from "./ScheduleCells.js"
+import { SchedulesTable } from "./SchedulesTable.js"
 import { Waiting } from "./Status.js"
-import { Table } from "./Table.js"
-
-const StatusCell = ({ s }: { s: Schedule }) => (
-  <td class={`schedule-${s.status}`}>
-    {s.status}
-    {s.reason === undefined ? null : <>: {s.reason}</>}
-  </td>
-)
 
 export const SchedulesList = (props: {
   projectId: string
@@ -69,30 +59,7 @@ export const SchedulesList = (props: {
       ) : schedules.length === 0 ? (
         <p>No change is scheduled for this flag. To make one, edit the targeting (the Targeting section) and choose a time under “Or schedule this change”.</p>
       ) : (
-        <Table caption={<>Scheduled changes of {props.flagKey}</>}>
-          <thead>
-            <tr>
-              <th scope="col">At</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Change</th>
-              <th scope="col">Status</th>
-              <th scope="col">Made by</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {schedules.map((s) => (
-              <tr key={s.id}>
-                <th scope="row">{when(s.at)}</th>
-                <td>{s.environment}</td>
-                <ScheduleChangeCell s={s} />
-                <StatusCell s={s} />
-                <ScheduleAuthorCell s={s} />
-                <ScheduleCancelCell s={s} label={`Cancel the change to ${s.environment} at ${when(s.at)}`} onCancel={() => cancel(s)} />
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <SchedulesTable caption={<>Scheduled changes of {props.flagKey}</>} schedules={schedules} statuses onCancel={cancel} />
       )}
     </section>
   )

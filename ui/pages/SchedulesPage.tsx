@@ -1,22 +1,20 @@
 /**
  * The project's pending scheduled changes, every flag, earliest first (`GET .../schedules`),
- * narrowed to one environment when chosen: when, which flag (linking to its page), where, what it
- * will do, who made it, and Cancel (production-like environments ask first).
+ * narrowed to one environment when chosen, in the schedules table (SchedulesTable.tsx) with a
+ * column for the flag; Cancel asks first in production-like environments.
  */
 import { useState } from "preact/hooks"
 import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
-import { ScheduleAuthorCell, ScheduleCancelCell, ScheduleChangeCell } from "../components/ScheduleCells.js"
 import { Field } from "../components/Field.js"
+import { SchedulesTable } from "../components/SchedulesTable.js"
 import { Waiting } from "../components/Status.js"
 import { projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import { href } from "../lib/router.js"
 import { isProductionLike } from "../lib/settings.js"
 import type { Environment, List, Schedule } from "../lib/types.js"
-import { Table } from "../components/Table.js"
 
 export const SchedulesPage = ({ projectId }: { projectId: string }) => {
   const environments = useLoad(() => request<List<Environment>>("GET", projectPath(projectId, "/environments")), [projectId])
@@ -66,32 +64,12 @@ export const SchedulesPage = ({ projectId }: { projectId: string }) => {
           time you choose; make one on the flag's page.
         </p>
       ) : (
-        <Table caption={<>Pending scheduled changes of {projectId}{environment === "" ? "" : ` in ${environment}`}, earliest first</>}>
-          <thead>
-            <tr>
-              <th scope="col">At</th>
-              <th scope="col">Flag</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Change</th>
-              <th scope="col">Made by</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {schedules.map((s) => (
-              <tr key={s.id}>
-                <th scope="row">{when(s.at)}</th>
-                <td>
-                  <a href={href({ page: "flag", key: s.flagKey })}><code>{s.flagKey}</code></a>
-                </td>
-                <td>{s.environment}</td>
-                <ScheduleChangeCell s={s} />
-                <ScheduleAuthorCell s={s} />
-                <ScheduleCancelCell s={s} label={`Cancel the change to ${s.flagKey} in ${s.environment} at ${when(s.at)}`} onCancel={() => cancel(s)} />
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <SchedulesTable
+          caption={<>Pending scheduled changes of {projectId}{environment === "" ? "" : ` in ${environment}`}, earliest first</>}
+          schedules={schedules}
+          flags
+          onCancel={cancel}
+        />
       )}
     </section>
   )
