@@ -53,7 +53,8 @@ describe("dashboard assets", () => {
         "src/domain/changes/ChangeRequestRuleTable.ts",
         "src/domain/changes/ProtectionRule.ts",
         "src/domain/conditions/OperatorTable.ts",
-        "src/domain/people/Grants.ts"
+        "src/domain/people/Grants.ts",
+        "src/domain/people/PasswordRule.ts"
       ])
     )
     const packages = [...new Set(inputs.flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? []))].sort()

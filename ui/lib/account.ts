@@ -5,6 +5,7 @@
  *
  * Every call here goes without a key: the session cookie is what the server judges.
  */
+import { passwordLengthProblem } from "../../src/domain/people/PasswordRule.js"
 import { isSignInRefusal } from "../../src/domain/people/SignInRefusal.js"
 import { apiBase, requestWith } from "./api.js"
 import { keepPerson, me, signOut } from "./session.js"
@@ -61,13 +62,14 @@ export const ssoRefusal = (search: string): string | null => {
   return isSignInRefusal(reason) ? reason : "Single sign-on did not sign you in. Please try again."
 }
 
-/** The minimum length of a password (the API's rule, repeated so the setup form can say it first). */
-export const PASSWORD_MIN_LENGTH = 12
+/** The minimum length of a password, for the setup form's hint. */
+export { PASSWORD_MIN_LENGTH } from "../../src/domain/people/PasswordRule.js"
 
-/** The problems of the two fields before anything is sent (none: null). */
+/** The problems of the two fields before anything is sent (none: null): the password's length by the API's own rule. */
 export const passwordProblems = (password: string, confirmation: string): Problems | null => {
+  const length = passwordLengthProblem(password)
   const details = [
-    ...(password.length < PASSWORD_MIN_LENGTH ? [{ path: "password", message: `must be at least ${PASSWORD_MIN_LENGTH} characters` }] : []),
+    ...(length === undefined ? [] : [{ path: "password", message: length }]),
     ...(password !== confirmation ? [{ path: "confirmation", message: "does not match the password" }] : [])
   ]
   return details.length === 0 ? null : { message: "Check the password.", details, status: null }

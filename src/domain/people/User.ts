@@ -6,6 +6,7 @@ import * as Schema from "effect/Schema"
 import { Timestamp } from "../definitions/Ids.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordTooLong, passwordTooShort } from "./PasswordRule.js"
 import { Membership } from "./Role.js"
 
 /** At most 254 characters (RFC 5321's path limit), one `@`, something on both sides, no spaces. */
@@ -50,11 +51,8 @@ export const UserWithMemberships = Schema.Struct({
 }).annotations(documentName("Me"))
 export type UserWithMemberships = typeof UserWithMemberships.Type
 
-/** Passwords: at least 12 characters, at most 1,024 (OWASP ASVS 2.1; the upper bound caps hashing cost). */
-export const PASSWORD_MIN_LENGTH = 12
-export const PASSWORD_MAX_LENGTH = 1024
-
+/** Passwords: the lengths of PasswordRule.ts, in its words. */
 export const Password = Schema.String.pipe(
-  Schema.minLength(PASSWORD_MIN_LENGTH, { message: () => `must be at least ${PASSWORD_MIN_LENGTH} characters` }),
-  Schema.maxLength(PASSWORD_MAX_LENGTH, { message: () => `must be at most ${PASSWORD_MAX_LENGTH} characters` })
+  Schema.minLength(PASSWORD_MIN_LENGTH, { message: () => passwordTooShort }),
+  Schema.maxLength(PASSWORD_MAX_LENGTH, { message: () => passwordTooLong })
 )

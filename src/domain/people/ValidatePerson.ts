@@ -6,7 +6,8 @@
 import * as Schema from "effect/Schema"
 import type { Problem } from "../Errors.js"
 import { isStorableText } from "../definitions/Text.js"
-import { Email, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./User.js"
+import { passwordLengthProblem } from "./PasswordRule.js"
+import { Email } from "./User.js"
 
 export const USER_NAME_MAX = 120
 
@@ -22,9 +23,8 @@ export const nameProblems = (name: string | undefined, path = "name"): ReadonlyA
 }
 
 export const passwordProblems = (password: string, path = "password"): ReadonlyArray<Problem> => {
-  if (password.length < PASSWORD_MIN_LENGTH) return [{ path, message: `must be at least ${PASSWORD_MIN_LENGTH} characters` }]
-  if (password.length > PASSWORD_MAX_LENGTH) return [{ path, message: `must be at most ${PASSWORD_MAX_LENGTH} characters` }]
-  return []
+  const message = passwordLengthProblem(password)
+  return message === undefined ? [] : [{ path, message }]
 }
 
 /** The same project twice in one list of memberships. */
