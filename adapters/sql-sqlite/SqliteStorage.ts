@@ -4,7 +4,7 @@ import type { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { StorageError } from "../../src/ports/StorageError.js"
-import * as WorkerSqlClient from "./WorkerSqlClient.js"
+import * as WorkerSqlClient from "./worker/WorkerSqlClient.js"
 
 export interface Options {
   /** Path of the database file (created 0600, with its parent directory 0700), or `:memory:`. */
@@ -44,7 +44,7 @@ const ensureFile = (filename: string) =>
   )
 
 /**
- * A SqlClient over better-sqlite3 on worker threads (WorkerSqlClient.ts), closed with the layer's
+ * A SqlClient over better-sqlite3 on worker threads (worker/WorkerSqlClient.ts), closed with the layer's
  * scope: the threads keep every statement and every commit's fsync off the event loop (see
  * docs/internals/decisions.md, "SQLite on worker threads"). The writer connection is opened with:
  * - WAL journal (readers never block the writer, nor the writer them);

@@ -3,7 +3,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_thread
 import { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import * as Instruments from "../metrics/Instruments.js"
+import * as Instruments from "../../metrics/Instruments.js"
 import { workerBody } from "./WorkerBody.js"
 import type { ErrorInfo, ExecuteRequest, Reply, Request, WorkerData } from "./WorkerProtocol.js"
 
