@@ -20,7 +20,7 @@
 import { spawn } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { setTimeout as sleep } from "node:timers/promises"
-import { startLaneSpans } from "../adapters/telemetry/LaneSpans.js"
+import { startLaneSpans } from "../adapters/telemetry/lane/LaneSpans.js"
 import { parseTraceParent, traceParentFlags } from "../src/domain/tracing/TraceParent.js"
 
 const RATE = Number(process.env["RATE"] ?? 50_000)

@@ -17,7 +17,7 @@ export interface ActiveTracingShape {
    * Registers a lane route's server span (`name`, `attributes`) once, and returns what starts one
    * per request: under the remote parent a W3C `traceparent` names, or `undefined` when the
    * header is malformed or the sampler drops it (nothing to end then). Recorded off the event
-   * loop (LaneSpans.ts), with the Resource and scope of the spans above.
+   * loop (lane/LaneSpans.ts), with the Resource and scope of the spans above.
    */
   readonly serverSpans: (name: string, attributes: Readonly<Record<string, string>>) => (traceparent: string) => ServerSpan | undefined
   /** Lane spans dropped so far because the exporter was behind (its queue at OTEL_BSP_MAX_QUEUE_SIZE). */

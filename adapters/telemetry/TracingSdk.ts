@@ -26,7 +26,7 @@ import * as Option from "effect/Option"
 import { formatTraceParent, parseTraceParent } from "../../src/domain/tracing/TraceParent.js"
 import { TraceContext } from "../../src/ports/TraceContext.js"
 import * as DiagLog from "./DiagLog.js"
-import { startLaneSpans, type LaneSpans } from "./LaneSpans.js"
+import { startLaneSpans, type LaneSpans } from "./lane/LaneSpans.js"
 import { ActiveTracing, type ActiveTracingShape } from "./ActiveTracing.js"
 import type { SamplerName, TracingSettings } from "./TracingSettings.js"
 
@@ -113,7 +113,7 @@ export const laneSampling = (name: SamplerName, ratio: number): (traceId: string
   }
 }
 
-/** Lane spans (LaneTracing.ts) recorded by LaneSpans.ts, under the parent a `traceparent` names, as the sampler decides. */
+/** Lane spans (LaneTracing.ts) recorded by lane/LaneSpans.ts, under the parent a `traceparent` names, as the sampler decides. */
 const serverSpansOf = (lane: LaneSpans, sampled: (traceId: string, parentSampled: boolean) => boolean): ActiveTracingShape["serverSpans"] =>
 (name, attributes) => {
   const route = lane.route(name, attributes)

@@ -1,7 +1,7 @@
 /**
  * What tracing is configured with (Tracing.ts reads it from the `OTEL_*` variables): the values the
  * specification names, and the settings the SDK (TracingSdk.ts), its diagnostics (DiagLog.ts) and
- * the lane's spans (LaneSpans.ts) are built from. Types and constants only, below every other file
+ * the lane's spans (lane/LaneSpans.ts) are built from. Types and constants only, below every other file
  * of the room: the SDK that the room's face (Tracing.ts) loads takes them from here, not from the
  * face (no file imports what imports it).
  */

@@ -8,8 +8,8 @@ import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer"
 import { resourceFromAttributes } from "@opentelemetry/resources"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { laneSpanCodec } from "../../adapters/telemetry/LaneSpanCodec.js"
-import { type Batch, FIELDS, ID_BYTES } from "../../adapters/telemetry/LaneSpanProtocol.js"
+import { laneSpanCodec } from "../../adapters/telemetry/lane/LaneSpanCodec.js"
+import { type Batch, FIELDS, ID_BYTES } from "../../adapters/telemetry/lane/LaneSpanProtocol.js"
 
 const RESOURCE = { "service.name": "flagport-test", "telemetry.sdk.name": "@effect/opentelemetry", "telemetry.sdk.language": "nodejs", "deployment.environment": "ünïcode" }
 

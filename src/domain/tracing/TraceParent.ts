@@ -24,7 +24,7 @@ const hexValue = (s: string, i: number): number => {
  * The sampled flag of a trimmed `traceparent` (1 or 0), or -1 when it is malformed:
  * `vv-<32>-<16>-ff` in lowercase hex, then the end or a `-` (a later version's further fields),
  * version `ff` and all-zero ids refused. One pass and no string made: the evaluation lane reads
- * one per traced request (LaneSpans.ts) and takes the ids' bytes from the header itself.
+ * one per traced request (adapters/telemetry/lane/LaneSpans.ts) and takes the ids' bytes from the header itself.
  */
 export const traceParentFlags = (s: string): number => {
   if (s.length < 55 || (s.length > 55 && s.charCodeAt(55) !== DASH)) return -1

@@ -18,11 +18,11 @@ import { createRequire } from "node:module"
 import { MessageChannel, Worker } from "node:worker_threads"
 import * as OtelApi from "@opentelemetry/api"
 import { laneSpanCodec } from "./LaneSpanCodec.js"
-import { HEX_VALUE, traceParentFlags } from "../../src/domain/tracing/TraceParent.js"
+import { HEX_VALUE, traceParentFlags } from "../../../src/domain/tracing/TraceParent.js"
 import { type CodecConfig, FIELDS, ID_BYTES, type Message, type Reply, type WorkerData } from "./LaneSpanProtocol.js"
 import { laneSpanWorkerBody } from "./LaneSpanWorkerBody.js"
-import type { ServerSpan } from "./ActiveTracing.js"
-import type { OtlpProtocol } from "./TracingSettings.js"
+import type { ServerSpan } from "../ActiveTracing.js"
+import type { OtlpProtocol } from "../TracingSettings.js"
 
 export interface LaneSpanOptions {
   readonly url: string
