@@ -10,7 +10,7 @@ import { type EnvironmentConfig, Prerequisite, Rule } from "../../src/domain/def
 import { versionAfterWrite } from "../../src/domain/definitions/ConfigVersion.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import { NotFound, StorageError, VersionConflict } from "../../src/ports/StorageError.js"
-import { rememberedReads } from "./RememberedReads.js"
+import { rememberedReads } from "./decoding/RememberedReads.js"
 import { decodeRows, IdRow, SqlBoolean, SqlInteger } from "./SqlRows.js"
 import { boolParam, orDuplicate, orFail } from "./SqlSupport.js"
 
@@ -155,7 +155,7 @@ const SNAPSHOT_MEMORY_CHARS = 16 * 1024 * 1024
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  // A reload after a write decodes only the rows that changed since the last read (RememberedReads.ts).
+  // A reload after a write decodes only the rows that changed since the last read (decoding/RememberedReads.ts).
   const snapshotReads = rememberedReads({
     columns: Object.keys(SnapshotRow.fields),
     identity: (row) => row["key"],

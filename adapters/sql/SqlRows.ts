@@ -3,13 +3,13 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { StorageError } from "../../src/ports/StorageError.js"
-import { compile, Invalid } from "./CompiledDecoder.js"
+import { compile, Invalid } from "./decoding/CompiledDecoder.js"
 
 /**
  * Rows decoded at the database's edge, as @effect/sql's `SqlSchema` does: every query names the
  * Schema of its result row (JSON columns with `Schema.parseJson` of the domain's schema), and a
  * row that does not match is a StorageError naming the table, the column and the path inside it.
- * Rows are decoded by the schema compiled to plain functions (CompiledDecoder.ts); Effect's
+ * Rows are decoded by the schema compiled to plain functions (decoding/CompiledDecoder.ts); Effect's
  * decoder runs only to describe a row that does not match.
  */
 

@@ -1,12 +1,12 @@
 /**
- * The compiled decoder (adapters/sql/CompiledDecoder.ts) must decode exactly as Effect's: the same
+ * The compiled decoder (adapters/sql/decoding/CompiledDecoder.ts) must decode exactly as Effect's: the same
  * value for every input Effect accepts, `Invalid` for every input it refuses. Checked on the
  * shapes SQL rows have (JSON columns of the domain's schemas, 0/1 booleans, integers as strings),
  * with valid rows, rows with one column replaced by anything, and raw values.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Either, FastCheck as fc, Schema } from "effect"
-import { compile, Invalid } from "../../adapters/sql/CompiledDecoder.js"
+import { compile, Invalid } from "../../adapters/sql/decoding/CompiledDecoder.js"
 import { SqlBoolean, SqlInteger } from "../../adapters/sql/SqlRows.js"
 import { FlagType, Variation } from "../../src/domain/definitions/Flag.js"
 import { Condition, Prerequisite, Rule } from "../../src/domain/definitions/Targeting.js"

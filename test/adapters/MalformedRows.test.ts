@@ -52,7 +52,7 @@ const cases = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, St
         const sql = yield* SqlClient.SqlClient
         const flags = yield* seed(VARIATIONS, '[{"id":"r","conditions":[],"variationKey":"on"}]')
         const [first] = yield* flags.snapshotFlags("p", "production")
-        // Unchanged: the value decoded last time (adapters/sql/RememberedReads.ts).
+        // Unchanged: the value decoded last time (adapters/sql/decoding/RememberedReads.ts).
         expect((yield* flags.snapshotFlags("p", "production"))[0]).toBe(first)
         yield* sql`UPDATE flagport_flag_configs SET rules = '[{"id":"r","conditions":[{"operator":"bogus","values":[]}]}]'`
         const error = yield* Effect.flip(flags.snapshotFlags("p", "production"))

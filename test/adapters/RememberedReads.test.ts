@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { rememberedReads } from "../../adapters/sql/RememberedReads.js"
+import * as Either from "effect/Either"
+import * as fc from "fast-check"
+import { rememberedReads } from "../../adapters/sql/decoding/RememberedReads.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 
 /**
@@ -104,5 +106,25 @@ describe("RememberedReads", () => {
     expect(read("huge", huge)._tag).toBe("Right")
     expect(read("huge", huge)._tag).toBe("Right")
     expect(decoded).toEqual(["h", "h"])
+  })
+
+  it("answers every read as decoding all its rows would (the plain version), whatever was read before", () => {
+    // A few keys and texts, some not JSON, read in any order into a few scopes, under a bound that
+    // forgets: each answer (value or failure) is the one a decode of every row gives.
+    const text = fc.constantFrom("1", "2", "[1,2]", "\"a\"", "{broken", "null", JSON.stringify("z".repeat(30)))
+    const rowArb = fc.record({ key: fc.constantFrom("a", "b", "c", "d"), text })
+    const readArb = fc.record({ scope: fc.constantFrom("p/production", "p/staging", "q/production"), rows: fc.uniqueArray(rowArb, { selector: (r) => r.key, maxLength: 4 }) })
+    fc.assert(
+      fc.property(fc.array(readArb, { maxLength: 30 }), fc.integer({ min: 0, max: 200 }), (reads, maxChars) => {
+        const { read } = setup(maxChars)
+        for (const { rows, scope } of reads) {
+          const plainDecode = Either.try(() => rows.map((r) => ({ key: r.key, parsed: JSON.parse(r.text) as unknown })))
+          const remembered = read(scope, rows.map((r) => ({ ...r })))
+          expect(Either.isRight(remembered)).toBe(Either.isRight(plainDecode))
+          if (Either.isRight(remembered) && Either.isRight(plainDecode)) expect(remembered.right).toEqual(plainDecode.right)
+        }
+      }),
+      { numRuns: 300 }
+    )
   })
 })

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import type { StorageError } from "../../src/ports/StorageError.js"
+import type { StorageError } from "../../../src/ports/StorageError.js"
 
 /**
  * The last read of each scope (a project's environment) with what its rows decoded to. A snapshot
