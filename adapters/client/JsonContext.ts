@@ -81,7 +81,7 @@ export type PlainCheck = (attributes: object) => boolean
  * (`v = a["country"]; if (typeof v !== "string" && v !== undefined && !p(v)) return false; ...`):
  * property loads with literal names stay fast where a loop over reader functions would make one
  * megamorphic call per attribute. Names enter the source only through `JSON.stringify`, as in
- * the domain's PropertyReader.ts; where code generation is forbidden (CSP, some edge runtimes)
+ * the domain's evaluation/jit/PropertyReader.ts; where code generation is forbidden (CSP, some edge runtimes)
  * the same check runs as a loop.
  */
 export const plainCheck = (names: ReadonlyArray<string>): PlainCheck => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
-import { keyedReader, propertyReader } from "../../src/domain/evaluation/PropertyReader.js"
+import { keyedReader, propertyReader } from "../../src/domain/evaluation/jit/PropertyReader.js"
 
 const awkward = ["", "\"", "'", "\\", "`", "${x}", "\u2028", "\u2029", "\ud800", "a\"];globalThis.pwned=1;//", "__proto__", "constructor", "0", "1e3", "length"]
 

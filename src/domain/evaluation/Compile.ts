@@ -26,8 +26,8 @@ import { type Bucketer, cumulativeWeights, hashThreshold, makeBucketer } from ".
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type { EvaluationResult, Reason } from "./EvaluationResult.js"
 import { hasStringShortcut, OPERATORS, type OperatorDef } from "./Operators.js"
-import { type PropertyReader, propertyReader } from "./PropertyReader.js"
-import * as RecordFactory from "./RecordFactory.js"
+import { type PropertyReader, propertyReader } from "./jit/PropertyReader.js"
+import * as RecordFactory from "./jit/RecordFactory.js"
 import {
   type CompiledCondition,
   type CompiledFlag,

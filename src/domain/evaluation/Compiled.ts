@@ -5,8 +5,8 @@
 import type { Bucketer } from "./Bucketing.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 import type { OperatorDef } from "./Operators.js"
-import type { PropertyReader } from "./PropertyReader.js"
-import type { RecordBuilder } from "./RecordFactory.js"
+import type { PropertyReader } from "./jit/PropertyReader.js"
+import type { RecordBuilder } from "./jit/RecordFactory.js"
 
 export const KIND_ATTRIBUTE = 0
 export const KIND_IN_SEGMENT = 1
@@ -23,7 +23,7 @@ export interface CompiledCondition {
   readonly attribute: string
   /** True for names that exist on Object.prototype (`constructor`, `__proto__`...): read own properties only. */
   readonly ownOnly: boolean
-  /** Reads the attribute from the attributes record (see PropertyReader.ts). */
+  /** Reads the attribute from the attributes record (see jit/PropertyReader.ts). */
   readonly read: PropertyReader
   readonly op: OperatorDef
   readonly prepared: unknown
@@ -87,6 +87,6 @@ export interface CompiledSnapshot {
   readonly keys: ReadonlyArray<string>
   /** The compiled flags in the same order as `keys`. */
   readonly ordered: ReadonlyArray<CompiledFlag>
-  /** Builds `evaluateAll`'s record as one object literal (see RecordFactory.ts); null: use the loop. */
+  /** Builds `evaluateAll`'s record as one object literal (see jit/RecordFactory.ts); null: use the loop. */
   readonly record: RecordBuilder<CompiledFlag, unknown, EvaluationResult> | null
 }

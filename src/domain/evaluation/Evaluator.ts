@@ -21,7 +21,7 @@ import * as RegexBudget from "../conditions/RegexBudget.js"
 import type { EvaluationContext } from "./EvaluationContext.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 import { testAttribute, testString } from "./Operators.js"
-import type { PropertyReader } from "./PropertyReader.js"
+import type { PropertyReader } from "./jit/PropertyReader.js"
 
 // Aliases, not `export type { ... } from`: the declaration bundler turns a type-only re-export
 // inside `export * as Evaluate` into a value (`typeof CompiledFlag`), which breaks hosts that
