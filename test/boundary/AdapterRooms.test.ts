@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest"
  * Imports run one way outside the HTTP rooms too: the rules in eslint.config.js (`lowerRooms`) say
  * it where a rule can (the composition root, the telemetry room's face, the rooms below the HTTP
  * adapter), and the whole tree (src/ and adapters/) is searched here for import circles, which no
- * per-file rule can see.
+ * per-file rule can see. The engine rooms on worker threads are entered through one file each
+ * (their READMEs say why), which is checked here too.
  */
 const ROOT = resolve(__dirname, "../..")
 
@@ -91,6 +92,17 @@ describe("adapter rooms", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it.each([
+    ["adapters/sql-sqlite/worker", ["WorkerSqlClient.ts"]],
+    ["adapters/telemetry/lane", ["LaneSpans.ts"]]
+  ])("the engine room %s is entered only through %j", (folder, entries) => {
+    const inside = join(ROOT, folder)
+    const outside = [...filesOf(join(ROOT, "src")), ...filesOf(join(ROOT, "adapters")), ...filesOf(join(ROOT, "bench"))].filter((file) => !file.startsWith(`${inside}/`))
+    const reached = outside.flatMap((file) => importsOf(file).filter((target) => target.startsWith(`${inside}/`)).map((target) => relative(inside, target)))
+    expect(reached.length).toBeGreaterThan(0)
+    expect([...new Set(reached)].sort()).toEqual([...entries].sort())
   })
 
   it.each([
