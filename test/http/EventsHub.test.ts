@@ -3,7 +3,7 @@
  * commits (a lower position that appears after a higher one) are still delivered and nothing is
  * sent twice; the re-read window moves on once entries settle; a stream resuming from further back
  * gets what it missed while the others get nothing again; credentials that may no longer read end
- * their streams; shutdown ends every stream and refuses new ones.
+ * their streams, asked per project; shutdown ends every stream and refuses new ones.
  */
 import { describe, expect, it } from "vitest"
 import type { ManagementEvent } from "../../src/domain/audit/ManagementEvent.js"
@@ -56,10 +56,10 @@ const world = () => {
 }
 
 /** A stream opened on `hub`: the ids of the change events it got, and whether it ended. */
-const stream = (hub: EventsHub, start: number, credential: StreamCredential = { key: "k", check: async () => true }) => {
+const stream = (hub: EventsHub, start: number, credential: StreamCredential = { key: "k", check: async () => true }, projectId = "p") => {
   const ids: Array<string> = []
   const state = { ended: false, ready: "" }
-  hub.open("p", start, credential).start({
+  hub.open(projectId, start, credential).start({
     write: (chunk) => {
       const id = /(?:^|\n)id: (\S+)\nevent: (\w+)/.exec(chunk)
       if (id?.[2] === "change") ids.push(id[1]!)
@@ -147,5 +147,22 @@ describe("EventsHub", () => {
     expect(other.state.ended).toBe(true)
     expect(stream(w.hub, 0).state.ended).toBe(true)
     expect(w.hub.size).toBe(0)
+  })
+
+  it("asks the same credentials once per project: leaving one project ends only its streams", async () => {
+    const w = world()
+    const member = new Set(["p1", "p2"])
+    const credential = (projectId: string): StreamCredential => ({ key: "session:s", check: async () => member.has(projectId) })
+    const second = stream(w.hub, 0, credential("p2"), "p2")
+    const first = stream(w.hub, 0, credential("p1"), "p1")
+    const again = stream(w.hub, 0, credential("p1"), "p1")
+    member.delete("p1")
+    w.hub.recheck()
+    await settle()
+    expect([first.state.ended, again.state.ended, second.state.ended]).toEqual([true, true, false])
+    member.delete("p2")
+    w.hub.recheck()
+    await settle()
+    expect(second.state.ended).toBe(true)
   })
 })

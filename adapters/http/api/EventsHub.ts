@@ -21,10 +21,13 @@
  * Every `pollMs` each credential with open streams is asked once whether it may still read the
  * project (`check`: the key not revoked, the session not ended, the person still a member); its
  * streams end if not. A key's revocation announced on the change feed asks at once. One heartbeat
- * timer writes `: ping` to every stream every 15 s. `closeAll` ends every stream (shutdown).
+ * timer writes `: ping` to every stream every 15 s. `closeAll` ends every stream (shutdown). The
+ * streams, channels, timers, coalesced reads and rechecks are the shared hub's (shared/SseHub.ts);
+ * what is decided here is what a channel reads and which events each stream is sent.
  */
 import type { ManagementEvent } from "../../../src/domain/audit/ManagementEvent.js"
-import type { StreamOpening, StreamSink } from "../shared/EventStream.js"
+import type { StreamOpening } from "../shared/EventStream.js"
+import { type SseChannel, type SseCredential, SseHub } from "../shared/SseHub.js"
 
 /** An entry as the hub reads it: its position, its time (to know when it is settled) and its event. */
 export interface PositionedEvent {
@@ -54,9 +57,6 @@ export interface EventsHubOptions {
   readonly now?: () => number
 }
 
-export const HEARTBEAT = ": ping\n\n"
-const DEFAULT_POLL_MS = 1_000
-const DEFAULT_HEARTBEAT_MS = 15_000
 const DEFAULT_SETTLE_MS = 10_000
 /** How long a client waits before reconnecting after the stream ends (the SSE `retry` field). */
 export const RECONNECT_MS = 2_000
@@ -68,177 +68,104 @@ export const eventLine = (event: ManagementEvent): string => `id: ${event.id}\ne
 export const readyLine = (position: number): string =>
   `retry: ${RECONNECT_MS}\nid: ${position}\nevent: ready\ndata: ${JSON.stringify({ id: String(position) })}\n\n`
 
-class Subscriber {
-  /** Every position at or below `low` has been dealt with; `sent` holds the ones above it that were sent. */
-  readonly sent = new Set<number>()
-  constructor(readonly channel: Channel, readonly sink: StreamSink, readonly credential: StreamCredential, public low: number) {}
+/** Where a channel reads from: every position at or below `floor` is settled for all its streams. */
+interface ChannelState {
+  floor: number
 }
 
-class Channel {
-  readonly subscribers = new Set<Subscriber>()
-  reading = false
-  dirty = false
-  constructor(readonly projectId: string, public floor: number) {}
+/** Every position at or below `low` has been dealt with; `sent` holds the ones above it that were sent. */
+interface StreamState {
+  low: number
+  readonly sent: Set<number>
+  readonly view: StreamCredential["view"]
 }
+
+type Channel = SseChannel<ChannelState, StreamState>
+
+/** A project's events are one channel (no name within the topic). */
+const WHOLE_PROJECT = ""
 
 export class EventsHub {
-  private readonly channels = new Map<string, Channel>()
-  private heartbeat: ReturnType<typeof setInterval> | undefined
-  private poll: ReturnType<typeof setInterval> | undefined
-  private streams = 0
-  private closed = false
-  private readonly pollMs: number
-  private readonly heartbeatMs: number
+  private readonly hub: SseHub<ChannelState, StreamState, ReadonlyArray<PositionedEvent>>
   private readonly settleMs: number
   private readonly now: () => number
 
   constructor(private readonly options: EventsHubOptions) {
-    this.pollMs = options.pollMs ?? DEFAULT_POLL_MS
-    this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
     this.settleMs = options.settleMs ?? DEFAULT_SETTLE_MS
     this.now = options.now ?? Date.now
+    this.hub = new SseHub({
+      // A failed read is tried again at the next poll (or change).
+      source: { read: (channel) => options.read(channel.topic, channel.state.floor), deliver: (channel, events) => this.deliver(channel, events) },
+      logError: options.logError,
+      ...(options.pollMs === undefined ? {} : { tickMs: options.pollMs }),
+      ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs })
+    })
   }
 
   /** Open streams. */
   get size(): number {
-    return this.streams
+    return this.hub.size
   }
 
   /** A stream of `projectId`'s events after position `start` (the project's latest, or the client's `Last-Event-ID`). */
   open(projectId: string, start: number, credential: StreamCredential): StreamOpening {
-    return {
-      start: (sink) => {
-        if (this.closed) {
-          sink.end()
-          return () => {}
-        }
-        let channel = this.channels.get(projectId)
-        if (channel === undefined) {
-          channel = new Channel(projectId, start)
-          this.channels.set(projectId, channel)
-        }
+    // Rechecked once per project: the answer is about reading this project, not another one the
+    // same credentials also follow (a person may leave one project and stay in the next).
+    const recheck: SseCredential = { key: `${projectId}\u0000${credential.key}`, check: credential.check }
+    return this.hub.open(projectId, WHOLE_PROJECT, recheck, {
+      channel: () => ({ floor: start }),
+      stream: (channel) => {
         // A client resuming from further back makes the channel read from there; the others skip what they had.
-        channel.floor = Math.min(channel.floor, start)
-        const subscriber = new Subscriber(channel, sink, credential, start)
-        channel.subscribers.add(subscriber)
-        this.streams++
-        this.startTimers()
-        sink.write(readyLine(start))
-        this.read(channel)
-        return () => this.detach(subscriber)
+        channel.state.floor = Math.min(channel.state.floor, start)
+        return { low: start, sent: new Set(), view: credential.view }
+      },
+      started: (stream) => {
+        stream.sink.write(readyLine(start))
+        this.hub.read(stream.channel)
       }
-    }
+    })
   }
 
   /** The change feed announced a change of the project: its channel reads now. */
   changed(projectId: string): void {
-    const channel = this.channels.get(projectId)
-    if (channel !== undefined) this.read(channel)
+    for (const channel of this.hub.channelsOf(projectId)) this.hub.read(channel)
   }
 
   /** Asks every credential with open streams whether it may still read (a key was revoked somewhere). */
   recheck(): void {
-    const byKey = new Map<string, { readonly credential: StreamCredential; readonly subscribers: Array<Subscriber> }>()
-    for (const channel of this.channels.values()) {
-      for (const subscriber of channel.subscribers) {
-        const group = byKey.get(subscriber.credential.key)
-        if (group === undefined) byKey.set(subscriber.credential.key, { credential: subscriber.credential, subscribers: [subscriber] })
-        else group.subscribers.push(subscriber)
-      }
-    }
-    for (const { credential, subscribers } of byKey.values()) {
-      credential.check().then(
-        (allowed) => {
-          if (!allowed) for (const subscriber of subscribers) this.end(subscriber)
-        },
-        this.options.logError
-      )
-    }
+    this.hub.recheck()
   }
 
   /** Ends every stream and refuses new ones (shutdown, before the database closes). */
   closeAll(): void {
-    this.closed = true
-    this.stopTimers()
-    for (const channel of this.channels.values()) for (const subscriber of channel.subscribers) this.end(subscriber)
+    this.hub.closeAll()
   }
 
-  private startTimers(): void {
-    if (this.heartbeat !== undefined) return
-    this.heartbeat = setInterval(() => this.ping(), this.heartbeatMs)
-    this.heartbeat.unref()
-    this.poll = setInterval(() => {
-      this.recheck()
-      for (const channel of this.channels.values()) this.read(channel)
-    }, this.pollMs)
-    this.poll.unref()
-  }
-
-  private stopTimers(): void {
-    if (this.heartbeat !== undefined) clearInterval(this.heartbeat)
-    if (this.poll !== undefined) clearInterval(this.poll)
-    this.heartbeat = undefined
-    this.poll = undefined
-  }
-
-  private ping(): void {
-    for (const channel of this.channels.values()) for (const subscriber of channel.subscribers) subscriber.sink.write(HEARTBEAT)
-  }
-
-  private read(channel: Channel): void {
-    if (channel.reading) {
-      channel.dirty = true
-      return
-    }
-    channel.reading = true
-    channel.dirty = false
-    this.options.read(channel.projectId, channel.floor).then(
-      (events) => this.deliver(channel, events),
-      (error: unknown) => {
-        channel.reading = false
-        // Tried again at the next poll (or change).
-        this.options.logError(error)
-      }
-    )
-  }
-
-  private deliver(channel: Channel, events: ReadonlyArray<PositionedEvent>): void {
-    channel.reading = false
+  /** A read's events to each stream that has not had them; answers whether a full batch calls for another read. */
+  private deliver(channel: Channel, events: ReadonlyArray<PositionedEvent>): boolean {
     for (const { position, event } of events) {
-      for (const subscriber of channel.subscribers) {
-        if (position <= subscriber.low || subscriber.sent.has(position)) continue
-        subscriber.sent.add(position)
-        const shown = subscriber.credential.view === undefined ? event : subscriber.credential.view(event)
-        if (shown !== undefined) subscriber.sink.write(eventLine(shown))
+      for (const stream of channel.streams) {
+        const state = stream.state
+        if (position <= state.low || state.sent.has(position)) continue
+        state.sent.add(position)
+        const shown = state.view === undefined ? event : state.view(event)
+        if (shown !== undefined) stream.sink.write(eventLine(shown))
       }
     }
     // The floor moves over the leading entries old enough that nothing before them can still commit.
     const settledBefore = this.now() - this.settleMs
     for (const { position, at } of events) {
       if (Date.parse(at) > settledBefore) break
-      channel.floor = position
+      channel.state.floor = position
     }
-    for (const subscriber of channel.subscribers) {
-      if (channel.floor <= subscriber.low) continue
-      subscriber.low = channel.floor
-      for (const position of subscriber.sent) if (position <= subscriber.low) subscriber.sent.delete(position)
+    for (const { state } of channel.streams) {
+      if (channel.state.floor <= state.low) continue
+      state.low = channel.state.floor
+      for (const position of state.sent) if (position <= state.low) state.sent.delete(position)
     }
     const full = events.length >= this.options.batch
     // A full batch none of which is settled would be read again as it is: read past it instead.
-    if (full && channel.floor < events[0]!.position) channel.floor = events[events.length - 1]!.position
-    if (channel.subscribers.size > 0 && (channel.dirty || full)) this.read(channel)
-  }
-
-  private end(subscriber: Subscriber): void {
-    this.detach(subscriber)
-    subscriber.sink.end()
-  }
-
-  private detach(subscriber: Subscriber): void {
-    const channel = subscriber.channel
-    if (!channel.subscribers.delete(subscriber)) return
-    this.streams--
-    if (channel.subscribers.size === 0 && this.channels.get(channel.projectId) === channel) this.channels.delete(channel.projectId)
-    if (this.streams === 0) this.stopTimers()
+    if (full && channel.state.floor < events[0]!.position) channel.state.floor = events[events.length - 1]!.position
+    return full
   }
 }
