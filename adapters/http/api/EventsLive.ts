@@ -132,10 +132,7 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
       const address = clientAddress(auth.people.settings.trustProxy, peerOf(request), request.headers["x-forwarded-for"])
       const over = limits.check(holder, address)
       if (over !== undefined) return tooMany(limits.refusal(over))
-      const release = limits.take(holder, address)
-      // Given back if the transport never starts the stream (the client left first).
-      const unstarted = setTimeout(release, 10_000)
-      unstarted.unref()
+      const slot = limits.hold(holder, address)
       const run = (yield* runtimeBridge).run
       const opening = hub.open(path.projectId, start, {
         key: recheckKeyOf(access.actor.keyId, request.headers.cookie),
@@ -143,16 +140,7 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
         // A key bound to an environment is told of its environment's changes and of those of none, no unbound key's (EnvironmentView.ts).
         view: (event) => eventSeen(seen, event)
       })
-      const stream = eventStream({
-        start: (sink) => {
-          clearTimeout(unstarted)
-          const detach = opening.start(sink)
-          return () => {
-            release()
-            detach()
-          }
-        }
-      })
+      const stream = eventStream(slot.around(opening))
       return HttpServerResponse.stream(stream, { status: 200, headers: EVENT_STREAM_HEADERS, contentType: EVENT_STREAM_HEADERS["content-type"] })
     })
   ))

@@ -69,9 +69,6 @@ interface Opened {
   readonly scope: Policy.EvaluationScope
 }
 
-/** How long a stream's slot waits for its transport to start it before it is given back. */
-const UNSTARTED_SLOT_MS = 10_000
-
 export class StreamRoute {
   constructor(private readonly options: StreamRouteOptions) {}
 
@@ -89,35 +86,18 @@ export class StreamRoute {
       const address = clientAddress(this.options.trustProxy, request.remoteAddress, request.header("x-forwarded-for"))
       const over = this.options.limits.check(principal.keyId, address)
       if (over !== undefined) return tooMany(this.options.limits.refusal(over))
-      // Taken now, so streams opening together cannot all pass the check; given back if none opens:
-      // a transport that never starts the stream (the client left first) must not keep the slot.
-      const release = this.options.limits.take(principal.keyId, address)
-      const unstarted = setTimeout(release, UNSTARTED_SLOT_MS)
-      unstarted.unref()
+      const slot = this.options.limits.hold(principal.keyId, address)
       try {
         const entry = this.options.snapshots.get(scope.projectId, scope.environment)
-        if (entry instanceof Promise) entry.catch(release)
-        return andThen(entry, (entry): LaneResponse => {
-          const opening = this.options.hub.open(principal.keyId, scope.projectId, scope.environment, entry.etag, request.header("last-event-id"))
-          return {
-            status: 200,
-            headers: EVENT_STREAM_HEADERS,
-            body: undefined,
-            stream: {
-              start: (sink) => {
-                clearTimeout(unstarted)
-                const detach = opening.start(sink)
-                return () => {
-                  release()
-                  detach()
-                }
-              }
-            }
-          }
-        })
+        if (entry instanceof Promise) entry.catch(slot.release)
+        return andThen(entry, (entry): LaneResponse => ({
+          status: 200,
+          headers: EVENT_STREAM_HEADERS,
+          body: undefined,
+          stream: slot.around(this.options.hub.open(principal.keyId, scope.projectId, scope.environment, entry.etag, request.header("last-event-id")))
+        }))
       } catch (error) {
-        clearTimeout(unstarted)
-        release()
+        slot.release()
         throw error
       }
     })

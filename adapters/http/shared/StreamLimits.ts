@@ -15,6 +15,7 @@
  * when it ends, whichever side ends it.
  */
 import * as Config from "effect/Config"
+import type { StreamOpening } from "./EventStream.js"
 export interface StreamLimitValues {
   /** Streams one API key may hold open (every stream token of the key counts as the key). */
   readonly perKey: number
@@ -33,6 +34,17 @@ export type StreamKind = "change" | "events"
 
 /** Seconds a refused client is told to wait (`Retry-After`): about how often streams come and go. */
 export const RETRY_AFTER_SECONDS = 30
+
+/** How long a stream's slot waits for its transport to start the stream before it is given back. */
+export const UNSTARTED_SLOT_MS = 10_000
+
+/** A slot taken for a stream about to open (StreamLimits.hold). */
+export interface StreamSlot {
+  /** Gives the slot back now (the answer failed before the stream could open); once, like every release. */
+  readonly release: () => void
+  /** `opening`, holding the slot from its start until the stream ends, whichever side ends it. */
+  readonly around: (opening: StreamOpening) => StreamOpening
+}
 
 /** Which bound a refused stream met: its holder's, its address's, or the server's. */
 export type StreamLimitName = "perHolder" | "perAddress" | "total"
@@ -99,6 +111,34 @@ export class StreamLimits {
       this.open--
       bump(this.byKey, keyId, -1)
       if (address !== undefined) bump(this.byAddress, address, -1)
+    }
+  }
+
+  /**
+   * Takes a slot (after `check`) for a stream both kinds open the same way: taken at once, so
+   * that streams opening together cannot all pass the check, and given back when the stream
+   * ends, or after UNSTARTED_SLOT_MS when the transport never starts it (the client left first).
+   */
+  hold(keyId: string, address: string | undefined): StreamSlot {
+    const give = this.take(keyId, address)
+    const unstarted = setTimeout(give, UNSTARTED_SLOT_MS)
+    unstarted.unref()
+    const release = () => {
+      clearTimeout(unstarted)
+      give()
+    }
+    return {
+      release,
+      around: (opening) => ({
+        start: (sink) => {
+          clearTimeout(unstarted)
+          const detach = opening.start(sink)
+          return () => {
+            release()
+            detach()
+          }
+        }
+      })
     }
   }
 
