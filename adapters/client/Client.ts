@@ -16,13 +16,15 @@ import { checkConfig } from "./ConfigCheck.js"
 import { fetchConfig } from "./ConfigFetch.js"
 import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult, type RegexEngine } from "./Core.js"
 import { Emitter } from "./Emitter.js"
+import { Standing } from "./Standing.js"
 import { errorDetail, notFound, toDetail, typeOfFallback } from "./Evaluation.js"
 import { InsightsReporter, runInsights } from "./Insights.js"
 import { type Installed, install } from "./Installed.js"
 import { forFlag, toLocalContext } from "./JsonContext.js"
 import { type ClientOptions, type Settings, settingsOf, UNSUPPORTED_STREAM_RETRY_MS } from "./Options.js"
 import { regexEngineFor } from "./RegexLoading.js"
-import { type Polling, startPolling } from "./Polling.js"
+import { type Polling, type RefreshResult, startPolling } from "./Polling.js"
+import { type FlagportServerError, REFUSAL_BACKOFF, refusalNotice } from "./Refusal.js"
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
 import type { ClientEventName, ClientEvents, ClientStatus, Detail, EvaluationEvent, FlagContext, FlagType, FlagTypes, Json, KeyFor, KeyOf, UntypedFlags } from "./Types.js"
@@ -45,13 +47,19 @@ export interface Client<F extends FlagTypes<F> = UntypedFlags> {
   detail<T>(flagKey: KeyOf<F>, context: FlagContext, fallback: T, type?: FlagType): Detail<T>
   /** Every flag for one context, as `POST /v1/evaluate` answers (empty before the first configuration). */
   all(context: FlagContext): Record<string, EvaluationResult>
-  /** Subscribes; returns the unsubscribe function. */
+  /**
+   * Subscribes; returns the unsubscribe function. An `error` listener added while a problem stands
+   * (reported, and the server has not answered well since) is told it once, right after `on`
+   * returns (in a microtask): a refusal met during `createClient` reaches a listener added after it.
+   */
   on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void
   off<E extends ClientEventName>(event: E, listener: ClientEvents[E]): void
   /** `starting` (no configuration yet), `ready`, `stale` (serving the last configuration, the server is unreachable) or `closed`. */
   readonly status: ClientStatus
   /** The ETag of the configuration served (undefined before the first or for a bootstrap configuration). */
   readonly etag: string | undefined
+  /** The server's refusal standing now (a wrong or revoked key, an unknown environment); undefined once it answers well again. */
+  readonly refusal: FlagportServerError | undefined
   /** Refetches now (normally not needed); resolves to true when the server answered. */
   refresh(): Promise<boolean>
   /** Stops every connection and timer and sends the last evaluation counts; evaluations keep answering from the last configuration. */
@@ -61,18 +69,19 @@ export interface Client<F extends FlagTypes<F> = UntypedFlags> {
 class FlagportClientImpl implements Client {
   private installed: Installed | null = null
   private readonly events = new Emitter()
+  private readonly standing = new Standing(this.events, () => this.installed !== null, () => this.polling?.wake())
   private readonly stop = new AbortController()
-  private streamUp = false
-  private unreachable = false
-  private problem: string | null = null
   private closed = false
-  private refreshing: Promise<boolean> | undefined
+  private inFlight: Promise<RefreshResult> | undefined
   private again = false
   private readonly loops: Array<Promise<void>> = []
   private polling: Polling | undefined
   private fromServer!: () => void
   /** Settles once a configuration from the server is installed. */
   readonly serverConfig = new Promise<void>((resolve) => (this.fromServer = resolve))
+  private refusedOnce!: (refusal: FlagportServerError) => void
+  /** Settles with the first refusal of `/v1/config`: `createClient` stops waiting then. */
+  readonly firstRefusal = new Promise<FlagportServerError>((resolve) => (this.refusedOnce = resolve))
 
   /** Counts evaluations for the server's insights (null when `sendInsights: false`). */
   private readonly insights: InsightsReporter | null
@@ -84,17 +93,21 @@ class FlagportClientImpl implements Client {
     this.hook = settings.onEvaluation
     this.insights = settings.insightsIntervalMs === null
       ? null
-      : new InsightsReporter(settings.endpoint, settings.timers, { refused: (message) => this.report(message) })
+      : new InsightsReporter(settings.endpoint, settings.timers, { refused: (message) => this.standing.report(message) })
   }
 
   get status(): ClientStatus {
     if (this.closed) return "closed"
     if (this.installed === null) return "starting"
-    return this.unreachable ? "stale" : "ready"
+    return this.standing.stale ? "stale" : "ready"
   }
 
   get etag(): string | undefined {
     return this.installed?.etag
+  }
+
+  get refusal(): FlagportServerError | undefined {
+    return this.standing.refusal
   }
 
   /** The typed getters' shared path: one lookup, the flag's own attributes checked, no allocation. */
@@ -171,7 +184,7 @@ class FlagportClientImpl implements Client {
   }
 
   on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void {
-    return this.events.on(event, listener)
+    return this.standing.subscribe(event, listener)
   }
 
   off<E extends ClientEventName>(event: E, listener: ClientEvents[E]): void {
@@ -200,113 +213,89 @@ class FlagportClientImpl implements Client {
     this.apply(snapshot, undefined, regex)
   }
 
-  /** The server answered: leave `stale` or an earlier problem behind. */
-  private reached(): void {
-    const troubled = this.unreachable || this.problem !== null
-    this.unreachable = false
-    this.problem = null
-    if (troubled && this.installed !== null) this.events.emit("recovered")
+  /** The server refused the key, project or environment (the configuration or the stream): one message for both, so told once. */
+  private refused(refusal: FlagportServerError): void {
+    this.standing.report(refusalNotice(refusal, this.installed === null ? "fallbacks" : "configuration"), refusal)
   }
 
-  /**
-   * A stream connected (200, text/event-stream): the server answers, so `stale` is over. It
-   * reconnects with the ETag the client holds, so an unchanged configuration brings no event and
-   * no refetch: without this the client would stay `stale` until some flag changed. A problem the
-   * operator must fix (a refused configuration) is not cured by a connection and stays reported.
-   */
-  private streamReached(): void {
-    this.streamUp = true
-    if (!this.unreachable) return
-    this.unreachable = false
-    if (this.problem === null && this.installed !== null) this.events.emit("recovered")
-  }
-
-  private lost(message: string): void {
-    if (this.unreachable) return
-    this.unreachable = true
-    // With the stream up nothing reconnects, and a paused poll sleeps a whole interval.
-    if (this.streamUp) this.polling?.wake()
-    if (this.installed !== null) this.events.emit("stale", message)
-  }
-
-  /** A problem the operator must fix (a refused key, a bad configuration): reported once until it goes away. */
-  private report(message: string): void {
-    if (this.problem === message) return
-    this.problem = message
-    this.events.emit("error", message)
-  }
-
-  private async refreshOnce(): Promise<boolean> {
+  private async refreshOnce(): Promise<RefreshResult> {
     const outcome = await fetchConfig(this.settings.endpoint, this.settings.timers, this.installed?.etag, this.stop.signal)
-    if (this.closed) return false
+    if (this.closed) return "failed"
     switch (outcome.kind) {
       case "not-modified":
-        this.reached()
-        return true
+        this.standing.reached()
+        return "answered"
       case "modified": {
         const checked = checkConfig(outcome.body)
         if (!checked.ok) {
-          this.report(`refused a configuration from the server, kept the previous one: ${checked.problem}`)
-          return false
+          this.standing.report(`refused a configuration from the server, kept the previous one: ${checked.problem}`)
+          return "failed"
         }
         // The engine of `matches` first (loaded on demand): a configuration is installed only ready to evaluate.
         let regex: RegexEngine
         try {
           regex = await regexEngineFor(checked.snapshot)
         } catch (error) {
-          this.report(`cannot use the configuration from the server, kept the previous one: ${error instanceof Error ? error.message : String(error)}`)
-          return false
+          this.standing.report(`cannot use the configuration from the server, kept the previous one: ${error instanceof Error ? error.message : String(error)}`)
+          return "failed"
         }
-        if (this.closed) return false
+        if (this.closed) return "failed"
         // Reached first: a client that never had a configuration announces `ready`, not `recovered`.
-        this.reached()
+        this.standing.reached()
         this.apply(checked.snapshot, outcome.etag, regex)
         this.fromServer()
-        return true
+        return "answered"
       }
       case "malformed":
-        this.report(`refused a configuration from the server, kept the previous one: ${outcome.message}`)
-        return false
-      case "rejected":
-        this.report(`the server refused the request: ${outcome.message}`)
-        return false
+        this.standing.report(`refused a configuration from the server, kept the previous one: ${outcome.message}`)
+        return "failed"
+      case "refused":
+        this.refused(outcome.refusal)
+        this.refusedOnce(outcome.refusal)
+        return "refused"
       case "unreachable":
-        this.lost(outcome.message)
-        return false
+        this.standing.lost(outcome.message)
+        return "failed"
     }
   }
 
   refresh(): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false)
-    if (this.refreshing !== undefined) {
+    return this.fetchNow().then((result) => result === "answered")
+  }
+
+  /** Refetches, one request at a time. */
+  private fetchNow(): Promise<RefreshResult> {
+    if (this.closed) return Promise.resolve("failed")
+    if (this.inFlight !== undefined) {
       // A change may have landed after the running request was answered: fetch once more after it.
       this.again = true
-      return this.refreshing
+      return this.inFlight
     }
-    const run = async (): Promise<boolean> => {
-      let ok: boolean
+    const run = async (): Promise<RefreshResult> => {
+      let result: RefreshResult
       do {
         this.again = false
-        ok = await this.refreshOnce()
+        result = await this.refreshOnce()
       } while (this.again && !this.closed)
-      return ok
+      return result
     }
-    const refreshing = run().finally(() => (this.refreshing = undefined))
-    this.refreshing = refreshing
-    return refreshing
+    const inFlight = run().finally(() => (this.inFlight = undefined))
+    this.inFlight = inFlight
+    return inFlight
   }
 
   /** Starts the change sources; resolves with the first refresh. */
-  start(): Promise<boolean> {
+  start(): Promise<RefreshResult> {
     const { settings } = this
-    const first = this.refresh()
+    const first = this.fetchNow()
     this.polling = startPolling(
       // Polling rests while a stream is up, unless a refetch failed meanwhile: then it retries on
       // the backoff schedule until the server answers (`lost` wakes it).
-      { refresh: () => this.refresh(), paused: () => this.streamUp && !this.unreachable },
+      { refresh: () => this.fetchNow(), paused: () => this.standing.streamUp && !this.standing.stale },
       settings.timers,
       settings.pollIntervalMs,
       settings.backoff,
+      REFUSAL_BACKOFF,
       first,
       this.stop.signal
     )
@@ -324,14 +313,19 @@ class FlagportClientImpl implements Client {
             announced: (etag) => {
               if (etag === undefined || etag !== this.installed?.etag) void this.refresh()
             },
-            up: () => this.streamReached(),
+            up: () => this.standing.streamReached(),
             down: () => {
-              this.streamUp = false
+              this.standing.streamUp = false
               void this.refresh() // the stream may have missed a change; this also tells whether the server is gone
             },
-            rejected: (message) => this.report(`the server refused the stream: ${message}`)
+            rejected: (refusal) => this.refused(refusal)
           },
-          { backoff: settings.backoff, idleTimeoutMs: settings.streamIdleTimeoutMs, unsupportedRetryMs: UNSUPPORTED_STREAM_RETRY_MS },
+          {
+            backoff: settings.backoff,
+            refusalBackoff: REFUSAL_BACKOFF,
+            idleTimeoutMs: settings.streamIdleTimeoutMs,
+            unsupportedRetryMs: UNSUPPORTED_STREAM_RETRY_MS
+          },
           this.stop.signal
         )
       )
@@ -343,7 +337,7 @@ class FlagportClientImpl implements Client {
     if (this.closed) return
     this.closed = true
     this.stop.abort()
-    await Promise.allSettled([...this.loops, this.refreshing])
+    await Promise.allSettled([...this.loops, this.inFlight])
     // The last counts, on a fresh signal (the client's own is aborted); bounded by the request timeout.
     await this.insights?.send(new AbortController().signal)
     this.events.clear()
@@ -354,17 +348,29 @@ class FlagportClientImpl implements Client {
  * Starts a client. Resolves once the server's configuration is installed, or after
  * `startTimeoutMs` (the client then serves fallbacks, or the bootstrap configuration, and keeps
  * trying), or, with a bootstrap configuration, as soon as the first attempt to reach the server
- * failed. Rejects only for invalid options or an unusable bootstrap.
+ * failed. Rejects for invalid options, an unusable bootstrap, and, without a bootstrap, as soon as
+ * the server refuses the key, project or environment (a `FlagportServerError` with the server's
+ * status, code and message; the client is closed). With a bootstrap a refusal does not reject:
+ * the client serves the bootstrap and tells the refusal to its `error` listeners.
  */
 export const createClient = async <F extends FlagTypes<F> = UntypedFlags>(options: ClientOptions): Promise<Client<F>> => {
   const settings = settingsOf(options)
   const client = new FlagportClientImpl(settings)
+  const bootstrapped = options.bootstrap !== undefined
   if (options.bootstrap !== undefined) await client.bootstrap(await loadBootstrap(options.bootstrap))
   const first = client.start()
   const waiting = new AbortController()
-  const waits: Array<Promise<unknown>> = [client.serverConfig, sleep(settings.timers, settings.startTimeoutMs, waiting.signal)]
-  if (options.bootstrap !== undefined) waits.push(first)
-  await Promise.race(waits)
+  const waits: Array<Promise<FlagportServerError | undefined>> = [
+    client.serverConfig.then(() => undefined),
+    client.firstRefusal,
+    sleep(settings.timers, settings.startTimeoutMs, waiting.signal).then(() => undefined)
+  ]
+  if (bootstrapped) waits.push(first.then(() => undefined))
+  const refusal = await Promise.race(waits)
   waiting.abort()
+  if (refusal !== undefined && !bootstrapped) {
+    await client.close()
+    throw refusal
+  }
   return client
 }

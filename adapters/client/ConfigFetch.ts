@@ -3,16 +3,17 @@
  * the client holds, so an unchanged configuration costs a 304 and no body.
  */
 import { authorization, deadline, describeError, type Endpoint, endpointUrl, errorMessage } from "./Endpoint.js"
+import { type FlagportServerError, isRefusal, readRefusal } from "./Refusal.js"
 import type { Timers } from "./Timers.js"
 
 export type FetchOutcome =
   /** A new body (not yet checked) and its ETag. */
   | { readonly kind: "modified"; readonly body: unknown; readonly etag: string | undefined }
   | { readonly kind: "not-modified" }
-  /** The server could not be reached, timed out or failed (5xx): try again later. */
+  /** The server could not be reached, timed out, failed (5xx) or asked to wait (408, 429): try again later. */
   | { readonly kind: "unreachable"; readonly message: string }
-  /** The server refused the request (4xx: a wrong key, project or environment). */
-  | { readonly kind: "rejected"; readonly message: string }
+  /** The server refused the request (Refusal.ts: a wrong key, project or environment). */
+  | { readonly kind: "refused"; readonly refusal: FlagportServerError }
   /** A 200 whose body is not JSON. */
   | { readonly kind: "malformed"; readonly message: string }
 
@@ -28,7 +29,7 @@ export const fetchConfig = async (
     if (etag !== undefined) headers["if-none-match"] = etag
     const response = await endpoint.fetch(endpointUrl(endpoint, "/v1/config"), { headers, signal: request.signal })
     if (response.status === 304) return { kind: "not-modified" }
-    if (response.status >= 400 && response.status < 500) return { kind: "rejected", message: await errorMessage(response) }
+    if (isRefusal(response.status)) return { kind: "refused", refusal: await readRefusal(response) }
     if (response.status !== 200) return { kind: "unreachable", message: await errorMessage(response) }
     const text = await response.text()
     let body: unknown

@@ -18,15 +18,22 @@ export class Emitter {
     this.listeners.get(event)?.delete(listener)
   }
 
+  has<E extends ClientEventName>(event: E, listener: ClientEvents[E]): boolean {
+    return this.listeners.get(event)?.has(listener) ?? false
+  }
+
   emit<E extends ClientEventName>(event: E, ...args: Parameters<ClientEvents[E]>): void {
     const set = this.listeners.get(event)
     if (set === undefined) return
-    for (const listener of [...set]) {
-      try {
-        ;(listener as (...a: Parameters<ClientEvents[E]>) => void)(...args)
-      } catch {
-        // A failing listener must not stop the client's updates nor the other listeners.
-      }
+    for (const listener of [...set]) this.tell(listener as (...a: Parameters<ClientEvents[E]>) => void, ...args)
+  }
+
+  /** Calls one listener, as `emit` calls each. */
+  tell<A extends ReadonlyArray<unknown>>(listener: (...args: A) => void, ...args: A): void {
+    try {
+      listener(...args)
+    } catch {
+      // A failing listener must not stop the client's updates nor the other listeners.
     }
   }
 

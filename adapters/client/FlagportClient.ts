@@ -20,7 +20,7 @@ import { type Client, createClient } from "./Client.js"
 import type { ClientOptions } from "./Options.js"
 import type { FlagTypes } from "./Types.js"
 
-/** `createClient` refused its options or bootstrap. */
+/** `createClient` refused its options or bootstrap, or the server refused the key, project or environment (the message says which). */
 export class FlagportClientError extends Data.TaggedError("FlagportClientError")<{ readonly message: string }> {}
 
 export class FlagportClient extends Context.Tag("@flagport/client/FlagportClient")<FlagportClient, Client>() {

@@ -1,14 +1,17 @@
 /**
- * The polling change source: refetch `/v1/config` (with `If-None-Match`) every interval, and
- * sooner, on the backoff schedule, while the server cannot be reached. It idles while a stream
- * is up (`paused`), and is the whole story when streaming is off or unavailable.
+ * The polling change source: refetch `/v1/config` (with `If-None-Match`) every interval, sooner,
+ * on the backoff schedule, while the server cannot be reached, and later, on the refusal
+ * schedule (Refusal.ts), while it refuses the key, project or environment. It idles while a
+ * stream is up (`paused`), and is the whole story when streaming is off or unavailable.
  */
 import { backoffDelay, type BackoffPolicy } from "./Backoff.js"
 import { sleep, type Timers } from "./Timers.js"
 
+/** How a refetch went: a configuration (new or unchanged), a failure to retry soon, or a refusal. */
+export type RefreshResult = "answered" | "failed" | "refused"
+
 export interface PollingHost {
-  /** Refetches; true when the server answered with a configuration (new or unchanged). */
-  readonly refresh: () => Promise<boolean>
+  readonly refresh: () => Promise<RefreshResult>
   /** True while another source (the stream) keeps the configuration fresh. */
   readonly paused: () => boolean
 }
@@ -28,7 +31,8 @@ export const startPolling = (
   timers: Timers,
   intervalMs: number,
   backoff: BackoffPolicy,
-  first: Promise<boolean>,
+  refusalBackoff: BackoffPolicy,
+  first: Promise<RefreshResult>,
   signal: AbortSignal
 ): Polling => {
   let wakeWait: (() => void) | undefined
@@ -42,16 +46,28 @@ export const startPolling = (
       wakeWait = undefined
     })
   }
+  let failures = 0
+  let refusals = 0
+  const count = (result: RefreshResult): void => {
+    failures = result === "failed" ? failures + 1 : 0
+    refusals = result === "refused" ? refusals + 1 : 0
+  }
+  /** Never sooner than the interval after a refusal, never later than it after a failure. */
+  const delay = (): number => {
+    if (refusals > 0) return Math.max(intervalMs, backoffDelay(refusalBackoff, refusals - 1, timers.random()))
+    if (failures > 0) return Math.min(intervalMs, backoffDelay(backoff, failures - 1, timers.random()))
+    return intervalMs
+  }
   const run = async (): Promise<void> => {
-    let failures = (await first) ? 0 : 1
+    count(await first)
     while (!signal.aborted) {
-      await wait(failures === 0 ? intervalMs : Math.min(intervalMs, backoffDelay(backoff, failures - 1, timers.random())))
+      await wait(delay())
       if (signal.aborted) return
       if (host.paused()) {
-        failures = 0
+        count("answered")
         continue
       }
-      failures = (await host.refresh()) ? 0 : failures + 1
+      count(await host.refresh())
     }
   }
   return { done: run(), wake: () => wakeWait?.() }

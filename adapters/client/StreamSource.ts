@@ -10,11 +10,13 @@
  * It connects with `Last-Event-ID` set to the ETag the client holds (the server then skips the
  * event it would send on connect), reconnects on the backoff schedule after any loss (the count
  * resets after a connection that lasted `resetAfterMs`), treats a stream silent for longer than
- * `idleTimeoutMs` (the server pings every 15 s) as lost, and retries rarely against a server
- * without the endpoint (404, 405, 501), where polling does the work.
+ * `idleTimeoutMs` (the server pings every 15 s) as lost, retries rarely against a server
+ * without the endpoint (404, 405, 501), where polling does the work, and slowly, on the refusal
+ * schedule (Refusal.ts), after a refusal (401, 403, ...).
  */
 import { backoffDelay, type BackoffPolicy } from "./Backoff.js"
 import { authorization, describeError, type Endpoint, endpointUrl, errorMessage } from "./Endpoint.js"
+import { type FlagportServerError, isRefusal, readRefusal } from "./Refusal.js"
 import { SseParser } from "./Sse.js"
 import { sleep, type Timers } from "./Timers.js"
 
@@ -25,12 +27,14 @@ export interface StreamHost {
   readonly announced: (etag: string | undefined) => void
   readonly up: () => void
   readonly down: (message: string) => void
-  /** The server refused the stream (401, 403): a configuration problem to report. */
-  readonly rejected: (message: string) => void
+  /** The server refused the stream (401, 403, ...): a configuration problem to report. */
+  readonly rejected: (refusal: FlagportServerError) => void
 }
 
 export interface StreamOptions {
   readonly backoff: BackoffPolicy
+  /** The schedule after a refusal (REFUSAL_BACKOFF). */
+  readonly refusalBackoff: BackoffPolicy
   readonly idleTimeoutMs: number
   /** The wait before trying again a server that has no stream endpoint. */
   readonly unsupportedRetryMs: number
@@ -39,7 +43,7 @@ export interface StreamOptions {
 export type StreamEnd =
   | { readonly kind: "lost"; readonly message: string }
   | { readonly kind: "unsupported"; readonly message: string }
-  | { readonly kind: "rejected"; readonly message: string }
+  | { readonly kind: "rejected"; readonly message: string; readonly refusal: FlagportServerError }
 
 const UNSUPPORTED = new Set([404, 405, 501])
 
@@ -71,7 +75,10 @@ const connectOnce = async (endpoint: Endpoint, timers: Timers, host: StreamHost,
     if (etag !== undefined) headers["last-event-id"] = etag
     const response = await endpoint.fetch(endpointUrl(endpoint, "/v1/stream"), { headers, signal: controller.signal })
     if (UNSUPPORTED.has(response.status)) return { kind: "unsupported", message: await errorMessage(response) }
-    if (response.status === 401 || response.status === 403) return { kind: "rejected", message: await errorMessage(response) }
+    if (isRefusal(response.status)) {
+      const refusal = await readRefusal(response)
+      return { kind: "rejected", message: refusal.message, refusal }
+    }
     const type = response.headers.get("content-type") ?? ""
     if (response.status !== 200 || response.body === null || !type.startsWith("text/event-stream")) {
       await response.body?.cancel().catch(() => undefined)
@@ -112,19 +119,21 @@ export const runStream = async (
   onRetry?: (delayMs: number, ended: StreamEnd) => void
 ): Promise<void> => {
   let attempt = 0
+  let refusals = 0
   while (!signal.aborted) {
     const started = timers.now()
     let wasUp = false
     const ended = await connectOnce(endpoint, timers, { ...host, up: () => ((wasUp = true), host.up()) }, options, signal)
     if (signal.aborted) return
     if (wasUp) host.down(ended.message)
-    if (ended.kind === "rejected") host.rejected(ended.message)
+    if (ended.kind === "rejected") host.rejected(ended.refusal)
+    if (wasUp) refusals = 0
     if (wasUp && timers.now() - started >= options.backoff.resetAfterMs) attempt = 0
     const delay =
       ended.kind === "unsupported"
         ? options.unsupportedRetryMs
         : ended.kind === "rejected"
-          ? options.backoff.maxMs
+          ? backoffDelay(options.refusalBackoff, refusals++, timers.random())
           : backoffDelay(options.backoff, attempt++, timers.random())
     onRetry?.(delay, ended)
     await sleep(timers, delay, signal)

@@ -3,6 +3,7 @@
  * Types only, so every file of the client (and the OpenFeature provider) can share them.
  */
 import type { Reason } from "./Core.js"
+import type { FlagportServerError } from "./Refusal.js"
 
 /** A JSON value, as a `json` flag serves it. */
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -103,8 +104,11 @@ export interface ClientEvents {
   readonly stale: (message: string) => void
   /** The server is reachable again after `stale`. */
   readonly recovered: () => void
-  /** Something the operator should know: a refused configuration, a rejected key. Evaluation goes on. */
-  readonly error: (message: string) => void
+  /**
+   * Something the operator should know: a refused configuration, the server's refusal of the key,
+   * project or environment (then `refusal` carries its status, code and message). Evaluation goes on.
+   */
+  readonly error: (message: string, refusal?: FlagportServerError) => void
 }
 
 export type ClientEventName = keyof ClientEvents

@@ -217,6 +217,24 @@ describe("createClient against a misbehaving server", () => {
     expect(flags.status).toBe("ready")
   })
 
+  it("429 says \"later\", not \"no\": no rejection at start, `stale` (not `error`) while running, and retried on the usual schedule", async () => {
+    const fake = await start()
+    fake.configStatus = 429
+    const flags = track(await createClient({ url: fake.url, key: "k", environment: "production", stream: false, startTimeoutMs: 300, pollIntervalMs: 100, backoff: { initialMs: 50, maxMs: 100 } }))
+    expect(flags.status).toBe("starting")
+    fake.configStatus = 200
+    await within(2_000, () => flags.status === "ready")
+    const events: Array<string> = []
+    flags.on("stale", (message) => events.push(`stale ${message}`))
+    flags.on("error", (message) => events.push(`error ${message}`))
+    fake.configStatus = 429
+    await within(2_000, () => flags.status === "stale")
+    fake.configStatus = 200
+    await within(2_000, () => flags.status === "ready")
+    expect(events).toEqual(["stale 429: fake 429"])
+    expect(flags.refusal).toBeUndefined()
+  })
+
   it("the Effect layer provides the client and closes it with its scope", async () => {
     const fake = await start()
     fake.stream = "open"

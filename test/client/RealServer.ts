@@ -1,7 +1,8 @@
 /**
  * A real Flagport (the standalone composition) on a SQLite file for the SDK and provider tests,
- * with the management calls those tests make, and a way to stop it and start it again on the
- * same port and database.
+ * with the management calls those tests make (flags, targeting, segments, keys made and revoked,
+ * an environment's `clientConfig`), and a way to stop it and start it again on the same port and
+ * database.
  */
 import { Effect, Exit, Scope } from "effect"
 import { startServer as startStandalone, type RunningServer } from "../../adapters/http/serving/Server.js"
@@ -21,6 +22,12 @@ export interface Flagport {
   /** PUT targeting in p1 for `environment` (default production). */
   readonly target: (flagKey: string, targeting: Record<string, unknown>, environment?: string) => Promise<void>
   readonly createSegment: (key: string, conditions: ReadonlyArray<unknown>) => Promise<void>
+  /** Makes a key of p1 through the key API: its id (to revoke it) and its secret. */
+  readonly createKey: (type: "server" | "client") => Promise<{ readonly id: string; readonly key: string }>
+  /** Revokes a key of p1 (`DELETE /v1/projects/p1/keys/{id}`). */
+  readonly revokeKey: (id: string) => Promise<void>
+  /** What client keys may read in `environment` of p1: the configuration (`full`) or evaluated answers only. */
+  readonly setClientConfig: (environment: string, clientConfig: "full" | "evaluated") => Promise<void>
   /** Stops the HTTP server and closes the database. */
   readonly stop: () => Promise<void>
   /** Starts it again over the same database file, on the same port or on `port`. */
@@ -60,6 +67,15 @@ export const startFlagport = async (): Promise<Flagport> => {
       expectOk(`target ${flagKey}`, request(url, "PUT", `/v1/projects/p1/flags/${flagKey}/targeting`, { ...admin, body: { environment, ...targeting } })),
     createSegment: (key, conditions) =>
       expectOk(`segment ${key}`, request(url, "POST", "/v1/projects/p1/segments", { ...admin, body: { key, name: key, conditions } })),
+    createKey: async (type) => {
+      const made = await request(url, "POST", "/v1/projects/p1/keys", { ...admin, body: { type, name: `sdk test ${type}` } })
+      if (made.status !== 201) throw new Error(`create key: ${made.status} ${made.text}`)
+      const { id, key } = made.body as { id: string; key: string }
+      return { id, key }
+    },
+    revokeKey: (id) => expectOk(`revoke ${id}`, request(url, "DELETE", `/v1/projects/p1/keys/${id}`, admin)),
+    setClientConfig: (environment, clientConfig) =>
+      expectOk(`clientConfig ${environment}`, request(url, "PATCH", `/v1/projects/p1/environments/${environment}`, { ...admin, body: { clientConfig } })),
     stop,
     restart: async (on = port) => {
       again = await startStandalone({ port: on, host: "127.0.0.1", storage: StorageLayer.fromDatabaseUrl(databaseUrl), webhooks: false })

@@ -1,8 +1,8 @@
 /**
  * The stream change source against a fake SSE server on loopback, with a driven clock: the
  * reconnection delays follow the backoff schedule exactly and reset after a long connection,
- * `Last-Event-ID` carries the ETag held, a silent or unanswered stream counts as lost, and a
- * server without the endpoint or refusing the key is retried rarely.
+ * `Last-Event-ID` carries the ETag held, a silent or unanswered stream counts as lost, a server
+ * without the endpoint is retried rarely, and one refusing the key on the (slow) refusal schedule.
  */
 import { afterEach, describe, expect, it, vi } from "@effect/vitest"
 import { backoffDelay, type BackoffPolicy } from "../../adapters/client/Backoff.js"
@@ -12,7 +12,8 @@ import { DrivenTimers } from "./DrivenTimers.js"
 import { FakeFlagport } from "./FakeFlagport.js"
 
 const backoff: BackoffPolicy = { initialMs: 1_000, maxMs: 8_000, resetAfterMs: 60_000 }
-const options = { backoff, idleTimeoutMs: 120_000, unsupportedRetryMs: 300_000 }
+const refusalBackoff: BackoffPolicy = { initialMs: 60_000, maxMs: 240_000, resetAfterMs: 60_000 }
+const options = { backoff, refusalBackoff, idleTimeoutMs: 120_000, unsupportedRetryMs: 300_000 }
 
 const fakes: Array<FakeFlagport> = []
 const stops: Array<AbortController> = []
@@ -36,7 +37,7 @@ const setUp = async (idleTimeoutMs = options.idleTimeoutMs) => {
     },
     up: () => log.push("up"),
     down: (message) => log.push(`down ${message}`),
-    rejected: (message) => log.push(`rejected ${message}`)
+    rejected: (refusal) => log.push(`rejected ${refusal.status} ${refusal.code}: ${refusal.serverMessage}`)
   }
   const endpoint: Endpoint = { url: fake.url, key: "srv_test", environment: "production", projectId: undefined, fetch: globalThis.fetch, requestTimeoutMs: 10_000 }
   const stop = new AbortController()
@@ -46,6 +47,7 @@ const setUp = async (idleTimeoutMs = options.idleTimeoutMs) => {
 }
 
 const delay = (attempt: number) => backoffDelay(backoff, attempt, 0.5)
+const refusalDelay = (attempt: number) => backoffDelay(refusalBackoff, attempt, 0.5)
 
 describe("runStream", () => {
   it("reconnects on the backoff schedule, resets it after a long connection, and resumes from the ETag held", async () => {
@@ -122,15 +124,44 @@ describe("runStream", () => {
     expect(retries[0]!.ended.kind).toBe("lost")
   })
 
-  it("a server without the endpoint is retried every five minutes; a refused key is reported and retried at the cap", async () => {
+  it("a server without the endpoint is retried every five minutes; a refusal is reported and retried on the refusal schedule", async () => {
     const { fake, timers, log, retries } = await setUp()
     await vi.waitFor(() => expect(retries).toHaveLength(1))
     expect(retries[0]).toMatchObject({ delay: 300_000, ended: { kind: "unsupported" } })
     fake.stream = 401
     timers.advance(300_000)
     await vi.waitFor(() => expect(retries).toHaveLength(2))
-    expect(retries[1]).toMatchObject({ delay: backoff.maxMs, ended: { kind: "rejected", message: "401: stream 401" } })
-    expect(log).toEqual(["rejected 401: stream 401"])
+    expect(retries[1]).toMatchObject({ delay: refusalDelay(0), ended: { kind: "rejected", refusal: { status: 401, code: "x", serverMessage: "stream 401" } } })
+    for (const attempt of [1, 2, 3]) {
+      timers.advance(retries.at(-1)!.delay)
+      await vi.waitFor(() => expect(retries).toHaveLength(attempt + 2))
+    }
+    // Doubling to the cap (three quarters of each nominal delay at random = 0.5): minutes, never the reconnection schedule's seconds.
+    expect(retries.slice(1).map((r) => r.delay)).toEqual([45_000, 90_000, 180_000, 180_000])
+    expect(log).toEqual(Array(4).fill("rejected 401 x: stream 401"))
+  })
+
+  it("a connection starts the refusal schedule over; 408 and 429 are retried as a lost stream", async () => {
+    const { fake, timers, retries } = await setUp()
+    fake.stream = 403
+    await vi.waitFor(() => expect(retries).toHaveLength(1))
+    timers.advance(retries[0]!.delay)
+    await vi.waitFor(() => expect(retries).toHaveLength(2))
+    expect(retries.map((r) => r.delay)).toEqual([refusalDelay(0), refusalDelay(1)])
+    fake.stream = "open"
+    timers.advance(retries[1]!.delay)
+    await vi.waitFor(() => expect(fake.openStreams).toBe(1))
+    fake.stream = 403
+    fake.dropStreams()
+    await vi.waitFor(() => expect(retries).toHaveLength(3))
+    timers.advance(retries[2]!.delay)
+    await vi.waitFor(() => expect(retries).toHaveLength(4))
+    expect(retries[3]).toMatchObject({ delay: refusalDelay(0), ended: { kind: "rejected" } })
+    for (const status of [429, 408]) {
+      fake.stream = status
+      timers.advance(retries.at(-1)!.delay)
+      await vi.waitFor(() => expect(retries.at(-1)!.ended.kind).toBe("lost"))
+    }
   })
 
   it("stops when aborted, closing the connection", async () => {
