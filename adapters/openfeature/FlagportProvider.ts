@@ -6,22 +6,31 @@
  *   const enabled = await OpenFeature.getClient().getBooleanValue("new-checkout", false, { targetingKey: "user-1" })
  *
  * Lifecycle: `initialize` starts the client (or adopts one passed in) and fails, leaving the
- * provider in OpenFeature's ERROR state, when no configuration arrived within the client's start
- * timeout; the client keeps trying, and the provider emits READY once one arrives. Events:
- * CONFIGURATION_CHANGED with `flagsChanged` on every change, STALE when the server cannot be
- * reached (the last configuration is served), READY when it can again, ERROR for a problem the
- * operator must fix (a refused key, a refused configuration). `onClose` closes a client the
- * provider started (one passed in belongs to the caller).
+ * provider in OpenFeature's ERROR state:
+ * - at once when the server refuses the key, project or environment, with an OpenFeature error
+ *   whose `code` is INVALID_CONTEXT (400, 404: no such environment or project, or none named) or
+ *   GENERAL (401, 403: the key) and whose message carries the server's; a client it started is
+ *   then closed (`createClient` rejected), one passed in keeps asking, slowly;
+ * - when a client passed in stands by a problem (a refusal, a refused configuration: GENERAL);
+ * - when no configuration arrived within the client's start timeout; the client keeps trying, and
+ *   the provider emits READY once one arrives.
+ * Events: CONFIGURATION_CHANGED with `flagsChanged` on every change, STALE when the server cannot
+ * be reached (the last configuration is served), READY when it can again, ERROR (with `errorCode`
+ * as above, GENERAL for a refused configuration) for a problem the operator must fix. `onClose`
+ * closes a client the provider started (one passed in belongs to the caller).
  */
 import {
+  ErrorCode,
   type EvaluationContext,
+  GeneralError,
   type JsonValue,
   OpenFeatureEventEmitter,
   type Provider,
   ProviderEvents,
   type ResolutionDetails
 } from "@openfeature/server-sdk"
-import { type Client, type ClientOptions, createClient, type FlagType } from "../client/index.js"
+import { type Client, type ClientOptions, createClient, type FlagType, FlagportServerError } from "../client/index.js"
+import { refusalCode, toOpenFeatureError } from "./Refusals.js"
 import { toFlagContext, toResolution } from "./Resolution.js"
 
 export class FlagportProvider implements Provider {
@@ -31,6 +40,14 @@ export class FlagportProvider implements Provider {
   private client: Client | undefined
   private readonly owned: boolean
   private unsubscribe: Array<() => void> = []
+  /** Why `initialize` failed without a client (the server refused it): what evaluations then say. */
+  private startFailure: string | undefined
+  /**
+   * While `initialize` runs, the problem the client reports (its replay of one standing when the
+   * provider subscribed): `initialize` fails with it, and OpenFeature emits that ERROR, so the
+   * provider does not emit it too.
+   */
+  private starting: { problem: { readonly message: string; readonly refusal: FlagportServerError | undefined } | undefined } | undefined
 
   /** From client options (the provider starts and closes the client) or a running client (the caller owns it). */
   constructor(private readonly source: ClientOptions | Client) {
@@ -39,8 +56,28 @@ export class FlagportProvider implements Provider {
   }
 
   async initialize(): Promise<void> {
-    const client = this.client ?? (this.client = await createClient(this.source as ClientOptions))
-    this.listen(client)
+    let client = this.client
+    if (client === undefined) {
+      try {
+        client = this.client = await createClient(this.source as ClientOptions)
+      } catch (error) {
+        if (!(error instanceof FlagportServerError)) throw error
+        this.startFailure = error.message
+        throw toOpenFeatureError(error)
+      }
+    }
+    const starting: NonNullable<typeof this.starting> = { problem: undefined }
+    this.starting = starting
+    try {
+      this.listen(client)
+      // The client replays a standing problem to a new listener in a microtask queued by `on`; this
+      // continuation is queued after it, so the replay has arrived by then.
+      await Promise.resolve()
+    } finally {
+      this.starting = undefined
+    }
+    const problem = starting.problem
+    if (problem !== undefined) throw problem.refusal === undefined ? new GeneralError(problem.message) : toOpenFeatureError(problem.refusal)
     if (client.status === "starting") {
       throw new Error("Flagport: no configuration within the start timeout; serving defaults until the server answers")
     }
@@ -48,12 +85,20 @@ export class FlagportProvider implements Provider {
 
   private listen(client: Client): void {
     for (const off of this.unsubscribe) off()
+    const ready = () => this.events.emit(ProviderEvents.Ready)
     this.unsubscribe = [
-      client.on("ready", () => this.events.emit(ProviderEvents.Ready)),
-      client.on("recovered", () => this.events.emit(ProviderEvents.Ready)),
+      client.on("ready", ready),
+      client.on("recovered", ready),
       client.on("change", (keys) => this.events.emit(ProviderEvents.ConfigurationChanged, { flagsChanged: [...keys] })),
       client.on("stale", (message) => this.events.emit(ProviderEvents.Stale, { message })),
-      client.on("error", (message) => this.events.emit(ProviderEvents.Error, { message }))
+      client.on("error", (message, refusal) => {
+        if (this.starting !== undefined) {
+          this.starting.problem ??= { message, refusal }
+          return
+        }
+        // Handlers get the details as emitted, `errorCode` included (the SDK copies every field).
+        this.events.emit(ProviderEvents.Error, { message, errorCode: refusal === undefined ? ErrorCode.GENERAL : refusalCode(refusal) })
+      })
     ]
   }
 
@@ -67,7 +112,13 @@ export class FlagportProvider implements Provider {
     const client = this.client
     const detail =
       client === undefined
-        ? { flagKey, value: defaultValue, variationKey: null, reason: { kind: "ERROR" as const, error: "the provider is not initialized" }, errorCode: "PROVIDER_NOT_READY" as const }
+        ? {
+            flagKey,
+            value: defaultValue,
+            variationKey: null,
+            reason: { kind: "ERROR" as const, error: this.startFailure === undefined ? "the provider is not initialized" : `the provider did not start: ${this.startFailure}` },
+            errorCode: "PROVIDER_NOT_READY" as const
+          }
         : client.detail(flagKey, toFlagContext(context), defaultValue, type)
     return Promise.resolve(toResolution(detail))
   }

@@ -228,6 +228,37 @@ describe("FlagportProvider through the OpenFeature SDK", () => {
     }
   })
 
+  it("a client passed in while it stands by a refused configuration: initialize fails with GENERAL and that message, told once", async () => {
+    const fake = await FakeFlagport.start()
+    const good = { environment: "production", flags: [{ key: "f", type: "boolean", enabled: true, variations: [{ key: "on", value: true }], defaultVariationKey: "on", offVariationKey: "on", rules: [] }], segments: [] }
+    fake.serve(good, 'W/"1"')
+    const flags = await createClient({ url: fake.url, key: "k", environment: "production", stream: false, pollIntervalMs: 100 })
+    try {
+      fake.serve({ ...good, flags: "nope" }, 'W/"2"')
+      await new Promise<void>((resolve) => flags.on("error", () => resolve()))
+      fake.serve({ ...good, flags: "still nope" }, 'W/"3"') // the same problem from here on: not told again
+      const domain = newDomain()
+      const client = OpenFeature.getClient(domain)
+      const errors: Array<string | undefined> = []
+      client.addHandler(ProviderEvents.Error, (details) => errors.push(details?.message))
+      await expect(OpenFeature.setProviderAndWait(domain, new FlagportProvider(flags))).rejects.toMatchObject({
+        code: "GENERAL",
+        message: "refused a configuration from the server, kept the previous one: flags must be an array"
+      })
+      await expect.poll(() => errors).toEqual(["refused a configuration from the server, kept the previous one: flags must be an array"])
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(errors).toHaveLength(1)
+      expect(client.providerStatus).toBe(ProviderStatus.ERROR)
+      expect(await client.getBooleanValue("f", false)).toBe(true)
+      fake.serve(good, 'W/"4"')
+      await expect.poll(() => client.providerStatus, { timeout: 3_000 }).toBe(ProviderStatus.READY)
+    } finally {
+      await OpenFeature.close()
+      await flags.close()
+      await fake.close()
+    }
+  })
+
   it("a flag that cannot be evaluated is GENERAL (from a bootstrap: the server refuses to store one)", async () => {
     const broken = {
       environment: "production",
