@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Whether dist/ was built from the sources as they are: `npm pack` (prepack) builds only when not.
+// Whether dist/ was built from the sources as they are: `npm pack` (prepack) and `npm test` (pretest:
+// the examples and package tests import the build) build only when not.
 //
 //   node scripts/build-stamp.mjs write   # after a build (npm run build does it): records the sources' fingerprint
 //   node scripts/build-stamp.mjs check   # exit 0 when dist/ holds a finished build of these very sources
@@ -40,7 +41,7 @@ if (command === "write") {
   writeFileSync(stamp, `${fingerprint()}\n`)
 } else if (command === "check") {
   const current = existsSync(stamp) && readFileSync(stamp, "utf8").trim() === fingerprint()
-  process.stderr.write(current ? "dist/ was built from these sources: packing it as it is\n" : "dist/ is missing or older than the sources: building\n")
+  process.stderr.write(current ? "dist/ was built from these sources: using it as it is\n" : "dist/ is missing or older than the sources: building\n")
   process.exit(current ? 0 : 1)
 } else if (command !== undefined) {
   process.stderr.write("usage: node scripts/build-stamp.mjs write|check\n")

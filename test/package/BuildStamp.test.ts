@@ -1,5 +1,7 @@
 /**
- * `npm pack` builds unless dist/ was built from the sources as they are: its prepack asks
+ * `npm pack` and `npm test` build unless dist/ was built from the sources as they are (the examples
+ * and package tests import the build, so the README's `npm install && npm test` on a fresh clone
+ * must build it first; .ci/run runs exactly that): their prepack and pretest ask
  * scripts/build-stamp.mjs, which compares a hash of the build's inputs with the stamp the last
  * `npm run build` wrote. Checked in a copy of the checkout, without running a build: no dist/ means
  * a build; a stamp of these sources means none; any change to a source means a build again.
@@ -9,7 +11,7 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ROOT } from "../cli/Process.js"
-import { copyOfCheckout, runNode, scratchDirectory } from "./PackedPackage.js"
+import { copyOfCheckout, run, runNode, scratchDirectory } from "./PackedPackage.js"
 
 let scratch: string
 let copy: string
@@ -22,12 +24,12 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const stamp = (command: "check" | "write") => runNode(copy, ["scripts/build-stamp.mjs", command])
+const scripts = (): Record<string, string> => (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
 
 describe("npm pack's prepack", () => {
   it("runs the check, and the build when the check fails; the build writes the stamp last", () => {
-    const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
-    expect(scripts.prepack).toBe("node scripts/build-stamp.mjs check || npm run build")
-    expect(scripts.build).toMatch(/&& node scripts\/build-stamp\.mjs write$/)
+    expect(scripts().prepack).toBe("node scripts/build-stamp.mjs check || npm run build")
+    expect(scripts().build).toMatch(/&& node scripts\/build-stamp\.mjs write$/)
   })
 
   it("builds with no dist/, not after a build of these sources, and again once a source changed", async () => {
@@ -39,9 +41,24 @@ describe("npm pack's prepack", () => {
     expect((await stamp("write")).code).toBe(0)
     const current = await stamp("check")
     expect(current.code).toBe(0)
-    expect(current.output).toContain("dist/ was built from these sources: packing it as it is")
+    expect(current.output).toContain("dist/ was built from these sources: using it as it is")
 
     appendFileSync(join(copy, "src/index.ts"), "\n")
     expect((await stamp("check")).code).toBe(1)
+  })
+})
+
+describe("npm test's pretest", () => {
+  it("is the same check-or-build, so a fresh clone's npm test has the build its examples import", () => {
+    expect(scripts().pretest).toBe("node scripts/build-stamp.mjs check || npm run build")
+  })
+
+  it("leaves a current build alone: npm run pretest in a checkout built from its sources builds nothing", async () => {
+    mkdirSync(join(copy, "dist"), { recursive: true })
+    expect((await stamp("write")).code).toBe(0)
+    const pretest = await run("npm", ["run", "pretest"], copy)
+    expect(pretest.code).toBe(0)
+    expect(pretest.output).toContain("dist/ was built from these sources: using it as it is")
+    expect(pretest.output).not.toContain("tsup")
   })
 })
