@@ -40,7 +40,8 @@ const room = (name, forbidden) => ({
       "error",
       {
         patterns: forbidden.map((other) => ({
-          regex: `(^|/)http/${other}(/|$)|^\\.\\./${other}(/|$)`,
+          // `../lane/...` from a room's top, `../../lane/...` from a sub-folder (api/flags/, ...).
+          regex: `(^|/)http/${other}(/|$)|^(\\.\\./)+${other}(/|$)`,
           message: `adapters/http/${name} must not import adapters/http/${other} (rooms import one way: serving -> api or lane -> shared -> core).`
         }))
       }

@@ -73,9 +73,20 @@ describe("HTTP rooms", () => {
     expect(messages[0]).toContain(what)
   })
 
+  it.each([
+    ["api/flags", 'import { EvaluationLane } from "../../lane/EvaluationLane.js"', "adapters/http/lane"],
+    ["api/people", 'import * as Routes from "../../signin/OidcRoutes.js"', "adapters/http/signin"],
+    ["api/evaluation", 'import * as App from "../../serving/App.js"', "adapters/http/serving"]
+  ])("the lint rule refuses %s (a room's sub-folder): %s", async (folder, code, what) => {
+    const messages = await lint(`adapters/http/${folder}/Probe.ts`, `${code}\nexport {}\n`)
+    expect(messages).toHaveLength(1)
+    expect(messages[0]).toContain(what)
+  })
+
   it("the lint rule lets api and lane use shared, and serving use every room", async () => {
     const shared = 'import * as Errors from "../shared/Errors.js"\nexport { Errors }\n'
     expect(await lint("adapters/http/api/Probe.ts", shared)).toEqual([])
+    expect(await lint("adapters/http/api/flags/Probe.ts", 'import * as Errors from "../../shared/Errors.js"\nimport { FlagportApi } from "../Api.js"\nexport { Errors, FlagportApi }\n')).toEqual([])
     expect(await lint("adapters/http/lane/Probe.ts", shared)).toEqual([])
     expect(await lint("adapters/http/signin/Probe.ts", shared)).toEqual([])
     const all = 'import { FlagportApi } from "../api/Api.js"\nimport { EvaluationLane } from "../lane/EvaluationLane.js"\nimport * as Routes from "../signin/OidcRoutes.js"\nexport { FlagportApi, EvaluationLane, Routes }\n'
