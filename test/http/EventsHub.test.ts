@@ -1,5 +1,5 @@
 /**
- * The management events hub (adapters/http/api/EventsHub.ts) over a log the test controls: late
+ * The management events hub (adapters/http/api/events/EventsHub.ts) over a log the test controls: late
  * commits (a lower position that appears after a higher one) are still delivered and nothing is
  * sent twice; the re-read window moves on once entries settle; a stream resuming from further back
  * gets what it missed while the others get nothing again; credentials that may no longer read end
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest"
 import type { ManagementEvent } from "../../src/domain/audit/ManagementEvent.js"
-import { EventsHub, type PositionedEvent, type StreamCredential } from "../../adapters/http/api/EventsHub.js"
+import { EventsHub, type PositionedEvent, type StreamCredential } from "../../adapters/http/api/events/EventsHub.js"
 
 const SETTLE_MS = 10_000
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { recheckKeyOf } from "../../adapters/http/api/EventsLive.js"
+import { recheckKeyOf } from "../../adapters/http/api/events/EventsLive.js"
 
 const TOKEN = "abcdefghijklmnopqrstuvwxyz012345"
 

@@ -1,0 +1,95 @@
+/**
+ * The sign-in handlers (AuthGroup.ts): each is a call to a use case (SignIn, Sessions, Users), its
+ * failures mapped by the one mapping of `Errors.ts`. Signing in sets the session cookie
+ * (SessionCookie.ts); signing out clears it.
+ */
+import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { Sessions } from "../../../../src/services/people/Sessions.js"
+import { SignIn } from "../../../../src/services/people/SignIn.js"
+import { Users } from "../../../../src/services/people/Users.js"
+import * as Oidc from "../../../oidc/Oidc.js"
+import { Authentication } from "../../shared/Authentication.js"
+import { crossSiteRefusal } from "../../shared/PeopleSettings.js"
+import { clearSessionCookie, hasSessionCookie, sessionTokenOf, setSessionCookie } from "../../shared/SessionCookie.js"
+import { FlagportApi } from "../Api.js"
+import { headersOf, peerOf } from "../Auth.js"
+import { asEnvelopes } from "../Calling.js"
+
+const withHeader = (name: string, value: string) =>
+  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+
+/**
+ * Sign-in CSRF: a page of another site must not sign a visitor's browser into an account of its
+ * choosing. A request that says where it comes from (browsers always do on POST) must come from
+ * here; one without `Origin` is no browser's and carries no cookie of ours to abuse.
+ */
+const sameOriginIfSaid = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.flatMap(Authentication, (auth) => {
+    const headers = headersOf(request)
+    if (headers.origin === undefined) return Effect.void
+    const refused = crossSiteRefusal(auth.people.settings, "POST", headers, peerOf(request))
+    return refused === undefined ? Effect.void : Effect.fail(refused)
+  })
+
+/**
+ * Starts a session for the person, sets its cookie on the answer and answers the person as every
+ * later request sees them: read back through the new session, so `lastSignInAt` is this sign-in
+ * (the user the sign-in found still carries the one before) and the memberships are current.
+ */
+const signIn = (userId: string) =>
+  Effect.gen(function* () {
+    const auth = yield* Authentication
+    const sessions = yield* Sessions
+    const session = yield* sessions.start(userId).pipe(Effect.orDie) // the user was just found: a 404 here is a bug
+    const me = yield* sessions.authenticate(session.token).pipe(Effect.orDie, Effect.flatMap(Option.match({
+      onNone: () => Effect.dieMessage("A session just started was not found"),
+      onSome: Effect.succeed
+    })))
+    yield* withHeader("set-cookie", setSessionCookie(auth.people.settings.cookie, session.token))
+    return me
+  })
+
+/** The 429 of too many failed sign-ins carries `Retry-After` (whole seconds, at least 1). */
+const withRetryAfter = <E extends { readonly retryAfterSeconds: number }>(error: E) =>
+  Effect.zipRight(withHeader("retry-after", String(Math.max(1, Math.ceil(error.retryAfterSeconds)))), Effect.fail(error))
+
+export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
+  handlers
+    .handle("login", ({ payload }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        yield* sameOriginIfSaid(request)
+        const signInWith = yield* SignIn
+        const found = yield* asEnvelopes(signInWith.withPassword(payload.email, payload.password).pipe(Effect.catchTag("RateLimited", withRetryAfter)))
+        return yield* signIn(found.user.id)
+      })
+    )
+    .handle("logout", () =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const auth = yield* Authentication
+        const headers = headersOf(request)
+        const cookie = auth.people.settings.cookie
+        if (hasSessionCookie(cookie, headers.cookie)) {
+          // Signing a person out is a write by cookie like any other: not from another site.
+          const refused = crossSiteRefusal(auth.people.settings, request.method, headers, peerOf(request))
+          if (refused !== undefined) return yield* Effect.fail(refused)
+          const token = sessionTokenOf(cookie, headers.cookie)
+          if (token !== undefined) yield* Effect.flatMap(Sessions, (sessions) => sessions.end(token)).pipe(Effect.orDie)
+        }
+        yield* withHeader("set-cookie", clearSessionCookie(cookie))
+      })
+    )
+    .handle("setup", ({ payload }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        yield* sameOriginIfSaid(request)
+        const users = yield* Users
+        const user = yield* asEnvelopes(users.setup(payload.token, payload.password))
+        return yield* signIn(user.id)
+      })
+    )
+    .handle("providers", () => Effect.map(Oidc.Oidc, (oidc) => ({ password: true as const, oidc: Oidc.providerOf(oidc) })))
+)

@@ -1,0 +1,14 @@
+/** The declaration of `/v1/me`: the signed-in person, behind the session middleware (an API key has no person). */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { described } from "../Declaring.js"
+import { SessionAuth } from "../Security.js"
+import { SignedInDoc } from "./PeopleDocs.js"
+
+export class MeGroup extends HttpApiGroup.make("me")
+  .add(described(
+    HttpApiEndpoint.get("me", "/v1/me").addSuccess(SignedInDoc),
+    "The signed-in person",
+    "The person of the session cookie with their memberships (`[{ projectId, role }]`); 401 without a session (an API key has no person)."
+  ))
+  .middleware(SessionAuth)
+  .annotate(OpenApi.Description, "The signed-in person.") {}
