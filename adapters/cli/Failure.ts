@@ -8,7 +8,11 @@ import * as Option from "effect/Option"
  * set FLAGPORT_DEBUG=1 to get the full cause when reporting a bug.
  */
 
-/** Exit codes: 1 for a failed operation, 2 for a command line that could not be parsed. */
+/**
+ * Exit codes (docs/guide/cli.md's table): 1 when a command line that was understood could not be
+ * carried out (a missing file included), 2 when the command line itself is wrong (it cannot be
+ * parsed, or asks for what the command refuses: UsageError).
+ */
 export const EXIT_FAILURE = 1
 export const EXIT_USAGE = 2
 

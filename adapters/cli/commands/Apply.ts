@@ -9,7 +9,6 @@
  * Exit codes: 0 nothing to do or applied; 2 the plan has changes (`--dry-run --detailed-exitcode`);
  * 1 anything went wrong.
  */
-import { readFileSync } from "node:fs"
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
@@ -25,6 +24,7 @@ import type { Problem } from "../../../src/domain/Errors.js"
 import { FlagsAsCode } from "../../../src/services/ascode/FlagsAsCode.js"
 import { inWords } from "../../http/shared/Wording.js"
 import { ExitWith } from "../ExitWith.js"
+import { readInput } from "../InputFile.js"
 import { note, printJson } from "../Output.js"
 import { callServer, type ServerRefused } from "../ServerCall.js"
 import * as Storage from "../Storage.js"
@@ -44,9 +44,6 @@ const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
     note([`error: ${headline}`, ...problems.map((p) => `  ${p.path === "" ? "(file)" : p.path}: ${inWords(p.message)}`)].join("\n")),
     Effect.fail(new ExitWith({ code: 1 }))
   )
-
-const readText = (file: string) =>
-  Effect.try({ try: () => readFileSync(file === "-" ? 0 : file, "utf8"), catch: (error) => new UsageError({ message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` }) })
 
 /** What is printed for a plan or an applied result, then the exit code it deserves. */
 const finish = (result: ApplyResult, choices: Choices) =>
@@ -103,7 +100,7 @@ export const applyCommand = Command.make(
     Effect.gen(function* () {
       const server = yield* serverTarget(options.url, options.key, "applies to DATABASE_URL")
       if (options.detailedExitcode && !options.dryRun) return yield* new UsageError({ message: "--detailed-exitcode goes with --dry-run" })
-      const parsed = parseFile(yield* readText(options.file))
+      const parsed = parseFile(yield* readInput(options.file))
       if (Either.isLeft(parsed)) return yield* refuse(`${options.file} is not YAML or JSON: nothing was applied`, parsed.left)
       const projectId = Option.getOrUndefined(options.project) ?? projectIdOf(parsed.right)
       if (projectId === undefined) return yield* new UsageError({ message: `${options.file} names no project (project.id): say which with --project` })

@@ -6,7 +6,6 @@
  * refused flag makes the command write nothing and exit 1, unless `--skip-unsupported` imports
  * the rest.
  */
-import { readFileSync } from "node:fs"
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
@@ -16,6 +15,7 @@ import { parse as parseYaml } from "yaml"
 import { FlagdImport, type ImportReport } from "../../../src/services/flagd/FlagdImport.js"
 import * as Shared from "../Options.js"
 import { note, printJson, printTable } from "../Output.js"
+import { readInput } from "../InputFile.js"
 import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
 
@@ -23,13 +23,12 @@ import { UsageError } from "../UsageError.js"
 export class ImportFailed extends Data.TaggedError("ImportFailed")<{ readonly message: string }> {}
 
 const readDocument = (file: string) =>
-  Effect.try({
-    try: () => {
-      const text = readFileSync(file, "utf8")
-      return /\.ya?ml$/i.test(file) ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown)
-    },
-    catch: (error) => new ImportFailed({ message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` })
-  })
+  Effect.flatMap(readInput(file), (text) =>
+    Effect.try({
+      try: () => (/\.ya?ml$/i.test(file) ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown)),
+      catch: (error) => new ImportFailed({ message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` })
+    })
+  )
 
 const detail = (flag: ImportReport["flags"][number]): string =>
   "rules" in flag ? `${flag.rules} rule(s)` : `${flag.path}: ${flag.reason}`
@@ -37,7 +36,7 @@ const detail = (flag: ImportReport["flags"][number]): string =>
 const flagd = Command.make(
   "flagd",
   {
-    file: Args.file({ name: "FILE", exists: "yes" }).pipe(Args.withDescription("A flagd flag definition file (.json, .yaml or .yml).")),
+    file: Args.text({ name: "FILE" }).pipe(Args.withDescription("A flagd flag definition file (.json, .yaml or .yml).")),
     project: Options.text("project").pipe(
       Options.withPseudoName("ID"),
       Options.withDescription("The project to import into (default: default)."),

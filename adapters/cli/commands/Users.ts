@@ -6,6 +6,7 @@ import * as Option from "effect/Option"
 import { ResourceNotFound } from "../../../src/domain/Errors.js"
 import { normalizeEmail, type User } from "../../../src/domain/people/User.js"
 import { Users } from "../../../src/services/people/Users.js"
+import { InputUnusable, readStdin } from "../InputFile.js"
 import * as Shared from "../Options.js"
 import { printJson, printLines, printTable } from "../Output.js"
 import { commandPublicUrl, setupUrlLine } from "../PublicAddress.js"
@@ -29,12 +30,7 @@ const passwordStdin = Options.boolean("password-stdin").pipe(
 const who = Args.text({ name: "ID|EMAIL" }).pipe(Args.withDescription("The user's id, as shown by `users list`, or their email address."))
 
 /** Standard input to its end, without one trailing newline (what `echo` or a heredoc adds). */
-const readStdin = Effect.async<string>((resume) => {
-  const chunks: Array<Buffer> = []
-  process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk))
-  process.stdin.once("end", () => resume(Effect.succeed(Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, ""))))
-  process.stdin.resume()
-})
+const readPassword = Effect.map(readStdin, (text) => text.replace(/\r?\n$/, ""))
 
 /** The user named by id or (with an `@`) by email. */
 const findUser = (idOrEmail: string) =>
@@ -55,8 +51,8 @@ const create = Command.make(
       const users = yield* Users
       const input = { email: options.email, name: Option.getOrUndefined(options.name), admin: options.admin }
       if (options.passwordStdin) {
-        const password = yield* readStdin
-        if (password.length === 0) return yield* new UsageError({ message: "--password-stdin: standard input was empty" })
+        const password = yield* readPassword
+        if (password.length === 0) return yield* new InputUnusable({ message: "--password-stdin: standard input was empty" })
         const user = yield* users.create({ ...input, password })
         if (options.json) return yield* printJson({ user })
         return yield* printLines([`USER_ID=${user.id}`])
