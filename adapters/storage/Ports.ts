@@ -112,11 +112,14 @@ export const memoryPorts: Layer.Layer<Ports | MemoryDb.MemoryDb> = Layer.mergeAl
 /** A database target that SQL reaches. */
 export type SqlTarget = Exclude<DatabaseTarget, { readonly _tag: "Memory" }>
 
-/** The SQL client for a target (no migrations; `sqlPorts` applies them). */
-export const sqlClientFor = (target: SqlTarget): Layer.Layer<SqlClient.SqlClient, StorageError> => {
+/**
+ * The SQL client for a target (no migrations; `sqlPorts` applies them). `modeWarning: false` for a
+ * SQLite file whose mode the caller settles itself (`flagport transfer` makes its target 0600).
+ */
+export const sqlClientFor = (target: SqlTarget, options: { readonly modeWarning?: boolean } = {}): Layer.Layer<SqlClient.SqlClient, StorageError> => {
   switch (target._tag) {
     case "Sqlite":
-      return SqliteStorage.layer({ filename: target.filename })
+      return SqliteStorage.layer({ filename: target.filename, modeWarning: options.modeWarning ?? true })
     case "Postgres":
       return PgStorage.layer({ url: target.url })
   }

@@ -21,6 +21,7 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { StorageError } from "../../src/ports/StorageError.js"
+import * as SqliteStorage from "../sql-sqlite/SqliteStorage.js"
 import * as Migrations from "../sql/Migrations.js"
 import { copyTable, DEFAULT_BATCH_ROWS } from "../sql/transfer/TableCopy.js"
 import {
@@ -153,9 +154,11 @@ export const transfer = (options: TransferOptions): Effect.Effect<TransferReport
       yield* checkSourceLevel(source, options.from)
       const sourceTables = yield* describe(source)
 
-      const target = TransferDb.make(yield* clientOf(sqlClientFor(to)), { apart: false })
+      const target = TransferDb.make(yield* clientOf(sqlClientFor(to, { modeWarning: false })), { apart: false })
       const before = yield* occupiedTables(target, yield* describe(target))
       if (before.length > 0) return yield* refuseOccupied(options.to, before)
+      // The file is about to hold every secret of the server: its owner's alone, whatever mode it had.
+      if (to._tag === "Sqlite") yield* SqliteStorage.restrictToOwner(to.filename)
       yield* target.run(Migrations.run)
       const plans = yield* planCopy(sourceTables, yield* Effect.flatMap(describe(target), inDependencyOrder))
 

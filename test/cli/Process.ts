@@ -27,10 +27,15 @@ export const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   return { ...base, ...env }
 }
 
-/** Runs `flagport ...args` to completion. */
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> =>
+/** Runs `flagport ...args` to completion (as another user when root gives `as`). */
+export const runCli = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+  cwd = ROOT,
+  as: { readonly uid: number; readonly gid: number } | undefined = undefined
+): Promise<CliResult> =>
   new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"], ...as })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))

@@ -1,13 +1,20 @@
 /**
  * `flagport transfer` through the real binary: a SQLite database made with the CLI moved to
  * PostgreSQL and back, the comparison on stdout, a refused non-empty target (exit 1, one line,
- * nothing written), a command line without --to (exit 2), and the keys working on the copy.
+ * nothing written), a command line without --to (exit 2), and the keys working on the copy; an
+ * existing SQLite target made its owner's alone, or the warning when it cannot be.
  */
+import { chmodSync, existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { backends } from "./Databases.js"
-import { freshSqliteUrl, keyLines, runCli } from "./Process.js"
+import { freshSqliteUrl, keyLines, ROOT, runCli } from "./Process.js"
 
 const TIMEOUT = 180_000
+
+/** The unprivileged user a root test runs a command as. */
+const NOBODY = { uid: 65534, gid: 65534 }
 
 const postgres = backends.find((backend) => backend.name === "postgres")!
 
@@ -63,5 +70,38 @@ describe("flagport transfer", () => {
     expect(result.stderr).toBe(`${line}\n`)
     expect(result.code).toBe(code)
     expect(result.stdout).toBe("")
+  })
+})
+
+/** A file's permission bits, in octal. */
+const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8)
+
+describe("flagport transfer into an existing SQLite file", () => {
+  it("makes it (and its -wal and -shm) 0600: it receives every secret of the server", { timeout: TIMEOUT }, async () => {
+    const source = freshSqliteUrl()
+    expect((await runCli(["seed"], { DATABASE_URL: source })).code).toBe(0)
+    const target = join(mkdtempSync(join(tmpdir(), "flagport-cli-")), "target.db")
+    writeFileSync(target, "")
+    chmodSync(target, 0o644)
+    const moved = await runCli(["transfer", "--from", source, "--to", `sqlite:${target}`])
+    expect(moved.code, moved.stderr).toBe(0)
+    expect(`${moved.stdout}${moved.stderr}`).not.toContain("may be read by other users")
+    for (const path of [target, `${target}-wal`, `${target}-shm`].filter(existsSync)) expect(`${path}: ${modeOf(path)}`).toBe(`${path}: 600`)
+  })
+
+  // Only root can run the command as another user, whose chmod of root's file then fails.
+  it.runIf(process.getuid?.() === 0)("warns as serve does when it cannot (the file is another user's)", { timeout: TIMEOUT }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flagport-cli-"))
+    chmodSync(dir, 0o777)
+    const source = join(dir, "source.db")
+    expect((await runCli(["seed"], { DATABASE_URL: `sqlite:${source}` })).code).toBe(0)
+    chmodSync(source, 0o644)
+    const target = join(dir, "target.db")
+    writeFileSync(target, "")
+    chmodSync(target, 0o666)
+    const moved = await runCli(["transfer", "--from", `sqlite:${source}`, "--to", `sqlite:${target}`], {}, ROOT, NOBODY)
+    expect(moved.code, moved.stderr).toBe(0)
+    expect(`${moved.stdout}${moved.stderr}`).toContain(`SQLite database '${target}' may be read by other users (mode 666)`)
+    expect(modeOf(target)).toBe("666")
   })
 })
