@@ -2,11 +2,15 @@
  * `GET /v1/projects/{p}/events` through a real server (memory storage): the ready event, one
  * change event per write with its kind, keys, environments, versions, actor and time, resuming
  * with `Last-Event-ID`, who may open it (keys and people), and the stream ending when its key is
- * revoked, its session ends or its person leaves the project. Across processes:
+ * revoked, its session ends (or idles out: its rechecks are no use of it) or its person leaves the
+ * project. Across processes:
  * ManagementEventsProcesses.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { nodeCrypto } from "../../adapters/crypto/NodeCrypto.js"
+import { SessionRepository } from "../../src/ports/SessionRepository.js"
+import { hashToken } from "../../src/services/people/PeopleSupport.js"
 import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
 import { Members } from "../../src/services/people/Members.js"
 import { Sessions } from "../../src/services/people/Sessions.js"
@@ -152,5 +156,25 @@ describe("management events stream", () => {
     await t.run(Effect.flatMap(Sessions, (sessions) => sessions.end(signedOut.cookie.split("=")[1]!)))
     expect(await endsWithin(bySession, 2_000)).toBe("ended")
     expect(await endsWithin(staying, 1_500)).toBe("open")
+  })
+
+  it("its rechecks do not keep the session alive: the stream of a tab left open ends when the session idles out", async () => {
+    const person = await t.run(makePerson("idle-tab@example.com", { projects: [{ projectId: "p1", role: "viewer" }] }))
+    const hash = hashToken(nodeCrypto, person.cookie.split("=")[1]!)
+    const stream = await events({ cookie: person.cookie })
+    await stream.event(0)
+    const setLastSeen = (at: number) => t.run(Effect.flatMap(SessionRepository, (repo) => repo.touch(hash, new Date(at).toISOString())))
+    const lastSeen = () => t.run(Effect.flatMap(SessionRepository, (repo) => Effect.map(repo.find(hash), (found) => Option.getOrThrow(found).lastSeenAt)))
+
+    // Last used two minutes ago: rechecks (every second) would refresh it if they counted as use.
+    const twoMinutesAgo = Date.now() - 120_000
+    await setLastSeen(twoMinutesAgo)
+    await sleep(2_500)
+    expect(await lastSeen()).toBe(new Date(twoMinutesAgo).toISOString())
+    expect(await endsWithin(stream, 0)).toBe("open")
+
+    // Idle for longer than the idle period (12 h): the next recheck ends the stream.
+    await setLastSeen(Date.now() - 12 * 60 * 60 * 1000 - 60_000)
+    expect(await endsWithin(stream, 2_500)).toBe("ended")
   })
 })

@@ -50,6 +50,20 @@ layer(StorageLayer.memoryStorage)("Sessions", (it) => {
       expect(yield* lastSeen(token)).toEqual(Option.none())
     }))
 
+  it.effect("a recheck (an open stream asking again) is no use: lastSeenAt stays, and the session idles out", () =>
+    Effect.gen(function* () {
+      const sessions = yield* Sessions
+      const start = yield* Clock.currentTimeMillis
+      const { token } = yield* givenSession
+      for (let elapsed = 0; elapsed < 12 * HOUR; elapsed += HOUR) {
+        yield* TestClock.adjust(HOUR)
+        expect(Option.isSome(yield* sessions.authenticate(token, "recheck"))).toBe(true)
+      }
+      expect(yield* lastSeen(token)).toEqual(Option.some(new Date(start).toISOString()))
+      yield* TestClock.adjust(1)
+      expect(yield* sessions.authenticate(token, "recheck")).toEqual(Option.none())
+    }))
+
   it.effect("used all along, a session still ends 7 days after sign-in", () =>
     Effect.gen(function* () {
       const sessions = yield* Sessions

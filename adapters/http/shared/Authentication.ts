@@ -22,7 +22,7 @@ import * as Policy from "../../../src/domain/auth/Policy.js"
 import type { UserWithMemberships } from "../../../src/domain/people/User.js"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { ApiKeys } from "../../../src/services/auth/ApiKeys.js"
-import { Sessions, type SessionsShape } from "../../../src/services/people/Sessions.js"
+import { Sessions, type SessionsShape, type SessionUse } from "../../../src/services/people/Sessions.js"
 import type { HeaderBag, PeopleSettings } from "./PeopleSettings.js"
 import { parsePublicUrl, publicUrlConfig } from "../../settings/PublicUrl.js"
 import { TRUST_NONE, trustProxyConfig, trustProxyOf, type TrustProxySetting } from "./TrustProxy.js"
@@ -166,18 +166,20 @@ const sessionEnded = () => Errors.unauthorized(PeopleMessages.sessionEnded)
 /**
  * The person of the request's session cookie; 401 when the cookie is missing (`whenMissing`) or
  * no longer works (unknown, ended, expired, or its user disabled). Looked up on every request, so
- * a session ended on any process is refused here at once.
+ * a session ended on any process is refused here at once. `use` is "recheck" for an open stream
+ * asking again, which is no activity of the person (the session may idle out meanwhile).
  */
 export const authenticateSession = (
   headers: HeaderBag,
-  whenMissing: () => Errors.Unauthorized
+  whenMissing: () => Errors.Unauthorized,
+  use: SessionUse = "request"
 ): Effect.Effect<UserWithMemberships, AuthenticationFailure, Authentication> =>
   Effect.flatMap(Authentication, (auth) => {
     const people = auth.people
     if (!hasSessionCookie(people.settings.cookie, headers.cookie)) return Effect.fail(whenMissing())
     const token = sessionTokenOf(people.settings.cookie, headers.cookie)
     if (token === undefined) return Effect.fail(sessionEnded())
-    return people.sessions.authenticate(token).pipe(
+    return people.sessions.authenticate(token, use).pipe(
       Effect.catchAll((error) => Effect.zipRight(Effect.logError("Session lookup failed", error), Effect.fail(Errors.internalError()))),
       Effect.flatMap(Option.match({ onNone: () => Effect.fail(sessionEnded()), onSome: Effect.succeed }))
     )
@@ -188,12 +190,12 @@ export const authenticateSession = (
  * means a key (judged by the key alone, cookie or not); otherwise the session cookie; otherwise
  * the 401 of a missing header.
  */
-export const authenticateRequest = (headers: HeaderBag): Effect.Effect<Authenticated, AuthenticationFailure, Authentication> =>
+export const authenticateRequest = (headers: HeaderBag, use: SessionUse = "request"): Effect.Effect<Authenticated, AuthenticationFailure, Authentication> =>
   Effect.flatMap(Authentication, (auth) => {
     if (headers.authorization !== undefined || !hasSessionCookie(auth.people.settings.cookie, headers.cookie)) {
       return Effect.map(authenticateKey(headers.authorization), (key): Authenticated => ({ caller: Policy.principalOf(key), actor: keyActor(key), via: "key" }))
     }
-    return Effect.map(authenticateSession(headers, sessionEnded), (me): Authenticated => {
+    return Effect.map(authenticateSession(headers, sessionEnded, use), (me): Authenticated => {
       const person = personOf(me)
       return { caller: person, actor: personActor(person), via: "session" }
     })

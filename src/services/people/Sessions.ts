@@ -38,6 +38,9 @@ export const idleLayerConfig: Layer.Layer<never, ConfigError> = Layer.unwrapEffe
   Effect.map(sessionIdleHoursConfig, (hours) => Layer.succeed(SessionIdleHours, hours))
 )
 
+/** Why a session is looked up: a request the person made (activity), or a recheck of an open stream (none). */
+export type SessionUse = "request" | "recheck"
+
 export interface SessionsShape {
   /**
    * Starts a session for the user (a sign-in: their `lastSignInAt` is set): the token for the
@@ -49,9 +52,11 @@ export interface SessionsShape {
   /**
    * The signed-in person of a token with their memberships; none for an unknown or ended session,
    * one idle longer than the idle period or older than 7 days (deleted then), or a disabled user.
-   * Refreshes `lastSeenAt` at most once a minute.
+   * A use of the session refreshes `lastSeenAt` (at most once a minute); a look that is no use of
+   * it (`use: "recheck"`: an open stream asking whether its session still holds) leaves it, so
+   * an open tab alone does not keep its session alive, and the stream ends with the idle session.
    */
-  readonly authenticate: (token: string) => Effect.Effect<Option.Option<UserWithMemberships>, StorageError>
+  readonly authenticate: (token: string, use?: SessionUse) => Effect.Effect<Option.Option<UserWithMemberships>, StorageError>
   /** Ends the session of this token (a sign-out); nothing happens for an unknown token. */
   readonly end: (token: string) => Effect.Effect<void, StorageError>
   /** Ends every session of the user; answers how many there were. */
@@ -88,7 +93,7 @@ export const make = Effect.gen(function* () {
     return { token, expiresAt }
   })
 
-  const authenticate = Effect.fn("Sessions.authenticate")(function* (token: string) {
+  const authenticate = Effect.fn("Sessions.authenticate")(function* (token: string, use: SessionUse = "request") {
     if (token.length === 0) return Option.none<UserWithMemberships>()
     const hash = hashToken(crypto, token)
     const found = yield* sessions.find(hash)
@@ -101,7 +106,7 @@ export const make = Effect.gen(function* () {
     }
     const user = yield* users.get(session.userId)
     if (Option.isNone(user) || user.value.disabledAt !== null) return Option.none<UserWithMemberships>()
-    if (sessionNeedsTouch(session, millis)) yield* sessions.touch(hash, formatTimestamp(millis))
+    if (use === "request" && sessionNeedsTouch(session, millis)) yield* sessions.touch(hash, formatTimestamp(millis))
     const memberships = yield* users.membershipsOf(session.userId)
     return Option.some<UserWithMemberships>({ user: user.value, memberships })
   })

@@ -35,10 +35,14 @@ export const startOf = (lastEventId: string | undefined, latest: number): number
   return Math.min(Number(lastEventId.trim()), latest)
 }
 
-/** Whether the request's credentials may still read the project (401 or 403/404 now: no). */
+/**
+ * Whether the request's credentials may still read the project (401 or 403/404 now: no). A
+ * recheck is no activity of the person: it leaves the session's idle clock running, so the stream
+ * of a tab left open ends when its session idles out.
+ */
 const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: string) => {
   const requirement = requirementOf("GET", ROUTE)!
-  return authenticateRequest(headersOf(request)).pipe(
+  return authenticateRequest(headersOf(request), "recheck").pipe(
     Effect.map(({ caller }) => Either.isRight(authorizeCaller(caller, requirement, projectId))),
     // A failing key store is not a revocation: the stream stays (the failure is logged).
     Effect.catchIf((error): error is Errors.Unauthorized => error instanceof Errors.Unauthorized, () => Effect.succeed(false))
