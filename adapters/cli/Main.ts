@@ -3,7 +3,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import { CurrentActor } from "../../src/domain/audit/Actor.js"
+import { actingAs, operator } from "../../src/domain/auth/Caller.js"
 import { run } from "./Cli.js"
 import { EXIT_FAILURE, EXIT_USAGE, report } from "./Failure.js"
 import { helpFor } from "./Help.js"
@@ -33,9 +33,9 @@ export const main = (argv: ReadonlyArray<string>): void => {
         if (process.env.FLAGPORT_DEBUG) process.stderr.write(`${Cause.pretty(cause)}\n`)
       })
     }),
-    // Writes made by a command are the operator's: the audit log records them as `cli` (a server
-    // started by `serve` records each request's key instead, provided per request).
-    Effect.provideService(CurrentActor, { type: "cli" }),
+    // A command is the operator's: it may do everything, and the audit log records its writes as
+    // `cli` (a server started by `serve` acts as each request's key or person instead, provided per request).
+    actingAs(operator, { type: "cli" }),
     Effect.provide(NodeContext.layer)
   )
   NodeRuntime.runMain(program, {

@@ -1,14 +1,14 @@
 /**
- * The decisions of the management routes (Access.ts) as a table: every kind of caller against
- * every kind of requirement, and the route table's rows read back through the roles table.
+ * Who may do what (Access.ts) as a table: every kind of caller against every kind of requirement,
+ * the table of operations' rows read back through the roles table, and a bound key's reach.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
-import { authorizeCaller } from "../../src/domain/auth/Access.js"
+import { Either, Option } from "effect"
+import { authorizeCaller, authorizeOperation, authorizeReach, OPERATOR_ONLY } from "../../src/domain/auth/Access.js"
 import { PeopleMessages } from "../../src/domain/auth/PeopleMessages.js"
 import type { Principal } from "../../src/domain/auth/ApiKey.js"
-import type { Caller, PersonPrincipal } from "../../src/domain/auth/Caller.js"
-import { type Requirement, requirementOf, ROUTE_REQUIREMENTS, routeKey } from "../../src/domain/auth/Permissions.js"
+import { type Caller, operator, type PersonPrincipal } from "../../src/domain/auth/Caller.js"
+import { type Operation, OPERATIONS, type Requirement } from "../../src/domain/auth/Permissions.js"
 import * as Policy from "../../src/domain/auth/Policy.js"
 import { GRANTS, type Permission, type Role } from "../../src/domain/people/Grants.js"
 
@@ -30,7 +30,8 @@ const CALLERS: Record<string, Caller> = {
   globalKey: { _tag: "GlobalServer", keyId: "k" },
   projectKey: { _tag: "ProjectServer", keyId: "k", projectId: "p1", environment: null },
   otherProjectKey: { _tag: "ProjectServer", keyId: "k", projectId: "p2", environment: null },
-  clientKey: { _tag: "Client", keyId: "k", projectId: "p1", environment: null } satisfies Principal
+  clientKey: { _tag: "Client", keyId: "k", projectId: "p1", environment: null } satisfies Principal,
+  operator
 }
 
 const inP = (permission: Permission): Requirement => ({ _tag: "Project", permission })
@@ -86,7 +87,11 @@ const CASES: ReadonlyArray<readonly [string, Requirement, string | undefined, Ou
   ["projectKey", { _tag: "GlobalAdmin" }, undefined, forbidden(Policy.Messages.projectMismatch)],
   ["otherProjectKey", inP("read"), "p1", forbidden(Policy.Messages.projectMismatch)],
   ["clientKey", inP("read"), "p1", forbidden(Policy.Messages.serverKeyRequired)],
-  ["clientKey", { _tag: "ListProjects" }, undefined, forbidden(Policy.Messages.serverKeyRequired)]
+  ["clientKey", { _tag: "ListProjects" }, undefined, forbidden(Policy.Messages.serverKeyRequired)],
+  // The operator (the CLI, an Effect host) may do everything.
+  ["operator", inP("manage"), "missing", ok(null)],
+  ["operator", { _tag: "GlobalAdmin" }, undefined, ok(null)],
+  ["operator", { _tag: "Operator" }, undefined, ok(null)]
 ]
 
 describe("Access.authorizeCaller", () => {
@@ -99,44 +104,79 @@ describe("Access.authorizeCaller", () => {
   })
 })
 
-describe("the route table", () => {
-  it("answers by method and template, with either parameter syntax", () => {
-    expect(routeKey("get", "/v1/projects/:projectId/flags/:flagKey")).toBe("GET /v1/projects/{projectId}/flags/{flagKey}")
-    expect(requirementOf("GET", "/v1/projects/:projectId/flags")).toEqual(inP("read"))
-    expect(requirementOf("PUT", "/v1/projects/{projectId}/flags/{flagKey}/targeting")).toEqual(inP("write"))
-    expect(requirementOf("GET", "/v1/nowhere")).toBeUndefined()
-    expect(requirementOf("GET", "/toString")).toBeUndefined()
-  })
-
+describe("the table of operations", () => {
   // Who may take each row, read from the roles table: the docs' roles table, checked row by row.
-  const expectations: ReadonlyArray<readonly [string, ReadonlyArray<Role | "globalAdmin">]> = [
-    ["GET /v1/projects/{projectId}/flags", ["viewer", "editor", "admin", "globalAdmin"]],
-    ["PUT /v1/projects/{projectId}/flags/{flagKey}/targeting", ["editor", "admin", "globalAdmin"]],
-    ["POST /v1/projects/{projectId}/segments", ["editor", "admin", "globalAdmin"]],
-    ["POST /v1/projects/{projectId}/flags/{flagKey}/schedules", ["editor", "admin", "globalAdmin"]],
-    ["GET /v1/projects/{projectId}/audit", ["viewer", "editor", "admin", "globalAdmin"]],
-    ["GET /v1/projects/{projectId}/schedules", ["viewer", "editor", "admin", "globalAdmin"]],
-    ["POST /v1/projects/{projectId}/environments", ["admin", "globalAdmin"]],
-    ["GET /v1/projects/{projectId}/webhooks", ["admin", "globalAdmin"]],
-    ["POST /v1/projects/{projectId}/keys", ["admin", "globalAdmin"]],
-    ["GET /v1/projects/{projectId}/members", ["admin", "globalAdmin"]],
-    ["PUT /v1/projects/{projectId}/members/{userId}", ["admin", "globalAdmin"]],
-    ["POST /v1/projects", ["globalAdmin"]],
-    ["GET /v1/users", ["globalAdmin"]],
-    ["POST /v1/users/{id}/reset-password", ["globalAdmin"]]
+  const expectations: ReadonlyArray<readonly [Operation, ReadonlyArray<Role | "globalAdmin">]> = [
+    ["Flags.list", ["viewer", "editor", "admin", "globalAdmin"]],
+    ["Flags.replaceTargeting", ["editor", "admin", "globalAdmin"]],
+    ["Segments.create", ["editor", "admin", "globalAdmin"]],
+    ["Schedules.create", ["editor", "admin", "globalAdmin"]],
+    ["Audit.list", ["viewer", "editor", "admin", "globalAdmin"]],
+    ["Schedules.listPending", ["viewer", "editor", "admin", "globalAdmin"]],
+    ["ChangeRequests.open", ["editor", "admin", "globalAdmin"]],
+    ["ChangeRequests.approve", ["admin", "globalAdmin"]],
+    ["Environments.create", ["admin", "globalAdmin"]],
+    ["Webhooks.list", ["admin", "globalAdmin"]],
+    ["ApiKeys.create", ["admin", "globalAdmin"]],
+    ["Members.list", ["admin", "globalAdmin"]],
+    ["Members.put", ["admin", "globalAdmin"]],
+    ["Projects.create", ["globalAdmin"]],
+    ["Users.list", ["globalAdmin"]],
+    ["Users.resetPassword", ["globalAdmin"]],
+    ["ApiKeys.createGlobal", []]
   ]
-  it.each(expectations)("%s: %j", (route, allowed) => {
-    const requirement = ROUTE_REQUIREMENTS[route]!
+  it.each(expectations)("%s: %j", (operation, allowed) => {
     const mayTake = (["viewer", "editor", "admin", "globalAdmin"] as const).filter((who) => {
       const caller = who === "globalAdmin" ? person(true) : person(false, [{ projectId: "p1", role: who }])
-      return Either.isRight(authorizeCaller(caller, requirement, "p1"))
+      return Either.isRight(authorizeOperation(caller, operation, "p1", []))
     })
     expect(mayTake).toEqual(allowed)
   })
 
   it("every project row names a permission some role grants, and every permission reaches the admin role", () => {
-    for (const requirement of Object.values(ROUTE_REQUIREMENTS)) {
-      if (requirement._tag === "Project") expect(GRANTS.admin).toContain(requirement.permission)
+    for (const rule of Object.values(OPERATIONS)) {
+      if (rule.needs._tag === "Project") expect(GRANTS.admin).toContain(rule.needs.permission)
     }
+  })
+
+  it("the operator may do everything, global keys included; nobody else may make a global key", () => {
+    for (const operation of Object.keys(OPERATIONS) as ReadonlyArray<Operation>) {
+      expect(authorizeOperation(operator, operation, "p1", ["production"])).toEqual(Either.right({ visible: null, seen: null }))
+    }
+    expect(outcome(CALLERS.globalKey!, { _tag: "Operator" })).toEqual(forbidden(OPERATOR_ONLY))
+    expect(outcome(CALLERS.globalAdmin!, { _tag: "Operator" })).toEqual(forbidden(OPERATOR_ONLY))
+  })
+})
+
+describe("an operation's reach, for a key bound to production", () => {
+  const bound: Caller = { _tag: "ProjectServer", keyId: "k", projectId: "p1", environment: "production" }
+  const refusal = (operation: Operation, environments?: ReadonlyArray<string | null>) =>
+    Either.match(authorizeOperation(bound, operation, "p1", environments), { onLeft: (error) => error.message, onRight: (decision) => decision })
+
+  it.each([
+    ["Flags.replaceTargeting", ["production"], { visible: ["p1"], seen: "production" }],
+    ["Flags.replaceTargeting", ["development"], Policy.Messages.environmentMismatch],
+    // A copy names its target and its source: both must be the key's.
+    ["EnvironmentCopy.copy", ["production", "development"], Policy.Messages.environmentMismatch],
+    // A manifest naming no environment reaches every one.
+    ["FlagsAsCode.manifest", [null], Policy.Messages.environmentMismatch],
+    ["FlagsAsCode.manifest", ["production"], { visible: ["p1"], seen: "production" }],
+    ["Flags.create", [], Policy.Messages.boundKeyWritesEveryEnvironment("production")],
+    ["Webhooks.list", [], Policy.Messages.environmentMismatch],
+    ["ApiKeys.create", [null], Policy.Messages.keyWiderThanCaller],
+    ["ApiKeys.create", ["production"], { visible: ["p1"], seen: "production" }],
+    ["ApiKeys.revokeInProject", ["development"], Policy.Messages.revokeWiderThanCaller],
+    // Narrowed answers, not refusals.
+    ["Flags.list", [], { visible: ["p1"], seen: "production" }],
+    ["Audit.list", [], { visible: ["p1"], seen: "production" }]
+  ] as const)("%s over %j", (operation, environments, expected) => {
+    expect(refusal(operation, environments)).toEqual(expected)
+  })
+
+  it("an environment known only once its record is read is decided then", () => {
+    expect(refusal("ChangeRequests.approve")).toEqual({ visible: ["p1"], seen: "production" })
+    expect(Either.getLeft(authorizeReach(bound, "environment", ["development"])).pipe(Option.map((e) => e.message))).toEqual(
+      Option.some(Policy.Messages.environmentMismatch)
+    )
   })
 })

@@ -7,7 +7,7 @@ import { HttpApi } from "@effect/platform"
 import { describe, expect, it } from "vitest"
 import { FlagportApi } from "../../adapters/http/api/Api.js"
 import { ManagementAuth, TopLevelAuth } from "../../adapters/http/api/Security.js"
-import { requirementOf, ROUTE_REQUIREMENTS, routeKey } from "../../src/domain/auth/Permissions.js"
+import { requirementOf, ROUTE_REQUIREMENTS, routeKey } from "../../src/domain/auth/RoutePermissions.js"
 
 const declared = (): { management: Array<string>; other: Array<string> } => {
   const management: Array<string> = []

@@ -3,13 +3,13 @@
  * protected environment a person's change to targeting is proposed, approved by someone else, then
  * applied. Server keys keep writing directly (the API lets them), so a page proposes only for a
  * person: the domain's own rule decides (src/domain/changes/ProtectionRule.ts, pure: no Effect
- * reaches the bundle). What may be done to a request is the domain's too: the route table
+ * reaches the bundle). What may be done to a request is the domain's too: the table of operations
  * (auth/Permissions.ts) and the change requests' rules table (changes/ChangeRequestRuleTable.ts),
  * read to offer only the buttons that can work; the API decides in the end and the page shows its
  * refusal.
  */
 import { signal } from "@preact/signals"
-import { requirementOf } from "../../src/domain/auth/Permissions.js"
+import { type Operation, ruleOf } from "../../src/domain/auth/Permissions.js"
 import { type ChangeRequestAction, refusalOf, type Situation } from "../../src/domain/changes/ChangeRequestRuleTable.js"
 import { needsChangeRequest, type Writer } from "../../src/domain/changes/ProtectionRule.js"
 import { projectPath, request, seg } from "./api.js"
@@ -109,25 +109,25 @@ export const requestPath = (projectId: string, id: string, rest = ""): string =>
 /** Whether `actor` is the signed-in person. */
 const isMe = (actor: Actor): boolean => me.value !== null && actor.type === "user" && actor.userId === me.value.user.id
 
-/** The route each action on a request calls, as the route table names it. */
-const ROUTES: { readonly [A in Exclude<ChangeRequestAction, "open">]: readonly [method: string, template: string] } = {
-  update: ["PUT", "/v1/projects/{projectId}/change-requests/{changeRequestId}"],
-  approve: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/approve"],
-  reject: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/reject"],
-  cancel: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/cancel"],
-  apply: ["POST", "/v1/projects/{projectId}/change-requests/{changeRequestId}/apply"]
+/** The operation of each action on a request, as the table of operations names it. */
+const OPERATION_OF: { readonly [A in Exclude<ChangeRequestAction, "open">]: Operation } = {
+  update: "ChangeRequests.update",
+  approve: "ChangeRequests.approve",
+  reject: "ChangeRequests.reject",
+  cancel: "ChangeRequests.cancel",
+  apply: "ChangeRequests.apply"
 }
 
 /**
- * Whether to offer `action` on `r`: the route's permission (the route table), then the rules
+ * Whether to offer `action` on `r`: the operation's permission (the table of operations), then the rules
  * table with the signed-in person's role, authorship and approval, and the approvals the API
  * counted when it answered (an approval whose approver was demoted since does not count). A key is
  * judged by the API alone: it is offered what the status and the counted approvals allow to
  * someone acting as a project admin, as the author or not.
  */
 const offers = (action: Exclude<ChangeRequestAction, "open">, r: ChangeRequest): boolean => {
-  const requirement = requirementOf(...ROUTES[action])
-  if (requirement?._tag !== "Project" || !allows(requirement.permission, r.projectId)) return false
+  const requirement = ruleOf(OPERATION_OF[action]).needs
+  if (requirement._tag !== "Project" || !allows(requirement.permission, r.projectId)) return false
   const situation: Situation = {
     role: serverKey.value !== null ? "admin" : roleIn(r.projectId),
     status: r.status,

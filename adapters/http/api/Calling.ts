@@ -1,10 +1,11 @@
 /**
- * How a handler calls a use case: as its caller (`CurrentActor`: the key or the signed-in person
- * the security middleware authenticated), with the service's failures turned into their envelopes.
+ * How a handler calls a use case: as its caller (`CurrentCaller`, and `CurrentActor` as the audit
+ * log records it: the key or the signed-in person the security middleware authenticated), with the
+ * service's failures turned into their envelopes.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { CurrentActor } from "../../../src/domain/audit/Actor.js"
+import { actingAs } from "../../../src/domain/auth/Caller.js"
 import type { Forbidden } from "../../../src/domain/Errors.js"
 import { flagSeen } from "../../../src/domain/auth/EnvironmentView.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
@@ -16,12 +17,13 @@ type StorageFailure = Extract<Errors.ServiceError, { readonly _tag: "StorageErro
 const isStorageError = (error: Errors.ServiceError): error is StorageFailure => error._tag === "StorageError"
 
 /**
- * Runs a use case as the authenticated caller: its writes are recorded in the audit log with the
- * key or the person that made them (`CurrentActor`). Every management handler calls its use case through
- * `mapped`, which applies this, so no write can miss its actor.
+ * Runs a use case as the authenticated caller (`CurrentCaller`), which decides what it may do; its
+ * writes are recorded in the audit log with the key or the person that made them (`CurrentActor`).
+ * Every management handler calls its use case through `mapped`, which applies this, so no call can
+ * miss its caller.
  */
 export const asCaller = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | ManagementAccess> =>
-  Effect.flatMap(ManagementAccess, (access) => Effect.provideService(effect, CurrentActor, access.actor))
+  Effect.flatMap(ManagementAccess, (access) => actingAs(access.caller, access.actor)(effect))
 
 /**
  * Service failures as their envelopes, typed by `Errors.EnvelopeOf`: the endpoint must declare

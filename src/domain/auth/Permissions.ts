@@ -1,107 +1,149 @@
 /**
- * The one table of what every management route needs of its caller (docs/guide/people.md, "Roles"):
- * the HttpApi security middleware looks each request's route up here, for keys and people alike,
- * and a test holds it equal to the management endpoints the API declares (no route without a
- * row, no row without a route). Routes are written `METHOD /path/{param}`, as OpenAPI shows them.
+ * The one table of who may do what: every use case operation a caller may ask for, with what it
+ * needs of its caller (docs/guide/people.md, "Roles") and how far into a project's environments it
+ * reaches (docs/guide/delivery.md, "What a bound server key reads" and "writes"). The use cases
+ * look their operation up here and decide with Access.ts, whoever calls them (HTTP, the CLI, an
+ * Effect host); the HTTP adapter only authenticates. The dashboard reads the same rows to offer
+ * only the controls that can work.
+ *
+ * Pure data with no imports but types, so the dashboard bundles it as it is (no Effect in the browser).
  */
 import type { Permission } from "../people/Grants.js"
 
 /**
- * - `Project`: a route under `/v1/projects/{projectId}`, needing `permission` there;
- * - `ListProjects`: `GET /v1/projects`, answered with the projects the caller may see;
- * - `GlobalAdmin`: a global administrator (or a global server key) only: projects, users.
+ * What an operation needs of its caller:
+ * - `Project`: `permission` in the operation's project (a key: its project; a person: their role there);
+ * - `ListProjects`: nothing, answered with the projects the caller may see;
+ * - `GlobalAdmin`: a global administrator or a global server key: projects, users;
+ * - `Operator`: the command line or an Effect host only: global keys.
  */
 export type Requirement =
   | { readonly _tag: "Project"; readonly permission: Permission }
   | { readonly _tag: "ListProjects" }
   | { readonly _tag: "GlobalAdmin" }
+  | { readonly _tag: "Operator" }
 
-const inProject = (permission: Permission): Requirement => ({ _tag: "Project", permission })
-const read = inProject("read")
-const write = inProject("write")
-const manage = inProject("manage")
-const propose = inProject("propose")
-const approve = inProject("approve")
-const globalAdmin: Requirement = { _tag: "GlobalAdmin" }
+/**
+ * How far into the project's environments an operation reaches, which limits a key bound to one
+ * environment (people and unbound keys reach every environment):
+ * - `project`: nothing of one environment's configuration (environments, segments, members), or an
+ *   answer narrowed to the environment the caller sees (EnvironmentView.ts: flags, schedules, change
+ *   requests, the audit log, keys);
+ * - `environment`: the environments the call names, or the one of the record it acts on (a
+ *   schedule, a change request) once read: a bound key only its own (403 `environmentMismatch`);
+ *   a call that must name one and names none reaches every one (a manifest's defaults);
+ * - `everyRead`: every environment's configuration at once (an export, webhooks): no bound key;
+ * - `everyWrite`: what every environment serves (a flag created or deleted, a segment, an
+ *   environment created): no bound key (403 `boundKeyWritesEveryEnvironment`);
+ * - `newKey` / `revokedKey`: the environment of the key made or revoked: never wider than the caller;
+ * - `variations`: a flag's variations, changed only by an unbound caller (Policy.authorizeVariationsWrite);
+ * - `plan`: each change of a flags-as-code plan as its own operation would reach (Policy.authorizePlan).
+ */
+export type Reach = "project" | "environment" | "everyRead" | "everyWrite" | "newKey" | "revokedKey" | "variations" | "plan"
 
-export const ROUTE_REQUIREMENTS: { readonly [route: string]: Requirement } = {
-  "GET /v1/projects": { _tag: "ListProjects" },
-  "POST /v1/projects": globalAdmin,
-
-  "GET /v1/projects/{projectId}/environments": read,
-  "POST /v1/projects/{projectId}/environments": manage,
-  "PATCH /v1/projects/{projectId}/environments/{environmentKey}": manage,
-  // A copy writes flags' targeting into the environment, as PUT .../targeting does.
-  "POST /v1/projects/{projectId}/environments/{environmentKey}/copy": write,
-
-  "GET /v1/projects/{projectId}/flags": read,
-  "POST /v1/projects/{projectId}/flags": write,
-  "GET /v1/projects/{projectId}/flags/{flagKey}": read,
-  "PATCH /v1/projects/{projectId}/flags/{flagKey}": write,
-  "DELETE /v1/projects/{projectId}/flags/{flagKey}": write,
-  "GET /v1/projects/{projectId}/flags/{flagKey}/targeting": read,
-  "PUT /v1/projects/{projectId}/flags/{flagKey}/targeting": write,
-  "GET /v1/projects/{projectId}/flags/{flagKey}/insights": read,
-
-  "GET /v1/projects/{projectId}/flags/{flagKey}/schedules": read,
-  "POST /v1/projects/{projectId}/flags/{flagKey}/schedules": write,
-  "DELETE /v1/projects/{projectId}/flags/{flagKey}/schedules/{scheduleId}": write,
-  "GET /v1/projects/{projectId}/schedules": read,
-
-  // Change requests: who among those is the author or an approver is the use case's to check
-  // (ChangeRequestRuleTable.ts): cancel is the author's or an admin's, apply the author's or an approver's.
-  "POST /v1/projects/{projectId}/change-requests": propose,
-  "GET /v1/projects/{projectId}/change-requests": read,
-  "GET /v1/projects/{projectId}/change-requests/{changeRequestId}": read,
-  "PUT /v1/projects/{projectId}/change-requests/{changeRequestId}": propose,
-  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/approve": approve,
-  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/reject": approve,
-  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/cancel": propose,
-  "POST /v1/projects/{projectId}/change-requests/{changeRequestId}/apply": propose,
-
-  "GET /v1/projects/{projectId}/segments": read,
-  "POST /v1/projects/{projectId}/segments": write,
-  "GET /v1/projects/{projectId}/segments/{segmentKey}": read,
-  "PATCH /v1/projects/{projectId}/segments/{segmentKey}": write,
-  "DELETE /v1/projects/{projectId}/segments/{segmentKey}": write,
-
-  "GET /v1/projects/{projectId}/audit": read,
-  // The live form of the audit log (each event is a summary of one entry).
-  "GET /v1/projects/{projectId}/events": read,
-  "GET /v1/projects/{projectId}/codegen/typescript": read,
-  // Flags as code: the route needs write; what each change of the plan needs besides (manage for
-  // an environment, a global administrator for a new project) the handler checks on the plan.
-  "GET /v1/projects/{projectId}/export": read,
-  "POST /v1/projects/{projectId}/apply": write,
-
-  // Webhooks, keys and members are the project admin's (reading them too: a webhook's URL and a
-  // key's name are configuration of the project, not of its flags).
-  "GET /v1/projects/{projectId}/webhooks": manage,
-  "POST /v1/projects/{projectId}/webhooks": manage,
-  "GET /v1/projects/{projectId}/webhooks/{webhookId}": manage,
-  "PATCH /v1/projects/{projectId}/webhooks/{webhookId}": manage,
-  "DELETE /v1/projects/{projectId}/webhooks/{webhookId}": manage,
-  "GET /v1/projects/{projectId}/webhooks/{webhookId}/deliveries": manage,
-  "POST /v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": manage,
-
-  "GET /v1/projects/{projectId}/keys": manage,
-  "POST /v1/projects/{projectId}/keys": manage,
-  "DELETE /v1/projects/{projectId}/keys/{keyId}": manage,
-
-  "GET /v1/projects/{projectId}/members": manage,
-  "PUT /v1/projects/{projectId}/members/{userId}": manage,
-  "DELETE /v1/projects/{projectId}/members/{userId}": manage,
-
-  "GET /v1/users": globalAdmin,
-  "POST /v1/users": globalAdmin,
-  "PATCH /v1/users/{id}": globalAdmin,
-  "POST /v1/users/{id}/reset-password": globalAdmin
+export interface Rule {
+  readonly needs: Requirement
+  readonly reach: Reach
 }
 
-/** `GET /v1/projects/{projectId}` from a method and a route template (`:projectId` or `{projectId}`). */
-export const routeKey = (method: string, template: string): string =>
-  `${method.toUpperCase()} ${template.replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`
+const rule = (needs: Requirement, reach: Reach = "project"): Rule => ({ needs, reach })
+const inProject = (permission: Permission, reach?: Reach): Rule => rule({ _tag: "Project", permission }, reach)
+const globalAdmin = rule({ _tag: "GlobalAdmin" })
+const operatorOnly = rule({ _tag: "Operator" })
 
-/** What the route needs; undefined for a route that is not in the table (the middleware answers 500: a bug). */
-export const requirementOf = (method: string, template: string): Requirement | undefined =>
-  Object.hasOwn(ROUTE_REQUIREMENTS, routeKey(method, template)) ? ROUTE_REQUIREMENTS[routeKey(method, template)] : undefined
+export const OPERATIONS = {
+  "Projects.list": rule({ _tag: "ListProjects" }),
+  "Projects.create": globalAdmin,
+  "Projects.get": inProject("read"),
+
+  "Environments.list": inProject("read"),
+  // A new environment is one a bound key could neither read nor write.
+  "Environments.create": inProject("manage", "everyWrite"),
+  "Environments.update": inProject("manage", "environment"),
+  // A copy writes flags' targeting into its target, as a targeting write does, and reads its source.
+  "EnvironmentCopy.copy": inProject("write", "environment"),
+
+  "Flags.list": inProject("read"),
+  "Flags.get": inProject("read"),
+  "Flags.targeting": inProject("read", "environment"),
+  "Flags.validateTargeting": inProject("read", "environment"),
+  // A new flag has a configuration in every environment; a deleted one loses them all.
+  "Flags.create": inProject("write", "everyWrite"),
+  "Flags.patch": inProject("write", "variations"),
+  "Flags.remove": inProject("write", "everyWrite"),
+  "Flags.replaceTargeting": inProject("write", "environment"),
+  // The import creates flags.
+  "FlagdImport.importFlags": inProject("write", "everyWrite"),
+
+  // A segment may be used by the rules of every environment.
+  "Segments.list": inProject("read"),
+  "Segments.get": inProject("read"),
+  "Segments.create": inProject("write", "everyWrite"),
+  "Segments.patch": inProject("write", "everyWrite"),
+  "Segments.remove": inProject("write", "everyWrite"),
+
+  "Schedules.list": inProject("read"),
+  "Schedules.listPending": inProject("read", "environment"),
+  "Schedules.create": inProject("write", "environment"),
+  "Schedules.cancel": inProject("write", "environment"),
+
+  // Who among those is the author or an approver, and in which status, is the change requests'
+  // own table (changes/ChangeRequestRuleTable.ts): cancel is the author's or an admin's, apply the
+  // author's or an approver's.
+  "ChangeRequests.list": inProject("read"),
+  "ChangeRequests.get": inProject("read", "environment"),
+  "ChangeRequests.open": inProject("propose", "environment"),
+  "ChangeRequests.update": inProject("propose", "environment"),
+  "ChangeRequests.approve": inProject("approve", "environment"),
+  "ChangeRequests.reject": inProject("approve", "environment"),
+  "ChangeRequests.cancel": inProject("propose", "environment"),
+  "ChangeRequests.apply": inProject("propose", "environment"),
+
+  // The live form of the audit log (each event is a summary of one entry) is `head`'s.
+  "Audit.list": inProject("read", "environment"),
+  "Audit.head": inProject("read"),
+  "Insights.series": inProject("read", "environment"),
+
+  // Flags as code: what each change of a plan needs besides (manage for an environment, a global
+  // administrator for a new project) is the plan's rule (Policy.authorizePlan).
+  "FlagsAsCode.exportFile": inProject("read", "everyRead"),
+  "FlagsAsCode.manifest": inProject("read", "environment"),
+  "FlagsAsCode.plan": inProject("write", "plan"),
+  "FlagsAsCode.apply": inProject("write", "plan"),
+
+  // Webhooks, keys and members are the project admin's (reading them too: a webhook's URL and a
+  // key's name are configuration of the project, not of its flags). A webhook receives every
+  // environment's changes.
+  "Webhooks.list": inProject("manage", "everyRead"),
+  "Webhooks.get": inProject("manage", "everyRead"),
+  "Webhooks.create": inProject("manage", "everyRead"),
+  "Webhooks.patch": inProject("manage", "everyRead"),
+  "Webhooks.remove": inProject("manage", "everyRead"),
+  "Webhooks.deliveries": inProject("manage", "everyRead"),
+  "Webhooks.redeliver": inProject("manage", "everyRead"),
+
+  "ApiKeys.listInProject": inProject("manage"),
+  "ApiKeys.create": inProject("manage", "newKey"),
+  "ApiKeys.revokeInProject": inProject("manage", "revokedKey"),
+  // Global keys (no project) are made, listed and revoked with the command line only.
+  "ApiKeys.createGlobal": operatorOnly,
+  "ApiKeys.list": operatorOnly,
+  "ApiKeys.revoke": operatorOnly,
+
+  "Members.list": inProject("manage"),
+  "Members.put": inProject("manage"),
+  "Members.remove": inProject("manage"),
+
+  "Users.list": globalAdmin,
+  "Users.get": globalAdmin,
+  "Users.invite": globalAdmin,
+  "Users.create": globalAdmin,
+  "Users.update": globalAdmin,
+  "Users.resetPassword": globalAdmin
+} as const satisfies { readonly [operation: string]: Rule }
+
+/** An operation a caller may ask a use case for, named `Service.method`. */
+export type Operation = keyof typeof OPERATIONS
+
+/** What `operation` needs and reaches. */
+export const ruleOf = (operation: Operation): Rule => OPERATIONS[operation]

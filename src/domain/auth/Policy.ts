@@ -180,11 +180,11 @@ const sameProject = (own: string, requested: string | undefined): Either.Either<
     : Either.left(new Forbidden({ message: Messages.projectMismatch }))
 
 /**
- * The environment a server key is bound to (null: every environment of its scope). People are
- * bound to no environment: their role decides (Access.ts).
+ * The environment a server key is bound to (null: every environment of its scope). People and the
+ * operator are bound to no environment: a role decides (Access.ts).
  */
 export const boundEnvironment = (caller: Caller): string | null =>
-  caller._tag === "GlobalServer" || caller._tag === "Person" ? null : caller.environment
+  caller._tag === "GlobalServer" || caller._tag === "Person" || caller._tag === "Operator" ? null : caller.environment
 
 /**
  * Writes of one environment's configuration (a flag's targeting there, a copy into it, a schedule

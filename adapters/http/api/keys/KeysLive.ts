@@ -5,6 +5,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import { keyIdOf } from "../../../../src/domain/auth/Caller.js"
 import { keySeen } from "../../../../src/domain/auth/EnvironmentView.js"
 import * as Policy from "../../../../src/domain/auth/Policy.js"
 import { ApiKeys } from "../../../../src/services/auth/ApiKeys.js"
@@ -43,7 +44,7 @@ export const KeysLive = HttpApiBuilder.group(FlagportApi, "keys", (handlers) =>
             onRight: () => Effect.void
           })
         }
-        yield* mapped(keys.revokeInProject(path.projectId, path.keyId, access.caller._tag === "Person" ? null : access.caller.keyId))
+        yield* mapped(keys.revokeInProject(path.projectId, path.keyId, keyIdOf(access.caller)))
       })
     )
 )
