@@ -96,7 +96,7 @@ const authorizeManagement = (auth: Authentication["Type"]) =>
     // The request's span (tracing on) names the project its route is about.
     if (route.params.projectId !== undefined) yield* Effect.annotateCurrentSpan("flagport.project.id", route.params.projectId)
     const headers = headersOf(request)
-    const { actor, caller, via } = yield* Effect.provideService(authenticateRequest(headers), Authentication, auth)
+    const { actor, caller, via } = yield* Effect.provideService(authenticateRequest(headers, peerOf(request)), Authentication, auth)
     if (via === "session") {
       const refused = crossSiteRefusal(auth.people.settings, request.method, headers, peerOf(request))
       if (refused !== undefined) return yield* Effect.fail(refused)
@@ -146,7 +146,7 @@ export const SessionAuthLive = Layer.effect(
       sessionCookie: () =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
           Effect.provideService(
-            authenticateSession(headersOf(request), () => Errors.unauthorized(PeopleMessages.sessionRequired)),
+            authenticateSession(headersOf(request), peerOf(request), () => Errors.unauthorized(PeopleMessages.sessionRequired)),
             Authentication,
             auth
           ))

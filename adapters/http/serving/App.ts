@@ -33,6 +33,7 @@ import { FlagportApi } from "../api/Api.js"
 import { EvaluationAuthLive, ManagementAuthLive, SessionAuthLive, SignInBodyChecksLive, TopLevelAuthLive } from "../api/Auth.js"
 import { HandlersLive } from "../api/HandlersLive.js"
 import { ErrorEnvelopeLive } from "../api/Middleware.js"
+import { NoStoreLive } from "../api/NoStore.js"
 import * as EvaluationLaneLayer from "../lane/EvaluationLaneLayer.js"
 import * as ManagementEvents from "../api/events/ManagementEvents.js"
 import * as Authentication from "../shared/Authentication.js"
@@ -112,7 +113,7 @@ export const layer = (options: HttpOptions = {}) => {
   const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH }), Docs.layer(normalizePrefix(options.prefix))).pipe(
     Layer.provide(apiLive)
   )
-  return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
+  return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, NoStoreLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
     Layer.provideMerge(EvaluationLaneLayer.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
     // The management events streams (the same stream limits as the lane's change streams).
     Layer.provideMerge(ManagementEvents.layer(options.lane?.streamLimits === undefined ? {} : { streamLimits: options.lane.streamLimits })),

@@ -23,10 +23,10 @@ import type { UserWithMemberships } from "../../../src/domain/people/User.js"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { ApiKeys } from "../../../src/services/auth/ApiKeys.js"
 import { Sessions, type SessionsShape, type SessionUse } from "../../../src/services/people/Sessions.js"
-import type { HeaderBag, PeopleSettings } from "./PeopleSettings.js"
+import { cookieFor, type HeaderBag, type PeerAddress, type PeopleSettings } from "./PeopleSettings.js"
 import { parsePublicUrl, publicUrlConfig } from "../../settings/PublicUrl.js"
 import { TRUST_NONE, trustProxyConfig, trustProxyOf, type TrustProxySetting } from "./TrustProxy.js"
-import { cookieSettings, hasSessionCookie, sessionTokenOf } from "./SessionCookie.js"
+import { hasSessionCookie, sessionTokenOf } from "./SessionCookie.js"
 import { BodyTooLarge } from "./Body.js"
 import * as Errors from "./Errors.js"
 import { KeyCache } from "./KeyCache.js"
@@ -41,7 +41,7 @@ export interface PeopleSide {
 
 /** Without sessions (a key-only authenticator, as the evaluation lane's tests build one): no cookie ever works. */
 const NO_PEOPLE: PeopleSide = {
-  settings: { cookie: cookieSettings(undefined), publicUrl: undefined, prefix: "", trustProxy: TRUST_NONE },
+  settings: { publicUrl: undefined, prefix: "", trustProxy: TRUST_NONE },
   sessions: { authenticate: () => Effect.succeed(Option.none()) }
 }
 
@@ -103,6 +103,16 @@ export interface AuthenticationConfig {
 }
 
 /**
+ * Behind a trusted proxy without a public URL, each request's forwarded scheme and host decide the
+ * origin: an https request gets the secure cookie, but a request the proxy forwards over http (a
+ * misrouted plain-http listener, a health check) gets the plain one, and setup links take the host
+ * each request names. Told once at start.
+ */
+export const TRUSTED_PROXY_WITHOUT_PUBLIC_URL =
+  "FLAGPORT_TRUST_PROXY is set but FLAGPORT_PUBLIC_URL is not: the session cookie's Secure flag, the sign-in origin check and setup links " +
+  "follow each request's X-Forwarded-Proto and X-Forwarded-Host; set FLAGPORT_PUBLIC_URL to the https address people use"
+
+/**
  * The authenticator with its key cache, as its own layer: both HTTP paths (the lane routes and the
  * HttpApi middlewares) take it from here. A key revoked anywhere (this process or, on a shared
  * PostgreSQL, another) is dropped from the cache when the change feed announces it; the TTL is
@@ -120,11 +130,11 @@ export const layer = (config: AuthenticationConfig = {}): Layer.Layer<Authentica
         ? Option.getOrUndefined(yield* publicUrlConfig)
         : Either.getOrElse(parsePublicUrl(config.publicUrl), () => config.publicUrl)
       const settings: PeopleSettings = {
-        cookie: cookieSettings(publicUrl),
         publicUrl,
         prefix: config.prefix ?? "",
         trustProxy: config.trustProxy === undefined ? yield* trustProxyConfig : trustProxyOf(config.trustProxy)
       }
+      if (publicUrl === undefined && settings.trustProxy._tag !== "Off") yield* Effect.logWarning(TRUSTED_PROXY_WITHOUT_PUBLIC_URL)
       const { run, logInternal } = yield* runtimeBridge
       const keys = new KeyCache((token) => run(Effect.map(apiKeys.authenticate(token), Option.getOrNull)), {
         ...(config.keyTtlMs === undefined ? {} : { ttlMs: config.keyTtlMs })
@@ -171,13 +181,15 @@ const sessionEnded = () => Errors.unauthorized(PeopleMessages.sessionEnded)
  */
 export const authenticateSession = (
   headers: HeaderBag,
+  peer: PeerAddress,
   whenMissing: () => Errors.Unauthorized,
   use: SessionUse = "request"
 ): Effect.Effect<UserWithMemberships, AuthenticationFailure, Authentication> =>
   Effect.flatMap(Authentication, (auth) => {
     const people = auth.people
-    if (!hasSessionCookie(people.settings.cookie, headers.cookie)) return Effect.fail(whenMissing())
-    const token = sessionTokenOf(people.settings.cookie, headers.cookie)
+    const cookie = cookieFor(people.settings, headers, peer)
+    if (!hasSessionCookie(cookie, headers.cookie)) return Effect.fail(whenMissing())
+    const token = sessionTokenOf(cookie, headers.cookie)
     if (token === undefined) return Effect.fail(sessionEnded())
     return people.sessions.authenticate(token, use).pipe(
       Effect.catchAll((error) => Effect.zipRight(Effect.logError("Session lookup failed", error), Effect.fail(Errors.internalError()))),
@@ -190,12 +202,16 @@ export const authenticateSession = (
  * means a key (judged by the key alone, cookie or not); otherwise the session cookie; otherwise
  * the 401 of a missing header.
  */
-export const authenticateRequest = (headers: HeaderBag, use: SessionUse = "request"): Effect.Effect<Authenticated, AuthenticationFailure, Authentication> =>
+export const authenticateRequest = (
+  headers: HeaderBag,
+  peer: PeerAddress,
+  use: SessionUse = "request"
+): Effect.Effect<Authenticated, AuthenticationFailure, Authentication> =>
   Effect.flatMap(Authentication, (auth) => {
-    if (headers.authorization !== undefined || !hasSessionCookie(auth.people.settings.cookie, headers.cookie)) {
+    if (headers.authorization !== undefined || !hasSessionCookie(cookieFor(auth.people.settings, headers, peer), headers.cookie)) {
       return Effect.map(authenticateKey(headers.authorization), (key): Authenticated => ({ caller: Policy.principalOf(key), actor: keyActor(key), via: "key" }))
     }
-    return Effect.map(authenticateSession(headers, sessionEnded, use), (me): Authenticated => {
+    return Effect.map(authenticateSession(headers, peer, sessionEnded, use), (me): Authenticated => {
       const person = personOf(me)
       return { caller: person, actor: personActor(person), via: "session" }
     })

@@ -6,16 +6,15 @@ import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import * as Errors from "./Errors.js"
 import { originOfUrl } from "../../settings/PublicUrl.js"
 import { originOf } from "./RequestOrigin.js"
-import type { CookieSettings } from "./SessionCookie.js"
+import { type CookieSettings, cookieSettings } from "./SessionCookie.js"
 import { forwardedHeadersTrusted, type TrustProxy } from "./TrustProxy.js"
 
 /**
- * The cookie's name and `Secure` (from the public URL), the public URL itself (setup links, the
- * CSRF origin), the mount prefix and which proxies' X-Forwarded-* headers are believed (the
- * origin without a public URL; the client's address).
+ * The public URL (setup links, the CSRF origin, the session cookie's `Secure`), the mount prefix
+ * and which proxies' X-Forwarded-* headers are believed (the origin without a public URL; the
+ * client's address).
  */
 export interface PeopleSettings {
-  readonly cookie: CookieSettings
   /** FLAGPORT_PUBLIC_URL (normalised: no trailing slash), if set. */
   readonly publicUrl: string | undefined
   readonly prefix: string
@@ -36,6 +35,15 @@ export const serverOrigin = (settings: PeopleSettings, headers: HeaderBag, peer:
   settings.publicUrl !== undefined
     ? originOfUrl(settings.publicUrl)
     : originOf((name) => headers[name], forwardedHeadersTrusted(settings.trustProxy, peer))
+
+/**
+ * The session cookie of a request: `Secure` with the `__Host-` name when this server's origin for
+ * it is https, that is an https public URL, or without one a trusted proxy's
+ * `X-Forwarded-Proto: https` (a proxy that ends TLS). The cookie is read under the same name it
+ * is set with, so a plain-http page cannot plant one that an https request would take.
+ */
+export const cookieFor = (settings: PeopleSettings, headers: HeaderBag, peer: PeerAddress): CookieSettings =>
+  cookieSettings(serverOrigin(settings, headers, peer))
 
 /** Where this server is reached (links handed out, e.g. setup links): the public URL, else the request's origin and the mount prefix. */
 export const serverBase = (settings: PeopleSettings, headers: HeaderBag, peer: PeerAddress): string | undefined => {

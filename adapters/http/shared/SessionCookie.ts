@@ -1,11 +1,12 @@
 /**
  * The session cookie of docs/guide/people.md: `flagport_session=<token>; HttpOnly; SameSite=Lax; Path=/`,
- * with `Secure` and the `__Host-` name prefix when the public URL is https (a browser then takes
+ * with `Secure` and the `__Host-` name prefix when the server is reached over https (an https
+ * public URL, or a trusted proxy's `X-Forwarded-Proto`: PeopleSettings.ts; a browser then takes
  * the cookie only from a secure origin, for this host alone, for every path: no sibling subdomain
  * or plain-http page can plant or shadow it). No `Expires`: the cookie lasts the browser session,
  * the server ends the session itself (12 h idle, 7 days in all).
  *
- * Pure functions; the HTTP layers read the public URL once (SessionSettings in Authentication.ts).
+ * Pure functions; PeopleSettings.ts `cookieFor` chooses the settings of a request.
  */
 
 export const COOKIE_NAME = "flagport_session"
@@ -16,9 +17,9 @@ export interface CookieSettings {
   readonly secure: boolean
 }
 
-/** The cookie's name and `Secure` from the public URL (`FLAGPORT_PUBLIC_URL`; none: plain http). */
-export const cookieSettings = (publicUrl: string | undefined): CookieSettings =>
-  publicUrl !== undefined && publicUrl.toLowerCase().startsWith("https:")
+/** The cookie's name and `Secure` from the server's URL or origin for a request (none: plain http). */
+export const cookieSettings = (serverUrl: string | undefined): CookieSettings =>
+  serverUrl !== undefined && serverUrl.toLowerCase().startsWith("https:")
     ? { name: SECURE_COOKIE_NAME, secure: true }
     : { name: COOKIE_NAME, secure: false }
 

@@ -42,7 +42,7 @@ export const startOf = (lastEventId: string | undefined, latest: number): number
  */
 const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: string) => {
   const requirement = requirementOf("GET", ROUTE)!
-  return authenticateRequest(headersOf(request), "recheck").pipe(
+  return authenticateRequest(headersOf(request), peerOf(request), "recheck").pipe(
     Effect.map(({ caller }) => Either.isRight(authorizeCaller(caller, requirement, projectId))),
     // A failing key store is not a revocation: the stream stays (the failure is logged).
     Effect.catchIf((error): error is Errors.Unauthorized => error instanceof Errors.Unauthorized, () => Effect.succeed(false))

@@ -11,7 +11,7 @@ import { SignIn } from "../../../../src/services/people/SignIn.js"
 import { Users } from "../../../../src/services/people/Users.js"
 import * as Oidc from "../../../oidc/Oidc.js"
 import { Authentication } from "../../shared/Authentication.js"
-import { crossSiteRefusal } from "../../shared/PeopleSettings.js"
+import { cookieFor, crossSiteRefusal } from "../../shared/PeopleSettings.js"
 import { clearSessionCookie, hasSessionCookie, sessionTokenOf, setSessionCookie } from "../../shared/SessionCookie.js"
 import { FlagportApi } from "../Api.js"
 import { headersOf, peerOf } from "../Auth.js"
@@ -41,13 +41,16 @@ const sameOriginIfSaid = (request: HttpServerRequest.HttpServerRequest) =>
 const signIn = (userId: string) =>
   Effect.gen(function* () {
     const auth = yield* Authentication
+    const request = yield* HttpServerRequest.HttpServerRequest
     const sessions = yield* Sessions
     const session = yield* sessions.start(userId).pipe(Effect.orDie) // the user was just found: a 404 here is a bug
     const me = yield* sessions.authenticate(session.token).pipe(Effect.orDie, Effect.flatMap(Option.match({
       onNone: () => Effect.dieMessage("A session just started was not found"),
       onSome: Effect.succeed
     })))
-    yield* withHeader("set-cookie", setSessionCookie(auth.people.settings.cookie, session.token))
+    // The answer names the person and starts their session: no cache keeps it.
+    yield* withHeader("cache-control", "no-store")
+    yield* withHeader("set-cookie", setSessionCookie(cookieFor(auth.people.settings, headersOf(request), peerOf(request)), session.token))
     return me
   })
 
@@ -71,7 +74,7 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         const auth = yield* Authentication
         const headers = headersOf(request)
-        const cookie = auth.people.settings.cookie
+        const cookie = cookieFor(auth.people.settings, headers, peerOf(request))
         if (hasSessionCookie(cookie, headers.cookie)) {
           // Signing a person out is a write by cookie like any other: not from another site.
           const refused = crossSiteRefusal(auth.people.settings, request.method, headers, peerOf(request))
