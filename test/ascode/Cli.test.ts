@@ -26,6 +26,8 @@ describe("flagport apply and export (the binary)", () => {
   const env = { DATABASE_URL: databaseUrl }
 
   it("exit codes: 2 while the plan has changes, 0 once applied and when nothing is left to do", { timeout: 120_000 }, async () => {
+    // apply changes an existing database (docs/guide/cli.md): begin one.
+    expect((await runCli(["migrate"], env)).code).toBe(0)
     const rich = file("rich.yaml", richFile())
     const planned = await runCli(["apply", rich, "--dry-run", "--detailed-exitcode"], env)
     expect(planned.code, planned.stderr).toBe(2)

@@ -13,6 +13,7 @@ const CLI_TIMEOUT = 120_000
 describe("flagport commands in the audit log", () => {
   it("projects, environments and keys made with the CLI are recorded with actor cli", { timeout: CLI_TIMEOUT }, async () => {
     const env = { DATABASE_URL: freshSqliteUrl() }
+    expect((await runCli(["migrate"], env)).code).toBe(0)
     expect((await runCli(["projects", "create", "shop", "--name", "Shop"], env)).code).toBe(0)
     expect((await runCli(["environments", "create", "production", "--project", "shop", "--name", "Production"], env)).code).toBe(0)
     const made = await runCli(["keys", "create", "--type", "client", "--project", "shop"], env)

@@ -60,7 +60,7 @@ describe("flagport flags", () => {
 
     const missing = await runCli(["flags", "get", "nope"], env)
     expect(missing.code).toBe(1)
-    expect(missing.stderr.trim()).toBe("error: Flag 'nope' not found in project 'default'")
+    expect(missing.stderr.trim()).toBe(`error: Flag 'nope' not found in project 'default' of ${env.DATABASE_URL}`)
   })
 
   it("enable and disable change only `enabled`, as a new version audited as cli", { timeout: TIMEOUT }, async () => {
@@ -100,6 +100,6 @@ describe("flagport flags", () => {
     expect((await flag()).version).toBe(version)
     const unknown = await runCli(["flags", "disable", "new-checkout", "--environment", "qa"], env)
     expect(unknown.code).toBe(1)
-    expect(unknown.stderr.trim()).toBe("error: Environment 'qa' not found in project 'default'")
+    expect(unknown.stderr.trim()).toBe(`error: Environment 'qa' not found in project 'default' of ${env.DATABASE_URL}`)
   })
 })

@@ -127,7 +127,7 @@ describe("flagport import flagd", () => {
   it("an unknown environment, and a file that is no flagd definition: one error line, exit 1", { timeout: TIMEOUT }, async () => {
     const unknown = await runCli(["import", "flagd", json, "--environment", "qa"], env)
     expect(unknown.code).toBe(1)
-    expect(unknown.stderr).toBe("error: Environment 'qa' not found in project 'default'\n")
+    expect(unknown.stderr).toBe(`error: Environment 'qa' not found in project 'default' of ${env.DATABASE_URL}\n`)
     const bad = await runCli(["import", "flagd", write("bad.json", `{"flag": {}}`), "--environment", "staging"], env)
     expect(bad.code).toBe(1)
     expect(bad.stderr).toMatch(/^error: Not a flagd flag definition file \(unknown top-level field "flag"/)

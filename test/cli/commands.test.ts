@@ -116,6 +116,7 @@ describe.each(backends)("flagport commands on $name", (backend) => {
 
   it("projects create and environments create, with their conflicts and validation", { timeout: CLI_TIMEOUT }, async () => {
     const env = { DATABASE_URL: await backend.fresh() }
+    expect((await runCli(["migrate"], env)).code).toBe(0)
     const created = await runCli(["projects", "create", "shop", "--name", "The Shop", "--json"], env)
     expect(created.code).toBe(0)
     expect(JSON.parse(created.stdout)).toMatchObject({ id: "shop", name: "The Shop" })
@@ -153,6 +154,7 @@ describe.each(backends)("flagport commands on $name", (backend) => {
 
   it("keys create, list and revoke", { timeout: CLI_TIMEOUT }, async () => {
     const env = { DATABASE_URL: await backend.fresh() }
+    expect((await runCli(["migrate"], env)).code).toBe(0)
     expect((await runCli(["projects", "create", "shop"], env)).code).toBe(0)
 
     const global = await runCli(["keys", "create", "--type", "server", "--name", "ops"], env)
@@ -209,6 +211,7 @@ describe.each(backends)("flagport commands on $name", (backend) => {
 
   it("keys create --environment binds a key to one environment of its project", { timeout: CLI_TIMEOUT }, async () => {
     const env = { DATABASE_URL: await backend.fresh() }
+    expect((await runCli(["migrate"], env)).code).toBe(0)
     expect((await runCli(["projects", "create", "shop"], env)).code).toBe(0)
     expect((await runCli(["environments", "create", "production", "--project", "shop"], env)).code).toBe(0)
 

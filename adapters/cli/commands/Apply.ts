@@ -68,7 +68,7 @@ const local = (projectId: string, input: unknown, choices: Choices) =>
       ? yield* code.apply(projectId, input, { ...options, dryRun: true })
       : yield* code.apply(projectId, input, { ...options, basedOn: plan })
     return yield* finish(result, choices)
-  }).pipe(Effect.provide(Storage.layer))
+  }).pipe(Storage.withDatabase)
 
 const remote = (url: string, key: string, projectId: string, input: unknown, choices: Choices) =>
   Effect.gen(function* () {

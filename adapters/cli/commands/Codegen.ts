@@ -20,7 +20,7 @@ import { serverOptions, serverTarget } from "../ServerTarget.js"
 export class CodegenRequestFailed extends Data.TaggedError("CodegenRequestFailed")<{ readonly message: string }> {}
 
 const fromDatabase = (projectId: string) =>
-  Effect.flatMap(Flags, (flags) => Effect.map(flags.list(projectId), (list) => typescriptModule(projectId, list))).pipe(Effect.provide(Storage.layer))
+  Effect.flatMap(Flags, (flags) => Effect.map(flags.list(projectId), (list) => typescriptModule(projectId, list))).pipe(Storage.withDatabase)
 
 const fromServer = (url: string, key: string, projectId: string) =>
   Effect.tryPromise({

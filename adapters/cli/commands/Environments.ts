@@ -33,7 +33,7 @@ const create = Command.make(
       yield* printLines([`ENVIRONMENT=${environment.key}`])
     })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription(
     "Create an environment in a project (--name defaults to the key); every existing flag gets a disabled configuration for it."
   )
@@ -49,7 +49,7 @@ const list = Command.make("list", { project, json: Shared.json }, (options) =>
     )
   })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("List the environments of a project.")
 )
 

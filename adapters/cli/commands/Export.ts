@@ -23,7 +23,7 @@ const fromDatabase = (projectId: string, format: ExportFormat, environment: stri
     return format === "openfeature-manifest"
       ? exportText({ manifest: yield* code.manifest(projectId, environment) })
       : exportText({ file: yield* code.exportFile(projectId), format })
-  }).pipe(Effect.provide(Storage.layer))
+  }).pipe(Storage.withDatabase)
 
 const fromServer = (url: string, key: string, projectId: string, format: ExportFormat, environment: string | undefined) => {
   const query = new URLSearchParams({ format, ...(environment === undefined ? {} : { environment }) })

@@ -53,7 +53,7 @@ const list = Command.make("list", { project, json: Shared.json }, (options) =>
     )
   })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("List the flags of a project, on or off in each environment.")
 )
 
@@ -84,7 +84,7 @@ const get = Command.make("get", { flag: flagKey, project, json: Shared.json }, (
     )
   })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("Show one flag: its variations and, per environment, on or off, default, off variation and rules.")
 )
 
@@ -123,12 +123,12 @@ const setEnabled = (name: "enable" | "disable", enabled: boolean) =>
   )
 
 const enable = setEnabled("enable", true).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("Turn a flag on in one environment (its rules and default then apply).")
 )
 
 const disable = setEnabled("disable", false).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("Turn a flag off in one environment (everyone gets its off variation).")
 )
 

@@ -67,7 +67,7 @@ const flagd = Command.make(
       }
       const imported = report.flags.filter((flag) => flag.result === "imported").length
       yield* note(options.dryRun ? "dry run: nothing written" : `imported ${imported} flag(s) into ${report.projectId}/${report.environment}`)
-    }).pipe(Effect.provide(Storage.layer))
+    }).pipe(Storage.withDatabase)
 ).pipe(
   Command.withDescription(
     "Import a flagd flag definition file: each flag with its variants as variations and its targeting as rules in one environment; a flag with no faithful translation is refused with the reason."

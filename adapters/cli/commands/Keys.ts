@@ -59,7 +59,7 @@ const create = Command.make(
       yield* printLines([`KEY=${created.secret}`])
     })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription(
     "Create an API key and print it once as KEY=<key> (--json: { id, key, type, projectId, environment }). Only its hash is stored."
   )
@@ -85,7 +85,7 @@ const list = Command.make("list", { json: Shared.json }, (options) =>
     )
   })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("List API keys (never the keys themselves: only id, type, scope, prefix and dates).")
 )
 
@@ -99,7 +99,7 @@ const revoke = Command.make(
       yield* printLines([`REVOKED=${options.id}`])
     })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("Revoke an API key by id; requests using it are refused from then on.")
 )
 

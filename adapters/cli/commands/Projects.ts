@@ -28,7 +28,7 @@ const create = Command.make(
       yield* printLines([`PROJECT_ID=${project.id}`])
     })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("Create a project (--name defaults to the id). Prints PROJECT_ID=<id>.")
 )
 
@@ -42,7 +42,7 @@ const list = Command.make("list", { json: Shared.json }, (options) =>
     )
   })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription("List projects.")
 )
 

@@ -12,7 +12,7 @@ export const seed = Command.make("seed", { json: Shared.json }, (options) =>
     yield* printLines(seedLines(result))
   })
 ).pipe(
-  Command.provide(Storage.layer),
+  Command.provide(Storage.creatingLayer),
   Command.withDescription(
     "Create project `default` with environments development, staging and production when missing, then a new " +
       "global server key and a new client key for `default`. Prints SERVER_KEY=srv_..., CLIENT_KEY=cli_..., " +

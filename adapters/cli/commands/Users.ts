@@ -63,7 +63,7 @@ const create = Command.make(
       yield* printLines([`USER_ID=${user.id}`, setupUrlLine(base, setupToken)])
     })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription(
     "Create a user and print USER_ID=<id> and SETUP_URL=<public URL>/ui/setup#token=<token> (usable once, 72 h), or with --password-stdin set the password at once. --json: { user, setupUrl }."
   )
@@ -80,7 +80,7 @@ const list = Command.make("list", { json: Shared.json }, (options) =>
       users.map((user) => [user.id, user.email, user.name, yesNo(user.admin), yesNo(user.sso), user.createdAt, user.lastSignInAt ?? "-", user.disabledAt ?? "-"])
     )
   })
-).pipe(Command.provide(Storage.layer), Command.withDescription("List users (never a password or its hash)."))
+).pipe(Storage.forCommand, Command.withDescription("List users (never a password or its hash)."))
 
 /** `disable` and `enable`: the same change with another value. */
 const setDisabled = (name: "disable" | "enable", disabled: boolean, description: string) =>
@@ -91,7 +91,7 @@ const setDisabled = (name: "disable" | "enable", disabled: boolean, description:
       if (options.json) return yield* printJson(changed)
       yield* printLines([`${disabled ? "DISABLED" : "ENABLED"}=${changed.id}`])
     })
-  ).pipe(Command.provide(Storage.layer), Command.withDescription(description))
+  ).pipe(Storage.forCommand, Command.withDescription(description))
 
 const disable = setDisabled("disable", true, "Disable a user: they cannot sign in, and their sessions end on every server at once.")
 const enable = setDisabled("enable", false, "Enable a disabled user again.")
@@ -105,7 +105,7 @@ const resetPassword = Command.make("reset-password", { who, json: Shared.json },
     yield* printLines([setupUrlLine(base, setupToken)])
   })
 ).pipe(
-  Command.provide(Storage.layer),
+  Storage.forCommand,
   Command.withDescription(
     "Remove a user's password, end their sessions and print a new SETUP_URL=... (usable once, 72 h; earlier links stop working). --json: { userId, setupUrl }."
   )
