@@ -8,27 +8,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import type { ConfigError } from "effect/ConfigError"
-import type { ApiKeys } from "../../src/services/auth/ApiKeys.js"
-import type { Audit } from "../../src/services/audit/Audit.js"
-import type { ChangeRequests } from "../../src/services/changes/ChangeRequests.js"
-import type { FlagsAsCode } from "../../src/services/ascode/FlagsAsCode.js"
-import type { Environments } from "../../src/services/projects/Environments.js"
-import type { EnvironmentCopy } from "../../src/services/projects/EnvironmentCopy.js"
 import * as FlagUsage from "../../src/services/flags/FlagUsage.js"
-import type { Flags } from "../../src/services/flags/Flags.js"
-import type { Health } from "../../src/services/operations/Health.js"
-import type { Members } from "../../src/services/people/Members.js"
 import * as Insights from "../../src/services/insights/Insights.js"
-import type { Projects } from "../../src/services/projects/Projects.js"
-import type { Schedules } from "../../src/services/schedules/Schedules.js"
-import type { Segments } from "../../src/services/segments/Segments.js"
 import * as Sessions from "../../src/services/people/Sessions.js"
-import type { SignIn } from "../../src/services/people/SignIn.js"
-import type { Snapshots } from "../../src/services/evaluation/Snapshots.js"
-import type { StreamTokens } from "../../src/services/auth/StreamTokens.js"
-import type { FlagdImport } from "../../src/services/flagd/FlagdImport.js"
 import * as UseCasesLayer from "../../src/services/UseCases.js"
-import type { Users } from "../../src/services/people/Users.js"
 import * as Webhooks from "../../src/services/webhooks/Webhooks.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import type * as MemoryDb from "../memory/MemoryDb.js"
@@ -50,26 +33,8 @@ export {
 export { sqlClientFor, type SqlTarget, type StorageOptions } from "../storage/Ports.js"
 export { type WorkerOptions } from "./Workers.js"
 
-/** The use cases, built here and nowhere else. */
-export type UseCases =
-  | Projects
-  | Environments
-  | Flags
-  | EnvironmentCopy
-  | Segments
-  | ApiKeys
-  | Snapshots
-  | Schedules
-  | StreamTokens
-  | Audit
-  | Health
-  | Users
-  | Members
-  | SignIn
-  | Sessions.Sessions
-  | ChangeRequests
-  | FlagsAsCode
-  | FlagdImport
+/** The use cases (src/services/UseCases.ts), built here and nowhere else. */
+export type UseCases = UseCasesLayer.UseCases
 
 /** Everything a storage target gives the app: its ports and the use cases over them. */
 export type Storage = Ports.Ports | UseCases

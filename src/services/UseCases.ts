@@ -53,3 +53,10 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
  * included; so does the flagd import (FlagdImport.ts).
  */
 export const layer = Layer.mergeAll(FlagsAsCode.layer, FlagdImport.layer).pipe(Layer.provideMerge(withChanges))
+
+/**
+ * The use cases this layer builds, as a type: the one list of them (the composition root and the
+ * HTTP adapter derive theirs from it, so a use case added above reaches them with nothing else to
+ * update).
+ */
+export type UseCases = Layer.Layer.Success<typeof layer>

@@ -8,26 +8,6 @@
  */
 import { HttpApiBuilder, OpenApi } from "@effect/platform"
 import * as Layer from "effect/Layer"
-import type { ApiKeys } from "../../../src/services/auth/ApiKeys.js"
-import type { Audit } from "../../../src/services/audit/Audit.js"
-import type { EnvironmentCopy } from "../../../src/services/projects/EnvironmentCopy.js"
-import type { Environments } from "../../../src/services/projects/Environments.js"
-import type { Flags } from "../../../src/services/flags/Flags.js"
-import type { Projects } from "../../../src/services/projects/Projects.js"
-import type { Webhooks } from "../../../src/services/webhooks/Webhooks.js"
-import type { Insights } from "../../../src/services/insights/Insights.js"
-import type { ChangeRequests } from "../../../src/services/changes/ChangeRequests.js"
-import type { FlagsAsCode } from "../../../src/services/ascode/FlagsAsCode.js"
-import type { Schedules } from "../../../src/services/schedules/Schedules.js"
-import type { Segments } from "../../../src/services/segments/Segments.js"
-import type { Health } from "../../../src/services/operations/Health.js"
-import type { Members } from "../../../src/services/people/Members.js"
-import type { Sessions } from "../../../src/services/people/Sessions.js"
-import type { SignIn } from "../../../src/services/people/SignIn.js"
-import type { Users } from "../../../src/services/people/Users.js"
-import type { Snapshots } from "../../../src/services/evaluation/Snapshots.js"
-import type { StreamTokens } from "../../../src/services/auth/StreamTokens.js"
-import type { StorageHealth } from "../../../src/ports/StorageHealth.js"
 import * as Composition from "../../app/Composition.js"
 import { FlagportApi } from "../api/Api.js"
 import { EvaluationAuthLive, ManagementAuthLive, SessionAuthLive, SignInBodyChecksLive, TopLevelAuthLive } from "../api/Auth.js"
@@ -39,34 +19,16 @@ import * as ManagementEvents from "../api/events/ManagementEvents.js"
 import * as Authentication from "../shared/Authentication.js"
 import * as OidcRoutes from "../signin/OidcRoutes.js"
 import * as Docs from "./Docs.js"
-import type { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import * as Oidc from "../../oidc/Oidc.js"
 import type { OidcSettings } from "../../oidc/OidcSettings.js"
 import type * as Option from "effect/Option"
 
-/** The services the HTTP adapter calls, and the change feed its caches listen to. */
-export type HttpServices =
-  | Projects
-  | Environments
-  | EnvironmentCopy
-  | Flags
-  | Segments
-  | ApiKeys
-  | Audit
-  | Snapshots
-  | Schedules
-  | ChangeRequests
-  | FlagsAsCode
-  | StreamTokens
-  | Webhooks
-  | StorageHealth
-  | Health
-  | ChangeFeed
-  | Insights
-  | Users
-  | Members
-  | SignIn
-  | Sessions
+/**
+ * The services the HTTP adapter calls, and the change feed its caches listen to: what `layer`
+ * asks for, read from its type (so a use case a handler starts calling is required with nothing
+ * else to update); `servicesFrom` gives them all.
+ */
+export type HttpServices = Layer.Layer.Context<ReturnType<typeof layer>>
 
 /** The HTTP services over a storage layer: the composition root's (adapters/app/Composition.ts). */
 export const servicesFrom = Composition.servicesFrom

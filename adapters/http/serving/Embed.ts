@@ -58,8 +58,8 @@ export { layerConfig as tracingLayerConfig } from "../../telemetry/Tracing.js"
 
 export interface EmbedOptions<E> extends App.HttpOptions {
   /**
-   * The storage-backed services (Projects, Environments, Flags, Segments, ApiKeys, Snapshots,
-   * Webhooks), e.g. `StorageLayer.servicesFromDatabaseUrl(url)` or the memory services.
+   * The services the HTTP adapter calls (`HttpServices`: the use cases, webhooks, insights and
+   * the change feed), e.g. `servicesLayer(fromDatabaseUrl(url))` or the memory services.
    * Built once; `dispose()` releases it (closing the database).
    */
   readonly services: Layer.Layer<App.HttpServices, E>
