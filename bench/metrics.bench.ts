@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import { startServer } from "../adapters/http/serving/Server.js"
 import { bundledChildren, capture, type Captured, type Scenario } from "./bundled-children.js"
@@ -31,6 +32,7 @@ const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
+const SCRAPE_TOKEN = "bench-scrape-token"
 
 /** Child: Flagport on a fresh SQLite file, metrics on or off (never from the environment). */
 const serveFlagport = async (dir: string, metrics: boolean) => {
@@ -41,7 +43,8 @@ const serveFlagport = async (dir: string, metrics: boolean) => {
     host: "127.0.0.1",
     databaseUrl,
     webhooks: false,
-    metrics: { enabled: metrics, port: Option.none(), token: Option.none() },
+    // On the API's port, behind the token it requires there (the scrape below sends it).
+    metrics: { enabled: metrics, port: Option.none(), token: Option.some(Redacted.make(SCRAPE_TOKEN)) },
     logFormat: "text"
   })
   process.stdout.write(`${JSON.stringify({ port: server.port, clientKey })}\n`)
@@ -100,7 +103,7 @@ const load = (port: number, scenario: Scenario, duration: number) =>
 
 /** Scrapes /metrics every second while `during` runs (the metrics-on server only). */
 const scraping = async <A>(port: number, during: Promise<A>): Promise<A> => {
-  const timer = setInterval(() => void fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()).catch(() => {}), 1000)
+  const timer = setInterval(() => void fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${SCRAPE_TOKEN}` } }).then((r) => r.text()).catch(() => {}), 1000)
   try {
     return await during
   } finally {

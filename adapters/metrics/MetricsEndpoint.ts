@@ -50,13 +50,13 @@ export const answerMetrics = (metrics: ServerMetrics, token: Option.Option<Redac
 /** Whether a request (its URL with the mount prefix stripped) is for /metrics. */
 export const isMetricsPath = (url: string): boolean => url === METRICS_PATH || url.startsWith(`${METRICS_PATH}?`)
 
-/** /metrics on a port of its own (every other path is a 404 there). */
+/** /metrics on a port of its own, on `host` (every other path is a 404 there); answers where it listens. */
 export const listenMetrics = async (
   metrics: ServerMetrics,
   token: Option.Option<Redacted.Redacted<string>>,
   port: number,
   host: string
-): Promise<{ readonly port: number; readonly close: () => Promise<void> }> => {
+): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
   const answer = answerMetrics(metrics, token)
   const server: Server = createServer((req, res) => (isMetricsPath(req.url ?? "/") ? answer(req, res) : plain(res, 404, "Not Found\n")))
   await new Promise<void>((resolve, reject) => {
@@ -66,8 +66,9 @@ export const listenMetrics = async (
       resolve()
     })
   })
+  const address = server.address() as AddressInfo
   return {
-    port: (server.address() as AddressInfo).port,
+    url: `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

@@ -9,7 +9,9 @@ import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "@effect/vitest"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -20,6 +22,8 @@ import { type Family, parsePrometheusText, seriesCount, sumOf, valueOf } from ".
 import { request, startServer, type TestServer } from "./fixtures.js"
 import { makeHandlers, ServerMetrics } from "../../adapters/http/serving/Embed.js"
 import * as App from "../../adapters/http/serving/App.js"
+import { startServer as startStandalone } from "../../adapters/http/serving/Server.js"
+import { metricsConfig, METRICS_TOKEN_REQUIRED } from "../../adapters/metrics/MetricsConfig.js"
 import { openStream } from "./sse.js"
 
 /** Every series the metrics table of docs/operations/operating.md lists (the test reads the table too). */
@@ -50,7 +54,9 @@ const DOCUMENTED = [
   "process_resident_memory_bytes"
 ]
 
-const ON = { enabled: true, port: Option.none(), token: Option.none() } as const
+const TOKEN = "scrape-token"
+const AUTH = { authorization: `Bearer ${TOKEN}` }
+const ON = { enabled: true, port: Option.none(), token: Option.some(Redacted.make(TOKEN)) } as const
 
 let scope = Effect.runSync(Scope.make())
 const closers: Array<() => Promise<void> | void> = []
@@ -69,7 +75,7 @@ const serve = async (options: Parameters<typeof startServer>[1] = {}): Promise<T
   return server
 }
 
-const scrape = async (base: string, headers: Record<string, string> = {}): Promise<ReadonlyMap<string, Family>> => {
+const scrape = async (base: string, headers: Record<string, string> = AUTH): Promise<ReadonlyMap<string, Family>> => {
   const reply = await fetch(`${base}/metrics`, { headers })
   expect(reply.status).toBe(200)
   expect(reply.headers.get("content-type")).toContain("text/plain; version=0.0.4")
@@ -231,8 +237,20 @@ describe("/metrics modes", () => {
     expect((await fetch(`${t.url}/metrics`)).status).toBe(404)
   })
 
+  it("on the API's port without a token: the start refuses, naming the setting (the labels list every project and environment)", async () => {
+    await expect(serve({ metrics: { ...ON, token: Option.none() } })).rejects.toThrow(METRICS_TOKEN_REQUIRED)
+    const read = (env: Record<string, string>) => Effect.runPromise(Effect.either(Effect.withConfigProvider(metricsConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))
+    const refused = await read({ FLAGPORT_METRICS: "on" })
+    expect(Either.isLeft(refused) && String(refused.left)).toContain("FLAGPORT_METRICS_TOKEN")
+    expect(Either.isRight(await read({ FLAGPORT_METRICS: "on", FLAGPORT_METRICS_TOKEN: "t" }))).toBe(true)
+    expect(await read({ FLAGPORT_METRICS: "on", FLAGPORT_METRICS_PORT: "9464" })).toEqual(
+      Either.right({ enabled: true, port: Option.some(9464), host: "127.0.0.1", token: Option.none() })
+    )
+    expect(Either.isRight(await read({}))).toBe(true)
+  })
+
   it("a bearer token: refused without it, with another scheme or another token", async () => {
-    const t = await serve({ metrics: { ...ON, token: Option.some(Redacted.make("scrape-token")) } })
+    const t = await serve({ metrics: ON })
     expect((await fetch(`${t.url}/metrics`)).status).toBe(401)
     expect((await fetch(`${t.url}/metrics`, { headers: { authorization: "Basic scrape-token" } })).status).toBe(401)
     expect((await fetch(`${t.url}/metrics`, { headers: { authorization: "XXXXXX scrape-token" } })).status).toBe(401)
@@ -242,19 +260,37 @@ describe("/metrics modes", () => {
     expect(families.has("flagport_http_requests_total")).toBe(true)
   })
 
-  it("a port of its own: served there, not on the API's port", async () => {
-    const t = await serve({ metrics: { ...ON, port: Option.some(0) } })
+  it("a port of its own: served there (no token needed), not on the API's port", async () => {
+    const t = await serve({ metrics: { ...ON, port: Option.some(0), token: Option.none() } })
     const metricsUrl = t.server.metricsUrl!
     expect(metricsUrl).toBeDefined()
     expect((await fetch(`${t.url}/metrics`)).status).toBe(404)
     expect((await fetch(`${metricsUrl}/elsewhere`)).status).toBe(404)
     await request(t.url, "POST", "/v1/evaluate", { key: t.keys.scoped, body: { environment: "development", context: { key: "u" } } })
-    const families = await scrape(metricsUrl)
+    const families = await scrape(metricsUrl, {})
     expect(sumOf(families, "flagport_http_requests_total", { route: "/v1/evaluate", status: "200" })).toBe(1)
+  })
+
+  it("a port of its own listens on loopback, whatever interface the API listens on, unless told another", async () => {
+    const storage = StorageLayer.memoryStorage
+    const onEvery = await startStandalone({ storage, host: "0.0.0.0", port: 0, webhooks: false, schedules: false, dashboard: false, oidc: Option.none(), metrics: { ...ON, port: Option.some(0), token: Option.none() } })
+    closers.push(onEvery.close)
+    expect(onEvery.host).toBe("0.0.0.0")
+    expect(new URL(onEvery.metricsUrl!).hostname).toBe("127.0.0.1")
+    const told = await startStandalone({ storage, host: "127.0.0.1", port: 0, webhooks: false, schedules: false, dashboard: false, oidc: Option.none(), metrics: { ...ON, port: Option.some(0), host: "0.0.0.0" } })
+    closers.push(told.close)
+    expect(new URL(told.metricsUrl!).hostname).toBe("0.0.0.0")
   })
 })
 
 describe("mounted handlers (flagport/http)", () => {
+  it("refuse to serve /metrics on the host's port without a token; serve: false leaves it to the host", async () => {
+    const services = App.servicesFrom(StorageLayer.memoryStorage)
+    await expect(makeHandlers({ services, dashboard: false, metrics: { registry: new ServerMetrics() } })).rejects.toThrow(/needs a token/)
+    const handlers = await makeHandlers({ services, dashboard: false, metrics: { registry: new ServerMetrics(), serve: false } })
+    await handlers.dispose()
+  })
+
   it("measure nothing unless given a registry; with one, both handlers count and the node handler serves /metrics under the prefix", async () => {
     const registry = new ServerMetrics()
     const lines: Array<string> = []
@@ -262,7 +298,7 @@ describe("mounted handlers (flagport/http)", () => {
       prefix: "/flags",
       services: App.servicesFrom(StorageLayer.memoryStorage),
       dashboard: false,
-      metrics: { registry },
+      metrics: { registry, token: Option.some(Redacted.make(TOKEN)) },
       requestLog: (line) => lines.push(line)
     })
     const host: Server = createServer((req, res) => handlers.node(req, res))

@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Scope from "effect/Scope"
 import pg from "pg"
 import * as StorageLayer from "../../adapters/app/Composition.js"
@@ -19,7 +20,9 @@ import { freshPostgresUrl } from "../fixtures/databases.js"
 import { type Family, parsePrometheusText, valueOf } from "../fixtures/PromText.js"
 import { request, startServer, type TestServer } from "./fixtures.js"
 
-const ON = { enabled: true, port: Option.none(), token: Option.none() } as const
+/** /metrics on the API's port, behind its token (required there). */
+const ON = { enabled: true, port: Option.none(), token: Option.some(Redacted.make("scrape-token")) } as const
+const SCRAPE = { headers: { authorization: "Bearer scrape-token" } }
 const POOL = 3
 const POOL_SERIES = ["flagport_db_pool_connections", "flagport_db_pool_connections_idle", "flagport_db_pool_waiting", "flagport_db_pool_max_connections"]
 
@@ -41,7 +44,7 @@ const serveOnPostgres = async (): Promise<{ t: TestServer; url: string }> => {
 }
 
 const scrape = async (base: string): Promise<ReadonlyMap<string, Family>> => {
-  const reply = await fetch(`${base}/metrics`)
+  const reply = await fetch(`${base}/metrics`, SCRAPE)
   expect(reply.status).toBe(200)
   return parsePrometheusText(await reply.text())
 }

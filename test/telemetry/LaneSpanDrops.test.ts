@@ -11,12 +11,15 @@ import type { AddressInfo } from "node:net"
 import * as OtelApi from "@opentelemetry/api"
 import { afterEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { parsePrometheusText, valueOf } from "../fixtures/PromText.js"
 import { request, startServer, type TestServer } from "../http/fixtures.js"
 import { startTestLane } from "./lane.js"
 import { listen } from "./otlp.js"
 
-const ON = { enabled: true, port: Option.none(), token: Option.none() } as const
+/** /metrics on the API's port, behind its token (required there). */
+const ON = { enabled: true, port: Option.none(), token: Option.some(Redacted.make("scrape-token")) } as const
+const SCRAPE = { headers: { authorization: "Bearer scrape-token" } }
 const DROPPED = "flagport_trace_lane_spans_dropped_total"
 const VARIABLES = [
   "OTEL_EXPORTER_OTLP_ENDPOINT",
@@ -94,7 +97,7 @@ const tracedServer = async (otelLogLevel: string) => {
     expect(reply.status).toBe(200)
   }
   const dropped = async () => {
-    const reply = await fetch(`${t.url}/metrics`)
+    const reply = await fetch(`${t.url}/metrics`, SCRAPE)
     expect(reply.status).toBe(200)
     const families = parsePrometheusText(await reply.text())
     expect(families.get(DROPPED)?.type).toBe("counter")

@@ -67,7 +67,8 @@ export interface EmbedOptions<E> extends App.HttpOptions {
   readonly dashboard?: DashboardOptions | false
   /**
    * Prometheus metrics (adapters/metrics, docs/operations/operating.md): the handlers fill `registry`;
-   * `serve` (default true) answers `GET <prefix>/metrics` with it, behind `token` when given.
+   * `serve` (default true) answers `GET <prefix>/metrics` with it, behind `token`, which it then
+   * requires (the labels name every project and environment); `serve: false` leaves /metrics to the host.
    * Absent: nothing is measured.
    */
   readonly metrics?: {
@@ -321,6 +322,10 @@ async (request: Request, client?: WebClient): Promise<Response> => {
 export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<FlagportHandlers> => {
   const prefix = App.normalizePrefix(options.prefix)
   const registry = options.metrics?.registry
+  // On the host's (the API's) port, /metrics would name every project and environment to anyone.
+  if (registry !== undefined && options.metrics?.serve !== false && Option.isNone(options.metrics?.token ?? Option.none())) {
+    throw new Error("metrics: serving /metrics on the API's port needs a token (metrics.token), or serve: false to serve registry.scrape() yourself")
+  }
   const appOptions = registry === undefined ? options : { ...options, lane: { ...options.lane, evaluationMetrics: registry.evaluations } }
   const runtime = ManagedRuntime.make(
     Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf, storageMetricsSources).pipe(Layer.provide(options.services))

@@ -32,7 +32,7 @@ import { streamLimitsConfig } from "../shared/StreamLimits.js"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { listenMetrics } from "../../metrics/MetricsEndpoint.js"
-import { metricsConfig, type MetricsSettings } from "../../metrics/MetricsConfig.js"
+import { DEFAULT_METRICS_HOST, metricsConfig, metricsProblem, type MetricsSettings } from "../../metrics/MetricsConfig.js"
 import { ServerMetrics } from "../../metrics/ServerMetrics.js"
 import { type LogFormat, logFormatConfig } from "./RequestLog.js"
 
@@ -79,7 +79,10 @@ export interface ServerOptions {
   readonly dashboard?: DashboardOptions | false
   /** Single sign-on settings (none: off); default: the FLAGPORT_OIDC_* variables (App.ts). */
   readonly oidc?: Option.Option<OidcSettings>
-  /** Prometheus metrics (docs/operations/operating.md); default: FLAGPORT_METRICS, FLAGPORT_METRICS_PORT, FLAGPORT_METRICS_TOKEN. */
+  /**
+   * Prometheus metrics (docs/operations/operating.md); default: FLAGPORT_METRICS, FLAGPORT_METRICS_PORT,
+   * FLAGPORT_METRICS_HOST, FLAGPORT_METRICS_TOKEN. On the API's port a token is required (the start throws without one).
+   */
   readonly metrics?: MetricsSettings
   /** `json`: one JSON line per request, and JSON log lines; default: FLAGPORT_LOG_FORMAT, else text. */
   readonly logFormat?: LogFormat
@@ -92,7 +95,7 @@ export interface RunningServer {
   readonly port: number
   readonly host: string
   readonly handlers: FlagportHandlers
-  /** Where /metrics is served when it has a port of its own (FLAGPORT_METRICS_PORT). */
+  /** Where /metrics is served when it has a port of its own (FLAGPORT_METRICS_PORT, on FLAGPORT_METRICS_HOST). */
   readonly metricsUrl?: string
   /** Graceful shutdown; safe to call more than once. */
   readonly close: () => Promise<void>
@@ -144,6 +147,8 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     ? false
     : { confirmEnvironments: await Effect.runPromise(confirmEnvironmentsConfig), redirectRoot: true, ...options.dashboard }
   const metricsSettings = options.metrics ?? (await Effect.runPromise(metricsConfig))
+  const metricsRefused = metricsProblem(metricsSettings)
+  if (metricsRefused !== undefined) throw new Error(metricsRefused)
   const metrics = metricsSettings.enabled ? new ServerMetrics() : undefined
   const requestLog = await requestLogOf(options)
   const handlers = await makeHandlers({
@@ -181,10 +186,10 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     throw error
   }
   // /metrics on a port of its own: scrapers reach it, the API's clients (and its port) need not.
-  let metricsServer: { readonly port: number; readonly close: () => Promise<void> } | undefined
+  let metricsServer: { readonly url: string; readonly close: () => Promise<void> } | undefined
   if (metrics !== undefined && Option.isSome(metricsSettings.port)) {
     try {
-      metricsServer = await listenMetrics(metrics, metricsSettings.token, metricsSettings.port.value, host)
+      metricsServer = await listenMetrics(metrics, metricsSettings.token, metricsSettings.port.value, metricsSettings.host ?? DEFAULT_METRICS_HOST)
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await handlers.dispose()
@@ -214,7 +219,7 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     port: address.port,
     host: address.address,
     handlers,
-    ...(metricsServer === undefined ? {} : { metricsUrl: `http://${shownHost}:${metricsServer.port}` }),
+    ...(metricsServer === undefined ? {} : { metricsUrl: metricsServer.url }),
     close
   }
 }
