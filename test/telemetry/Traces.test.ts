@@ -73,6 +73,17 @@ describe("traces over OTLP/HTTP", () => {
     // An evaluation without a traceparent is not traced (LaneTracing.ts).
     expect((await request(t.url, "POST", "/v1/evaluate", { key: t.keys.scoped, body: { environment: "production", context: { key: "u" } } })).status).toBe(200)
     await waitFor(() => hooks.received.length > 0, "the webhook delivery")
+    // The receiver has the request before the dispatcher has its answer: closing now could end the
+    // send span before its status is known, so wait until the delivery log says it succeeded.
+    const webhookId = (hook.body as { id: string }).id
+    let succeeded = false
+    const deadline = Date.now() + 15_000
+    while (!succeeded && Date.now() < deadline) {
+      const deliveries = await request(t.url, "GET", `/v1/projects/p1/webhooks/${webhookId}/deliveries`, admin)
+      succeeded = (deliveries.body as { data: Array<{ status: string }> }).data.some((d) => d.status === "succeeded")
+      if (!succeeded) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(succeeded).toBe(true)
 
     await t.close() // flushes the batch span processor
     closed = true
