@@ -1,5 +1,6 @@
 import { builtinModules } from "node:module"
 import tseslint from "typescript-eslint"
+import { plugin as roomsPlugin } from "./lint/rooms.js"
 
 /** Node's own modules by their bare names ("crypto", "fs/promises", ...); `node:` names are matched by pattern. */
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith("_") && !name.startsWith("node:"))
@@ -28,65 +29,16 @@ const boundary = {
 }
 
 /**
- * The rooms of the HTTP adapter (adapters/http), one direction of imports: serving may use every
- * room; api (the HttpApi declaration and handlers), lane (the evaluation lane) and signin (the
- * single sign-on redirects) use shared and the core, never each other nor serving; shared uses
- * only the core.
+ * The rooms of the tree import one way: every folder of src/ and adapters/ is a room (or a folder
+ * inside one), and each room names the rooms it may import, once, in lint/rooms.js; the rule
+ * refuses any other relative import between rooms (docs/internals/architecture.md draws the same
+ * table).
  */
-const room = (name, forbidden) => ({
-  files: [`adapters/http/${name}/**/*.ts`],
-  rules: {
-    "no-restricted-imports": [
-      "error",
-      {
-        patterns: forbidden.map((other) => ({
-          // `../lane/...` from a room's top, `../../lane/...` from a sub-folder (api/flags/, ...).
-          regex: `(^|/)http/${other}(/|$)|^(\\.\\./)+${other}(/|$)`,
-          message: `adapters/http/${name} must not import adapters/http/${other} (rooms import one way: serving -> api or lane -> shared -> core).`
-        }))
-      }
-    ]
-  }
-})
-
-const httpRooms = [
-  room("shared", ["api", "lane", "serving", "signin"]),
-  room("api", ["lane", "serving", "signin"]),
-  room("lane", ["api", "serving", "signin"]),
-  // The sign-in redirects (single sign-on): plain routes beside the API, mounted by serving.
-  room("signin", ["api", "lane", "serving"])
-]
-
-/**
- * Arrows one way below the HTTP rooms too: the storage adapters are used by the backend switch
- * (adapters/storage) and the composition root (adapters/app), never the other way round; and the
- * lane (lane/EvaluationLane.ts) uses the stream route, which takes what it shares with the lane from
- * shared/ (no cycle between the two).
- */
-const oneWay = [
-  {
-    files: ["adapters/sql/**/*.ts", "adapters/sql-pg/**/*.ts", "adapters/sql-sqlite/**/*.ts", "adapters/memory/**/*.ts", "adapters/change-feed/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { regex: "(^|/)(storage|app)/", message: "a storage adapter builds ports; it must not import adapters/storage or adapters/app (they import it)." }
-          ]
-        }
-      ]
-    }
-  },
-  {
-    files: ["adapters/http/lane/StreamRoute.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ regex: "^\\./EvaluationLane(\\.js)?$", message: "lane/EvaluationLane.ts imports StreamRoute.ts; what both need lives in shared/." }] }
-      ]
-    }
-  }
-]
+const rooms = {
+  files: ["src/**/*.ts", "adapters/**/*.ts"],
+  plugins: { rooms: roomsPlugin },
+  rules: { "rooms/one-way": "error" }
+}
 
 /** A `no-restricted-imports` rule for `files` (one per file set: a later rule of that name replaces an earlier one). */
 const restrict = (files, patterns, ignores = []) => ({
@@ -95,29 +47,22 @@ const restrict = (files, patterns, ignores = []) => ({
   rules: { "no-restricted-imports": ["error", { patterns }] }
 })
 
-/** The rooms the HTTP adapter, the composition root and the command line stand on. */
-const UPPER_ROOMS = "^(\\.\\./)+(http|app|cli|storage)(/|$)"
-const noArrowUp = (room) => ({ regex: UPPER_ROOMS, message: `adapters/${room} is below http, app, cli and storage: it must not import them (they import it).` })
-
 /**
- * No circle in the composition root nor in telemetry, and no arrow back up from the rooms below
- * the HTTP adapter:
+ * No circle inside a room either, where one could start (between rooms, rooms/one-way says it):
+ * - adapters/http/lane: EvaluationLane.ts uses the stream route (StreamRoute.ts), which takes what
+ *   it shares with the lane from shared/.
  * - adapters/app: the root (Composition.ts) uses the background workers (Workers.ts); nothing else
  *   in the room imports the root.
  * - adapters/telemetry: Tracing.ts is the room's face and loads the SDK (TracingSdk.ts) on demand,
  *   with `import()` (a server without tracing does not load it); no file imports either, and what
  *   they share with the rest of the room (TracingSettings.ts, ActiveTracing.ts) lies below them.
- * - settings (read by several rooms) imports no other room; single sign-on (oidc), telemetry,
- *   metrics, crypto and the webhook sender never import the rooms that build on them.
  */
-const lowerRooms = [
+const withinRooms = [
+  restrict(["adapters/http/lane/StreamRoute.ts"], [{ regex: "^\\./EvaluationLane(\\.js)?$", message: "lane/EvaluationLane.ts imports StreamRoute.ts; what both need lives in shared/." }]),
   restrict(["adapters/app/**/*.ts"], [{ regex: "(^|/)Composition(\\.js)?$", message: "adapters/app/Composition.ts is the composition root: it imports the rest of adapters/app, never the other way round." }], ["adapters/app/Composition.ts"]),
   restrict(["adapters/telemetry/**/*.ts"], [
-    { regex: "(^|/)(Tracing|TracingSdk)(\\.js)?$", message: "Tracing.ts (the face) and TracingSdk.ts (loaded by it on demand) are imported by no file of adapters/telemetry: take what is shared from TracingSettings.ts or ActiveTracing.ts." },
-    noArrowUp("telemetry")
-  ]),
-  restrict(["adapters/settings/**/*.ts"], [{ regex: "^\\.\\./[^.]", message: "adapters/settings is read by several rooms: it must not import any of them." }]),
-  ...["oidc", "metrics", "crypto", "webhook-http"].map((room) => restrict([`adapters/${room}/**/*.ts`], [noArrowUp(room)]))
+    { regex: "(^|/)(Tracing|TracingSdk)(\\.js)?$", message: "Tracing.ts (the face) and TracingSdk.ts (loaded by it on demand) are imported by no file of adapters/telemetry: take what is shared from TracingSettings.ts or ActiveTracing.ts." }
+  ])
 ]
 
 /**
@@ -156,8 +101,7 @@ const clientBoundary = {
       {
         patterns: [
           { group: ["effect", "effect/*", "@effect/*"], message: "the client must not depend on Effect (bundle size, every runtime): see adapters/client/Core.ts." },
-          { group: ["node:*"], message: "the client must run without node: modules (edge runtimes)." },
-          { group: ["**/src/services/**", "**/src/ports/**", "**/adapters/http/**", "**/adapters/sql*/**", "**/adapters/storage/**"], message: "the client depends on the pure evaluator only." }
+          { group: ["node:*"], message: "the client must run without node: modules (edge runtimes)." }
         ]
       }
     ]
@@ -190,9 +134,8 @@ export default tseslint.config(
     rules: {}
   },
   boundary,
-  ...httpRooms,
-  ...oneWay,
-  ...lowerRooms,
+  rooms,
+  ...withinRooms,
   declarationSafeExports,
   clientBoundary,
   effectByModule

@@ -5,17 +5,18 @@ import { ESLint } from "eslint"
 import { describe, expect, it } from "vitest"
 
 /**
- * Imports run one way outside the HTTP rooms too: the rules in eslint.config.js (`lowerRooms`) say
- * it where a rule can (the composition root, the telemetry room's face, the rooms below the HTTP
- * adapter), and the whole tree (src/ and adapters/) is searched here for import circles, which no
- * per-file rule can see. The engine rooms on worker threads are entered through one file each
- * (their READMEs say why), which is checked here too.
+ * Imports run one way inside rooms too: the rules in eslint.config.js say it where a rule can
+ * (`rooms/one-way` between rooms, from lint/rooms.js, whose table test/boundary/Rooms.test.ts holds
+ * to the tree; `withinRooms` for the composition root and the telemetry room's face), and the whole
+ * tree (src/ and adapters/) is searched here for import circles between files, which no per-file
+ * rule can see. The engine rooms on worker threads are entered through one file each (their
+ * READMEs say why), which is checked here too.
  */
 const ROOT = resolve(__dirname, "../..")
 
 const lint = async (filePath: string, code: string) => {
   const [result] = await new ESLint().lintText(code, { filePath })
-  return result!.messages.filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message)
+  return result!.messages.filter((m) => m.ruleId === "no-restricted-imports" || m.ruleId === "rooms/one-way").map((m) => m.message)
 }
 
 const filesOf = (dir: string): Array<string> =>
@@ -111,13 +112,13 @@ describe("adapter rooms", () => {
     ["adapters/telemetry/DiagLog.ts", 'import type { OtelLogLevel } from "./Tracing.js"', "Tracing.ts (the face)"],
     ["adapters/telemetry/lane/LaneSpans.ts", 'import { layer } from "../TracingSdk.js"', "Tracing.ts (the face)"],
     ["adapters/telemetry/Tracing.ts", 'import * as Sdk from "./TracingSdk.js"', "Tracing.ts (the face)"],
-    ["adapters/telemetry/Probe.ts", 'import * as App from "../http/serving/App.js"', "below http, app, cli and storage"],
-    ["adapters/oidc/OidcSettings.ts", 'import { parsePublicUrl } from "../http/shared/PublicUrl.js"', "below http, app, cli and storage"],
-    ["adapters/oidc/Probe.ts", 'import * as Composition from "../app/Composition.js"', "below http, app, cli and storage"],
-    ["adapters/metrics/Probe.ts", 'import * as Ports from "../storage/Ports.js"', "below http, app, cli and storage"],
-    ["adapters/webhook-http/Probe.ts", 'import * as Cli from "../cli/Cli.js"', "below http, app, cli and storage"],
-    ["adapters/crypto/Probe.ts", 'import * as Errors from "../http/shared/Errors.js"', "below http, app, cli and storage"],
-    ["adapters/settings/Probe.ts", 'import * as Oidc from "../oidc/Oidc.js"', "adapters/settings"]
+    ["adapters/telemetry/Probe.ts", 'import * as App from "../http/serving/App.js"', "adapters/telemetry must not import adapters/http/serving"],
+    ["adapters/oidc/OidcSettings.ts", 'import { parsePublicUrl } from "../http/shared/PublicUrl.js"', "adapters/oidc must not import adapters/http/shared"],
+    ["adapters/oidc/Probe.ts", 'import * as Composition from "../app/Composition.js"', "adapters/oidc must not import adapters/app"],
+    ["adapters/metrics/Probe.ts", 'import * as Ports from "../storage/Ports.js"', "adapters/metrics must not import adapters/storage"],
+    ["adapters/webhook-http/Probe.ts", 'import * as Cli from "../cli/Cli.js"', "adapters/webhook-http must not import adapters/cli"],
+    ["adapters/crypto/Probe.ts", 'import * as Errors from "../http/shared/Errors.js"', "adapters/crypto must not import adapters/http/shared"],
+    ["adapters/settings/Probe.ts", 'import * as Oidc from "../oidc/Oidc.js"', "adapters/settings must not import adapters/oidc"]
   ])("the lint rule refuses, in %s: %s", async (file, code, what) => {
     const messages = await lint(file, `${code}\nexport {}\n`)
     expect(messages).toHaveLength(1)

@@ -21,7 +21,7 @@ const filesUnder = (dir: string, keep: (path: string) => boolean): Array<string>
   })
 
 const markdownPages = filesUnder(".", (path) => path.endsWith(".md"))
-const sources = ["src", "adapters", "ui", "test", "bench", "bin", "scripts", "examples"].flatMap((dir) =>
+const sources = ["src", "adapters", "ui", "test", "bench", "bin", "scripts", "examples", "lint"].flatMap((dir) =>
   filesUnder(dir, (path) => /\.(ts|tsx|mjs|js|cjs)$/.test(path))
 )
 
