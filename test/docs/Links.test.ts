@@ -4,7 +4,7 @@
  * `#fragment`, a heading of that page (as GitHub makes its anchors); and every `docs/...` path
  * written in code, comments, help texts, messages and tests names a file that exists (its
  * fragment too, when it has one). A page moved or a heading renamed fails here, not for a reader.
- * And the README and docs/ cite docs, not issue numbers.
+ * The source files the README and docs/ name exist, and they cite docs, not issue numbers.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
@@ -98,6 +98,25 @@ describe("docs paths cited in the code", () => {
       }
     }
     expect(problems).toEqual([])
+  })
+})
+
+describe("files the docs name", () => {
+  const pages = markdownPages.filter((page) => page === "README.md" || page.startsWith("docs/"))
+  const TOP = new Set(["src", "adapters", "test", "bench", "ui", "scripts", "examples", "bin", "docs", "lint"])
+  const tracked = [...TOP].flatMap((dir) => filesUnder(dir, () => true))
+
+  it.each(pages)("%s: every source path it writes (`dir/File.ts`) names a file that exists", (page) => {
+    const missing: Array<string> = []
+    for (const [, path] of readFileSync(join(ROOT, page), "utf8").matchAll(/`([\w.-]+(?:\/[\w.-]+)+\.(?:ts|tsx|mts|js|mjs|cjs|json|sql|css))(?:#\w+)?`/g)) {
+      const top = path!.split("/")[0]!
+      // dist/ is what a build writes; a path from the repository's root must exist as written, a
+      // shorter one (`lane/Routes.ts`, inside a room the text names) must end some file's path.
+      if (top === "dist") continue
+      const found = TOP.has(top) ? existsSync(join(ROOT, path!)) : tracked.some((file) => file.endsWith(`/${path}`))
+      if (!found) missing.push(path!)
+    }
+    expect(missing).toEqual([])
   })
 })
 
