@@ -280,6 +280,16 @@ describe("protected environments and change requests in the dashboard", () => {
     expect(await page.getByRole("main").getByRole("button").count()).toBe(0)
     expect(await page.getByRole("main").getByRole("textbox").count()).toBe(0)
     await checkPage(page, "change-requests-viewer")
+    // No page tells a viewer that a switch or a save would propose: they can do neither.
+    await open(page, "#/flags")
+    await page.getByRole("table").getByText("checkout").first().waitFor()
+    expect(await page.getByText("A switch there proposes a change request").count()).toBe(0)
+    expect(await page.getByRole("switch").count()).toBe(0)
+    await open(page, "#/flags/checkout?environment=production")
+    await page.getByRole("form", { name: "Targeting in production" }).waitFor()
+    expect(await page.getByText("your change is proposed as a change request").count()).toBe(0)
+    expect(await page.getByRole("button", { name: "Propose change" }).count()).toBe(0)
+    await checkPage(page, "change-requests-viewer-flags")
     await signOut()
 
     await page.getByLabel("Server key").fill(server.keys.scoped)

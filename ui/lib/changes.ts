@@ -21,9 +21,13 @@ import type { Actor, ChangeRequest, ChangeTargeting, Environment, List, NotCount
 /** Who saves from this tab, as the protection rule sees it: a server key, or the signed-in person. */
 const writer = (): Writer => (serverKey.value !== null ? { type: "key" } : { type: "user" })
 
-/** Whether a change to `environment` is proposed rather than saved: a direct save there would need an approved change request. */
+/**
+ * Whether a change to `environment` is proposed rather than saved: a direct save there would need
+ * an approved change request. Never for someone who may not change targeting at all (a viewer):
+ * they neither save nor propose, so no page tells them their switch would propose.
+ */
 export const proposes = (environment: Environment | undefined): boolean =>
-  environment !== undefined && needsChangeRequest(writer(), { key: environment.key, protected: environment.protected })
+  environment !== undefined && allows("write") && needsChangeRequest(writer(), { key: environment.key, protected: environment.protected })
 
 /** Still waiting for something: approvals (`open`) or an apply (`approved`). */
 export const isLive = (r: ChangeRequest): boolean => r.status === "open" || r.status === "approved"
