@@ -19,6 +19,8 @@ import { configVersionContract } from "./ConfigVersions.contract.js"
 import { targetingContract } from "./Targeting.contract.js"
 import { transactorContract } from "./Transactor.contract.js"
 import { webhookContract } from "./WebhookRepository.contract.js"
+import { webhookClaimContract } from "./WebhookClaims.contract.js"
+import { webhookRetentionContract } from "./WebhookRetention.contract.js"
 
 /** Every storage contract suite; each backend runner passes them to `runContracts`. */
 export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
@@ -35,6 +37,8 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Snapshots", snapshotContract],
   ["JSON round-trip", jsonContract],
   ["WebhookRepository", webhookContract],
+  ["WebhookRepository claims", webhookClaimContract],
+  ["WebhookRepository retention", webhookRetentionContract],
   ["ChangeFeed", changeFeedContract],
   ["ScheduleRepository + scheduler", scheduleContract],
   ["InsightsRepository", insightsContract],
