@@ -3,7 +3,8 @@
  * SQLite with its scheduler running: the targeting being edited is scheduled instead of saved, the
  * list shows it pending and then applied (and /v1/config serves it), a schedule that became
  * invalid shows as failed with the reason, a refused one puts the API's problems on the fields,
- * and a pending one is cancelled. axe-core checks every new view.
+ * and a pending one is cancelled (in production only once the person confirms). axe-core checks
+ * every new view.
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -97,7 +98,7 @@ describe("scheduled changes on the flag page", () => {
     expect((await schedulesOf("launch")).map((s) => s.status)).toEqual(["applied"])
   })
 
-  it("cancels a pending schedule (a production-like one asks first), and it never applies", async () => {
+  it("cancels a pending schedule (a production-like one asks first, both when it is made and when it is cancelled), and it never applies", async () => {
     await page.getByLabel("Environment", { exact: true }).selectOption("production")
     await page.getByLabel("Enabled in production").check()
     await scheduleIn("production", "2099-01-01T09:00:00")
@@ -107,7 +108,14 @@ describe("scheduled changes on the flag page", () => {
     await page.getByText("Change to production scheduled for 2099-01-01 09:00:00 UTC.").waitFor()
     await showSection(page, "Schedules")
     const cancel = schedules().getByRole("button", { name: "Cancel the change to production at 2099-01-01 09:00:00 UTC" })
+    // production is production-like: cancelling asks first; answering no keeps the schedule
     await cancel.click()
+    await page.getByRole("dialog").getByText("Cancel the change to launch in production scheduled for 2099-01-01 09:00:00 UTC?").waitFor()
+    await checkPage(page, "flag-schedule-cancel-confirm")
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click()
+    expect((await schedulesOf("launch")).map((s) => s.status)).toEqual(["applied", "pending"])
+    await cancel.click()
+    await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click()
     await page.getByRole("status").filter({ hasText: "The change to production scheduled for 2099-01-01 09:00:00 UTC is cancelled." }).waitFor()
     await expect.poll(() => cancel.count()).toBe(0)
     const row = schedules().getByRole("row", { name: /production/ })

@@ -3,7 +3,8 @@
  * the project's pending ones on the Schedules page (every flag). A row says when, which flag
  * (linking to its page) where the table spans flags, where, what (the targeting, readable on
  * demand), the status where settled schedules are listed too (a failed one says why), who made it,
- * and Cancel for a pending one and a role that may write.
+ * and Cancel for a pending one and a role that may write. Cancel asks first in a production-like
+ * environment, wherever the table is (a cancelled schedule cannot be brought back, only made again).
  */
 import type { ComponentChildren } from "preact"
 import { actorLabel } from "../lib/audit.js"
@@ -12,8 +13,16 @@ import { when } from "../lib/format.js"
 import { allows } from "../lib/roles.js"
 import { href } from "../lib/router.js"
 import { summary } from "../lib/schedules.js"
+import { isProductionLike } from "../lib/settings.js"
 import type { Schedule } from "../lib/types.js"
+import { ask } from "./Confirm.js"
 import { Table } from "./Table.js"
+
+/** Calls `onCancel` once the person confirmed, when the schedule's environment is production-like. */
+const cancelAsked = async (s: Schedule, onCancel: (s: Schedule) => void) => {
+  if (isProductionLike(s.environment) && !(await ask(`Cancel the change to ${s.flagKey} in ${s.environment} scheduled for ${when(s.at)}?`))) return
+  onCancel(s)
+}
 
 export const SchedulesTable = (props: {
   caption: ComponentChildren
@@ -65,7 +74,7 @@ export const SchedulesTable = (props: {
                 type="button"
                 class="danger small"
                 aria-label={props.flags === true ? `Cancel the change to ${s.flagKey} in ${s.environment} at ${when(s.at)}` : `Cancel the change to ${s.environment} at ${when(s.at)}`}
-                onClick={() => props.onCancel(s)}
+                onClick={() => void cancelAsked(s, props.onCancel)}
               >
                 Cancel
               </button>

@@ -1,10 +1,9 @@
 /**
  * The project's pending scheduled changes, every flag, earliest first (`GET .../schedules`),
  * narrowed to one environment when chosen, in the schedules table (SchedulesTable.tsx) with a
- * column for the flag; Cancel asks first in production-like environments.
+ * column for the flag (whose Cancel asks first in production-like environments).
  */
 import { useState } from "preact/hooks"
-import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { SchedulesTable } from "../components/SchedulesTable.js"
@@ -13,7 +12,6 @@ import { projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import { isProductionLike } from "../lib/settings.js"
 import type { Environment, List, Schedule } from "../lib/types.js"
 
 export const SchedulesPage = ({ projectId }: { projectId: string }) => {
@@ -26,7 +24,6 @@ export const SchedulesPage = ({ projectId }: { projectId: string }) => {
   const schedules = loaded.state === "ready" ? loaded.data : null
 
   const cancel = async (s: Schedule) => {
-    if (isProductionLike(s.environment) && !(await ask(`Cancel the change to ${s.flagKey} in ${s.environment} scheduled for ${when(s.at)}?`))) return
     try {
       await request("DELETE", projectPath(projectId, `/flags/${seg(s.flagKey)}/schedules/${seg(s.id)}`))
       setProblems(NO_PROBLEMS)
