@@ -33,4 +33,13 @@ describe("parseFile", () => {
     const parsed = parseFile("project:\n  id: [shop\n")
     expect(Either.isLeft(parsed)).toBe(true)
   })
+
+  it("refuses nesting past 64 levels at its path, block style included, and a parser's stack overflow alike", () => {
+    const nested = (levels: number) => Array.from({ length: levels }, (_, i) => `${" ".repeat(i)}a:`).join("\n") + ` 1\n`
+    expect(Either.isRight(parseFile(nested(64)))).toBe(true)
+    expect(parseFile(nested(65))).toEqual(Either.left([{ path: `a${".a".repeat(63)}`, message: "arrays and objects nest deeper than 64 levels" }]))
+    const overflowed = parseFile(nested(1000))
+    expect(Either.isLeft(overflowed) && overflowed.left.every((p) => p.message.includes("nest deeper than 64 levels"))).toBe(true)
+    expect(parseFile(`${"- ".repeat(2000)}x\n`)).toMatchObject({ _tag: "Left" })
+  })
 })

@@ -9,7 +9,6 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { CONTENT_TYPES, exportText } from "../../../../src/domain/ascode/ExportText.js"
-import { parseFile } from "../../../../src/domain/ascode/FileText.js"
 import type { FilePlan, Plan } from "../../../../src/domain/ascode/Plan.js"
 import { authorizeCaller } from "../../../../src/domain/auth/Access.js"
 import * as Policy from "../../../../src/domain/auth/Policy.js"
@@ -23,6 +22,7 @@ import * as Errors from "../../shared/Errors.js"
 import { FlagportApi } from "../Api.js"
 import { allowedBy, mapped, mayRead, mayReadAll, mayWrite, mayWriteAll } from "../Calling.js"
 import { ManagementAccess } from "../Security.js"
+import { parseYaml } from "./YamlParser.js"
 
 const MANAGE: Requirement = { _tag: "Project", permission: "manage" }
 const GLOBAL_ADMIN: Requirement = { _tag: "GlobalAdmin" }
@@ -64,11 +64,14 @@ const mayApply = (plan: FilePlan) =>
 const inWordsOf = <E>(error: E): E =>
   error instanceof InvalidRequest ? (new InvalidRequest({ message: error.message, details: error.details.map((d) => ({ path: d.path, message: inWords(d.message) })) }) as E) : error
 
-/** The body's value: YAML by its content type, else JSON (the middleware allowed only these). */
+/**
+ * The body's value: YAML by its content type (parsed off the event loop, YamlParser.ts), else JSON
+ * (the middleware allowed only these, and checked a JSON body's depth before).
+ */
 const bodyOf = (text: string, contentType: string | undefined) => {
   if (isYamlContentType(contentType)) {
-    const parsed = parseFile(text)
-    return Either.isRight(parsed) ? Effect.succeed(parsed.right) : Effect.fail(Errors.badRequest("The request body is not valid YAML.", parsed.left))
+    return Effect.flatMap(parseYaml(text), (parsed) =>
+      parsed.ok ? Effect.succeed(parsed.value) : Effect.fail(Errors.badRequest("The request body is not valid YAML.", parsed.problems)))
   }
   return Effect.try({ try: (): unknown => JSON.parse(text), catch: () => Errors.malformedJson() })
 }
