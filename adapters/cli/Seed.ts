@@ -85,7 +85,7 @@ export const seedJson = (result: SeedResult) => ({
  * means someone already set it up, and the first-start path must not mint or print keys.
  */
 export const isEmpty = Effect.gen(function* () {
-  const projects = yield* (yield* Projects).list(null)
+  const projects = yield* (yield* Projects).list()
   if (projects.length > 0) return false
   const keys = yield* (yield* ApiKeys).list()
   return keys.length === 0

@@ -42,7 +42,7 @@ for (const backend of ["memory", "sqlite", "postgres"] as const) {
           expect(yield* withStaleEmptinessCheck(firstStart)).toBeNull() // process B
           const keys = yield* (yield* ApiKeys).list()
           expect(keys.map((k) => k.type).sort()).toEqual(["client", "server"])
-          expect((yield* (yield* Projects).list(null)).map((p) => p.id)).toEqual(["default"])
+          expect((yield* (yield* Projects).list()).map((p) => p.id)).toEqual(["default"])
           expect((yield* (yield* Environments).list("default")).map((e) => e.key)).toEqual(["development", "staging", "production"])
           // One first global admin, admin@localhost, whose link (printed by serve) sets their password.
           const people = yield* (yield* Users).list()

@@ -335,7 +335,7 @@ export const auditLogContract: Contract = (it) => {
       const audit = yield* Audit
       const projectId = yield* givenProject("development", "production")
       const other = yield* givenProject("development")
-      const start = yield* audit.head(projectId)
+      const start = (yield* audit.follow(projectId)).from
       const flags = yield* Flags
       yield* flags.create(projectId, booleanFlag("a"))
       yield* flags.create(other, booleanFlag("elsewhere"))
@@ -351,7 +351,7 @@ export const auditLogContract: Contract = (it) => {
       expect(later[0]!.position).toBeGreaterThan(start)
       expect((yield* log.after(projectId, start, 2)).length).toBe(2)
       expect((yield* log.after(projectId, later[2]!.position, 100)).length).toBe(0)
-      expect(yield* audit.head(projectId)).toBe(later[2]!.position)
+      expect((yield* audit.follow(projectId)).from).toBe(later[2]!.position)
 
       const events = yield* audit.eventsAfter(projectId, later[0]!.position, 100)
       expect(events.map((e) => e.event)).toMatchObject([

@@ -5,6 +5,7 @@ import { Environments } from "../../src/services/projects/Environments.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import { Projects } from "../../src/services/projects/Projects.js"
 import { type Contract, freshProjectId, givenProject } from "./Backend.js"
+import { actingAs } from "../../src/domain/auth/Caller.js"
 
 /** Projects and environments: CRUD, not-found, duplicates, revision counter, environment-after-flags. */
 export const projectContract: Contract = (it) => {
@@ -21,7 +22,9 @@ export const projectContract: Contract = (it) => {
       const ids = (yield* projects.list()).map((p) => p.id)
       expect(ids.indexOf(a)).toBeGreaterThanOrEqual(0)
       expect(ids.indexOf(a)).toBeLessThan(ids.indexOf(b))
-      expect(yield* projects.list(b)).toEqual([expect.objectContaining({ id: b })])
+      // A key of project b sees only b.
+      const ofB = actingAs({ _tag: "ProjectServer", keyId: "k-b", projectId: b, environment: null })
+      expect(yield* ofB(projects.list())).toEqual([expect.objectContaining({ id: b })])
     }))
 
   it.effect("unknown project is not found, a duplicate id conflicts", () =>

@@ -6,12 +6,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, TestClock } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
+import type { Principal } from "../../src/domain/auth/ApiKey.js"
 import { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { Environments } from "../../src/services/projects/Environments.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import * as Insights from "../../src/services/insights/Insights.js"
 import { Projects } from "../../src/services/projects/Projects.js"
+
+/** A server key of project p, as the SDK reporting its counts sends them. */
+const keyOfP: Principal = { _tag: "ProjectServer", keyId: "k", projectId: "p", environment: null }
 
 const START = Date.parse("2026-11-23T14:00:00.000Z")
 const DAY = Duration.days(1)
@@ -83,7 +87,8 @@ describe("Insights", () => {
     Effect.gen(function* () {
       const { insights } = yield* withInsights(StorageLayer.memoryStorage, false)
       yield* TestClock.adjust(Duration.hours(2))
-      const receipt = yield* insights.report({ projectId: "p", environment: "production", keyId: "k" }, {
+      const receipt = yield* insights.report(keyOfP, {
+        environment: "production",
         from: "2026-11-23T14:30:00Z",
         to: "2026-11-23T14:59:00Z",
         counts: [
@@ -94,7 +99,8 @@ describe("Insights", () => {
       })
       expect(receipt).toEqual({ accepted: 1, ignored: 2 })
       // Up to 5 minutes ahead of the server's clock is taken, into the current hour.
-      yield* insights.report({ projectId: "p", environment: "production", keyId: "k" }, {
+      yield* insights.report(keyOfP, {
+        environment: "production",
         from: "2026-11-23T16:00:00Z",
         to: "2026-11-23T16:04:00Z",
         counts: [{ flagKey: "f", variationKey: "off", count: 2 }]

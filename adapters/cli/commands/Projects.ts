@@ -34,7 +34,7 @@ const create = Command.make(
 
 const list = Command.make("list", { json: Shared.json }, (options) =>
   Effect.gen(function* () {
-    const projects = yield* (yield* Projects).list(null)
+    const projects = yield* (yield* Projects).list()
     if (options.json) return yield* printJson({ data: projects })
     yield* printTable(
       ["ID", "NAME", "CREATED"],

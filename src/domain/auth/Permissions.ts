@@ -99,9 +99,9 @@ export const OPERATIONS = {
   "ChangeRequests.cancel": inProject("propose", "environment"),
   "ChangeRequests.apply": inProject("propose", "environment"),
 
-  // The live form of the audit log (each event is a summary of one entry) is `head`'s.
+  // The live form of the audit log (each event is a summary of one entry) is `follow`'s.
   "Audit.list": inProject("read", "environment"),
-  "Audit.head": inProject("read"),
+  "Audit.follow": inProject("read"),
   "Insights.series": inProject("read", "environment"),
 
   // Flags as code: what each change of a plan needs besides (manage for an environment, a global

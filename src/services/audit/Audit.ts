@@ -4,24 +4,44 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AUDIT_PAGE, type AuditPage, type AuditQuery, decodeCursor, encodeCursor } from "../../domain/audit/AuditPage.js"
 import { type ManagementEvent, managementEventOf } from "../../domain/audit/ManagementEvent.js"
-import { InvalidRequest, type ResourceNotFound } from "../../domain/Errors.js"
+import { auditEntrySeen, eventSeen } from "../../domain/auth/EnvironmentView.js"
+import { type Forbidden, InvalidRequest, type ResourceNotFound } from "../../domain/Errors.js"
 import { AuditLog } from "../../ports/AuditLog.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
+import { authorize } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 
+/** A live reader of a project's events: where it starts, and each event as its caller sees it. */
+export interface Following {
+  /** The position of the project's latest entry (0 when it has none): the events after it are new. */
+  readonly from: number
+  /** The event as the caller sees it (EnvironmentView.eventSeen), or undefined when it is not theirs to see. */
+  readonly view: (event: ManagementEvent) => ManagementEvent | undefined
+}
+
+/**
+ * Reading the audit log needs `read` in the project (domain/auth/Permissions.ts); a key bound to an
+ * environment reads the entries and events of its environment and of none (a flag's name, a
+ * segment), flags in them with its configuration only (EnvironmentView.ts); naming another
+ * environment is 403.
+ */
 export interface AuditShape {
   /**
-   * One page of a project's audit log, newest first, narrowed by the query's filters. 400 for a
-   * `limit` outside 1-200 or a cursor no page answered; 404 for an unknown project.
+   * One page of a project's audit log, newest first, narrowed by the query's filters, as the
+   * caller sees it (a bound key's page leaves other environments' entries out, so it may hold fewer
+   * than `limit`: follow `nextCursor`). 400 for a `limit` outside 1-200 or a cursor no page
+   * answered; 404 for an unknown project.
    */
-  readonly list: (projectId: string, query: AuditQuery) => Effect.Effect<AuditPage, InvalidRequest | ResourceNotFound | StorageError>
+  readonly list: (projectId: string, query: AuditQuery) => Effect.Effect<AuditPage, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
+  /** Where a live reader of the project's events starts, and what of them its caller sees. 404 for an unknown project. */
+  readonly follow: (projectId: string) => Effect.Effect<Following, ResourceNotFound | Forbidden | StorageError>
+  /** Whether the caller may (still) follow the project's events: asked again while a stream stays open. Reads nothing. */
+  readonly mayFollow: (projectId: string) => Effect.Effect<boolean>
   /**
-   * Where a live reader of the project's events starts: the position of its latest entry (0 when
-   * it has none). 404 for an unknown project.
+   * The project's events after `position`, oldest first, at most `limit` (ManagementEvent.ts), as
+   * they are: read once for every follower of the project, each of whom sees them through its `view`.
    */
-  readonly head: (projectId: string) => Effect.Effect<number, ResourceNotFound | StorageError>
-  /** The project's events after `position`, oldest first, at most `limit` (ManagementEvent.ts). */
   readonly eventsAfter: (
     projectId: string,
     position: number,
@@ -40,6 +60,7 @@ export const make = Effect.gen(function* () {
   const log = yield* AuditLog
 
   const list = Effect.fn("Audit.list")(function* (projectId: string, query: AuditQuery) {
+    const { seen } = yield* authorize("Audit.list", projectId, query.environment === undefined ? [] : [query.environment])
     const limit = query.limit ?? AUDIT_PAGE.default
     if (!Number.isInteger(limit) || limit < AUDIT_PAGE.min || limit > AUDIT_PAGE.max) {
       return yield* invalid("limit", `must be a whole number from ${AUDIT_PAGE.min} to ${AUDIT_PAGE.max}`)
@@ -53,22 +74,26 @@ export const make = Effect.gen(function* () {
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     return {
-      data: page.map((row) => row.entry),
+      data: page.flatMap((row) => auditEntrySeen(seen, row.entry) ?? []),
       nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.position) : null
     }
   })
 
-  const head = Effect.fn("Audit.head")(function* (projectId: string) {
+  const follow = Effect.fn("Audit.follow")(function* (projectId: string) {
+    const { seen } = yield* authorize("Audit.follow", projectId)
     yield* requireProject(projects, projectId)
     const latest = yield* log.list(projectId, {}, 1)
-    return latest[0]?.position ?? 0
+    return { from: latest[0]?.position ?? 0, view: (event: ManagementEvent) => eventSeen(seen, event) }
   })
+
+  const mayFollow = (projectId: string) =>
+    authorize("Audit.follow", projectId).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
 
   const eventsAfter = (projectId: string, position: number, limit: number) =>
     Effect.map(log.after(projectId, position, limit), (rows) =>
       rows.map((row) => ({ position: row.position, at: row.entry.at, event: managementEventOf(row.position, row.entry) })))
 
-  return Audit.of({ list, head, eventsAfter })
+  return Audit.of({ list, follow, mayFollow, eventsAfter })
 })
 
 export const layer = Layer.effect(Audit, make)

@@ -4,7 +4,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ApiKey, ApiKeyType } from "../../domain/auth/ApiKey.js"
 import * as Base64 from "../../domain/Base64.js"
-import { InvalidRequest, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { keyIdOf } from "../../domain/auth/Caller.js"
+import { keySeen } from "../../domain/auth/EnvironmentView.js"
+import { type Forbidden, InvalidRequest, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { environmentNotFound, keyNotFound } from "../../domain/NotFound.js"
 import { ApiKeyRepository } from "../../ports/ApiKeyRepository.js"
 import { Crypto, type CryptoShape } from "../../ports/Crypto.js"
@@ -13,6 +15,7 @@ import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
+import { authorize, authorizeGlobal, reach } from "../shared/Authorize.js"
 import { currentTimestamp } from "../shared/Now.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as AuthorSchedules from "../schedules/AuthorSchedules.js"
@@ -26,6 +29,12 @@ export interface CreateApiKeyInput {
   readonly name?: string | undefined
 }
 
+/**
+ * Who may ask (`CurrentCaller`, domain/auth/Permissions.ts): a project's keys are its admins'
+ * (`manage`), and a key bound to an environment lists, makes and revokes only keys bound to that
+ * same environment (never one wider than itself); global keys (no project) are the operator's
+ * alone: made, listed and revoked with the command line.
+ */
 export interface ApiKeysShape {
   /**
    * Makes a new key: `srv_` / `cli_` followed by 43 random base64url characters (256 bits from
@@ -35,27 +44,30 @@ export interface ApiKeysShape {
    */
   readonly create: (
     input: CreateApiKeyInput
-  ) => Effect.Effect<{ readonly apiKey: ApiKey; readonly secret: string }, InvalidRequest | ResourceNotFound | StorageError>
-  /** Every key (revoked included) in creation order; never the secrets. */
-  readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, StorageError>
+  ) => Effect.Effect<{ readonly apiKey: ApiKey; readonly secret: string }, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
+  /** Every key (revoked included) in creation order; never the secrets. The operator's only. */
+  readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, Forbidden | StorageError>
   /**
    * Revokes a key (idempotent) and returns it; 404 for an unknown id. The key's pending schedules
-   * are cancelled in the same transaction, each with its audit entry, by the revoker.
+   * are cancelled in the same transaction, each with its audit entry, by the revoker. The operator's only.
    */
-  readonly revoke: (id: string) => Effect.Effect<ApiKey, ResourceNotFound | StorageError>
-  /** The keys scoped to one project (revoked included), in creation order; 404 for an unknown project. */
-  readonly listInProject: (projectId: string) => Effect.Effect<ReadonlyArray<ApiKey>, ResourceNotFound | StorageError>
+  readonly revoke: (id: string) => Effect.Effect<ApiKey, ResourceNotFound | Forbidden | StorageError>
   /**
-   * Revokes a key of one project on behalf of the key `callerKeyId`. A key of another project, or
-   * a global key, is not found here (global keys are revoked only with the CLI); a key cannot
-   * revoke itself (409), so nobody locks themselves out by accident. `callerKeyId` is null when
-   * the caller is a person (signed in with a session), who has no key to lock out.
+   * The keys scoped to one project (revoked included), in creation order, as the caller sees them
+   * (a key bound to an environment: the keys bound to that same one, itself among them: the keys it
+   * may revoke); 404 for an unknown project.
+   */
+  readonly listInProject: (projectId: string) => Effect.Effect<ReadonlyArray<ApiKey>, ResourceNotFound | Forbidden | StorageError>
+  /**
+   * Revokes a key of one project. A key of another project, or a global key, is not found here
+   * (global keys are revoked only with the CLI); a key cannot revoke itself (409), so nobody locks
+   * themselves out by accident; a key bound to an environment revokes no key wider than itself
+   * (403, though its list leaves that key out, as other records of other environments named by id are).
    */
   readonly revokeInProject: (
     projectId: string,
-    id: string,
-    callerKeyId: string | null
-  ) => Effect.Effect<ApiKey, ResourceNotFound | ResourceConflict | StorageError>
+    id: string
+  ) => Effect.Effect<ApiKey, ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /**
    * The live (not revoked) key whose secret this is, found by hash. Records the use in
    * `lastUsedAt`, at most once a minute per key so that reads do not turn into a write each.
@@ -105,6 +117,8 @@ export const make = Effect.gen(function* () {
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
+    if (projectId === null) yield* authorizeGlobal("ApiKeys.createGlobal")
+    else yield* authorize("ApiKeys.create", projectId, [input.environment ?? null])
     if (input.type === "client" && projectId === null) {
       return yield* new InvalidRequest({
         message: "Client keys must be scoped to a project.",
@@ -149,10 +163,12 @@ export const make = Effect.gen(function* () {
   })
 
   const list = Effect.fn("ApiKeys.list")(function* () {
+    yield* authorizeGlobal("ApiKeys.list")
     return yield* keys.list()
   })
 
-  const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
+  /** The revocation itself, whoever asked for it (`revoke`, `revokeInProject`). */
+  const revokeKey = (id: string) => Effect.gen(function* () {
     // Read before the transaction, which then starts with its write (see create); also names the
     // project whose audit log records the revocation.
     const before = yield* keys.get(id)
@@ -169,20 +185,28 @@ export const make = Effect.gen(function* () {
     return yield* keyWrite(before.value.projectId, revoked, "key.revoked").pipe(Effect.catchTag("NotFound", () => keyNotFound(id)))
   })
 
-  const listInProject = Effect.fn("ApiKeys.listInProject")(function* (projectId: string) {
-    yield* requireProject(projects, projectId)
-    const all = yield* keys.list()
-    return all.filter((key) => key.projectId === projectId)
+  const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
+    yield* authorizeGlobal("ApiKeys.revoke")
+    return yield* revokeKey(id)
   })
 
-  const revokeInProject = Effect.fn("ApiKeys.revokeInProject")(function* (projectId: string, id: string, callerKeyId: string | null) {
+  const listInProject = Effect.fn("ApiKeys.listInProject")(function* (projectId: string) {
+    const { seen } = yield* authorize("ApiKeys.listInProject", projectId)
+    yield* requireProject(projects, projectId)
+    const all = yield* keys.list()
+    return all.filter((key) => key.projectId === projectId && keySeen(seen, key))
+  })
+
+  const revokeInProject = Effect.fn("ApiKeys.revokeInProject")(function* (projectId: string, id: string) {
+    const { caller } = yield* authorize("ApiKeys.revokeInProject", projectId)
     yield* requireProject(projects, projectId)
     const found = yield* keys.get(id)
     if (Option.isNone(found) || found.value.projectId !== projectId) return yield* keyNotFound(id)
-    if (id === callerKeyId) {
+    yield* reach("ApiKeys.revokeInProject", [found.value.environment])
+    if (id === keyIdOf(caller)) {
       return yield* new ResourceConflict({ message: "An API key cannot revoke itself; revoke it with another key or the CLI." })
     }
-    return yield* revoke(id)
+    return yield* revokeKey(id)
   })
 
   const authenticate = Effect.fn("ApiKeys.authenticate")(function* (secret: string) {

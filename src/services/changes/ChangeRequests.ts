@@ -1,8 +1,12 @@
 /**
  * Change requests (docs/guide/change-requests.md): proposed targeting changes to one environment,
- * approved by others, then applied through the very use case of the targeting PUT. Who may do what
- * is decided by domain/changes/ChangeRequestRules.ts, for the actor of the call (`CurrentActor`:
- * a person over HTTP, `cli` from the command line or an Effect host, the scheduler for `applyAt`).
+ * approved by others, then applied through the very use case of the targeting PUT. Who may ask for
+ * each is first the one table's (domain/auth/Permissions.ts: `read`, `propose` or `approve` in the
+ * project, and a key bound to an environment only for that environment's requests: the others are
+ * left out of its list and 403 by id), then the change requests' own rules
+ * (domain/changes/ChangeRequestRules.ts: the author, the approvers, the status), for the actor of
+ * the call (`CurrentActor`: a person over HTTP, `cli` from the command line or an Effect host, the
+ * scheduler for `applyAt`).
  *
  * Every write reads the request inside its transaction and replaces it with a compare-and-set on
  * its version, so two approvals, two applies or an apply and an update never both land. An apply
@@ -15,6 +19,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type Actor, CurrentActor } from "../../domain/audit/Actor.js"
+import { recordSeen } from "../../domain/auth/EnvironmentView.js"
 import {
   actorIdentity,
   type ApproveInput,
@@ -32,20 +37,20 @@ import {
   type UpdateChangeRequestInput
 } from "../../domain/changes/ChangeRequest.js"
 import { type ChangeRequestAction, ChangeRequestMessages, decide, statusWith } from "../../domain/changes/ChangeRequestRules.js"
-import { graphProblem, projectGraph } from "../../domain/definitions/ValidatePrerequisites.js"
 import { Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
-import { changeRequestNotFound, environmentNotFound } from "../../domain/NotFound.js"
+import { changeRequestNotFound } from "../../domain/NotFound.js"
 import type { ChangeRequestEventType } from "../../domain/webhooks/Webhook.js"
-import { normalizeTime, storedTargeting, targetingInputOf } from "../../domain/schedules/Schedule.js"
+import { normalizeTime, targetingInputOf } from "../../domain/schedules/Schedule.js"
 import { ChangeRequestRepository } from "../../ports/ChangeRequestRepository.js"
-import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import * as ApprovalStanding from "./ApprovalStanding.js"
 import * as AuthorStanding from "./AuthorStanding.js"
+import * as ChangeRequestChecks from "./ChangeRequestChecks.js"
 import { Flags } from "../flags/Flags.js"
+import { authorize, reach } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 
@@ -60,9 +65,9 @@ export interface ChangeRequestsShape {
    */
   readonly open: (projectId: string, input: CreateChangeRequestInput) => Effect.Effect<ChangeRequest, InvalidRequest | Refused>
   /** The project's change requests, newest first (of one status when named); 404 for an unknown project. */
-  readonly list: (projectId: string, status?: ChangeRequestStatus) => Effect.Effect<ReadonlyArray<ChangeRequest>, ResourceNotFound | StorageError>
+  readonly list: (projectId: string, status?: ChangeRequestStatus) => Effect.Effect<ReadonlyArray<ChangeRequest>, ResourceNotFound | Forbidden | StorageError>
   /** One change request; 404 for an unknown project or request. */
-  readonly get: (projectId: string, id: string) => Effect.Effect<ChangeRequest, ResourceNotFound | StorageError>
+  readonly get: (projectId: string, id: string) => Effect.Effect<ChangeRequest, ResourceNotFound | Forbidden | StorageError>
   /**
    * By the author while open or approved: replaces what is sent (the changes checked as on open and
    * re-based; left out, kept as they were), clears the approvals. 400 when nothing is sent.
@@ -104,7 +109,6 @@ const EVENT_OF: { readonly [A in AuditedAction]?: ChangeRequestEventType } = {
 
 export const make = Effect.gen(function* () {
   const repo = yield* ChangeRequestRepository
-  const environments = yield* EnvironmentRepository
   const flagRepo = yield* FlagRepository
   const projects = yield* ProjectRepository
   const flags = yield* Flags
@@ -113,6 +117,7 @@ export const make = Effect.gen(function* () {
   const authorRefusal = yield* AuthorStanding.refusal
 
   const standing = yield* ApprovalStanding.make
+  const checkChanges = yield* ChangeRequestChecks.checker
 
   /** The rules' decision for the actor on `request` (or on a request about to be opened); an apply counts the approvals that still stand. */
   const judge = (action: ChangeRequestAction, projectId: string, request?: StoredChangeRequest) =>
@@ -131,44 +136,6 @@ export const make = Effect.gen(function* () {
       return actor
     })
 
-  /** The changes checked as the PUT would check them, with each flag's version and configuration now. */
-  const checkChanges = (projectId: string, environment: string, changes: ReadonlyArray<ChangeInput>) =>
-    Effect.gen(function* () {
-      const env = yield* environments.get(projectId, environment)
-      if (Option.isNone(env)) {
-        yield* requireProject(projects, projectId)
-        return yield* environmentNotFound(projectId, environment)
-      }
-      const problems: Array<Problem> = [...duplicateFlags(changes)]
-      const checked: Array<Change> = []
-      for (const [index, change] of changes.entries()) {
-        const at = `changes[${index}].targeting`
-        if (change.targeting.environment !== undefined && change.targeting.environment !== environment) {
-          problems.push({ path: `${at}.environment`, message: `must be '${environment}', the environment of the change request (or left out)` })
-          continue
-        }
-        const after = storedTargeting(change.targeting)
-        const result = yield* Effect.either(flags.validateTargeting(projectId, change.flagKey, targetingInputOf(environment, after)))
-        if (Either.isLeft(result)) {
-          if (result.left._tag !== "InvalidRequest") return yield* result.left
-          problems.push(...result.left.details.map((p) => ({ ...p, path: p.path === "" || p.path === "$" ? at : `${at}.${p.path}` })))
-          continue
-        }
-        checked.push({ flagKey: change.flagKey, baseVersion: result.right.version, before: shownConfig(result.right, environment), after })
-      }
-      // Each change passed alone; applied together their prerequisites must still be evaluable (the
-      // apply would refuse a cycle only after the approvals).
-      if (problems.length === 0 && checked.length > 1 && checked.some((c) => (c.after.prerequisites ?? []).length > 0)) {
-        const together = graphProblem(
-          projectGraph(yield* flagRepo.list(projectId), environment),
-          new Map(checked.map((c) => [c.flagKey, (c.after.prerequisites ?? []).map((p) => p.flagKey)]))
-        )
-        if (together !== undefined) problems.push({ path: "changes", message: `the changes together would leave the flags unevaluable: ${together}` })
-      }
-      if (problems.length > 0) return yield* new InvalidRequest({ message: "Invalid change request", details: problems })
-      return { changes: checked, requiredApprovals: env.value.requiredApprovals }
-    })
-
   /** The stored request, read inside the write's transaction; 404 when the project has none by that id. */
   const load = (projectId: string, id: string) =>
     Effect.flatMap(repo.get(projectId, id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(changeRequestNotFound(projectId, id))))
@@ -185,6 +152,23 @@ export const make = Effect.gen(function* () {
         audit: [{ action, resource: { type: "change_request", key: after.id }, environment: after.environment, before: recordOf(before), after: recordOf(after) }]
       } satisfies Writes.Recorded<ChangeRequest>)
     })
+  /**
+   * The stored request, read before a write's transaction to decide who may act on it (404 when
+   * the project has none by that id; 403 for a key bound to another environment than its).
+   */
+  const allowedOn = (action: ChangeRequestAction, projectId: string, id: string) =>
+    Effect.gen(function* () {
+      const operation = `ChangeRequests.${action}` as const
+      yield* authorize(operation, projectId)
+      const found = yield* repo.get(projectId, id)
+      if (Option.isNone(found)) {
+        yield* requireProject(projects, projectId)
+        return yield* changeRequestNotFound(projectId, id)
+      }
+      yield* reach(operation, [found.value.environment])
+      return found.value
+    })
+
   const changedMeanwhile = new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
 
   /**
@@ -212,6 +196,7 @@ export const make = Effect.gen(function* () {
       }))
 
   const open = Effect.fn("ChangeRequests.open")(function* (projectId: string, input: CreateChangeRequestInput) {
+    yield* authorize("ChangeRequests.open", projectId, [input.environment])
     yield* judge("open", projectId)
     const { changes, requiredApprovals } = yield* checkChanges(projectId, input.environment, input.changes)
     const id = yield* ids.next
@@ -250,21 +235,26 @@ export const make = Effect.gen(function* () {
   })
 
   const list = Effect.fn("ChangeRequests.list")(function* (projectId: string, status?: ChangeRequestStatus) {
+    const { seen } = yield* authorize("ChangeRequests.list", projectId)
     yield* requireProject(projects, projectId)
-    return yield* standing.shownAll(yield* repo.list(projectId, status))
+    return yield* standing.shownAll((yield* repo.list(projectId, status)).filter((request) => recordSeen(seen, request)))
   })
 
   const get = Effect.fn("ChangeRequests.get")(function* (projectId: string, id: string) {
+    yield* authorize("ChangeRequests.get", projectId)
     const found = yield* repo.get(projectId, id)
-    if (Option.isSome(found)) return yield* standing.shown(found.value)
-    yield* requireProject(projects, projectId)
-    return yield* changeRequestNotFound(projectId, id)
+    if (Option.isNone(found)) {
+      yield* requireProject(projects, projectId)
+      return yield* changeRequestNotFound(projectId, id)
+    }
+    yield* reach("ChangeRequests.get", [found.value.environment])
+    return yield* standing.shown(found.value)
   })
 
   const update = Effect.fn("ChangeRequests.update")(function* (projectId: string, id: string, input: UpdateChangeRequestInput) {
-    const current = yield* get(projectId, id)
+    const current = yield* allowedOn("update", projectId, id)
     // Judged before the checks, so that nobody but the author learns what the flags would say.
-    yield* judge("update", projectId, { ...current, version: 0 })
+    yield* judge("update", projectId, current)
     if (Object.values(input).every((value) => value === undefined)) {
       return yield* new InvalidRequest({ message: "Nothing to update", details: [{ path: "", message: "must name at least one of title, description, changes, applyAt" }] })
     }
@@ -285,6 +275,7 @@ export const make = Effect.gen(function* () {
   })
 
   const approve = Effect.fn("ChangeRequests.approve")(function* (projectId: string, id: string, input: ApproveInput) {
+    yield* allowedOn("approve", projectId, id)
     return yield* transition(projectId, id, "approve", (request, actor, now) => {
       const approvals = [...request.approvals, { by: actor, at: now, comment: input.comment ?? null }]
       // A new approval may make a scheduled request that failed for want of approvals due again.
@@ -293,11 +284,13 @@ export const make = Effect.gen(function* () {
   })
 
   const reject = Effect.fn("ChangeRequests.reject")(function* (projectId: string, id: string, input: RejectInput) {
+    yield* allowedOn("reject", projectId, id)
     return yield* transition(projectId, id, "reject", (request, actor, now) =>
       Effect.succeed<StoredChangeRequest>({ ...request, status: "rejected", rejection: { by: actor, at: now, comment: input.comment } }), "change_request.rejected")
   })
 
   const cancel = Effect.fn("ChangeRequests.cancel")(function* (projectId: string, id: string) {
+    yield* allowedOn("cancel", projectId, id)
     return yield* transition(projectId, id, "cancel", (request) => Effect.succeed<StoredChangeRequest>({ ...request, status: "cancelled" }), "change_request.cancelled")
   })
 
@@ -351,6 +344,7 @@ export const make = Effect.gen(function* () {
     })
 
   const apply = Effect.fn("ChangeRequests.apply")(function* (projectId: string, id: string) {
+    yield* allowedOn("apply", projectId, id)
     return yield* writes.serving(projectId, ({ now }) => applyWithin(projectId, id, true, now))
   })
 

@@ -13,7 +13,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import { type ChangeRequestRequired, InvalidRequest, type PreconditionFailed, type ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { type ChangeRequestRequired, type Forbidden, InvalidRequest, type PreconditionFailed, type ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { type FlagTranslation, translateDocument } from "../../domain/flagd/FlagdDocument.js"
 import { formatPath } from "../../domain/flagd/Refusal.js"
 import { environmentNotFound } from "../../domain/NotFound.js"
@@ -21,6 +21,7 @@ import type { StorageError } from "../../ports/StorageError.js"
 import { Transactor } from "../../ports/Transactor.js"
 import { Environments } from "../projects/Environments.js"
 import { Flags } from "../flags/Flags.js"
+import { authorize } from "../shared/Authorize.js"
 
 export interface ImportOptions {
   /** Import the flags that translate and leave out the refused ones (else a refusal writes nothing). */
@@ -42,14 +43,15 @@ export interface ImportReport {
   readonly flags: ReadonlyArray<FlagOutcome>
 }
 
-type ImportError = InvalidRequest | ResourceNotFound | ResourceConflict | PreconditionFailed | ChangeRequestRequired | StorageError
+type ImportError = InvalidRequest | ResourceNotFound | ResourceConflict | PreconditionFailed | ChangeRequestRequired | Forbidden | StorageError
 
 export interface FlagdImportShape {
   /**
    * Translates `document` (a parsed flagd file) for `projectId` and its environment `environment`
    * and, unless `dryRun` or a refusal without `skipUnsupported`, writes the flags in one
    * transaction. 404 for an unknown project or environment; 400 for a file that is no flagd
-   * definition. The report says, per flag, imported or refused and why.
+   * definition. The report says, per flag, imported or refused and why. It creates flags: `write`
+   * in the project, and no key bound to one environment (403).
    */
   readonly importFlags: (projectId: string, environment: string, document: unknown, options: ImportOptions) => Effect.Effect<ImportReport, ImportError>
 }
@@ -64,6 +66,7 @@ export const make = Effect.gen(function* () {
   const tx = yield* Transactor
 
   const importFlags = Effect.fn("FlagdImport.importFlags")(function* (projectId: string, environment: string, document: unknown, options: ImportOptions) {
+    yield* authorize("FlagdImport.importFlags", projectId)
     const envs = yield* environments.list(projectId)
     if (!envs.some((env) => env.key === environment)) return yield* environmentNotFound(projectId, environment)
     const translated = translateDocument(document)

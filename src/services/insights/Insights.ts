@@ -21,7 +21,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ConfigError } from "effect/ConfigError"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
-import { InvalidRequest, type ResourceNotFound, ServiceUnavailable } from "../../domain/Errors.js"
+import type { Principal } from "../../domain/auth/ApiKey.js"
+import * as Policy from "../../domain/auth/Policy.js"
+import { type Forbidden, InvalidRequest, type ResourceNotFound, ServiceUnavailable } from "../../domain/Errors.js"
 import { environmentNotFound, flagNotFound } from "../../domain/NotFound.js"
 import { EvaluationCounter, type PendingCount } from "../../domain/insights/EvaluationCounter.js"
 import { KeyHourBudget, reportProblems, reportTotal, saturatingAdd } from "../../domain/insights/ReportBounds.js"
@@ -39,6 +41,7 @@ import { FlagRepository } from "../../ports/FlagRepository.js"
 import { type HourlyCount, InsightsRepository, type LastEvaluated } from "../../ports/InsightsRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { Snapshots } from "../evaluation/Snapshots.js"
+import { authorize } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
@@ -61,25 +64,30 @@ export interface InsightsShape {
   /** Where every server-side evaluation is counted: `counter.count(projectId, environment, flagKey, variationKey)`. */
   readonly counter: EvaluationCounter
   /**
-   * An SDK's counts for one allowed scope, sent with the key `keyId`: 400 for a window or counts
-   * out of bounds (`ReportBounds.ts`), 404 for an unknown project or environment, 503 while the
-   * pending counts are full. Entries naming a flag or variation the environment does not have are
-   * ignored (an SDK may report a flag deleted meanwhile). A refused report counts nothing.
+   * An SDK's counts, sent with the key `principal`: the project and environment are resolved and
+   * checked exactly as for an evaluation (Policy.authorizeEvaluation: a bound key supplies its
+   * environment; 400/403 as there). 400 for a window or counts out of bounds (`ReportBounds.ts`),
+   * 404 for an unknown project or environment, 503 while the pending counts are full. Entries
+   * naming a flag or variation the environment does not have are ignored (an SDK may report a flag
+   * deleted meanwhile). A refused report counts nothing.
    */
   readonly report: (
-    scope: { readonly projectId: string; readonly environment: string; readonly keyId: string },
+    principal: Principal,
     report: InsightsReport
-  ) => Effect.Effect<InsightsReceipt, InvalidRequest | ResourceNotFound | ServiceUnavailable | StorageError>
+  ) => Effect.Effect<InsightsReceipt, InvalidRequest | ResourceNotFound | Forbidden | ServiceUnavailable | StorageError>
   /** Writes what was counted since the last flush (the periodic fiber and shutdown call it). */
   readonly flush: Effect.Effect<void, StorageError>
   /** Deletes the hourly counts older than the retention; answers how many went. */
   readonly prune: Effect.Effect<number, StorageError>
-  /** Hourly counts per variation of one flag in one environment; 400 for a bad window, 404s. */
+  /**
+   * Hourly counts per variation of one flag in one environment (`read` in the project; a key bound
+   * to another environment 403); 400 for a bad window, 404s.
+   */
   readonly series: (
     projectId: string,
     flagKey: string,
     query: InsightsQuery
-  ) => Effect.Effect<InsightsSeries, InvalidRequest | ResourceNotFound | StorageError>
+  ) => Effect.Effect<InsightsSeries, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
 }
 
 export class Insights extends Context.Tag("@flagport/services/Insights")<Insights, InsightsShape>() {}
@@ -201,10 +209,10 @@ export const make = Effect.gen(function* () {
     }
   }).pipe(Effect.withSpan("Insights.prune"))
 
-  const report = Effect.fn("Insights.report")(function* (
-    scope: { readonly projectId: string; readonly environment: string; readonly keyId: string },
-    input: InsightsReport
-  ) {
+  const report = Effect.fn("Insights.report")(function* (principal: Principal, input: InsightsReport) {
+    const allowed = Policy.authorizeEvaluation(principal, input.projectId, input.environment)
+    if (Either.isLeft(allowed)) return yield* allowed.left
+    const scope = { ...allowed.right, keyId: principal.keyId }
     const problems = reportProblems(input, yield* Clock.currentTimeMillis)
     if (problems.length > 0) return yield* new InvalidRequest({ message: "The request is invalid.", details: problems })
     const { snapshot } = yield* snapshots.snapshot(scope.projectId, scope.environment)
@@ -226,6 +234,7 @@ export const make = Effect.gen(function* () {
   })
 
   const series = Effect.fn("Insights.series")(function* (projectId: string, flagKey: string, query: InsightsQuery) {
+    yield* authorize("Insights.series", projectId, [query.environment])
     // The window first: a bad one is the caller's mistake whatever exists.
     const now = yield* Clock.currentTimeMillis
     const to = query.to === undefined ? now : Date.parse(query.to)

@@ -6,7 +6,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type { ResourceNotFound } from "../../domain/Errors.js"
+import type { Forbidden, ResourceNotFound } from "../../domain/Errors.js"
 import { memberNotFound, userNotFound } from "../../domain/NotFound.js"
 import type { Member } from "../../domain/people/Member.js"
 import type { Role } from "../../domain/people/Role.js"
@@ -16,20 +16,22 @@ import { SessionRepository } from "../../ports/SessionRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { UserRepository } from "../../ports/UserRepository.js"
 import { shownMembership } from "./PeopleSupport.js"
+import { authorize } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 
+/** A project's members are its admins' (`manage`: domain/auth/Permissions.ts). */
 export interface MembersShape {
   /** The project's members with their roles, in the order they were added; 404 for an unknown project. */
-  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Member>, ResourceNotFound | StorageError>
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Member>, ResourceNotFound | Forbidden | StorageError>
   /** Gives the user `role` in the project (added, or their role changed); 404 for an unknown project or user. */
-  readonly put: (projectId: string, userId: string, role: Role) => Effect.Effect<Member, ResourceNotFound | StorageError>
+  readonly put: (projectId: string, userId: string, role: Role) => Effect.Effect<Member, ResourceNotFound | Forbidden | StorageError>
   /**
    * Removes the user from the project; 404 for an unknown project or a user who is not a member.
    * Removing the last membership of someone who is not a global admin ends their sessions (they can
    * reach nothing any more).
    */
-  readonly remove: (projectId: string, userId: string) => Effect.Effect<void, ResourceNotFound | StorageError>
+  readonly remove: (projectId: string, userId: string) => Effect.Effect<void, ResourceNotFound | Forbidden | StorageError>
 }
 
 export class Members extends Context.Tag("@flagport/services/Members")<Members, MembersShape>() {}
@@ -44,11 +46,13 @@ export const make = Effect.gen(function* () {
     Effect.flatMap(users.get(id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(userNotFound(id))))
 
   const list = Effect.fn("Members.list")(function* (projectId: string) {
+    yield* authorize("Members.list", projectId)
     yield* requireProject(projects, projectId)
     return yield* users.membersOf(projectId)
   })
 
   const put = Effect.fn("Members.put")(function* (projectId: string, userId: string, role: Role) {
+    yield* authorize("Members.put", projectId)
     yield* requireProject(projects, projectId)
     const user = yield* requireUser(userId)
     const before = (yield* users.membershipsOf(userId)).find((m) => m.projectId === projectId)
@@ -74,6 +78,7 @@ export const make = Effect.gen(function* () {
   })
 
   const remove = Effect.fn("Members.remove")(function* (projectId: string, userId: string) {
+    yield* authorize("Members.remove", projectId)
     yield* requireProject(projects, projectId)
     const user = yield* requireUser(userId)
     return yield* writes.record(projectId, () =>

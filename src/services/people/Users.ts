@@ -9,7 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { CurrentActor } from "../../domain/audit/Actor.js"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
-import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { userNotFound } from "../../domain/NotFound.js"
 import type { Membership } from "../../domain/people/Role.js"
 import { SETUP_TOKEN_LIFETIME_MS } from "../../domain/people/SetupLink.js"
@@ -27,6 +27,7 @@ import { UserRepository } from "../../ports/UserRepository.js"
 import { currentTimestamp } from "../shared/Now.js"
 import * as AuthorSchedules from "../schedules/AuthorSchedules.js"
 import { hashToken, newToken, newUserAudit, userAudit } from "./PeopleSupport.js"
+import { authorizeGlobal } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 
@@ -51,11 +52,15 @@ export interface UserPatch {
 
 export const SETUP_LINK_INVALID = "Setup link is invalid or has expired"
 
+/**
+ * People's accounts are the global administrators' (and a global server key's, and the operator's:
+ * domain/auth/Permissions.ts); only `setup`, which spends a setup link, asks for no caller.
+ */
 export interface UsersShape {
   /** Every user, disabled ones included, in creation order. */
-  readonly list: () => Effect.Effect<ReadonlyArray<User>, StorageError>
+  readonly list: () => Effect.Effect<ReadonlyArray<User>, Forbidden | StorageError>
   /** One user; 404 for an unknown id. */
-  readonly get: (id: string) => Effect.Effect<User, ResourceNotFound | StorageError>
+  readonly get: (id: string) => Effect.Effect<User, ResourceNotFound | Forbidden | StorageError>
   /**
    * Invites a person: the user (no password yet) with their memberships, and a one-time setup
    * token (72 h; only its hash is stored) for `<public URL>/ui/setup#token=<token>`.
@@ -64,20 +69,20 @@ export interface UsersShape {
    */
   readonly invite: (
     input: InviteInput
-  ) => Effect.Effect<{ readonly user: User; readonly setupToken: string }, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
+  ) => Effect.Effect<{ readonly user: User; readonly setupToken: string }, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /** As `invite`, with the password set at once (no setup link); 400 for a password outside 12..1,024 characters. */
-  readonly create: (input: CreateUserInput) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
+  readonly create: (input: CreateUserInput) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /**
    * Changes a user's name, global admin flag or disabled state. Disabling ends the user's sessions,
    * voids their setup links and cancels their pending schedules (in the same transaction). 409 when the acting person (`CurrentActor`) removes their own
    * admin flag or disables themselves; 404 for an unknown id.
    */
-  readonly update: (id: string, patch: UserPatch) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
+  readonly update: (id: string, patch: UserPatch) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /**
    * A new setup link for the user: their password is removed, their sessions ended, earlier links
    * voided. 404 for an unknown id.
    */
-  readonly resetPassword: (id: string) => Effect.Effect<{ readonly setupToken: string }, ResourceNotFound | StorageError>
+  readonly resetPassword: (id: string) => Effect.Effect<{ readonly setupToken: string }, ResourceNotFound | Forbidden | StorageError>
   /**
    * Spends a setup token and sets the password of its user. 400 "Setup link is invalid or has
    * expired" for an unknown, spent or expired token (or a disabled user), 400 for a password
@@ -156,19 +161,23 @@ export const make = Effect.gen(function* () {
     })
 
   const list = Effect.fn("Users.list")(function* () {
+    yield* authorizeGlobal("Users.list")
     return yield* users.list()
   })
 
   const get = Effect.fn("Users.get")(function* (id: string) {
+    yield* authorizeGlobal("Users.get")
     return yield* require(id)
   })
 
   const invite = Effect.fn("Users.invite")(function* (input: InviteInput) {
+    yield* authorizeGlobal("Users.invite")
     const { user, value } = yield* addUser(input, null, (created, millis) => issueToken(created.id, millis))
     return { user, setupToken: value }
   })
 
   const create = Effect.fn("Users.create")(function* (input: CreateUserInput) {
+    yield* authorizeGlobal("Users.create")
     yield* invalid(passwordProblems(input.password))
     const passwordHash = yield* hasher.hash(input.password)
     const { user } = yield* addUser(input, passwordHash, () => Effect.void)
@@ -176,6 +185,7 @@ export const make = Effect.gen(function* () {
   })
 
   const update = Effect.fn("Users.update")(function* (id: string, patch: UserPatch) {
+    yield* authorizeGlobal("Users.update")
     yield* invalid(nameProblems(patch.name))
     const before = yield* require(id)
     const actor = yield* CurrentActor
@@ -206,6 +216,7 @@ export const make = Effect.gen(function* () {
   })
 
   const resetPassword = Effect.fn("Users.resetPassword")(function* (id: string) {
+    yield* authorizeGlobal("Users.resetPassword")
     const user = yield* require(id)
     return yield* writes.record(null, ({ millis }) =>
       Effect.gen(function* () {

@@ -3,7 +3,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type ChangeRequestRequired, InvalidRequest, type PreconditionFailed, type ResourceNotFound } from "../../domain/Errors.js"
+import { type ChangeRequestRequired, type Forbidden, InvalidRequest, type PreconditionFailed, type ResourceNotFound } from "../../domain/Errors.js"
 import type { Flag } from "../../domain/definitions/Flag.js"
 import type { EnvironmentConfig } from "../../domain/definitions/Targeting.js"
 import type { CopyEnvironmentInput } from "../../domain/definitions/CopyEnvironmentInput.js"
@@ -14,7 +14,8 @@ import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { compareAndSet, preconditionFailed, type WriteOptions } from "../flags/FlagVersions.js"
-import { guardDirectWrite } from "../shared/Protection.js"
+import { authorize } from "../shared/Authorize.js"
+import * as Protection from "../shared/Protection.js"
 import * as Writes from "../shared/Writes.js"
 
 // The wire schema lives in the domain (adapters decode with it); re-exported for the kit's users.
@@ -29,13 +30,15 @@ export interface EnvironmentCopyShape {
    * keys. 400 when `from` is `to`, or for `ifMatch` without exactly one flag named; 404 for an
    * unknown project, environment or flag; 412 when `ifMatch` is not that flag's version. A person
    * copies nothing into a protected environment (409 `change_request_required`, Protection.ts).
+   * Needs `write` in the project; a key bound to an environment copies into its own only from its
+   * own, which a copy never is (it would read another environment's configuration there).
    */
   readonly copy: (
     projectId: string,
     to: string,
     input: CopyEnvironmentInput,
     options?: WriteOptions
-  ) => Effect.Effect<ReadonlyArray<string>, InvalidRequest | ResourceNotFound | PreconditionFailed | ChangeRequestRequired | StorageError>
+  ) => Effect.Effect<ReadonlyArray<string>, InvalidRequest | ResourceNotFound | PreconditionFailed | ChangeRequestRequired | Forbidden | StorageError>
 }
 
 export class EnvironmentCopy extends Context.Tag("@flagport/services/EnvironmentCopy")<EnvironmentCopy, EnvironmentCopyShape>() {}
@@ -48,6 +51,7 @@ export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const flags = yield* FlagRepository
   const writes = yield* Writes.writer
+  const protection = yield* Protection.guards
 
   const copy = Effect.fn("EnvironmentCopy.copy")(function* (
     projectId: string,
@@ -55,6 +59,7 @@ export const make = Effect.gen(function* () {
     input: CopyEnvironmentInput,
     options?: WriteOptions
   ) {
+    yield* authorize("EnvironmentCopy.copy", projectId, [to, input.from])
     if (input.from === to) {
       return yield* new InvalidRequest({
         message: "Cannot copy an environment onto itself.",
@@ -68,13 +73,13 @@ export const make = Effect.gen(function* () {
         details: [{ path: "flags", message: "must name exactly one flag when If-Match is sent" }]
       })
     }
+    const environmentOf = (key: string) =>
+      Effect.flatMap(environments.get(projectId, key), Option.match({ onNone: () => environmentNotFound(projectId, key), onSome: Effect.succeed }))
+    // A person copies nothing into a protected environment; an unknown source is still the 404 it was.
+    yield* protection.direct(projectId, to, { first: environmentOf(input.from) })
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
-        for (const key of [input.from, to]) {
-          const environment = yield* environments.get(projectId, key)
-          if (Option.isNone(environment)) return yield* environmentNotFound(projectId, key)
-          if (key === to) yield* guardDirectWrite(environment.value)
-        }
+        for (const key of [input.from, to]) yield* environmentOf(key)
         const all = yield* flags.list(projectId)
         const byKey = new Map(all.map((flag) => [flag.key, flag]))
         const selected: Array<Flag> = []

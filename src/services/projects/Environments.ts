@@ -2,7 +2,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { type Forbidden, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import {
   type CreateEnvironmentInput,
   DEFAULT_CLIENT_CONFIG,
@@ -20,9 +20,15 @@ import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import * as RequiredApprovals from "./RequiredApprovals.js"
+import { authorize } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 
+/**
+ * Each operation is the caller's to ask for (`CurrentCaller`, domain/auth/Permissions.ts): listing
+ * needs `read` in the project, the others `manage`; a key bound to one environment changes only
+ * that one and creates none (one it could neither read nor write).
+ */
 export interface EnvironmentsShape {
   /**
    * Creates an environment and, in the same transaction, a disabled configuration for every
@@ -32,7 +38,7 @@ export interface EnvironmentsShape {
   readonly create: (
     projectId: string,
     input: CreateEnvironmentInput
-  ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | StorageError>
+  ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /**
    * Changes the settings given (`name`, `clientConfig`, `protected`, `requiredApprovals`), keeps
    * the others; audited as
@@ -44,9 +50,9 @@ export interface EnvironmentsShape {
     projectId: string,
     key: string,
     input: UpdateEnvironmentInput
-  ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | StorageError>
+  ) => Effect.Effect<Environment, ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /** The project's environments in creation order; 404 for an unknown project. */
-  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Environment>, ResourceNotFound | StorageError>
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Environment>, ResourceNotFound | Forbidden | StorageError>
 }
 
 export class Environments extends Context.Tag("@flagport/services/Environments")<Environments, EnvironmentsShape>() {}
@@ -60,6 +66,7 @@ export const make = Effect.gen(function* () {
   const writes = yield* Writes.writer
 
   const create = Effect.fn("Environments.create")(function* (projectId: string, input: CreateEnvironmentInput) {
+    yield* authorize("Environments.create", projectId)
     const id = yield* ids.next
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
@@ -99,6 +106,7 @@ export const make = Effect.gen(function* () {
   })
 
   const update = Effect.fn("Environments.update")(function* (projectId: string, key: string, input: UpdateEnvironmentInput) {
+    yield* authorize("Environments.update", projectId, [key])
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const found = yield* environments.get(projectId, key)
@@ -126,6 +134,7 @@ export const make = Effect.gen(function* () {
   })
 
   const list = Effect.fn("Environments.list")(function* (projectId: string) {
+    yield* authorize("Environments.list", projectId)
     yield* requireProject(projects, projectId)
     return yield* environments.list(projectId)
   })

@@ -2,31 +2,36 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type ChangeRequestRequired, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { type ChangeRequestRequired, type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import type { Flag } from "../../domain/definitions/Flag.js"
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../domain/definitions/Segment.js"
 import * as Validation from "../../domain/definitions/Validation.js"
 import { segmentNotFound } from "../../domain/NotFound.js"
 import { configChanged } from "../../ports/ChangeFeed.js"
-import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
-import { guardSharedWrite } from "../shared/Protection.js"
+import { authorize } from "../shared/Authorize.js"
+import * as Protection from "../shared/Protection.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 
-type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
+type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError
 
+/**
+ * Each operation is the caller's to ask for (`CurrentCaller`, domain/auth/Permissions.ts): reading
+ * needs `read` in the project, writing `write`, and a segment may be used by every environment's
+ * rules, so a key bound to one environment writes none (403).
+ */
 export interface SegmentsShape {
   /** Creates a segment; 400 for invalid conditions (segments cannot reference segments), 404, 409. */
   readonly create: (projectId: string, input: CreateSegmentInput) => Effect.Effect<Segment, WriteError>
   /** The project's segments in creation order; 404 for an unknown project. */
-  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Segment>, ResourceNotFound | StorageError>
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Segment>, ResourceNotFound | Forbidden | StorageError>
   /** One segment; 404 for an unknown project or segment. */
-  readonly get: (projectId: string, segmentKey: string) => Effect.Effect<Segment, ResourceNotFound | StorageError>
+  readonly get: (projectId: string, segmentKey: string) => Effect.Effect<Segment, ResourceNotFound | Forbidden | StorageError>
   /**
    * Changes name, description and/or conditions; 400, 404. A person's change is refused while the
    * targeting of a protected environment names the segment (409 `change_request_required`).
@@ -35,7 +40,7 @@ export interface SegmentsShape {
     projectId: string,
     segmentKey: string,
     input: PatchSegmentInput
-  ) => Effect.Effect<Segment, InvalidRequest | ResourceNotFound | ChangeRequestRequired | StorageError>
+  ) => Effect.Effect<Segment, InvalidRequest | ResourceNotFound | ChangeRequestRequired | Forbidden | StorageError>
   /**
    * Deletes a segment; 409 while any rule of any flag configuration still references it (for a
    * person, `change_request_required` first when that rule is in a protected environment).
@@ -43,7 +48,7 @@ export interface SegmentsShape {
   readonly remove: (
     projectId: string,
     segmentKey: string
-  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | ChangeRequestRequired | StorageError>
+  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | ChangeRequestRequired | Forbidden | StorageError>
 }
 
 export class Segments extends Context.Tag("@flagport/services/Segments")<Segments, SegmentsShape>() {}
@@ -56,7 +61,7 @@ export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
-  const environments = yield* EnvironmentRepository
+  const protection = yield* Protection.guards
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
 
@@ -69,14 +74,18 @@ export const make = Effect.gen(function* () {
       Effect.flatMap(Option.match({ onNone: () => Effect.fail(segmentNotFound(projectId, key)), onSome: Effect.succeed }))
     )
 
-  /** A person changes no segment that a protected environment's stored targeting names (Protection.ts). */
-  const guardSegmentWrite = (projectId: string, segmentKey: string, all: ReadonlyArray<Flag>) =>
-    Effect.flatMap(environments.list(projectId), (listed) => guardSharedWrite(listed, { _tag: "WriteSegment", segmentKey, flags: all }))
+  /**
+   * A person changes no segment that a protected environment's stored targeting names (Protection.ts),
+   * judged before the write's lock; an unknown segment is still the 404 it was.
+   */
+  const guardSegmentWrite = (projectId: string, segmentKey: string) =>
+    protection.shared(projectId, Effect.zipRight(load(projectId, segmentKey), Effect.map(flags.list(projectId), (all) => ({ _tag: "WriteSegment" as const, segmentKey, flags: all }))))
 
   const check = (problems: ReadonlyArray<Problem>) =>
     problems.length > 0 ? Effect.fail(new InvalidRequest({ message: "Invalid segment", details: [...problems] })) : Effect.void
 
   const create = Effect.fn("Segments.create")(function* (projectId: string, input: CreateSegmentInput) {
+    yield* authorize("Segments.create", projectId)
     yield* check(Validation.validateCreateSegment(input))
     const id = yield* ids.next
     return yield* writes.serving(projectId, ({ now, revision }) => {
@@ -104,11 +113,13 @@ export const make = Effect.gen(function* () {
   })
 
   const list = Effect.fn("Segments.list")(function* (projectId: string) {
+    yield* authorize("Segments.list", projectId)
     yield* requireProject(projects, projectId)
     return yield* segments.list(projectId)
   })
 
   const get = Effect.fn("Segments.get")(function* (projectId: string, segmentKey: string) {
+    yield* authorize("Segments.get", projectId)
     const found = yield* segments.get(projectId, segmentKey)
     if (Option.isSome(found)) return found.value
     yield* requireProject(projects, projectId)
@@ -116,11 +127,12 @@ export const make = Effect.gen(function* () {
   })
 
   const patch = Effect.fn("Segments.patch")(function* (projectId: string, segmentKey: string, input: PatchSegmentInput) {
+    yield* authorize("Segments.patch", projectId)
     yield* check(Validation.validateSegmentFields(input))
+    yield* guardSegmentWrite(projectId, segmentKey)
     return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const segment = yield* load(projectId, segmentKey)
-        yield* guardSegmentWrite(projectId, segmentKey, yield* flags.list(projectId))
         const updated: Segment = {
           ...segment,
           name: input.name ?? segment.name,
@@ -139,11 +151,12 @@ export const make = Effect.gen(function* () {
   })
 
   const remove = Effect.fn("Segments.remove")(function* (projectId: string, segmentKey: string) {
+    yield* authorize("Segments.remove", projectId)
+    yield* guardSegmentWrite(projectId, segmentKey)
     yield* writes.serving(projectId, ({ revision }) =>
       Effect.gen(function* () {
         const segment = yield* load(projectId, segmentKey)
         const all = yield* flags.list(projectId)
-        yield* guardSegmentWrite(projectId, segmentKey, all)
         const users = flagsUsingSegment(all, segmentKey)
         if (users.length > 0) {
           return yield* new ResourceConflict({

@@ -30,6 +30,10 @@ export const authorize = (
 ): Effect.Effect<Allowed, Forbidden | ResourceNotFound> =>
   Effect.flatMap(CurrentCaller, (caller) => Effect.map(authorizeOperation(caller, operation, projectId, environments), (decision) => ({ ...decision, caller })))
 
+/** `authorize` for an operation outside any project (users, global keys): its refusal is never a project's 404. */
+export const authorizeGlobal = (operation: Operation): Effect.Effect<Allowed, Forbidden> =>
+  authorize(operation).pipe(Effect.catchTag("ResourceNotFound", (error) => Effect.dieMessage(`${operation} names no project, yet: ${error.message}`)))
+
 /** 403 unless `operation` of the caller may reach `environments` (a record's, read after `authorize`). */
 export const reach = (operation: Operation, environments: ReadonlyArray<string | null>): Effect.Effect<void, Forbidden> =>
   Effect.flatMap(CurrentCaller, (caller) => authorizeReach(caller, ruleOf(operation).reach, environments))

@@ -3,7 +3,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { deliveryNotFound, webhookNotFound } from "../../domain/NotFound.js"
 import type { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../domain/webhooks/Webhook.js"
 import type { Delivery } from "../../domain/webhooks/WebhookDelivery.js"
@@ -15,6 +15,7 @@ import { currentTraceParent } from "../../ports/TraceContext.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { type StoredDelivery, type StoredWebhook, WebhookRepository } from "../../ports/WebhookRepository.js"
+import { authorize } from "../shared/Authorize.js"
 import { currentTimestamp } from "../shared/Now.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
@@ -23,6 +24,8 @@ import * as Writes from "../shared/Writes.js"
  * Webhook management and the delivery log (contract: Webhooks). Records never carry the secret:
  * `hasSecret` says whether deliveries are signed, and `previousSecretExpiresAt` is present while a
  * rotated-out secret still signs alongside the new one (24 h after the PATCH that changed it).
+ * Every operation needs `manage` in the project, and no key bound to one environment: a webhook
+ * receives every environment's changes (domain/auth/Permissions.ts).
  */
 export interface WebhooksShape {
   /**
@@ -34,11 +37,11 @@ export interface WebhooksShape {
   readonly create: (
     projectId: string,
     input: CreateWebhookInput
-  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | ResourceConflict | StorageError>
+  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /** The project's webhooks in creation order; 404 for an unknown project. */
-  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Webhook>, ResourceNotFound | StorageError>
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Webhook>, ResourceNotFound | Forbidden | StorageError>
   /** One webhook; 404 for an unknown project or webhook (a webhook of another project is unknown). */
-  readonly get: (projectId: string, webhookId: string) => Effect.Effect<Webhook, ResourceNotFound | StorageError>
+  readonly get: (projectId: string, webhookId: string) => Effect.Effect<Webhook, ResourceNotFound | Forbidden | StorageError>
   /**
    * Changes any of url, events, enabled, secret (absent fields unchanged). A different secret
    * rotates (the old one keeps signing for 24 h); `secret: null` stops signing at once. Disabling
@@ -49,9 +52,9 @@ export interface WebhooksShape {
     projectId: string,
     webhookId: string,
     input: PatchWebhookInput
-  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | StorageError>
+  ) => Effect.Effect<Webhook, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
   /** Deletes the webhook with its delivery log; 404 for an unknown project or webhook. */
-  readonly remove: (projectId: string, webhookId: string) => Effect.Effect<void, ResourceNotFound | StorageError>
+  readonly remove: (projectId: string, webhookId: string) => Effect.Effect<void, ResourceNotFound | Forbidden | StorageError>
   /**
    * The webhook's deliveries, each with every attempt (time, status code, duration, error, next
    * attempt), in creation order; 404 for an unknown project or webhook.
@@ -59,7 +62,7 @@ export interface WebhooksShape {
   readonly deliveries: (
     projectId: string,
     webhookId: string
-  ) => Effect.Effect<ReadonlyArray<Delivery>, ResourceNotFound | StorageError>
+  ) => Effect.Effect<ReadonlyArray<Delivery>, ResourceNotFound | Forbidden | StorageError>
   /**
    * Sends a settled (succeeded or failed) delivery again: a new delivery of the same event (same
    * `webhook-id`, so receivers can drop duplicates) with a fresh retry schedule, queued behind the
@@ -71,7 +74,7 @@ export interface WebhooksShape {
     projectId: string,
     webhookId: string,
     deliveryId: string
-  ) => Effect.Effect<Delivery, ResourceNotFound | ResourceConflict | StorageError>
+  ) => Effect.Effect<Delivery, ResourceNotFound | ResourceConflict | Forbidden | StorageError>
 }
 
 export class Webhooks extends Context.Tag("@flagport/services/Webhooks")<Webhooks, WebhooksShape>() {}
@@ -126,6 +129,7 @@ export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* 
     )
 
   const create = Effect.fn("Webhooks.create")(function* (projectId: string, input: CreateWebhookInput) {
+    yield* authorize("Webhooks.create", projectId)
     yield* invalid(WebhookInput.validateCreateWebhook(input))
     const id = yield* ids.next
     return yield* writes.record(projectId, ({ now }) => {
@@ -157,6 +161,7 @@ export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* 
   })
 
   const list = Effect.fn("Webhooks.list")(function* (projectId: string) {
+    yield* authorize("Webhooks.list", projectId)
     yield* requireProject(projects, projectId)
     const now = yield* currentTimestamp
     const all = yield* webhooks.list(projectId)
@@ -164,11 +169,13 @@ export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* 
   })
 
   const get = Effect.fn("Webhooks.get")(function* (projectId: string, webhookId: string) {
+    yield* authorize("Webhooks.get", projectId)
     const stored = yield* load(projectId, webhookId)
     return WebhookInput.toRecord(stored, yield* currentTimestamp)
   })
 
   const patch = Effect.fn("Webhooks.patch")(function* (projectId: string, webhookId: string, input: PatchWebhookInput) {
+    yield* authorize("Webhooks.patch", projectId)
     yield* invalid(WebhookInput.validatePatchWebhook(input))
     return yield* writes.record(projectId, ({ now, millis }) =>
       Effect.gen(function* () {
@@ -192,6 +199,7 @@ export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* 
   })
 
   const remove = Effect.fn("Webhooks.remove")(function* (projectId: string, webhookId: string) {
+    yield* authorize("Webhooks.remove", projectId)
     yield* writes.record(projectId, ({ now }) =>
       Effect.gen(function* () {
         const current = yield* load(projectId, webhookId)
@@ -204,6 +212,7 @@ export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* 
   })
 
   const deliveries = Effect.fn("Webhooks.deliveries")(function* (projectId: string, webhookId: string) {
+    yield* authorize("Webhooks.deliveries", projectId)
     yield* load(projectId, webhookId)
     const all = yield* webhooks.listDeliveries(webhookId)
     return all.map(toDelivery)
@@ -214,6 +223,7 @@ export const makeWith = (options: WebhooksOptions = {}) => Effect.gen(function* 
     webhookId: string,
     deliveryId: string
   ) {
+    yield* authorize("Webhooks.redeliver", projectId)
     const id = yield* ids.next
     return yield* writes.record(projectId, ({ now }) =>
       Effect.gen(function* () {

@@ -8,11 +8,8 @@
  */
 import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
-import { authorizeCaller } from "../../../../src/domain/auth/Access.js"
-import { eventSeen } from "../../../../src/domain/auth/EnvironmentView.js"
-import { requirementOf } from "../../../../src/domain/auth/RoutePermissions.js"
+import { actingAs } from "../../../../src/domain/auth/Caller.js"
 import { Audit } from "../../../../src/services/audit/Audit.js"
 import { Authentication, authenticateRequest } from "../../shared/Authentication.js"
 import * as Errors from "../../shared/Errors.js"
@@ -23,11 +20,9 @@ import { RETRY_AFTER_SECONDS } from "../../shared/StreamLimits.js"
 import { clientAddress } from "../../shared/TrustProxy.js"
 import { FlagportApi } from "../Api.js"
 import { headersOf, peerOf } from "../Auth.js"
-import { mapped, seenEnvironment } from "../Calling.js"
+import { mapped } from "../Calling.js"
 import { ManagementAccess } from "../Security.js"
 import { ManagementEvents } from "./ManagementEvents.js"
-
-const ROUTE = "/v1/projects/{projectId}/events"
 
 /** Where a stream starts: after `Last-Event-ID` when it is a position at or below the latest, else at the latest. */
 export const startOf = (lastEventId: string | undefined, latest: number): number => {
@@ -36,18 +31,16 @@ export const startOf = (lastEventId: string | undefined, latest: number): number
 }
 
 /**
- * Whether the request's credentials may still read the project (401 or 403/404 now: no). A
- * recheck is no activity of the person: it leaves the session's idle clock running, so the stream
- * of a tab left open ends when its session idles out.
+ * Whether the request's credentials may still follow the project's events (401, or the use case's
+ * 403/404 now: no). A recheck is no activity of the person: it leaves the session's idle clock
+ * running, so the stream of a tab left open ends when its session idles out.
  */
-const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: string) => {
-  const requirement = requirementOf("GET", ROUTE)!
-  return authenticateRequest(headersOf(request), peerOf(request), "recheck").pipe(
-    Effect.map(({ caller }) => Either.isRight(authorizeCaller(caller, requirement, projectId))),
+const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: string) =>
+  authenticateRequest(headersOf(request), peerOf(request), "recheck").pipe(
+    Effect.flatMap(({ actor, caller }) => Effect.flatMap(Audit, (audit) => actingAs(caller, actor)(audit.mayFollow(projectId)))),
     // A failing key store is not a revocation: the stream stays (the failure is logged).
     Effect.catchIf((error): error is Errors.Unauthorized => error instanceof Errors.Unauthorized, () => Effect.succeed(false))
   )
-}
 
 /**
  * What a stream's recheck is shared by: the key (its id), or the session token. In memory only,
@@ -83,11 +76,11 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
   handlers.handleRaw("stream", ({ path, request }) =>
     Effect.gen(function* () {
       const access = yield* ManagementAccess
-      const seen = yield* seenEnvironment
       const { hub, limits } = yield* ManagementEvents
       const auth = yield* Authentication
-      const latest = yield* mapped(Effect.flatMap(Audit, (audit) => audit.head(path.projectId)))
-      const start = startOf(request.headers["last-event-id"], latest)
+      const audit = yield* Audit
+      const following = yield* mapped(audit.follow(path.projectId))
+      const start = startOf(request.headers["last-event-id"], following.from)
       // The holder: the key, or the person (every session of theirs counts together).
       const holder = access.actor.keyId ?? `user:${access.actor.userId ?? ""}`
       const address = clientAddress(auth.people.settings.trustProxy, peerOf(request), request.headers["x-forwarded-for"])
@@ -97,9 +90,9 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
       const run = (yield* runtimeBridge).run
       const opening = hub.open(path.projectId, start, {
         key: recheckKeyOf(access.actor.keyId, request.headers.cookie),
-        check: () => run(Effect.provideService(stillAllowed(request, path.projectId), Authentication, auth)),
-        // A key bound to an environment is told of its environment's changes and of those of none, no unbound key's (EnvironmentView.ts).
-        view: (event) => eventSeen(seen, event)
+        check: () => run(stillAllowed(request, path.projectId).pipe(Effect.provideService(Authentication, auth), Effect.provideService(Audit, audit))),
+        // What the caller sees of each event: a key bound to an environment, its environment's and those of none (Audit.follow).
+        view: following.view
       })
       const stream = eventStream(slot.around(opening))
       return HttpServerResponse.stream(stream, { status: 200, headers: EVENT_STREAM_HEADERS, contentType: EVENT_STREAM_HEADERS["content-type"] })
