@@ -1,7 +1,7 @@
 /**
  * What `flagport serve` tells the person who started it: where to listen comes from `--port` and
  * `--host` as well as PORT and HOST; the output names the dashboard and the API docs at a URL one
- * can open (localhost, not 0.0.0.0); the first start says the keys are secrets, and a later start
+ * can open (localhost, not 0.0.0.0; the public URL when FLAGPORT_PUBLIC_URL is set); the first start says the keys are secrets, and a later start
  * says how to get new ones.
  */
 import { spawn } from "node:child_process"
@@ -50,6 +50,20 @@ describe("flagport serve, as a person starting it sees it", () => {
     const stderr = await listening(server)
     expect(stderr).toContain(`Dashboard: http://localhost:${port}/ui/`)
     expect(stderr).not.toMatch(/http:\/\/0\.0\.0\.0/)
+    expect(await stopServer(server)).toBe(0)
+  })
+
+  it("with FLAGPORT_PUBLIC_URL, prints the public URL (where sign-in accepts writes from), not localhost", { timeout: TIMEOUT }, async () => {
+    const port = await freePort()
+    const server = await serve(["--init", "--host", "0.0.0.0", "--port", String(port)], port, {
+      DATABASE_URL: freshSqliteUrl(),
+      FLAGPORT_PUBLIC_URL: "https://flags.example.com/team/"
+    })
+    const stderr = await listening(server)
+    expect(stderr).toContain("Dashboard: https://flags.example.com/team/ui/")
+    expect(stderr).toContain("API docs:  https://flags.example.com/team/docs")
+    expect(stderr).not.toContain("http://localhost")
+    expect(server.output().stdout).toMatch(/^SETUP_URL=https:\/\/flags\.example\.com\/team\/ui\/setup#token=/m)
     expect(await stopServer(server)).toBe(0)
   })
 

@@ -26,7 +26,7 @@ afterAll(async () => {
 })
 
 const flag = (key: string) => ({ key, type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] })
-const CROSS_SITE = { error: { code: "forbidden", message: PeopleMessages.crossSite } }
+const crossSite = (why: string) => ({ error: { code: "forbidden", message: PeopleMessages.crossSite, details: [{ path: "Origin", message: why }] } })
 
 describe("people under a prefix", () => {
   it("node handler: sign in, write with the server's Origin (another is refused), setup links with the prefix", async () => {
@@ -35,7 +35,10 @@ describe("people under a prefix", () => {
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!
     expect((await request(base, "POST", "/flags/v1/projects/p1/flags", { headers: { cookie, origin: base }, body: flag("node-a") })).status).toBe(201)
     const refused = await request(base, "POST", "/flags/v1/projects/p1/flags", { headers: { cookie, origin: "http://evil.example" }, body: flag("node-b") })
-    expect({ status: refused.status, body: refused.body }).toEqual({ status: 403, body: CROSS_SITE })
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 403,
+      body: crossSite(`expected ${base} (the origin this request reached); got http://evil.example`)
+    })
     const invited = await request(base, "POST", "/flags/v1/users", { headers: { cookie: admin.cookie, origin: base }, body: { email: "node-invitee@example.com" } })
     expect(invited.status, invited.text).toBe(201)
     expect((invited.body as { setupUrl: string }).setupUrl.startsWith(`${base}/flags/ui/setup#token=`)).toBe(true)
@@ -50,7 +53,10 @@ describe("people under a prefix", () => {
       }))
     expect((await post("/v1/projects/p1/flags", flag("web-a"), "http://host.example")).status).toBe(201)
     const refused = await post("/v1/projects/p1/flags", flag("web-b"), "http://evil.example")
-    expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 403, body: CROSS_SITE })
+    expect({ status: refused.status, body: await refused.json() }).toEqual({
+      status: 403,
+      body: crossSite("expected http://host.example (the origin this request reached); got http://evil.example")
+    })
     const invited = await post("/v1/users", { email: "web-invitee@example.com" }, "http://host.example")
     expect(invited.status).toBe(201)
     expect(((await invited.json()) as { setupUrl: string }).setupUrl.startsWith("http://host.example/flags/ui/setup#token=")).toBe(true)

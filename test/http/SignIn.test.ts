@@ -16,7 +16,8 @@ import { request, startServer, type TestServer } from "./fixtures.js"
 import { asPerson, makePerson, PASSWORD, type Person, sessionCookieOf } from "./people.js"
 
 const INVALID = { error: { code: "unauthorized", message: "Invalid email or password" } }
-const CROSS_SITE = { error: { code: "forbidden", message: PeopleMessages.crossSite } }
+/** The refusal of a cookie write from another origin; its details say which origin was expected (and what came). */
+const crossSite = (why: string) => ({ error: { code: "forbidden", message: PeopleMessages.crossSite, details: [{ path: "Origin", message: why }] } })
 const SESSION_ENDED = { error: { code: "unauthorized", message: PeopleMessages.sessionEnded } }
 
 let t: TestServer
@@ -102,7 +103,10 @@ describe("signing in and out", () => {
   it("logout from another site is refused (the session stays)", async () => {
     const person = await t.run(makePerson("stays@example.com"))
     const reply = await request(t.url, "POST", "/v1/auth/logout", { headers: { cookie: person.cookie, origin: "https://evil.example" } })
-    expect({ status: reply.status, body: reply.body }).toEqual({ status: 403, body: CROSS_SITE })
+    expect({ status: reply.status, body: reply.body }).toEqual({
+      status: 403,
+      body: crossSite(`expected ${t.url} (the origin this request reached); got https://evil.example`)
+    })
     expect((await me(person.cookie)).status).toBe(200)
   })
 })
@@ -182,11 +186,21 @@ describe("CSRF and the choice between key and cookie", () => {
   it("a cookie write needs Origin equal to the server's origin", async () => {
     const editor = await t.run(makePerson("csrf@example.com", { projects: [{ projectId: "p1", role: "editor" }] }))
     const missing = await request(t.url, "POST", "/v1/projects/p1/flags", { headers: { cookie: editor.cookie }, body: flag("csrf-a") })
-    expect({ status: missing.status, body: missing.body }).toEqual({ status: 403, body: CROSS_SITE })
+    expect({ status: missing.status, body: missing.body }).toEqual({
+      status: 403,
+      body: crossSite(`expected ${t.url} (the origin this request reached); none was sent`)
+    })
     for (const origin of ["https://evil.example", "null", t.url.replace("127.0.0.1", "localhost"), `${t.url}/`]) {
       const reply = await request(t.url, "POST", "/v1/projects/p1/flags", { headers: { cookie: editor.cookie, origin }, body: flag("csrf-b") })
-      expect({ status: reply.status, body: reply.body }, origin).toEqual({ status: 403, body: CROSS_SITE })
+      expect({ status: reply.status, body: reply.body }, origin).toEqual({
+        status: 403,
+        body: crossSite(`expected ${t.url} (the origin this request reached); got ${origin}`)
+      })
     }
+    // An Origin of any length is refused, and repeated only in part.
+    const long = `https://${"a".repeat(300)}.example`
+    const longReply = await request(t.url, "POST", "/v1/projects/p1/flags", { headers: { cookie: editor.cookie, origin: long }, body: flag("csrf-b") })
+    expect(longReply.body).toEqual(crossSite(`expected ${t.url} (the origin this request reached); got ${long.slice(0, 200)}...`))
     expect((await asPerson(t.url, editor.cookie, "POST", "/v1/projects/p1/flags", flag("csrf-c"))).status).toBe(201)
     // Reads need no Origin; key writes never did.
     expect((await request(t.url, "GET", "/v1/projects/p1/flags", { headers: { cookie: editor.cookie } })).status).toBe(200)
@@ -269,8 +283,12 @@ describe("with an https public URL", () => {
     expect((await request(secure.url, "GET", "/v1/me", { headers: { cookie } })).status).toBe(200)
     // The plain name is not this server's cookie.
     expect((await request(secure.url, "GET", "/v1/me", { headers: { cookie: person.cookie } })).status).toBe(401)
+    // Opened at the address the server listens on rather than its public URL: refused, saying which origin it expects.
     const fromHost = await request(secure.url, "POST", "/v1/users", { headers: { cookie, origin: secure.url }, body: { email: "x@example.com" } })
-    expect({ status: fromHost.status, body: fromHost.body }).toEqual({ status: 403, body: CROSS_SITE })
+    expect({ status: fromHost.status, body: fromHost.body }).toEqual({
+      status: 403,
+      body: crossSite(`expected https://flags.example.com (FLAGPORT_PUBLIC_URL's origin); got ${secure.url}`)
+    })
     const invited = await request(secure.url, "POST", "/v1/users", { headers: { cookie, origin: "https://flags.example.com" }, body: { email: "x@example.com" } })
     expect(invited.status, invited.text).toBe(201)
     expect((invited.body as { setupUrl: string }).setupUrl.startsWith("https://flags.example.com/ui/setup#token=")).toBe(true)

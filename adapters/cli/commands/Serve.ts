@@ -67,10 +67,12 @@ export const serve = Command.make("serve", { init, port, host }, (options) =>
       ...Option.match(options.port, { onNone: () => ({}), onSome: (port) => ({ port }) }),
       ...Option.match(options.host, { onNone: () => ({}), onSome: (host) => ({ host }) })
     })
-    const open = openableUrl(server.host, server.port)
-    // The first admin's link, after the key lines: printed once listening, when the server's own
-    // address (the link's base without FLAGPORT_PUBLIC_URL) is known, even for --port 0.
-    if (first !== null && first.setupToken !== null) yield* printLines([setupUrlLine(yield* publicUrlOr(open), first.setupToken)])
+    // Where a person opens it: FLAGPORT_PUBLIC_URL when set (the origin sign-in accepts writes
+    // from, so a page opened at localhost instead would have its writes refused), else the
+    // server's own address, known once listening (even for --port 0).
+    const open = yield* publicUrlOr(openableUrl(server.host, server.port))
+    // The first admin's link, after the key lines.
+    if (first !== null && first.setupToken !== null) yield* printLines([setupUrlLine(open, first.setupToken)])
     yield* note(
       [
         `Flagport is listening on ${server.url.slice("http://".length)} (database: ${redactUrl(url)}).`,

@@ -125,7 +125,8 @@ export const INTERNAL_MESSAGE = "An internal error occurred."
 export const badRequest = (message: string, details?: ReadonlyArray<ProblemDetail>): BadRequest =>
   new BadRequest({ error: details === undefined ? { code: "invalid_request", message } : { code: "invalid_request", message, details } })
 export const unauthorized = (message: string) => new Unauthorized({ error: { code: "unauthorized", message } })
-export const forbidden = (message: string) => new ForbiddenError({ error: { code: "forbidden", message } })
+export const forbidden = (message: string, details?: ReadonlyArray<ProblemDetail>) =>
+  new ForbiddenError({ error: details === undefined ? { code: "forbidden", message } : { code: "forbidden", message, details } })
 export const notFound = (message: string) => new NotFound({ error: { code: "not_found", message } })
 export const conflict = (message: string) => new Conflict({ error: { code: "conflict", message } })
 export const changeRequestRequired = (message: string) => new Conflict({ error: { code: "change_request_required", message } })

@@ -54,11 +54,32 @@ export const serverBase = (settings: PeopleSettings, headers: HeaderBag, peer: P
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
+/** The longest received `Origin` repeated in a refusal's details (a browser's is far shorter). */
+const SHOWN_ORIGIN_LENGTH = 200
+
+/**
+ * Why `origin` is not this server's: the origin expected and where it comes from (the public URL,
+ * or the address the request reached, which differs when the page was opened at another name of
+ * the server), and what was received. The server's own origin is no secret: its pages carry it.
+ */
+const originProblem = (settings: PeopleSettings, expected: string | undefined, origin: string | undefined): Errors.ProblemDetail => {
+  const received = origin === undefined
+    ? "none was sent"
+    : `got ${origin.length > SHOWN_ORIGIN_LENGTH ? `${origin.slice(0, SHOWN_ORIGIN_LENGTH)}...` : origin}`
+  if (expected === undefined) {
+    return { path: "Origin", message: `this server's origin is unknown (the request named no Host and FLAGPORT_PUBLIC_URL is not set); ${received}` }
+  }
+  const source = settings.publicUrl === undefined ? "the origin this request reached" : "FLAGPORT_PUBLIC_URL's origin"
+  return { path: "Origin", message: `expected ${expected} (${source}); ${received}` }
+}
+
 /**
  * CSRF: a browser sends the cookie with a request another site makes it send, but it also sends
  * that site's `Origin`, which the page cannot forge. An unsafe method carried by the cookie needs
  * `Origin` equal to this server's origin (a missing one is refused: every browser sends it on
- * these methods, and a non-browser client has a key to use).
+ * these methods, and a non-browser client has a key to use). The refusal's `details` say which
+ * origin was expected: a server opened at an address other than its public URL is refused, and
+ * the message alone would not say why.
  */
 export const crossSiteRefusal = (
   settings: PeopleSettings,
@@ -69,6 +90,8 @@ export const crossSiteRefusal = (
   if (!UNSAFE.has(method.toUpperCase())) return undefined
   const expected = serverOrigin(settings, headers, peer)
   const origin = headers.origin?.toLowerCase()
-  return expected !== undefined && origin === expected.toLowerCase() ? undefined : Errors.forbidden(PeopleMessages.crossSite)
+  return expected !== undefined && origin === expected.toLowerCase()
+    ? undefined
+    : Errors.forbidden(PeopleMessages.crossSite, [originProblem(settings, expected, origin)])
 }
 
