@@ -23,7 +23,7 @@ import { allows } from "../../ui/lib/roles.js"
 import { FlagEventType, WebhookEventType } from "../../src/domain/webhooks/Webhook.js"
 import { FLAG_EVENTS, WEBHOOK_EVENTS, type ChangeRequest, type Environment, type Me } from "../../ui/lib/types.js"
 import { actionsOn, approvalsShort, isLive, notReadyWords, proposes } from "../../ui/lib/changes.js"
-import { me, serverKey } from "../../ui/lib/session.js"
+import { me, projectId, serverKey } from "../../ui/lib/session.js"
 
 describe("diffLines", () => {
   it("marks removed and added lines, the removed first, and keeps the common ones", () => {
@@ -280,15 +280,36 @@ describe("where a change is proposed rather than saved", () => {
     createdAt: "2026-01-01T00:00:00Z"
   })
 
+  const signedIn = (role: "viewer" | "editor"): Me =>
+    ({ user: { id: "u1", email: "u1@example.com", name: "u1", admin: false }, memberships: [{ projectId: "p1", role }] }) as unknown as Me
+
   it("a person proposes in a protected environment and saves elsewhere; a key saves everywhere", () => {
-    expect(proposes(environment(true))).toBe(true)
-    expect(proposes(environment(false))).toBe(false)
-    expect(proposes(undefined)).toBe(false)
-    serverKey.value = "fp_srv_test"
+    const kept = projectId.value
+    projectId.value = "p1"
+    me.value = signedIn("editor")
+    try {
+      expect(proposes(environment(true))).toBe(true)
+      expect(proposes(environment(false))).toBe(false)
+      expect(proposes(undefined)).toBe(false)
+      me.value = null
+      serverKey.value = "fp_srv_test"
+      expect(proposes(environment(true))).toBe(false)
+    } finally {
+      me.value = null
+      serverKey.value = null
+      projectId.value = kept
+    }
+  })
+
+  it("a viewer is never told a change would be proposed: they may neither save nor propose", () => {
+    const kept = projectId.value
+    projectId.value = "p1"
+    me.value = signedIn("viewer")
     try {
       expect(proposes(environment(true))).toBe(false)
     } finally {
-      serverKey.value = null
+      me.value = null
+      projectId.value = kept
     }
   })
 })
