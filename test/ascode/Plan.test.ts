@@ -32,7 +32,7 @@ const fileFlag = (key: string, requires: ReadonlyArray<string> = [], rules: Read
   environments: [{ key: "prod", enabled: true, defaultVariationKey: "on", offVariationKey: "off", prerequisites: requires.map((k) => ({ flagKey: k, variationKey: "on" })), rules: rules as never }]
 })
 const file = (flags: ReadonlyArray<ReturnType<typeof fileFlag>>): ProjectFile => ({ project: { id: "p" }, environments: [{ key: "prod", name: "Prod" }], flags })
-const steps = (p: ReturnType<typeof plan>) => p.changes.map((c) => `${c.action} ${c.resource} ${c.key}${c.environment === undefined ? "" : `@${c.environment}`}`)
+const steps = (p: ReturnType<typeof plan>) => p.changes.map((c) => `${c.action} ${c.resource} ${c.key}${c.resource === "targeting" ? `@${c.environment}` : ""}`)
 
 describe("the plan", () => {
   it.each([

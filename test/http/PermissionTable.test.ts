@@ -1,42 +1,25 @@
 /**
- * The route table (src/domain/auth/Permissions.ts) against the HttpApi declaration: every
- * endpoint behind the management security middlewares (ManagementAuth, TopLevelAuth) has its row, so no management route can
- * be reached without a permission decided for it, and no row outlives its route.
+ * The one table of who may do what (src/domain/auth/Permissions.ts) against the use cases: every
+ * row is asked for by the use case it names (`authorize("Service.method", ...)` in src/services),
+ * so no row is a decision nobody makes; and every management route reaches a use case that decides
+ * (the authorization matrix, ../http/authorization.ts, proves the answers route by route).
  */
-import { HttpApi } from "@effect/platform"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { FlagportApi } from "../../adapters/http/api/Api.js"
-import { ManagementAuth, TopLevelAuth } from "../../adapters/http/api/Security.js"
-import { requirementOf, ROUTE_REQUIREMENTS, routeKey } from "../../src/domain/auth/RoutePermissions.js"
+import { OPERATIONS } from "../../src/domain/auth/Permissions.js"
 
-const declared = (): { management: Array<string>; other: Array<string> } => {
-  const management: Array<string> = []
-  const other: Array<string> = []
-  HttpApi.reflect(FlagportApi, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint, middleware }) => {
-      const key = routeKey(endpoint.method, endpoint.path)
-      if (middleware.has(ManagementAuth as never) || middleware.has(TopLevelAuth as never)) management.push(key)
-      else other.push(key)
-    }
-  })
-  return { management, other }
-}
+const SERVICES = join(import.meta.dirname, "../../src/services")
 
-describe("the management route table", () => {
-  it("has a row for every management endpoint the API declares", () => {
-    const { management } = declared()
-    expect(management.length).toBeGreaterThan(30)
-    expect(management.filter((route) => requirementOf(route.split(" ")[0]!, route.split(" ")[1]!) === undefined)).toEqual([])
-  })
+const sources = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [readFileSync(join(dir, entry.name), "utf8")] : [])
 
-  it("has no row without a management endpoint (the table and the declaration are the same routes)", () => {
-    const { management } = declared()
-    expect(Object.keys(ROUTE_REQUIREMENTS).sort()).toEqual([...management].sort())
-  })
-
-  it("has no row for an endpoint outside the management middleware (evaluation, service, sign-in)", () => {
-    const { other } = declared()
-    expect(other.filter((route) => Object.hasOwn(ROUTE_REQUIREMENTS, route))).toEqual([])
+describe("the table of who may do what", () => {
+  it("has no row that no use case asks for", () => {
+    const text = sources(SERVICES).join("\n")
+    // The span of each use case bears the same name: only a decision's call counts.
+    const asked = new Set([...text.matchAll(/\b(?:authorize|authorizeGlobal|allowedOn)\("([A-Za-z]+\.[A-Za-z]+)"/g)].map((match) => match[1]!))
+    expect(Object.keys(OPERATIONS).filter((operation) => !asked.has(operation))).toEqual([])
   })
 })

@@ -137,11 +137,11 @@ const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
     case "client":
       return endpoint.kind === "evaluation" ? endpoint.success : forbidden(Messages.serverKeyRequired)
     case "scopedOwn":
-      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.success
+      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.forKeys ?? endpoint.success
     case "scopedOther":
       return endpoint.kind === "projects-list" ? endpoint.success : forbidden(Messages.projectMismatch)
     case "global":
-      return endpoint.success
+      return endpoint.forKeys ?? endpoint.success
     case "boundClient":
       return endpoint.kind === "evaluation" ? endpoint.success : forbidden(Messages.serverKeyRequired)
     case "boundClientOther":
@@ -149,7 +149,7 @@ const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
     case "boundServerOther":
       // Binding limits what a key evaluates and which environment's configuration it writes.
       if (endpoint.kind === "evaluation") return forbidden(Messages.environmentMismatch)
-      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.boundServer ?? endpoint.success
+      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.forKeys ?? endpoint.boundServer ?? endpoint.success
   }
 }
 

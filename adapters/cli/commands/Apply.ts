@@ -17,7 +17,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { ApplyResult } from "../../../src/domain/ascode/ApplyResult.js"
 import { parseFile } from "../../../src/domain/ascode/FileText.js"
-import type { Plan } from "../../../src/domain/ascode/Plan.js"
+import type { ShownPlan } from "../../../src/domain/ascode/Plan.js"
 import { planText } from "../../../src/domain/ascode/PlanText.js"
 import { projectIdOf } from "../../../src/domain/ascode/ValidateFile.js"
 import type { Problem } from "../../../src/domain/Errors.js"
@@ -48,7 +48,7 @@ const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
 /** What is printed for a plan or an applied result, then the exit code it deserves. */
 const finish = (result: ApplyResult, choices: Choices) =>
   Effect.gen(function* () {
-    const plan: Plan = { projectId: result.projectId, changes: result.changes }
+    const plan: ShownPlan = { projectId: result.projectId, changes: result.changes }
     if (choices.json) yield* printJson(result)
     else yield* Effect.sync(() => void process.stdout.write(planText(plan)))
     if (result.applied) yield* note(`Applied ${result.changes.length} change${result.changes.length === 1 ? "" : "s"} to project ${result.projectId}.`)

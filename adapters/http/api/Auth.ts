@@ -3,22 +3,19 @@
  * decide with `Policy` (the built-in bearer decoder only slices the header and never checks the
  * scheme), through the Effect face of the same `Authentication` layer (and key cache) as the lane
  * routes (shared/Authentication.ts); the management ones take a person's session cookie instead
- * when no key is sent, check the `Origin` of cookie writes (CSRF), and decide the route from the
- * one table (Permissions.ts, Access.ts).
- * After authorization they check the body headers (413 / 415) and the body's nesting depth (400,
+ * when no key is sent and check the `Origin` of cookie writes (CSRF). Who may do what is no
+ * middleware's to decide: the use case each handler calls decides it for the caller authenticated
+ * here (services/shared/Authorize.ts), as it does for the CLI and an Effect host.
+ * After authentication they check the body headers (413 / 415) and the body's nesting depth (400,
  * before the schemas decode it: their recursion would overflow the stack), so an unauthenticated
  * caller learns nothing about the route beyond "401" and costs no body read.
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
-import { authorizeCaller } from "../../../src/domain/auth/Access.js"
-import type { Requirement } from "../../../src/domain/auth/Permissions.js"
-import { requirementOf } from "../../../src/domain/auth/RoutePermissions.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { EvaluationAuth, type ManagementAccess, ManagementAuth, SessionAuth, SignInBodyChecks, TopLevelAuth } from "./Security.js"
 import { Authentication, authenticateKey, authenticateRequest, authenticateSession } from "../shared/Authentication.js"
@@ -59,17 +56,6 @@ const bodyChecks = (request: HttpServerRequest.HttpServerRequest, routePath?: st
 }
 
 /**
- * What the current route needs, from the one table (Permissions.ts). A management route without
- * a row is a bug (a test holds the table equal to the declaration): it dies, answered 500.
- */
-const requirementOfRoute = (method: string, route: HttpRouter.RouteContext): Effect.Effect<Requirement> => {
-  const requirement = requirementOf(method, route.route.path)
-  return requirement === undefined
-    ? Effect.dieMessage(`No permission is declared for ${method} ${route.route.path} (src/domain/auth/Permissions.ts)`)
-    : Effect.succeed(requirement)
-}
-
-/**
  * The request's headers, with the host a web Request carries in its URL (fetch never sets Host)
  * when the header is missing, so the CSRF check knows the origin the request reached.
  */
@@ -86,8 +72,7 @@ type ManagementFailure = SecurityFailure | Errors.NotFound
 
 /**
  * Authenticates the caller (a key, else the session cookie), refuses a cookie write from another
- * origin (403), decides the route from the table (404 of a project a person is not a member of,
- * 403 beyond their role or the key's scope), then the body checks.
+ * origin (403), then the body checks. What the caller may do there, the use case decides.
  */
 const authorizeManagement = (auth: Authentication["Type"]) =>
   Effect.gen(function* () {
@@ -101,11 +86,8 @@ const authorizeManagement = (auth: Authentication["Type"]) =>
       const refused = crossSiteRefusal(auth.people.settings, request.method, headers, peerOf(request))
       if (refused !== undefined) return yield* Effect.fail(refused)
     }
-    const requirement = yield* requirementOfRoute(request.method, route)
-    const visible = authorizeCaller(caller, requirement, route.params.projectId)
-    if (Either.isLeft(visible)) return yield* Effect.fail(Errors.fromDomain(visible.left))
     yield* bodyChecks(request, route.route.path)
-    return { caller, visible: visible.right, actor }
+    return { caller, actor }
   })
 
 /**

@@ -6,7 +6,6 @@ import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import type { Actor } from "../../../src/domain/audit/Actor.js"
-import type { Visible } from "../../../src/domain/auth/Access.js"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { Caller } from "../../../src/domain/auth/Caller.js"
 import type { UserWithMemberships } from "../../../src/domain/people/User.js"
@@ -14,13 +13,12 @@ import * as Errors from "../shared/Errors.js"
 import { COOKIE_NAME } from "../shared/SessionCookie.js"
 
 /**
- * The authenticated caller of a management endpoint (a key or a signed-in person), the projects
- * the route's decision lets it see (`null` = all), and the caller as the audit log records it
- * (the handlers run the use cases as it).
+ * The authenticated caller of a management endpoint (a key or a signed-in person) and the caller as
+ * the audit log records it: the handlers run the use cases as it, and the use cases decide what it may do.
  */
 export class ManagementAccess extends Context.Tag("@flagport/http/ManagementAccess")<
   ManagementAccess,
-  { readonly caller: Caller; readonly visible: Visible; readonly actor: Actor }
+  { readonly caller: Caller; readonly actor: Actor }
 >() {}
 
 /** The authenticated caller of an evaluation endpoint (the project is resolved per request). */
@@ -47,8 +45,8 @@ const managementFailures = Schema.Union(securityFailures, Errors.NotFound)
 
 /**
  * The routes of a project: a key (a server key; a project-scoped one only for its project) or a
- * person's session, decided by the route table (Permissions.ts). The raw Authorization header is
- * parsed by `Policy` (the built-in bearer does not check the scheme).
+ * person's session; what it may do there its use case decides (Permissions.ts). The raw
+ * Authorization header is parsed by `Policy` (the built-in bearer does not check the scheme).
  */
 export class ManagementAuth extends HttpApiMiddleware.Tag<ManagementAuth>()("ManagementAuth", {
   failure: managementFailures,

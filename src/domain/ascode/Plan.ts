@@ -27,18 +27,52 @@ import {
 } from "./ProjectState.js"
 
 
-/** One change of a plan (its schema, with the meaning of each field: ApplyResult.ts). */
-export type PlannedChange = typeof PlannedChangeSchema.Type
+/** A change as an apply shows it, whatever its resource (its schema, with the meaning of each field: ApplyResult.ts). */
+export type ShownChange = typeof PlannedChangeSchema.Type
+
+/** A flag's definition in the file's shape: the file's flag without its targeting. */
+export type FileDefinition = Omit<FileFlag, "environments">
+
+/**
+ * One change of a plan, typed by its resource, so each step of the apply reads the item it writes
+ * as what it is (FlagsAsCodeSteps.ts). Every one is a `ShownChange`.
+ */
+export type PlannedChange =
+  | { readonly resource: "project"; readonly action: "create"; readonly key: string; readonly before: null; readonly after: { readonly id: string; readonly name: string } }
+  | { readonly resource: "environment"; readonly action: "create" | "update"; readonly key: string; readonly before: FileEnvironment | null; readonly after: Required<FileEnvironment> }
+  | { readonly resource: "segment"; readonly action: "create" | "update"; readonly key: string; readonly before: FileSegment | null; readonly after: FileSegment; readonly basedOn?: string }
+  | { readonly resource: "segment"; readonly action: "delete"; readonly key: string; readonly before: FileSegment; readonly after: null; readonly basedOn: string }
+  | { readonly resource: "flag"; readonly action: "create" | "update"; readonly key: string; readonly before: FileDefinition | null; readonly after: FileDefinition; readonly basedOn?: number }
+  | { readonly resource: "flag"; readonly action: "delete"; readonly key: string; readonly before: FileDefinition; readonly after: null; readonly basedOn: number }
+  | {
+    readonly resource: "targeting"
+    readonly action: "update"
+    readonly key: string
+    readonly environment: string
+    readonly before: FileTargeting
+    readonly after: FileTargeting
+    readonly basedOn?: number
+    readonly changeRequest?: boolean
+  }
+
+/** A planned change of one resource. */
+export type ChangeOf<R extends PlannedChange["resource"]> = Extract<PlannedChange, { readonly resource: R }>
 
 export interface Plan {
   readonly projectId: string
   readonly changes: ReadonlyArray<PlannedChange>
 }
 
+/** A plan as an apply shows it (ApplyResult.ts): what `flagport apply` prints, from the server's answer too. */
+export interface ShownPlan {
+  readonly projectId: string
+  readonly changes: ReadonlyArray<ShownChange>
+}
+
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
 /** The file's environment with its settings' defaults, as export writes it. */
-export const desiredEnvironment = (e: FileEnvironment): FileEnvironment => ({
+export const desiredEnvironment = (e: FileEnvironment): Required<FileEnvironment> => ({
   key: e.key,
   name: e.name,
   clientConfig: e.clientConfig ?? "full",
@@ -53,7 +87,7 @@ export const desiredSegment = (s: FileSegment): FileSegment => ({
   conditions: s.conditions.map(fileCondition)
 })
 
-export const desiredDefinition = (f: FileFlag): Omit<FileFlag, "environments"> => ({
+export const desiredDefinition = (f: FileFlag): FileDefinition => ({
   key: f.key,
   name: f.name ?? f.key,
   ...(f.description === undefined || f.description === null ? {} : { description: f.description }),
@@ -200,7 +234,7 @@ export interface FilePlan extends Plan {
 }
 
 /** Whether two plans would do the same, based on the same versions (the apply's check, in its transaction). */
-export const samePlan = (a: Plan, b: Plan): boolean =>
+export const samePlan = (a: ShownPlan, b: ShownPlan): boolean =>
   same(
     a.changes.map(({ changeRequest: _c, ...change }) => change),
     b.changes.map(({ changeRequest: _c, ...change }) => change)

@@ -4,32 +4,32 @@
  */
 import { yamlText } from "./FileText.js"
 import { diffLines, withContext } from "./LineDiff.js"
-import type { Plan, PlannedChange } from "./Plan.js"
+import type { ShownChange, ShownPlan } from "./Plan.js"
 
 const SIGN = { create: "+", update: "~", delete: "-" } as const
 
 const yamlLines = (value: unknown): Array<string> =>
   value === null || value === undefined ? [] : yamlText(value).replace(/\n$/, "").split("\n")
 
-const title = (change: PlannedChange): string => {
+const title = (change: ShownChange): string => {
   const what = change.resource === "targeting" ? `targeting of flag ${change.key} in ${change.environment}` : `${change.resource} ${change.key}`
   return `${SIGN[change.action]} ${what}${change.changeRequest === true ? " (protected: proposed as a change request)" : ""}`
 }
 
-const body = (change: PlannedChange): Array<string> => {
+const body = (change: ShownChange): Array<string> => {
   const lines = diffLines(yamlLines(change.before), yamlLines(change.after))
   const shown = change.action === "update" ? withContext(lines) : lines
   return shown.map((line) => (line === "..." ? "      ..." : `    ${line.op} ${line.text}`))
 }
 
 /** Counts of a plan: created, changed, deleted. */
-export const summary = (plan: Plan): { readonly create: number; readonly update: number; readonly delete: number } => ({
+export const summary = (plan: ShownPlan): { readonly create: number; readonly update: number; readonly delete: number } => ({
   create: plan.changes.filter((c) => c.action === "create").length,
   update: plan.changes.filter((c) => c.action === "update").length,
   delete: plan.changes.filter((c) => c.action === "delete").length
 })
 
-export const planText = (plan: Plan): string => {
+export const planText = (plan: ShownPlan): string => {
   if (plan.changes.length === 0) return `Project ${plan.projectId}: no changes; it is as the file says.\n`
   const counts = summary(plan)
   const lines = plan.changes.flatMap((change) => [title(change), ...body(change)])

@@ -12,6 +12,7 @@
  *   their role 403;
  * - projects and users: global administrators and global server keys; the project list shows a
  *   member their projects, a project's key its project;
+ * - what only people may do (members' changes, approvals: Permissions.ts `peopleOnly`): no key;
  * - then the operation's reach: a key bound to one environment reaches only that one (Policy.ts).
  *
  * Pure and total: `Either`, no Effect.
@@ -22,7 +23,7 @@ import { projectNotFound } from "../NotFound.js"
 import { roleAllows } from "../people/Grants.js"
 import type { Caller, Operator, PersonPrincipal } from "./Caller.js"
 import type { Seen } from "./EnvironmentView.js"
-import { type Operation, type Reach, type Requirement, ruleOf } from "./Permissions.js"
+import { type Operation, type PeopleOnly, type Reach, type Requirement, ruleOf } from "./Permissions.js"
 import { PeopleMessages } from "./PeopleMessages.js"
 import * as Policy from "./Policy.js"
 
@@ -106,7 +107,7 @@ const every = (
 /**
  * The reach of an operation for the environments it names or acts on (Permissions.ts, `Reach`).
  * `variations` and `plan` are decided by their own rules (Policy.authorizeVariationsWrite,
- * PlanAccess.authorizePlan), which need more than the environments.
+ * ascode/PlanAccess.authorizePlan), which need more than the environments.
  */
 export const authorizeReach = (caller: Caller, reach: Reach, environments: ReadonlyArray<string | null>): Either.Either<void, Forbidden> => {
   switch (reach) {
@@ -129,10 +130,21 @@ export const authorizeReach = (caller: Caller, reach: Reach, environments: Reado
   }
 }
 
+const PEOPLE_ONLY: { readonly [P in PeopleOnly]: string } = {
+  members: PeopleMessages.keyChangesMembers,
+  approvals: PeopleMessages.keyApproves
+}
+
+/** 403 for a key asking for what only people may do (`peopleOnly`); people and the operator pass. */
+export const authorizePeopleOnly = (caller: Caller, peopleOnly: PeopleOnly | undefined): Either.Either<void, Forbidden> =>
+  peopleOnly === undefined || caller._tag === "Person" || caller._tag === "Operator"
+    ? Either.void
+    : Either.left(new Forbidden({ message: PEOPLE_ONLY[peopleOnly] }))
+
 /**
- * The decision for `operation` in `projectId`: what it needs of the caller (404 or 403), then its
- * reach over `environments`, the environments the call names (a key's own for a key made or
- * revoked). `environments` undefined: not known yet (the environment of a record the operation
+ * The decision for `operation` in `projectId`: what it needs of the caller (404 or 403), whether a
+ * key may ask at all (`authorizePeopleOnly`), then its reach over `environments`, the environments
+ * the call names (a key's own for a key made or revoked). `environments` undefined: not known yet (the environment of a record the operation
  * reads first, a schedule's or a change request's): the use case asks `authorizeReach` once it is.
  */
 export const authorizeOperation = (
@@ -142,7 +154,8 @@ export const authorizeOperation = (
   environments?: ReadonlyArray<string | null>
 ): Either.Either<Decision, Forbidden | ResourceNotFound> => {
   const rule = ruleOf(operation)
-  return Either.flatMap(authorizeCaller(caller, rule.needs, projectId), (visible) => {
+  const needed = Either.flatMap(authorizeCaller(caller, rule.needs, projectId), (visible) => Either.as(authorizePeopleOnly(caller, rule.peopleOnly), visible))
+  return Either.flatMap(needed, (visible) => {
     const deferred = environments === undefined && (rule.reach === "environment" || rule.reach === "newKey" || rule.reach === "revokedKey")
     const reached = deferred ? Either.void : authorizeReach(caller, rule.reach, environments ?? [])
     return Either.map(reached, (): Decision => ({ visible, seen: Policy.boundEnvironment(caller) }))

@@ -9,5 +9,9 @@ export const PeopleMessages = {
   /** A session cookie that is unknown, expired, ended, or of a disabled user. */
   sessionEnded: "Your session has ended or expired; sign in again",
   /** `GET /v1/me` and the like: only a person has a "me". */
-  sessionRequired: "Sign in first: this needs a session"
+  sessionRequired: "Sign in first: this needs a session",
+  /** A key asked to change a project's members (Permissions.ts, `peopleOnly`). */
+  keyChangesMembers: "An API key cannot change a project's members: people are managed by people (project and global administrators)",
+  /** A key asked to approve a change request (Permissions.ts, `peopleOnly`). */
+  keyApproves: "An API key cannot approve a change request: approvals are people's"
 } as const

@@ -41,13 +41,25 @@ export type Requirement =
  */
 export type Reach = "project" | "environment" | "everyRead" | "everyWrite" | "newKey" | "revokedKey" | "variations" | "plan"
 
+/**
+ * What only people may do, whatever a key's scope (a person with the permission, or the operator):
+ * - `members`: a project's members are managed by people (its admins, global administrators), so a
+ *   key (whose maker may leave) can never give a person, its maker included, a role;
+ * - `approvals`: an approval is a person's judgement, and a key would let the author of a request
+ *   approve it under a second name.
+ */
+export type PeopleOnly = "members" | "approvals"
+
 export interface Rule {
   readonly needs: Requirement
   readonly reach: Reach
+  /** Set: refused to every key (403), however wide (Access.ts). */
+  readonly peopleOnly?: PeopleOnly
 }
 
 const rule = (needs: Requirement, reach: Reach = "project"): Rule => ({ needs, reach })
 const inProject = (permission: Permission, reach?: Reach): Rule => rule({ _tag: "Project", permission }, reach)
+const byPeople = (base: Rule, peopleOnly: PeopleOnly): Rule => ({ ...base, peopleOnly })
 const globalAdmin = rule({ _tag: "GlobalAdmin" })
 const operatorOnly = rule({ _tag: "Operator" })
 
@@ -94,7 +106,7 @@ export const OPERATIONS = {
   "ChangeRequests.get": inProject("read", "environment"),
   "ChangeRequests.open": inProject("propose", "environment"),
   "ChangeRequests.update": inProject("propose", "environment"),
-  "ChangeRequests.approve": inProject("approve", "environment"),
+  "ChangeRequests.approve": byPeople(inProject("approve", "environment"), "approvals"),
   "ChangeRequests.reject": inProject("approve", "environment"),
   "ChangeRequests.cancel": inProject("propose", "environment"),
   "ChangeRequests.apply": inProject("propose", "environment"),
@@ -131,8 +143,9 @@ export const OPERATIONS = {
   "ApiKeys.revoke": operatorOnly,
 
   "Members.list": inProject("manage"),
-  "Members.put": inProject("manage"),
-  "Members.remove": inProject("manage"),
+  // Keys read the members (an automation may list them) but never change them.
+  "Members.put": byPeople(inProject("manage"), "members"),
+  "Members.remove": byPeople(inProject("manage"), "members"),
 
   "Users.list": globalAdmin,
   "Users.get": globalAdmin,

@@ -12,6 +12,11 @@
  *
  * Protected environments: targeting a person may not write directly (Protection.ts) is proposed
  * as a change request of its environment instead, and the plan says so (`changeRequest`).
+ *
+ * Who may ask (`CurrentCaller`, domain/auth/Permissions.ts): exporting needs `read` in the project
+ * and every environment (no key bound to one; the manifest of one environment's defaults is that
+ * environment's); planning and applying need `write`, and every change of the plan is then decided
+ * as its own operation would be (domain/ascode/PlanAccess.ts), before anything is written, a dry run too.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -26,6 +31,7 @@ import type { ProjectFile } from "../../domain/ascode/ProjectFile.js"
 import { type ProjectState, toFile } from "../../domain/ascode/ProjectState.js"
 import { validateFile } from "../../domain/ascode/ValidateFile.js"
 import { CurrentActor } from "../../domain/audit/Actor.js"
+import { authorizePlan } from "../../domain/ascode/PlanAccess.js"
 import { isPersonsHand } from "../../domain/changes/Protection.js"
 import {
   type ChangeRequestRequired,
@@ -42,6 +48,7 @@ import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { Transactor } from "../../ports/Transactor.js"
+import { allowedBy, authorize } from "../shared/Authorize.js"
 import { steps } from "./FlagsAsCodeSteps.js"
 import * as Writes from "../shared/Writes.js"
 
@@ -65,18 +72,18 @@ export type ApplyError =
 
 export interface FlagsAsCodeShape {
   /** The project as a file (ProjectState.ts gives its order); 404 for an unknown project. */
-  readonly exportFile: (projectId: string) => Effect.Effect<ProjectFile, ResourceNotFound | StorageError>
+  readonly exportFile: (projectId: string) => Effect.Effect<ProjectFile, ResourceNotFound | Forbidden | StorageError>
   /**
    * The OpenFeature CLI's manifest of the project's flags, default values from `environment`
    * (default: the project's first environment); 404 for an unknown project or environment.
    */
-  readonly manifest: (projectId: string, environment?: string) => Effect.Effect<OpenFeatureManifest, ResourceNotFound | StorageError>
+  readonly manifest: (projectId: string, environment?: string) => Effect.Effect<OpenFeatureManifest, ResourceNotFound | Forbidden | StorageError>
   /**
    * What applying `input` (the file's parsed value, not yet checked) would change, writing nothing:
    * 400 with every problem of the file (paths in the file). The project need not exist (its
    * creation is then the first change). With the environments the file names, each once.
    */
-  readonly plan: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<FilePlan, InvalidRequest | StorageError>
+  readonly plan: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<FilePlan, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
   /** Plans, then (unless `dryRun` or nothing changes) applies the plan in one transaction. */
   readonly apply: (projectId: string, input: unknown, options?: ApplyOptions) => Effect.Effect<ApplyResult, ApplyError>
 }
@@ -104,12 +111,15 @@ export const make = Effect.gen(function* () {
     })
 
   const exportFile = Effect.fn("FlagsAsCode.exportFile")(function* (projectId: string) {
+    yield* authorize("FlagsAsCode.exportFile", projectId)
     const state = yield* read(projectId)
     if (state.project === null) return yield* projectNotFound(projectId)
     return toFile({ ...state, project: state.project })
   })
 
   const manifest = Effect.fn("FlagsAsCode.manifest")(function* (projectId: string, environment?: string) {
+    // Naming none, the defaults are the first environment's: one a bound key may not know is its own.
+    yield* authorize("FlagsAsCode.manifest", projectId, [environment ?? null])
     const state = yield* read(projectId)
     if (state.project === null) return yield* projectNotFound(projectId)
     const chosen = environment ?? state.environments[0]?.key
@@ -128,21 +138,24 @@ export const make = Effect.gen(function* () {
       for (const e of file.environments ?? []) protectedAfter.set(e.key, desiredEnvironment(e).protected ?? false)
       return {
         ...planned,
-        changes: planned.changes.map((c) => (c.resource === "targeting" && protectedAfter.get(c.environment!) === true ? { ...c, changeRequest: true } : c))
+        changes: planned.changes.map((c) => (c.resource === "targeting" && protectedAfter.get(c.environment) === true ? { ...c, changeRequest: true } : c))
       }
     })
 
+  /** The file checked and planned, once the caller may make every change of the plan (PlanAccess.ts). */
   const checked = (projectId: string, input: unknown, prune: boolean) =>
     Effect.gen(function* () {
       const state = yield* read(projectId)
       const file = validateFile(input, state, { prune })
       if (Either.isLeft(file)) return yield* new InvalidRequest({ message: "Invalid project file", details: [...file.left] })
-      return { state, file: file.right, plan: yield* planAgainst(projectId, state, file.right, prune) }
+      const planned: FilePlan = { ...(yield* planAgainst(projectId, state, file.right, prune)), environmentsNamed: environmentsNamed(file.right) }
+      yield* allowedBy((caller) => authorizePlan(caller, planned))
+      return { file: file.right, plan: planned }
     })
 
   const plan = Effect.fn("FlagsAsCode.plan")(function* (projectId: string, input: unknown, options?: ApplyOptions) {
-    const { file, plan: planned } = yield* checked(projectId, input, options?.prune ?? false)
-    return { ...planned, environmentsNamed: environmentsNamed(file) }
+    yield* authorize("FlagsAsCode.plan", projectId)
+    return (yield* checked(projectId, input, options?.prune ?? false)).plan
   })
 
   /** In the transaction, under the project's lock: plans again, refuses unless it is `expected`, then writes it. */
@@ -156,17 +169,19 @@ export const make = Effect.gen(function* () {
           const pending = expected.changes.filter((c) => c.resource !== "project")
           if (!samePlan({ ...now }, { ...expected, changes: pending })) return yield* new ResourceConflict({ message: conflictMessage(projectId) })
           const finish: Array<Effect.Effect<void, ApplyError>> = []
-          for (const change of pending.filter((c) => c.changeRequest !== true)) {
+          const proposed = pending.flatMap((c) => (c.resource === "targeting" && c.changeRequest === true ? [c] : []))
+          for (const change of pending.filter((c) => c.resource !== "targeting" || c.changeRequest !== true)) {
             finish.push(yield* write.run(projectId, change))
           }
           for (const step of finish) yield* step
-          const opened: ReadonlyArray<OpenedChangeRequest> = yield* write.propose(projectId, pending.filter((c) => c.changeRequest === true))
+          const opened: ReadonlyArray<OpenedChangeRequest> = yield* write.propose(projectId, proposed)
           return { value: opened }
         })
       )
     })
 
   const apply = Effect.fn("FlagsAsCode.apply")(function* (projectId: string, input: unknown, options?: ApplyOptions) {
+    yield* authorize("FlagsAsCode.apply", projectId)
     const prune = options?.prune ?? false
     const { file, plan: planned } = yield* checked(projectId, input, prune)
     const shown = options?.basedOn ?? planned

@@ -7,8 +7,8 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Variation } from "../../domain/definitions/Flag.js"
-import type { FileEnvironment, FileFlag, FileSegment, FileTargeting } from "../../domain/ascode/ProjectFile.js"
-import type { PlannedChange } from "../../domain/ascode/Plan.js"
+import type { FileTargeting } from "../../domain/ascode/ProjectFile.js"
+import type { ChangeOf, FileDefinition, PlannedChange } from "../../domain/ascode/Plan.js"
 import type { OpenedChangeRequest } from "../../domain/ascode/ApplyResult.js"
 import { MAX_CHANGES } from "../../domain/changes/ChangeRequest.js"
 import * as Validation from "../../domain/definitions/Validation.js"
@@ -18,8 +18,6 @@ import { Environments } from "../projects/Environments.js"
 import { Flags } from "../flags/Flags.js"
 import { Projects } from "../projects/Projects.js"
 import { Segments } from "../segments/Segments.js"
-
-type Definition = Omit<FileFlag, "environments">
 
 const targetingBody = (t: FileTargeting) => ({
   enabled: t.enabled,
@@ -42,7 +40,7 @@ export const steps = Effect.gen(function* () {
    * file changes next) or another flag's prerequisite, the flag first gets the new variations
    * plus those, and the rest are dropped once the targeting is written (`finish`).
    */
-  const updateDefinition = (projectId: string, after: Definition) =>
+  const updateDefinition = (projectId: string, after: FileDefinition) =>
     Effect.gen(function* () {
       const stored = Option.getOrUndefined(yield* flagRepo.get(projectId, after.key))
       const kept = new Set(after.variations.map((v) => v.key))
@@ -61,12 +59,11 @@ export const steps = Effect.gen(function* () {
     Effect.gen(function* () {
       switch (change.resource) {
         case "project": {
-          const after = change.after as { readonly id: string; readonly name: string }
-          yield* projects.create({ id: after.id, name: after.name })
+          yield* projects.create({ id: change.after.id, name: change.after.name })
           return Effect.void
         }
         case "environment": {
-          const after = change.after as Required<FileEnvironment>
+          const { after } = change
           const settings = { clientConfig: after.clientConfig, protected: after.protected, requiredApprovals: after.requiredApprovals }
           if (change.action === "create") {
             const created = yield* environments.create(projectId, { key: after.key, name: after.name })
@@ -80,11 +77,8 @@ export const steps = Effect.gen(function* () {
         }
         case "segment": {
           if (change.action === "delete") yield* segments.remove(projectId, change.key)
-          else {
-            const after = change.after as FileSegment
-            if (change.action === "create") yield* segments.create(projectId, after)
-            else yield* segments.patch(projectId, change.key, { name: after.name, description: after.description ?? null, conditions: after.conditions })
-          }
+          else if (change.action === "create") yield* segments.create(projectId, change.after)
+          else yield* segments.patch(projectId, change.key, { name: change.after.name, description: change.after.description ?? null, conditions: change.after.conditions })
           return Effect.void
         }
         case "flag": {
@@ -92,7 +86,7 @@ export const steps = Effect.gen(function* () {
             yield* flags.remove(projectId, change.key)
             return Effect.void
           }
-          const after = change.after as Definition
+          const { after } = change
           if (change.action === "create") {
             yield* flags.create(projectId, { key: after.key, name: after.name ?? after.key, description: after.description ?? null, type: after.type, variations: after.variations })
             return Effect.void
@@ -100,18 +94,17 @@ export const steps = Effect.gen(function* () {
           return yield* updateDefinition(projectId, after)
         }
         case "targeting": {
-          const after = change.after as FileTargeting
-          yield* flags.replaceTargeting(projectId, change.key, { environment: after.key, ...targetingBody(after) })
+          yield* flags.replaceTargeting(projectId, change.key, { environment: change.after.key, ...targetingBody(change.after) })
           return Effect.void
         }
       }
     })
 
   /** The targeting changes a person may not write directly, proposed as change requests (one per environment, 50 flags each). */
-  const propose = (projectId: string, proposed: ReadonlyArray<PlannedChange>) =>
+  const propose = (projectId: string, proposed: ReadonlyArray<ChangeOf<"targeting">>) =>
     Effect.gen(function* () {
-      const byEnvironment = new Map<string, Array<PlannedChange>>()
-      for (const change of proposed) byEnvironment.set(change.environment!, [...(byEnvironment.get(change.environment!) ?? []), change])
+      const byEnvironment = new Map<string, Array<ChangeOf<"targeting">>>()
+      for (const change of proposed) byEnvironment.set(change.environment, [...(byEnvironment.get(change.environment) ?? []), change])
       const opened: Array<OpenedChangeRequest> = []
       for (const [environment, changes] of byEnvironment) {
         for (let start = 0; start < changes.length; start += MAX_CHANGES) {
@@ -119,7 +112,7 @@ export const steps = Effect.gen(function* () {
           const request = yield* changeRequests.open(projectId, {
             title: `Apply of the project file: ${chunk.length} flag${chunk.length === 1 ? "" : "s"} in ${environment}`,
             environment,
-            changes: chunk.map((c) => ({ flagKey: c.key, targeting: targetingBody(c.after as FileTargeting) }))
+            changes: chunk.map((c) => ({ flagKey: c.key, targeting: targetingBody(c.after) }))
           })
           opened.push({ id: request.id, environment, flagKeys: chunk.map((c) => c.key) })
         }

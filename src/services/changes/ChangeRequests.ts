@@ -20,6 +20,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type Actor, CurrentActor } from "../../domain/audit/Actor.js"
 import { recordSeen } from "../../domain/auth/EnvironmentView.js"
+import type { Operation } from "../../domain/auth/Permissions.js"
 import {
   actorIdentity,
   type ApproveInput,
@@ -156,9 +157,8 @@ export const make = Effect.gen(function* () {
    * The stored request, read before a write's transaction to decide who may act on it (404 when
    * the project has none by that id; 403 for a key bound to another environment than its).
    */
-  const allowedOn = (action: ChangeRequestAction, projectId: string, id: string) =>
+  const allowedOn = (operation: Operation, projectId: string, id: string) =>
     Effect.gen(function* () {
-      const operation = `ChangeRequests.${action}` as const
       yield* authorize(operation, projectId)
       const found = yield* repo.get(projectId, id)
       if (Option.isNone(found)) {
@@ -252,7 +252,7 @@ export const make = Effect.gen(function* () {
   })
 
   const update = Effect.fn("ChangeRequests.update")(function* (projectId: string, id: string, input: UpdateChangeRequestInput) {
-    const current = yield* allowedOn("update", projectId, id)
+    const current = yield* allowedOn("ChangeRequests.update", projectId, id)
     // Judged before the checks, so that nobody but the author learns what the flags would say.
     yield* judge("update", projectId, current)
     if (Object.values(input).every((value) => value === undefined)) {
@@ -275,7 +275,7 @@ export const make = Effect.gen(function* () {
   })
 
   const approve = Effect.fn("ChangeRequests.approve")(function* (projectId: string, id: string, input: ApproveInput) {
-    yield* allowedOn("approve", projectId, id)
+    yield* allowedOn("ChangeRequests.approve", projectId, id)
     return yield* transition(projectId, id, "approve", (request, actor, now) => {
       const approvals = [...request.approvals, { by: actor, at: now, comment: input.comment ?? null }]
       // A new approval may make a scheduled request that failed for want of approvals due again.
@@ -284,13 +284,13 @@ export const make = Effect.gen(function* () {
   })
 
   const reject = Effect.fn("ChangeRequests.reject")(function* (projectId: string, id: string, input: RejectInput) {
-    yield* allowedOn("reject", projectId, id)
+    yield* allowedOn("ChangeRequests.reject", projectId, id)
     return yield* transition(projectId, id, "reject", (request, actor, now) =>
       Effect.succeed<StoredChangeRequest>({ ...request, status: "rejected", rejection: { by: actor, at: now, comment: input.comment } }), "change_request.rejected")
   })
 
   const cancel = Effect.fn("ChangeRequests.cancel")(function* (projectId: string, id: string) {
-    yield* allowedOn("cancel", projectId, id)
+    yield* allowedOn("ChangeRequests.cancel", projectId, id)
     return yield* transition(projectId, id, "cancel", (request) => Effect.succeed<StoredChangeRequest>({ ...request, status: "cancelled" }), "change_request.cancelled")
   })
 
@@ -344,7 +344,7 @@ export const make = Effect.gen(function* () {
     })
 
   const apply = Effect.fn("ChangeRequests.apply")(function* (projectId: string, id: string) {
-    yield* allowedOn("apply", projectId, id)
+    yield* allowedOn("ChangeRequests.apply", projectId, id)
     return yield* writes.serving(projectId, ({ now }) => applyWithin(projectId, id, true, now))
   })
 

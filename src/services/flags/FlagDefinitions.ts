@@ -4,7 +4,9 @@
  * half (FlagTargeting.ts).
  */
 import * as Effect from "effect/Effect"
-import { type ChangeRequestRequired, type InvalidRequest, type PreconditionFailed, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { flagSeen } from "../../domain/auth/EnvironmentView.js"
+import * as Policy from "../../domain/auth/Policy.js"
+import { type ChangeRequestRequired, type Forbidden, type InvalidRequest, type PreconditionFailed, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { variationsChanged } from "../../domain/definitions/ConfigVersion.js"
 import { type CreateFlagInput, disabledConfig, type Flag, type PatchFlagInput } from "../../domain/definitions/Flag.js"
 import type { FlagWithUsage } from "../../domain/insights/Usage.js"
@@ -15,16 +17,24 @@ import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
-import { guardSharedWrite } from "../shared/Protection.js"
+import { allowedBy, authorize } from "../shared/Authorize.js"
+import * as Protection from "../shared/Protection.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 import { invalid, type FlagReads } from "./FlagReads.js"
-import { compareAndSet, type WriteOptions } from "./FlagVersions.js"
+import { checkPreconditions, compareAndSet, type WriteOptions } from "./FlagVersions.js"
 
-type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | StorageError
+type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError
 
 type VersionedWriteError = WriteError | PreconditionFailed
 
+/**
+ * Who may ask (`CurrentCaller`, domain/auth/Permissions.ts): reading needs `read` in the project,
+ * writing `write`. A flag has a configuration in every environment, so a key bound to one
+ * environment creates and deletes none and changes no variations (403); it reads each flag with its
+ * own environment's configuration only (EnvironmentView.ts) and may send a flag's variations back
+ * unchanged (left out of the write, so a concurrent change of them is never undone).
+ */
 export interface FlagDefinitionsShape {
   /**
    * Creates a flag with a disabled configuration in every environment of the project
@@ -32,10 +42,10 @@ export interface FlagDefinitionsShape {
    * 400 for invalid input, 404 for an unknown project, 409 for a duplicate key.
    */
   readonly create: (projectId: string, input: CreateFlagInput) => Effect.Effect<FlagWithUsage, WriteError>
-  /** The project's flags in creation order; 404 for an unknown project. */
-  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<FlagWithUsage>, ResourceNotFound | StorageError>
+  /** The project's flags in creation order (only the stale ones with `status` "stale"); 404 for an unknown project. */
+  readonly list: (projectId: string, status?: "stale") => Effect.Effect<ReadonlyArray<FlagWithUsage>, ResourceNotFound | Forbidden | StorageError>
   /** One flag; 404 for an unknown project or flag. */
-  readonly get: (projectId: string, flagKey: string) => Effect.Effect<FlagWithUsage, ResourceNotFound | StorageError>
+  readonly get: (projectId: string, flagKey: string) => Effect.Effect<FlagWithUsage, ResourceNotFound | Forbidden | StorageError>
   /**
    * Changes name, description and/or variations (targeting untouched), grows the version by one
    * and records `flag.updated`. Announces a change to every environment when the variations
@@ -59,7 +69,7 @@ export interface FlagDefinitionsShape {
     projectId: string,
     flagKey: string,
     options?: WriteOptions
-  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | PreconditionFailed | ChangeRequestRequired | StorageError>
+  ) => Effect.Effect<void, ResourceNotFound | ResourceConflict | PreconditionFailed | ChangeRequestRequired | Forbidden | StorageError>
 }
 
 const quoted = (keys: ReadonlyArray<string>) => keys.map((k) => `'${k}'`).join(", ")
@@ -81,9 +91,29 @@ export const make = (reads: FlagReads) =>
     const flags = yield* FlagRepository
     const ids = yield* IdGenerator
     const writes = yield* Writes.writer
+    const protection = yield* Protection.guards
     const { answer, load, stored, view, viewOne } = reads
 
+    /** The flag as stored and its write's preconditions, read before the write's lock (404, 412 as inside it). */
+    const current = (projectId: string, flagKey: string, options?: WriteOptions) =>
+      Effect.tap(stored(projectId, flagKey), (flag) => checkPreconditions(flag, options))
+
+    /**
+     * The patch as the caller may make it: a key bound to one environment sends a flag's variations
+     * back only unchanged (Policy.authorizeVariationsWrite), and they are then left out of the write.
+     */
+    const patchAllowed = (projectId: string, flagKey: string, input: PatchFlagInput): Effect.Effect<{ readonly input: PatchFlagInput; readonly seen: string | null }, Forbidden | ResourceNotFound | StorageError> =>
+      Effect.gen(function* () {
+        const { seen } = yield* authorize("Flags.patch", projectId)
+        if (input.variations === undefined || seen === null) return { input, seen }
+        const flag = yield* stored(projectId, flagKey)
+        yield* allowedBy((caller) => Policy.authorizeVariationsWrite(caller, flag.variations, input.variations))
+        const { variations: _same, ...rest } = input
+        return { input: rest, seen }
+      })
+
     const create = Effect.fn("Flags.create")(function* (projectId: string, input: CreateFlagInput) {
+      yield* authorize("Flags.create", projectId)
       const problems = Validation.validateCreateFlag(input)
       if (problems.length > 0) return yield* invalid("Invalid flag", problems)
       const id = yield* ids.next
@@ -117,14 +147,17 @@ export const make = (reads: FlagReads) =>
       )
     })
 
-    const list = Effect.fn("Flags.list")(function* (projectId: string) {
+    const list = Effect.fn("Flags.list")(function* (projectId: string, status?: "stale") {
+      const { seen } = yield* authorize("Flags.list", projectId)
       yield* requireProject(projects, projectId)
       const all = yield* flags.list(projectId)
-      return yield* view(projectId, all, all)
+      const shown = yield* view(projectId, all, all)
+      return (status === "stale" ? shown.filter((flag) => flag.stale) : shown).map((flag) => flagSeen(seen, flag))
     })
 
     const get = Effect.fn("Flags.get")(function* (projectId: string, flagKey: string) {
-      return yield* viewOne(projectId, yield* stored(projectId, flagKey))
+      const { seen } = yield* authorize("Flags.get", projectId)
+      return flagSeen(seen, yield* viewOne(projectId, yield* stored(projectId, flagKey)))
     })
 
     /** The 409 of a patch removing variations that a configuration, rule or other flag still names. */
@@ -149,11 +182,13 @@ export const make = (reads: FlagReads) =>
         }
       })
 
-    const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, input: PatchFlagInput, options?: WriteOptions) {
-      return yield* writes.serving(projectId, ({ now, revision }) =>
+    const patch = Effect.fn("Flags.patch")(function* (projectId: string, flagKey: string, sent: PatchFlagInput, options?: WriteOptions) {
+      const { input, seen } = yield* patchAllowed(projectId, flagKey, sent)
+      // A person rewrites no variation a protected environment serves (Protection.ts), judged before the lock.
+      yield* protection.shared(projectId, Effect.map(current(projectId, flagKey, options), (flag) => ({ _tag: "PatchVariations" as const, before: flag.variations, after: input.variations })))
+      const written = yield* writes.serving(projectId, ({ now, revision }) =>
         Effect.gen(function* () {
           const flag = yield* load(projectId, flagKey, options)
-          yield* guardSharedWrite(yield* environments.list(projectId), { _tag: "PatchVariations", before: flag.variations, after: input.variations })
           if (input.variations !== undefined) yield* checkRemovedVariations(projectId, flag, input.variations)
           const variations = input.variations ?? flag.variations
           // New variations change what every environment serves: every configuration moves to the new version.
@@ -179,13 +214,16 @@ export const make = (reads: FlagReads) =>
           })
         })
       )
+      return flagSeen(seen, written)
     })
 
     const remove = Effect.fn("Flags.remove")(function* (projectId: string, flagKey: string, options?: WriteOptions) {
+      yield* authorize("Flags.remove", projectId)
+      // A person deletes no flag while the project has a protected environment (Protection.ts), judged before the lock.
+      yield* protection.shared(projectId, Effect.as(current(projectId, flagKey, options), { _tag: "DeleteFlag" as const }))
       yield* writes.serving(projectId, ({ revision }) =>
         Effect.gen(function* () {
           const flag = yield* load(projectId, flagKey, options)
-          yield* guardSharedWrite(yield* environments.list(projectId), { _tag: "DeleteFlag" })
           const requiring = dependentsOf(yield* flags.list(projectId), flagKey)
           if (requiring.length > 0) {
             return yield* new ResourceConflict({

@@ -7,11 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { flagSeen } from "../../domain/auth/EnvironmentView.js"
 import { isSegmentOperator } from "../../domain/conditions/OperatorTable.js"
-import type { ChangeRequestRequired, InvalidRequest, PreconditionFailed, ResourceNotFound } from "../../domain/Errors.js"
+import type { ChangeRequestRequired, Forbidden, InvalidRequest, PreconditionFailed, ResourceNotFound } from "../../domain/Errors.js"
 import type { Flag } from "../../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../../domain/definitions/Targeting.js"
-import type { Environment } from "../../domain/definitions/Project.js"
 import type { ConfigWithUsage, FlagWithUsage } from "../../domain/insights/Usage.js"
 import * as Validation from "../../domain/definitions/Validation.js"
 import { projectGraph, validatePrerequisites } from "../../domain/definitions/ValidatePrerequisites.js"
@@ -22,10 +22,11 @@ import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
-import { guardDirectWrite } from "../shared/Protection.js"
+import { authorize } from "../shared/Authorize.js"
+import * as Protection from "../shared/Protection.js"
 import * as Writes from "../shared/Writes.js"
 import { invalid, type FlagReads } from "./FlagReads.js"
-import { checkConfigPrecondition, compareAndSet, type WriteOptions } from "./FlagVersions.js"
+import { checkConfigPrecondition, checkPreconditions, compareAndSet, type WriteOptions } from "./FlagVersions.js"
 
 export interface FlagTargetingShape {
   /**
@@ -42,7 +43,7 @@ export interface FlagTargetingShape {
     flagKey: string,
     input: TargetingInput,
     options?: WriteOptions
-  ) => Effect.Effect<FlagWithUsage, InvalidRequest | ResourceNotFound | PreconditionFailed | ChangeRequestRequired | StorageError>
+  ) => Effect.Effect<FlagWithUsage, InvalidRequest | ResourceNotFound | PreconditionFailed | ChangeRequestRequired | Forbidden | StorageError>
   /**
    * The flag's configuration in one environment as the API shows it (with its `version` and
    * `lastEvaluatedAt`); 404 for an unknown project, flag or environment.
@@ -51,7 +52,7 @@ export interface FlagTargetingShape {
     projectId: string,
     flagKey: string,
     environment: string
-  ) => Effect.Effect<ConfigWithUsage, ResourceNotFound | StorageError>
+  ) => Effect.Effect<ConfigWithUsage, ResourceNotFound | Forbidden | StorageError>
   /**
    * Checks `input` exactly as `replaceTargeting` would, writing nothing: the same 404 for an
    * unknown project, flag or environment and the same 400 with every problem (scheduled changes
@@ -61,7 +62,7 @@ export interface FlagTargetingShape {
     projectId: string,
     flagKey: string,
     input: TargetingInput
-  ) => Effect.Effect<Flag, InvalidRequest | ResourceNotFound | StorageError>
+  ) => Effect.Effect<Flag, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
 }
 
 export const make = (reads: FlagReads) =>
@@ -71,6 +72,7 @@ export const make = (reads: FlagReads) =>
     const segments = yield* SegmentRepository
     const ids = yield* IdGenerator
     const writes = yield* Writes.writer
+    const protection = yield* Protection.guards
     const { answer, load, stored, viewOne } = reads
 
     /**
@@ -78,17 +80,10 @@ export const make = (reads: FlagReads) =>
      * the input (400), prerequisites included. Reads the segments only when a rule names some, the
      * project's flags only when prerequisites are sent.
      */
-    const checkTargeting = <E = never>(
-      projectId: string,
-      flag: Flag,
-      input: TargetingInput,
-      guard?: (environment: Environment) => Effect.Effect<void, E>
-    ) =>
+    const checkTargeting = (projectId: string, flag: Flag, input: TargetingInput) =>
       Effect.gen(function* () {
         const environment = yield* environments.get(projectId, input.environment)
         if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
-        // Whether the writer may write here at all comes before what they wrote.
-        if (guard !== undefined) yield* guard(environment.value)
         // Validation reports malformed input with paths; until it has run, read the input defensively.
         const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
         const namesSegments = sentRules.some(
@@ -111,6 +106,7 @@ export const make = (reads: FlagReads) =>
       })
 
     const targeting = Effect.fn("Flags.targeting")(function* (projectId: string, flagKey: string, environment: string) {
+      yield* authorize("Flags.targeting", projectId, [environment])
       const shown = yield* viewOne(projectId, yield* stored(projectId, flagKey))
       const config = shown.configs.find((c) => c.environmentKey === environment)
       // Every flag has a configuration in every environment of its project: none means no such environment.
@@ -118,6 +114,7 @@ export const make = (reads: FlagReads) =>
     })
 
     const validateTargeting = Effect.fn("Flags.validateTargeting")(function* (projectId: string, flagKey: string, input: TargetingInput) {
+      yield* authorize("Flags.validateTargeting", projectId, [input.environment])
       const flag = yield* stored(projectId, flagKey)
       yield* checkTargeting(projectId, flag, input)
       return flag
@@ -129,6 +126,13 @@ export const make = (reads: FlagReads) =>
       input: TargetingInput,
       options?: WriteOptions
     ) {
+      const { seen } = yield* authorize("Flags.replaceTargeting", projectId, [input.environment])
+      // Whether the writer may write here at all (a person, a protected environment: Protection.ts)
+      // comes before what they wrote, and before the write's lock; an unknown flag or a stale
+      // version is still the 404 or 412 it was.
+      const current = Effect.tap(stored(projectId, flagKey), (flag) =>
+        Effect.zipRight(checkPreconditions(flag, options), checkConfigPrecondition(flag, input.environment, options)))
+      yield* protection.direct(projectId, input.environment, { changeRequestId: options?.changeRequestId, first: current })
       // Validation reports malformed input with paths; until it has run, read the input defensively.
       const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
       // Ids for rules sent without one are drawn before the transaction so it stays short.
@@ -136,11 +140,11 @@ export const make = (reads: FlagReads) =>
         sentRules.filter((rule) => rule?.id === undefined),
         () => ids.next
       )
-      return yield* writes.serving(projectId, ({ now, revision }) =>
+      const written = yield* writes.serving(projectId, ({ now, revision }) =>
         Effect.gen(function* () {
           const flag = yield* load(projectId, flagKey, options)
           yield* checkConfigPrecondition(flag, input.environment, options)
-          yield* checkTargeting(projectId, flag, input, (environment) => guardDirectWrite(environment, options))
+          yield* checkTargeting(projectId, flag, input)
           let next = 0
           const rules: Array<Rule> = input.rules.map((rule) => ({ ...rule, id: rule.id ?? `rule-${freshIds[next++]}` }))
           const config: EnvironmentConfig = {
@@ -179,6 +183,7 @@ export const make = (reads: FlagReads) =>
           })
         })
       )
+      return flagSeen(seen, written)
     })
 
     return { replaceTargeting, targeting, validateTargeting } satisfies FlagTargetingShape

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import { CurrentCaller, operator } from "../../domain/auth/Caller.js"
 import { CurrentActor } from "../../domain/audit/Actor.js"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
 import { failureReason, targetingInputOf } from "../../domain/schedules/Schedule.js"
@@ -107,8 +108,13 @@ export const apply = (owner: string, schedule: StoredSchedule): Effect.Effect<Ou
           ChangeRequestRequired: (e) => Effect.succeed(failureReason(e.message)),
           // No If-Match is sent: this is only the storage's compare-and-set safety net. The round
           // fails, the schedule stays pending, and it is tried again when its lease expires.
-          PreconditionFailed: (e) => Effect.die(e)
+          PreconditionFailed: (e) => Effect.die(e),
+          // The scheduler acts as the operator (below): no caller's decision can refuse it.
+          Forbidden: (e) => Effect.die(e)
         }),
+        // Whether the author may still act is AuthorStanding's and the revoked key's check (below),
+        // made when the schedule falls due; the write itself is the machine's, recorded as the author's.
+        Effect.provideService(CurrentCaller, operator),
         Effect.provideService(CurrentActor, {
           type: "schedule",
           ...(schedule.actor.keyId === undefined ? {} : { keyId: schedule.actor.keyId }),

@@ -38,6 +38,6 @@ export const authorizeGlobal = (operation: Operation): Effect.Effect<Allowed, Fo
 export const reach = (operation: Operation, environments: ReadonlyArray<string | null>): Effect.Effect<void, Forbidden> =>
   Effect.flatMap(CurrentCaller, (caller) => authorizeReach(caller, ruleOf(operation).reach, environments))
 
-/** 403 unless `rule` allows the caller (the rules that need more than the environments: variations, a plan). */
-export const allowedBy = (rule: (caller: Caller) => Either.Either<void, Forbidden>): Effect.Effect<void, Forbidden> =>
+/** 403 (or 404) unless `rule` allows the caller (the rules that need more than the environments: variations, a plan). */
+export const allowedBy = <E extends Forbidden | ResourceNotFound>(rule: (caller: Caller) => Either.Either<void, E>): Effect.Effect<void, E> =>
   Effect.flatMap(CurrentCaller, rule)

@@ -39,6 +39,11 @@ export interface Endpoint {
    * configuration, a key wider than itself): the binding limits what it writes, not only what it evaluates.
    */
   readonly boundServer?: Expected
+  /**
+   * What every server key that reaches p1 gets instead of `success` (the global key, p1's, the one
+   * bound to production): what only people may do (domain/auth/Permissions.ts, `peopleOnly`).
+   */
+  readonly forKeys?: Expected
   /** Makes a request (fresh resources for writes); returns method, path and optional body. */
   readonly prepare: (t: TestServer, n: number) => Promise<{ method: string; path: string; body?: unknown }>
 }

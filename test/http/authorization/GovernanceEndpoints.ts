@@ -1,4 +1,5 @@
 /** The matrix rows of the audit log, schedules and change requests. */
+import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
 import { ChangeRequestMessages } from "../../../src/domain/changes/ChangeRequestRules.js"
 import { request } from "../fixtures.js"
@@ -87,7 +88,8 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "approve",
     success: 200,
-    boundServer: forbidden(Messages.environmentMismatch),
+    // Approvals are people's: no key approves, however wide.
+    forKeys: forbidden(PeopleMessages.keyApproves),
     prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/approve`, body: {} })
   },
   {

@@ -1,7 +1,12 @@
 /** The matrix rows of code generation, flags as code, users and members. */
+import { Effect } from "effect"
+import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
-import { request } from "../fixtures.js"
-import { admin, type Endpoint, flagBody, forbidden, freshUser } from "./Endpoint.js"
+import { Members } from "../../../src/services/people/Members.js"
+import { type Endpoint, flagBody, forbidden, freshUser } from "./Endpoint.js"
+
+/** People are managed by people: no key changes a member (it may list them). */
+const KEYS_CHANGE_NO_MEMBER = forbidden(PeopleMessages.keyChangesMembers)
 
 export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // Typed code generation.
@@ -74,6 +79,7 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 200,
+    forKeys: KEYS_CHANGE_NO_MEMBER,
     prepare: async (t, n) => ({ method: "PUT", path: `/v1/projects/p1/members/${(await freshUser(t, n, "member")).id}`, body: { role: "viewer" } })
   },
   {
@@ -81,10 +87,11 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "manage",
     success: 204,
+    forKeys: KEYS_CHANGE_NO_MEMBER,
     prepare: async (t, n) => {
       const user = await freshUser(t, n, "unmember")
-      const put = await request(t.url, "PUT", `/v1/projects/p1/members/${user.id}`, { headers: admin(t), body: { role: "viewer" } })
-      if (put.status !== 200) throw new Error(`setup failed: PUT member -> ${put.status} ${put.text}`)
+      // As the operator (the CLI, an Effect host): no key may.
+      await t.run(Effect.flatMap(Members, (members) => members.put("p1", user.id, "viewer")))
       return { method: "DELETE", path: `/v1/projects/p1/members/${user.id}` }
     }
   }
