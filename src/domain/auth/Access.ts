@@ -154,7 +154,7 @@ export const authorizeOperation = (
   environments?: ReadonlyArray<string | null>
 ): Either.Either<Decision, Forbidden | ResourceNotFound> => {
   const rule = ruleOf(operation)
-  const needed = Either.flatMap(authorizeCaller(caller, rule.needs, projectId), (visible) => Either.as(authorizePeopleOnly(caller, rule.peopleOnly), visible))
+  const needed = Either.flatMap(authorizeCaller(caller, rule.needs, projectId), (visible) => Either.map(authorizePeopleOnly(caller, rule.peopleOnly), () => visible))
   return Either.flatMap(needed, (visible) => {
     const deferred = environments === undefined && (rule.reach === "environment" || rule.reach === "newKey" || rule.reach === "revokedKey")
     const reached = deferred ? Either.void : authorizeReach(caller, rule.reach, environments ?? [])
