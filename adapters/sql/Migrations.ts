@@ -21,6 +21,7 @@ import People from "./migrations/0015_people.js"
 import ProtectedEnvironments from "./migrations/0016_protected_environments.js"
 import ChangeRequests from "./migrations/0017_change_requests.js"
 import OutboxTrace from "./migrations/0018_outbox_trace.js"
+import AuditCommitOrder from "./migrations/0019_audit_commit_order.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -46,7 +47,8 @@ export const migrations = {
   "0015_people": People,
   "0016_protected_environments": ProtectedEnvironments,
   "0017_change_requests": ChangeRequests,
-  "0018_outbox_trace": OutboxTrace
+  "0018_outbox_trace": OutboxTrace,
+  "0019_audit_commit_order": AuditCommitOrder
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -8,13 +8,17 @@ import { AuditLog, type PositionedEntry } from "../../src/ports/AuditLog.js"
 import { decodeRows, SqlInteger } from "./SqlRows.js"
 import { orFail } from "./SqlSupport.js"
 
-/** flagport_audit_log: the actor and the states as JSON text, `seq` giving append order. */
+/**
+ * flagport_audit_log: the actor and the states as JSON text. A row's position is `commit_seq`,
+ * numbered in the order the writes commit (migrations/0019_audit_commit_order.ts); a row of a
+ * transaction still open has none (only that transaction sees it), so reads leave it out.
+ */
 
 /** A state is stored as JSON text; SQL NULL and JSON null both read back as null. */
 const State = Schema.NullOr(Schema.parseJson())
 
 const AuditRow = Schema.Struct({
-  seq: SqlInteger,
+  commit_seq: SqlInteger,
   id: Schema.String,
   project_id: Schema.String,
   occurred_at: Schema.String,
@@ -44,7 +48,7 @@ const toEntry = (row: typeof AuditRow.Type): PositionedEntry => {
     before: row.before_state ?? null,
     after: row.after_state ?? null
   }
-  return { position: row.seq, entry }
+  return { position: row.commit_seq, entry }
 }
 
 export const make = Effect.gen(function* () {
@@ -69,21 +73,22 @@ export const make = Effect.gen(function* () {
     list: (projectId, filter, limit, before) => {
       const conditions = [
         sql`project_id = ${projectId}`,
+        sql`commit_seq IS NOT NULL`,
         ...(filter.resourceType === undefined ? [] : [sql`resource_type = ${filter.resourceType}`]),
         ...(filter.resourceKey === undefined ? [] : [sql`resource_key = ${filter.resourceKey}`]),
         ...(filter.environment === undefined ? [] : [sql`environment = ${filter.environment}`]),
-        ...(before === undefined ? [] : [sql`seq < ${before}`])
+        ...(before === undefined ? [] : [sql`commit_seq < ${before}`])
       ]
       return orFail(
-        sql`SELECT seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
-          change_request_id, before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit}`
+        sql`SELECT commit_seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
+          change_request_id, before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY commit_seq DESC LIMIT ${limit}`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry)))
     },
     after: (projectId, after, limit) =>
       orFail(
-        sql`SELECT seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
+        sql`SELECT commit_seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
           change_request_id, before_state, after_state FROM flagport_audit_log
-          WHERE project_id = ${projectId} AND seq > ${after} ORDER BY seq LIMIT ${limit}`
+          WHERE project_id = ${projectId} AND commit_seq > ${after} ORDER BY commit_seq LIMIT ${limit}`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry))),
     // One short statement per batch, as the outbox's retention: the subquery picks the oldest
     // `limit` rows; on PostgreSQL rows another pruner holds are skipped.

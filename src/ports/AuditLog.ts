@@ -3,7 +3,11 @@ import type * as Effect from "effect/Effect"
 import type { AuditEntry, AuditFilter } from "../domain/audit/AuditEntry.js"
 import type { StorageError } from "./StorageError.js"
 
-/** A stored entry with its place in the log: later appends have greater positions. */
+/**
+ * A stored entry with its place in the log. Positions follow the order the writes commit, not the
+ * order they appended: a reader that sees an entry at some position sees every entry below it, so
+ * one that goes on from the last position it read misses nothing, however long a write stayed open.
+ */
 export interface PositionedEntry {
   readonly position: number
   readonly entry: AuditEntry
@@ -13,8 +17,8 @@ export interface PositionedEntry {
  * The audit log: one entry per management write, appended in the same transaction as the write,
  * so a committed change always has its entry and a rolled back one never does. Entries are never
  * changed; retention deletes the old ones.
- * SQL table: flagport_audit_log(seq, id, project_id, occurred_at, actor, action, resource_type,
- * resource_key, environment, before_state, after_state).
+ * SQL table: flagport_audit_log(seq, commit_seq, id, project_id, occurred_at, actor, action,
+ * resource_type, resource_key, environment, change_request_id, before_state, after_state).
  */
 export interface AuditLogShape {
   /** Appends one entry. Call it inside the write's transaction, after the write's own statements. */
@@ -30,8 +34,8 @@ export interface AuditLogShape {
     before?: number
   ) => Effect.Effect<ReadonlyArray<PositionedEntry>, StorageError>
   /**
-   * A project's entries at positions above `after`, oldest first (append order), at most `limit`:
-   * what a live reader has not seen yet (the management events stream).
+   * A project's committed entries at positions above `after`, oldest first (commit order), at most
+   * `limit`: what a live reader has not seen yet (the management events stream).
    */
   readonly after: (projectId: string, after: number, limit: number) => Effect.Effect<ReadonlyArray<PositionedEntry>, StorageError>
   /**

@@ -1,19 +1,16 @@
 /**
- * The management events hub (adapters/http/api/events/EventsHub.ts) over a log the test controls: late
- * commits (a lower position that appears after a higher one) are still delivered and nothing is
- * sent twice; the re-read window moves on once entries settle; a stream resuming from further back
- * gets what it missed while the others get nothing again; credentials that may no longer read end
- * their streams, asked per project; shutdown ends every stream and refuses new ones.
+ * The management events hub (adapters/http/api/events/EventsHub.ts) over a log the test controls
+ * (positions in commit order, as ports/AuditLog.ts promises): a channel reads on from the last
+ * position it read; a stream resuming from further back gets what it missed, in order, even when
+ * it joins during a read, while the others get nothing again; credentials that may no longer read
+ * end their streams, asked per project; shutdown ends every stream and refuses new ones.
  */
 import { describe, expect, it } from "vitest"
 import type { ManagementEvent } from "../../src/domain/audit/ManagementEvent.js"
 import { EventsHub, type PositionedEvent, type StreamCredential } from "../../adapters/http/api/events/EventsHub.js"
 
-const SETTLE_MS = 10_000
-
-const eventAt = (position: number, at: number): PositionedEvent => ({
+const eventAt = (position: number): PositionedEvent => ({
   position,
-  at: new Date(at).toISOString(),
   event: {
     id: String(position),
     kind: "flag.updated",
@@ -23,35 +20,39 @@ const eventAt = (position: number, at: number): PositionedEvent => ({
     version: 1,
     configVersions: {},
     actor: { type: "cli" },
-    at: new Date(at).toISOString()
+    at: new Date(1_000_000 + position).toISOString()
   } satisfies ManagementEvent
 })
 
-/** A log of committed entries, the reads the hub made (their `after`), and a clock. */
+/** A log of committed entries and the reads the hub made (their `after`); `hold` keeps reads pending until `release`. */
 const world = () => {
   const committed: Array<PositionedEvent> = []
   const reads: Array<number> = []
-  let now = 1_000_000
+  let held: Array<() => void> | undefined
   const hub = new EventsHub({
     read: async (_projectId, after) => {
       reads.push(after)
-      return committed.filter((e) => e.position > after).sort((a, b) => a.position - b.position)
+      const found = committed.filter((e) => e.position > after)
+      if (held !== undefined) await new Promise<void>((resolve) => held!.push(resolve))
+      return found
     },
     logError: (cause) => {
       throw cause
     },
     batch: 100,
     pollMs: 60_000,
-    heartbeatMs: 60_000,
-    settleMs: SETTLE_MS,
-    now: () => now
+    heartbeatMs: 60_000
   })
   return {
     hub,
     reads,
-    commit: (position: number, at = now) => committed.push(eventAt(position, at)),
-    advance: (ms: number) => (now += ms),
-    now: () => now
+    commit: (position: number) => committed.push(eventAt(position)),
+    hold: () => void (held = []),
+    release: () => {
+      const waiting = held ?? []
+      held = undefined
+      for (const resolve of waiting) resolve()
+    }
   }
 }
 
@@ -73,46 +74,26 @@ const stream = (hub: EventsHub, start: number, credential: StreamCredential = { 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 describe("EventsHub", () => {
-  it("delivers a late commit (lower position, seen later) once, and nothing twice", async () => {
+  it("reads on from the last position it read", async () => {
     const w = world()
     const s = stream(w.hub, 3)
     expect(s.state.ready).toBe("3")
     await settle()
     w.commit(5)
+    w.commit(6)
     w.hub.changed("p")
     await settle()
-    expect(s.ids).toEqual(["5"])
-    // Position 4 was appended before 5 but committed after it.
-    w.commit(4)
+    expect(s.ids).toEqual(["5", "6"])
+    w.commit(7)
     w.hub.changed("p")
     await settle()
-    w.hub.changed("p")
-    await settle()
-    expect(s.ids).toEqual(["5", "4"])
-  })
-
-  it("re-reads only the unsettled window: the floor moves past entries older than the settle time", async () => {
-    const w = world()
-    stream(w.hub, 0)
-    await settle()
-    w.commit(1)
-    w.commit(2)
-    w.hub.changed("p")
-    await settle()
-    expect(w.reads.at(-1)).toBe(0)
-    w.advance(SETTLE_MS + 1)
-    w.commit(3)
-    w.hub.changed("p")
-    await settle()
-    // 1 and 2 are settled now: the next read starts after them; 3 is still re-read.
-    w.hub.changed("p")
-    await settle()
-    expect(w.reads.at(-1)).toBe(2)
+    expect(w.reads).toEqual([3, 3, 6])
+    expect(s.ids).toEqual(["5", "6", "7"])
   })
 
   it("a stream resuming from further back gets what it missed; the others get nothing again", async () => {
     const w = world()
-    for (const position of [1, 2, 3]) w.commit(position, w.now() - 2 * SETTLE_MS)
+    for (const position of [1, 2, 3]) w.commit(position)
     const first = stream(w.hub, 3)
     await settle()
     w.commit(4)
@@ -127,6 +108,24 @@ describe("EventsHub", () => {
     await settle()
     expect(first.ids).toEqual(["4", "5"])
     expect(resumed.ids).toEqual(["2", "3", "4", "5"])
+  })
+
+  it("a stream resuming from further back while a read runs gets every event in order", async () => {
+    const w = world()
+    for (const position of [1, 2, 3]) w.commit(position)
+    const first = stream(w.hub, 3)
+    await settle()
+    w.commit(4)
+    w.hold()
+    w.hub.changed("p")
+    await settle()
+    // The read after 3 is under way when a client resumes after 1.
+    const resumed = stream(w.hub, 1)
+    w.release()
+    await settle()
+    await settle()
+    expect(first.ids).toEqual(["4"])
+    expect(resumed.ids).toEqual(["2", "3", "4"])
   })
 
   it("ends the streams of credentials that may no longer read, keeps the others; shutdown ends all and refuses new ones", async () => {

@@ -39,14 +39,15 @@ export interface AuditShape {
   /** Whether the caller may (still) follow the project's events: asked again while a stream stays open. Reads nothing. */
   readonly mayFollow: (projectId: string) => Effect.Effect<boolean>
   /**
-   * The project's events after `position`, oldest first, at most `limit` (ManagementEvent.ts), as
-   * they are: read once for every follower of the project, each of whom sees them through its `view`.
+   * The project's events after `position`, in commit order, at most `limit` (ManagementEvent.ts),
+   * as they are: read once for every follower of the project, each of whom sees them through its
+   * `view`. Going on from the last position read misses nothing (ports/AuditLog.ts).
    */
   readonly eventsAfter: (
     projectId: string,
     position: number,
     limit: number
-  ) => Effect.Effect<ReadonlyArray<{ readonly position: number; readonly at: string; readonly event: ManagementEvent }>, StorageError>
+  ) => Effect.Effect<ReadonlyArray<{ readonly position: number; readonly event: ManagementEvent }>, StorageError>
 }
 
 /** Reading the audit log (writing it is each write use case's job, through AuditTrail.recorder). */
@@ -91,7 +92,7 @@ export const make = Effect.gen(function* () {
 
   const eventsAfter = (projectId: string, position: number, limit: number) =>
     Effect.map(log.after(projectId, position, limit), (rows) =>
-      rows.map((row) => ({ position: row.position, at: row.entry.at, event: managementEventOf(row.position, row.entry) })))
+      rows.map((row) => ({ position: row.position, event: managementEventOf(row.position, row.entry) })))
 
   return Audit.of({ list, follow, mayFollow, eventsAfter })
 })

@@ -12,11 +12,9 @@
  * One read per channel whatever the number of its streams; reads arriving during one are
  * coalesced into one more after it.
  *
- * Positions are the audit log's append order, but on PostgreSQL two writes that are not
- * serialized may commit out of that order. So a channel re-reads entries for `settleMs` (10 s,
- * by their time) after it first saw a later one, and each stream remembers which of those it was
- * sent: a late commit is still delivered, and nothing twice. (An event may then arrive after one
- * with a higher id; ids never repeat.)
+ * Positions are the audit log's commit order (ports/AuditLog.ts): a read that sees a position
+ * sees every one below it, so a channel reads on from the last position it read and a write that
+ * commits late (a transaction held open, on PostgreSQL) comes after it, never below it.
  *
  * Every `pollMs` each credential with open streams is asked once whether it may still read the
  * project (`check`: the key not revoked, the session not ended, the person still a member); its
@@ -29,10 +27,9 @@ import type { ManagementEvent } from "../../../../src/domain/audit/ManagementEve
 import type { StreamOpening } from "../../shared/EventStream.js"
 import { type SseChannel, type SseCredential, SseHub } from "../../shared/SseHub.js"
 
-/** An entry as the hub reads it: its position, its time (to know when it is settled) and its event. */
+/** An entry as the hub reads it: its position and its event. */
 export interface PositionedEvent {
   readonly position: number
-  readonly at: string
   readonly event: ManagementEvent
 }
 
@@ -53,11 +50,8 @@ export interface EventsHubOptions {
   readonly batch: number
   readonly pollMs?: number
   readonly heartbeatMs?: number
-  readonly settleMs?: number
-  readonly now?: () => number
 }
 
-const DEFAULT_SETTLE_MS = 10_000
 /** How long a client waits before reconnecting after the stream ends (the SSE `retry` field). */
 export const RECONNECT_MS = 2_000
 
@@ -68,34 +62,41 @@ export const eventLine = (event: ManagementEvent): string => `id: ${event.id}\ne
 export const readyLine = (position: number): string =>
   `retry: ${RECONNECT_MS}\nid: ${position}\nevent: ready\ndata: ${JSON.stringify({ id: String(position) })}\n\n`
 
-/** Where a channel reads from: every position at or below `floor` is settled for all its streams. */
+/** Where a channel reads from: every position at or below `floor` was read for all its streams. */
 interface ChannelState {
   floor: number
 }
 
-/** Every position at or below `low` has been dealt with; `sent` holds the ones above it that were sent. */
+/** Every position at or below `low` has been dealt with (sent, or before the stream's start). */
 interface StreamState {
   low: number
-  readonly sent: Set<number>
   readonly view: StreamCredential["view"]
 }
 
 type Channel = SseChannel<ChannelState, StreamState>
 
+/** What one read found, and the position it read after. */
+interface Read {
+  readonly after: number
+  readonly events: ReadonlyArray<PositionedEvent>
+}
+
 /** A project's events are one channel (no name within the topic). */
 const WHOLE_PROJECT = ""
 
 export class EventsHub {
-  private readonly hub: SseHub<ChannelState, StreamState, ReadonlyArray<PositionedEvent>>
-  private readonly settleMs: number
-  private readonly now: () => number
+  private readonly hub: SseHub<ChannelState, StreamState, Read>
 
   constructor(private readonly options: EventsHubOptions) {
-    this.settleMs = options.settleMs ?? DEFAULT_SETTLE_MS
-    this.now = options.now ?? Date.now
     this.hub = new SseHub({
       // A failed read is tried again at the next poll (or change).
-      source: { read: (channel) => options.read(channel.topic, channel.state.floor), deliver: (channel, events) => this.deliver(channel, events) },
+      source: {
+        read: (channel) => {
+          const after = channel.state.floor
+          return options.read(channel.topic, after).then((events) => ({ after, events }))
+        },
+        deliver: (channel, read) => this.deliver(channel, read)
+      },
       logError: options.logError,
       ...(options.pollMs === undefined ? {} : { tickMs: options.pollMs }),
       ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs })
@@ -117,7 +118,7 @@ export class EventsHub {
       stream: (channel) => {
         // A client resuming from further back makes the channel read from there; the others skip what they had.
         channel.state.floor = Math.min(channel.state.floor, start)
-        return { low: start, sent: new Set(), view: credential.view }
+        return { low: start, view: credential.view }
       },
       started: (stream) => {
         stream.sink.write(readyLine(start))
@@ -141,31 +142,25 @@ export class EventsHub {
     this.hub.closeAll()
   }
 
-  /** A read's events to each stream that has not had them; answers whether a full batch calls for another read. */
-  private deliver(channel: Channel, events: ReadonlyArray<PositionedEvent>): boolean {
+  /**
+   * A read's events to each stream that has not had them; answers whether a full batch calls for
+   * another read. A stream that joined during the read from further back than it read (a client
+   * resuming) is left to the next read, which starts from there: so each stream gets every event,
+   * in order.
+   */
+  private deliver(channel: Channel, { after, events }: Read): boolean {
     for (const { position, event } of events) {
       for (const stream of channel.streams) {
         const state = stream.state
-        if (position <= state.low || state.sent.has(position)) continue
-        state.sent.add(position)
+        if (position <= state.low || state.low < after) continue
+        state.low = position
         const shown = state.view === undefined ? event : state.view(event)
         if (shown !== undefined) stream.sink.write(eventLine(shown))
       }
     }
-    // The floor moves over the leading entries old enough that nothing before them can still commit.
-    const settledBefore = this.now() - this.settleMs
-    for (const { position, at } of events) {
-      if (Date.parse(at) > settledBefore) break
-      channel.state.floor = position
-    }
-    for (const { state } of channel.streams) {
-      if (channel.state.floor <= state.low) continue
-      state.low = channel.state.floor
-      for (const position of state.sent) if (position <= state.low) state.sent.delete(position)
-    }
-    const full = events.length >= this.options.batch
-    // A full batch none of which is settled would be read again as it is: read past it instead.
-    if (full && channel.state.floor < events[0]!.position) channel.state.floor = events[events.length - 1]!.position
-    return full
+    // The floor moves on unless a stream lowered it while the read ran.
+    const last = events[events.length - 1]
+    if (last !== undefined && channel.state.floor === after) channel.state.floor = last.position
+    return events.length >= this.options.batch
   }
 }
