@@ -103,6 +103,7 @@ export const layer = Layer.effect(
           next.delete(id)
           return [true, next]
         }),
+      lockAdmins: () => Effect.void, // memory transactions do not interleave their writes
       countAdmins: () =>
         Effect.map(users.get, (map) => Array.from(map.values()).filter((row) => row.user.admin && row.user.disabledAt === null).length)
     })

@@ -135,6 +135,11 @@ export const make = Effect.gen(function* () {
         Effect.flatMap(decodeUserIds),
         Effect.map((rows) => rows.length > 0)
       ),
+    lockAdmins: () =>
+      sql.onDialectOrElse({
+        pg: () => orFail(sql`SELECT pg_advisory_xact_lock(72460315)`).pipe(Effect.asVoid),
+        orElse: () => Effect.void // BEGIN IMMEDIATE: the write lock is held from the transaction's start
+      }),
     countAdmins: () =>
       orFail(
         sql`SELECT COUNT(*) AS n FROM flagport_users WHERE admin = ${boolParam(dialect, true)} AND disabled_at IS NULL`

@@ -51,6 +51,14 @@ export interface UserRepositoryShape {
   readonly removeMembership: (userId: string, projectId: string) => Effect.Effect<boolean, StorageError>
   /** How many global administrators are not disabled. */
   readonly countAdmins: () => Effect.Effect<number, StorageError>
+  /**
+   * Within a transaction, holds the set of global administrators until it ends, so that two writes
+   * that may each take one away (two admins demoting each other at the same moment) run one after
+   * the other and the second counts what the first left (PostgreSQL: a transaction advisory lock,
+   * taken before the write reads or writes a user; SQLite: its write lock, which every write
+   * transaction holds from its start; memory's writes do not interleave).
+   */
+  readonly lockAdmins: () => Effect.Effect<void, StorageError>
 }
 
 export class UserRepository extends Context.Tag("@flagport/ports/UserRepository")<UserRepository, UserRepositoryShape>() {}

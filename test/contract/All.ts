@@ -9,6 +9,7 @@ import { outboxContract } from "./EventOutbox.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
+import { lastAdminContract } from "./LastAdmin.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
 import { prerequisitesContract } from "./Prerequisites.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
@@ -48,5 +49,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["SetupTokenRepository", setupTokenContract],
   ["SessionRepository + sessions", sessionContract],
   ["SignInFailureRepository + sign-in limit", signInFailureContract],
-  ["ChangeRequestRepository + change requests", changeRequestContract]
+  ["ChangeRequestRepository + change requests", changeRequestContract],
+  // Last: it disables every earlier test's global admins.
+  ["The last global admin", lastAdminContract]
 ]

@@ -52,6 +52,11 @@ export interface UserPatch {
 
 export const SETUP_LINK_INVALID = "Setup link is invalid or has expired"
 
+/** The 409 of a change that would leave no enabled global admin (nobody could manage people or projects). */
+export const LAST_ADMIN = "This change would leave no enabled global admin; make another person a global admin first."
+
+const isEnabledAdmin = (user: User): boolean => user.admin && user.disabledAt === null
+
 /**
  * People's accounts are the global administrators' (and a global server key's, and the operator's:
  * domain/auth/Permissions.ts); only `setup`, which spends a setup link, asks for no caller.
@@ -75,7 +80,8 @@ export interface UsersShape {
   /**
    * Changes a user's name, global admin flag or disabled state. Disabling ends the user's sessions,
    * voids their setup links and cancels their pending schedules (in the same transaction). 409 when the acting person (`CurrentActor`) removes their own
-   * admin flag or disables themselves; 404 for an unknown id.
+   * admin flag or disables themselves, and when the change would leave no enabled global admin
+   * (decided inside the write: concurrent changes cannot both pass); 404 for an unknown id.
    */
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /**
@@ -195,22 +201,31 @@ export const make = Effect.gen(function* () {
       }
       if (patch.disabled === true) return yield* new ResourceConflict({ message: "You cannot disable yourself; ask another global admin." })
     }
+    // A change that may take a global admin away holds the set of admins first and reads the user
+    // again under it, so that of two admins demoting (or disabling) each other at once the second
+    // sees the first and is refused when it would leave none.
+    const mayTakeAdminAway = patch.admin === false || patch.disabled === true
     return yield* writes.record(null, ({ now }) =>
       Effect.gen(function* () {
-        const disabledAt = patch.disabled === undefined ? before.disabledAt : patch.disabled ? (before.disabledAt ?? now) : null
-        const after: User = { ...before, name: patch.name ?? before.name, admin: patch.admin ?? before.admin, disabledAt }
+        if (mayTakeAdminAway) yield* users.lockAdmins()
+        const current = mayTakeAdminAway ? yield* require(id) : before
+        const disabledAt = patch.disabled === undefined ? current.disabledAt : patch.disabled ? (current.disabledAt ?? now) : null
+        const after: User = { ...current, name: patch.name ?? current.name, admin: patch.admin ?? current.admin, disabledAt }
         yield* users.update(after).pipe(
           Effect.catchTag("NotFound", () => Effect.fail(userNotFound(id))),
           Effect.catchTag("DuplicateKey", Effect.die) // the email did not change
         )
-        if (disabledAt !== null && before.disabledAt === null) {
+        if (isEnabledAdmin(current) && !isEnabledAdmin(after) && (yield* users.countAdmins()) === 0) {
+          return yield* new ResourceConflict({ message: LAST_ADMIN })
+        }
+        if (disabledAt !== null && current.disabledAt === null) {
           yield* sessions.deleteForUser(id)
           yield* tokens.deleteForUser(id)
           // Their pending schedules with them, by whoever disables them (schedule.cancelled entries).
           yield* cancelSchedulesOf(id)
         }
         const memberships = yield* users.membershipsOf(id)
-        return { value: after, audit: userAudit("user.updated", memberships, before, after) }
+        return { value: after, audit: userAudit("user.updated", memberships, current, after) }
       })
     )
   })

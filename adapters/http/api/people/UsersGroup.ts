@@ -54,7 +54,7 @@ export class UsersGroup extends HttpApiGroup.make("users")
       .addError(Errors.Conflict)
       .addError(Errors.NotFound),
     "Change a user",
-    "Changes the name, the global administrator flag or whether the user is disabled (disabling ends their sessions at once). A global administrator cannot remove their own flag or disable themselves (409)."
+    "Changes the name, the global administrator flag or whether the user is disabled (disabling ends their sessions at once). A global administrator cannot remove their own flag or disable themselves (409), and no change may leave no enabled global administrator (409, decided inside the write, so two administrators demoting or disabling each other at once leave one)."
   ))
   .add(described(
     HttpApiEndpoint.post("resetPassword")`/v1/users/${id}/reset-password`.addSuccess(SetupLink).addError(Errors.NotFound),
