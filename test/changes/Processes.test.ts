@@ -9,6 +9,7 @@ import { Effect, Exit, Scope } from "effect"
 import { keyLines, type ServerProcess, startServer } from "../cli/Process.js"
 import { freshPostgresUrl } from "../fixtures/databases.js"
 import { request } from "../http/fixtures.js"
+import { asPerson, sessionCookieOf } from "../http/people.js"
 
 const TIMEOUT = 180_000
 const ROUNDS = 4
@@ -32,8 +33,14 @@ describe("change requests with two server processes on one PostgreSQL", () => {
     const { SERVER_KEY } = keyLines(first.output().stdout)
     const call = (base: string, key: string, method: string, path: string, body?: unknown) =>
       request(base, method, path, { key, ...(body === undefined ? {} : { body }) })
-    // A second key approves: nobody approves their own request.
-    const approverKey = ((await call(first.baseUrl, SERVER_KEY!, "POST", "/v1/projects/default/keys", { type: "server", name: "approver" })).body as { key: string }).key
+    // A person approves (approvals are people's; nobody approves their own request): invited
+    // with the key, signed in through the setup link, their session shared by both processes.
+    const invited = await call(first.baseUrl, SERVER_KEY!, "POST", "/v1/users", { email: "approver@example.com", admin: true })
+    expect(invited.status, invited.text).toBe(201)
+    const token = new URL((invited.body as { setupUrl: string }).setupUrl).hash.replace(/^#token=/, "")
+    const setup = await request(first.baseUrl, "POST", "/v1/auth/setup", { body: { token, password: "correct horse battery staple" } })
+    expect(setup.status, setup.text).toBe(200)
+    const approverCookie = sessionCookieOf(setup)
     const CRS = "/v1/projects/default/change-requests"
     const on = { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
 
@@ -48,7 +55,7 @@ describe("change requests with two server processes on one PostgreSQL", () => {
       })
       expect(opened.status, opened.text).toBe(201)
       const id = (opened.body as { id: string }).id
-      const approved = await call(first.baseUrl, approverKey, "POST", `${CRS}/${id}/approve`, {})
+      const approved = await asPerson(first.baseUrl, approverCookie, "POST", `${CRS}/${id}/approve`, {})
       expect(approved.status, approved.text).toBe(200)
       return id
     }
@@ -63,7 +70,7 @@ describe("change requests with two server processes on one PostgreSQL", () => {
       const id = await approvedRequest(`by-hand-${round}`)
       const replies = await Promise.all([
         call(first.baseUrl, SERVER_KEY!, "POST", `${CRS}/${id}/apply`),
-        call(second.baseUrl, approverKey, "POST", `${CRS}/${id}/apply`)
+        asPerson(second.baseUrl, approverCookie, "POST", `${CRS}/${id}/apply`)
       ])
       expect(replies.map((r) => r.status).sort(), replies.map((r) => r.text).join("\n")).toEqual([200, 409])
       await checkOnce(`by-hand-${round}`, id)

@@ -5,7 +5,8 @@
  */
 import { Effect } from "effect"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
-import type { Membership } from "../../src/domain/people/Role.js"
+import type { Membership, Role } from "../../src/domain/people/Role.js"
+import { Members } from "../../src/services/people/Members.js"
 import { Sessions } from "../../src/services/people/Sessions.js"
 import { Users } from "../../src/services/people/Users.js"
 import { type Reply, request } from "./fixtures.js"
@@ -28,6 +29,15 @@ export const makePerson = (email: string, options: { readonly admin?: boolean; r
     const session = yield* sessions.start(user.id)
     return { id: user.id, email: user.email, cookie: `flagport_session=${session.token}` } satisfies Person
   })
+
+/**
+ * Gives `userId` `role` in `projectId` as the operator (the CLI, an Effect host): the tests' own
+ * hand, since no API key may change a member (people are managed by people).
+ */
+export const setRole = (projectId: string, userId: string, role: Role) => Effect.flatMap(Members, (members) => members.put(projectId, userId, role))
+
+/** Removes `userId` from `projectId` as the operator (see `setRole`). */
+export const removeMember = (projectId: string, userId: string) => Effect.flatMap(Members, (members) => members.remove(projectId, userId))
 
 export interface People {
   readonly viewer: Person

@@ -9,7 +9,8 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
-import { asPerson, makePerson, PASSWORD, type Person } from "../http/people.js"
+import type { Role } from "../../src/domain/people/Role.js"
+import { asPerson, makePerson, PASSWORD, type Person, setRole } from "../http/people.js"
 import { checkPage, launch, open, watchedPage } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
@@ -33,7 +34,8 @@ const as = async (person: Person, method: string, path: string, body?: unknown) 
   expect(reply.status, reply.text).toBeLessThan(300)
   return reply.body as Record<string, unknown>
 }
-const role = (person: Person, to: string) => api("PUT", `/v1/projects/p1/members/${person.id}`, { role: to })
+// As the operator: no key changes a member.
+const role = (person: Person, to: Role) => server.run(setRole("p1", person.id, to))
 const card = () => page.getByRole("article", { name: TITLE })
 
 beforeAll(async () => {

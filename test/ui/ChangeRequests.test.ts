@@ -14,7 +14,10 @@
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Effect from "effect/Effect"
+import { ChangeRequests } from "../../src/services/changes/ChangeRequests.js"
 import { request, type TestServer } from "../http/fixtures.js"
+import { setRole } from "../http/people.js"
 import { checkPage, launch, open, watchedPage } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
@@ -273,7 +276,7 @@ describe("protected environments and change requests in the dashboard", () => {
 
   it("a viewer only reads; a server key still saves production directly", async () => {
     const eddie = ((await api("GET", "/v1/users")) as { data: Array<{ id: string; email: string }> }).data.find((u) => u.email === EDITOR.email)!
-    await api("PUT", `/v1/projects/p1/members/${eddie.id}`, { role: "viewer" })
+    await server.run(setRole("p1", eddie.id, "viewer"))
     await signInAs(EDITOR)
     await open(page, "#/change-requests")
     await card("Turn checkout off in production").waitFor()
@@ -322,8 +325,8 @@ describe("protected environments and change requests in the dashboard", () => {
     const proposed = (await byTitle(title))!
     expect(proposed).toMatchObject({ status: "open", applyAt: "2031-05-06T07:08:09.000Z", description: null })
 
-    // Someone approves it; meanwhile automation moves the flag on.
-    await api("POST", `/v1/projects/p1/change-requests/${proposed.id}/approve`, {})
+    // Someone approves it (the operator: no key approves); meanwhile automation moves the flag on.
+    await server.run(Effect.flatMap(ChangeRequests, (requests) => requests.approve("p1", proposed.id, {})))
     const now = await inProduction()
     await api("PUT", "/v1/projects/p1/flags/checkout/targeting", { environment: "production", enabled: now.enabled, defaultVariationKey: now.defaultVariationKey, offVariationKey: "off", rules: [] })
 

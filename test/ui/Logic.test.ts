@@ -392,10 +392,10 @@ describe("what the change requests page offers", () => {
     }
   })
 
-  it("a key is offered what the status allows, and the API judges it", () => {
+  it("a key is offered what the status allows but an approval (approvals are people's), and the API judges it", () => {
     serverKey.value = "fp_srv_test"
     try {
-      expect(as(null, request("approved", ["ada"]))).toEqual({ approve: true, reject: true, cancel: true, apply: true, update: true })
+      expect(as(null, request("approved", ["ada"]))).toEqual({ approve: false, reject: true, cancel: true, apply: true, update: true })
     } finally {
       serverKey.value = null
     }

@@ -15,6 +15,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SIGN_IN_REFUSALS } from "../../src/domain/people/SignInRefusal.js"
 import { request, type TestServer } from "../http/fixtures.js"
+import { setRole } from "../http/people.js"
 import { checkPage, launch, open, watchedPage } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
@@ -224,7 +225,7 @@ describe("people in the dashboard", () => {
 
   it("as an editor, switches a flag, and the audit log names the person; no admin pages still", async () => {
     const vera = await userByEmail(VIEWER.email)
-    await api("PUT", `/v1/projects/p1/members/${vera.id}`, { role: "editor" })
+    await server.run(setRole("p1", vera.id, "editor"))
     // the page reads the roles when it loads (and again after a refusal)
     await page.goto(`${server.url}/ui/#/flags`)
     await page.reload()
@@ -247,12 +248,12 @@ describe("people in the dashboard", () => {
     await open(page, "#/flags")
     const flagSwitch = page.getByRole("switch", { name: "checkout in development" })
     await flagSwitch.waitFor()
-    await api("PUT", `/v1/projects/p1/members/${vera.id}`, { role: "viewer" })
+    await server.run(setRole("p1", vera.id, "viewer"))
     await flagSwitch.click()
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("Your role in this project does not allow this")
     await expect.poll(() => page.getByRole("switch").count()).toBe(0)
     expect(await page.getByRole("button", { name: "New flag" }).count()).toBe(0)
-    await api("PUT", `/v1/projects/p1/members/${vera.id}`, { role: "editor" })
+    await server.run(setRole("p1", vera.id, "editor"))
   })
 
   it("when the person is disabled while the page is open, the next request goes back to sign-in with the API's message", async () => {

@@ -127,10 +127,13 @@ const OPERATION_OF: { readonly [A in Exclude<ChangeRequestAction, "open">]: Oper
  * table with the signed-in person's role, authorship and approval, and the approvals the API
  * counted when it answered (an approval whose approver was demoted since does not count). A key is
  * judged by the API alone: it is offered what the status and the counted approvals allow to
- * someone acting as a project admin, as the author or not.
+ * someone acting as a project admin, as the author or not, except what only people may do (approve).
  */
 const offers = (action: Exclude<ChangeRequestAction, "open">, r: ChangeRequest): boolean => {
-  const requirement = ruleOf(OPERATION_OF[action]).needs
+  const rule = ruleOf(OPERATION_OF[action])
+  // What only people may do (an approval) is never offered to a key.
+  if (rule.peopleOnly !== undefined && serverKey.value !== null) return false
+  const requirement = rule.needs
   if (requirement._tag !== "Project" || !allows(requirement.permission, r.projectId)) return false
   const situation: Situation = {
     role: serverKey.value !== null ? "admin" : roleIn(r.projectId),
