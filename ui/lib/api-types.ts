@@ -424,6 +424,83 @@ export interface components {
         };
         /**
          * @example {
+         *       "data": [
+         *         {
+         *           "id": "01a2089b-5a6a-7823-8988-666f950bf066",
+         *           "key": "new-checkout",
+         *           "name": "New checkout flow",
+         *           "description": "The one-page checkout",
+         *           "type": "boolean",
+         *           "variations": [
+         *             {
+         *               "key": "on",
+         *               "value": true
+         *             },
+         *             {
+         *               "key": "off",
+         *               "value": false
+         *             }
+         *           ],
+         *           "configs": [
+         *             {
+         *               "environmentKey": "production",
+         *               "enabled": true,
+         *               "defaultVariationKey": "off",
+         *               "offVariationKey": "off",
+         *               "prerequisites": [],
+         *               "rules": [
+         *                 {
+         *                   "id": "rule-01a2089b-5aa7-787c-bc94-ebe8884d1b27",
+         *                   "name": "Beta users",
+         *                   "conditions": [
+         *                     {
+         *                       "attribute": "plan",
+         *                       "operator": "in",
+         *                       "values": [
+         *                         "beta"
+         *                       ]
+         *                     }
+         *                   ],
+         *                   "variationKey": "on"
+         *                 },
+         *                 {
+         *                   "id": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *                   "name": "10% of everyone else",
+         *                   "conditions": [],
+         *                   "rollout": {
+         *                     "variations": [
+         *                       {
+         *                         "variationKey": "on",
+         *                         "weight": 10000
+         *                       },
+         *                       {
+         *                         "variationKey": "off",
+         *                         "weight": 90000
+         *                       }
+         *                     ]
+         *                   }
+         *                 }
+         *               ],
+         *               "version": 3,
+         *               "lastEvaluatedAt": null
+         *             }
+         *           ],
+         *           "createdAt": "2026-11-23T09:00:02.000Z",
+         *           "updatedAt": "2026-11-23T09:05:00.000Z",
+         *           "version": 3,
+         *           "stale": false
+         *         }
+         *       ],
+         *       "nextCursor": "ZmxhZ3M6bmV3LWNoZWNrb3V0"
+         *     }
+         */
+        readonly FlagListPage: {
+            readonly data: readonly components["schemas"]["FlagWithUsage"][];
+            /** @description Where the next page starts: send it as `cursor`. Null on the last page, and when the list was not paged (neither `limit` nor `cursor`). */
+            readonly nextCursor: string | null;
+        };
+        /**
+         * @example {
          *       "name": "New checkout flow",
          *       "description": "The one-page checkout"
          *     }

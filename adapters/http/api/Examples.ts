@@ -365,3 +365,9 @@ export const applied = {
   ],
   changeRequests: []
 }
+
+// The first page of a project's flags, one per page (`?limit=1`): more follow after its key.
+export const flagListPage: { readonly data: ReadonlyArray<FlagWithUsage>; readonly nextCursor: string | null } = {
+  data: [flagWithUsage],
+  nextCursor: "ZmxhZ3M6bmV3LWNoZWNrb3V0"
+}

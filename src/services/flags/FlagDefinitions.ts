@@ -9,6 +9,7 @@ import * as Policy from "../../domain/auth/Policy.js"
 import { type ChangeRequestRequired, type Forbidden, type InvalidRequest, type PreconditionFailed, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { variationsChanged } from "../../domain/definitions/ConfigVersion.js"
 import { type CreateFlagInput, disabledConfig, type Flag, type PatchFlagInput } from "../../domain/definitions/Flag.js"
+import { type FlagListPage, type FlagListQuery, pageOf } from "../../domain/definitions/FlagList.js"
 import type { FlagWithUsage } from "../../domain/insights/Usage.js"
 import * as Validation from "../../domain/definitions/Validation.js"
 import { configChanged } from "../../ports/ChangeFeed.js"
@@ -42,8 +43,14 @@ export interface FlagDefinitionsShape {
    * 400 for invalid input, 404 for an unknown project, 409 for a duplicate key.
    */
   readonly create: (projectId: string, input: CreateFlagInput) => Effect.Effect<FlagWithUsage, WriteError>
-  /** The project's flags in creation order (only the stale ones with `status` "stale"); 404 for an unknown project. */
-  readonly list: (projectId: string, status?: "stale") => Effect.Effect<ReadonlyArray<FlagWithUsage>, ResourceNotFound | Forbidden | StorageError>
+  /** The project's flags in creation order; 404 for an unknown project. */
+  readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<FlagWithUsage>, ResourceNotFound | Forbidden | StorageError>
+  /**
+   * The flags list's answer (FlagList.ts): the project's flags narrowed by staleness, type and
+   * search text, whole in creation order or one page of them in key order with the next cursor.
+   * 400 for a `limit` out of range or a cursor no page answered; 404 for an unknown project.
+   */
+  readonly page: (projectId: string, query: FlagListQuery) => Effect.Effect<FlagListPage<FlagWithUsage>, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
   /** One flag; 404 for an unknown project or flag. */
   readonly get: (projectId: string, flagKey: string) => Effect.Effect<FlagWithUsage, ResourceNotFound | Forbidden | StorageError>
   /**
@@ -147,12 +154,15 @@ export const make = (reads: FlagReads) =>
       )
     })
 
-    const list = Effect.fn("Flags.list")(function* (projectId: string, status?: "stale") {
+    const list = Effect.fn("Flags.list")(function* (projectId: string) {
       const { seen } = yield* authorize("Flags.list", projectId)
       yield* requireProject(projects, projectId)
       const all = yield* flags.list(projectId)
-      const shown = yield* view(projectId, all, all)
-      return (status === "stale" ? shown.filter((flag) => flag.stale) : shown).map((flag) => flagSeen(seen, flag))
+      return (yield* view(projectId, all, all)).map((flag) => flagSeen(seen, flag))
+    })
+
+    const page = Effect.fn("Flags.page")(function* (projectId: string, query: FlagListQuery) {
+      return yield* pageOf(yield* list(projectId), query)
     })
 
     const get = Effect.fn("Flags.get")(function* (projectId: string, flagKey: string) {
@@ -241,5 +251,5 @@ export const make = (reads: FlagReads) =>
       )
     })
 
-    return { create, list, get, patch, remove } satisfies FlagDefinitionsShape
+    return { create, list, page, get, patch, remove } satisfies FlagDefinitionsShape
   })

@@ -5,11 +5,13 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import * as Schema from "effect/Schema"
 import { CreateFlagInput, PatchFlagInput } from "../../../../src/domain/definitions/Flag.js"
+import { FlagListQuery } from "../../../../src/domain/definitions/FlagList.js"
+import { documentName } from "../../../../src/domain/DocumentName.js"
 import { TargetingInput } from "../../../../src/domain/definitions/Targeting.js"
 import { ConfigWithUsage, FlagWithUsage } from "../../../../src/domain/insights/Usage.js"
 import { strict } from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"
-import { Created, dataOf, described, flagKey, projectId } from "../Declaring.js"
+import { Created, described, flagKey, projectId } from "../Declaring.js"
 import * as Examples from "../Examples.js"
 import { ManagementAuth } from "../Security.js"
 import { IfMatchHeaders, TargetingIfMatchHeaders, TargetingQuery } from "../Versioning.js"
@@ -17,10 +19,13 @@ import { IfMatchHeaders, TargetingIfMatchHeaders, TargetingQuery } from "../Vers
 // The resource with its example: one instance, so every operation refers to one component.
 const FlagDoc = FlagWithUsage.annotations({ examples: [Examples.flagWithUsage] })
 
-/** `GET .../flags?status=stale`: only the stale flags. */
-export const FlagListQuery = strict(Schema.Struct({
-  status: Schema.optional(Schema.Literal("stale"))
-}))
+/** One answer of the flags list (FlagList.ts): every flag, or one page and where the next starts. */
+const FlagListPageDoc = Schema.Struct({
+  data: Schema.Array(FlagDoc),
+  nextCursor: Schema.NullOr(Schema.String).annotations({
+    description: "Where the next page starts: send it as `cursor`. Null on the last page, and when the list was not paged (neither `limit` nor `cursor`)."
+  })
+}).annotations({ ...documentName("FlagListPage"), examples: [Examples.flagListPage] })
 
 export class FlagsGroup extends HttpApiGroup.make("flags")
   .add(described(
@@ -30,9 +35,9 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
     "Creates a flag with its variations. In every environment it starts disabled, serving its first variation by default and its last one when off; set targeting with PUT .../targeting. 409 when the key is taken."
   ))
   .add(described(
-    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.setUrlParams(FlagListQuery).addSuccess(dataOf(FlagDoc)),
+    HttpApiEndpoint.get("list")`/v1/projects/${projectId}/flags`.setUrlParams(strict(FlagListQuery)).addSuccess(FlagListPageDoc),
     "List flags",
-    "Every flag of the project with its configuration in each environment (each with `lastEvaluatedAt`). `status=stale` keeps only the stale flags: not evaluated in any environment for FLAGPORT_STALE_AFTER_DAYS (default 30) days, and older than that. A key bound to an environment gets each flag with that environment's configuration only."
+    "Every flag of the project with its configuration in each environment (each with `lastEvaluatedAt`), in creation order, `nextCursor` null. `status=stale` keeps only the stale flags: not evaluated in any environment for FLAGPORT_STALE_AFTER_DAYS (default 30) days, and older than that; `type` keeps one type; `q` keeps the flags whose key or name contains it, ignoring case. With `limit` (1-200) or `cursor` the answer is one page of them in key order, and `nextCursor` (null on the last page) is the `cursor` of the next: send the same `status`, `type` and `q` with it. Paging by key means a flag created or deleted meanwhile never repeats or hides another. A `limit` out of range or a cursor no page answered is a 400. A key bound to an environment gets each flag with that environment's configuration only."
   ))
   .add(described(
     HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}`.addSuccess(FlagDoc),

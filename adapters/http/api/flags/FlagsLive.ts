@@ -27,7 +27,7 @@ const configEtag = <C extends { readonly environmentKey: string; readonly versio
 export const FlagsLive = HttpApiBuilder.group(FlagportApi, "flags", (handlers) =>
   handlers
     .handle("create", ({ path, payload }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.create(path.projectId, payload)), flagEtag)))
-    .handle("list", ({ path, urlParams }) => Effect.flatMap(Flags, (flags) => Effect.map(mapped(flags.list(path.projectId, urlParams.status)), (data) => ({ data }))))
+    .handle("list", ({ path, urlParams }) => Effect.flatMap(Flags, (flags) => mapped(flags.page(path.projectId, urlParams))))
     .handle("get", ({ path }) => Effect.flatMap(Flags, (flags) => Effect.flatMap(mapped(flags.get(path.projectId, path.flagKey)), flagEtag)))
     // One environment's configuration, with its own ETag (a targeting PUT naming it conflicts only with changes there).
     .handle("getTargeting", ({ path, urlParams }) =>
