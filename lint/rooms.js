@@ -93,9 +93,14 @@ export const ROOMS = [
     mayImport: ["src/domain", "src/domain/audit", "src/domain/auth", "src/domain/definitions", "src/domain/people", "src/domain/schedules"]
   },
   {
+    room: "src/domain/experiments",
+    holds: "experiments: the record, its metrics and analysis (`Experiment.ts`), what a create or a patch makes and the rule a flag must have for one (`ExperimentRules.ts`)",
+    mayImport: ["src/domain", "src/domain/definitions"]
+  },
+  {
     room: "src/domain/webhooks",
     holds: "webhook records, events and payloads, signing, the retry schedule, destination rules",
-    mayImport: ["src/domain", "src/domain/changes", "src/domain/definitions"]
+    mayImport: ["src/domain", "src/domain/changes", "src/domain/definitions", "src/domain/experiments"]
   },
   {
     room: "src/ports",
@@ -104,7 +109,7 @@ export const ROOMS = [
   },
   {
     room: "src/services",
-    folders: ["projects", "flags", "segments", "changes", "schedules", "people", "auth", "evaluation", "webhooks", "ascode", "flagd", "insights", "audit", "operations", "shared"],
+    folders: ["projects", "flags", "segments", "changes", "schedules", "people", "auth", "evaluation", "webhooks", "ascode", "flagd", "insights", "audit", "operations", "experiments", "shared"],
     holds: "the use cases, over the ports only, one folder per feature as in `src/domain`, each use case beside its helpers; `shared/` holds what the features share: `Writes.ts` (the one write path: revision bump, outbox, audit entry, the change announced after commit), the protected-environment guard, the clock, the project lookup; `UseCases.ts` builds them all",
     mayImport: ["src/domain/**", "src/ports"]
   },
@@ -190,7 +195,7 @@ export const ROOMS = [
   },
   {
     room: "adapters/http/api",
-    folders: ["projects", "environments", "flags", "segments", "changes", "schedules", "people", "keys", "webhooks", "ascode", "codegen", "evaluation", "insights", "audit", "events", "health"],
+    folders: ["projects", "environments", "flags", "segments", "changes", "schedules", "people", "keys", "webhooks", "ascode", "codegen", "evaluation", "insights", "audit", "events", "experiments", "health"],
     holds: "the HttpApi declaration (`Api.ts` assembles the groups) and its handlers (`HandlersLive.ts` merges them), a folder per feature with each group's declaration beside its handlers (`flags/FlagsGroup.ts`, `flags/FlagsLive.ts`, ...), auth middlewares, the OpenAPI document, the management events stream (`events/`)",
     mayImport: ["adapters/http/shared", "adapters/oidc", "src/**"]
   },

@@ -60,6 +60,11 @@ export * as ScheduleRepository from "./ports/ScheduleRepository.js"
 export * as Schedules from "./services/schedules/Schedules.js"
 export * as Scheduler from "./services/schedules/Scheduler.js"
 
+export * as Experiment from "./domain/experiments/Experiment.js"
+export * as ExperimentRules from "./domain/experiments/ExperimentRules.js"
+export * as ExperimentRepository from "./ports/ExperimentRepository.js"
+export * as Experiments from "./services/experiments/Experiments.js"
+
 export * as Actor from "./domain/audit/Actor.js"
 export * as AuditEntry from "./domain/audit/AuditEntry.js"
 export * as AuditPage from "./domain/audit/AuditPage.js"

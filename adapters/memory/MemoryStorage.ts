@@ -8,6 +8,7 @@ import * as MemoryChangeRequestRepository from "./MemoryChangeRequestRepository.
 import * as MemoryDb from "./MemoryDb.js"
 import * as MemoryEnvironmentRepository from "./MemoryEnvironmentRepository.js"
 import * as MemoryEventOutbox from "./MemoryEventOutbox.js"
+import * as MemoryExperimentRepository from "./MemoryExperimentRepository.js"
 import * as MemoryFlagRepository from "./MemoryFlagRepository.js"
 import * as MemoryInsightsRepository from "./MemoryInsightsRepository.js"
 import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
@@ -44,6 +45,7 @@ const repositories = Layer.mergeAll(
   MemorySetupTokenRepository.layer,
   MemorySignInFailureRepository.layer,
   MemoryChangeRequestRepository.layer,
+  MemoryExperimentRepository.layer,
   health
 ).pipe(
   Layer.provideMerge(MemoryEnvironmentRepository.layer),

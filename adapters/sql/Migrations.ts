@@ -22,6 +22,7 @@ import ProtectedEnvironments from "./migrations/0016_protected_environments.js"
 import ChangeRequests from "./migrations/0017_change_requests.js"
 import OutboxTrace from "./migrations/0018_outbox_trace.js"
 import AuditCommitOrder from "./migrations/0019_audit_commit_order.js"
+import Experiments from "./migrations/0020_experiments.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -48,7 +49,8 @@ export const migrations = {
   "0016_protected_environments": ProtectedEnvironments,
   "0017_change_requests": ChangeRequests,
   "0018_outbox_trace": OutboxTrace,
-  "0019_audit_commit_order": AuditCommitOrder
+  "0019_audit_commit_order": AuditCommitOrder,
+  "0020_experiments": Experiments
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

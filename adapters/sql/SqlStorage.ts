@@ -5,6 +5,7 @@ import * as SqlAuditLog from "./SqlAuditLog.js"
 import * as SqlChangeRequestRepository from "./SqlChangeRequestRepository.js"
 import * as SqlEnvironmentRepository from "./SqlEnvironmentRepository.js"
 import * as SqlEventOutbox from "./SqlEventOutbox.js"
+import * as SqlExperimentRepository from "./SqlExperimentRepository.js"
 import * as SqlFlagRepository from "./SqlFlagRepository.js"
 import * as SqlHealth from "./SqlHealth.js"
 import * as SqlInsightsRepository from "./SqlInsightsRepository.js"
@@ -43,5 +44,6 @@ export const layer = Layer.mergeAll(
   SqlSessionRepository.layer,
   SqlSetupTokenRepository.layer,
   SqlSignInFailureRepository.layer,
-  SqlChangeRequestRepository.layer
+  SqlChangeRequestRepository.layer,
+  SqlExperimentRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))

@@ -13,6 +13,7 @@ import type { ChangeFeed } from "../../src/ports/ChangeFeed.js"
 import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import type { EventOutbox } from "../../src/ports/EventOutbox.js"
+import type { ExperimentRepository } from "../../src/ports/ExperimentRepository.js"
 import type { FlagRepository } from "../../src/ports/FlagRepository.js"
 import type { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import * as IdGenerator from "../../src/ports/IdGenerator.js"
@@ -63,6 +64,7 @@ export type Ports =
   | SetupTokenRepository
   | SignInFailureRepository
   | ChangeRequestRepository
+  | ExperimentRepository
   | IdGenerator.IdGenerator
   | Crypto
   | PasswordHasher

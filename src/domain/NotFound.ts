@@ -36,5 +36,8 @@ export const userNotFound = (userId: string) => new ResourceNotFound({ message: 
 export const memberNotFound = (projectId: string, userId: string) =>
   new ResourceNotFound({ message: `User '${userId}' is not a member of project '${projectId}'` })
 
+export const experimentNotFound = (projectId: string, key: string) =>
+  new ResourceNotFound({ message: `Experiment '${key}' not found in project '${projectId}'` })
+
 export const changeRequestNotFound = (projectId: string, id: string) =>
   new ResourceNotFound({ message: `Change request '${id}' not found in project '${projectId}'` })

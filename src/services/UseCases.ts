@@ -4,6 +4,7 @@ import * as Audit from "./audit/Audit.js"
 import * as ChangeRequests from "./changes/ChangeRequests.js"
 import * as EnvironmentCopy from "./projects/EnvironmentCopy.js"
 import * as Environments from "./projects/Environments.js"
+import * as Experiments from "./experiments/Experiments.js"
 import * as FlagdImport from "./flagd/FlagdImport.js"
 import * as Flags from "./flags/Flags.js"
 import * as FlagsAsCode from "./ascode/FlagsAsCode.js"
@@ -43,7 +44,8 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       Users.layer,
       Members.layer,
       SignIn.layer,
-      Sessions.layer
+      Sessions.layer,
+      Experiments.layer
     )
   )
 )

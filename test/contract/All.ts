@@ -6,6 +6,7 @@ import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
+import { experimentContract } from "./Experiments.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
@@ -50,6 +51,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["SessionRepository + sessions", sessionContract],
   ["SignInFailureRepository + sign-in limit", signInFailureContract],
   ["ChangeRequestRepository + change requests", changeRequestContract],
+  ["ExperimentRepository + experiments", experimentContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

@@ -34,6 +34,10 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/ofrep/v1/evaluate/flags", {}],
   ["post", "/v1/insights", {}],
   ["post", "/v1/explain", {}],
+  // An experiment on the targeting's rollout rule: made, renamed, (started and) stopped with a decision.
+  ["post", "/v1/projects/{projectId}/experiments", { projectId: "shop" }],
+  ["patch", "/v1/projects/{projectId}/experiments/{experimentKey}", { projectId: "shop", experimentKey: "checkout-redesign" }],
+  ["post", "/v1/projects/{projectId}/experiments/{experimentKey}/stop", { projectId: "shop", experimentKey: "checkout-redesign" }],
   // A project file adds a flag, on in production (after the evaluations, whose examples show one flag).
   ["post", "/v1/projects/{projectId}/apply", { projectId: "shop" }],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
@@ -108,6 +112,16 @@ const shapeDifferences = (actual: unknown, example: unknown, at = "$"): Array<st
   )
 }
 
+/**
+ * The experiment example is a running one: an answer's `startedAt` and `stoppedAt` are null until
+ * it starts and stops, and its `decision` comes with the stop.
+ */
+const asExperimentIs = (example: unknown, answer: unknown): unknown => {
+  const { decision, startedAt, stoppedAt } = answer as Record<string, unknown>
+  const { decision: _decision, ...rest } = example as Record<string, unknown>
+  return { ...rest, startedAt, stoppedAt, ...(decision === undefined ? {} : { decision }) }
+}
+
 describe("the request examples of the document", () => {
   it("cover every operation with a request body", () => {
     const withBody = Object.entries(spec.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
@@ -123,6 +137,8 @@ describe("the request examples of the document", () => {
     // Edna's session once she signed in, and the change request she opens.
     let cookie = ""
     let changeRequestId = ""
+    // The id the server gave the targeting example's rollout rule, which the experiment measures.
+    let rolloutRuleId = ""
     for (const [method, template, params] of STORY) {
       const operation = spec.paths[template][method]
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : name === "changeRequestId" ? changeRequestId : name === "id" || name === "userId" ? userId : params[name]))
@@ -131,13 +147,22 @@ describe("the request examples of the document", () => {
         const staging = await request(t.url, "POST", `/v1/projects/${params.projectId}/environments`, { key: t.keys.global, body: STAGING })
         expect(staging.status, staging.text).toBe(201)
       }
+      if (template.endsWith("/stop")) {
+        const started = await request(t.url, "POST", path.replace(/\/stop$/, "/start"), { key: t.keys.global })
+        expect(started.status, started.text).toBe(200)
+      }
       // OFREP takes the project from the key (a global key names none) and the environment from a header.
       const ofrep = template.startsWith("/ofrep/")
       const key = ofrep ? await shopClientKey() : t.keys.global
       const headers = ofrep ? { "flagport-environment": "production" } : {}
       const example = recent(template, exampleOf(operation))
       // The setup example's token stands for the one the invitation handed out.
-      const body = template === "/v1/auth/setup" ? { ...(example as object), token } : example
+      // The experiment example's rule stands for the rollout rule of the targeting example.
+      const body = template === "/v1/auth/setup"
+        ? { ...(example as object), token }
+        : template === "/v1/projects/{projectId}/experiments"
+        ? { ...(example as object), ruleId: rolloutRuleId }
+        : example
       // A change request is opened and updated by a person (its author), as the example shows.
       const byEdna = template === "/v1/projects/{projectId}/change-requests" || (template.endsWith("{changeRequestId}") && method === "put")
       const reply = byEdna
@@ -146,10 +171,19 @@ describe("the request examples of the document", () => {
       expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
       const shown = responseExampleOf(operation, success!)
       // A rejected request also says who rejected it and why (the example is an open one).
-      const expected = template.endsWith("/reject") ? { ...(shown as object), rejection: { by: (reply.body as { rejection: { by: unknown } }).rejection.by, at: "", comment: "" } } : shown
+      const expected = template.endsWith("/reject")
+        ? { ...(shown as object), rejection: { by: (reply.body as { rejection: { by: unknown } }).rejection.by, at: "", comment: "" } }
+        : template.includes("/experiments")
+        ? asExperimentIs(shown, reply.body)
+        : shown
       expect(shapeDifferences(reply.body, expected), `${method} ${path}`).toEqual([])
       if (template === "/v1/auth/login") cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0]!
       if (template === "/v1/projects/{projectId}/change-requests") changeRequestId = (reply.body as { id: string }).id
+      if (template.endsWith("/targeting")) {
+        const rules = (reply.body as { configs: Array<{ environmentKey: string; rules: Array<{ id: string; rollout?: unknown }> }> }).configs
+          .find((config) => config.environmentKey === "production")!.rules
+        rolloutRuleId = rules.find((rule) => rule.rollout !== undefined)!.id
+      }
       if (template === "/v1/projects/{projectId}/webhooks") webhookId = (reply.body as { id: string }).id
       if (template === "/v1/users") {
         const invited = reply.body as { user: { id: string }; setupUrl: string }

@@ -16,6 +16,7 @@ import { type Reply, request, startServer, type Keys, type TestServer } from "./
 import { type People, seedPeople } from "./people.js"
 import { create, type Endpoint, type Expected, flagBody, forbidden, notFound, type PersonCredential, ROLE_MAY, unauthorized } from "./authorization/Endpoint.js"
 import { EVALUATION_ENDPOINTS } from "./authorization/EvaluationEndpoints.js"
+import { EXPERIMENT_ENDPOINTS } from "./authorization/ExperimentEndpoints.js"
 import { GOVERNANCE_ENDPOINTS } from "./authorization/GovernanceEndpoints.js"
 import { RESOURCE_ENDPOINTS } from "./authorization/ResourceEndpoints.js"
 import { TOOLING_AND_PEOPLE_ENDPOINTS } from "./authorization/ToolingAndPeopleEndpoints.js"
@@ -83,7 +84,13 @@ const headersFor = (credential: Credential, keys: Keys, people: People, base: st
   }
 }
 
-const ENDPOINTS: ReadonlyArray<Endpoint> = [...RESOURCE_ENDPOINTS, ...GOVERNANCE_ENDPOINTS, ...EVALUATION_ENDPOINTS, ...TOOLING_AND_PEOPLE_ENDPOINTS]
+const ENDPOINTS: ReadonlyArray<Endpoint> = [
+  ...RESOURCE_ENDPOINTS,
+  ...GOVERNANCE_ENDPOINTS,
+  ...EXPERIMENT_ENDPOINTS,
+  ...EVALUATION_ENDPOINTS,
+  ...TOOLING_AND_PEOPLE_ENDPOINTS
+]
 
 
 /**

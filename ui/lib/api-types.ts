@@ -658,7 +658,7 @@ export interface components {
              * minItems(1)
              * @description an array of at least 1 item(s)
              */
-            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied")[];
+            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped")[];
             /**
              * maxLength(128)
              * @description a string at most 128 character(s) long
@@ -685,7 +685,7 @@ export interface components {
             readonly id: string;
             readonly projectId: string;
             readonly url: string;
-            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied")[];
+            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped")[];
             readonly enabled: boolean;
             readonly hasSecret: boolean;
             readonly previousSecretExpiresAt?: string;
@@ -704,7 +704,7 @@ export interface components {
              * minItems(1)
              * @description an array of at least 1 item(s)
              */
-            readonly events?: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied")[];
+            readonly events?: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped")[];
             readonly secret?: string | null;
             readonly enabled?: boolean;
         };
@@ -713,7 +713,7 @@ export interface components {
             readonly webhookId: string;
             readonly eventId: string;
             /** @enum {string} */
-            readonly eventType: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied";
+            readonly eventType: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped";
             /** @enum {string} */
             readonly status: "pending" | "succeeded" | "failed";
             readonly nextAttemptAt: string | null;
@@ -1092,6 +1092,225 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "01a2089b-7d55-7e21-8c3f-4a9d2e1b0c66",
+         *       "key": "checkout-redesign",
+         *       "name": "Checkout redesign",
+         *       "hypothesis": "The one-page checkout converts more visitors into buyers",
+         *       "flagKey": "new-checkout",
+         *       "environment": "production",
+         *       "ruleId": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *       "controlVariationKey": "off",
+         *       "metrics": [
+         *         {
+         *           "key": "purchases",
+         *           "event": "purchase",
+         *           "kind": "conversion",
+         *           "goal": "increase",
+         *           "role": "primary",
+         *           "windowHours": 168
+         *         },
+         *         {
+         *           "key": "revenue",
+         *           "event": "purchase",
+         *           "kind": "mean",
+         *           "goal": "increase",
+         *           "role": "secondary"
+         *         },
+         *         {
+         *           "key": "errors",
+         *           "event": "checkout-error",
+         *           "kind": "conversion",
+         *           "goal": "decrease",
+         *           "role": "guardrail"
+         *         }
+         *       ],
+         *       "analysis": {
+         *         "method": "sequential",
+         *         "alpha": 0.05,
+         *         "cuped": true,
+         *         "preWindowDays": 7,
+         *         "plannedUnits": 10000
+         *       },
+         *       "status": "running",
+         *       "startedAt": "2026-12-01T09:00:00.000Z",
+         *       "stoppedAt": null,
+         *       "createdAt": "2026-11-30T16:20:00.000Z",
+         *       "updatedAt": "2026-12-01T09:00:00.000Z"
+         *     }
+         */
+        readonly Experiment: {
+            readonly id: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            readonly name: string;
+            readonly hypothesis?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            readonly ruleId: string;
+            readonly controlVariationKey: string;
+            readonly metrics: readonly components["schemas"]["Metric"][];
+            readonly analysis: components["schemas"]["Analysis"];
+            /** @enum {string} */
+            readonly status: "draft" | "running" | "stopped";
+            readonly startedAt: string | null;
+            readonly stoppedAt: string | null;
+            readonly decision?: components["schemas"]["ExperimentDecision"];
+            readonly createdAt: string;
+            readonly updatedAt: string;
+        };
+        readonly Metric: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /**
+             * maxLength(128)
+             * @description a string at most 128 character(s) long
+             */
+            readonly event: string;
+            /** @enum {string} */
+            readonly kind: "conversion" | "mean";
+            /** @enum {string} */
+            readonly goal: "increase" | "decrease";
+            /** @enum {string} */
+            readonly role: "primary" | "secondary" | "guardrail";
+            readonly windowHours?: number;
+        };
+        readonly Analysis: {
+            /** @enum {string} */
+            readonly method: "sequential" | "frequentist" | "bayesian";
+            readonly alpha: number;
+            readonly cuped: boolean;
+            readonly preWindowDays: number;
+            readonly plannedUnits: number;
+        };
+        readonly ExperimentDecision: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly variationKey: string;
+            /**
+             * maxLength(2000)
+             * @description a string at most 2000 character(s) long
+             */
+            readonly note: string;
+        };
+        /**
+         * @example {
+         *       "key": "checkout-redesign",
+         *       "name": "Checkout redesign",
+         *       "hypothesis": "The one-page checkout converts more visitors into buyers",
+         *       "flagKey": "new-checkout",
+         *       "environment": "production",
+         *       "ruleId": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *       "controlVariationKey": "off",
+         *       "metrics": [
+         *         {
+         *           "key": "purchases",
+         *           "event": "purchase",
+         *           "kind": "conversion",
+         *           "goal": "increase",
+         *           "role": "primary",
+         *           "windowHours": 168
+         *         },
+         *         {
+         *           "key": "revenue",
+         *           "event": "purchase",
+         *           "kind": "mean",
+         *           "goal": "increase",
+         *           "role": "secondary"
+         *         },
+         *         {
+         *           "key": "errors",
+         *           "event": "checkout-error",
+         *           "kind": "conversion",
+         *           "goal": "decrease",
+         *           "role": "guardrail"
+         *         }
+         *       ],
+         *       "analysis": {
+         *         "method": "sequential",
+         *         "alpha": 0.05
+         *       }
+         *     }
+         */
+        readonly CreateExperimentInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /**
+             * maxLength(200)
+             * @description a string at most 200 character(s) long
+             */
+            readonly name?: string;
+            /**
+             * maxLength(2000)
+             * @description a string at most 2000 character(s) long
+             */
+            readonly hypothesis?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly ruleId: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly controlVariationKey: string;
+            /**
+             * maxItems(20)
+             * @description an array of at most 20 item(s)
+             */
+            readonly metrics: readonly components["schemas"]["Metric"][];
+            readonly analysis?: components["schemas"]["AnalysisInput"];
+        };
+        readonly AnalysisInput: {
+            /** @enum {string} */
+            readonly method?: "sequential" | "frequentist" | "bayesian";
+            readonly alpha?: number;
+            readonly cuped?: boolean;
+            readonly preWindowDays?: number;
+            readonly plannedUnits?: number;
+        };
+        /**
+         * @example {
+         *       "name": "Checkout redesign, one page",
+         *       "analysis": {
+         *         "plannedUnits": 20000
+         *       }
+         *     }
+         */
+        readonly PatchExperimentInput: {
+            /**
+             * maxLength(200)
+             * @description a string at most 200 character(s) long
+             */
+            readonly name?: string;
+            readonly hypothesis?: string | null;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment?: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly ruleId?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly controlVariationKey?: string;
+            /**
+             * maxItems(20)
+             * @description an array of at most 20 item(s)
+             */
+            readonly metrics?: readonly components["schemas"]["Metric"][];
+            readonly analysis?: components["schemas"]["AnalysisInput"];
+        };
+        /**
+         * @example {
+         *       "decision": {
+         *         "variationKey": "on",
+         *         "note": "Purchases up 4%, errors flat: shipping it"
+         *       }
+         *     }
+         */
+        readonly StopExperimentInput: {
+            readonly decision?: components["schemas"]["ExperimentDecision"];
+        };
+        /**
+         * @example {
          *       "data": [
          *         {
          *           "id": "01a2089b-5c10-7a41-9c3e-5d2f8e7b6a90",
@@ -1143,7 +1362,7 @@ export interface components {
             readonly action: string;
             readonly resource: {
                 /** @enum {string} */
-                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request";
+                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request" | "experiment";
                 readonly key: string;
             };
             readonly environment?: string;
@@ -2062,7 +2281,7 @@ export interface components {
             readonly kind: string;
             readonly resource: {
                 /** @enum {string} */
-                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request";
+                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request" | "experiment";
                 readonly key: string;
             };
             /** @description The flags the change concerns (a flag's own change, a schedule's flag, a change request's flags). */
@@ -2089,7 +2308,7 @@ export interface components {
         readonly WebhookEvent: {
             readonly id: string;
             /** @enum {string} */
-            readonly type: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied";
+            readonly type: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped";
             readonly projectId: string;
             readonly occurredAt: string;
             readonly data: {
@@ -2097,6 +2316,8 @@ export interface components {
                 readonly environment?: string;
             } | {
                 readonly changeRequest: components["schemas"]["ChangeRequestRecord"];
+            } | {
+                readonly experiment: components["schemas"]["Experiment"];
             };
         };
         readonly Flag: {

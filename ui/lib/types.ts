@@ -29,13 +29,15 @@ export type Segment = Schemas["Segment"]
 export type WebhookEvent = Schemas["Webhook"]["events"][number]
 /** The flags' events: a new webhook subscribes to these unless told otherwise. */
 export const FLAG_EVENTS = ["flag.created", "flag.updated", "flag.deleted", "targeting.updated"] as const satisfies ReadonlyArray<WebhookEvent>
-/** Every event a webhook may name: the flags' and the change requests' (opt-in). */
+/** Every event a webhook may name: the flags' and the change requests' and experiments' (opt-in). */
 export const WEBHOOK_EVENTS = [
   ...FLAG_EVENTS,
   "change_request.opened",
   "change_request.approved",
   "change_request.rejected",
-  "change_request.applied"
+  "change_request.applied",
+  "experiment.started",
+  "experiment.stopped"
 ] as const satisfies ReadonlyArray<WebhookEvent>
 /** Holds only when `T` is true: a check the type checker makes, with nothing left at run time. */
 type Holds<T extends true> = T

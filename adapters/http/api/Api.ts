@@ -27,6 +27,7 @@ import { EvaluationGroup } from "./evaluation/EvaluationGroup.js"
 import { OfrepGroup } from "./evaluation/OfrepGroup.js"
 import { StreamsGroup } from "./evaluation/StreamsGroup.js"
 import { EventsGroup } from "./events/EventsGroup.js"
+import { ExperimentsGroup } from "./experiments/ExperimentsGroup.js"
 import { FlagsGroup } from "./flags/FlagsGroup.js"
 import { HealthGroup } from "./health/HealthGroup.js"
 import { InsightsGroup } from "./insights/InsightsGroup.js"
@@ -52,6 +53,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(KeysGroup)
   .add(SchedulesGroup)
   .add(ChangeRequestsGroup)
+  .add(ExperimentsGroup)
   .add(AuditGroup)
   .add(EventsGroup)
   .add(EvaluationGroup)

@@ -16,6 +16,7 @@ import { EvaluationLive } from "./evaluation/EvaluationLive.js"
 import { OfrepLive } from "./evaluation/OfrepLive.js"
 import { StreamsLive } from "./evaluation/StreamsLive.js"
 import { EventsLive } from "./events/EventsLive.js"
+import { ExperimentsLive } from "./experiments/ExperimentsLive.js"
 import { FlagsLive } from "./flags/FlagsLive.js"
 import { HealthLive } from "./health/HealthLive.js"
 import { InsightsLive } from "./insights/InsightsLive.js"
@@ -41,6 +42,7 @@ export const HandlersLive = Layer.mergeAll(
   KeysLive,
   SchedulesLive,
   ChangeRequestsLive,
+  ExperimentsLive,
   AuditLive,
   EventsLive,
   EvaluationLive,

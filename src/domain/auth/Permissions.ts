@@ -99,6 +99,15 @@ export const OPERATIONS = {
   "Schedules.create": inProject("write", "environment"),
   "Schedules.cancel": inProject("write", "environment"),
 
+  // An experiment measures one environment's rule; starting one changes no targeting.
+  "Experiments.list": inProject("read"),
+  "Experiments.get": inProject("read", "environment"),
+  "Experiments.create": inProject("write", "environment"),
+  "Experiments.patch": inProject("write", "environment"),
+  "Experiments.remove": inProject("write", "environment"),
+  "Experiments.start": inProject("write", "environment"),
+  "Experiments.stop": inProject("write", "environment"),
+
   // Who among those is the author or an approver, and in which status, is the change requests'
   // own table (changes/ChangeRequestRuleTable.ts): cancel is the author's or an admin's, apply the
   // author's or an approver's.

@@ -1,6 +1,7 @@
 import * as Schema from "effect/Schema"
 import { ChangeRequestRecord } from "../changes/ChangeRequest.js"
 import { Flag } from "../definitions/Flag.js"
+import { Experiment } from "../experiments/Experiment.js"
 import { Timestamp } from "../definitions/Ids.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"
@@ -13,7 +14,11 @@ export type FlagEventType = typeof FlagEventType.Type
 export const ChangeRequestEventType = Schema.Literal("change_request.opened", "change_request.approved", "change_request.rejected", "change_request.applied")
 export type ChangeRequestEventType = typeof ChangeRequestEventType.Type
 
-export const WebhookEventType = Schema.Literal(...FlagEventType.literals, ...ChangeRequestEventType.literals)
+/** Events of experiments (docs/guide/experiments.md): opt-in like the change requests'. */
+export const ExperimentEventType = Schema.Literal("experiment.started", "experiment.stopped")
+export type ExperimentEventType = typeof ExperimentEventType.Type
+
+export const WebhookEventType = Schema.Literal(...FlagEventType.literals, ...ChangeRequestEventType.literals, ...ExperimentEventType.literals)
 export type WebhookEventType = typeof WebhookEventType.Type
 
 /** The webhook record as the API returns it: the secret itself never leaves the server. */
@@ -61,7 +66,10 @@ export const WebhookEvent = Schema.Struct({
   type: WebhookEventType,
   projectId: Schema.String,
   occurredAt: Timestamp,
-  /** A flag's event: the flag (and the environment of a targeting change); a change request's: the request. */
+  /**
+   * A flag's event: the flag (and the environment of a targeting change); a change request's: the
+   * request; an experiment's: the experiment after the change.
+   */
   data: Schema.Union(
     Schema.Struct({
       flag: Flag,
@@ -69,6 +77,9 @@ export const WebhookEvent = Schema.Struct({
     }),
     Schema.Struct({
       changeRequest: ChangeRequestRecord
+    }),
+    Schema.Struct({
+      experiment: Experiment
     })
   )
 }).annotations(documentName("WebhookEvent"))
@@ -110,4 +121,19 @@ export const makeChangeRequestEvent = (params: {
   projectId: params.projectId,
   occurredAt: params.occurredAt,
   data: { changeRequest: params.changeRequest }
+})
+
+/** The payload of an experiment's event: the experiment as the API shows it after the change. */
+export const makeExperimentEvent = (params: {
+  readonly id: string
+  readonly type: ExperimentEventType
+  readonly projectId: string
+  readonly occurredAt: string
+  readonly experiment: Experiment
+}): WebhookEvent => ({
+  id: params.id,
+  type: params.type,
+  projectId: params.projectId,
+  occurredAt: params.occurredAt,
+  data: { experiment: params.experiment }
 })

@@ -15,7 +15,9 @@ export const EVENT_TYPES: ReadonlyArray<WebhookEventType> = [
   "change_request.opened",
   "change_request.approved",
   "change_request.rejected",
-  "change_request.applied"
+  "change_request.applied",
+  "experiment.started",
+  "experiment.stopped"
 ]
 /** How long a rotated-out secret keeps signing deliveries (alongside the new one). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000

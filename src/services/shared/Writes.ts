@@ -9,7 +9,16 @@ import { formatTimestamp } from "../../domain/definitions/Ids.js"
 import type { ResourceNotFound } from "../../domain/Errors.js"
 import { projectNotFound } from "../../domain/NotFound.js"
 import type { ChangeRequestRecord } from "../../domain/changes/ChangeRequest.js"
-import { type ChangeRequestEventType, type FlagEventType, makeChangeRequestEvent, makeFlagEvent } from "../../domain/webhooks/Webhook.js"
+import type { Experiment } from "../../domain/experiments/Experiment.js"
+import {
+  type ChangeRequestEventType,
+  type ExperimentEventType,
+  type FlagEventType,
+  makeChangeRequestEvent,
+  makeExperimentEvent,
+  makeFlagEvent,
+  type WebhookEvent
+} from "../../domain/webhooks/Webhook.js"
 import type { AuditLog } from "../../ports/AuditLog.js"
 import { type Change, ChangeFeed } from "../../ports/ChangeFeed.js"
 import { EventOutbox } from "../../ports/EventOutbox.js"
@@ -33,6 +42,15 @@ export interface ChangeRequestEventDraft {
   readonly changeRequest: ChangeRequestRecord
 }
 
+/** An experiment's event (started, stopped); its id, project and time are the write's. */
+export interface ExperimentEventDraft {
+  readonly type: ExperimentEventType
+  readonly experiment: Experiment
+}
+
+/** The webhook events of writes that serve nothing new. */
+export type RecordEventDraft = ChangeRequestEventDraft | ExperimentEventDraft
+
 /**
  * An audit entry of the write; its time and actor are the write's, and so is its project unless it
  * names one (a person belongs to no project: their entries go to the logs of their projects).
@@ -43,7 +61,7 @@ export type AuditDraft = Omit<AuditTrail.AuditChange, "projectId" | "at"> & { re
 export interface Written<A> {
   readonly value: A
   /** Appended to the outbox (webhooks), in this order. */
-  readonly events?: ReadonlyArray<FlagEventDraft | ChangeRequestEventDraft>
+  readonly events?: ReadonlyArray<FlagEventDraft | RecordEventDraft>
   /** Appended to the project's audit log, in this order. */
   readonly audit?: ReadonlyArray<AuditDraft>
   /** Announced on the change feed once the outermost transaction has committed. */
@@ -52,9 +70,9 @@ export interface Written<A> {
 
 /**
  * What a write that serves nothing new did: no flag event (those are about what is served); a
- * change request's write may announce the request's own events.
+ * change request's or an experiment's write may announce its own events.
  */
-export type Recorded<A> = Omit<Written<A>, "events"> & { readonly events?: ReadonlyArray<ChangeRequestEventDraft> }
+export type Recorded<A> = Omit<Written<A>, "events"> & { readonly events?: ReadonlyArray<RecordEventDraft> }
 
 /** The write's single reading of the clock. */
 export interface WriteTime {
@@ -106,16 +124,18 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
   const ids = yield* IdGenerator
   const audit = yield* AuditTrail.recorder
 
-  const events = (projectId: string, time: WriteTime, drafts: ReadonlyArray<FlagEventDraft | ChangeRequestEventDraft> = []) =>
+  const eventOf = (id: string, projectId: string, time: WriteTime, event: FlagEventDraft | RecordEventDraft): WebhookEvent =>
+    "changeRequest" in event
+      ? makeChangeRequestEvent({ id, projectId, occurredAt: time.now, ...event })
+      : "experiment" in event
+      ? makeExperimentEvent({ id, projectId, occurredAt: time.now, ...event })
+      : makeFlagEvent({ id, projectId, occurredAt: time.now, ...event })
+
+  const events = (projectId: string, time: WriteTime, drafts: ReadonlyArray<FlagEventDraft | RecordEventDraft> = []) =>
     drafts.length === 0 ? Effect.void : Effect.flatMap(currentTraceParent, (traceparent) =>
       Effect.forEach(drafts, (event) =>
         Effect.flatMap(ids.next, (id) =>
-          outbox.append(
-            "changeRequest" in event
-              ? makeChangeRequestEvent({ id, projectId, occurredAt: time.now, ...event })
-              : makeFlagEvent({ id, projectId, occurredAt: time.now, ...event }),
-            traceparent
-          )), { discard: true }))
+          outbox.append(eventOf(id, projectId, time, event), traceparent)), { discard: true }))
 
   const finish = <A>(projectId: string | null, time: WriteTime, written: Omit<Written<A>, "events">) =>
     Effect.gen(function* () {

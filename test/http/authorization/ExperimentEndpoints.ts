@@ -1,0 +1,89 @@
+/** The matrix rows of experiments: each of development, which the key bound to production may not reach. */
+import { Messages } from "../../../src/domain/auth/Policy.js"
+import { request, type TestServer } from "../fixtures.js"
+import { admin, create, type Endpoint, forbidden, freshFlag } from "./Endpoint.js"
+
+const ROLLOUT = { variations: [{ variationKey: "a", weight: 50_000 }, { variationKey: "b", weight: 50_000 }] }
+
+/** A development experiment on a fresh flag whose rule `half` splits 50/50: a draft, or started. */
+export const freshExperiment = async (t: TestServer, n: number, label: string, status: "draft" | "running" = "draft") => {
+  const flag = await freshFlag(t, n, label)
+  const targeting = { environment: "development", enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [{ id: "half", conditions: [], rollout: ROLLOUT }] }
+  const put = await request(t.url, "PUT", `/v1/projects/p1/flags/${flag.key}/targeting`, { headers: admin(t), body: targeting })
+  if (put.status !== 200) throw new Error(`setup failed: targeting -> ${put.status} ${put.text}`)
+  const experiment = await create(t, "/v1/projects/p1/experiments", experimentBody(`${label}-${n}`, flag.key))
+  const path = `/v1/projects/p1/experiments/${experiment.key}`
+  if (status === "running") {
+    const started = await request(t.url, "POST", `${path}/start`, { headers: admin(t) })
+    if (started.status !== 200) throw new Error(`setup failed: start -> ${started.status} ${started.text}`)
+  }
+  return { path, flagKey: flag.key }
+}
+
+const experimentBody = (key: string, flagKey: string) => ({
+  key,
+  flagKey,
+  environment: "development",
+  ruleId: "half",
+  controlVariationKey: "a",
+  metrics: [{ key: "buys", event: "purchase", kind: "conversion", goal: "increase", role: "primary" }]
+})
+
+/** Development's experiments: the key bound to production may not read or write them. */
+const OTHER_ENVIRONMENT = forbidden(Messages.environmentMismatch)
+
+export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
+  // A bound key's list holds its own environment's experiments only.
+  { name: "GET /v1/projects/{p}/experiments", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/experiments" }) },
+  {
+    name: "POST /v1/projects/{p}/experiments",
+    kind: "management",
+    needs: "write",
+    success: 201,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => {
+      const { flagKey, path } = await freshExperiment(t, n, "experimented")
+      return { method: "POST", path: "/v1/projects/p1/experiments", body: experimentBody(`${path.split("/").at(-1)}-again`, flagKey) }
+    }
+  },
+  {
+    name: "GET /v1/projects/{p}/experiments/{e}",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => ({ method: "GET", path: (await freshExperiment(t, n, "read-experiment")).path })
+  },
+  {
+    name: "PATCH /v1/projects/{p}/experiments/{e}",
+    kind: "management",
+    needs: "write",
+    success: 200,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => ({ method: "PATCH", path: (await freshExperiment(t, n, "renamed-experiment")).path, body: { name: "Renamed" } })
+  },
+  {
+    name: "DELETE /v1/projects/{p}/experiments/{e}",
+    kind: "management",
+    needs: "write",
+    success: 204,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => ({ method: "DELETE", path: (await freshExperiment(t, n, "deleted-experiment")).path })
+  },
+  {
+    name: "POST /v1/projects/{p}/experiments/{e}/start",
+    kind: "management",
+    needs: "write",
+    success: 200,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => ({ method: "POST", path: `${(await freshExperiment(t, n, "started-experiment")).path}/start` })
+  },
+  {
+    name: "POST /v1/projects/{p}/experiments/{e}/stop",
+    kind: "management",
+    needs: "write",
+    success: 200,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => ({ method: "POST", path: `${(await freshExperiment(t, n, "stopped-experiment", "running")).path}/stop`, body: {} })
+  }
+]
