@@ -5,6 +5,7 @@ import pkg from "../../package.json" with { type: "json" }
 import { applyCommand } from "./commands/Apply.js"
 import { codegen } from "./commands/Codegen.js"
 import { environments } from "./commands/Environments.js"
+import { experiments } from "./commands/Experiments.js"
 import { exportCommand } from "./commands/Export.js"
 import { flags } from "./commands/Flags.js"
 import { importCommand } from "./commands/Import.js"
@@ -26,7 +27,7 @@ const root = Command.make("flagport", {}, () =>
     `Self-hosted feature flags. Configuration: DATABASE_URL (default ${DEFAULT_DATABASE_URL}; ` +
       "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
   ),
-  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, importCommand, codegen, transfer, exportCommand, applyCommand])
+  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, experiments, importCommand, codegen, transfer, exportCommand, applyCommand])
 )
 
 /** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */

@@ -5,6 +5,7 @@
  * test/cli/Help.test.ts keeps these pages and the parser's options in step.
  */
 import pkg from "../../package.json" with { type: "json" }
+import { EXPERIMENTS_PAGES } from "./HelpExperiments.js"
 import { FLAGS_AS_CODE_PAGES } from "./HelpFlagsAsCode.js"
 import { MOVING_IN_PAGES } from "./HelpMovingIn.js"
 
@@ -21,6 +22,7 @@ Commands:
   projects       Create and list projects
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
+  experiments    List, show, start and stop experiments
   import         Import flags from a flagd flag definition file
   codegen        Write TypeScript types for a project's flags
   transfer       Move a whole server to another database (SQLite <-> PostgreSQL)
@@ -43,6 +45,7 @@ Run flagport <command> --help for one command. More: docs/guide/cli.md`
 
 const PAGES: Readonly<Record<string, string>> = {
   ...FLAGS_AS_CODE_PAGES,
+  ...EXPERIMENTS_PAGES,
   ...MOVING_IN_PAGES,
   "": ROOT,
   serve: `Usage: flagport serve [--init] [--port PORT] [--host HOST]
