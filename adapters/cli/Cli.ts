@@ -16,6 +16,7 @@ import { seed } from "./commands/Seed.js"
 import { serve } from "./commands/Serve.js"
 import { transfer } from "./commands/Transfer.js"
 import { users } from "./commands/Users.js"
+import type { Progress } from "./Progress.js"
 import { UsageError } from "./UsageError.js"
 import { DEFAULT_DATABASE_URL } from "../storage/DatabaseUrl.js"
 
@@ -31,7 +32,7 @@ const root = Command.make("flagport", {}, () =>
 )
 
 /** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */
-export const run: (argv: ReadonlyArray<string>) => Effect.Effect<void, unknown, CliApp.CliApp.Environment> = Command.run(root, {
+export const run: (argv: ReadonlyArray<string>) => Effect.Effect<void, unknown, CliApp.CliApp.Environment | Progress> = Command.run(root, {
   name: "flagport",
   version: pkg.version
 })

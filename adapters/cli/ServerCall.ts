@@ -23,8 +23,10 @@ export const callServer = (
   init: { readonly method?: string; readonly body?: string; readonly contentType?: string } = {}
 ): Effect.Effect<ServerAnswer, ServerRefused> =>
   Effect.tryPromise({
-    try: async () => {
+    // Interrupted (a signal), the request is aborted rather than left open.
+    try: async (signal) => {
       const response = await fetch(`${url.replace(/\/+$/, "")}${path}`, {
+        signal,
         method: init.method ?? "GET",
         headers: { authorization: `Bearer ${key}`, ...(init.contentType === undefined ? {} : { "content-type": init.contentType }) },
         ...(init.body === undefined ? {} : { body: init.body })

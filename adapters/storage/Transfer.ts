@@ -53,6 +53,11 @@ export interface TransferOptions {
   readonly batchRows?: number
   /** Told after each table is copied (the CLI shows progress with it). */
   readonly onTable?: (table: string, rows: number) => Effect.Effect<void>
+  /**
+   * Told once the copy's transaction has committed, before anything can interrupt the transfer
+   * (the CLI says, when a signal stops it, whether the copy was committed).
+   */
+  readonly onCommitted?: (report: TransferReport) => Effect.Effect<void>
 }
 
 export interface TransferReport {
@@ -162,7 +167,8 @@ export const transfer = (options: TransferOptions): Effect.Effect<TransferReport
       yield* target.run(Migrations.run)
       const plans = yield* planCopy(sourceTables, yield* Effect.flatMap(describe(target), inDependencyOrder))
 
-      return yield* target.client.withTransaction(
+      // The copy stays interruptible (rolled back); its commit and `onCommitted` do not part.
+      return yield* Effect.uninterruptibleMask((restore) => target.client.withTransaction(restore(
         Effect.gen(function* () {
           const occupied = yield* occupiedTables(target, plans.map((plan) => plan.table))
           if (occupied.length > 0) return yield* refuseOccupied(options.to, occupied)
@@ -182,6 +188,7 @@ export const transfer = (options: TransferOptions): Effect.Effect<TransferReport
           }
           return report
         })
-      ).pipe(Effect.mapError((error) => ("_tag" in error && error._tag === "SqlError" ? new StorageError({ message: error.message, cause: error }) : error)))
+      )).pipe(Effect.tap((report) => options.onCommitted?.(report) ?? Effect.void)))
+        .pipe(Effect.mapError((error) => ("_tag" in error && error._tag === "SqlError" ? new StorageError({ message: error.message, cause: error }) : error)))
     })
   )

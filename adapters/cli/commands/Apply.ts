@@ -26,6 +26,7 @@ import { inWords } from "../../http/shared/Wording.js"
 import { ExitWith } from "../ExitWith.js"
 import { readInput } from "../InputFile.js"
 import { note, printJson } from "../Output.js"
+import { say, whole } from "../Progress.js"
 import { callServer, type ServerRefused } from "../ServerCall.js"
 import * as Storage from "../Storage.js"
 import { serverOptions, serverTarget } from "../ServerTarget.js"
@@ -58,20 +59,39 @@ const finish = (result: ApplyResult, choices: Choices) =>
     if (choices.dryRun && choices.detailedExitcode && result.changes.length > 0) return yield* new ExitWith({ code: 2 })
   })
 
+/** What an apply did, for the line of an interruption after it (Progress.ts). */
+const doneLine = (result: ApplyResult): string => {
+  if (!result.applied) return `nothing was applied to project ${result.projectId}`
+  const requests = result.changeRequests.length === 0 ? "" : `, and ${result.changeRequests.length} change request(s) opened: ${result.changeRequests.map((r) => r.id).join(", ")}`
+  return `the plan was applied to project ${result.projectId} whole (${result.changes.length} change${result.changes.length === 1 ? "" : "s"})${requests}`
+}
+
+/** Applying and printing what was applied, whole: the apply is one transaction, so a signal waits for it. */
+const applyAndFinish = <E, R>(applying: Effect.Effect<ApplyResult, E, R>, choices: Choices) =>
+  whole(Effect.flatMap(applying, (result) => Effect.as(finish(result, choices), result)), doneLine)
+
 const local = (projectId: string, input: unknown, choices: Choices) =>
   Effect.gen(function* () {
     const code = yield* FlagsAsCode
     const options = { prune: choices.prune }
     const plan = yield* code.plan(projectId, input, options).pipe(Effect.catchTag("InvalidRequest", (e) => refuse(`${e.message}: nothing was applied`, e.details)))
     // The plan shown is the plan applied: the apply refuses when the project changed in between.
-    const result = choices.dryRun || plan.changes.length === 0
-      ? yield* code.apply(projectId, input, { ...options, dryRun: true })
-      : yield* code.apply(projectId, input, { ...options, basedOn: plan })
-    return yield* finish(result, choices)
+    yield* applyAndFinish(
+      choices.dryRun || plan.changes.length === 0
+        ? code.apply(projectId, input, { ...options, dryRun: true })
+        : code.apply(projectId, input, { ...options, basedOn: plan }),
+      choices
+    )
   }).pipe(Storage.withDatabase)
 
 const remote = (url: string, key: string, projectId: string, input: unknown, choices: Choices) =>
   Effect.gen(function* () {
+    if (!choices.dryRun) {
+      yield* say(
+        `the file was sent to ${url} for project ${projectId} and no answer had come: the server applies a plan whole or not at all, ` +
+          "and may have applied it (apply --dry-run shows what is left to do)"
+      )
+    }
     const query = new URLSearchParams({ ...(choices.dryRun ? { dryRun: "true" } : {}), ...(choices.prune ? { prune: "true" } : {}) })
     const answer = yield* callServer(url, key, `/v1/projects/${encodeURIComponent(projectId)}/apply${query.size === 0 ? "" : `?${query}`}`, {
       method: "POST",
@@ -79,7 +99,7 @@ const remote = (url: string, key: string, projectId: string, input: unknown, cho
       contentType: "application/json"
     }).pipe(Effect.catchTag("ServerRefused", (refused): Effect.Effect<never, ServerRefused | ExitWith> =>
       refused.details === undefined ? Effect.fail(refused) : refuse(refused.message, refused.details)))
-    return yield* finish(JSON.parse(answer.text) as ApplyResult, choices)
+    yield* applyAndFinish(Effect.succeed(JSON.parse(answer.text) as ApplyResult), choices)
   })
 
 export const applyCommand = Command.make(
@@ -98,12 +118,14 @@ export const applyCommand = Command.make(
   },
   (options) =>
     Effect.gen(function* () {
+      yield* say("nothing was applied")
       const server = yield* serverTarget(options.url, options.key, "applies to DATABASE_URL")
       if (options.detailedExitcode && !options.dryRun) return yield* new UsageError({ message: "--detailed-exitcode goes with --dry-run" })
       const parsed = parseFile(yield* readInput(options.file))
       if (Either.isLeft(parsed)) return yield* refuse(`${options.file} is not YAML or JSON: nothing was applied`, parsed.left)
       const projectId = Option.getOrUndefined(options.project) ?? projectIdOf(parsed.right)
       if (projectId === undefined) return yield* new UsageError({ message: `${options.file} names no project (project.id): say which with --project` })
+      yield* say(`nothing was applied to project ${projectId}`)
       const choices: Choices = { dryRun: options.dryRun, prune: options.prune, json: options.json, detailedExitcode: options.detailedExitcode }
       return Option.isSome(server)
         ? yield* remote(server.value.url, server.value.key, projectId, parsed.right, choices)

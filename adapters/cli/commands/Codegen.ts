@@ -15,6 +15,7 @@ import { Flags } from "../../../src/services/flags/Flags.js"
 import { note } from "../Output.js"
 import * as Storage from "../Storage.js"
 import { serverOptions, serverTarget } from "../ServerTarget.js"
+import { say, whole } from "../Progress.js"
 
 /** The server could not be asked, or refused. */
 export class CodegenRequestFailed extends Data.TaggedError("CodegenRequestFailed")<{ readonly message: string }> {}
@@ -54,14 +55,14 @@ export const codegen = Command.make(
   },
   (options) =>
     Effect.gen(function* () {
+      yield* say(Option.match(options.out, { onNone: () => "nothing was changed (codegen only reads)", onSome: (file) => `${file} was not written` }))
       const server = yield* serverTarget(options.url, options.key, "reads DATABASE_URL")
       const text = Option.isSome(server)
         ? yield* fromServer(server.value.url, server.value.key, options.project)
         : yield* fromDatabase(options.project)
       if (Option.isNone(options.out)) return yield* Effect.sync(() => void process.stdout.write(text))
       const file = options.out.value
-      yield* Effect.sync(() => writeFileSync(file, text))
-      yield* note(`wrote ${file}`)
+      yield* whole(Effect.zipRight(Effect.sync(() => writeFileSync(file, text)), note(`wrote ${file}`)), () => `${file} was written whole`)
     })
 ).pipe(
   Command.withDescription(

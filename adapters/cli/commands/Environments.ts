@@ -10,6 +10,7 @@ import * as Shared from "../Options.js"
 import * as Storage from "../Storage.js"
 import { printJson, printLines, printTable } from "../Output.js"
 import { UsageError } from "../UsageError.js"
+import { whole } from "../Progress.js"
 
 const project = Options.text("project").pipe(
   Options.withPseudoName("ID"),Options.withDescription("The id of the project."))
@@ -28,9 +29,12 @@ const create = Command.make(
         key: options.key,
         name: Option.getOrElse(options.name, () => options.key)
       })
-      const environment = yield* (yield* Environments).create(options.project, input)
-      if (options.json) return yield* printJson(environment)
-      yield* printLines([`ENVIRONMENT=${environment.key}`])
+      yield* whole(
+        Effect.tap((yield* Environments).create(options.project, input), (environment) =>
+          options.json ? printJson(environment) : printLines([`ENVIRONMENT=${environment.key}`])
+        ),
+        (environment) => `environment ${environment.key} was created in project ${options.project} (printed above)`
+      )
     })
 ).pipe(
   Storage.forCommand,

@@ -16,6 +16,7 @@ import { callServer } from "../ServerCall.js"
 import * as Storage from "../Storage.js"
 import { serverOptions, serverTarget } from "../ServerTarget.js"
 import { UsageError } from "../UsageError.js"
+import { say, whole } from "../Progress.js"
 
 const fromDatabase = (projectId: string, format: ExportFormat, environment: string | undefined) =>
   Effect.gen(function* () {
@@ -51,6 +52,7 @@ export const exportCommand = Command.make(
   },
   (options) =>
     Effect.gen(function* () {
+      yield* say(Option.match(options.out, { onNone: () => "nothing was changed (export only reads)", onSome: (file) => `${file} was not written` }))
       const server = yield* serverTarget(options.url, options.key, "reads DATABASE_URL")
       const environment = Option.getOrUndefined(options.environment)
       if (environment !== undefined && options.format !== "openfeature-manifest") {
@@ -61,7 +63,6 @@ export const exportCommand = Command.make(
         : yield* fromDatabase(options.project, options.format, environment)
       if (Option.isNone(options.out)) return yield* Effect.sync(() => void process.stdout.write(text))
       const file = options.out.value
-      yield* Effect.sync(() => writeFileSync(file, text))
-      yield* note(`wrote ${file}`)
+      yield* whole(Effect.zipRight(Effect.sync(() => writeFileSync(file, text)), note(`wrote ${file}`)), () => `${file} was written whole`)
     })
 ).pipe(Command.withDescription("Write a project as its declarative file (YAML or JSON), or as the OpenFeature CLI's flag manifest."))

@@ -18,6 +18,7 @@ import * as Shared from "../Options.js"
 import { printJson, printLines, printTable } from "../Output.js"
 import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
+import { whole } from "../Progress.js"
 
 const project = Options.text("project").pipe(
   Options.withPseudoName("ID"),
@@ -102,9 +103,9 @@ const setEnabled = (name: "enable" | "disable", enabled: boolean) =>
       const ifMatch = Option.getOrElse(options.ifVersion, () => flag.version)
       // Already so: nothing to write (no new version, no audit entry), but a wrong --if-version still fails.
       if (config.enabled === enabled && ifMatch !== flag.version) return yield* preconditionFailed(flag.key, flag.version)
-      const written = config.enabled === enabled
-        ? flag
-        : yield* flags.replaceTargeting(
+      const writing = config.enabled === enabled
+        ? Effect.succeed(flag)
+        : flags.replaceTargeting(
           options.project,
           flag.key,
           {
@@ -117,8 +118,14 @@ const setEnabled = (name: "enable" | "disable", enabled: boolean) =>
           },
           { ifMatch }
         )
-      if (options.json) return yield* printJson(written)
-      yield* printLines([`FLAG=${written.key}`, `ENVIRONMENT=${options.environment}`, `ENABLED=${enabled}`, `VERSION=${written.version}`])
+      yield* whole(
+        Effect.tap(writing, (written) =>
+          options.json
+            ? printJson(written)
+            : printLines([`FLAG=${written.key}`, `ENVIRONMENT=${options.environment}`, `ENABLED=${enabled}`, `VERSION=${written.version}`])
+        ),
+        (written) => `flag ${written.key} is ${enabled ? "on" : "off"} in ${options.environment} (version ${written.version})`
+      )
     })
   )
 

@@ -16,6 +16,7 @@ import { FlagdImport, type ImportReport } from "../../../src/services/flagd/Flag
 import * as Shared from "../Options.js"
 import { note, printJson, printTable } from "../Output.js"
 import { readInput } from "../InputFile.js"
+import { say, whole } from "../Progress.js"
 import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
 
@@ -52,13 +53,19 @@ const flagd = Command.make(
   },
   (options) =>
     Effect.gen(function* () {
+      yield* say("nothing was imported")
       const document = yield* readDocument(options.file)
-      const report = yield* (yield* FlagdImport).importFlags(options.project, options.environment, document, {
-        skipUnsupported: options.skipUnsupported,
-        dryRun: options.dryRun
-      })
-      if (options.json) yield* printJson(report)
-      else yield* printTable(["FLAG", "RESULT", "DETAIL"], report.flags.map((flag) => [flag.key, flag.result, detail(flag)]))
+      // One transaction, and its listing with it (Progress.ts).
+      const report = yield* whole(
+        Effect.tap(
+          (yield* FlagdImport).importFlags(options.project, options.environment, document, { skipUnsupported: options.skipUnsupported, dryRun: options.dryRun }),
+          (report) => (options.json ? printJson(report) : printTable(["FLAG", "RESULT", "DETAIL"], report.flags.map((flag) => [flag.key, flag.result, detail(flag)])))
+        ),
+        (report) =>
+          report.written
+            ? `${report.flags.filter((flag) => flag.result === "imported").length} flag(s) were imported into ${report.projectId}/${report.environment} (listed above)`
+            : "nothing was imported"
+      )
       const refused = report.flags.filter((flag) => flag.result === "refused").length
       if (refused > 0) {
         return yield* new ImportFailed({

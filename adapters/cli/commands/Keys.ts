@@ -8,6 +8,7 @@ import * as Shared from "../Options.js"
 import * as Storage from "../Storage.js"
 import { printJson, printLines, printTable } from "../Output.js"
 import { UsageError } from "../UsageError.js"
+import { whole } from "../Progress.js"
 
 const type = Options.choice("type", ["server", "client"]).pipe(
   Options.withDescription("server: management + evaluation; client: evaluation only, always scoped to a project.")
@@ -41,22 +42,23 @@ const create = Command.make(
         return yield* new UsageError({ message: "a key bound to an environment must be scoped to a project: pass --project ID" })
       }
       const apiKeys = yield* ApiKeys
-      const created = yield* apiKeys.create({
-        type: options.type,
-        projectId,
-        environment: boundTo,
-        name: Option.getOrElse(options.name, () => `${options.type} key`)
-      })
-      if (options.json) {
-        return yield* printJson({
-          id: created.apiKey.id,
-          key: created.secret,
-          type: created.apiKey.type,
-          projectId: created.apiKey.projectId,
-          environment: created.apiKey.environment
-        })
-      }
-      yield* printLines([`KEY=${created.secret}`])
+      // The key is shown only once: made and printed whole, never made and lost to a signal.
+      yield* whole(
+        Effect.tap(
+          apiKeys.create({ type: options.type, projectId, environment: boundTo, name: Option.getOrElse(options.name, () => `${options.type} key`) }),
+          (created) =>
+            options.json
+              ? printJson({
+                id: created.apiKey.id,
+                key: created.secret,
+                type: created.apiKey.type,
+                projectId: created.apiKey.projectId,
+                environment: created.apiKey.environment
+              })
+              : printLines([`KEY=${created.secret}`])
+        ),
+        (created) => `key ${created.apiKey.id} was created and printed above`
+      )
     })
 ).pipe(
   Storage.forCommand,
@@ -94,9 +96,10 @@ const revoke = Command.make(
   { id: Args.text({ name: "ID" }).pipe(Args.withDescription("The id of the key, as shown by `keys list`.")), json: Shared.json },
   (options) =>
     Effect.gen(function* () {
-      const revoked = yield* (yield* ApiKeys).revoke(options.id)
-      if (options.json) return yield* printJson(revoked)
-      yield* printLines([`REVOKED=${options.id}`])
+      yield* whole(
+        Effect.tap((yield* ApiKeys).revoke(options.id), (revoked) => (options.json ? printJson(revoked) : printLines([`REVOKED=${options.id}`]))),
+        () => `key ${options.id} was revoked`
+      )
     })
 ).pipe(
   Storage.forCommand,

@@ -5,6 +5,7 @@ import * as Migrations from "../../sql/Migrations.js"
 import { databaseUrlConfig, parseDatabaseUrl, redactUrl } from "../../storage/DatabaseUrl.js"
 import { sqlClientFor } from "../../app/Composition.js"
 import { note } from "../Output.js"
+import { say } from "../Progress.js"
 
 /**
  * Runs the migrator over a bare SQL client (not the whole storage layer, which would apply the
@@ -14,6 +15,9 @@ export const migrate = Command.make("migrate", {}, () =>
   Effect.gen(function* () {
     const url = yield* databaseUrlConfig
     const target = yield* Either.match(parseDatabaseUrl(url), { onLeft: Effect.fail, onRight: Effect.succeed })
+    // The pending migrations run in one transaction: all of them or none (reaching the database
+    // may take long, so this stays interruptible, and the line says what is certain).
+    yield* say("the pending migrations run in one transaction, so all of them or none were applied: flagport migrate again says which")
     const applied =
       target._tag === "Memory"
         ? []

@@ -9,6 +9,7 @@ import * as Shared from "../Options.js"
 import * as Storage from "../Storage.js"
 import { printJson, printLines, printTable } from "../Output.js"
 import { UsageError } from "../UsageError.js"
+import { whole } from "../Progress.js"
 
 const create = Command.make(
   "create",
@@ -23,9 +24,10 @@ const create = Command.make(
         id: options.id,
         name: Option.getOrElse(options.name, () => options.id)
       })
-      const project = yield* (yield* Projects).create(input)
-      if (options.json) return yield* printJson(project)
-      yield* printLines([`PROJECT_ID=${project.id}`])
+      yield* whole(
+        Effect.tap((yield* Projects).create(input), (project) => (options.json ? printJson(project) : printLines([`PROJECT_ID=${project.id}`]))),
+        (project) => `project ${project.id} was created (printed above)`
+      )
     })
 ).pipe(
   Storage.forCommand,

@@ -4,12 +4,14 @@ import * as Shared from "../Options.js"
 import * as Storage from "../Storage.js"
 import { printJson, printLines } from "../Output.js"
 import { seed as runSeed, seedJson, seedLines } from "../Seed.js"
+import { whole } from "../Progress.js"
 
 export const seed = Command.make("seed", { json: Shared.json }, (options) =>
   Effect.gen(function* () {
-    const result = yield* runSeed
-    if (options.json) return yield* printJson(seedJson(result))
-    yield* printLines(seedLines(result))
+    yield* whole(
+      Effect.tap(runSeed, (result) => (options.json ? printJson(seedJson(result)) : printLines(seedLines(result)))),
+      (result) => `project ${result.projectId} was seeded and a new pair of keys printed above`
+    )
   })
 ).pipe(
   Command.provide(Storage.creatingLayer),

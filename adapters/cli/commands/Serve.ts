@@ -9,6 +9,7 @@ import { databaseUrlConfig, redactUrl } from "../../storage/DatabaseUrl.js"
 import { note, printLines } from "../Output.js"
 import { openableUrl, publicUrlOr, setupUrlLine } from "../PublicAddress.js"
 import * as StorageLayer from "../../app/Composition.js"
+import { stopsOnSignal } from "../Progress.js"
 
 /** The server could not start (port in use, permission denied, ...). */
 class ServeError extends Data.TaggedError("ServeError")<{ readonly message: string }> {}
@@ -34,7 +35,8 @@ const init = Options.boolean("init").pipe(
 /**
  * The server as a scoped resource: acquired once listening, released by a graceful close (stop
  * accepting, let in-flight requests finish, stop the webhook dispatcher, close the database).
- * SIGTERM/SIGINT interrupt the command (Main.ts), which runs the release and then exits 0.
+ * SIGTERM/SIGINT interrupt the command (Main.ts), which runs the release and then exits 0
+ * (`stopsOnSignal`: for serve a signal is no interruption of work).
  */
 const runningServer = (storage: Layer.Layer<StorageLayer.Storage>, listen: { readonly port?: number; readonly host?: string }) =>
   Effect.acquireRelease(
@@ -55,6 +57,8 @@ export { openableUrl } from "../PublicAddress.js"
 
 export const serve = Command.make("serve", { init, port, host }, (options) =>
   Effect.gen(function* () {
+    // A signal is how a server is meant to stop: a graceful shutdown, exit 0 (Main.ts).
+    yield* stopsOnSignal
     const url = yield* databaseUrlConfig
     // One storage for seeding and serving (opened here, applying migrations; closed after the
     // server has stopped): with `memory:` a second one would be a different, empty store. Built

@@ -4,6 +4,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { type TransferReport, TransferMismatch, transfer as transferServer } from "../../storage/Transfer.js"
 import { note, printLines, printTable } from "../Output.js"
+import { Progress, say } from "../Progress.js"
 
 const url = (name: "from" | "to", what: string) =>
   Options.text(name).pipe(Options.withPseudoName("URL"), Options.withDescription(what))
@@ -37,7 +38,10 @@ export const transfer = Command.make(
     Effect.gen(function* () {
       const started = yield* Clock.currentTimeMillis
       const onTable = (table: string, rows: number) => note(`copied ${table}: ${rows} ${rows === 1 ? "row" : "rows"}`)
-      const report = yield* transferServer({ from: options.from, to: options.to, onTable }).pipe(
+      yield* say("nothing was copied (the copy is one transaction, rolled back); the source was not changed")
+      const progress = yield* Progress
+      const onCommitted = () => Effect.provideService(say("the copy was committed to the target; the source was not changed"), Progress, progress)
+      const report = yield* transferServer({ from: options.from, to: options.to, onTable, onCommitted }).pipe(
         Effect.tapError((error) => (error instanceof TransferMismatch ? printComparison(error.report) : Effect.void))
       )
       yield* printComparison(report)

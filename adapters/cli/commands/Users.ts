@@ -13,6 +13,7 @@ import { commandPublicUrl, setupUrlLine } from "../PublicAddress.js"
 import { setupUrl } from "../../../src/domain/people/SetupLink.js"
 import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
+import { whole } from "../Progress.js"
 
 /**
  * People from the command line (docs/guide/people.md): for the first admin of a server, automation, and
@@ -53,14 +54,18 @@ const create = Command.make(
       if (options.passwordStdin) {
         const password = yield* readPassword
         if (password.length === 0) return yield* new InputUnusable({ message: "--password-stdin: standard input was empty" })
-        const user = yield* users.create({ ...input, password })
-        if (options.json) return yield* printJson({ user })
-        return yield* printLines([`USER_ID=${user.id}`])
+        return yield* whole(
+          Effect.tap(users.create({ ...input, password }), (user) => (options.json ? printJson({ user }) : printLines([`USER_ID=${user.id}`]))),
+          (user) => `user ${user.email} was created (printed above)`
+        )
       }
       const base = yield* commandPublicUrl
-      const { user, setupToken } = yield* users.invite(input)
-      if (options.json) return yield* printJson({ user, setupUrl: setupUrl(base, setupToken) })
-      yield* printLines([`USER_ID=${user.id}`, setupUrlLine(base, setupToken)])
+      yield* whole(
+        Effect.tap(users.invite(input), ({ setupToken, user }) =>
+          options.json ? printJson({ user, setupUrl: setupUrl(base, setupToken) }) : printLines([`USER_ID=${user.id}`, setupUrlLine(base, setupToken)])
+        ),
+        ({ user }) => `user ${user.email} was created and their setup link printed above`
+      )
     })
 ).pipe(
   Storage.forCommand,
@@ -87,9 +92,12 @@ const setDisabled = (name: "disable" | "enable", disabled: boolean, description:
   Command.make(name, { who, json: Shared.json }, (options) =>
     Effect.gen(function* () {
       const user: User = yield* findUser(options.who)
-      const changed = yield* (yield* Users).update(user.id, { disabled })
-      if (options.json) return yield* printJson(changed)
-      yield* printLines([`${disabled ? "DISABLED" : "ENABLED"}=${changed.id}`])
+      yield* whole(
+        Effect.tap((yield* Users).update(user.id, { disabled }), (changed) =>
+          options.json ? printJson(changed) : printLines([`${disabled ? "DISABLED" : "ENABLED"}=${changed.id}`])
+        ),
+        (changed) => `user ${changed.email} was ${disabled ? "disabled" : "enabled"}`
+      )
     })
   ).pipe(Storage.forCommand, Command.withDescription(description))
 
@@ -100,9 +108,12 @@ const resetPassword = Command.make("reset-password", { who, json: Shared.json },
   Effect.gen(function* () {
     const user = yield* findUser(options.who)
     const base = yield* commandPublicUrl
-    const { setupToken } = yield* (yield* Users).resetPassword(user.id)
-    if (options.json) return yield* printJson({ userId: user.id, setupUrl: setupUrl(base, setupToken) })
-    yield* printLines([setupUrlLine(base, setupToken)])
+    yield* whole(
+      Effect.tap((yield* Users).resetPassword(user.id), ({ setupToken }) =>
+        options.json ? printJson({ userId: user.id, setupUrl: setupUrl(base, setupToken) }) : printLines([setupUrlLine(base, setupToken)])
+      ),
+      () => `the password of ${user.email} was removed and a new setup link printed above`
+    )
   })
 ).pipe(
   Storage.forCommand,
