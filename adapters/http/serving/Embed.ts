@@ -5,7 +5,8 @@
  * - a web `Request => Promise<Response>` handler (fetch-style hosts),
  * - plus `dispose()` (closes the database and stops background work),
  *
- * and `layer` (re-exported from App.ts) for hosts written with Effect.
+ * and `layer` (re-exported from App.ts) for hosts written with Effect, with `hostMiddleware`
+ * (HostMiddleware.ts) for what the handlers add in front of it.
  *
  * Both handlers put the evaluation lane (lane/EvaluationLane.ts) in front of the HttpApi app: the route
  * table (lane/Routes.ts) picks the evaluation routes (and the change stream), answered by plain functions;
@@ -49,6 +50,7 @@ import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 export { answerClientError } from "./ClientError.js"
+export { hostMiddleware } from "./HostMiddleware.js"
 export { ServerMetrics } from "../../metrics/ServerMetrics.js"
 /**
  * Traces from the OTEL_* variables (docs/operations/operating.md#traces-opentelemetry), for a host to put
