@@ -251,7 +251,7 @@ describe("a save that meets a change made meanwhile", () => {
       const original = window.fetch
       window.fetch = Object.assign(
         (input: RequestInfo | URL, init?: RequestInit) =>
-          String(input).endsWith("/v1/projects/p1/flags") && init?.method === "GET"
+          /\/v1\/projects\/p1\/flags(\?|$)/.test(String(input)) && init?.method === "GET"
             ? new Promise<Response>((resolve) => setTimeout(() => resolve(original(input, init)), 500))
             : original(input, init),
         { original }

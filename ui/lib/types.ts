@@ -21,6 +21,8 @@ export type Prerequisite = Schemas["Prerequisite"]
 export type EnvironmentConfig = Schemas["TargetingWithUsage"]
 /** A flag as the flags list and its page read it: `stale` when not evaluated anywhere for the server's stale period. */
 export type Flag = Schemas["FlagWithUsage"]
+/** One page of the flags list: `nextCursor` asks for the next one (null: the last). */
+export type FlagPage = Schemas["FlagListPage"]
 export type Project = Schemas["Project"]
 /** `protected`: people change its targeting only through approved change requests, each needing `requiredApprovals`. */
 export type Environment = Schemas["Environment"]
