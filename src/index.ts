@@ -84,6 +84,7 @@ export * as Insights from "./services/insights/Insights.js"
 export * as Users from "./services/people/Users.js"
 export * as Members from "./services/people/Members.js"
 export * as SignIn from "./services/people/SignIn.js"
+export * as SignInGuard from "./services/people/SignInGuard.js"
 export * as Sessions from "./services/people/Sessions.js"
 
 export * as FlagsAsCode from "./services/ascode/FlagsAsCode.js"

@@ -1,10 +1,12 @@
 /**
- * The one place that chooses a process's background workers: audit log retention always, the
+ * The one place that chooses a process's background workers: audit log and failed sign-in
+ * retention always, the
  * webhook dispatcher (over the HTTP transport, with its start-up exposure warning) and the
  * scheduler of scheduled changes unless left out. Several processes may run each on one database.
  */
 import * as Layer from "effect/Layer"
 import * as AuditRetention from "../../src/services/audit/AuditRetention.js"
+import * as SignInFailureRetention from "../../src/services/people/SignInFailureRetention.js"
 import * as Scheduler from "../../src/services/schedules/Scheduler.js"
 import * as WebhookDispatcher from "../../src/services/webhooks/WebhookDispatcher.js"
 import * as ExposureWarning from "../webhook-http/ExposureWarning.js"
@@ -19,7 +21,7 @@ export interface WorkerOptions {
 
 /** The background workers `options` choose, over what they need. */
 const workers = (options: WorkerOptions) => {
-  const retention = AuditRetention.layerConfig()
+  const retention = Layer.merge(AuditRetention.layerConfig(), SignInFailureRetention.layer())
   const webhooks =
     options.webhooks === false
       ? Layer.empty

@@ -14,6 +14,11 @@ export const layer = Layer.effect(
     const table = db.makeRef<ReadonlyMap<string, StoredSetupToken>>("setup_tokens", new Map())
     return SetupTokenRepository.of({
       insert: (token) => insertNew(table, token.hash, () => ({ ...token }), "setup token", token.userId),
+      find: (hash, at) =>
+        Effect.map(table.get, (map) => {
+          const token = map.get(hash)
+          return token === undefined || token.expiresAt <= at ? Option.none<string>() : Option.some(token.userId)
+        }),
       spend: (hash, at) =>
         table.modify((map) => {
           const token = map.get(hash)

@@ -23,6 +23,7 @@ import ChangeRequests from "./migrations/0017_change_requests.js"
 import OutboxTrace from "./migrations/0018_outbox_trace.js"
 import AuditCommitOrder from "./migrations/0019_audit_commit_order.js"
 import Experiments from "./migrations/0020_experiments.js"
+import SignInFailureRetention from "./migrations/0021_sign_in_failure_retention.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -50,7 +51,8 @@ export const migrations = {
   "0017_change_requests": ChangeRequests,
   "0018_outbox_trace": OutboxTrace,
   "0019_audit_commit_order": AuditCommitOrder,
-  "0020_experiments": Experiments
+  "0020_experiments": Experiments,
+  "0021_sign_in_failure_retention": SignInFailureRetention
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -28,6 +28,11 @@ export const make = Effect.gen(function* () {
           expires_at: token.expiresAt
         })}`
       ).pipe(Effect.asVoid),
+    find: (hash, at) =>
+      orFail(sql`SELECT user_id FROM flagport_setup_tokens WHERE token_hash = ${hash} AND expires_at > ${at}`).pipe(
+        Effect.flatMap(decodeUserIds),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => row.user_id))
+      ),
     spend: (hash, at) =>
       orFail(sql`DELETE FROM flagport_setup_tokens WHERE token_hash = ${hash} AND expires_at > ${at} RETURNING user_id`).pipe(
         Effect.flatMap(decodeUserIds),

@@ -48,6 +48,13 @@ export const make = Effect.gen(function* () {
         Effect.flatMap(decodeFailures),
         Effect.map((rows) => rows.map((row) => row.failed_at))
       ),
+    prune: (upTo, limit) =>
+      orFail(sql`DELETE FROM flagport_sign_in_failures WHERE seq IN (
+        SELECT seq FROM flagport_sign_in_failures WHERE failed_at <= ${upTo} ORDER BY failed_at LIMIT ${Math.max(0, Math.floor(limit))}
+      ) RETURNING seq`).pipe(
+        Effect.flatMap(decodeSeqs),
+        Effect.map((rows) => rows.length)
+      ),
     clear: (email) => orFail(sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email}`).pipe(Effect.asVoid)
   })
 })

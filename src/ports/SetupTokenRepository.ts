@@ -18,6 +18,12 @@ export interface SetupTokenRepositoryShape {
   /** Stores a new token. `DuplicateKey` on a hash collision (256 random bits: a bug). */
   readonly insert: (token: StoredSetupToken) => Effect.Effect<void, DuplicateKey | StorageError>
   /**
+   * The user of the token whose hash is `hash` if it expires after `at`, without spending it: a
+   * setup looks its token up before it hashes the new password, so a made-up token costs no
+   * hashing. `spend` still decides (the token may be spent in between).
+   */
+  readonly find: (hash: string, at: string) => Effect.Effect<Option.Option<string>, StorageError>
+  /**
    * Spends the token whose hash is `hash` if it expires after `at`: removes it and answers its
    * user. Atomic: of two spends of one token at the same moment (two processes included), exactly
    * one gets the user; the other, like an unknown, spent or expired token, gets none.

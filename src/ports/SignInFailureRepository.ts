@@ -33,6 +33,12 @@ export interface SignInFailureRepositoryShape {
   readonly admit: (normalizedEmail: string, at: string, forgetUpTo: string, limit: number) => Effect.Effect<SignInAdmission, StorageError>
   /** The times of the email's failures after `since`, oldest first. */
   readonly since: (normalizedEmail: string, since: string) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  /**
+   * Deletes up to `limit` failures (of any email) at or before `upTo`, oldest first: those no
+   * window counts any more (SignInFailureRetention.ts); answers how many went. Without it, the
+   * rows of made-up emails, which no sign-in ever clears, would stay forever.
+   */
+  readonly prune: (upTo: string, limit: number) => Effect.Effect<number, StorageError>
   /** Forgets every failure of the email (after a successful sign-in). */
   readonly clear: (normalizedEmail: string) => Effect.Effect<void, StorageError>
 }

@@ -15,6 +15,7 @@ import * as Schedules from "./schedules/Schedules.js"
 import * as Segments from "./segments/Segments.js"
 import * as Sessions from "./people/Sessions.js"
 import * as SignIn from "./people/SignIn.js"
+import * as SignInGuard from "./people/SignInGuard.js"
 import * as Snapshots from "./evaluation/Snapshots.js"
 import * as StreamTokens from "./auth/StreamTokens.js"
 import * as Users from "./people/Users.js"
@@ -46,7 +47,7 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       SignIn.layer,
       Sessions.layer,
       Experiments.layer
-    )
+    ).pipe(Layer.provideMerge(SignInGuard.layer)) // one guard for sign-ins and setups alike
   )
 )
 

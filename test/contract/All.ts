@@ -8,6 +8,7 @@ import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { experimentContract } from "./Experiments.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
+import { signInSecurityContract } from "./SignInSecurity.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
 import { lastAdminContract } from "./LastAdmin.contract.js"
@@ -50,6 +51,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["SetupTokenRepository", setupTokenContract],
   ["SessionRepository + sessions", sessionContract],
   ["SignInFailureRepository + sign-in limit", signInFailureContract],
+  ["Sign-in security: token lookup, failure retention", signInSecurityContract],
   ["ChangeRequestRepository + change requests", changeRequestContract],
   ["ExperimentRepository + experiments", experimentContract],
   // Last: it disables every earlier test's global admins.

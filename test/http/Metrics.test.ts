@@ -40,6 +40,7 @@ const DOCUMENTED = [
   "flagport_webhook_backlog_oldest_age_seconds",
   "flagport_scheduler_lag_seconds",
   "flagport_signin_failures_total",
+  "flagport_password_hashes_total",
   "flagport_sqlite_writer_queue",
   // PostgreSQL's pool: declared on every server, with samples only over PostgreSQL (PoolMetrics.test.ts).
   "flagport_db_pool_connections",

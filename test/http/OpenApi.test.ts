@@ -140,8 +140,8 @@ describe("GET /openapi.json", () => {
     const envelope404 = operations.map((o) => o.name).filter((name) =>
       !name.includes("/ofrep/") && (name.includes("{projectId}") || name.includes("{id}") || /\/v1\/(evaluate|flags|config|stream|insights|explain)/.test(name)))
     expect(answering("404")).toEqual([...envelope404, "POST /ofrep/v1/evaluate/flags/{key}", "POST /v1/users"].sort())
-    // 429: too many open streams, too many failed sign-ins.
-    expect(answering("429")).toEqual(["GET /v1/projects/{projectId}/events", "GET /v1/stream", "POST /v1/auth/login"])
+    // 429: too many open streams, too many failed sign-ins, too many sign-in attempts from one client address.
+    expect(answering("429")).toEqual(["GET /v1/projects/{projectId}/events", "GET /v1/stream", "POST /v1/auth/login", "POST /v1/auth/setup"])
     // No credentials: only the 431 that node's parser answers, and the 500.
     expect(Object.keys(spec.paths["/v1/auth/providers"].get.responses).sort()).toEqual(["200", "431", "500"])
     // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,

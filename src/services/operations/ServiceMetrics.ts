@@ -27,15 +27,23 @@ export const schedulerLag = Metric.histogram(
 )
 
 const signInRefusals = Metric.counter("flagport_signin_failures_total", {
-  description: "Password sign-ins refused, by reason: invalid_credentials or too_many_attempts.",
+  description: "Password sign-ins and setups refused, by reason: invalid_credentials, too_many_attempts (one email's failures), address_limited (one client address's attempts) or busy (the password hashing queue was full).",
   incremental: true
 })
 
 /** Refused sign-ins with a password: wrong email or password, or the email's attempts used up (SignIn). */
 export const signInFailures = {
   invalidCredentials: Metric.tagged(signInRefusals, "reason", "invalid_credentials"),
-  tooManyAttempts: Metric.tagged(signInRefusals, "reason", "too_many_attempts")
+  tooManyAttempts: Metric.tagged(signInRefusals, "reason", "too_many_attempts"),
+  addressLimited: Metric.tagged(signInRefusals, "reason", "address_limited"),
+  busy: Metric.tagged(signInRefusals, "reason", "busy")
 } as const
+
+/** Argon2 operations started (SignInGuard): what unauthenticated sign-in traffic costs this process. */
+export const passwordHashes = Metric.counter("flagport_password_hashes_total", {
+  description: "Password hashing operations (Argon2id hash or verify) started by sign-ins, setups and new passwords.",
+  incremental: true
+})
 
 /** Every metric above, for an exporter that must know them before their first update. */
 export const all: ReadonlyArray<Metric.Metric<any, any, any>> = [
@@ -44,5 +52,8 @@ export const all: ReadonlyArray<Metric.Metric<any, any, any>> = [
   webhookDelivery.failed,
   schedulerLag,
   signInFailures.invalidCredentials,
-  signInFailures.tooManyAttempts
+  signInFailures.tooManyAttempts,
+  signInFailures.addressLimited,
+  signInFailures.busy,
+  passwordHashes
 ]

@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type Actor, CurrentActor } from "../../domain/audit/Actor.js"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
-import { Forbidden, RateLimited, Unauthenticated } from "../../domain/Errors.js"
+import { Forbidden, RateLimited, type ServiceUnavailable, Unauthenticated } from "../../domain/Errors.js"
 import type { Role } from "../../domain/people/Role.js"
 import { SIGN_IN_REFUSALS } from "../../domain/people/SignInRefusal.js"
 import { failureWindowStart, SIGN_IN_FAILURE_LIMIT, signInRetryAfterSeconds } from "../../domain/people/SignInLimit.js"
@@ -22,6 +22,7 @@ import { IdGenerator } from "../../ports/IdGenerator.js"
 import { PasswordHasher } from "../../ports/PasswordHasher.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SignInFailureRepository } from "../../ports/SignInFailureRepository.js"
+import { SignInGuard } from "./SignInGuard.js"
 import * as ServiceMetrics from "../operations/ServiceMetrics.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { UserRepository } from "../../ports/UserRepository.js"
@@ -52,12 +53,15 @@ export interface SignInShape {
    * 10 failures for the email within 15 minutes, until the window has passed, even with the right
    * password. The attempt is counted before the verification, atomically in the database, so
    * simultaneous attempts (from any number of processes) get at most 10 verifications a window.
-   * A success forgets the email's failures.
+   * A success forgets the email's failures. `client` (the client's address, when known) counts
+   * against its attempts (SignInGuard: 429 beyond them, before any hashing or database write);
+   * 503 `ServiceUnavailable` when too many passwords are being hashed at once (nothing counted).
    */
   readonly withPassword: (
     email: string,
-    password: string
-  ) => Effect.Effect<UserWithMemberships, Unauthenticated | RateLimited | StorageError>
+    password: string,
+    client?: string | undefined
+  ) => Effect.Effect<UserWithMemberships, Unauthenticated | RateLimited | ServiceUnavailable | StorageError>
   /**
    * The person a single sign-on vouches for: the user with that email, or a new one (`sso: true`,
    * `policy.defaultRole` in every project, none for `none`). 403 `Forbidden` with a message for the
@@ -72,39 +76,51 @@ export const make = Effect.gen(function* () {
   const users = yield* UserRepository
   const failures = yield* SignInFailureRepository
   const hasher = yield* PasswordHasher
+  const guard = yield* SignInGuard
   const projects = yield* ProjectRepository
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
 
-  const withPassword = Effect.fn("SignIn.withPassword")(function* (email: string, password: string) {
-    const normalized = normalizeEmail(email)
-    const millis = yield* Clock.currentTimeMillis
-    const windowStart = formatTimestamp(failureWindowStart(millis))
-    // The attempt is counted before its password is verified, atomically per email in the
-    // database: of any number of simultaneous attempts, at most the limit get a verification.
-    const admission = yield* failures.admit(normalized, formatTimestamp(millis), windowStart, SIGN_IN_FAILURE_LIMIT)
-    if (admission._tag === "Refused") {
-      const retryAfterSeconds = signInRetryAfterSeconds(admission.failures.map(Date.parse), millis) ?? 1
-      yield* Metric.increment(ServiceMetrics.signInFailures.tooManyAttempts)
-      return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
-    }
-    const user = yield* users.findByEmail(normalized)
-    const stored = Option.isSome(user) ? yield* users.getPasswordHash(user.value.id) : Option.none<string>()
-    // Always one verification, against the dummy hash when there is nothing to verify against, so
-    // the answer takes as long for an unknown email as for a known one. An over-long password
-    // (which no stored hash can match) is not hashed in full: its length is bounded here.
-    const matches = yield* hasher.verify(
-      Option.getOrElse(stored, () => hasher.dummyHash),
-      password.length > PASSWORD_MAX_LENGTH ? "" : password
-    )
-    if (!matches || Option.isNone(user) || Option.isNone(stored) || user.value.disabledAt !== null || password.length > PASSWORD_MAX_LENGTH) {
-      // The attempt's row stays: it is this failure.
-      yield* Metric.increment(ServiceMetrics.signInFailures.invalidCredentials)
-      return yield* new Unauthenticated({ message: INVALID_CREDENTIALS })
-    }
-    yield* failures.clear(normalized) // this attempt's row with the others
-    const memberships = yield* users.membershipsOf(user.value.id)
-    return { user: user.value, memberships }
+  /** One attempt, counted in the database before its password is verified (inside the hashing bound). */
+  const verifyAttempt = (email: string, password: string) =>
+    Effect.gen(function* () {
+      const normalized = normalizeEmail(email)
+      const millis = yield* Clock.currentTimeMillis
+      const windowStart = formatTimestamp(failureWindowStart(millis))
+      // The attempt is counted before its password is verified, atomically per email in the
+      // database: of any number of simultaneous attempts, at most the limit get a verification.
+      const admission = yield* failures.admit(normalized, formatTimestamp(millis), windowStart, SIGN_IN_FAILURE_LIMIT)
+      if (admission._tag === "Refused") {
+        const retryAfterSeconds = signInRetryAfterSeconds(admission.failures.map(Date.parse), millis) ?? 1
+        yield* Metric.increment(ServiceMetrics.signInFailures.tooManyAttempts)
+        return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
+      }
+      const user = yield* users.findByEmail(normalized)
+      const stored = Option.isSome(user) ? yield* users.getPasswordHash(user.value.id) : Option.none<string>()
+      // Always one verification, against the dummy hash when there is nothing to verify against, so
+      // the answer takes as long for an unknown email as for a known one. An over-long password
+      // (which no stored hash can match) is not hashed in full: its length is bounded here.
+      const matches = yield* guard.verify(
+        Option.getOrElse(stored, () => hasher.dummyHash),
+        password.length > PASSWORD_MAX_LENGTH ? "" : password
+      )
+      if (!matches || Option.isNone(user) || Option.isNone(stored) || user.value.disabledAt !== null || password.length > PASSWORD_MAX_LENGTH) {
+        // The attempt's row stays: it is this failure.
+        yield* Metric.increment(ServiceMetrics.signInFailures.invalidCredentials)
+        return yield* new Unauthenticated({ message: INVALID_CREDENTIALS })
+      }
+      yield* failures.clear(normalized) // this attempt's row with the others
+      return user.value
+    })
+
+  const withPassword = Effect.fn("SignIn.withPassword")(function* (email: string, password: string, client?: string) {
+    // The cheap refusals first: the address's budget (memory), then a place in the hashing queue,
+    // before the attempt costs a database write or an Argon2 operation.
+    yield* guard.attempt(client)
+    const user = yield* guard.hashing(verifyAttempt(email, password))
+    yield* guard.succeeded(client)
+    const memberships = yield* users.membershipsOf(user.id)
+    return { user, memberships }
   })
 
   /** The first sign-in of a person: their account, with the default role in every project. */

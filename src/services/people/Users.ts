@@ -9,7 +9,15 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { CurrentActor } from "../../domain/audit/Actor.js"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
-import { type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import {
+  type Forbidden,
+  InvalidRequest,
+  type Problem,
+  type RateLimited,
+  ResourceConflict,
+  type ResourceNotFound,
+  type ServiceUnavailable
+} from "../../domain/Errors.js"
 import { userNotFound } from "../../domain/NotFound.js"
 import type { Membership } from "../../domain/people/Role.js"
 import { SETUP_TOKEN_LIFETIME_MS } from "../../domain/people/SetupLink.js"
@@ -17,7 +25,6 @@ import type { User } from "../../domain/people/User.js"
 import { emailProblems, membershipListProblems, nameProblems, passwordProblems } from "../../domain/people/ValidatePerson.js"
 import { Crypto } from "../../ports/Crypto.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
-import { PasswordHasher } from "../../ports/PasswordHasher.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SessionRepository } from "../../ports/SessionRepository.js"
 import { SetupTokenRepository } from "../../ports/SetupTokenRepository.js"
@@ -28,6 +35,7 @@ import { currentTimestamp } from "../shared/Now.js"
 import * as AuthorSchedules from "../schedules/AuthorSchedules.js"
 import { hashToken, newToken, newUserAudit, userAudit } from "./PeopleSupport.js"
 import { authorizeGlobal } from "../shared/Authorize.js"
+import { SignInGuard } from "./SignInGuard.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 
@@ -76,7 +84,9 @@ export interface UsersShape {
     input: InviteInput
   ) => Effect.Effect<{ readonly user: User; readonly setupToken: string }, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError>
   /** As `invite`, with the password set at once (no setup link); 400 for a password outside 12..1,024 characters. */
-  readonly create: (input: CreateUserInput) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError>
+  readonly create: (
+    input: CreateUserInput
+  ) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | ServiceUnavailable | StorageError>
   /**
    * Changes a user's name, global admin flag or disabled state. Disabling ends the user's sessions,
    * voids their setup links and cancels their pending schedules (in the same transaction). 409 when the acting person (`CurrentActor`) removes their own
@@ -93,8 +103,15 @@ export interface UsersShape {
    * Spends a setup token and sets the password of its user. 400 "Setup link is invalid or has
    * expired" for an unknown, spent or expired token (or a disabled user), 400 for a password
    * outside 12..1,024 characters. Of two setups with one token at the same moment, one succeeds.
+   * The token is looked up before the password is hashed, so a made-up one costs no hashing.
+   * `client` (the client's address, when known) counts against its attempts (SignInGuard: 429
+   * beyond them); 503 when too many passwords are being hashed at once.
    */
-  readonly setup: (token: string, password: string) => Effect.Effect<User, InvalidRequest | StorageError>
+  readonly setup: (
+    token: string,
+    password: string,
+    client?: string | undefined
+  ) => Effect.Effect<User, InvalidRequest | RateLimited | ServiceUnavailable | StorageError>
 }
 
 export class Users extends Context.Tag("@flagport/services/Users")<Users, UsersShape>() {}
@@ -107,7 +124,7 @@ export const make = Effect.gen(function* () {
   const tokens = yield* SetupTokenRepository
   const sessions = yield* SessionRepository
   const cancelSchedulesOf = yield* AuthorSchedules.personCanceller
-  const hasher = yield* PasswordHasher
+  const guard = yield* SignInGuard
   const projects = yield* ProjectRepository
   const ids = yield* IdGenerator
   const crypto = yield* Crypto
@@ -185,7 +202,7 @@ export const make = Effect.gen(function* () {
   const create = Effect.fn("Users.create")(function* (input: CreateUserInput) {
     yield* authorizeGlobal("Users.create")
     yield* invalid(passwordProblems(input.password))
-    const passwordHash = yield* hasher.hash(input.password)
+    const passwordHash = yield* guard.hashing(guard.hash(input.password))
     const { user } = yield* addUser(input, passwordHash, () => Effect.void)
     return user
   })
@@ -245,13 +262,16 @@ export const make = Effect.gen(function* () {
     )
   })
 
-  const setup = Effect.fn("Users.setup")(function* (token: string, password: string) {
+  const setup = Effect.fn("Users.setup")(function* (token: string, password: string, client?: string) {
+    yield* guard.attempt(client)
     yield* invalid(passwordProblems(password))
     const refused = new InvalidRequest({ message: SETUP_LINK_INVALID, details: [] })
+    // A made-up token is refused before any hashing: guessing tokens costs the server a read.
+    if (Option.isNone(yield* tokens.find(hashToken(crypto, token), yield* currentTimestamp))) return yield* refused
     // Hashed before the transaction: it takes a while and holds no lock.
-    const passwordHash = yield* hasher.hash(password)
+    const passwordHash = yield* guard.hashing(guard.hash(password))
     const now = yield* currentTimestamp
-    return yield* tx.withTransaction(
+    const user = yield* tx.withTransaction(
       Effect.gen(function* () {
         const userId = yield* tokens.spend(hashToken(crypto, token), now)
         if (Option.isNone(userId)) return yield* refused
@@ -261,6 +281,8 @@ export const make = Effect.gen(function* () {
         return user.value
       })
     )
+    yield* guard.succeeded(client)
+    return user
   })
 
   return Users.of({ list, get, invite, create, update, resetPassword, setup })

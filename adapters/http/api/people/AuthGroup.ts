@@ -32,6 +32,8 @@ export const Providers = Schema.Struct({
   oidc: Schema.NullOr(Schema.Struct({ name: Schema.String }))
 }).annotations({ ...documentName("SignInProviders"), examples: [Examples.providers] })
 
+const UNDER_LOAD = "Each client address has a budget of attempts (sign-ins and setups together; a successful sign-in gives its attempt back): beyond it, 429 with `Retry-After`. When too many passwords are being hashed at once, 503 with `Retry-After: 1`."
+
 const SIGNED_IN = "Answers the person with their memberships and sets the session cookie `flagport_session` (HttpOnly, SameSite=Lax, Path=/; `__Host-flagport_session` and Secure when the public URL is https)."
 
 export class AuthGroup extends HttpApiGroup.make("auth")
@@ -41,9 +43,10 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addError(Errors.Unauthorized)
       .addError(Errors.SignInLimited)
       .addError(Errors.ForbiddenError)
+      .addError(Errors.Unavailable)
       .middleware(SignInBodyChecks),
     "Sign in with email and password",
-    `${SIGNED_IN} A wrong password, an unknown email and a disabled user all get the same 401 "Invalid email or password". After 10 failures for one email within 15 minutes, 429 with \`Retry-After\` until the window passes, even with the right password. 403 for a browser's request from another origin.`
+    `${SIGNED_IN} A wrong password, an unknown email and a disabled user all get the same 401 "Invalid email or password". After 10 failures for one email within 15 minutes, 429 with \`Retry-After\` until the window passes, even with the right password. ${UNDER_LOAD} 403 for a browser's request from another origin.`
   ))
   .add(described(
     HttpApiEndpoint.post("logout", "/v1/auth/logout").addSuccess(HttpApiSchema.NoContent).addError(Errors.ForbiddenError),
@@ -54,9 +57,11 @@ export class AuthGroup extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("setup", "/v1/auth/setup").setPayload(SetupInput).addSuccess(SignedInDoc)
       .addError(Errors.BadRequest)
       .addError(Errors.ForbiddenError)
+      .addError(Errors.SignInLimited)
+      .addError(Errors.Unavailable)
       .middleware(SignInBodyChecks),
     "Set a password with a setup link",
-    `Sets the password of the token's user (from an invitation or a reset), spends the token and signs in. ${SIGNED_IN} An unknown, spent or expired token: 400 "Setup link is invalid or has expired".`
+    `Sets the password of the token's user (from an invitation or a reset), spends the token and signs in. ${SIGNED_IN} An unknown, spent or expired token: 400 "Setup link is invalid or has expired" (looked up before any hashing). ${UNDER_LOAD}`
   ))
   .add(described(
     HttpApiEndpoint.get("providers", "/v1/auth/providers").addSuccess(Providers),

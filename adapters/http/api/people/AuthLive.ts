@@ -10,7 +10,10 @@ import { Sessions } from "../../../../src/services/people/Sessions.js"
 import { SignIn } from "../../../../src/services/people/SignIn.js"
 import { Users } from "../../../../src/services/people/Users.js"
 import * as Oidc from "../../../oidc/Oidc.js"
+import type { RateLimited, ServiceUnavailable } from "../../../../src/domain/Errors.js"
+import { BUSY_RETRY_AFTER_SECONDS } from "../../../../src/domain/people/SignInLoad.js"
 import { Authentication } from "../../shared/Authentication.js"
+import { clientAddress } from "../../shared/TrustProxy.js"
 import { cookieFor, crossSiteRefusal } from "../../shared/PeopleSettings.js"
 import { clearSessionCookie, hasSessionCookie, sessionTokenOf, setSessionCookie } from "../../shared/SessionCookie.js"
 import { FlagportApi } from "../Api.js"
@@ -54,9 +57,24 @@ const signIn = (userId: string) =>
     return me
   })
 
-/** The 429 of too many failed sign-ins carries `Retry-After` (whole seconds, at least 1). */
+/** The 429 of too many sign-ins carries `Retry-After` (whole seconds, at least 1). */
 const withRetryAfter = <E extends { readonly retryAfterSeconds: number }>(error: E) =>
   Effect.zipRight(withHeader("retry-after", String(Math.max(1, Math.ceil(error.retryAfterSeconds)))), Effect.fail(error))
+
+/** The 503 of a full password hashing queue: the queue drains within a second. */
+const busyRetryAfter = (error: ServiceUnavailable) =>
+  Effect.zipRight(withHeader("retry-after", String(BUSY_RETRY_AFTER_SECONDS)), Effect.fail(error))
+
+/** The client's address (behind trusted proxies, the one they report): what sign-in attempts are counted by. */
+const clientOf = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(Authentication, (auth) => clientAddress(auth.people.settings.trustProxy, peerOf(request), request.headers["x-forwarded-for"]))
+
+/** A sign-in or setup's refusals with the headers that tell a client when to come back. */
+const withRetryHeaders = <A, E, R>(attempt: Effect.Effect<A, E | RateLimited | ServiceUnavailable, R>) =>
+  attempt.pipe(
+    Effect.catchIf((error): error is RateLimited => (error as { _tag?: unknown })._tag === "RateLimited", withRetryAfter),
+    Effect.catchIf((error): error is ServiceUnavailable => (error as { _tag?: unknown })._tag === "ServiceUnavailable", busyRetryAfter)
+  )
 
 export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
   handlers
@@ -65,7 +83,8 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         yield* sameOriginIfSaid(request)
         const signInWith = yield* SignIn
-        const found = yield* asEnvelopes(signInWith.withPassword(payload.email, payload.password).pipe(Effect.catchTag("RateLimited", withRetryAfter)))
+        const client = yield* clientOf(request)
+        const found = yield* asEnvelopes(withRetryHeaders(signInWith.withPassword(payload.email, payload.password, client)))
         return yield* signIn(found.user.id)
       })
     )
@@ -90,7 +109,8 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
         const request = yield* HttpServerRequest.HttpServerRequest
         yield* sameOriginIfSaid(request)
         const users = yield* Users
-        const user = yield* asEnvelopes(users.setup(payload.token, payload.password))
+        const client = yield* clientOf(request)
+        const user = yield* asEnvelopes(withRetryHeaders(users.setup(payload.token, payload.password, client)))
         return yield* signIn(user.id)
       })
     )

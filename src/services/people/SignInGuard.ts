@@ -1,0 +1,97 @@
+/**
+ * What keeps unauthenticated sign-in traffic from taking this process down (domain/people/SignInLoad.ts):
+ * a budget of attempts per client address, and a bound on the Argon2 operations running and
+ * waiting. Shared by password sign-ins (SignIn), setups (Users.setup) and the passwords admins set
+ * (Users.create), so one queue bounds them all. In memory: it bounds this process's work.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as Ref from "effect/Ref"
+import { RateLimited, ServiceUnavailable } from "../../domain/Errors.js"
+import {
+  type AddressBudget,
+  BUSY_RETRY_AFTER_SECONDS,
+  giveBack,
+  HASH_QUEUE,
+  HASHES_IN_FLIGHT,
+  isFull,
+  takeAttempt
+} from "../../domain/people/SignInLoad.js"
+import { PasswordHasher } from "../../ports/PasswordHasher.js"
+import * as ServiceMetrics from "../operations/ServiceMetrics.js"
+
+export const SIGN_IN_BUSY = `Too many sign-ins at once; try again in ${BUSY_RETRY_AFTER_SECONDS} second.`
+
+/** Budgets of addresses seen recently; swept of full ones when it grows past this. */
+const SWEEP_AT = 10_000
+
+export interface SignInGuardShape {
+  /**
+   * Takes one attempt from the client address's budget; 429 `RateLimited` when it has none left.
+   * `undefined` (no address known: a host calling the use case directly, the CLI) is not limited.
+   */
+  readonly attempt: (client: string | undefined) => Effect.Effect<void, RateLimited>
+  /** Gives the attempt back (the sign-in succeeded). */
+  readonly succeeded: (client: string | undefined) => Effect.Effect<void>
+  /**
+   * Runs `work` (which hashes or verifies one password) once one of the HASHES_IN_FLIGHT places is
+   * free; 503 `ServiceUnavailable` at once, without running it, when HASH_QUEUE others are
+   * already waiting.
+   */
+  readonly hashing: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | ServiceUnavailable, R>
+  /** The PasswordHasher's `hash`, counted (`flagport_password_hashes_total`); call it inside `hashing`. */
+  readonly hash: (password: string) => Effect.Effect<string>
+  /** The PasswordHasher's `verify`, counted; call it inside `hashing`. */
+  readonly verify: (hash: string, password: string) => Effect.Effect<boolean>
+}
+
+export class SignInGuard extends Context.Tag("@flagport/services/SignInGuard")<SignInGuard, SignInGuardShape>() {}
+
+export const make = Effect.gen(function* () {
+  const hasher = yield* PasswordHasher
+  const budgets = yield* Ref.make<ReadonlyMap<string, AddressBudget>>(new Map())
+  const places = yield* Effect.makeSemaphore(HASHES_IN_FLIGHT)
+  // Running or waiting: reserved before the wait, so the queue's length is known without racing.
+  const admitted = yield* Ref.make(0)
+
+  const attempt = Effect.fn("SignInGuard.attempt")(function* (client: string | undefined) {
+    if (client === undefined) return
+    const now = yield* Clock.currentTimeMillis
+    const retryAfterSeconds = yield* Ref.modify(budgets, (map) => {
+      const taken = takeAttempt(map.get(client), now)
+      const next = new Map(map).set(client, taken.budget)
+      if (next.size > SWEEP_AT) for (const [address, budget] of next) if (isFull(budget, now)) next.delete(address)
+      return [taken.retryAfterSeconds, next] as const
+    })
+    if (retryAfterSeconds === null) return
+    yield* Metric.increment(ServiceMetrics.signInFailures.addressLimited)
+    return yield* new RateLimited({ message: `Too many sign-in attempts from your address; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
+  })
+
+  const succeeded = (client: string | undefined) =>
+    client === undefined
+      ? Effect.void
+      : Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.update(budgets, (map) => new Map(map).set(client, giveBack(map.get(client), now))))
+
+  const busy = Effect.zipRight(Metric.increment(ServiceMetrics.signInFailures.busy), Effect.fail(new ServiceUnavailable({ message: SIGN_IN_BUSY })))
+  const reserve = Ref.modify(admitted, (n): readonly [boolean, number] => (n >= HASHES_IN_FLIGHT + HASH_QUEUE ? [false, n] : [true, n + 1]))
+  const release = Ref.update(admitted, (n) => n - 1)
+
+  const hashing = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
+    Effect.acquireUseRelease(
+      reserve,
+      (reserved): Effect.Effect<A, E | ServiceUnavailable, R> => (reserved ? places.withPermits(1)(work) : busy),
+      (reserved) => (reserved ? release : Effect.void)
+    ).pipe(Effect.withSpan("SignInGuard.hashing"))
+
+  const counted = Metric.increment(ServiceMetrics.passwordHashes)
+  const hash = (password: string) => Effect.zipRight(counted, hasher.hash(password))
+  const verify = (stored: string, password: string) => Effect.zipRight(counted, hasher.verify(stored, password))
+
+  return SignInGuard.of({ attempt, succeeded, hashing, hash, verify })
+})
+
+export const layer = Layer.effect(SignInGuard, make)
