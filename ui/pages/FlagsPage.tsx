@@ -10,6 +10,7 @@
 import { useCallback, useEffect, useState } from "preact/hooks"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
+import { FlagCards } from "../components/FlagCards.js"
 import { FlagTable } from "../components/FlagTable.js"
 import { PROTECTED_HINT, type Proposed } from "../components/FlagSwitch.js"
 import { Waiting } from "../components/Status.js"
@@ -19,6 +20,7 @@ import { proposes } from "../lib/changes.js"
 import { LIVE_WORDS, useProjectEvents } from "../lib/events.js"
 import { type FlagFilter, loadFlagPage, NO_FILTER, PAGE_SIZE } from "../lib/flagPages.js"
 import { useLoad } from "../lib/load.js"
+import { usePhone } from "../lib/media.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { allows } from "../lib/roles.js"
 import { go, href } from "../lib/router.js"
@@ -119,6 +121,7 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
     }, 100)
     return () => clearTimeout(soon)
   }, [due, reloadFlags, reloadEnvironments])
+  const phone = usePhone()
   const [creating, setCreating] = useState(false)
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const [proposed, setProposed] = useState<Proposed | null>(null)
@@ -188,7 +191,12 @@ export const FlagsPage = ({ projectId }: { projectId: string }) => {
           : `Flags ${first + 1} to ${first + page.data.length}${page.nextCursor === null ? "" : ", more on the next page"}.`}{" "}
         <span class="live">{LIVE_WORDS[live]}</span>
       </p>
-      <FlagTable projectId={projectId} flags={page.data} environments={envs} onChanged={changed} onProposed={onProposed} onRefused={setProblems} />
+      {/* On a phone each flag is a card: the table's columns would scroll sideways. */}
+      {phone ? (
+        <FlagCards projectId={projectId} flags={page.data} environments={envs} onChanged={changed} onProposed={onProposed} onRefused={setProblems} />
+      ) : (
+        <FlagTable projectId={projectId} flags={page.data} environments={envs} onChanged={changed} onProposed={onProposed} onRefused={setProblems} />
+      )}
       <nav class="pager actions" aria-label="Pages of flags">
         <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Previous page
