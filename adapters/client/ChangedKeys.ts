@@ -4,7 +4,7 @@
  * one; else their definitions are compared deeply), and flags whose rules reach a segment that
  * changed (a segment change alters what a flag serves without changing the flag's version).
  */
-import type { ConfigSnapshot, SnapshotFlag } from "./Core.js"
+import { type ConfigSnapshot, plainConditions, type SnapshotFlag } from "./Core.js"
 
 type Versioned = SnapshotFlag & { readonly version?: unknown }
 
@@ -29,7 +29,7 @@ const flagChanged = (before: Versioned, after: Versioned): boolean =>
 
 const reachesAny = (flag: SnapshotFlag, segments: ReadonlySet<string>): boolean =>
   flag.rules.some((rule) =>
-    rule.conditions.some(
+    plainConditions(rule.conditions).some(
       (c) => (c.operator === "inSegment" || c.operator === "notInSegment") && c.values.some((v) => typeof v === "string" && segments.has(v))
     )
   )

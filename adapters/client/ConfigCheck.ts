@@ -6,7 +6,7 @@
  * servers before and after it was added are both accepted. Unknown properties are ignored, as
  * the schema ignores them.
  */
-import { type ConfigSnapshot, isOperatorName } from "./Core.js"
+import { type ConfigSnapshot, isGroupShaped, isOperatorName } from "./Core.js"
 
 export type CheckResult = { readonly ok: true; readonly snapshot: ConfigSnapshot } | { readonly ok: false; readonly problem: string }
 
@@ -55,8 +55,19 @@ const condition = (value: unknown, path: string): void => {
   optional(c.negate, `${path}.negate`, boolean)
 }
 
+/** A group: only its shape (lists of conditions), as the schema decodes it; what its limits are is the server's to check. */
+const group = (value: unknown, path: string): void => {
+  const g = object(value, path)
+  array(g.anyOf, `${path}.anyOf`).forEach((list, j) =>
+    array(list, `${path}.anyOf[${j}]`).forEach((c, k) => {
+      if (isGroupShaped(c)) throw new Problem(`${path}.anyOf[${j}][${k}] is a group inside a group`)
+      condition(c, `${path}.anyOf[${j}][${k}]`)
+    })
+  )
+}
+
 const conditions = (value: unknown, path: string): void => {
-  array(value, path).forEach((c, i) => condition(c, `${path}[${i}]`))
+  array(value, path).forEach((c, i) => (isGroupShaped(c) ? group(c, `${path}[${i}]`) : condition(c, `${path}[${i}]`)))
 }
 
 const rollout = (value: unknown, path: string): void => {

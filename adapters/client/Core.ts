@@ -17,5 +17,6 @@ export type { CompiledCondition } from "../../src/domain/evaluation/Compiled.js"
 export { servedBySplit, staticFallthrough } from "../../src/domain/evaluation/OpenFeatureReason.js"
 export type { RegexEngine } from "../../src/domain/conditions/RegexEngine.js"
 export { isOperatorName, OPERATOR_TABLE } from "../../src/domain/conditions/OperatorTable.js"
+export { isGroupShaped, plainConditions } from "../../src/domain/conditions/ConditionItems.js"
 // The public types, plain (Wire.ts): the core's own are derived from Effect schemas.
-export type { ConfigSnapshot, EvaluationResult, Reason, SnapshotFlag } from "./Wire.js"
+export type { Condition, ConfigSnapshot, EvaluationResult, Reason, SnapshotFlag } from "./Wire.js"

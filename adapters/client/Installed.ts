@@ -33,6 +33,7 @@ const attributesRead = (root: CompiledFlag): ReadonlyArray<string> => {
   const visit = (conditions: ReadonlyArray<CompiledCondition>) => {
     for (const c of conditions) {
       if (c.segments.length > 0) c.segments.forEach(visit)
+      else if (c.lists.length > 0) c.lists.forEach(visit)
       else if (!c.isKey && c.attribute !== "") names.add(c.attribute)
     }
   }

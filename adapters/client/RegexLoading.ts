@@ -5,7 +5,7 @@
  * only the first time a configuration needs it. The client awaits `regexEngineFor` before it
  * installs a configuration, so a `matches` condition is never evaluated without its engine.
  */
-import { type ConfigSnapshot, OPERATOR_TABLE, type RegexEngine } from "./Core.js"
+import { type ConfigSnapshot, OPERATOR_TABLE, plainConditions, type RegexEngine } from "./Core.js"
 
 /**
  * Given to the compiler for a configuration without regular expressions. Never called then; if it
@@ -19,8 +19,8 @@ const WITHOUT_REGEX: RegexEngine = {
 
 type Conditions = ConfigSnapshot["segments"][number]["conditions"]
 
-// A checked configuration names known operators only (ConfigCheck.ts).
-const hasRegex = (conditions: Conditions): boolean => conditions.some((c) => OPERATOR_TABLE[c.operator].values === "regex")
+// A checked configuration names known operators only, in groups too (ConfigCheck.ts).
+const hasRegex = (conditions: Conditions): boolean => plainConditions(conditions).some((c) => OPERATOR_TABLE[c.operator].values === "regex")
 
 /** True when a (checked) configuration has a condition whose values are regular expressions. */
 export const usesRegex = (snapshot: ConfigSnapshot): boolean =>

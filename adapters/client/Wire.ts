@@ -14,6 +14,14 @@ export interface Condition {
   readonly negate?: boolean | undefined
 }
 
+/** A group: matches when every condition of at least one of its lists matches (groups do not nest). */
+export interface ConditionGroup {
+  readonly anyOf: ReadonlyArray<ReadonlyArray<Condition>>
+}
+
+/** An item of a rule's or a segment's conditions: a group when it has `anyOf`. */
+export type ConditionOrGroup = Condition | ConditionGroup
+
 export interface Rollout {
   readonly bucketBy?: string | undefined
   readonly seed?: string | undefined
@@ -24,7 +32,7 @@ export interface Rollout {
 export interface Rule {
   readonly id: string
   readonly name?: string | undefined
-  readonly conditions: ReadonlyArray<Condition>
+  readonly conditions: ReadonlyArray<ConditionOrGroup>
   /** Exactly one of `variationKey` and `rollout`. */
   readonly variationKey?: string | undefined
   readonly rollout?: Rollout | undefined
@@ -46,7 +54,7 @@ export interface SnapshotFlag {
 
 export interface SnapshotSegment {
   readonly key: string
-  readonly conditions: ReadonlyArray<Condition>
+  readonly conditions: ReadonlyArray<ConditionOrGroup>
 }
 
 /** The body of `GET /v1/config`: everything needed to evaluate one environment in process. */

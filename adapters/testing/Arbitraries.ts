@@ -12,7 +12,7 @@
  */
 import fc from "fast-check"
 import type { FlagType } from "../../src/domain/definitions/Flag.js"
-import type { Condition, Rule } from "../../src/domain/definitions/Targeting.js"
+import type { Condition, ConditionOrGroup, Rule } from "../../src/domain/definitions/Targeting.js"
 import type { ConfigSnapshot, SnapshotFlag, SnapshotSegment } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import type { EvaluationContext } from "../../src/domain/evaluation/EvaluationContext.js"
 
@@ -105,6 +105,14 @@ const segmentCondition = (segmentKeys: ReadonlyArray<string>): fc.Arbitrary<Cond
     .tuple(fc.constantFrom("inSegment" as const, "notInSegment" as const), fc.subarray([...segmentKeys], { minLength: 1 }), fc.boolean())
     .map(([operator, values, negate]) => ({ operator, values, negate }))
 
+/** A group (`anyOf`) of 1 to 3 lists of 1 to 3 conditions drawn from `condition`. */
+const groupOf = (condition: fc.Arbitrary<Condition>): fc.Arbitrary<ConditionOrGroup> =>
+  fc.array(fc.array(condition, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf }))
+
+/** An item of `conditions`: mostly a condition, sometimes a group of them. */
+const conditionOrGroup = (condition: fc.Arbitrary<Condition>): fc.Arbitrary<ConditionOrGroup> =>
+  fc.oneof({ weight: 4, arbitrary: condition }, { weight: 1, arbitrary: groupOf(condition) })
+
 const valueOf = (type: FlagType): fc.Arbitrary<unknown> =>
   type === "boolean" ? fc.boolean() : type === "string" ? fc.string() : type === "number" ? number : fc.jsonValue({ maxDepth: 2 })
 
@@ -115,7 +123,10 @@ const weights = (n: number): fc.Arbitrary<Array<number>> =>
     return [...sorted, 100_000].map((cut, i) => cut - (i === 0 ? 0 : sorted[i - 1]!))
   })
 
-/** A valid flag named `key`: up to four variations of its type, up to four rules (a variation or a percentage rollout each). */
+/**
+ * A valid flag named `key`: up to four variations of its type, up to four rules (a variation or a
+ * percentage rollout each) of up to three conditions, some of them groups (`anyOf`).
+ */
 export const arbitraryFlag = (key: string, options: FlagOptions = {}): fc.Arbitrary<SnapshotFlag> => {
   const segmentKeys = options.segmentKeys ?? []
   const condition = segmentKeys.length === 0
@@ -140,7 +151,7 @@ export const arbitraryFlag = (key: string, options: FlagOptions = {}): fc.Arbitr
           )
       )
       const rule = (id: string): fc.Arbitrary<Rule> =>
-        fc.tuple(fc.array(condition, { maxLength: 3 }), serve).map(([conditions, served]) => ({ id, conditions, ...served }))
+        fc.tuple(fc.array(conditionOrGroup(condition), { maxLength: 3 }), serve).map(([conditions, served]) => ({ id, conditions, ...served }))
       return fc.record({
         key: fc.constant(key),
         type: fc.constant(flagType),
@@ -158,7 +169,7 @@ export const arbitraryFlag = (key: string, options: FlagOptions = {}): fc.Arbitr
 export const arbitrarySnapshot = (options: SnapshotOptions = {}): fc.Arbitrary<ConfigSnapshot> => {
   const segmentKeys = options.segmentKeys ?? ["seg-a", "seg-b"]
   const segments: fc.Arbitrary<Array<SnapshotSegment>> = fc.tuple(
-    ...segmentKeys.map((key) => fc.array(arbitraryCondition(options.attributes), { maxLength: 2 }).map((conditions) => ({ key, conditions })))
+    ...segmentKeys.map((key) => fc.array(conditionOrGroup(arbitraryCondition(options.attributes)), { maxLength: 2 }).map((conditions) => ({ key, conditions })))
   )
   const flags = fc.tuple(...(options.flagKeys ?? ["f0", "f1", "f2"]).map((key) => arbitraryFlag(key, { segmentKeys, ...(options.attributes === undefined ? {} : { attributes: options.attributes }) })))
   return fc.tuple(flags, segments).map(([generated, segmentList]) => ({ environment: options.environment ?? "production", flags: generated, segments: segmentList }))

@@ -84,6 +84,18 @@ export const LIMITS = {
     unit: "conditions",
     meaning: "conditions in one rule"
   },
+  listsPerGroup: {
+    value: 20,
+    scope: "configuration",
+    unit: "lists",
+    meaning: "lists of one `anyOf` group (a group counts as one condition of its rule or segment)"
+  },
+  conditionsPerList: {
+    value: 20,
+    scope: "configuration",
+    unit: "conditions",
+    meaning: "conditions in one list of an `anyOf` group"
+  },
   conditionsPerSegment: {
     value: 50,
     scope: "configuration",

@@ -8,6 +8,7 @@ import fc from "fast-check"
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { arbitraryContext, arbitraryFlag, arbitrarySnapshot } from "../../adapters/testing/Arbitraries.js"
+import { plainConditions } from "../../src/domain/definitions/Condition.js"
 import * as Validation from "../../src/domain/definitions/Validation.js"
 import { ConfigSnapshot } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
@@ -54,7 +55,7 @@ describe("flagport/testing", () => {
           expect(snapshot.environment).toBe("staging")
           expect(snapshot.flags.map((f) => f.key)).toEqual(["a", "b"])
           expect(snapshot.segments).toEqual([])
-          const read = snapshot.flags.flatMap((f) => f.rules.flatMap((rule) => rule.conditions.map((condition) => condition.attribute)))
+          const read = snapshot.flags.flatMap((f) => f.rules.flatMap((rule) => plainConditions(rule.conditions).map((condition) => condition.attribute)))
           for (const attribute of read) expect(["key", ...attributes]).toContain(attribute)
           expect(flag.type).toBe("string")
           for (const variation of flag.variations) expect(typeof variation.value).toBe("string")

@@ -18,7 +18,7 @@ import type { EvaluateRequest, EvaluateResponse, ExplainRequest } from "../share
 import type { CreateScheduleInput, Schedule } from "../../../src/domain/schedules/Schedule.js"
 import type { InsightsReceipt, InsightsReport, InsightsSeries } from "../../../src/domain/insights/Insights.js"
 import type { FlagWithUsage } from "../../../src/domain/insights/Usage.js"
-import type { Explanation } from "../../../src/domain/evaluation/Explain.js"
+import type { Explanation } from "../../../src/domain/evaluation/Trace.js"
 import type { Member } from "../../../src/domain/people/Member.js"
 import type { User, UserWithMemberships } from "../../../src/domain/people/User.js"
 

@@ -6,7 +6,8 @@ import type { Flag } from "../definitions/Flag.js"
 import type { Environment, Project } from "../definitions/Project.js"
 import type { Segment } from "../definitions/Segment.js"
 import type { Variation } from "../definitions/Flag.js"
-import type { Condition, EnvironmentConfig, Rollout, RuleInput } from "../definitions/Targeting.js"
+import { type Condition, type ConditionOrGroup, isGroup } from "../definitions/Condition.js"
+import type { EnvironmentConfig, Rollout, RuleInput } from "../definitions/Targeting.js"
 import type { FileEnvironment, FileFlag, FileSegment, FileTargeting, ProjectFile } from "./ProjectFile.js"
 
 export interface ProjectState {
@@ -25,12 +26,16 @@ const byKey = <T extends { readonly key: string }>(items: ReadonlyArray<T>): Arr
 const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 
-export const fileCondition = (c: Condition): Condition => ({
+const plainFileCondition = (c: Condition): Condition => ({
   ...optional("attribute", c.attribute),
   operator: c.operator,
   values: c.values,
   ...optional("negate", c.negate)
 })
+
+/** A condition, or a group with each of its lists' conditions, fields in the fixed order. */
+export const fileCondition = (c: ConditionOrGroup): ConditionOrGroup =>
+  isGroup(c) ? { anyOf: c.anyOf.map((list) => list.map(plainFileCondition)) } : plainFileCondition(c)
 
 const fileRollout = (r: Rollout): Rollout => ({
   ...optional("bucketBy", r.bucketBy),

@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 import { Key, Timestamp } from "./Ids.js"
-import { Condition } from "./Targeting.js"
+import { ConditionOrGroup } from "./Condition.js"
 import { Text } from "./Text.js"
 import { documentName } from "../DocumentName.js"
 
@@ -10,7 +10,7 @@ export const Segment = Schema.Struct({
   key: Key,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
-  conditions: Schema.Array(Condition),
+  conditions: Schema.Array(ConditionOrGroup),
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotations(documentName("Segment"))
@@ -21,7 +21,7 @@ export const CreateSegmentInput = Schema.Struct({
   key: Key,
   name: Text.pipe(Schema.minLength(1), Schema.maxLength(120)),
   description: Schema.optional(Schema.NullOr(Text.pipe(Schema.maxLength(500)))),
-  conditions: Schema.Array(Condition)
+  conditions: Schema.Array(ConditionOrGroup)
 }).annotations(documentName("CreateSegmentInput"))
 export type CreateSegmentInput = typeof CreateSegmentInput.Type
 
@@ -29,6 +29,6 @@ export type CreateSegmentInput = typeof CreateSegmentInput.Type
 export const PatchSegmentInput = Schema.Struct({
   name: Schema.optional(Text.pipe(Schema.minLength(1), Schema.maxLength(120))),
   description: Schema.optional(Schema.NullOr(Text.pipe(Schema.maxLength(500)))),
-  conditions: Schema.optional(Schema.Array(Condition))
+  conditions: Schema.optional(Schema.Array(ConditionOrGroup))
 }).annotations(documentName("PatchSegmentInput"))
 export type PatchSegmentInput = typeof PatchSegmentInput.Type

@@ -1,24 +1,11 @@
 import * as Schema from "effect/Schema"
-import { OPERATOR_NAMES } from "../conditions/OperatorTable.js"
+import { ConditionOrGroup } from "./Condition.js"
 import { Key } from "./Ids.js"
 import { Text } from "./Text.js"
 import { documentName } from "../DocumentName.js"
 
-/** Every operator of the contract's condition table, declared in conditions/OperatorTable.ts. */
-export const Operator = Schema.Literal(...OPERATOR_NAMES)
-export type Operator = typeof Operator.Type
-
-/**
- * `attribute: "key"` reads the context key, any other name `context.attributes[name]`.
- * Segment operators carry no attribute; their values are segment keys.
- */
-export const Condition = Schema.Struct({
-  attribute: Schema.optional(Text),
-  operator: Operator,
-  values: Schema.Array(Schema.Unknown),
-  negate: Schema.optional(Schema.Boolean)
-}).annotations(documentName("Condition"))
-export type Condition = typeof Condition.Type
+// Conditions and groups are defined in Condition.ts; re-exported where rules are.
+export { Condition, ConditionGroup, ConditionOrGroup, Operator } from "./Condition.js"
 
 /** One slice of a rollout; weights are thousandths of a percent (RolloutWeight.TOTAL_WEIGHT = 100%). */
 export const WeightedVariation = Schema.Struct({
@@ -38,7 +25,7 @@ export type Rollout = typeof Rollout.Type
 export const RuleInput = Schema.Struct({
   id: Schema.optional(Text),
   name: Schema.optional(Text),
-  conditions: Schema.Array(Condition),
+  conditions: Schema.Array(ConditionOrGroup),
   variationKey: Schema.optional(Schema.String),
   rollout: Schema.optional(Rollout)
 }).annotations(documentName("RuleInput"))
@@ -48,7 +35,7 @@ export type RuleInput = typeof RuleInput.Type
 export const Rule = Schema.Struct({
   id: Schema.String,
   name: Schema.optional(Schema.String),
-  conditions: Schema.Array(Condition),
+  conditions: Schema.Array(ConditionOrGroup),
   variationKey: Schema.optional(Schema.String),
   rollout: Schema.optional(Rollout)
 }).annotations(documentName("Rule"))

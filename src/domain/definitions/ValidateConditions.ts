@@ -1,5 +1,7 @@
 /**
  * Validation of targeting conditions (rules and segments): every problem, with its JSON path.
+ * A group (`{ "anyOf": [[...], ...] }`, Condition.ts) is one item of its rule's or segment's
+ * conditions; its lists' conditions are checked as any other, at `conditions[i].anyOf[j][k]`.
  */
 import * as Dates from "../conditions/Dates.js"
 import { isOperatorName, isSegmentOperator, OPERATOR_TABLE, type ValueKind } from "../conditions/OperatorTable.js"
@@ -8,7 +10,7 @@ import * as Semver from "../conditions/Semver.js"
 import type { Problem } from "../Errors.js"
 import { atMost, atMostLength, limit, type LimitName } from "../Limits.js"
 import { isJson } from "./JsonValue.js"
-import type { Condition } from "./Targeting.js"
+import { type Condition, type ConditionOrGroup, isGroupShaped, NESTED_GROUP_MESSAGE } from "./Condition.js"
 
 type ValueCheck = (value: unknown) => string | undefined
 
@@ -113,25 +115,62 @@ const validateCondition = (
   return problems
 }
 
-/** Conditions of a targeting rule: operators, values, regexes, versions, dates and segment references. */
+/** The problems of the fields of a group other than `anyOf`: a group has no operator, attribute, values or negate. */
+const groupFieldProblems = (group: Record<string, unknown>, path: string): Array<Problem> =>
+  Object.keys(group)
+    .filter((field) => field !== "anyOf")
+    .map((field) => ({
+      path: `${path}.${field}`,
+      message:
+        field === "negate"
+          ? "must be absent: a group cannot be negated (whether an absent attribute would then match is ambiguous); negate its conditions instead"
+          : "is not a field of a group (a group has only anyOf; a condition with an operator goes inside one of its lists)"
+    }))
+
+/** A group: 1 to `listsPerGroup` lists, each of 1 to `conditionsPerList` conditions (no group among them). */
+const validateGroup = (group: Record<string, unknown>, path: string, segmentKeys: ReadonlySet<string> | null): Array<Problem> => {
+  const problems = groupFieldProblems(group, path)
+  const lists: unknown = group.anyOf
+  if (!Array.isArray(lists)) return [...problems, { path: `${path}.anyOf`, message: "must be an array of lists of conditions" }]
+  if (lists.length === 0) return [...problems, { path: `${path}.anyOf`, message: "must have at least one list (a group without lists would match nothing)" }]
+  if (lists.length > limit("listsPerGroup")) return [...problems, { path: `${path}.anyOf`, message: atMost("listsPerGroup") }]
+  lists.forEach((list: unknown, j) => {
+    const at = `${path}.anyOf[${j}]`
+    if (!Array.isArray(list)) problems.push({ path: at, message: "must be an array of conditions" })
+    else if (list.length === 0) problems.push({ path: at, message: "must have at least one condition (an empty list would match every context)" })
+    else if (list.length > limit("conditionsPerList")) problems.push({ path: at, message: atMost("conditionsPerList") })
+    else {
+      list.forEach((c: unknown, k) => {
+        if (isGroupShaped(c)) problems.push({ path: `${at}[${k}]`, message: NESTED_GROUP_MESSAGE })
+        else problems.push(...validateCondition(c as Condition, `${at}[${k}]`, segmentKeys))
+      })
+    }
+  })
+  return problems
+}
+
+const validateItem = (item: ConditionOrGroup, path: string, segmentKeys: ReadonlySet<string> | null): Array<Problem> =>
+  isGroupShaped(item) ? validateGroup(item as Record<string, unknown>, path, segmentKeys) : validateCondition(item as Condition, path, segmentKeys)
+
+/** Conditions of a targeting rule: operators, values, regexes, versions, dates, segment references and groups. */
 export const validateConditions = (
-  conditions: ReadonlyArray<Condition>,
+  conditions: ReadonlyArray<ConditionOrGroup>,
   segmentKeys: ReadonlySet<string>,
   path = "conditions"
 ): ReadonlyArray<Problem> => {
   if (!Array.isArray(conditions)) return [{ path, message: "must be an array" }]
   const tooMany = countProblem(conditions, path, "conditionsPerRule")
   if (tooMany.length > 0) return tooMany
-  return conditions.flatMap((c, i) => validateCondition(c, `${path}[${i}]`, segmentKeys))
+  return conditions.flatMap((c, i) => validateItem(c, `${path}[${i}]`, segmentKeys))
 }
 
-/** Conditions of a segment: as for rules, but segment operators are refused (no segment in a segment). */
+/** Conditions of a segment: as for rules, but segment operators are refused (no segment in a segment), in groups too. */
 export const validateSegmentConditions = (
-  conditions: ReadonlyArray<Condition>,
+  conditions: ReadonlyArray<ConditionOrGroup>,
   path = "conditions"
 ): ReadonlyArray<Problem> => {
   if (!Array.isArray(conditions)) return [{ path, message: "must be an array" }]
   const tooMany = countProblem(conditions, path, "conditionsPerSegment")
   if (tooMany.length > 0) return tooMany
-  return conditions.flatMap((c, i) => validateCondition(c, `${path}[${i}]`, null))
+  return conditions.flatMap((c, i) => validateItem(c, `${path}[${i}]`, null))
 }

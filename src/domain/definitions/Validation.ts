@@ -4,6 +4,7 @@
  * `rules[0].rollout.variations`); an empty array means the input is acceptable.
  */
 import { isSegmentOperator } from "../conditions/OperatorTable.js"
+import { plainConditions } from "./Condition.js"
 import type { Problem as ProblemOf } from "../Errors.js"
 import type { CreateFlagInput, FlagType, Variation } from "./Flag.js"
 import { KEY_PATTERN } from "./Ids.js"
@@ -219,12 +220,12 @@ export const variationKeysInUse = (configs: ReadonlyArray<EnvironmentConfig>): R
   return keys
 }
 
-/** Segment keys that the configurations' rules reference (a segment in use cannot be deleted). */
+/** Segment keys that the configurations' rules reference, in groups too (a segment in use cannot be deleted). */
 export const segmentKeysInUse = (configs: ReadonlyArray<EnvironmentConfig>): ReadonlySet<string> => {
   const keys = new Set<string>()
   for (const config of configs) {
     for (const rule of config.rules) {
-      for (const c of rule.conditions) {
+      for (const c of plainConditions(rule.conditions)) {
         if (isSegmentOperator(c.operator)) {
           for (const v of c.values) if (typeof v === "string") keys.add(v)
         }

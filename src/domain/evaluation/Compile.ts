@@ -1,7 +1,7 @@
 /**
  * Compiles a configuration snapshot (the `GET /v1/config` shape) once, so that evaluation
  * does no parsing, no lookups by name and no allocation: regexes compiled, `in` values in
- * Sets, segments resolved to their compiled conditions, rollouts to hash-space thresholds and
+ * Sets, segments resolved to their compiled conditions, groups to their compiled lists, rollouts to hash-space thresholds and
  * a precomputed hash prefix, and every result a flag can return built and frozen up front.
  *
  * The regular expression engine of `matches` is a parameter (conditions/RegexEngine.ts): the
@@ -17,6 +17,7 @@
  * definitions/PrerequisiteGraph.ts has turned every flag whose prerequisites cannot be evaluated
  * into an ERROR flag, so the evaluator follows links that always end, with bounded work.
  */
+import { isGroupShaped } from "../conditions/ConditionItems.js"
 import { isAttributeOperator, isSegmentOperator, type SegmentOperatorName } from "../conditions/OperatorTable.js"
 import type { RegexEngine } from "../conditions/RegexEngine.js"
 import * as PrerequisiteGraph from "../definitions/PrerequisiteGraph.js"
@@ -36,6 +37,7 @@ import {
   type CompiledRule,
   type CompiledSnapshot,
   KIND_ATTRIBUTE,
+  KIND_GROUP,
   KIND_IN_SEGMENT,
   KIND_NOT_IN_SEGMENT
 } from "./Compiled.js"
@@ -93,8 +95,40 @@ type Segments = ReadonlyMap<string, ReadonlyArray<CompiledCondition> | string>
 /** Segment conditions read no attribute themselves (their segments' conditions do). */
 const readNothing: PropertyReader = () => undefined
 
+const NO_LISTS: ReadonlyArray<ReadonlyArray<CompiledCondition>> = []
+
+/**
+ * A group: its lists' conditions compiled like any other. Validation refuses an empty group, an
+ * empty list and a group inside a group; a configuration that has one anyway (written by hand)
+ * cannot be evaluated rather than guessed at.
+ */
+const compileGroup = (lists: unknown, segments: Segments | null, regex: RegexEngine): CompiledCondition => {
+  if (!Array.isArray(lists) || lists.length === 0) return fail("a group (anyOf) has no lists")
+  const compiled = lists.map((list: unknown) => {
+    if (!Array.isArray(list) || list.length === 0) return fail("a list of a group (anyOf) has no conditions")
+    return list.map((c: unknown) => (isGroupShaped(c) ? fail("a group (anyOf) holds a group") : compileCondition(c, segments, regex)))
+  })
+  return {
+    kind: KIND_GROUP,
+    operator: "anyOf",
+    values: [],
+    isKey: false,
+    attribute: "",
+    ownOnly: false,
+    read: readNothing,
+    op: OPERATORS.exists,
+    prepared: null,
+    stringShortcut: false,
+    negate: false,
+    segments: [],
+    segmentKeys: [],
+    lists: compiled
+  }
+}
+
 const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexEngine): CompiledCondition => {
   if (!isRecord(raw)) return fail("a condition is not an object")
+  if (isGroupShaped(raw)) return compileGroup(raw.anyOf, segments, regex)
   const operator = raw.operator
   const values: ReadonlyArray<unknown> = Array.isArray(raw.values) ? raw.values : fail(`condition ${String(operator)} has no values array`)
   const negate = raw.negate === true
@@ -119,7 +153,8 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
       stringShortcut: false,
       negate,
       segments: resolved,
-      segmentKeys: values as ReadonlyArray<string>
+      segmentKeys: values as ReadonlyArray<string>,
+      lists: NO_LISTS
     }
   }
   if (!isAttributeOperator(operator)) return fail(`unknown operator ${JSON.stringify(operator)}`)
@@ -139,7 +174,8 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
     stringShortcut: hasStringShortcut(op),
     negate,
     segments: [],
-    segmentKeys: []
+    segmentKeys: [],
+    lists: NO_LISTS
   }
 }
 

@@ -11,7 +11,8 @@ import type { RecordBuilder } from "./jit/RecordFactory.js"
 export const KIND_ATTRIBUTE = 0
 export const KIND_IN_SEGMENT = 1
 export const KIND_NOT_IN_SEGMENT = 2
-
+/** A group (`anyOf`): matches when every condition of one of its `lists` matches. */
+export const KIND_GROUP = 3
 
 export interface CompiledCondition {
   readonly kind: number
@@ -34,6 +35,8 @@ export interface CompiledCondition {
   readonly segments: ReadonlyArray<ReadonlyArray<CompiledCondition>>
   /** For segment operators: the keys of `segments`, in the same order (for explain's trace). */
   readonly segmentKeys: ReadonlyArray<string>
+  /** For a group: each of its lists, compiled (never a group among them). Empty otherwise. */
+  readonly lists: ReadonlyArray<ReadonlyArray<CompiledCondition>>
 }
 
 export interface CompiledRollout {

@@ -1,6 +1,7 @@
 import * as Schema from "effect/Schema"
 import { FlagType, Variation } from "../definitions/Flag.js"
-import { Condition, Prerequisite, Rule } from "../definitions/Targeting.js"
+import { ConditionOrGroup } from "../definitions/Condition.js"
+import { Prerequisite, Rule } from "../definitions/Targeting.js"
 import { documentName } from "../DocumentName.js"
 
 /** One flag as a local evaluator sees it in `GET /v1/config`: its definition merged with one environment's configuration. */
@@ -26,7 +27,7 @@ export type SnapshotFlag = typeof SnapshotFlag.Type
 
 export const SnapshotSegment = Schema.Struct({
   key: Schema.String,
-  conditions: Schema.Array(Condition)
+  conditions: Schema.Array(ConditionOrGroup)
 }).annotations(documentName("ConfigSegment"))
 export type SnapshotSegment = typeof SnapshotSegment.Type
 

@@ -7,7 +7,7 @@ import * as Re2 from "../conditions/Re2.js"
 import * as Compile from "./Compile.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type * as Evaluator from "./Evaluator.js"
-import type * as Explain from "./Explain.js"
+import type * as Explain from "./Trace.js"
 
 export { evaluate, evaluateAll, evaluateCompiled, evaluateEach, hasFlag } from "./Evaluator.js"
 export { explain } from "./Explain.js"

@@ -14,6 +14,7 @@ import {
   type CompiledRule,
   type CompiledSnapshot as CompiledSnapshotOf,
   KIND_ATTRIBUTE,
+  KIND_GROUP,
   KIND_IN_SEGMENT
 } from "./Compiled.js"
 import { errorResult } from "./Compile.js"
@@ -34,7 +35,7 @@ const hasOwn = Object.prototype.hasOwnProperty
 /**
  * What explain listens to while a flag is evaluated, in evaluation order. Calls nest: a
  * prerequisite's own steps come between its `prerequisiteStart` and `prerequisiteEnd`, a segment's
- * conditions between `segmentStart` and `segmentEnd`.
+ * conditions between `segmentStart` and `segmentEnd`, a group's list's between `listStart` and `listEnd`.
  */
 export interface EvaluationObserver {
   readonly prerequisiteStart: (prerequisite: CompiledPrerequisite) => void
@@ -47,6 +48,11 @@ export interface EvaluationObserver {
   readonly segmentStart: (segmentKey: string) => void
   readonly segmentEnd: (matched: boolean) => void
   readonly segmentConditionEnd: (matched: boolean) => void
+  /** A group (`anyOf`): each list tried comes between `listStart` and `listEnd`, its conditions between them. */
+  readonly groupStart: (group: CompiledCondition) => void
+  readonly listStart: (index: number) => void
+  readonly listEnd: (matched: boolean) => void
+  readonly groupEnd: (matched: boolean) => void
   /** A rollout of a rule whose conditions matched: the bucket value read, its hash (null without one) and the served result. */
   readonly rollout: (rollout: CompiledRollout, value: unknown, hash: number | null, served: EvaluationResult | null) => void
   /** `matched`: every condition of the rule matched. */
@@ -97,6 +103,7 @@ const matches = (c: CompiledCondition, key: string | undefined, attributes: obje
     if (observer !== undefined) observer.condition(c, value, matched)
     return matched
   }
+  if (c.kind === KIND_GROUP) return anyListMatches(c, key, attributes, observer)
   if (observer !== undefined) observer.segmentConditionStart(c)
   let inAny = false
   for (let i = 0; i < c.segments.length && !inAny; i++) {
@@ -106,6 +113,20 @@ const matches = (c: CompiledCondition, key: string | undefined, attributes: obje
   }
   const matched = (c.kind === KIND_IN_SEGMENT ? inAny : !inAny) !== c.negate
   if (observer !== undefined) observer.segmentConditionEnd(matched)
+  return matched
+}
+
+/** A group: its lists in order, until one whose every condition matches. */
+const anyListMatches = (c: CompiledCondition, key: string | undefined, attributes: object | undefined, observer: Observer): boolean => {
+  if (observer !== undefined) observer.groupStart(c)
+  const lists = c.lists
+  let matched = false
+  for (let i = 0; i < lists.length && !matched; i++) {
+    if (observer !== undefined) observer.listStart(i)
+    matched = allMatch(lists[i]!, key, attributes, observer)
+    if (observer !== undefined) observer.listEnd(matched)
+  }
+  if (observer !== undefined) observer.groupEnd(matched)
   return matched
 }
 

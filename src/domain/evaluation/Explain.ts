@@ -1,157 +1,18 @@
 /**
  * Explain: why a context gets what it gets. `explain` runs the one evaluator (Evaluator.ts) with
- * an observer that records each step into a trace, so the trace is the path the answer took, and
- * `explain(...).result` is always what `evaluate(...)` answers.
- *
- * The trace (also the body of `POST /v1/explain`, documented in docs/guide/evaluation.md):
- *
- *   FlagTrace      { flagKey, prerequisites: [PrerequisiteTrace], rules: [RuleTrace] }
- *   PrerequisiteTrace { flagKey, variationKey, met, result (null: no such flag), trace (null: no such flag) }
- *   RuleTrace      { ruleId, ruleIndex, matched, conditions: [ConditionTrace], rollout? }
- *   ConditionTrace { operator, values, negate, matched, and either
- *                    attribute, absent, value (when not absent)      for attribute operators, or
- *                    segments: [{ segmentKey, matched, conditions }] for inSegment / notInSegment }
- *   RolloutTrace   { bucketBy, absent, value?, bucket (null: no bucket value), variationKey (null: none served) }
+ * an observer that records each step into a trace (its shape and schemas: Trace.ts), so the trace
+ * is the path the answer took, and `explain(...).result` is always what `evaluate(...)` answers.
  *
  * Only the steps the evaluator took appear: a rule's conditions stop at the first that fails, the
  * rules at the first that serves, the prerequisites at the first not met, the segments of a
- * segment condition at the first that matches. A disabled or broken flag has empty lists.
+ * segment condition at the first that matches, a group's lists at the first that matches (and
+ * each list's conditions at the first that fails). A disabled or broken flag has empty lists.
  */
-import * as Schema from "effect/Schema"
-import { documentName } from "../DocumentName.js"
 import { bucketOfHash } from "./Bucketing.js"
 import type { CompiledCondition, CompiledPrerequisite, CompiledRollout, CompiledRule } from "./Compiled.js"
-import { EvaluationResult } from "./EvaluationResult.js"
+import type { EvaluationResult } from "./EvaluationResult.js"
 import { type CompiledSnapshot, type EvaluationObserver, evaluateObserved, type LocalContext } from "./Evaluator.js"
-
-export interface SegmentTrace {
-  readonly segmentKey: string
-  readonly matched: boolean
-  readonly conditions: ReadonlyArray<ConditionTrace>
-}
-
-export interface ConditionTrace {
-  readonly operator: string
-  readonly values: ReadonlyArray<unknown>
-  readonly negate: boolean
-  readonly matched: boolean
-  readonly attribute?: string
-  readonly absent?: boolean
-  readonly value?: unknown
-  readonly segments?: ReadonlyArray<SegmentTrace>
-}
-
-export interface RolloutTrace {
-  readonly bucketBy: string
-  readonly absent: boolean
-  readonly value?: unknown
-  readonly bucket: number | null
-  readonly variationKey: string | null
-}
-
-export interface RuleTrace {
-  readonly ruleId: string
-  readonly ruleIndex: number
-  readonly matched: boolean
-  readonly conditions: ReadonlyArray<ConditionTrace>
-  readonly rollout?: RolloutTrace
-}
-
-export interface PrerequisiteTrace {
-  readonly flagKey: string
-  readonly variationKey: string
-  readonly met: boolean
-  readonly result: EvaluationResult | null
-  readonly trace: FlagTrace | null
-}
-
-export interface FlagTrace {
-  readonly flagKey: string
-  readonly prerequisites: ReadonlyArray<PrerequisiteTrace>
-  readonly rules: ReadonlyArray<RuleTrace>
-}
-
-export interface Explanation {
-  readonly result: EvaluationResult
-  readonly trace: FlagTrace
-}
-
-// --- schemas (for the HTTP declaration and the OpenAPI document) --------------------------------
-
-/** An optional field that is absent, never `undefined` (the interfaces above are exact). */
-const absentOr = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
-
-const attributeFields = {
-  operator: Schema.String,
-  values: Schema.Array(Schema.Unknown),
-  negate: Schema.Boolean,
-  matched: Schema.Boolean,
-  attribute: absentOr(Schema.String),
-  absent: absentOr(Schema.Boolean),
-  value: absentOr(Schema.Unknown)
-}
-
-const SegmentConditionTraceSchema = Schema.Struct(attributeFields).annotations(documentName("SegmentConditionTrace"))
-
-export const ConditionTraceSchema = Schema.Struct({
-  ...attributeFields,
-  segments: absentOr(
-    Schema.Array(
-      Schema.Struct({ segmentKey: Schema.String, matched: Schema.Boolean, conditions: Schema.Array(SegmentConditionTraceSchema) }).annotations(
-        documentName("SegmentTrace")
-      )
-    )
-  )
-}).annotations(documentName("ConditionTrace"))
-
-export const RolloutTraceSchema = Schema.Struct({
-  bucketBy: Schema.String,
-  absent: Schema.Boolean,
-  value: absentOr(Schema.Unknown),
-  bucket: Schema.NullOr(Schema.Number),
-  variationKey: Schema.NullOr(Schema.String)
-}).annotations(documentName("RolloutTrace"))
-
-export const RuleTraceSchema = Schema.Struct({
-  ruleId: Schema.String,
-  ruleIndex: Schema.Number,
-  matched: Schema.Boolean,
-  conditions: Schema.Array(ConditionTraceSchema),
-  rollout: absentOr(RolloutTraceSchema)
-}).annotations(documentName("RuleTrace"))
-
-interface FlagTraceEncoded {
-  readonly flagKey: string
-  readonly prerequisites: ReadonlyArray<{
-    readonly flagKey: string
-    readonly variationKey: string
-    readonly met: boolean
-    readonly result: typeof EvaluationResult.Encoded | null
-    readonly trace: FlagTraceEncoded | null
-  }>
-  readonly rules: ReadonlyArray<typeof RuleTraceSchema.Encoded>
-}
-
-export const FlagTraceSchema: Schema.Schema<FlagTrace, FlagTraceEncoded> = Schema.Struct({
-  flagKey: Schema.String,
-  prerequisites: Schema.Array(
-    Schema.Struct({
-      flagKey: Schema.String,
-      variationKey: Schema.String,
-      met: Schema.Boolean,
-      result: Schema.NullOr(EvaluationResult),
-      trace: Schema.NullOr(Schema.suspend((): Schema.Schema<FlagTrace, FlagTraceEncoded> => FlagTraceSchema))
-    }).annotations(documentName("PrerequisiteTrace"))
-  ),
-  rules: Schema.Array(RuleTraceSchema)
-}).annotations(documentName("FlagTrace"))
-
-export const ExplanationSchema = Schema.Struct({
-  result: EvaluationResult,
-  trace: FlagTraceSchema
-}).annotations(documentName("Explanation"))
-
-// --- the recording observer -----------------------------------------------------------------------
+import type { ConditionOrGroupTrace, ConditionTrace, Explanation, FlagTrace, ListTrace, PrerequisiteTrace, RolloutTrace, RuleTrace } from "./Trace.js"
 
 interface MutableFlag {
   flagKey: string
@@ -162,7 +23,7 @@ interface MutableFlag {
 interface MutableSegment {
   segmentKey: string
   matched: boolean
-  conditions: Array<ConditionTrace>
+  conditions: Array<ConditionOrGroupTrace>
 }
 
 interface MutableSegmentCondition {
@@ -170,10 +31,15 @@ interface MutableSegmentCondition {
   readonly segments: Array<MutableSegment>
 }
 
+interface MutableList {
+  matched: boolean
+  conditions: Array<ConditionTrace>
+}
+
 interface MutableRule {
   readonly rule: CompiledRule
   readonly index: number
-  readonly conditions: Array<ConditionTrace>
+  readonly conditions: Array<ConditionOrGroupTrace>
   matched: boolean
   rollout?: RolloutTrace
 }
@@ -187,7 +53,13 @@ class Recorder implements EvaluationObserver {
   private readonly flags: Array<MutableFlag>
   /** The rule being evaluated (prerequisites come before any rule of their flag, so one slot suffices). */
   private rule: MutableRule | undefined
+  /**
+   * Where the next condition's trace goes: the rule's conditions, a segment's, or a group's list's
+   * (the innermost being evaluated on top). A list holds no group, so only a condition goes there.
+   */
+  private readonly sinks: Array<Array<ConditionOrGroupTrace>> = []
   private readonly segmentConditions: Array<MutableSegmentCondition> = []
+  private readonly groups: Array<Array<MutableList>> = []
 
   constructor(flagKey: string) {
     this.root = { flagKey, prerequisites: [], rules: [] }
@@ -198,11 +70,8 @@ class Recorder implements EvaluationObserver {
     return this.flags[this.flags.length - 1]!
   }
 
-  /** Where a condition's trace goes: the segment being evaluated, else the rule. */
-  private get conditions(): Array<ConditionTrace> {
-    const segmentCondition = this.segmentConditions[this.segmentConditions.length - 1]
-    const segment = segmentCondition?.segments[segmentCondition.segments.length - 1]
-    return segment !== undefined ? segment.conditions : this.rule!.conditions
+  private push(trace: ConditionOrGroupTrace): void {
+    this.sinks[this.sinks.length - 1]!.push(trace)
   }
 
   readonly prerequisiteStart = (prerequisite: CompiledPrerequisite): void => {
@@ -222,10 +91,11 @@ class Recorder implements EvaluationObserver {
 
   readonly ruleStart = (rule: CompiledRule, index: number): void => {
     this.rule = { rule, index, conditions: [], matched: false }
+    this.sinks.push(this.rule.conditions)
   }
 
   readonly condition = (condition: CompiledCondition, value: unknown, matched: boolean): void => {
-    this.conditions.push({
+    this.push({
       attribute: condition.attribute,
       operator: condition.operator,
       values: condition.values,
@@ -240,17 +110,41 @@ class Recorder implements EvaluationObserver {
   }
 
   readonly segmentStart = (segmentKey: string): void => {
-    this.segmentConditions[this.segmentConditions.length - 1]!.segments.push({ segmentKey, matched: false, conditions: [] })
+    const segment: MutableSegment = { segmentKey, matched: false, conditions: [] }
+    this.segmentConditions[this.segmentConditions.length - 1]!.segments.push(segment)
+    this.sinks.push(segment.conditions)
   }
 
   readonly segmentEnd = (matched: boolean): void => {
+    this.sinks.pop()
     const segments = this.segmentConditions[this.segmentConditions.length - 1]!.segments
     segments[segments.length - 1]!.matched = matched
   }
 
   readonly segmentConditionEnd = (matched: boolean): void => {
     const { condition, segments } = this.segmentConditions.pop()!
-    this.conditions.push({ operator: condition.operator, values: condition.values, negate: condition.negate, matched, segments })
+    this.push({ operator: condition.operator, values: condition.values, negate: condition.negate, matched, segments })
+  }
+
+  readonly groupStart = (): void => {
+    this.groups.push([])
+  }
+
+  readonly listStart = (): void => {
+    const list: MutableList = { matched: false, conditions: [] }
+    this.groups[this.groups.length - 1]!.push(list)
+    this.sinks.push(list.conditions)
+  }
+
+  readonly listEnd = (matched: boolean): void => {
+    this.sinks.pop()
+    const lists = this.groups[this.groups.length - 1]!
+    lists[lists.length - 1]!.matched = matched
+  }
+
+  readonly groupEnd = (matched: boolean): void => {
+    const lists: ReadonlyArray<ListTrace> = this.groups.pop()!
+    this.push({ anyOf: lists, matched, matchedList: matched ? lists.length - 1 : null })
   }
 
   readonly rollout = (rollout: CompiledRollout, value: unknown, hash: number | null, served: EvaluationResult | null): void => {
@@ -269,6 +163,7 @@ class Recorder implements EvaluationObserver {
 
   readonly ruleEnd = (matched: boolean): void => {
     const rule = this.rule!
+    this.sinks.pop()
     this.flag.rules.push({ ruleId: rule.rule.id, ruleIndex: rule.index, matched, conditions: rule.conditions })
     this.rule = undefined
   }

@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { flagSeen } from "../../domain/auth/EnvironmentView.js"
-import { isSegmentOperator } from "../../domain/conditions/OperatorTable.js"
+import { mayNameSegments } from "../../domain/definitions/Condition.js"
 import type { ChangeRequestRequired, Forbidden, InvalidRequest, PreconditionFailed, ResourceNotFound } from "../../domain/Errors.js"
 import type { Flag } from "../../domain/definitions/Flag.js"
 import type { EnvironmentConfig, Rule, TargetingInput } from "../../domain/definitions/Targeting.js"
@@ -86,11 +86,7 @@ export const make = (reads: FlagReads) =>
         if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
         // Validation reports malformed input with paths; until it has run, read the input defensively.
         const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
-        const namesSegments = sentRules.some(
-          (rule) =>
-            !Array.isArray(rule?.conditions) ||
-            rule.conditions.some((c) => isSegmentOperator(c?.operator))
-        )
+        const namesSegments = sentRules.some((rule) => mayNameSegments(rule?.conditions))
         const segmentKeys = namesSegments
           ? new Set((yield* segments.list(projectId)).map((s) => s.key))
           : new Set<string>()

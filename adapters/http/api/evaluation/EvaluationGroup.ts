@@ -7,7 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import * as Schema from "effect/Schema"
 import { ConfigSnapshot } from "../../../../src/domain/evaluation/ConfigSnapshot.js"
 import { EvaluationResult } from "../../../../src/domain/evaluation/EvaluationResult.js"
-import { ExplanationSchema } from "../../../../src/domain/evaluation/Explain.js"
+import { ExplanationSchema } from "../../../../src/domain/evaluation/Trace.js"
 import { ConfigQuery, EvaluateRequest, EvaluateResponse, ExplainRequest, FlagEvalQuery } from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"
 import { described, flagKey } from "../Declaring.js"
