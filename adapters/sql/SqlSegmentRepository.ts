@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { Segment } from "../../src/domain/definitions/Segment.js"
-import { Condition } from "../../src/domain/definitions/Targeting.js"
+import { ConditionOrGroup } from "../../src/domain/definitions/Condition.js"
 import { SegmentRepository } from "../../src/ports/SegmentRepository.js"
 import { NotFound } from "../../src/ports/StorageError.js"
 import { decodeRows, IdRow } from "./SqlRows.js"
@@ -17,7 +17,7 @@ const SegmentRow = Schema.Struct({
   key: Schema.String,
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
-  conditions: Schema.parseJson(Schema.Array(Condition)),
+  conditions: Schema.parseJson(Schema.Array(ConditionOrGroup)),
   created_at: Schema.String,
   updated_at: Schema.String
 })

@@ -1,7 +1,8 @@
 /**
  * Local and remote evaluation agree: for random flags (created through the management API of a
  * real server) and random contexts, the client, `POST /v1/evaluate` and OFREP's bulk evaluation
- * (`POST /ofrep/v1/evaluate/flags`) give the same value and variation. Contexts carry `Date` values, which the client converts as JSON carries them.
+ * (`POST /ofrep/v1/evaluate/flags`) give the same value and variation, OR groups (`anyOf`) and a
+ * segment holding one among the conditions. Contexts carry `Date` values, which the client converts as JSON carries them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
@@ -15,6 +16,7 @@ let run = 0
 
 beforeAll(async () => {
   server = await startFlagport()
+  await server.createSegment("eu-or-pro", [{ anyOf: [[{ attribute: "country", operator: "in", values: ["DE", "FR"] }], [{ attribute: "plan", operator: "in", values: ["pro"] }]] }])
   flags = await createClient({ url: server.url, key: server.serverKey, environment: "production", stream: false, pollIntervalMs: 60_000 })
 }, 120_000)
 afterAll(async () => {
@@ -40,9 +42,15 @@ const condition = fc.oneof(
   fc.record({ attribute: fc.constant("key"), operator: fc.constant("in"), values: fc.subarray(["u1", "u2", "u3"], { minLength: 1 }) })
 )
 
+/** A group (`anyOf`) of the conditions above, or membership of a segment that holds one. */
+const group = fc.oneof(
+  fc.array(fc.array(condition, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf })),
+  fc.record({ operator: fc.constantFrom("inSegment", "notInSegment"), values: fc.constant(["eu-or-pro"]), negate: fc.boolean() })
+)
+
 const rule = (variationKeys: ReadonlyArray<string>) =>
   fc.record({
-    conditions: fc.array(condition, { maxLength: 2 }),
+    conditions: fc.array(fc.oneof({ weight: 2, arbitrary: condition }, { weight: 1, arbitrary: group }), { maxLength: 2 }),
     serve: fc.oneof(
       fc.constantFrom(...variationKeys).map((variationKey) => ({ variationKey })),
       fc.tuple(fc.integer({ min: 0, max: 100_000 }), fc.constantFrom("key", "email")).map(([weight, bucketBy]) => ({

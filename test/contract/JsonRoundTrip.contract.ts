@@ -46,7 +46,8 @@ export const jsonContract: Contract = (it) => {
           name: "naïve ✓",
           conditions: [
             { attribute: "größe", operator: "in" as const, values: awkwardValues },
-            { attribute: "n", operator: "gt" as const, values: [1e-7, Number.MAX_SAFE_INTEGER], negate: true }
+            { attribute: "n", operator: "gt" as const, values: [1e-7, Number.MAX_SAFE_INTEGER], negate: true },
+            { anyOf: [[{ attribute: "ünï", operator: "in" as const, values: awkwardValues }], [{ attribute: "n", operator: "lt" as const, values: [5e-324], negate: true }]] }
           ],
           variationKey: "v3"
         }
@@ -64,14 +65,18 @@ export const jsonContract: Contract = (it) => {
       expect(snapshot.flags[0]!.rules).toStrictEqual(rules)
     }))
 
-  it.effect("segment conditions round-trip exactly", () =>
+  it.effect("segment conditions, groups (anyOf) among them, round-trip exactly", () =>
     Effect.gen(function* () {
       const segments = yield* Segments
       const projectId = yield* givenProject()
-      const conditions = [{ attribute: "tags", operator: "in" as const, values: awkwardValues }]
+      const conditions = [
+        { attribute: "tags", operator: "in" as const, values: awkwardValues },
+        { anyOf: [[{ attribute: "tags", operator: "in" as const, values: awkwardValues }], [{ attribute: "n", operator: "exists" as const, values: [] }]] }
+      ]
       yield* segments.create(projectId, { key: "odd", name: "Ödd 🚀", description: "ünïcödé", conditions })
       const read = yield* segments.get(projectId, "odd")
       expect(read.conditions).toStrictEqual(conditions)
+      expect((yield* segments.list(projectId)).find((s) => s.key === "odd")!.conditions).toStrictEqual(conditions)
       expect(read.name).toBe("Ödd 🚀")
     }))
 }

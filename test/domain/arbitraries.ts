@@ -6,7 +6,7 @@ import { FastCheck as fc } from "effect"
 import type { ConfigSnapshot, SnapshotFlag, SnapshotSegment } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import type { EvaluationContext } from "../../src/domain/evaluation/EvaluationContext.js"
 import type { FlagType } from "../../src/domain/definitions/Flag.js"
-import type { Condition, Operator, Rule } from "../../src/domain/definitions/Targeting.js"
+import type { Condition, ConditionOrGroup, Operator, Rule } from "../../src/domain/definitions/Targeting.js"
 
 export const ATTRIBUTES = ["key", "country", "plan", "age", "email", "version", "signup", "tags"] as const
 export const SEGMENT_KEYS = ["seg-a", "seg-b"] as const
@@ -66,6 +66,14 @@ export const segmentCondition: fc.Arbitrary<Condition> = fc
   .tuple(fc.constantFrom("inSegment" as const, "notInSegment" as const), fc.subarray([...SEGMENT_KEYS], { minLength: 1 }), fc.boolean())
   .map(([operator, values, negate]) => ({ operator, values, negate }))
 
+/** A group (`anyOf`) of 1 to 3 lists of 1 to 3 conditions drawn from `condition`. */
+export const groupOf = (condition: fc.Arbitrary<Condition>): fc.Arbitrary<ConditionOrGroup> =>
+  fc.array(fc.array(condition, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf }))
+
+/** An item of `conditions`: mostly a condition, sometimes a group of them. */
+export const conditionOrGroup = (condition: fc.Arbitrary<Condition>): fc.Arbitrary<ConditionOrGroup> =>
+  fc.oneof({ weight: 3, arbitrary: condition }, { weight: 1, arbitrary: groupOf(condition) })
+
 export const valueOf = (type: FlagType): fc.Arbitrary<unknown> =>
   type === "boolean" ? fc.boolean() : type === "string" ? fc.string() : type === "number" ? numberValue : fc.jsonValue({ maxDepth: 2 })
 
@@ -83,7 +91,7 @@ export const flagArbitrary = (key: string): fc.Arbitrary<SnapshotFlag> =>
       const rule = (id: string): fc.Arbitrary<Rule> =>
         fc
           .tuple(
-            fc.array(fc.oneof({ weight: 4, arbitrary: attributeCondition }, { weight: 1, arbitrary: segmentCondition }), { maxLength: 3 }),
+            fc.array(conditionOrGroup(fc.oneof({ weight: 4, arbitrary: attributeCondition }, { weight: 1, arbitrary: segmentCondition })), { maxLength: 3 }),
             fc.oneof(
               variationKey.map((v) => ({ variationKey: v })),
               fc
@@ -113,7 +121,7 @@ export const flagArbitrary = (key: string): fc.Arbitrary<SnapshotFlag> =>
   )
 
 export const segmentsArbitrary: fc.Arbitrary<Array<SnapshotSegment>> = fc.tuple(
-  ...SEGMENT_KEYS.map((key) => fc.array(attributeCondition, { maxLength: 2 }).map((conditions) => ({ key, conditions })))
+  ...SEGMENT_KEYS.map((key) => fc.array(conditionOrGroup(attributeCondition), { maxLength: 2 }).map((conditions) => ({ key, conditions })))
 )
 
 export const snapshotArbitrary: fc.Arbitrary<ConfigSnapshot> = fc

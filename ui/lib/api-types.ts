@@ -401,7 +401,7 @@ export interface components {
         readonly Rule: {
             readonly id: string;
             readonly name?: string;
-            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
             readonly variationKey?: string;
             readonly rollout?: components["schemas"]["Rollout"];
         } & (unknown | unknown);
@@ -412,6 +412,10 @@ export interface components {
             readonly operator: "in" | "notIn" | "contains" | "startsWith" | "endsWith" | "matches" | "lt" | "lte" | "gt" | "gte" | "before" | "after" | "semverEq" | "semverLt" | "semverGt" | "exists" | "inSegment" | "notInSegment";
             readonly values: readonly unknown[];
             readonly negate?: boolean;
+        };
+        /** @description A group: it matches when every condition of at least one of its lists matches. 1 to 20 lists of 1 to 20 conditions each; a list holds conditions, not groups, and a group has no `negate`. */
+        readonly ConditionGroup: {
+            readonly anyOf: readonly (readonly components["schemas"]["Condition"][])[];
         };
         readonly Rollout: {
             readonly bucketBy?: string;
@@ -565,7 +569,7 @@ export interface components {
             readonly id?: string;
             /** @description text without the NUL character (U+0000) */
             readonly name?: string;
-            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
             readonly variationKey?: string;
             readonly rollout?: components["schemas"]["Rollout"];
         } & (unknown | unknown);
@@ -594,7 +598,7 @@ export interface components {
              */
             readonly name: string;
             readonly description?: string | null;
-            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
         };
         /**
          * @example {
@@ -623,7 +627,7 @@ export interface components {
             readonly key: string;
             readonly name: string;
             readonly description: string | null;
-            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
             readonly createdAt: string;
             readonly updatedAt: string;
         };
@@ -639,7 +643,7 @@ export interface components {
              */
             readonly name?: string;
             readonly description?: string | null;
-            readonly conditions?: readonly components["schemas"]["Condition"][];
+            readonly conditions?: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
         };
         /**
          * @example {
@@ -1540,7 +1544,7 @@ export interface components {
             readonly ruleId: string;
             readonly ruleIndex: number;
             readonly matched: boolean;
-            readonly conditions: readonly components["schemas"]["ConditionTrace"][];
+            readonly conditions: readonly (components["schemas"]["ConditionTrace"] | components["schemas"]["GroupTrace"])[];
             readonly rollout?: components["schemas"]["RolloutTrace"];
         };
         readonly ConditionTrace: {
@@ -1557,7 +1561,7 @@ export interface components {
         readonly SegmentTrace: {
             readonly segmentKey: string;
             readonly matched: boolean;
-            readonly conditions: readonly components["schemas"]["SegmentConditionTrace"][];
+            readonly conditions: readonly (components["schemas"]["SegmentConditionTrace"] | components["schemas"]["SegmentGroupTrace"])[];
         };
         readonly SegmentConditionTrace: {
             readonly operator: string;
@@ -1568,6 +1572,26 @@ export interface components {
             readonly absent?: boolean;
             /** unknown */
             readonly value?: unknown;
+        };
+        /** @description A group (`anyOf`): the lists tried, in order, up to the first whose every condition matched; `matchedList` is its index (null: none matched). */
+        readonly SegmentGroupTrace: {
+            readonly anyOf: readonly components["schemas"]["SegmentGroupTraceList"][];
+            readonly matched: boolean;
+            readonly matchedList: number | null;
+        };
+        readonly SegmentGroupTraceList: {
+            readonly matched: boolean;
+            readonly conditions: readonly components["schemas"]["SegmentConditionTrace"][];
+        };
+        /** @description A group (`anyOf`): the lists tried, in order, up to the first whose every condition matched; `matchedList` is its index (null: none matched). */
+        readonly GroupTrace: {
+            readonly anyOf: readonly components["schemas"]["GroupTraceList"][];
+            readonly matched: boolean;
+            readonly matchedList: number | null;
+        };
+        readonly GroupTraceList: {
+            readonly matched: boolean;
+            readonly conditions: readonly components["schemas"]["ConditionTrace"][];
         };
         readonly RolloutTrace: {
             readonly bucketBy: string;
@@ -1596,7 +1620,7 @@ export interface components {
         };
         readonly ConfigSegment: {
             readonly key: string;
-            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
         };
         /**
          * @example {
@@ -1938,7 +1962,7 @@ export interface components {
              */
             readonly name: string;
             readonly description?: string | null;
-            readonly conditions: readonly components["schemas"]["Condition"][];
+            readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
         };
         /** @description A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed. */
         readonly FileFlag: {

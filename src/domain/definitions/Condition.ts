@@ -49,7 +49,8 @@ const ListedCondition = Schema.declare(
     encode: (condition) => (input, options, ast) =>
       isGroupShaped(input) ? ParseResult.fail(new ParseResult.Type(ast, input, NESTED_GROUP_MESSAGE)) : ParseResult.encodeUnknown(condition)(input, options)
   },
-  { [SchemaAST.SurrogateAnnotationId]: Condition.ast }
+  // Generated data (Arbitrary, used by tests) is a condition's.
+  { [SchemaAST.SurrogateAnnotationId]: Condition.ast, arbitrary: (condition) => condition }
 )
 
 /** `{ "anyOf": [[Condition, ...], ...] }`: matches when every condition of at least one list matches. */
@@ -76,7 +77,7 @@ export const ConditionOrGroup = Schema.declare<ConditionOrGroup, Encoded, readon
     encode: (condition, group) => (input, options): Effect.Effect<Encoded, ParseResult.ParseIssue> =>
       isGroupShaped(input) ? ParseResult.encodeUnknown(group)(input, options) : ParseResult.encodeUnknown(condition)(input, options)
   },
-  { [SchemaAST.SurrogateAnnotationId]: Alternatives.ast }
+  { [SchemaAST.SurrogateAnnotationId]: Alternatives.ast, arbitrary: (condition, group) => (fc) => fc.oneof(condition(fc), group(fc)) }
 )
 
 /** Whether an item of `conditions` is a group. */
