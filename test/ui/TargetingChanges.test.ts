@@ -4,8 +4,8 @@
  */
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { conditionText, targetingChanges } from "../../ui/lib/targetingChanges.js"
-import type { ChangeTargeting, Condition, Rule } from "../../ui/lib/types.js"
+import { conditionText, itemText, targetingChanges } from "../../ui/lib/targetingChanges.js"
+import type { ChangeTargeting, Condition, ConditionItem, Rule } from "../../ui/lib/types.js"
 
 const beta: Rule = { id: "r1", name: "Beta", conditions: [{ attribute: "plan", operator: "in", values: ["beta"] }], variationKey: "on" }
 const staff: Rule = { id: "r2", name: "Staff", conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }], variationKey: "on" }
@@ -14,6 +14,9 @@ const rollout: Rule = {
   conditions: [],
   rollout: { variations: [{ variationKey: "on", weight: 25_000 }, { variationKey: "off", weight: 75_000 }] }
 }
+const de: Condition = { attribute: "country", operator: "in", values: ["DE"] }
+const enterprise: Condition = { attribute: "plan", operator: "in", values: ["enterprise"] }
+const seats: Condition = { attribute: "seats", operator: "gte", values: [10] }
 const base: ChangeTargeting = { enabled: false, defaultVariationKey: "off", offVariationKey: "off", rules: [beta, staff, rollout] }
 const withRules = (rules: ReadonlyArray<Rule>): ChangeTargeting => ({ ...base, rules })
 
@@ -82,6 +85,24 @@ const cases: ReadonlyArray<{ readonly name: string; readonly before: ChangeTarge
     lines: ["Rule 2 removed (was: everyone, serve off)", "Rule 1 added: everyone, serve on", "Rule 2 'A': serve on → serve off"]
   },
   {
+    name: "an “any of these” block added to a rule",
+    before: base,
+    after: withRules([{ ...beta, conditions: [...beta.conditions, { anyOf: [[de], [enterprise]] }] }, staff, rollout]),
+    lines: ["Rule 1 'Beta': condition added: (country in [DE] or plan in [enterprise])"]
+  },
+  {
+    name: "an option of a block changed",
+    before: withRules([{ ...beta, conditions: [{ anyOf: [[de], [enterprise]] }] }]),
+    after: withRules([{ ...beta, conditions: [{ anyOf: [[de], [enterprise, seats]] }] }]),
+    lines: ["Rule 1 'Beta': (country in [DE] or plan in [enterprise]) → (country in [DE] or (plan in [enterprise] and seats ≥ [10]))"]
+  },
+  {
+    name: "a rule with a block added",
+    before: base,
+    after: withRules([...base.rules, { name: "DACH", conditions: [{ anyOf: [[de], [{ attribute: "country", operator: "in", values: ["AT", "CH"] }]] }, seats], variationKey: "on" }]),
+    lines: ["Rule 4 'DACH' added: if (country in [DE] or country in [AT, CH]) and seats ≥ [10], serve on"]
+  },
+  {
     name: "new targeting (no configuration before)",
     before: null,
     after: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [beta] },
@@ -114,10 +135,24 @@ describe("conditionText", () => {
   })
 })
 
+describe("itemText", () => {
+  it.each<[ConditionItem, string]>([
+    [{ anyOf: [[de]] }, "(country in [DE])"],
+    [{ anyOf: [[de, seats]] }, "(country in [DE] and seats ≥ [10])"],
+    [{ anyOf: [[de], [enterprise, seats]] }, "(country in [DE] or (plan in [enterprise] and seats ≥ [10]))"],
+    [{ anyOf: [[{ ...de, negate: true }], [{ operator: "inSegment", values: ["staff"] }]] }, "(not (country in [DE]) or in segment [staff])"],
+    [de, "country in [DE]"]
+  ])("%j reads %s", (item, text) => {
+    expect(itemText(item)).toBe(text)
+  })
+})
+
 describe("targetingChanges over random targeting", () => {
   const variation = fc.constantFrom("on", "off", "beta")
   const condition = fc.record({ attribute: fc.constantFrom("plan", "country"), operator: fc.constantFrom("in", "notIn", "contains"), values: fc.array(fc.constantFrom("a", "b", "c"), { minLength: 1, maxLength: 3 }) })
-  const rule = fc.record({ id: fc.constantFrom("r1", "r2", "r3", "r4"), conditions: fc.array(condition, { maxLength: 3 }), variationKey: variation })
+  const group = fc.record({ anyOf: fc.array(fc.array(condition, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 }) })
+  const item: fc.Arbitrary<ConditionItem> = fc.oneof(condition, group)
+  const rule = fc.record({ id: fc.constantFrom("r1", "r2", "r3", "r4"), conditions: fc.array(item, { maxLength: 3 }), variationKey: variation })
   const targeting = fc.record({
     enabled: fc.boolean(),
     defaultVariationKey: variation,

@@ -1,11 +1,12 @@
 /**
- * One targeting rule: its name, its conditions (all must hold), and what it serves: one variation
- * or a percentage rollout. Buttons move it up or down and remove it.
+ * One targeting rule: its name, its conditions (all must hold; any of them may be an "any of
+ * these" block), and what it serves: one variation or a percentage rollout. Buttons move it up or
+ * down and remove it.
  */
 import type { Problems } from "../lib/problems.js"
 import { at } from "../lib/problems.js"
-import type { Condition, Rule, Segment, Variation } from "../lib/types.js"
-import { ConditionEditor } from "./ConditionEditor.js"
+import type { Rule, Segment, Variation } from "../lib/types.js"
+import { ConditionsEditor } from "./ConditionsEditor.js"
 import { Field } from "./Field.js"
 import { evenRollout, RolloutEditor } from "./RolloutEditor.js"
 
@@ -17,8 +18,6 @@ const serve = (rule: Rule, choice: string, variations: ReadonlyArray<Variation>)
   const { variationKey: _v, rollout: _r, ...rest } = rule
   return choice === ROLLOUT ? { ...rest, rollout: rule.rollout ?? evenRollout(variations) } : { ...rest, variationKey: choice }
 }
-
-const newCondition: Condition = { attribute: "", operator: "in", values: [] }
 
 export const RuleEditor = (props: {
   rule: Rule
@@ -34,7 +33,6 @@ export const RuleEditor = (props: {
   const { rule, index } = props
   const path = `rules[${index}]`
   const label = `Rule ${index + 1}`
-  const setConditions = (conditions: ReadonlyArray<Condition>) => props.onChange({ ...rule, conditions })
   return (
     <li class="rule" aria-label={`${label}${rule.name ? `: ${rule.name}` : ""}`}>
       <div class="rule-head">
@@ -66,21 +64,16 @@ export const RuleEditor = (props: {
       </Field>
       <div class="conditions">
         <p class="muted">{rule.conditions.length === 0 ? "No conditions: every context matches." : "Every condition must hold."}</p>
-        {rule.conditions.map((c, i) => (
-          <ConditionEditor
-            key={i}
-            condition={c}
-            path={`${path}.conditions[${i}]`}
-            label={`${label} condition ${i + 1}`}
-            problems={props.problems}
-            segments={props.segments}
-            onChange={(next) => setConditions(rule.conditions.map((old, j) => (j === i ? next : old)))}
-            onRemove={() => setConditions(rule.conditions.filter((_, j) => j !== i))}
-          />
-        ))}
-        <button type="button" class="secondary small" onClick={() => setConditions([...rule.conditions, newCondition])}>
-          Add condition to {label.toLowerCase()}
-        </button>
+        <ConditionsEditor
+          items={rule.conditions}
+          path={`${path}.conditions`}
+          itemLabel={(i) => `${label} condition ${i + 1}`}
+          addCondition={`Add condition to ${label.toLowerCase()}`}
+          addGroup={`Add “any of these” block to ${label.toLowerCase()}`}
+          problems={props.problems}
+          segments={props.segments}
+          onChange={(conditions) => props.onChange({ ...rule, conditions })}
+        />
       </div>
       <Field label={`${label}: serve`} problems={[...at(props.problems, `${path}.variationKey`), ...at(props.problems, path)]}>
         {(ctl) => (

@@ -9,11 +9,14 @@
  * place changed relative to the others is reported as moved (only those outside the longest run
  * that kept its order, so moving one rule up does not report every rule it passed). Conditions
  * have no identity: they are compared as texts in order, and a removed text followed by an added
- * one reads as that condition changed.
+ * one reads as that condition changed. An "any of these" block reads as its options joined by
+ * "or" in parentheses, an option of several conditions in its own ("(country in [DE] or (plan in
+ * [pro] and seats ≥ [10]))"), and is compared as one text like a condition.
  */
 import { diffLines } from "./diff.js"
 import { percentOf } from "./format.js"
-import type { ChangeTargeting, Condition, Prerequisite, Rule } from "./types.js"
+import { isGroup } from "./groups.js"
+import type { ChangeTargeting, Condition, ConditionGroup, ConditionItem, Prerequisite, Rule } from "./types.js"
 
 export interface ChangeLine {
   readonly kind: "added" | "removed" | "changed"
@@ -64,13 +67,22 @@ export const conditionText = (c: Condition): string => {
   return c.negate === true ? `not (${text})` : text
 }
 
+/** A block: `(A or (B and C))`; a block of one option reads as that option in parentheses. */
+export const groupText = (g: ConditionGroup): string => {
+  const options = g.anyOf.map((list) => list.map(conditionText).join(" and "))
+  return options.length === 1 ? `(${options[0]})` : `(${g.anyOf.map((list, j) => (list.length > 1 ? `(${options[j]})` : options[j])).join(" or ")})`
+}
+
+/** A condition or a block, as one line of text. */
+export const itemText = (c: ConditionItem): string => (isGroup(c) ? groupText(c) : conditionText(c))
+
 const rolloutText = (r: NonNullable<Rule["rollout"]>): string => `rollout ${r.variations.map((v) => `${v.variationKey} ${percentOf(v.weight)}%`).join(", ")}`
 
 /** What a rule serves: `serve on` or `serve rollout on 25%, off 75%`. */
 const servesText = (rule: Rule): string => (rule.rollout === undefined ? `serve ${rule.variationKey ?? "?"}` : `serve ${rolloutText(rule.rollout)}`)
 
 const ruleText = (rule: Rule): string =>
-  `${rule.conditions.length === 0 ? "everyone" : `if ${rule.conditions.map(conditionText).join(" and ")}`}, ${servesText(rule)}`
+  `${rule.conditions.length === 0 ? "everyone" : `if ${rule.conditions.map(itemText).join(" and ")}`}, ${servesText(rule)}`
 
 const ruleLabel = (rule: Rule, index: number): string => `Rule ${index + 1}${rule.name === undefined || rule.name === "" ? "" : ` '${rule.name}'`}`
 
@@ -117,9 +129,9 @@ const keptOrder = (pairs: ReadonlyArray<readonly [number, number]>): ReadonlySet
 }
 
 /** The conditions' changes: removed texts followed by added ones pair up as "was → is". */
-const conditionChanges = (before: ReadonlyArray<Condition>, after: ReadonlyArray<Condition>): ReadonlyArray<ChangeLine> => {
+const conditionChanges = (before: ReadonlyArray<ConditionItem>, after: ReadonlyArray<ConditionItem>): ReadonlyArray<ChangeLine> => {
   if (before.length === 0 && after.length === 0) return []
-  const lines = diffLines(before.map(conditionText).join("\n"), after.map(conditionText).join("\n")).filter((l) => l.text !== "" || l.kind === "same")
+  const lines = diffLines(before.map(itemText).join("\n"), after.map(itemText).join("\n")).filter((l) => l.text !== "" || l.kind === "same")
   const out: Array<ChangeLine> = []
   let removed: Array<string> = []
   let added: Array<string> = []

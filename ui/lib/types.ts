@@ -11,6 +11,10 @@ type Schemas = components["schemas"]
 export type Variation = Schemas["Variation"]
 export type FlagType = Schemas["Flag"]["type"]
 export type Condition = Schemas["Condition"]
+/** `{ anyOf: [[Condition, ...], ...] }`: holds when every condition of at least one of its lists holds (one level, no group inside). */
+export type ConditionGroup = Schemas["ConditionGroup"]
+/** An item of a rule's or a segment's `conditions`: a condition or a group. */
+export type ConditionItem = Condition | ConditionGroup
 export type WeightedVariation = Schemas["WeightedVariation"]
 export type Rollout = Schemas["Rollout"]
 /** A rule as the dashboard edits and sends it: a new one has no `id` yet (the API gives it one). */
@@ -82,6 +86,10 @@ export type Explanation = Schemas["Explanation"]
 export type FlagTrace = Schemas["FlagTrace"]
 export type RuleTrace = Schemas["RuleTrace"]
 export type ConditionTrace = Schemas["ConditionTrace"]
+/** A group's trace: the lists tried in order and which one matched (`matchedList`, null: none). */
+export type GroupTrace = Schemas["GroupTrace"]
+export type SegmentConditionTrace = Schemas["SegmentConditionTrace"]
+export type SegmentGroupTrace = Schemas["SegmentGroupTrace"]
 
 /**
  * People: a role in a project, the permissions of the roles table (the domain's, src/domain/people/

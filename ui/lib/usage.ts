@@ -1,5 +1,6 @@
-/** Which flags use a segment: any rule, in any environment, with a segment condition naming it. */
+/** Which flags use a segment: any rule, in any environment, with a segment condition naming it (inside an "any of these" block too). */
 import { isSegmentOperator } from "../../src/domain/conditions/OperatorTable.js"
+import { plainConditions } from "./groups.js"
 import type { Flag } from "./types.js"
 
 export const flagsUsing = (flags: ReadonlyArray<Flag>): ReadonlyMap<string, ReadonlyArray<string>> => {
@@ -7,7 +8,7 @@ export const flagsUsing = (flags: ReadonlyArray<Flag>): ReadonlyMap<string, Read
   for (const flag of flags) {
     for (const config of flag.configs) {
       for (const rule of config.rules) {
-        for (const c of rule.conditions) {
+        for (const c of plainConditions(rule.conditions)) {
           if (!isSegmentOperator(c.operator)) continue
           for (const key of c.values) {
             if (typeof key !== "string") continue

@@ -11,6 +11,7 @@ import { percentOf, TOTAL_WEIGHT } from "./format.js"
 const FIELD_WORDS: Readonly<Record<string, string>> = {
   rules: "rules",
   conditions: "conditions",
+  anyOf: "options",
   values: "values",
   variations: "variations",
   prerequisites: "prerequisites",
@@ -53,6 +54,7 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
 const ITEM_WORDS: Readonly<Record<string, string>> = {
   rules: "rule",
   conditions: "condition",
+  anyOf: "option",
   values: "value",
   variations: "variation",
   prerequisites: "prerequisite",
@@ -63,8 +65,9 @@ const ITEM_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * A problem's path as the form reads it: `rules[0].conditions[1].values[2]` is "Rule 1, condition 2,
- * value 3"; `rules[0].rollout.variations` is "Rule 1, rollout shares"; an empty path (the request
- * as a whole) is "".
+ * value 3"; `rules[0].rollout.variations` is "Rule 1, rollout shares"; a place in an "any of these"
+ * block, `conditions[1].anyOf[0][2]`, is "condition 2, option 1, condition 3"; an empty path (the
+ * request as a whole) is "".
  */
 export const fieldWords = (path: string): string => {
   if (path === "") return ""
@@ -84,7 +87,9 @@ export const fieldWords = (path: string): string => {
     // "rollout" then "shares" read together: "rollout shares"
     if (inRollout) parts.push(`${parts.pop() ?? "rollout"} ${named}`)
     else if (name !== "") parts.push(named)
-    for (const place of places.slice(name === "" ? 0 : 1)) parts.push(`item ${place}`)
+    // an option's conditions: `anyOf[0][2]` is option 1, condition 3
+    const inner = name === "anyOf" ? "condition" : "item"
+    for (const place of places.slice(name === "" ? 0 : 1)) parts.push(`${inner} ${place}`)
   })
   const text = parts.join(", ")
   return text.charAt(0).toUpperCase() + text.slice(1)

@@ -1,6 +1,6 @@
 /** Segments of a project: the list with the flags that use each, a form to create one or edit one. */
 import { useState } from "preact/hooks"
-import { ConditionEditor } from "../components/ConditionEditor.js"
+import { ConditionsEditor } from "../components/ConditionsEditor.js"
 import { Diff } from "../components/Diff.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
@@ -10,7 +10,7 @@ import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
-import type { Condition, Flag, List, Segment } from "../lib/types.js"
+import type { ConditionItem, Flag, List, Segment } from "../lib/types.js"
 import { flagsUsing } from "../lib/usage.js"
 import { allows } from "../lib/roles.js"
 import { Table } from "../components/Table.js"
@@ -29,7 +29,7 @@ const SegmentForm = (props: { projectId: string; editing: Segment | null; segmen
   const [key, setKey] = useState(editing?.key ?? "")
   const [name, setName] = useState(editing?.name ?? "")
   const [description, setDescription] = useState(editing?.description ?? "")
-  const [conditions, setConditions] = useState<ReadonlyArray<Condition>>(editing?.conditions ?? [])
+  const [conditions, setConditions] = useState<ReadonlyArray<ConditionItem>>(editing?.conditions ?? [])
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const body = { name, description: description === "" ? null : description, conditions }
   const submit = async (e: Event) => {
@@ -61,21 +61,16 @@ const SegmentForm = (props: { projectId: string; editing: Segment | null; segmen
         </Field>
       </div>
       <p class="muted">A context is in the segment when every condition holds.</p>
-      {conditions.map((c, i) => (
-        <ConditionEditor
-          key={i}
-          condition={c}
-          path={`conditions[${i}]`}
-          label={`Segment condition ${i + 1}`}
-          problems={problems}
-          segments={props.segments.filter((s) => s.key !== editing?.key)}
-          onChange={(next) => setConditions(conditions.map((old, j) => (j === i ? next : old)))}
-          onRemove={() => setConditions(conditions.filter((_, j) => j !== i))}
-        />
-      ))}
-      <button type="button" class="secondary small" onClick={() => setConditions([...conditions, { attribute: "", operator: "in", values: [] }])}>
-        Add segment condition
-      </button>
+      <ConditionsEditor
+        items={conditions}
+        path="conditions"
+        itemLabel={(i) => `Segment condition ${i + 1}`}
+        addCondition="Add segment condition"
+        addGroup="Add “any of these” block to the segment"
+        problems={problems}
+        segments={props.segments.filter((s) => s.key !== editing?.key)}
+        onChange={setConditions}
+      />
       {editing === null ? null : (
         <Diff
           before={{ name: editing.name, description: editing.description, conditions: editing.conditions }}
