@@ -3,56 +3,18 @@
  * (no key, malformed header, unknown key, client key, scoped key of the project, scoped key of
  * another project, global key, bound keys) and x the people (viewer, editor and admin of the
  * project, global admin, no session, a disabled user, another project's admin, each by session
- * cookie), through a real server over HTTP. What each role may do is written here from the
- * contract's roles table, not read from the server's route table. The endpoints' rows are in
- * authorization/, one file per group of routes.
+ * cookie), through a real server over HTTP. The table (the callers, the endpoints' rows, what
+ * each caller gets) is authorization/Matrix.ts, which the use-case run (AuthorizationUseCases.test.ts)
+ * holds the use cases to as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Layer } from "effect"
-import { PeopleMessages } from "../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../src/domain/auth/Policy.js"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
 import { type Reply, request, startServer, type Keys, type TestServer } from "./fixtures.js"
 import { type People, seedPeople } from "./people.js"
-import { create, type Endpoint, type Expected, flagBody, forbidden, notFound, type PersonCredential, ROLE_MAY, unauthorized } from "./authorization/Endpoint.js"
-import { EVALUATION_ENDPOINTS } from "./authorization/EvaluationEndpoints.js"
-import { EXPERIMENT_ENDPOINTS } from "./authorization/ExperimentEndpoints.js"
-import { GOVERNANCE_ENDPOINTS } from "./authorization/GovernanceEndpoints.js"
-import { RESOURCE_ENDPOINTS } from "./authorization/ResourceEndpoints.js"
-import { TOOLING_AND_PEOPLE_ENDPOINTS } from "./authorization/ToolingAndPeopleEndpoints.js"
-
-type Credential =
-  | "none"
-  | "malformed"
-  | "unknown"
-  | "client"
-  | "scopedOwn"
-  | "scopedOther"
-  | "global"
-  /** Client key of p1 bound to development (the environment every evaluation row names). */
-  | "boundClient"
-  /** Client and server keys of p1 bound to production. */
-  | "boundClientOther"
-  | "boundServerOther"
-  | PersonCredential
-
-/** A person's session cookie: a role in p1, a global admin, a session that is no (longer a) session, another project's admin. */
-const PERSONS: ReadonlyArray<PersonCredential> = ["viewer", "editor", "projectAdmin", "globalAdmin", "noSession", "disabled", "otherAdmin"]
-const isPerson = (credential: Credential): credential is PersonCredential => (PERSONS as ReadonlyArray<string>).includes(credential)
-
-const KEY_CREDENTIALS: ReadonlyArray<Credential> = [
-  "none",
-  "malformed",
-  "unknown",
-  "client",
-  "scopedOwn",
-  "scopedOther",
-  "global",
-  "boundClient",
-  "boundClientOther",
-  "boundServerOther"
-]
-const CREDENTIALS: ReadonlyArray<Credential> = [...KEY_CREDENTIALS, ...PERSONS]
+import { create, flagBody } from "./authorization/Endpoint.js"
+import { type Credential, CREDENTIALS, ENDPOINTS, expectedFor, isPerson } from "./authorization/Matrix.js"
 
 /** A cookie of the right shape that names no session. */
 const NO_SESSION = `flagport_session=${"n".repeat(43)}`
@@ -84,15 +46,6 @@ const headersFor = (credential: Credential, keys: Keys, people: People, base: st
   }
 }
 
-const ENDPOINTS: ReadonlyArray<Endpoint> = [
-  ...RESOURCE_ENDPOINTS,
-  ...GOVERNANCE_ENDPOINTS,
-  ...EXPERIMENT_ENDPOINTS,
-  ...EVALUATION_ENDPOINTS,
-  ...TOOLING_AND_PEOPLE_ENDPOINTS
-]
-
-
 /**
  * `request`, except that a successful `GET /v1/stream` (or `.../events`) never ends: its status and headers are
  * enough, so the stream is dropped once they arrive (its body is never read).
@@ -110,54 +63,6 @@ const requestOrStream = async (...args: Parameters<typeof request>): Promise<Rep
   }
   const text = await response.text()
   return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as unknown }
-}
-
-/**
- * A person by session cookie: the evaluation side does not know cookies (the 401 of a missing
- * key); a cookie that is no session, or a disabled user's, is 401; a global admin may do
- * everything; a member what their role in p1 allows (403 beyond it); another project's admin
- * finds no p1 at all (404, as for a project that does not exist).
- */
-const personExpected = (endpoint: Endpoint, credential: PersonCredential): Expected => {
-  if (endpoint.kind === "service") return endpoint.success
-  if (endpoint.kind === "evaluation") return unauthorized(Messages.malformedHeader)
-  if (credential === "noSession" || credential === "disabled") return unauthorized(PeopleMessages.sessionEnded)
-  if (credential === "globalAdmin" || endpoint.kind === "me" || endpoint.kind === "projects-list") return endpoint.success
-  if (endpoint.kind === "global") return forbidden(PeopleMessages.adminRequired)
-  if (credential === "otherAdmin") return notFound("Project 'p1' not found")
-  const decided = endpoint.forPerson?.[credential]
-  if (decided !== undefined && ROLE_MAY[credential as keyof typeof ROLE_MAY]?.includes(endpoint.needs!)) return decided
-  return ROLE_MAY[credential].includes(endpoint.needs!) ? endpoint.success : forbidden(PeopleMessages.roleForbids)
-}
-
-const expectedFor = (endpoint: Endpoint, credential: Credential): Expected => {
-  if (endpoint.kind === "service") return endpoint.success
-  if (isPerson(credential)) return personExpected(endpoint, credential)
-  // `/v1/me` is a person's: a key is no session.
-  if (endpoint.kind === "me") return unauthorized(PeopleMessages.sessionRequired)
-  switch (credential) {
-    case "none":
-    case "malformed":
-      return unauthorized(Messages.malformedHeader)
-    case "unknown":
-      return unauthorized(Messages.invalidKey)
-    case "client":
-      return endpoint.kind === "evaluation" ? endpoint.success : forbidden(Messages.serverKeyRequired)
-    case "scopedOwn":
-      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.forKeys ?? endpoint.success
-    case "scopedOther":
-      return endpoint.kind === "projects-list" ? endpoint.success : forbidden(Messages.projectMismatch)
-    case "global":
-      return endpoint.forKeys ?? endpoint.success
-    case "boundClient":
-      return endpoint.kind === "evaluation" ? endpoint.success : forbidden(Messages.serverKeyRequired)
-    case "boundClientOther":
-      return endpoint.kind === "evaluation" ? forbidden(Messages.environmentMismatch) : forbidden(Messages.serverKeyRequired)
-    case "boundServerOther":
-      // Binding limits what a key evaluates and which environment's configuration it writes.
-      if (endpoint.kind === "evaluation") return forbidden(Messages.environmentMismatch)
-      return endpoint.kind === "global" ? forbidden(Messages.projectMismatch) : endpoint.forKeys ?? endpoint.boundServer ?? endpoint.success
-  }
 }
 
 export const authorizationMatrix = (label: string, storage: () => Layer.Layer<StorageLayer.Storage, unknown>) =>

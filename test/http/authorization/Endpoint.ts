@@ -1,8 +1,10 @@
 /**
- * What the authorization matrix (../authorization.ts) knows of an endpoint: what a route needs of
- * a person, what a request expects, and the fresh resources a write needs.
+ * What the authorization matrix (Matrix.ts) knows of an endpoint: what a route needs of a person,
+ * what a request expects, the fresh resources a write needs, and the request and the use case call
+ * that ask for the same thing (over HTTP, and directly).
  */
-import { Effect } from "effect"
+import { type Context, Effect } from "effect"
+import type * as StorageLayer from "../../../adapters/app/Composition.js"
 import { CurrentActor } from "../../../src/domain/audit/Actor.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
 import { ChangeRequests } from "../../../src/services/changes/ChangeRequests.js"
@@ -44,13 +46,31 @@ export interface Endpoint {
    * bound to production): what only people may do (domain/auth/Permissions.ts, `peopleOnly`).
    */
   readonly forKeys?: Expected
-  /** Makes a request (fresh resources for writes); returns method, path and optional body. */
-  readonly prepare: (t: TestServer, n: number) => Promise<{ method: string; path: string; body?: unknown }>
+  /**
+   * Makes a request (fresh resources for writes); returns method, path and optional body, and the
+   * call of the use case its handler makes with the same input (every route a use case decides
+   * has one: the use-case run holds it to the same expectations).
+   */
+  readonly prepare: (t: TestServer, n: number) => Promise<Prepared>
 }
+
+/** A use case's call, as its handler makes it (the caller is the run's to provide), among a serving process's services. */
+export type Call = Effect.Effect<unknown, unknown, StorageLayer.Services>
+
+export interface Prepared {
+  readonly method: string
+  readonly path: string
+  readonly body?: unknown
+  readonly call?: Call
+}
+
+/** The call of `method` of the use case `tag`. */
+export const use = <I, S, A, E>(tag: Context.Tag<I, S>, method: (service: S) => Effect.Effect<A, E, StorageLayer.Services>): Effect.Effect<A, E, I | StorageLayer.Services> =>
+  Effect.flatMap(tag, method)
 
 export const flagBody = (key: string) => ({
   key,
-  type: "string",
+  type: "string" as const,
   variations: [
     { key: "a", value: "A" },
     { key: "b", value: "B" }
@@ -75,7 +95,7 @@ export const freshWebhook = (t: TestServer) =>
  * A change request to development opened by the operator (`cli`, as the CLI or an Effect host):
  * no key of the matrix is its author, so each may approve or reject it as a project admin would.
  */
-export const freshChangeRequest = async (t: TestServer, n: number) => {
+export const freshChangeRequest = async (t: TestServer, n: number): Promise<{ readonly id: string; readonly path: string }> => {
   const flag = await freshFlag(t, n, "proposed")
   const targeting = { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] }
   const opened = await t.run(
@@ -83,7 +103,7 @@ export const freshChangeRequest = async (t: TestServer, n: number) => {
       Effect.provideService(CurrentActor, { type: "cli" })
     )
   )
-  return `/v1/projects/p1/change-requests/${opened.id}`
+  return { id: opened.id, path: `/v1/projects/p1/change-requests/${opened.id}` }
 }
 
 /** A write of what every environment serves (Policy.authorizeAllEnvironmentsWrite): no key bound to one. */

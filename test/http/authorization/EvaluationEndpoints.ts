@@ -1,6 +1,7 @@
 /** The matrix rows of the evaluation routes and their insights. */
 import { Messages } from "../../../src/domain/auth/Policy.js"
-import { type Endpoint, forbidden } from "./Endpoint.js"
+import { Insights } from "../../../src/services/insights/Insights.js"
+import { type Endpoint, forbidden, use } from "./Endpoint.js"
 
 export const EVALUATION_ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
@@ -41,7 +42,11 @@ export const EVALUATION_ENDPOINTS: ReadonlyArray<Endpoint> = [
     success: 200,
     // Development's evaluations: the key bound to production reads only its own.
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/flags/matrix-flag/insights?environment=development" })
+    prepare: async () => ({
+      method: "GET",
+      path: "/v1/projects/p1/flags/matrix-flag/insights?environment=development",
+      call: use(Insights, (i) => i.series("p1", "matrix-flag", { environment: "development" }))
+    })
   },
   {
     name: "POST /v1/insights",

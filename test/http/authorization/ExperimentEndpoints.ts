@@ -1,7 +1,8 @@
 /** The matrix rows of experiments: each of development, which the key bound to production may not reach. */
 import { Messages } from "../../../src/domain/auth/Policy.js"
+import { Experiments } from "../../../src/services/experiments/Experiments.js"
 import { request, type TestServer } from "../fixtures.js"
-import { admin, create, type Endpoint, forbidden, freshFlag } from "./Endpoint.js"
+import { admin, create, type Endpoint, forbidden, freshFlag, use } from "./Endpoint.js"
 
 const ROLLOUT = { variations: [{ variationKey: "a", weight: 50_000 }, { variationKey: "b", weight: 50_000 }] }
 
@@ -17,7 +18,7 @@ export const freshExperiment = async (t: TestServer, n: number, label: string, s
     const started = await request(t.url, "POST", `${path}/start`, { headers: admin(t) })
     if (started.status !== 200) throw new Error(`setup failed: start -> ${started.status} ${started.text}`)
   }
-  return { path, flagKey: flag.key }
+  return { key: experiment.key, path, flagKey: flag.key }
 }
 
 const experimentBody = (key: string, flagKey: string) => ({
@@ -26,7 +27,7 @@ const experimentBody = (key: string, flagKey: string) => ({
   environment: "development",
   ruleId: "half",
   controlVariationKey: "a",
-  metrics: [{ key: "buys", event: "purchase", kind: "conversion", goal: "increase", role: "primary" }]
+  metrics: [{ key: "buys", event: "purchase", kind: "conversion" as const, goal: "increase" as const, role: "primary" as const }]
 })
 
 /** Development's experiments: the key bound to production may not read or write them. */
@@ -34,7 +35,7 @@ const OTHER_ENVIRONMENT = forbidden(Messages.environmentMismatch)
 
 export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // A bound key's list holds its own environment's experiments only.
-  { name: "GET /v1/projects/{p}/experiments", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/experiments" }) },
+  { name: "GET /v1/projects/{p}/experiments", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/experiments", call: use(Experiments, (e) => e.list("p1")) }) },
   {
     name: "POST /v1/projects/{p}/experiments",
     kind: "management",
@@ -42,8 +43,9 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     success: 201,
     boundServer: OTHER_ENVIRONMENT,
     prepare: async (t, n) => {
-      const { flagKey, path } = await freshExperiment(t, n, "experimented")
-      return { method: "POST", path: "/v1/projects/p1/experiments", body: experimentBody(`${path.split("/").at(-1)}-again`, flagKey) }
+      const { flagKey, key } = await freshExperiment(t, n, "experimented")
+      const body = experimentBody(`${key}-again`, flagKey)
+      return { method: "POST", path: "/v1/projects/p1/experiments", body, call: use(Experiments, (e) => e.create("p1", body)) }
     }
   },
   {
@@ -52,7 +54,10 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "read",
     success: 200,
     boundServer: OTHER_ENVIRONMENT,
-    prepare: async (t, n) => ({ method: "GET", path: (await freshExperiment(t, n, "read-experiment")).path })
+    prepare: async (t, n) => {
+      const { key, path } = await freshExperiment(t, n, "read-experiment")
+      return { method: "GET", path, call: use(Experiments, (e) => e.get("p1", key)) }
+    }
   },
   {
     name: "PATCH /v1/projects/{p}/experiments/{e}",
@@ -60,7 +65,10 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "write",
     success: 200,
     boundServer: OTHER_ENVIRONMENT,
-    prepare: async (t, n) => ({ method: "PATCH", path: (await freshExperiment(t, n, "renamed-experiment")).path, body: { name: "Renamed" } })
+    prepare: async (t, n) => {
+      const { key, path } = await freshExperiment(t, n, "renamed-experiment")
+      return { method: "PATCH", path, body: { name: "Renamed" }, call: use(Experiments, (e) => e.patch("p1", key, { name: "Renamed" })) }
+    }
   },
   {
     name: "DELETE /v1/projects/{p}/experiments/{e}",
@@ -68,7 +76,10 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "write",
     success: 204,
     boundServer: OTHER_ENVIRONMENT,
-    prepare: async (t, n) => ({ method: "DELETE", path: (await freshExperiment(t, n, "deleted-experiment")).path })
+    prepare: async (t, n) => {
+      const { key, path } = await freshExperiment(t, n, "deleted-experiment")
+      return { method: "DELETE", path, call: use(Experiments, (e) => e.remove("p1", key)) }
+    }
   },
   {
     name: "POST /v1/projects/{p}/experiments/{e}/start",
@@ -76,7 +87,10 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "write",
     success: 200,
     boundServer: OTHER_ENVIRONMENT,
-    prepare: async (t, n) => ({ method: "POST", path: `${(await freshExperiment(t, n, "started-experiment")).path}/start` })
+    prepare: async (t, n) => {
+      const { key, path } = await freshExperiment(t, n, "started-experiment")
+      return { method: "POST", path: `${path}/start`, call: use(Experiments, (e) => e.start("p1", key)) }
+    }
   },
   {
     name: "POST /v1/projects/{p}/experiments/{e}/stop",
@@ -84,6 +98,9 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "write",
     success: 200,
     boundServer: OTHER_ENVIRONMENT,
-    prepare: async (t, n) => ({ method: "POST", path: `${(await freshExperiment(t, n, "stopped-experiment", "running")).path}/stop`, body: {} })
+    prepare: async (t, n) => {
+      const { key, path } = await freshExperiment(t, n, "stopped-experiment", "running")
+      return { method: "POST", path: `${path}/stop`, body: {}, call: use(Experiments, (e) => e.stop("p1", key, {})) }
+    }
   }
 ]

@@ -2,30 +2,37 @@
 import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
 import { ChangeRequestMessages } from "../../../src/domain/changes/ChangeRequestRules.js"
-import { request } from "../fixtures.js"
-import { admin, create, type Endpoint, forbidden, freshChangeRequest, freshFlag } from "./Endpoint.js"
+import { Audit } from "../../../src/services/audit/Audit.js"
+import { ChangeRequests } from "../../../src/services/changes/ChangeRequests.js"
+import { Schedules } from "../../../src/services/schedules/Schedules.js"
+import { create, type Endpoint, forbidden, freshChangeRequest, freshFlag, use } from "./Endpoint.js"
+
+const TARGETING = { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] }
+const schedule = { environment: "development", at: "2999-01-01T09:00:00Z", targeting: TARGETING }
 
 export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
-  { name: "GET /v1/projects/{p}/audit", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/audit" }) },
-  { name: "GET /v1/projects/{p}/events", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/events" }) },
+  { name: "GET /v1/projects/{p}/audit", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/audit", call: use(Audit, (a) => a.list("p1", {})) }) },
+  { name: "GET /v1/projects/{p}/events", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/events", call: use(Audit, (a) => a.follow("p1")) }) },
   {
     name: "POST /v1/projects/{p}/flags/{f}/schedules",
     kind: "management",
     needs: "write",
     success: 201,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (t, n) => ({
-      method: "POST",
-      path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "schedule")).key}/schedules`,
-      body: { environment: "development", at: "2999-01-01T09:00:00Z", targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }
-    })
+    prepare: async (t, n) => {
+      const { key } = await freshFlag(t, n, "schedule")
+      return { method: "POST", path: `/v1/projects/p1/flags/${key}/schedules`, body: schedule, call: use(Schedules, (s) => s.create("p1", key, schedule)) }
+    }
   },
   {
     name: "GET /v1/projects/{p}/flags/{f}/schedules",
     kind: "management",
     needs: "read",
     success: 200,
-    prepare: async (t, n) => ({ method: "GET", path: `/v1/projects/p1/flags/${(await freshFlag(t, n, "schedules")).key}/schedules` })
+    prepare: async (t, n) => {
+      const { key } = await freshFlag(t, n, "schedules")
+      return { method: "GET", path: `/v1/projects/p1/flags/${key}/schedules`, call: use(Schedules, (s) => s.list("p1", key)) }
+    }
   },
   {
     name: "GET /v1/projects/{p}/schedules",
@@ -33,7 +40,7 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "read",
     success: 200,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/schedules?environment=development" })
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/schedules?environment=development", call: use(Schedules, (s) => s.listPending("p1", "development")) })
   },
   {
     name: "DELETE /v1/projects/{p}/flags/{f}/schedules/{s}",
@@ -44,12 +51,8 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     boundServer: forbidden(Messages.environmentMismatch),
     prepare: async (t, n) => {
       const flag = await freshFlag(t, n, "unschedule")
-      const schedule = await create(t, `/v1/projects/p1/flags/${flag.key}/schedules`, {
-        environment: "development",
-        at: "2999-01-01T09:00:00Z",
-        targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] }
-      })
-      return { method: "DELETE", path: `/v1/projects/p1/flags/${flag.key}/schedules/${schedule.id}` }
+      const { id } = await create(t, `/v1/projects/p1/flags/${flag.key}/schedules`, schedule)
+      return { method: "DELETE", path: `/v1/projects/p1/flags/${flag.key}/schedules/${id}`, call: use(Schedules, (s) => s.cancel("p1", flag.key, id)) }
     }
   },
   {
@@ -58,13 +61,12 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "propose",
     success: 201,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (t, n) => ({
-      method: "POST",
-      path: "/v1/projects/p1/change-requests",
-      body: { title: "T", environment: "development", changes: [{ flagKey: (await freshFlag(t, n, "to-propose")).key, targeting: { enabled: true, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }] }
-    })
+    prepare: async (t, n) => {
+      const body = { title: "T", environment: "development", changes: [{ flagKey: (await freshFlag(t, n, "to-propose")).key, targeting: TARGETING }] }
+      return { method: "POST", path: "/v1/projects/p1/change-requests", body, call: use(ChangeRequests, (c) => c.open("p1", body)) }
+    }
   },
-  { name: "GET /v1/projects/{p}/change-requests", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/change-requests?status=open" }) },
+  { name: "GET /v1/projects/{p}/change-requests", kind: "management", needs: "read", success: 200, prepare: async () => ({ method: "GET", path: "/v1/projects/p1/change-requests?status=open", call: use(ChangeRequests, (c) => c.list("p1", "open")) }) },
   {
     name: "GET /v1/projects/{p}/change-requests/{id}",
     kind: "management",
@@ -72,7 +74,10 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     success: 200,
     // A request to development: the key bound to production reads only its own environment's.
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (t, n) => ({ method: "GET", path: await freshChangeRequest(t, n) })
+    prepare: async (t, n) => {
+      const { id, path } = await freshChangeRequest(t, n)
+      return { method: "GET", path, call: use(ChangeRequests, (c) => c.get("p1", id)) }
+    }
   },
   {
     name: "PUT /v1/projects/{p}/change-requests/{id}",
@@ -81,7 +86,11 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     // The route lets the key through; the use case refuses: only the author updates (the operator opened it).
     success: 403,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (t, n) => ({ method: "PUT", path: await freshChangeRequest(t, n), body: { changes: [{ flagKey: `proposed-${n}`, targeting: { enabled: false, defaultVariationKey: "a", offVariationKey: "b", rules: [] } }] } })
+    prepare: async (t, n) => {
+      const { id, path } = await freshChangeRequest(t, n)
+      const body = { changes: [{ flagKey: `proposed-${n}`, targeting: { ...TARGETING, enabled: false } }] }
+      return { method: "PUT", path, body, call: use(ChangeRequests, (c) => c.update("p1", id, body)) }
+    }
   },
   {
     name: "POST /v1/projects/{p}/change-requests/{id}/approve",
@@ -90,7 +99,10 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     success: 200,
     // Approvals are people's: no key approves, however wide.
     forKeys: forbidden(PeopleMessages.keyApproves),
-    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/approve`, body: {} })
+    prepare: async (t, n) => {
+      const { id, path } = await freshChangeRequest(t, n)
+      return { method: "POST", path: `${path}/approve`, body: {}, call: use(ChangeRequests, (c) => c.approve("p1", id, {})) }
+    }
   },
   {
     name: "POST /v1/projects/{p}/change-requests/{id}/reject",
@@ -98,7 +110,10 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "approve",
     success: 200,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/reject`, body: { comment: "No" } })
+    prepare: async (t, n) => {
+      const { id, path } = await freshChangeRequest(t, n)
+      return { method: "POST", path: `${path}/reject`, body: { comment: "No" }, call: use(ChangeRequests, (c) => c.reject("p1", id, { comment: "No" })) }
+    }
   },
   {
     name: "POST /v1/projects/{p}/change-requests/{id}/cancel",
@@ -108,7 +123,10 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     forPerson: { editor: forbidden(ChangeRequestMessages.cancelRefused) },
     success: 200,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/cancel` })
+    prepare: async (t, n) => {
+      const { id, path } = await freshChangeRequest(t, n)
+      return { method: "POST", path: `${path}/cancel`, call: use(ChangeRequests, (c) => c.cancel("p1", id)) }
+    }
   },
   {
     name: "POST /v1/projects/{p}/change-requests/{id}/apply",
@@ -117,6 +135,9 @@ export const GOVERNANCE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     // Past the route, the use case's answer: not approved yet.
     success: 409,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (t, n) => ({ method: "POST", path: `${await freshChangeRequest(t, n)}/apply` })
+    prepare: async (t, n) => {
+      const { id, path } = await freshChangeRequest(t, n)
+      return { method: "POST", path: `${path}/apply`, call: use(ChangeRequests, (c) => c.apply("p1", id)) }
+    }
   },
 ]

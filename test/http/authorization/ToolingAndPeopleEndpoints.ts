@@ -2,8 +2,11 @@
 import { Effect } from "effect"
 import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
+import { FlagsAsCode } from "../../../src/services/ascode/FlagsAsCode.js"
+import { Flags } from "../../../src/services/flags/Flags.js"
 import { Members } from "../../../src/services/people/Members.js"
-import { type Endpoint, flagBody, forbidden, freshUser } from "./Endpoint.js"
+import { Users } from "../../../src/services/people/Users.js"
+import { type Endpoint, flagBody, forbidden, freshUser, use } from "./Endpoint.js"
 
 /** People are managed by people: no key changes a member (it may list them). */
 const KEYS_CHANGE_NO_MEMBER = forbidden(PeopleMessages.keyChangesMembers)
@@ -15,7 +18,7 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "management",
     needs: "read",
     success: 200,
-    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/codegen/typescript" })
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/codegen/typescript", call: use(Flags, (f) => f.list("p1")) })
   },
   // Flags as code. The apply's file adds a fresh flag and turns it on in development: write, and
   // a key bound to production may not write development's targeting. (What an environment change
@@ -27,7 +30,7 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     success: 200,
     // The file holds every environment: no bound key.
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/export" })
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/export", call: use(FlagsAsCode, (c) => c.exportFile("p1")) })
   },
   {
     name: "POST /v1/projects/{p}/apply",
@@ -35,44 +38,49 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "write",
     success: 200,
     boundServer: forbidden(Messages.environmentMismatch),
-    prepare: async (_t, n) => ({
-      method: "POST",
-      path: "/v1/projects/p1/apply",
-      body: {
+    prepare: async (_t, n) => {
+      const body = {
         project: { id: "p1" },
         flags: [{ ...flagBody(`applied-${n}`), environments: [{ key: "development", enabled: true, defaultVariationKey: "a", offVariationKey: "b" }] }]
       }
-    })
+      return { method: "POST", path: "/v1/projects/p1/apply", body, call: use(FlagsAsCode, (c) => c.apply("p1", body)) }
+    }
   },
   { name: "GET /schemas/project-file.json", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/schemas/project-file.json" }) },
   // People.
   { name: "GET /v1/auth/providers", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/v1/auth/providers" }) },
   { name: "GET /v1/me", kind: "me", success: 200, prepare: async () => ({ method: "GET", path: "/v1/me" }) },
-  { name: "GET /v1/users", kind: "global", success: 200, prepare: async () => ({ method: "GET", path: "/v1/users" }) },
+  { name: "GET /v1/users", kind: "global", success: 200, prepare: async () => ({ method: "GET", path: "/v1/users", call: use(Users, (u) => u.list()) }) },
   {
     name: "POST /v1/users",
     kind: "global",
     success: 201,
-    prepare: async (_t, n) => ({ method: "POST", path: "/v1/users", body: { email: `invited-${n}@example.com` } })
+    prepare: async (_t, n) => ({ method: "POST", path: "/v1/users", body: { email: `invited-${n}@example.com` }, call: use(Users, (u) => u.invite({ email: `invited-${n}@example.com` })) })
   },
   {
     name: "PATCH /v1/users/{id}",
     kind: "global",
     success: 200,
-    prepare: async (t, n) => ({ method: "PATCH", path: `/v1/users/${(await freshUser(t, n, "patched")).id}`, body: { name: "Renamed" } })
+    prepare: async (t, n) => {
+      const { id } = await freshUser(t, n, "patched")
+      return { method: "PATCH", path: `/v1/users/${id}`, body: { name: "Renamed" }, call: use(Users, (u) => u.update(id, { name: "Renamed" })) }
+    }
   },
   {
     name: "POST /v1/users/{id}/reset-password",
     kind: "global",
     success: 200,
-    prepare: async (t, n) => ({ method: "POST", path: `/v1/users/${(await freshUser(t, n, "reset")).id}/reset-password` })
+    prepare: async (t, n) => {
+      const { id } = await freshUser(t, n, "reset")
+      return { method: "POST", path: `/v1/users/${id}/reset-password`, call: use(Users, (u) => u.resetPassword(id)) }
+    }
   },
   {
     name: "GET /v1/projects/{p}/members",
     kind: "management",
     needs: "manage",
     success: 200,
-    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/members" })
+    prepare: async () => ({ method: "GET", path: "/v1/projects/p1/members", call: use(Members, (m) => m.list("p1")) })
   },
   {
     name: "PUT /v1/projects/{p}/members/{u}",
@@ -80,7 +88,10 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     needs: "manage",
     success: 200,
     forKeys: KEYS_CHANGE_NO_MEMBER,
-    prepare: async (t, n) => ({ method: "PUT", path: `/v1/projects/p1/members/${(await freshUser(t, n, "member")).id}`, body: { role: "viewer" } })
+    prepare: async (t, n) => {
+      const { id } = await freshUser(t, n, "member")
+      return { method: "PUT", path: `/v1/projects/p1/members/${id}`, body: { role: "viewer" }, call: use(Members, (m) => m.put("p1", id, "viewer")) }
+    }
   },
   {
     name: "DELETE /v1/projects/{p}/members/{u}",
@@ -92,7 +103,7 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
       const user = await freshUser(t, n, "unmember")
       // As the operator (the CLI, an Effect host): no key may.
       await t.run(Effect.flatMap(Members, (members) => members.put("p1", user.id, "viewer")))
-      return { method: "DELETE", path: `/v1/projects/p1/members/${user.id}` }
+      return { method: "DELETE", path: `/v1/projects/p1/members/${user.id}`, call: use(Members, (m) => m.remove("p1", user.id)) }
     }
   }
 ]
