@@ -22,7 +22,15 @@ interface Answer {
   readonly applied: boolean
   readonly dryRun: boolean
   readonly changes: ReadonlyArray<{ readonly resource: string; readonly action: string; readonly key: string; readonly environment?: string; readonly changeRequest?: boolean }>
-  readonly changeRequests: ReadonlyArray<{ readonly id: string; readonly environment: string; readonly flagKeys: ReadonlyArray<string> }>
+  readonly changeRequests: ReadonlyArray<{ readonly id: string; readonly action: string; readonly environment: string; readonly flagKeys: ReadonlyArray<string> }>
+  readonly pendingChangeRequests: ReadonlyArray<{ readonly id: string; readonly environment: string; readonly flagKeys: ReadonlyArray<string> }>
+}
+
+interface RequestRow {
+  readonly id: string
+  readonly author: unknown
+  readonly status: string
+  readonly changes: ReadonlyArray<{ readonly flagKey: string; readonly after: { readonly enabled: boolean; readonly defaultVariationKey: string } }>
 }
 
 /** A p1 file: one flag on in development (and, when asked, off in production), optionally an environment renamed. */
@@ -125,7 +133,7 @@ describe.each(["sqlite", "postgres"] as const)("flags as code over HTTP (%s)", (
     const answer = byEditor.body as Answer
     expect(answer.changes.find((c) => c.resource === "targeting" && c.environment === "production")).toMatchObject({ changeRequest: true })
     expect(answer.changes.find((c) => c.resource === "targeting" && c.environment === "development")?.changeRequest).toBeUndefined()
-    expect(answer.changeRequests).toEqual([{ id: expect.any(String), environment: "production", flagKeys: ["guarded"] }])
+    expect(answer.changeRequests).toEqual([{ id: expect.any(String), action: "opened", environment: "production", flagKeys: ["guarded"] }])
     const flag = (await key("GET", "/v1/projects/p1/flags/guarded")).body as { configs: ReadonlyArray<{ environmentKey: string; enabled: boolean }> }
     expect(flag.configs.find((c) => c.environmentKey === "production")?.enabled).toBe(false)
     expect(flag.configs.find((c) => c.environmentKey === "development")?.enabled).toBe(true)
@@ -136,6 +144,37 @@ describe.each(["sqlite", "postgres"] as const)("flags as code over HTTP (%s)", (
     expect(byKey.body).toMatchObject({ applied: true, changeRequests: [] })
     const after = (await key("GET", "/v1/projects/p1/flags/guarded")).body as { configs: ReadonlyArray<{ environmentKey: string; enabled: boolean }> }
     expect(after.configs.find((c) => c.environmentKey === "production")?.enabled).toBe(true)
+    expect((await key("PATCH", "/v1/projects/p1/environments/production", { protected: false })).status).toBe(200)
+  })
+
+  it("a person applying the same file again opens no second change request; a different file updates theirs", async () => {
+    expect((await key("PATCH", "/v1/projects/p1/environments/production", { protected: true })).status).toBe(200)
+    const apply = async (file: unknown) => {
+      const answer = await asPerson(t.url, editor.cookie, "POST", "/v1/projects/p1/apply", file)
+      expect(answer.status, answer.text).toBe(200)
+      return answer.body as Answer
+    }
+    const openOf = async () =>
+      ((await key("GET", "/v1/projects/p1/change-requests?status=open")).body as { data: ReadonlyArray<RequestRow> }).data
+        .filter((r) => r.changes.some((c) => c.flagKey === "twice"))
+    const first = await apply(p1File("twice", { production: true }))
+    expect(first.changeRequests).toEqual([{ id: expect.any(String), action: "opened", environment: "production", flagKeys: ["twice"] }])
+    const id = first.changeRequests[0]!.id
+
+    // The same file again: nothing to change, nothing proposed, the pending request named.
+    const again = await apply(p1File("twice", { production: true }))
+    expect(again).toMatchObject({ applied: false, changes: [], changeRequests: [], pendingChangeRequests: [{ id, environment: "production", flagKeys: ["twice"] }] })
+    expect((await openOf()).map((r) => r.id)).toEqual([id])
+
+    // Different targeting for production: the same request, updated.
+    const changed = p1File("twice", { production: true })
+    const production = { key: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off" }
+    const different = await apply({ ...changed, flags: [{ ...changed.flags[0]!, environments: [changed.flags[0]!.environments[0]!, production] }] })
+    expect(different.changes).toMatchObject([{ resource: "targeting", environment: "production", changeRequest: true, changeRequestId: id }])
+    expect(different.changeRequests).toEqual([{ id, action: "updated", environment: "production", flagKeys: ["twice"] }])
+    const open = await openOf()
+    expect(open.map((r) => r.id)).toEqual([id])
+    expect(open[0]!.changes).toMatchObject([{ flagKey: "twice", after: { enabled: true, defaultVariationKey: "on" } }])
     expect((await key("PATCH", "/v1/projects/p1/environments/production", { protected: false })).status).toBe(200)
   })
 

@@ -2041,7 +2041,8 @@ export interface components {
          *           }
          *         }
          *       ],
-         *       "changeRequests": []
+         *       "changeRequests": [],
+         *       "pendingChangeRequests": []
          *     }
          */
         readonly ApplyResult: {
@@ -2055,7 +2056,10 @@ export interface components {
                 readonly delete: number;
             };
             readonly changes: readonly components["schemas"]["PlannedChange"][];
+            /** @description The change requests this apply opened or updated (none for a dry run). */
             readonly changeRequests: readonly components["schemas"]["OpenedChangeRequest"][];
+            /** @description The author's pending change requests that already propose some of the file: applying the same file again opens nothing. */
+            readonly pendingChangeRequests: readonly components["schemas"]["PendingChangeRequest"][];
         };
         readonly PlannedChange: {
             /** @enum {string} */
@@ -2080,8 +2084,22 @@ export interface components {
             readonly basedOn?: number | string;
             /** @description Targeting in a protected environment changed by a person: proposed as a change request instead of written. */
             readonly changeRequest?: boolean;
+            /** @description Proposed: the author's pending change request (open or approved) that already names this flag in this environment, which this change updates (its approvals are cleared). Absent: a new change request is opened. */
+            readonly changeRequestId?: string;
         };
         readonly OpenedChangeRequest: {
+            readonly id: string;
+            /**
+             * @description `opened`: a new change request; `updated`: the author's pending one for these flags, its changes replaced for them and its approvals cleared.
+             * @enum {string}
+             */
+            readonly action: "opened" | "updated";
+            readonly environment: string;
+            /** @description The flags of the file this apply proposed in it. */
+            readonly flagKeys: readonly string[];
+        };
+        /** @description A pending change request of the author that already proposes the file's targeting of these flags, on their versions now: nothing to change for them; it awaits approval. */
+        readonly PendingChangeRequest: {
             readonly id: string;
             readonly environment: string;
             readonly flagKeys: readonly string[];

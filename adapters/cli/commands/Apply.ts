@@ -49,12 +49,14 @@ const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
 /** What is printed for a plan or an applied result, then the exit code it deserves. */
 const finish = (result: ApplyResult, choices: Choices) =>
   Effect.gen(function* () {
-    const plan: ShownPlan = { projectId: result.projectId, changes: result.changes }
+    const plan: ShownPlan = { projectId: result.projectId, changes: result.changes, pendingChangeRequests: result.pendingChangeRequests ?? [] }
     if (choices.json) yield* printJson(result)
     else yield* Effect.sync(() => void process.stdout.write(planText(plan)))
     if (result.applied) yield* note(`Applied ${result.changes.length} change${result.changes.length === 1 ? "" : "s"} to project ${result.projectId}.`)
     for (const request of result.changeRequests) {
-      yield* note(`Opened change request ${request.id} in ${request.environment} for ${request.flagKeys.join(", ")}: it needs approval before it applies.`)
+      const what = request.action === "updated" ? "Updated your change request" : "Opened change request"
+      const approvals = request.action === "updated" ? "its approvals are cleared, and it" : "it"
+      yield* note(`${what} ${request.id} in ${request.environment} for ${request.flagKeys.join(", ")}: ${approvals} needs approval before it applies.`)
     }
     if (choices.dryRun && choices.detailedExitcode && result.changes.length > 0) return yield* new ExitWith({ code: 2 })
   })
@@ -62,7 +64,7 @@ const finish = (result: ApplyResult, choices: Choices) =>
 /** What an apply did, for the line of an interruption after it (Progress.ts). */
 const doneLine = (result: ApplyResult): string => {
   if (!result.applied) return `nothing was applied to project ${result.projectId}`
-  const requests = result.changeRequests.length === 0 ? "" : `, and ${result.changeRequests.length} change request(s) opened: ${result.changeRequests.map((r) => r.id).join(", ")}`
+  const requests = result.changeRequests.length === 0 ? "" : `, and ${result.changeRequests.length} change request(s) opened or updated: ${result.changeRequests.map((r) => r.id).join(", ")}`
   return `the plan was applied to project ${result.projectId} whole (${result.changes.length} change${result.changes.length === 1 ? "" : "s"})${requests}`
 }
 

@@ -363,7 +363,8 @@ export const applied = {
       after: { key: "production", enabled: true, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] }
     }
   ],
-  changeRequests: []
+  changeRequests: [],
+  pendingChangeRequests: []
 }
 
 // The first page of a project's flags, one per page (`?limit=1`): more follow after its key.

@@ -1,7 +1,8 @@
 /**
  * What an apply answers (`POST /v1/projects/{p}/apply`, `flagport apply --json`): the plan, each
- * change with the item before and after in the file's shape, whether it was applied, and the
- * change requests it opened for targeting in protected environments.
+ * change with the item before and after in the file's shape, whether it was applied, the change
+ * requests it opened or updated for targeting in protected environments, and the author's pending
+ * ones that already propose the rest (PendingProposals.ts).
  */
 import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
@@ -18,15 +19,30 @@ export const PlannedChangeSchema = Schema.Struct({
   })),
   changeRequest: Schema.optional(Schema.Boolean.annotations({
     description: "Targeting in a protected environment changed by a person: proposed as a change request instead of written."
+  })),
+  changeRequestId: Schema.optional(Schema.String.annotations({
+    description: "Proposed: the author's pending change request (open or approved) that already names this flag in this environment, which this change updates (its approvals are cleared). Absent: a new change request is opened."
   }))
 }).annotations(documentName("PlannedChange"))
 
 export const OpenedChangeRequest = Schema.Struct({
   id: Schema.String,
+  action: Schema.Literal("opened", "updated").annotations({
+    description: "`opened`: a new change request; `updated`: the author's pending one for these flags, its changes replaced for them and its approvals cleared."
+  }),
   environment: Schema.String,
-  flagKeys: Schema.Array(Schema.String)
+  flagKeys: Schema.Array(Schema.String).annotations({ description: "The flags of the file this apply proposed in it." })
 }).annotations(documentName("OpenedChangeRequest"))
 export type OpenedChangeRequest = typeof OpenedChangeRequest.Type
+
+export const PendingChangeRequest = Schema.Struct({
+  id: Schema.String,
+  environment: Schema.String,
+  flagKeys: Schema.Array(Schema.String)
+}).annotations({
+  ...documentName("PendingChangeRequest"),
+  description: "A pending change request of the author that already proposes the file's targeting of these flags, on their versions now: nothing to change for them; it awaits approval."
+})
 
 export const ApplyResult = Schema.Struct({
   projectId: Schema.String,
@@ -34,6 +50,9 @@ export const ApplyResult = Schema.Struct({
   applied: Schema.Boolean.annotations({ description: "Whether the changes were written (false for a dry run or when there was nothing to do)." }),
   summary: Schema.Struct({ create: Schema.Number, update: Schema.Number, delete: Schema.Number }),
   changes: Schema.Array(PlannedChangeSchema),
-  changeRequests: Schema.Array(OpenedChangeRequest)
+  changeRequests: Schema.Array(OpenedChangeRequest).annotations({ description: "The change requests this apply opened or updated (none for a dry run)." }),
+  pendingChangeRequests: Schema.Array(PendingChangeRequest).annotations({
+    description: "The author's pending change requests that already propose some of the file: applying the same file again opens nothing."
+  })
 }).annotations(documentName("ApplyResult"))
 export type ApplyResult = typeof ApplyResult.Type

@@ -11,6 +11,7 @@
  * environment deletion).
  */
 import type { PlannedChangeSchema } from "./ApplyResult.js"
+import type { PendingRequest } from "./PendingProposals.js"
 import { disabledConfig, type Flag } from "../definitions/Flag.js"
 import type { Environment } from "../definitions/Project.js"
 import type { RuleInput } from "../definitions/Targeting.js"
@@ -53,6 +54,7 @@ export type PlannedChange =
     readonly after: FileTargeting
     readonly basedOn?: number
     readonly changeRequest?: boolean
+    readonly changeRequestId?: string
   }
 
 /** A planned change of one resource. */
@@ -61,12 +63,15 @@ export type ChangeOf<R extends PlannedChange["resource"]> = Extract<PlannedChang
 export interface Plan {
   readonly projectId: string
   readonly changes: ReadonlyArray<PlannedChange>
+  /** The author's pending change requests that already propose the rest of the file (PendingProposals.ts). */
+  readonly pendingChangeRequests?: ReadonlyArray<PendingRequest>
 }
 
 /** A plan as an apply shows it (ApplyResult.ts): what `flagport apply` prints, from the server's answer too. */
 export interface ShownPlan {
   readonly projectId: string
   readonly changes: ReadonlyArray<ShownChange>
+  readonly pendingChangeRequests?: ReadonlyArray<PendingRequest>
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)

@@ -1,9 +1,11 @@
 /**
  * The plan as people read it (what `flagport apply` prints): one line per change, `+` created,
- * `~` changed (with a diff of the item in the file's YAML), `-` deleted, and the count.
+ * `~` changed (with a diff of the item in the file's YAML), `-` deleted, and the count; `=` the
+ * author's pending change requests that already propose the rest (PendingProposals.ts).
  */
 import { yamlText } from "./FileText.js"
 import { diffLines, withContext } from "./LineDiff.js"
+import type { PendingRequest } from "./PendingProposals.js"
 import type { ShownChange, ShownPlan } from "./Plan.js"
 
 const SIGN = { create: "+", update: "~", delete: "-" } as const
@@ -13,7 +15,12 @@ const yamlLines = (value: unknown): Array<string> =>
 
 const title = (change: ShownChange): string => {
   const what = change.resource === "targeting" ? `targeting of flag ${change.key} in ${change.environment}` : `${change.resource} ${change.key}`
-  return `${SIGN[change.action]} ${what}${change.changeRequest === true ? " (protected: proposed as a change request)" : ""}`
+  const proposed = change.changeRequest !== true
+    ? ""
+    : change.changeRequestId === undefined
+    ? " (protected: proposed as a new change request)"
+    : ` (protected: updates your change request ${change.changeRequestId})`
+  return `${SIGN[change.action]} ${what}${proposed}`
 }
 
 const body = (change: ShownChange): Array<string> => {
@@ -29,14 +36,21 @@ export const summary = (plan: ShownPlan): { readonly create: number; readonly up
   delete: plan.changes.filter((c) => c.action === "delete").length
 })
 
+/** The author's pending requests that already propose the rest of the file: one line each. */
+const pendingLines = (pending: ReadonlyArray<PendingRequest>): Array<string> =>
+  pending.map((r) => `= targeting of ${r.flagKeys.join(", ")} in ${r.environment}: already proposed in your change request ${r.id}, awaiting approval`)
+
 export const planText = (plan: ShownPlan): string => {
-  if (plan.changes.length === 0) return `Project ${plan.projectId}: no changes; it is as the file says.\n`
+  const pending = pendingLines(plan.pendingChangeRequests ?? [])
+  if (plan.changes.length === 0 && pending.length === 0) return `Project ${plan.projectId}: no changes; it is as the file says.\n`
+  if (plan.changes.length === 0) return [`Project ${plan.projectId}: no changes; the rest awaits approval.`, "", ...pending, ""].join("\n")
   const counts = summary(plan)
   const lines = plan.changes.flatMap((change) => [title(change), ...body(change)])
   return [
     `Project ${plan.projectId}: ${counts.create} to create, ${counts.update} to change, ${counts.delete} to delete.`,
     "",
     ...lines,
+    ...pending,
     ""
   ].join("\n")
 }

@@ -11,7 +11,9 @@
  * times), it refuses (409) and writes nothing. So what the plan read is what is written over.
  *
  * Protected environments: targeting a person may not write directly (Protection.ts) is proposed
- * as a change request of its environment instead, and the plan says so (`changeRequest`).
+ * as a change request of its environment instead, and the plan says so (`changeRequest`); a flag
+ * the person's pending request already proposes updates that request, or, proposed alike, is no
+ * change at all (PendingProposals.ts).
  *
  * Who may ask (`CurrentCaller`, domain/auth/Permissions.ts): exporting needs `read` in the project
  * and every environment (no key bound to one; the manifest of one environment's defaults is that
@@ -24,14 +26,16 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ApplyResult, OpenedChangeRequest } from "../../domain/ascode/ApplyResult.js"
+import { againstPending } from "../../domain/ascode/PendingProposals.js"
 import { type OpenFeatureManifest, openFeatureManifest } from "../../domain/ascode/OpenFeatureManifest.js"
 import { desiredEnvironment, environmentsNamed, type FilePlan, type Plan, plan as planOf, samePlan } from "../../domain/ascode/Plan.js"
 import { summary } from "../../domain/ascode/PlanText.js"
 import type { ProjectFile } from "../../domain/ascode/ProjectFile.js"
 import { type ProjectState, toFile } from "../../domain/ascode/ProjectState.js"
 import { validateFile } from "../../domain/ascode/ValidateFile.js"
-import { CurrentActor } from "../../domain/audit/Actor.js"
+import { type Actor, CurrentActor } from "../../domain/audit/Actor.js"
 import { authorizePlan } from "../../domain/ascode/PlanAccess.js"
+import { actorIdentity } from "../../domain/changes/ChangeRequest.js"
 import { isPersonsHand } from "../../domain/changes/Protection.js"
 import {
   type ChangeRequestRequired,
@@ -42,6 +46,7 @@ import {
   type ResourceNotFound
 } from "../../domain/Errors.js"
 import { environmentNotFound, projectNotFound } from "../../domain/NotFound.js"
+import { ChangeRequestRepository } from "../../ports/ChangeRequestRepository.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
@@ -99,6 +104,7 @@ export const make = Effect.gen(function* () {
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
   const tx = yield* Transactor
+  const changeRequests = yield* ChangeRequestRepository
   const writes = yield* Writes.writer
   const write = yield* steps
 
@@ -129,18 +135,30 @@ export const make = Effect.gen(function* () {
     return openFeatureManifest(state.flags, chosen)
   })
 
-  /** The plan against `state`, targeting a person may not write in a protected environment marked as proposed. */
+  /**
+   * The plan against `state`: targeting a person may not write in a protected environment marked as
+   * proposed, then matched with their pending change requests (PendingProposals.ts), so the same
+   * file applied again proposes nothing twice.
+   */
   const planAgainst = (projectId: string, state: ProjectState, file: ProjectFile, prune: boolean) =>
-    Effect.map(CurrentActor, (actor): Plan => {
+    Effect.gen(function* () {
+      const actor = yield* CurrentActor
       const planned = planOf(projectId, state, file, { prune })
       if (!isPersonsHand(actor)) return planned
       const protectedAfter = new Map(state.environments.map((e) => [e.key, e.protected]))
       for (const e of file.environments ?? []) protectedAfter.set(e.key, desiredEnvironment(e).protected ?? false)
-      return {
-        ...planned,
-        changes: planned.changes.map((c) => (c.resource === "targeting" && protectedAfter.get(c.environment) === true ? { ...c, changeRequest: true } : c))
-      }
+      const changes = planned.changes.map((c) => (c.resource === "targeting" && protectedAfter.get(c.environment) === true ? { ...c, changeRequest: true } : c))
+      if (!changes.some((c) => c.resource === "targeting" && c.changeRequest === true)) return { ...planned, changes }
+      const matched = againstPending(changes, yield* pendingOf(projectId, actor))
+      return { ...planned, changes: matched.changes, pendingChangeRequests: matched.pending } satisfies Plan
     })
+
+  /** The actor's pending (open or approved) change requests in the project, newest first. */
+  const pendingOf = (projectId: string, actor: Actor) =>
+    Effect.map(Effect.all([changeRequests.list(projectId, "open"), changeRequests.list(projectId, "approved")]), ([open, approved]) =>
+      [...open, ...approved]
+        .filter((r) => actorIdentity(r.author) === actorIdentity(actor))
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)))
 
   /** The file checked and planned, once the caller may make every change of the plan (PlanAccess.ts). */
   const checked = (projectId: string, input: unknown, prune: boolean) =>
@@ -191,7 +209,8 @@ export const make = Effect.gen(function* () {
       applied,
       summary: summary(shown),
       changes: shown.changes,
-      changeRequests
+      changeRequests,
+      pendingChangeRequests: shown.pendingChangeRequests ?? []
     })
     if (options?.dryRun === true) return result(false, [])
     if (options?.basedOn !== undefined && !samePlan(options.basedOn, planned)) return yield* new ResourceConflict({ message: conflictMessage(projectId) })

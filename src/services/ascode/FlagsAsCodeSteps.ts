@@ -100,12 +100,34 @@ export const steps = Effect.gen(function* () {
       }
     })
 
-  /** The targeting changes a person may not write directly, proposed as change requests (one per environment, 50 flags each). */
+  /**
+   * The proposed changes that update the author's pending request (`changeRequestId`): its changes
+   * for those flags replaced, the others kept as proposed (the update re-bases them on the flags now).
+   */
+  const updatePending = (projectId: string, id: string, updates: ReadonlyArray<ChangeOf<"targeting">>) =>
+    Effect.gen(function* () {
+      const request = yield* changeRequests.get(projectId, id)
+      const replaced = new Map(updates.map((c) => [c.key, targetingBody(c.after)]))
+      const kept = request.changes.filter((c) => !replaced.has(c.flagKey)).map((c) => ({ flagKey: c.flagKey, targeting: c.after }))
+      yield* changeRequests.update(projectId, id, { changes: [...kept, ...[...replaced].map(([flagKey, targeting]) => ({ flagKey, targeting }))] })
+      return { id, action: "updated", environment: request.environment, flagKeys: updates.map((c) => c.key) } satisfies OpenedChangeRequest
+    })
+
+  /**
+   * The targeting changes a person may not write directly, proposed as change requests: those
+   * matched with the author's pending request update it; the rest open new ones (one per
+   * environment, 50 flags each).
+   */
   const propose = (projectId: string, proposed: ReadonlyArray<ChangeOf<"targeting">>) =>
     Effect.gen(function* () {
-      const byEnvironment = new Map<string, Array<ChangeOf<"targeting">>>()
-      for (const change of proposed) byEnvironment.set(change.environment, [...(byEnvironment.get(change.environment) ?? []), change])
       const opened: Array<OpenedChangeRequest> = []
+      const byRequest = new Map<string, Array<ChangeOf<"targeting">>>()
+      const byEnvironment = new Map<string, Array<ChangeOf<"targeting">>>()
+      for (const change of proposed) {
+        if (change.changeRequestId === undefined) byEnvironment.set(change.environment, [...(byEnvironment.get(change.environment) ?? []), change])
+        else byRequest.set(change.changeRequestId, [...(byRequest.get(change.changeRequestId) ?? []), change])
+      }
+      for (const [id, updates] of byRequest) opened.push(yield* updatePending(projectId, id, updates))
       for (const [environment, changes] of byEnvironment) {
         for (let start = 0; start < changes.length; start += MAX_CHANGES) {
           const chunk = changes.slice(start, start + MAX_CHANGES)
@@ -114,7 +136,7 @@ export const steps = Effect.gen(function* () {
             environment,
             changes: chunk.map((c) => ({ flagKey: c.key, targeting: targetingBody(c.after) }))
           })
-          opened.push({ id: request.id, environment, flagKeys: chunk.map((c) => c.key) })
+          opened.push({ id: request.id, action: "opened", environment, flagKeys: chunk.map((c) => c.key) })
         }
       }
       return opened
