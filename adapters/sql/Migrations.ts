@@ -24,6 +24,7 @@ import OutboxTrace from "./migrations/0018_outbox_trace.js"
 import AuditCommitOrder from "./migrations/0019_audit_commit_order.js"
 import Experiments from "./migrations/0020_experiments.js"
 import SignInFailureRetention from "./migrations/0021_sign_in_failure_retention.js"
+import SignInFailureClient from "./migrations/0022_sign_in_failure_client.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -52,7 +53,8 @@ export const migrations = {
   "0018_outbox_trace": OutboxTrace,
   "0019_audit_commit_order": AuditCommitOrder,
   "0020_experiments": Experiments,
-  "0021_sign_in_failure_retention": SignInFailureRetention
+  "0021_sign_in_failure_retention": SignInFailureRetention,
+  "0022_sign_in_failure_client": SignInFailureClient
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

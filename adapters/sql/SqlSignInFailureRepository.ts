@@ -6,22 +6,24 @@ import { SignInFailureRepository } from "../../src/ports/SignInFailureRepository
 import { decodeRows, SqlInteger } from "./SqlRows.js"
 import { orFail, toStorageError } from "./SqlSupport.js"
 
-/** Failed sign-ins, one row each, by normalized email and time (indexed together). */
+/** Failed sign-ins, one row each, by normalized email, client address and time (indexed together). */
 
 const FailureRow = Schema.Struct({ failed_at: Schema.String })
 const decodeFailures = decodeRows(FailureRow, "flagport_sign_in_failures")
 const SeqRow = Schema.Struct({ seq: SqlInteger })
 const decodeSeqs = decodeRows(SeqRow, "flagport_sign_in_failures")
+const CountRow = Schema.Struct({ n: SqlInteger })
+const decodeCount = decodeRows(CountRow, "flagport_sign_in_failures")
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   return SignInFailureRepository.of({
-    record: (email, at, forgetUpTo) =>
+    record: (email, client, at, forgetUpTo) =>
       Effect.zipRight(
         orFail(sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at <= ${forgetUpTo}`),
-        orFail(sql`INSERT INTO flagport_sign_in_failures ${sql.insert({ email, failed_at: at })}`)
+        orFail(sql`INSERT INTO flagport_sign_in_failures ${sql.insert({ email, client_address: client, failed_at: at })}`)
       ).pipe(Effect.asVoid),
-    admit: (email, at, forgetUpTo, limit) =>
+    admit: (email, client, at, forgetUpTo, limit) =>
       Effect.gen(function* () {
         // PostgreSQL: one attempt per email at a time (released at commit). SQLite: the DELETE
         // below takes the database's write lock first, held to the commit.
@@ -30,12 +32,12 @@ export const make = Effect.gen(function* () {
           orElse: () => Effect.void
         })
         yield* sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at <= ${forgetUpTo}`
-        const inserted = yield* sql`INSERT INTO flagport_sign_in_failures ${sql.insert({ email, failed_at: at })} RETURNING seq`.pipe(
+        const inserted = yield* sql`INSERT INTO flagport_sign_in_failures ${sql.insert({ email, client_address: client, failed_at: at })} RETURNING seq`.pipe(
           Effect.flatMap(decodeSeqs)
         )
         const seq = inserted[0]!.seq
         const before = yield* sql`SELECT failed_at FROM flagport_sign_in_failures
-          WHERE email = ${email} AND failed_at > ${forgetUpTo} AND seq <> ${seq} ORDER BY failed_at`.pipe(Effect.flatMap(decodeFailures))
+          WHERE email = ${email} AND client_address = ${client} AND failed_at > ${forgetUpTo} AND seq <> ${seq} ORDER BY failed_at`.pipe(Effect.flatMap(decodeFailures))
         if (before.length < limit) return { _tag: "Admitted" as const }
         yield* sql`DELETE FROM flagport_sign_in_failures WHERE seq = ${seq}`
         return { _tag: "Refused" as const, failures: before.map((row) => row.failed_at) }
@@ -43,10 +45,16 @@ export const make = Effect.gen(function* () {
         sql.withTransaction,
         Effect.mapError((error) => (error._tag === "StorageError" ? error : toStorageError(error)))
       ),
-    since: (email, since) =>
-      orFail(sql`SELECT failed_at FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at > ${since} ORDER BY failed_at`).pipe(
+    since: (email, since, client) =>
+      orFail(sql`SELECT failed_at FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at > ${since}
+        ${client === undefined ? sql`` : sql`AND client_address = ${client}`} ORDER BY failed_at`).pipe(
         Effect.flatMap(decodeFailures),
         Effect.map((rows) => rows.map((row) => row.failed_at))
+      ),
+    count: (email, since) =>
+      orFail(sql`SELECT COUNT(*) AS n FROM flagport_sign_in_failures WHERE email = ${email} AND failed_at > ${since}`).pipe(
+        Effect.flatMap(decodeCount),
+        Effect.map((rows) => rows[0]?.n ?? 0)
       ),
     prune: (upTo, limit) =>
       orFail(sql`DELETE FROM flagport_sign_in_failures WHERE seq IN (
@@ -55,7 +63,12 @@ export const make = Effect.gen(function* () {
         Effect.flatMap(decodeSeqs),
         Effect.map((rows) => rows.length)
       ),
-    clear: (email) => orFail(sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email}`).pipe(Effect.asVoid)
+    clear: (email, client) =>
+      orFail(
+        client === undefined
+          ? sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email}`
+          : sql`DELETE FROM flagport_sign_in_failures WHERE email = ${email} AND client_address = ${client}`
+      ).pipe(Effect.asVoid)
   })
 })
 

@@ -107,6 +107,31 @@ describe.each(backends)("flagport users on $name", (backend) => {
     oneLineError(unknown, /^error: No user with the email 'nobody@example.com' in (sqlite|postgres):/)
   })
 
+  it("unlock: the person's failed sign-ins from every address are forgotten; the right password gets in at once", { timeout: TIMEOUT }, async () => {
+    const env = { DATABASE_URL: await backend.fresh() }
+    expect((await runCli(["migrate"], env)).code).toBe(0)
+    const created = await runWithInput(["users", "create", "--email", "Locked@example.com", "--password-stdin"], PASSWORD, env)
+    const id = keyLines(created.stdout).USER_ID!
+    await withApp(
+      env.DATABASE_URL,
+      Effect.gen(function* () {
+        const signIn = yield* SignIn
+        for (let i = 0; i < 10; i++) yield* Effect.flip(signIn.withPassword("locked@example.com", `wrong password ${i}`, "203.0.113.9"))
+        expect((yield* Effect.flip(signIn.withPassword("locked@example.com", PASSWORD, "203.0.113.9")))._tag).toBe("RateLimited")
+      })
+    )
+    const unlocked = await runCli(["users", "unlock", "locked@example.com"], env)
+    expect(unlocked.code, unlocked.stderr).toBe(0)
+    expect(keyLines(unlocked.stdout)).toEqual({ UNLOCKED: id })
+    await withApp(
+      env.DATABASE_URL,
+      Effect.gen(function* () {
+        expect((yield* (yield* SignIn).withPassword("locked@example.com", PASSWORD, "203.0.113.9")).user.id).toBe(id)
+      })
+    )
+    expect(JSON.parse((await runCli(["users", "unlock", id, "--json"], env)).stdout)).toMatchObject({ id, email: "Locked@example.com" })
+  })
+
   it("reset-password: a new link at FLAGPORT_PUBLIC_URL, the old password gone", { timeout: TIMEOUT }, async () => {
     const env = { DATABASE_URL: await backend.fresh() }
     expect((await runCli(["migrate"], env)).code).toBe(0)

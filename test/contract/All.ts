@@ -9,6 +9,7 @@ import { outboxContract } from "./EventOutbox.contract.js"
 import { experimentContract } from "./Experiments.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { signInSecurityContract } from "./SignInSecurity.contract.js"
+import { signInLockoutContract } from "./SignInLockout.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
 import { lastAdminContract } from "./LastAdmin.contract.js"
@@ -52,6 +53,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["SessionRepository + sessions", sessionContract],
   ["SignInFailureRepository + sign-in limit", signInFailureContract],
   ["Sign-in security: token lookup, failure retention", signInSecurityContract],
+  ["Sign-in lockout: per email and address, unlock", signInLockoutContract],
   ["ChangeRequestRepository + change requests", changeRequestContract],
   ["ExperimentRepository + experiments", experimentContract],
   // Last: it disables every earlier test's global admins.

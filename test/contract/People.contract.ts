@@ -268,15 +268,15 @@ export const signInFailureContract: Contract = (it) => {
       const failures = yield* SignInFailureRepository
       const a = `a.${fresh()}@example.com`
       const b = `b.${fresh()}@example.com`
-      yield* failures.record(a, T(1), T(0))
-      yield* failures.record(a, T(3), T(0))
-      yield* failures.record(a, T(2), T(0))
-      yield* failures.record(b, T(2), T(0))
+      yield* failures.record(a, "", T(1), T(0))
+      yield* failures.record(a, "", T(3), T(0))
+      yield* failures.record(a, "", T(2), T(0))
+      yield* failures.record(b, "", T(2), T(0))
       expect(yield* failures.since(a, T(0))).toEqual([T(1), T(2), T(3)])
       expect(yield* failures.since(a, T(1))).toEqual([T(2), T(3)])
       expect(yield* failures.since(b, T(0))).toEqual([T(2)])
       // A failure forgets the same email's failures at or before `forgetUpTo`.
-      yield* failures.record(a, T(20), T(2))
+      yield* failures.record(a, "", T(20), T(2))
       expect(yield* failures.since(a, "2000-01-01T00:00:00.000Z")).toEqual([T(3), T(20)])
       yield* failures.clear(a)
       expect(yield* failures.since(a, T(0))).toEqual([])
@@ -287,16 +287,16 @@ export const signInFailureContract: Contract = (it) => {
     Effect.gen(function* () {
       const failures = yield* SignInFailureRepository
       const a = `admit.${fresh()}@example.com`
-      for (let i = 1; i <= 3; i++) expect(yield* failures.admit(a, T(i), T(0), 3)).toEqual({ _tag: "Admitted" })
-      expect(yield* failures.admit(a, T(4), T(0), 3)).toEqual({ _tag: "Refused", failures: [T(1), T(2), T(3)] })
+      for (let i = 1; i <= 3; i++) expect(yield* failures.admit(a, "", T(i), T(0), 3)).toEqual({ _tag: "Admitted" })
+      expect(yield* failures.admit(a, "", T(4), T(0), 3)).toEqual({ _tag: "Refused", failures: [T(1), T(2), T(3)] })
       expect(yield* failures.since(a, T(0))).toEqual([T(1), T(2), T(3)])
       // Old ones are forgotten first: with T(1) out of the window, there is room again.
-      expect(yield* failures.admit(a, T(5), T(1), 3)).toEqual({ _tag: "Admitted" })
+      expect(yield* failures.admit(a, "", T(5), T(1), 3)).toEqual({ _tag: "Admitted" })
       expect(yield* failures.since(a, T(0))).toEqual([T(2), T(3), T(5)])
       // Simultaneous attempts: exactly the limit admitted.
       const b = `admit.b.${fresh()}@example.com`
       const answers = yield* Effect.all(
-        Array.from({ length: 12 }, () => failures.admit(b, T(6), T(0), 5)),
+        Array.from({ length: 12 }, () => failures.admit(b, "", T(6), T(0), 5)),
         { concurrency: "unbounded" }
       )
       expect(answers.filter((x) => x._tag === "Admitted").length).toBe(5)

@@ -40,8 +40,8 @@ export const signInSecurityContract: Contract = (it) => {
       const failures = yield* SignInFailureRepository
       const a = `prune.a.${fresh()}@example.com`
       const b = `prune.b.${fresh()}@example.com`
-      for (const day of [1, 3, 5]) yield* failures.record(a, OLD(day), "2000-01-01T00:00:00.000Z")
-      for (const day of [2, 4, 6]) yield* failures.record(b, OLD(day), "2000-01-01T00:00:00.000Z")
+      for (const day of [1, 3, 5]) yield* failures.record(a, "", OLD(day), "2000-01-01T00:00:00.000Z")
+      for (const day of [2, 4, 6]) yield* failures.record(b, "", OLD(day), "2000-01-01T00:00:00.000Z")
       // Up to day 5: five rows go, two then three; day 6 stays.
       expect(yield* failures.prune(OLD(5), 2)).toBe(2)
       expect(yield* failures.since(a, "2000-01-01T00:00:00.000Z")).toEqual([OLD(3), OLD(5)])
@@ -55,9 +55,9 @@ export const signInSecurityContract: Contract = (it) => {
     Effect.gen(function* () {
       const failures = yield* SignInFailureRepository
       const made = `made.up.${fresh()}@example.com`
-      for (let i = 0; i < 7; i++) yield* failures.record(made, OLD(7), "2000-01-01T00:00:00.000Z")
+      for (let i = 0; i < 7; i++) yield* failures.record(made, "", OLD(7), "2000-01-01T00:00:00.000Z")
       const recent = new Date(Date.now() - 60_000).toISOString()
-      yield* failures.record(made, recent, "2000-01-01T00:00:00.000Z")
+      yield* failures.record(made, "", recent, "2000-01-01T00:00:00.000Z")
       expect(yield* prune(3)).toBeGreaterThanOrEqual(7)
       expect(yield* failures.since(made, "2000-01-01T00:00:00.000Z")).toEqual([recent])
     }))

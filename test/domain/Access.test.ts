@@ -123,6 +123,7 @@ describe("the table of operations", () => {
     ["Projects.create", ["globalAdmin"]],
     ["Users.list", ["globalAdmin"]],
     ["Users.resetPassword", ["globalAdmin"]],
+    ["Users.unlock", ["globalAdmin"]],
     ["ApiKeys.createGlobal", []]
   ]
   it.each(expectations)("%s: %j", (operation, allowed) => {

@@ -84,6 +84,7 @@ const PATHS = [
   "/v1/users",
   "/v1/users/{id}",
   "/v1/users/{id}/reset-password",
+  "/v1/users/{id}/unlock",
   "/v1/projects/{projectId}/members",
   "/v1/projects/{projectId}/members/{userId}"
 ]

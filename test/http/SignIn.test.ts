@@ -169,7 +169,7 @@ describe("the failed sign-in limit", () => {
     // Ten failures that leave the 15-minute window in about two seconds.
     const at = new Date(Date.now() - SIGN_IN_FAILURE_WINDOW_MS + 2_000).toISOString()
     const old = new Date(0).toISOString()
-    await t.run(Effect.flatMap(SignInFailureRepository, (failures) => Effect.forEach(Array.from({ length: 10 }), () => failures.record("patient@example.com", at, old))))
+    await t.run(Effect.flatMap(SignInFailureRepository, (failures) => Effect.forEach(Array.from({ length: 10 }), () => failures.record("patient@example.com", "127.0.0.1", at, old))))
     const limited = await login("patient@example.com", PASSWORD)
     expect(limited.status).toBe(429)
     const retryAfter = Number(limited.headers.get("retry-after"))

@@ -122,9 +122,23 @@ const resetPassword = Command.make("reset-password", { who, json: Shared.json },
   )
 )
 
-export const users = Command.make("users", {}, () =>
-  new UsageError({ message: "missing subcommand: flagport users create|list|disable|enable|reset-password (see --help)" })
+const unlock = Command.make("unlock", { who, json: Shared.json }, (options) =>
+  Effect.gen(function* () {
+    const user = yield* findUser(options.who)
+    const unlocked = yield* (yield* Users).unlock(user.id)
+    if (options.json) return yield* printJson(unlocked)
+    yield* printLines([`UNLOCKED=${unlocked.id}`])
+  })
 ).pipe(
-  Command.withDescription("Create, list, disable and enable people, and reset their passwords."),
-  Command.withSubcommands([create, list, disable, enable, resetPassword])
+  Storage.forCommand,
+  Command.withDescription(
+    "Forget a user's failed password sign-ins from every address, so the sign-in limits no longer hold them back; prints UNLOCKED=<id>. --json: the user."
+  )
+)
+
+export const users = Command.make("users", {}, () =>
+  new UsageError({ message: "missing subcommand: flagport users create|list|disable|enable|reset-password|unlock (see --help)" })
+).pipe(
+  Command.withDescription("Create, list, disable and enable people, reset their passwords and clear their failed sign-ins."),
+  Command.withSubcommands([create, list, disable, enable, resetPassword, unlock])
 )

@@ -161,7 +161,8 @@ export const OPERATIONS = {
   "Users.invite": globalAdmin,
   "Users.create": globalAdmin,
   "Users.update": globalAdmin,
-  "Users.resetPassword": globalAdmin
+  "Users.resetPassword": globalAdmin,
+  "Users.unlock": globalAdmin
 } as const satisfies { readonly [operation: string]: Rule }
 
 /** An operation a caller may ask a use case for, named `Service.method`. */

@@ -1,5 +1,5 @@
 /**
- * Signing in (docs/guide/people.md): with a password, limited per email, or with single sign-on, whose
+ * Signing in (docs/guide/people.md): with a password, limited per email and client address, or with single sign-on, whose
  * first sign-in makes the account. A session is then started with `Sessions.start`.
  */
 import * as Clock from "effect/Clock"
@@ -13,7 +13,7 @@ import { formatTimestamp } from "../../domain/definitions/Ids.js"
 import { Forbidden, RateLimited, type ServiceUnavailable, Unauthenticated } from "../../domain/Errors.js"
 import type { Role } from "../../domain/people/Role.js"
 import { SIGN_IN_REFUSALS } from "../../domain/people/SignInRefusal.js"
-import { failureWindowStart, SIGN_IN_FAILURE_LIMIT, signInRetryAfterSeconds } from "../../domain/people/SignInLimit.js"
+import { failureWindowStart, SIGN_IN_FAILURE_LIMIT, signInDelayMillis, signInRetryAfterSeconds } from "../../domain/people/SignInLimit.js"
 import { domainAllowed } from "../../domain/people/SsoDomain.js"
 import { PASSWORD_MAX_LENGTH } from "../../domain/people/PasswordRule.js"
 import { normalizeEmail, type User, type UserWithMemberships } from "../../domain/people/User.js"
@@ -50,12 +50,15 @@ export interface SignInShape {
    * The person with this email and password, with their memberships. 401 "Invalid email or
    * password" alike for a wrong password, an unknown email, a user without a password and a
    * disabled user, each after one Argon2id verification (the same time). 429 `RateLimited` after
-   * 10 failures for the email within 15 minutes, until the window has passed, even with the right
-   * password. The attempt is counted before the verification, atomically in the database, so
-   * simultaneous attempts (from any number of processes) get at most 10 verifications a window.
-   * A success forgets the email's failures. `client` (the client's address, when known) counts
-   * against its attempts (SignInGuard: 429 beyond them, before any hashing or database write);
-   * 503 `ServiceUnavailable` when too many passwords are being hashed at once (nothing counted).
+   * 10 failures for the email from the client's address within 15 minutes, until the window has
+   * passed, even with the right password; after 10 failures for the email from any addresses, each
+   * attempt waits 2 s first (domain/people/SignInLimit.ts). The attempt is counted before the
+   * verification, atomically in the database, so simultaneous attempts from one address (in any
+   * number of processes) get at most 10 verifications a window. A success forgets the email's
+   * failures from that address. `client` (the client's address, when known; `""` stands for an
+   * unknown one) also counts against its attempts (SignInGuard: 429 beyond them, before any
+   * hashing or database write); 503 `ServiceUnavailable` when too many passwords are being hashed
+   * at once (nothing counted).
    */
   readonly withPassword: (
     email: string,
@@ -81,20 +84,24 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
 
-  /** One attempt, counted in the database before its password is verified (inside the hashing bound). */
-  const verifyAttempt = (email: string, password: string) =>
+  /** The 429 of an address that has used its failures for the email (their times), counted. */
+  const limited = (failureTimes: ReadonlyArray<string>, millis: number) =>
     Effect.gen(function* () {
-      const normalized = normalizeEmail(email)
+      const retryAfterSeconds = signInRetryAfterSeconds(failureTimes.map(Date.parse), millis) ?? 1
+      yield* Metric.increment(ServiceMetrics.signInFailures.tooManyAttempts)
+      return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
+    })
+
+  /** One attempt, counted in the database before its password is verified (inside the hashing bound). */
+  const verifyAttempt = (normalized: string, password: string, client: string) =>
+    Effect.gen(function* () {
       const millis = yield* Clock.currentTimeMillis
       const windowStart = formatTimestamp(failureWindowStart(millis))
       // The attempt is counted before its password is verified, atomically per email in the
-      // database: of any number of simultaneous attempts, at most the limit get a verification.
-      const admission = yield* failures.admit(normalized, formatTimestamp(millis), windowStart, SIGN_IN_FAILURE_LIMIT)
-      if (admission._tag === "Refused") {
-        const retryAfterSeconds = signInRetryAfterSeconds(admission.failures.map(Date.parse), millis) ?? 1
-        yield* Metric.increment(ServiceMetrics.signInFailures.tooManyAttempts)
-        return yield* new RateLimited({ message: `Too many failed sign-ins; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
-      }
+      // database: of any number of simultaneous attempts from one address, at most the limit get
+      // a verification.
+      const admission = yield* failures.admit(normalized, client, formatTimestamp(millis), windowStart, SIGN_IN_FAILURE_LIMIT)
+      if (admission._tag === "Refused") return yield* limited(admission.failures, millis)
       const user = yield* users.findByEmail(normalized)
       const stored = Option.isSome(user) ? yield* users.getPasswordHash(user.value.id) : Option.none<string>()
       // Always one verification, against the dummy hash when there is nothing to verify against, so
@@ -109,7 +116,9 @@ export const make = Effect.gen(function* () {
         yield* Metric.increment(ServiceMetrics.signInFailures.invalidCredentials)
         return yield* new Unauthenticated({ message: INVALID_CREDENTIALS })
       }
-      yield* failures.clear(normalized) // this attempt's row with the others
+      // This attempt's row with the others from this address; other addresses' stay (someone
+      // else's guesses keep slowing this email until they leave the window or an admin unlocks).
+      yield* failures.clear(normalized, client)
       return user.value
     })
 
@@ -117,7 +126,19 @@ export const make = Effect.gen(function* () {
     // The cheap refusals first: the address's budget (memory), then a place in the hashing queue,
     // before the attempt costs a database write or an Argon2 operation.
     yield* guard.attempt(client)
-    const user = yield* guard.hashing(verifyAttempt(email, password))
+    const normalized = normalizeEmail(email)
+    const from = client ?? ""
+    const millis = yield* Clock.currentTimeMillis
+    const windowStart = formatTimestamp(failureWindowStart(millis))
+    // An address that has used its failures for the email is refused at once (the admission in
+    // the database decides for attempts that race this read).
+    const mine = yield* failures.since(normalized, windowStart, from)
+    if (mine.length >= SIGN_IN_FAILURE_LIMIT) return yield* limited(mine, millis)
+    // An email guessed at from many addresses: its attempts wait before they take a place in the
+    // hashing queue (so waiting costs no hashing place), the right password's included.
+    const delay = signInDelayMillis(yield* failures.count(normalized, windowStart))
+    if (delay > 0) yield* Effect.sleep(delay)
+    const user = yield* guard.hashing(verifyAttempt(normalized, password, from))
     yield* guard.succeeded(client)
     const memberships = yield* users.membershipsOf(user.id)
     return { user, memberships }

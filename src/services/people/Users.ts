@@ -21,13 +21,14 @@ import {
 import { userNotFound } from "../../domain/NotFound.js"
 import type { Membership } from "../../domain/people/Role.js"
 import { SETUP_TOKEN_LIFETIME_MS } from "../../domain/people/SetupLink.js"
-import type { User } from "../../domain/people/User.js"
+import { normalizeEmail, type User } from "../../domain/people/User.js"
 import { emailProblems, membershipListProblems, nameProblems, passwordProblems } from "../../domain/people/ValidatePerson.js"
 import { Crypto } from "../../ports/Crypto.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SessionRepository } from "../../ports/SessionRepository.js"
 import { SetupTokenRepository } from "../../ports/SetupTokenRepository.js"
+import { SignInFailureRepository } from "../../ports/SignInFailureRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { Transactor } from "../../ports/Transactor.js"
 import { UserRepository } from "../../ports/UserRepository.js"
@@ -100,6 +101,11 @@ export interface UsersShape {
    */
   readonly resetPassword: (id: string) => Effect.Effect<{ readonly setupToken: string }, ResourceNotFound | Forbidden | StorageError>
   /**
+   * Forgets the user's failed sign-ins, from every address: the sign-in limits
+   * (domain/people/SignInLimit.ts) no longer hold them back. 404 for an unknown id.
+   */
+  readonly unlock: (id: string) => Effect.Effect<User, ResourceNotFound | Forbidden | StorageError>
+  /**
    * Spends a setup token and sets the password of its user. 400 "Setup link is invalid or has
    * expired" for an unknown, spent or expired token (or a disabled user), 400 for a password
    * outside 12..1,024 characters. Of two setups with one token at the same moment, one succeeds.
@@ -122,6 +128,7 @@ const invalid = (problems: ReadonlyArray<Problem>) =>
 export const make = Effect.gen(function* () {
   const users = yield* UserRepository
   const tokens = yield* SetupTokenRepository
+  const failures = yield* SignInFailureRepository
   const sessions = yield* SessionRepository
   const cancelSchedulesOf = yield* AuthorSchedules.personCanceller
   const guard = yield* SignInGuard
@@ -262,6 +269,18 @@ export const make = Effect.gen(function* () {
     )
   })
 
+  const unlock = Effect.fn("Users.unlock")(function* (id: string) {
+    yield* authorizeGlobal("Users.unlock")
+    const user = yield* require(id)
+    return yield* writes.record(null, () =>
+      Effect.gen(function* () {
+        yield* failures.clear(normalizeEmail(user.email))
+        const memberships = yield* users.membershipsOf(id)
+        return { value: user, audit: userAudit("user.unlocked", memberships, user, user) }
+      })
+    )
+  })
+
   const setup = Effect.fn("Users.setup")(function* (token: string, password: string, client?: string) {
     yield* guard.attempt(client)
     yield* invalid(passwordProblems(password))
@@ -285,7 +304,7 @@ export const make = Effect.gen(function* () {
     return user
   })
 
-  return Users.of({ list, get, invite, create, update, resetPassword, setup })
+  return Users.of({ list, get, invite, create, update, resetPassword, unlock, setup })
 })
 
 export const layer = Layer.effect(Users, make)

@@ -76,6 +76,12 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     }
   },
   {
+    name: "POST /v1/users/{id}/unlock",
+    kind: "global",
+    success: 200,
+    prepare: async (t, n) => ({ method: "POST", path: `/v1/users/${(await freshUser(t, n, "unlocked")).id}/unlock` })
+  },
+  {
     name: "GET /v1/projects/{p}/members",
     kind: "management",
     needs: "manage",

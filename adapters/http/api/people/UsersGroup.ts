@@ -61,5 +61,10 @@ export class UsersGroup extends HttpApiGroup.make("users")
     "Reset a user's password",
     "Removes the password, ends the user's sessions and answers a new setup link (72 h, once)."
   ))
+  .add(described(
+    HttpApiEndpoint.post("unlock")`/v1/users/${id}/unlock`.addSuccess(UserDoc).addError(Errors.NotFound),
+    "Clear a user's failed sign-ins",
+    "Forgets the user's failed password sign-ins from every address, so neither the per-address limit (429) nor the per-email slow-down holds them back any more; answers the user. Their password, sessions and setup links are unchanged."
+  ))
   .middleware(TopLevelAuth)
   .annotate(OpenApi.Description, "Users: the people who sign in (global administrators only).") {}
