@@ -9,7 +9,12 @@
  * contexts left over (the attribute absent, or the condition holding) are exactly those where
  * flagd takes `then`. (Under a condition on the same attribute, the attribute is present, and
  * the first order serves.) A rollout is followed by a rule serving what flagd serves when it cannot
- * bucket the context, since a Flagport rollout without a bucketing value falls through.
+ * bucket the context, since a Flagport rollout without a bucketing value falls through; not when
+ * the path already holds a string operator on the bucketing attribute (flagd's `headerColor`:
+ * `email` `contains` `@faas.com`, then a rollout by `email`). Such a condition holds for a string,
+ * which always buckets, or for a list with a matching element, where flagd compares the list
+ * whole and the import is not exact anyway (coming-from-flagd.md): the rule would repeat the
+ * rollout's conditions under another variation for those lists alone, which reads as a mistake.
  *
  * The list is then made short: rules that can never match (a condition and its negation) and
  * rules that a later rule with fewer conditions serves the same way go, and the last catch-all
@@ -29,6 +34,13 @@ interface Draft {
   readonly conditions: ReadonlyArray<Condition>
   readonly rule: Omit<RuleInput, "conditions">
 }
+
+/** Operators that hold only for a string (or a list with a matching element: Operators.ts). */
+const STRING_ONLY: ReadonlySet<string> = new Set(["contains", "startsWith", "endsWith", "matches"])
+
+/** Whether every context meeting `conditions` has a string to bucket `bucketBy` by (lists aside). */
+const alwaysBuckets = (bucketBy: string, conditions: ReadonlyArray<Condition>): boolean =>
+  conditions.some((c) => c.attribute === bucketBy && !(c.negate ?? false) && STRING_ONLY.has(c.operator))
 
 const write = (tree: Tree, conditions: ReadonlyArray<Condition>, out: Array<Draft>, path: Path): void => {
   if (out.length > MAX_WRITTEN) refuse(path, `the targeting expands to more than ${MAX_WRITTEN} rules; split it into simpler flags`)
@@ -51,7 +63,7 @@ const write = (tree: Tree, conditions: ReadonlyArray<Condition>, out: Array<Draf
     return
   }
   out.push({ conditions: [...conditions, ...outcome.conditions], rule: { rollout: outcome.rollout } })
-  out.push({ conditions, rule: { variationKey: outcome.otherwise } })
+  if (!alwaysBuckets(outcome.rollout.bucketBy ?? "key", conditions)) out.push({ conditions, rule: { variationKey: outcome.otherwise } })
 }
 
 /** The conditions without repeats, or null when two contradict (the rule can never match). */

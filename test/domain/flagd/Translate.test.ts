@@ -6,6 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import { translateDocument } from "../../../src/domain/flagd/FlagdDocument.js"
+import { SAMPLE } from "./Corpus.js"
 import { translations } from "./Parity.js"
 
 const flag = (targeting: unknown, extra: Record<string, unknown> = {}) => ({
@@ -151,6 +152,26 @@ describe("refusals name the construct and its path", () => {
       expect(t.refusal.reason).toContain(reason)
     })
   }
+
+  it("a rollout under a string condition on its bucketing attribute gets no fallback rule (flagd's headerColor: one rule)", () => {
+    // The condition already makes `email` a string, which always buckets: a second rule with the
+    // same condition serving flagd's bucket of an absent email could never match.
+    const [t] = translations({ flags: { headerColor: SAMPLE.flags.headerColor }, $evaluators: SAMPLE.$evaluators })
+    if (t?._tag !== "Translated") throw new Error(JSON.stringify(t))
+    expect(t.targeting.rules).toEqual([
+      {
+        conditions: [c("email", "contains", ["@faas.com"])],
+        rollout: { bucketBy: "email", variations: ["red", "blue", "green", "yellow"].map((variationKey) => ({ variationKey, weight: 25000 })) }
+      }
+    ])
+    expect(t.targeting.defaultVariationKey).toBe("red")
+    // Without such a condition the fallback stays: an absent email gets flagd's bucket of the flag
+    // key alone (yellow), here as the default variation, since the rollout has no condition.
+    const [bare] = translations({ flags: { headerColor: { ...SAMPLE.flags.headerColor, targeting: SAMPLE.flags.headerColor.targeting.if[1] } } })
+    if (bare?._tag !== "Translated") throw new Error(JSON.stringify(bare))
+    expect(bare.targeting.rules.map((r) => r.variationKey ?? "rollout")).toEqual(["rollout"])
+    expect(bare.targeting.defaultVariationKey).toBe("yellow")
+  })
 
   it("a translation past Flagport's limits is refused with the API's reason", () => {
     const many = Array.from({ length: 101 }, (_, i) => [{ "==": [email, `user${i}@x.y`] }, i % 2 === 0 ? "on" : "off"]).flat()
