@@ -211,7 +211,7 @@ export const ROOMS = [
   },
   {
     room: "adapters/http/serving",
-    holds: "the transports: `App.ts` (the HTTP layers over the app), `Server.ts` (the standalone server), `Embed.ts` (node and web handlers for hosts), request tracing, metrics and logs",
+    holds: "the transports: `App.ts` (the HTTP layers over the app), `Server.ts` (the standalone server), `Embed.ts` (node and web handlers for hosts), `HostMiddleware.ts` (what the handlers add, as an Effect middleware for hosts serving `layer()`), request tracing, metrics and logs",
     mayImport: ["adapters/app", "adapters/http/api", "adapters/http/lane", "adapters/http/shared", "adapters/http/signin", "adapters/metrics", "adapters/oidc", "adapters/telemetry", "src/**"]
   },
   {
