@@ -17,6 +17,7 @@ import * as MemorySegmentRepository from "./MemorySegmentRepository.js"
 import * as MemorySessionRepository from "./MemorySessionRepository.js"
 import * as MemorySetupTokenRepository from "./MemorySetupTokenRepository.js"
 import * as MemorySignInFailureRepository from "./MemorySignInFailureRepository.js"
+import * as MemorySsoIdentityRepository from "./MemorySsoIdentityRepository.js"
 import * as MemoryStreamSecret from "./MemoryStreamSecret.js"
 import * as MemoryUserRepository from "./MemoryUserRepository.js"
 import * as MemoryWebhookBacklog from "./MemoryWebhookBacklog.js"
@@ -44,6 +45,7 @@ const repositories = Layer.mergeAll(
   MemorySessionRepository.layer,
   MemorySetupTokenRepository.layer,
   MemorySignInFailureRepository.layer,
+  MemorySsoIdentityRepository.layer,
   MemoryChangeRequestRepository.layer,
   MemoryExperimentRepository.layer,
   health

@@ -27,6 +27,8 @@ export interface Transaction {
 
 /** Who the provider says signed in: only what Flagport uses. */
 export interface Claims {
+  /** The ID token's `iss` (openid-client has checked it is the provider's), with `subject` the person's identity. */
+  readonly issuer: string
   readonly subject: string
   readonly email: string | undefined
   /** The provider vouches for the address (`email_verified: true`, or Entra ID's `xms_edov: true`); anything else is false. */
@@ -84,7 +86,11 @@ const emailVerified = (claims: Readonly<Record<string, unknown>>): boolean =>
  * What Flagport takes from a sign-in: the subject from the ID token; the email and whether it is
  * verified from `source`, the ID token or, when that carries no email, the userinfo response.
  */
-export const claimsFrom = (idToken: { readonly sub: string } & Readonly<Record<string, unknown>>, source: Readonly<Record<string, unknown>>): Claims => ({
+export const claimsFrom = (
+  idToken: { readonly iss: string; readonly sub: string } & Readonly<Record<string, unknown>>,
+  source: Readonly<Record<string, unknown>>
+): Claims => ({
+  issuer: idToken.iss,
   subject: idToken.sub,
   email: text(source.email),
   emailVerified: emailVerified(source),

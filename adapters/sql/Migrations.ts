@@ -25,6 +25,8 @@ import AuditCommitOrder from "./migrations/0019_audit_commit_order.js"
 import Experiments from "./migrations/0020_experiments.js"
 import SignInFailureRetention from "./migrations/0021_sign_in_failure_retention.js"
 import SignInFailureClient from "./migrations/0022_sign_in_failure_client.js"
+import SsoIdentities from "./migrations/0023_sso_identities.js"
+import EmailNormalized from "./migrations/0024_email_normalized.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -54,7 +56,9 @@ export const migrations = {
   "0019_audit_commit_order": AuditCommitOrder,
   "0020_experiments": Experiments,
   "0021_sign_in_failure_retention": SignInFailureRetention,
-  "0022_sign_in_failure_client": SignInFailureClient
+  "0022_sign_in_failure_client": SignInFailureClient,
+  "0023_sso_identities": SsoIdentities,
+  "0024_email_normalized": EmailNormalized
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -15,6 +15,7 @@ import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
 import * as SqlSessionRepository from "./SqlSessionRepository.js"
 import * as SqlSetupTokenRepository from "./SqlSetupTokenRepository.js"
 import * as SqlSignInFailureRepository from "./SqlSignInFailureRepository.js"
+import * as SqlSsoIdentityRepository from "./SqlSsoIdentityRepository.js"
 import * as SqlStreamSecret from "./SqlStreamSecret.js"
 import * as SqlTransactor from "./SqlTransactor.js"
 import * as SqlUserRepository from "./SqlUserRepository.js"
@@ -44,6 +45,7 @@ export const layer = Layer.mergeAll(
   SqlSessionRepository.layer,
   SqlSetupTokenRepository.layer,
   SqlSignInFailureRepository.layer,
+  SqlSsoIdentityRepository.layer,
   SqlChangeRequestRepository.layer,
   SqlExperimentRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))

@@ -30,6 +30,7 @@ import type { PasswordHasher } from "../../src/ports/PasswordHasher.js"
 import type { SessionRepository } from "../../src/ports/SessionRepository.js"
 import type { SetupTokenRepository } from "../../src/ports/SetupTokenRepository.js"
 import type { SignInFailureRepository } from "../../src/ports/SignInFailureRepository.js"
+import type { SsoIdentityRepository } from "../../src/ports/SsoIdentityRepository.js"
 import type { UserRepository } from "../../src/ports/UserRepository.js"
 import * as InProcessChangeFeed from "../change-feed/InProcessChangeFeed.js"
 import * as NodeCrypto from "../crypto/NodeCrypto.js"
@@ -63,6 +64,7 @@ export type Ports =
   | SessionRepository
   | SetupTokenRepository
   | SignInFailureRepository
+  | SsoIdentityRepository
   | ChangeRequestRepository
   | ExperimentRepository
   | IdGenerator.IdGenerator

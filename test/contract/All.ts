@@ -10,6 +10,7 @@ import { experimentContract } from "./Experiments.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { signInSecurityContract } from "./SignInSecurity.contract.js"
 import { signInLockoutContract } from "./SignInLockout.contract.js"
+import { ssoLinkingContract } from "./SsoLinking.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
 import { lastAdminContract } from "./LastAdmin.contract.js"
@@ -54,6 +55,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["SignInFailureRepository + sign-in limit", signInFailureContract],
   ["Sign-in security: token lookup, failure retention", signInSecurityContract],
   ["Sign-in lockout: per email and address, unlock", signInLockoutContract],
+  ["Single sign-on: identities, linking by email, email comparison", ssoLinkingContract],
   ["ChangeRequestRepository + change requests", changeRequestContract],
   ["ExperimentRepository + experiments", experimentContract],
   // Last: it disables every earlier test's global admins.

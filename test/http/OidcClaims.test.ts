@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { claimsFrom } from "../../adapters/oidc/OidcClient.js"
 
-const idToken = { sub: "subject-1" }
+const idToken = { iss: "https://id.example.com", sub: "subject-1" }
 
 describe("the claims of a sign-in", () => {
   it.each([
@@ -38,5 +38,6 @@ describe("the claims of a sign-in", () => {
     expect(claimsFrom({ ...idToken, name: "From ID token" }, {}).name).toBe("From ID token")
     expect(claimsFrom(idToken, {}).name).toBeUndefined()
     expect(claimsFrom(idToken, {}).subject).toBe("subject-1")
+    expect(claimsFrom(idToken, {}).issuer).toBe("https://id.example.com")
   })
 })

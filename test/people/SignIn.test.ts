@@ -9,6 +9,8 @@ import { Users } from "../../src/services/people/Users.js"
 import { fresh, givenProject, PASSWORD } from "./fixtures.js"
 
 const INVALID = { _tag: "Unauthenticated", message: "Invalid email or password" }
+/** An identity at the provider: a fresh subject unless named. */
+const idp = (subject = `sub-${fresh()}`) => ({ issuer: "https://id.example.com", subject })
 
 layer(StorageLayer.memoryStorage)("SignIn", (it) => {
   it.effect("with a password: the person and their memberships; the same 401 for every kind of failure", () =>
@@ -66,12 +68,12 @@ layer(StorageLayer.memoryStorage)("SignIn", (it) => {
       const p2 = yield* givenProject
       const email = `Sso.${fresh()}@Corp.example`
       const policy = { allowedDomains: ["corp.example"], defaultRole: "editor" as const }
-      const user = yield* signIn.withSso({ email, emailVerified: true, name: "Sso Person" }, policy)
+      const user = yield* signIn.withSso({ ...idp(`sub-${email}`), email, emailVerified: true, name: "Sso Person" }, policy)
       expect(user).toMatchObject({ email, name: "Sso Person", sso: true, admin: false })
       for (const p of [p1, p2]) expect(yield* members.list(p)).toContainEqual({ user, role: "editor" })
-      expect(yield* signIn.withSso({ email: email.toLowerCase(), emailVerified: true }, policy)).toEqual(user)
+      expect(yield* signIn.withSso({ ...idp(`sub-${email}`), email: email.toLowerCase(), emailVerified: true }, policy)).toEqual(user)
 
-      const none = yield* signIn.withSso({ email: `n.${fresh()}@corp.example`, emailVerified: true }, { allowedDomains: [], defaultRole: "none" })
+      const none = yield* signIn.withSso({ ...idp(), email: `n.${fresh()}@corp.example`, emailVerified: true }, { allowedDomains: [], defaultRole: "none" })
       expect((yield* members.list(p1)).some((m) => m.user.id === none.id)).toBe(false)
     }))
 
@@ -80,15 +82,15 @@ layer(StorageLayer.memoryStorage)("SignIn", (it) => {
       const signIn = yield* SignIn
       const users = yield* Users
       const policy = { allowedDomains: ["corp.example"], defaultRole: "viewer" as const }
-      const unverified = yield* Effect.flip(signIn.withSso({ email: `${fresh()}@corp.example`, emailVerified: false }, policy))
+      const unverified = yield* Effect.flip(signIn.withSso({ ...idp(), email: `${fresh()}@corp.example`, emailVerified: false }, policy))
       // The sign-in page's own words (SignInRefusal.ts), which the dashboard recognizes.
       expect(unverified).toMatchObject({ _tag: "Forbidden", message: SIGN_IN_REFUSALS.emailNotVerified })
-      const elsewhere = yield* Effect.flip(signIn.withSso({ email: `${fresh()}@evil.example`, emailVerified: true }, policy))
+      const elsewhere = yield* Effect.flip(signIn.withSso({ ...idp(), email: `${fresh()}@evil.example`, emailVerified: true }, policy))
       expect(elsewhere).toMatchObject({ _tag: "Forbidden", message: SIGN_IN_REFUSALS.domainNotAllowed })
       const email = `${fresh()}@corp.example`
       const made = yield* users.create({ email, password: PASSWORD })
       yield* users.update(made.id, { disabled: true })
-      const disabled = yield* Effect.flip(signIn.withSso({ email, emailVerified: true }, policy))
+      const disabled = yield* Effect.flip(signIn.withSso({ ...idp(), email, emailVerified: true }, policy))
       expect(disabled).toMatchObject({ _tag: "Forbidden", message: SIGN_IN_REFUSALS.accountDisabled })
     }))
 })

@@ -15,7 +15,7 @@ describe.each(["memory", "sqlite", "postgres"] as const)("a first single sign-on
       Effect.gen(function* () {
         const projectId = yield* givenProject
         const email = `First.${fresh()}@corp.example`
-        const user = yield* (yield* SignIn).withSso({ email, emailVerified: true, name: "First" }, { allowedDomains: [], defaultRole: "viewer" })
+        const user = yield* (yield* SignIn).withSso({ issuer: "https://id.example.com", subject: `sub-${email}`, email, emailVerified: true, name: "First" }, { allowedDomains: [], defaultRole: "viewer" })
         const page = yield* (yield* Audit).list(projectId, { resourceKey: user.id })
         expect(page.data.map((e) => [e.action, e.actor]).sort()).toEqual([
           ["member.put", { type: "user", userId: user.id, email }],

@@ -96,7 +96,7 @@ const callbackAnswer = (client: OidcClient, signIn: SignInShape, sessions: Sessi
     const claims = finished.right
     if (claims.email === undefined) return refuse(SIGN_IN_REFUSALS.emailUnusable)
     const user = yield* Effect.either(
-      signIn.withSso({ email: claims.email, emailVerified: claims.emailVerified, name: claims.name }, { allowedDomains, defaultRole: defaultRole ?? "none" })
+      signIn.withSso({ issuer: claims.issuer, subject: claims.subject, email: claims.email, emailVerified: claims.emailVerified, name: claims.name }, { allowedDomains, defaultRole: defaultRole ?? "none" })
     )
     // withSso's refusals (unverified email, domain not allowed, account disabled) are worded for the sign-in page.
     if (user._tag === "Left") return user.left._tag === "Forbidden" ? refuse(user.left.message) : yield* Effect.fail(user.left)

@@ -8,11 +8,16 @@
 export const SIGN_IN_REFUSALS = {
   /** The provider does not vouch for the address (`email_verified` is not true). */
   emailNotVerified: "Your identity provider has not verified your email address, so it cannot be used to sign in.",
-  /** No email claim, or one that is not an email address. */
+  /** No email claim, one that is not an email address, or one at localhost. */
   emailUnusable: "Your identity provider did not give a usable email address.",
   /** FLAGPORT_OIDC_ALLOWED_DOMAINS does not list the address's domain. */
   domainNotAllowed: "Sign-in with an email address at this domain is not allowed here.",
   accountDisabled: "This account is disabled. Ask a global admin to enable it.",
+  /**
+   * An account with the address exists, but single sign-on may not open it: it is linked to
+   * another identity, or is a global admin's, or its address is at localhost (SsoLink.ts).
+   */
+  accountNotLinkable: "An account with this email address already exists and cannot be opened with this sign-in. Ask a global admin.",
   /** No transaction (expired, another browser), a tampered `state`, or a response failing a check. */
   signInFailed: "The sign-in could not be completed (it expired, or did not start here). Please try again.",
   /** The provider answered with an error (the person declined, for instance). */

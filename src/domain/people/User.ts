@@ -18,11 +18,26 @@ export const Email = Text.pipe(
   Schema.pattern(EMAIL_PATTERN, { message: () => "must be an email address (name@domain)" })
 )
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/
+/** A-Z to a-z and nothing else: no Unicode case folding (which turns the Kelvin sign into `k`). */
+const asciiLowercase = (text: string): string => text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase())
+
 /**
- * Emails are unique compared case-insensitively; the address is kept as typed and compared (and
- * indexed) by this form.
+ * Emails are unique by this form; the address is kept as typed and compared (and indexed) by it.
+ * Only folds that cannot make two people's addresses one: the domain in NFKC with ASCII letters
+ * lowercased (domains are case-insensitive), the local part lowercased when it is ASCII, and
+ * kept exactly as typed otherwise. A Unicode case fold or compatibility mapping of a local part
+ * (`\u212Aate`, with the Kelvin sign, folds to `kate`) would let an address someone chose at an
+ * identity provider stand for another person's account.
  */
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase()
+export const normalizeEmail = (email: string): string => {
+  const trimmed = email.trim()
+  const at = trimmed.lastIndexOf("@")
+  if (at < 0) return ASCII_ONLY.test(trimmed) ? asciiLowercase(trimmed) : trimmed
+  const local = trimmed.slice(0, at)
+  const domain = asciiLowercase(trimmed.slice(at + 1).normalize("NFKC"))
+  return `${ASCII_ONLY.test(local) ? asciiLowercase(local) : local}@${domain}`
+}
 
 /** The part after the `@`, lowercase: what `FLAGPORT_OIDC_ALLOWED_DOMAINS` is matched against. */
 export const emailDomain = (email: string): string => {

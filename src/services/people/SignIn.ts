@@ -1,6 +1,6 @@
 /**
- * Signing in (docs/guide/people.md): with a password, limited per email and client address, or with single sign-on, whose
- * first sign-in makes the account. A session is then started with `Sessions.start`.
+ * Signing in (docs/guide/people.md): with a password, limited per email and client address, or with
+ * single sign-on (SsoAccounts.ts), whose first sign-in links or makes the account. A session is then started with `Sessions.start`.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -8,42 +8,23 @@ import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type Actor, CurrentActor } from "../../domain/audit/Actor.js"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
-import { Forbidden, RateLimited, type ServiceUnavailable, Unauthenticated } from "../../domain/Errors.js"
-import type { Role } from "../../domain/people/Role.js"
-import { SIGN_IN_REFUSALS } from "../../domain/people/SignInRefusal.js"
+import { type Forbidden, RateLimited, type ServiceUnavailable, Unauthenticated } from "../../domain/Errors.js"
 import { failureWindowStart, SIGN_IN_FAILURE_LIMIT, signInDelayMillis, signInRetryAfterSeconds } from "../../domain/people/SignInLimit.js"
-import { domainAllowed } from "../../domain/people/SsoDomain.js"
 import { PASSWORD_MAX_LENGTH } from "../../domain/people/PasswordRule.js"
 import { normalizeEmail, type User, type UserWithMemberships } from "../../domain/people/User.js"
-import { emailProblems } from "../../domain/people/ValidatePerson.js"
-import { IdGenerator } from "../../ports/IdGenerator.js"
 import { PasswordHasher } from "../../ports/PasswordHasher.js"
-import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SignInFailureRepository } from "../../ports/SignInFailureRepository.js"
 import { SignInGuard } from "./SignInGuard.js"
 import * as ServiceMetrics from "../operations/ServiceMetrics.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { UserRepository } from "../../ports/UserRepository.js"
-import { newUserAudit } from "./PeopleSupport.js"
-import * as Writes from "../shared/Writes.js"
 
 export const INVALID_CREDENTIALS = "Invalid email or password"
 
-/** What the identity provider says about the person (from the verified ID token / userinfo). */
-export interface SsoClaims {
-  readonly email: string
-  readonly emailVerified: boolean
-  readonly name?: string | undefined
-}
+import { makeWithSso, type SsoClaims, type SsoPolicy } from "./SsoAccounts.js"
 
-export interface SsoPolicy {
-  /** FLAGPORT_OIDC_ALLOWED_DOMAINS, parsed (SsoDomain.parseAllowedDomains); empty allows every domain. */
-  readonly allowedDomains: ReadonlyArray<string>
-  /** FLAGPORT_OIDC_DEFAULT_ROLE: the role a new person gets in every project, or `none`. */
-  readonly defaultRole: Role | "none"
-}
+export type { SsoClaims, SsoPolicy }
 
 export interface SignInShape {
   /**
@@ -66,9 +47,12 @@ export interface SignInShape {
     client?: string | undefined
   ) => Effect.Effect<UserWithMemberships, Unauthenticated | RateLimited | ServiceUnavailable | StorageError>
   /**
-   * The person a single sign-on vouches for: the user with that email, or a new one (`sso: true`,
-   * `policy.defaultRole` in every project, none for `none`). 403 `Forbidden` with a message for the
-   * sign-in page when the email is not verified, its domain is not allowed, or the user is disabled.
+   * The person a single sign-on vouches for (SsoAccounts.ts): the account its identity (issuer,
+   * subject) is linked to; else, linking it, the account with its email when never linked, not a
+   * global admin's and not at localhost; else a new one (`sso: true`, `policy.defaultRole` in every
+   * project, none for `none`), linked. 403 `Forbidden` with a message for the sign-in page when the
+   * email is not verified, unusable or at localhost, its domain is not allowed, the account with
+   * the email may not be linked, or the user is disabled.
    */
   readonly withSso: (claims: SsoClaims, policy: SsoPolicy) => Effect.Effect<User, Forbidden | StorageError>
 }
@@ -80,9 +64,6 @@ export const make = Effect.gen(function* () {
   const failures = yield* SignInFailureRepository
   const hasher = yield* PasswordHasher
   const guard = yield* SignInGuard
-  const projects = yield* ProjectRepository
-  const ids = yield* IdGenerator
-  const writes = yield* Writes.writer
 
   /** The 429 of an address that has used its failures for the email (their times), counted. */
   const limited = (failureTimes: ReadonlyArray<string>, millis: number) =>
@@ -144,68 +125,7 @@ export const make = Effect.gen(function* () {
     return { user, memberships }
   })
 
-  /** The first sign-in of a person: their account, with the default role in every project. */
-  const createSsoUser = (claims: SsoClaims, policy: SsoPolicy) =>
-    Effect.gen(function* () {
-      const id = yield* ids.next
-      const projectIds = policy.defaultRole === "none" ? [] : (yield* projects.list()).map((p) => p.id)
-      const email = claims.email.trim()
-      // The audit log credits the person themselves (no one else acted), not the default (the CLI).
-      const actor: Actor = { type: "user", userId: id, email }
-      return yield* writes.record(null, ({ now }) =>
-        Effect.gen(function* () {
-          const user: User = {
-            id,
-            email,
-            name: (claims.name ?? "").trim().slice(0, 120),
-            admin: false,
-            createdAt: now,
-            lastSignInAt: null,
-            disabledAt: null,
-            sso: true
-          }
-          yield* users.insert(user)
-          const memberships = []
-          if (policy.defaultRole !== "none") {
-            for (const projectId of projectIds) {
-              const added = yield* users.putMembership(id, projectId, policy.defaultRole).pipe(
-                Effect.as(true),
-                Effect.catchTag("NotFound", () => Effect.succeed(false)) // a project deleted meanwhile
-              )
-              if (added) memberships.push({ projectId, role: policy.defaultRole })
-            }
-          }
-          return {
-            value: user,
-            audit: newUserAudit(user, memberships)
-          }
-        })
-      ).pipe(Effect.provideService(CurrentActor, actor))
-    })
-
-  const withSso = Effect.fn("SignIn.withSso")(function* (claims: SsoClaims, policy: SsoPolicy) {
-    if (!claims.emailVerified) {
-      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.emailNotVerified })
-    }
-    if (emailProblems(claims.email.trim()).length > 0) {
-      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.emailUnusable })
-    }
-    if (!domainAllowed(claims.email, policy.allowedDomains)) {
-      return yield* new Forbidden({ message: SIGN_IN_REFUSALS.domainNotAllowed })
-    }
-    const normalized = normalizeEmail(claims.email)
-    const existing = yield* users.findByEmail(normalized)
-    const user = Option.isSome(existing)
-      ? existing.value
-      : yield* createSsoUser(claims, policy).pipe(
-          // Two first sign-ins at the same moment: the other made the account; use it.
-          Effect.catchTag("DuplicateKey", () =>
-            Effect.flatMap(users.findByEmail(normalized), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.die("user vanished")))
-          )
-        )
-    if (user.disabledAt !== null) return yield* new Forbidden({ message: SIGN_IN_REFUSALS.accountDisabled })
-    return user
-  })
+  const withSso = yield* makeWithSso
 
   return SignIn.of({ withPassword, withSso })
 })
