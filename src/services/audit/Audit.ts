@@ -4,6 +4,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AUDIT_PAGE, type AuditPage, type AuditQuery, decodeCursor, encodeCursor } from "../../domain/audit/AuditPage.js"
 import { type ManagementEvent, managementEventOf } from "../../domain/audit/ManagementEvent.js"
+import { auditEntryDisclosed, eventDisclosed, type Reader, readerOf, sameReader } from "../../domain/auth/AuditDisclosure.js"
 import { auditEntrySeen, eventSeen } from "../../domain/auth/EnvironmentView.js"
 import { type Forbidden, InvalidRequest, type ResourceNotFound } from "../../domain/Errors.js"
 import { AuditLog } from "../../ports/AuditLog.js"
@@ -18,6 +19,8 @@ export interface Following {
   readonly from: number
   /** The event as the caller sees it (EnvironmentView.eventSeen), or undefined when it is not theirs to see. */
   readonly view: (event: ManagementEvent) => ManagementEvent | undefined
+  /** What the caller was allowed to read when the reader started (`view` judges by it): `mayFollow` asks it again. */
+  readonly reader: Reader
 }
 
 /**
@@ -30,14 +33,23 @@ export interface AuditShape {
   /**
    * One page of a project's audit log, newest first, narrowed by the query's filters, as the
    * caller sees it (a bound key's page leaves other environments' entries out, so it may hold fewer
-   * than `limit`: follow `nextCursor`). 400 for a `limit` outside 1-200 or a cursor no page
+   * than `limit`: follow `nextCursor`). A caller without `manage` in the project sees entries about
+   * webhooks, keys, members and other people with their resource id and action only (AuditDisclosure.ts). 400 for a `limit` outside 1-200 or a cursor no page
    * answered; 404 for an unknown project.
    */
   readonly list: (projectId: string, query: AuditQuery) => Effect.Effect<AuditPage, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
-  /** Where a live reader of the project's events starts, and what of them its caller sees. 404 for an unknown project. */
+  /**
+   * Where a live reader of the project's events starts, and what of them its caller sees (its
+   * environment's, and of webhooks, keys, members and other people only the kind and the resource
+   * without `manage`: AuditDisclosure.ts). 404 for an unknown project.
+   */
   readonly follow: (projectId: string) => Effect.Effect<Following, ResourceNotFound | Forbidden | StorageError>
-  /** Whether the caller may (still) follow the project's events: asked again while a stream stays open. Reads nothing. */
-  readonly mayFollow: (projectId: string) => Effect.Effect<boolean>
+  /**
+   * Whether the caller may (still) follow the project's events: asked again while a stream stays
+   * open. With the `reader` it started as, also whether it still reads as much and no more (a role
+   * changed since: no, and the reader starts again, seeing what its role now shows). Reads nothing.
+   */
+  readonly mayFollow: (projectId: string, startedAs?: Reader) => Effect.Effect<boolean>
   /**
    * The project's events after `position`, in commit order, at most `limit` (ManagementEvent.ts),
    * as they are: read once for every follower of the project, each of whom sees them through its
@@ -61,7 +73,8 @@ export const make = Effect.gen(function* () {
   const log = yield* AuditLog
 
   const list = Effect.fn("Audit.list")(function* (projectId: string, query: AuditQuery) {
-    const { seen } = yield* authorize("Audit.list", projectId, query.environment === undefined ? [] : [query.environment])
+    const { caller, seen } = yield* authorize("Audit.list", projectId, query.environment === undefined ? [] : [query.environment])
+    const reader = readerOf(caller, projectId)
     const limit = query.limit ?? AUDIT_PAGE.default
     if (!Number.isInteger(limit) || limit < AUDIT_PAGE.min || limit > AUDIT_PAGE.max) {
       return yield* invalid("limit", `must be a whole number from ${AUDIT_PAGE.min} to ${AUDIT_PAGE.max}`)
@@ -75,20 +88,31 @@ export const make = Effect.gen(function* () {
     const page = rows.slice(0, limit)
     const last = page[page.length - 1]
     return {
-      data: page.flatMap((row) => auditEntrySeen(seen, row.entry) ?? []),
+      data: page.flatMap((row) => {
+        const entry = auditEntrySeen(seen, row.entry)
+        return entry === undefined ? [] : [auditEntryDisclosed(reader, entry)]
+      }),
       nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.position) : null
     }
   })
 
   const follow = Effect.fn("Audit.follow")(function* (projectId: string) {
-    const { seen } = yield* authorize("Audit.follow", projectId)
+    const { caller, seen } = yield* authorize("Audit.follow", projectId)
+    const reader = readerOf(caller, projectId)
     yield* requireProject(projects, projectId)
     const latest = yield* log.list(projectId, {}, 1)
-    return { from: latest[0]?.position ?? 0, view: (event: ManagementEvent) => eventSeen(seen, event) }
+    const view = (event: ManagementEvent) => {
+      const inView = eventSeen(seen, event)
+      return inView === undefined ? undefined : eventDisclosed(reader, inView)
+    }
+    return { from: latest[0]?.position ?? 0, view, reader }
   })
 
-  const mayFollow = (projectId: string) =>
-    authorize("Audit.follow", projectId).pipe(Effect.as(true), Effect.orElseSucceed(() => false))
+  const mayFollow = (projectId: string, startedAs?: Reader) =>
+    authorize("Audit.follow", projectId).pipe(
+      Effect.map(({ caller }) => startedAs === undefined || sameReader(startedAs, readerOf(caller, projectId))),
+      Effect.orElseSucceed(() => false)
+    )
 
   const eventsAfter = (projectId: string, position: number, limit: number) =>
     Effect.map(log.after(projectId, position, limit), (rows) =>

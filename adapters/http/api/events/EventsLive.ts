@@ -9,6 +9,7 @@
 import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import type { Reader } from "../../../../src/domain/auth/AuditDisclosure.js"
 import { actingAs } from "../../../../src/domain/auth/Caller.js"
 import { Audit } from "../../../../src/services/audit/Audit.js"
 import { Authentication, authenticateRequest } from "../../shared/Authentication.js"
@@ -32,12 +33,12 @@ export const startOf = (lastEventId: string | undefined, latest: number): number
 
 /**
  * Whether the request's credentials may still follow the project's events (401, or the use case's
- * 403/404 now: no). A recheck is no activity of the person: it leaves the session's idle clock
+ * 403/404 now: no; nor when they now read more or less of them than when the stream opened). A recheck is no activity of the person: it leaves the session's idle clock
  * running, so the stream of a tab left open ends when its session idles out.
  */
-const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: string) =>
+const stillAllowed = (request: HttpServerRequest.HttpServerRequest, projectId: string, startedAs: Reader) =>
   authenticateRequest(headersOf(request), peerOf(request), "recheck").pipe(
-    Effect.flatMap(({ actor, caller }) => Effect.flatMap(Audit, (audit) => actingAs(caller, actor)(audit.mayFollow(projectId)))),
+    Effect.flatMap(({ actor, caller }) => Effect.flatMap(Audit, (audit) => actingAs(caller, actor)(audit.mayFollow(projectId, startedAs)))),
     // A failing key store is not a revocation: the stream stays (the failure is logged).
     Effect.catchIf((error): error is Errors.Unauthorized => error instanceof Errors.Unauthorized, () => Effect.succeed(false))
   )
@@ -90,7 +91,7 @@ export const EventsLive = HttpApiBuilder.group(FlagportApi, "events", (handlers)
       const run = (yield* runtimeBridge).run
       const opening = hub.open(path.projectId, start, {
         key: recheckKeyOf(access.actor.keyId, request.headers.cookie),
-        check: () => run(stillAllowed(request, path.projectId).pipe(Effect.provideService(Authentication, auth), Effect.provideService(Audit, audit))),
+        check: () => run(stillAllowed(request, path.projectId, following.reader).pipe(Effect.provideService(Authentication, auth), Effect.provideService(Audit, audit))),
         // What the caller sees of each event: a key bound to an environment, its environment's and those of none (Audit.follow).
         view: following.view
       })
