@@ -27,6 +27,8 @@ export const layer = Layer.effect(
         }).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail(new DuplicateKey({ entity: "api key", key: apiKey.id }))))),
       list: () => Effect.map(table.get, (map) => Array.from(map.values(), (row) => row.apiKey)),
       get: (id) => Effect.map(table.get, (map) => Option.map(Option.fromNullable(map.get(id)), (row) => row.apiKey)),
+      liveMadeBy: (userId) =>
+        Effect.map(table.get, (map) => Array.from(map.values(), (row) => row.apiKey).filter((key) => key.createdBy === userId && key.revokedAt === null)),
       findByHash: (hash) =>
         Effect.map(table.get, (map) =>
           Option.map(Option.fromNullable(Array.from(map.values()).find((row) => row.hash === hash)), (row) => row.apiKey)

@@ -27,6 +27,7 @@ import SignInFailureRetention from "./migrations/0021_sign_in_failure_retention.
 import SignInFailureClient from "./migrations/0022_sign_in_failure_client.js"
 import SsoIdentities from "./migrations/0023_sso_identities.js"
 import EmailNormalized from "./migrations/0024_email_normalized.js"
+import KeyMakers from "./migrations/0025_key_makers.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -58,7 +59,8 @@ export const migrations = {
   "0021_sign_in_failure_retention": SignInFailureRetention,
   "0022_sign_in_failure_client": SignInFailureClient,
   "0023_sso_identities": SsoIdentities,
-  "0024_email_normalized": EmailNormalized
+  "0024_email_normalized": EmailNormalized,
+  "0025_key_makers": KeyMakers
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -19,6 +19,7 @@ const ApiKeyRow = Schema.Struct({
   name: Schema.String,
   prefix: Schema.String,
   created_at: Schema.String,
+  created_by: Schema.NullOr(Schema.String),
   last_used_at: Schema.NullOr(Schema.String),
   revoked_at: Schema.NullOr(Schema.String)
 })
@@ -34,13 +35,14 @@ const toApiKey = (row: typeof ApiKeyRow.Type): ApiKey => ({
   name: row.name,
   prefix: row.prefix,
   createdAt: row.created_at,
+  createdBy: row.created_by,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at
 })
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const columns = sql.literal("id, type, project_id, environment, name, prefix, created_at, last_used_at, revoked_at")
+  const columns = sql.literal("id, type, project_id, environment, name, prefix, created_at, created_by, last_used_at, revoked_at")
   const one = (rows: ReadonlyArray<typeof ApiKeyRow.Type>) => Option.map(Option.fromNullable(rows[0]), toApiKey)
   return ApiKeyRepository.of({
     insert: (apiKey, hash) =>
@@ -54,6 +56,7 @@ export const make = Effect.gen(function* () {
           prefix: apiKey.prefix,
           key_hash: hash,
           created_at: apiKey.createdAt,
+          created_by: apiKey.createdBy,
           last_used_at: apiKey.lastUsedAt,
           revoked_at: apiKey.revokedAt
         })}`
@@ -64,6 +67,11 @@ export const make = Effect.gen(function* () {
         Effect.map((rows) => rows.map(toApiKey))
       ),
     get: (id) => orFail(sql`SELECT ${columns} FROM flagport_api_keys WHERE id = ${id}`).pipe(Effect.flatMap(decodeKeys), Effect.map(one)),
+    liveMadeBy: (userId) =>
+      orFail(sql`SELECT ${columns} FROM flagport_api_keys WHERE created_by = ${userId} AND revoked_at IS NULL ORDER BY seq`).pipe(
+        Effect.flatMap(decodeKeys),
+        Effect.map((rows) => rows.map(toApiKey))
+      ),
     findByHash: (hash) =>
       orFail(sql`SELECT ${columns} FROM flagport_api_keys WHERE key_hash = ${hash}`).pipe(Effect.flatMap(decodeKeys), Effect.map(one)),
     revoke: (id, at) =>

@@ -28,6 +28,7 @@ const AuditRow = Schema.Struct({
   resource_key: Schema.String,
   environment: Schema.NullOr(Schema.String),
   change_request_id: Schema.NullOr(Schema.String),
+  reason: Schema.NullOr(Schema.String),
   before_state: State,
   after_state: State
 })
@@ -45,6 +46,7 @@ const toEntry = (row: typeof AuditRow.Type): PositionedEntry => {
     resource: { type: row.resource_type, key: row.resource_key },
     ...(row.environment === null ? {} : { environment: row.environment }),
     ...(row.change_request_id === null ? {} : { changeRequestId: row.change_request_id }),
+    ...(row.reason === null ? {} : { reason: row.reason }),
     before: row.before_state ?? null,
     after: row.after_state ?? null
   }
@@ -66,6 +68,7 @@ export const make = Effect.gen(function* () {
           resource_key: entry.resource.key,
           environment: entry.environment ?? null,
           change_request_id: entry.changeRequestId ?? null,
+          reason: entry.reason ?? null,
           before_state: entry.before === null || entry.before === undefined ? null : JSON.stringify(entry.before),
           after_state: entry.after === null || entry.after === undefined ? null : JSON.stringify(entry.after)
         })}`
@@ -81,13 +84,13 @@ export const make = Effect.gen(function* () {
       ]
       return orFail(
         sql`SELECT commit_seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
-          change_request_id, before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY commit_seq DESC LIMIT ${limit}`
+          change_request_id, reason, before_state, after_state FROM flagport_audit_log WHERE ${sql.and(conditions)} ORDER BY commit_seq DESC LIMIT ${limit}`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry)))
     },
     after: (projectId, after, limit) =>
       orFail(
         sql`SELECT commit_seq, id, project_id, occurred_at, actor, action, resource_type, resource_key, environment,
-          change_request_id, before_state, after_state FROM flagport_audit_log
+          change_request_id, reason, before_state, after_state FROM flagport_audit_log
           WHERE project_id = ${projectId} AND commit_seq > ${after} ORDER BY commit_seq LIMIT ${limit}`
       ).pipe(Effect.flatMap(decodeEntries), Effect.map((rows) => rows.map(toEntry))),
     // One short statement per batch, as the outbox's retention: the subquery picks the oldest

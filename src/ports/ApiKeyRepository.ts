@@ -15,6 +15,8 @@ export interface ApiKeyRepositoryShape {
   readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, StorageError>
   /** One key by id, if any. */
   readonly get: (id: string) => Effect.Effect<Option.Option<ApiKey>, StorageError>
+  /** The keys `userId` made (`createdBy`) that are not revoked, in creation order. */
+  readonly liveMadeBy: (userId: string) => Effect.Effect<ReadonlyArray<ApiKey>, StorageError>
   /** The key whose secret hashes to `hash`, revoked or not, if any. */
   readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiKey>, StorageError>
   /**

@@ -41,6 +41,7 @@ const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, 
           name: "bound",
           prefix: "cli_Efgh",
           createdAt: "2026-02-01T00:00:00.000Z",
+          createdBy: null,
           lastUsedAt: null,
           revokedAt: null
         },

@@ -14,6 +14,7 @@ import { ssoLinkingContract } from "./SsoLinking.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
 import { lastAdminContract } from "./LastAdmin.contract.js"
+import { makerKeysContract } from "./MakerKeys.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
 import { prerequisitesContract } from "./Prerequisites.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
@@ -58,6 +59,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Single sign-on: identities, linking by email, email comparison", ssoLinkingContract],
   ["ChangeRequestRepository + change requests", changeRequestContract],
   ["ExperimentRepository + experiments", experimentContract],
+  ["Keys and their makers", makerKeysContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

@@ -106,6 +106,7 @@ describe("KeyCache: a revoked key", () => {
     name: id,
     prefix: "cli_xxxx",
     createdAt: "2026-01-01T00:00:00.000Z",
+    createdBy: null,
     lastUsedAt: null,
     revokedAt: null
   })

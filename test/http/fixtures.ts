@@ -128,6 +128,7 @@ export const seed = Effect.gen(function* () {
       name: "legacy",
       prefix: unscopedClient.slice(0, 8),
       createdAt: new Date().toISOString(),
+      createdBy: null,
       lastUsedAt: null,
       revokedAt: null
     },
@@ -143,6 +144,7 @@ export const seed = Effect.gen(function* () {
       name: "bound to unknown",
       prefix: boundToUnknown.slice(0, 8),
       createdAt: new Date().toISOString(),
+      createdBy: null,
       lastUsedAt: null,
       revokedAt: null
     },

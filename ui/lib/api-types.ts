@@ -742,6 +742,7 @@ export interface components {
          *       "name": "Storefront",
          *       "prefix": "cli_Xy7Q",
          *       "createdAt": "2026-11-23T09:00:05.000Z",
+         *       "createdBy": null,
          *       "lastUsedAt": null,
          *       "revokedAt": null
          *     }
@@ -755,6 +756,7 @@ export interface components {
             readonly name: string;
             readonly prefix: string;
             readonly createdAt: string;
+            readonly createdBy: string | null;
             readonly lastUsedAt: string | null;
             readonly revokedAt: string | null;
         };
@@ -783,6 +785,7 @@ export interface components {
          *       "name": "Storefront",
          *       "prefix": "cli_Xy7Q",
          *       "createdAt": "2026-11-23T09:00:05.000Z",
+         *       "createdBy": null,
          *       "lastUsedAt": null,
          *       "revokedAt": null,
          *       "key": "cli_Xy7Q2mJ8vN4bR6tK1pL9sD3fG5hW0zA"
@@ -797,6 +800,7 @@ export interface components {
             readonly name: string;
             readonly prefix: string;
             readonly createdAt: string;
+            readonly createdBy: string | null;
             readonly lastUsedAt: string | null;
             readonly revokedAt: string | null;
             readonly key: string;
@@ -1339,6 +1343,7 @@ export interface components {
          *             "environment": null,
          *             "prefix": "cli_Xy7Q",
          *             "createdAt": "2026-11-23T09:00:05.000Z",
+         *             "createdBy": null,
          *             "lastUsedAt": null,
          *             "revokedAt": null
          *           }
@@ -1371,6 +1376,7 @@ export interface components {
             };
             readonly environment?: string;
             readonly changeRequestId?: string;
+            readonly reason?: string;
             /**
              * unknown
              * @description The resource as the API shows it (null before a creation and after a deletion).

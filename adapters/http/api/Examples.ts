@@ -185,6 +185,7 @@ export const apiKey: ApiKey = {
   environment: null,
   prefix: "cli_Xy7Q",
   createdAt: "2026-11-23T09:00:05.000Z",
+  createdBy: null,
   lastUsedAt: null,
   revokedAt: null
 }

@@ -35,6 +35,8 @@ export const AuditEntry = Schema.Struct({
   environment: Schema.optional(Schema.String),
   /** The change request this write applied (its applier is the actor). */
   changeRequestId: Schema.optional(Schema.String),
+  /** Why a write that followed from another happened (a key revoked because its maker was disabled, say). */
+  reason: Schema.optional(Schema.String),
   before: Shown,
   after: Shown
 }).annotations(documentName("AuditEntry"))

@@ -21,6 +21,12 @@ export const ApiKey = Schema.Struct({
   /** The first characters of the key (e.g. `srv_AbCd`), so a person can tell keys apart. */
   prefix: Schema.String,
   createdAt: Timestamp,
+  /**
+   * The id of the person who made the key, themselves or through a key they made (whose maker it
+   * inherits); null when the operator made it (command line) or it was made before makers were
+   * recorded. The key is revoked when that person is disabled or may no longer manage its project.
+   */
+  createdBy: Schema.NullOr(Schema.String),
   lastUsedAt: Schema.NullOr(Timestamp),
   revokedAt: Schema.NullOr(Timestamp)
 }).annotations(documentName("ApiKey"))

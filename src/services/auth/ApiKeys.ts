@@ -6,11 +6,11 @@ import type { ApiKey, ApiKeyType } from "../../domain/auth/ApiKey.js"
 import * as Base64 from "../../domain/Base64.js"
 import { keyIdOf } from "../../domain/auth/Caller.js"
 import { keySeen } from "../../domain/auth/EnvironmentView.js"
+import { CurrentActor } from "../../domain/audit/Actor.js"
 import { type Forbidden, InvalidRequest, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { environmentNotFound, keyNotFound } from "../../domain/NotFound.js"
 import { ApiKeyRepository } from "../../ports/ApiKeyRepository.js"
 import { Crypto, type CryptoShape } from "../../ports/Crypto.js"
-import type { Change } from "../../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
@@ -18,8 +18,9 @@ import type { StorageError } from "../../ports/StorageError.js"
 import { authorize, authorizeGlobal, reach } from "../shared/Authorize.js"
 import { currentTimestamp } from "../shared/Now.js"
 import { requireProject } from "../shared/RequireProject.js"
-import * as AuthorSchedules from "../schedules/AuthorSchedules.js"
 import * as Writes from "../shared/Writes.js"
+import * as KeyRevocation from "./KeyRevocation.js"
+import * as MakerKeys from "./MakerKeys.js"
 
 export interface CreateApiKeyInput {
   readonly type: ApiKeyType
@@ -94,26 +95,8 @@ export const make = Effect.gen(function* () {
   const ids = yield* IdGenerator
   const crypto = yield* Crypto
   const writes = yield* Writes.writer
-  const cancelSchedulesOf = yield* AuthorSchedules.canceller
-
-  /**
-   * A write to a key, recorded in its project's audit log. Global keys belong to no project, so no
-   * project's log holds them (they are made and revoked only with the command line).
-   */
-  const keyWrite = <A, E>(
-    projectId: string | null,
-    write: (now: string) => Effect.Effect<{ readonly value: A; readonly before: ApiKey | null; readonly after: ApiKey; readonly change?: Change }, E>,
-    action: "key.created" | "key.revoked"
-  ) =>
-    writes.record(projectId, ({ now }) =>
-      Effect.map(write(now), ({ value, before, after, change }) => ({
-        value,
-        audit: [
-          { action, resource: { type: "key", key: after.id }, ...(after.environment === null ? {} : { environment: after.environment }), before, after }
-        ],
-        ...(change === undefined ? {} : { change })
-      }))
-    )
+  const revokeKey = yield* KeyRevocation.revoker
+  const makerOf = yield* MakerKeys.makerOf
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
@@ -142,6 +125,7 @@ export const make = Effect.gen(function* () {
       const found = yield* environments.get(projectId, environment)
       if (Option.isNone(found)) return yield* environmentNotFound(projectId, environment)
     }
+    const createdBy = yield* makerOf(yield* CurrentActor)
     const keyAt = (now: string): ApiKey => ({
       id,
       type: input.type,
@@ -150,15 +134,21 @@ export const make = Effect.gen(function* () {
       name: input.name ?? "",
       prefix: secret.slice(0, 8),
       createdAt: now,
+      createdBy,
       lastUsedAt: null,
       revokedAt: null
     })
-    const created = (now: string) => {
+    // Recorded in the key's project's audit log; a global key belongs to no project, so no log
+    // holds it (global keys are made and revoked only with the command line).
+    const created = writes.record(projectId, ({ now }) => {
       const apiKey = keyAt(now)
-      return Effect.as(keys.insert(apiKey, hashSecret(crypto, secret)), { value: apiKey, before: null, after: apiKey })
-    }
+      return Effect.as(keys.insert(apiKey, hashSecret(crypto, secret)), {
+        value: apiKey,
+        audit: [{ action: "key.created", resource: { type: "key" as const, key: apiKey.id }, ...(environment === null ? {} : { environment }), before: null, after: apiKey }]
+      })
+    })
     // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
-    const apiKey = yield* keyWrite(projectId, created, "key.created").pipe(Effect.catchTag("DuplicateKey", Effect.die))
+    const apiKey = yield* created.pipe(Effect.catchTag("DuplicateKey", Effect.die))
     return { apiKey, secret }
   })
 
@@ -167,27 +157,13 @@ export const make = Effect.gen(function* () {
     return yield* keys.list()
   })
 
-  /** The revocation itself, whoever asked for it (`revoke`, `revokeInProject`). */
-  const revokeKey = (id: string) => Effect.gen(function* () {
+  const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
+    yield* authorizeGlobal("ApiKeys.revoke")
     // Read before the transaction, which then starts with its write (see create); also names the
     // project whose audit log records the revocation.
     const before = yield* keys.get(id)
     if (Option.isNone(before)) return yield* keyNotFound(id)
-    const revoked = (now: string) =>
-      Effect.gen(function* () {
-        yield* keys.revoke(id, now)
-        // In the same transaction: a revoked key leaves no change planted for later (issue 26).
-        yield* cancelSchedulesOf(id, before.value.projectId)
-        const key = Option.getOrThrow(yield* keys.get(id))
-        const change: Change = { _tag: "ApiKeyRevoked", keyId: key.id, projectId: key.projectId }
-        return { value: key, before: before.value, after: key, change }
-      })
-    return yield* keyWrite(before.value.projectId, revoked, "key.revoked").pipe(Effect.catchTag("NotFound", () => keyNotFound(id)))
-  })
-
-  const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
-    yield* authorizeGlobal("ApiKeys.revoke")
-    return yield* revokeKey(id)
+    return yield* revokeKey(before.value)
   })
 
   const listInProject = Effect.fn("ApiKeys.listInProject")(function* (projectId: string) {
@@ -206,7 +182,7 @@ export const make = Effect.gen(function* () {
     if (id === keyIdOf(caller)) {
       return yield* new ResourceConflict({ message: "An API key cannot revoke itself; revoke it with another key or the CLI." })
     }
-    return yield* revokeKey(id)
+    return yield* revokeKey(found.value)
   })
 
   const authenticate = Effect.fn("ApiKeys.authenticate")(function* (secret: string) {

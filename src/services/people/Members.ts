@@ -19,17 +19,23 @@ import { shownMembership } from "./PeopleSupport.js"
 import { authorize } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
+import * as MakerKeys from "../auth/MakerKeys.js"
+import { roleAllows } from "../../domain/people/Grants.js"
 
 /** A project's members are its admins' (`manage`: domain/auth/Permissions.ts). */
 export interface MembersShape {
   /** The project's members with their roles, in the order they were added; 404 for an unknown project. */
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Member>, ResourceNotFound | Forbidden | StorageError>
-  /** Gives the user `role` in the project (added, or their role changed); 404 for an unknown project or user. */
+  /**
+   * Gives the user `role` in the project (added, or their role changed); 404 for an unknown project
+   * or user. A project admin made editor or viewer loses the keys they made in the project (unless
+   * a global admin).
+   */
   readonly put: (projectId: string, userId: string, role: Role) => Effect.Effect<Member, ResourceNotFound | Forbidden | StorageError>
   /**
    * Removes the user from the project; 404 for an unknown project or a user who is not a member.
    * Removing the last membership of someone who is not a global admin ends their sessions (they can
-   * reach nothing any more).
+   * reach nothing any more); the keys they made in the project are revoked (unless a global admin).
    */
   readonly remove: (projectId: string, userId: string) => Effect.Effect<void, ResourceNotFound | Forbidden | StorageError>
 }
@@ -41,6 +47,7 @@ export const make = Effect.gen(function* () {
   const sessions = yield* SessionRepository
   const projects = yield* ProjectRepository
   const writes = yield* Writes.writer
+  const revokeKeysOf = yield* MakerKeys.revoker
 
   const requireUser = (id: string) =>
     Effect.flatMap(users.get(id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(userNotFound(id))))
@@ -61,6 +68,10 @@ export const make = Effect.gen(function* () {
         yield* users.putMembership(userId, projectId, role).pipe(
           Effect.catchTag("NotFound", (missing) => Effect.fail(missing.entity === "user" ? userNotFound(userId) : projectNotFound(projectId)))
         )
+        // Losing `manage` here revokes the keys they made in this project (a global admin keeps them).
+        if (before !== undefined && roleAllows(before.role, "manage") && !roleAllows(role, "manage")) {
+          yield* revokeKeysOf(userId, MakerKeys.MakerReasons.roleChanged)
+        }
         const member: Member = { user, role }
         return {
           value: member,
@@ -90,6 +101,7 @@ export const make = Effect.gen(function* () {
         if (before === undefined || !(yield* users.removeMembership(userId, projectId))) return yield* memberNotFound(projectId, userId)
         // Counted again after the removal, in this transaction: none left ends their sessions.
         if ((yield* users.membershipsOf(userId)).length === 0 && !user.admin) yield* sessions.deleteForUser(userId)
+        yield* revokeKeysOf(userId, MakerKeys.MakerReasons.removed)
         return {
           value: undefined,
           audit: [{ action: "member.removed", resource: { type: "member" as const, key: userId }, before: shownMembership(user, before.role), after: null }]

@@ -34,6 +34,7 @@ import { Transactor } from "../../ports/Transactor.js"
 import { UserRepository } from "../../ports/UserRepository.js"
 import { currentTimestamp } from "../shared/Now.js"
 import * as AuthorSchedules from "../schedules/AuthorSchedules.js"
+import * as MakerKeys from "../auth/MakerKeys.js"
 import { hashToken, newToken, newUserAudit, userAudit } from "./PeopleSupport.js"
 import { authorizeGlobal } from "../shared/Authorize.js"
 import { SignInGuard } from "./SignInGuard.js"
@@ -90,7 +91,8 @@ export interface UsersShape {
   ) => Effect.Effect<User, InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | ServiceUnavailable | StorageError>
   /**
    * Changes a user's name, global admin flag or disabled state. Disabling ends the user's sessions,
-   * voids their setup links and cancels their pending schedules (in the same transaction). 409 when the acting person (`CurrentActor`) removes their own
+   * voids their setup links, cancels their pending schedules and revokes the keys they made (in the
+   * same transaction); demoting revokes the keys they made in projects they do not manage as members. 409 when the acting person (`CurrentActor`) removes their own
    * admin flag or disables themselves, and when the change would leave no enabled global admin
    * (decided inside the write: concurrent changes cannot both pass); 404 for an unknown id.
    */
@@ -132,6 +134,7 @@ export const make = Effect.gen(function* () {
   const sessions = yield* SessionRepository
   const cancelSchedulesOf = yield* AuthorSchedules.personCanceller
   const guard = yield* SignInGuard
+  const revokeKeysOf = yield* MakerKeys.revoker
   const projects = yield* ProjectRepository
   const ids = yield* IdGenerator
   const crypto = yield* Crypto
@@ -247,6 +250,11 @@ export const make = Effect.gen(function* () {
           yield* tokens.deleteForUser(id)
           // Their pending schedules with them, by whoever disables them (schedule.cancelled entries).
           yield* cancelSchedulesOf(id)
+          // And the keys they made, which would otherwise go on managing their projects.
+          yield* revokeKeysOf(id, MakerKeys.MakerReasons.disabled)
+        } else if (current.admin && !after.admin) {
+          // The keys they made in projects they no longer manage.
+          yield* revokeKeysOf(id, MakerKeys.MakerReasons.demoted)
         }
         const memberships = yield* users.membershipsOf(id)
         return { value: after, audit: userAudit("user.updated", memberships, current, after) }
