@@ -1,10 +1,12 @@
 /**
  * Copies one flag's saved targeting from the environment shown to another one (production-like
  * targets ask first). The copy names the version of the flag the page shows (`If-Match`), so it
- * never copies over a change this page has not seen.
+ * never copies over a change this page has not seen. Into a protected environment a person's copy
+ * proposes instead: a change request with the flag's targeting in the environment shown.
  */
 import { useState } from "preact/hooks"
-import { copyTargeting } from "../lib/copy.js"
+import { proposes } from "../lib/changes.js"
+import { copyChanges, copyTargeting, proposeCopy } from "../lib/copy.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { isProductionLike } from "../lib/settings.js"
 import type { Environment, Flag } from "../lib/types.js"
@@ -24,9 +26,25 @@ export const CopyFlag = (props: {
   const [to, setTo] = useState(targets[0]?.key ?? "")
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const [busy, setBusy] = useState(false)
+  const proposing = proposes(targets.find((t) => t.key === to))
   const copy = async (e: Event) => {
     e.preventDefault()
     const { flag, from } = props
+    if (proposing) {
+      const changes = copyChanges([flag], from, to)
+      if (changes.length === 0) return props.onCopied(`${to} already has the targeting of ${from}: nothing to propose.`)
+      setBusy(true)
+      try {
+        const opened = await proposeCopy(props.projectId, from, to, changes)
+        setProblems(NO_PROBLEMS)
+        props.onCopied(`Change request “${opened.title}” opened: ${to} changes once it is approved and applied.`)
+      } catch (error) {
+        setProblems(fromError(error))
+      } finally {
+        setBusy(false)
+      }
+      return
+    }
     if (isProductionLike(to) && !(await ask(`Replace the targeting of ${flag.key} in ${to} with its targeting in ${from}?`))) return
     setBusy(true)
     try {
@@ -55,8 +73,9 @@ export const CopyFlag = (props: {
           )}
         </Field>
       </div>
+      {proposing ? <p class="muted">{to} is protected: the copy proposes a change request rather than changing the flag.</p> : null}
       <div class="actions">
-        <button type="submit" disabled={busy || to === ""}>{`Copy ${props.from} to ${to}`}</button>
+        <button type="submit" disabled={busy || to === ""}>{proposing ? `Propose copying ${props.from} to ${to}` : `Copy ${props.from} to ${to}`}</button>
       </div>
     </form>
   )

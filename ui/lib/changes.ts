@@ -81,11 +81,39 @@ export const changeTargeting = (config: ChangeTargeting): ChangeTargeting => ({
   rules: config.rules
 })
 
+/** One flag's proposed targeting in a change request. */
+export interface ProposedChange {
+  readonly flagKey: string
+  readonly targeting: ChangeTargeting
+}
+
 /**
- * Opens a change request for one flag in `environment`; the navigation's count follows. `applyAt`:
- * a UTC `datetime-local` value, or "" to leave the apply to a person.
+ * Opens a change request for `changes` (one to 50 flags) in `environment`; the navigation's count
+ * follows. `applyAt`: a UTC `datetime-local` value, or "" to leave the apply to a person.
  */
-export const propose = async (
+export const proposeChanges = async (
+  projectId: string,
+  proposal: {
+    readonly title: string
+    readonly description: string
+    readonly environment: string
+    readonly changes: ReadonlyArray<ProposedChange>
+    readonly applyAt?: string
+  }
+): Promise<ChangeRequest> => {
+  const created = await request<ChangeRequest>("POST", projectPath(projectId, "/change-requests"), {
+    title: proposal.title,
+    ...(proposal.description.trim() === "" ? {} : { description: proposal.description }),
+    ...(proposal.applyAt === undefined || proposal.applyAt === "" ? {} : { applyAt: fromUtcInput(proposal.applyAt) }),
+    environment: proposal.environment,
+    changes: proposal.changes
+  })
+  void countLive(projectId)
+  return created
+}
+
+/** Opens a change request for one flag in `environment` (`proposeChanges`). */
+export const propose = (
   projectId: string,
   proposal: {
     readonly title: string
@@ -96,15 +124,8 @@ export const propose = async (
     readonly applyAt?: string
   }
 ): Promise<ChangeRequest> => {
-  const created = await request<ChangeRequest>("POST", projectPath(projectId, "/change-requests"), {
-    title: proposal.title,
-    ...(proposal.description.trim() === "" ? {} : { description: proposal.description }),
-    ...(proposal.applyAt === undefined || proposal.applyAt === "" ? {} : { applyAt: fromUtcInput(proposal.applyAt) }),
-    environment: proposal.environment,
-    changes: [{ flagKey: proposal.flagKey, targeting: proposal.targeting }]
-  })
-  void countLive(projectId)
-  return created
+  const { flagKey, targeting, ...rest } = proposal
+  return proposeChanges(projectId, { ...rest, changes: [{ flagKey, targeting }] })
 }
 
 /** `/v1/projects/{p}/change-requests/{id}` plus the rest. */
