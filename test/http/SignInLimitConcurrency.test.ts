@@ -32,7 +32,7 @@ const databaseUrl = (backend: "sqlite" | "postgres") =>
 const login = (base: string, email: string, password: string) => request(base, "POST", "/v1/auth/login", { body: { email, password } })
 
 describe.each(["sqlite", "postgres"] as const)("simultaneous sign-ins on %s, two processes", (backend) => {
-  it("30 simultaneous wrong passwords: 10 are verified (401), 20 refused (429); then the right one is refused", { timeout: TIMEOUT }, async () => {
+  it("30 simultaneous wrong passwords: 10 are verified (401), 20 refused (429, or 503 for a full hashing queue); then the right one is refused", { timeout: TIMEOUT }, async () => {
     const url = await databaseUrl(backend)
     const first = await startServer(StorageLayer.fromDatabaseUrl(url))
     closers.push(first.close)
@@ -48,7 +48,10 @@ describe.each(["sqlite", "postgres"] as const)("simultaneous sign-ins on %s, two
     )
     const statuses = replies.map((reply) => reply.status)
     expect(statuses.filter((s) => s === 401).length, JSON.stringify(statuses)).toBe(SIGN_IN_FAILURE_LIMIT)
-    expect(statuses.filter((s) => s === 429).length, JSON.stringify(statuses)).toBe(30 - SIGN_IN_FAILURE_LIMIT)
+    // The others: 429, or 503 when the process's password hashing queue was full (SignInGuard:
+    // 1 running and 8 waiting each, so of 15 at once per process some are turned away before
+    // they are counted).
+    expect(statuses.filter((s) => s === 429 || s === 503).length, JSON.stringify(statuses)).toBe(30 - SIGN_IN_FAILURE_LIMIT)
 
     for (const base of bases) {
       const right = await login(base, "besieged@example.com", PASSWORD)

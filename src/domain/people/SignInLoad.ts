@@ -13,8 +13,10 @@
  *   behind one address (an office) who type their passwords right are never held back.
  */
 
-export const HASHES_IN_FLIGHT = 2
-export const HASH_QUEUE = 16
+// One at a time leaves the other core of a small machine to the event loop (flags, evaluations,
+// /health) during a flood; 8 waiting are served within a second or so (bench/LOG.md, "Sign-in flood").
+export const HASHES_IN_FLIGHT = 1
+export const HASH_QUEUE = 8
 /** What a refusal for load asks the client to wait: the queue drains in well under a second. */
 export const BUSY_RETRY_AFTER_SECONDS = 1
 
