@@ -59,8 +59,8 @@ export const ROOMS = [
   },
   {
     room: "src/domain/flagd",
-    holds: "the flagd import's translation: a flagd file to flag and targeting bodies or refusals, the condition table, `fractional` as a rollout, the docs tables",
-    mayImport: ["src/domain/conditions", "src/domain/definitions", "src/domain/evaluation"]
+    holds: "the flagd import's translation: a flagd file to flag and targeting bodies or refusals, the condition table, `fractional` as a rollout, alternatives joined into groups, the docs tables",
+    mayImport: ["src/domain", "src/domain/conditions", "src/domain/definitions", "src/domain/evaluation"]
   },
   {
     room: "src/domain/insights",

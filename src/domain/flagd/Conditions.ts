@@ -145,7 +145,7 @@ const combine = (operator: "and" | "or"): Translate => (args, path) => {
 
 export const CONDITION_OPERATORS: Readonly<Record<string, Row>> = {
   and: { flagd: "`and`", flagport: "all conditions of one rule", translate: combine("and") },
-  or: { flagd: "`or`", flagport: "one rule per alternative, serving the same variation", translate: combine("or") },
+  or: { flagd: "`or`", flagport: "one rule with an `anyOf` group, one list per alternative (conditions all alternatives share stay beside the group)", translate: combine("or") },
   "!": { flagd: "`!`", flagport: "the branches swapped (rules ordered so an absent attribute lands where flagd sends it)", translate: (args, path) => not(conditionFormula(operand(args), [...path, 0])) },
   "!!": { flagd: "`!!`", flagport: "the condition itself", translate: (args, path) => conditionFormula(operand(args), [...path, 0]) },
   "===": { flagd: "`===` with a string, number or boolean", flagport: "`in` with that one value", translate: strictEquals("===") },

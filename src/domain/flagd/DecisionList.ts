@@ -18,9 +18,11 @@
  *
  * The list is then made short: rules that can never match (a condition and its negation) and
  * rules that a later rule with fewer conditions serves the same way go, and the last catch-all
- * becomes the default variation.
+ * becomes the default variation. Last, adjacent rules serving the same variation become one rule
+ * with an `anyOf` group (Alternatives.ts), so an `or` reads as one rule.
  */
 import type { Condition, RuleInput } from "../definitions/Targeting.js"
+import { joinAlternatives } from "./Alternatives.js"
 import type { Tree } from "./Formula.js"
 import { refuse, type Path } from "./Refusal.js"
 
@@ -118,5 +120,5 @@ export const decisionList = (tree: Tree, path: Path): RuleList => {
       }
     }
   }
-  return { rules: drafts.map((d) => ({ conditions: d.conditions, ...d.rule })), defaultVariationKey }
+  return { rules: joinAlternatives(drafts.map((d) => ({ conditions: d.conditions, ...d.rule }))), defaultVariationKey }
 }

@@ -44,7 +44,9 @@ describe("what each construct becomes", () => {
     ["starts_with", { if: [{ starts_with: [email, "adm"] }, "on"] }, { rules: [{ conditions: [c("email", "startsWith", ["adm"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["ends_with", { if: [{ ends_with: [email, ".org"] }, "on"] }, { rules: [{ conditions: [c("email", "endsWith", [".org"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["and: one rule", { if: [{ and: [{ starts_with: [email, "a"] }, { ends_with: [email, "z"] }] }, "on"] }, { rules: [{ conditions: [c("email", "startsWith", ["a"]), c("email", "endsWith", ["z"])], variationKey: "on" }], defaultVariationKey: "off" }],
-    ["or: one rule each", { if: [{ or: [{ starts_with: [email, "a"] }, { ends_with: [email, "z"] }] }, "on"] }, { rules: [{ conditions: [c("email", "startsWith", ["a"])], variationKey: "on" }, { conditions: [c("email", "endsWith", ["z"])], variationKey: "on" }], defaultVariationKey: "off" }],
+    ["or: one rule with a group", { if: [{ or: [{ starts_with: [email, "a"] }, { ends_with: [email, "z"] }] }, "on"] }, { rules: [{ conditions: [{ anyOf: [[c("email", "startsWith", ["a"])], [c("email", "endsWith", ["z"])]] }], variationKey: "on" }], defaultVariationKey: "off" }],
+    ["and over or: the shared condition beside the group", { if: [{ and: [{ "==": [{ var: "country" }, "DE"] }, { or: [{ starts_with: [email, "a"] }, { ends_with: [email, "z"] }] }] }, "on"] }, { rules: [{ conditions: [c("country", "in", ["DE"]), { anyOf: [[c("email", "startsWith", ["a"])], [c("email", "endsWith", ["z"])]] }], variationKey: "on" }], defaultVariationKey: "off" }],
+    ["an if chain's branches serving the same variant: one rule", { if: [{ "==": [email, "a"] }, "on", { "==": [email, "b"] }, "on", { "==": [email, "c"] }, "off", "on"] }, { rules: [{ conditions: [{ anyOf: [[c("email", "in", ["a"])], [c("email", "in", ["b"])]] }], variationKey: "on" }, { conditions: [c("email", "in", ["c"])], variationKey: "off" }], defaultVariationKey: "on" }],
     ["! swaps the branches", { if: [{ "!": { starts_with: [email, "a"] } }, "on", "off"] }, { rules: [{ conditions: [c("email", "startsWith", ["a"])], variationKey: "off" }], defaultVariationKey: "on" }],
     ["!! is the condition", { if: [{ "!!": [{ starts_with: [email, "a"] }] }, "on", "off"] }, { rules: [{ conditions: [c("email", "startsWith", ["a"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["bare var: present and not false, 0 or \"\"", { if: [{ var: "beta" }, "on", "off"] }, { rules: [{ conditions: [c("beta", "notIn", [false, 0, ""])], variationKey: "on" }], defaultVariationKey: "off" }],
@@ -54,7 +56,7 @@ describe("what each construct becomes", () => {
     ["between", { if: [{ "<": [1, { var: "age" }, 10] }, "on", "off"] }, { rules: [{ conditions: [c("age", "gt", [1]), c("age", "lt", [10])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["sem_ver =", { if: [{ sem_ver: [{ var: "v" }, "=", "1.2.3"] }, "on"] }, { rules: [{ conditions: [c("v", "semverEq", ["1.2.3"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["sem_ver with a v prefix and a partial version", { if: [{ sem_ver: [{ var: "v" }, ">", "v1.2"] }, "on"] }, { rules: [{ conditions: [c("v", "semverGt", ["1.2.0"])], variationKey: "on" }], defaultVariationKey: "off" }],
-    ["sem_ver >=: greater or equal", { if: [{ sem_ver: [{ var: "v" }, ">=", "2.0.0"] }, "on"] }, { rules: [{ conditions: [c("v", "semverGt", ["2.0.0"])], variationKey: "on" }, { conditions: [c("v", "semverEq", ["2.0.0"])], variationKey: "on" }], defaultVariationKey: "off" }],
+    ["sem_ver >=: greater or equal", { if: [{ sem_ver: [{ var: "v" }, ">=", "2.0.0"] }, "on"] }, { rules: [{ conditions: [{ anyOf: [[c("v", "semverGt", ["2.0.0"])], [c("v", "semverEq", ["2.0.0"])]] }], variationKey: "on" }], defaultVariationKey: "off" }],
     ["sem_ver ^: the major line", { if: [{ sem_ver: [{ var: "v" }, "^", "2.3.4"] }, "on"] }, { rules: [{ conditions: [c("v", "semverLt", ["2.0.0-0"], true), c("v", "semverLt", ["3.0.0-0"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["sem_ver ~: the minor line", { if: [{ sem_ver: [{ var: "v" }, "~", "2.3.4"] }, "on"] }, { rules: [{ conditions: [c("v", "semverLt", ["2.3.0-0"], true), c("v", "semverLt", ["2.4.0-0"])], variationKey: "on" }], defaultVariationKey: "off" }],
     ["sem_ver with the version first flips", { if: [{ sem_ver: ["2.0.0", "<", { var: "v" }] }, "on"] }, { rules: [{ conditions: [c("v", "semverGt", ["2.0.0"])], variationKey: "on" }], defaultVariationKey: "off" }],
@@ -73,8 +75,7 @@ describe("what each construct becomes", () => {
     }
     const t = only(document)
     expect(t._tag === "Translated" && t.targeting.rules).toEqual([
-      { conditions: [c("email", "contains", ["@acme.com"])], variationKey: "on" },
-      { conditions: [c("role", "in", ["admin"])], variationKey: "on" }
+      { conditions: [{ anyOf: [[c("email", "contains", ["@acme.com"])], [c("role", "in", ["admin"])]] }], variationKey: "on" }
     ])
   })
 
