@@ -35,7 +35,9 @@ export const richFile = (projectId = "rich") => ({
   ],
   segments: [
     { key: "staff", name: "Staff", conditions: [{ attribute: "email", operator: "endsWith", values: ["@staff.example"] }] },
-    { key: "beta", name: "Beta testers", description: "People who asked", conditions: [{ attribute: "country", operator: "in", values: ["FR", "NL"] }, { attribute: "age", operator: "gte", values: [18] }] }
+    { key: "beta", name: "Beta testers", description: "People who asked", conditions: [{ attribute: "country", operator: "in", values: ["FR", "NL"] }, { attribute: "age", operator: "gte", values: [18] }] },
+    // an "any of these" group: Germany, or an adult in France
+    { key: "europe", name: "Europe", conditions: [{ anyOf: [[{ attribute: "country", operator: "in", values: ["DE"] }], [{ attribute: "country", operator: "in", values: ["FR"] }, { attribute: "age", operator: "gte", values: [18], negate: false }]] }] }
   ],
   flags: [
     {
@@ -65,7 +67,19 @@ export const richFile = (projectId = "rich") => ({
           defaultVariationKey: "off",
           offVariationKey: "off",
           prerequisites: [{ flagKey: "kill-switch", variationKey: "live" }],
-          rules: [{ id: "beta", conditions: [CONDITION_OF.inSegment, CONDITION_OF.gt], rollout: { variations: [{ variationKey: "on", weight: 50000 }, { variationKey: "off", weight: 50000 }] } }]
+          rules: [
+            { id: "beta", conditions: [CONDITION_OF.inSegment, CONDITION_OF.gt], rollout: { variations: [{ variationKey: "on", weight: 50000 }, { variationKey: "off", weight: 50000 }] } },
+            // a group beside a plain condition: (in segment europe, or pro with an example.com address) and not JP
+            {
+              id: "europe-or-pro",
+              name: "Europe or pro",
+              conditions: [
+                { anyOf: [[{ operator: "inSegment", values: ["europe"] }], [{ attribute: "plan", operator: "in", values: ["pro"] }, { attribute: "email", operator: "endsWith", values: ["@example.com"] }]] },
+                { attribute: "country", operator: "in", values: ["JP"], negate: true }
+              ],
+              variationKey: "on"
+            }
+          ]
         }
       ]
     },

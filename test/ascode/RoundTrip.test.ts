@@ -1,9 +1,9 @@
 /**
- * The round trip between backends: a project using every operator, segments, rollouts and
- * prerequisites is applied to an empty SQLite storage, exported, applied to an empty PostgreSQL
+ * The round trip between backends: a project using every operator, segments, "any of these"
+ * groups (in a rule and in a segment), rollouts and prerequisites is applied to an empty SQLite storage, exported, applied to an empty PostgreSQL
  * storage, exported again: the same bytes. And what the two serve agrees: in each environment,
  * every flag evaluated for 10,000 random contexts (fast-check) gives the same value, variation
- * and reason on both.
+ * and reason on both. The JSON export reads back as the same file as the YAML one.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
@@ -24,10 +24,12 @@ const applyAndRead = (input: unknown) =>
     const code = yield* FlagsAsCode
     const result = yield* code.apply("rich", input)
     expect(result.applied).toBe(true)
-    const yaml = printFile(yield* code.exportFile("rich"), "yaml")
+    const exported = yield* code.exportFile("rich")
+    const yaml = printFile(exported, "yaml")
+    const json = printFile(exported, "json")
     const snapshots = yield* Effect.forEach(ENVIRONMENTS, (environment) =>
       Effect.map(Effect.flatMap(Snapshots, (s) => s.snapshot("rich", environment)), (read) => read.snapshot))
-    return { yaml, snapshots }
+    return { yaml, json, snapshots }
   })
 
 /** Contexts that reach the file's rules: the attributes its conditions read, with values on both sides of each. */
@@ -58,6 +60,18 @@ describe("flags as code: the round trip from SQLite to PostgreSQL", () => {
     const reparsed = Either.getOrThrow(parseFile(first.yaml))
     const second = await Effect.runPromise(Effect.scoped(applyAndRead(reparsed).pipe(Effect.provide(freshStorage("postgres")))))
     expect(second.yaml).toBe(first.yaml)
+    expect(Either.getOrThrow(parseFile(first.json))).toEqual(reparsed)
+    // the groups came through as groups, fields in the file's order
+    expect(first.yaml).toContain("anyOf:")
+    const file = reparsed as { segments: Array<{ key: string; conditions: unknown }>; flags: Array<{ key: string; environments: Array<{ key: string; rules?: Array<{ id: string; conditions: unknown }> }> }> }
+    expect(file.segments.find((s) => s.key === "europe")!.conditions).toEqual([
+      { anyOf: [[{ attribute: "country", operator: "in", values: ["DE"] }], [{ attribute: "country", operator: "in", values: ["FR"] }, { attribute: "age", operator: "gte", values: [18], negate: false }]] }
+    ])
+    const production = file.flags.find((f) => f.key === "checkout")!.environments.find((e) => e.key === "production")!
+    expect(production.rules!.find((r) => r.id === "europe-or-pro")!.conditions).toEqual([
+      { anyOf: [[{ operator: "inSegment", values: ["europe"] }], [{ attribute: "plan", operator: "in", values: ["pro"] }, { attribute: "email", operator: "endsWith", values: ["@example.com"] }]] },
+      { attribute: "country", operator: "in", values: ["JP"], negate: true }
+    ])
 
     ENVIRONMENTS.forEach((environment, i) => {
       const a = first.snapshots[i]!
@@ -75,6 +89,8 @@ describe("flags as code: the round trip from SQLite to PostgreSQL", () => {
       )
       // The contexts reached the rules: several variations and reasons per environment, so agreeing meant something.
       expect([...seen].filter((s) => s.startsWith("checkout:")).length, `${environment}: ${[...seen].join(", ")}`).toBeGreaterThanOrEqual(3)
+      // the group's rule matched some contexts (production's rule 2)
+      if (environment === "production") expect([...seen].some((s) => s.startsWith("checkout:on:") && s.includes('"ruleIndex":1'))).toBe(true)
     })
   })
 })

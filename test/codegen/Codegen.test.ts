@@ -58,6 +58,12 @@ beforeAll(async () => {
     const created = await request(t.url, "POST", "/v1/projects/p1/flags", { ...admin(), body: flag })
     expect(created.status, created.text).toBe(201)
   }
+  // Targeting with an "any of these" group: codegen reads keys, types and variations only, so it generates the same module.
+  const targeting = await request(t.url, "PUT", "/v1/projects/p1/flags/new-checkout/targeting", {
+    ...admin(),
+    body: { environment: "production", enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules: [{ conditions: [{ anyOf: [[{ attribute: "country", operator: "in", values: ["DE"] }], [{ attribute: "plan", operator: "in", values: ["pro"] }]] }], variationKey: "on" }] }
+  })
+  expect(targeting.status, targeting.text).toBe(200)
   mkdirSync(DIR, { recursive: true })
 }, 60_000)
 afterAll(async () => {
