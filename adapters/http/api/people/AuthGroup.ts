@@ -46,7 +46,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addError(Errors.Unavailable)
       .middleware(SignInBodyChecks),
     "Sign in with email and password",
-    `${SIGNED_IN} A wrong password, an unknown email and a disabled user all get the same 401 "Invalid email or password". After 10 failures for one email within 15 minutes, 429 with \`Retry-After\` until the window passes, even with the right password. ${UNDER_LOAD} 403 for a browser's request from another origin.`
+    `${SIGNED_IN} A wrong password, an unknown email and a disabled user all get the same 401 "Invalid email or password". After 10 failures for one email from one client address within 15 minutes, 429 with \`Retry-After\` from that address until the window passes, even with the right password; after 10 from all addresses together, each attempt with the email waits 2 s first (never refused for it). A global admin clears the failures: \`POST /v1/users/{id}/unlock\`. ${UNDER_LOAD} 403 for a browser's request from another origin.`
   ))
   .add(described(
     HttpApiEndpoint.post("logout", "/v1/auth/logout").addSuccess(HttpApiSchema.NoContent).addError(Errors.ForbiddenError),
