@@ -1,9 +1,9 @@
 /**
  * Flags as code (docs/guide/flags-as-code.md): a project as one declarative file, exported, planned and
  * applied. The file is checked whole before anything is written (every problem with its path in
- * the file); the plan (domain/ascode/Plan.ts) says what must change; the apply writes it in ONE
- * transaction through the API's own use cases (FlagsAsCodeSteps.ts), one audit entry per change
- * with the caller as actor.
+ * the file); the plan (domain/ascode/Plan.ts) says what must change; the apply writes it as ONE
+ * write of several use cases (Writes.spanning: one transaction) through the API's own use cases
+ * (FlagsAsCodeSteps.ts), one audit entry per change with the caller as actor.
  *
  * Concurrency: the apply takes the project's write lock first (the revision bump of
  * `Writes.serving`, a row lock on PostgreSQL), reads the project again and plans again; unless
@@ -52,7 +52,6 @@ import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
-import { Transactor } from "../../ports/Transactor.js"
 import { allowedBy, authorize } from "../shared/Authorize.js"
 import { steps } from "./FlagsAsCodeSteps.js"
 import * as Writes from "../shared/Writes.js"
@@ -103,7 +102,6 @@ export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
-  const tx = yield* Transactor
   const changeRequests = yield* ChangeRequestRepository
   const writes = yield* Writes.writer
   const write = yield* steps
@@ -176,27 +174,29 @@ export const make = Effect.gen(function* () {
     return (yield* checked(projectId, input, options?.prune ?? false)).plan
   })
 
-  /** In the transaction, under the project's lock: plans again, refuses unless it is `expected`, then writes it. */
-  const applyPlan = (projectId: string, file: ProjectFile, expected: Plan, prune: boolean) =>
-    Effect.gen(function* () {
-      const creates = expected.changes.filter((c) => c.resource === "project")
-      for (const change of creates) yield* write.run(projectId, change).pipe(Effect.catchTag("ResourceConflict", () => new ResourceConflict({ message: conflictMessage(projectId) })))
-      return yield* writes.serving(projectId, () =>
-        Effect.gen(function* () {
-          const now = yield* planAgainst(projectId, yield* read(projectId), file, prune)
-          const pending = expected.changes.filter((c) => c.resource !== "project")
-          if (!samePlan({ ...now }, { ...expected, changes: pending })) return yield* new ResourceConflict({ message: conflictMessage(projectId) })
-          const finish: Array<Effect.Effect<void, ApplyError>> = []
-          const proposed = pending.flatMap((c) => (c.resource === "targeting" && c.changeRequest === true ? [c] : []))
-          for (const change of pending.filter((c) => c.resource !== "targeting" || c.changeRequest !== true)) {
-            finish.push(yield* write.run(projectId, change))
-          }
-          for (const step of finish) yield* step
-          const opened: ReadonlyArray<OpenedChangeRequest> = yield* write.propose(projectId, proposed)
-          return { value: opened }
-        })
-      )
+  /**
+   * `expected` written as one write of several use cases (Writes.spanning): the project it creates
+   * first, then under the project's lock it plans again, refuses unless that is `expected`, and
+   * writes it.
+   */
+  const applyPlan = (projectId: string, file: ProjectFile, expected: Plan, prune: boolean) => {
+    const creates = Effect.forEach(expected.changes.filter((c) => c.resource === "project"), (change) =>
+      write.run(projectId, change).pipe(Effect.catchTag("ResourceConflict", () => new ResourceConflict({ message: conflictMessage(projectId) }))))
+    const underLock = Effect.gen(function* () {
+      const now = yield* planAgainst(projectId, yield* read(projectId), file, prune)
+      const pending = expected.changes.filter((c) => c.resource !== "project")
+      if (!samePlan({ ...now }, { ...expected, changes: pending })) return yield* new ResourceConflict({ message: conflictMessage(projectId) })
+      const finish: Array<Effect.Effect<void, ApplyError>> = []
+      const proposed = pending.flatMap((c) => (c.resource === "targeting" && c.changeRequest === true ? [c] : []))
+      for (const change of pending.filter((c) => c.resource !== "targeting" || c.changeRequest !== true)) {
+        finish.push(yield* write.run(projectId, change))
+      }
+      for (const step of finish) yield* step
+      const opened: ReadonlyArray<OpenedChangeRequest> = yield* write.propose(projectId, proposed)
+      return opened
     })
+    return writes.spanning(projectId, underLock, creates)
+  }
 
   const apply = Effect.fn("FlagsAsCode.apply")(function* (projectId: string, input: unknown, options?: ApplyOptions) {
     yield* authorize("FlagsAsCode.apply", projectId)
@@ -215,7 +215,7 @@ export const make = Effect.gen(function* () {
     if (options?.dryRun === true) return result(false, [])
     if (options?.basedOn !== undefined && !samePlan(options.basedOn, planned)) return yield* new ResourceConflict({ message: conflictMessage(projectId) })
     if (shown.changes.length === 0) return result(false, [])
-    const opened = yield* tx.withTransaction(applyPlan(projectId, file, shown, prune))
+    const opened = yield* applyPlan(projectId, file, shown, prune)
     return result(true, opened)
   })
 

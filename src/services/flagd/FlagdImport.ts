@@ -6,8 +6,9 @@
  * (`Flags.create`, then `Flags.replaceTargeting` for the chosen environment), so they are
  * validated, versioned, audited and announced like any other write.
  *
- * All or nothing: every flag is written in one transaction, and nothing is written while any flag
- * is refused, unless the caller asks to skip the refused ones (`skipUnsupported`).
+ * All or nothing: every flag is written as one write of several use cases (Writes.spanning: one
+ * transaction, under the project's write lock), and nothing is written while any flag is refused,
+ * unless the caller asks to skip the refused ones (`skipUnsupported`).
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -18,10 +19,10 @@ import { type FlagTranslation, translateDocument } from "../../domain/flagd/Flag
 import { formatPath } from "../../domain/flagd/Refusal.js"
 import { environmentNotFound } from "../../domain/NotFound.js"
 import type { StorageError } from "../../ports/StorageError.js"
-import { Transactor } from "../../ports/Transactor.js"
 import { Environments } from "../projects/Environments.js"
 import { Flags } from "../flags/Flags.js"
 import { authorize } from "../shared/Authorize.js"
+import * as Writes from "../shared/Writes.js"
 
 export interface ImportOptions {
   /** Import the flags that translate and leave out the refused ones (else a refusal writes nothing). */
@@ -63,7 +64,7 @@ type Translated = Extract<FlagTranslation, { _tag: "Translated" }>
 export const make = Effect.gen(function* () {
   const flags = yield* Flags
   const environments = yield* Environments
-  const tx = yield* Transactor
+  const writes = yield* Writes.writer
 
   const importFlags = Effect.fn("FlagdImport.importFlags")(function* (projectId: string, environment: string, document: unknown, options: ImportOptions) {
     yield* authorize("FlagdImport.importFlags", projectId)
@@ -87,7 +88,8 @@ export const make = Effect.gen(function* () {
     const writing = !options.dryRun && (!refused || options.skipUnsupported)
     const toWrite = checked.filter((t): t is Translated => t._tag === "Translated")
     if (writing && toWrite.length > 0) {
-      yield* tx.withTransaction(
+      yield* writes.spanning(
+        projectId,
         Effect.forEach(toWrite, (t) =>
           Effect.zipRight(
             flags.create(projectId, t.flag),

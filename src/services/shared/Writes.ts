@@ -105,6 +105,19 @@ export interface Writer {
     projectId: string | null,
     body: (time: WriteTime) => Effect.Effect<Recorded<A>, E, R>
   ) => Effect.Effect<A, E | StorageError, R>
+  /**
+   * Several use cases' writes as one (a flags-as-code apply, a flagd import): ONE transaction in
+   * which `first` runs (what must exist before the project can be locked: the project an apply
+   * creates), then the project's write lock is taken (the revision bump of `serving`), then `body`,
+   * whose use cases' own writes nest in it as savepoints, each recorded and announced as that use
+   * case records it. All or nothing; writes of others to the project wait for it, so what `body`
+   * reads under the lock stays true until it commits. 404 for an unknown project.
+   */
+  readonly spanning: <A, E, R, E2 = never, R2 = never>(
+    projectId: string,
+    body: Effect.Effect<A, E, R>,
+    first?: Effect.Effect<unknown, E2, R2>
+  ) => Effect.Effect<A, E | E2 | ResourceNotFound | StorageError, R | R2>
 }
 
 /** Everything a write touches: the use cases that write need these ports. */
@@ -167,5 +180,8 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
           Effect.zipRight(projectId === null ? Effect.void : events(projectId, time, written.events), finish(projectId, time, written)))
       ))
 
-  return { serving, record }
+  const spanning: Writer["spanning"] = (projectId, body, first) =>
+    tx.withTransaction(Effect.zipRight(first ?? Effect.void, serving(projectId, () => Effect.map(body, (value) => ({ value })))))
+
+  return { serving, record, spanning }
 })
