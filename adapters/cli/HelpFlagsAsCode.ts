@@ -27,7 +27,8 @@ Examples:
     --environment production --out flags.manifest.json`,
 
   apply: `Usage: flagport apply FILE [--project ID] [--dry-run] [--detailed-exitcode]
-                      [--prune] [--json] [--url URL [--key KEY]]
+                      [--prune] [--json] [--plan FINGERPRINT]
+                      [--url URL [--key KEY]]
 
 Makes a project what its file says. Checks the whole file first (every
 problem with its path in the file; nothing applied), prints the plan (+
@@ -42,6 +43,9 @@ Options:
   --detailed-exitcode   With --dry-run: exit 2 when the plan has changes
   --prune               Also delete flags and segments the file leaves out
   --json                Print the plan as JSON
+  --plan FINGERPRINT    Apply only the plan with this fingerprint (printed
+                        at the end of the plan); refused if the project
+                        moved since
   --url URL             Apply through the server at URL, with a server key in
                         the environment variable FLAGPORT_KEY (or --key)
   --key KEY             A server key for --url; FLAGPORT_KEY is safer: a
@@ -52,6 +56,7 @@ Exit codes: 0 nothing to do or applied, 2 changes (with --dry-run
 
 Examples:
   npx flagport apply flagport.yaml --dry-run
+  npx flagport apply flagport.yaml --plan 4e1f0c9a7b2d6e38
   FLAGPORT_KEY="$SERVER_KEY" npx flagport apply flagport.yaml \\
     --url https://flags.example.com`
 }

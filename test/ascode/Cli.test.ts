@@ -52,6 +52,24 @@ describe("flagport apply and export (the binary)", () => {
     expect(diff.stdout).toContain("    - name: Beta testers\n    + name: Beta group")
   })
 
+  it("--plan applies only the plan whose fingerprint was printed; a moved project is refused, nothing applied", { timeout: 120_000 }, async () => {
+    const own = { DATABASE_URL: freshSqliteUrl() }
+    expect((await runCli(["migrate"], own)).code).toBe(0)
+    const rich = file("fingerprint.yaml", richFile("printed"))
+    const dry = await runCli(["apply", rich, "--dry-run"], own)
+    const fingerprint = /\nPlan ([0-9a-f]{16}): apply --plan \1 applies this plan and nothing else\.\n$/.exec(dry.stdout)?.[1]
+    expect(fingerprint, dry.stdout).toBeDefined()
+    const other = "0123456789abcdef"
+    const refused = await runCli(["apply", rich, "--plan", other], own)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(`changed since plan ${other} was shown (its plan is now ${fingerprint})`)
+    expect((await runCli(["apply", rich, "--dry-run", "--detailed-exitcode"], own)).code).toBe(2)
+    expect((await runCli(["apply", rich, "--plan", "nope"], own)).code).toBe(2)
+    const applied = await runCli(["apply", rich, "--plan", fingerprint!], own)
+    expect(applied.code, applied.stderr).toBe(0)
+    expect(applied.stderr).toContain("Applied 15 changes to project printed.")
+  })
+
   it("a bad file: every problem on its own line with its path, exit 1, nothing applied", { timeout: 60_000 }, async () => {
     const bad = structuredClone(richFile("broken")) as unknown as { flags: Array<{ environments: Array<{ rules?: Array<{ conditions: Array<{ operator: string }> }>; offVariationKey: string }> }>; segments: Array<{ name: string }> }
     bad.flags[0]!.environments[0]!.rules![1]!.conditions[0]!.operator = "equals"
@@ -89,7 +107,11 @@ describe("flagport apply and export --url (through a running server)", () => {
     const server = ["--url", t.url, "--key", t.keys.global]
     const planned = await runCli(["apply", rich, "--dry-run", "--detailed-exitcode", ...server])
     expect(planned.code, planned.stderr).toBe(2)
-    const applied = await runCli(["apply", rich, "--json", ...server])
+    const moved = await runCli(["apply", rich, "--plan", "0123456789abcdef", ...server])
+    expect(moved.code).toBe(1)
+    expect(moved.stderr).toContain("changed since plan 0123456789abcdef was shown")
+    const fingerprint = /\nPlan ([0-9a-f]{16}):/.exec(planned.stdout)?.[1]
+    const applied = await runCli(["apply", rich, "--json", "--plan", fingerprint ?? "(none printed)", ...server])
     expect(applied.code, applied.stderr).toBe(0)
     expect(JSON.parse(applied.stdout)).toMatchObject({ applied: true, projectId: "rich" })
     const exported = await runCli(["export", "--project", "rich", "--format", "json", ...server])

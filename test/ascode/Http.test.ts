@@ -178,6 +178,26 @@ describe.each(["sqlite", "postgres"] as const)("flags as code over HTTP (%s)", (
     expect((await key("PATCH", "/v1/projects/p1/environments/production", { protected: false })).status).toBe(200)
   })
 
+  it("?plan=<fingerprint> applies the plan shown, or 409 and nothing when the project moved since", async () => {
+    const file = p1File("fingerprinted")
+    const shown = (await key("POST", "/v1/projects/p1/apply?dryRun=true", file)).body as Answer & { fingerprint: string }
+    expect(shown.fingerprint).toMatch(/^[0-9a-f]{16}$/)
+    expect(((await key("POST", "/v1/projects/p1/apply?dryRun=true", file)).body as { fingerprint: string }).fingerprint).toBe(shown.fingerprint)
+    // Someone makes the flag in between: the plan shown is no longer the plan.
+    const variations = [{ key: "on", value: true }, { key: "off", value: false }]
+    expect((await key("POST", "/v1/projects/p1/flags", { key: "fingerprinted", name: "Made elsewhere", type: "boolean", variations })).status).toBe(201)
+    const refused = await key("POST", `/v1/projects/p1/apply?plan=${shown.fingerprint}`, file)
+    expect(refused.status).toBe(409)
+    expect(refused.text).toContain(`changed since plan ${shown.fingerprint} was shown`)
+    expect(((await key("GET", "/v1/projects/p1/flags/fingerprinted")).body as { name: string }).name).toBe("Made elsewhere")
+    // Planned again, that plan applies.
+    const again = (await key("POST", "/v1/projects/p1/apply?dryRun=true", file)).body as { fingerprint: string }
+    expect(again.fingerprint).not.toBe(shown.fingerprint)
+    expect((await key("POST", `/v1/projects/p1/apply?plan=${again.fingerprint}`, file)).body).toMatchObject({ applied: true, fingerprint: again.fingerprint })
+    expect(((await key("GET", "/v1/projects/p1/flags/fingerprinted")).body as { name: string }).name).toBe("fingerprinted")
+    expect((await key("POST", "/v1/projects/p1/apply?plan=not-a-plan", file)).status).toBe(400)
+  })
+
   it("serves the file's JSON Schema without authentication, as committed", async () => {
     const schema = await request(t.url, "GET", "/schemas/project-file.json")
     expect(schema.status).toBe(200)

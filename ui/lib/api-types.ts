@@ -2048,7 +2048,8 @@ export interface components {
          *         }
          *       ],
          *       "changeRequests": [],
-         *       "pendingChangeRequests": []
+         *       "pendingChangeRequests": [],
+         *       "fingerprint": "4e1f0c9a7b2d6e38"
          *     }
          */
         readonly ApplyResult: {
@@ -2066,6 +2067,8 @@ export interface components {
             readonly changeRequests: readonly components["schemas"]["OpenedChangeRequest"][];
             /** @description The author's pending change requests that already propose some of the file: applying the same file again opens nothing. */
             readonly pendingChangeRequests: readonly components["schemas"]["PendingChangeRequest"][];
+            /** @description The plan's fingerprint (16 hex digits, a hash of its changes and the versions they are based on): `POST .../apply?plan=` with it applies exactly this plan, or refuses with 409 if the project moved since. */
+            readonly fingerprint: string;
         };
         readonly PlannedChange: {
             /** @enum {string} */

@@ -37,7 +37,11 @@ interface Choices {
   readonly prune: boolean
   readonly json: boolean
   readonly detailedExitcode: boolean
+  /** `--plan`: the fingerprint of the plan shown before; anything else is refused (409). */
+  readonly plan: string | undefined
 }
+
+const FINGERPRINT = /^[0-9a-f]{16}$/
 
 /** Every problem on its own line (stderr), then exit 1. */
 const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
@@ -49,7 +53,12 @@ const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
 /** What is printed for a plan or an applied result, then the exit code it deserves. */
 const finish = (result: ApplyResult, choices: Choices) =>
   Effect.gen(function* () {
-    const plan: ShownPlan = { projectId: result.projectId, changes: result.changes, pendingChangeRequests: result.pendingChangeRequests ?? [] }
+    const plan: ShownPlan = {
+      projectId: result.projectId,
+      changes: result.changes,
+      pendingChangeRequests: result.pendingChangeRequests ?? [],
+      fingerprint: result.fingerprint
+    }
     if (choices.json) yield* printJson(result)
     else yield* Effect.sync(() => void process.stdout.write(planText(plan)))
     if (result.applied) yield* note(`Applied ${result.changes.length} change${result.changes.length === 1 ? "" : "s"} to project ${result.projectId}.`)
@@ -75,9 +84,10 @@ const applyAndFinish = <E, R>(applying: Effect.Effect<ApplyResult, E, R>, choice
 const local = (projectId: string, input: unknown, choices: Choices) =>
   Effect.gen(function* () {
     const code = yield* FlagsAsCode
-    const options = { prune: choices.prune }
+    const options = { prune: choices.prune, ...(choices.plan === undefined ? {} : { planFingerprint: choices.plan }) }
     const plan = yield* code.plan(projectId, input, options).pipe(Effect.catchTag("InvalidRequest", (e) => refuse(`${e.message}: nothing was applied`, e.details)))
-    // The plan shown is the plan applied: the apply refuses when the project changed in between.
+    // The plan shown is the plan applied: the apply refuses when the project changed in between (and,
+    // with --plan, since the plan of that fingerprint was shown).
     yield* applyAndFinish(
       choices.dryRun || plan.changes.length === 0
         ? code.apply(projectId, input, { ...options, dryRun: true })
@@ -94,7 +104,11 @@ const remote = (url: string, key: string, projectId: string, input: unknown, cho
           "and may have applied it (apply --dry-run shows what is left to do)"
       )
     }
-    const query = new URLSearchParams({ ...(choices.dryRun ? { dryRun: "true" } : {}), ...(choices.prune ? { prune: "true" } : {}) })
+    const query = new URLSearchParams({
+      ...(choices.dryRun ? { dryRun: "true" } : {}),
+      ...(choices.prune ? { prune: "true" } : {}),
+      ...(choices.plan === undefined ? {} : { plan: choices.plan })
+    })
     const answer = yield* callServer(url, key, `/v1/projects/${encodeURIComponent(projectId)}/apply${query.size === 0 ? "" : `?${query}`}`, {
       method: "POST",
       body: JSON.stringify(input),
@@ -113,6 +127,11 @@ export const applyCommand = Command.make(
     detailedExitcode: Options.boolean("detailed-exitcode").pipe(Options.withDescription("With --dry-run: exit 2 when the plan has changes (0 when none, 1 on error).")),
     prune: Options.boolean("prune").pipe(Options.withDescription("Also delete the flags and segments the file leaves out.")),
     json: Options.boolean("json").pipe(Options.withDescription("Print the plan (and what was applied) as JSON.")),
+    plan: Options.text("plan").pipe(
+      Options.withPseudoName("FINGERPRINT"),
+      Options.withDescription("Apply only the plan with this fingerprint (printed with the plan, e.g. by --dry-run in CI): refused, nothing applied, if the project moved since."),
+      Options.optional
+    ),
     ...serverOptions({
       url: "Apply through the Flagport server at URL instead of DATABASE_URL (with a key from FLAGPORT_KEY or --key).",
       key: "A server key for --url."
@@ -123,12 +142,16 @@ export const applyCommand = Command.make(
       yield* say("nothing was applied")
       const server = yield* serverTarget(options.url, options.key, "applies to DATABASE_URL")
       if (options.detailedExitcode && !options.dryRun) return yield* new UsageError({ message: "--detailed-exitcode goes with --dry-run" })
+      const planFingerprint = Option.getOrUndefined(options.plan)
+      if (planFingerprint !== undefined && !FINGERPRINT.test(planFingerprint)) {
+        return yield* new UsageError({ message: "--plan takes a plan's fingerprint: the 16 hex digits printed with the plan (apply --dry-run)" })
+      }
       const parsed = parseFile(yield* readInput(options.file))
       if (Either.isLeft(parsed)) return yield* refuse(`${options.file} is not YAML or JSON: nothing was applied`, parsed.left)
       const projectId = Option.getOrUndefined(options.project) ?? projectIdOf(parsed.right)
       if (projectId === undefined) return yield* new UsageError({ message: `${options.file} names no project (project.id): say which with --project` })
       yield* say(`nothing was applied to project ${projectId}`)
-      const choices: Choices = { dryRun: options.dryRun, prune: options.prune, json: options.json, detailedExitcode: options.detailedExitcode }
+      const choices: Choices = { dryRun: options.dryRun, prune: options.prune, json: options.json, detailedExitcode: options.detailedExitcode, plan: planFingerprint }
       return Option.isSome(server)
         ? yield* remote(server.value.url, server.value.key, projectId, parsed.right, choices)
         : yield* local(projectId, parsed.right, choices)

@@ -365,7 +365,8 @@ export const applied = {
     }
   ],
   changeRequests: [],
-  pendingChangeRequests: []
+  pendingChangeRequests: [],
+  fingerprint: "4e1f0c9a7b2d6e38"
 }
 
 // The first page of a project's flags, one per page (`?limit=1`): more follow after its key.

@@ -53,6 +53,9 @@ export const ApplyResult = Schema.Struct({
   changeRequests: Schema.Array(OpenedChangeRequest).annotations({ description: "The change requests this apply opened or updated (none for a dry run)." }),
   pendingChangeRequests: Schema.Array(PendingChangeRequest).annotations({
     description: "The author's pending change requests that already propose some of the file: applying the same file again opens nothing."
+  }),
+  fingerprint: Schema.String.annotations({
+    description: "The plan's fingerprint (16 hex digits, a hash of its changes and the versions they are based on): `POST .../apply?plan=` with it applies exactly this plan, or refuses with 409 if the project moved since."
   })
 }).annotations(documentName("ApplyResult"))
 export type ApplyResult = typeof ApplyResult.Type

@@ -72,6 +72,8 @@ export interface ShownPlan {
   readonly projectId: string
   readonly changes: ReadonlyArray<ShownChange>
   readonly pendingChangeRequests?: ReadonlyArray<PendingRequest>
+  /** The plan's fingerprint (ApplyResult.ts), when known: `apply --plan` applies exactly this plan. */
+  readonly fingerprint?: string
 }
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
@@ -238,9 +240,13 @@ export interface FilePlan extends Plan {
   readonly environmentsNamed: ReadonlyArray<string>
 }
 
-/** Whether two plans would do the same, based on the same versions (the apply's check, in its transaction). */
-export const samePlan = (a: ShownPlan, b: ShownPlan): boolean =>
-  same(
-    a.changes.map(({ changeRequest: _c, ...change }) => change),
-    b.changes.map(({ changeRequest: _c, ...change }) => change)
-  )
+/**
+ * What a plan would do and on which versions, as one text: two plans are the same when their texts
+ * are (the apply's check, in its transaction), and the plan's fingerprint is its hash (FlagsAsCode.ts).
+ * Whether a targeting change is proposed depends on who asks, not on the project, so it is left out.
+ */
+export const planIdentity = (plan: ShownPlan): string =>
+  JSON.stringify(plan.changes.map(({ changeRequest: _c, ...change }) => change))
+
+/** Whether two plans would do the same, based on the same versions. */
+export const samePlan = (a: ShownPlan, b: ShownPlan): boolean => planIdentity(a) === planIdentity(b)

@@ -1,7 +1,8 @@
 /**
  * The plan as people read it (what `flagport apply` prints): one line per change, `+` created,
  * `~` changed (with a diff of the item in the file's YAML), `-` deleted, and the count; `=` the
- * author's pending change requests that already propose the rest (PendingProposals.ts).
+ * author's pending change requests that already propose the rest (PendingProposals.ts); then the
+ * plan's fingerprint, which `apply --plan` takes to apply exactly this plan.
  */
 import { yamlText } from "./FileText.js"
 import { diffLines, withContext } from "./LineDiff.js"
@@ -51,6 +52,7 @@ export const planText = (plan: ShownPlan): string => {
     "",
     ...lines,
     ...pending,
+    ...(plan.fingerprint === undefined ? [] : ["", `Plan ${plan.fingerprint}: apply --plan ${plan.fingerprint} applies this plan and nothing else.`]),
     ""
   ].join("\n")
 }

@@ -28,7 +28,7 @@ import * as Option from "effect/Option"
 import type { ApplyResult, OpenedChangeRequest } from "../../domain/ascode/ApplyResult.js"
 import { againstPending } from "../../domain/ascode/PendingProposals.js"
 import { type OpenFeatureManifest, openFeatureManifest } from "../../domain/ascode/OpenFeatureManifest.js"
-import { desiredEnvironment, environmentsNamed, type FilePlan, type Plan, plan as planOf, samePlan } from "../../domain/ascode/Plan.js"
+import { desiredEnvironment, environmentsNamed, type FilePlan, type Plan, plan as planOf, planIdentity, samePlan } from "../../domain/ascode/Plan.js"
 import { summary } from "../../domain/ascode/PlanText.js"
 import type { ProjectFile } from "../../domain/ascode/ProjectFile.js"
 import { type ProjectState, toFile } from "../../domain/ascode/ProjectState.js"
@@ -47,6 +47,7 @@ import {
 } from "../../domain/Errors.js"
 import { environmentNotFound, projectNotFound } from "../../domain/NotFound.js"
 import { ChangeRequestRepository } from "../../ports/ChangeRequestRepository.js"
+import { Crypto } from "../../ports/Crypto.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
@@ -63,6 +64,11 @@ export interface ApplyOptions {
   readonly dryRun?: boolean
   /** The plan shown to the caller: the apply refuses (409) unless planning again in its transaction gives the same. */
   readonly basedOn?: Plan
+  /**
+   * The fingerprint of a plan shown before (`POST .../apply?plan=`, `flagport apply --plan`): the
+   * apply refuses (409) unless the plan now has it, so CI applies the plan a pull request showed.
+   */
+  readonly planFingerprint?: string
 }
 
 export type ApplyError =
@@ -97,12 +103,20 @@ export class FlagsAsCode extends Context.Tag("@flagport/services/FlagsAsCode")<F
 const conflictMessage = (projectId: string) =>
   `Project '${projectId}' changed since the plan was made; nothing was applied: plan again`
 
+const fingerprintConflict = (projectId: string, shown: string, now: string) =>
+  `Project '${projectId}' changed since plan ${shown} was shown (its plan is now ${now}); nothing was applied: plan again`
+
+/** Hex digits of a plan's fingerprint: SHA-256 of what it would do (planIdentity), shortened to be read and pasted. */
+const FINGERPRINT_LENGTH = 16
+
 export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
   const changeRequests = yield* ChangeRequestRepository
+  const crypto = yield* Crypto
+  const fingerprintOf = (plan: Plan): string => crypto.sha256Hex(planIdentity(plan)).slice(0, FINGERPRINT_LENGTH)
   const writes = yield* Writes.writer
   const write = yield* steps
 
@@ -210,8 +224,13 @@ export const make = Effect.gen(function* () {
       summary: summary(shown),
       changes: shown.changes,
       changeRequests,
-      pendingChangeRequests: shown.pendingChangeRequests ?? []
+      pendingChangeRequests: shown.pendingChangeRequests ?? [],
+      fingerprint: fingerprintOf(shown)
     })
+    const now = fingerprintOf(planned)
+    if (options?.planFingerprint !== undefined && options.planFingerprint !== now) {
+      return yield* new ResourceConflict({ message: fingerprintConflict(projectId, options.planFingerprint, now) })
+    }
     if (options?.dryRun === true) return result(false, [])
     if (options?.basedOn !== undefined && !samePlan(options.basedOn, planned)) return yield* new ResourceConflict({ message: conflictMessage(projectId) })
     if (shown.changes.length === 0) return result(false, [])

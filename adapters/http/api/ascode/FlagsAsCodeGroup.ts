@@ -26,7 +26,10 @@ const Flag = Schema.Literal("true", "false")
 
 export const ApplyQuery = strict(Schema.Struct({
   dryRun: Schema.optional(Flag.annotations({ description: "`true`: answer the plan, change nothing." })),
-  prune: Schema.optional(Flag.annotations({ description: "`true`: also delete the flags and segments the file leaves out." }))
+  prune: Schema.optional(Flag.annotations({ description: "`true`: also delete the flags and segments the file leaves out." })),
+  plan: Schema.optional(Schema.String.pipe(Schema.pattern(/^[0-9a-f]{16}$/)).annotations({
+    description: "The `fingerprint` of a plan shown before (a dry run's answer, `flagport apply --dry-run`): apply exactly that plan, or refuse with 409 and change nothing if the project moved since (the plan would now differ)."
+  }))
 }))
 
 export class FlagsAsCodeGroup extends HttpApiGroup.make("flagsAsCode")
@@ -48,7 +51,7 @@ export class FlagsAsCodeGroup extends HttpApiGroup.make("flagsAsCode")
       .addError(Errors.Conflict)
       .addError(Errors.PreconditionFailed),
     "Apply a project file",
-    "Makes the project what the file says (JSON, or YAML with `Content-Type: application/yaml`). The whole file is checked first: 400 with every problem, each with its path in the file, and nothing applied. The answer is the plan (each change with the item before and after); unless `dryRun=true`, it is applied in one transaction, one audit entry per change with the caller as actor; 409 when the project changed while it was applied. A second apply of the same file changes nothing. Needs write in the project; creating or changing an environment needs admin (manage), creating the project a global administrator. In a protected environment a person's targeting changes are proposed as change requests instead (`changeRequests` in the answer: `opened`, or `updated` when the person's own pending request already names the flag); what their pending requests already propose, on the flags' versions now, is no change (`pendingChangeRequests`), so applying the same file again opens nothing. Server keys write directly."
+    "Makes the project what the file says (JSON, or YAML with `Content-Type: application/yaml`). The whole file is checked first: 400 with every problem, each with its path in the file, and nothing applied. The answer is the plan (each change with the item before and after); unless `dryRun=true`, it is applied in one transaction, one audit entry per change with the caller as actor; 409 when the project changed while it was applied, or, with `plan=<fingerprint>`, since that plan was shown (the answer's `fingerprint`: a CI job shows the plan on a pull request and applies that plan on merge). A second apply of the same file changes nothing. Needs write in the project; creating or changing an environment needs admin (manage), creating the project a global administrator. In a protected environment a person's targeting changes are proposed as change requests instead (`changeRequests` in the answer: `opened`, or `updated` when the person's own pending request already names the flag); what their pending requests already propose, on the flags' versions now, is no change (`pendingChangeRequests`), so applying the same file again opens nothing. Server keys write directly."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)

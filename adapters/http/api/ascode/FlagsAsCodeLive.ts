@@ -50,6 +50,10 @@ export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", 
         const text = yield* Effect.orElseFail(request.text, () => Errors.malformedJson())
         const input = yield* bodyOf(text, request.headers["content-type"])
         const code = yield* FlagsAsCode
-        return yield* mapped(code.apply(path.projectId, input, { prune: urlParams.prune === "true", dryRun: urlParams.dryRun === "true" }).pipe(Effect.mapError(inWordsOf)))
+        return yield* mapped(code.apply(path.projectId, input, {
+          prune: urlParams.prune === "true",
+          dryRun: urlParams.dryRun === "true",
+          ...(urlParams.plan === undefined ? {} : { planFingerprint: urlParams.plan })
+        }).pipe(Effect.mapError(inWordsOf)))
       }))
 )
