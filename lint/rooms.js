@@ -94,8 +94,8 @@ export const ROOMS = [
   },
   {
     room: "src/domain/experiments",
-    holds: "experiments: the record, its metrics and analysis (`Experiment.ts`), what a create or a patch makes and the rule a flag must have for one (`ExperimentRules.ts`)",
-    mayImport: ["src/domain", "src/domain/definitions"]
+    holds: "experiments: the record, its metrics and analysis (`Experiment.ts`), what a create or a patch makes and the rule a flag must have for one (`ExperimentRules.ts`), exposures and what each may claim (`Exposure.ts`)",
+    mayImport: ["src/domain", "src/domain/definitions", "src/domain/insights"]
   },
   {
     room: "src/domain/webhooks",

@@ -9,6 +9,7 @@ import * as MemoryDb from "./MemoryDb.js"
 import * as MemoryEnvironmentRepository from "./MemoryEnvironmentRepository.js"
 import * as MemoryEventOutbox from "./MemoryEventOutbox.js"
 import * as MemoryExperimentRepository from "./MemoryExperimentRepository.js"
+import * as MemoryExperimentUnitRepository from "./MemoryExperimentUnitRepository.js"
 import * as MemoryFlagRepository from "./MemoryFlagRepository.js"
 import * as MemoryInsightsRepository from "./MemoryInsightsRepository.js"
 import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
@@ -48,6 +49,7 @@ const repositories = Layer.mergeAll(
   MemorySsoIdentityRepository.layer,
   MemoryChangeRequestRepository.layer,
   MemoryExperimentRepository.layer,
+  MemoryExperimentUnitRepository.layer,
   health
 ).pipe(
   Layer.provideMerge(MemoryEnvironmentRepository.layer),

@@ -28,6 +28,7 @@ import SignInFailureClient from "./migrations/0022_sign_in_failure_client.js"
 import SsoIdentities from "./migrations/0023_sso_identities.js"
 import EmailNormalized from "./migrations/0024_email_normalized.js"
 import KeyMakers from "./migrations/0025_key_makers.js"
+import ExperimentUnits from "./migrations/0026_experiment_units.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -60,7 +61,8 @@ export const migrations = {
   "0022_sign_in_failure_client": SignInFailureClient,
   "0023_sso_identities": SsoIdentities,
   "0024_email_normalized": EmailNormalized,
-  "0025_key_makers": KeyMakers
+  "0025_key_makers": KeyMakers,
+  "0026_experiment_units": ExperimentUnits
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -6,6 +6,7 @@ import * as SqlChangeRequestRepository from "./SqlChangeRequestRepository.js"
 import * as SqlEnvironmentRepository from "./SqlEnvironmentRepository.js"
 import * as SqlEventOutbox from "./SqlEventOutbox.js"
 import * as SqlExperimentRepository from "./SqlExperimentRepository.js"
+import * as SqlExperimentUnitRepository from "./SqlExperimentUnitRepository.js"
 import * as SqlFlagRepository from "./SqlFlagRepository.js"
 import * as SqlHealth from "./SqlHealth.js"
 import * as SqlInsightsRepository from "./SqlInsightsRepository.js"
@@ -47,5 +48,6 @@ export const layer = Layer.mergeAll(
   SqlSignInFailureRepository.layer,
   SqlSsoIdentityRepository.layer,
   SqlChangeRequestRepository.layer,
-  SqlExperimentRepository.layer
+  SqlExperimentRepository.layer,
+  SqlExperimentUnitRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))

@@ -14,6 +14,7 @@ import type { Crypto } from "../../src/ports/Crypto.js"
 import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepository.js"
 import type { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { ExperimentRepository } from "../../src/ports/ExperimentRepository.js"
+import type { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import type { FlagRepository } from "../../src/ports/FlagRepository.js"
 import type { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import * as IdGenerator from "../../src/ports/IdGenerator.js"
@@ -67,6 +68,7 @@ export type Ports =
   | SsoIdentityRepository
   | ChangeRequestRepository
   | ExperimentRepository
+  | ExperimentUnitRepository
   | IdGenerator.IdGenerator
   | Crypto
   | PasswordHasher

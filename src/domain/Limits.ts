@@ -20,10 +20,11 @@
 
 /**
  * Where a limit is enforced: on the evaluation context (the edge, 400), on a write (400), while
- * one evaluation runs (the flag being evaluated answers ERROR), or on an SDK's evaluation report
- * (`POST /v1/insights`, 400).
+ * one evaluation runs (the flag being evaluated answers ERROR), on an SDK's evaluation report
+ * (`POST /v1/insights`, 400), or on what SDKs send for experiments (`POST /v1/exposures`, 400;
+ * a key's hourly budget, 429).
  */
-export type LimitScope = "context" | "configuration" | "evaluation" | "report"
+export type LimitScope = "context" | "configuration" | "evaluation" | "report" | "ingest"
 
 interface Declaration {
   readonly value: number
@@ -190,6 +191,39 @@ export const LIMITS = {
     scope: "report",
     unit: "seconds",
     meaning: "how far `to` may be ahead of the server's clock (an SDK's clock may run ahead; its counts then land in the current hour)"
+  },
+  // Exposures come from public client keys too: each item is bounded (a unit of at most 256
+  // characters, a recent timestamp), and so is what one key may send per hour, so that no client
+  // fills the database or holds the writer.
+  ingestItems: {
+    value: 1000,
+    scope: "ingest",
+    unit: "items",
+    meaning: "exposures in one request"
+  },
+  ingestUnitLength: {
+    value: 256,
+    scope: "ingest",
+    unit: "characters",
+    meaning: "length of a unit (the value a rollout buckets by)"
+  },
+  ingestAge: {
+    value: 24,
+    scope: "ingest",
+    unit: "hours",
+    meaning: "how far back an item's `timestamp` may be"
+  },
+  ingestClockSkew: {
+    value: 300,
+    scope: "ingest",
+    unit: "seconds",
+    meaning: "how far an item's `timestamp` may be ahead of the server's clock"
+  },
+  ingestKeyHour: {
+    value: 100_000_000,
+    scope: "ingest",
+    unit: "items",
+    meaning: "items one key may send in one clock hour, all its requests to one server together (429 past it)"
   }
 } as const satisfies Record<string, Declaration>
 
@@ -214,7 +248,8 @@ const WHERE: Record<LimitScope, string> = {
   context: "evaluation context",
   configuration: "targeting, segments",
   evaluation: "one evaluation",
-  report: "`POST /v1/insights`"
+  report: "`POST /v1/insights`",
+  ingest: "`POST /v1/exposures`"
 }
 
 /** The Markdown table of docs/operations/operating.md, generated from the declaration. */

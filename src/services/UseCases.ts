@@ -5,6 +5,7 @@ import * as ChangeRequests from "./changes/ChangeRequests.js"
 import * as EnvironmentCopy from "./projects/EnvironmentCopy.js"
 import * as Environments from "./projects/Environments.js"
 import * as Experiments from "./experiments/Experiments.js"
+import * as Exposures from "./experiments/Exposures.js"
 import * as FlagdImport from "./flagd/FlagdImport.js"
 import * as Flags from "./flags/Flags.js"
 import * as FlagsAsCode from "./ascode/FlagsAsCode.js"
@@ -46,7 +47,8 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       Members.layer,
       SignIn.layer,
       Sessions.layer,
-      Experiments.layer
+      Experiments.layer,
+      Exposures.layer
     ).pipe(Layer.provideMerge(SignInGuard.layer)) // one guard for sign-ins and setups alike
   )
 )

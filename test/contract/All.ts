@@ -7,6 +7,7 @@ import { concurrencyContract } from "./Concurrency.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { experimentContract } from "./Experiments.contract.js"
+import { exposureContract } from "./Exposures.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { signInSecurityContract } from "./SignInSecurity.contract.js"
 import { signInLockoutContract } from "./SignInLockout.contract.js"
@@ -60,6 +61,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ChangeRequestRepository + change requests", changeRequestContract],
   ["ExperimentRepository + experiments", experimentContract],
   ["Keys and their makers", makerKeysContract],
+  ["ExperimentUnitRepository + exposures", exposureContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

@@ -14,7 +14,7 @@ import { type Contract, failureTag, givenFlag } from "./Backend.js"
  */
 
 /** The flag's production targeting: a beta rule serving `on`, then rule `half` splitting 50/50. */
-const givenRollout = Effect.gen(function* () {
+export const givenRollout = Effect.gen(function* () {
   const { projectId } = yield* givenFlag("production", "staging")
   yield* (yield* Flags).replaceTargeting(projectId, "flag", {
     environment: "production",
@@ -29,7 +29,7 @@ const givenRollout = Effect.gen(function* () {
   return projectId
 })
 
-const input = (overrides: Partial<CreateExperimentInput> = {}): CreateExperimentInput => ({
+export const input = (overrides: Partial<CreateExperimentInput> = {}): CreateExperimentInput => ({
   key: "exp",
   flagKey: "flag",
   environment: "production",

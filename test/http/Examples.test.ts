@@ -38,6 +38,7 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/projects/{projectId}/experiments", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/experiments/{experimentKey}", { projectId: "shop", experimentKey: "checkout-redesign" }],
   ["post", "/v1/projects/{projectId}/experiments/{experimentKey}/stop", { projectId: "shop", experimentKey: "checkout-redesign" }],
+  ["post", "/v1/exposures", {}],
   // A project file adds a flag, on in production (after the evaluations, whose examples show one flag).
   ["post", "/v1/projects/{projectId}/apply", { projectId: "shop" }],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
@@ -82,6 +83,11 @@ const exampleOf = (operation: Record<string, any>): unknown => {
  * refused: the same report, moved to the last minute (its window length, and so what it may claim, kept).
  */
 const recent = (template: string, body: unknown): unknown => {
+  if (template === "/v1/exposures") {
+    // Exposures older than 24 hours are refused too: the example's, sent now.
+    const batch = body as { exposures: ReadonlyArray<object> }
+    return { ...batch, exposures: batch.exposures.map((exposure) => ({ ...exposure, timestamp: new Date().toISOString() })) }
+  }
   if (template !== "/v1/insights") return body
   const report = body as { from: string; to: string }
   const length = Date.parse(report.to) - Date.parse(report.from)
@@ -153,7 +159,7 @@ describe("the request examples of the document", () => {
       }
       // OFREP takes the project from the key (a global key names none) and the environment from a header.
       const ofrep = template.startsWith("/ofrep/")
-      const key = ofrep ? await shopClientKey() : t.keys.global
+      const key = ofrep || template === "/v1/exposures" ? await shopClientKey() : t.keys.global
       const headers = ofrep ? { "flagport-environment": "production" } : {}
       const example = recent(template, exampleOf(operation))
       // The setup example's token stands for the one the invitation handed out.

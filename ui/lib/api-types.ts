@@ -1886,6 +1886,84 @@ export interface components {
             readonly ignored: number;
         };
         /**
+         * @example {
+         *       "environment": "production",
+         *       "batchId": "sdk-7f3a-000042",
+         *       "exposures": [
+         *         {
+         *           "flagKey": "new-checkout",
+         *           "variationKey": "on",
+         *           "ruleId": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *           "unit": "user-1042",
+         *           "timestamp": "2026-12-01T09:15:02.120Z"
+         *         },
+         *         {
+         *           "flagKey": "new-checkout",
+         *           "variationKey": "off",
+         *           "ruleId": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *           "unit": "user-1043",
+         *           "timestamp": "2026-12-01T09:15:02.480Z"
+         *         }
+         *       ]
+         *     }
+         */
+        readonly ExposureBatch: {
+            readonly projectId?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment?: string;
+            /**
+             * maxLength(64)
+             * @description a string at most 64 character(s) long
+             */
+            readonly batchId?: string;
+            /**
+             * maxItems(1000)
+             * @description an array of at most 1000 item(s)
+             */
+            readonly exposures: readonly components["schemas"]["Exposure"][];
+        };
+        readonly Exposure: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly variationKey: string;
+            /**
+             * maxLength(128)
+             * @description a string at most 128 character(s) long
+             */
+            readonly ruleId: string;
+            /**
+             * maxLength(256)
+             * @description a string at most 256 character(s) long
+             */
+            readonly unit: string;
+            readonly timestamp: string;
+        };
+        /**
+         * @example {
+         *       "accepted": 2,
+         *       "dropped": 0,
+         *       "duplicate": false
+         *     }
+         */
+        readonly IngestReceipt: {
+            readonly accepted: number;
+            readonly dropped: number;
+            readonly duplicate: boolean;
+        };
+        /** @description This key sent more items this clock hour than its budget (`ingestKeyHour`); send again after the hour. */
+        readonly IngestLimited: {
+            readonly error: {
+                /** @enum {string} */
+                readonly code: "rate_limited";
+                readonly message: string;
+                readonly details?: readonly {
+                    readonly path: string;
+                    readonly message: string;
+                }[];
+            };
+        };
+        /**
          * Flagport project file
          * @description One Flagport project as code: environments, segments and flags with their targeting per environment (flagport export / flagport apply).
          * @example {

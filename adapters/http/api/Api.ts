@@ -28,6 +28,7 @@ import { OfrepGroup } from "./evaluation/OfrepGroup.js"
 import { StreamsGroup } from "./evaluation/StreamsGroup.js"
 import { EventsGroup } from "./events/EventsGroup.js"
 import { ExperimentsGroup } from "./experiments/ExperimentsGroup.js"
+import { ExposuresGroup } from "./experiments/ExposuresGroup.js"
 import { FlagsGroup } from "./flags/FlagsGroup.js"
 import { HealthGroup } from "./health/HealthGroup.js"
 import { InsightsGroup } from "./insights/InsightsGroup.js"
@@ -61,6 +62,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(StreamsGroup)
   .add(InsightsGroup)
   .add(InsightsReportGroup)
+  .add(ExposuresGroup)
   .add(CodegenGroup)
   .add(FlagsAsCodeGroup)
   .add(SchemasGroup)

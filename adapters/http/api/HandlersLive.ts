@@ -17,6 +17,7 @@ import { OfrepLive } from "./evaluation/OfrepLive.js"
 import { StreamsLive } from "./evaluation/StreamsLive.js"
 import { EventsLive } from "./events/EventsLive.js"
 import { ExperimentsLive } from "./experiments/ExperimentsLive.js"
+import { ExposuresLive } from "./experiments/ExposuresLive.js"
 import { FlagsLive } from "./flags/FlagsLive.js"
 import { HealthLive } from "./health/HealthLive.js"
 import { InsightsLive } from "./insights/InsightsLive.js"
@@ -50,6 +51,7 @@ export const HandlersLive = Layer.mergeAll(
   StreamsLive,
   InsightsLive,
   InsightsReportLive,
+  ExposuresLive,
   CodegenLive,
   FlagsAsCodeLive,
   SchemasLive,

@@ -94,6 +94,12 @@ export class SignInLimited extends Schema.Class<SignInLimited>("SignInLimited")(
   HttpApiSchema.annotations({ status: 429, description: "Too many failed sign-ins for this email within 15 minutes; retry after `Retry-After` seconds." })
 ) {}
 
+/** A key sent more exposures or events this hour than its budget (`POST /v1/exposures`). */
+export class IngestLimited extends Schema.Class<IngestLimited>("IngestLimited")(
+  { error: body("rate_limited") },
+  HttpApiSchema.annotations({ status: 429, description: "This key sent more items this clock hour than its budget (`ingestKeyHour`); send again after the hour." })
+) {}
+
 /** The wire body of a 429 (answered by the lane itself, with `Retry-After`). */
 export const tooManyRequests = (message: string) => new TooManyRequests({ error: { code: "rate_limited", message } })
 

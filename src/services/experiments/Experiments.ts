@@ -14,6 +14,7 @@ import { draftOf, fixedFieldsChanged, metricProblems, patched, targetProblems, v
 import { environmentNotFound, experimentNotFound, flagNotFound } from "../../domain/NotFound.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
+import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
@@ -59,6 +60,7 @@ const invalid = (problems: ReadonlyArray<{ readonly path: string; readonly messa
 
 export const make = Effect.gen(function* () {
   const repo = yield* ExperimentRepository
+  const units = yield* ExperimentUnitRepository
   const flags = yield* FlagRepository
   const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
@@ -175,6 +177,7 @@ export const make = Effect.gen(function* () {
           return yield* new ResourceConflict({ message: `Experiment '${key}' is running; stop it before deleting it` })
         }
         yield* repo.remove(projectId, key).pipe(Effect.catchTag("NotFound", () => Effect.fail(experimentNotFound(projectId, key))))
+        yield* units.removeExperiment(before.id)
         return { value: undefined, audit: [entry("experiment.deleted", before, before, null)] } satisfies Writes.Recorded<void>
       }))
   })

@@ -65,4 +65,19 @@ export const EVALUATION_ENDPOINTS: ReadonlyArray<Endpoint> = [
       }
     })
   },
+  // An SDK's exposures: kept only for a running experiment, answered 202 either way.
+  {
+    name: "POST /v1/exposures",
+    kind: "evaluation",
+    success: 202,
+    prepare: async () => ({
+      method: "POST",
+      path: "/v1/exposures",
+      body: {
+        projectId: "p1",
+        environment: "development",
+        exposures: [{ flagKey: "matrix-flag", variationKey: "a", ruleId: "half", unit: "user-1", timestamp: new Date().toISOString() }]
+      }
+    })
+  },
 ]

@@ -1,5 +1,6 @@
 /** The examples of the experiments' operations in the OpenAPI document. */
 import type { CreateExperimentInput, Experiment, PatchExperimentInput, StopExperimentInput } from "../../../../src/domain/experiments/Experiment.js"
+import type { ExposureBatch, IngestReceipt } from "../../../../src/domain/experiments/Exposure.js"
 
 export const createExperiment: CreateExperimentInput = {
   key: "checkout-redesign",
@@ -38,3 +39,14 @@ export const experiment: Experiment = {
 export const patchExperiment: PatchExperimentInput = { name: "Checkout redesign, one page", analysis: { plannedUnits: 20000 } }
 
 export const stopExperiment: StopExperimentInput = { decision: { variationKey: "on", note: "Purchases up 4%, errors flat: shipping it" } }
+
+export const exposureBatch: ExposureBatch = {
+  environment: "production",
+  batchId: "sdk-7f3a-000042",
+  exposures: [
+    { flagKey: "new-checkout", variationKey: "on", ruleId: "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368", unit: "user-1042", timestamp: "2026-12-01T09:15:02.120Z" },
+    { flagKey: "new-checkout", variationKey: "off", ruleId: "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368", unit: "user-1043", timestamp: "2026-12-01T09:15:02.480Z" }
+  ]
+}
+
+export const ingestReceipt: IngestReceipt = { accepted: 2, dropped: 0, duplicate: false }

@@ -1,0 +1,17 @@
+/** POST /v1/exposures: the SDK's exposures, with the key that sent them (the use case checks its scope as an evaluation's). */
+import { HttpApiBuilder } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import { Exposures } from "../../../../src/services/experiments/Exposures.js"
+import * as Errors from "../../shared/Errors.js"
+import { FlagportApi } from "../Api.js"
+import { asEnvelopes } from "../Calling.js"
+import { EvaluationPrincipal } from "../Security.js"
+
+export const ExposuresLive = HttpApiBuilder.group(FlagportApi, "exposures", (handlers) =>
+  handlers.handle("record", ({ payload }) =>
+    Effect.flatMap(EvaluationPrincipal, (principal) =>
+      Effect.flatMap(Exposures, (exposures) =>
+        asEnvelopes(exposures.record(principal, payload)).pipe(
+          // The budget's 429 is this route's, not the sign-in limit's the shared envelope names.
+          Effect.catchIf((error) => error instanceof Errors.SignInLimited, (error) => Effect.fail(new Errors.IngestLimited({ error: error.error })))
+        )))))

@@ -1,0 +1,72 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { collapseExposures, type UnitRow } from "../../src/domain/experiments/Exposure.js"
+import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
+import { MemoryDb } from "./MemoryDb.js"
+
+/**
+ * The reference ExperimentUnitRepository: the units' rows, the distinct variations each unit was
+ * exposed to, and the batches seen, in one cell so that a write is all or nothing.
+ */
+
+interface State {
+  readonly units: ReadonlyMap<string, UnitRow>
+  readonly variations: ReadonlySet<string>
+  readonly batches: ReadonlyMap<string, string>
+}
+
+const unitId = (experimentId: string, unit: string) => `${experimentId}\u0000${unit}`
+
+export const layer = Layer.effect(
+  ExperimentUnitRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDb
+    const table = db.makeRef<State>("experimentUnits", { units: new Map(), variations: new Set(), batches: new Map() })
+    return ExperimentUnitRepository.of({
+      recordExposures: (exposures, batch) =>
+        table.modify((state) => {
+          const batchId = batch === undefined ? undefined : `${batch.keyId}\u0000${batch.batchId}`
+          if (batchId !== undefined && state.batches.has(batchId)) return [false, state]
+          const { units, variations } = collapseExposures(exposures)
+          const nextVariations = new Set(state.variations)
+          const added = new Map<string, number>()
+          for (const v of variations) {
+            const id = `${unitId(v.experimentId, v.unit)}\u0000${v.variationKey}`
+            if (nextVariations.has(id)) continue
+            nextVariations.add(id)
+            added.set(unitId(v.experimentId, v.unit), (added.get(unitId(v.experimentId, v.unit)) ?? 0) + 1)
+          }
+          const nextUnits = new Map(state.units)
+          for (const u of units) {
+            const id = unitId(u.experimentId, u.unit)
+            const stored = nextUnits.get(id)
+            const earlier = stored === undefined || u.firstAt < stored.firstExposureAt
+            nextUnits.set(id, {
+              experimentId: u.experimentId,
+              unit: u.unit,
+              firstExposureAt: earlier ? u.firstAt : stored.firstExposureAt,
+              variationKey: earlier ? u.variationKey : stored.variationKey,
+              variationsSeen: (stored?.variationsSeen ?? 0) + (added.get(id) ?? 0)
+            })
+          }
+          const nextBatches = batchId === undefined ? state.batches : new Map(state.batches).set(batchId, batch!.receivedAt)
+          return [true, { units: nextUnits, variations: nextVariations, batches: nextBatches }]
+        }),
+      units: (experimentId) =>
+        Effect.map(table.get, (state) =>
+          [...state.units.values()].filter((row) => row.experimentId === experimentId).sort((a, b) => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0))),
+      removeExperiment: (experimentId) =>
+        table.modify((state) => {
+          const prefix = `${experimentId}\u0000`
+          const units = new Map([...state.units].filter(([id]) => !id.startsWith(prefix)))
+          const variations = new Set([...state.variations].filter((id) => !id.startsWith(prefix)))
+          return [undefined, { ...state, units, variations }]
+        }),
+      pruneBatches: (before) =>
+        table.modify((state) => {
+          const kept = new Map([...state.batches].filter(([, at]) => at >= before))
+          return [state.batches.size - kept.size, { ...state, batches: kept }]
+        })
+    })
+  })
+)

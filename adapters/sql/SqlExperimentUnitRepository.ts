@@ -1,0 +1,126 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
+import type { StorageError } from "../../src/ports/StorageError.js"
+import { collapseExposures } from "../../src/domain/experiments/Exposure.js"
+import { decodeRows, SqlInteger } from "./SqlRows.js"
+import { isUniqueViolation, orFail, toStorageError } from "./SqlSupport.js"
+
+/**
+ * ExperimentUnitRepository over @effect/sql (tables in migrations/0026_experiment_units.ts), the
+ * same statements on SQLite and PostgreSQL, in one transaction per write: the batch first (a batch
+ * recorded before stops the write), then the distinct variations (`ON CONFLICT DO NOTHING
+ * RETURNING` says which are new to their unit), then the units' rows (the earliest exposure wins,
+ * `variations_seen` adds the new ones). Rows are written sorted by experiment and unit, so two
+ * concurrent writes on PostgreSQL lock shared rows in the same order and cannot deadlock.
+ */
+
+const UnitRowSql = Schema.Struct({
+  experiment_id: Schema.String,
+  unit: Schema.String,
+  first_exposure_at: Schema.String,
+  variation_key: Schema.String,
+  variations_seen: SqlInteger
+})
+const decodeUnits = decodeRows(UnitRowSql, "flagport_experiment_units")
+const decodeNew = decodeRows(Schema.Struct({ experiment_id: Schema.String, unit: Schema.String }), "flagport_experiment_unit_variations")
+const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String }), "flagport_ingest_batches")
+
+/** Rows per statement: well under SQLite's 32766 bound parameters (5 per unit row). */
+const CHUNK = 500
+
+const chunks = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
+  return out
+}
+
+/** A transaction's failure as the port's: a statement's SqlError becomes a StorageError. */
+const inTransaction = <A>(effect: Effect.Effect<A, StorageError | SqlError>): Effect.Effect<A, StorageError> =>
+  Effect.mapError(effect, (error) => (error._tag === "SqlError" ? toStorageError(error) : error))
+
+const unitId = (experimentId: string, unit: string) => `${experimentId}\u0000${unit}`
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+
+  const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>) =>
+    orFail(sql`INSERT INTO flagport_experiment_unit_variations ${sql.insert(rows.map((r) => ({
+      experiment_id: r.experimentId,
+      unit: r.unit,
+      variation_key: r.variationKey
+    })))} ON CONFLICT DO NOTHING RETURNING experiment_id, unit`).pipe(Effect.flatMap(decodeNew))
+
+  const upsertUnits = (rows: ReadonlyArray<{ experimentId: string; unit: string; firstAt: string; variationKey: string; added: number }>) =>
+    orFail(sql`INSERT INTO flagport_experiment_units ${sql.insert(rows.map((r) => ({
+      experiment_id: r.experimentId,
+      unit: r.unit,
+      first_exposure_at: r.firstAt,
+      variation_key: r.variationKey,
+      variations_seen: r.added
+    })))}
+      ON CONFLICT (experiment_id, unit) DO UPDATE SET
+        variations_seen = flagport_experiment_units.variations_seen + excluded.variations_seen,
+        variation_key = CASE WHEN excluded.first_exposure_at < flagport_experiment_units.first_exposure_at
+          THEN excluded.variation_key ELSE flagport_experiment_units.variation_key END,
+        first_exposure_at = CASE WHEN excluded.first_exposure_at < flagport_experiment_units.first_exposure_at
+          THEN excluded.first_exposure_at ELSE flagport_experiment_units.first_exposure_at END`)
+
+  return ExperimentUnitRepository.of({
+    recordExposures: (exposures, batch) =>
+      inTransaction(sql.withTransaction(
+        Effect.gen(function* () {
+          if (batch !== undefined) {
+            const seen = yield* sql`SELECT key_id FROM flagport_ingest_batches WHERE key_id = ${batch.keyId} AND batch_id = ${batch.batchId}`.pipe(
+              Effect.flatMap(decodeBatch)
+            )
+            if (seen.length > 0) return false
+            // Two requests with the same batch at once on PostgreSQL: the second's insert is a unique
+            // violation once the first commits, and the whole write is then a duplicate (below).
+            yield* sql`INSERT INTO flagport_ingest_batches ${sql.insert({ key_id: batch.keyId, batch_id: batch.batchId, received_at: batch.receivedAt })}`
+          }
+          const { units, variations } = collapseExposures(exposures)
+          const added = new Map<string, number>()
+          for (const chunk of chunks(variations)) {
+            for (const row of yield* newVariations(chunk)) {
+              const id = unitId(row.experiment_id, row.unit)
+              added.set(id, (added.get(id) ?? 0) + 1)
+            }
+          }
+          for (const chunk of chunks(units)) {
+            yield* upsertUnits(chunk.map((u) => ({ ...u, added: added.get(unitId(u.experimentId, u.unit)) ?? 0 })))
+          }
+          return true
+        })
+      ).pipe(Effect.catchIf((error) => batch !== undefined && error._tag === "SqlError" && isUniqueViolation(error), () => Effect.succeed(false)))),
+    units: (experimentId) =>
+      orFail(sql`SELECT experiment_id, unit, first_exposure_at, variation_key, variations_seen FROM flagport_experiment_units
+        WHERE experiment_id = ${experimentId} ORDER BY unit`).pipe(
+        Effect.flatMap(decodeUnits),
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            experimentId: r.experiment_id,
+            unit: r.unit,
+            firstExposureAt: r.first_exposure_at,
+            variationKey: r.variation_key,
+            variationsSeen: r.variations_seen
+          })))
+      ),
+    removeExperiment: (experimentId) =>
+      orFail(Effect.zipRight(
+        sql`DELETE FROM flagport_experiment_unit_variations WHERE experiment_id = ${experimentId}`,
+        sql`DELETE FROM flagport_experiment_units WHERE experiment_id = ${experimentId}`
+      )).pipe(Effect.asVoid),
+    pruneBatches: (before) =>
+      orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id`).pipe(
+        Effect.flatMap(decodeBatch),
+        Effect.map((rows) => rows.length)
+      )
+  })
+})
+
+/** The SQL ExperimentUnitRepository; needs the SqlClient of the storage layer (migrations applied). */
+export const layer: Layer.Layer<ExperimentUnitRepository, never, SqlClient.SqlClient> = Layer.effect(ExperimentUnitRepository, make)

@@ -1,0 +1,36 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { UnitExposure, UnitRow } from "../domain/experiments/Exposure.js"
+import type { StorageError } from "./StorageError.js"
+
+/** A batch an SDK may resend: the key that sent it, its id, and when it first arrived (ISO 8601). */
+export interface IngestBatch {
+  readonly keyId: string
+  readonly batchId: string
+  readonly receivedAt: string
+}
+
+/**
+ * The per-unit rows of experiments (docs/guide/experiments.md): raw exposures are not kept, each
+ * updates its unit's row. Every write is one transaction of its own, acknowledged once committed.
+ */
+export interface ExperimentUnitRepositoryShape {
+  /**
+   * Applies the exposures to their units' rows: a unit's first exposure (the earliest instant
+   * wins, whatever the order of arrival) and its variation then, and how many distinct variations
+   * it was exposed to. With a batch, the batch is recorded in the same transaction, and a batch
+   * recorded before (same key and id) changes nothing: answers false.
+   */
+  readonly recordExposures: (exposures: ReadonlyArray<UnitExposure>, batch?: IngestBatch) => Effect.Effect<boolean, StorageError>
+  /** The experiment's unit rows, ordered by unit. */
+  readonly units: (experimentId: string) => Effect.Effect<ReadonlyArray<UnitRow>, StorageError>
+  /** Deletes every unit row of the experiment (it is being deleted). */
+  readonly removeExperiment: (experimentId: string) => Effect.Effect<void, StorageError>
+  /** Forgets batches that arrived before `before` (ISO 8601): a resend after that counts again. */
+  readonly pruneBatches: (before: string) => Effect.Effect<number, StorageError>
+}
+
+export class ExperimentUnitRepository extends Context.Tag("@flagport/ports/ExperimentUnitRepository")<
+  ExperimentUnitRepository,
+  ExperimentUnitRepositoryShape
+>() {}

@@ -1,0 +1,99 @@
+/**
+ * Exposures sent by SDKs that evaluate locally (`POST /v1/exposures`, docs/guide/experiments.md).
+ * The key's scope is checked as an evaluation's; every item's timestamp is checked before anything
+ * is looked up; a key's hourly budget bounds what one client may send (429 past it). Only the
+ * exposures of a running experiment's flag and rule, from its start on, are kept: each updates its
+ * unit's row in one transaction, acknowledged once committed (SQLite commits concurrent requests
+ * together). A batch id resent by the same key within 24 hours is acknowledged and counted once.
+ */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type { Principal } from "../../domain/auth/ApiKey.js"
+import * as Policy from "../../domain/auth/Policy.js"
+import { type Forbidden, InvalidRequest, RateLimited, type ResourceNotFound } from "../../domain/Errors.js"
+import { type ExposureBatch, exposureProblems, type IngestReceipt, KeyHourItems, keptExposures } from "../../domain/experiments/Exposure.js"
+import { limit } from "../../domain/Limits.js"
+import { environmentNotFound } from "../../domain/NotFound.js"
+import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
+import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
+import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
+import { ProjectRepository } from "../../ports/ProjectRepository.js"
+import type { StorageError } from "../../ports/StorageError.js"
+import { requireProject } from "../shared/RequireProject.js"
+
+const HOUR_MS = 3_600_000
+/** How long a batch id is remembered: a resend after that counts again. */
+const BATCH_MEMORY_MS = 24 * HOUR_MS
+
+export interface ExposuresShape {
+  /**
+   * The SDK's exposures, sent with the key `principal`: 400 for an item out of bounds (naming it)
+   * or a project or environment the key may not name, 403 for another environment than a bound
+   * key's, 404 for an unknown project or environment, 429 past the key's hourly budget. A refused
+   * request keeps nothing.
+   */
+  readonly record: (
+    principal: Principal,
+    batch: ExposureBatch
+  ) => Effect.Effect<IngestReceipt, InvalidRequest | ResourceNotFound | Forbidden | RateLimited | StorageError>
+  /** Forgets batch ids older than 24 hours. */
+  readonly pruneBatches: Effect.Effect<number, StorageError>
+}
+
+export class Exposures extends Context.Tag("@flagport/services/Exposures")<Exposures, ExposuresShape>() {}
+
+export const make = Effect.gen(function* () {
+  const units = yield* ExperimentUnitRepository
+  const experiments = yield* ExperimentRepository
+  const projects = yield* ProjectRepository
+  const environments = yield* EnvironmentRepository
+  const budget = new KeyHourItems()
+
+  const record = Effect.fn("Exposures.record")(function* (principal: Principal, batch: ExposureBatch) {
+    const allowed = Policy.authorizeEvaluation(principal, batch.projectId, batch.environment)
+    if (Either.isLeft(allowed)) return yield* allowed.left
+    const { projectId, environment } = allowed.right
+    const now = yield* Clock.currentTimeMillis
+    const problems = exposureProblems(batch.exposures, now)
+    if (problems.length > 0) return yield* new InvalidRequest({ message: "The request is invalid.", details: [...problems] })
+    if (!budget.take(principal.keyId, batch.exposures.length, now)) {
+      return yield* new RateLimited({
+        message: `This key sent more than ${limit("ingestKeyHour").toLocaleString("en-US")} items this hour; send again after the hour`,
+        retryAfterSeconds: Math.ceil((HOUR_MS - (now % HOUR_MS)) / 1000)
+      })
+    }
+    yield* requireProject(projects, projectId)
+    if (Option.isNone(yield* environments.get(projectId, environment))) return yield* environmentNotFound(projectId, environment)
+    const kept = keptExposures(batch.exposures, yield* experiments.listRunning(projectId, environment))
+    const receipt = { accepted: kept.length, dropped: batch.exposures.length - kept.length }
+    const fresh = yield* units.recordExposures(
+      kept,
+      batch.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: batch.batchId, receivedAt: new Date(now).toISOString() }
+    )
+    return { ...receipt, duplicate: !fresh }
+  })
+
+  const pruneBatches = Effect.flatMap(Clock.currentTimeMillis, (now) => units.pruneBatches(new Date(now - BATCH_MEMORY_MS).toISOString()))
+
+  return Exposures.of({ record, pruneBatches })
+})
+
+/** The service, with the batch ids older than 24 hours forgotten once at start, then hourly (a failed run is logged). */
+export const layer = Layer.scoped(
+  Exposures,
+  Effect.gen(function* () {
+    const exposures = yield* make
+    const pruned = exposures.pruneBatches.pipe(
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logWarning("Forgetting old exposure batch ids failed", Cause.squash(cause)))
+    )
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(pruned, Effect.sleep(Duration.hours(1)))))
+    return exposures
+  })
+)

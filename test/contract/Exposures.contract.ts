@@ -1,0 +1,92 @@
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import type { Principal } from "../../src/domain/auth/ApiKey.js"
+import type { Exposure } from "../../src/domain/experiments/Exposure.js"
+import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
+import { Experiments } from "../../src/services/experiments/Experiments.js"
+import { Exposures } from "../../src/services/experiments/Exposures.js"
+import { type Contract, failureTag } from "./Backend.js"
+import { givenRollout, input } from "./Experiments.contract.js"
+
+/**
+ * Exposures into per-unit rows, on every backend: the earliest exposure of a unit wins whatever
+ * the order of arrival, distinct variations are counted once, a resent batch counts once, and the
+ * use case keeps only a running experiment's flag and rule from its start on.
+ */
+
+const at = (ms: number) => new Date(ms).toISOString()
+
+export const exposureContract: Contract = (it) => {
+  it.effect("the repository keeps each unit's earliest exposure and counts distinct variations; a batch counts once", () =>
+    Effect.gen(function* () {
+      const repo = yield* ExperimentUnitRepository
+      const experimentId = `e-${Math.random().toString(36).slice(2)}`
+      const t = Date.parse("2026-12-01T10:00:00.000Z")
+      const batch = { keyId: "k1", batchId: "b1", receivedAt: at(t) }
+      expect(yield* repo.recordExposures([
+        { experimentId, unit: "u2", variationKey: "on", at: t + 5000 },
+        { experimentId, unit: "u1", variationKey: "off", at: t + 1000 },
+        { experimentId, unit: "u1", variationKey: "off", at: t + 2000 }
+      ], batch)).toBe(true)
+      // Resent: acknowledged, nothing changes.
+      expect(yield* repo.recordExposures([{ experimentId, unit: "u1", variationKey: "on", at: t }], batch)).toBe(false)
+      // Arriving later but earlier in time: u2's first exposure moves back, with its variation; u1 sees a second variation.
+      yield* repo.recordExposures([
+        { experimentId, unit: "u2", variationKey: "off", at: t + 3000 },
+        { experimentId, unit: "u1", variationKey: "on", at: t + 9000 },
+        { experimentId, unit: "u1", variationKey: "on", at: t + 9500 }
+      ])
+      yield* repo.recordExposures([{ experimentId, unit: "u1", variationKey: "off", at: t + 10_000 }])
+      expect(yield* repo.units(experimentId)).toEqual([
+        { experimentId, unit: "u1", firstExposureAt: at(t + 1000), variationKey: "off", variationsSeen: 2 },
+        { experimentId, unit: "u2", firstExposureAt: at(t + 3000), variationKey: "off", variationsSeen: 2 }
+      ])
+      expect(yield* repo.units("other")).toEqual([])
+      // Forgotten batches count again.
+      expect(yield* repo.pruneBatches(at(t + 1))).toBeGreaterThanOrEqual(1)
+      expect(yield* repo.recordExposures([], batch)).toBe(true)
+    }))
+
+  it.effect("the use case keeps only a running experiment's rule from its start; the rest is dropped", () =>
+    Effect.gen(function* () {
+      const projectId = yield* givenRollout
+      const experiments = yield* Experiments
+      const exposures = yield* Exposures
+      const principal: Principal = { _tag: "ProjectServer", keyId: `k-${projectId}`, projectId, environment: null }
+      yield* experiments.create(projectId, input())
+      let now = Date.now()
+      const item = (unit: string, overrides: Partial<Exposure> = {}): Exposure =>
+        ({ flagKey: "flag", variationKey: "on", ruleId: "half", unit, timestamp: at(now), ...overrides })
+
+      // A draft keeps nothing.
+      expect(yield* exposures.record(principal, { environment: "production", exposures: [item("u1")] })).toEqual({ accepted: 0, dropped: 1, duplicate: false })
+      const started = yield* experiments.start(projectId, "exp")
+      now = Date.parse(started.startedAt!) + 1
+      const before = at(Date.parse(started.startedAt!) - 60_000)
+      const answer = yield* exposures.record(principal, {
+        environment: "production",
+        batchId: "first",
+        exposures: [item("u1"), item("u2", { variationKey: "off" }), item("u3", { ruleId: "beta" }), item("u4", { flagKey: "other" }), item("u5", { timestamp: before })]
+      })
+      expect(answer).toEqual({ accepted: 2, dropped: 3, duplicate: false })
+      expect(yield* exposures.record(principal, { environment: "production", batchId: "first", exposures: [item("u9")] })).toMatchObject({ duplicate: true })
+      expect(yield* exposures.record(principal, { environment: "staging", exposures: [item("u7")] })).toEqual({ accepted: 0, dropped: 1, duplicate: false })
+      const units = yield* (yield* ExperimentUnitRepository).units(started.id)
+      expect(units.map((u) => [u.unit, u.variationKey, u.variationsSeen])).toEqual([["u1", "on", 1], ["u2", "off", 1]])
+
+      // Out of bounds: 400 naming the item, and nothing kept.
+      const old = yield* Effect.flip(exposures.record(principal, { environment: "production", exposures: [item("u8"), item("u8", { timestamp: at(now - 25 * 3_600_000) })] }))
+      expect(old).toMatchObject({ _tag: "InvalidRequest", details: [{ path: "exposures[1].timestamp", message: "must be within the last 24 hours" }] })
+      const ahead = yield* Effect.flip(exposures.record(principal, { environment: "production", exposures: [item("u8", { timestamp: at(now + 6 * 60_000) })] }))
+      expect(ahead).toMatchObject({ details: [{ path: "exposures[0].timestamp", message: "must not be more than 300 seconds ahead of the server's clock" }] })
+      expect((yield* (yield* ExperimentUnitRepository).units(started.id)).map((u) => u.unit)).toEqual(["u1", "u2"])
+      // Another project's key, an unknown environment.
+      expect(yield* failureTag(exposures.record({ ...principal, projectId: "elsewhere" }, { environment: "production", exposures: [item("u1")] }))).toBe("ResourceNotFound")
+      expect(yield* failureTag(exposures.record(principal, { environment: "ghost", exposures: [item("u1")] }))).toBe("ResourceNotFound")
+
+      // Deleting the experiment deletes its units.
+      yield* experiments.stop(projectId, "exp", {})
+      yield* experiments.remove(projectId, "exp")
+      expect(yield* (yield* ExperimentUnitRepository).units(started.id)).toEqual([])
+    }))
+}
