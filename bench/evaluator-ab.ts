@@ -99,7 +99,8 @@ const parent = () => {
   mkdirSync(scratch, { recursive: true })
   const dir = mkdtempSync(join(scratch, "evaluator-ab-"))
   try {
-    const archive = execFileSync("git", ["archive", rev, "src"])
+    // src/ as a tar passed 1 MiB (execFileSync's default buffer), so the buffer is set.
+    const archive = execFileSync("git", ["archive", rev, "src"], { maxBuffer: 256 * 1024 * 1024 })
     execFileSync("tar", ["-x", "-C", dir], { input: archive })
     const ratios: Array<number> = []
     for (let p = 0; p < processes; p++) {
