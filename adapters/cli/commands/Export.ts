@@ -9,7 +9,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ExportFormat, exportText } from "../../../src/domain/ascode/ExportText.js"
+import type { ExportFormat } from "../../../src/domain/ascode/ExportText.js"
 import { FlagsAsCode } from "../../../src/services/ascode/FlagsAsCode.js"
 import { note } from "../Output.js"
 import { callServer } from "../ServerCall.js"
@@ -19,12 +19,7 @@ import { UsageError } from "../UsageError.js"
 import { say, whole } from "../Progress.js"
 
 const fromDatabase = (projectId: string, format: ExportFormat, environment: string | undefined) =>
-  Effect.gen(function* () {
-    const code = yield* FlagsAsCode
-    return format === "openfeature-manifest"
-      ? exportText({ manifest: yield* code.manifest(projectId, environment) })
-      : exportText({ file: yield* code.exportFile(projectId), format })
-  }).pipe(Storage.withDatabase)
+  Effect.flatMap(FlagsAsCode, (code) => code.exportText(projectId, format, environment)).pipe(Storage.withDatabase)
 
 const fromServer = (url: string, key: string, projectId: string, format: ExportFormat, environment: string | undefined) => {
   const query = new URLSearchParams({ format, ...(environment === undefined ? {} : { environment }) })

@@ -26,6 +26,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ApplyResult, OpenedChangeRequest } from "../../domain/ascode/ApplyResult.js"
+import { type ExportFormat, exportText } from "../../domain/ascode/ExportText.js"
 import { againstPending } from "../../domain/ascode/PendingProposals.js"
 import { type OpenFeatureManifest, openFeatureManifest } from "../../domain/ascode/OpenFeatureManifest.js"
 import { desiredEnvironment, environmentsNamed, type FilePlan, type Plan, plan as planOf, planIdentity, samePlan } from "../../domain/ascode/Plan.js"
@@ -89,6 +90,16 @@ export interface FlagsAsCodeShape {
    */
   readonly manifest: (projectId: string, environment?: string) => Effect.Effect<OpenFeatureManifest, ResourceNotFound | Forbidden | StorageError>
   /**
+   * An export's text, the same whoever asks (ExportText.ts): the file in `format`, or the manifest
+   * of `environment`'s defaults (`openfeature-manifest`); 400 for an environment named with
+   * another format (the file holds every environment).
+   */
+  readonly exportText: (
+    projectId: string,
+    format: ExportFormat,
+    environment?: string
+  ) => Effect.Effect<string, InvalidRequest | ResourceNotFound | Forbidden | StorageError>
+  /**
    * What applying `input` (the file's parsed value, not yet checked) would change, writing nothing:
    * 400 with every problem of the file (paths in the file). The project need not exist (its
    * creation is then the first change). With the environments the file names, each once.
@@ -145,6 +156,15 @@ export const make = Effect.gen(function* () {
       return yield* environmentNotFound(projectId, chosen ?? "(none: the project has no environment)")
     }
     return openFeatureManifest(state.flags, chosen)
+  })
+
+  const exportAs = Effect.fn("FlagsAsCode.exportText")(function* (projectId: string, format: ExportFormat, environment?: string) {
+    if (environment !== undefined && format !== "openfeature-manifest") {
+      return yield* new InvalidRequest({ message: "Invalid request", details: [{ path: "environment", message: "is only for format=openfeature-manifest" }] })
+    }
+    return format === "openfeature-manifest"
+      ? exportText({ manifest: yield* manifest(projectId, environment) })
+      : exportText({ file: yield* exportFile(projectId), format })
   })
 
   /**
@@ -238,7 +258,7 @@ export const make = Effect.gen(function* () {
     return result(true, opened)
   })
 
-  return FlagsAsCode.of({ exportFile, manifest, plan, apply })
+  return FlagsAsCode.of({ exportFile, manifest, exportText: exportAs, plan, apply })
 })
 
 export const layer = Layer.effect(FlagsAsCode, make)

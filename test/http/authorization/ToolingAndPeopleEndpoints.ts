@@ -79,7 +79,10 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     name: "POST /v1/users/{id}/unlock",
     kind: "global",
     success: 200,
-    prepare: async (t, n) => ({ method: "POST", path: `/v1/users/${(await freshUser(t, n, "unlocked")).id}/unlock` })
+    prepare: async (t, n) => {
+      const { id } = await freshUser(t, n, "unlocked")
+      return { method: "POST", path: `/v1/users/${id}/unlock`, call: use(Users, (u) => u.unlock(id)) }
+    }
   },
   {
     name: "GET /v1/projects/{p}/members",

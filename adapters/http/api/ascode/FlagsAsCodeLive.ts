@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import { CONTENT_TYPES, exportText } from "../../../../src/domain/ascode/ExportText.js"
+import { CONTENT_TYPES } from "../../../../src/domain/ascode/ExportText.js"
 import { InvalidRequest } from "../../../../src/domain/Errors.js"
 import { FlagsAsCode } from "../../../../src/services/ascode/FlagsAsCode.js"
 import { isYamlContentType } from "../../shared/Body.js"
@@ -33,18 +33,8 @@ const bodyOf = (text: string, contentType: string | undefined) => {
 
 export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", (handlers) =>
   handlers
-    .handle("export", ({ path, urlParams }) =>
-      Effect.gen(function* () {
-        const code = yield* FlagsAsCode
-        const format = urlParams.format ?? "yaml"
-        if (urlParams.environment !== undefined && format !== "openfeature-manifest") {
-          return yield* Effect.fail(Errors.badRequest("Invalid request", [{ path: "environment", message: "is only for format=openfeature-manifest" }]))
-        }
-        const text = format === "openfeature-manifest"
-          ? exportText({ manifest: yield* mapped(code.manifest(path.projectId, urlParams.environment)) })
-          : exportText({ file: yield* mapped(code.exportFile(path.projectId)), format })
-        return HttpServerResponse.text(text, { contentType: CONTENT_TYPES[format] })
-      }))
+    .handle("export", ({ path, urlParams: { environment, format = "yaml" } }) =>
+      Effect.flatMap(FlagsAsCode, (code) => Effect.map(mapped(code.exportText(path.projectId, format, environment)), (text) => HttpServerResponse.text(text, { contentType: CONTENT_TYPES[format] }))))
     .handleRaw("apply", ({ path, request, urlParams }) =>
       Effect.gen(function* () {
         const text = yield* Effect.orElseFail(request.text, () => Errors.malformedJson())
