@@ -41,6 +41,7 @@ const DOCUMENTED = [
   "flagport_scheduler_lag_seconds",
   "flagport_signin_failures_total",
   "flagport_password_hashes_total",
+  "flagport_exposures_total",
   "flagport_sqlite_writer_queue",
   // PostgreSQL's pool: declared on every server, with samples only over PostgreSQL (PoolMetrics.test.ts).
   "flagport_db_pool_connections",
@@ -187,6 +188,19 @@ describe("GET /metrics after a scripted workload", () => {
     const reply = await request(t.url, "POST", "/v1/auth/login", { body: { email: "nobody@example.com", password: "hunter2-secret-pw" } })
     expect(reply.status).toBe(401)
     expect(sumOf(await scrape(t.url), "flagport_signin_failures_total", { reason: "invalid_credentials" })).toBe(before + 1)
+  })
+
+  it("exposures are counted by outcome", async () => {
+    const families = await scrape(t.url)
+    const before = (outcome: string) => sumOf(families, "flagport_exposures_total", { outcome })
+    const [dropped, refused] = [before("dropped"), before("refused")]
+    const item = (timestamp: string) => ({ flagKey: "f", variationKey: "on", ruleId: "r", unit: "u1", timestamp })
+    const body = (timestamp: string) => ({ projectId: "p1", environment: "development", exposures: [item(timestamp), item(timestamp)] })
+    expect((await request(t.url, "POST", "/v1/exposures", { key: t.keys.global, body: body(new Date().toISOString()) })).status).toBe(202)
+    expect((await request(t.url, "POST", "/v1/exposures", { key: t.keys.global, body: body("2020-01-01T00:00:00Z") })).status).toBe(400)
+    const after = await scrape(t.url)
+    expect(sumOf(after, "flagport_exposures_total", { outcome: "dropped" })).toBe(dropped + 2)
+    expect(sumOf(after, "flagport_exposures_total", { outcome: "refused" })).toBe(refused + 2)
   })
 
   it("1,000 distinct unknown paths add no series", async () => {

@@ -13,6 +13,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type { Principal } from "../../domain/auth/ApiKey.js"
 import * as Policy from "../../domain/auth/Policy.js"
@@ -25,6 +26,7 @@ import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
+import * as ServiceMetrics from "../operations/ServiceMetrics.js"
 import { requireProject } from "../shared/RequireProject.js"
 
 const HOUR_MS = 3_600_000
@@ -60,9 +62,14 @@ export const make = Effect.gen(function* () {
     if (Either.isLeft(allowed)) return yield* allowed.left
     const { projectId, environment } = allowed.right
     const now = yield* Clock.currentTimeMillis
+    const refused = Metric.incrementBy(ServiceMetrics.exposures.refused, batch.exposures.length)
     const problems = exposureProblems(batch.exposures, now)
-    if (problems.length > 0) return yield* new InvalidRequest({ message: "The request is invalid.", details: [...problems] })
+    if (problems.length > 0) {
+      yield* refused
+      return yield* new InvalidRequest({ message: "The request is invalid.", details: [...problems] })
+    }
     if (!budget.take(principal.keyId, batch.exposures.length, now)) {
+      yield* refused
       return yield* new RateLimited({
         message: `This key sent more than ${limit("ingestKeyHour").toLocaleString("en-US")} items this hour; send again after the hour`,
         retryAfterSeconds: Math.ceil((HOUR_MS - (now % HOUR_MS)) / 1000)
@@ -76,6 +83,10 @@ export const make = Effect.gen(function* () {
       kept,
       batch.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: batch.batchId, receivedAt: new Date(now).toISOString() }
     )
+    if (fresh) {
+      yield* Metric.incrementBy(ServiceMetrics.exposures.accepted, receipt.accepted)
+      yield* Metric.incrementBy(ServiceMetrics.exposures.dropped, receipt.dropped)
+    } else yield* Metric.incrementBy(ServiceMetrics.exposures.duplicate, batch.exposures.length)
     return { ...receipt, duplicate: !fresh }
   })
 
