@@ -14,7 +14,9 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
 
 /** A named resource does not exist (in the caller's project). */
 export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", {
-  message: Schema.String
+  message: Schema.String,
+  /** What may help the caller find it (the near match, the known names), beside the message (NotFound.ts). */
+  details: Schema.optional(Schema.Array(Problem))
 }) {}
 
 /** The request collides with existing state: a duplicate key, or a reference still in use. */

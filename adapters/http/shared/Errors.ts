@@ -133,7 +133,8 @@ export const badRequest = (message: string, details?: ReadonlyArray<ProblemDetai
 export const unauthorized = (message: string) => new Unauthorized({ error: { code: "unauthorized", message } })
 export const forbidden = (message: string, details?: ReadonlyArray<ProblemDetail>) =>
   new ForbiddenError({ error: details === undefined ? { code: "forbidden", message } : { code: "forbidden", message, details } })
-export const notFound = (message: string) => new NotFound({ error: { code: "not_found", message } })
+export const notFound = (message: string, details?: ReadonlyArray<ProblemDetail>) =>
+  new NotFound({ error: details === undefined || details.length === 0 ? { code: "not_found", message } : { code: "not_found", message, details } })
 export const conflict = (message: string) => new Conflict({ error: { code: "conflict", message } })
 export const changeRequestRequired = (message: string) => new Conflict({ error: { code: "change_request_required", message } })
 /** The 412; `environment` when the version is that environment's configuration's (its ETag then names both). */
@@ -190,7 +191,7 @@ export type ServiceError = DomainError | VersionMismatch
  */
 const ENVELOPE = {
   InvalidRequest: (error: InvalidRequest) => badRequest(error.message, error.details),
-  ResourceNotFound: (error: ResourceNotFound) => notFound(error.message),
+  ResourceNotFound: (error: ResourceNotFound) => notFound(error.message, error.details),
   ResourceConflict: (error: ResourceConflict) => conflict(error.message),
   ChangeRequestRequired: (error: ChangeRequestRequired) => changeRequestRequired(error.message),
   Unauthenticated: (error: Unauthenticated) => unauthorized(error.message),

@@ -52,7 +52,8 @@ export const make = Effect.gen(function* () {
       const found = yield* flags.get(projectId, flagKey)
       if (Option.isSome(found)) return found.value
       yield* requireProject(projects, projectId)
-      return yield* flagNotFound(projectId, flagKey)
+      // Only on the way to a 404: the project's keys, for the near match the answer offers.
+      return yield* flagNotFound(projectId, flagKey, (yield* flags.list(projectId)).map((f) => f.key))
     })
 
   return { view, viewOne, answer, load, stored } as const

@@ -83,7 +83,7 @@ export const make = (reads: FlagReads) =>
     const checkTargeting = (projectId: string, flag: Flag, input: TargetingInput) =>
       Effect.gen(function* () {
         const environment = yield* environments.get(projectId, input.environment)
-        if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment)
+        if (Option.isNone(environment)) return yield* environmentNotFound(projectId, input.environment, (yield* environments.list(projectId)).map((e) => e.key))
         // Validation reports malformed input with paths; until it has run, read the input defensively.
         const sentRules: ReadonlyArray<TargetingInput["rules"][number] | undefined> = Array.isArray(input.rules) ? input.rules : []
         const namesSegments = sentRules.some((rule) => mayNameSegments(rule?.conditions))
@@ -106,7 +106,7 @@ export const make = (reads: FlagReads) =>
       const shown = yield* viewOne(projectId, yield* stored(projectId, flagKey))
       const config = shown.configs.find((c) => c.environmentKey === environment)
       // Every flag has a configuration in every environment of its project: none means no such environment.
-      return config ?? (yield* environmentNotFound(projectId, environment))
+      return config ?? (yield* environmentNotFound(projectId, environment, shown.configs.map((c) => c.environmentKey)))
     })
 
     const validateTargeting = Effect.fn("Flags.validateTargeting")(function* (projectId: string, flagKey: string, input: TargetingInput) {
