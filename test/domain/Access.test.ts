@@ -169,13 +169,16 @@ describe("an operation's reach, for a key bound to production", () => {
     ["ApiKeys.revokeInProject", ["development"], Policy.Messages.revokeWiderThanCaller],
     // Narrowed answers, not refusals.
     ["Flags.list", [], { visible: ["p1"], seen: "production" }],
-    ["Audit.list", [], { visible: ["p1"], seen: "production" }]
+    ["Audit.list", [], { visible: ["p1"], seen: "production" }],
+    // What only people may do: no key, whatever its reach.
+    ["ChangeRequests.approve", ["production"], PeopleMessages.keyApproves],
+    ["Members.put", [], PeopleMessages.keyChangesMembers]
   ] as const)("%s over %j", (operation, environments, expected) => {
     expect(refusal(operation, environments)).toEqual(expected)
   })
 
   it("an environment known only once its record is read is decided then", () => {
-    expect(refusal("ChangeRequests.approve")).toEqual({ visible: ["p1"], seen: "production" })
+    expect(refusal("Schedules.cancel")).toEqual({ visible: ["p1"], seen: "production" })
     expect(Either.getLeft(authorizeReach(bound, "environment", ["development"])).pipe(Option.map((e) => e.message))).toEqual(
       Option.some(Policy.Messages.environmentMismatch)
     )

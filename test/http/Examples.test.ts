@@ -6,11 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { request, startServer, type TestServer } from "./fixtures.js"
+import { makePerson, type Person } from "./people.js"
 
 let t: TestServer
 let spec: Record<string, any>
+/** A global administrator: members and approvals are people's, never a key's. */
+let ada: Person
 beforeAll(async () => {
   t = await startServer()
+  ada = await t.run(makePerson("ada@example.com", { admin: true }))
   spec = (await request(t.url, "GET", "/openapi.json")).body as Record<string, any>
 })
 afterAll(async () => {
@@ -43,13 +47,14 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/projects/{projectId}/apply", { projectId: "shop" }],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
   ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }],
-  // People: Edna is invited, renamed, made an admin of the shop, sets her password and signs in.
+  // People: Edna is invited, renamed, made an admin of the shop (by Ada, a global administrator: no key
+  // changes members), sets her password and signs in.
   ["post", "/v1/users", {}],
   ["patch", "/v1/users/{id}", {}],
   ["put", "/v1/projects/{projectId}/members/{userId}", { projectId: "shop" }],
   ["post", "/v1/auth/setup", {}],
   ["post", "/v1/auth/login", {}],
-  // Change requests: Edna proposes and updates, the global key (another author) approves, then rejects.
+  // Change requests: Edna proposes and updates, Ada (another person: no key approves) approves, then rejects.
   ["post", "/v1/projects/{projectId}/change-requests", { projectId: "shop" }],
   ["put", "/v1/projects/{projectId}/change-requests/{changeRequestId}", { projectId: "shop" }],
   ["post", "/v1/projects/{projectId}/change-requests/{changeRequestId}/approve", { projectId: "shop" }],
@@ -171,8 +176,10 @@ describe("the request examples of the document", () => {
         : example
       // A change request is opened and updated by a person (its author), as the example shows.
       const byEdna = template === "/v1/projects/{projectId}/change-requests" || (template.endsWith("{changeRequestId}") && method === "put")
-      const reply = byEdna
-        ? await request(t.url, method.toUpperCase(), path, { headers: { cookie, origin: t.url }, body })
+      // What only people may do (a member's role, an approval, a rejection) is done by Ada.
+      const byAda = template.includes("/members/") || template.endsWith("/approve") || template.endsWith("/reject")
+      const reply = byEdna || byAda
+        ? await request(t.url, method.toUpperCase(), path, { headers: { cookie: byEdna ? cookie : ada.cookie, origin: t.url }, body })
         : await request(t.url, method.toUpperCase(), path, { key, headers, body })
       expect(String(reply.status), `${method} ${path}: ${reply.text}`).toBe(success)
       const shown = responseExampleOf(operation, success!)
