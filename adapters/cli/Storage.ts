@@ -59,7 +59,11 @@ const whereFound = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     (error): error is E & ResourceNotFound => error instanceof ResourceNotFound,
     (error) =>
       Effect.flatMap(databaseUrlConfig.pipe(Effect.orDie), (url) =>
-        Effect.fail(new ResourceNotFound({ message: `${error.message}${/ in project '[^']*'$/.test(error.message) ? " of" : " in"} ${redactUrl(url)}` }))
+        Effect.fail(new ResourceNotFound({
+          message: `${error.message}${/ in project '[^']*'$/.test(error.message) ? " of" : " in"} ${redactUrl(url)}`,
+          // The near match and known names (NotFound.ts) follow on the same line (Failure.ts).
+          ...(error.details === undefined ? {} : { details: error.details })
+        }))
       )
   )
 

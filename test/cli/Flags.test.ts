@@ -61,6 +61,8 @@ describe("flagport flags", () => {
     const missing = await runCli(["flags", "get", "nope"], env)
     expect(missing.code).toBe(1)
     expect(missing.stderr.trim()).toBe(`error: Flag 'nope' not found in project 'default' of ${env.DATABASE_URL}`)
+    const typo = await runCli(["flags", "get", "new-chekout"], env)
+    expect(typo.stderr.trim()).toBe(`error: Flag 'new-chekout' not found in project 'default' of ${env.DATABASE_URL} (flagKey: did you mean 'new-checkout'?)`)
   })
 
   it("enable and disable change only `enabled`, as a new version audited as cli", { timeout: TIMEOUT }, async () => {
@@ -100,6 +102,10 @@ describe("flagport flags", () => {
     expect((await flag()).version).toBe(version)
     const unknown = await runCli(["flags", "disable", "new-checkout", "--environment", "qa"], env)
     expect(unknown.code).toBe(1)
-    expect(unknown.stderr.trim()).toBe(`error: Environment 'qa' not found in project 'default' of ${env.DATABASE_URL}`)
+    expect(unknown.stderr.trim()).toBe(
+      `error: Environment 'qa' not found in project 'default' of ${env.DATABASE_URL} (environment: the project's environments: development, staging, production)`
+    )
+    const typo = await runCli(["flags", "disable", "new-checkout", "--environment", "stagign"], env)
+    expect(typo.stderr.trim()).toContain("(environment: did you mean 'staging'?; environment: the project's environments: development, staging, production)")
   })
 })

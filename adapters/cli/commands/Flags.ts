@@ -99,7 +99,7 @@ const setEnabled = (name: "enable" | "disable", enabled: boolean) =>
       const flags = yield* Flags
       const flag = yield* flags.get(options.project, options.flag)
       const config = configIn(flag, options.environment)
-      if (config === undefined) return yield* environmentNotFound(options.project, options.environment)
+      if (config === undefined) return yield* environmentNotFound(options.project, options.environment, flag.configs.map((c) => c.environmentKey))
       const ifMatch = Option.getOrElse(options.ifVersion, () => flag.version)
       // Already so: nothing to write (no new version, no audit entry), but a wrong --if-version still fails.
       if (config.enabled === enabled && ifMatch !== flag.version) return yield* preconditionFailed(flag.key, flag.version)
