@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { ChangeRequestRecord, type StoredChangeRequest } from "../../src/domain/changes/ChangeRequest.js"
+import { ChangeRequestRecord, PinnedSegment, type StoredChangeRequest } from "../../src/domain/changes/ChangeRequest.js"
 import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { decodeRows, IdRow, SqlInteger } from "./SqlRows.js"
@@ -17,9 +17,18 @@ import { orDuplicate } from "./SqlSupport.js"
  * as the schedules' claim does (FOR UPDATE SKIP LOCKED on PostgreSQL).
  */
 
+/**
+ * The body as stored: a request kept before segments were pinned has none (it pinned nothing, and
+ * reads back with an empty list).
+ */
+const StoredBody = Schema.Struct({
+  ...ChangeRequestRecord.fields,
+  segments: Schema.optionalWith(Schema.Array(PinnedSegment), { default: () => [] })
+})
+
 const Row = Schema.Struct({
   version: SqlInteger,
-  body: Schema.parseJson(ChangeRequestRecord)
+  body: Schema.parseJson(StoredBody)
 })
 
 const decode = decodeRows(Row, "flagport_change_requests")

@@ -2,6 +2,7 @@ import type { Contract } from "./Backend.js"
 import { apiKeyContract } from "./ApiKeyRepository.contract.js"
 import { auditLogContract } from "./AuditLog.contract.js"
 import { changeRequestContract } from "./ChangeRequests.contract.js"
+import { changeRequestSegmentContract } from "./ChangeRequestSegments.contract.js"
 import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
@@ -59,6 +60,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Sign-in lockout: per email and address, unlock", signInLockoutContract],
   ["Single sign-on: identities, linking by email, email comparison", ssoLinkingContract],
   ["ChangeRequestRepository + change requests", changeRequestContract],
+  ["Change requests and the segments they name", changeRequestSegmentContract],
   ["ExperimentRepository + experiments", experimentContract],
   ["Keys and their makers", makerKeysContract],
   ["ExperimentUnitRepository + exposures", exposureContract],

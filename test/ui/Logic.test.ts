@@ -323,6 +323,7 @@ describe("what the change requests page offers", () => {
       id: "cr1",
       projectId: "p1",
       environment: "production",
+      segments: [],
       title: "t",
       description: null,
       status,

@@ -949,10 +949,39 @@ export interface components {
          *           },
          *           "after": {
          *             "enabled": true,
-         *             "defaultVariationKey": "on",
+         *             "defaultVariationKey": "off",
          *             "offVariationKey": "off",
-         *             "rules": []
+         *             "rules": [
+         *               {
+         *                 "name": "Beta testers",
+         *                 "conditions": [
+         *                   {
+         *                     "operator": "inSegment",
+         *                     "values": [
+         *                       "beta-testers"
+         *                     ]
+         *                   }
+         *                 ],
+         *                 "variationKey": "on"
+         *               }
+         *             ]
          *           }
+         *         }
+         *       ],
+         *       "segments": [
+         *         {
+         *           "key": "beta-testers",
+         *           "name": "Beta testers",
+         *           "conditions": [
+         *             {
+         *               "attribute": "email",
+         *               "operator": "endsWith",
+         *               "values": [
+         *                 "@example.com"
+         *               ]
+         *             }
+         *           ],
+         *           "updatedAt": "2026-11-20T16:05:00.000Z"
          *         }
          *       ],
          *       "approvals": [],
@@ -984,6 +1013,8 @@ export interface components {
             readonly createdAt: string;
             readonly updatedAt: string;
             readonly changes: readonly components["schemas"]["Change"][];
+            /** @description The segments the changes' rules name, pinned as they were when the request was opened or its changes last updated (key, name, conditions, updatedAt): what an approver approves along with the diff. The apply is refused (409, as for a flag that moved on) when one is gone or changed since. */
+            readonly segments: readonly components["schemas"]["ChangeSegment"][];
             readonly approvals: readonly components["schemas"]["CountedApproval"][];
             readonly requiredApprovals: number;
             readonly applyAt: string | null;
@@ -1013,6 +1044,12 @@ export interface components {
             readonly offVariationKey: string;
             readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
             readonly rules: readonly components["schemas"]["RuleInput"][];
+        };
+        readonly ChangeSegment: {
+            readonly key: string;
+            readonly name: string;
+            readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
+            readonly updatedAt: string;
         };
         readonly CountedApproval: {
             readonly by: {
@@ -2494,6 +2531,8 @@ export interface components {
             readonly createdAt: string;
             readonly updatedAt: string;
             readonly changes: readonly components["schemas"]["Change"][];
+            /** @description The segments the changes' rules name, pinned as they were when the request was opened or its changes last updated (key, name, conditions, updatedAt): what an approver approves along with the diff. The apply is refused (409, as for a flag that moved on) when one is gone or changed since. */
+            readonly segments: readonly components["schemas"]["ChangeSegment"][];
             readonly approvals: readonly components["schemas"]["Approval"][];
             readonly requiredApprovals: number;
             readonly applyAt: string | null;

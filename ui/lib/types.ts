@@ -107,6 +107,8 @@ export type Providers = Schemas["SignInProviders"]
 
 /** A flag's targeting in one environment as a change request shows it (the PUT's body without `environment`). */
 export type ChangeTargeting = Schemas["ChangeTargeting"]
+/** A segment a change request's rules name, as pinned when it was opened or its changes last updated. */
+export type ChangeSegment = Schemas["ChangeSegment"]
 
 export type ChangeRequestStatus = ChangeRequest["status"]
 /** Why an approval no longer counts: its approver was demoted, removed or disabled, or its key revoked. */

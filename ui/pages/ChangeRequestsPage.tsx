@@ -7,7 +7,8 @@
  * approvals shown as not ready, its apply not offered), and the actions the rules allow the signed-in person: approve or reject with a comment, cancel,
  * apply. A flag that moved on since the request was made is named (the API refuses to apply it, and
  * says so); the author can bring the request up to date: the same proposed targeting, on top of
- * the flags as they are now (which clears the approvals).
+ * the flags as they are now (which clears the approvals). Beside the changes, the conditions of the
+ * segments their rules name, as pinned with the request: what an approver approves.
  */
 import { useState } from "preact/hooks"
 import { ChangeRequestEdit } from "../components/ChangeRequestEdit.js"
@@ -15,6 +16,7 @@ import { ask } from "../components/Confirm.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
+import { PinnedSegments } from "../components/PinnedSegments.js"
 import { TargetingChange } from "../components/TargetingChange.js"
 import { projectPath, request } from "../lib/api.js"
 import { actorLabel } from "../lib/audit.js"
@@ -178,6 +180,7 @@ const Request = (props: {
           <TargetingChange before={c.before} after={c.after} label={`${c.flagKey} in ${r.environment}: before and after`} />
         </section>
       ))}
+      <PinnedSegments id={r.id} segments={r.segments} />
       <ErrorSummary problems={problems} />
       {!live || !(can.approve || can.reject || can.cancel || can.apply || can.update) ? null : (
         <div class="review">

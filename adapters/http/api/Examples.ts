@@ -237,7 +237,18 @@ export const changeRequest: ChangeRequest = {
     flagKey: "new-checkout",
     baseVersion: 3,
     before: { enabled: false, defaultVariationKey: "on", offVariationKey: "off", prerequisites: [], rules: [] },
-    after: { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [] }
+    after: {
+      enabled: true,
+      defaultVariationKey: "off",
+      offVariationKey: "off",
+      rules: [{ name: "Beta testers", conditions: [{ operator: "inSegment", values: ["beta-testers"] }], variationKey: "on" }]
+    }
+  }],
+  segments: [{
+    key: "beta-testers",
+    name: "Beta testers",
+    conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }],
+    updatedAt: "2026-11-20T16:05:00.000Z"
   }],
   approvals: [],
   requiredApprovals: 1,

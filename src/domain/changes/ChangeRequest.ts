@@ -11,7 +11,8 @@ import * as Schema from "effect/Schema"
 import { Actor } from "../audit/Actor.js"
 import type { Flag } from "../definitions/Flag.js"
 import { Key, Timestamp } from "../definitions/Ids.js"
-import { Prerequisite, RuleInput } from "../definitions/Targeting.js"
+import { ConditionOrGroup, Prerequisite, RuleInput } from "../definitions/Targeting.js"
+import { segmentKeysOfRules } from "../definitions/Validation.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"
 import { NotCountingReason } from "./ApprovalCounting.js"
@@ -55,6 +56,23 @@ export const Change = Schema.Struct({
 }).annotations(documentName("Change"))
 export type Change = typeof Change.Type
 
+/**
+ * A segment a change's `after` names, as it was when the request was opened or last updated: what
+ * the approvers approved along with the targeting. The apply refuses (409) when the segment is gone
+ * or changed since (`updatedAt`, the segment's version, or its conditions differ).
+ */
+export const PinnedSegment = Schema.Struct({
+  key: Schema.String,
+  name: Schema.String,
+  conditions: Schema.Array(ConditionOrGroup),
+  updatedAt: Timestamp
+}).annotations(documentName("ChangeSegment"))
+export type PinnedSegment = typeof PinnedSegment.Type
+
+/** The keys of the segments the rules of `after` name (`inSegment` / `notInSegment` values), each once, sorted. */
+export const segmentKeysOf = (changes: ReadonlyArray<{ readonly after: ShownTargeting }>): ReadonlyArray<string> =>
+  [...segmentKeysOfRules(changes.flatMap(({ after }) => after.rules))].sort()
+
 export const Approval = Schema.Struct({
   by: Actor,
   at: Timestamp,
@@ -89,6 +107,9 @@ export const ChangeRequestRecord = Schema.Struct({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   changes: Schema.Array(Change),
+  segments: Schema.Array(PinnedSegment).annotations({
+    description: "The segments the changes' rules name, pinned as they were when the request was opened or its changes last updated (key, name, conditions, updatedAt): what an approver approves along with the diff. The apply is refused (409, as for a flag that moved on) when one is gone or changed since."
+  }),
   approvals: Schema.Array(Approval),
   /** The environment's `requiredApprovals` when the request was opened or last updated. */
   requiredApprovals: Schema.Number,

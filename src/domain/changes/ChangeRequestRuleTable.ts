@@ -47,6 +47,8 @@ export const ChangeRequestMessages = {
   closed: (status: ChangeRequestStatus) => `This change request is ${status}; it can no longer change`,
   movedOn: (flagKeys: ReadonlyArray<string>) =>
     `Flag${flagKeys.length === 1 ? "" : "s"} ${flagKeys.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`,
+  segmentsMovedOn: (segmentKeys: ReadonlyArray<string>) =>
+    `Segment${segmentKeys.length === 1 ? "" : "s"} ${segmentKeys.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`,
   notApproved: (approvals: number, required: number) =>
     `This change request needs ${required} approval${required === 1 ? "" : "s"} before it is applied; it has ${approvals}`
 } as const

@@ -4,7 +4,7 @@
  * `rules[0].rollout.variations`); an empty array means the input is acceptable.
  */
 import { isSegmentOperator } from "../conditions/OperatorTable.js"
-import { plainConditions } from "./Condition.js"
+import { type ConditionOrGroup, plainConditions } from "./Condition.js"
 import type { Problem as ProblemOf } from "../Errors.js"
 import type { CreateFlagInput, FlagType, Variation } from "./Flag.js"
 import { KEY_PATTERN } from "./Ids.js"
@@ -220,17 +220,19 @@ export const variationKeysInUse = (configs: ReadonlyArray<EnvironmentConfig>): R
   return keys
 }
 
-/** Segment keys that the configurations' rules reference, in groups too (a segment in use cannot be deleted). */
-export const segmentKeysInUse = (configs: ReadonlyArray<EnvironmentConfig>): ReadonlySet<string> => {
+/** Segment keys that rules reference (`inSegment` / `notInSegment` values), in groups too. */
+export const segmentKeysOfRules = (rules: ReadonlyArray<{ readonly conditions: ReadonlyArray<ConditionOrGroup> }>): ReadonlySet<string> => {
   const keys = new Set<string>()
-  for (const config of configs) {
-    for (const rule of config.rules) {
-      for (const c of plainConditions(rule.conditions)) {
-        if (isSegmentOperator(c.operator)) {
-          for (const v of c.values) if (typeof v === "string") keys.add(v)
-        }
+  for (const rule of rules) {
+    for (const c of plainConditions(rule.conditions)) {
+      if (isSegmentOperator(c.operator)) {
+        for (const v of c.values) if (typeof v === "string") keys.add(v)
       }
     }
   }
   return keys
 }
+
+/** Segment keys that the configurations' rules reference, in groups too (a segment in use cannot be deleted). */
+export const segmentKeysInUse = (configs: ReadonlyArray<EnvironmentConfig>): ReadonlySet<string> =>
+  segmentKeysOfRules(configs.flatMap((config) => config.rules))

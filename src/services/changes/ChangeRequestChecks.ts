@@ -2,7 +2,8 @@
  * The changes of a change request checked as the targeting PUT would check each (400 with every
  * problem, paths under `changes[i].targeting`; 404 for an unknown flag or environment), and
  * together (their prerequisites must stay evaluable), with each flag's version and configuration
- * now (`baseVersion`, `before`): what opening and updating a request record.
+ * now (`baseVersion`, `before`) and the segments their rules name as they are now (Pins.ts): what
+ * opening and updating a request record.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -17,12 +18,14 @@ import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { Flags } from "../flags/Flags.js"
 import { requireProject } from "../shared/RequireProject.js"
+import * as Pins from "./Pins.js"
 
 export const checker = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const flagRepo = yield* FlagRepository
   const projects = yield* ProjectRepository
   const flags = yield* Flags
+  const { pinSegments } = yield* Pins.pins
 
   return (projectId: string, environment: string, changes: ReadonlyArray<ChangeInput>) =>
     Effect.gen(function* () {
@@ -58,6 +61,6 @@ export const checker = Effect.gen(function* () {
         if (together !== undefined) problems.push({ path: "changes", message: `the changes together would leave the flags unevaluable: ${together}` })
       }
       if (problems.length > 0) return yield* new InvalidRequest({ message: "Invalid change request", details: problems })
-      return { changes: checked, requiredApprovals: env.value.requiredApprovals }
+      return { changes: checked, segments: yield* pinSegments(projectId, checked), requiredApprovals: env.value.requiredApprovals }
     })
 })

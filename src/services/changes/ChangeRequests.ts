@@ -43,13 +43,13 @@ import { changeRequestNotFound } from "../../domain/NotFound.js"
 import type { ChangeRequestEventType } from "../../domain/webhooks/Webhook.js"
 import { normalizeTime, targetingInputOf } from "../../domain/schedules/Schedule.js"
 import { ChangeRequestRepository } from "../../ports/ChangeRequestRepository.js"
-import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import * as ApprovalStanding from "./ApprovalStanding.js"
 import * as AuthorStanding from "./AuthorStanding.js"
 import * as ChangeRequestChecks from "./ChangeRequestChecks.js"
+import * as Pins from "./Pins.js"
 import { Flags } from "../flags/Flags.js"
 import { authorize, reach } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
@@ -84,7 +84,8 @@ export interface ChangeRequestsShape {
    * By the author or an approver once approved: every change through `Flags.replaceTargeting` (its
    * validation, webhook event, change feed and audit entry, which names the request) in one
    * transaction with the request becoming `applied`. 409 naming the flags whose version is no
-   * longer the change's `baseVersion`: nothing is applied and the request stays approved.
+   * longer the change's `baseVersion`, or the segments its rules name that changed since they were
+ * pinned (`segments`): nothing is applied and the request stays approved.
    */
   readonly apply: (projectId: string, id: string) => Effect.Effect<ChangeRequest, InvalidRequest | Refused>
   /**
@@ -110,7 +111,6 @@ const EVENT_OF: { readonly [A in AuditedAction]?: ChangeRequestEventType } = {
 
 export const make = Effect.gen(function* () {
   const repo = yield* ChangeRequestRepository
-  const flagRepo = yield* FlagRepository
   const projects = yield* ProjectRepository
   const flags = yield* Flags
   const ids = yield* IdGenerator
@@ -119,6 +119,7 @@ export const make = Effect.gen(function* () {
 
   const standing = yield* ApprovalStanding.make
   const checkChanges = yield* ChangeRequestChecks.checker
+  const { movedOn } = yield* Pins.pins
 
   /** The rules' decision for the actor on `request` (or on a request about to be opened); an apply counts the approvals that still stand. */
   const judge = (action: ChangeRequestAction, projectId: string, request?: StoredChangeRequest) =>
@@ -198,7 +199,7 @@ export const make = Effect.gen(function* () {
   const open = Effect.fn("ChangeRequests.open")(function* (projectId: string, input: CreateChangeRequestInput) {
     yield* authorize("ChangeRequests.open", projectId, [input.environment])
     yield* judge("open", projectId)
-    const { changes, requiredApprovals } = yield* checkChanges(projectId, input.environment, input.changes)
+    const { changes, segments, requiredApprovals } = yield* checkChanges(projectId, input.environment, input.changes)
     const id = yield* ids.next
     const author = yield* CurrentActor
     return yield* writes.record(projectId, ({ now }) => {
@@ -213,6 +214,7 @@ export const make = Effect.gen(function* () {
         createdAt: now,
         updatedAt: now,
         changes,
+        segments,
         approvals: [],
         requiredApprovals,
         applyAt: input.applyAt === undefined ? null : normalizeTime(input.applyAt),
@@ -267,6 +269,7 @@ export const make = Effect.gen(function* () {
         description: input.description === undefined ? request.description : input.description,
         applyAt: input.applyAt === undefined ? request.applyAt : input.applyAt === null ? null : normalizeTime(input.applyAt),
         changes: checked?.changes ?? request.changes,
+        segments: checked?.segments ?? request.segments,
         requiredApprovals: checked?.requiredApprovals ?? request.requiredApprovals,
         approvals: [],
         status: "open",
@@ -314,12 +317,9 @@ export const make = Effect.gen(function* () {
           const stillCounted = (yield* standing.counted(projectId, request.approvals)).length
           if (stillCounted < request.requiredApprovals) return yield* new ResourceConflict({ message: ChangeRequestMessages.notApproved(stillCounted, request.requiredApprovals) })
         }
-        const moved: Array<string> = []
-        for (const change of request.changes) {
-          const flag = yield* flagRepo.get(projectId, change.flagKey)
-          if (Option.isNone(flag) || flag.value.version !== change.baseVersion) moved.push(change.flagKey)
-        }
-        if (moved.length > 0) return yield* new ResourceConflict({ message: ChangeRequestMessages.movedOn(moved) })
+        // A flag that moved on, or a segment its rules name that changed since it was pinned: 409.
+        const moved = yield* movedOn(projectId, request)
+        if (Option.isSome(moved)) return yield* moved.value
         const applied = { ...request, status: "applied" as const, appliedAt: now, appliedBy: actor, failure: null, updatedAt: now, version: request.version + 1 }
         const saved = yield* trySave(request, applied, "change_request.applied")
         if (Option.isNone(saved)) {
