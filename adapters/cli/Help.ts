@@ -18,7 +18,7 @@ Commands:
   migrate        Apply pending database migrations, then exit
   seed           Make the default project if missing, print a new pair of keys
   keys           Create, list and revoke API keys
-  users          Create people, list, disable, enable, reset passwords
+  users          Create people, list, disable, enable, reset passwords, unlock
   projects       Create and list projects
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
@@ -133,7 +133,7 @@ Options:
 Example:
   npx flagport keys revoke 01J9Z3...`,
 
-  users: `Usage: flagport users <create|list|disable|enable|reset-password>
+  users: `Usage: flagport users <create|list|disable|enable|reset-password|unlock>
 
 Commands:
   create             Make a person; print a setup link (or read a password)
@@ -143,6 +143,7 @@ Commands:
   reset-password ID|EMAIL
                      Remove their password, end their sessions, print a
                      new setup link
+  unlock ID|EMAIL    Forget their failed password sign-ins
 
 Setup links are <public URL>/ui/setup#token=..., usable once, for 72 hours.
 The public URL is FLAGPORT_PUBLIC_URL, else http://localhost:PORT.
@@ -204,6 +205,19 @@ admin@localhost.
 
 Options:
   --json         Print { userId, setupUrl }`,
+
+  "users unlock": `Usage: flagport users unlock ID|EMAIL [--json]
+
+Forgets a person's failed password sign-ins from every address, so the
+sign-in limits (per email and address, and the slow-down of an email
+attacked from many addresses) no longer hold them back. Prints
+UNLOCKED=<id>. Audited as user.unlocked.
+
+Options:
+  --json         Print the user
+
+Example:
+  npx flagport users unlock edna@example.com`,
 
   projects: `Usage: flagport projects <create|list> [options]
 

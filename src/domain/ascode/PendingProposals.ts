@@ -13,14 +13,7 @@
 import type { ChangeRequestRecord } from "../changes/ChangeRequest.js"
 import type { FileTargeting } from "./ProjectFile.js"
 import { fileRule } from "./ProjectState.js"
-import type { PlannedChange } from "./Plan.js"
-
-/** A pending request of the author that already proposes what the file says for these flags. */
-export interface PendingRequest {
-  readonly id: string
-  readonly environment: string
-  readonly flagKeys: ReadonlyArray<string>
-}
+import type { PendingRequest, PlannedChange } from "./Plan.js"
 
 /** A request's proposed targeting in the file's shape, as the plan's `after` is. */
 const proposedAsFile = (environment: string, after: ChangeRequestRecord["changes"][number]["after"]): FileTargeting => ({

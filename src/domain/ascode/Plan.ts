@@ -11,7 +11,6 @@
  * environment deletion).
  */
 import type { PlannedChangeSchema } from "./ApplyResult.js"
-import type { PendingRequest } from "./PendingProposals.js"
 import { disabledConfig, type Flag } from "../definitions/Flag.js"
 import type { Environment } from "../definitions/Project.js"
 import type { RuleInput } from "../definitions/Targeting.js"
@@ -59,6 +58,13 @@ export type PlannedChange =
 
 /** A planned change of one resource. */
 export type ChangeOf<R extends PlannedChange["resource"]> = Extract<PlannedChange, { readonly resource: R }>
+
+/** A pending request of the author that already proposes what the file says for these flags. */
+export interface PendingRequest {
+  readonly id: string
+  readonly environment: string
+  readonly flagKeys: ReadonlyArray<string>
+}
 
 export interface Plan {
   readonly projectId: string

@@ -6,7 +6,7 @@
  */
 import { yamlText } from "./FileText.js"
 import { diffLines, withContext } from "./LineDiff.js"
-import type { PendingRequest } from "./PendingProposals.js"
+import type { PendingRequest } from "./Plan.js"
 import type { ShownChange, ShownPlan } from "./Plan.js"
 
 const SIGN = { create: "+", update: "~", delete: "-" } as const
