@@ -6,10 +6,8 @@
  * unit's row in one transaction, acknowledged once committed (SQLite commits concurrent requests
  * together). A batch id resent by the same key within 24 hours is acknowledged and counted once.
  */
-import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -95,16 +93,8 @@ export const make = Effect.gen(function* () {
   return Exposures.of({ record, pruneBatches })
 })
 
-/** The service, with the batch ids older than 24 hours forgotten once at start, then hourly (a failed run is logged). */
-export const layer = Layer.scoped(
-  Exposures,
-  Effect.gen(function* () {
-    const exposures = yield* make
-    const pruned = exposures.pruneBatches.pipe(
-      Effect.catchAllCause((cause) =>
-        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logWarning("Forgetting old exposure batch ids failed", Cause.squash(cause)))
-    )
-    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(pruned, Effect.sleep(Duration.hours(1)))))
-    return exposures
-  })
-)
+/**
+ * The service. Forgetting old batch ids is a background worker's (ExposureBatchRetention.ts, run by
+ * the server's workers), not the use case's: a layer that builds the use cases starts no fiber.
+ */
+export const layer = Layer.effect(Exposures, make)
