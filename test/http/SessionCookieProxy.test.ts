@@ -93,7 +93,7 @@ describe("Cache-Control: no-store on a person's answers", () => {
       me: await request(t.url, "GET", "/v1/me", { headers: { cookie } }),
       flags: await request(t.url, "GET", "/v1/projects/p1/flags", { headers: { cookie } }),
       otherProject: await request(t.url, "GET", "/v1/projects/p2/flags", { headers: { cookie } }),
-      beyondRole: await request(t.url, "POST", "/v1/projects/p1/flags", { headers: { cookie, origin: t.url }, body: { key: "x" } }),
+      beyondRole: await request(t.url, "DELETE", "/v1/projects/p1/flags/x", { headers: { cookie, origin: t.url } }),
       endedSession: await request(t.url, "GET", "/v1/projects/p1/flags", { headers: { cookie: "flagport_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" } }),
       signIn: await login(t.url, "cached@example.com")
     }

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import * as StorageLayer from "../../adapters/app/Composition.js"
+import { SsoIdentityRepository } from "../../src/ports/SsoIdentityRepository.js"
 import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
 import { principalOf } from "../../src/domain/auth/Policy.js"
 import { StreamTokens } from "../../src/services/auth/StreamTokens.js"
@@ -183,6 +184,26 @@ export const fillSource = async (filename: string, hooks: { readonly ok: Receive
       body: { comment: "fine" }
     })
     expect(approved.status, approved.text).toBe(200)
+
+    // An experiment on a rollout rule, started, with a client's exposures of both variations in
+    // one batch (units, the variations each unit saw, the batch id); the admin linked to single sign-on.
+    await call("POST", "/v1/projects/p1/flags", boolFlag("measured"))
+    const rollout = { variations: [{ variationKey: "on", weight: 50_000 }, { variationKey: "off", weight: 50_000 }] }
+    await call("PUT", "/v1/projects/p1/flags/measured/targeting", {
+      environment: "development", enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules: [{ id: "half", conditions: [], rollout }]
+    })
+    await call("POST", "/v1/projects/p1/experiments", {
+      key: "measured-exp", flagKey: "measured", environment: "development", ruleId: "half", controlVariationKey: "off",
+      metrics: [{ key: "buys", event: "purchase", kind: "conversion", goal: "increase", role: "primary" }]
+    })
+    await call("POST", "/v1/projects/p1/experiments/measured-exp/start", undefined, 200)
+    const exposed = (unit: string, variationKey: string) => ({ flagKey: "measured", variationKey, ruleId: "half", unit, timestamp: new Date(Date.now() + 5).toISOString() })
+    const exposures = await request(t.url, "POST", "/v1/exposures", {
+      key: t.keys.client,
+      body: { environment: "development", batchId: "transfer-batch", exposures: [exposed("u1", "on"), exposed("u1", "off"), exposed("u2", "off")] }
+    })
+    expect(exposures.status, exposures.text).toBe(202)
+    await t.run(Effect.flatMap(SsoIdentityRepository, (identities) => identities.link("https://idp.example.com", "admin-subject", admin.id, new Date().toISOString())))
 
     // Deliveries settled: every one to the answering receiver (so none is held by this server's
     // lease when it stops), and a failing one waiting for its retry; the schedule run.
