@@ -34,7 +34,8 @@ const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, 
         ["wide", "ann@\uFF25xample.com"],
         ["ann", "ann@example.com"]
       ] as const) yield* insert(id, email, email.trim().toLowerCase())
-      expect((yield* Migrations.run).map(([, migration]) => migration)).toEqual(["email_normalized"])
+      // The upgrade runs 0024 first (later migrations follow it and are not this test's).
+      expect((yield* Migrations.run).map(([, migration]) => migration)[0]).toBe("email_normalized")
       expect(yield* normalizedById).toEqual({
         kelvin: "\u212Aate@example.com", // no longer kate@example.com: a real kate can have her account
         elise: "Élise@example.com",
