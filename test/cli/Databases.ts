@@ -4,6 +4,7 @@
  */
 import { Effect, Exit, Scope } from "effect"
 import { afterAll } from "vitest"
+import * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshPostgresUrl } from "../fixtures/databases.js"
 import { freshSqliteUrl } from "./Process.js"
 
@@ -20,3 +21,13 @@ export const backends: ReadonlyArray<Backend> = [
   { name: "sqlite", fresh: async () => freshSqliteUrl() },
   { name: "postgres", fresh: () => Effect.runPromise(Scope.extend(freshPostgresUrl, scope)) }
 ]
+
+/** Runs `effect` against the database at `url`, as another process beside the CLI would, then lets it go. */
+export const withStorage = async <A>(url: string, effect: Effect.Effect<A, unknown, StorageLayer.Storage>): Promise<A> => {
+  const runtime = StorageLayer.makeRuntime(url)
+  try {
+    return await runtime.runPromise(effect)
+  } finally {
+    await runtime.dispose()
+  }
+}

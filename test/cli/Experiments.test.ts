@@ -11,18 +11,12 @@ import { Audit } from "../../src/services/audit/Audit.js"
 import { Experiments } from "../../src/services/experiments/Experiments.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import { freshSqliteUrl, keyLines, runCli } from "./Process.js"
+import { withStorage as withDatabase } from "./Databases.js"
 
 const TIMEOUT = 120_000
 const env = { DATABASE_URL: freshSqliteUrl() }
 
-const withStorage = async <A>(effect: Effect.Effect<A, unknown, StorageLayer.Storage>): Promise<A> => {
-  const runtime = StorageLayer.makeRuntime(env.DATABASE_URL)
-  try {
-    return await runtime.runPromise(effect)
-  } finally {
-    await runtime.dispose()
-  }
-}
+const withStorage = <A>(effect: Effect.Effect<A, unknown, StorageLayer.Storage>): Promise<A> => withDatabase(env.DATABASE_URL, effect)
 
 beforeAll(async () => {
   expect((await runCli(["seed"], env)).code).toBe(0)

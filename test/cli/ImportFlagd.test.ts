@@ -16,6 +16,7 @@ import * as StorageLayer from "../../adapters/app/Composition.js"
 import { Audit } from "../../src/services/audit/Audit.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import { freshSqliteUrl, runCli } from "./Process.js"
+import { withStorage as withDatabase } from "./Databases.js"
 
 const TIMEOUT = 120_000
 const env = { DATABASE_URL: freshSqliteUrl() }
@@ -47,14 +48,7 @@ const write = (name: string, text: string) => {
 }
 const json = write("flags.flagd.json", JSON.stringify(FILE))
 
-const withStorage = async <A>(effect: Effect.Effect<A, unknown, StorageLayer.Storage>): Promise<A> => {
-  const runtime = StorageLayer.makeRuntime(env.DATABASE_URL)
-  try {
-    return await runtime.runPromise(effect)
-  } finally {
-    await runtime.dispose()
-  }
-}
+const withStorage = <A>(effect: Effect.Effect<A, unknown, StorageLayer.Storage>): Promise<A> => withDatabase(env.DATABASE_URL, effect)
 const flagKeys = () => withStorage(Effect.map(Effect.flatMap(Flags, (flags) => flags.list("default")), (list) => list.map((f) => f.key)))
 
 const rows = (stdout: string) => stdout.trim().split("\n").slice(1).map((line) => line.split(/\s{2,}/))
