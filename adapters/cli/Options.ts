@@ -11,3 +11,10 @@ export const name = Options.text("name").pipe(
   Options.withDescription("A human-friendly name."),
   Options.optional
 )
+
+/** `--project ID` of the commands that act in one project, the first start's `default` unless given. */
+export const project = Options.text("project").pipe(
+  Options.withPseudoName("ID"),
+  Options.withDescription("The id of the project (default: default, the project the first start makes)."),
+  Options.withDefault("default")
+)

@@ -17,11 +17,7 @@ import { printJson, printLines, printTable } from "../Output.js"
 import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
 
-const project = Options.text("project").pipe(
-  Options.withPseudoName("ID"),
-  Options.withDescription("The id of the project (default: default, the project the first start makes)."),
-  Options.withDefault("default")
-)
+const project = Shared.project
 
 const experimentKey = Args.text({ name: "EXPERIMENT" }).pipe(Args.withDescription("The experiment key."))
 

@@ -20,11 +20,7 @@ import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
 import { whole } from "../Progress.js"
 
-const project = Options.text("project").pipe(
-  Options.withPseudoName("ID"),
-  Options.withDescription("The id of the project (default: default, the project the first start makes)."),
-  Options.withDefault("default")
-)
+const project = Shared.project
 
 const environment = Options.text("environment").pipe(
   Options.withPseudoName("ENV"),
