@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
 import * as SqlFlagRepository from "../../adapters/sql/SqlFlagRepository.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Upgrading to 0011_config_versions in place: configurations stored under the earlier schema
@@ -13,14 +14,11 @@ import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
  * SQLite and PostgreSQL.
  */
 
-/** The schema as it stood before 0011 (so 0011 is the one pending). */
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0011"))
-
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`existing configurations serve their flag's version (${name})`, () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0011")
       yield* sql`INSERT INTO flagport_projects (id, name, created_at, updated_at)
         VALUES ('p', 'P', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`
       yield* sql`INSERT INTO flagport_environments (id, project_id, key, name, created_at)

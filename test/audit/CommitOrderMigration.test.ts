@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Deferred, Effect, Fiber, Layer } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Migration 0019_audit_commit_order: the audit log's entries stored before it keep their `seq` as
@@ -11,8 +12,6 @@ import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
  * after them; and on PostgreSQL an entry's position is its transaction's commit order, not its
  * insert order: of two writes, the one that appended first and committed last comes last.
  */
-
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0019"))
 
 const insert = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -28,7 +27,7 @@ const positions = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`entries before it keep their seq as position; later ones come after (${name})`, () =>
     Effect.gen(function* () {
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0019")
       for (const id of ["old-1", "old-2", "old-3"]) yield* insert(id)
       expect((yield* Migrations.run).map(([, migration]) => migration)[0]).toBe("audit_commit_order")
       const sql = yield* SqlClient.SqlClient

@@ -1,25 +1,23 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
 import * as SqlApiKeyRepository from "../../adapters/sql/SqlApiKeyRepository.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Upgrading to 0005_key_environments in place: keys stored under the earlier schema keep working
  * and are valid in every environment (`environment` null); new keys can be bound. SQLite and PostgreSQL.
  */
 
-/** The schema as it stood before 0005 (later migrations are left out too, so 0005 is the one pending). */
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0005"))
-
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`existing keys become unbound; new ones can be bound (${name})`, () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0005")
       yield* sql`INSERT INTO flagport_projects (id, name, created_at, updated_at)
         VALUES ('p', 'P', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`
       yield* sql`INSERT INTO flagport_api_keys (id, type, project_id, name, prefix, key_hash, created_at)

@@ -1,24 +1,23 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
 import * as SqlApiKeyRepository from "../../adapters/sql/SqlApiKeyRepository.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Upgrading to 0025_key_makers in place: keys stored before it keep working, their maker unknown
  * (`createdBy` null, so no person's change revokes them); new keys record theirs. SQLite and PostgreSQL.
  */
 
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0025"))
-
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`existing keys have no maker; new ones record theirs (${name})`, () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0025")
       yield* sql`INSERT INTO flagport_projects (id, name, created_at, updated_at)
         VALUES ('p', 'P', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`
       yield* sql`INSERT INTO flagport_api_keys (id, type, project_id, name, prefix, key_hash, created_at)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, type SqlClient } from "@effect/sql"
+import { type SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as MemoryStreamSecret from "../../adapters/memory/MemoryStreamSecret.js"
 import * as Migrations from "../../adapters/sql/Migrations.js"
@@ -7,6 +7,7 @@ import * as SqlStreamSecret from "../../adapters/sql/SqlStreamSecret.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { StreamSecret } from "../../src/ports/StreamSecret.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Migration 0008_stream_secret on a database of the previous schema: it makes one random secret,
@@ -14,14 +15,12 @@ import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
  * another issued), and running the migrations again leaves it as it is. SQLite and PostgreSQL.
  */
 
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0008"))
-
 const readSecret = Effect.flatMap(Effect.provide(StreamSecret, SqlStreamSecret.layer), (secret) => secret.get)
 
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`makes one secret, the same for every reader, kept by later runs (${name})`, () =>
     Effect.gen(function* () {
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0008")
       expect((yield* Migrations.run).map(([, migration]) => migration)[0]).toBe("stream_secret")
       const first = yield* readSecret
       expect(first.byteLength).toBe(32)

@@ -1,17 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Migration 0024_email_normalized: accounts stored when emails were compared by a full Unicode
  * lowercase are compared by normalizeEmail afterwards (ASCII lowercase, local parts beyond ASCII
  * exactly, domains NFKC); one whose new form another account already has keeps its old one.
  */
-
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0024"))
 
 const insert = (id: string, email: string, normalized: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -25,7 +24,7 @@ const normalizedById = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`recomputes the addresses beyond ASCII, keeps the others and any that would collide (${name})`, () =>
     Effect.gen(function* () {
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0024")
       // As the old comparison stored them: String.prototype.toLowerCase of the whole address.
       for (const [id, email] of [
         ["kelvin", "\u212Aate@example.com"],

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Upgrading to 0012_webhook_answers: attempts stored by earlier versions kept the start of a
@@ -11,13 +12,11 @@ import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
  * attempts without an answer (our own words) and of successes stay. SQLite and PostgreSQL.
  */
 
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0012"))
-
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`stored answers are cut back to their status (${name})`, () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0012")
       const at = "2026-01-01T00:00:00.000Z"
       yield* sql`INSERT INTO flagport_webhooks (id, project_id, url, events, enabled, created_at, updated_at)
         VALUES ('w', 'p', 'http://10.0.0.5/', '["flag.created"]', 1, ${at}, ${at})`

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Migrator, SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { Effect, type Layer } from "effect"
 import * as Migrations from "../../adapters/sql/Migrations.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
+import { schemaBefore } from "../fixtures/SchemaBefore.js"
 
 /**
  * Upgrading to 0004_webhook_windows: webhooks stored under the earlier schema get an enabled
@@ -11,14 +12,11 @@ import { freshPostgres, freshSqlite } from "../fixtures/databases.js"
  * PostgreSQL.
  */
 
-/** The schema as it stood before 0004 (later migrations are left out too, so 0004 is the one pending). */
-const before = Object.fromEntries(Object.entries(Migrations.migrations).filter(([name]) => name < "0004"))
-
 const upgrade = (name: string, database: () => Layer.Layer<SqlClient.SqlClient, StorageError>) =>
   it.effect(`existing webhooks get their enabled windows (${name})`, () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: Migrations.MIGRATIONS_TABLE })
+      yield* schemaBefore("0004")
       const row = (id: string, enabled: number, createdAt: string, updatedAt: string) =>
         sql`INSERT INTO flagport_webhooks (id, project_id, url, events, enabled, created_at, updated_at)
           VALUES (${id}, 'p', 'https://e.com/', '["flag.created"]', ${enabled}, ${createdAt}, ${updatedAt})`
