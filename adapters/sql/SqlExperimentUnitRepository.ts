@@ -1,3 +1,4 @@
+import * as Arr from "effect/Array"
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
@@ -32,11 +33,7 @@ const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String }), "flagpo
 /** Rows per statement: well under SQLite's 32766 bound parameters (5 per unit row). */
 const CHUNK = 500
 
-const chunks = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
-  return out
-}
+const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, CHUNK)
 
 /** A transaction's failure as the port's: a statement's SqlError becomes a StorageError. */
 const inTransaction = <A>(effect: Effect.Effect<A, StorageError | SqlError>): Effect.Effect<A, StorageError> =>

@@ -1,3 +1,4 @@
+import * as Arr from "effect/Array"
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -39,11 +40,7 @@ const decodeDeleted = decodeRows(Schema.Struct({ one: Schema.Number }), "flagpor
 /** Rows per statement: well under SQLite's 32766 bound parameters (6 per count row). */
 const CHUNK = 500
 
-const chunks = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
-  return out
-}
+const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, CHUNK)
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
