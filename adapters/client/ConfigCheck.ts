@@ -127,6 +127,13 @@ export const checkConfig = (body: unknown): CheckResult => {
       string(segment.key, `segments[${i}].key`)
       conditions(segment.conditions, `segments[${i}].conditions`)
     })
+    // Optional: servers before experiments, and any environment without a running one, send none.
+    optional(root.experiments, "experiments", (list, at) =>
+      array(list, at).forEach((e, i) => {
+        const experiment = object(e, `${at}[${i}]`)
+        string(experiment.flagKey, `${at}[${i}].flagKey`)
+        string(experiment.ruleId, `${at}[${i}].ruleId`)
+      }))
     return { ok: true, snapshot: body as ConfigSnapshot }
   } catch (e) {
     if (e instanceof Problem) return { ok: false, problem: e.message }

@@ -57,11 +57,19 @@ export interface SnapshotSegment {
   readonly conditions: ReadonlyArray<ConditionOrGroup>
 }
 
+/** A rule a running experiment measures: the client sends the exposures of what it served by it. */
+export interface SnapshotExperiment {
+  readonly flagKey: string
+  readonly ruleId: string
+}
+
 /** The body of `GET /v1/config`: everything needed to evaluate one environment in process. */
 export interface ConfigSnapshot {
   readonly environment: string
   readonly flags: ReadonlyArray<SnapshotFlag>
   readonly segments: ReadonlyArray<SnapshotSegment>
+  /** The measured rules; absent when none (or from a server before experiments). */
+  readonly experiments?: ReadonlyArray<SnapshotExperiment> | undefined
 }
 
 export interface Reason {

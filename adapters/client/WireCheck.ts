@@ -12,5 +12,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 export const sameConfig: Same<Wire.ConfigSnapshot, Schemas.ConfigSnapshot> = true
 export const sameFlag: Same<Wire.SnapshotFlag, Schemas.SnapshotFlag> = true
 export const sameSegment: Same<Wire.SnapshotSegment, Schemas.SnapshotSegment> = true
+export const sameExperiment: Same<Wire.SnapshotExperiment, Schemas.SnapshotExperiment> = true
 export const sameResult: Same<Wire.EvaluationResult, Results.EvaluationResult> = true
 export const sameReason: Same<Wire.Reason, Results.Reason> = true

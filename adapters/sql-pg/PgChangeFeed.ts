@@ -32,7 +32,7 @@ const ChangeSchema = Schema.Union(
     projectId: Schema.String,
     revision: Schema.Number,
     environments: Schema.Union(Schema.Literal("all"), Schema.Array(Schema.String)),
-    kind: Schema.Literal("project", "environment", "flag", "targeting", "segment"),
+    kind: Schema.Literal("project", "environment", "flag", "targeting", "segment", "experiment"),
     flagKeys: Schema.Array(Schema.String),
     segmentKeys: Schema.Array(Schema.String)
   }),

@@ -1,8 +1,8 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-/** What a change was about. */
-export type ChangeKind = "project" | "environment" | "flag" | "targeting" | "segment"
+/** What a change was about (`experiment`: one started or stopped, which changes the rules `GET /v1/config` names as measured). */
+export type ChangeKind = "project" | "environment" | "flag" | "targeting" | "segment" | "experiment"
 
 /**
  * A committed write that can change what a project serves: its snapshot revision is now

@@ -1648,6 +1648,7 @@ export interface components {
             readonly environment: string;
             readonly flags: readonly components["schemas"]["ConfigFlag"][];
             readonly segments: readonly components["schemas"]["ConfigSegment"][];
+            readonly experiments?: readonly components["schemas"]["ConfigExperiment"][];
         };
         readonly ConfigFlag: {
             readonly key: string;
@@ -1664,6 +1665,10 @@ export interface components {
         readonly ConfigSegment: {
             readonly key: string;
             readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
+        };
+        readonly ConfigExperiment: {
+            readonly flagKey: string;
+            readonly ruleId: string;
         };
         /**
          * @example {

@@ -31,10 +31,26 @@ export const SnapshotSegment = Schema.Struct({
 }).annotations(documentName("ConfigSegment"))
 export type SnapshotSegment = typeof SnapshotSegment.Type
 
+/**
+ * A rule a running experiment measures: an SDK that evaluates in process sends the exposures of
+ * what it served by that rule (and only those). Nothing else of the experiment is sent: client
+ * keys read this configuration too.
+ */
+export const SnapshotExperiment = Schema.Struct({
+  flagKey: Schema.String,
+  ruleId: Schema.String
+}).annotations(documentName("ConfigExperiment"))
+export type SnapshotExperiment = typeof SnapshotExperiment.Type
+
 /** The body of `GET /v1/config`: everything needed to evaluate one environment in process. */
 export const ConfigSnapshot = Schema.Struct({
   environment: Schema.String,
   flags: Schema.Array(SnapshotFlag),
-  segments: Schema.Array(SnapshotSegment)
+  segments: Schema.Array(SnapshotSegment),
+  /**
+   * The rules of this environment that running experiments measure; sent only when there is one
+   * (absent: none, as from a server before experiments or a hand-written configuration).
+   */
+  experiments: Schema.optional(Schema.Array(SnapshotExperiment))
 }).annotations(documentName("ConfigSnapshot"))
 export type ConfigSnapshot = typeof ConfigSnapshot.Type

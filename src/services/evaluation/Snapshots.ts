@@ -6,6 +6,7 @@ import type { ConfigSnapshot } from "../../domain/evaluation/ConfigSnapshot.js"
 import type { ClientConfig } from "../../domain/definitions/Project.js"
 import { ResourceNotFound } from "../../domain/Errors.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
+import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
@@ -42,6 +43,7 @@ export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const flags = yield* FlagRepository
   const segments = yield* SegmentRepository
+  const experiments = yield* ExperimentRepository
 
   const revision = Effect.fn("Snapshots.revision")(function* (projectId: string) {
     const found = yield* projects.revision(projectId)
@@ -54,15 +56,22 @@ export const make = Effect.gen(function* () {
       const before = yield* revision(projectId)
       // Independent reads, issued together (one round trip's wait instead of three); they must
       // all start after `before` and end before `after` for the check below to hold.
-      const [environment, snapshotFlags, segmentList] = yield* Effect.all(
-        [environments.get(projectId, environmentKey), flags.snapshotFlags(projectId, environmentKey), segments.list(projectId)],
+      const [environment, snapshotFlags, segmentList, running] = yield* Effect.all(
+        [
+          environments.get(projectId, environmentKey),
+          flags.snapshotFlags(projectId, environmentKey),
+          segments.list(projectId),
+          experiments.listRunning(projectId, environmentKey)
+        ],
         { concurrency: "unbounded" }
       )
       if (Option.isNone(environment)) return yield* environmentNotFound(projectId, environmentKey)
       const snapshot: ConfigSnapshot = {
         environment: environmentKey,
         flags: snapshotFlags,
-        segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions }))
+        segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions })),
+        // Only which rules are measured (what an SDK needs to send exposures), and only when some are.
+        ...(running.length === 0 ? {} : { experiments: running.map((e) => ({ flagKey: e.flagKey, ruleId: e.ruleId })) })
       }
       const after = yield* revision(projectId)
       return { before, after, snapshot, clientConfig: environment.value.clientConfig }

@@ -12,6 +12,7 @@ import type {
 } from "../../domain/experiments/Experiment.js"
 import { draftOf, fixedFieldsChanged, metricProblems, patched, targetProblems, variationProblems } from "../../domain/experiments/ExperimentRules.js"
 import { environmentNotFound, experimentNotFound, flagNotFound } from "../../domain/NotFound.js"
+import { configChanged } from "../../ports/ChangeFeed.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
@@ -54,6 +55,10 @@ export interface ExperimentsShape {
 }
 
 export class Experiments extends Context.Tag("@flagport/services/Experiments")<Experiments, ExperimentsShape>() {}
+
+/** Starting or stopping changes the measured rules `GET /v1/config` names, in the experiment's environment. */
+const measuredRulesChanged = (projectId: string, revision: number, experiment: Experiment) =>
+  configChanged(projectId, revision, "experiment", { environments: [experiment.environment], flagKeys: [experiment.flagKey] })
 
 const invalid = (problems: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
   new InvalidRequest({ message: "Invalid experiment", details: [...problems] })
@@ -184,7 +189,8 @@ export const make = Effect.gen(function* () {
 
   const start = Effect.fn("Experiments.start")(function* (projectId: string, key: string) {
     yield* allowedOn("Experiments.start", projectId, key)
-    return yield* writes.record(projectId, ({ now }) =>
+    // A serving write: the environment's configuration names the rules running experiments measure.
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const before = yield* current("Experiments.start", projectId, key)
         if (before.status !== "draft") {
@@ -207,14 +213,15 @@ export const make = Effect.gen(function* () {
         return {
           value: after,
           events: [{ type: "experiment.started", experiment: after }],
-          audit: [entry("experiment.started", after, before, after)]
-        } satisfies Writes.Recorded<Experiment>
+          audit: [entry("experiment.started", after, before, after)],
+          change: measuredRulesChanged(projectId, revision, after)
+        } satisfies Writes.Written<Experiment>
       }))
   })
 
   const stop = Effect.fn("Experiments.stop")(function* (projectId: string, key: string, input: StopExperimentInput) {
     yield* allowedOn("Experiments.stop", projectId, key)
-    return yield* writes.record(projectId, ({ now }) =>
+    return yield* writes.serving(projectId, ({ now, revision }) =>
       Effect.gen(function* () {
         const before = yield* current("Experiments.stop", projectId, key)
         if (before.status !== "running") {
@@ -235,8 +242,9 @@ export const make = Effect.gen(function* () {
         return {
           value: after,
           events: [{ type: "experiment.stopped", experiment: after }],
-          audit: [entry("experiment.stopped", after, before, after)]
-        } satisfies Writes.Recorded<Experiment>
+          audit: [entry("experiment.stopped", after, before, after)],
+          change: measuredRulesChanged(projectId, revision, after)
+        } satisfies Writes.Written<Experiment>
       }))
   })
 
