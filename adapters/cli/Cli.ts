@@ -3,6 +3,7 @@ import * as Command from "@effect/cli/Command"
 import type * as Effect from "effect/Effect"
 import pkg from "../../package.json" with { type: "json" }
 import { applyCommand } from "./commands/Apply.js"
+import { changeRequests } from "./commands/ChangeRequests.js"
 import { codegen } from "./commands/Codegen.js"
 import { environments } from "./commands/Environments.js"
 import { experiments } from "./commands/Experiments.js"
@@ -28,7 +29,7 @@ const root = Command.make("flagport", {}, () =>
     `Self-hosted feature flags. Configuration: DATABASE_URL (default ${DEFAULT_DATABASE_URL}; ` +
       "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
   ),
-  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, experiments, importCommand, codegen, transfer, exportCommand, applyCommand])
+  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, experiments, changeRequests, importCommand, codegen, transfer, exportCommand, applyCommand])
 )
 
 /** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */

@@ -5,6 +5,7 @@
  * test/cli/Help.test.ts keeps these pages and the parser's options in step.
  */
 import pkg from "../../package.json" with { type: "json" }
+import { CHANGE_REQUESTS_PAGES } from "./HelpChangeRequests.js"
 import { EXPERIMENTS_PAGES } from "./HelpExperiments.js"
 import { FLAGS_AS_CODE_PAGES } from "./HelpFlagsAsCode.js"
 import { MOVING_IN_PAGES } from "./HelpMovingIn.js"
@@ -23,6 +24,8 @@ Commands:
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
   experiments    List, show, start and stop experiments
+  change-requests
+                 List, show, approve, reject and apply change requests
   import         Import flags from a flagd flag definition file
   codegen        Write TypeScript types for a project's flags
   transfer       Move a whole server to another database (SQLite <-> PostgreSQL)
@@ -46,6 +49,7 @@ Run flagport <command> --help for one command. More: docs/guide/cli.md`
 const PAGES: Readonly<Record<string, string>> = {
   ...FLAGS_AS_CODE_PAGES,
   ...EXPERIMENTS_PAGES,
+  ...CHANGE_REQUESTS_PAGES,
   ...MOVING_IN_PAGES,
   "": ROOT,
   serve: `Usage: flagport serve [--init] [--port PORT] [--host HOST]

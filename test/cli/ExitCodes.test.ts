@@ -34,6 +34,7 @@ const rows = (): Record<string, Row> => ({
   "an unknown option": { args: ["projects", "list", "--frobnicate"], code: 2, error: /^error: / },
   "a missing required option": { args: ["keys", "create"], code: 2, error: /--type/ },
   "a missing subcommand": { args: ["flags"], code: 2, error: /^error: missing subcommand/ },
+  "a rejection without its reason": { args: ["change-requests", "reject", "0193f1c2"], code: 2, error: /--comment/ },
   "a client key without --project": { args: ["keys", "create", "--type", "client"], code: 2, error: /must be scoped to a project/ },
   "--key without --url": { args: ["codegen", "--project", "default", "--key", "srv_x"], code: 2, error: /--key goes with --url/ },
   "--environment without the manifest format": { args: ["export", "--project", "default", "--environment", "production"], code: 2, error: /--environment is for/ },
@@ -43,6 +44,7 @@ const rows = (): Record<string, Row> => ({
   "import of a missing file": { args: ["import", "flagd", join(DIR, "missing.json"), "--environment", "production"], code: 1, error: /^error: cannot read .*missing\.json: ENOENT/ },
   "a file that is not YAML": { args: ["apply", file("broken.yaml", "flags: [\n")], code: 1, error: /is not YAML or JSON/ },
   "an unknown project": { args: ["flags", "list", "--project", "nope"], code: 1, error: /^error: Project 'nope' not found/ },
+  "an unknown change request": { args: ["change-requests", "approve", "nope"], code: 1, error: /^error: Change request 'nope' not found in project 'default' of sqlite:/ },
   "an empty --password-stdin": { args: ["users", "create", "--email", "empty@example.com", "--password-stdin"], code: 1, error: /standard input was empty/ },
   // A wrong command line is 1 wherever --detailed-exitcode is asked for: 2 would read as "changes".
   "a wrong command line under --detailed-exitcode": { args: ["apply", file("plan.yaml", PROJECT_FILE), "--dry-run", "--detailed-exitcode", "--frobnicate"], code: 1, error: /^error: / },

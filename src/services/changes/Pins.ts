@@ -9,17 +9,14 @@ import { type Change, type PinnedSegment, segmentKeysOf } from "../../domain/cha
 import { ChangeRequestMessages } from "../../domain/changes/ChangeRequestRules.js"
 import type { Segment } from "../../domain/definitions/Segment.js"
 import { ResourceConflict } from "../../domain/Errors.js"
+import { canonicalJson } from "../../domain/JsonRecord.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 
 const pinOf = (segment: Segment): PinnedSegment => ({ key: segment.key, name: segment.name, conditions: segment.conditions, updatedAt: segment.updatedAt })
 
 /** Conditions compared as JSON values (stored JSON may come back with its keys in another order). */
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : 1))) : v)
-
-const sameConditions = (a: PinnedSegment["conditions"], b: PinnedSegment["conditions"]) => canonical(a) === canonical(b)
+const sameConditions = (a: PinnedSegment["conditions"], b: PinnedSegment["conditions"]) => canonicalJson(a) === canonicalJson(b)
 
 export const pins = Effect.gen(function* () {
   const flagRepo = yield* FlagRepository
