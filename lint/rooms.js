@@ -98,6 +98,11 @@ export const ROOMS = [
     mayImport: ["src/domain", "src/domain/definitions", "src/domain/insights"]
   },
   {
+    room: "src/domain/experiments/statistics",
+    holds: "the statistics of experiment results, pure and total, on sufficient statistics (n, sum, sum of squares): Welch's t test, the relative lift by the delta method, the Bayesian normal approximation, the always-valid confidence sequence, CUPED, the sample-ratio check, goal-aware verdicts; the distribution functions come from stdlib (`Distributions.ts`)",
+    mayImport: []
+  },
+  {
     room: "src/domain/webhooks",
     holds: "webhook records, events and payloads, signing, the retry schedule, destination rules",
     mayImport: ["src/domain", "src/domain/changes", "src/domain/definitions", "src/domain/experiments"]

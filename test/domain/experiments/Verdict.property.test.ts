@@ -1,0 +1,63 @@
+/**
+ * The verdict follows the metric's goal, and the engine is total: any sums, even an empty arm or
+ * one without spread, give JSON-safe figures (numbers or null, never NaN or infinity).
+ */
+import { FastCheck as fc } from "effect"
+import { describe, expect, it } from "vitest"
+import { compare, type Method } from "../../../src/domain/experiments/statistics/Comparison.js"
+import type { Moments } from "../../../src/domain/experiments/statistics/Moments.js"
+
+const opposite = { better: "worse", worse: "better", inconclusive: "inconclusive" } as const
+
+/** Consistent sums of a sample: n units with a mean and a sample variance. */
+const moments: fc.Arbitrary<Moments> = fc
+  .record({
+    n: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 100, max: 1_000_000 })),
+    mean: fc.oneof(fc.constant(0), fc.double({ min: -1e4, max: 1e4, noNaN: true })),
+    variance: fc.oneof(fc.constant(0), fc.double({ min: 1e-6, max: 1e6, noNaN: true }))
+  })
+  .map(({ n, mean, variance }) => ({ n, sum: n * mean, sumSquares: Math.max(0, n - 1) * variance + n * mean * mean }))
+
+const method = fc.constantFrom<Method>("sequential", "frequentist", "bayesian")
+const alpha = fc.double({ min: 0.001, max: 0.5, noNaN: true })
+
+const allFinite = (value: unknown): boolean =>
+  value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value)) ||
+  (typeof value === "object" && Object.values(value as object).every(allFinite))
+
+describe("verdicts", () => {
+  it("flip with the goal: what raises an increase goal is worse for a decrease goal, and the chance to beat the control turns around", () => {
+    fc.assert(
+      fc.property(moments, moments, method, alpha, (control, treatment, m, a) => {
+        const settings = { method: m, alpha: a, plannedUnits: 10_000 }
+        const up = compare(control, treatment, { ...settings, goal: "increase" })
+        const down = compare(control, treatment, { ...settings, goal: "decrease" })
+        expect(down.verdict).toBe(opposite[up.verdict])
+        expect(down.absolute).toEqual(up.absolute)
+        expect(down.relative).toEqual(up.relative)
+        if (up.chanceToBeatControl !== null) expect(up.chanceToBeatControl + down.chanceToBeatControl!).toBeCloseTo(1, 9)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("are decided: a clear rise is better for an increase goal and worse for a decrease goal, by every method", () => {
+    const control = { n: 10_000, sum: 1_000, sumSquares: 1_000 }
+    const treatment = { n: 10_000, sum: 1_400, sumSquares: 1_400 }
+    for (const m of ["sequential", "frequentist", "bayesian"] as const) {
+      expect(compare(control, treatment, { method: m, alpha: 0.05, plannedUnits: 20_000, goal: "increase" }).verdict).toBe("better")
+      expect(compare(control, treatment, { method: m, alpha: 0.05, plannedUnits: 20_000, goal: "decrease" }).verdict).toBe("worse")
+    }
+  })
+
+  it("are total: any sums give numbers or null, never NaN or infinity", () => {
+    fc.assert(
+      fc.property(moments, moments, method, alpha, (control, treatment, m, a) => {
+        const result = compare(control, treatment, { method: m, alpha: a, plannedUnits: 10_000, goal: "increase" })
+        expect(allFinite(result), JSON.stringify(result)).toBe(true)
+        if (control.n === 0 || treatment.n === 0) expect(result).toMatchObject({ absolute: null, relative: null, verdict: "inconclusive" })
+      }),
+      { numRuns: 2000 }
+    )
+  })
+})
