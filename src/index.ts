@@ -67,6 +67,7 @@ export * as Experiments from "./services/experiments/Experiments.js"
 export * as Exposure from "./domain/experiments/Exposure.js"
 export * as ExperimentUnitRepository from "./ports/ExperimentUnitRepository.js"
 export * as Exposures from "./services/experiments/Exposures.js"
+export * as Ingestion from "./services/experiments/Ingestion.js"
 
 export * as Actor from "./domain/audit/Actor.js"
 export * as AuditEntry from "./domain/audit/AuditEntry.js"

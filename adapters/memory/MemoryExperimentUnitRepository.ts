@@ -6,7 +6,7 @@ import { MemoryDb } from "./MemoryDb.js"
 
 /**
  * The reference ExperimentUnitRepository: the units' rows, the distinct variations each unit was
- * exposed to, and the batches seen, in one cell so that a write is all or nothing.
+ * exposed to, and the batches seen, in one cell of the memory database (its transactions span it).
  */
 
 interface State {
@@ -23,10 +23,19 @@ export const layer = Layer.effect(
     const db = yield* MemoryDb
     const table = db.makeRef<State>("experimentUnits", { units: new Map(), variations: new Set(), batches: new Map() })
     return ExperimentUnitRepository.of({
-      recordExposures: (exposures, batch) =>
+      claimBatches: (batches) =>
         table.modify((state) => {
-          const batchId = batch === undefined ? undefined : `${batch.keyId}\u0000${batch.batchId}`
-          if (batchId !== undefined && state.batches.has(batchId)) return [false, state]
+          const next = new Map(state.batches)
+          const fresh = batches.map((batch) => {
+            const id = `${batch.keyId}\u0000${batch.batchId}`
+            if (next.has(id)) return false
+            next.set(id, batch.receivedAt)
+            return true
+          })
+          return [fresh, { ...state, batches: next }]
+        }),
+      applyExposures: (exposures) =>
+        table.modify((state) => {
           const { units, variations } = collapseExposures(exposures)
           const nextVariations = new Set(state.variations)
           const added = new Map<string, number>()
@@ -49,8 +58,7 @@ export const layer = Layer.effect(
               variationsSeen: (stored?.variationsSeen ?? 0) + (added.get(id) ?? 0)
             })
           }
-          const nextBatches = batchId === undefined ? state.batches : new Map(state.batches).set(batchId, batch!.receivedAt)
-          return [true, { units: nextUnits, variations: nextVariations, batches: nextBatches }]
+          return [undefined, { ...state, units: nextUnits, variations: nextVariations }]
         }),
       units: (experimentId) =>
         Effect.map(table.get, (state) =>

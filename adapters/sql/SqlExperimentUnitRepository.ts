@@ -1,19 +1,17 @@
 import * as Arr from "effect/Array"
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
-import type { StorageError } from "../../src/ports/StorageError.js"
+import { ExperimentUnitRepository, type IngestBatch } from "../../src/ports/ExperimentUnitRepository.js"
 import { collapseExposures } from "../../src/domain/experiments/Exposure.js"
 import { decodeRows, SqlInteger } from "./SqlRows.js"
-import { isUniqueViolation, orFail, toStorageError } from "./SqlSupport.js"
+import { orFail } from "./SqlSupport.js"
 
 /**
  * ExperimentUnitRepository over @effect/sql (tables in migrations/0026_experiment_units.ts), the
- * same statements on SQLite and PostgreSQL, in one transaction per write: the batch first (a batch
- * recorded before stops the write), then the distinct variations (`ON CONFLICT DO NOTHING
+ * same statements on SQLite and PostgreSQL, inside the caller's transaction: the batches
+ * (`ON CONFLICT DO NOTHING RETURNING` says which are new), then the distinct variations (`ON CONFLICT DO NOTHING
  * RETURNING` says which are new to their unit), then the units' rows (the earliest exposure wins,
  * `variations_seen` adds the new ones). Rows are written sorted by experiment and unit, so two
  * concurrent writes on PostgreSQL lock shared rows in the same order and cannot deadlock.
@@ -28,18 +26,15 @@ const UnitRowSql = Schema.Struct({
 })
 const decodeUnits = decodeRows(UnitRowSql, "flagport_experiment_units")
 const decodeNew = decodeRows(Schema.Struct({ experiment_id: Schema.String, unit: Schema.String }), "flagport_experiment_unit_variations")
-const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String }), "flagport_ingest_batches")
+const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String, batch_id: Schema.String }), "flagport_ingest_batches")
 
 /** Rows per statement: well under SQLite's 32766 bound parameters (5 per unit row). */
 const CHUNK = 500
 
 const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, CHUNK)
 
-/** A transaction's failure as the port's: a statement's SqlError becomes a StorageError. */
-const inTransaction = <A>(effect: Effect.Effect<A, StorageError | SqlError>): Effect.Effect<A, StorageError> =>
-  Effect.mapError(effect, (error) => (error._tag === "SqlError" ? toStorageError(error) : error))
-
 const unitId = (experimentId: string, unit: string) => `${experimentId}\u0000${unit}`
+const batchKey = (b: { keyId: string; batchId: string }) => `${b.keyId}\u0000${b.batchId}`
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -66,33 +61,42 @@ export const make = Effect.gen(function* () {
         first_exposure_at = CASE WHEN excluded.first_exposure_at < flagport_experiment_units.first_exposure_at
           THEN excluded.first_exposure_at ELSE flagport_experiment_units.first_exposure_at END`)
 
+  const insertBatches = (rows: ReadonlyArray<IngestBatch>) =>
+    orFail(sql`INSERT INTO flagport_ingest_batches ${sql.insert(rows.map((b) => ({
+      key_id: b.keyId,
+      batch_id: b.batchId,
+      received_at: b.receivedAt
+    })))} ON CONFLICT DO NOTHING RETURNING key_id, batch_id`).pipe(Effect.flatMap(decodeBatch))
+
   return ExperimentUnitRepository.of({
-    recordExposures: (exposures, batch) =>
-      inTransaction(sql.withTransaction(
-        Effect.gen(function* () {
-          if (batch !== undefined) {
-            const seen = yield* sql`SELECT key_id FROM flagport_ingest_batches WHERE key_id = ${batch.keyId} AND batch_id = ${batch.batchId}`.pipe(
-              Effect.flatMap(decodeBatch)
-            )
-            if (seen.length > 0) return false
-            // Two requests with the same batch at once on PostgreSQL: the second's insert is a unique
-            // violation once the first commits, and the whole write is then a duplicate (below).
-            yield* sql`INSERT INTO flagport_ingest_batches ${sql.insert({ key_id: batch.keyId, batch_id: batch.batchId, received_at: batch.receivedAt })}`
+    // ON CONFLICT DO NOTHING: a batch another transaction holds (PostgreSQL) waits for it, then is
+    // not returned, so two processes acknowledging one batch count it once without an error.
+    claimBatches: (batches) =>
+      Effect.gen(function* () {
+        const distinct = new Map<string, IngestBatch>()
+        for (const b of batches) if (!distinct.has(batchKey(b))) distinct.set(batchKey(b), b)
+        const fresh = new Set<string>()
+        const sorted = [...distinct.values()].sort((a, b) => (batchKey(a) < batchKey(b) ? -1 : batchKey(a) > batchKey(b) ? 1 : 0))
+        for (const chunk of chunks(sorted)) {
+          for (const row of yield* insertBatches(chunk)) fresh.add(batchKey({ keyId: row.key_id, batchId: row.batch_id }))
+        }
+        // The first occurrence of a fresh batch is fresh; a repeat in the same list is not.
+        return batches.map((b) => fresh.delete(batchKey(b)))
+      }),
+    applyExposures: (exposures) =>
+      Effect.gen(function* () {
+        const { units, variations } = collapseExposures(exposures)
+        const added = new Map<string, number>()
+        for (const chunk of chunks(variations)) {
+          for (const row of yield* newVariations(chunk)) {
+            const id = unitId(row.experiment_id, row.unit)
+            added.set(id, (added.get(id) ?? 0) + 1)
           }
-          const { units, variations } = collapseExposures(exposures)
-          const added = new Map<string, number>()
-          for (const chunk of chunks(variations)) {
-            for (const row of yield* newVariations(chunk)) {
-              const id = unitId(row.experiment_id, row.unit)
-              added.set(id, (added.get(id) ?? 0) + 1)
-            }
-          }
-          for (const chunk of chunks(units)) {
-            yield* upsertUnits(chunk.map((u) => ({ ...u, added: added.get(unitId(u.experimentId, u.unit)) ?? 0 })))
-          }
-          return true
-        })
-      ).pipe(Effect.catchIf((error) => batch !== undefined && error._tag === "SqlError" && isUniqueViolation(error), () => Effect.succeed(false)))),
+        }
+        for (const chunk of chunks(units)) {
+          yield* upsertUnits(chunk.map((u) => ({ ...u, added: added.get(unitId(u.experimentId, u.unit)) ?? 0 })))
+        }
+      }),
     units: (experimentId) =>
       orFail(sql`SELECT experiment_id, unit, first_exposure_at, variation_key, variations_seen FROM flagport_experiment_units
         WHERE experiment_id = ${experimentId} ORDER BY unit`).pipe(
@@ -112,7 +116,7 @@ export const make = Effect.gen(function* () {
         sql`DELETE FROM flagport_experiment_units WHERE experiment_id = ${experimentId}`
       )).pipe(Effect.asVoid),
     pruneBatches: (before) =>
-      orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id`).pipe(
+      orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id, batch_id`).pipe(
         Effect.flatMap(decodeBatch),
         Effect.map((rows) => rows.length)
       )

@@ -12,16 +12,22 @@ export interface IngestBatch {
 
 /**
  * The per-unit rows of experiments (docs/guide/experiments.md): raw exposures are not kept, each
- * updates its unit's row. Every write is one transaction of its own, acknowledged once committed.
+ * updates its unit's row. The writes run inside the caller's transaction (the ingestion's group
+ * commit, `services/experiments/Ingestion.ts`, writes many requests' items in one).
  */
 export interface ExperimentUnitRepositoryShape {
   /**
+   * Records the batches not recorded before (same key and id) and answers, for each, whether it
+   * is new: true once per key and id, for its first occurrence in `batches` too. Call it inside
+   * the transaction that writes the batches' items, so a batch is recorded exactly when they are.
+   */
+  readonly claimBatches: (batches: ReadonlyArray<IngestBatch>) => Effect.Effect<ReadonlyArray<boolean>, StorageError>
+  /**
    * Applies the exposures to their units' rows: a unit's first exposure (the earliest instant
    * wins, whatever the order of arrival) and its variation then, and how many distinct variations
-   * it was exposed to. With a batch, the batch is recorded in the same transaction, and a batch
-   * recorded before (same key and id) changes nothing: answers false.
+   * it was exposed to.
    */
-  readonly recordExposures: (exposures: ReadonlyArray<UnitExposure>, batch?: IngestBatch) => Effect.Effect<boolean, StorageError>
+  readonly applyExposures: (exposures: ReadonlyArray<UnitExposure>) => Effect.Effect<void, StorageError>
   /** The experiment's unit rows, ordered by unit. */
   readonly units: (experimentId: string) => Effect.Effect<ReadonlyArray<UnitRow>, StorageError>
   /** Deletes every unit row of the experiment (it is being deleted). */

@@ -6,6 +6,7 @@ import * as EnvironmentCopy from "./projects/EnvironmentCopy.js"
 import * as Environments from "./projects/Environments.js"
 import * as Experiments from "./experiments/Experiments.js"
 import * as Exposures from "./experiments/Exposures.js"
+import * as Ingestion from "./experiments/Ingestion.js"
 import * as FlagdImport from "./flagd/FlagdImport.js"
 import * as Flags from "./flags/Flags.js"
 import * as FlagsAsCode from "./ascode/FlagsAsCode.js"
@@ -48,7 +49,7 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       SignIn.layer,
       Sessions.layer,
       Experiments.layer,
-      Exposures.layer
+      Exposures.layer.pipe(Layer.provideMerge(Ingestion.layer))
     ).pipe(Layer.provideMerge(SignInGuard.layer)) // one guard for sign-ins and setups alike
   )
 )

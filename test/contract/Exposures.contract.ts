@@ -5,13 +5,15 @@ import type { Exposure } from "../../src/domain/experiments/Exposure.js"
 import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import { Experiments } from "../../src/services/experiments/Experiments.js"
 import { Exposures } from "../../src/services/experiments/Exposures.js"
+import { Ingestion } from "../../src/services/experiments/Ingestion.js"
 import { type Contract, failureTag } from "./Backend.js"
 import { givenRollout, input } from "./Experiments.contract.js"
 
 /**
  * Exposures into per-unit rows, on every backend: the earliest exposure of a unit wins whatever
- * the order of arrival, distinct variations are counted once, a resent batch counts once, and the
- * use case keeps only a running experiment's flag and rule from its start on.
+ * the order of arrival, distinct variations are counted once, a resent batch counts once (also
+ * when sent twice at once, in one round of the group commit), and the use case keeps only a
+ * running experiment's flag and rule from its start on.
  */
 
 const at = (ms: number) => new Date(ms).toISOString()
@@ -20,23 +22,29 @@ export const exposureContract: Contract = (it) => {
   it.effect("the repository keeps each unit's earliest exposure and counts distinct variations; a batch counts once", () =>
     Effect.gen(function* () {
       const repo = yield* ExperimentUnitRepository
+      const ingestion = yield* Ingestion
       const experimentId = `e-${Math.random().toString(36).slice(2)}`
       const t = Date.parse("2026-12-01T10:00:00.000Z")
-      const batch = { keyId: "k1", batchId: "b1", receivedAt: at(t) }
-      expect(yield* repo.recordExposures([
-        { experimentId, unit: "u2", variationKey: "on", at: t + 5000 },
-        { experimentId, unit: "u1", variationKey: "off", at: t + 1000 },
-        { experimentId, unit: "u1", variationKey: "off", at: t + 2000 }
-      ], batch)).toBe(true)
+      const batch = { keyId: "k1", batchId: `b-${experimentId}`, receivedAt: at(t) }
+      expect(yield* ingestion.commit({
+        batch,
+        exposures: [
+          { experimentId, unit: "u2", variationKey: "on", at: t + 5000 },
+          { experimentId, unit: "u1", variationKey: "off", at: t + 1000 },
+          { experimentId, unit: "u1", variationKey: "off", at: t + 2000 }
+        ]
+      })).toBe(true)
       // Resent: acknowledged, nothing changes.
-      expect(yield* repo.recordExposures([{ experimentId, unit: "u1", variationKey: "on", at: t }], batch)).toBe(false)
+      expect(yield* ingestion.commit({ batch, exposures: [{ experimentId, unit: "u1", variationKey: "on", at: t }] })).toBe(false)
       // Arriving later but earlier in time: u2's first exposure moves back, with its variation; u1 sees a second variation.
-      yield* repo.recordExposures([
-        { experimentId, unit: "u2", variationKey: "off", at: t + 3000 },
-        { experimentId, unit: "u1", variationKey: "on", at: t + 9000 },
-        { experimentId, unit: "u1", variationKey: "on", at: t + 9500 }
-      ])
-      yield* repo.recordExposures([{ experimentId, unit: "u1", variationKey: "off", at: t + 10_000 }])
+      yield* ingestion.commit({
+        exposures: [
+          { experimentId, unit: "u2", variationKey: "off", at: t + 3000 },
+          { experimentId, unit: "u1", variationKey: "on", at: t + 9000 },
+          { experimentId, unit: "u1", variationKey: "on", at: t + 9500 }
+        ]
+      })
+      yield* ingestion.commit({ exposures: [{ experimentId, unit: "u1", variationKey: "off", at: t + 10_000 }] })
       expect(yield* repo.units(experimentId)).toEqual([
         { experimentId, unit: "u1", firstExposureAt: at(t + 1000), variationKey: "off", variationsSeen: 2 },
         { experimentId, unit: "u2", firstExposureAt: at(t + 3000), variationKey: "off", variationsSeen: 2 }
@@ -44,7 +52,31 @@ export const exposureContract: Contract = (it) => {
       expect(yield* repo.units("other")).toEqual([])
       // Forgotten batches count again.
       expect(yield* repo.pruneBatches(at(t + 1))).toBeGreaterThanOrEqual(1)
-      expect(yield* repo.recordExposures([], batch)).toBe(true)
+      expect(yield* ingestion.commit({ batch, exposures: [] })).toBe(true)
+    }))
+
+  it.effect("concurrent writes share rounds: each counted once, a batch sent twice at once written once, the server's own items too", () =>
+    Effect.gen(function* () {
+      const repo = yield* ExperimentUnitRepository
+      const ingestion = yield* Ingestion
+      const experimentId = `e-${Math.random().toString(36).slice(2)}`
+      const t = Date.now() - 60_000
+      const batch = (i: number) => ({ keyId: "k-concurrent", batchId: `${experimentId}-${i % 50}`, receivedAt: at(t) })
+      // 100 requests of 20 units each, every batch id sent twice, and the server's own exposures beside them.
+      const requests = Array.from({ length: 100 }, (_, i) =>
+        ingestion.commit({
+          batch: batch(i),
+          exposures: Array.from({ length: 20 }, (_, j) => ({ experimentId, unit: `u${i % 50}-${j}`, variationKey: i < 50 ? "on" : "off", at: t + i }))
+        }))
+      for (let i = 0; i < 30; i++) expect(ingestion.offer([{ experimentId, unit: `server-${i}`, variationKey: "on", at: t }])).toBe(true)
+      const fresh = yield* Effect.all(requests, { concurrency: "unbounded" })
+      yield* ingestion.flush
+      // Each batch id is acknowledged as new exactly once; only its first sender's items are kept.
+      expect(fresh.filter((f) => f).length).toBe(50)
+      const rows = yield* repo.units(experimentId)
+      expect(rows.length).toBe(50 * 20 + 30)
+      expect(rows.every((row) => row.variationsSeen === 1)).toBe(true)
+      expect(ingestion.queued()).toBe(0)
     }))
 
   it.effect("the use case keeps only a running experiment's rule from its start; the rest is dropped", () =>

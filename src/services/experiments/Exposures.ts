@@ -3,8 +3,9 @@
  * The key's scope is checked as an evaluation's; every item's timestamp is checked before anything
  * is looked up; a key's hourly budget bounds what one client may send (429 past it). Only the
  * exposures of a running experiment's flag and rule, from its start on, are kept: each updates its
- * unit's row in one transaction, acknowledged once committed (SQLite commits concurrent requests
- * together). A batch id resent by the same key within 24 hours is acknowledged and counted once.
+ * unit's row, written by the ingestion's group commit (Ingestion.ts) with other requests' items in
+ * one transaction and acknowledged once committed. A batch id resent by the same key within 24
+ * hours is acknowledged and counted once.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -15,7 +16,7 @@ import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type { Principal } from "../../domain/auth/ApiKey.js"
 import * as Policy from "../../domain/auth/Policy.js"
-import { type Forbidden, InvalidRequest, RateLimited, type ResourceNotFound } from "../../domain/Errors.js"
+import { type Forbidden, InvalidRequest, RateLimited, type ResourceNotFound, type ServiceUnavailable } from "../../domain/Errors.js"
 import { type ExposureBatch, exposureProblems, type IngestReceipt, KeyHourItems, keptExposures } from "../../domain/experiments/Exposure.js"
 import { limit } from "../../domain/Limits.js"
 import { environmentNotFound } from "../../domain/NotFound.js"
@@ -24,8 +25,9 @@ import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
-import * as ServiceMetrics from "../operations/ServiceMetrics.js"
+import { ingest } from "../operations/IngestMetrics.js"
 import { requireProject } from "../shared/RequireProject.js"
+import { Ingestion } from "./Ingestion.js"
 
 const HOUR_MS = 3_600_000
 /** How long a batch id is remembered: a resend after that counts again. */
@@ -35,13 +37,13 @@ export interface ExposuresShape {
   /**
    * The SDK's exposures, sent with the key `principal`: 400 for an item out of bounds (naming it)
    * or a project or environment the key may not name, 403 for another environment than a bound
-   * key's, 404 for an unknown project or environment, 429 past the key's hourly budget. A refused
-   * request keeps nothing.
+   * key's, 404 for an unknown project or environment, 429 past the key's hourly budget, 503 while
+   * the ingestion's queue is full. A refused request keeps nothing.
    */
   readonly record: (
     principal: Principal,
     batch: ExposureBatch
-  ) => Effect.Effect<IngestReceipt, InvalidRequest | ResourceNotFound | Forbidden | RateLimited | StorageError>
+  ) => Effect.Effect<IngestReceipt, InvalidRequest | ResourceNotFound | Forbidden | RateLimited | ServiceUnavailable | StorageError>
   /** Forgets batch ids older than 24 hours. */
   readonly pruneBatches: Effect.Effect<number, StorageError>
 }
@@ -50,6 +52,8 @@ export class Exposures extends Context.Tag("@flagport/services/Exposures")<Expos
 
 export const make = Effect.gen(function* () {
   const units = yield* ExperimentUnitRepository
+  const ingestion = yield* Ingestion
+  const metrics = ingest.exposures
   const experiments = yield* ExperimentRepository
   const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
@@ -60,7 +64,7 @@ export const make = Effect.gen(function* () {
     if (Either.isLeft(allowed)) return yield* allowed.left
     const { projectId, environment } = allowed.right
     const now = yield* Clock.currentTimeMillis
-    const refused = Metric.incrementBy(ServiceMetrics.exposures.refused, batch.exposures.length)
+    const refused = Metric.incrementBy(metrics.refused, batch.exposures.length)
     const problems = exposureProblems(batch.exposures, now)
     if (problems.length > 0) {
       yield* refused
@@ -77,14 +81,14 @@ export const make = Effect.gen(function* () {
     if (Option.isNone(yield* environments.get(projectId, environment))) return yield* environmentNotFound(projectId, environment)
     const kept = keptExposures(batch.exposures, yield* experiments.listRunning(projectId, environment))
     const receipt = { accepted: kept.length, dropped: batch.exposures.length - kept.length }
-    const fresh = yield* units.recordExposures(
-      kept,
-      batch.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: batch.batchId, receivedAt: new Date(now).toISOString() }
-    )
+    const fresh = yield* ingestion.commit({
+      exposures: kept,
+      batch: batch.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: batch.batchId, receivedAt: new Date(now).toISOString() }
+    })
     if (fresh) {
-      yield* Metric.incrementBy(ServiceMetrics.exposures.accepted, receipt.accepted)
-      yield* Metric.incrementBy(ServiceMetrics.exposures.dropped, receipt.dropped)
-    } else yield* Metric.incrementBy(ServiceMetrics.exposures.duplicate, batch.exposures.length)
+      yield* Metric.incrementBy(metrics.accepted.sdk, receipt.accepted)
+      yield* Metric.incrementBy(metrics.dropped.not_measured, receipt.dropped)
+    } else yield* Metric.incrementBy(metrics.duplicate, batch.exposures.length)
     return { ...receipt, duplicate: !fresh }
   })
 
@@ -94,7 +98,7 @@ export const make = Effect.gen(function* () {
 })
 
 /**
- * The service. Forgetting old batch ids is a background worker's (ExposureBatchRetention.ts, run by
+ * The service (over the ingestion's group commit, which the layer using it provides). Forgetting old batch ids is a background worker's (ExposureBatchRetention.ts, run by
  * the server's workers), not the use case's: a layer that builds the use cases starts no fiber.
  */
 export const layer = Layer.effect(Exposures, make)

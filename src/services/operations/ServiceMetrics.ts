@@ -6,6 +6,7 @@
  */
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as IngestMetrics from "./IngestMetrics.js"
 
 const deliveries = Metric.counter("flagport_webhook_deliveries_total", {
   description: "Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt is scheduled) or failed (no attempt left).",
@@ -45,19 +46,6 @@ export const passwordHashes = Metric.counter("flagport_password_hashes_total", {
   incremental: true
 })
 
-const exposureItems = Metric.counter("flagport_exposures_total", {
-  description: "Exposures SDKs sent (POST /v1/exposures), by outcome: accepted (kept in their units' rows), dropped (no running experiment measures their rule, or before its start), duplicate (a resent batch) or refused (a request answered 400 or 429).",
-  incremental: true
-})
-
-/** What became of the exposures SDKs sent (Exposures.record), counted by item. */
-export const exposures = {
-  accepted: Metric.tagged(exposureItems, "outcome", "accepted"),
-  dropped: Metric.tagged(exposureItems, "outcome", "dropped"),
-  duplicate: Metric.tagged(exposureItems, "outcome", "duplicate"),
-  refused: Metric.tagged(exposureItems, "outcome", "refused")
-} as const
-
 /** Every metric above, for an exporter that must know them before their first update. */
 export const all: ReadonlyArray<Metric.Metric<any, any, any>> = [
   webhookDelivery.succeeded,
@@ -69,8 +57,5 @@ export const all: ReadonlyArray<Metric.Metric<any, any, any>> = [
   signInFailures.addressLimited,
   signInFailures.busy,
   passwordHashes,
-  exposures.accepted,
-  exposures.dropped,
-  exposures.duplicate,
-  exposures.refused
+  ...IngestMetrics.allIngest
 ]

@@ -12,9 +12,10 @@ export class ExposuresGroup extends HttpApiGroup.make("exposures")
     HttpApiEndpoint.post("record", "/v1/exposures")
       .setPayload(strict(ExposureBatch).annotations({ examples: [Examples.exposureBatch] }))
       .addSuccess(IngestReceipt.annotations({ examples: [Examples.ingestReceipt], ...HttpApiSchema.annotations({ status: 202 }) }))
-      .addError(Errors.IngestLimited),
+      .addError(Errors.IngestLimited)
+      .addError(Errors.Unavailable),
     "Record exposures of an SDK's evaluations",
-    "An SDK evaluating in process says which `unit` (the value the rule's rollout buckets by) was served which variation by which rule, and when. Only exposures of a running experiment's flag and rule, at or after its start, are kept (`accepted`): each updates its unit's row; the rest are counted in `dropped` and not stored. The answer comes once they are committed. A `batchId` (1 to 64 characters) resent by the same key within 24 hours answers `duplicate: true` and counts nothing again. At most 1,000 exposures; each `timestamp` within the last 24 hours and at most 5 minutes ahead (400 naming the item); units 1 to 256 characters. 429 when the key sent more than 100,000,000 items this clock hour. With a global server key, `projectId` is required; `environment` unless the key is bound to one."
+    "An SDK evaluating in process says which `unit` (the value the rule's rollout buckets by) was served which variation by which rule, and when. Only exposures of a running experiment's flag and rule, at or after its start, are kept (`accepted`): each updates its unit's row; the rest are counted in `dropped` and not stored. The answer comes once they are committed. A `batchId` (1 to 64 characters) resent by the same key within 24 hours answers `duplicate: true` and counts nothing again. At most 1,000 exposures; each `timestamp` within the last 24 hours and at most 5 minutes ahead (400 naming the item); units 1 to 256 characters. 429 when the key sent more than 100,000,000 items this clock hour; 503 while too many items wait to be written. With a global server key, `projectId` is required; `environment` unless the key is bound to one."
   ))
   .middleware(EvaluationAuth)
   .addError(Errors.NotFound)
