@@ -16,6 +16,8 @@ import { chooseProject, me, projectId, projects, serverKey, signedIn, signOut } 
 import { AuditPage } from "./pages/AuditPage.js"
 import { ChangeRequestsPage } from "./pages/ChangeRequestsPage.js"
 import { EnvironmentsPage } from "./pages/EnvironmentsPage.js"
+import { ExperimentPage } from "./pages/ExperimentPage.js"
+import { ExperimentsPage } from "./pages/ExperimentsPage.js"
 import { FlagPage } from "./pages/FlagPage.js"
 import { FlagsPage } from "./pages/FlagsPage.js"
 import { KeysPage } from "./pages/KeysPage.js"
@@ -52,6 +54,7 @@ const NAV: ReadonlyArray<NavEntry> = [
   { label: "Flags", route: { page: "flags" }, pages: ["flags", "flag"] },
   { label: "Segments", route: { page: "segments" }, pages: ["segments"] },
   { label: "Environments", route: { page: "environments" }, pages: ["environments"] },
+  { label: "Experiments", route: { page: "experiments" }, pages: ["experiments", "experiment"] },
   { label: "Webhooks", route: { page: "webhooks" }, pages: ["webhooks"], shown: manages },
   // The playground explains with `POST /v1/explain`, an evaluation route: keys only, as SDKs call it.
   { label: "Playground", route: { page: "playground" }, pages: ["playground"], shown: () => serverKey.value !== null },
@@ -73,6 +76,10 @@ const Page = ({ project, at }: { project: string; at: Route }) => {
       return <SegmentsPage projectId={project} />
     case "environments":
       return <EnvironmentsPage projectId={project} />
+    case "experiments":
+      return <ExperimentsPage projectId={project} />
+    case "experiment":
+      return <ExperimentPage key={at.key} projectId={project} experimentKey={at.key} />
     case "webhooks":
       return <WebhooksPage projectId={project} />
     case "playground":

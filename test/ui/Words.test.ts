@@ -50,6 +50,9 @@ describe("routes", () => {
     ["#/flags/checkout/nonsense", { page: "flag", key: "checkout" }],
     ["#/flags/a%2Fb", { page: "flag", key: "a/b" }],
     ["#/keys", { page: "keys" }],
+    ["#/experiments", { page: "experiments" }],
+    ["#/experiments/checkout-redesign", { page: "experiment", key: "checkout-redesign" }],
+    ["#/experiments/a%2Fb", { page: "experiment", key: "a/b" }],
     ["#/nowhere", { page: "flags" }]
   ])("%s is %j", (hash, route) => {
     expect(parseRoute(hash)).toEqual(route)

@@ -2,7 +2,8 @@
  * Routes live in the URL's fragment (`#/flags/new-checkout`): the server serves one page at
  * `<prefix>/ui/` whatever the route, so it works under any mount prefix, and a reload keeps the page.
  * A flag's page keeps its section and environment there too (`#/flags/new-checkout/history?environment=production`),
- * so a reload, a shared link and back/forward land on the same view.
+ * so a reload, a shared link and back/forward land on the same view. An experiment's page is
+ * `#/experiments/checkout-redesign`.
  */
 
 /** The sections of a flag's page, in the order its tabs show them; the first is where a flag opens. */
@@ -22,6 +23,9 @@ export type Route =
       readonly environment?: string
     }
   | { readonly page: "segments" }
+  | { readonly page: "experiments" }
+  /** One experiment: what it measures, its actions and its results. */
+  | { readonly page: "experiment"; readonly key: string }
   | { readonly page: "environments" }
   | { readonly page: "webhooks" }
   | { readonly page: "playground" }
@@ -48,6 +52,8 @@ export const parseRoute = (hash: string): Route => {
   switch (parts[0]) {
     case "flags":
       return parts[1] !== undefined && parts[1] !== "" ? flagRoute(parts[1], parts[2], new URLSearchParams(search)) : { page: "flags" }
+    case "experiments":
+      return parts[1] !== undefined && parts[1] !== "" ? { page: "experiment", key: parts[1] } : { page: "experiments" }
     case "segments":
     case "environments":
     case "webhooks":
@@ -70,4 +76,5 @@ const flagHref = (route: Extract<Route, { page: "flag" }>): string => {
   return `#/flags/${encodeURIComponent(route.key)}${section}${query}`
 }
 
-export const href = (route: Route): string => (route.page === "flag" ? flagHref(route) : `#/${route.page}`)
+export const href = (route: Route): string =>
+  route.page === "flag" ? flagHref(route) : route.page === "experiment" ? `#/experiments/${encodeURIComponent(route.key)}` : `#/${route.page}`

@@ -117,3 +117,15 @@ export type NotCountingReason = Schemas["ApprovalNotCountingReason"]
 export type CountedApproval = Schemas["CountedApproval"]
 /** A change request (`GET /v1/projects/{p}/change-requests/{id}`): proposed targeting changes to one environment; an apply needs `requiredApprovals` that count (`countingApprovals`). */
 export type ChangeRequest = Schemas["ChangeRequest"]
+
+/** An experiment (`GET /v1/projects/{p}/experiments/{key}`): a flag's rule's percentage rollout measured by metrics. */
+export type Experiment = Schemas["Experiment"]
+export type ExperimentStatus = Experiment["status"]
+/** What the team decided when it stopped an experiment. */
+export type ExperimentDecision = Schemas["ExperimentDecision"]
+/** A metric: an event SDKs send, per unit a conversion (0/1) or a sum, with the direction that is better. */
+export type Metric = Schemas["Metric"]
+export type Analysis = Schemas["Analysis"]
+export type CreateExperimentInput = Schemas["CreateExperimentInput"]
+/** A rule of a flag's targeting as the API answers it (with its `id`). */
+export type SavedRule = Schemas["Rule"]

@@ -47,7 +47,23 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   role: "Role",
   from: "From",
   to: "To",
-  flags: "flags"
+  flags: "flags",
+  ruleId: "Rule",
+  controlVariationKey: "Control variation",
+  hypothesis: "Hypothesis",
+  metrics: "metrics",
+  event: "event",
+  kind: "kind",
+  goal: "goal",
+  windowHours: "window (hours)",
+  analysis: "Analysis",
+  method: "method",
+  alpha: "alpha",
+  cuped: "CUPED",
+  preWindowDays: "days before exposure for CUPED",
+  plannedUnits: "planned units",
+  decision: "Decision",
+  note: "why"
 }
 
 /** One item of a list, followed by its place from 1 ("rules[0]" is "Rule 1"). */
@@ -60,7 +76,8 @@ const ITEM_WORDS: Readonly<Record<string, string>> = {
   prerequisites: "prerequisite",
   changes: "change",
   events: "event",
-  flags: "flag"
+  flags: "flag",
+  metrics: "metric"
 }
 
 /**
