@@ -14,6 +14,7 @@ import * as MemoryFlagRepository from "./MemoryFlagRepository.js"
 import * as MemoryInsightsRepository from "./MemoryInsightsRepository.js"
 import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
 import * as MemoryScheduleRepository from "./MemoryScheduleRepository.js"
+import * as MemorySegmentKeyRepository from "./MemorySegmentKeyRepository.js"
 import * as MemorySegmentRepository from "./MemorySegmentRepository.js"
 import * as MemorySessionRepository from "./MemorySessionRepository.js"
 import * as MemorySetupTokenRepository from "./MemorySetupTokenRepository.js"
@@ -34,6 +35,7 @@ const health = Layer.succeed(StorageHealth, { check: Effect.void, backend: "memo
 const repositories = Layer.mergeAll(
   MemoryFlagRepository.layer,
   MemorySegmentRepository.layer,
+  MemorySegmentKeyRepository.layer,
   MemoryApiKeyRepository.layer,
   MemoryEventOutbox.layer,
   MemoryAuditLog.layer,

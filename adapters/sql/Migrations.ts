@@ -29,6 +29,7 @@ import SsoIdentities from "./migrations/0023_sso_identities.js"
 import EmailNormalized from "./migrations/0024_email_normalized.js"
 import KeyMakers from "./migrations/0025_key_makers.js"
 import ExperimentUnits from "./migrations/0026_experiment_units.js"
+import SegmentKeys from "./migrations/0028_segment_keys.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -62,7 +63,8 @@ export const migrations = {
   "0023_sso_identities": SsoIdentities,
   "0024_email_normalized": EmailNormalized,
   "0025_key_makers": KeyMakers,
-  "0026_experiment_units": ExperimentUnits
+  "0026_experiment_units": ExperimentUnits,
+  "0028_segment_keys": SegmentKeys
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -12,6 +12,7 @@ import * as SqlHealth from "./SqlHealth.js"
 import * as SqlInsightsRepository from "./SqlInsightsRepository.js"
 import * as SqlProjectRepository from "./SqlProjectRepository.js"
 import * as SqlScheduleRepository from "./SqlScheduleRepository.js"
+import * as SqlSegmentKeyRepository from "./SqlSegmentKeyRepository.js"
 import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
 import * as SqlSessionRepository from "./SqlSessionRepository.js"
 import * as SqlSetupTokenRepository from "./SqlSetupTokenRepository.js"
@@ -32,6 +33,7 @@ export const layer = Layer.mergeAll(
   SqlEnvironmentRepository.layer,
   SqlFlagRepository.layer,
   SqlSegmentRepository.layer,
+  SqlSegmentKeyRepository.layer,
   SqlApiKeyRepository.layer,
   SqlEventOutbox.layer,
   SqlAuditLog.layer,

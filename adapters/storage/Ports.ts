@@ -20,6 +20,7 @@ import type { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import * as IdGenerator from "../../src/ports/IdGenerator.js"
 import type { ProjectRepository } from "../../src/ports/ProjectRepository.js"
 import type { ScheduleRepository } from "../../src/ports/ScheduleRepository.js"
+import type { SegmentKeyRepository } from "../../src/ports/SegmentKeyRepository.js"
 import type { SegmentRepository } from "../../src/ports/SegmentRepository.js"
 import type { StorageError } from "../../src/ports/StorageError.js"
 import type { StorageHealth } from "../../src/ports/StorageHealth.js"
@@ -50,6 +51,7 @@ export type Ports =
   | EnvironmentRepository
   | FlagRepository
   | SegmentRepository
+  | SegmentKeyRepository
   | ApiKeyRepository
   | EventOutbox
   | AuditLog

@@ -129,6 +129,24 @@ export const LIMITS = {
     meaning:
       `what the \`matches\` conditions of one evaluation (one request, all its flags) may read: each test of a string costs its condition's program size x (the string's length + 1), plus ${REGEX_TEST_OVERHEAD}; a flag whose test would go past it answers ERROR`
   },
+  segmentKeysPerList: {
+    value: 1_000_000,
+    scope: "configuration",
+    unit: "keys",
+    meaning: "keys of one segment's `included` or `excluded` list (an upload counts the keys it sends, duplicates included)"
+  },
+  segmentKeyLength: {
+    value: 256,
+    scope: "configuration",
+    unit: "characters",
+    meaning: "characters of one key in a segment's list"
+  },
+  segmentKeysPerPatch: {
+    value: 10_000,
+    scope: "configuration",
+    unit: "keys",
+    meaning: "keys of `add`, and of `remove`, in one change of a segment's list"
+  },
   prerequisitesPerConfiguration: {
     value: 20,
     scope: "configuration",

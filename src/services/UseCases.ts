@@ -14,6 +14,7 @@ import * as Health from "./operations/Health.js"
 import * as Members from "./people/Members.js"
 import * as Projects from "./projects/Projects.js"
 import * as Schedules from "./schedules/Schedules.js"
+import * as SegmentKeys from "./segments/SegmentKeys.js"
 import * as Segments from "./segments/Segments.js"
 import * as Sessions from "./people/Sessions.js"
 import * as SignIn from "./people/SignIn.js"
@@ -39,6 +40,7 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       Flags.layer,
       EnvironmentCopy.layer,
       Segments.layer,
+      SegmentKeys.layer,
       ApiKeys.layer,
       Snapshots.layer,
       StreamTokens.layer,

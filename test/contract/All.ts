@@ -22,6 +22,7 @@ import { prerequisitesContract } from "./Prerequisites.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
+import { segmentKeysContract } from "./SegmentKeys.contract.js"
 import { snapshotContract } from "./Snapshots.contract.js"
 import { configVersionContract } from "./ConfigVersions.contract.js"
 import { targetingContract } from "./Targeting.contract.js"
@@ -39,6 +40,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Environment copy", environmentCopyContract],
   ["Prerequisites", prerequisitesContract],
   ["SegmentRepository", segmentContract],
+  ["SegmentKeyRepository + key lists", segmentKeysContract],
   ["ApiKeyRepository", apiKeyContract],
   ["EventOutbox", outboxContract],
   ["Transactor", transactorContract],

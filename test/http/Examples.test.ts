@@ -31,6 +31,9 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/projects/{projectId}/flags/{flagKey}/schedules", { projectId: "shop", flagKey: "new-checkout" }],
   ["post", "/v1/projects/{projectId}/segments", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/segments/{segmentKey}", { projectId: "shop", segmentKey: "staff" }],
+  // The segment's included keys: uploaded as text (the document's text/plain example), then changed.
+  ["put", "/v1/projects/{projectId}/segments/{segmentKey}/keys/{list}", { projectId: "shop", segmentKey: "staff", list: "included" }],
+  ["patch", "/v1/projects/{projectId}/segments/{segmentKey}/keys/{list}", { projectId: "shop", segmentKey: "staff", list: "included" }],
   ["post", "/v1/projects/{projectId}/webhooks", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/webhooks/{webhookId}", { projectId: "shop" }],
   ["post", "/v1/evaluate", {}],
@@ -77,6 +80,8 @@ const shopClientKey = async (): Promise<string> => {
 const STAGING = { key: "staging", name: "Staging" }
 
 const exampleOf = (operation: Record<string, any>): unknown => {
+  // A key list upload is text, its example inline.
+  if (operation.requestBody.content["text/plain"] !== undefined) return operation.requestBody.content["text/plain"].example
   const ref: string = operation.requestBody.content["application/json"].schema.$ref
   const examples = spec.components.schemas[ref.replace("#/components/schemas/", "")].examples as Array<unknown>
   expect(examples.length, ref).toBeGreaterThan(0)
@@ -165,7 +170,7 @@ describe("the request examples of the document", () => {
       // OFREP takes the project from the key (a global key names none) and the environment from a header.
       const ofrep = template.startsWith("/ofrep/")
       const key = ofrep || template === "/v1/exposures" ? await shopClientKey() : t.keys.global
-      const headers = ofrep ? { "flagport-environment": "production" } : {}
+      const headers: Record<string, string> = ofrep ? { "flagport-environment": "production" } : typeof operation.requestBody.content["text/plain"] === "object" ? { "content-type": "text/plain" } : {}
       const example = recent(template, exampleOf(operation))
       // The setup example's token stands for the one the invitation handed out.
       // The experiment example's rule stands for the rollout rule of the targeting example.

@@ -53,6 +53,8 @@ const PATHS = [
   "/v1/projects/{projectId}/keys/{keyId}",
   "/v1/projects/{projectId}/segments",
   "/v1/projects/{projectId}/segments/{segmentKey}",
+  "/v1/projects/{projectId}/segments/{segmentKey}/keys",
+  "/v1/projects/{projectId}/segments/{segmentKey}/keys/{list}",
   "/v1/projects/{projectId}/webhooks",
   "/v1/projects/{projectId}/webhooks/{webhookId}",
   "/v1/projects/{projectId}/webhooks/{webhookId}/deliveries",
@@ -171,6 +173,9 @@ describe("GET /openapi.json", () => {
       "DELETE /v1/projects/{projectId}/segments/{segmentKey}",
       "PATCH /v1/projects/{projectId}/flags/{flagKey}",
       "PATCH /v1/projects/{projectId}/segments/{segmentKey}",
+      // A segment's key list changed by a person while a protected environment serves the segment.
+      "PATCH /v1/projects/{projectId}/segments/{segmentKey}/keys/{list}",
+      "PUT /v1/projects/{projectId}/segments/{segmentKey}/keys/{list}",
       // A new requiredApprovals recounting a change request that kept changing meanwhile.
       "PATCH /v1/projects/{projectId}/environments/{environmentKey}",
       "POST /v1/projects",

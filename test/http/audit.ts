@@ -92,6 +92,8 @@ export const auditSuite = (backend: "sqlite" | "postgres"): void => {
       expectStatus(await call("POST", "/v1/projects/p1/environments/production/copy", { from: "development", flags: ["audited"] }), 200)
       expectStatus(await call("POST", "/v1/projects/p1/segments", { key: "beta", name: "Beta", conditions: [] }), 201)
       expectStatus(await call("PATCH", "/v1/projects/p1/segments/beta", { name: "Beta users" }), 200)
+      expectStatus(await call("PUT", "/v1/projects/p1/segments/beta/keys/included", "ada\n", { "content-type": "text/plain" }), 200)
+      expectStatus(await call("PATCH", "/v1/projects/p1/segments/beta/keys/excluded", { add: ["edsger"] }), 200)
       expectStatus(await call("DELETE", "/v1/projects/p1/segments/beta"), 204)
       const hook = (await call("POST", "/v1/projects/p1/webhooks", { url: "https://hooks.example.com/a", events: ["flag.created"], secret: "never-in-the-audit-log" })).body as { id: string }
       expectStatus(await call("PATCH", `/v1/projects/p1/webhooks/${hook.id}`, { enabled: false }), 200)
@@ -115,6 +117,8 @@ export const auditSuite = (backend: "sqlite" | "postgres"): void => {
         ["targeting.updated", "flag", "audited", "production"],
         ["segment.created", "segment", "beta", null],
         ["segment.updated", "segment", "beta", null],
+        ["segment.keys.replaced", "segment", "beta", null],
+        ["segment.keys.changed", "segment", "beta", null],
         ["segment.deleted", "segment", "beta", null],
         ["webhook.created", "webhook", hook.id, null],
         ["webhook.updated", "webhook", hook.id, null],
@@ -128,9 +132,11 @@ export const auditSuite = (backend: "sqlite" | "postgres"): void => {
       ])
       expect(mine.every((e) => e.projectId === "p1" && JSON.stringify(e.actor) === JSON.stringify({ type: "key", keyId: editor.id, keyName: "Release manager" }))).toBe(true)
       expect(mine[1]).toMatchObject({ before: { name: "audited", version: 1 }, after: { name: "Audited", version: 2 } })
-      expect(mine[13]).toMatchObject({ before: null, after: { id: schedule.id, status: "pending" } })
-      expect(mine[14]).toMatchObject({ before: { status: "pending" }, after: { status: "cancelled" } })
-      expect(mine[15]).toMatchObject({ before: { key: "audited" }, after: null })
+      expect(mine[6]).toMatchObject({ before: { list: "included", version: 0, count: 0 }, after: { list: "included", version: 1, count: 1 } })
+      expect(mine[7]).toMatchObject({ before: { list: "excluded", version: 0 }, after: { list: "excluded", version: 1, count: 1 } })
+      expect(mine[15]).toMatchObject({ before: null, after: { id: schedule.id, status: "pending" } })
+      expect(mine[16]).toMatchObject({ before: { status: "pending" }, after: { status: "cancelled" } })
+      expect(mine[17]).toMatchObject({ before: { key: "audited" }, after: null })
       // The seed's writes came from the use cases directly (no HTTP): the default actor, cli.
       expect(page.data.filter((e) => e.action === "project.created").map((e) => e.actor)).toEqual([{ type: "cli" }])
       const text = JSON.stringify(page)

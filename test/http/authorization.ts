@@ -83,8 +83,8 @@ export const authorizationMatrix = (label: string, storage: () => Layer.Layer<St
     let counter = 0
     const rows = ENDPOINTS.flatMap((endpoint) => CREDENTIALS.map((credential) => [endpoint.name, credential, endpoint] as const))
     it.each(rows)("%s with %s", async (_name, credential, endpoint) => {
-      const { body, method, path } = await endpoint.prepare(t, ++counter)
-      const reply = await requestOrStream(t.url, method, path, { headers: headersFor(credential, t.keys, people, t.url), body })
+      const { body, headers, method, path } = await endpoint.prepare(t, ++counter)
+      const reply = await requestOrStream(t.url, method, path, { headers: { ...headersFor(credential, t.keys, people, t.url), ...headers }, body })
       const expected = expectedFor(endpoint, credential)
       if (typeof expected === "number") {
         expect(reply.status, reply.text).toBe(expected)

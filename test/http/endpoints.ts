@@ -21,6 +21,7 @@ import { keys } from "./endpoints/keys.js"
 import { prerequisites } from "./endpoints/prerequisites.js"
 import { projects } from "./endpoints/projects.js"
 import { schedules } from "./endpoints/schedules.js"
+import { segmentKeys } from "./endpoints/segmentKeys.js"
 import { segments } from "./endpoints/segments.js"
 import { nulCharacter, transportErrors } from "./endpoints/transport.js"
 import { webhooks } from "./endpoints/webhooks.js"
@@ -49,6 +50,7 @@ export const endpointSuite = (backend: "sqlite" | "postgres"): void => {
     optimisticConcurrency(endpoints)
     environmentCopy(endpoints)
     segments(endpoints)
+    segmentKeys(endpoints)
     webhooks(endpoints)
     keys(endpoints)
     evaluation(endpoints)

@@ -647,6 +647,67 @@ export interface components {
         };
         /**
          * @example {
+         *       "included": {
+         *         "list": "included",
+         *         "version": 2,
+         *         "count": 2,
+         *         "updatedAt": "2026-11-23T09:08:00.000Z"
+         *       },
+         *       "excluded": {
+         *         "list": "excluded",
+         *         "version": 0,
+         *         "count": 0,
+         *         "updatedAt": null
+         *       }
+         *     }
+         */
+        readonly SegmentKeyLists: {
+            readonly included: components["schemas"]["SegmentKeyList"];
+            readonly excluded: components["schemas"]["SegmentKeyList"];
+        };
+        /**
+         * @example {
+         *       "list": "included",
+         *       "version": 2,
+         *       "count": 2,
+         *       "updatedAt": "2026-11-23T09:08:00.000Z"
+         *     }
+         */
+        readonly SegmentKeyList: {
+            /**
+             * @description `included`: these keys are in the segment whatever its conditions say; `excluded`: these keys never are.
+             * @enum {string}
+             */
+            readonly list: "included" | "excluded";
+            /**
+             * int
+             * @description 0 for a list never written; each replace or change adds one.
+             */
+            readonly version: number;
+            /**
+             * int
+             * @description How many distinct keys the list holds.
+             */
+            readonly count: number;
+            /** @description When the list was last written; null when never. */
+            readonly updatedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "add": [
+         *         "user-3"
+         *       ],
+         *       "remove": [
+         *         "user-1"
+         *       ]
+         *     }
+         */
+        readonly PatchSegmentKeysInput: {
+            readonly add?: readonly string[];
+            readonly remove?: readonly string[];
+        };
+        /**
+         * @example {
          *       "url": "https://hooks.shop.example/flagport",
          *       "events": [
          *         "flag.updated",

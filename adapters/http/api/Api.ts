@@ -41,6 +41,7 @@ import { MembersGroup } from "./people/MembersGroup.js"
 import { UsersGroup } from "./people/UsersGroup.js"
 import { ProjectsGroup } from "./projects/ProjectsGroup.js"
 import { SchedulesGroup } from "./schedules/SchedulesGroup.js"
+import { SegmentKeysGroup } from "./segments/SegmentKeysGroup.js"
 import { SegmentsGroup } from "./segments/SegmentsGroup.js"
 import { WebhooksGroup } from "./webhooks/WebhooksGroup.js"
 
@@ -50,6 +51,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(EnvironmentsGroup)
   .add(FlagsGroup)
   .add(SegmentsGroup)
+  .add(SegmentKeysGroup)
   .add(WebhooksGroup)
   .add(KeysGroup)
   .add(SchedulesGroup)

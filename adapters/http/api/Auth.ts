@@ -21,7 +21,7 @@ import { EvaluationAuth, type ManagementAccess, ManagementAuth, SessionAuth, Sig
 import { Authentication, authenticateKey, authenticateRequest, authenticateSession } from "../shared/Authentication.js"
 import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import { crossSiteRefusal, type HeaderBag } from "../shared/PeopleSettings.js"
-import { announcesBody, checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, YAML_BODY_ROUTES } from "../shared/Body.js"
+import { announcesBody, checkBodyHeaders, isKeyListUpload, keyListFormatOf, MAX_JSON_DEPTH, nestsTooDeeply, YAML_BODY_ROUTES } from "../shared/Body.js"
 import * as Errors from "../shared/Errors.js"
 import { isBodyLimit } from "./Middleware.js"
 
@@ -46,6 +46,10 @@ const headerOf = (request: HttpServerRequest.HttpServerRequest) => (name: string
  */
 const bodyChecks = (request: HttpServerRequest.HttpServerRequest, routePath?: string): Effect.Effect<void, SecurityFailure> => {
   const header = headerOf(request)
+  // A key list upload streams to its handler, unread here (shared/Body.ts, `isKeyListUpload`).
+  if (isKeyListUpload(request.method, request.url.split("?")[0]!)) {
+    return keyListFormatOf(header("content-type")) === undefined ? Effect.fail(Errors.notKeyListText()) : Effect.void
+  }
   const problem = checkBodyHeaders(header, routePath !== undefined && YAML_BODY_ROUTES.has(routePath))
   if (problem !== undefined) return Effect.fail(problem)
   if (!announcesBody(header)) return Effect.void

@@ -136,6 +136,10 @@ export const segment: Segment = {
   updatedAt: "2026-11-23T09:07:00.000Z"
 }
 
+/** A key list after an upload, and a change of a few of its keys. */
+export const keyList = { list: "included" as const, version: 2, count: 2, updatedAt: "2026-11-23T09:08:00.000Z" }
+export const patchKeys = { add: ["user-3"], remove: ["user-1"] }
+
 export const webhook: Webhook = {
   id: "01a2089b-5b33-78af-83b2-a4f59a6ea1e0",
   projectId: "shop",

@@ -29,6 +29,7 @@ import { MembersLive } from "./people/MembersLive.js"
 import { UsersLive } from "./people/UsersLive.js"
 import { ProjectsLive } from "./projects/ProjectsLive.js"
 import { SchedulesLive } from "./schedules/SchedulesLive.js"
+import { SegmentKeysLive } from "./segments/SegmentKeysLive.js"
 import { SegmentsLive } from "./segments/SegmentsLive.js"
 import { WebhooksLive } from "./webhooks/WebhooksLive.js"
 
@@ -39,6 +40,7 @@ export const HandlersLive = Layer.mergeAll(
   EnvironmentsLive,
   FlagsLive,
   SegmentsLive,
+  SegmentKeysLive,
   WebhooksLive,
   KeysLive,
   SchedulesLive,

@@ -79,10 +79,11 @@ export const readWebBody = async (request: Request): Promise<Uint8Array> => {
 /**
  * The request for the HttpApi app: `url` (the prefix stripped) and, for a streamed body (no
  * Content-Length, which the security middleware checks), the bytes capped: past the cap the body
- * errors with the message the API-level middleware maps to 413.
+ * errors with the message the API-level middleware maps to 413. `capped` false: a key list upload,
+ * whose handler streams it uncapped (shared/Body.ts, `isKeyListUpload`).
  */
-export const cappedWebRequest = (url: URL, request: Request): Request => {
-  if (request.body === null || request.headers.has("content-length")) {
+export const cappedWebRequest = (url: URL, request: Request, capped = true): Request => {
+  if (!capped || request.body === null || request.headers.has("content-length")) {
     return url.href === request.url ? request : new Request(url, request)
   }
   const counted = new CappedBody()

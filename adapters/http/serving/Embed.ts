@@ -29,7 +29,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import { EvaluationLaneService, type EvaluationLaneShape, type LaneRoute } from "../shared/EvaluationLaneService.js"
 import { corsOnApi, readsBody, routeOf } from "../lane/Routes.js"
-import { checkBodyHeaders } from "../shared/Body.js"
+import { checkBodyHeaders, isKeyListUpload } from "../shared/Body.js"
 import { setSecurityHeaders, withSecurityHeaders } from "../shared/SecurityHeaders.js"
 import * as App from "./App.js"
 import { cappedWebRequest, collectNodeBody, readWebBody } from "./BodyReader.js"
@@ -204,7 +204,7 @@ export const nodeHandler = (
     if (hostBody !== undefined) return void toApp(hostBody)
     // A chunked body (no Content-Length) is read here, capped: the node app would stop reading it
     // at the cap by destroying the socket, so the client got a reset instead of the 413.
-    if (isChunked(req)) return collectNodeBody(req, (body) => void toApp(body), (error) => writeNode(res, lane.toResponse(error)))
+    if (isChunked(req) && !isKeyListUpload(method, path)) return collectNodeBody(req, (body) => void toApp(body), (error) => writeNode(res, lane.toResponse(error)))
     return app(req, res)
   }
   const request = new NodeLaneRequest(req, q === -1 ? "" : url.slice(q + 1), hostBody)
@@ -283,7 +283,7 @@ async (request: Request, client?: WebClient): Promise<Response> => {
   const notAllowed = methodNotAllowed(request.method, path)
   if (notAllowed !== undefined) return toWebResponse(notAllowed)
   url.pathname = path
-  const answer = withSecurityHeaders(await app(cappedWebRequest(url, request)))
+  const answer = withSecurityHeaders(await app(cappedWebRequest(url, request, !isKeyListUpload(request.method, path))))
   if (!corsOnApi(request.method, path)) return answer
   const headers = new Headers(answer.headers)
   for (const [name, value] of Object.entries(lane.corsHeaders(request.headers.get("origin") ?? undefined))) {

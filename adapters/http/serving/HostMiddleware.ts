@@ -21,6 +21,7 @@ import { corsOnApi, routeOf } from "../lane/Routes.js"
 import { EvaluationLaneService, type EvaluationLaneShape, type LaneResponse } from "../shared/EvaluationLaneService.js"
 import { SECURITY_HEADERS } from "../shared/SecurityHeaders.js"
 import { readNodeBody, readWebBody } from "./BodyReader.js"
+import { isKeyListUpload } from "../shared/Body.js"
 import { toWebResponse } from "./LaneResponses.js"
 import { methodNotAllowed } from "./Methods.js"
 
@@ -93,7 +94,7 @@ export const hostMiddleware = HttpMiddleware.make(<E, R>(app: HttpApp.Default<E,
     }
     const notAllowed = methodNotAllowed(request.method, path)
     if (notAllowed !== undefined) return answer(notAllowed)
-    const read = isChunked(request) ? yield* Effect.either(withBodyRead(request)) : undefined
+    const read = isChunked(request) && !isKeyListUpload(request.method, path) ? yield* Effect.either(withBodyRead(request)) : undefined
     if (read?._tag === "Left") return answer(lane.toResponse(read.left))
     // The platform writes the app's answer before a middleware's code after it runs: the headers
     // are added by a pre-response handler, which runs first (error answers included).

@@ -102,3 +102,20 @@ export const parseJsonBody = (bytes: Uint8Array): { readonly json: unknown } | "
     return "malformed"
   }
 }
+
+/**
+ * The one route whose body is neither JSON nor capped at 1 MiB: the upload of a segment's key list
+ * (`PUT /v1/projects/{p}/segments/{s}/keys/{list}`, up to a million keys), read as a stream by its
+ * handler (api/segments/SegmentKeysLive.ts) and written as it arrives. Every transport lets its
+ * body through unread and uncapped; the use case bounds what it keeps (`segmentKeysPerList`).
+ */
+const KEY_LIST_UPLOAD = /^\/v1\/projects\/[^/]+\/segments\/[^/]+\/keys\/[^/]+$/
+
+/** Whether a request (its method and path, the prefix stripped) is a key list upload. */
+export const isKeyListUpload = (method: string, path: string): boolean => method === "PUT" && KEY_LIST_UPLOAD.test(path)
+
+/** The format of an upload by its media type: `text/plain` one key a line, `text/csv` with a header row; undefined for any other. */
+export const keyListFormatOf = (contentType: string | undefined): "lines" | "csv" | undefined => {
+  const mediaType = (contentType ?? "").split(";")[0]!.trim().toLowerCase()
+  return mediaType === "text/plain" ? "lines" : mediaType === "text/csv" ? "csv" : undefined
+}

@@ -155,6 +155,11 @@ export const unsupportedMediaType = () =>
   new UnsupportedMediaType({
     error: { code: "unsupported_media_type", message: "Requests with a body must send Content-Type: application/json." }
   })
+/** The 415 of a key list upload sent as anything but text. */
+export const notKeyListText = () =>
+  new UnsupportedMediaType({
+    error: { code: "unsupported_media_type", message: "A key list is sent as Content-Type: text/plain (one key a line) or text/csv (with a header row)." }
+  })
 /** The 429 of too many failed sign-ins; the handler adds `Retry-After`. */
 export const signInLimited = (message: string) => new SignInLimited({ error: { code: "rate_limited", message } })
 export const internalError = () => new InternalError({ error: { code: "internal_error", message: INTERNAL_MESSAGE } })

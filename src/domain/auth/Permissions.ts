@@ -93,6 +93,10 @@ export const OPERATIONS = {
   "Segments.create": inProject("write", "everyWrite"),
   "Segments.patch": inProject("write", "everyWrite"),
   "Segments.remove": inProject("write", "everyWrite"),
+  // A segment's key lists, as the segment itself: every environment's rules may use it.
+  "SegmentKeys.read": inProject("read"),
+  "SegmentKeys.replace": inProject("write", "everyWrite"),
+  "SegmentKeys.change": inProject("write", "everyWrite"),
 
   "Schedules.list": inProject("read"),
   "Schedules.listPending": inProject("read", "environment"),

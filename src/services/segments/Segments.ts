@@ -7,6 +7,8 @@ import type { Flag } from "../../domain/definitions/Flag.js"
 import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../domain/definitions/Segment.js"
 import * as Validation from "../../domain/definitions/Validation.js"
 import { segmentNotFound } from "../../domain/NotFound.js"
+import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
+import { segmentGuard } from "./SegmentGuard.js"
 import { configChanged } from "../../ports/ChangeFeed.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
@@ -14,7 +16,6 @@ import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { authorize } from "../shared/Authorize.js"
-import * as Protection from "../shared/Protection.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 
@@ -61,7 +62,7 @@ export const make = Effect.gen(function* () {
   const projects = yield* ProjectRepository
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
-  const protection = yield* Protection.guards
+  const keyLists = yield* SegmentKeyRepository
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
 
@@ -69,17 +70,7 @@ export const make = Effect.gen(function* () {
   const segmentChanged = (projectId: string, revision: number, segmentKey: string) =>
     configChanged(projectId, revision, "segment", { environments: "all", segmentKeys: [segmentKey] })
 
-  const load = (projectId: string, key: string) =>
-    segments.get(projectId, key).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Effect.fail(segmentNotFound(projectId, key)), onSome: Effect.succeed }))
-    )
-
-  /**
-   * A person changes no segment that a protected environment's stored targeting names (Protection.ts),
-   * judged before the write's lock; an unknown segment is still the 404 it was.
-   */
-  const guardSegmentWrite = (projectId: string, segmentKey: string) =>
-    protection.shared(projectId, Effect.zipRight(load(projectId, segmentKey), Effect.map(flags.list(projectId), (all) => ({ _tag: "WriteSegment" as const, segmentKey, flags: all }))))
+  const { guardWrite: guardSegmentWrite, load } = yield* segmentGuard
 
   const check = (problems: ReadonlyArray<Problem>) =>
     problems.length > 0 ? Effect.fail(new InvalidRequest({ message: "Invalid segment", details: [...problems] })) : Effect.void
@@ -153,7 +144,7 @@ export const make = Effect.gen(function* () {
   const remove = Effect.fn("Segments.remove")(function* (projectId: string, segmentKey: string) {
     yield* authorize("Segments.remove", projectId)
     yield* guardSegmentWrite(projectId, segmentKey)
-    yield* writes.serving(projectId, ({ revision }) =>
+    const forgotten = yield* writes.serving(projectId, ({ revision }) =>
       Effect.gen(function* () {
         const segment = yield* load(projectId, segmentKey)
         const all = yield* flags.list(projectId)
@@ -164,13 +155,16 @@ export const make = Effect.gen(function* () {
           })
         }
         yield* segments.remove(projectId, segmentKey).pipe(Effect.catchTag("NotFound", Effect.die))
+        const lists = yield* keyLists.forget(segment.id)
         return {
-          value: undefined,
+          value: lists,
           audit: [{ action: "segment.deleted", resource: { type: "segment", key: segmentKey }, before: segment, after: null }],
           change: segmentChanged(projectId, revision, segmentKey)
-        } satisfies Writes.Written<void>
+        } satisfies Writes.Written<typeof lists>
       })
     )
+    // Its keys go once it is gone, in short writes of their own (SegmentKeyRepository.drop).
+    yield* Effect.forEach(forgotten, ({ generation }) => keyLists.drop(generation), { discard: true })
   })
 
   return Segments.of({ create, list, get, patch, remove })

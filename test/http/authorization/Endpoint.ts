@@ -61,6 +61,8 @@ export interface Prepared {
   readonly method: string
   readonly path: string
   readonly body?: unknown
+  /** Headers beyond the caller's (a body that is not JSON names its media type). */
+  readonly headers?: Record<string, string>
   readonly call?: Call
 }
 

@@ -12,6 +12,7 @@ import { EVALUATION_ENDPOINTS } from "./EvaluationEndpoints.js"
 import { EXPERIMENT_ENDPOINTS } from "./ExperimentEndpoints.js"
 import { GOVERNANCE_ENDPOINTS } from "./GovernanceEndpoints.js"
 import { RESOURCE_ENDPOINTS } from "./ResourceEndpoints.js"
+import { SEGMENT_KEY_ENDPOINTS } from "./SegmentKeyEndpoints.js"
 import { TOOLING_AND_PEOPLE_ENDPOINTS } from "./ToolingAndPeopleEndpoints.js"
 
 export type Credential =
@@ -50,6 +51,7 @@ export const CREDENTIALS: ReadonlyArray<Credential> = [...KEY_CREDENTIALS, ...PE
 /** Every endpoint of the API, by group. */
 export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   ...RESOURCE_ENDPOINTS,
+  ...SEGMENT_KEY_ENDPOINTS,
   ...GOVERNANCE_ENDPOINTS,
   ...EXPERIMENT_ENDPOINTS,
   ...EVALUATION_ENDPOINTS,

@@ -1,0 +1,121 @@
+import { SqlClient } from "@effect/sql"
+import * as Arr from "effect/Array"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import { emptyList, type KeyListInfo, KeyListName } from "../../src/domain/definitions/SegmentKeys.js"
+import { SegmentKeyRepository } from "../../src/ports/SegmentKeyRepository.js"
+import { decodeRows, SqlInteger } from "./SqlRows.js"
+import { orFail } from "./SqlSupport.js"
+
+/**
+ * SegmentKeyRepository over @effect/sql (tables in migrations/0028_segment_keys.ts), the same
+ * statements on SQLite and PostgreSQL. A chunk of keys travels as ONE parameter, a JSON array
+ * unpacked by the database (`json_each`, `json_array_elements_text`): 10,000 keys a statement
+ * without nearing either engine's limit on bound parameters, and without building a statement of
+ * 10,000 placeholders.
+ */
+
+const ListRow = Schema.Struct({
+  list: KeyListName,
+  generation: SqlInteger,
+  version: SqlInteger,
+  count: SqlInteger,
+  updated_at: Schema.String
+})
+const decodeLists = decodeRows(ListRow, "flagport_segment_key_lists")
+const decodeSeq = decodeRows(Schema.Struct({ seq: SqlInteger }), "flagport_segment_key_generations")
+const decodeCount = decodeRows(Schema.Struct({ n: SqlInteger }), "flagport_segment_keys")
+const decodeKeys = decodeRows(Schema.Struct({ key: Schema.String }), "flagport_segment_keys")
+
+/** Keys a statement: each statement stays short (milliseconds), so nothing waits long behind one. */
+const CHUNK = 10_000
+
+const infoOf = (row: typeof ListRow.Type): KeyListInfo => ({ list: row.list, version: row.version, count: row.count, updatedAt: row.updated_at })
+
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  /** The elements of a JSON array of strings, as rows with one column `value`. */
+  const elements = (keys: ReadonlyArray<string>) => {
+    const json = JSON.stringify(keys)
+    return sql.onDialectOrElse({
+      pg: () => sql`SELECT json_array_elements_text(${json}::json) AS value`,
+      orElse: () => sql`SELECT value FROM json_each(${json})`
+    })
+  }
+
+  const listRow = (segmentId: string, list: KeyListName) =>
+    orFail(sql`SELECT list, generation, version, count, updated_at FROM flagport_segment_key_lists
+      WHERE segment_id = ${segmentId} AND list = ${list}`).pipe(Effect.flatMap(decodeLists), Effect.map((rows) => rows[0]))
+
+  const begin = (segmentId: string, list: KeyListName, now: string) =>
+    orFail(sql`INSERT INTO flagport_segment_key_generations ${sql.insert({ segment_id: segmentId, list, created_at: now })} RETURNING seq`).pipe(
+      Effect.flatMap(decodeSeq),
+      Effect.map((rows) => rows[0]!.seq)
+    )
+
+  const countOf = (generation: number) =>
+    orFail(sql`SELECT COUNT(*) AS n FROM flagport_segment_keys WHERE generation = ${generation}`).pipe(
+      Effect.flatMap(decodeCount),
+      Effect.map((rows) => rows[0]!.n)
+    )
+
+  // `WHERE true`: SQLite's parser needs it between a SELECT and ON CONFLICT.
+  const insertKeys = (generation: number, keys: ReadonlyArray<string>, returning: boolean) =>
+    sql`INSERT INTO flagport_segment_keys (generation, key)
+      SELECT ${generation}, value FROM (${elements(keys)}) AS incoming WHERE true ON CONFLICT DO NOTHING ${returning ? sql.literal("RETURNING key") : sql.literal("")}`
+
+  const setList = (segmentId: string, list: KeyListName, generation: number, version: number, count: number, now: string) =>
+    orFail(sql`INSERT INTO flagport_segment_key_lists ${sql.insert({ segment_id: segmentId, list, generation, version, count, updated_at: now })}
+      ON CONFLICT (segment_id, list) DO UPDATE SET generation = excluded.generation, version = excluded.version,
+        count = excluded.count, updated_at = excluded.updated_at`)
+
+  return SegmentKeyRepository.of({
+    begin,
+    stage: (generation, keys) =>
+      Effect.forEach(Arr.chunksOf(keys, CHUNK), (chunk) => orFail(insertKeys(generation, chunk, false)), { discard: true }),
+    swap: (segmentId, list, generation, now) =>
+      Effect.gen(function* () {
+        const row = yield* listRow(segmentId, list)
+        const before = row === undefined ? emptyList(list) : infoOf(row)
+        const count = yield* countOf(generation)
+        yield* setList(segmentId, list, generation, before.version + 1, count, now)
+        return { before, after: { list, version: before.version + 1, count, updatedAt: now }, replaced: row?.generation }
+      }),
+    drop: (generation) =>
+      Effect.gen(function* () {
+        for (;;) {
+          const deleted = yield* orFail(sql`DELETE FROM flagport_segment_keys WHERE generation = ${generation} AND key IN (
+            SELECT key FROM flagport_segment_keys WHERE generation = ${generation} ORDER BY key LIMIT ${CHUNK}) RETURNING key`)
+          if (deleted.length < CHUNK) break
+        }
+        yield* orFail(sql`DELETE FROM flagport_segment_key_generations WHERE seq = ${generation}`)
+      }),
+    change: (segmentId, list, add, remove, now) =>
+      Effect.gen(function* () {
+        const row = yield* listRow(segmentId, list)
+        const before = row === undefined ? emptyList(list) : infoOf(row)
+        const generation = row === undefined ? yield* begin(segmentId, list, now) : row.generation
+        const removing = new Set(remove)
+        const adding = add.filter((key) => !removing.has(key))
+        const removed = remove.length === 0 ? [] : yield* orFail(sql`DELETE FROM flagport_segment_keys WHERE generation = ${generation}
+          AND key IN (SELECT value FROM (${elements(remove)}) AS gone) RETURNING key`).pipe(Effect.flatMap(decodeKeys))
+        const added = adding.length === 0 ? [] : yield* orFail(insertKeys(generation, adding, true)).pipe(Effect.flatMap(decodeKeys))
+        const count = before.count + added.length - removed.length
+        yield* setList(segmentId, list, generation, before.version + 1, count, now)
+        return { before, after: { list, version: before.version + 1, count, updatedAt: now } }
+      }),
+    info: (segmentId, list) => Effect.map(listRow(segmentId, list), (row) => (row === undefined ? emptyList(list) : infoOf(row))),
+    page: (segmentId, list, after, limit) =>
+      orFail(sql`SELECT k.key AS key FROM flagport_segment_key_lists l JOIN flagport_segment_keys k ON k.generation = l.generation
+        WHERE l.segment_id = ${segmentId} AND l.list = ${list} ${after === null ? sql`` : sql`AND k.key > ${after}`}
+        ORDER BY k.key LIMIT ${limit}`).pipe(Effect.flatMap(decodeKeys), Effect.map((rows) => rows.map((r) => r.key))),
+    forget: (segmentId) =>
+      orFail(sql`DELETE FROM flagport_segment_key_lists WHERE segment_id = ${segmentId} RETURNING list, generation, version, count, updated_at`).pipe(
+        Effect.flatMap(decodeLists),
+        Effect.map((rows) => rows.map((r) => ({ list: r.list, generation: r.generation })))
+      )
+  })
+})
+
+export const layer = Layer.effect(SegmentKeyRepository, make)

@@ -1,0 +1,122 @@
+import { expect } from "@effect/vitest"
+import { Chunk, Effect, Stream } from "effect"
+import { AuditLog } from "../../src/ports/AuditLog.js"
+import { SegmentKeyRepository } from "../../src/ports/SegmentKeyRepository.js"
+import { SegmentKeys } from "../../src/services/segments/SegmentKeys.js"
+import { Segments } from "../../src/services/segments/Segments.js"
+import { type Contract, failureTag, givenProject, RawDump } from "./Backend.js"
+
+const encoder = new TextEncoder()
+/** A body as it streams in: the text cut into pieces of `size` characters (a key may straddle two). */
+const body = (text: string, size = 4096) =>
+  Stream.fromIterable(Array.from({ length: Math.ceil(text.length / size) }, (_, i) => encoder.encode(text.slice(i * size, (i + 1) * size))))
+const lines = (keys: ReadonlyArray<string>) => body(keys.map((k) => `${k}\n`).join(""))
+const keysOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`)
+
+const givenSegment = Effect.gen(function* () {
+  const projectId = yield* givenProject("development")
+  yield* (yield* Segments).create(projectId, { key: "beta", name: "Beta", conditions: [] })
+  return projectId
+})
+
+const readAll = (projectId: string, list: "included" | "excluded") =>
+  Effect.flatMap(SegmentKeys, (keys) =>
+    Effect.flatMap(keys.read(projectId, "beta", list), ({ info, keys: stream }) =>
+      Effect.map(Stream.runCollect(stream), (chunk) => ({ info, keys: Chunk.toReadonlyArray(chunk) }))))
+
+/** Segment key lists: replace from a streamed body, change a few, read back; all or nothing. */
+export const segmentKeysContract: Contract = (it) => {
+  it.effect("replace streams in 25,000 keys across staging chunks; read streams them back; each replace is one version", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const projectId = yield* givenSegment
+      const first = keysOf("u", 25_000)
+      const info = yield* keys.replace(projectId, "beta", "included", "lines", lines([...first, "u-1", ""]))
+      expect(info).toMatchObject({ list: "included", version: 1, count: 25_000 })
+      const read = yield* readAll(projectId, "included")
+      expect(read.info).toEqual(info)
+      expect(read.keys.length).toBe(25_000)
+      expect(new Set(read.keys)).toEqual(new Set(first))
+      const second = yield* keys.replace(projectId, "beta", "included", "lines", body("a\r\nb\r\n\r\nc"))
+      expect(second).toMatchObject({ version: 2, count: 3 })
+      expect([...(yield* readAll(projectId, "included")).keys].sort()).toEqual(["a", "b", "c"])
+      // The replaced keys were dropped, not only hidden.
+      expect(yield* (yield* RawDump)).not.toContain("u-24999")
+      expect(yield* keys.lists(projectId, "beta")).toEqual({ included: second, excluded: { list: "excluded", version: 0, count: 0, updatedAt: null } })
+    }))
+
+  it.effect("CSV: the column named key, quotes and doubled quotes; else the first column", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const projectId = yield* givenSegment
+      yield* keys.replace(projectId, "beta", "excluded", "csv", body("name,KEY\r\nAda,\"a,1\"\r\n\"Ed \"\"E\"\"\",\"b\"\"2\"\r\n", 3))
+      expect([...(yield* readAll(projectId, "excluded")).keys].sort()).toEqual(["a,1", "b\"2"])
+      yield* keys.replace(projectId, "beta", "excluded", "csv", body("id,name\nx,X\ny,Y"))
+      expect([...(yield* readAll(projectId, "excluded")).keys].sort()).toEqual(["x", "y"])
+    }))
+
+  it.effect("a refused upload leaves the list as it was: a key too long after 15,000 good ones, bad CSV, a broken body", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const projectId = yield* givenSegment
+      const before = yield* keys.replace(projectId, "beta", "included", "lines", lines(["kept"]))
+      const tooLong = yield* Effect.flip(keys.replace(projectId, "beta", "included", "lines", lines([...keysOf("n", 15_000), "x".repeat(257)])))
+      expect(tooLong).toMatchObject({ _tag: "InvalidRequest", details: [{ path: "line 15001", message: "the key must be at most 256 characters" }] })
+      const badCsv = yield* Effect.flip(keys.replace(projectId, "beta", "included", "csv", body("key\n\"open")))
+      expect(badCsv).toMatchObject({ _tag: "InvalidRequest", details: [{ path: "line 2", message: "a quoted field is not closed" }] })
+      const broken = Stream.concat(lines(keysOf("m", 12_000)), Stream.fail({ _tag: "InvalidRequest" as const }))
+      expect(yield* failureTag(keys.replace(projectId, "beta", "included", "lines", broken))).toBe("InvalidRequest")
+      expect(yield* readAll(projectId, "included")).toEqual({ info: before, keys: ["kept"] })
+    }))
+
+  it.effect("change adds and removes (removal wins), one version each; too many keys a patch is a 400 that changes nothing", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const projectId = yield* givenSegment
+      const first = yield* keys.change(projectId, "beta", "included", { add: ["a", "b", "c"] })
+      expect(first).toMatchObject({ version: 1, count: 3 })
+      const second = yield* keys.change(projectId, "beta", "included", { add: ["d", "a", "e"], remove: ["b", "e", "zz"] })
+      expect(second).toMatchObject({ version: 2, count: 3 })
+      expect([...(yield* readAll(projectId, "included")).keys].sort()).toEqual(["a", "c", "d"])
+      const refused = yield* Effect.flip(keys.change(projectId, "beta", "included", { add: keysOf("k", 10_001), remove: [""] }))
+      expect(refused).toMatchObject({ _tag: "InvalidRequest", details: [{ path: "add", message: "must have at most 10,000 keys" }, { path: "remove[0]", message: "must not be empty" }] })
+      expect((yield* keys.lists(projectId, "beta")).included).toEqual(second)
+    }))
+
+  it.effect("404s; a deleted segment forgets its lists, and one made again under its key starts empty; writes are audited", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const segments = yield* Segments
+      const projectId = yield* givenSegment
+      expect(yield* failureTag(keys.replace(projectId, "nope", "included", "lines", lines(["a"])))).toBe("ResourceNotFound")
+      expect(yield* failureTag(keys.change(projectId, "nope", "included", { add: ["a"] }))).toBe("ResourceNotFound")
+      expect(yield* failureTag(keys.read("no-such-project", "beta", "included"))).toBe("ResourceNotFound")
+      yield* keys.replace(projectId, "beta", "included", "lines", lines(["a", "b"]))
+      yield* keys.change(projectId, "beta", "excluded", { add: ["c"] })
+      const entries = yield* Effect.flatMap(AuditLog, (log) => log.list(projectId, {}, 100))
+      expect(entries.map((row) => row.entry.action)).toEqual(expect.arrayContaining(["segment.keys.replaced", "segment.keys.changed"]))
+      const replaced = entries.find((row) => row.entry.action === "segment.keys.replaced")!.entry
+      expect(replaced).toMatchObject({ resource: { type: "segment", key: "beta" }, before: { version: 0, count: 0 }, after: { version: 1, count: 2 } })
+      const old = yield* segments.get(projectId, "beta")
+      yield* segments.remove(projectId, "beta")
+      const repository = yield* SegmentKeyRepository
+      expect(yield* repository.info(old.id, "included")).toMatchObject({ version: 0, count: 0 })
+      expect(yield* repository.page(old.id, "included", null, 10)).toEqual([])
+      yield* segments.create(projectId, { key: "beta", name: "Again", conditions: [] })
+      expect((yield* keys.lists(projectId, "beta")).included.version).toBe(0)
+    }))
+
+  it.effect("a segment deleted while its upload streams in: 404, and the staged keys are dropped", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const segments = yield* Segments
+      const repository = yield* SegmentKeyRepository
+      const projectId = yield* givenSegment
+      const old = yield* segments.get(projectId, "beta")
+      const deleting = Stream.fromEffect(Effect.as(segments.remove(projectId, "beta"), encoder.encode("late\n")))
+      const upload = Stream.concat(lines(keysOf("s", 11_000)), deleting)
+      expect(yield* failureTag(keys.replace(projectId, "beta", "included", "lines", upload))).toBe("ResourceNotFound")
+      expect(yield* repository.page(old.id, "included", null, 10)).toEqual([])
+      expect(yield* (yield* RawDump)).not.toContain("s-10999")
+    }))
+}
