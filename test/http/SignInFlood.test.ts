@@ -5,6 +5,7 @@
  * `Retry-After: 1` beyond them). Addresses come from `X-Forwarded-For` behind a trusted loopback
  * proxy, as a real proxy would report its clients.
  */
+import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Metric } from "effect"
 import { ADDRESS_BURST, HASH_QUEUE, HASHES_IN_FLIGHT } from "../../src/domain/people/SignInLoad.js"
@@ -83,6 +84,42 @@ describe("an unauthenticated sign-in flood", () => {
     expect(rows.filter((times) => times.length > 0).length).toBe(answeredLogins)
     // Another address, the right password: in.
     expect((await login("flood-victim@example.com", PASSWORD, "198.51.100.3")).status).toBe(200)
+  })
+
+  it("a refused attempt is answered from its headers alone: its body is never waited for, nothing of it decoded", async () => {
+    const address = "198.51.100.5"
+    for (let i = 0; i < 2 * ADDRESS_BURST; i++) {
+      if ((await login(`made-up-headers-${i}@example.com`, "not anyone's password", address)).status === 429) break
+    }
+    // Headers announcing a body that never comes: the app would wait for it (until the request
+    // timeout); the guard's refusal needs only the address.
+    const started = performance.now()
+    const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const url = new URL(t.url)
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: "/v1/auth/login",
+        headers: { "content-type": "application/json", "content-length": "64", ...from(address) }
+      }, (res) => {
+        let body = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => (body += chunk))
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      })
+      req.on("error", reject)
+      req.flushHeaders()
+      setTimeout(() => req.destroy(new Error("no answer within 5 s")), 5_000).unref()
+    })
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(answer.status).toBe(429)
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: "rate_limited", message: expect.stringMatching(/^Too many sign-in attempts from your address; try again in \d+ seconds\.$/) }
+    })
+    expect(Number(answer.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+    expect(answer.headers["content-type"]).toBe("application/json")
+    expect(answer.headers["x-content-type-options"]).toBe("nosniff")
   })
 
   it("a successful sign-in gives its attempt back: people behind one address who type their password right are never held back", async () => {

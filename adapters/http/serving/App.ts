@@ -19,6 +19,7 @@ import * as ManagementEvents from "../api/events/ManagementEvents.js"
 import * as Authentication from "../shared/Authentication.js"
 import * as OidcRoutes from "../signin/OidcRoutes.js"
 import * as Docs from "./Docs.js"
+import * as SignInFront from "./SignInFront.js"
 import * as Oidc from "../../oidc/Oidc.js"
 import type { OidcSettings } from "../../oidc/OidcSettings.js"
 import type * as Option from "effect/Option"
@@ -64,7 +65,7 @@ export const apiFor = (prefix: string) =>
 
 /**
  * The whole API as a layer. Its outputs (`HttpApi.Api`, the HttpApiBuilder `Router` and
- * `Middleware`, `EvaluationLaneService`) are what `HttpApiBuilder.httpApp` and the transports need.
+ * `Middleware`, `EvaluationLaneService`, `SignInFront`) are what `HttpApiBuilder.httpApp` and the transports need.
  */
 export const layer = (options: HttpOptions = {}) => {
   const api = apiFor(normalizePrefix(options.prefix))
@@ -79,6 +80,8 @@ export const layer = (options: HttpOptions = {}) => {
     Layer.provideMerge(EvaluationLaneLayer.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
     // The management events streams (the same stream limits as the lane's change streams).
     Layer.provideMerge(ManagementEvents.layer(options.lane?.streamLimits === undefined ? {} : { streamLimits: options.lane.streamLimits })),
+    // Sign-in floods refused before the app (SignInFront.ts), by the use cases' own guard.
+    Layer.provideMerge(SignInFront.layer),
     // One authenticator (and key cache) for both paths, built beside them, not inside either.
     Layer.provideMerge(Authentication.layer({
       prefix: normalizePrefix(options.prefix),

@@ -47,6 +47,7 @@ import type * as Redacted from "effect/Redacted"
 import { metricsSources, StorageMetricsSources, storageMetricsSources } from "./MetricsSources.js"
 import { RequestObserver } from "./Observe.js"
 import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
+import { SignInFront, type SignInFrontShape } from "./SignInFront.js"
 
 export { layer, servicesFrom, type HttpOptions, type HttpServices } from "./App.js"
 export { answerClientError } from "./ClientError.js"
@@ -155,6 +156,8 @@ export interface NodeExtras {
   readonly metrics?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
   /** Spans for lane requests (LaneTracing.ts), when tracing is on. */
   readonly traceLane?: LaneTracer | undefined
+  /** Sign-ins and setups the guard refuses now, answered before the app (SignInFront.ts). */
+  readonly signInFront?: SignInFrontShape | undefined
 }
 
 /**
@@ -186,6 +189,9 @@ export const nodeHandler = (
   const route = routeOf(method, path)
   if (route === undefined) {
     observer?.watch(req, res, path, started)
+    const forwardedFor = req.headers["x-forwarded-for"] // node joins repeated ones into one string
+    const refused = extras.signInFront?.refusal(method, path, req.socket.remoteAddress, typeof forwardedFor === "string" ? forwardedFor : undefined)
+    if (refused !== undefined) return writeNode(res, refused)
     if (extras.metrics !== undefined && path === METRICS_PATH) {
       setSecurityHeaders(res)
       return extras.metrics(req, res)
@@ -240,9 +246,10 @@ export const webHandler = (
   lane: EvaluationLaneShape,
   app: (request: Request) => Promise<Response>,
   observer?: RequestObserver,
-  traceLane?: LaneTracer
+  traceLane?: LaneTracer,
+  signInFront?: SignInFrontShape
 ) => {
-  const answer = webAnswer(prefix, lane, app, traceLane)
+  const answer = webAnswer(prefix, lane, app, traceLane, signInFront)
   if (observer === undefined) return answer
   return async (request: Request, client?: WebClient): Promise<Response> => {
     const started = performance.now()
@@ -259,7 +266,8 @@ const webAnswer = (
   prefix: string,
   lane: EvaluationLaneShape,
   app: (request: Request) => Promise<Response>,
-  traceLane: LaneTracer | undefined
+  traceLane: LaneTracer | undefined,
+  signInFront: SignInFrontShape | undefined
 ) =>
 async (request: Request, client?: WebClient): Promise<Response> => {
   const url = new URL(request.url)
@@ -280,6 +288,8 @@ async (request: Request, client?: WebClient): Promise<Response> => {
     span?.end(response.status)
     return toWebResponse(response)
   }
+  const refused = signInFront?.refusal(request.method, path, client?.remoteAddress, request.headers.get("x-forwarded-for") ?? undefined)
+  if (refused !== undefined) return toWebResponse(refused)
   const notAllowed = methodNotAllowed(request.method, path)
   if (notAllowed !== undefined) return toWebResponse(notAllowed)
   url.pathname = path
@@ -333,12 +343,13 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf, storageMetricsSources).pipe(Layer.provide(options.services))
   )
   try {
-    const { app, lane, openApi, tracing } = await runtime.runPromise(
+    const { app, lane, openApi, tracing, signInFront } = await runtime.runPromise(
       Effect.gen(function* () {
         const app = yield* HttpApiBuilder.httpApp
         const lane = yield* EvaluationLaneService
         const tracing = yield* Effect.serviceOption(ActiveTracing)
-        return { app, lane, openApi: OpenApi.fromApi(App.apiFor(prefix)), tracing }
+        const signInFront = yield* SignInFront
+        return { app, lane, openApi: OpenApi.fromApi(App.apiFor(prefix)), tracing, signInFront }
       })
     )
     const effectNode = await runtime.runPromise(NodeHttpServer.makeHandler(app))
@@ -359,9 +370,10 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request), {
       observer,
       metrics: metricsRoute,
-      traceLane
+      traceLane,
+      signInFront
     })
-    const web = webHandler(prefix, lane, (request) => effectWeb(request), observer, traceLane)
+    const web = webHandler(prefix, lane, (request) => effectWeb(request), observer, traceLane, signInFront)
     const dashboard = options.dashboard === false ? undefined : makeDashboard(prefix, options.dashboard)
     return {
       prefix,

@@ -34,6 +34,15 @@ export interface SignInGuardShape {
    * `undefined` (no address known: a host calling the use case directly, the CLI) is not limited.
    */
   readonly attempt: (client: string | undefined) => Effect.Effect<void, RateLimited>
+  /**
+   * Refuses now what `attempt` and then `hashing` would refuse (the address has no attempt left:
+   * 429; the hashing queue is full: 503, its attempt taken as `attempt` takes it), counted alike;
+   * an attempt it lets through is not taken (the use case's `attempt` takes it). For a transport
+   * to turn a flood away before it reads or decodes the request (adapters/http/serving/SignInFront.ts):
+   * a refusal there costs microseconds, where the whole request costs the event loop a millisecond.
+   * What passes still goes through `attempt` and `hashing`, which decide.
+   */
+  readonly refusal: (client: string | undefined) => Effect.Effect<void, RateLimited | ServiceUnavailable>
   /** Gives the attempt back (the sign-in succeeded). */
   readonly succeeded: (client: string | undefined) => Effect.Effect<void>
   /**
@@ -57,18 +66,25 @@ export const make = Effect.gen(function* () {
   // Running or waiting: reserved before the wait, so the queue's length is known without racing.
   const admitted = yield* Ref.make(0)
 
+  const addressLimited = (retryAfterSeconds: number) =>
+    Effect.zipRight(
+      Metric.increment(ServiceMetrics.signInFailures.addressLimited),
+      Effect.fail(new RateLimited({ message: `Too many sign-in attempts from your address; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds }))
+    )
+
   const attempt = Effect.fn("SignInGuard.attempt")(function* (client: string | undefined) {
     if (client === undefined) return
     const now = yield* Clock.currentTimeMillis
     const retryAfterSeconds = yield* Ref.modify(budgets, (map) => {
       const taken = takeAttempt(map.get(client), now)
+      // Refused: nothing taken, so the map stays as it is (no copy of it per refusal in a flood).
+      if (taken.retryAfterSeconds !== null) return [taken.retryAfterSeconds, map] as const
       const next = new Map(map).set(client, taken.budget)
       if (next.size > SWEEP_AT) for (const [address, budget] of next) if (isFull(budget, now)) next.delete(address)
-      return [taken.retryAfterSeconds, next] as const
+      return [null, next] as const
     })
     if (retryAfterSeconds === null) return
-    yield* Metric.increment(ServiceMetrics.signInFailures.addressLimited)
-    return yield* new RateLimited({ message: `Too many sign-in attempts from your address; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds })
+    return yield* addressLimited(retryAfterSeconds)
   })
 
   const succeeded = (client: string | undefined) =>
@@ -79,6 +95,20 @@ export const make = Effect.gen(function* () {
   const busy = Effect.zipRight(Metric.increment(ServiceMetrics.signInFailures.busy), Effect.fail(new ServiceUnavailable({ message: SIGN_IN_BUSY })))
   const reserve = Ref.modify(admitted, (n): readonly [boolean, number] => (n >= HASHES_IN_FLIGHT + HASH_QUEUE ? [false, n] : [true, n + 1]))
   const release = Ref.update(admitted, (n) => n - 1)
+
+  // Not a span of its own: it runs for every request of a flood, and it is what keeps a flood cheap.
+  const refusal = (client: string | undefined): Effect.Effect<void, RateLimited | ServiceUnavailable> =>
+    Effect.gen(function* () {
+      if ((yield* Ref.get(admitted)) >= HASHES_IN_FLIGHT + HASH_QUEUE) {
+        // As the use case would have it: the attempt is taken (429 when none is left), then
+        // refused for load; so a flood from one address uses up its budget while the queue is full.
+        yield* attempt(client)
+        return yield* busy
+      }
+      if (client === undefined) return
+      const { retryAfterSeconds } = takeAttempt((yield* Ref.get(budgets)).get(client), yield* Clock.currentTimeMillis)
+      if (retryAfterSeconds !== null) return yield* addressLimited(retryAfterSeconds)
+    })
 
   const hashing = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
     Effect.acquireUseRelease(
@@ -91,7 +121,7 @@ export const make = Effect.gen(function* () {
   const hash = (password: string) => Effect.zipRight(counted, hasher.hash(password))
   const verify = (stored: string, password: string) => Effect.zipRight(counted, hasher.verify(stored, password))
 
-  return SignInGuard.of({ attempt, succeeded, hashing, hash, verify })
+  return SignInGuard.of({ attempt, refusal, succeeded, hashing, hash, verify })
 })
 
 export const layer = Layer.effect(SignInGuard, make)

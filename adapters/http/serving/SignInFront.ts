@@ -1,0 +1,70 @@
+/**
+ * A sign-in flood turned away at the door (docs/guide/people.md, "Sign-in under load"). The
+ * sign-in guard (src/services/people/SignInGuard.ts) refuses an address that has used its
+ * attempts (429) and any attempt while the password hashing queue is full (503); answered by the
+ * HttpApi app, each such refusal still cost the event loop about a millisecond (routing, the body
+ * read and decoded, the middlewares, the error's envelope), and a flood's 100 requests arriving at
+ * once held `/health` and evaluations back by a tenth of a second or more (docs/operations/benchmarks.md,
+ * "Sign-in flood"). Here the transports ask the guard first, from the headers alone, and write
+ * its refusal at once, as the app would have written it; an attempt the guard would let through
+ * goes on to the app, whose use case takes the attempt and decides.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
+import type { RateLimited, ServiceUnavailable } from "../../../src/domain/Errors.js"
+import { BUSY_RETRY_AFTER_SECONDS } from "../../../src/domain/people/SignInLoad.js"
+import { SignInGuard } from "../../../src/services/people/SignInGuard.js"
+import { Authentication } from "../shared/Authentication.js"
+import type { LaneResponse } from "../shared/EvaluationLaneService.js"
+import * as Errors from "../shared/Errors.js"
+import { clientAddress } from "../shared/TrustProxy.js"
+
+/** The routes that hash a password for anyone who asks (the guard's attempts and queue bound them). */
+const GUARDED = new Set(["/v1/auth/login", "/v1/auth/setup"])
+
+export interface SignInFrontShape {
+  /**
+   * The guard's refusal of this request, when it is a sign-in or setup the guard refuses now;
+   * undefined otherwise (any other route, or an attempt that may go on). `peer`: the socket's
+   * address; `forwardedFor`: its `X-Forwarded-For` (believed as the app believes it).
+   */
+  readonly refusal: (method: string, path: string, peer: string | undefined, forwardedFor: string | undefined) => LaneResponse | undefined
+}
+
+export class SignInFront extends Context.Tag("@flagport/http/SignInFront")<SignInFront, SignInFrontShape>() {}
+
+/** The refusal as the sign-in handlers answer it (AuthLive.ts): the envelope and `Retry-After`. */
+const answerOf = (error: RateLimited | ServiceUnavailable): LaneResponse =>
+  error._tag === "RateLimited"
+    ? {
+      status: 429,
+      headers: { "content-type": "application/json", "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) },
+      body: JSON.stringify({ error: Errors.signInLimited(error.message).error })
+    }
+    : {
+      status: 503,
+      headers: { "content-type": "application/json", "retry-after": String(BUSY_RETRY_AFTER_SECONDS) },
+      body: JSON.stringify(Errors.envelopeOf(Errors.unavailable(error.message)))
+    }
+
+export const make = Effect.gen(function* () {
+  const guard = yield* SignInGuard
+  const auth = yield* Authentication
+  // The guard's check is memory only (no I/O): it runs to its end synchronously.
+  const runSync = Runtime.runSyncExit(yield* Effect.runtime<never>())
+  return SignInFront.of({
+    refusal: (method, path, peer, forwardedFor) => {
+      if (method !== "POST" || !GUARDED.has(path)) return undefined
+      const exit = runSync(guard.refusal(clientAddress(auth.people.settings.trustProxy, peer, forwardedFor)))
+      if (Exit.isSuccess(exit)) return undefined
+      const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+      // Anything but the guard's own refusal (a defect) is the app's to answer.
+      return failure === undefined ? undefined : answerOf(failure)
+    }
+  })
+})
+
+export const layer = Layer.effect(SignInFront, make)
