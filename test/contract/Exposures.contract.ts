@@ -68,7 +68,7 @@ export const exposureContract: Contract = (it) => {
           batch: batch(i),
           exposures: Array.from({ length: 20 }, (_, j) => ({ experimentId, unit: `u${i % 50}-${j}`, variationKey: i < 50 ? "on" : "off", at: t + i }))
         }))
-      for (let i = 0; i < 30; i++) expect(ingestion.offer([{ experimentId, unit: `server-${i}`, variationKey: "on", at: t }])).toBe(true)
+      for (let i = 0; i < 30; i++) expect(ingestion.offer({ experimentId, unit: `server-${i}`, variationKey: "on", at: t })).toBe(true)
       const fresh = yield* Effect.all(requests, { concurrency: "unbounded" })
       yield* ingestion.flush
       // Each batch id is acknowledged as new exactly once; only its first sender's items are kept.

@@ -36,6 +36,7 @@ import * as FastDecode from "./FastDecode.js"
 import { type EventStreamsOf, Ofrep } from "./Ofrep.js"
 import { ofrepErrorResponse } from "./OfrepErrors.js"
 import { evaluateAllJson, resultJson } from "./ResultJson.js"
+import type { ServerExposures } from "./ServerExposures.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
 import type { StreamRoute } from "./StreamRoute.js"
@@ -104,6 +105,8 @@ export interface LaneOptions {
   readonly eventStreams?: EventStreamsOf
   /** Where each answered evaluation is counted (evaluation insights); absent: nothing is counted. */
   readonly counter?: LaneCounter | undefined
+  /** Where the server records exposures of running experiments (ServerExposures.ts); absent: none are recorded. */
+  readonly exposures?: ServerExposures | undefined
 }
 
 /** An OFREP route's flag key, decoded (as it stands when it does not decode: it then names no flag). */
@@ -122,6 +125,7 @@ export class EvaluationLane implements EvaluationLaneShape {
     this.ofrep = new Ofrep({
       snapshots: options.snapshots,
       counter: options.counter,
+      exposures: options.exposures,
       ...(options.eventStreams === undefined ? {} : { eventStreams: options.eventStreams })
     })
   }
@@ -259,7 +263,8 @@ export class EvaluationLane implements EvaluationLaneShape {
     const scope = this.scope(principal, input)
     return andThen(this.entry(scope), (entry) => {
       const count = this.options.counter?.countsIn(scope.projectId, scope.environment)
-      return json(200, `{"environment":${JSON.stringify(scope.environment)},"flags":${evaluateAllJson(entry.compiled, input.context, count)}}`)
+      const tap = this.options.exposures?.in(scope.projectId, scope.environment)
+      return json(200, `{"environment":${JSON.stringify(scope.environment)},"flags":${evaluateAllJson(entry.compiled, input.context, count, tap)}}`)
     })
   }
 
@@ -272,6 +277,8 @@ export class EvaluationLane implements EvaluationLaneShape {
       if (!Evaluate.hasFlag(entry.compiled, flagKey)) throw Errors.notFound(`Flag '${flagKey}' not found`)
       const result = Evaluate.evaluate(entry.compiled, flagKey, context)
       this.options.counter?.countResult(scope.projectId, scope.environment, result)
+      const tap = this.options.exposures?.in(scope.projectId, scope.environment)
+      if (tap !== undefined) tap(entry.compiled.flags.get(flagKey)!, result, context)
       return json(200, resultJson(result))
     })
   }

@@ -13,11 +13,15 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import { ChangeFeed } from "../../../src/ports/ChangeFeed.js"
 import { Environments } from "../../../src/services/projects/Environments.js"
 import { Snapshots } from "../../../src/services/evaluation/Snapshots.js"
 import { StreamTokens } from "../../../src/services/auth/StreamTokens.js"
 import { Insights } from "../../../src/services/insights/Insights.js"
+import { Ingestion } from "../../../src/services/experiments/Ingestion.js"
+import { ExperimentRepository } from "../../../src/ports/ExperimentRepository.js"
+import { ProjectRepository } from "../../../src/ports/ProjectRepository.js"
 import { Authentication } from "../shared/Authentication.js"
 import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
 import { EvaluationLaneService } from "../shared/EvaluationLaneService.js"
@@ -25,6 +29,7 @@ import { parsePublicUrl, publicUrlConfig } from "../../settings/PublicUrl.js"
 import { KeyCache } from "../shared/KeyCache.js"
 import { runtimeBridge } from "../shared/RuntimeBridge.js"
 import { EvaluationLane } from "./EvaluationLane.js"
+import { ServerExposures } from "./ServerExposures.js"
 import { SnapshotCache } from "./SnapshotCache.js"
 import { StreamHub } from "./StreamHub.js"
 import { StreamRoute } from "./StreamRoute.js"
@@ -78,9 +83,21 @@ export const make = (config: LaneConfig = {}) =>
     const snapshots = yield* Snapshots
     const environments = yield* Environments
     const feed = yield* ChangeFeed
+    const projects = yield* ProjectRepository
     const tokens = yield* StreamTokens
     const insights = yield* Insights
+    const ingestion = yield* Ingestion
+    const experiments = yield* ExperimentRepository
     const { run, logInternal } = yield* runtimeBridge
+    const runtime = yield* Effect.runtime<never>()
+    // Which flags and rules running experiments measure, read now for every project, then again
+    // for a project on each change of it (below).
+    const exposures = new ServerExposures({
+      running: (projectId) => run(experiments.listRunning(projectId)),
+      offer: ingestion.offer,
+      logError: (message, error) => Runtime.runFork(runtime)(Effect.logWarning(message, error))
+    })
+    for (const project of yield* projects.list()) exposures.set(project.id, yield* experiments.listRunning(project.id))
     const cache = new SnapshotCache(
       {
         revision: (projectId) => run(snapshots.revision(projectId)),
@@ -89,8 +106,12 @@ export const make = (config: LaneConfig = {}) =>
       },
       {
         ...(config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }),
-        // A write that only the revision check found (no announcement came) reaches the streams too.
-        discovered: (projectId) => hub.projectChanged(projectId)
+        // A write that only the revision check found (no announcement came) reaches the streams
+        // too, and the experiments the server records exposures of.
+        discovered: (projectId) => {
+          exposures.refresh(projectId)
+          hub.projectChanged(projectId)
+        }
       }
     )
     // Stream tokens name their key by id: a cache of live keys by id, emptied on revocation like `keys`.
@@ -111,6 +132,9 @@ export const make = (config: LaneConfig = {}) =>
     yield* feed.subscribe((change) => {
       switch (change._tag) {
         case "ConfigChanged":
+          // Any change of a project may be an experiment started or stopped (another process's
+          // on SQLite arrives as a project change): its running experiments are read again.
+          exposures.refresh(change.projectId)
           cache.committed({
             projectId: change.projectId,
             revision: change.revision,
@@ -156,7 +180,8 @@ export const make = (config: LaneConfig = {}) =>
       streams,
       hub,
       eventStreams: (principal, scope, request) => urls.eventStreams(principal, scope, request),
-      counter
+      counter,
+      exposures
     })
     return Context.make(EvaluationLaneService, lane)
   })

@@ -26,6 +26,7 @@ import { etagMatches } from "./Etag.js"
 import { flagNotFound } from "./OfrepErrors.js"
 import { bulkEtagOf, cachedOfrepFlagJson, isOfrepError, ofrepFlagJson } from "./OfrepJson.js"
 import { decodeOfrepBody } from "./OfrepRequest.js"
+import type { ExposureTap, ServerExposures } from "./ServerExposures.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 
 /** The request header naming the environment when the key is bound to none. */
@@ -43,6 +44,8 @@ export interface OfrepOptions {
   readonly eventStreams?: EventStreamsOf
   /** Where each answered evaluation is counted (evaluation insights); absent: nothing is counted. */
   readonly counter?: LaneCounter | undefined
+  /** Where the server records exposures of running experiments; absent: none are recorded. */
+  readonly exposures?: ServerExposures | undefined
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const
@@ -73,6 +76,7 @@ export class Ofrep {
       if (flag === undefined) throw flagNotFound(flagKey, scope.environment)
       const result = Evaluate.evaluate(entry.compiled, flagKey, decoded.context)
       this.options.counter?.countResult(scope.projectId, scope.environment, result)
+      this.options.exposures?.in(scope.projectId, scope.environment)?.(flag, result, decoded.context)
       const body = ofrepFlagJson(flagKey, flag, result, entry.versions.get(flagKey))
       return { status: isOfrepError(result) ? 400 : 200, headers: JSON_HEADERS, body }
     })
@@ -86,7 +90,12 @@ export class Ofrep {
         return { status: 304, headers: { etag }, body: undefined }
       }
       // A 304 above served nothing new; a 200 counts every flag it answers.
-      const flags = flagsJson(entry, decoded.context, this.options.counter?.countsIn(scope.projectId, scope.environment))
+      const flags = flagsJson(
+        entry,
+        decoded.context,
+        this.options.counter?.countsIn(scope.projectId, scope.environment),
+        this.options.exposures?.in(scope.projectId, scope.environment)
+      )
       const metadata = `"metadata":{"version":${JSON.stringify(entry.etag)}}`
       const streams = this.options.eventStreams
       const headers = { "content-type": "application/json", etag }
@@ -102,13 +111,20 @@ export class Ofrep {
 
 /**
  * The bulk `flags` array: every flag evaluated (as `Evaluate.evaluateAll` would, in snapshot order)
- * and written from its cached fragment in one pass; `each` sees every result (the insights counter).
+ * and written from its cached fragment in one pass; `each` sees every result (the insights counter),
+ * `tap` every result with its flag and context (the server's exposures).
  */
-const flagsJson = (entry: CompiledEntry, context: Evaluate.LocalContext, each: ((result: EvaluationResult) => void) | undefined): string => {
+const flagsJson = (
+  entry: CompiledEntry,
+  context: Evaluate.LocalContext,
+  each: ((result: EvaluationResult) => void) | undefined,
+  tap: ExposureTap | undefined
+): string => {
   let out = "["
   // One request, one `matches` budget for all its flags (Evaluator.evaluateEach).
   Evaluate.evaluateEach(entry.compiled.ordered, context, (flag, result, i) => {
     if (each !== undefined) each(result)
+    if (tap !== undefined) tap(flag, result, context)
     if (i > 0) out += ","
     out += cachedOfrepFlagJson(result) ?? ofrepFlagJson(flag.key, flag, result, entry.versions.get(flag.key))
   })

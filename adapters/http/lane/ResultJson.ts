@@ -7,6 +7,7 @@
  */
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
+import type { ExposureTap } from "./ServerExposures.js"
 
 const fragments = new WeakMap<object, string>()
 /** `"flagKey":{...}` of a frozen result, as a member of the `flags` object (one lookup per flag). */
@@ -35,17 +36,20 @@ const memberOf = (key: string, result: EvaluationResult): string => {
 /**
  * `JSON.stringify(Evaluate.evaluateAll(compiled, context))`, evaluating and writing each flag in
  * one pass, in snapshot order, without building the record in between; `each` sees every result
- * (the insights counter).
+ * (the insights counter), and `tap` every result with its flag and context (the server's
+ * exposures, only for an environment an experiment measures).
  */
 export const evaluateAllJson = (
   compiled: Evaluate.CompiledSnapshot,
   context: Evaluate.LocalContext,
-  each: ((result: EvaluationResult) => void) | undefined
+  each: ((result: EvaluationResult) => void) | undefined,
+  tap?: ExposureTap
 ): string => {
   let out = "{"
   // One request, one `matches` budget for all its flags (Evaluator.evaluateEach).
   Evaluate.evaluateEach(compiled.ordered, context, (flag, result, i) => {
     if (each !== undefined) each(result)
+    if (tap !== undefined) tap(flag, result, context)
     if (i > 0) out += ","
     out += memberOf(flag.key, result)
   })

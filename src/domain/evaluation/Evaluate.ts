@@ -9,7 +9,7 @@ import type { ConfigSnapshot } from "./ConfigSnapshot.js"
 import type * as Evaluator from "./Evaluator.js"
 import type * as Explain from "./Trace.js"
 
-export { evaluate, evaluateAll, evaluateCompiled, evaluateEach, hasFlag } from "./Evaluator.js"
+export { evaluate, evaluateAll, evaluateCompiled, evaluateEach, hasFlag, rolloutUnit } from "./Evaluator.js"
 export { explain } from "./Explain.js"
 // Aliases, not `export type { ... } from` nor `export *`: the declaration bundler turns a re-exported
 // type inside `export * as Evaluate` into a value (`typeof CompiledFlag`), which breaks hosts that

@@ -300,3 +300,17 @@ export const evaluateAll = (compiled: CompiledSnapshot, context: LocalContext): 
   }
   return out
 }
+
+/**
+ * The unit rule `ruleId`'s rollout buckets `context` by (the bucket value of its `bucketBy`
+ * attribute, the context key by default): what an experiment counts as one unit. Undefined when
+ * the flag has no such rule with a rollout, or the context no bucket value for it.
+ */
+export const rolloutUnit = (flag: CompiledFlag, ruleId: string, context: LocalContext): string | undefined => {
+  const rollout = flag.rules.find((rule) => rule.id === ruleId)?.rollout
+  if (rollout === null || rollout === undefined) return undefined
+  const raw = context.attributes
+  const attributes = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : undefined
+  const key = typeof context.key === "string" ? context.key : undefined
+  return bucketValue(lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes))
+}

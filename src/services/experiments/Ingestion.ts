@@ -59,10 +59,10 @@ export interface IngestionShape {
    */
   readonly commit: (write: IngestWrite) => Effect.Effect<boolean, ServiceUnavailable | StorageError>
   /**
-   * Queues exposures the server recorded, without waiting; false (dropped, counted) when the queue
-   * is full. A plain function: the evaluation path calls it.
+   * Queues an exposure the server recorded, without waiting; false (dropped, counted) when the
+   * queue is full. A plain function: the evaluation path calls it.
    */
-  readonly offer: (exposures: ReadonlyArray<UnitExposure>) => boolean
+  readonly offer: (exposure: UnitExposure) => boolean
   /** Waits until what is queued now has been written (or failed). */
   readonly flush: Effect.Effect<void>
   /** Items queued and not yet written. */
@@ -187,17 +187,17 @@ export const make = Effect.gen(function* () {
       return yield* Deferred.await(done)
     })
 
-  const offer: IngestionShape["offer"] = (exposures) => {
-    if (queuedItems + exposures.length > QUEUED_ITEMS) {
-      metrics.dropped.buffer_full.unsafeUpdate(exposures.length, [])
+  const offer: IngestionShape["offer"] = (exposure) => {
+    if (queuedItems >= QUEUED_ITEMS) {
+      metrics.dropped.buffer_full.unsafeUpdate(1, [])
       return false
     }
     if (serverWrite === null) {
-      serverWrite = { exposures: [...exposures], arrivedAt: Date.now() }
+      serverWrite = { exposures: [exposure], arrivedAt: Date.now() }
       enqueue(serverWrite)
     } else {
-      serverWrite.exposures.push(...exposures)
-      queuedItems += exposures.length
+      serverWrite.exposures.push(exposure)
+      queuedItems++
     }
     return true
   }

@@ -1,0 +1,92 @@
+/**
+ * Exposures the server records for its own evaluation routes (docs/guide/experiments.md): when a
+ * flag has a running experiment in the environment and the rule that served is the experiment's,
+ * the unit (the rule's `bucketBy` value) is handed to the ingestion queue (`Ingestion.offer`:
+ * no waiting, dropped and counted when full), so recording never slows or fails the answer.
+ *
+ * Which flags and rules are measured is an in-memory index, per project and environment, read
+ * from storage when the lane starts and again for a project whenever the change feed announces a
+ * change of it (starting and stopping an experiment are announced like a targeting change, and
+ * other processes' reach this one through the feed), or when the snapshot cache's revision check
+ * finds one no announcement brought. An evaluation asks the index two map lookups: `in` answers
+ * undefined for an environment nothing measures, and the route then does exactly what it did
+ * before experiments existed.
+ */
+import type { Experiment } from "../../../src/domain/experiments/Experiment.js"
+import type { UnitExposure } from "../../../src/domain/experiments/Exposure.js"
+import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
+import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
+
+/** Sees one evaluation of an environment some experiment measures. */
+export type ExposureTap = (flag: Evaluate.CompiledFlag, result: EvaluationResult, context: Evaluate.LocalContext) => void
+
+interface Measured {
+  readonly experimentId: string
+  readonly ruleId: string
+  readonly startedAt: number
+}
+
+export interface ServerExposuresOptions {
+  /** The project's running experiments, from storage. */
+  readonly running: (projectId: string) => Promise<ReadonlyArray<Experiment>>
+  /** Where a recorded exposure goes (Ingestion.offer). */
+  readonly offer: (exposure: UnitExposure) => boolean
+  readonly logError: (message: string, error: unknown) => void
+  /** The clock (epoch ms); `Date.now` unless a test says otherwise. */
+  readonly now?: () => number
+}
+
+export class ServerExposures {
+  /** project -> environment -> the tap of that environment's measured flags. */
+  private readonly taps = new Map<string, ReadonlyMap<string, ExposureTap>>()
+  /** The latest read asked per project: an older read answering late is ignored. */
+  private readonly reads = new Map<string, number>()
+  private readonly now: () => number
+
+  constructor(private readonly options: ServerExposuresOptions) {
+    this.now = options.now ?? Date.now
+  }
+
+  /** The tap of an environment, or undefined when no running experiment measures any of its flags. */
+  in(projectId: string, environment: string): ExposureTap | undefined {
+    return this.taps.get(projectId)?.get(environment)
+  }
+
+  /** Replaces what the index knows of a project with its running experiments. */
+  set(projectId: string, running: ReadonlyArray<Experiment>): void {
+    const byEnvironment = new Map<string, Map<string, Measured>>()
+    for (const experiment of running) {
+      if (experiment.startedAt === null) continue
+      const measures = byEnvironment.get(experiment.environment) ?? new Map<string, Measured>()
+      measures.set(experiment.flagKey, { experimentId: experiment.id, ruleId: experiment.ruleId, startedAt: Date.parse(experiment.startedAt) })
+      byEnvironment.set(experiment.environment, measures)
+    }
+    if (byEnvironment.size === 0) this.taps.delete(projectId)
+    else this.taps.set(projectId, new Map([...byEnvironment].map(([environment, measures]) => [environment, this.tapOf(measures)])))
+  }
+
+  /** Reads the project's running experiments again (a change of it was announced or found). */
+  refresh(projectId: string): void {
+    const read = (this.reads.get(projectId) ?? 0) + 1
+    this.reads.set(projectId, read)
+    this.options.running(projectId).then(
+      (running) => {
+        if (this.reads.get(projectId) === read) this.set(projectId, running)
+      },
+      (error: unknown) => this.options.logError(`Reading the running experiments of project '${projectId}' failed; the next change of it reads them again`, error)
+    )
+  }
+
+  private tapOf(measures: ReadonlyMap<string, Measured>): ExposureTap {
+    const { offer } = this.options
+    const now = this.now
+    return (flag, result, context) => {
+      const measured = measures.get(flag.key)
+      if (measured === undefined || result.reason.kind !== "RULE_MATCH" || result.reason.ruleId !== measured.ruleId || result.variationKey === null) return
+      const unit = Evaluate.rolloutUnit(flag, measured.ruleId, context)
+      const at = now()
+      if (unit === undefined || at < measured.startedAt) return
+      offer({ experimentId: measured.experimentId, unit, variationKey: result.variationKey, at })
+    }
+  }
+}
