@@ -127,6 +127,7 @@ describe("the Experiments page", () => {
     const made = await experiment("checkout-redesign")
     expect(made).toMatchObject({ status: "draft", ruleId: await halfRuleId(), controlVariationKey: "classic" })
     expect(made.metrics.map((m) => [m.key, m.event, m.kind])).toEqual([["purchases", "purchase", "conversion"], ["revenue", "purchase", "mean"]])
+    await page.getByText("Results appear once the experiment starts.").waitFor()
     await checkWidths("draft")
   })
 

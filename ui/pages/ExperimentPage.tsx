@@ -1,10 +1,12 @@
 /**
  * One experiment: what it measures (flag, environment, rule, control, metrics, analysis), its
- * status and decision, and the actions the person's role allows (start, stop with a decision).
- * It follows the project's live changes: the experiment's own (started
+ * status and decision, the actions the person's role allows (start, stop with a decision), and
+ * its results once started. It follows the project's live changes: the experiment's own (started
  * or stopped elsewhere) and the flag's targeting in its environment read the page again at once.
  */
+import { useState } from "preact/hooks"
 import { ExperimentActions } from "../components/ExperimentActions.js"
+import { ExperimentResults } from "../components/ExperimentResults.js"
 import { Waiting } from "../components/Status.js"
 import { projectPath, request, seg } from "../lib/api.js"
 import { LIVE_WORDS, useProjectEvents } from "../lib/events.js"
@@ -23,11 +25,15 @@ const loadExperiment = async (projectId: string, key: string) => {
 
 export const ExperimentPage = ({ projectId, experimentKey }: { projectId: string; experimentKey: string }) => {
   const { loaded, reload, update } = useLoad(() => loadExperiment(projectId, experimentKey), [projectId, experimentKey])
+  const [refresh, setRefresh] = useState(0)
   const shown = loaded.state === "ready" ? loaded.data.experiment : null
   const live = useProjectEvents(projectId, (event) => {
     const mine = event === null || (event.resource.type === "experiment" && event.resource.key === experimentKey)
     const targeting = event !== null && shown !== null && event.flagKeys.includes(shown.flagKey) && event.environments.includes(shown.environment)
-    if (mine || targeting) reload()
+    if (mine || targeting) {
+      reload()
+      setRefresh((n) => n + 1)
+    }
   })
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { experiment: e, flag } = loaded.data
@@ -70,6 +76,12 @@ export const ExperimentPage = ({ projectId, experimentKey }: { projectId: string
       {allows("write") ? (
         <ExperimentActions projectId={projectId} experiment={e} variations={flag.variations} onChanged={(next) => update((d) => ({ ...d, experiment: next }))} />
       ) : null}
+      <h2>Results</h2>
+      {e.status === "draft" ? (
+        <p>Results appear once the experiment starts.</p>
+      ) : (
+        <ExperimentResults projectId={projectId} experiment={e} refresh={refresh} nameOf={nameOf} />
+      )}
     </section>
   )
 }
