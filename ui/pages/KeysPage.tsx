@@ -1,5 +1,6 @@
 /**
- * The API keys of a project: the list (name, type, environment, created, last used, revoked),
+ * The API keys of a project: the list (name, type, environment, who made it, created, last used,
+ * revoked; a key lives only as long as its maker may manage the project),
  * a form to make one (its secret shown once), and revoking with a confirmation. The API refuses
  * to let a key revoke itself (409); that refusal is shown at the top of the list.
  */
@@ -12,16 +13,29 @@ import { Waiting } from "../components/Status.js"
 import { projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
+import { personName } from "../lib/people.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
-import type { ApiKey, CreatedApiKey, Environment, KeyType, List } from "../lib/types.js"
+import { isGlobalAdmin } from "../lib/roles.js"
+import type { ApiKey, CreatedApiKey, Environment, KeyType, List, Member, User } from "../lib/types.js"
 import { Table } from "../components/Table.js"
 
 const loadKeys = async (projectId: string) => {
-  const [keys, environments] = await Promise.all([
+  const [keys, environments, members, users] = await Promise.all([
     request<List<ApiKey>>("GET", projectPath(projectId, "/keys")),
-    request<List<Environment>>("GET", projectPath(projectId, "/environments"))
+    request<List<Environment>>("GET", projectPath(projectId, "/environments")),
+    request<List<Member>>("GET", projectPath(projectId, "/members")),
+    // A key's maker may be a global admin who is no member here: only a global admin lists them.
+    isGlobalAdmin() ? request<List<User>>("GET", "/v1/users").then((u) => u.data) : Promise.resolve([])
   ])
-  return { keys: keys.data, environments: environments.data }
+  const people = new Map<string, User>([...users.map((u) => [u.id, u] as const), ...members.data.map((m) => [m.user.id, m.user] as const)])
+  return { keys: keys.data, environments: environments.data, people }
+}
+
+/** Who made a key: the person by name, an id this page cannot name (no longer a member), or none recorded (the command line, or older keys). */
+const Maker = ({ id, people }: { id: string | null; people: ReadonlyMap<string, User> }) => {
+  if (id === null) return <span class="muted">not recorded</span>
+  const person = people.get(id)
+  return person === undefined ? <code>{id}</code> : <>{personName(person)}</>
 }
 
 const TYPE_HINTS: Record<KeyType, string> = {
@@ -86,7 +100,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
   const [status, setStatus] = useState("")
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
-  const { keys, environments } = loaded.data
+  const { keys, environments, people } = loaded.data
   const revoke = async (k: ApiKey) => {
     if (!(await ask(`Revoke the ${k.type} key “${nameOf(k)}” (${k.prefix}…)? Everything using it is refused from then on; this cannot be undone.`))) return
     try {
@@ -117,6 +131,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
             <th scope="col">Type</th>
             <th scope="col">Environment</th>
             <th scope="col">Starts with</th>
+            <th scope="col">Made by</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Revoked</th>
@@ -129,6 +144,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
               <td>{k.type}</td>
               <td>{k.environment ?? "every environment"}</td>
               <td><code>{k.prefix}…</code></td>
+              <td><Maker id={k.createdBy} people={people} /></td>
               <td>{when(k.createdAt)}</td>
               <td>{k.lastUsedAt === null ? "never" : when(k.lastUsedAt)}</td>
               <td>
@@ -145,7 +161,7 @@ export const KeysPage = ({ projectId }: { projectId: string }) => {
         </tbody>
       </Table>
       {keys.length === 0 ? <p>This project has no keys yet.</p> : null}
-      <p class="muted">“Last used” is updated at most once a minute per key. Global keys (for every project) are made and revoked with the command line.</p>
+      <p class="muted">“Last used” is updated at most once a minute per key. A key is revoked when the person who made it is disabled or may no longer manage this project. Global keys (for every project) are made and revoked with the command line.</p>
       <NewKey projectId={projectId} environments={environments} onCreated={onCreated} />
     </section>
   )
