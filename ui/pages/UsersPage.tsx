@@ -2,7 +2,8 @@
  * Every person who can sign in, for global administrators: invite someone (email, name, global
  * admin or roles in projects) and pass on the setup link the API answers with (there is no mail);
  * rename, disable or enable (disabling ends their sessions); reset a password (a new setup link,
- * and their sessions end); make someone a global administrator or remove the flag. The API refuses a global admin who would disable themselves or drop
+ * and their sessions end); unlock someone whose failed sign-ins (others' guesses, say) hold them
+ * back; make someone a global administrator or remove the flag. The API refuses a global admin who would disable themselves or drop
  * their own admin flag (409); the refusal shows at the top.
  */
 import { useState } from "preact/hooks"
@@ -141,6 +142,8 @@ export const UsersPage = () => {
       setLink({ email: user.email, url: reply.setupUrl, kind: "reset" })
     }, `The password of ${personName(user)} is reset.`)
   }
+  const unlock = (user: User) =>
+    change(user, () => request("POST", `/v1/users/${seg(user.id)}/unlock`), `The failed sign-ins of ${personName(user)} are cleared: they can sign in with their password again.`)
   const rename = (user: User) => async (name: string) => {
     const ok = await patch(user, { name }, `Renamed to ${name === "" ? user.email : name}.`)
     if (ok) setRenaming(null)
@@ -186,6 +189,7 @@ export const UsersPage = () => {
                       {u.disabledAt === null ? "Disable" : "Enable"}
                     </button>
                     <button type="button" class="secondary small" aria-label={`Reset password of ${u.email}`} onClick={() => reset(u)}>Reset password</button>
+                    <button type="button" class="secondary small" aria-label={`Unlock ${u.email}: clear failed sign-ins`} onClick={() => unlock(u)}>Unlock</button>
                     <button type="button" class="secondary small" aria-label={`${u.admin ? "Remove admin" : "Make admin"}: ${u.email}`} onClick={() => toggleAdmin(u)}>
                       {u.admin ? "Remove admin" : "Make admin"}
                     </button>
