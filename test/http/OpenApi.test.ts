@@ -74,6 +74,7 @@ const PATHS = [
   // Flags as code.
   "/v1/projects/{projectId}/export",
   "/v1/projects/{projectId}/apply",
+  "/v1/projects/{projectId}/import/flagd",
   "/schemas/project-file.json",
   // The audit log.
   "/v1/projects/{projectId}/audit",
@@ -189,6 +190,8 @@ describe("GET /openapi.json", () => {
       "PUT /v1/projects/{projectId}/flags/{flagKey}/targeting",
       // An apply whose project changed while it was applied, or one of its changes refused as the API would.
       "POST /v1/projects/{projectId}/apply",
+      // A flagd import's flag created meanwhile by someone else under a key of the file.
+      "POST /v1/projects/{projectId}/import/flagd",
       // An email taken; a global admin removing their own admin flag or disabling themselves.
       "PATCH /v1/users/{id}",
       "POST /v1/users"

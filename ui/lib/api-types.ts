@@ -2296,6 +2296,53 @@ export interface components {
         };
         /**
          * @example {
+         *       "projectId": "shop",
+         *       "environment": "production",
+         *       "written": true,
+         *       "flags": [
+         *         {
+         *           "key": "new-checkout",
+         *           "result": "imported",
+         *           "rules": 1
+         *         }
+         *       ],
+         *       "changeRequests": []
+         *     }
+         */
+        readonly FlagdImportReport: {
+            readonly projectId: string;
+            readonly environment: string;
+            /** @description Whether the flags marked imported or proposed were written (false for a dry run, or when a refusal stopped the import). */
+            readonly written: boolean;
+            readonly flags: readonly components["schemas"]["FlagdFlagOutcome"][];
+            /** @description The change requests opened for the flags' targeting (a person importing into a protected environment; 50 flags each); empty otherwise. */
+            readonly changeRequests: readonly components["schemas"]["FlagdProposal"][];
+        };
+        readonly FlagdFlagOutcome: {
+            readonly key: string;
+            /**
+             * @description `imported`: created, with its targeting in the environment; `proposed`: created, its targeting proposed in `changeRequests` (a person in a protected environment); `would ...`: the same in a dry run.
+             * @enum {string}
+             */
+            readonly result: "imported" | "would import" | "proposed" | "would propose";
+            readonly rules: number;
+        } | {
+            readonly key: string;
+            /**
+             * @description `refused`: no faithful translation (or the project has the key), so nothing is imported; `skipped`: the same, left out under `skipUnsupported`.
+             * @enum {string}
+             */
+            readonly result: "refused" | "skipped";
+            /** @description Where in the file, e.g. `flags.headerColor.targeting.if[0]`. */
+            readonly path: string;
+            readonly reason: string;
+        };
+        readonly FlagdProposal: {
+            readonly id: string;
+            readonly flagKeys: readonly string[];
+        };
+        /**
+         * @example {
          *       "email": "edna@shop.example",
          *       "password": "correct horse battery staple"
          *     }

@@ -29,6 +29,7 @@ import { StreamsGroup } from "./evaluation/StreamsGroup.js"
 import { EventsGroup } from "./events/EventsGroup.js"
 import { ExperimentsGroup } from "./experiments/ExperimentsGroup.js"
 import { ExposuresGroup } from "./experiments/ExposuresGroup.js"
+import { FlagdGroup } from "./flagd/FlagdGroup.js"
 import { FlagsGroup } from "./flags/FlagsGroup.js"
 import { HealthGroup } from "./health/HealthGroup.js"
 import { InsightsGroup } from "./insights/InsightsGroup.js"
@@ -67,6 +68,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(ExposuresGroup)
   .add(CodegenGroup)
   .add(FlagsAsCodeGroup)
+  .add(FlagdGroup)
   .add(SchemasGroup)
   .add(AuthGroup)
   .add(MeGroup)

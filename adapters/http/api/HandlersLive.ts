@@ -7,6 +7,7 @@
  */
 import * as Layer from "effect/Layer"
 import { FlagsAsCodeLive } from "./ascode/FlagsAsCodeLive.js"
+import { FlagdLive } from "./flagd/FlagdLive.js"
 import { SchemasLive } from "./ascode/SchemasLive.js"
 import { AuditLive } from "./audit/AuditLive.js"
 import { ChangeRequestsLive } from "./changes/ChangeRequestsLive.js"
@@ -56,6 +57,7 @@ export const HandlersLive = Layer.mergeAll(
   ExposuresLive,
   CodegenLive,
   FlagsAsCodeLive,
+  FlagdLive,
   SchemasLive,
   AuthLive,
   MeLive,

@@ -43,9 +43,10 @@ export const isYamlContentType = (contentType: string | undefined): boolean =>
 
 /**
  * The routes whose body may also be YAML (route templates as the router names them): a project
- * file is written by hand, and YAML is how it is kept (docs/guide/flags-as-code.md).
+ * file is written by hand, and YAML is how it is kept (docs/guide/flags-as-code.md); flagd reads
+ * its flag definition files in YAML too.
  */
-export const YAML_BODY_ROUTES: ReadonlySet<string> = new Set(["/v1/projects/:projectId/apply"])
+export const YAML_BODY_ROUTES: ReadonlySet<string> = new Set(["/v1/projects/:projectId/apply", "/v1/projects/:projectId/import/flagd"])
 
 /** 413 / 415 from the headers alone; the transports also cap the bytes actually read. */
 export const checkBodyHeaders = (

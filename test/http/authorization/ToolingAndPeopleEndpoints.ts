@@ -3,10 +3,11 @@ import { Effect } from "effect"
 import { PeopleMessages } from "../../../src/domain/auth/PeopleMessages.js"
 import { Messages } from "../../../src/domain/auth/Policy.js"
 import { FlagsAsCode } from "../../../src/services/ascode/FlagsAsCode.js"
+import { FlagdImport } from "../../../src/services/flagd/FlagdImport.js"
 import { Flags } from "../../../src/services/flags/Flags.js"
 import { Members } from "../../../src/services/people/Members.js"
 import { Users } from "../../../src/services/people/Users.js"
-import { type Endpoint, flagBody, forbidden, freshUser, use } from "./Endpoint.js"
+import { type Endpoint, EVERY_ENVIRONMENT, flagBody, forbidden, freshUser, use } from "./Endpoint.js"
 
 /** People are managed by people: no key changes a member (it may list them). */
 const KEYS_CHANGE_NO_MEMBER = forbidden(PeopleMessages.keyChangesMembers)
@@ -44,6 +45,24 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
         flags: [{ ...flagBody(`applied-${n}`), environments: [{ key: "development", enabled: true, defaultVariationKey: "a", offVariationKey: "b" }] }]
       }
       return { method: "POST", path: "/v1/projects/p1/apply", body, call: use(FlagsAsCode, (c) => c.apply("p1", body)) }
+    }
+  },
+  // The flagd import creates a fresh flag, on in development: write in the project, and it
+  // creates flags in every environment, so no key bound to one.
+  {
+    name: "POST /v1/projects/{p}/import/flagd",
+    kind: "management",
+    needs: "write",
+    success: 200,
+    boundServer: EVERY_ENVIRONMENT,
+    prepare: async (_t, n) => {
+      const body = { flags: { [`flagd-${n}`]: { state: "ENABLED", variants: { on: true, off: false }, defaultVariant: "on" } } }
+      return {
+        method: "POST",
+        path: "/v1/projects/p1/import/flagd?environment=development",
+        body,
+        call: use(FlagdImport, (f) => f.importFlags("p1", "development", body, { skipUnsupported: false, dryRun: false }))
+      }
     }
   },
   { name: "GET /schemas/project-file.json", kind: "service", success: 200, prepare: async () => ({ method: "GET", path: "/schemas/project-file.json" }) },

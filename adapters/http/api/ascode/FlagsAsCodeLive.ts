@@ -8,28 +8,14 @@ import * as Effect from "effect/Effect"
 import { CONTENT_TYPES } from "../../../../src/domain/ascode/ExportText.js"
 import { InvalidRequest } from "../../../../src/domain/Errors.js"
 import { FlagsAsCode } from "../../../../src/services/ascode/FlagsAsCode.js"
-import { isYamlContentType } from "../../shared/Body.js"
 import { inWords } from "../../shared/Wording.js"
-import * as Errors from "../../shared/Errors.js"
 import { FlagportApi } from "../Api.js"
 import { mapped } from "../Calling.js"
-import { parseYaml } from "./YamlParser.js"
+import { fileBody } from "../FileBody.js"
 
 /** A bad file's problems in words, as every 400 of the API says them (Wording.ts). */
 const inWordsOf = <E>(error: E): E =>
   error instanceof InvalidRequest ? (new InvalidRequest({ message: error.message, details: error.details.map((d) => ({ path: d.path, message: inWords(d.message) })) }) as E) : error
-
-/**
- * The body's value: YAML by its content type (parsed off the event loop, YamlParser.ts), else JSON
- * (the middleware allowed only these, and checked a JSON body's depth before).
- */
-const bodyOf = (text: string, contentType: string | undefined) => {
-  if (isYamlContentType(contentType)) {
-    return Effect.flatMap(parseYaml(text), (parsed) =>
-      parsed.ok ? Effect.succeed(parsed.value) : Effect.fail(Errors.badRequest("The request body is not valid YAML.", parsed.problems)))
-  }
-  return Effect.try({ try: (): unknown => JSON.parse(text), catch: () => Errors.malformedJson() })
-}
 
 export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", (handlers) =>
   handlers
@@ -37,8 +23,7 @@ export const FlagsAsCodeLive = HttpApiBuilder.group(FlagportApi, "flagsAsCode", 
       Effect.flatMap(FlagsAsCode, (code) => Effect.map(mapped(code.exportText(path.projectId, format, environment)), (text) => HttpServerResponse.text(text, { contentType: CONTENT_TYPES[format] }))))
     .handleRaw("apply", ({ path, request, urlParams }) =>
       Effect.gen(function* () {
-        const text = yield* Effect.orElseFail(request.text, () => Errors.malformedJson())
-        const input = yield* bodyOf(text, request.headers["content-type"])
+        const input = yield* fileBody(request)
         const code = yield* FlagsAsCode
         return yield* mapped(code.apply(path.projectId, input, {
           prune: urlParams.prune === "true",
