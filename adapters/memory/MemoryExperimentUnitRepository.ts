@@ -63,6 +63,20 @@ export const layer = Layer.effect(
       units: (experimentId) =>
         Effect.map(table.get, (state) =>
           [...state.units.values()].filter((row) => row.experimentId === experimentId).sort((a, b) => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0))),
+      exposureCounts: (experimentId) =>
+        Effect.map(table.get, (state) => {
+          const perVariation = new Map<string, number>()
+          let inSeveralVariations = 0
+          for (const row of state.units.values()) {
+            if (row.experimentId !== experimentId) continue
+            if (row.variationsSeen > 1) inSeveralVariations += 1
+            else perVariation.set(row.variationKey, (perVariation.get(row.variationKey) ?? 0) + 1)
+          }
+          return {
+            perVariation: [...perVariation].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([variationKey, units]) => ({ variationKey, units })),
+            inSeveralVariations
+          }
+        }),
       removeExperiment: (experimentId) =>
         table.modify((state) => {
           const prefix = `${experimentId}\u0000`

@@ -27,6 +27,7 @@ const UnitRowSql = Schema.Struct({
 const decodeUnits = decodeRows(UnitRowSql, "flagport_experiment_units")
 const decodeNew = decodeRows(Schema.Struct({ experiment_id: Schema.String, unit: Schema.String }), "flagport_experiment_unit_variations")
 const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String, batch_id: Schema.String }), "flagport_ingest_batches")
+const decodeCounts = decodeRows(Schema.Struct({ variation_key: Schema.NullOr(Schema.String), n: SqlInteger }), "flagport_experiment_units")
 
 /** Rows per statement: well under SQLite's 32766 bound parameters (5 per unit row). */
 const CHUNK = 500
@@ -109,6 +110,20 @@ export const make = Effect.gen(function* () {
             variationKey: r.variation_key,
             variationsSeen: r.variations_seen
           })))
+      ),
+    exposureCounts: (experimentId) =>
+      // One pass over the experiment's unit rows (its primary key's prefix): units seen in several
+      // variations are grouped under a NULL key and counted apart.
+      orFail(sql`SELECT CASE WHEN variations_seen = 1 THEN variation_key END AS variation_key, COUNT(*) AS n
+        FROM flagport_experiment_units WHERE experiment_id = ${experimentId}
+        GROUP BY CASE WHEN variations_seen = 1 THEN variation_key END`).pipe(
+        Effect.flatMap(decodeCounts),
+        Effect.map((rows) => ({
+          perVariation: rows
+            .flatMap((r) => (r.variation_key === null ? [] : [{ variationKey: r.variation_key, units: r.n }]))
+            .sort((a, b) => (a.variationKey < b.variationKey ? -1 : a.variationKey > b.variationKey ? 1 : 0)),
+          inSeveralVariations: rows.find((r) => r.variation_key === null)?.n ?? 0
+        }))
       ),
     removeExperiment: (experimentId) =>
       orFail(Effect.zipRight(

@@ -15,6 +15,12 @@ export interface IngestBatch {
  * updates its unit's row. The writes run inside the caller's transaction (the ingestion's group
  * commit, `services/experiments/Ingestion.ts`, writes many requests' items in one).
  */
+/** The units of an experiment per variation, as the results and the sample-ratio check count them. */
+export interface ExposureCounts {
+  readonly perVariation: ReadonlyArray<{ readonly variationKey: string; readonly units: number }>
+  readonly inSeveralVariations: number
+}
+
 export interface ExperimentUnitRepositoryShape {
   /**
    * Records the batches not recorded before (same key and id) and answers, for each, whether it
@@ -30,6 +36,11 @@ export interface ExperimentUnitRepositoryShape {
   readonly applyExposures: (exposures: ReadonlyArray<UnitExposure>) => Effect.Effect<void, StorageError>
   /** The experiment's unit rows, ordered by unit. */
   readonly units: (experimentId: string) => Effect.Effect<ReadonlyArray<UnitRow>, StorageError>
+  /**
+   * How many units each variation has among those exposed to exactly one (ordered by variation),
+   * and how many units were exposed to several (the results leave those out).
+   */
+  readonly exposureCounts: (experimentId: string) => Effect.Effect<ExposureCounts, StorageError>
   /** Deletes every unit row of the experiment (it is being deleted). */
   readonly removeExperiment: (experimentId: string) => Effect.Effect<void, StorageError>
   /** Forgets batches that arrived before `before` (ISO 8601): a resend after that counts again. */

@@ -50,6 +50,20 @@ export const exposureContract: Contract = (it) => {
         { experimentId, unit: "u2", firstExposureAt: at(t + 3000), variationKey: "off", variationsSeen: 2 }
       ])
       expect(yield* repo.units("other")).toEqual([])
+      // Both units saw two variations: the results count them apart and leave them out.
+      expect(yield* repo.exposureCounts(experimentId)).toEqual({ perVariation: [], inSeveralVariations: 2 })
+      yield* ingestion.commit({
+        exposures: [
+          { experimentId, unit: "u3", variationKey: "on", at: t },
+          { experimentId, unit: "u4", variationKey: "on", at: t },
+          { experimentId, unit: "u5", variationKey: "off", at: t },
+          { experimentId: `${experimentId}-other`, unit: "u6", variationKey: "off", at: t }
+        ]
+      })
+      expect(yield* repo.exposureCounts(experimentId)).toEqual({
+        perVariation: [{ variationKey: "off", units: 1 }, { variationKey: "on", units: 2 }],
+        inSeveralVariations: 2
+      })
       // Forgotten batches count again.
       expect(yield* repo.pruneBatches(at(t + 1))).toBeGreaterThanOrEqual(1)
       expect(yield* ingestion.commit({ batch, exposures: [] })).toBe(true)
