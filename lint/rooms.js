@@ -228,7 +228,7 @@ export const ROOMS = [
   {
     room: "adapters/client",
     holds: "the SDK (`flagport/client`, also `@flagport/client`): evaluates in the application from `GET /v1/config`, kept fresh by polling or streaming; no Effect except its Effect face (`FlagportClient.ts`), no `node:*`",
-    mayImport: ["src/domain/conditions", "src/domain/evaluation"]
+    mayImport: ["src/domain", "src/domain/conditions", "src/domain/definitions", "src/domain/evaluation"]
   },
   {
     room: "adapters/openfeature",

@@ -27,44 +27,11 @@ import { type Polling, type RefreshResult, startPolling } from "./Polling.js"
 import { type FlagportServerError, REFUSAL_BACKOFF, refusalNotice } from "./Refusal.js"
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
-import type { ClientEventName, ClientEvents, ClientStatus, Detail, EvaluationEvent, FlagContext, FlagType, FlagTypes, Json, KeyFor, KeyOf, UntypedFlags } from "./Types.js"
+import { Delivery, runDelivery } from "./Delivery.js"
+import type { Client } from "./ClientApi.js"
+import type { ClientEventName, ClientEvents, ClientStatus, DeliveryCounts, Detail, EvaluationEvent, FlagContext, FlagType, FlagTypes, Json, UntypedFlags } from "./Types.js"
 
-/**
- * The SDK. `F` is the project's flags as `flagport codegen` declares them (`createClient<Flags>`):
- * then an unknown key, or a key in the getter of another type, does not compile. Without it,
- * any string is a key.
- */
-export interface Client<F extends FlagTypes<F> = UntypedFlags> {
-  /** A boolean flag's value, or `fallback` (no configuration yet, unknown flag, another type, a broken flag). */
-  boolean<K extends KeyOf<F>>(flagKey: KeyFor<F, K, "boolean">, context: FlagContext, fallback: boolean): boolean
-  string<K extends KeyOf<F>>(flagKey: KeyFor<F, K, "string">, context: FlagContext, fallback: string): string
-  number<K extends KeyOf<F>>(flagKey: KeyFor<F, K, "number">, context: FlagContext, fallback: number): number
-  json<T extends Json = Json, K extends KeyOf<F> = KeyOf<F>>(flagKey: KeyFor<F, K, "json">, context: FlagContext, fallback: T): T | Json
-  /**
-   * The value with its variation and reason. The flag type asked for is `type`, by default the
-   * fallback's (`false` asks for a boolean flag, an object or null for a json flag).
-   */
-  detail<T>(flagKey: KeyOf<F>, context: FlagContext, fallback: T, type?: FlagType): Detail<T>
-  /** Every flag for one context, as `POST /v1/evaluate` answers (empty before the first configuration). */
-  all(context: FlagContext): Record<string, EvaluationResult>
-  /**
-   * Subscribes; returns the unsubscribe function. An `error` listener added while a problem stands
-   * (reported, and the server has not answered well since) is told it once, right after `on`
-   * returns (in a microtask): a refusal met during `createClient` reaches a listener added after it.
-   */
-  on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void
-  off<E extends ClientEventName>(event: E, listener: ClientEvents[E]): void
-  /** `starting` (no configuration yet), `ready`, `stale` (serving the last configuration, the server is unreachable) or `closed`. */
-  readonly status: ClientStatus
-  /** The ETag of the configuration served (undefined before the first or for a bootstrap configuration). */
-  readonly etag: string | undefined
-  /** The server's refusal standing now (a wrong or revoked key, an unknown environment); undefined once it answers well again. */
-  readonly refusal: FlagportServerError | undefined
-  /** Refetches now (normally not needed); resolves to true when the server answered. */
-  refresh(): Promise<boolean>
-  /** Stops every connection and timer and sends the last evaluation counts; evaluations keep answering from the last configuration. */
-  close(): Promise<void>
-}
+export type { Client } from "./ClientApi.js"
 
 class FlagportClientImpl implements Client {
   private installed: Installed | null = null
@@ -88,9 +55,12 @@ class FlagportClientImpl implements Client {
   /** `onEvaluation`, or null: the getters test it once and otherwise take the path without it. */
   private readonly hook: ((event: EvaluationEvent) => void) | null
   private hookFailed = false
+  /** Exposures and metric events, queued and sent (Delivery.ts). */
+  private readonly outbound: Delivery
 
   constructor(private readonly settings: Settings) {
     this.hook = settings.onEvaluation
+    this.outbound = new Delivery(settings.delivery, settings.endpoint, settings.timers, (message) => this.standing.report(message))
     this.insights = settings.insightsIntervalMs === null
       ? null
       : new InsightsReporter(settings.endpoint, settings.timers, { refused: (message) => this.standing.report(message) })
@@ -116,8 +86,10 @@ class FlagportClientImpl implements Client {
     if (installed === null) return undefined
     const entry = installed.flags.get(flagKey)
     if (entry === undefined || entry.type !== type) return undefined
-    const result = evaluateCompiled(entry.compiled, forFlag(context, entry.plain))
+    const local = forFlag(context, entry.plain)
+    const result = evaluateCompiled(entry.compiled, local)
     entry.tally?.count(result)
+    if (entry.measured !== null) this.outbound.expose(entry.measured, result, local)
     return result.reason.kind === "ERROR" ? undefined : result.value
   }
 
@@ -166,8 +138,11 @@ class FlagportClientImpl implements Client {
     try {
       const entry = installed.flags.get(flagKey)
       if (entry === undefined) return notFound(flagKey, fallback)
-      const result = evaluateCompiled(entry.compiled, forFlag(context, entry.plain))
+      const local = forFlag(context, entry.plain)
+      const result = evaluateCompiled(entry.compiled, local)
       entry.tally?.count(result)
+      // An exposure only when the caller got the variation (not a fallback for another type).
+      if (entry.measured !== null && entry.type === type) this.outbound.expose(entry.measured, result, local)
       return toDetail(entry, flagKey, type, fallback, result)
     } catch (error) {
       // Only hostile input (a throwing getter on a flag key) gets here; evaluation stays total.
@@ -183,6 +158,18 @@ class FlagportClientImpl implements Client {
     return results
   }
 
+  track(event: string, unit: string, value?: number): void {
+    this.outbound.track(event, unit, value)
+  }
+
+  get delivery(): { readonly exposures: DeliveryCounts; readonly events: DeliveryCounts } {
+    return this.outbound.counts
+  }
+
+  flush(): Promise<boolean> {
+    return this.outbound.flush()
+  }
+
   on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void {
     return this.standing.subscribe(event, listener)
   }
@@ -194,7 +181,8 @@ class FlagportClientImpl implements Client {
   /** Installs a checked configuration, its `matches` engine loaded, and tells the listeners what changed. */
   private apply(snapshot: ConfigSnapshot, etag: string | undefined, regex: RegexEngine): void {
     const before = this.installed
-    this.installed = install(snapshot, etag, regex, this.insights === null ? null : (flagKey) => this.insights!.tallyFor(flagKey))
+    const tallyFor = this.insights === null ? null : (flagKey: string) => this.insights!.tallyFor(flagKey)
+    this.installed = install(snapshot, etag, regex, tallyFor, this.settings.delivery.exposures)
     if (before === null) {
       this.events.emit("ready")
       return
@@ -303,6 +291,7 @@ class FlagportClientImpl implements Client {
     if (this.insights !== null && settings.insightsIntervalMs !== null) {
       this.loops.push(runInsights(this.insights, settings.timers, settings.insightsIntervalMs, this.stop.signal))
     }
+    this.loops.push(runDelivery(this.outbound, settings.timers, settings.delivery.flushIntervalMs, this.stop.signal))
     if (settings.stream) {
       this.loops.push(
         runStream(
@@ -339,7 +328,7 @@ class FlagportClientImpl implements Client {
     this.stop.abort()
     await Promise.allSettled([...this.loops, this.inFlight])
     // The last counts, on a fresh signal (the client's own is aborted); bounded by the request timeout.
-    await this.insights?.send(new AbortController().signal)
+    await Promise.all([this.insights?.send(new AbortController().signal), this.outbound.close()])
     this.events.clear()
   }
 }

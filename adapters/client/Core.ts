@@ -10,13 +10,16 @@ export {
   evaluate,
   evaluateAll,
   evaluateCompiled,
-  type LocalContext
+  type LocalContext,
+  rolloutUnit
 } from "../../src/domain/evaluation/Evaluator.js"
 export { compile } from "../../src/domain/evaluation/Compile.js"
-export type { CompiledCondition } from "../../src/domain/evaluation/Compiled.js"
+export type { CompiledCondition, CompiledRollout } from "../../src/domain/evaluation/Compiled.js"
 export { servedBySplit, staticFallthrough } from "../../src/domain/evaluation/OpenFeatureReason.js"
 export type { RegexEngine } from "../../src/domain/conditions/RegexEngine.js"
 export { isOperatorName, OPERATOR_TABLE } from "../../src/domain/conditions/OperatorTable.js"
 export { isGroupShaped, plainConditions } from "../../src/domain/conditions/ConditionItems.js"
+export { limit } from "../../src/domain/Limits.js"
+export { isStorableText } from "../../src/domain/definitions/TextCheck.js"
 // The public types, plain (Wire.ts): the core's own are derived from Effect schemas.
 export type { Condition, ConfigSnapshot, EvaluationResult, Reason, SnapshotFlag } from "./Wire.js"

@@ -4,7 +4,7 @@
  * of the attributes the flag can look at), so a typed getter looks a flag up once. Built once per
  * configuration, never per evaluation.
  */
-import { compile, type CompiledCondition, type CompiledFlag, type CompiledSnapshot, type ConfigSnapshot, type RegexEngine } from "./Core.js"
+import { compile, type CompiledCondition, type CompiledFlag, type CompiledRollout, type CompiledSnapshot, type ConfigSnapshot, type RegexEngine } from "./Core.js"
 import { type PlainCheck, plainCheck } from "./JsonContext.js"
 import type { Tally } from "./Insights.js"
 import type { FlagType } from "./Types.js"
@@ -17,6 +17,11 @@ export interface FlagEntry {
   readonly plain: PlainCheck
   /** Where its evaluations are counted for insights (null: the client does not send them). */
   readonly tally: Tally | null
+  /**
+   * By rule index, the rollout of each rule a running experiment measures (else null): what the
+   * client sends exposures for. Null when none is measured or exposures are not sent.
+   */
+  readonly measured: ReadonlyArray<CompiledRollout | null> | null
 }
 
 export interface Installed {
@@ -52,23 +57,51 @@ const attributesRead = (root: CompiledFlag): ReadonlyArray<string> => {
   return [...names]
 }
 
+/** The measured rules' rollouts by rule index (a rule without a rollout measures nothing), or null when there are none. */
+const measuredRollouts = (flag: CompiledFlag, ruleIds: ReadonlySet<string> | undefined): ReadonlyArray<CompiledRollout | null> | null => {
+  if (ruleIds === undefined) return null
+  const rollouts = flag.rules.map((rule) => (ruleIds.has(rule.id) ? rule.rollout : null))
+  return rollouts.some((rollout) => rollout !== null) ? rollouts : null
+}
+
+/** The measured rule ids of each flag, from the configuration's `experiments`. */
+const measuredRuleIds = (snapshot: ConfigSnapshot): ReadonlyMap<string, ReadonlySet<string>> => {
+  const byFlag = new Map<string, Set<string>>()
+  for (const { flagKey, ruleId } of snapshot.experiments ?? []) {
+    const ids = byFlag.get(flagKey) ?? new Set<string>()
+    ids.add(ruleId)
+    byFlag.set(flagKey, ids)
+  }
+  return byFlag
+}
+
 /**
  * `regex` compiles the `matches` conditions: RegexLoading.regexEngineFor(snapshot), awaited before.
- * `tallyFor` gives each flag the tally its evaluations are counted in (null: none).
+ * `tallyFor` gives each flag the tally its evaluations are counted in (null: none); `exposures`
+ * says whether the client sends exposures (then each flag knows its measured rules).
  */
 export const install = (
   snapshot: ConfigSnapshot,
   etag: string | undefined,
   regex: RegexEngine,
-  tallyFor: ((flagKey: string) => Tally) | null = null
+  tallyFor: ((flagKey: string) => Tally) | null = null,
+  exposures = false
 ): Installed => {
   const compiled = compile(snapshot, regex)
+  const measured = exposures ? measuredRuleIds(snapshot) : new Map<string, ReadonlySet<string>>()
   const flags = new Map<string, FlagEntry>()
   for (const flag of snapshot.flags) {
     const compiledFlag = compiled.flags.get(flag.key)
     if (flags.has(flag.key) || compiledFlag === undefined) continue // the evaluator serves the first of duplicate keys
     const version = (flag as { readonly version?: unknown }).version
-    flags.set(flag.key, { compiled: compiledFlag, type: flag.type, version: typeof version === "number" ? version : undefined, plain: plainCheck(attributesRead(compiledFlag)), tally: tallyFor === null ? null : tallyFor(flag.key) })
+    flags.set(flag.key, {
+      compiled: compiledFlag,
+      type: flag.type,
+      version: typeof version === "number" ? version : undefined,
+      plain: plainCheck(attributesRead(compiledFlag)),
+      tally: tallyFor === null ? null : tallyFor(flag.key),
+      measured: measuredRollouts(compiledFlag, measured.get(flag.key))
+    })
   }
   return { snapshot, compiled, etag, flags }
 }

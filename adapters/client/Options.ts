@@ -4,6 +4,7 @@
  */
 import { type BackoffPolicy, DEFAULT_BACKOFF } from "./Backoff.js"
 import type { ConfigSnapshot } from "./Core.js"
+import type { DeliverySettings } from "./Delivery.js"
 import type { Endpoint } from "./Endpoint.js"
 import { realTimers, type Timers } from "./Timers.js"
 import type { EvaluationEvent } from "./Types.js"
@@ -49,6 +50,15 @@ export interface ClientOptions {
    * never reaching the caller.
    */
   readonly onEvaluation?: (event: EvaluationEvent) => void
+  /**
+   * Send the exposures of local evaluations to the server (`POST /v1/exposures`, default true):
+   * only for rules a running experiment measures, once per unit, flag and variation per flush.
+   */
+  readonly exposures?: boolean
+  /** How often queued exposures and metric events (`track`) are sent (default 10 000 ms; sooner when a batch of 1,000 is full, and at `close()`). */
+  readonly flushIntervalMs?: number
+  /** Most exposures, and most metric events, held while waiting to be sent (default 10 000 each); more are dropped and counted. */
+  readonly maxQueuedItems?: number
   /** The `fetch` to use (default: the global one). */
   readonly fetch?: typeof globalThis.fetch
   /** Time source (default: real timers). Tests drive the client with a fake one. */
@@ -67,6 +77,7 @@ export interface Settings {
   readonly insightsIntervalMs: number | null
   /** The evaluation hook; null when there is none. */
   readonly onEvaluation: ((event: EvaluationEvent) => void) | null
+  readonly delivery: DeliverySettings
 }
 
 /** Five minutes between attempts at a stream endpoint the server does not have. */
@@ -75,6 +86,12 @@ export const UNSUPPORTED_STREAM_RETRY_MS = 300_000
 const positive = (name: string, value: number | undefined, fallback: number): number => {
   if (value === undefined) return fallback
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) throw new TypeError(`flagport: ${name} must be a positive number of milliseconds`)
+  return value
+}
+
+const wholeAtLeastOne = (name: string, value: number | undefined, fallback: number): number => {
+  if (value === undefined) return fallback
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new TypeError(`flagport: ${name} must be a whole number of at least 1`)
   return value
 }
 
@@ -91,6 +108,7 @@ export const settingsOf = (options: ClientOptions): Settings => {
   const fetchFn = options.fetch ?? globalThis.fetch
   if (typeof fetchFn !== "function") throw new TypeError("flagport: no fetch on this runtime; pass options.fetch")
   if (options.onEvaluation !== undefined && typeof options.onEvaluation !== "function") throw new TypeError("flagport: onEvaluation must be a function")
+  if (options.exposures !== undefined && typeof options.exposures !== "boolean") throw new TypeError("flagport: exposures must be true or false")
   const backoff: BackoffPolicy = {
     initialMs: positive("backoff.initialMs", options.backoff?.initialMs, DEFAULT_BACKOFF.initialMs),
     maxMs: positive("backoff.maxMs", options.backoff?.maxMs, DEFAULT_BACKOFF.maxMs),
@@ -112,6 +130,11 @@ export const settingsOf = (options: ClientOptions): Settings => {
     backoff,
     timers: options.timers ?? realTimers,
     insightsIntervalMs: options.sendInsights === false ? null : positive("insightsIntervalMs", options.insightsIntervalMs, 60_000),
-    onEvaluation: options.onEvaluation ?? null
+    onEvaluation: options.onEvaluation ?? null,
+    delivery: {
+      exposures: options.exposures !== false,
+      flushIntervalMs: positive("flushIntervalMs", options.flushIntervalMs, 10_000),
+      capacity: wholeAtLeastOne("maxQueuedItems", options.maxQueuedItems, 10_000)
+    }
   }
 }

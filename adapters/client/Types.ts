@@ -91,6 +91,28 @@ export interface EvaluationEvent<T = unknown> extends Detail<T> {
   readonly contextKey: string | undefined
 }
 
+/**
+ * What became of the items of one kind (exposures, or metric events) the client was given to send:
+ * how many wait (queued, or in a batch to resend), how many the server acknowledged, and how many
+ * were dropped, by reason.
+ */
+export interface DeliveryCounts {
+  readonly pending: number
+  readonly sent: number
+  readonly dropped: {
+    /** The buffer was full (`maxQueuedItems`): the server was slower than the items, or away. */
+    readonly full: number
+    /** The server refused their batch (a 4xx other than 408 and 429; reported once by the `error` event). */
+    readonly refused: number
+    /** Not sendable: an empty or over-long unit or event name, a value that is not finite or above 10^12 in size. */
+    readonly invalid: number
+    /** Older than the server accepts (24 hours) when their turn came. */
+    readonly expired: number
+    /** Given after `close()`. */
+    readonly closed: number
+  }
+}
+
 /** Where the client stands; `stale` means the last attempt to reach the server failed. */
 export type ClientStatus = "starting" | "ready" | "stale" | "closed"
 

@@ -11,7 +11,7 @@
 export { type Client, createClient } from "./Client.js"
 export type { ClientOptions } from "./Options.js"
 export { FlagportServerError } from "./Refusal.js"
-export type { ClientEventName, ClientEvents, ClientStatus, Detail, ErrorCode, EvaluationEvent, FlagContext, FlagType, Json } from "./Types.js"
+export type { ClientEventName, ClientEvents, ClientStatus, DeliveryCounts, Detail, ErrorCode, EvaluationEvent, FlagContext, FlagType, Json } from "./Types.js"
 export type { FlagTypes, KeyFor, KeyOf, UntypedFlags } from "./Types.js"
 export type { ConfigSnapshot, EvaluationResult, Reason } from "./Core.js"
 export type { BackoffPolicy } from "./Backoff.js"

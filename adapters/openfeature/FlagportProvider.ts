@@ -17,7 +17,8 @@
  * Events: CONFIGURATION_CHANGED with `flagsChanged` on every change, STALE when the server cannot
  * be reached (the last configuration is served), READY when it can again, ERROR (with `errorCode`
  * as above, GENERAL for a refused configuration) for a problem the operator must fix. `onClose`
- * closes a client the provider started (one passed in belongs to the caller).
+ * closes a client the provider started (one passed in belongs to the caller), after its last
+ * exposures and metric events are sent. Tracking: `track` queues a metric event (see below).
  */
 import {
   ErrorCode,
@@ -27,7 +28,8 @@ import {
   OpenFeatureEventEmitter,
   type Provider,
   ProviderEvents,
-  type ResolutionDetails
+  type ResolutionDetails,
+  type TrackingEventDetails
 } from "@openfeature/server-sdk"
 import { type Client, type ClientOptions, createClient, type FlagType, FlagportServerError } from "../client/index.js"
 import { refusalCode, toOpenFeatureError } from "./Refusals.js"
@@ -121,6 +123,19 @@ export class FlagportProvider implements Provider {
           }
         : client.detail(flagKey, toFlagContext(context), defaultValue, type)
     return Promise.resolve(toResolution(detail))
+  }
+
+  /**
+   * OpenFeature's tracking (`client.track(name, context, { value })`): a metric event for
+   * `POST /v1/track`, queued by the client (`client.track`). Its unit is `details.unit` when it is
+   * a string (for a rollout that buckets by another attribute than the targeting key), else the
+   * context's `targetingKey`; `details.value`, when a number, is its value. An event without a
+   * unit is dropped and counted (`delivery.events.dropped.invalid`).
+   */
+  track(trackingEventName: string, context: EvaluationContext, details: TrackingEventDetails): void {
+    const unit = typeof details?.unit === "string" ? details.unit : context.targetingKey
+    // No unit: handed on all the same, so the client counts it as invalid instead of it vanishing here.
+    this.client?.track(trackingEventName, unit as string, typeof details?.value === "number" ? details.value : undefined)
   }
 
   resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext): Promise<ResolutionDetails<boolean>> {

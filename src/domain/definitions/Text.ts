@@ -9,24 +9,10 @@
  * stored as JSON text, where both are escaped and round-trip exactly, and are not concerned.
  */
 import * as Schema from "effect/Schema"
-export const NUL_MESSAGE = "must not contain the NUL character (U+0000)"
-export const UNICODE_MESSAGE = "must be valid Unicode (a lone surrogate such as \\ud800 is not a character)"
+import { isWellFormed, NUL_MESSAGE, UNICODE_MESSAGE, WITHOUT_NUL } from "./TextCheck.js"
 
-const WITHOUT_NUL = /^[^\u0000]*$/
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-/** The engine's own check where it has one (ES2024: Node 20, current browsers). */
-const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed
-
-/** Whether a string is well-formed UTF-16 (every surrogate paired), by the expression: for engines without the check. */
-export const isWellFormedByExpression = (s: string): boolean => !LONE_SURROGATE.test(s)
-
-/** Whether a string is well-formed UTF-16 (every surrogate paired). */
-export const isWellFormed: (s: string) => boolean =
-  nativeIsWellFormed === undefined ? isWellFormedByExpression : (s) => nativeIsWellFormed.call(s)
-
-/** Whether a string can be stored as text by every backend, exactly as given. */
-export const isStorableText = (s: string): boolean => !s.includes("\u0000") && isWellFormed(s)
+// The predicates live in TextCheck.ts, free of Effect, so the SDK checks what it sends by the same rule.
+export { isStorableText, isWellFormed, isWellFormedByExpression, NUL_MESSAGE, UNICODE_MESSAGE } from "./TextCheck.js"
 
 /** A string without U+0000 or a lone surrogate; compose further constraints with `Text.pipe(...)`. */
 export const Text = Schema.String.pipe(

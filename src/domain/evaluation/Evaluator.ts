@@ -156,6 +156,18 @@ const rolloutResult = (rollout: CompiledRollout, key: string | undefined, attrib
 }
 
 /**
+ * The unit a rollout buckets `context` into: its `bucketBy` value as the rollout step reads it
+ * (the context key by default), as text; undefined when it has none (the rule then serves no one).
+ * What an exposure names as its unit, so an SDK's and the server's exposures agree.
+ */
+export const rolloutUnit = (rollout: CompiledRollout, context: LocalContext): string | undefined => {
+  const raw = context.attributes
+  const attributes = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : undefined
+  const key = typeof context.key === "string" ? context.key : undefined
+  return bucketValue(lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes))
+}
+
+/**
  * The prerequisites step, out of line like the rollout: null when every prerequisite is met, else
  * the flag's PREREQUISITE_FAILED result for the first that is not. Recursion ends: `compile` breaks
  * every flag whose prerequisites form a cycle or nest too deep.
