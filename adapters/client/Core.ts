@@ -11,7 +11,7 @@ export {
   evaluateAll,
   evaluateCompiled,
   type LocalContext,
-  rolloutUnit
+  unitOf
 } from "../../src/domain/evaluation/Evaluator.js"
 export { compile } from "../../src/domain/evaluation/Compile.js"
 export type { CompiledCondition, CompiledRollout } from "../../src/domain/evaluation/Compiled.js"

@@ -8,7 +8,7 @@
  * rollout buckets by, and once per (unit, flag, variation) within a flush window: a page that
  * evaluates a flag a hundred times sends one exposure.
  */
-import { type CompiledRollout, type EvaluationResult, isStorableText, limit, type LocalContext, rolloutUnit } from "./Core.js"
+import { type CompiledRollout, type EvaluationResult, isStorableText, limit, type LocalContext, unitOf } from "./Core.js"
 import type { Endpoint } from "./Endpoint.js"
 import { Outbox, type OutboxHost } from "./Outbox.js"
 import { sleep, type Timers } from "./Timers.js"
@@ -95,7 +95,7 @@ export class Delivery {
     if (reason.kind !== "RULE_MATCH" || result.variationKey === null || reason.ruleIndex === undefined) return
     const rollout = measured[reason.ruleIndex]
     if (rollout == null) return
-    const unit = rolloutUnit(rollout, context)
+    const unit = unitOf(rollout, context)
     if (unit === undefined) return
     let units = this.seen.get(result)
     if (units === undefined) {

@@ -158,9 +158,10 @@ const rolloutResult = (rollout: CompiledRollout, key: string | undefined, attrib
 /**
  * The unit a rollout buckets `context` into: its `bucketBy` value as the rollout step reads it
  * (the context key by default), as text; undefined when it has none (the rule then serves no one).
- * What an exposure names as its unit, so an SDK's and the server's exposures agree.
+ * What an exposure names as its unit, so an SDK's and the server's exposures agree (the SDK
+ * holds the measured rule's rollout; `rolloutUnit` below finds it by rule id).
  */
-export const rolloutUnit = (rollout: CompiledRollout, context: LocalContext): string | undefined => {
+export const unitOf = (rollout: CompiledRollout, context: LocalContext): string | undefined => {
   const raw = context.attributes
   const attributes = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : undefined
   const key = typeof context.key === "string" ? context.key : undefined
@@ -320,9 +321,5 @@ export const evaluateAll = (compiled: CompiledSnapshot, context: LocalContext): 
  */
 export const rolloutUnit = (flag: CompiledFlag, ruleId: string, context: LocalContext): string | undefined => {
   const rollout = flag.rules.find((rule) => rule.id === ruleId)?.rollout
-  if (rollout === null || rollout === undefined) return undefined
-  const raw = context.attributes
-  const attributes = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? raw : undefined
-  const key = typeof context.key === "string" ? context.key : undefined
-  return bucketValue(lookup(rollout.isKey, rollout.bucketBy, rollout.ownOnly, rollout.read, key, attributes))
+  return rollout === null || rollout === undefined ? undefined : unitOf(rollout, context)
 }
