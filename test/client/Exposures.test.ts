@@ -142,3 +142,13 @@ describe.each(["sqlite", "postgres"] as const)("SDK exposures (%s)", (backend) =
     expect(flags.delivery.exposures.sent).toBe(0)
   })
 })
+
+describe("the options of exposures and metric events", () => {
+  it("refuse a mistake at start-up, with a clear message", async () => {
+    const base = { url: "http://127.0.0.1:9", key: "cli_x", environment: "production" }
+    await expect(createClient({ ...base, exposures: "yes" as unknown as boolean })).rejects.toThrow("flagport: exposures must be true or false")
+    await expect(createClient({ ...base, maxQueuedItems: 0 })).rejects.toThrow("flagport: maxQueuedItems must be a whole number of at least 1")
+    await expect(createClient({ ...base, maxQueuedItems: 2.5 })).rejects.toThrow("flagport: maxQueuedItems must be a whole number of at least 1")
+    await expect(createClient({ ...base, flushIntervalMs: -1 })).rejects.toThrow("flagport: flushIntervalMs must be a positive number of milliseconds")
+  })
+})
