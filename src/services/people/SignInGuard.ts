@@ -25,7 +25,7 @@ import * as ServiceMetrics from "../operations/ServiceMetrics.js"
 
 export const SIGN_IN_BUSY = `Too many sign-ins at once; try again in ${BUSY_RETRY_AFTER_SECONDS} second.`
 
-/** Budgets of addresses seen recently; swept of full ones when it grows past this. */
+/** Budgets of addresses seen recently; swept of full ones when they grow past this (at least). */
 const SWEEP_AT = 10_000
 
 export interface SignInGuardShape {
@@ -61,7 +61,13 @@ export class SignInGuard extends Context.Tag("@flagport/services/SignInGuard")<S
 
 export const make = Effect.gen(function* () {
   const hasher = yield* PasswordHasher
-  const budgets = yield* Ref.make<ReadonlyMap<string, AddressBudget>>(new Map())
+  // One map changed in place (each change a synchronous step, so none interleaves with another):
+  // a copy per attempt, as a Ref of an immutable map would make, costs the event loop time in
+  // proportion to the addresses seen, for every attempt of a flood from many addresses.
+  const budgets = new Map<string, AddressBudget>()
+  // Swept of full budgets when it grows past this, which then doubles past what the sweep kept:
+  // a flood from more addresses than SWEEP_AT does not sweep on every attempt.
+  let sweepAt = SWEEP_AT
   const places = yield* Effect.makeSemaphore(HASHES_IN_FLIGHT)
   // Running or waiting: reserved before the wait, so the queue's length is known without racing.
   const admitted = yield* Ref.make(0)
@@ -75,13 +81,15 @@ export const make = Effect.gen(function* () {
   const attempt = Effect.fn("SignInGuard.attempt")(function* (client: string | undefined) {
     if (client === undefined) return
     const now = yield* Clock.currentTimeMillis
-    const retryAfterSeconds = yield* Ref.modify(budgets, (map) => {
-      const taken = takeAttempt(map.get(client), now)
-      // Refused: nothing taken, so the map stays as it is (no copy of it per refusal in a flood).
-      if (taken.retryAfterSeconds !== null) return [taken.retryAfterSeconds, map] as const
-      const next = new Map(map).set(client, taken.budget)
-      if (next.size > SWEEP_AT) for (const [address, budget] of next) if (isFull(budget, now)) next.delete(address)
-      return [null, next] as const
+    const retryAfterSeconds = yield* Effect.sync(() => {
+      const taken = takeAttempt(budgets.get(client), now)
+      if (taken.retryAfterSeconds !== null) return taken.retryAfterSeconds
+      budgets.set(client, taken.budget)
+      if (budgets.size > sweepAt) {
+        for (const [address, budget] of budgets) if (isFull(budget, now)) budgets.delete(address)
+        sweepAt = Math.max(SWEEP_AT, 2 * budgets.size)
+      }
+      return null
     })
     if (retryAfterSeconds === null) return
     return yield* addressLimited(retryAfterSeconds)
@@ -90,7 +98,7 @@ export const make = Effect.gen(function* () {
   const succeeded = (client: string | undefined) =>
     client === undefined
       ? Effect.void
-      : Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.update(budgets, (map) => new Map(map).set(client, giveBack(map.get(client), now))))
+      : Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => void budgets.set(client, giveBack(budgets.get(client), now))))
 
   const busy = Effect.zipRight(Metric.increment(ServiceMetrics.signInFailures.busy), Effect.fail(new ServiceUnavailable({ message: SIGN_IN_BUSY })))
   const reserve = Ref.modify(admitted, (n): readonly [boolean, number] => (n >= HASHES_IN_FLIGHT + HASH_QUEUE ? [false, n] : [true, n + 1]))
@@ -106,7 +114,8 @@ export const make = Effect.gen(function* () {
         return yield* busy
       }
       if (client === undefined) return
-      const { retryAfterSeconds } = takeAttempt((yield* Ref.get(budgets)).get(client), yield* Clock.currentTimeMillis)
+      const now = yield* Clock.currentTimeMillis
+      const { retryAfterSeconds } = takeAttempt(budgets.get(client), now)
       if (retryAfterSeconds !== null) return yield* addressLimited(retryAfterSeconds)
     })
 
