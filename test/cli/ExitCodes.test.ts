@@ -34,6 +34,8 @@ const rows = (): Record<string, Row> => ({
   "an unknown option": { args: ["projects", "list", "--frobnicate"], code: 2, error: /^error: / },
   "a missing required option": { args: ["keys", "create"], code: 2, error: /--type/ },
   "a missing subcommand": { args: ["flags"], code: 2, error: /^error: missing subcommand/ },
+  "a flagd file named twice (FILE and --url)": { args: ["import", "flagd", "flags.json", "--url", "http://127.0.0.1:9/flags.json", "--environment", "production"], code: 2, error: /one of the two/ },
+  "a --url that is not http(s)": { args: ["import", "flagd", "--url", "file:///etc/passwd", "--environment", "production"], code: 2, error: /--url takes an http:\/\/ or https:\/\/ URL/ },
   "a rejection without its reason": { args: ["change-requests", "reject", "0193f1c2"], code: 2, error: /--comment/ },
   "a client key without --project": { args: ["keys", "create", "--type", "client"], code: 2, error: /must be scoped to a project/ },
   "--key without --url": { args: ["codegen", "--project", "default", "--key", "srv_x"], code: 2, error: /--key goes with --url/ },
@@ -44,6 +46,7 @@ const rows = (): Record<string, Row> => ({
   "import of a missing file": { args: ["import", "flagd", join(DIR, "missing.json"), "--environment", "production"], code: 1, error: /^error: cannot read .*missing\.json: ENOENT/ },
   "a file that is not YAML": { args: ["apply", file("broken.yaml", "flags: [\n")], code: 1, error: /is not YAML or JSON/ },
   "an unknown project": { args: ["flags", "list", "--project", "nope"], code: 1, error: /^error: Project 'nope' not found/ },
+  "a flagd file whose URL answers nothing": { args: ["import", "flagd", "--url", "http://127.0.0.1:2/flags.json", "--environment", "production"], code: 1, error: /^error: cannot fetch http:\/\/127\.0\.0\.1:2\/flags\.json: ECONNREFUSED/ },
   "an unknown change request": { args: ["change-requests", "approve", "nope"], code: 1, error: /^error: Change request 'nope' not found in project 'default' of sqlite:/ },
   "an empty --password-stdin": { args: ["users", "create", "--email", "empty@example.com", "--password-stdin"], code: 1, error: /standard input was empty/ },
   // A wrong command line is 1 wherever --detailed-exitcode is asked for: 2 would read as "changes".
