@@ -12,6 +12,7 @@
  */
 import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { ExperimentResults } from "../../src/domain/experiments/Results.js"
 import type { TestServer } from "../http/fixtures.js"
 import { checkPage, launch, open, signIn, watchedPage } from "./Browser.js"
 import { apiOf, type Arm, converted, FLAG, resultsBody, setUpExperiment, TARGETING } from "./ExperimentSetup.js"
@@ -39,7 +40,7 @@ const arm = (variationKey: Arm["variationKey"], units: number, conversion: numbe
 
 const targetingChanges = async () => {
   const audit = (await apiOf(server)("GET", `/v1/projects/p1/audit?resourceType=flag&resourceKey=${FLAG.key}&environment=production`)) as {
-    data: Array<{ at: string; action: string; actor: unknown }>
+    data: Array<ExperimentResults["checks"]["targetingChanges"][number]>
   }
   const started = ((await apiOf(server)("GET", "/v1/projects/p1/experiments/checkout-redesign")) as { startedAt: string }).startedAt
   return audit.data.filter((e) => e.action === "targeting.updated" && e.at >= started).reverse().map((e) => ({ at: e.at, action: e.action, actor: e.actor }))

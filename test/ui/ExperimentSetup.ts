@@ -8,6 +8,7 @@
  * own statistics engine (so every figure is the engine's, none typed by hand), for the page to be
  * driven while the server's results route is not there yet.
  */
+import type { ExperimentResults } from "../../src/domain/experiments/Results.js"
 import { analyseExperiment } from "../../src/domain/experiments/statistics/ExperimentAnalysis.js"
 import { request, type TestServer } from "../http/fixtures.js"
 
@@ -72,7 +73,7 @@ export interface Arm {
 /** A conversion metric's sums: `share` of `units` converted (0/1 values, so sum = sum of squares). */
 export const converted = (units: number, share: number) => ({ sum: Math.round(units * share), sumSquares: Math.round(units * share) })
 
-export const resultsBody = (arms: ReadonlyArray<Arm>, targetingChanges: ReadonlyArray<unknown>, unitsInSeveralVariations = 0) => {
+export const resultsBody = (arms: ReadonlyArray<Arm>, targetingChanges: ExperimentResults["checks"]["targetingChanges"], unitsInSeveralVariations = 0): ExperimentResults => {
   const variations = arms.map((a) => ({ variationKey: a.variationKey, weight: 50_000, units: a.units }))
   const analysis = analyseExperiment(
     variations,
@@ -104,6 +105,14 @@ export const resultsBody = (arms: ReadonlyArray<Arm>, targetingChanges: Readonly
       notEnoughData: analysis.notEnoughData,
       minimumUnits: 100
     },
-    metrics: METRICS.map((m, i) => ({ ...m, variations: analysis.metrics[i]!.variations, comparisons: analysis.metrics[i]!.comparisons }))
+    metrics: METRICS.map((m, i) => ({
+      key: m.key,
+      event: m.event,
+      kind: m.kind,
+      goal: m.goal,
+      role: m.role,
+      variations: analysis.metrics[i]!.variations,
+      comparisons: analysis.metrics[i]!.comparisons
+    }))
   }
 }
