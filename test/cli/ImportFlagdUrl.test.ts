@@ -29,6 +29,7 @@ beforeAll(async () => {
     const path = request.url ?? "/"
     if (path === "/flags.json") return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(flagdFile("from-json")))
     if (path === "/config") return void response.writeHead(200, { "content-type": "application/yaml" }).end(stringify(flagdFile("from-yaml")))
+    if (path === "/raw/flags.flagd.yaml") return void response.writeHead(200, { "content-type": "text/plain" }).end(stringify(flagdFile("from-yaml-path")))
     if (path === "/big") return void response.writeHead(200, { "content-type": "application/json" }).end("x".repeat(5_000))
     if (path === "/big-chunked") {
       response.writeHead(200, { "content-type": "application/json" })
@@ -53,14 +54,17 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 const flagKeys = () => withStorage(env.DATABASE_URL, Effect.map(Effect.flatMap(Flags, (flags) => flags.list("default")), (list) => list.map((f) => f.key)))
 
 describe("flagport import flagd --url", () => {
-  it("imports the JSON a server answers, and YAML by its content type", { timeout: TIMEOUT }, async () => {
+  it("imports the JSON a server answers, and YAML by its content type or its path", { timeout: TIMEOUT }, async () => {
     const json = await runCli(["import", "flagd", "--url", `${base}/flags.json`, "--environment", "production"], env)
     expect(json.code, json.stderr).toBe(0)
     expect(json.stdout).toMatch(/from-json\s+imported\s+1 rule\(s\)/)
     const yaml = await runCli(["import", "flagd", "--url", `${base}/config`, "--environment", "production", "--json"], env)
     expect(yaml.code, yaml.stderr).toBe(0)
     expect(JSON.parse(yaml.stdout)).toMatchObject({ written: true, flags: [{ key: "from-yaml", result: "imported" }] })
-    expect((await flagKeys()).sort()).toEqual(["from-json", "from-yaml"])
+    // A repository's raw view answers text/plain: the path's extension says YAML.
+    const byPath = await runCli(["import", "flagd", "--url", `${base}/raw/flags.flagd.yaml`, "--environment", "production"], env)
+    expect(byPath.code, byPath.stderr).toBe(0)
+    expect((await flagKeys()).sort()).toEqual(["from-json", "from-yaml", "from-yaml-path"])
   })
 
   it("an error status, nobody listening, bytes that are not text: one line naming the URL, exit 1, nothing written", { timeout: TIMEOUT }, async () => {
