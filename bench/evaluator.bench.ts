@@ -5,6 +5,8 @@
  * W2: a string flag A/B/C with three ordered rules: (1) country in [US, CA, MX] AND plan in
  *     [pro, enterprise] -> A; (2) email endsWith "@example.com" -> B; (3) 50/50 rollout by key
  *     between A and C; fallthrough C. 1,000 precomputed contexts cycled.
+ * W2S: W2 with a first rule naming a segment of 1,000,000 included keys (a tenth of the contexts
+ *      listed), side by side with W2 in every round.
  * W3: evaluateAll over 200 W2-shaped flags (each its own key) for one context.
  *
  * Method: after a warm-up, ROUNDS rounds; each round times the machine gauge (bench/gauge.ts, plain
@@ -18,7 +20,8 @@
 import * as os from "node:os"
 import * as Evaluate from "../src/domain/evaluation/Evaluate.js"
 import { runGauge } from "./gauge.js"
-import { contexts, w1, w2, w3 } from "./workloads.js"
+import { KeySet } from "../src/domain/evaluation/KeySet.js"
+import { contexts, w1, w2, w2s, w2sIncluded, w3 } from "./workloads.js"
 
 
 
@@ -55,6 +58,9 @@ const time = (ops: number, run: (ops: number) => void): [number, number] => {
 const c1 = Evaluate.compile(w1)
 const c2 = Evaluate.compile(w2)
 const c3 = Evaluate.compile(w3)
+const betaTesters = KeySet.fromKeys("beta-testers/included", w2sIncluded())
+const c2s = Evaluate.compile(w2s, (segment, list) => (segment === "beta-testers" && list === "included" ? betaTesters : undefined))
+if (Evaluate.evaluate(c2s, "checkout-variant", contexts[0]!).reason.ruleId !== "beta") throw new Error("W2S must serve its segment rule to a listed key")
 
 // Sanity: the workloads really exercise every path of W2, and W3 answers for all 200 flags.
 const reasons = new Map<string, number>()
@@ -83,6 +89,9 @@ const workloads: ReadonlyArray<Workload> = [
   }),
   workload("W2 three rules, 1,000 contexts", "per evaluation", "<= 300 ns", 500_000, (ops) => {
     for (let i = 0; i < ops; i++) if (Evaluate.evaluate(c2, "checkout-variant", contexts[i % 1000]!) === undefined) sink++
+  }),
+  workload("W2S W2 + a 1,000,000-key segment rule", "per evaluation", "<= 1.05 x W2", 500_000, (ops) => {
+    for (let i = 0; i < ops; i++) if (Evaluate.evaluate(c2s, "checkout-variant", contexts[i % 1000]!) === undefined) sink++
   }),
   workload("W3 evaluateAll, 200 W2-shaped flags", "per call", "<= 80 µs", 1_000, (ops) => {
     for (let i = 0; i < ops; i++) if (Evaluate.evaluateAll(c3, contexts[i % 1000]!) === undefined) sink++

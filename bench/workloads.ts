@@ -94,3 +94,19 @@ export const contexts: Array<EvaluationContext> = Array.from({ length: 1000 }, (
     plan: plans[rand(plans.length)]
   }
 }))
+
+/**
+ * W2S: W2 with a 1,000,000-key segment in a rule: a first rule `inSegment [beta-testers]` -> B,
+ * the segment's `included` list holding a million keys (`account-0`...) and every tenth context's
+ * key, so a tenth of the contexts are served by it and the rest go on to W2's rules.
+ */
+export const W2S_KEYS = 1_000_000
+export const w2s: ConfigSnapshot = {
+  environment: "production",
+  flags: [{ ...w2Flag("checkout-variant"), rules: [{ id: "beta", conditions: [{ operator: "inSegment", values: ["beta-testers"] }], variationKey: "B" }, ...w2Flag("checkout-variant").rules] }],
+  segments: [{ key: "beta-testers", conditions: [], included: { version: 1, count: W2S_KEYS } }]
+}
+export const w2sIncluded = (): ReadonlyArray<string> => [
+  ...Array.from({ length: W2S_KEYS - 100 }, (_, i) => `account-${i}`),
+  ...contexts.filter((_, i) => i % 10 === 0).map((c) => c.key)
+]

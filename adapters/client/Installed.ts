@@ -37,7 +37,13 @@ const attributesRead = (root: CompiledFlag): ReadonlyArray<string> => {
   const names = new Set<string>()
   const visit = (conditions: ReadonlyArray<CompiledCondition>) => {
     for (const c of conditions) {
-      if (c.segments.length > 0) c.segments.forEach(visit)
+      if (c.segments.length > 0) {
+        for (const segment of c.segments) {
+          visit(segment.conditions)
+          // A segment's key lists read the key, or the segment's key attribute.
+          if (segment.lists !== null && !segment.lists.isKey) names.add(segment.lists.attribute)
+        }
+      }
       else if (c.lists.length > 0) c.lists.forEach(visit)
       else if (!c.isKey && c.attribute !== "") names.add(c.attribute)
     }

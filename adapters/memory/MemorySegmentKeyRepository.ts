@@ -73,6 +73,13 @@ export const layer = Layer.effect(
           yield* put(segmentId, list, { info: after, generation: old?.generation ?? nextGeneration++, keys })
           return { before, after }
         }),
+      written: (segmentIds) =>
+        Effect.map(lists.get, (map) =>
+          segmentIds.flatMap((segmentId) =>
+            (["included", "excluded"] as const).flatMap((list) => {
+              const row = map.get(listId(segmentId, list))
+              return row === undefined ? [] : [{ segmentId, info: row.info }]
+            }))),
       info: (segmentId, list) => Effect.map(record(segmentId, list), (row) => row?.info ?? emptyList(list)),
       page: (segmentId, list, after, limit) =>
         Effect.map(record(segmentId, list), (row) => {

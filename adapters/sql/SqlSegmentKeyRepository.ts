@@ -24,6 +24,7 @@ const ListRow = Schema.Struct({
   updated_at: Schema.String
 })
 const decodeLists = decodeRows(ListRow, "flagport_segment_key_lists")
+const decodeWritten = decodeRows(Schema.Struct({ ...ListRow.fields, segment_id: Schema.String }), "flagport_segment_key_lists")
 const decodeSeq = decodeRows(Schema.Struct({ seq: SqlInteger }), "flagport_segment_key_generations")
 const decodeCount = decodeRows(Schema.Struct({ n: SqlInteger }), "flagport_segment_keys")
 const decodeKeys = decodeRows(Schema.Struct({ key: Schema.String }), "flagport_segment_keys")
@@ -80,6 +81,10 @@ export const make = Effect.gen(function* () {
         const before = row === undefined ? emptyList(list) : infoOf(row)
         const count = yield* countOf(generation)
         yield* setList(segmentId, list, generation, before.version + 1, count, now)
+        // PostgreSQL plans by its statistics, which know nothing of the rows just staged until
+        // autovacuum samples them: without this, reading the new list page by page (KeyListCache.ts)
+        // scanned and sorted the whole table for each page (50 s for a million keys, not 2).
+        yield* orFail(sql.onDialectOrElse({ pg: () => sql`ANALYZE flagport_segment_keys`, orElse: () => sql`SELECT 1` }))
         return { before, after: { list, version: before.version + 1, count, updatedAt: now }, replaced: row?.generation }
       }),
     drop: (generation) =>
@@ -105,11 +110,20 @@ export const make = Effect.gen(function* () {
         yield* setList(segmentId, list, generation, before.version + 1, count, now)
         return { before, after: { list, version: before.version + 1, count, updatedAt: now } }
       }),
+    written: (segmentIds) =>
+      segmentIds.length === 0
+        ? Effect.succeed([])
+        : orFail(sql`SELECT segment_id, list, generation, version, count, updated_at FROM flagport_segment_key_lists
+            WHERE segment_id IN (SELECT value FROM (${elements(segmentIds)}) AS ids)`).pipe(
+            Effect.flatMap(decodeWritten),
+            Effect.map((rows) => rows.map((row) => ({ segmentId: row.segment_id, info: infoOf(row) })))
+          ),
     info: (segmentId, list) => Effect.map(listRow(segmentId, list), (row) => (row === undefined ? emptyList(list) : infoOf(row))),
     page: (segmentId, list, after, limit) =>
-      orFail(sql`SELECT k.key AS key FROM flagport_segment_key_lists l JOIN flagport_segment_keys k ON k.generation = l.generation
-        WHERE l.segment_id = ${segmentId} AND l.list = ${list} ${after === null ? sql`` : sql`AND k.key > ${after}`}
-        ORDER BY k.key LIMIT ${limit}`).pipe(Effect.flatMap(decodeKeys), Effect.map((rows) => rows.map((r) => r.key))),
+      // The generation first (a scalar subquery), so each page is one range of the primary key's index.
+      orFail(sql`SELECT key FROM flagport_segment_keys
+        WHERE generation = (SELECT generation FROM flagport_segment_key_lists WHERE segment_id = ${segmentId} AND list = ${list})
+        ${after === null ? sql`` : sql`AND key > ${after}`} ORDER BY key LIMIT ${limit}`).pipe(Effect.flatMap(decodeKeys), Effect.map((rows) => rows.map((r) => r.key))),
     forget: (segmentId) =>
       orFail(sql`DELETE FROM flagport_segment_key_lists WHERE segment_id = ${segmentId} RETURNING list, generation, version, count, updated_at`).pipe(
         Effect.flatMap(decodeLists),

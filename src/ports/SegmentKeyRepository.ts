@@ -38,6 +38,8 @@ export interface SegmentKeyRepositoryShape {
     remove: ReadonlyArray<string>,
     now: string
   ) => Effect.Effect<{ readonly before: KeyListInfo; readonly after: KeyListInfo }, StorageError>
+  /** The lists ever written of these segments (one read for a whole snapshot). */
+  readonly written: (segmentIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<{ readonly segmentId: string; readonly info: KeyListInfo }>, StorageError>
   /** The list's version and size (version 0, count 0 for a list never written). */
   readonly info: (segmentId: string, list: KeyListName) => Effect.Effect<KeyListInfo, StorageError>
   /** The list's keys after `after` (all from the start for null), in code-unit order, at most `limit`. */

@@ -1665,6 +1665,11 @@ export interface components {
         readonly SegmentTrace: {
             readonly segmentKey: string;
             readonly matched: boolean;
+            /**
+             * @description Present when the segment's key lists decided: the key read (the context key, or the segment's `keyAttribute`) is in `included` (the segment matched) or `excluded` (it did not); its conditions were then not read.
+             * @enum {string}
+             */
+            readonly listed?: "included" | "excluded";
             readonly conditions: readonly (components["schemas"]["SegmentConditionTrace"] | components["schemas"]["SegmentGroupTrace"])[];
         };
         readonly SegmentConditionTrace: {
@@ -1726,6 +1731,14 @@ export interface components {
         readonly ConfigSegment: {
             readonly key: string;
             readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
+            readonly included?: components["schemas"]["ConfigKeyList"];
+            readonly excluded?: components["schemas"]["ConfigKeyList"];
+        };
+        readonly ConfigKeyList: {
+            /** @description The list's version: one more at each replace or change of its keys. */
+            readonly version: number;
+            /** @description How many keys the list holds. */
+            readonly count: number;
         };
         readonly ConfigExperiment: {
             readonly flagKey: string;

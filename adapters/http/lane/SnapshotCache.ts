@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto"
 import { gzipSync } from "node:zlib"
+import type { KeyListSource } from "../../../src/domain/evaluation/CompileSegments.js"
 import type { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
 import type { ClientConfig } from "../../../src/domain/definitions/Project.js"
 import { ResourceNotFound } from "../../../src/domain/Errors.js"
@@ -22,7 +23,7 @@ export interface SnapshotSource {
   readonly snapshot: (
     projectId: string,
     environment: string
-  ) => Promise<{ readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig?: ClientConfig }>
+  ) => Promise<{ readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig?: ClientConfig; readonly keyLists?: KeyListSource }>
 }
 
 /** What the cache needs to know of a committed change (from the change feed's `ConfigChanged`). */
@@ -346,10 +347,10 @@ export class SnapshotCache {
     const e = env
     const started = performance.now()
     const pending: Promise<CompiledEntry> = this.source.snapshot(project.id, environment).then(
-      ({ clientConfig, revision, snapshot }) => {
+      ({ clientConfig, keyLists, revision, snapshot }) => {
         const json = Buffer.from(JSON.stringify(snapshot))
         // The source labels a snapshot with the revision it is at least as new as; never older than asked.
-        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot), json, etagOf(json), versionsOf(snapshot), clientConfig)
+        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot, keyLists), json, etagOf(json), versionsOf(snapshot), clientConfig)
         project.revision = Math.max(project.revision, revision)
         if (e.entry === undefined || e.entry.revision <= entry.revision) {
           e.entry = entry

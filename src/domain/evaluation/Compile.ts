@@ -25,6 +25,7 @@ import { TOTAL_WEIGHT } from "../definitions/RolloutWeight.js"
 import { typeCheck as variationTypeCheck } from "../definitions/VariationValue.js"
 import { type Bucketer, cumulativeWeights, hashThreshold, makeBucketer } from "./Bucketing.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
+import { type CompiledSegments, compileSegments, isProblem, type KeyListSource } from "./CompileSegments.js"
 import type { EvaluationResult, Reason } from "./EvaluationResult.js"
 import { hasStringShortcut, OPERATORS, type OperatorDef } from "./Operators.js"
 import { type PropertyReader, propertyReader } from "./jit/PropertyReader.js"
@@ -44,7 +45,7 @@ import {
 
 const SEGMENT_KINDS: Record<SegmentOperatorName, number> = { inSegment: KIND_IN_SEGMENT, notInSegment: KIND_NOT_IN_SEGMENT }
 
-type ErrorCode = "INVALID_DEFINITION" | "SEGMENT_NOT_FOUND" | "VARIATION_NOT_FOUND"
+type ErrorCode = "INVALID_DEFINITION" | "SEGMENT_NOT_FOUND" | "SEGMENT_LIST_NOT_LOADED" | "VARIATION_NOT_FOUND"
 
 /** A definition problem found while compiling; becomes the `error` of an ERROR result as "CODE: message". */
 class DefinitionError extends Error {
@@ -90,7 +91,7 @@ export const errorResult = (
  */
 const inheritable = (name: string): boolean => name in Object.prototype
 
-type Segments = ReadonlyMap<string, ReadonlyArray<CompiledCondition> | string>
+type Segments = CompiledSegments
 
 /** Segment conditions read no attribute themselves (their segments' conditions do). */
 const readNothing: PropertyReader = () => undefined
@@ -137,7 +138,9 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
     const resolved = values.map((key) => {
       const segment = typeof key === "string" ? segments.get(key) : undefined
       if (segment === undefined) return fail(`segment ${JSON.stringify(key)} does not exist`, "SEGMENT_NOT_FOUND")
-      if (typeof segment === "string") return fail(`segment ${JSON.stringify(key)} cannot be evaluated: ${segment}`)
+      if (isProblem(segment)) {
+        return segment.code === "SEGMENT_LIST_NOT_LOADED" ? fail(segment.message, segment.code) : fail(`segment ${JSON.stringify(key)} cannot be evaluated: ${segment.message}`)
+      }
       return segment
     })
     return {
@@ -181,21 +184,6 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
 
 const compileConditions = (raw: unknown, segments: Segments | null, regex: RegexEngine): ReadonlyArray<CompiledCondition> =>
   Array.isArray(raw) ? raw.map((c) => compileCondition(c, segments, regex)) : fail("conditions is not an array")
-
-/** Segments by key; a segment that cannot be compiled maps to the reason, reported by flags that use it. */
-const compileSegments = (raw: unknown, regex: RegexEngine): Segments => {
-  const out = new Map<string, ReadonlyArray<CompiledCondition> | string>()
-  if (!Array.isArray(raw)) return out
-  for (const segment of raw) {
-    if (!isRecord(segment) || typeof segment.key !== "string" || out.has(segment.key)) continue
-    try {
-      out.set(segment.key, compileConditions(segment.conditions, null, regex))
-    } catch (e) {
-      out.set(segment.key, e instanceof Error ? e.message : "invalid segment")
-    }
-  }
-  return out
-}
 
 interface VariationRef {
   readonly key: string
@@ -340,15 +328,18 @@ const linkPrerequisites = (flags: Map<string, CompiledFlag>): void => {
   }
 }
 
-/** Compiles a snapshot once for many evaluations, `matches` patterns with `regex`. Never throws, whatever the input. */
-export const compile = (snapshot: ConfigSnapshot, regex: RegexEngine): CompiledSnapshot => {
+/**
+ * Compiles a snapshot once for many evaluations, `matches` patterns with `regex`, segments' key
+ * lists from `keyLists` (CompileSegments.ts). Never throws, whatever the input.
+ */
+export const compile = (snapshot: ConfigSnapshot, regex: RegexEngine, keyLists?: KeyListSource): CompiledSnapshot => {
   const flags = new Map<string, CompiledFlag>()
   const keys: Array<string> = []
   let environment = ""
   try {
     if (!isRecord(snapshot)) return { environment, flags, keys, ordered: [], record: null }
     environment = typeof snapshot.environment === "string" ? snapshot.environment : ""
-    const segments = compileSegments(snapshot.segments, regex)
+    const segments = compileSegments(snapshot.segments, (raw) => compileConditions(raw, null, regex), keyLists)
     const rawFlags: ReadonlyArray<unknown> = Array.isArray(snapshot.flags) ? snapshot.flags : []
     for (const raw of rawFlags) {
       if (!isRecord(raw) || typeof raw.key !== "string" || flags.has(raw.key)) continue

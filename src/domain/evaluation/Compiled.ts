@@ -4,6 +4,7 @@
  */
 import type { Bucketer } from "./Bucketing.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
+import type { KeySet } from "./KeySet.js"
 import type { OperatorDef } from "./Operators.js"
 import type { PropertyReader } from "./jit/PropertyReader.js"
 import type { RecordBuilder } from "./jit/RecordFactory.js"
@@ -31,12 +32,33 @@ export interface CompiledCondition {
   /** True when a string value may go straight to `testString` (see Operators.hasStringShortcut). */
   readonly stringShortcut: boolean
   readonly negate: boolean
-  /** For segment operators: the conditions of each referenced segment. */
-  readonly segments: ReadonlyArray<ReadonlyArray<CompiledCondition>>
+  /** For segment operators: each referenced segment, compiled. */
+  readonly segments: ReadonlyArray<CompiledSegment>
   /** For segment operators: the keys of `segments`, in the same order (for explain's trace). */
   readonly segmentKeys: ReadonlyArray<string>
   /** For a group: each of its lists, compiled (never a group among them). Empty otherwise. */
   readonly lists: ReadonlyArray<ReadonlyArray<CompiledCondition>>
+}
+
+/** A segment as a segment condition reads it. */
+export interface CompiledSegment {
+  readonly conditions: ReadonlyArray<CompiledCondition>
+  /** Its key lists; null for a segment that has none, whose conditions alone decide. */
+  readonly lists: CompiledKeyLists | null
+}
+
+/**
+ * A segment's key lists (Evaluator.ts, `segmentMatches`): the key read (the context key, or the
+ * segment's `keyAttribute`) included is in, excluded is out, else the conditions decide (a segment
+ * with lists and no conditions: out).
+ */
+export interface CompiledKeyLists {
+  readonly included: KeySet | null
+  readonly excluded: KeySet | null
+  readonly isKey: boolean
+  readonly attribute: string
+  readonly ownOnly: boolean
+  readonly read: PropertyReader
 }
 
 export interface CompiledRollout {

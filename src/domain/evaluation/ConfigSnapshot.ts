@@ -25,9 +25,24 @@ export const SnapshotFlag = Schema.Struct({
 }).annotations(documentName("ConfigFlag"))
 export type SnapshotFlag = typeof SnapshotFlag.Type
 
+/** A segment's key list as the configuration names it: its version and size, never its keys. */
+export const SnapshotKeyList = Schema.Struct({
+  version: Schema.Number.annotations({ description: "The list's version: one more at each replace or change of its keys." }),
+  count: Schema.Number.annotations({ description: "How many keys the list holds." })
+}).annotations(documentName("ConfigKeyList"))
+export type SnapshotKeyList = typeof SnapshotKeyList.Type
+
 export const SnapshotSegment = Schema.Struct({
   key: Schema.String,
-  conditions: Schema.Array(ConditionOrGroup)
+  conditions: Schema.Array(ConditionOrGroup),
+  /**
+   * Present when the segment has an `included` list (one ever written, even emptied since): the
+   * key read is in when listed, and a segment with lists and no conditions matches only those keys.
+   * Absent: no list, the conditions alone decide (as before lists existed).
+   */
+  included: Schema.optional(SnapshotKeyList),
+  /** Present when the segment has an `excluded` list: the key read is out when listed (unless `included` lists it). */
+  excluded: Schema.optional(SnapshotKeyList)
 }).annotations(documentName("ConfigSegment"))
 export type SnapshotSegment = typeof SnapshotSegment.Type
 

@@ -6,6 +6,7 @@
 import * as Re2 from "../conditions/Re2.js"
 import * as Compile from "./Compile.js"
 import type { ConfigSnapshot } from "./ConfigSnapshot.js"
+import type { KeyListSource } from "./CompileSegments.js"
 import type * as Evaluator from "./Evaluator.js"
 import type * as Explain from "./Trace.js"
 
@@ -20,5 +21,9 @@ export type LocalContext = Evaluator.LocalContext
 export type Explanation = Explain.Explanation
 export type FlagTrace = Explain.FlagTrace
 
-/** Compiles a snapshot once for many evaluations (see Compile.ts). Never throws, whatever the input. */
-export const compile = (snapshot: ConfigSnapshot): CompiledSnapshot => Compile.compile(snapshot, Re2.engine)
+/**
+ * Compiles a snapshot once for many evaluations (see Compile.ts), its segments' key lists from
+ * `keyLists` (without it, a flag using a segment with lists answers ERROR `SEGMENT_LIST_NOT_LOADED`).
+ * Never throws, whatever the input.
+ */
+export const compile = (snapshot: ConfigSnapshot, keyLists?: KeyListSource): CompiledSnapshot => Compile.compile(snapshot, Re2.engine, keyLists)

@@ -12,6 +12,7 @@ import {
   type CompiledPrerequisite,
   type CompiledRollout,
   type CompiledRule,
+  type CompiledSegment,
   type CompiledSnapshot as CompiledSnapshotOf,
   KIND_ATTRIBUTE,
   KIND_GROUP,
@@ -46,6 +47,8 @@ export interface EvaluationObserver {
   readonly condition: (condition: CompiledCondition, value: unknown, matched: boolean) => void
   readonly segmentConditionStart: (condition: CompiledCondition) => void
   readonly segmentStart: (segmentKey: string) => void
+  /** A segment decided by its key lists (the key read is in `included`, or in `excluded`), before any of its conditions. */
+  readonly segmentListed: (list: "included" | "excluded") => void
   readonly segmentEnd: (matched: boolean) => void
   readonly segmentConditionEnd: (matched: boolean) => void
   /** A group (`anyOf`): each list tried comes between `listStart` and `listEnd`, its conditions between them. */
@@ -108,12 +111,35 @@ const matches = (c: CompiledCondition, key: string | undefined, attributes: obje
   let inAny = false
   for (let i = 0; i < c.segments.length && !inAny; i++) {
     if (observer !== undefined) observer.segmentStart(c.segmentKeys[i]!)
-    inAny = allMatch(c.segments[i]!, key, attributes, observer)
+    const segment = c.segments[i]!
+    inAny = segment.lists === null ? allMatch(segment.conditions, key, attributes, observer) : listedSegmentMatches(segment, key, attributes, observer)
     if (observer !== undefined) observer.segmentEnd(inAny)
   }
   const matched = (c.kind === KIND_IN_SEGMENT ? inAny : !inAny) !== c.negate
   if (observer !== undefined) observer.segmentConditionEnd(matched)
   return matched
+}
+
+/**
+ * A segment with key lists: the key read (a string; the context key unless the segment names a
+ * `keyAttribute`) in `included` is in, in `excluded` is out; otherwise its conditions decide, and
+ * a segment with lists and no conditions keeps everyone else out. Each list is one hash and one
+ * probe (KeySet.ts).
+ */
+const listedSegmentMatches = (segment: CompiledSegment, key: string | undefined, attributes: object | undefined, observer: Observer): boolean => {
+  const lists = segment.lists!
+  const value = lookup(lists.isKey, lists.attribute, lists.ownOnly, lists.read, key, attributes)
+  if (typeof value === "string") {
+    if (lists.included !== null && lists.included.has(value)) {
+      if (observer !== undefined) observer.segmentListed("included")
+      return true
+    }
+    if (lists.excluded !== null && lists.excluded.has(value)) {
+      if (observer !== undefined) observer.segmentListed("excluded")
+      return false
+    }
+  }
+  return segment.conditions.length > 0 && allMatch(segment.conditions, key, attributes, observer)
 }
 
 /** A group: its lists in order, until one whose every condition matches. */

@@ -23,6 +23,7 @@ interface MutableFlag {
 interface MutableSegment {
   segmentKey: string
   matched: boolean
+  listed?: "included" | "excluded"
   conditions: Array<ConditionOrGroupTrace>
 }
 
@@ -113,6 +114,11 @@ class Recorder implements EvaluationObserver {
     const segment: MutableSegment = { segmentKey, matched: false, conditions: [] }
     this.segmentConditions[this.segmentConditions.length - 1]!.segments.push(segment)
     this.sinks.push(segment.conditions)
+  }
+
+  readonly segmentListed = (list: "included" | "excluded"): void => {
+    const segments = this.segmentConditions[this.segmentConditions.length - 1]!.segments
+    segments[segments.length - 1]!.listed = list
   }
 
   readonly segmentEnd = (matched: boolean): void => {

@@ -7,7 +7,8 @@
  *   RuleTrace      { ruleId, ruleIndex, matched, conditions: [ConditionTrace | GroupTrace], rollout? }
  *   ConditionTrace { operator, values, negate, matched, and either
  *                    attribute, absent, value (when not absent)      for attribute operators, or
- *                    segments: [{ segmentKey, matched, conditions }] for inSegment / notInSegment }
+ *                    segments: [{ segmentKey, matched, listed?, conditions }] for inSegment / notInSegment;
+ *                    listed: "included" / "excluded" when the segment's key lists decided, before its conditions }
  *   GroupTrace     { anyOf: [{ matched, conditions: [ConditionTrace] }], matched,
  *                    matchedList (the index of the list that matched; null: none did) }
  *   RolloutTrace   { bucketBy, absent, value?, bucket (null: no bucket value), variationKey (null: none served) }
@@ -21,6 +22,8 @@ import { EvaluationResult } from "./EvaluationResult.js"
 export interface SegmentTrace {
   readonly segmentKey: string
   readonly matched: boolean
+  /** Set when a key list decided: the key read was in `included` (in) or `excluded` (out); its conditions were not read. */
+  readonly listed?: "included" | "excluded"
   readonly conditions: ReadonlyArray<ConditionOrGroupTrace>
 }
 
@@ -121,6 +124,9 @@ export const ConditionTraceSchema = Schema.Struct({
       Schema.Struct({
         segmentKey: Schema.String,
         matched: Schema.Boolean,
+        listed: absentOr(Schema.Literal("included", "excluded").annotations({
+          description: "Present when the segment's key lists decided: the key read (the context key, or the segment's `keyAttribute`) is in `included` (the segment matched) or `excluded` (it did not); its conditions were then not read."
+        })),
         conditions: Schema.Array(Schema.Union(SegmentConditionTraceSchema, SegmentGroupTraceSchema))
       }).annotations(documentName("SegmentTrace"))
     )

@@ -2,14 +2,18 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type { ConfigSnapshot } from "../../domain/evaluation/ConfigSnapshot.js"
+import type { ConfigSnapshot, SnapshotKeyList } from "../../domain/evaluation/ConfigSnapshot.js"
 import type { ClientConfig } from "../../domain/definitions/Project.js"
 import { ResourceNotFound } from "../../domain/Errors.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
+import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
+import type { KeyListSource } from "../../domain/evaluation/CompileSegments.js"
+import * as KeyListCache from "./KeyListCache.js"
+import type { NamedList } from "./KeyListCache.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { environmentNotFound, projectNotFound } from "../../domain/NotFound.js"
 
@@ -21,14 +25,14 @@ export interface SnapshotsShape {
   readonly revision: (projectId: string) => Effect.Effect<number, ResourceNotFound | StorageError>
   /**
    * Everything an in-process evaluator needs to evaluate one environment (`GET /v1/config`), with the revision it
-   * reflects, and the environment's `clientConfig` (whether client keys may read it). 404 for an
-   * unknown project or environment.
+   * reflects, the environment's `clientConfig` (whether client keys may read it), and the keys of
+   * the segments' lists for the compiler (KeyListCache.ts). 404 for an unknown project or environment.
    */
   readonly snapshot: (
     projectId: string,
     environmentKey: string
   ) => Effect.Effect<
-    { readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig: ClientConfig },
+    { readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig: ClientConfig; readonly keyLists: KeyListSource },
     ResourceNotFound | StorageError
   >
 }
@@ -44,6 +48,8 @@ export const make = Effect.gen(function* () {
   const flags = yield* FlagRepository
   const segments = yield* SegmentRepository
   const experiments = yield* ExperimentRepository
+  const keyListRepository = yield* SegmentKeyRepository
+  const keySets = yield* KeyListCache.make
 
   const revision = Effect.fn("Snapshots.revision")(function* (projectId: string) {
     const found = yield* projects.revision(projectId)
@@ -66,15 +72,27 @@ export const make = Effect.gen(function* () {
         { concurrency: "unbounded" }
       )
       if (Option.isNone(environment)) return yield* environmentNotFound(projectId, environmentKey)
+      const written = yield* keyListRepository.written(segmentList.map((s) => s.id))
+      // In one order (included, then excluded), so equal data is equal bytes (and ETags) on every process.
+      const listsOf = (segmentId: string) => {
+        const out: { included?: SnapshotKeyList; excluded?: SnapshotKeyList } = {}
+        for (const list of ["included", "excluded"] as const) {
+          const found = written.find((w) => w.segmentId === segmentId && w.info.list === list)
+          if (found !== undefined) out[list] = { version: found.info.version, count: found.info.count }
+        }
+        return out
+      }
+      const named: Array<NamedList> = segmentList.flatMap((s) =>
+        written.filter((w) => w.segmentId === s.id).map(({ info }) => ({ segmentId: s.id, segmentKey: s.key, list: info.list, version: info.version })))
       const snapshot: ConfigSnapshot = {
         environment: environmentKey,
         flags: snapshotFlags,
-        segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions })),
+        segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions, ...listsOf(s.id) })),
         // Only which rules are measured (what an SDK needs to send exposures), and only when some are.
         ...(running.length === 0 ? {} : { experiments: running.map((e) => ({ flagKey: e.flagKey, ruleId: e.ruleId })) })
       }
       const after = yield* revision(projectId)
-      return { before, after, snapshot, clientConfig: environment.value.clientConfig }
+      return { before, after, snapshot, named, clientConfig: environment.value.clientConfig }
     })
 
   /**
@@ -85,8 +103,8 @@ export const make = Effect.gen(function* () {
    */
   const snapshot = Effect.fn("Snapshots.snapshot")(function* (projectId: string, environmentKey: string) {
     for (let attempt = 1; ; attempt++) {
-      const { after, before, clientConfig, snapshot } = yield* read(projectId, environmentKey)
-      if (before === after || attempt >= MAX_ATTEMPTS) return { revision: before, snapshot, clientConfig }
+      const { after, before, clientConfig, named, snapshot } = yield* read(projectId, environmentKey)
+      if (before === after || attempt >= MAX_ATTEMPTS) return { revision: before, snapshot, clientConfig, keyLists: yield* keySets.sourceOf(named) }
     }
   })
 

@@ -9,6 +9,7 @@ import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -88,19 +89,27 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const reader = new KeyListReader(format)
       let pending: Array<string> = []
+      // One chunk is written while the next is read and parsed: the write waits for the one before it.
+      let writing: Fiber.RuntimeFiber<void, StorageError> | undefined
+      const write = (chunk: ReadonlyArray<string>) =>
+        Effect.gen(function* () {
+          if (writing !== undefined) yield* Fiber.join(writing)
+          writing = yield* Effect.forkScoped(keyLists.stage(generation, chunk))
+        })
       const take = (keys: ReadonlyArray<string>) => {
         for (const key of keys) pending.push(key)
         if (pending.length < CHUNK) return Effect.void
         const chunk = pending
         pending = []
-        return keyLists.stage(generation, chunk)
+        return write(chunk)
       }
       const parse = (read: () => ReadonlyArray<string>) =>
         Effect.try({ try: read, catch: (e) => (e instanceof KeyListTextError ? invalid([e.problem]) : invalid([{ path: "body", message: String(e) }])) })
       yield* body.pipe(Stream.decodeText(), Stream.runForEach((text) => Effect.flatMap(parse(() => reader.push(text)), take)))
       yield* Effect.flatMap(parse(() => reader.end()), take)
-      if (pending.length > 0) yield* keyLists.stage(generation, pending)
-    })
+      if (pending.length > 0) yield* write(pending)
+      if (writing !== undefined) yield* Fiber.join(writing)
+    }).pipe(Effect.scoped)
 
   const replace = <E>(projectId: string, segmentKey: string, list: KeyListName, format: KeyListFormat, body: Stream.Stream<Uint8Array, E>) =>
     Effect.gen(function* () {
@@ -123,8 +132,13 @@ export const make = Effect.gen(function* () {
           })
         )
       ).pipe(Effect.onError(() => Effect.ignore(keyLists.drop(generation))))
-      // The old keys go once the new ones serve, in short writes of their own.
-      if (swapped.replaced !== undefined) yield* keyLists.drop(swapped.replaced)
+      // The old keys go once the new ones serve, in short writes of their own, after the answer: no
+      // read sees them any more, and a million of them take seconds to delete. One left behind by a
+      // failure here is invisible, as an abandoned upload's are.
+      if (swapped.replaced !== undefined) {
+        const replaced = swapped.replaced
+        yield* Effect.forkDaemon(keyLists.drop(replaced).pipe(Effect.catchAll((error) => Effect.logWarning(`Keys of replaced generation ${replaced} left behind`, error))))
+      }
       return swapped.after
     }).pipe(Effect.withSpan("SegmentKeys.replace"))
 

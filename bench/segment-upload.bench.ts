@@ -1,0 +1,171 @@
+/**
+ * Uploading a 1,000,000-key segment list (run by hand, not a test): how long does
+ * `PUT /v1/projects/default/segments/big/keys/included` take on SQLite and PostgreSQL, and do the
+ * evaluation routes keep answering meanwhile? Targets: under 10 s; evaluations within 50 ms.
+ *
+ *   npx tsx bench/segment-upload.bench.ts     # KEYS=1000000 ROUNDS=2; PG_URL=postgres://... to use a running server
+ *
+ * For each backend, a real `flagport serve --init` (bin/flagport.mjs) in a child process, on a fresh
+ * SQLite file or an embedded PostgreSQL 15 (fsync on). The bench sends the keys (`user-0000000`...,
+ * about 13 MB) chunked in 64 KB pieces as a client streaming a file would, twice (the second a
+ * replace of the first: its old keys are deleted after the swap), while a prober sends
+ * `GET /v1/flags/probe/eval` with the client key one at a time every 10 ms, from before the upload
+ * starts until it is answered.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { Agent, request } from "node:http"
+import { createServer } from "node:net"
+import { cpus, loadavg, tmpdir, totalmem } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { startEmbeddedPostgres } from "../test/setup/EmbeddedPostgres.js"
+
+const HERE = fileURLToPath(new URL("..", import.meta.url))
+const KEYS = Number(process.env["KEYS"] ?? 1_000_000)
+const ROUNDS = Number(process.env["ROUNDS"] ?? 2)
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+interface Served {
+  readonly child: ChildProcess
+  readonly port: number
+  readonly serverKey: string
+  readonly clientKey: string
+}
+
+const serve = async (databaseUrl: string): Promise<Served> => {
+  const port = await freePort()
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, HOST: "127.0.0.1", PORT: String(port), NO_COLOR: "1", FLAGPORT_LOG_LEVEL: "warn" }
+  delete env["FLAGPORT_PUBLIC_URL"]
+  const child = spawn(process.execPath, [join(HERE, "bin/flagport.mjs"), "serve", "--init"], { cwd: HERE, env, stdio: ["ignore", "pipe", "inherit"] })
+  let stdout = ""
+  const keys = await new Promise<{ serverKey: string; clientKey: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no keys and SETUP_URL (printed once listening) within 120 s:\n${stdout}`)), 120_000)
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const serverKey = /^SERVER_KEY=(\S+)$/m.exec(stdout)?.[1]
+      const clientKey = /^CLIENT_KEY=(\S+)$/m.exec(stdout)?.[1]
+      if (serverKey !== undefined && clientKey !== undefined && /^SETUP_URL=/m.test(stdout)) {
+        clearTimeout(timer)
+        resolve({ serverKey, clientKey })
+      }
+    })
+    child.once("exit", (code) => reject(new Error(`the server exited (${code}) before it was ready:\n${stdout}`)))
+  })
+  return { child, port, ...keys }
+}
+
+/** One request with a JSON body (or none); status, body text and milliseconds. */
+const send = (agent: Agent, port: number, method: string, path: string, key: string, body?: unknown) =>
+  new Promise<{ status: number; text: string; ms: number }>((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` }
+    if (payload !== undefined) Object.assign(headers, { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) })
+    const started = performance.now()
+    const req = request({ host: "127.0.0.1", port, path, method, agent, headers }, (res) => {
+      let text = ""
+      res.on("data", (c: Buffer) => (text += c.toString()))
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text, ms: performance.now() - started }))
+    })
+    req.on("error", reject)
+    req.end(payload)
+  })
+
+/** The upload, chunked (no Content-Length), in 64 KB pieces; the milliseconds to its answer. */
+const upload = (port: number, key: string, offset: number) =>
+  new Promise<{ status: number; text: string; ms: number }>((resolve, reject) => {
+    const started = performance.now()
+    const req = request(
+      { host: "127.0.0.1", port, method: "PUT", path: "/v1/projects/default/segments/big/keys/included", headers: { authorization: `Bearer ${key}`, "content-type": "text/plain" } },
+      (res) => {
+        let text = ""
+        res.on("data", (c: Buffer) => (text += c.toString()))
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text, ms: performance.now() - started }))
+      }
+    )
+    req.on("error", reject)
+    let i = 0
+    const write = () => {
+      while (i < KEYS) {
+        let piece = ""
+        while (piece.length < 65_536 && i < KEYS) piece += `user-${String(offset + i++).padStart(7, "0")}\n`
+        if (!req.write(piece)) return void req.once("drain", write)
+      }
+      req.end()
+    }
+    write()
+  })
+
+const quantile = (values: ReadonlyArray<number>, q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const runOn = async (label: string, databaseUrl: string) => {
+  const served = await serve(databaseUrl)
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 })
+  try {
+    const { port, serverKey, clientKey } = served
+    const flag = { key: "probe", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+    for (const [path, body] of [["/v1/projects/default/flags", flag], ["/v1/projects/default/segments", { key: "big", name: "Big", conditions: [] }]] as const) {
+      const made = await send(agent, port, "POST", path, serverKey, body)
+      if (made.status !== 201) throw new Error(`POST ${path}: ${made.status} ${made.text}`)
+    }
+    const evalPath = "/v1/flags/probe/eval?environment=development&key=u-1"
+    for (let i = 0; i < 20; i++) await send(probeAgent, port, "GET", evalPath, clientKey)
+    console.error(`${label}: server ready, flag and segment made, uploading`)
+    for (let round = 1; round <= ROUNDS; round++) {
+      const probes: Array<number> = []
+      let uploading = true
+      const prober = (async () => {
+        while (uploading) {
+          const answer = await send(probeAgent, port, "GET", evalPath, clientKey)
+          if (answer.status !== 200) throw new Error(`evaluation answered ${answer.status}: ${answer.text}`)
+          probes.push(answer.ms)
+          await sleep(10)
+        }
+      })()
+      const done = await upload(port, serverKey, round * KEYS)
+      uploading = false
+      await prober
+      if (done.status !== 200) throw new Error(`upload answered ${done.status}: ${done.text}`)
+      console.log(
+        `${label}, round ${round}: ${KEYS.toLocaleString("en-US")} keys in ${(done.ms / 1000).toFixed(2)} s (${done.text}); ` +
+          `evaluations meanwhile: ${probes.length}, p50 ${quantile(probes, 0.5).toFixed(1)} ms, p99 ${quantile(probes, 0.99).toFixed(1)} ms, max ${Math.max(...probes).toFixed(1)} ms`
+      )
+    }
+  } finally {
+    agent.destroy()
+    probeAgent.destroy()
+    served.child.kill("SIGTERM")
+    await new Promise((resolve) => served.child.once("exit", resolve))
+  }
+}
+
+console.log(`${new Date().toISOString()}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}, Node ${process.version}`)
+const dir = mkdtempSync(join(tmpdir(), "flagport-upload-bench-"))
+try {
+  await runOn("SQLite", `sqlite:${join(dir, "flagport.db")}`)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+const external = process.env["PG_URL"]
+const postgres = external !== undefined ? { url: external, stop: async () => {} } : await startEmbeddedPostgres()
+try {
+  await runOn("PostgreSQL", postgres.url)
+} finally {
+  await postgres.stop()
+}
+console.log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
