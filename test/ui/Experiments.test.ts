@@ -11,28 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
 import { makePerson, PASSWORD } from "../http/people.js"
 import { checkPage, launch, open, signIn, watchedPage } from "./Browser.js"
+import { FLAG, TARGETING } from "./ExperimentSetup.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
 let browser: Browser
 let page: Page
 const cspViolations: Array<string> = []
-
-const FLAG = {
-  key: "new-checkout",
-  type: "boolean",
-  variations: [{ key: "v2", value: true, name: "Checkout v2" }, { key: "classic", value: false, name: "Classic checkout" }]
-}
-const TARGETING = {
-  environment: "production",
-  enabled: true,
-  defaultVariationKey: "classic",
-  offVariationKey: "classic",
-  rules: [
-    { name: "Beta list", conditions: [{ attribute: "beta", operator: "in", values: [true] }], variationKey: "v2" },
-    { name: "Half", conditions: [], rollout: { bucketBy: "userId", variations: [{ variationKey: "v2", weight: 50_000 }, { variationKey: "classic", weight: 50_000 }] } }
-  ]
-}
 
 interface ExperimentBody {
   readonly key: string
@@ -101,7 +86,7 @@ describe("the Experiments page", () => {
     await form().getByLabel("Flag", { exact: true }).selectOption("dark-mode")
     await form().getByText("No rule of dark-mode in production splits units by a percentage rollout.").waitFor()
     await form().getByLabel("Find a flag").fill("checkout")
-    await expect.poll(() => form().getByLabel("Flag", { exact: true }).locator("option").allTextContents()).toContain("new-checkout")
+    await expect.poll(() => form().getByLabel("Flag", { exact: true }).locator("option").allTextContents()).toContain("new-checkout (New checkout)")
     await form().getByLabel("Flag", { exact: true }).selectOption("new-checkout")
     // Only the rule that splits by a percentage is offered; the beta list serves one variation.
     expect(await form().getByLabel("Rule", { exact: true }).locator("option").allTextContents()).toEqual(["Rule 2 “Half”: v2 50%, classic 50%"])
