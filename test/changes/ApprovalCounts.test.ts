@@ -2,8 +2,9 @@
  * Change requests through a real server on SQLite and PostgreSQL: every answer says of each
  * approval whether it still counts (`counts`, `notCountingReason`) and of the request how many do
  * (`countingApprovals`), judged when it is answered by the rule the apply uses. An approver
- * demoted, disabled or removed since, or a key revoked, shows as not counting in every answer (list,
- * one, and the writes' answers) and counts again once restored; the apply agrees with what is shown.
+ * demoted, disabled or removed since shows as not counting in every answer (list, one, and the
+ * writes' answers) and counts again once restored; an approval a key gave (before keys were refused
+ * the approve) never counts; the apply agrees with what is shown.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -157,7 +158,7 @@ describe.each(["sqlite", "postgres"] as const)("change requests: each answer say
     expect(updated).toMatchObject({ status: "open", approvals: [], countingApprovals: 0 })
   })
 
-  it("a key's approval is refused and changes nothing; one a key gave before that rule counts until the key is revoked", async () => {
+  it("a key's approval is refused and changes nothing; one a key gave before that rule does not count, and the apply agrees", async () => {
     const made = (await key("POST", "/v1/projects/p1/keys", { type: "server", name: `approver-${backend}` })).body as { id: string; key: string }
     const first = await admin("key-1")
     const approved = await approvedBy(first)
@@ -171,7 +172,11 @@ describe.each(["sqlite", "postgres"] as const)("change requests: each answer say
       const byOldKey = { by: { type: "key" as const, keyId: made.id, keyName: `approver-${backend}` }, at: new Date().toISOString(), comment: null }
       expect(yield* repo.replace({ ...stored, status: "approved", approvals: [...stored.approvals, byOldKey], version: stored.version + 1 }, stored.version)).toBe(true)
     }))
-    expect(await read(approved.id)).toMatchObject({ status: "approved", countingApprovals: 2 })
+    const withOld = await read(approved.id)
+    expect(withOld).toMatchObject({ status: "approved", countingApprovals: 1 })
+    expect(standings(withOld)).toEqual([[first.id, true, null], [made.id, false, "key"]])
+    const apply = await as(editor, "POST", `${CRS}/${approved.id}/apply`)
+    expect(apply.status, apply.text).toBe(409)
     expect((await key("DELETE", `/v1/projects/p1/keys/${made.id}`)).status).toBe(204)
     const revoked = await read(approved.id)
     expect(revoked).toMatchObject({ status: "approved", countingApprovals: 1 })

@@ -1123,13 +1123,13 @@ export interface components {
             };
             readonly at: string;
             readonly comment: string | null;
-            /** @description Whether this approval counts now: its author may still approve in the project (a project admin or a global admin, not disabled; a key not revoked). Judged each time the request is read, by the rule the apply uses. */
+            /** @description Whether this approval counts now: its author may still approve in the project (a project admin or a global admin, not disabled) and is a person (an approval a key gave before keys were refused never counts). Judged each time the request is read, by the rule the apply uses. */
             readonly counts: boolean;
-            /** @description Why it no longer counts (null while it counts): `demoted` (the approver's role here no longer approves, e.g. now an editor), `removed` (no longer a member, or gone), `disabled`, or `revoked` (the approving key). */
+            /** @description Why it no longer counts (null while it counts): `demoted` (the approver's role here no longer approves, e.g. now an editor), `removed` (no longer a member, or gone), `disabled`, `revoked` (the approving key, since revoked) or `key` (a key gave it, before keys were refused the approve: approvals are people's). */
             readonly notCountingReason: components["schemas"]["ApprovalNotCountingReason"] | null;
         };
         /** @enum {string} */
-        readonly ApprovalNotCountingReason: "demoted" | "removed" | "disabled" | "revoked";
+        readonly ApprovalNotCountingReason: "demoted" | "removed" | "disabled" | "revoked" | "key";
         readonly Approval: {
             readonly by: {
                 /** @enum {string} */

@@ -44,7 +44,8 @@ export const NOT_COUNTING_WORDS: { readonly [R in NotCountingReason]: string } =
   demoted: "approver no longer an admin of this project",
   removed: "approver no longer a member of this project",
   disabled: "approver's account disabled",
-  revoked: "the key that approved it was revoked"
+  revoked: "the key that approved it was revoked",
+  key: "given with a key: approvals are people's"
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`

@@ -84,10 +84,10 @@ export type Approval = typeof Approval.Type
 export const CountedApproval = Schema.Struct({
   ...Approval.fields,
   counts: Schema.Boolean.annotations({
-    description: "Whether this approval counts now: its author may still approve in the project (a project admin or a global admin, not disabled; a key not revoked). Judged each time the request is read, by the rule the apply uses."
+    description: "Whether this approval counts now: its author may still approve in the project (a project admin or a global admin, not disabled) and is a person (an approval a key gave before keys were refused never counts). Judged each time the request is read, by the rule the apply uses."
   }),
   notCountingReason: Schema.NullOr(NotCountingReason).annotations({
-    description: "Why it no longer counts (null while it counts): `demoted` (the approver's role here no longer approves, e.g. now an editor), `removed` (no longer a member, or gone), `disabled`, or `revoked` (the approving key)."
+    description: "Why it no longer counts (null while it counts): `demoted` (the approver's role here no longer approves, e.g. now an editor), `removed` (no longer a member, or gone), `disabled`, `revoked` (the approving key, since revoked) or `key` (a key gave it, before keys were refused the approve: approvals are people's)."
   })
 }).annotations(documentName("CountedApproval"))
 export type CountedApproval = typeof CountedApproval.Type

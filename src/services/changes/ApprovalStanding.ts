@@ -3,7 +3,8 @@
  * longer count"): an approval counts only while its author may still approve in the project
  * (domain/changes/ApprovalCounting.ts), judged now: when the request is applied (by hand or by the
  * scheduler) and whenever it is shown. An approver since demoted, removed from the project or
- * disabled, or a key since revoked, leaves the approval listed (it is history) but not counted. The
+ * disabled, or any key's approval (approvals are people's), leaves the approval listed (it is
+ * history) but not counted. The
  * actor's role is read here too, for the rules (ChangeRequestRules.ts).
  */
 import * as Effect from "effect/Effect"
@@ -53,7 +54,7 @@ export const make = Effect.gen(function* () {
         const identity = actorIdentity(approval.by)
         const standing = seen.get(identity) ?? (yield* standingOf(projectId, approval.by))
         seen.set(identity, standing)
-        const reason = notCountingReason(standing)
+        const reason = notCountingReason(approval.by, standing)
         return { ...approval, counts: reason === null, notCountingReason: reason }
       }))
 
