@@ -70,6 +70,8 @@ export * as Exposure from "./domain/experiments/Exposure.js"
 export * as ExperimentUnitRepository from "./ports/ExperimentUnitRepository.js"
 export * as Exposures from "./services/experiments/Exposures.js"
 export * as Ingestion from "./services/experiments/Ingestion.js"
+export * as Track from "./services/experiments/Track.js"
+export * as IngestBudget from "./services/experiments/IngestBudget.js"
 
 export * as Actor from "./domain/audit/Actor.js"
 export * as AuditEntry from "./domain/audit/AuditEntry.js"

@@ -1,18 +1,27 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { collapseExposures, type UnitRow } from "../../src/domain/experiments/Exposure.js"
+import type { UnitEvent } from "../../src/domain/experiments/MetricEvent.js"
+import { armTotals, type MetricFigures } from "../../src/domain/experiments/UnitMetrics.js"
 import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import { MemoryDb } from "./MemoryDb.js"
+import { foldEvents, metricRowsOf, pruneRaw } from "./MemoryUnitMetrics.js"
 
 /**
  * The reference ExperimentUnitRepository: the units' rows, the distinct variations each unit was
- * exposed to, and the batches seen, in one cell of the memory database (its transactions span it).
+ * exposed to, the batches seen, and the metric events (raw until pruned, then folded into their
+ * figures; MemoryUnitMetrics.ts computes the metric rows from them when read), in one cell of the
+ * memory database (its transactions span it).
  */
 
 interface State {
   readonly units: ReadonlyMap<string, UnitRow>
   readonly variations: ReadonlySet<string>
   readonly batches: ReadonlyMap<string, string>
+  /** Raw events by experiment and unit. */
+  readonly events: ReadonlyMap<string, ReadonlyArray<UnitEvent>>
+  /** Figures of pruned events by experiment, metric and unit. */
+  readonly folded: ReadonlyMap<string, MetricFigures>
 }
 
 const unitId = (experimentId: string, unit: string) => `${experimentId}\u0000${unit}`
@@ -21,7 +30,13 @@ export const layer = Layer.effect(
   ExperimentUnitRepository,
   Effect.gen(function* () {
     const db = yield* MemoryDb
-    const table = db.makeRef<State>("experimentUnits", { units: new Map(), variations: new Set(), batches: new Map() })
+    const table = db.makeRef<State>("experimentUnits", {
+      units: new Map(),
+      variations: new Set(),
+      batches: new Map(),
+      events: new Map(),
+      folded: new Map()
+    })
     return ExperimentUnitRepository.of({
       claimBatches: (batches) =>
         table.modify((state) => {
@@ -34,7 +49,7 @@ export const layer = Layer.effect(
           })
           return [fresh, { ...state, batches: next }]
         }),
-      applyExposures: (exposures) =>
+      applyItems: (exposures, events) =>
         table.modify((state) => {
           const { units, variations } = collapseExposures(exposures)
           const nextVariations = new Set(state.variations)
@@ -58,7 +73,20 @@ export const layer = Layer.effect(
               variationsSeen: (stored?.variationsSeen ?? 0) + (added.get(id) ?? 0)
             })
           }
-          return [undefined, { ...state, units: nextUnits, variations: nextVariations }]
+          return [undefined, { ...state, units: nextUnits, variations: nextVariations, events: foldEvents(state.events, events) }]
+        }),
+      metricRows: (experimentId) => Effect.map(table.get, (state) => metricRowsOf(experimentId, state.units, state.events, state.folded)),
+      metricArms: (experimentId, metric) =>
+        Effect.map(table.get, (state) =>
+          armTotals(
+            [...state.units.values()].filter((row) => row.experimentId === experimentId),
+            metricRowsOf(experimentId, state.units, state.events, state.folded),
+            metric
+          )),
+      pruneEvents: (horizon) =>
+        table.modify((state) => {
+          const { events, folded, pruned } = pruneRaw(horizon, state.units, state.events, state.folded)
+          return [pruned, { ...state, events, folded }]
         }),
       units: (experimentId) =>
         Effect.map(table.get, (state) =>
@@ -82,7 +110,9 @@ export const layer = Layer.effect(
           const prefix = `${experimentId}\u0000`
           const units = new Map([...state.units].filter(([id]) => !id.startsWith(prefix)))
           const variations = new Set([...state.variations].filter((id) => !id.startsWith(prefix)))
-          return [undefined, { ...state, units, variations }]
+          const events = new Map([...state.events].filter(([id]) => !id.startsWith(prefix)))
+          const folded = new Map([...state.folded].filter(([id]) => !id.startsWith(prefix)))
+          return [undefined, { ...state, units, variations, events, folded }]
         }),
       pruneBatches: (before) =>
         table.modify((state) => {

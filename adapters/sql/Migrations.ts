@@ -29,6 +29,7 @@ import SsoIdentities from "./migrations/0023_sso_identities.js"
 import EmailNormalized from "./migrations/0024_email_normalized.js"
 import KeyMakers from "./migrations/0025_key_makers.js"
 import ExperimentUnits from "./migrations/0026_experiment_units.js"
+import ExperimentUnitMetrics from "./migrations/0027_experiment_unit_metrics.js"
 import SegmentKeys from "./migrations/0028_segment_keys.js"
 import { exclusively } from "./StartupLock.js"
 
@@ -64,6 +65,7 @@ export const migrations = {
   "0024_email_normalized": EmailNormalized,
   "0025_key_makers": KeyMakers,
   "0026_experiment_units": ExperimentUnits,
+  "0027_experiment_unit_metrics": ExperimentUnitMetrics,
   "0028_segment_keys": SegmentKeys
 }
 

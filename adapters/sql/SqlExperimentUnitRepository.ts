@@ -7,6 +7,8 @@ import { ExperimentUnitRepository, type IngestBatch } from "../../src/ports/Expe
 import { collapseExposures } from "../../src/domain/experiments/Exposure.js"
 import { decodeRows, SqlInteger } from "./SqlRows.js"
 import { orFail } from "./SqlSupport.js"
+import { makeMetricArms } from "./SqlMetricArms.js"
+import { makeUnitMetrics, unitId } from "./SqlUnitMetrics.js"
 
 /**
  * ExperimentUnitRepository over @effect/sql (tables in migrations/0026_experiment_units.ts), the
@@ -15,6 +17,8 @@ import { orFail } from "./SqlSupport.js"
  * RETURNING` says which are new to their unit), then the units' rows (the earliest exposure wins,
  * `variations_seen` adds the new ones). Rows are written sorted by experiment and unit, so two
  * concurrent writes on PostgreSQL lock shared rows in the same order and cannot deadlock.
+ * Metric events are applied in the same call as exposures (SqlUnitMetrics.ts has that side, and
+ * SqlMetricArms.ts the aggregate the results read; tables in migrations/0027).
  */
 
 const UnitRowSql = Schema.Struct({
@@ -28,17 +32,30 @@ const decodeUnits = decodeRows(UnitRowSql, "flagport_experiment_units")
 const decodeNew = decodeRows(Schema.Struct({ experiment_id: Schema.String, unit: Schema.String }), "flagport_experiment_unit_variations")
 const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String, batch_id: Schema.String }), "flagport_ingest_batches")
 const decodeCounts = decodeRows(Schema.Struct({ variation_key: Schema.NullOr(Schema.String), n: SqlInteger }), "flagport_experiment_units")
+const MetricRowSql = Schema.Struct({
+  experiment_id: Schema.String,
+  metric_key: Schema.String,
+  unit: Schema.String,
+  variation_key: Schema.String,
+  variations_seen: SqlInteger,
+  post_sum: Schema.Number,
+  post_count: SqlInteger,
+  pre_sum: Schema.Number,
+  pre_count: SqlInteger
+})
+const decodeMetricRows = decodeRows(MetricRowSql, "flagport_experiment_unit_metrics")
+const decodeCount = decodeRows(Schema.Struct({ n: SqlInteger }), "flagport_experiment_unit_events")
 
 /** Rows per statement: well under SQLite's 32766 bound parameters (5 per unit row). */
 const CHUNK = 500
 
 const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, CHUNK)
 
-const unitId = (experimentId: string, unit: string) => `${experimentId}\u0000${unit}`
 const batchKey = (b: { keyId: string; batchId: string }) => `${b.keyId}\u0000${b.batchId}`
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const metrics = makeUnitMetrics(sql)
 
   const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>) =>
     orFail(sql`INSERT INTO flagport_experiment_unit_variations ${sql.insert(rows.map((r) => ({
@@ -84,8 +101,11 @@ export const make = Effect.gen(function* () {
         // The first occurrence of a fresh batch is fresh; a repeat in the same list is not.
         return batches.map((b) => fresh.delete(batchKey(b)))
       }),
-    applyExposures: (exposures) =>
+    applyItems: (exposures, events) =>
       Effect.gen(function* () {
+        const pairs = [...exposures, ...events]
+        yield* metrics.lock(pairs)
+        const before = yield* metrics.unitStates(pairs)
         const { units, variations } = collapseExposures(exposures)
         const added = new Map<string, number>()
         for (const chunk of chunks(variations)) {
@@ -97,7 +117,44 @@ export const make = Effect.gen(function* () {
         for (const chunk of chunks(units)) {
           yield* upsertUnits(chunk.map((u) => ({ ...u, added: added.get(unitId(u.experimentId, u.unit)) ?? 0 })))
         }
+        // What the upsert above made of each touched row (the same rule, computed here rather than
+        // read back): a unit whose first exposure moved, or is new, has its raw events counted again.
+        const after = new Map(before)
+        for (const u of units) {
+          const id = unitId(u.experimentId, u.unit)
+          const was = before.get(id)
+          const firstAt = Date.parse(u.firstAt)
+          const seen = (was?.variationsSeen ?? 0) + (added.get(id) ?? 0)
+          after.set(id, was === undefined || firstAt < was.firstAt ? { firstAt, variationKey: u.variationKey, variationsSeen: seen } : { ...was, variationsSeen: seen })
+        }
+        yield* metrics.apply(events, before, after)
       }),
+    metricRows: (experimentId) =>
+      orFail(sql`SELECT experiment_id, metric_key, unit, variation_key, variations_seen, post_sum, post_count, pre_sum, pre_count
+        FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId} AND (post_count > 0 OR pre_count > 0)
+        ORDER BY metric_key, unit`).pipe(
+        Effect.flatMap(decodeMetricRows),
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            experimentId: r.experiment_id,
+            metricKey: r.metric_key,
+            unit: r.unit,
+            variationKey: r.variation_key,
+            variationsSeen: r.variations_seen,
+            postSum: r.post_sum,
+            postCount: r.post_count,
+            preSum: r.pre_sum,
+            preCount: r.pre_count
+          })))
+      ),
+    metricArms: makeMetricArms(sql),
+    pruneEvents: (horizon) =>
+      orFail(sql`DELETE FROM flagport_experiment_unit_events
+        WHERE EXISTS (SELECT 1 FROM flagport_experiment_units u WHERE u.experiment_id = flagport_experiment_unit_events.experiment_id
+            AND u.unit = flagport_experiment_unit_events.unit AND u.first_exposure_at < ${new Date(horizon).toISOString()})
+          OR (at + pre_window_ms < ${horizon} AND NOT EXISTS (SELECT 1 FROM flagport_experiment_units u
+            WHERE u.experiment_id = flagport_experiment_unit_events.experiment_id AND u.unit = flagport_experiment_unit_events.unit))
+        RETURNING 1 AS n`).pipe(Effect.flatMap(decodeCount), Effect.map((rows) => rows.length)),
     units: (experimentId) =>
       orFail(sql`SELECT experiment_id, unit, first_exposure_at, variation_key, variations_seen FROM flagport_experiment_units
         WHERE experiment_id = ${experimentId} ORDER BY unit`).pipe(
@@ -126,10 +183,12 @@ export const make = Effect.gen(function* () {
         }))
       ),
     removeExperiment: (experimentId) =>
-      orFail(Effect.zipRight(
+      orFail(Effect.all([
         sql`DELETE FROM flagport_experiment_unit_variations WHERE experiment_id = ${experimentId}`,
-        sql`DELETE FROM flagport_experiment_units WHERE experiment_id = ${experimentId}`
-      )).pipe(Effect.asVoid),
+        sql`DELETE FROM flagport_experiment_units WHERE experiment_id = ${experimentId}`,
+        sql`DELETE FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId}`,
+        sql`DELETE FROM flagport_experiment_unit_events WHERE experiment_id = ${experimentId}`
+      ], { discard: true })),
     pruneBatches: (before) =>
       orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id, batch_id`).pipe(
         Effect.flatMap(decodeBatch),

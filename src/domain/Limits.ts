@@ -21,7 +21,7 @@
 /**
  * Where a limit is enforced: on the evaluation context (the edge, 400), on a write (400), while
  * one evaluation runs (the flag being evaluated answers ERROR), on an SDK's evaluation report
- * (`POST /v1/insights`, 400), or on what SDKs send for experiments (`POST /v1/exposures`, 400;
+ * (`POST /v1/insights`, 400), or on what SDKs send for experiments (`POST /v1/exposures`, `POST /v1/track`, 400;
  * a key's hourly budget, 429).
  */
 export type LimitScope = "context" | "configuration" | "evaluation" | "report" | "ingest"
@@ -217,7 +217,7 @@ export const LIMITS = {
     value: 1000,
     scope: "ingest",
     unit: "items",
-    meaning: "exposures in one request"
+    meaning: "exposures or metric events in one request"
   },
   ingestUnitLength: {
     value: 256,
@@ -242,6 +242,14 @@ export const LIMITS = {
     scope: "ingest",
     unit: "items",
     meaning: "items one key may send in one clock hour, all its requests to one server together (429 past it)"
+  },
+  // A metric event's value is summed per unit: bounded so that no sum or sum of squares can
+  // overflow a double however many events a unit sends (docs/guide/experiments.md).
+  ingestValue: {
+    value: 1_000_000_000_000,
+    scope: "ingest",
+    unit: "in absolute value",
+    meaning: "a metric event's `value` (finite)"
   }
 } as const satisfies Record<string, Declaration>
 
@@ -267,7 +275,7 @@ const WHERE: Record<LimitScope, string> = {
   configuration: "targeting, segments",
   evaluation: "one evaluation",
   report: "`POST /v1/insights`",
-  ingest: "`POST /v1/exposures`"
+  ingest: "`POST /v1/exposures`, `POST /v1/track`"
 }
 
 /** The Markdown table of docs/operations/operating.md, generated from the declaration. */

@@ -1,6 +1,8 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { UnitExposure, UnitRow } from "../domain/experiments/Exposure.js"
+import type { UnitEvent } from "../domain/experiments/MetricEvent.js"
+import type { MeasuredMetric, MetricArmTotals, UnitMetricRow } from "../domain/experiments/UnitMetrics.js"
 import type { StorageError } from "./StorageError.js"
 
 /** A batch an SDK may resend: the key that sent it, its id, and when it first arrived (ISO 8601). */
@@ -14,6 +16,14 @@ export interface IngestBatch {
  * The per-unit rows of experiments (docs/guide/experiments.md): raw exposures are not kept, each
  * updates its unit's row. The writes run inside the caller's transaction (the ingestion's group
  * commit, `services/experiments/Ingestion.ts`, writes many requests' items in one).
+ *
+ * Metric events update their unit's metric rows (`UnitMetrics.ts` defines what each counts for).
+ * The figures equal the definition for the events and exposures received, whatever their order:
+ * an event may arrive before its unit's exposure, and a late exposure may move a unit's first
+ * exposure earlier. So an event is also kept, raw, while that can still happen: until its unit's
+ * first exposure is older than the oldest timestamp an item may carry (then no exposure can
+ * arrive before it), or, for a unit not exposed yet, until no exposure could still make it a
+ * covariate. `pruneEvents` forgets them then.
  */
 /** The units of an experiment per variation, as the results and the sample-ratio check count them. */
 export interface ExposureCounts {
@@ -29,11 +39,29 @@ export interface ExperimentUnitRepositoryShape {
    */
   readonly claimBatches: (batches: ReadonlyArray<IngestBatch>) => Effect.Effect<ReadonlyArray<boolean>, StorageError>
   /**
-   * Applies the exposures to their units' rows: a unit's first exposure (the earliest instant
-   * wins, whatever the order of arrival) and its variation then, and how many distinct variations
-   * it was exposed to.
+   * Applies exposures and metric events to their units' rows, in the caller's transaction.
+   * Exposures: a unit's first exposure (the earliest instant wins, whatever the order of arrival)
+   * and its variation then, and how many distinct variations it was exposed to; a unit whose first
+   * exposure moves has its metric rows counted again from its raw events. Events: each counts in
+   * its unit's metric row when the unit is exposed, and is kept raw while a late exposure could
+   * change what it counts for. One call for both, so the units they touch are locked once, in one
+   * order (PostgreSQL), whatever a round holds.
    */
-  readonly applyExposures: (exposures: ReadonlyArray<UnitExposure>) => Effect.Effect<void, StorageError>
+  readonly applyItems: (exposures: ReadonlyArray<UnitExposure>, events: ReadonlyArray<UnitEvent>) => Effect.Effect<void, StorageError>
+  /** The experiment's metric rows of exposed units whose events count for something, ordered by metric and unit. */
+  readonly metricRows: (experimentId: string) => Effect.Effect<ReadonlyArray<UnitMetricRow>, StorageError>
+  /**
+   * The aggregate the results analyse: per variation of the experiment, the sufficient statistics
+   * of `metric` over its units exposed to that variation only, ordered by variation. One query
+   * per metric over the metric's rows.
+   */
+  readonly metricArms: (experimentId: string, metric: MeasuredMetric) => Effect.Effect<ReadonlyArray<MetricArmTotals>, StorageError>
+  /**
+   * Forgets raw events no exposure can reclassify any more, given that every exposure from now
+   * on is at or after `horizon` (epoch milliseconds): those of units first exposed before it, and
+   * those of units not exposed yet that lie more than their pre-window before it. Answers how many.
+   */
+  readonly pruneEvents: (horizon: number) => Effect.Effect<number, StorageError>
   /** The experiment's unit rows, ordered by unit. */
   readonly units: (experimentId: string) => Effect.Effect<ReadonlyArray<UnitRow>, StorageError>
   /**
@@ -41,7 +69,7 @@ export interface ExperimentUnitRepositoryShape {
    * and how many units were exposed to several (the results leave those out).
    */
   readonly exposureCounts: (experimentId: string) => Effect.Effect<ExposureCounts, StorageError>
-  /** Deletes every unit row of the experiment (it is being deleted). */
+  /** Deletes every unit and metric row of the experiment (it is being deleted). */
   readonly removeExperiment: (experimentId: string) => Effect.Effect<void, StorageError>
   /** Forgets batches that arrived before `before` (ISO 8601): a resend after that counts again. */
   readonly pruneBatches: (before: string) => Effect.Effect<number, StorageError>

@@ -7,6 +7,8 @@ import * as Environments from "./projects/Environments.js"
 import * as Experiments from "./experiments/Experiments.js"
 import * as Exposures from "./experiments/Exposures.js"
 import * as Ingestion from "./experiments/Ingestion.js"
+import * as IngestBudget from "./experiments/IngestBudget.js"
+import * as Track from "./experiments/Track.js"
 import * as FlagdImport from "./flagd/FlagdImport.js"
 import * as Flags from "./flags/Flags.js"
 import * as FlagsAsCode from "./ascode/FlagsAsCode.js"
@@ -51,7 +53,8 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       SignIn.layer,
       Sessions.layer,
       Experiments.layer,
-      Exposures.layer.pipe(Layer.provideMerge(Ingestion.layer))
+      // One group commit and one hourly budget for exposures and metric events.
+      Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer))
     ).pipe(Layer.provideMerge(SignInGuard.layer)) // one guard for sign-ins and setups alike
   )
 )

@@ -9,6 +9,7 @@ import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { experimentContract } from "./Experiments.contract.js"
 import { exposureContract } from "./Exposures.contract.js"
+import { unitMetricsContract } from "./UnitMetrics.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { signInSecurityContract } from "./SignInSecurity.contract.js"
 import { signInLockoutContract } from "./SignInLockout.contract.js"
@@ -66,6 +67,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ExperimentRepository + experiments", experimentContract],
   ["Keys and their makers", makerKeysContract],
   ["ExperimentUnitRepository + exposures", exposureContract],
+  ["ExperimentUnitRepository + metric events", unitMetricsContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

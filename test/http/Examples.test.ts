@@ -46,6 +46,7 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["patch", "/v1/projects/{projectId}/experiments/{experimentKey}", { projectId: "shop", experimentKey: "checkout-redesign" }],
   ["post", "/v1/projects/{projectId}/experiments/{experimentKey}/stop", { projectId: "shop", experimentKey: "checkout-redesign" }],
   ["post", "/v1/exposures", {}],
+  ["post", "/v1/track", {}],
   // A project file adds a flag, on in production (after the evaluations, whose examples show one flag).
   ["post", "/v1/projects/{projectId}/apply", { projectId: "shop" }],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
@@ -97,6 +98,11 @@ const recent = (template: string, body: unknown): unknown => {
     // Exposures older than 24 hours are refused too: the example's, sent now.
     const batch = body as { exposures: ReadonlyArray<object> }
     return { ...batch, exposures: batch.exposures.map((exposure) => ({ ...exposure, timestamp: new Date().toISOString() })) }
+  }
+  if (template === "/v1/track") {
+    // So are metric events: the example's timestamps, moved to now.
+    const batch = body as { events: ReadonlyArray<{ timestamp?: string }> }
+    return { ...batch, events: batch.events.map((event) => (event.timestamp === undefined ? event : { ...event, timestamp: new Date().toISOString() })) }
   }
   if (template !== "/v1/insights") return body
   const report = body as { from: string; to: string }
@@ -169,7 +175,7 @@ describe("the request examples of the document", () => {
       }
       // OFREP takes the project from the key (a global key names none) and the environment from a header.
       const ofrep = template.startsWith("/ofrep/")
-      const key = ofrep || template === "/v1/exposures" ? await shopClientKey() : t.keys.global
+      const key = ofrep || template === "/v1/exposures" || template === "/v1/track" ? await shopClientKey() : t.keys.global
       const headers: Record<string, string> = ofrep ? { "flagport-environment": "production" } : typeof operation.requestBody.content["text/plain"] === "object" ? { "content-type": "text/plain" } : {}
       const example = recent(template, exampleOf(operation))
       // The setup example's token stands for the one the invitation handed out.

@@ -42,6 +42,7 @@ const DOCUMENTED = [
   "flagport_signin_failures_total",
   "flagport_password_hashes_total",
   "flagport_exposures_total",
+  "flagport_metric_events_total",
   "flagport_sqlite_writer_queue",
   // PostgreSQL's pool: declared on every server, with samples only over PostgreSQL (PoolMetrics.test.ts).
   "flagport_db_pool_connections",
@@ -201,6 +202,18 @@ describe("GET /metrics after a scripted workload", () => {
     const after = await scrape(t.url)
     expect(sumOf(after, "flagport_exposures_total", { outcome: "dropped" })).toBe(dropped + 2)
     expect(sumOf(after, "flagport_exposures_total", { outcome: "refused" })).toBe(refused + 2)
+  })
+
+  it("metric events are counted by outcome, in the same table as exposures", async () => {
+    const families = await scrape(t.url)
+    const before = (outcome: string) => sumOf(families, "flagport_metric_events_total", { outcome })
+    const [dropped, refused] = [before("dropped"), before("refused")]
+    const body = (value: number) => ({ projectId: "p1", environment: "development", events: [{ event: "nothing-measures-this", unit: "u1", value }, { event: "nor-this", unit: "u2" }] })
+    expect((await request(t.url, "POST", "/v1/track", { key: t.keys.global, body: body(1) })).status).toBe(202)
+    expect((await request(t.url, "POST", "/v1/track", { key: t.keys.global, body: { ...body(1), events: [{ event: "e", unit: "u", timestamp: "2020-01-01T00:00:00Z" }] } })).status).toBe(400)
+    const after = await scrape(t.url)
+    expect(sumOf(after, "flagport_metric_events_total", { outcome: "dropped" })).toBe(dropped + 2)
+    expect(sumOf(after, "flagport_metric_events_total", { outcome: "refused" })).toBe(refused + 1)
   })
 
   it("1,000 distinct unknown paths add no series", async () => {

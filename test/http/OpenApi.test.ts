@@ -39,6 +39,7 @@ const PATHS = [
   "/v1/projects/{projectId}/experiments/{experimentKey}/start",
   "/v1/projects/{projectId}/experiments/{experimentKey}/stop",
   "/v1/exposures",
+  "/v1/track",
   "/v1/projects",
   "/v1/projects/{projectId}/environments",
   "/v1/projects/{projectId}/environments/{environmentKey}",
@@ -143,11 +144,11 @@ describe("GET /openapi.json", () => {
     // report (unknown project or environment), a user named by id, an invitation to an unknown project.
     // OFREP answers an unknown environment 400 INVALID_CONTEXT; its single-flag route's 404 is FLAG_NOT_FOUND.
     const envelope404 = operations.map((o) => o.name).filter((name) =>
-      !name.includes("/ofrep/") && (name.includes("{projectId}") || name.includes("{id}") || /\/v1\/(evaluate|flags|config|stream|insights|explain|exposures)/.test(name)))
+      !name.includes("/ofrep/") && (name.includes("{projectId}") || name.includes("{id}") || /\/v1\/(evaluate|flags|config|stream|insights|explain|exposures|track)/.test(name)))
     expect(answering("404")).toEqual([...envelope404, "POST /ofrep/v1/evaluate/flags/{key}", "POST /v1/users"].sort())
     // 429: too many open streams, too many failed sign-ins, too many sign-in attempts from one client address, a key past its
-    // hourly budget of exposures.
-    expect(answering("429")).toEqual(["GET /v1/projects/{projectId}/events", "GET /v1/stream", "POST /v1/auth/login", "POST /v1/auth/setup", "POST /v1/exposures"])
+    // hourly budget of exposures and metric events.
+    expect(answering("429")).toEqual(["GET /v1/projects/{projectId}/events", "GET /v1/stream", "POST /v1/auth/login", "POST /v1/auth/setup", "POST /v1/exposures", "POST /v1/track"])
     // No credentials: only the 431 that node's parser answers, and the 500.
     expect(Object.keys(spec.paths["/v1/auth/providers"].get.responses).sort()).toEqual(["200", "431", "500"])
     // 409: a duplicate key, a reference still in use (a segment, a variation, a flag required as a prerequisite), a redelivery while pending, a key revoking itself,

@@ -14,12 +14,16 @@ describe("column kinds", () => {
     ["pg", "bigint", "integer"],
     ["pg", "integer", "integer"],
     ["pg", "boolean", "boolean"],
+    ["pg", "double precision", "real"],
+    ["pg", "real", undefined],
     ["pg", "jsonb", undefined],
     ["pg", "timestamp with time zone", undefined],
     ["sqlite", "TEXT", "text"],
     ["sqlite", "integer", "integer"],
     ["sqlite", "BIGINT", "integer"],
-    ["sqlite", "REAL", undefined]
+    ["sqlite", "REAL", "real"],
+    ["sqlite", "DOUBLE PRECISION", "real"],
+    ["sqlite", "NUMERIC", undefined]
   ] as const)("%s %s is %s", (dialect, declared, kind) => {
     expect(kindOfDeclared(dialect, declared)).toBe(kind)
   })
@@ -44,7 +48,9 @@ describe("column kinds", () => {
     ["integer", 7, "pg", 7],
     ["integer", 9007199254740993n, "pg", "9007199254740993"],
     ["text", "{\"a\":[1,2]}", "pg", "{\"a\":[1,2]}"],
-    ["text", null, "sqlite", null]
+    ["text", null, "sqlite", null],
+    ["real", 12.75, "pg", 12.75],
+    ["real", -1e12, "sqlite", -1e12]
   ] as const)("%s %s to %s", (kind, value, target, expected) => {
     expect(convert(kind, value, target)).toEqual(expected)
   })
@@ -54,7 +60,9 @@ describe("column kinds", () => {
     ["boolean", "true"],
     ["integer", 1.5],
     ["integer", "12abc"],
-    ["text", 12]
+    ["text", 12],
+    ["real", "12.5"],
+    ["real", Number.NaN]
   ] as const)("%s %j is refused, not guessed", (kind, value) => {
     expect(() => convert(kind, value, "pg")).toThrow(/expected/)
   })

@@ -189,7 +189,8 @@ export const fillSource = async (filename: string, hooks: { readonly ok: Receive
     expect(approved.status, approved.text).toBe(200)
 
     // An experiment on a rollout rule, started, with a client's exposures of both variations in
-    // one batch (units, the variations each unit saw, the batch id); the admin linked to single sign-on.
+    // one batch (units, the variations each unit saw, the batch id) and a metric event; the admin
+    // linked to single sign-on.
     await call("POST", "/v1/projects/p1/flags", boolFlag("measured"))
     const rollout = { variations: [{ variationKey: "on", weight: 50_000 }, { variationKey: "off", weight: 50_000 }] }
     await call("PUT", "/v1/projects/p1/flags/measured/targeting", {
@@ -206,6 +207,13 @@ export const fillSource = async (filename: string, hooks: { readonly ok: Receive
       body: { environment: "development", batchId: "transfer-batch", exposures: [exposed("u1", "on"), exposed("u1", "off"), exposed("u2", "off")] }
     })
     expect(exposures.status, exposures.text).toBe(202)
+    // Metric events of an exposed unit (its metric row, with a fractional sum) and raw events kept
+    // while a late exposure could still move its first exposure.
+    const tracked = await request(t.url, "POST", "/v1/track", {
+      key: t.keys.client,
+      body: { environment: "development", batchId: "transfer-events", events: [{ event: "purchase", unit: "u2", value: 12.75, timestamp: new Date(Date.now() + 10).toISOString() }] }
+    })
+    expect(tracked.status, tracked.text).toBe(202)
     await t.run(Effect.flatMap(SsoIdentityRepository, (identities) => identities.link("https://idp.example.com", "admin-subject", admin.id, new Date().toISOString())))
 
     // Deliveries settled: every one to the answering receiver (so none is held by this server's

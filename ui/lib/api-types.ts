@@ -2080,6 +2080,53 @@ export interface components {
             };
         };
         /**
+         * @example {
+         *       "environment": "production",
+         *       "batchId": "sdk-7f3a-000043",
+         *       "events": [
+         *         {
+         *           "event": "purchase",
+         *           "unit": "user-1042",
+         *           "value": 49.9,
+         *           "timestamp": "2026-12-01T09:17:40.000Z"
+         *         },
+         *         {
+         *           "event": "signup",
+         *           "unit": "user-1043"
+         *         }
+         *       ]
+         *     }
+         */
+        readonly TrackBatch: {
+            readonly projectId?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment?: string;
+            /**
+             * maxLength(64)
+             * @description a string at most 64 character(s) long
+             */
+            readonly batchId?: string;
+            /**
+             * maxItems(1000)
+             * @description an array of at most 1000 item(s)
+             */
+            readonly events: readonly components["schemas"]["MetricEvent"][];
+        };
+        readonly MetricEvent: {
+            /**
+             * maxLength(128)
+             * @description a string at most 128 character(s) long
+             */
+            readonly event: string;
+            /**
+             * maxLength(256)
+             * @description a string at most 256 character(s) long
+             */
+            readonly unit: string;
+            readonly value?: number;
+            readonly timestamp?: string;
+        };
+        /**
          * Flagport project file
          * @description One Flagport project as code: environments, segments and flags with their targeting per environment (flagport export / flagport apply).
          * @example {

@@ -30,6 +30,7 @@ import { EventsGroup } from "./events/EventsGroup.js"
 import { ExperimentsGroup } from "./experiments/ExperimentsGroup.js"
 import { ExposuresGroup } from "./experiments/ExposuresGroup.js"
 import { FlagdGroup } from "./flagd/FlagdGroup.js"
+import { TrackGroup } from "./experiments/TrackGroup.js"
 import { FlagsGroup } from "./flags/FlagsGroup.js"
 import { HealthGroup } from "./health/HealthGroup.js"
 import { InsightsGroup } from "./insights/InsightsGroup.js"
@@ -66,6 +67,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(InsightsGroup)
   .add(InsightsReportGroup)
   .add(ExposuresGroup)
+  .add(TrackGroup)
   .add(CodegenGroup)
   .add(FlagsAsCodeGroup)
   .add(FlagdGroup)

@@ -19,6 +19,7 @@ import { StreamsLive } from "./evaluation/StreamsLive.js"
 import { EventsLive } from "./events/EventsLive.js"
 import { ExperimentsLive } from "./experiments/ExperimentsLive.js"
 import { ExposuresLive } from "./experiments/ExposuresLive.js"
+import { TrackLive } from "./experiments/TrackLive.js"
 import { FlagsLive } from "./flags/FlagsLive.js"
 import { HealthLive } from "./health/HealthLive.js"
 import { InsightsLive } from "./insights/InsightsLive.js"
@@ -55,6 +56,7 @@ export const HandlersLive = Layer.mergeAll(
   InsightsLive,
   InsightsReportLive,
   ExposuresLive,
+  TrackLive,
   CodegenLive,
   FlagsAsCodeLive,
   FlagdLive,

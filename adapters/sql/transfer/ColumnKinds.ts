@@ -4,18 +4,20 @@
  * - text (JSON documents and ISO 8601 timestamps included) is TEXT on both;
  * - integers are INTEGER / BIGINT (BIGSERIAL) on PostgreSQL, which node-postgres answers as a
  *   string of digits for BIGINT, and INTEGER on SQLite;
+ * - doubles (experiments' sums) are DOUBLE PRECISION on both (REAL affinity on SQLite);
  * - booleans are BOOLEAN on PostgreSQL and 0/1 INTEGER on SQLite.
  * A column whose declared type is in none of these rows stops the transfer with its name, rather
  * than being copied by guess: a migration that brings a new type adds a row here.
  */
 export type Dialect = "pg" | "sqlite"
 
-export type ColumnKind = "text" | "integer" | "boolean"
+export type ColumnKind = "text" | "integer" | "real" | "boolean"
 
 /** Declared types (PostgreSQL's `information_schema.columns.data_type`, SQLite's declared type, upper-cased) per kind. */
 const DECLARED: Record<ColumnKind, Record<Dialect, ReadonlyArray<string>>> = {
   text: { pg: ["text", "character varying"], sqlite: ["TEXT"] },
   integer: { pg: ["integer", "bigint", "smallint"], sqlite: ["INTEGER", "BIGINT"] },
+  real: { pg: ["double precision"], sqlite: ["DOUBLE PRECISION", "REAL"] },
   boolean: { pg: ["boolean"], sqlite: [] }
 }
 
@@ -70,6 +72,9 @@ export const convert = (kind: ColumnKind, value: unknown, target: Dialect): unkn
       return value
     case "integer":
       return toInteger(value, target)
+    case "real":
+      if (typeof value !== "number" || !Number.isFinite(value)) throw new UnconvertibleValue(`expected a finite number, found ${describeValue(value)}`)
+      return value
     case "boolean": {
       const flag = toBoolean(value)
       return target === "sqlite" ? (flag ? 1 : 0) : flag

@@ -57,19 +57,27 @@ export const IngestReceipt = Schema.Struct({
 }).annotations(documentName("IngestReceipt"))
 export type IngestReceipt = typeof IngestReceipt.Type
 
-/** Every item whose timestamp is older than `ingestAge` hours or more than `ingestClockSkew` seconds ahead of `now`. */
-export const exposureProblems = (exposures: ReadonlyArray<Exposure>, now: number): ReadonlyArray<Problem> => {
+/**
+ * Every item of `list` whose timestamp is older than `ingestAge` hours or more than
+ * `ingestClockSkew` seconds ahead of `now` (an item without one is stamped `now` by the server).
+ */
+export const timestampProblems = (list: string, timestamps: ReadonlyArray<string | undefined>, now: number): ReadonlyArray<Problem> => {
   const oldest = now - limit("ingestAge") * HOUR_MS
   const newest = now + limit("ingestClockSkew") * 1000
-  return exposures.flatMap((exposure, i) => {
-    const at = Date.parse(exposure.timestamp)
-    if (at < oldest) return [{ path: `exposures[${i}].timestamp`, message: `must be within the last ${limit("ingestAge")} hours` }]
+  return timestamps.flatMap((timestamp, i) => {
+    if (timestamp === undefined) return []
+    const at = Date.parse(timestamp)
+    if (at < oldest) return [{ path: `${list}[${i}].timestamp`, message: `must be within the last ${limit("ingestAge")} hours` }]
     if (at > newest) {
-      return [{ path: `exposures[${i}].timestamp`, message: `must not be more than ${limit("ingestClockSkew")} seconds ahead of the server's clock` }]
+      return [{ path: `${list}[${i}].timestamp`, message: `must not be more than ${limit("ingestClockSkew")} seconds ahead of the server's clock` }]
     }
     return []
   })
 }
+
+/** Every exposure whose timestamp is out of bounds (`timestampProblems`). */
+export const exposureProblems = (exposures: ReadonlyArray<Exposure>, now: number): ReadonlyArray<Problem> =>
+  timestampProblems("exposures", exposures.map((exposure) => exposure.timestamp), now)
 
 /** What a kept exposure updates: its experiment's row for the unit. `at` is epoch milliseconds. */
 export interface UnitExposure {

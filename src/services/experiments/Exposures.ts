@@ -17,7 +17,7 @@ import * as Option from "effect/Option"
 import type { Principal } from "../../domain/auth/ApiKey.js"
 import * as Policy from "../../domain/auth/Policy.js"
 import { type Forbidden, InvalidRequest, RateLimited, type ResourceNotFound, type ServiceUnavailable } from "../../domain/Errors.js"
-import { type ExposureBatch, exposureProblems, type IngestReceipt, KeyHourItems, keptExposures } from "../../domain/experiments/Exposure.js"
+import { type ExposureBatch, exposureProblems, type IngestReceipt, keptExposures } from "../../domain/experiments/Exposure.js"
 import { limit } from "../../domain/Limits.js"
 import { environmentNotFound } from "../../domain/NotFound.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
@@ -27,6 +27,7 @@ import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { ingest } from "../operations/IngestMetrics.js"
 import { requireProject } from "../shared/RequireProject.js"
+import { IngestBudget } from "./IngestBudget.js"
 import { Ingestion } from "./Ingestion.js"
 
 const HOUR_MS = 3_600_000
@@ -57,7 +58,7 @@ export const make = Effect.gen(function* () {
   const experiments = yield* ExperimentRepository
   const projects = yield* ProjectRepository
   const environments = yield* EnvironmentRepository
-  const budget = new KeyHourItems()
+  const budget = yield* IngestBudget
 
   const record = Effect.fn("Exposures.record")(function* (principal: Principal, batch: ExposureBatch) {
     const allowed = Policy.authorizeEvaluation(principal, batch.projectId, batch.environment)
@@ -98,7 +99,8 @@ export const make = Effect.gen(function* () {
 })
 
 /**
- * The service (over the ingestion's group commit, which the layer using it provides). Forgetting old batch ids is a background worker's (ExposureBatchRetention.ts, run by
+ * The service (over the ingestion's group commit and the hourly budget it shares with Track, which
+ * the layer using it provides). Forgetting old batch ids is a background worker's (ExposureBatchRetention.ts, run by
  * the server's workers), not the use case's: a layer that builds the use cases starts no fiber.
  */
 export const layer = Layer.effect(Exposures, make)

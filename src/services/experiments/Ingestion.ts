@@ -17,8 +17,8 @@
  * alone, so one write the database refuses cannot fail the others'. Queued items are bounded
  * (`QUEUED_ITEMS`): past it a request is answered 503 and the server's exposures are dropped.
  *
- * A write is a set of items of each kind, so metric events can join a round beside exposures: add
- * their field to `IngestWrite` and their repository call to `apply`.
+ * A write is a set of items of each kind: exposures and metric events (`POST /v1/track`) join
+ * the same rounds, applied by one repository call per round.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -32,6 +32,7 @@ import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import { ServiceUnavailable } from "../../domain/Errors.js"
 import type { UnitExposure } from "../../domain/experiments/Exposure.js"
+import type { UnitEvent } from "../../domain/experiments/MetricEvent.js"
 import { ExperimentUnitRepository, type IngestBatch } from "../../ports/ExperimentUnitRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { Transactor } from "../../ports/Transactor.js"
@@ -50,6 +51,7 @@ const DRAIN_TIMEOUT = Duration.seconds(10)
 export interface IngestWrite {
   readonly batch?: IngestBatch | undefined
   readonly exposures: ReadonlyArray<UnitExposure>
+  readonly events?: ReadonlyArray<UnitEvent> | undefined
 }
 
 export interface IngestionShape {
@@ -73,13 +75,14 @@ export class Ingestion extends Context.Tag("@flagport/services/Ingestion")<Inges
 
 interface Queued {
   readonly exposures: Array<UnitExposure>
+  readonly events: ReadonlyArray<UnitEvent>
   readonly batch?: IngestBatch | undefined
   readonly arrivedAt: number
   /** Absent for the server's own items: nobody waits for them. */
   readonly done?: Deferred.Deferred<boolean, StorageError>
 }
 
-const itemsOf = (write: Pick<IngestWrite, "exposures">) => write.exposures.length
+const itemsOf = (write: Pick<IngestWrite, "exposures" | "events">) => write.exposures.length + (write.events?.length ?? 0)
 
 export const make = Effect.gen(function* () {
   const tx = yield* Transactor
@@ -104,7 +107,8 @@ export const make = Effect.gen(function* () {
       const fresh = new Map(batched.map((w, i) => [w, claimed[i] ?? false] as const))
       const kept = group.filter((w) => fresh.get(w) ?? true)
       const exposures = kept.length === 1 ? kept[0]!.exposures : kept.flatMap((w) => w.exposures)
-      if (exposures.length > 0) yield* units.applyExposures(exposures)
+      const events = kept.length === 1 ? kept[0]!.events : kept.flatMap((w) => w.events)
+      if (exposures.length > 0 || events.length > 0) yield* units.applyItems(exposures, events)
       return group.map((w) => fresh.get(w) ?? true)
     }))
 
@@ -118,7 +122,11 @@ export const make = Effect.gen(function* () {
         yield* Metric.incrementBy(metrics.dropped.write_failed, write.exposures.length)
         yield* Effect.logWarning(`Dropped ${write.exposures.length} exposures recorded by the server: writing them failed`, outcome.cause)
       }
-      if (Exit.isSuccess(outcome)) yield* Metric.update(metrics.lag, Math.max(0, now - write.arrivedAt) / 1000)
+      if (Exit.isSuccess(outcome)) {
+        const lag = Math.max(0, now - write.arrivedAt) / 1000
+        if (write.exposures.length > 0) yield* Metric.update(metrics.lag, lag)
+        if (write.events.length > 0) yield* Metric.update(ingest.events.lag, lag)
+      }
     })
 
   /** Takes the next round's writes off the queue (at least one, then up to ROUND_ITEMS items). */
@@ -183,7 +191,7 @@ export const make = Effect.gen(function* () {
       }
       const done = yield* Deferred.make<boolean, StorageError>()
       const arrivedAt = yield* Clock.currentTimeMillis
-      enqueue({ exposures: [...write.exposures], batch: write.batch, arrivedAt, done })
+      enqueue({ exposures: [...write.exposures], events: write.events ?? [], batch: write.batch, arrivedAt, done })
       return yield* Deferred.await(done)
     })
 
@@ -193,7 +201,7 @@ export const make = Effect.gen(function* () {
       return false
     }
     if (serverWrite === null) {
-      serverWrite = { exposures: [exposure], arrivedAt: Date.now() }
+      serverWrite = { exposures: [exposure], events: [], arrivedAt: Date.now() }
       enqueue(serverWrite)
     } else {
       serverWrite.exposures.push(exposure)

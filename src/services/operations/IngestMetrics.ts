@@ -1,6 +1,6 @@
 /**
- * What ingestion measures, one table for every kind of item it takes (exposures here; metric
- * events add their row the same way): items accepted, by source (`sdk`: sent to the HTTP route,
+ * What ingestion measures, one table for every kind of item it takes (exposures, metric events):
+ * items accepted, by source (`sdk`: sent to the HTTP route,
  * `server`: recorded by the server's own evaluation routes), dropped by reason, duplicate (a
  * resent batch) and refused (a request answered 400, 429 or 503), and the ingestion lag (from an
  * item's arrival to the commit of its unit rows). Every label value is from a fixed set.
@@ -48,7 +48,8 @@ export type IngestMetrics = ReturnType<typeof ingestMetricsOf>
 
 /** The table: one row per kind of item. */
 export const ingest = {
-  exposures: ingestMetricsOf("exposures", "Exposures (POST /v1/exposures and the server's evaluation routes)")
+  exposures: ingestMetricsOf("exposures", "Exposures (POST /v1/exposures and the server's evaluation routes)"),
+  events: ingestMetricsOf("metric_events", "Metric events (POST /v1/track)")
 } as const
 
 /** Every metric of the table, for an exporter that must know them before their first update. */

@@ -80,4 +80,15 @@ export const EVALUATION_ENDPOINTS: ReadonlyArray<Endpoint> = [
       }
     })
   },
+  // An SDK's metric events: kept only for a running experiment's metric, answered 202 either way.
+  {
+    name: "POST /v1/track",
+    kind: "evaluation",
+    success: 202,
+    prepare: async () => ({
+      method: "POST",
+      path: "/v1/track",
+      body: { projectId: "p1", environment: "development", events: [{ event: "purchase", unit: "user-1", value: 9.5 }] }
+    })
+  },
 ]

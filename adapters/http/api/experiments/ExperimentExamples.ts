@@ -1,6 +1,7 @@
 /** The examples of the experiments' operations in the OpenAPI document. */
 import type { CreateExperimentInput, Experiment, PatchExperimentInput, StopExperimentInput } from "../../../../src/domain/experiments/Experiment.js"
 import type { ExposureBatch, IngestReceipt } from "../../../../src/domain/experiments/Exposure.js"
+import type { TrackBatch } from "../../../../src/domain/experiments/MetricEvent.js"
 
 export const createExperiment: CreateExperimentInput = {
   key: "checkout-redesign",
@@ -46,6 +47,15 @@ export const exposureBatch: ExposureBatch = {
   exposures: [
     { flagKey: "new-checkout", variationKey: "on", ruleId: "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368", unit: "user-1042", timestamp: "2026-12-01T09:15:02.120Z" },
     { flagKey: "new-checkout", variationKey: "off", ruleId: "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368", unit: "user-1043", timestamp: "2026-12-01T09:15:02.480Z" }
+  ]
+}
+
+export const trackBatch: TrackBatch = {
+  environment: "production",
+  batchId: "sdk-7f3a-000043",
+  events: [
+    { event: "purchase", unit: "user-1042", value: 49.9, timestamp: "2026-12-01T09:17:40.000Z" },
+    { event: "signup", unit: "user-1043" }
   ]
 }
 

@@ -1,0 +1,17 @@
+/** POST /v1/track: the SDK's metric events, with the key that sent them (the use case checks its scope as an evaluation's). */
+import { HttpApiBuilder } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import { Track } from "../../../../src/services/experiments/Track.js"
+import * as Errors from "../../shared/Errors.js"
+import { FlagportApi } from "../Api.js"
+import { asEnvelopes } from "../Calling.js"
+import { EvaluationPrincipal } from "../Security.js"
+
+export const TrackLive = HttpApiBuilder.group(FlagportApi, "track", (handlers) =>
+  handlers.handle("record", ({ payload }) =>
+    Effect.flatMap(EvaluationPrincipal, (principal) =>
+      Effect.flatMap(Track, (track) =>
+        asEnvelopes(track.record(principal, payload)).pipe(
+          // The budget's 429 is this route's, not the sign-in limit's the shared envelope names.
+          Effect.catchIf((error) => error instanceof Errors.SignInLimited, (error) => Effect.fail(new Errors.IngestLimited({ error: error.error })))
+        )))))

@@ -1,0 +1,203 @@
+import * as Arr from "effect/Array"
+import type { SqlClient } from "@effect/sql"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type { UnitEvent } from "../../src/domain/experiments/MetricEvent.js"
+import { addEvent, figuresOf, type MetricFigures, NO_FIGURES } from "../../src/domain/experiments/UnitMetrics.js"
+import { decodeRows, SqlInteger } from "./SqlRows.js"
+import { orFail } from "./SqlSupport.js"
+
+/**
+ * The metric side of a unit write (SqlExperimentUnitRepository.ts; tables in
+ * migrations/0027_experiment_unit_metrics.ts), inside the write's transaction:
+ * 1. lock the touched (experiment, unit) pairs (PostgreSQL: transaction advisory locks in one
+ *    sorted order; SQLite has one writer), so an event and an exposure of one unit never miss each
+ *    other's rows from two transactions;
+ * 2. read the touched units before the exposures apply (`unitStates`), and know them after;
+ * 3. keep each event raw (`flagport_experiment_unit_events`) while a late exposure could move its
+ *    unit's first exposure;
+ * 4. a unit whose first exposure moved (or is new) gets its metric rows recomputed from its raw
+ *    events, which are all there: its first exposure could move, so none was pruned; a unit whose
+ *    first exposure stayed gets each new event added to its metric row (`+ excluded`).
+ * The figures follow UnitMetrics.ts, the same definition the memory backend applies on read.
+ */
+
+/** Rows per statement: well under SQLite's 32766 bound parameters (9 per metric row). */
+const CHUNK = 500
+
+/** A unit's row as a write sees it: first exposure (epoch ms), variation, variations seen. */
+export interface UnitState {
+  readonly firstAt: number
+  readonly variationKey: string
+  readonly variationsSeen: number
+}
+
+export const unitId = (experimentId: string, unit: string) => `${experimentId}\u0000${unit}`
+
+const UnitStateSql = Schema.Struct({ unit: Schema.String, first_exposure_at: Schema.String, variation_key: Schema.String, variations_seen: SqlInteger })
+const decodeStates = decodeRows(UnitStateSql, "flagport_experiment_units")
+const PendingSql = Schema.Struct({
+  experiment_id: Schema.String,
+  metric_key: Schema.String,
+  unit: Schema.String,
+  at: SqlInteger,
+  value: Schema.Number,
+  window_ms: Schema.NullOr(SqlInteger),
+  pre_window_ms: SqlInteger
+})
+const decodePending = decodeRows(PendingSql, "flagport_experiment_unit_events")
+
+/** A 31-bit FNV-1a hash of the pair: PostgreSQL's advisory lock key (a collision only serializes two writes). */
+const lockKey = (id: string): number => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193)
+  return hash >>> 1
+}
+
+/** Pairs by experiment, for `experiment_id = ? AND unit IN (...)` reads. */
+const byExperiment = (pairs: Iterable<{ experimentId: string; unit: string }>) => {
+  const groups = new Map<string, Set<string>>()
+  for (const p of pairs) groups.set(p.experimentId, (groups.get(p.experimentId) ?? new Set()).add(p.unit))
+  return groups
+}
+
+export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
+  const lock = (pairs: ReadonlyArray<{ experimentId: string; unit: string }>) => {
+    const keys = [...new Set(pairs.map((p) => lockKey(unitId(p.experimentId, p.unit))))].sort((a, b) => a - b)
+    if (keys.length === 0) return Effect.void
+    // The keys are integers computed here, not client text: inlined as literals.
+    return sql.onDialectOrElse({
+      pg: () => orFail(sql.unsafe(`SELECT pg_advisory_xact_lock(k) FROM unnest(ARRAY[${keys.join(",")}]::bigint[]) AS k`)).pipe(Effect.asVoid),
+      orElse: () => Effect.void
+    })
+  }
+
+  const unitStates = Effect.fnUntraced(function* (pairs: Iterable<{ experimentId: string; unit: string }>) {
+    const states = new Map<string, UnitState>()
+    for (const [experimentId, units] of byExperiment(pairs)) {
+      for (const chunk of Arr.chunksOf([...units], CHUNK)) {
+        const rows = yield* orFail(sql`SELECT unit, first_exposure_at, variation_key, variations_seen FROM flagport_experiment_units
+          WHERE experiment_id = ${experimentId} AND ${sql.in("unit", chunk)}`).pipe(Effect.flatMap(decodeStates))
+        for (const r of rows) {
+          states.set(unitId(experimentId, r.unit), { firstAt: Date.parse(r.first_exposure_at), variationKey: r.variation_key, variationsSeen: r.variations_seen })
+        }
+      }
+    }
+    return states
+  })
+
+  const keepRaw = (events: ReadonlyArray<UnitEvent>) =>
+    Effect.forEach(Arr.chunksOf(events, CHUNK), (chunk) =>
+      orFail(sql`INSERT INTO flagport_experiment_unit_events ${sql.insert(chunk.map((e) => ({
+        experiment_id: e.experimentId,
+        metric_key: e.metricKey,
+        unit: e.unit,
+        at: e.at,
+        value: e.value,
+        window_ms: e.windowMs,
+        pre_window_ms: e.preWindowMs
+      })))}`), { discard: true })
+
+  const rawEvents = Effect.fnUntraced(function* (pairs: Iterable<{ experimentId: string; unit: string }>) {
+    const events: Array<UnitEvent> = []
+    for (const [experimentId, units] of byExperiment(pairs)) {
+      for (const chunk of Arr.chunksOf([...units], CHUNK)) {
+        const rows = yield* orFail(sql`SELECT experiment_id, metric_key, unit, at, value, window_ms, pre_window_ms FROM flagport_experiment_unit_events
+          WHERE experiment_id = ${experimentId} AND ${sql.in("unit", chunk)}`).pipe(Effect.flatMap(decodePending))
+        for (const r of rows) {
+          events.push({ experimentId: r.experiment_id, metricKey: r.metric_key, unit: r.unit, at: r.at, value: r.value, windowMs: r.window_ms, preWindowMs: r.pre_window_ms })
+        }
+      }
+    }
+    return events
+  })
+
+  type Row = { experimentId: string; metricKey: string; unit: string; state: UnitState; figures: MetricFigures }
+  const asColumns = (r: Row) => ({
+    experiment_id: r.experimentId,
+    metric_key: r.metricKey,
+    unit: r.unit,
+    variation_key: r.state.variationKey,
+    variations_seen: r.state.variationsSeen,
+    post_sum: r.figures.postSum,
+    post_count: r.figures.postCount,
+    pre_sum: r.figures.preSum,
+    pre_count: r.figures.preCount
+  })
+  const sortRows = (rows: Iterable<Row>) =>
+    [...rows].sort((a, b) => (a.experimentId < b.experimentId ? -1 : a.experimentId > b.experimentId ? 1 : a.metricKey < b.metricKey ? -1 : a.metricKey > b.metricKey ? 1 : a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0))
+
+  /** Replaces the metric rows of units whose first exposure moved, from all their raw events. */
+  const recompute = Effect.fnUntraced(function* (moved: ReadonlyMap<string, { experimentId: string; unit: string; state: UnitState; wasExposed: boolean }>) {
+    if (moved.size === 0) return
+    const rows = new Map<string, Row>()
+    for (const event of yield* rawEvents(moved.values())) {
+      const unit = moved.get(unitId(event.experimentId, event.unit))!
+      const id = `${unitId(event.experimentId, event.unit)}\u0000${event.metricKey}`
+      const row = rows.get(id) ?? { experimentId: event.experimentId, metricKey: event.metricKey, unit: event.unit, state: unit.state, figures: NO_FIGURES }
+      rows.set(id, { ...row, figures: addEvent(row.figures, event, unit.state.firstAt) })
+    }
+    // Only a unit exposed before has metric rows to replace (rows are made for exposed units).
+    for (const [experimentId, units] of byExperiment([...moved.values()].filter((m) => m.wasExposed))) {
+      for (const chunk of Arr.chunksOf([...units], CHUNK)) {
+        yield* orFail(sql`DELETE FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId} AND ${sql.in("unit", chunk)}`)
+      }
+    }
+    for (const chunk of Arr.chunksOf(sortRows(rows.values()), CHUNK)) {
+      yield* orFail(sql`INSERT INTO flagport_experiment_unit_metrics ${sql.insert(chunk.map(asColumns))}`)
+    }
+  })
+
+  /** Adds events of units whose first exposure stayed where it was to their metric rows. */
+  const addToRows = Effect.fnUntraced(function* (events: ReadonlyArray<UnitEvent>, states: ReadonlyMap<string, UnitState>) {
+    const groups = new Map<string, { experimentId: string; metricKey: string; unit: string; state: UnitState; events: Array<UnitEvent> }>()
+    for (const event of events) {
+      const state = states.get(unitId(event.experimentId, event.unit))
+      if (state === undefined) continue
+      const id = `${unitId(event.experimentId, event.unit)}\u0000${event.metricKey}`
+      const group = groups.get(id) ?? { experimentId: event.experimentId, metricKey: event.metricKey, unit: event.unit, state, events: [] }
+      group.events.push(event)
+      groups.set(id, group)
+    }
+    const rows = [...groups.values()].map((g) => ({ ...g, figures: figuresOf(g.events, g.state.firstAt) }))
+    for (const chunk of Arr.chunksOf(sortRows(rows), CHUNK)) {
+      yield* orFail(sql`INSERT INTO flagport_experiment_unit_metrics ${sql.insert(chunk.map(asColumns))}
+        ON CONFLICT (experiment_id, metric_key, unit) DO UPDATE SET
+          post_sum = flagport_experiment_unit_metrics.post_sum + excluded.post_sum,
+          post_count = flagport_experiment_unit_metrics.post_count + excluded.post_count,
+          pre_sum = flagport_experiment_unit_metrics.pre_sum + excluded.pre_sum,
+          pre_count = flagport_experiment_unit_metrics.pre_count + excluded.pre_count`)
+    }
+  })
+
+  /** Copies a unit's variations seen to its metric rows (the aggregate reads them there). */
+  const syncSeen = (changed: ReadonlyArray<{ experimentId: string; unit: string; state: UnitState }>) =>
+    Effect.forEach(changed, (c) =>
+      orFail(sql`UPDATE flagport_experiment_unit_metrics SET variations_seen = ${c.state.variationsSeen}
+        WHERE experiment_id = ${c.experimentId} AND unit = ${c.unit}`), { discard: true })
+
+  /**
+   * The metric side of a write, after `before` was read and the exposures applied (`after`: the
+   * touched units' rows now).
+   */
+  const apply = Effect.fnUntraced(function* (
+    events: ReadonlyArray<UnitEvent>,
+    before: ReadonlyMap<string, UnitState>,
+    after: ReadonlyMap<string, UnitState>
+  ) {
+    yield* keepRaw(events)
+    const moved = new Map<string, { experimentId: string; unit: string; state: UnitState; wasExposed: boolean }>()
+    const seenChanged: Array<{ experimentId: string; unit: string; state: UnitState }> = []
+    for (const [id, state] of after) {
+      const [experimentId, unit] = id.split("\u0000") as [string, string]
+      const was = before.get(id)
+      if (was === undefined || was.firstAt !== state.firstAt) moved.set(id, { experimentId, unit, state, wasExposed: was !== undefined })
+      else if (was.variationsSeen !== state.variationsSeen) seenChanged.push({ experimentId, unit, state })
+    }
+    yield* recompute(moved)
+    yield* syncSeen(seenChanged)
+    yield* addToRows(events.filter((e) => !moved.has(unitId(e.experimentId, e.unit))), after)
+  })
+
+  return { lock, unitStates, apply }
+}
