@@ -11,6 +11,10 @@
  * finds one no announcement brought. An evaluation asks the index two map lookups: `in` answers
  * undefined for an environment nothing measures, and the route then does exactly what it did
  * before experiments existed.
+ *
+ * A unit evaluated again and served the same variation changes nothing stored (its first exposure
+ * is earlier, the variation already seen), so an exposure this process already queued is not
+ * queued again (`Recent`): a returning unit costs a set lookup, not a row write.
  */
 import type { Experiment } from "../../../src/domain/experiments/Experiment.js"
 import type { UnitExposure } from "../../../src/domain/experiments/Exposure.js"
@@ -24,6 +28,8 @@ interface Measured {
   readonly experimentId: string
   readonly ruleId: string
   readonly startedAt: number
+  /** The units this process queued, per variation served. */
+  readonly recent: Map<string, Recent>
 }
 
 export interface ServerExposuresOptions {
@@ -36,7 +42,34 @@ export interface ServerExposuresOptions {
   readonly now?: () => number
 }
 
+/** Recent units of one experiment and variation, at most about `capacity`: two generations, the older dropped when the newer fills. */
+export class Recent {
+  private current = new Set<string>()
+  private previous = new Set<string>()
+
+  constructor(private readonly capacity = 100_000) {}
+
+  /** True when `key` was added recently; otherwise adds it and answers false. */
+  seen(key: string): boolean {
+    if (this.current.has(key) || this.previous.has(key)) return true
+    if (this.current.size >= this.capacity / 2) {
+      this.previous = this.current
+      this.current = new Set()
+    }
+    this.current.add(key)
+    return false
+  }
+
+  /** Forgets `key` (its exposure was not queued after all). */
+  forget(key: string): void {
+    this.current.delete(key)
+    this.previous.delete(key)
+  }
+}
+
 export class ServerExposures {
+  /** project -> running experiment id -> its recent units per variation (a stopped one's go at the project's next read). */
+  private readonly known = new Map<string, ReadonlyMap<string, Map<string, Recent>>>()
   /** project -> environment -> the tap of that environment's measured flags. */
   private readonly taps = new Map<string, ReadonlyMap<string, ExposureTap>>()
   /** The latest read asked per project: an older read answering late is ignored. */
@@ -55,12 +88,18 @@ export class ServerExposures {
   /** Replaces what the index knows of a project with its running experiments. */
   set(projectId: string, running: ReadonlyArray<Experiment>): void {
     const byEnvironment = new Map<string, Map<string, Measured>>()
+    const before = this.known.get(projectId)
+    const known = new Map<string, Map<string, Recent>>()
     for (const experiment of running) {
       if (experiment.startedAt === null) continue
       const measures = byEnvironment.get(experiment.environment) ?? new Map<string, Measured>()
-      measures.set(experiment.flagKey, { experimentId: experiment.id, ruleId: experiment.ruleId, startedAt: Date.parse(experiment.startedAt) })
+      // The units already queued survive a refresh (the same experiment read again).
+      const recent = before?.get(experiment.id) ?? new Map<string, Recent>()
+      known.set(experiment.id, recent)
+      measures.set(experiment.flagKey, { experimentId: experiment.id, ruleId: experiment.ruleId, startedAt: Date.parse(experiment.startedAt), recent })
       byEnvironment.set(experiment.environment, measures)
     }
+    this.known.set(projectId, known)
     if (byEnvironment.size === 0) this.taps.delete(projectId)
     else this.taps.set(projectId, new Map([...byEnvironment].map(([environment, measures]) => [environment, this.tapOf(measures)])))
   }
@@ -82,11 +121,20 @@ export class ServerExposures {
     const now = this.now
     return (flag, result, context) => {
       const measured = measures.get(flag.key)
-      if (measured === undefined || result.reason.kind !== "RULE_MATCH" || result.reason.ruleId !== measured.ruleId || result.variationKey === null) return
-      const unit = Evaluate.rolloutUnit(flag, measured.ruleId, context)
+      if (measured === undefined) return
+      const reason = result.reason
+      const variationKey = result.variationKey
+      if (reason.kind !== "RULE_MATCH" || reason.ruleId !== measured.ruleId || variationKey === null) return
+      const unit = Evaluate.rolloutUnit(flag, measured.ruleId, context, reason.ruleIndex)
+      if (unit === undefined) return
+      let recent = measured.recent.get(variationKey)
+      if (recent === undefined) {
+        recent = new Recent()
+        measured.recent.set(variationKey, recent)
+      }
+      if (recent.seen(unit)) return
       const at = now()
-      if (unit === undefined || at < measured.startedAt) return
-      offer({ experimentId: measured.experimentId, unit, variationKey: result.variationKey, at })
+      if (at < measured.startedAt || !offer({ experimentId: measured.experimentId, unit, variationKey, at })) recent.forget(unit)
     }
   }
 }

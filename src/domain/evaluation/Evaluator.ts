@@ -343,9 +343,11 @@ export const evaluateAll = (compiled: CompiledSnapshot, context: LocalContext): 
 /**
  * The unit rule `ruleId`'s rollout buckets `context` by (the bucket value of its `bucketBy`
  * attribute, the context key by default): what an experiment counts as one unit. Undefined when
- * the flag has no such rule with a rollout, or the context no bucket value for it.
+ * the flag has no such rule with a rollout, or the context no bucket value for it. `ruleIndex`
+ * (a result's `reason.ruleIndex`) finds the rule without a search when it is that rule.
  */
-export const rolloutUnit = (flag: CompiledFlag, ruleId: string, context: LocalContext): string | undefined => {
-  const rollout = flag.rules.find((rule) => rule.id === ruleId)?.rollout
+export const rolloutUnit = (flag: CompiledFlag, ruleId: string, context: LocalContext, ruleIndex?: number): string | undefined => {
+  const indexed = ruleIndex === undefined ? undefined : flag.rules[ruleIndex]
+  const rollout = (indexed !== undefined && indexed.id === ruleId ? indexed : flag.rules.find((rule) => rule.id === ruleId))?.rollout
   return rollout === null || rollout === undefined ? undefined : unitOf(rollout, context)
 }
