@@ -34,8 +34,8 @@ interface QueuedEvent {
 const MAX_UNIT_LENGTH = limit("ingestUnitLength")
 /** The longest event name a metric may name (Experiment.ts's EventName). */
 const MAX_EVENT_LENGTH = 128
-/** The largest |value| the server sums (the contract's bound, so no sum overflows). */
-const MAX_VALUE = 1e12
+/** The largest |value| the server sums (so no sum overflows). */
+const MAX_VALUE = limit("ingestValue")
 
 const validUnit = (unit: unknown): unit is string =>
   typeof unit === "string" && unit.length > 0 && unit.length <= MAX_UNIT_LENGTH && isStorableText(unit)
