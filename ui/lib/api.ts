@@ -41,24 +41,52 @@ const envelope = (status: number, body: unknown): ApiError => {
 export type ExtraHeaders = Readonly<Record<string, string>>
 
 /**
- * One API call with an explicit key (sign-in checks a key before keeping it), or with none: then
- * the session cookie, if there is one, is what the server judges.
+ * The request itself: JSON for a body, except a file (a `Blob`), sent as it is (streamed by the
+ * browser) with the content type `extra` names, else the file's own.
  */
-export const requestWith = async <A>(key: string | null, method: string, path: string, body?: unknown, extra: ExtraHeaders = {}): Promise<A> => {
+const send = async (key: string | null, method: string, path: string, body: unknown, extra: ExtraHeaders): Promise<Response> => {
   const headers: Record<string, string> = key === null ? { ...extra } : { ...extra, authorization: `Bearer ${key}` }
-  if (body !== undefined) headers["content-type"] = "application/json"
-  let response: Response
+  const file = body instanceof Blob
+  if (body !== undefined && !file) headers["content-type"] = "application/json"
+  if (file && headers["content-type"] === undefined) headers["content-type"] = body.type
   try {
-    response = await fetch(apiBase() + path.replace(/^\//, ""), {
+    return await fetch(apiBase() + path.replace(/^\//, ""), {
       method,
       headers,
-      body: body === undefined ? null : JSON.stringify(body),
+      body: body === undefined ? null : file ? body : JSON.stringify(body),
       cache: "no-store",
       credentials: "same-origin"
     })
   } catch {
     throw new ApiError(0, "network", "The server cannot be reached.", [])
   }
+}
+
+/**
+ * A `GET` whose answer is read as it arrives (a key list of a million lines), as whoever is signed
+ * in; a refusal is the API's error, as for `request`.
+ */
+export const openStream = async (path: string): Promise<Response> => {
+  const response = await send(serverKey.value, "GET", path, undefined, {})
+  if (!response.ok) {
+    const text = await response.text()
+    let json: unknown = null
+    try {
+      json = JSON.parse(text)
+    } catch {
+      // not JSON: reported as an unexpected answer
+    }
+    throw envelope(response.status, json)
+  }
+  return response
+}
+
+/**
+ * One API call with an explicit key (sign-in checks a key before keeping it), or with none: then
+ * the session cookie, if there is one, is what the server judges.
+ */
+export const requestWith = async <A>(key: string | null, method: string, path: string, body?: unknown, extra: ExtraHeaders = {}): Promise<A> => {
+  const response = await send(key, method, path, body, extra)
   if (response.status === 204) return undefined as A
   const text = await response.text()
   let json: unknown = null

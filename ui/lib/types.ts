@@ -129,3 +129,5 @@ export type Analysis = Schemas["Analysis"]
 export type CreateExperimentInput = Schemas["CreateExperimentInput"]
 /** A rule of a flag's targeting as the API answers it (with its `id`). */
 export type SavedRule = Schemas["Rule"]
+export type KeyLists = Schemas["SegmentKeyLists"]
+export type KeyListInfo = Schemas["SegmentKeyLists"]["included"]

@@ -4,6 +4,7 @@ import { ConditionsEditor } from "../components/ConditionsEditor.js"
 import { Diff } from "../components/Diff.js"
 import { ErrorSummary } from "../components/ErrorSummary.js"
 import { Field } from "../components/Field.js"
+import { KeyLists } from "../components/KeyLists.js"
 import { Waiting } from "../components/Status.js"
 import { projectPath, request, seg } from "../lib/api.js"
 import { when } from "../lib/format.js"
@@ -89,6 +90,7 @@ const SegmentForm = (props: { projectId: string; editing: Segment | null; segmen
 export const SegmentsPage = ({ projectId }: { projectId: string }) => {
   const { loaded, reload } = useLoad(() => loadSegments(projectId), [projectId])
   const [form, setForm] = useState<{ editing: Segment | null } | null>(null)
+  const [listsOf, setListsOf] = useState<string | null>(null)
   if (loaded.state !== "ready") return <Waiting loaded={loaded} />
   const { segments, usage } = loaded.data
   const writes = allows("write")
@@ -105,6 +107,7 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
       {form === null || !writes ? null : (
         <SegmentForm key={form.editing?.key ?? "new"} projectId={projectId} editing={form.editing} segments={segments} onDone={done} />
       )}
+      {listsOf === null ? null : <KeyLists key={listsOf} projectId={projectId} segmentKey={listsOf} onClose={() => setListsOf(null)} />}
       {segments.length === 0 ? (
         <p>No segments yet.</p>
       ) : (
@@ -133,6 +136,7 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
                 </td>
                 <td>{when(s.updatedAt)}</td>
                 <td>
+                  <button type="button" class="secondary small" onClick={() => setListsOf(s.key)} aria-label={`Key lists of segment ${s.key}`}>Key lists</button>{" "}
                   {writes ? (
                     <button type="button" class="secondary small" onClick={() => setForm({ editing: s })} aria-label={`Edit segment ${s.key}`}>Edit</button>
                   ) : null}
