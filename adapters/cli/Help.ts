@@ -23,7 +23,7 @@ Commands:
   projects       Create and list projects
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
-  experiments    List, show, start and stop experiments
+  experiments    List, show, start and stop experiments; read results
   change-requests
                  List, show, approve, reject and apply change requests
   import         Import flags from a flagd flag definition file

@@ -1,12 +1,13 @@
 /** The help pages of `flagport experiments` (Help.ts shows them; docs/guide/experiments.md says more). */
 export const EXPERIMENTS_PAGES: Readonly<Record<string, string>> = {
-  experiments: `Usage: flagport experiments <list|show|start|stop> [options]
+  experiments: `Usage: flagport experiments <list|show|results|start|stop> [options]
 
 Commands:
-  list              A project's experiments with their status
-  show EXPERIMENT   One experiment: flag, rule, control, metrics, analysis
-  start EXPERIMENT  Start a draft: collect its exposures and events from now
-  stop EXPERIMENT   Stop a running experiment, with the decision if made
+  list                A project's experiments with their status
+  show EXPERIMENT     One experiment: flag, rule, control, metrics, analysis
+  results EXPERIMENT  Its results: the checks, then lift and verdict per metric
+  start EXPERIMENT    Start a draft: collect its exposures and events from now
+  stop EXPERIMENT     Stop a running experiment, with the decision if made
 
 Starting and stopping go through the same checks as the API, are audited
 (actor cli) and send the webhook events experiment.started and
@@ -33,6 +34,24 @@ Options:
 
 Example:
   npx flagport experiments show checkout-redesign`,
+
+  "experiments results": `Usage: flagport experiments results EXPERIMENT [--project ID] [--json]
+
+Shows an experiment's results as the API computes them. First the checks as
+KEY=value lines: TRUSTWORTHY (no when the units per variation do not match
+the rollout's weights: do not act on the figures), SAMPLE_RATIO (units seen
+against expected, its p-value), units seen in several variations (left out),
+targeting changes while it ran, and whether there is enough data. Then one
+row per metric and variation: units, mean, the relative lift against the
+control with its interval, the p-value (or the Bayesian chance to beat the
+control) and the verdict: better, worse or inconclusive.
+
+Options:
+  --project ID   The project (default: default)
+  --json         Print the results as the API shows them, figures unrounded
+
+Example:
+  npx flagport experiments results checkout-redesign`,
 
   "experiments start": `Usage: flagport experiments start EXPERIMENT [--project ID] [--json]
 

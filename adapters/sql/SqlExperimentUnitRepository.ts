@@ -169,17 +169,17 @@ export const make = Effect.gen(function* () {
           })))
       ),
     exposureCounts: (experimentId) =>
-      // One pass over the experiment's unit rows (its primary key's prefix): units seen in several
-      // variations are grouped under a NULL key and counted apart.
-      orFail(sql`SELECT CASE WHEN variations_seen = 1 THEN variation_key END AS variation_key, COUNT(*) AS n
-        FROM flagport_experiment_units WHERE experiment_id = ${experimentId}
-        GROUP BY CASE WHEN variations_seen = 1 THEN variation_key END`).pipe(
-        Effect.flatMap(decodeCounts),
-        Effect.map((rows) => ({
-          perVariation: rows
-            .flatMap((r) => (r.variation_key === null ? [] : [{ variationKey: r.variation_key, units: r.n }]))
-            .sort((a, b) => (a.variationKey < b.variationKey ? -1 : a.variationKey > b.variationKey ? 1 : 0)),
-          inSeveralVariations: rows.find((r) => r.variation_key === null)?.n ?? 0
+      // Both read the index on (experiment_id, variations_seen, variation_key) alone: the units
+      // seen in one variation are a range in variation order, those seen in several a small one.
+      orFail(Effect.all([
+        sql`SELECT variation_key, COUNT(*) AS n FROM flagport_experiment_units
+          WHERE experiment_id = ${experimentId} AND variations_seen = 1 GROUP BY variation_key ORDER BY variation_key`,
+        sql`SELECT NULL AS variation_key, COUNT(*) AS n FROM flagport_experiment_units WHERE experiment_id = ${experimentId} AND variations_seen > 1`
+      ])).pipe(
+        Effect.flatMap(([single, several]) => Effect.all([decodeCounts(single), decodeCounts(several)])),
+        Effect.map(([single, several]) => ({
+          perVariation: single.flatMap((r) => (r.variation_key === null ? [] : [{ variationKey: r.variation_key, units: r.n }])),
+          inSeveralVariations: several[0]?.n ?? 0
         }))
       ),
     removeExperiment: (experimentId) =>

@@ -4,6 +4,7 @@ import * as Audit from "./audit/Audit.js"
 import * as ChangeRequests from "./changes/ChangeRequests.js"
 import * as EnvironmentCopy from "./projects/EnvironmentCopy.js"
 import * as Environments from "./projects/Environments.js"
+import * as ExperimentResults from "./experiments/ExperimentResults.js"
 import * as Experiments from "./experiments/Experiments.js"
 import * as Exposures from "./experiments/Exposures.js"
 import * as Ingestion from "./experiments/Ingestion.js"
@@ -53,6 +54,7 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       SignIn.layer,
       Sessions.layer,
       Experiments.layer,
+      ExperimentResults.layer,
       // One group commit and one hourly budget for exposures and metric events.
       Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer))
     ).pipe(Layer.provideMerge(SignInGuard.layer)) // one guard for sign-ins and setups alike

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { Audit } from "../../src/services/audit/Audit.js"
+import { ExperimentResults } from "../../src/services/experiments/ExperimentResults.js"
 import { Experiments } from "../../src/services/experiments/Experiments.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import { freshSqliteUrl, keyLines, runCli } from "./Process.js"
@@ -103,5 +104,25 @@ describe("flagport experiments", () => {
     ])
     const events = await withStorage(Effect.flatMap(EventOutbox, (outbox) => outbox.list("default")))
     expect(events.map((entry) => entry.event.type).filter((type) => type.startsWith("experiment."))).toEqual(["experiment.started", "experiment.stopped"])
+  })
+
+  it("results prints the checks, then a row per metric and variation; --json is the API's answer", { timeout: TIMEOUT }, async () => {
+    const shown = await runCli(["experiments", "results", "checkout-redesign"], env)
+    expect(shown.code, shown.stderr).toBe(0)
+    const [checks, table] = shown.stdout.split("\n\n")
+    expect(keyLines(checks!)).toMatchObject({
+      EXPERIMENT: "checkout-redesign",
+      METHOD: "sequential alpha=0.05",
+      TRUSTWORTHY: "yes",
+      UNITS_IN_SEVERAL_VARIATIONS: "0",
+      NOT_ENOUGH_DATA: "yes (fewer than 100 units in some variation)"
+    })
+    const rows = table!.trim().split("\n").map((line) => line.split(/\s{2,}/))
+    expect(rows[0]).toEqual(["METRIC", "VARIATION", "UNITS", "MEAN", "LIFT", "INTERVAL", "P/CHANCE", "VERDICT"])
+    expect(rows.slice(1).map((row) => [row[0], row[1], row[2], row.at(-1)])).toEqual([["buys", "on", "0", "inconclusive"], ["buys", "off", "0", "-"]])
+    const json = await runCli(["experiments", "results", "checkout-redesign", "--json"], env)
+    expect(JSON.parse(json.stdout)).toEqual(await withStorage(Effect.flatMap(ExperimentResults, (r) => r.results("default", "checkout-redesign"))))
+    const missing = await runCli(["experiments", "results", "nope"], env)
+    expect(missing.code).toBe(1)
   })
 })

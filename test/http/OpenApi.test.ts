@@ -36,6 +36,7 @@ const PATHS = [
   "/v1/projects/{projectId}/change-requests/{changeRequestId}/apply",
   "/v1/projects/{projectId}/experiments",
   "/v1/projects/{projectId}/experiments/{experimentKey}",
+  "/v1/projects/{projectId}/experiments/{experimentKey}/results",
   "/v1/projects/{projectId}/experiments/{experimentKey}/start",
   "/v1/projects/{projectId}/experiments/{experimentKey}/stop",
   "/v1/exposures",

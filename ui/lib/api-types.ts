@@ -1417,6 +1417,262 @@ export interface components {
         };
         /**
          * @example {
+         *       "experimentKey": "checkout-redesign",
+         *       "status": "running",
+         *       "controlVariationKey": "off",
+         *       "method": "sequential",
+         *       "alpha": 0.05,
+         *       "trustworthy": true,
+         *       "checks": {
+         *         "sampleRatio": {
+         *           "variations": [
+         *             {
+         *               "variationKey": "off",
+         *               "weight": 50000,
+         *               "units": 10112,
+         *               "expectedUnits": 10088
+         *             },
+         *             {
+         *               "variationKey": "on",
+         *               "weight": 50000,
+         *               "units": 10064,
+         *               "expectedUnits": 10088
+         *             }
+         *           ],
+         *           "chiSquare": 0.11419508326724821,
+         *           "pValue": 0.7354177252295314,
+         *           "mismatch": false
+         *         },
+         *         "unitsInSeveralVariations": 12,
+         *         "targetingChanges": [
+         *           {
+         *             "at": "2026-12-03T14:02:11.000Z",
+         *             "action": "targeting.updated",
+         *             "actor": {
+         *               "type": "user",
+         *               "userId": "01a2089b-1111-7000-8000-000000000001",
+         *               "email": "ada@example.com"
+         *             }
+         *           }
+         *         ],
+         *         "notEnoughData": false,
+         *         "minimumUnits": 100
+         *       },
+         *       "metrics": [
+         *         {
+         *           "key": "purchases",
+         *           "event": "purchase",
+         *           "kind": "conversion",
+         *           "goal": "increase",
+         *           "role": "primary",
+         *           "variations": [
+         *             {
+         *               "variationKey": "off",
+         *               "units": 10112,
+         *               "mean": 0.09998022151898735,
+         *               "variance": 0.08999307645577133
+         *             },
+         *             {
+         *               "variationKey": "on",
+         *               "units": 10064,
+         *               "mean": 0.11397058823529412,
+         *               "variance": 0.10099132816199122
+         *             }
+         *           ],
+         *           "comparisons": [
+         *             {
+         *               "variationKey": "on",
+         *               "absolute": {
+         *                 "estimate": 0.013602606664067651,
+         *                 "ci": [
+         *                   0.0005627436920692952,
+         *                   0.026642469636066007
+         *                 ]
+         *               },
+         *               "relative": {
+         *                 "estimate": 0.13579028000187732,
+         *                 "ci": [
+         *                   -0.0029903629889448113,
+         *                   0.2745709229926995
+         *                 ]
+         *               },
+         *               "pValue": 0.060348635981176124,
+         *               "chanceToBeatControl": null,
+         *               "cupedApplied": true,
+         *               "verdict": "inconclusive"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "revenue",
+         *           "event": "purchase",
+         *           "kind": "mean",
+         *           "goal": "increase",
+         *           "role": "secondary",
+         *           "variations": [
+         *             {
+         *               "variationKey": "off",
+         *               "units": 10112,
+         *               "mean": 5.766416139240507,
+         *               "variance": 904.3378770567587
+         *             },
+         *             {
+         *               "variationKey": "on",
+         *               "units": 10064,
+         *               "mean": 6.4457472178060415,
+         *               "variance": 1016.7807192667119
+         *             }
+         *           ],
+         *           "comparisons": [
+         *             {
+         *               "variationKey": "on",
+         *               "absolute": {
+         *                 "estimate": 0.6602258875230396,
+         *                 "ci": [
+         *                   -0.6303223275028018,
+         *                   1.950774102548881
+         *                 ]
+         *               },
+         *               "relative": {
+         *                 "estimate": 0.11430610441108047,
+         *                 "ci": [
+         *                   -0.1214721942439802,
+         *                   0.35008440306614114
+         *                 ]
+         *               },
+         *               "pValue": 1,
+         *               "chanceToBeatControl": null,
+         *               "cupedApplied": true,
+         *               "verdict": "inconclusive"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "errors",
+         *           "event": "checkout-error",
+         *           "kind": "conversion",
+         *           "goal": "decrease",
+         *           "role": "guardrail",
+         *           "variations": [
+         *             {
+         *               "variationKey": "off",
+         *               "units": 10112,
+         *               "mean": 0.029964398734177215,
+         *               "variance": 0.02906940828637566
+         *             },
+         *             {
+         *               "variationKey": "on",
+         *               "units": 10064,
+         *               "mean": 0.029411764705882353,
+         *               "variance": 0.028549549602211947
+         *             }
+         *           ],
+         *           "comparisons": [
+         *             {
+         *               "variationKey": "on",
+         *               "absolute": {
+         *                 "estimate": -0.000688657174333588,
+         *                 "ci": [
+         *                   -0.007962429783616727,
+         *                   0.00658511543494955
+         *                 ]
+         *               },
+         *               "relative": {
+         *                 "estimate": -0.02293058990431629,
+         *                 "ci": [
+         *                   -0.26234942885391455,
+         *                   0.21648824904528197
+         *                 ]
+         *               },
+         *               "pValue": 1,
+         *               "chanceToBeatControl": null,
+         *               "cupedApplied": true,
+         *               "verdict": "inconclusive"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        readonly ExperimentResults: {
+            readonly experimentKey: string;
+            /** @enum {string} */
+            readonly status: "draft" | "running" | "stopped";
+            readonly controlVariationKey: string;
+            /** @enum {string} */
+            readonly method: "sequential" | "frequentist" | "bayesian";
+            readonly alpha: number;
+            readonly trustworthy: boolean;
+            readonly checks: components["schemas"]["ResultChecks"];
+            readonly metrics: readonly components["schemas"]["MetricResult"][];
+        };
+        readonly ResultChecks: {
+            readonly sampleRatio: components["schemas"]["SampleRatioCheck"] | null;
+            readonly unitsInSeveralVariations: number;
+            readonly targetingChanges: readonly components["schemas"]["TargetingChange"][];
+            readonly notEnoughData: boolean;
+            readonly minimumUnits: number;
+        };
+        readonly SampleRatioCheck: {
+            readonly variations: readonly {
+                readonly variationKey: string;
+                readonly weight: number;
+                readonly units: number;
+                readonly expectedUnits: number;
+            }[];
+            readonly chiSquare: number;
+            readonly pValue: number;
+            readonly mismatch: boolean;
+        };
+        readonly TargetingChange: {
+            readonly at: string;
+            readonly action: string;
+            readonly actor: {
+                /** @enum {string} */
+                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly keyId?: string;
+                readonly keyName?: string;
+                readonly userId?: string;
+                readonly email?: string;
+            };
+        };
+        readonly MetricResult: {
+            readonly key: string;
+            readonly event: string;
+            /** @enum {string} */
+            readonly kind: "conversion" | "mean";
+            /** @enum {string} */
+            readonly goal: "increase" | "decrease";
+            /** @enum {string} */
+            readonly role: "primary" | "secondary" | "guardrail";
+            readonly variations: readonly components["schemas"]["VariationFigures"][];
+            readonly comparisons: readonly components["schemas"]["TreatmentComparison"][];
+        };
+        readonly VariationFigures: {
+            readonly variationKey: string;
+            readonly units: number;
+            readonly mean: number;
+            readonly variance: number;
+        };
+        readonly TreatmentComparison: {
+            readonly variationKey: string;
+            readonly absolute: components["schemas"]["ResultEstimate"] | null;
+            readonly relative: components["schemas"]["ResultEstimate"] | null;
+            readonly pValue: number | null;
+            readonly chanceToBeatControl: number | null;
+            readonly cupedApplied: boolean;
+            /** @enum {string} */
+            readonly verdict: "better" | "worse" | "inconclusive";
+        };
+        readonly ResultEstimate: {
+            readonly estimate: number;
+            readonly ci: readonly [
+                number,
+                number
+            ] | null;
+        };
+        /**
+         * @example {
          *       "data": [
          *         {
          *           "id": "01a2089b-5c10-7a41-9c3e-5d2f8e7b6a90",

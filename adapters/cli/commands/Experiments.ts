@@ -10,10 +10,12 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type Experiment, StopExperimentInput } from "../../../src/domain/experiments/Experiment.js"
+import { ExperimentResults } from "../../../src/services/experiments/ExperimentResults.js"
 import { Experiments } from "../../../src/services/experiments/Experiments.js"
 import { decode } from "../Decode.js"
 import * as Shared from "../Options.js"
 import { printJson, printLines, printTable } from "../Output.js"
+import { checkLines, RESULT_HEADER, resultRows } from "../ResultsText.js"
 import * as Storage from "../Storage.js"
 import { UsageError } from "../UsageError.js"
 
@@ -113,9 +115,21 @@ const stop = Command.make("stop", { experiment: experimentKey, project, ship, no
   Command.withDescription("Stop a running experiment, with the decision when given; its data stays.")
 )
 
-export const experiments = Command.make("experiments", {}, () =>
-  new UsageError({ message: "missing subcommand: flagport experiments list|show|start|stop (see --help)" })
+const results = Command.make("results", { experiment: experimentKey, project, json: Shared.json }, (options) =>
+  Effect.gen(function* () {
+    const answer = yield* (yield* ExperimentResults).results(options.project, options.experiment)
+    if (options.json) return yield* printJson(answer)
+    yield* printLines([...checkLines(answer), ""])
+    yield* printTable(RESULT_HEADER, resultRows(answer))
+  })
 ).pipe(
-  Command.withDescription("List, show, start and stop experiments."),
-  Command.withSubcommands([list, show, start, stop])
+  Storage.forCommand,
+  Command.withDescription("Show an experiment's results: the checks, then per metric and variation the lift, its interval and the verdict.")
+)
+
+export const experiments = Command.make("experiments", {}, () =>
+  new UsageError({ message: "missing subcommand: flagport experiments list|show|results|start|stop (see --help)" })
+).pipe(
+  Command.withDescription("List, show, start and stop experiments, and read their results."),
+  Command.withSubcommands([list, show, results, start, stop])
 )

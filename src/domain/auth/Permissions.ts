@@ -106,6 +106,7 @@ export const OPERATIONS = {
   // An experiment measures one environment's rule; starting one changes no targeting.
   "Experiments.list": inProject("read"),
   "Experiments.get": inProject("read", "environment"),
+  "Experiments.results": inProject("read", "environment"),
   "Experiments.create": inProject("write", "environment"),
   "Experiments.patch": inProject("write", "environment"),
   "Experiments.remove": inProject("write", "environment"),

@@ -1,7 +1,7 @@
 /**
  * CUPED on simulated experiments whose metric correlates with its pre-exposure covariate: the
- * adjustment is applied and the interval is never wider than the unadjusted one (in practice far
- * narrower), while the estimate stays an estimate of the same effect.
+ * interval is never wider than the unadjusted one, and with a correlation of 0.5 or more the
+ * adjustment is always applied (and narrows it by far).
  */
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
@@ -33,7 +33,7 @@ describe("CUPED", () => {
       fc.property(
         fc.integer({ min: 1, max: 2 ** 31 - 1 }),
         fc.integer({ min: 200, max: 3000 }),
-        fc.double({ min: 0.3, max: 0.95, noNaN: true }),
+        fc.double({ min: 0.05, max: 0.95, noNaN: true }),
         fc.double({ min: -0.3, max: 0.3, noNaN: true }),
         (seed, units, correlation, effect) => {
           const random = seededRandom(seed)
@@ -44,7 +44,8 @@ describe("CUPED", () => {
           const settings = { method, alpha: 0.05, plannedUnits: 2 * units, goal: "increase" as const }
           const [adjusted] = analyseMetric(arms, "control", { ...settings, cuped: true }).comparisons
           const [raw] = analyseMetric(arms, "control", { ...settings, cuped: false }).comparisons
-          expect(adjusted!.cupedApplied).toBe(true)
+          // A covariate explaining a quarter of the variance or more always narrows the intervals.
+          if (correlation >= 0.5) expect(adjusted!.cupedApplied).toBe(true)
           expect(raw!.cupedApplied).toBe(false)
           expect(width(adjusted!.absolute?.ci)).toBeLessThanOrEqual(width(raw!.absolute?.ci))
           expect(width(adjusted!.relative?.ci)).toBeLessThanOrEqual(width(raw!.relative?.ci))

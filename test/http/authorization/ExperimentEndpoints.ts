@@ -1,5 +1,6 @@
 /** The matrix rows of experiments: each of development, which the key bound to production may not reach. */
 import { Messages } from "../../../src/domain/auth/Policy.js"
+import { ExperimentResults } from "../../../src/services/experiments/ExperimentResults.js"
 import { Experiments } from "../../../src/services/experiments/Experiments.js"
 import { request, type TestServer } from "../fixtures.js"
 import { admin, create, type Endpoint, forbidden, freshFlag, use } from "./Endpoint.js"
@@ -57,6 +58,17 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (t, n) => {
       const { key, path } = await freshExperiment(t, n, "read-experiment")
       return { method: "GET", path, call: use(Experiments, (e) => e.get("p1", key)) }
+    }
+  },
+  {
+    name: "GET /v1/projects/{p}/experiments/{e}/results",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => {
+      const { key, path } = await freshExperiment(t, n, "results-experiment", "running")
+      return { method: "GET", path: `${path}/results`, call: use(ExperimentResults, (r) => r.results("p1", key)) }
     }
   },
   {

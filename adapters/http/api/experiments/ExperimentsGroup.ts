@@ -7,6 +7,7 @@ import {
   PatchExperimentInput,
   StopExperimentInput
 } from "../../../../src/domain/experiments/Experiment.js"
+import { ExperimentResults } from "../../../../src/domain/experiments/Results.js"
 import { strict } from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"
 import { Created, dataOf, described, experimentKey, projectId } from "../Declaring.js"
@@ -61,6 +62,12 @@ export class ExperimentsGroup extends HttpApiGroup.make("experiments")
       .annotate(OpenApi.Transform, declareOptionalBody),
     "Stop an experiment",
     "A running experiment becomes `stopped` (`stoppedAt` now), with the team's `decision` when sent (400 for a variation the flag does not have); its data and results stay. The webhook event `experiment.stopped` is sent. 409 when it is not running. The body is optional: none at all is the same as `{}`."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("results")`/v1/projects/${projectId}/experiments/${experimentKey}/results`
+      .addSuccess(ExperimentResults.annotations({ examples: [Examples.results] })),
+    "Get an experiment's results",
+    "Per metric and variation the units, mean and variance; per treatment against the control the absolute difference and the relative lift with their intervals at 1 − alpha, the p-value (frequentist: Welch's t test; sequential: always valid, safe to look at any time) or the chance to beat the control (bayesian), whether CUPED was applied, and a goal-aware verdict (`better`, `worse`, `inconclusive`). The checks come with every answer: the sample-ratio χ² against the rule's weights (p < 0.001: `trustworthy` false), units exposed to several variations (left out), changes to the flag's targeting while it ran, and whether some variation has fewer than 100 units (every verdict `inconclusive`)."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)

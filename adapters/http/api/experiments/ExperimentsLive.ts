@@ -4,6 +4,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
+import { ExperimentResults } from "../../../../src/services/experiments/ExperimentResults.js"
 import { Experiments } from "../../../../src/services/experiments/Experiments.js"
 import { FlagportApi } from "../Api.js"
 import { mapped } from "../Calling.js"
@@ -19,4 +20,5 @@ export const ExperimentsLive = HttpApiBuilder.group(FlagportApi, "experiments", 
     .handle("start", ({ path }) => Effect.flatMap(Experiments, (experiments) => mapped(experiments.start(path.projectId, path.experimentKey))))
     .handle("stop", ({ path, payload }) =>
       Effect.flatMap(Experiments, (experiments) => mapped(experiments.stop(path.projectId, path.experimentKey, payload ?? {}))))
+    .handle("results", ({ path }) => Effect.flatMap(ExperimentResults, (r) => mapped(r.results(path.projectId, path.experimentKey))))
 )

@@ -2,6 +2,7 @@ import * as Option from "effect/Option"
 import { type Comparison, type ComparisonSettings, compare } from "./Comparison.js"
 import { adjustedMoments, type CovariateMoments, cupedTheta, preMean } from "./Cuped.js"
 import { mean, type Moments, sampleVariance } from "./Moments.js"
+import { liftEstimate } from "./RelativeLift.js"
 import { welchTest } from "./Welch.js"
 
 /** One variation's figures for one metric (of the metric as measured, before any adjustment). */
@@ -24,15 +25,19 @@ export interface MetricArm {
 }
 
 /**
- * CUPED is used for a comparison only when it narrows that comparison's standard error: with a
- * covariate that predicts the metric it always does (by far); with one that does not (new units
- * without history, θ = 0) the raw metric is analysed and `cupedApplied` says so. The choice looks
- * at the spread only, never at the estimate, so it cannot pick the more favourable answer.
+ * CUPED is used for a comparison only when it narrows that comparison's standard errors, both the
+ * difference's and the lift's (the lift's also depends on the adjusted control mean): with a
+ * covariate that predicts the metric it does (by far); with one that does not (new units without
+ * history, θ = 0) the raw metric is analysed and `cupedApplied` says so. The choice looks at the
+ * spread only, never at the estimate, so it cannot pick the more favourable answer.
  */
 const cupedNarrows = (rawC: Moments, rawT: Moments, adjC: Moments, adjT: Moments): boolean => {
   const raw = welchTest(rawC, rawT, 0.05)
   const adjusted = welchTest(adjC, adjT, 0.05)
-  return Option.isSome(raw) && Option.isSome(adjusted) && adjusted.value.standardError < raw.value.standardError
+  if (Option.isNone(raw) || Option.isNone(adjusted) || !(adjusted.value.standardError < raw.value.standardError)) return false
+  const rawLift = liftEstimate(rawC, rawT)
+  const adjustedLift = liftEstimate(adjC, adjT)
+  return Option.isNone(rawLift) || (Option.isSome(adjustedLift) && adjustedLift.value.standardError <= rawLift.value.standardError)
 }
 
 /**
