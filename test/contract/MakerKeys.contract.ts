@@ -4,7 +4,8 @@ import { CurrentActor } from "../../src/domain/audit/Actor.js"
 import { ApiKeyRepository } from "../../src/ports/ApiKeyRepository.js"
 import { AuditLog } from "../../src/ports/AuditLog.js"
 import { ApiKeys } from "../../src/services/auth/ApiKeys.js"
-import { MakerReasons } from "../../src/services/auth/MakerKeys.js"
+import { MAKER_MAY_NOT_MANAGE, MakerReasons } from "../../src/services/auth/MakerKeys.js"
+import { Forbidden } from "../../src/domain/Errors.js"
 import { Members } from "../../src/services/people/Members.js"
 import { Users } from "../../src/services/people/Users.js"
 import { type Contract, freshProjectId, givenProject } from "./Backend.js"
@@ -37,6 +38,7 @@ export const makerKeysContract: Contract = (it) => {
       const repo = yield* ApiKeyRepository
       const projectId = yield* givenProject()
       const person = yield* givenPerson()
+      yield* (yield* Members).put(projectId, person.id, "admin")
       const byPerson = yield* asPerson(person.id)(keys.create({ type: "server", projectId, name: "theirs" }))
       const byTheirKey = yield* asKey(byPerson.apiKey.id)(keys.create({ type: "client", projectId }))
       const byOperator = yield* keys.create({ type: "server", projectId })
@@ -67,6 +69,30 @@ export const makerKeysContract: Contract = (it) => {
       // Enabled again, they do not get their keys back.
       yield* (yield* Users).update(person.id, { disabled: false })
       expect(yield* revokedNow(mine[0].apiKey.id)).toEqual([true])
+    }))
+
+  it.effect("a key made while its maker is disabled or demoted (the maker read before): the write sees them, and the key is refused, none made", () =>
+    Effect.gen(function* () {
+      const keys = yield* ApiKeys
+      const repo = yield* ApiKeyRepository
+      const members = yield* Members
+      const users = yield* Users
+      const projectId = yield* givenProject()
+      const person = yield* givenPerson()
+      yield* members.put(projectId, person.id, "admin")
+      const theirs = yield* asPerson(person.id)(keys.create({ type: "server", projectId }))
+      const before = (yield* repo.list()).length
+      // A request through their key, authenticated before they lose the project: its write comes after.
+      const refused = <A, E>(effect: Effect.Effect<A, E>) => Effect.flip(effect)
+      yield* members.put(projectId, person.id, "editor")
+      expect(yield* refused(asKey(theirs.apiKey.id)(keys.create({ type: "client", projectId })))).toEqual(new Forbidden({ message: MAKER_MAY_NOT_MANAGE }))
+      // And as the person themselves, disabled meanwhile.
+      yield* members.put(projectId, person.id, "admin")
+      yield* givenPerson(true) // not the last global admin
+      yield* users.update(person.id, { disabled: true })
+      expect(yield* refused(asPerson(person.id)(keys.create({ type: "client", projectId })))).toEqual(new Forbidden({ message: MAKER_MAY_NOT_MANAGE }))
+      expect((yield* repo.list()).length).toBe(before)
+      expect((yield* repo.liveMadeBy(person.id)).length).toBe(0)
     }))
 
   it.effect("losing manage in a project revokes the keys they made there, and only there; a global admin keeps theirs until demoted", () =>

@@ -7,7 +7,7 @@ import * as Base64 from "../../domain/Base64.js"
 import { keyIdOf } from "../../domain/auth/Caller.js"
 import { keySeen } from "../../domain/auth/EnvironmentView.js"
 import { CurrentActor } from "../../domain/audit/Actor.js"
-import { type Forbidden, InvalidRequest, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
+import { Forbidden, InvalidRequest, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { environmentNotFound, keyNotFound } from "../../domain/NotFound.js"
 import { ApiKeyRepository } from "../../ports/ApiKeyRepository.js"
 import { Crypto, type CryptoShape } from "../../ports/Crypto.js"
@@ -97,6 +97,7 @@ export const make = Effect.gen(function* () {
   const writes = yield* Writes.writer
   const revokeKey = yield* KeyRevocation.revoker
   const makerOf = yield* MakerKeys.makerOf
+  const makerKeeps = yield* MakerKeys.keeping
 
   const create = Effect.fn("ApiKeys.create")(function* (input: CreateApiKeyInput) {
     const projectId = input.projectId ?? null
@@ -140,13 +141,18 @@ export const make = Effect.gen(function* () {
     })
     // Recorded in the key's project's audit log; a global key belongs to no project, so no log
     // holds it (global keys are made and revoked only with the command line).
-    const created = writes.record(projectId, ({ now }) => {
-      const apiKey = keyAt(now)
-      return Effect.as(keys.insert(apiKey, hashSecret(crypto, secret)), {
-        value: apiKey,
-        audit: [{ action: "key.created", resource: { type: "key" as const, key: apiKey.id }, ...(environment === null ? {} : { environment }), before: null, after: apiKey }]
-      })
-    })
+    const created = writes.record(projectId, ({ now }) =>
+      Effect.gen(function* () {
+        // The maker was read before the write: disabled or demoted since (a write racing this
+        // one), they may not keep the key, and it is not made (MakerKeys.keeping).
+        if (createdBy !== null && !(yield* makerKeeps(createdBy, projectId))) return yield* new Forbidden({ message: MakerKeys.MAKER_MAY_NOT_MANAGE })
+        const apiKey = keyAt(now)
+        yield* keys.insert(apiKey, hashSecret(crypto, secret))
+        return {
+          value: apiKey,
+          audit: [{ action: "key.created" as const, resource: { type: "key" as const, key: apiKey.id }, ...(environment === null ? {} : { environment }), before: null, after: apiKey }]
+        }
+      }))
     // A hash collision of 256 random bits does not happen; a duplicate here is a bug.
     const apiKey = yield* created.pipe(Effect.catchTag("DuplicateKey", Effect.die))
     return { apiKey, secret }

@@ -12,6 +12,9 @@ import { ApiKeyRepository } from "../../ports/ApiKeyRepository.js"
 import { UserRepository } from "../../ports/UserRepository.js"
 import * as KeyRevocation from "./KeyRevocation.js"
 
+/** Why a key is not made for a person who may no longer keep it (403). */
+export const MAKER_MAY_NOT_MANAGE = "The person this key would be made for is disabled or may no longer manage this project, so it is not made."
+
 /** Why a person's key was revoked, as its `key.revoked` audit entry says. */
 export const MakerReasons = {
   disabled: "Its maker was disabled.",
@@ -35,6 +38,30 @@ export const makerOf = Effect.gen(function* () {
 })
 
 /**
+ * Which projects `userId` may keep keys in now: a test of a project id (null: a global key), true
+ * while they exist, are not disabled, and are a global admin or may `manage` the project.
+ */
+const keeperOf = (users: typeof UserRepository.Service, userId: string) =>
+  Effect.gen(function* () {
+    const user = yield* users.get(userId)
+    const memberships = yield* users.membershipsOf(userId)
+    return (projectId: string | null) =>
+      Option.exists(user, (u) => u.disabledAt === null && (u.admin || memberships.some((m) => m.projectId === projectId && roleAllows(m.role, "manage"))))
+  })
+
+/**
+ * Inside the write that makes a key for `userId` (its maker) in `projectId`: holds the maker's
+ * row until the write ends (UserRepository.lockUser), then whether they may keep it. A write that
+ * disables or demotes them at the same moment then runs wholly before this one (which sees it, and
+ * the key is refused) or wholly after (whose revocation sees the new key), never across it.
+ */
+export const keeping = Effect.gen(function* () {
+  const users = yield* UserRepository
+  return (userId: string, projectId: string | null) =>
+    Effect.zipRight(users.lockUser(userId), Effect.map(keeperOf(users, userId), (manages) => manages(projectId)))
+})
+
+/**
  * Revokes, inside the running write and after its own change, each live key `userId` made whose
  * project they may no longer manage (every one of them when they are disabled), each a nested
  * write with its `key.revoked` entry giving `reason`.
@@ -47,10 +74,7 @@ export const revoker = Effect.gen(function* () {
     Effect.gen(function* () {
       const made = yield* keys.liveMadeBy(userId)
       if (made.length === 0) return
-      const user = yield* users.get(userId)
-      const memberships = yield* users.membershipsOf(userId)
-      const manages = (projectId: string | null) =>
-        Option.exists(user, (u) => u.disabledAt === null && (u.admin || memberships.some((m) => m.projectId === projectId && roleAllows(m.role, "manage"))))
+      const manages = yield* keeperOf(users, userId)
       yield* Effect.forEach(made.filter((key) => !manages(key.projectId)), (key) => revoke(key, reason), { discard: true })
     })
 })
