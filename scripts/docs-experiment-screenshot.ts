@@ -2,44 +2,31 @@
  * Makes `docs/guide/experiment-results.png`: an experiment's results page from the current
  * sources. Starts a seeded server on a fresh SQLite file (test/ui/SqliteServer.ts), makes the
  * flag and starts the experiment of the dashboard's results test (test/ui/ExperimentSetup.ts),
- * and writes the page's results at a laptop's width in the tests' headless Chromium.
- *
- * The figures are the domain's statistics engine's on sums of 20,000 units a variation (Checkout v2
- * converting 11.2% against 10%); the browser's request for the results is answered with them.
+ * sends its traffic as SDKs would (8,000 units a variation exposed; Checkout v2 buying more often,
+ * 12.5% against 10%, for a little less), and writes the page's results at a laptop's width in the
+ * tests' headless Chromium.
  *
  *   npm run docs:screenshot:experiment            # writes docs/guide/experiment-results.png
  *   npm run docs:screenshot:experiment -- out.png # writes out.png instead
  */
 import { statSync } from "node:fs"
 import { launch, open, signIn } from "../test/ui/Chromium.js"
-import { converted, resultsBody, setUpExperiment } from "../test/ui/ExperimentSetup.js"
+import { sendTraffic, setUpExperiment } from "../test/ui/ExperimentSetup.js"
 import { startSqliteServer } from "../test/ui/SqliteServer.js"
 
 const OUT = process.argv[2] ?? "docs/guide/experiment-results.png"
 const WIDTH = 1280
 
-const arm = (variationKey: "v2" | "classic", conversion: number, revenuePerUnit: number, errors: number) => {
-  const units = 20_000
-  const buyers = Math.round(units * conversion)
-  return {
-    variationKey,
-    units,
-    metrics: {
-      conversion: converted(units, conversion),
-      revenue: { sum: units * revenuePerUnit, sumSquares: buyers * (revenuePerUnit / conversion) ** 2 },
-      errors: converted(units, errors)
-    }
-  }
-}
-
 const server = await startSqliteServer("docs-experiment-screenshot")
 const browser = await launch()
 try {
   await setUpExperiment(server)
-  const body = resultsBody([arm("classic", 0.1, 4.2, 0.02), arm("v2", 0.112, 4.6, 0.019)], [])
+  await sendTraffic(server, "docs", [
+    { variationKey: "classic", units: 8_000, purchased: 0.1, spend: 40, errored: 0.02 },
+    { variationKey: "v2", units: 8_000, purchased: 0.125, spend: 36, errored: 0.019 }
+  ])
   const page = await browser.newPage({ viewport: { width: WIDTH, height: 900 } })
   page.setDefaultTimeout(15_000)
-  await page.route("**/experiments/checkout-redesign/results", (route) => route.fulfill({ json: body }))
   await page.goto(`${server.url}/ui/`)
   await signIn(page, server.keys.global)
   await page.getByLabel("Project").selectOption("p1")

@@ -2,14 +2,9 @@
  * An experiment worth looking at, for the results page's test and the docs' screenshot: the flag
  * `new-checkout` (Checkout v2 against the classic checkout) whose production rule "Half" splits
  * units 50/50 behind a beta list, and the running experiment `checkout-redesign` on that rule
- * with a conversion metric, a revenue metric and an error guardrail.
- *
- * `resultsBody` makes an answer of `GET .../results` from per-variation sums with the domain's
- * own statistics engine (so every figure is the engine's, none typed by hand), for the page to be
- * driven while the server's results route is not there yet.
+ * with a conversion metric, a revenue metric and an error guardrail; and its traffic, sent as
+ * SDKs send it.
  */
-import type { ExperimentResults } from "../../src/domain/experiments/Results.js"
-import { analyseExperiment } from "../../src/domain/experiments/statistics/ExperimentAnalysis.js"
 import { request, type TestServer } from "../http/fixtures.js"
 
 export const FLAG = {
@@ -63,56 +58,41 @@ export const setUpExperiment = async (server: TestServer): Promise<void> => {
   await api("POST", "/v1/projects/p1/experiments/checkout-redesign/start")
 }
 
-/** One variation's data: units, and per metric the sum and the sum of squares of the unit values. */
-export interface Arm {
+/** One variation's traffic: `units` exposed units, the share that purchased (each spending `spend`), and the share that hit an error. */
+export interface Traffic {
   readonly variationKey: "v2" | "classic"
   readonly units: number
-  readonly metrics: Readonly<Record<(typeof METRICS)[number]["key"], { readonly sum: number; readonly sumSquares: number }>>
+  readonly purchased: number
+  readonly spend: number
+  readonly errored: number
 }
 
-/** A conversion metric's sums: `share` of `units` converted (0/1 values, so sum = sum of squares). */
-export const converted = (units: number, share: number) => ({ sum: Math.round(units * share), sumSquares: Math.round(units * share) })
-
-export const resultsBody = (arms: ReadonlyArray<Arm>, targetingChanges: ExperimentResults["checks"]["targetingChanges"], unitsInSeveralVariations = 0): ExperimentResults => {
-  const variations = arms.map((a) => ({ variationKey: a.variationKey, weight: 50_000, units: a.units }))
-  const analysis = analyseExperiment(
-    variations,
-    "classic",
-    METRICS.map((m) => ({
-      key: m.key,
-      goal: m.goal,
-      arms: arms.map((a) => ({ variationKey: a.variationKey, moments: { n: a.units, ...a.metrics[m.key], preSum: 0, preSumSquares: 0, crossSum: 0 } }))
-    })),
-    { method: "sequential", alpha: 0.05, cuped: true, plannedUnits: 10_000 }
-  )
-  const total = arms.reduce((s, a) => s + a.units, 0)
-  return {
-    experimentKey: "checkout-redesign",
-    status: "running",
-    controlVariationKey: "classic",
-    method: "sequential",
-    alpha: 0.05,
-    trustworthy: !analysis.sampleRatio.mismatch,
-    checks: {
-      sampleRatio: {
-        variations: variations.map((v) => ({ ...v, expectedUnits: total / 2 })),
-        chiSquare: analysis.sampleRatio.chiSquare,
-        pValue: analysis.sampleRatio.pValue,
-        mismatch: analysis.sampleRatio.mismatch
-      },
-      unitsInSeveralVariations,
-      targetingChanges,
-      notEnoughData: analysis.notEnoughData,
-      minimumUnits: 100
-    },
-    metrics: METRICS.map((m, i) => ({
-      key: m.key,
-      event: m.event,
-      kind: m.kind,
-      goal: m.goal,
-      role: m.role,
-      variations: analysis.metrics[i]!.variations,
-      comparisons: analysis.metrics[i]!.comparisons
-    }))
+/**
+ * Sends the experiment's traffic as SDKs would, with the project's server key: an exposure per
+ * unit (`POST /v1/exposures`), then its purchases and errors (`POST /v1/track`) a second later,
+ * 1,000 items a request. Unit ids start with `prefix`, so each call adds new units.
+ */
+export const sendTraffic = async (server: TestServer, prefix: string, traffic: ReadonlyArray<Traffic>): Promise<void> => {
+  const flag = (await apiOf(server)("GET", `/v1/projects/p1/flags/${FLAG.key}`)) as { configs: Array<{ environmentKey: string; rules: Array<{ id: string; name?: string }> }> }
+  const ruleId = flag.configs.find((c) => c.environmentKey === "production")!.rules.find((r) => r.name === "Half")!.id
+  const exposedAt = new Date()
+  const after = new Date(exposedAt.getTime() + 1_000).toISOString()
+  const exposures: Array<unknown> = []
+  const events: Array<unknown> = []
+  for (const t of traffic) {
+    for (let i = 0; i < t.units; i++) {
+      const unit = `${prefix}-${t.variationKey}-${i}`
+      exposures.push({ flagKey: FLAG.key, variationKey: t.variationKey, ruleId, unit, timestamp: exposedAt.toISOString() })
+      if (i < Math.round(t.units * t.purchased)) events.push({ event: "purchase", unit, value: t.spend, timestamp: after })
+      if (i >= t.units - Math.round(t.units * t.errored)) events.push({ event: "checkout-error", unit, timestamp: after })
+    }
   }
+  const post = async (path: string, field: string, items: ReadonlyArray<unknown>) => {
+    for (let i = 0; i < items.length; i += 1_000) {
+      const reply = await request(server.url, "POST", path, { key: server.keys.scoped, body: { environment: "production", [field]: items.slice(i, i + 1_000) } })
+      if (reply.status !== 202) throw new Error(`POST ${path}: ${reply.status} ${reply.text}`)
+    }
+  }
+  await post("/v1/exposures", "exposures", exposures)
+  await post("/v1/track", "events", events)
 }
