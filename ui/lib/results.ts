@@ -4,13 +4,13 @@
  * absolute and relative differences with their intervals, a p-value or a chance to beat the
  * control, whether CUPED narrowed it, a goal-aware verdict); and the checks that come with every
  * result (sample ratio, units seen in several variations, targeting changes while it ran, too few
- * units). The types are the domain's own answer (a type-only import: nothing of it reaches the
- * bundle). `readAt` is when the page read them: the "now" of a running experiment's timeline.
+ * units). The types are the API's schemas (api-types.ts, generated from docs/openapi.json).
+ * `readAt` is when the page read them: the "now" of a running experiment's timeline.
  */
-import type { ExperimentResults } from "../../src/domain/experiments/Results.js"
 import { projectPath, request, seg } from "./api.js"
+import type { components } from "./api-types.js"
 
-export type { ExperimentResults }
+export type ExperimentResults = components["schemas"]["ExperimentResults"]
 export type MetricResult = ExperimentResults["metrics"][number]
 export type VariationFigures = MetricResult["variations"][number]
 export type TreatmentComparison = MetricResult["comparisons"][number]
