@@ -102,7 +102,10 @@ export const make = (config: LaneConfig = {}) =>
       {
         revision: (projectId) => run(snapshots.revision(projectId)),
         environments: (projectId) => run(Effect.map(environments.list(projectId), (list) => list.map((environment) => environment.key))),
-        snapshot: (projectId, environment) => run(snapshots.snapshot(projectId, environment))
+        snapshot: (projectId, environment) =>
+          run(snapshots.snapshot(projectId, environment)).then(({ keyListsLoading, ...read }) =>
+            keyListsLoading === undefined ? read : { ...read, keyListsLoading: () => run(keyListsLoading) }
+          )
       },
       {
         ...(config.checkIntervalMs === undefined ? {} : { checkIntervalMs: config.checkIntervalMs }),
@@ -111,7 +114,9 @@ export const make = (config: LaneConfig = {}) =>
         discovered: (projectId) => {
           exposures.refresh(projectId)
           hub.projectChanged(projectId)
-        }
+        },
+        // A snapshot held back while its key lists loaded is now served: the streams send it.
+        swapped: (projectId) => hub.projectChanged(projectId)
       }
     )
     // Stream tokens name their key by id: a cache of live keys by id, emptied on revocation like `keys`.

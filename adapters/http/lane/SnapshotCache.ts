@@ -5,8 +5,6 @@
  * client sends. Each entry also holds `GET /v1/config`'s body, its gzip and its ETag.
  * Why and how: docs/guide/http.md, "Freshness: the change feed, with a revision poll as the safety net".
  */
-import { createHash } from "node:crypto"
-import { gzipSync } from "node:zlib"
 import type { KeyListSource } from "../../../src/domain/evaluation/CompileSegments.js"
 import type { ConfigSnapshot } from "../../../src/domain/evaluation/ConfigSnapshot.js"
 import type { ClientConfig } from "../../../src/domain/definitions/Project.js"
@@ -15,6 +13,9 @@ import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
 import { environmentNotFound, projectNotFound } from "../../../src/domain/NotFound.js"
 import * as Instruments from "../../metrics/Instruments.js"
+import { CompiledEntry, etagOf, versionsOf } from "./CompiledEntry.js"
+
+export { CompiledEntry, etagOf } from "./CompiledEntry.js"
 
 export interface SnapshotSource {
   readonly revision: (projectId: string) => Promise<number>
@@ -23,7 +24,14 @@ export interface SnapshotSource {
   readonly snapshot: (
     projectId: string,
     environment: string
-  ) => Promise<{ readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig?: ClientConfig; readonly keyLists?: KeyListSource }>
+  ) => Promise<{
+    readonly revision: number
+    readonly snapshot: ConfigSnapshot
+    readonly clientConfig?: ClientConfig
+    readonly keyLists?: KeyListSource
+    /** Present when key lists the snapshot names are still loading: settles once they are loaded (or failed to). */
+    readonly keyListsLoading?: () => Promise<void>
+  }>
 }
 
 /** What the cache needs to know of a committed change (from the change feed's `ConfigChanged`). */
@@ -51,34 +59,11 @@ export interface SnapshotCacheOptions {
    * announcement brought here), so the live streams hear of it as of any other change.
    */
   readonly discovered?: (projectId: string) => void
+  /** Called when a snapshot held back while its key lists loaded replaces the one served meanwhile. */
+  readonly swapped?: (projectId: string) => void
 }
 
 export const DEFAULT_CHECK_INTERVAL_MS = 250
-
-export class CompiledEntry {
-  private gzipped: Buffer | undefined
-  constructor(
-    readonly revision: number,
-    readonly compiled: Evaluate.CompiledSnapshot,
-    readonly json: Buffer,
-    readonly etag: string,
-    /** Each flag's version, by key (OFREP's `metadata.version`). */
-    readonly versions: ReadonlyMap<string, number>,
-    /** The environment's setting: with `evaluated`, client keys are refused `GET /v1/config`. */
-    readonly clientConfig: ClientConfig = "full"
-  ) {}
-  /** The same content, known to be current at a newer revision (the bytes and ETag do not change). */
-  relabel(revision: number): CompiledEntry {
-    const entry = new CompiledEntry(revision, this.compiled, this.json, this.etag, this.versions, this.clientConfig)
-    entry.gzipped = this.gzipped
-    return entry
-  }
-  /** The gzip of `json`, compressed once per version. */
-  get gzip(): Buffer {
-    if (this.gzipped === undefined) this.gzipped = gzipSync(this.json)
-    return this.gzipped
-  }
-}
 
 interface EnvState {
   entry: CompiledEntry | undefined
@@ -88,6 +73,8 @@ interface EnvState {
   pending: Promise<CompiledEntry> | undefined
   /** The project revision `pending` was started for. */
   pendingRevision: number
+  /** A newer snapshot waits for its key lists to load (`pending`): `entry` is served meanwhile. */
+  listsLoading: boolean
 }
 
 interface ProjectState {
@@ -121,14 +108,6 @@ interface UnknownProject {
 
 const NO_REVISION = -1
 
-export const etagOf = (json: Buffer): string => `W/"${createHash("sha256").update(json).digest("base64url").slice(0, 27)}"`
-
-const versionsOf = (snapshot: ConfigSnapshot): ReadonlyMap<string, number> => {
-  const versions = new Map<string, number>()
-  for (const flag of snapshot.flags) if (flag.version !== undefined && !versions.has(flag.key)) versions.set(flag.key, flag.version)
-  return versions
-}
-
 /** Inserts into a Map used as a FIFO with a cap: the oldest key goes first. */
 const insertCapped = <K, V>(map: Map<K, V>, key: K, value: V, max: number): void => {
   if (map.size >= max) {
@@ -147,9 +126,11 @@ export class SnapshotCache {
   private readonly maxUnknownProjects: number
   private readonly maxEnvironmentsPerProject: number
   private readonly discovered: ((projectId: string) => void) | undefined
+  private readonly swapped: ((projectId: string) => void) | undefined
 
   constructor(private readonly source: SnapshotSource, options: SnapshotCacheOptions = {}) {
     this.discovered = options.discovered
+    this.swapped = options.swapped
     this.checkIntervalMs = options.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS
     this.now = options.now ?? Date.now
     this.maxProjects = Math.max(1, options.maxProjects ?? 10_000)
@@ -324,11 +305,14 @@ export class SnapshotCache {
       }
       // Only an environment the project has gets an entry: an unknown name is a 404 with no load.
       if (!KEY_PATTERN.test(environment) || !project.envKeys.has(environment)) throw environmentNotFound(project.id, environment)
-      env = { entry: undefined, error: undefined, errorRevision: NO_REVISION, pending: undefined, pendingRevision: NO_REVISION }
+      env = { entry: undefined, error: undefined, errorRevision: NO_REVISION, pending: undefined, pendingRevision: NO_REVISION, listsLoading: false }
       insertCapped(project.envs, environment, env, this.maxEnvironmentsPerProject)
     }
     if (env.entry !== undefined && env.entry.revision >= project.revision) return env.entry
     if (env.error !== undefined && env.errorRevision >= project.revision) throw env.error
+    // A list of a million keys takes seconds to load: the previous snapshot answers until it is
+    // (a change landing meanwhile is taken in by the load's end, when the snapshot is read again).
+    if (env.listsLoading && env.entry !== undefined) return env.entry
     // A load started at an older revision may hold data from before a write: never hand it back.
     if (env.pending !== undefined && env.pendingRevision >= project.revision) return env.pending
     // One load per environment at a time: a request that needs a newer one than the load in flight
@@ -347,7 +331,8 @@ export class SnapshotCache {
     const e = env
     const started = performance.now()
     const pending: Promise<CompiledEntry> = this.source.snapshot(project.id, environment).then(
-      ({ clientConfig, keyLists, revision, snapshot }) => {
+      ({ clientConfig, keyLists, keyListsLoading, revision, snapshot }) => {
+        if (keyListsLoading !== undefined) return this.awaitLists(project, e, environment, pending, keyListsLoading)
         const json = Buffer.from(JSON.stringify(snapshot))
         // The source labels a snapshot with the revision it is at least as new as; never older than asked.
         const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot, keyLists), json, etagOf(json), versionsOf(snapshot), clientConfig)
@@ -374,6 +359,38 @@ export class SnapshotCache {
     e.pending = pending
     e.pendingRevision = requested
     return pending
+  }
+
+  /**
+   * The snapshot read names key lists still loading (in the background): the previous entry is
+   * served until they are, then the snapshot is read again (now with them) and swapped in. With no
+   * previous entry (the first load), there is nothing else to serve: the caller waits.
+   */
+  private awaitLists(project: ProjectState, e: EnvState, environment: string, read: Promise<CompiledEntry>, loading: () => Promise<void>) {
+    const settle = () => {
+      e.listsLoading = false
+      if (e.pending === loaded) e.pending = undefined
+    }
+    const loaded: Promise<CompiledEntry> = loading().then(
+      async () => {
+        settle()
+        const entry = await this.fromProject(project, environment)
+        if (previous !== undefined) this.swapped?.(project.id)
+        return entry
+      },
+      (error: unknown) => {
+        settle()
+        Instruments.snapshotReloads.error.unsafeUpdate(1, [])
+        throw error
+      }
+    )
+    const previous = e.entry
+    if (e.pending === read) e.pending = loaded
+    e.listsLoading = true
+    if (previous === undefined) return loaded
+    // Nobody waits for it: a failure only means the next request tries again.
+    loaded.catch(() => undefined)
+    return previous
   }
 }
 

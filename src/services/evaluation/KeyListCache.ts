@@ -5,11 +5,18 @@
  * hashed as it is read, so a million keys are never a million strings at once. A list replaced
  * while it is read may be read partly old and partly new; its version then moved, and so did the
  * project's revision, so the next snapshot reads it again.
+ *
+ * A load runs in the background, never on a request's path (a million keys take seconds to read):
+ * `sourceOf` answers at once with the lists it holds and, when some are still loading, the effect
+ * that completes once they are (the server keeps serving its previous snapshot until then). One
+ * load per list version at a time, whoever asks; a failed load is forgotten, so the next ask retries.
  */
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import type { KeyListName, KeyListSource } from "../../domain/evaluation/CompileSegments.js"
 import { KeyHashes, type KeySet } from "../../domain/evaluation/KeySet.js"
 import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
+import type { StorageError } from "../../ports/StorageError.js"
 
 const PAGE = 10_000
 
@@ -24,35 +31,70 @@ export interface NamedList {
 /** The salt of a list's hashes: its segment and list, the same for every version, so a version's keys hash as the last one's did. */
 export const saltOf = (segmentId: string, list: KeyListName) => `${segmentId}/${list}`
 
+/** What `sourceOf` answers: the lists held now, and, when some named lists are still loading, when they will be. */
+export interface Sources {
+  readonly source: KeyListSource
+  readonly loading: Effect.Effect<void, StorageError> | undefined
+}
+
 export const make = Effect.gen(function* () {
   const keys = yield* SegmentKeyRepository
   const held = new Map<string, { readonly version: number; readonly set: KeySet }>()
+  const loads = new Map<string, { readonly version: number; readonly done: Deferred.Deferred<void, StorageError> }>()
 
   const load = (named: NamedList) =>
     Effect.gen(function* () {
-      const hashes = new KeyHashes(saltOf(named.segmentId, named.list))
+      const salt = saltOf(named.segmentId, named.list)
+      const hashes = new KeyHashes(salt)
       let after: string | null = null
       for (;;) {
         const page: ReadonlyArray<string> = yield* keys.page(named.segmentId, named.list, after, PAGE)
         hashes.add(page)
         if (page.length < PAGE) break
         after = page[page.length - 1]!
+        // Each page's hashing is one short slice of the event loop, whatever the storage's speed.
+        yield* Effect.yieldNow()
       }
       const set = hashes.build()
-      held.set(saltOf(named.segmentId, named.list), { version: named.version, set })
-      return set
+      // A slower load of an older version never replaces a newer one.
+      const known = held.get(salt)
+      if (known === undefined || known.version <= named.version) held.set(salt, { version: named.version, set })
+    }).pipe(Effect.withSpan("KeyListCache.load", { attributes: { segmentId: named.segmentId, list: named.list, version: named.version } }))
+
+  /** The load of this list version: the one in flight, or a new one in the background. */
+  const loadOf = (named: NamedList) =>
+    Effect.gen(function* () {
+      const salt = saltOf(named.segmentId, named.list)
+      const running = loads.get(salt)
+      if (running !== undefined && running.version === named.version) return Deferred.await(running.done)
+      const done = yield* Deferred.make<void, StorageError>()
+      loads.set(salt, { version: named.version, done })
+      yield* Effect.forkDaemon(
+        load(named).pipe(
+          Effect.exit,
+          Effect.flatMap((exit) =>
+            Effect.sync(() => {
+              if (loads.get(salt)?.done === done) loads.delete(salt)
+            }).pipe(Effect.zipRight(Deferred.done(done, exit)))
+          )
+        )
+      )
+      return Deferred.await(done)
     })
 
-  /** The source of these lists for the compiler, each loaded unless held at its version. */
+  /** The source of these lists for the compiler: those held at their version now, and the loads of the others. */
   const sourceOf = (lists: ReadonlyArray<NamedList>) =>
     Effect.gen(function* () {
       const sets = new Map<string, KeySet>()
+      const waits: Array<Effect.Effect<void, StorageError>> = []
       for (const named of lists) {
         const known = held.get(saltOf(named.segmentId, named.list))
-        sets.set(`${named.segmentKey}/${named.list}`, known !== undefined && known.version === named.version ? known.set : yield* load(named))
+        if (known !== undefined && known.version === named.version) sets.set(`${named.segmentKey}/${named.list}`, known.set)
+        else waits.push(yield* loadOf(named))
       }
       const source: KeyListSource = (segmentKey, list) => sets.get(`${segmentKey}/${list}`)
-      return source
+      const sources: Sources = { source, loading: waits.length === 0 ? undefined : Effect.all(waits, { discard: true }) }
+      return sources
     })
 
   return { sourceOf }

@@ -26,13 +26,22 @@ export interface SnapshotsShape {
   /**
    * Everything an in-process evaluator needs to evaluate one environment (`GET /v1/config`), with the revision it
    * reflects, the environment's `clientConfig` (whether client keys may read it), and the keys of
-   * the segments' lists for the compiler (KeyListCache.ts). 404 for an unknown project or environment.
+   * the segments' lists for the compiler (KeyListCache.ts). Never waits for a list to load: when
+   * some the snapshot names are not held at their version yet, `keyListsLoading` completes once
+   * they are (loaded in the background); until then `keyLists` lacks them. 404 for an unknown
+   * project or environment.
    */
   readonly snapshot: (
     projectId: string,
     environmentKey: string
   ) => Effect.Effect<
-    { readonly revision: number; readonly snapshot: ConfigSnapshot; readonly clientConfig: ClientConfig; readonly keyLists: KeyListSource },
+    {
+      readonly revision: number
+      readonly snapshot: ConfigSnapshot
+      readonly clientConfig: ClientConfig
+      readonly keyLists: KeyListSource
+      readonly keyListsLoading: Effect.Effect<void, StorageError> | undefined
+    },
     ResourceNotFound | StorageError
   >
 }
@@ -104,7 +113,10 @@ export const make = Effect.gen(function* () {
   const snapshot = Effect.fn("Snapshots.snapshot")(function* (projectId: string, environmentKey: string) {
     for (let attempt = 1; ; attempt++) {
       const { after, before, clientConfig, named, snapshot } = yield* read(projectId, environmentKey)
-      if (before === after || attempt >= MAX_ATTEMPTS) return { revision: before, snapshot, clientConfig, keyLists: yield* keySets.sourceOf(named) }
+      if (before === after || attempt >= MAX_ATTEMPTS) {
+        const { loading, source } = yield* keySets.sourceOf(named)
+        return { revision: before, snapshot, clientConfig, keyLists: source, keyListsLoading: loading }
+      }
     }
   })
 
