@@ -49,6 +49,8 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/track", {}],
   // A project file adds a flag, on in production (after the evaluations, whose examples show one flag).
   ["post", "/v1/projects/{projectId}/apply", { projectId: "shop" }],
+  // A flagd file adds another flag (an import only creates flags), its targeting in production.
+  ["post", "/v1/projects/{projectId}/import/flagd", { projectId: "shop" }],
   ["post", "/v1/projects/{projectId}/environments/{environmentKey}/copy", { projectId: "shop", environmentKey: "staging" }],
   ["post", "/v1/projects/{projectId}/keys", { projectId: "shop" }],
   // People: Edna is invited, renamed, made an admin of the shop (by Ada, a global administrator: no key
@@ -83,9 +85,11 @@ const STAGING = { key: "staging", name: "Staging" }
 const exampleOf = (operation: Record<string, any>): unknown => {
   // A key list upload is text, its example inline.
   if (operation.requestBody.content["text/plain"] !== undefined) return operation.requestBody.content["text/plain"].example
-  const ref: string = operation.requestBody.content["application/json"].schema.$ref
-  const examples = spec.components.schemas[ref.replace("#/components/schemas/", "")].examples as Array<unknown>
-  expect(examples.length, ref).toBeGreaterThan(0)
+  const schema = operation.requestBody.content["application/json"].schema
+  // A named schema holds its examples in components; an inline one (the flagd file) holds them itself.
+  const ref: string | undefined = schema.$ref
+  const examples = (ref === undefined ? schema.examples : spec.components.schemas[ref.replace("#/components/schemas/", "")].examples) as Array<unknown>
+  expect(examples.length, ref ?? "inline schema").toBeGreaterThan(0)
   return examples[0]
 }
 
@@ -164,6 +168,8 @@ describe("the request examples of the document", () => {
     for (const [method, template, params] of STORY) {
       const operation = spec.paths[template][method]
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : name === "changeRequestId" ? changeRequestId : name === "id" || name === "userId" ? userId : params[name]))
+        // The flagd import names the environment its rules go to in the query (required).
+        + (template.endsWith("/import/flagd") ? "?environment=production" : "")
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))
       if (template.endsWith("/copy")) {
         const staging = await request(t.url, "POST", `/v1/projects/${params.projectId}/environments`, { key: t.keys.global, body: STAGING })

@@ -2617,7 +2617,7 @@ export interface components {
          *       "written": true,
          *       "flags": [
          *         {
-         *           "key": "new-checkout",
+         *           "key": "new-search",
          *           "result": "imported",
          *           "rules": 1
          *         }

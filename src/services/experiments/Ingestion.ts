@@ -1,5 +1,5 @@
 /**
- * The group commit of ingestion (docs/operations/ingestion.md): what many requests sent, and what
+ * The group commit of ingestion (docs/operations/operating.md, "Ingestion"): what many requests sent, and what
  * the server's own evaluation routes recorded, written together in ONE transaction, as insights
  * flushes its counts, so the database commits (and on SQLite syncs) once per round, not once per
  * request.

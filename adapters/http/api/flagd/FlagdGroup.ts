@@ -30,7 +30,7 @@ const FlagdFile = Schema.Struct({
   description: "A flagd flag definition file (https://flagd.dev/reference/flag-definitions/): `flags` by key, each with `state`, `variants`, `defaultVariant` and optional `targeting` (JsonLogic).",
   examples: [{
     flags: {
-      "new-checkout": {
+      "new-search": {
         state: "ENABLED",
         variants: { on: true, off: false },
         defaultVariant: "off",
@@ -50,7 +50,7 @@ export class FlagdGroup extends HttpApiGroup.make("flagd")
           projectId: "shop",
           environment: "production",
           written: true,
-          flags: [{ key: "new-checkout", result: "imported", rules: 1 }],
+          flags: [{ key: "new-search", result: "imported", rules: 1 }],
           changeRequests: []
         }]
       }))
