@@ -73,6 +73,7 @@ export * as Exposures from "./services/experiments/Exposures.js"
 export * as Ingestion from "./services/experiments/Ingestion.js"
 export * as Track from "./services/experiments/Track.js"
 export * as IngestBudget from "./services/experiments/IngestBudget.js"
+export * as UnitExport from "./services/experiments/UnitExport.js"
 
 export * as Actor from "./domain/audit/Actor.js"
 export * as AuditEntry from "./domain/audit/AuditEntry.js"

@@ -83,6 +83,18 @@ export const layer = Layer.effect(
             metricRowsOf(experimentId, state.units, state.events, state.folded),
             metric
           )),
+      unitPage: (experimentId, metricKeys, after, limit) =>
+        Effect.map(table.get, (state) => {
+          const rows = metricRowsOf(experimentId, state.units, state.events, state.folded)
+          return [...state.units.values()]
+            .filter((row) => row.experimentId === experimentId && (after === null || row.unit > after))
+            .sort((a, b) => (a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0))
+            .slice(0, limit)
+            .map((row) => ({
+              ...row,
+              figures: new Map(rows.filter((r) => r.unit === row.unit && metricKeys.includes(r.metricKey)).map((r) => [r.metricKey, r]))
+            }))
+        }),
       pruneEvents: (horizon) =>
         table.modify((state) => {
           const { events, folded, pruned } = pruneRaw(horizon, state.units, state.events, state.folded)

@@ -8,6 +8,7 @@ import { collapseExposures } from "../../src/domain/experiments/Exposure.js"
 import { decodeRows, SqlInteger } from "./SqlRows.js"
 import { orFail } from "./SqlSupport.js"
 import { makeMetricArms } from "./SqlMetricArms.js"
+import { makeUnitPage } from "./SqlUnitPages.js"
 import { makeUnitMetrics, unitId } from "./SqlUnitMetrics.js"
 
 /**
@@ -148,6 +149,7 @@ export const make = Effect.gen(function* () {
           })))
       ),
     metricArms: makeMetricArms(sql),
+    unitPage: makeUnitPage(sql),
     pruneEvents: (horizon) =>
       orFail(sql`DELETE FROM flagport_experiment_unit_events
         WHERE EXISTS (SELECT 1 FROM flagport_experiment_units u WHERE u.experiment_id = flagport_experiment_unit_events.experiment_id

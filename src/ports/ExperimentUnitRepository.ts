@@ -3,6 +3,7 @@ import type * as Effect from "effect/Effect"
 import type { UnitExposure, UnitRow } from "../domain/experiments/Exposure.js"
 import type { UnitEvent } from "../domain/experiments/MetricEvent.js"
 import type { MeasuredMetric, MetricArmTotals, UnitMetricRow } from "../domain/experiments/UnitMetrics.js"
+import type { UnitExportRow } from "../domain/experiments/UnitsCsv.js"
 import type { StorageError } from "./StorageError.js"
 
 /** A batch an SDK may resend: the key that sent it, its id, and when it first arrived (ISO 8601). */
@@ -62,6 +63,17 @@ export interface ExperimentUnitRepositoryShape {
    * those of units not exposed yet that lie more than their pre-window before it. Answers how many.
    */
   readonly pruneEvents: (horizon: number) => Effect.Effect<number, StorageError>
+  /**
+   * One page of the experiment's unit rows with their figures for `metricKeys`, ordered by unit:
+   * at most `limit` rows after the unit `after` (from the first when null). What `units.csv`
+   * streams, a page at a time.
+   */
+  readonly unitPage: (
+    experimentId: string,
+    metricKeys: ReadonlyArray<string>,
+    after: string | null,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<UnitExportRow>, StorageError>
   /** The experiment's unit rows, ordered by unit. */
   readonly units: (experimentId: string) => Effect.Effect<ReadonlyArray<UnitRow>, StorageError>
   /**

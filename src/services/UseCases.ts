@@ -10,6 +10,7 @@ import * as Exposures from "./experiments/Exposures.js"
 import * as Ingestion from "./experiments/Ingestion.js"
 import * as IngestBudget from "./experiments/IngestBudget.js"
 import * as Track from "./experiments/Track.js"
+import * as UnitExport from "./experiments/UnitExport.js"
 import * as FlagdImport from "./flagd/FlagdImport.js"
 import * as Flags from "./flags/Flags.js"
 import * as FlagsAsCode from "./ascode/FlagsAsCode.js"
@@ -65,7 +66,7 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
  * Flags as code writes through the use cases above (FlagsAsCodeSteps.ts), change requests
  * included; so does the flagd import (FlagdImport.ts).
  */
-export const layer = Layer.mergeAll(FlagsAsCode.layer, FlagdImport.layer).pipe(Layer.provideMerge(withChanges))
+export const layer = Layer.mergeAll(FlagsAsCode.layer, FlagdImport.layer, UnitExport.layer).pipe(Layer.provideMerge(withChanges))
 
 /**
  * The use cases this layer builds, as a type: the one list of them (the composition root and the

@@ -39,6 +39,7 @@ const PATHS = [
   "/v1/projects/{projectId}/experiments/{experimentKey}/results",
   "/v1/projects/{projectId}/experiments/{experimentKey}/start",
   "/v1/projects/{projectId}/experiments/{experimentKey}/stop",
+  "/v1/projects/{projectId}/experiments/{experimentKey}/units.csv",
   "/v1/exposures",
   "/v1/track",
   "/v1/projects",

@@ -2,6 +2,7 @@
 import { Messages } from "../../../src/domain/auth/Policy.js"
 import { ExperimentResults } from "../../../src/services/experiments/ExperimentResults.js"
 import { Experiments } from "../../../src/services/experiments/Experiments.js"
+import { UnitExport } from "../../../src/services/experiments/UnitExport.js"
 import { request, type TestServer } from "../fixtures.js"
 import { admin, create, type Endpoint, forbidden, freshFlag, use } from "./Endpoint.js"
 
@@ -69,6 +70,17 @@ export const EXPERIMENT_ENDPOINTS: ReadonlyArray<Endpoint> = [
     prepare: async (t, n) => {
       const { key, path } = await freshExperiment(t, n, "results-experiment", "running")
       return { method: "GET", path: `${path}/results`, call: use(ExperimentResults, (r) => r.results("p1", key)) }
+    }
+  },
+  {
+    name: "GET /v1/projects/{p}/experiments/{e}/units.csv",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => {
+      const { key, path } = await freshExperiment(t, n, "exported-experiment")
+      return { method: "GET", path: `${path}/units.csv`, call: use(UnitExport, (u) => u.csv("p1", key)) }
     }
   },
   {

@@ -69,6 +69,14 @@ export class ExperimentsGroup extends HttpApiGroup.make("experiments")
     "Get an experiment's results",
     "Per metric and variation the units, mean and variance; per treatment against the control the absolute difference and the relative lift with their intervals at 1 − alpha, the p-value (frequentist: Welch's t test; sequential: always valid, safe to look at any time) or the chance to beat the control (bayesian), whether CUPED was applied, and a goal-aware verdict (`better`, `worse`, `inconclusive`). The checks come with every answer: the sample-ratio χ² against the rule's weights (p < 0.001: `trustworthy` false), units exposed to several variations (left out), changes to the flag's targeting while it ran, and whether some variation has fewer than 100 units (every verdict `inconclusive`)."
   ))
+  .add(described(
+    HttpApiEndpoint.get("unitsCsv")`/v1/projects/${projectId}/experiments/${experimentKey}/units.csv`
+      .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/csv" })).annotations({
+        description: "CSV (RFC 4180, CRLF line ends): a header, then one line per exposed unit in unit order: `unit`, `first_exposure_at`, `variation`, `variations_seen`, then per metric in the experiment's order `<key>` (a conversion 0 or 1, a mean the sum after the first exposure) and `<key>_covariate` (the same in the pre-window, CUPED's covariate)."
+      })),
+    "Export an experiment's units as CSV",
+    "The experiment's per-unit rows, for a warehouse: what the results are computed from. Streamed as it is read, a page of units at a time, so any number of units is exported in bounded memory. Read permission, as the experiment."
+  ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)
   .annotate(OpenApi.Description, "Experiments: a flag's percentage rollout measured, unit by unit, against metrics.") {}
