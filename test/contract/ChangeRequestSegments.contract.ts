@@ -4,6 +4,7 @@ import { type Actor, CurrentActor } from "../../src/domain/audit/Actor.js"
 import { ChangeRequests } from "../../src/services/changes/ChangeRequests.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import { Segments } from "../../src/services/segments/Segments.js"
+import { givenApprover } from "./Approver.js"
 import { type Contract, givenFlag } from "./Backend.js"
 
 /**
@@ -14,7 +15,6 @@ import { type Contract, givenFlag } from "./Backend.js"
  */
 
 const AUTHOR: Actor = { type: "cli" }
-const APPROVER: Actor = { type: "key", keyId: "k-approver", keyName: "approver" }
 const as = <A, E, R>(actor: Actor, effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, CurrentActor, actor)
 
 const staff = [{ attribute: "email", operator: "endsWith" as const, values: ["@example.com"] }]
@@ -49,9 +49,10 @@ export const changeRequestSegmentContract: Contract = (it) => {
 
   it.effect("a segment widened after the approval: the apply is a 409 naming it, nothing is applied, it stays approved", () =>
     Effect.gen(function* () {
+      const approver = yield* givenApprover
       const { crs, segments, projectId, opened } = yield* givenRequestOnSegment
       const flags = yield* Flags
-      yield* as(APPROVER, crs.approve(projectId, opened.id, {}))
+      yield* as(approver, crs.approve(projectId, opened.id, {}))
       yield* segments.patch(projectId, "staff", { conditions: everyone })
       const before = yield* flags.get(projectId, "flag")
       const refused = yield* Effect.either(as(AUTHOR, crs.apply(projectId, opened.id)))
@@ -64,14 +65,15 @@ export const changeRequestSegmentContract: Contract = (it) => {
       // Updated by its author, it pins the segment as it is now and needs approving again; then it applies.
       const updated = yield* as(AUTHOR, crs.update(projectId, opened.id, { changes: [{ flagKey: "flag", targeting: toSegment("staff") }] }))
       expect(updated.segments.map((s) => s.conditions)).toEqual([everyone])
-      yield* as(APPROVER, crs.approve(projectId, opened.id, {}))
+      yield* as(approver, crs.approve(projectId, opened.id, {}))
       expect((yield* as(AUTHOR, crs.apply(projectId, opened.id))).status).toBe("applied")
     }))
 
   it.effect("any change to a pinned segment refuses the apply (a rename too); one the request does not name does not", () =>
     Effect.gen(function* () {
+      const approver = yield* givenApprover
       const { crs, segments, projectId, opened } = yield* givenRequestOnSegment
-      yield* as(APPROVER, crs.approve(projectId, opened.id, {}))
+      yield* as(approver, crs.approve(projectId, opened.id, {}))
       yield* segments.patch(projectId, "unnamed", { conditions: staff })
       yield* segments.patch(projectId, "staff", { name: "Staff and friends" })
       const refused = yield* Effect.either(as(AUTHOR, crs.apply(projectId, opened.id)))

@@ -6,6 +6,7 @@ import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { ChangeRequests } from "../../src/services/changes/ChangeRequests.js"
 import { Flags } from "../../src/services/flags/Flags.js"
+import { givenApprover } from "./Approver.js"
 import { type Contract, givenFlag, givenProject } from "./Backend.js"
 
 /**
@@ -91,13 +92,14 @@ export const changeRequestContract: Contract = (it) => {
 
   it.effect("two applies at once: the request is applied once and the flag's version grows by one", () =>
     Effect.gen(function* () {
+      const approver = yield* givenApprover
       const crs = yield* ChangeRequests
       const flags = yield* Flags
       const { projectId, flag } = yield* givenFlag("production")
       const opened = yield* as(OPERATOR, crs.open(projectId, { title: "On", environment: "production", changes: [{ flagKey: "flag", targeting: on }] }))
       expect(opened.changes[0]?.baseVersion).toBe(flag.version)
-      yield* as(APPROVER, crs.approve(projectId, opened.id, {}))
-      const results = yield* Effect.all([as(OPERATOR, crs.apply(projectId, opened.id)), as(APPROVER, crs.apply(projectId, opened.id))].map(Effect.either), { concurrency: "unbounded" })
+      yield* as(approver, crs.approve(projectId, opened.id, {}))
+      const results = yield* Effect.all([as(OPERATOR, crs.apply(projectId, opened.id)), as(approver, crs.apply(projectId, opened.id))].map(Effect.either), { concurrency: "unbounded" })
       expect(results.filter(Either.isRight)).toHaveLength(1)
       expect(results.filter(Either.isLeft).map((r) => r.left._tag)).toEqual(["ResourceConflict"])
       const after = yield* flags.get(projectId, "flag")
@@ -126,6 +128,7 @@ export const changeRequestContract: Contract = (it) => {
 
   it.effect("a flag that moved on: nothing of the request is applied, it stays approved", () =>
     Effect.gen(function* () {
+      const approver = yield* givenApprover
       const crs = yield* ChangeRequests
       const flags = yield* Flags
       const { projectId } = yield* givenFlag("production")
@@ -135,7 +138,7 @@ export const changeRequestContract: Contract = (it) => {
         environment: "production",
         changes: [{ flagKey: "flag", targeting: on }, { flagKey: "second", targeting: on }]
       }))
-      yield* as(APPROVER, crs.approve(projectId, opened.id, {}))
+      yield* as(approver, crs.approve(projectId, opened.id, {}))
       yield* flags.replaceTargeting(projectId, "second", { environment: "production", ...on, enabled: false, defaultVariationKey: "off" })
       const before = yield* flags.get(projectId, "flag")
       const refused = yield* Effect.either(as(OPERATOR, crs.apply(projectId, opened.id)))
