@@ -194,7 +194,7 @@ describe("people in the dashboard", () => {
     expect(await personMenu().locator("summary").textContent()).toContain(VIEWER.name)
     // one project: chosen at once; p2 is not theirs
     expect(await page.getByText("Project: p1").count()).toBe(1)
-    expect(await navLabels()).toEqual(["Flags", "Segments", "Environments", "Audit log", "Schedules", "Change requests"])
+    expect(await navLabels()).toEqual(["Flags", "Segments", "Environments", "Experiments", "Audit log", "Schedules", "Change requests"])
     await page.getByRole("link", { name: "checkout" }).waitFor()
     expect(await page.getByRole("switch").count()).toBe(0)
     expect(await page.getByRole("button", { name: "New flag" }).count()).toBe(0)
