@@ -21,5 +21,6 @@ export { isOperatorName, OPERATOR_TABLE } from "../../src/domain/conditions/Oper
 export { isGroupShaped, plainConditions } from "../../src/domain/conditions/ConditionItems.js"
 export { limit } from "../../src/domain/Limits.js"
 export { isStorableText } from "../../src/domain/definitions/TextCheck.js"
+export { isIngestibleUnit } from "../../src/domain/definitions/IngestUnit.js"
 // The public types, plain (Wire.ts): the core's own are derived from Effect schemas.
 export type { Condition, ConfigSnapshot, EvaluationResult, Reason, SnapshotFlag } from "./Wire.js"

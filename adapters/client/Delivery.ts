@@ -8,7 +8,7 @@
  * rollout buckets by, and once per (unit, flag, variation) within a flush window: a page that
  * evaluates a flag a hundred times sends one exposure.
  */
-import { type CompiledRollout, type EvaluationResult, isStorableText, limit, type LocalContext, unitOf } from "./Core.js"
+import { type CompiledRollout, type EvaluationResult, isIngestibleUnit, isStorableText, limit, type LocalContext, unitOf } from "./Core.js"
 import type { Endpoint } from "./Endpoint.js"
 import { Outbox, type OutboxHost } from "./Outbox.js"
 import { sleep, type Timers } from "./Timers.js"
@@ -31,23 +31,21 @@ interface QueuedEvent {
   readonly at: number
 }
 
-const MAX_UNIT_LENGTH = limit("ingestUnitLength")
 /** The longest event name a metric may name (Experiment.ts's EventName). */
 const MAX_EVENT_LENGTH = 128
 /** The largest |value| the server sums (so no sum overflows). */
 const MAX_VALUE = limit("ingestValue")
 
-const validUnit = (unit: unknown): unit is string =>
-  typeof unit === "string" && unit.length > 0 && unit.length <= MAX_UNIT_LENGTH && isStorableText(unit)
+
 
 const iso = (at: number) => new Date(at).toISOString()
 
 const exposureWire = (e: QueuedExposure) =>
-  validUnit(e.unit) ? { flagKey: e.flagKey, variationKey: e.variationKey, ruleId: e.ruleId, unit: e.unit, timestamp: iso(e.at) } : undefined
+  isIngestibleUnit(e.unit) ? { flagKey: e.flagKey, variationKey: e.variationKey, ruleId: e.ruleId, unit: e.unit, timestamp: iso(e.at) } : undefined
 
 const eventWire = (e: QueuedEvent) => {
   if (typeof e.event !== "string" || e.event.length === 0 || e.event.length > MAX_EVENT_LENGTH || !isStorableText(e.event)) return undefined
-  if (!validUnit(e.unit)) return undefined
+  if (!isIngestibleUnit(e.unit)) return undefined
   if (e.value === undefined) return { event: e.event, unit: e.unit, timestamp: iso(e.at) }
   if (typeof e.value !== "number" || !Number.isFinite(e.value) || Math.abs(e.value) > MAX_VALUE) return undefined
   return { event: e.event, unit: e.unit, value: e.value, timestamp: iso(e.at) }

@@ -63,4 +63,9 @@ describe("KeyListReader", () => {
     expect(reader.count).toBe(1_000_000)
     expect(() => reader.push("one-more\n")).toThrow("line 1000001: a list must have at most 1,000,000 keys")
   })
+
+  it("CSV: an unclosed quote or a row of endless commas is refused at its line, not read into memory", () => {
+    expect(problemOf("csv", `key\n"${"a".repeat(2_000)}`)).toEqual({ path: "line 2", message: "a field is far longer than any key" })
+    expect(problemOf("csv", `key\n${",".repeat(5_000)}`)).toEqual({ path: "line 2", message: "a row may have at most 1,000 columns" })
+  })
 })

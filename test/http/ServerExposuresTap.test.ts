@@ -60,6 +60,14 @@ describe("the server's exposure tap", () => {
     expect(index.in("p2", "production")).toBeUndefined()
   })
 
+  it("records no unit POST /v1/exposures would refuse: over 256 characters, or not storable text", () => {
+    const { offered, evaluate } = setUp()
+    evaluate("measured", { key: "k1", attributes: { userId: "u".repeat(257) } })
+    evaluate("measured", { key: "k2", attributes: { userId: "a\u0000b" } })
+    evaluate("measured", { key: "k3", attributes: { userId: "u".repeat(256) } })
+    expect(offered.map((e) => e.unit.length)).toEqual([256])
+  })
+
   it("queues again a unit the queue refused; a refresh keeps what was queued; a stop removes the tap", () => {
     let full = true
     const { index, offered, evaluate } = setUp(() => !full)

@@ -20,6 +20,7 @@ import type { Experiment } from "../../../src/domain/experiments/Experiment.js"
 import type { UnitExposure } from "../../../src/domain/experiments/Exposure.js"
 import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
+import { isIngestibleUnit } from "../../../src/domain/definitions/IngestUnit.js"
 
 /** Sees one evaluation of an environment some experiment measures. */
 export type ExposureTap = (flag: Evaluate.CompiledFlag, result: EvaluationResult, context: Evaluate.LocalContext) => void
@@ -126,7 +127,9 @@ export class ServerExposures {
       const variationKey = result.variationKey
       if (reason.kind !== "RULE_MATCH" || reason.ruleId !== measured.ruleId || variationKey === null) return
       const unit = Evaluate.rolloutUnit(flag, measured.ruleId, context, reason.ruleIndex)
-      if (unit === undefined) return
+      // A context key may be longer than a unit may be (and a client key's holder picks it): such a
+      // unit is not recorded, as POST /v1/exposures would refuse it.
+      if (!isIngestibleUnit(unit)) return
       let recent = measured.recent.get(variationKey)
       if (recent === undefined) {
         recent = new Recent()

@@ -18,6 +18,9 @@ export class KeyListTextError extends Error {
   }
 }
 
+/** The most columns a row of an uploaded CSV may have (one of them holds the keys). */
+const MAX_CSV_COLUMNS = 1_000
+
 const refuse = (line: number, message: string): never => {
   throw new KeyListTextError({ path: `line ${line}`, message })
 }
@@ -89,7 +92,7 @@ export class KeyListReader {
         this.afterQuote = true
       } else {
         if (c === "\n") this.line++
-        this.field += c
+        this.grow(c)
       }
       return
     }
@@ -104,6 +107,8 @@ export class KeyListReader {
       if (c !== "," && c !== "\n" && c !== "\r") refuse(this.line, "a quoted field must end at a comma or the end of the line")
     }
     if (c === ",") {
+      // A row of endless commas would grow without bound: a key list's CSV needs few columns.
+      if (this.fields.length >= MAX_CSV_COLUMNS) refuse(this.line, `a row may have at most ${MAX_CSV_COLUMNS.toLocaleString("en-US")} columns`)
       this.fields.push(this.field)
       this.field = ""
     } else if (c === "\n") {
@@ -116,9 +121,14 @@ export class KeyListReader {
       this.quoted = true
       this.quoteLine = this.line
     } else {
-      this.field += c
-      if (this.field.length > limit("segmentKeyLength") * 4) refuse(this.line, "a field is far longer than any key")
+      this.grow(c)
     }
+  }
+
+  /** Adds to the field being read, quoted or not: an unclosed quote must not read a whole upload into one string. */
+  private grow(c: string) {
+    this.field += c
+    if (this.field.length > limit("segmentKeyLength") * 4) refuse(this.line, "a field is far longer than any key")
   }
 
   private endRecord() {
