@@ -116,6 +116,12 @@ const flag = (value: unknown, path: string): void => {
   optional(f.prerequisites, `${path}.prerequisites`, (list, at) => array(list, at).forEach((p, i) => prerequisite(p, `${at}[${i}]`)))
 }
 
+const keyList = (value: unknown, path: string): void => {
+  const list = object(value, path)
+  number(list.version, `${path}.version`)
+  number(list.count, `${path}.count`)
+}
+
 /** Accepts a configuration exactly when the `ConfigSnapshot` schema (plus an optional flag `version`) would. */
 export const checkConfig = (body: unknown): CheckResult => {
   try {
@@ -126,6 +132,8 @@ export const checkConfig = (body: unknown): CheckResult => {
       const segment = object(s, `segments[${i}]`)
       string(segment.key, `segments[${i}].key`)
       conditions(segment.conditions, `segments[${i}].conditions`)
+      // Optional: a segment names a key list (its version and size, never its keys) only when it has one.
+      for (const list of ["included", "excluded"] as const) optional(segment[list], `segments[${i}].${list}`, keyList)
     })
     // Optional: servers before experiments, and any environment without a running one, send none.
     optional(root.experiments, "experiments", (list, at) =>
