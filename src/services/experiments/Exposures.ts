@@ -10,25 +10,14 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Metric from "effect/Metric"
-import * as Option from "effect/Option"
 import type { Principal } from "../../domain/auth/ApiKey.js"
-import * as Policy from "../../domain/auth/Policy.js"
-import { type Forbidden, InvalidRequest, RateLimited, type ResourceNotFound, type ServiceUnavailable } from "../../domain/Errors.js"
+import type { Forbidden, InvalidRequest, RateLimited, ResourceNotFound, ServiceUnavailable } from "../../domain/Errors.js"
 import { type ExposureBatch, exposureProblems, type IngestReceipt, keptExposures } from "../../domain/experiments/Exposure.js"
-import { limit } from "../../domain/Limits.js"
-import { environmentNotFound } from "../../domain/NotFound.js"
-import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
-import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
-import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { ingest } from "../operations/IngestMetrics.js"
-import { requireProject } from "../shared/RequireProject.js"
-import { IngestBudget } from "./IngestBudget.js"
-import { Ingestion } from "./Ingestion.js"
+import { makeIngestRequest } from "./IngestRequest.js"
 
 const HOUR_MS = 3_600_000
 /** How long a batch id is remembered: a resend after that counts again. */
@@ -53,44 +42,13 @@ export class Exposures extends Context.Tag("@flagport/services/Exposures")<Expos
 
 export const make = Effect.gen(function* () {
   const units = yield* ExperimentUnitRepository
-  const ingestion = yield* Ingestion
-  const metrics = ingest.exposures
-  const experiments = yield* ExperimentRepository
-  const projects = yield* ProjectRepository
-  const environments = yield* EnvironmentRepository
-  const budget = yield* IngestBudget
+  const requests = yield* makeIngestRequest(ingest.exposures)
 
   const record = Effect.fn("Exposures.record")(function* (principal: Principal, batch: ExposureBatch) {
-    const allowed = Policy.authorizeEvaluation(principal, batch.projectId, batch.environment)
-    if (Either.isLeft(allowed)) return yield* allowed.left
-    const { projectId, environment } = allowed.right
-    const now = yield* Clock.currentTimeMillis
-    const refused = Metric.incrementBy(metrics.refused, batch.exposures.length)
-    const problems = exposureProblems(batch.exposures, now)
-    if (problems.length > 0) {
-      yield* refused
-      return yield* new InvalidRequest({ message: "The request is invalid.", details: [...problems] })
-    }
-    if (!budget.take(principal.keyId, batch.exposures.length, now)) {
-      yield* refused
-      return yield* new RateLimited({
-        message: `This key sent more than ${limit("ingestKeyHour").toLocaleString("en-US")} items this hour; send again after the hour`,
-        retryAfterSeconds: Math.ceil((HOUR_MS - (now % HOUR_MS)) / 1000)
-      })
-    }
-    yield* requireProject(projects, projectId)
-    if (Option.isNone(yield* environments.get(projectId, environment))) return yield* environmentNotFound(projectId, environment)
-    const kept = keptExposures(batch.exposures, yield* experiments.listRunning(projectId, environment))
-    const receipt = { accepted: kept.length, dropped: batch.exposures.length - kept.length }
-    const fresh = yield* ingestion.commit({
-      exposures: kept,
-      batch: batch.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: batch.batchId, receivedAt: new Date(now).toISOString() }
-    })
-    if (fresh) {
-      yield* Metric.incrementBy(metrics.accepted.sdk, receipt.accepted)
-      yield* Metric.incrementBy(metrics.dropped.not_measured, receipt.dropped)
-    } else yield* Metric.incrementBy(metrics.duplicate, batch.exposures.length)
-    return { ...receipt, duplicate: !fresh }
+    const count = batch.exposures.length
+    const { now, running } = yield* requests.admit(principal, batch, count, (now) => exposureProblems(batch.exposures, now))
+    const kept = keptExposures(batch.exposures, running)
+    return yield* requests.commit(principal, batch, now, count, { exposures: kept }, { accepted: kept.length, dropped: count - kept.length })
   })
 
   const pruneBatches = Effect.flatMap(Clock.currentTimeMillis, (now) => units.pruneBatches(new Date(now - BATCH_MEMORY_MS).toISOString()))

@@ -11,26 +11,16 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Metric from "effect/Metric"
-import * as Option from "effect/Option"
 import type { Principal } from "../../domain/auth/ApiKey.js"
-import * as Policy from "../../domain/auth/Policy.js"
-import { type Forbidden, InvalidRequest, RateLimited, type ResourceNotFound, type ServiceUnavailable } from "../../domain/Errors.js"
+import type { Forbidden, InvalidRequest, RateLimited, ResourceNotFound, ServiceUnavailable } from "../../domain/Errors.js"
 import { type IngestReceipt, timestampProblems } from "../../domain/experiments/Exposure.js"
 import { keptEvents, type TrackBatch } from "../../domain/experiments/MetricEvent.js"
 import { limit } from "../../domain/Limits.js"
-import { environmentNotFound } from "../../domain/NotFound.js"
-import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
-import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
-import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { ingest } from "../operations/IngestMetrics.js"
-import { requireProject } from "../shared/RequireProject.js"
-import { IngestBudget } from "./IngestBudget.js"
-import { Ingestion } from "./Ingestion.js"
+import { makeIngestRequest } from "./IngestRequest.js"
 
 const HOUR_MS = 3_600_000
 /**
@@ -60,45 +50,14 @@ export class Track extends Context.Tag("@flagport/services/Track")<Track, TrackS
 
 export const make = Effect.gen(function* () {
   const units = yield* ExperimentUnitRepository
-  const experiments = yield* ExperimentRepository
-  const projects = yield* ProjectRepository
-  const environments = yield* EnvironmentRepository
-  const budget = yield* IngestBudget
-  const ingestion = yield* Ingestion
-  const metrics = ingest.events
+  const requests = yield* makeIngestRequest(ingest.events)
 
   const record = Effect.fn("Track.record")(function* (principal: Principal, batch: TrackBatch) {
-    const allowed = Policy.authorizeEvaluation(principal, batch.projectId, batch.environment)
-    if (Either.isLeft(allowed)) return yield* allowed.left
-    const { projectId, environment } = allowed.right
-    const now = yield* Clock.currentTimeMillis
-    const refused = Metric.incrementBy(metrics.refused, batch.events.length)
-    const problems = timestampProblems("events", batch.events.map((event) => event.timestamp), now)
-    if (problems.length > 0) {
-      yield* refused
-      return yield* new InvalidRequest({ message: "The request is invalid.", details: [...problems] })
-    }
-    if (!budget.take(principal.keyId, batch.events.length, now)) {
-      yield* refused
-      return yield* new RateLimited({
-        message: `This key sent more than ${limit("ingestKeyHour").toLocaleString("en-US")} items this hour; send again after the hour`,
-        retryAfterSeconds: Math.ceil((HOUR_MS - (now % HOUR_MS)) / 1000)
-      })
-    }
-    yield* requireProject(projects, projectId)
-    if (Option.isNone(yield* environments.get(projectId, environment))) return yield* environmentNotFound(projectId, environment)
-    const { dropped, kept } = keptEvents(batch.events, yield* experiments.listRunning(projectId, environment), now)
-    const receipt = { accepted: batch.events.length - dropped, dropped }
-    const fresh = yield* ingestion.commit({
-      exposures: [],
-      events: kept,
-      batch: batch.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: batch.batchId, receivedAt: new Date(now).toISOString() }
-    })
-    if (fresh) {
-      yield* Metric.incrementBy(metrics.accepted.sdk, receipt.accepted)
-      yield* Metric.incrementBy(metrics.dropped.not_measured, receipt.dropped)
-    } else yield* Metric.incrementBy(metrics.duplicate, batch.events.length)
-    return { ...receipt, duplicate: !fresh }
+    const count = batch.events.length
+    const problemsAt = (now: number) => timestampProblems("events", batch.events.map((event) => event.timestamp), now)
+    const { now, running } = yield* requests.admit(principal, batch, count, problemsAt)
+    const { dropped, kept } = keptEvents(batch.events, running, now)
+    return yield* requests.commit(principal, batch, now, count, { exposures: [], events: kept }, { accepted: count - dropped, dropped })
   })
 
   const pruneEvents = Effect.flatMap(Clock.currentTimeMillis, (now) => units.pruneEvents(now - RECLASSIFY_MS))

@@ -1,0 +1,87 @@
+/**
+ * What `POST /v1/exposures` and `POST /v1/track` do alike around their items, in one place: the
+ * key's scope checked as an evaluation's; every item's problems found before anything is looked
+ * up; the key's hourly budget (429 past it); the project and environment looked up (404); the
+ * running experiments read. Then the items kept are committed through the group commit, and
+ * /metrics counts them once (or as a duplicate batch). Each route says only which items it keeps.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import type { Principal } from "../../domain/auth/ApiKey.js"
+import * as Policy from "../../domain/auth/Policy.js"
+import { InvalidRequest, type Problem, RateLimited } from "../../domain/Errors.js"
+import type { IngestReceipt } from "../../domain/experiments/Exposure.js"
+import { limit } from "../../domain/Limits.js"
+import { environmentNotFound } from "../../domain/NotFound.js"
+import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
+import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
+import { ProjectRepository } from "../../ports/ProjectRepository.js"
+import type { IngestMetrics } from "../operations/IngestMetrics.js"
+import { requireProject } from "../shared/RequireProject.js"
+import { IngestBudget } from "./IngestBudget.js"
+import { Ingestion, type IngestWrite } from "./Ingestion.js"
+
+const HOUR_MS = 3_600_000
+
+/** A request's scope and size, as both routes' bodies carry them. */
+export interface IngestScope {
+  readonly projectId?: string | undefined
+  readonly environment?: string | undefined
+  readonly batchId?: string | undefined
+}
+
+export const makeIngestRequest = (metrics: IngestMetrics) =>
+  Effect.gen(function* () {
+    const experiments = yield* ExperimentRepository
+    const projects = yield* ProjectRepository
+    const environments = yield* EnvironmentRepository
+    const budget = yield* IngestBudget
+    const ingestion = yield* Ingestion
+
+    /**
+     * Admits `count` items of a request, or fails with the refusal (counted as refused): answers
+     * the request's project and environment, the time it is handled, and the experiments running there.
+     */
+    const admit = (principal: Principal, scope: IngestScope, count: number, problemsAt: (now: number) => ReadonlyArray<Problem>) =>
+      Effect.gen(function* () {
+        const allowed = Policy.authorizeEvaluation(principal, scope.projectId, scope.environment)
+        if (Either.isLeft(allowed)) return yield* allowed.left
+        const { projectId, environment } = allowed.right
+        const now = yield* Clock.currentTimeMillis
+        const refused = Metric.incrementBy(metrics.refused, count)
+        const problems = problemsAt(now)
+        if (problems.length > 0) {
+          yield* refused
+          return yield* new InvalidRequest({ message: "The request is invalid.", details: [...problems] })
+        }
+        if (!budget.take(principal.keyId, count, now)) {
+          yield* refused
+          return yield* new RateLimited({
+            message: `This key sent more than ${limit("ingestKeyHour").toLocaleString("en-US")} items this hour; send again after the hour`,
+            retryAfterSeconds: Math.ceil((HOUR_MS - (now % HOUR_MS)) / 1000)
+          })
+        }
+        yield* requireProject(projects, projectId)
+        if (Option.isNone(yield* environments.get(projectId, environment))) return yield* environmentNotFound(projectId, environment)
+        return { projectId, environment, now, running: yield* experiments.listRunning(projectId, environment) }
+      })
+
+    /** Commits what a request keeps (its batch id recorded with it) and counts it: the request's receipt. */
+    const commit = (principal: Principal, scope: IngestScope, now: number, count: number, items: Omit<IngestWrite, "batch">, receipt: Omit<IngestReceipt, "duplicate">) =>
+      Effect.gen(function* () {
+        const fresh = yield* ingestion.commit({
+          ...items,
+          batch: scope.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: scope.batchId, receivedAt: new Date(now).toISOString() }
+        })
+        if (fresh) {
+          yield* Metric.incrementBy(metrics.accepted.sdk, receipt.accepted)
+          yield* Metric.incrementBy(metrics.dropped.not_measured, receipt.dropped)
+        } else yield* Metric.incrementBy(metrics.duplicate, count)
+        return { ...receipt, duplicate: !fresh }
+      })
+
+    return { admit, commit }
+  })
