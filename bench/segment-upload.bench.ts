@@ -15,26 +15,15 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
-import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { startEmbeddedPostgres } from "../test/setup/EmbeddedPostgres.js"
+import { freePort } from "./free-port.js"
 
 const HERE = fileURLToPath(new URL("..", import.meta.url))
 const KEYS = Number(process.env["KEYS"] ?? 1_000_000)
 const ROUNDS = Number(process.env["ROUNDS"] ?? 2)
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 interface Served {
   readonly child: ChildProcess

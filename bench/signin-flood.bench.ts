@@ -21,10 +21,10 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
-import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { freePort } from "./free-port.js"
 
 const HERE = fileURLToPath(new URL("..", import.meta.url))
 const FLOOD = Number(process.env["FLOOD"] ?? 1000)
@@ -33,17 +33,6 @@ const PASSWORD = "the right password, long enough"
 const ROOTS: ReadonlyArray<readonly [string, string]> = (process.env["ROOTS"] ?? `this=${HERE}`)
   .split(",")
   .map((item) => item.split("=") as [string, string])
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 interface Served {
   readonly child: ChildProcess

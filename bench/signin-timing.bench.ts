@@ -22,10 +22,10 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
-import { createServer } from "node:net"
 import { cpus, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { freePort } from "./free-port.js"
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url))
 const BIN = join(ROOT, "bin/flagport.mjs")
@@ -33,17 +33,6 @@ const ROUNDS = Number(process.env["ROUNDS"] ?? 200)
 const WARMUP = Number(process.env["WARMUP"] ?? 20)
 const PASSWORD = "the right password, long enough"
 const WRONG = "a wrong password, just as long"
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 /** `flagport serve --init` on a fresh SQLite file; resolves with its setup link once it printed one. */
 const serve = async (dir: string): Promise<{ child: ChildProcess; port: number; setupToken: string }> => {
