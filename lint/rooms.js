@@ -94,7 +94,7 @@ export const ROOMS = [
   },
   {
     room: "src/domain/experiments",
-    holds: "experiments: the record, its metrics and analysis (`Experiment.ts`), what a create or a patch makes and the rule a flag must have for one (`ExperimentRules.ts`), exposures and what each may claim (`Exposure.ts`), the results' shape (`Results.ts`) and how they are made from the stored sums and the flag's audit entries (`ResultsOf.ts`)",
+    holds: "experiments: the record, its metrics and analysis (`Experiment.ts`), what a create or a patch makes and the rule a flag must have for one (`ExperimentRules.ts`), exposures and what each may claim (`Exposure.ts`), the results' shape (`Results.ts`) and how they are made from the stored sums and the flag's audit entries (`ResultsOf.ts`), a release plan's guardrail check on the same engine (`Guardrail.ts`)",
     mayImport: ["src/domain", "src/domain/audit", "src/domain/definitions", "src/domain/experiments/statistics", "src/domain/insights"]
   },
   {
