@@ -11,6 +11,12 @@
  */
 import { hashFrom, type Murmur3State, prefixState } from "./Murmur3.js"
 
+/**
+ * Which hash this file computes, sent with every list an SDK downloads (KeyListWire.ts): an SDK
+ * refuses a list hashed by a scheme it does not know. Change it with the hash (seeds, function).
+ */
+export const KEY_HASH_SCHEME = 1
+
 /** The two halves' seeds: any two fixed, distinct numbers; every holder of a list must use these. */
 const SEED_HIGH = 0x5f3759df
 const SEED_LOW = 0x2545f491
@@ -81,6 +87,84 @@ export class KeySet {
       if (KeySet.put(slots, mask, high, lowOf(high, hashes[i + 1]!))) size++
     }
     return new KeySet(salt, size, hasher, slots, mask)
+  }
+
+  /** The keys' hashes as (high, low) pairs under `salt`: what `fromHashes` and `withChanges` take. */
+  static hashKeys(salt: string, keys: ReadonlyArray<string>): Uint32Array {
+    const hasher = hasherOf(salt)
+    const out = new Uint32Array(keys.length * 2)
+    for (let i = 0; i < keys.length; i++) {
+      const high = hashFrom(hasher.high, keys[i]!)
+      out[i * 2] = high
+      out[i * 2 + 1] = lowOf(high, hashFrom(hasher.low, keys[i]!))
+    }
+    return out
+  }
+
+  /**
+   * A new list: this one with `added` hashes put in, then `removed` ones taken out (so a hash in
+   * both ends out), as (high, low) pairs. This one is left as it was (a snapshot compiled with it
+   * keeps evaluating with it); the table is copied (16 MB for a million keys: milliseconds), or
+   * rebuilt larger when the additions would fill it past half.
+   */
+  withChanges(added: Uint32Array, removed: Uint32Array): KeySet {
+    let slots: Uint32Array
+    let mask: number
+    if ((this.size + added.length / 2) * 2 > this.slots.length / 2) {
+      ;({ mask, slots } = KeySet.table(this.size + added.length / 2))
+      for (let at = 0; at < this.slots.length; at += 2) {
+        if (this.slots[at] !== 0 || this.slots[at + 1] !== 0) KeySet.put(slots, mask, this.slots[at]!, this.slots[at + 1]!)
+      }
+    } else {
+      slots = this.slots.slice()
+      mask = this.mask
+    }
+    let size = this.size
+    for (let i = 0; i + 1 < added.length; i += 2) {
+      const high = added[i]!
+      if (KeySet.put(slots, mask, high, lowOf(high, added[i + 1]!))) size++
+    }
+    for (let i = 0; i + 1 < removed.length; i += 2) {
+      const high = removed[i]!
+      if (KeySet.remove(slots, mask, high, lowOf(high, removed[i + 1]!))) size--
+    }
+    return new KeySet(this.salt, size, this.hasher, slots, mask)
+  }
+
+  /**
+   * Takes one hash out; answers whether it was there. Linear probing's deletion without
+   * tombstones: the entries after the hole that probed past it move back into it, so every lookup
+   * still finds its hash before the first empty slot.
+   */
+  private static remove(slots: Uint32Array, mask: number, high: number, low: number): boolean {
+    let i = high & mask
+    for (;;) {
+      const at = i * 2
+      const h = slots[at]!
+      const l = slots[at + 1]!
+      if (h === 0 && l === 0) return false
+      if (h === high && l === low) break
+      i = (i + 1) & mask
+    }
+    let hole = i
+    let j = i
+    for (;;) {
+      j = (j + 1) & mask
+      const h = slots[j * 2]!
+      const l = slots[j * 2 + 1]!
+      if (h === 0 && l === 0) break
+      const home = h & mask
+      // The entry at j may fill the hole when its home is not cyclically within (hole, j].
+      const stays = hole <= j ? hole < home && home <= j : hole < home || home <= j
+      if (!stays) {
+        slots[hole * 2] = h
+        slots[hole * 2 + 1] = l
+        hole = j
+      }
+    }
+    slots[hole * 2] = 0
+    slots[hole * 2 + 1] = 0
+    return true
   }
 
   /** Whether the key is in the list. */
