@@ -23,6 +23,7 @@ describe.each(["sqlite", "postgres"] as const)("the last global admin (%s)", (ba
   const scope = Effect.runSync(Scope.make())
   let t: TestServer
   let other: TestServer
+  let third: TestServer
   const enabledAdmins = () => t.run(Effect.flatMap(UserRepository, (users) => users.countAdmins()))
   /** Only `count` fresh global admins remain enabled (every earlier one disabled). */
   const onlyAdmins = async (label: string, count: number): Promise<ReadonlyArray<Person>> => {
@@ -40,10 +41,12 @@ describe.each(["sqlite", "postgres"] as const)("the last global admin (%s)", (ba
     const url = await Effect.runPromise(Scope.extend(databases[backend], scope))
     t = await startServer(StorageLayer.fromDatabaseUrl(url))
     other = await startServer(StorageLayer.fromDatabaseUrl(url), { seeded: t.keys })
+    third = await startServer(StorageLayer.fromDatabaseUrl(url), { seeded: t.keys })
   }, 60_000)
   afterAll(async () => {
     await t?.close()
     await other?.close()
+    await third?.close()
     await Effect.runPromise(Scope.close(scope, Exit.void))
   })
 
@@ -65,6 +68,34 @@ describe.each(["sqlite", "postgres"] as const)("the last global admin (%s)", (ba
       expect([401, 403, 409], said).toContain(refused.status)
       if (refused.status === 409) expect(refused.text).toContain(LAST_ADMIN)
       expect(await enabledAdmins()).toBe(1)
+    }
+  })
+
+  // A ring: A changes B, B changes C, C changes A, each request to its own server at the same
+  // moment. Every combination of demoting and disabling leaves an enabled global admin, and no
+  // one whose own admin flag was taken (committed before their write) takes another's.
+  const demote = { admin: false } as const
+  const disable = { disabled: true } as const
+  it.each([
+    ["demote, demote, demote", [demote, demote, demote]],
+    ["disable, disable, disable", [disable, disable, disable]],
+    ["demote, disable, demote", [demote, disable, demote]],
+    ["disable, demote, disable", [disable, demote, disable]]
+  ] as const)("a ring of three admins (%s) at once leaves an enabled admin", async (label, patches) => {
+    const servers = [t, other, third]
+    for (let round = 0; round < 4; round++) {
+      const ring = await onlyAdmins(`ring-${label.replace(/\W+/g, "-")}-${round}`, 3)
+      const answers = await Promise.all(
+        ring.map((actor, i) => asPerson(servers[i]!.url, actor.cookie, "PATCH", `/v1/users/${ring[(i + 1) % 3]!.id}`, patches[i]))
+      )
+      const said = answers.map((r) => `${r.status} ${r.text}`).join(" | ")
+      for (const answer of answers) expect([200, 401, 403, 409], said).toContain(answer.status)
+      const remaining = await enabledAdmins()
+      expect(remaining, said).toBeGreaterThanOrEqual(1)
+      // Each success took exactly one admin away, and some change went through.
+      const succeeded = answers.filter((r) => r.status === 200).length
+      expect(remaining, said).toBe(3 - succeeded)
+      expect(succeeded, said).toBeGreaterThanOrEqual(1)
     }
   })
 

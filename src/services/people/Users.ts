@@ -8,9 +8,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { CurrentActor } from "../../domain/audit/Actor.js"
+import { PeopleMessages } from "../../domain/auth/PeopleMessages.js"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
 import {
-  type Forbidden,
+  Forbidden,
   InvalidRequest,
   type Problem,
   type RateLimited,
@@ -141,6 +142,8 @@ export const make = Effect.gen(function* () {
   const tx = yield* Transactor
   const writes = yield* Writes.writer
 
+  const stillEnabledAdmin = (userId: string) => Effect.map(users.get(userId), Option.exists(isEnabledAdmin))
+
   const require = (id: string) =>
     Effect.flatMap(users.get(id), (found) => (Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(userNotFound(id))))
 
@@ -234,7 +237,14 @@ export const make = Effect.gen(function* () {
     const mayTakeAdminAway = patch.admin === false || patch.disabled === true
     return yield* writes.record(null, ({ now }) =>
       Effect.gen(function* () {
-        if (mayTakeAdminAway) yield* users.lockAdmins()
+        if (mayTakeAdminAway) {
+          yield* users.lockAdmins()
+          // Under the lock, the acting person again: one whose own admin flag a change committed
+          // meanwhile took away (a ring of admins demoting each other) takes no one else's.
+          if (actor.type === "user" && actor.userId !== undefined && !(yield* stillEnabledAdmin(actor.userId))) {
+            return yield* new Forbidden({ message: PeopleMessages.adminRequired })
+          }
+        }
         const current = mayTakeAdminAway ? yield* require(id) : before
         const disabledAt = patch.disabled === undefined ? current.disabledAt : patch.disabled ? (current.disabledAt ?? now) : null
         const after: User = { ...current, name: patch.name ?? current.name, admin: patch.admin ?? current.admin, disabledAt }
