@@ -42,7 +42,7 @@ export const layer = Layer.effect(
         table.modify((state) => {
           const next = new Map(state.batches)
           const fresh = batches.map((batch) => {
-            const id = `${batch.keyId}\u0000${batch.batchId}`
+            const id = `${batch.keyId}\u0000${batch.route}\u0000${batch.batchId}`
             if (next.has(id)) return false
             next.set(id, batch.receivedAt)
             return true

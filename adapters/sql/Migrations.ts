@@ -31,6 +31,7 @@ import KeyMakers from "./migrations/0025_key_makers.js"
 import ExperimentUnits from "./migrations/0026_experiment_units.js"
 import ExperimentUnitMetrics from "./migrations/0027_experiment_unit_metrics.js"
 import SegmentKeys from "./migrations/0028_segment_keys.js"
+import IngestBatchRoutes from "./migrations/0029_ingest_batch_routes.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -66,7 +67,8 @@ export const migrations = {
   "0025_key_makers": KeyMakers,
   "0026_experiment_units": ExperimentUnits,
   "0027_experiment_unit_metrics": ExperimentUnitMetrics,
-  "0028_segment_keys": SegmentKeys
+  "0028_segment_keys": SegmentKeys,
+  "0029_ingest_batch_routes": IngestBatchRoutes
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -13,8 +13,8 @@ import { makeUnitMetrics, unitId } from "./SqlUnitMetrics.js"
 
 /**
  * ExperimentUnitRepository over @effect/sql (tables in migrations/0026_experiment_units.ts), the
- * same statements on SQLite and PostgreSQL, inside the caller's transaction: the batches
- * (`ON CONFLICT DO NOTHING RETURNING` says which are new), then the distinct variations (`ON CONFLICT DO NOTHING
+ * same statements on SQLite and PostgreSQL, inside the caller's transaction: the batches, one per
+ * key, route and id (migrations/0029; `ON CONFLICT DO NOTHING RETURNING` says which are new), then the distinct variations (`ON CONFLICT DO NOTHING
  * RETURNING` says which are new to their unit), then the units' rows (the earliest exposure wins,
  * `variations_seen` adds the new ones). Rows are written sorted by experiment and unit, so two
  * concurrent writes on PostgreSQL lock shared rows in the same order and cannot deadlock.
@@ -31,7 +31,7 @@ const UnitRowSql = Schema.Struct({
 })
 const decodeUnits = decodeRows(UnitRowSql, "flagport_experiment_units")
 const decodeNew = decodeRows(Schema.Struct({ experiment_id: Schema.String, unit: Schema.String }), "flagport_experiment_unit_variations")
-const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String, batch_id: Schema.String }), "flagport_ingest_batches")
+const decodeBatch = decodeRows(Schema.Struct({ key_id: Schema.String, route: Schema.String, batch_id: Schema.String }), "flagport_ingest_batches")
 const decodeCounts = decodeRows(Schema.Struct({ variation_key: Schema.NullOr(Schema.String), n: SqlInteger }), "flagport_experiment_units")
 const MetricRowSql = Schema.Struct({
   experiment_id: Schema.String,
@@ -52,7 +52,7 @@ const CHUNK = 500
 
 const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, CHUNK)
 
-const batchKey = (b: { keyId: string; batchId: string }) => `${b.keyId}\u0000${b.batchId}`
+const batchKey = (b: { keyId: string; route: string; batchId: string }) => `${b.keyId}\u0000${b.route}\u0000${b.batchId}`
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -83,9 +83,10 @@ export const make = Effect.gen(function* () {
   const insertBatches = (rows: ReadonlyArray<IngestBatch>) =>
     orFail(sql`INSERT INTO flagport_ingest_batches ${sql.insert(rows.map((b) => ({
       key_id: b.keyId,
+      route: b.route,
       batch_id: b.batchId,
       received_at: b.receivedAt
-    })))} ON CONFLICT DO NOTHING RETURNING key_id, batch_id`).pipe(Effect.flatMap(decodeBatch))
+    })))} ON CONFLICT DO NOTHING RETURNING key_id, route, batch_id`).pipe(Effect.flatMap(decodeBatch))
 
   return ExperimentUnitRepository.of({
     // ON CONFLICT DO NOTHING: a batch another transaction holds (PostgreSQL) waits for it, then is
@@ -97,7 +98,7 @@ export const make = Effect.gen(function* () {
         const fresh = new Set<string>()
         const sorted = [...distinct.values()].sort((a, b) => (batchKey(a) < batchKey(b) ? -1 : batchKey(a) > batchKey(b) ? 1 : 0))
         for (const chunk of chunks(sorted)) {
-          for (const row of yield* insertBatches(chunk)) fresh.add(batchKey({ keyId: row.key_id, batchId: row.batch_id }))
+          for (const row of yield* insertBatches(chunk)) fresh.add(batchKey({ keyId: row.key_id, route: row.route, batchId: row.batch_id }))
         }
         // The first occurrence of a fresh batch is fresh; a repeat in the same list is not.
         return batches.map((b) => fresh.delete(batchKey(b)))
@@ -192,7 +193,7 @@ export const make = Effect.gen(function* () {
         sql`DELETE FROM flagport_experiment_unit_events WHERE experiment_id = ${experimentId}`
       ], { discard: true })),
     pruneBatches: (before) =>
-      orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id, batch_id`).pipe(
+      orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id, route, batch_id`).pipe(
         Effect.flatMap(decodeBatch),
         Effect.map((rows) => rows.length)
       )

@@ -6,9 +6,17 @@ import type { MeasuredMetric, MetricArmTotals, UnitMetricRow } from "../domain/e
 import type { UnitExportRow } from "../domain/experiments/UnitsCsv.js"
 import type { StorageError } from "./StorageError.js"
 
-/** A batch an SDK may resend: the key that sent it, its id, and when it first arrived (ISO 8601). */
+/** The route a batch was sent to: exposures and metric events name their batches apart. */
+export type IngestRoute = "exposures" | "track"
+
+/**
+ * A batch an SDK may resend: the key that sent it, the route it was sent to, its id, and when it
+ * first arrived (ISO 8601). A batch is one per key, route and id: an exposure batch and a metric
+ * event batch with the same id are two batches.
+ */
 export interface IngestBatch {
   readonly keyId: string
+  readonly route: IngestRoute
   readonly batchId: string
   readonly receivedAt: string
 }
@@ -34,8 +42,8 @@ export interface ExposureCounts {
 
 export interface ExperimentUnitRepositoryShape {
   /**
-   * Records the batches not recorded before (same key and id) and answers, for each, whether it
-   * is new: true once per key and id, for its first occurrence in `batches` too. Call it inside
+   * Records the batches not recorded before (same key, route and id) and answers, for each, whether it
+   * is new: true once per key, route and id, for its first occurrence in `batches` too. Call it inside
    * the transaction that writes the batches' items, so a batch is recorded exactly when they are.
    */
   readonly claimBatches: (batches: ReadonlyArray<IngestBatch>) => Effect.Effect<ReadonlyArray<boolean>, StorageError>

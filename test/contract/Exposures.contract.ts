@@ -25,7 +25,7 @@ export const exposureContract: Contract = (it) => {
       const ingestion = yield* Ingestion
       const experimentId = `e-${Math.random().toString(36).slice(2)}`
       const t = Date.parse("2026-12-01T10:00:00.000Z")
-      const batch = { keyId: "k1", batchId: `b-${experimentId}`, receivedAt: at(t) }
+      const batch = { keyId: "k1", route: "exposures" as const, batchId: `b-${experimentId}`, receivedAt: at(t) }
       expect(yield* ingestion.commit({
         batch,
         exposures: [
@@ -75,7 +75,7 @@ export const exposureContract: Contract = (it) => {
       const ingestion = yield* Ingestion
       const experimentId = `e-${Math.random().toString(36).slice(2)}`
       const t = Date.now() - 60_000
-      const batch = (i: number) => ({ keyId: "k-concurrent", batchId: `${experimentId}-${i % 50}`, receivedAt: at(t) })
+      const batch = (i: number) => ({ keyId: "k-concurrent", route: "exposures" as const, batchId: `${experimentId}-${i % 50}`, receivedAt: at(t) })
       // 100 requests of 20 units each, every batch id sent twice, and the server's own exposures beside them.
       const requests = Array.from({ length: 100 }, (_, i) =>
         ingestion.commit({

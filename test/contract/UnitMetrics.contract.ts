@@ -111,7 +111,7 @@ export const unitMetricsContract: Contract = (it) => {
       const expose = (exposures: ReadonlyArray<UnitExposure>) => ingestion.commit({ exposures })
       const experimentId = `e-${Math.random().toString(36).slice(2)}`
       const event = (unit: string, at: number, value = 1): UnitEvent => ({ experimentId, metricKey: "m-window", unit, at, value, windowMs: 2 * HOUR, preWindowMs: 24 * HOUR })
-      const batch = { keyId: "k1", batchId: "events-1", receivedAt: new Date(T0).toISOString() }
+      const batch = { keyId: "k1", route: "track" as const, batchId: "events-1", receivedAt: new Date(T0).toISOString() }
       // u1 exposed at T0; u2 never before the prune; u3 exposed long after its early event.
       expect(yield* send([event("u1", T0 - HOUR, 5), event("u1", T0 + HOUR, 7), event("u2", T0 - 30 * HOUR), event("u3", T0 - 3 * HOUR, 11)], batch)).toBe(true)
       expect(yield* send([event("u1", T0 + HOUR, 100)], batch)).toBe(false)

@@ -1,8 +1,9 @@
 /**
  * POST /v1/track through a real server on SQLite and PostgreSQL: a client key's events count in
  * their units' metric rows for a running experiment's metrics (an event sent before its unit's
- * exposure included), events no metric names are dropped, a resent batch counts once, an item out
- * of bounds is a 400 naming it and keeps nothing, and another project's key touches nothing here.
+ * exposure included), events no metric names are dropped, a resent batch counts once (an exposure
+ * batch with the same id is another batch), an item out of bounds is a 400 naming it and keeps
+ * nothing, and another project's key touches nothing here.
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -49,8 +50,10 @@ describe.each(["sqlite", "postgres"] as const)("POST /v1/track on %s", (backend)
     expect(early.status, early.text).toBe(202)
     expect(early.body).toEqual({ accepted: 1, dropped: 1, duplicate: false })
     const exposure = (unit: string, variationKey: string) => ({ flagKey: "checkout", variationKey, ruleId: "half", unit, timestamp: at(0) })
-    const exposed = await request(t.url, "POST", "/v1/exposures", { key: t.keys.client, body: { environment: "development", exposures: [exposure("u1", "on"), exposure("u2", "off")] } })
+    // The same batch id on the other route is another batch: neither swallows the other.
+    const exposed = await request(t.url, "POST", "/v1/exposures", { key: t.keys.client, body: { environment: "development", batchId: "events-1", exposures: [exposure("u1", "on"), exposure("u2", "off")] } })
     expect(exposed.status, exposed.text).toBe(202)
+    expect(exposed.body).toEqual({ accepted: 2, dropped: 0, duplicate: false })
     expect((await track({ environment: "development", events: [{ event: "purchase", unit: "u1", value: 12.5, timestamp: at(2000) }, { event: "purchase", unit: "u2", timestamp: at(3000) }] })).status).toBe(202)
     // Resent: acknowledged, counted once.
     const again = await track({ environment: "development", batchId: "events-1", events: [{ event: "purchase", unit: "u1", value: 30, timestamp: at(1000) }, { event: "page-view", unit: "u1" }] })

@@ -42,7 +42,7 @@ export class Exposures extends Context.Tag("@flagport/services/Exposures")<Expos
 
 export const make = Effect.gen(function* () {
   const units = yield* ExperimentUnitRepository
-  const requests = yield* makeIngestRequest(ingest.exposures)
+  const requests = yield* makeIngestRequest("exposures", ingest.exposures)
 
   const record = Effect.fn("Exposures.record")(function* (principal: Principal, batch: ExposureBatch) {
     const count = batch.exposures.length

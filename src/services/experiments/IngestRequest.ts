@@ -17,6 +17,7 @@ import type { IngestReceipt } from "../../domain/experiments/Exposure.js"
 import { limit } from "../../domain/Limits.js"
 import { environmentNotFound } from "../../domain/NotFound.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
+import type { IngestRoute } from "../../ports/ExperimentUnitRepository.js"
 import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { IngestMetrics } from "../operations/IngestMetrics.js"
@@ -33,7 +34,8 @@ export interface IngestScope {
   readonly batchId?: string | undefined
 }
 
-export const makeIngestRequest = (metrics: IngestMetrics) =>
+/** The request handling of `route`, counted in `metrics`. */
+export const makeIngestRequest = (route: IngestRoute, metrics: IngestMetrics) =>
   Effect.gen(function* () {
     const experiments = yield* ExperimentRepository
     const projects = yield* ProjectRepository
@@ -69,12 +71,12 @@ export const makeIngestRequest = (metrics: IngestMetrics) =>
         return { projectId, environment, now, running: yield* experiments.listRunning(projectId, environment) }
       })
 
-    /** Commits what a request keeps (its batch id recorded with it) and counts it: the request's receipt. */
+    /** Commits what a request keeps (its batch id recorded with it, apart from the other route's) and counts it: the request's receipt. */
     const commit = (principal: Principal, scope: IngestScope, now: number, count: number, items: Omit<IngestWrite, "batch">, receipt: Omit<IngestReceipt, "duplicate">) =>
       Effect.gen(function* () {
         const fresh = yield* ingestion.commit({
           ...items,
-          batch: scope.batchId === undefined ? undefined : { keyId: principal.keyId, batchId: scope.batchId, receivedAt: new Date(now).toISOString() }
+          batch: scope.batchId === undefined ? undefined : { keyId: principal.keyId, route, batchId: scope.batchId, receivedAt: new Date(now).toISOString() }
         })
         if (fresh) {
           yield* Metric.incrementBy(metrics.accepted.sdk, receipt.accepted)

@@ -50,7 +50,7 @@ export class Track extends Context.Tag("@flagport/services/Track")<Track, TrackS
 
 export const make = Effect.gen(function* () {
   const units = yield* ExperimentUnitRepository
-  const requests = yield* makeIngestRequest(ingest.events)
+  const requests = yield* makeIngestRequest("track", ingest.events)
 
   const record = Effect.fn("Track.record")(function* (principal: Principal, batch: TrackBatch) {
     const count = batch.events.length
