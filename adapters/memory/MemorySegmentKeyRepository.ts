@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { emptyList, type KeyListInfo, type KeyListName } from "../../src/domain/definitions/SegmentKeys.js"
+import { emptyList, KEY_LIST_CHANGES_KEPT, type KeyListChange, type KeyListInfo, type KeyListName } from "../../src/domain/definitions/SegmentKeys.js"
 import { SegmentKeyRepository } from "../../src/ports/SegmentKeyRepository.js"
 import { MemoryDb } from "./MemoryDb.js"
 
@@ -15,6 +15,8 @@ interface ListRecord {
   readonly info: KeyListInfo
   readonly generation: number
   readonly keys: ReadonlySet<string>
+  /** The latest changes by PATCH, oldest first (a replace starts with none). */
+  readonly log: ReadonlyArray<KeyListChange>
 }
 
 const listId = (segmentId: string, list: KeyListName) => `${segmentId}/${list}`
@@ -58,7 +60,7 @@ export const layer = Layer.effect(
           generations.delete(generation)
           const before = old?.info ?? emptyList(list)
           const after: KeyListInfo = { list, version: before.version + 1, count: keys.size, updatedAt: now }
-          yield* put(segmentId, list, { info: after, generation, keys })
+          yield* put(segmentId, list, { info: after, generation, keys, log: [] })
           return { before, after, replaced: old?.generation }
         }),
       drop: (generation) => Effect.sync(() => void generations.delete(generation)),
@@ -66,11 +68,14 @@ export const layer = Layer.effect(
         Effect.gen(function* () {
           const old = yield* record(segmentId, list)
           const keys = new Set(old?.keys ?? [])
-          for (const key of add) keys.add(key)
-          for (const key of remove) keys.delete(key)
+          const removing = new Set(remove)
+          const added = [...new Set(add)].filter((key) => !removing.has(key) && !keys.has(key))
+          for (const key of added) keys.add(key)
+          const removed = [...removing].filter((key) => keys.delete(key))
           const before = old?.info ?? emptyList(list)
           const after: KeyListInfo = { list, version: before.version + 1, count: keys.size, updatedAt: now }
-          yield* put(segmentId, list, { info: after, generation: old?.generation ?? nextGeneration++, keys })
+          const log = [...(old?.log ?? []), { version: after.version, added, removed }].slice(-KEY_LIST_CHANGES_KEPT)
+          yield* put(segmentId, list, { info: after, generation: old?.generation ?? nextGeneration++, keys, log })
           return { before, after }
         }),
       written: (segmentIds) =>
@@ -97,6 +102,7 @@ export const layer = Layer.effect(
           }
           return keys.slice(start, start + limit)
         }),
+      changes: (segmentId, list, since) => Effect.map(record(segmentId, list), (row) => (row?.log ?? []).filter((change) => change.version > since)),
       forget: (segmentId) =>
         lists.modify((map) => {
           const gone = (["included", "excluded"] as const).flatMap((list) => {

@@ -32,6 +32,7 @@ import ExperimentUnits from "./migrations/0026_experiment_units.js"
 import ExperimentUnitMetrics from "./migrations/0027_experiment_unit_metrics.js"
 import SegmentKeys from "./migrations/0028_segment_keys.js"
 import IngestBatchRoutes from "./migrations/0029_ingest_batch_routes.js"
+import SegmentKeyChanges from "./migrations/0030_segment_key_changes.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -68,7 +69,8 @@ export const migrations = {
   "0026_experiment_units": ExperimentUnits,
   "0027_experiment_unit_metrics": ExperimentUnitMetrics,
   "0028_segment_keys": SegmentKeys,
-  "0029_ingest_batch_routes": IngestBatchRoutes
+  "0029_ingest_batch_routes": IngestBatchRoutes,
+  "0030_segment_key_changes": SegmentKeyChanges
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

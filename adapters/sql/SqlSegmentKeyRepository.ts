@@ -3,7 +3,7 @@ import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { emptyList, type KeyListInfo, KeyListName } from "../../src/domain/definitions/SegmentKeys.js"
+import { emptyList, KEY_LIST_CHANGES_KEPT, type KeyListInfo, KeyListName } from "../../src/domain/definitions/SegmentKeys.js"
 import { SegmentKeyRepository } from "../../src/ports/SegmentKeyRepository.js"
 import { decodeRows, SqlInteger } from "./SqlRows.js"
 import { orFail } from "./SqlSupport.js"
@@ -28,6 +28,10 @@ const decodeWritten = decodeRows(Schema.Struct({ ...ListRow.fields, segment_id: 
 const decodeSeq = decodeRows(Schema.Struct({ seq: SqlInteger }), "flagport_segment_key_generations")
 const decodeCount = decodeRows(Schema.Struct({ n: SqlInteger }), "flagport_segment_keys")
 const decodeKeys = decodeRows(Schema.Struct({ key: Schema.String }), "flagport_segment_keys")
+const decodeChanges = decodeRows(
+  Schema.Struct({ version: SqlInteger, added: Schema.parseJson(Schema.Array(Schema.String)), removed: Schema.parseJson(Schema.Array(Schema.String)) }),
+  "flagport_segment_key_changes"
+)
 
 /** Keys a statement: each statement stays short (milliseconds), so nothing waits long behind one. */
 const CHUNK = 10_000
@@ -81,6 +85,7 @@ export const make = Effect.gen(function* () {
         const before = row === undefined ? emptyList(list) : infoOf(row)
         const count = yield* countOf(generation)
         yield* setList(segmentId, list, generation, before.version + 1, count, now)
+        yield* orFail(sql`DELETE FROM flagport_segment_key_changes WHERE segment_id = ${segmentId} AND list = ${list}`)
         // PostgreSQL plans by its statistics, which know nothing of the rows just staged until
         // autovacuum samples them: without this, reading the new list page by page (KeyListCache.ts)
         // scanned and sorted the whole table for each page (50 s for a million keys, not 2).
@@ -107,7 +112,17 @@ export const make = Effect.gen(function* () {
           AND key IN (SELECT value FROM (${elements(remove)}) AS gone) RETURNING key`).pipe(Effect.flatMap(decodeKeys))
         const added = adding.length === 0 ? [] : yield* orFail(insertKeys(generation, adding, true)).pipe(Effect.flatMap(decodeKeys))
         const count = before.count + added.length - removed.length
-        yield* setList(segmentId, list, generation, before.version + 1, count, now)
+        const version = before.version + 1
+        yield* setList(segmentId, list, generation, version, count, now)
+        yield* orFail(sql`INSERT INTO flagport_segment_key_changes ${sql.insert({
+          segment_id: segmentId,
+          list,
+          version,
+          added: JSON.stringify(added.map((r) => r.key)),
+          removed: JSON.stringify(removed.map((r) => r.key))
+        })}`)
+        yield* orFail(sql`DELETE FROM flagport_segment_key_changes WHERE segment_id = ${segmentId} AND list = ${list}
+          AND version <= ${version - KEY_LIST_CHANGES_KEPT}`)
         return { before, after: { list, version: before.version + 1, count, updatedAt: now } }
       }),
     written: (segmentIds) =>
@@ -124,8 +139,12 @@ export const make = Effect.gen(function* () {
       orFail(sql`SELECT key FROM flagport_segment_keys
         WHERE generation = (SELECT generation FROM flagport_segment_key_lists WHERE segment_id = ${segmentId} AND list = ${list})
         ${after === null ? sql`` : sql`AND key > ${after}`} ORDER BY key LIMIT ${limit}`).pipe(Effect.flatMap(decodeKeys), Effect.map((rows) => rows.map((r) => r.key))),
+    changes: (segmentId, list, since) =>
+      orFail(sql`SELECT version, added, removed FROM flagport_segment_key_changes
+        WHERE segment_id = ${segmentId} AND list = ${list} AND version > ${since} ORDER BY version`).pipe(Effect.flatMap(decodeChanges)),
     forget: (segmentId) =>
-      orFail(sql`DELETE FROM flagport_segment_key_lists WHERE segment_id = ${segmentId} RETURNING list, generation, version, count, updated_at`).pipe(
+      orFail(sql`DELETE FROM flagport_segment_key_changes WHERE segment_id = ${segmentId}`).pipe(
+        Effect.zipRight(orFail(sql`DELETE FROM flagport_segment_key_lists WHERE segment_id = ${segmentId} RETURNING list, generation, version, count, updated_at`)),
         Effect.flatMap(decodeLists),
         Effect.map((rows) => rows.map((r) => ({ list: r.list, generation: r.generation })))
       )

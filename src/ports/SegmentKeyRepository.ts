@@ -1,6 +1,6 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { KeyListInfo, KeyListName } from "../domain/definitions/SegmentKeys.js"
+import type { KeyListChange, KeyListInfo, KeyListName } from "../domain/definitions/SegmentKeys.js"
 import type { StorageError } from "./StorageError.js"
 
 /**
@@ -16,7 +16,8 @@ export interface SegmentKeyRepositoryShape {
   /** Stages keys (duplicates ignored) under `generation`; no read sees them until `swap`. */
   readonly stage: (generation: number, keys: ReadonlyArray<string>) => Effect.Effect<void, StorageError>
   /**
-   * Makes `generation` the list's keys, one more version, at `now` (in the caller's transaction).
+   * Makes `generation` the list's keys, one more version, at `now` (in the caller's transaction);
+   * the list's change log is cleared (a replace is no change a holder could apply).
    * Answers the list before and after, and the generation it replaced (to `drop`), if any.
    */
   readonly swap: (
@@ -30,6 +31,8 @@ export interface SegmentKeyRepositoryShape {
   /**
    * Adds and removes keys of the list's current keys, one more version (in the caller's
    * transaction; a list never written gets its first generation); a key both added and removed is removed. Answers the list before and after.
+   * The keys actually added and removed go to the list's change log (`changes`), which keeps the
+   * latest `KEY_LIST_CHANGES_KEPT` versions.
    */
   readonly change: (
     segmentId: string,
@@ -44,6 +47,12 @@ export interface SegmentKeyRepositoryShape {
   readonly info: (segmentId: string, list: KeyListName) => Effect.Effect<KeyListInfo, StorageError>
   /** The list's keys after `after` (all from the start for null), in code-unit order, at most `limit`. */
   readonly page: (segmentId: string, list: KeyListName, after: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  /**
+   * The logged changes of the list after version `since`, in version order. They lead from `since`
+   * to the list's version only when they start at `since + 1` and leave no gap; otherwise (a
+   * replace since, or older than the log keeps) the caller reads the list whole.
+   */
+  readonly changes: (segmentId: string, list: KeyListName, since: number) => Effect.Effect<ReadonlyArray<KeyListChange>, StorageError>
   /** Forgets both lists of a deleted segment (their records in the caller's transaction); answers the generations to `drop`. */
   readonly forget: (segmentId: string) => Effect.Effect<ReadonlyArray<{ readonly list: KeyListName; readonly generation: number }>, StorageError>
 }

@@ -89,6 +89,32 @@ export const segmentKeysContract: Contract = (it) => {
       expect((yield* keys.lists(projectId, "beta")).included).toEqual(second)
     }))
 
+  it.effect("the change log: each PATCH's keys actually added and removed by version, the latest 64 kept, cleared by a replace and by the segment's deletion", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const segments = yield* Segments
+      const repository = yield* SegmentKeyRepository
+      const projectId = yield* givenSegment
+      const { id } = yield* segments.get(projectId, "beta")
+      yield* keys.change(projectId, "beta", "included", { add: ["a", "b"] })
+      yield* keys.change(projectId, "beta", "included", { add: ["a", "c", "d"], remove: ["b", "d", "zz"] })
+      expect(yield* repository.changes(id, "included", 0)).toEqual([
+        { version: 1, added: ["a", "b"], removed: [] },
+        { version: 2, added: ["c"], removed: ["b"] }
+      ])
+      expect(yield* repository.changes(id, "included", 1)).toEqual([{ version: 2, added: ["c"], removed: ["b"] }])
+      expect(yield* repository.changes(id, "excluded", 0)).toEqual([])
+      for (let i = 0; i < 70; i++) yield* keys.change(projectId, "beta", "included", { add: [`n${i}`] })
+      const kept = yield* repository.changes(id, "included", 0)
+      expect(kept.map((c) => c.version)).toEqual(Array.from({ length: 64 }, (_, i) => 72 - 63 + i))
+      yield* keys.replace(projectId, "beta", "included", "lines", lines(["x"]))
+      expect(yield* repository.changes(id, "included", 0)).toEqual([])
+      yield* keys.change(projectId, "beta", "included", { remove: ["x"] })
+      expect(yield* repository.changes(id, "included", 73)).toEqual([{ version: 74, added: [], removed: ["x"] }])
+      yield* segments.remove(projectId, "beta")
+      expect(yield* repository.changes(id, "included", 0)).toEqual([])
+    }))
+
   it.effect("404s; a deleted segment forgets its lists, and one made again under its key starts empty; writes are audited", () =>
     Effect.gen(function* () {
       const keys = yield* SegmentKeys

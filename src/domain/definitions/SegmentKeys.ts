@@ -63,3 +63,22 @@ export const validatePatch = (input: PatchKeysInput): ReadonlyArray<Problem> => 
 /** The problem of a list that would hold `count` keys, or undefined. */
 export const countProblem = (count: number): string | undefined =>
   count > limit("segmentKeysPerList") ? atMost("segmentKeysPerList") : undefined
+
+/**
+ * One version's change of a list by PATCH, as the change log keeps it: the keys it actually added
+ * and removed (a key added that was there already, or removed that was not, is in neither). A
+ * holder of the version before applies it to reach `version`, by hashes or by keys
+ * (KeyListCache.ts, an SDK through `GET /v1/config/segments/{s}/{list}`).
+ */
+export interface KeyListChange {
+  readonly version: number
+  readonly added: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+}
+
+/**
+ * How many of a list's latest changes the log keeps (each at most `segmentKeysPerPatch` keys): a
+ * holder further behind, or behind a replace (which keeps none of the changes before it), reads
+ * the list whole.
+ */
+export const KEY_LIST_CHANGES_KEPT = 64
