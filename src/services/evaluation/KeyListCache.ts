@@ -2,7 +2,7 @@
  * The segments' key lists as the server's evaluator holds them (KeySet.ts), loaded from storage
  * when a snapshot names a version this process does not hold yet, and shared by every environment
  * of the project (a segment serves them all). Each list is read a page of 10,000 keys at a time and
- * hashed as it is read, so a million keys are never a million strings at once. A list replaced
+ * hashed into the table as it is read, so a million keys are never a million strings at once. A list replaced
  * while it is read may be read partly old and partly new; its version then moved, and so did the
  * project's revision, so the next snapshot reads it again.
  *
@@ -14,7 +14,7 @@
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import type { KeyListName, KeyListSource } from "../../domain/evaluation/CompileSegments.js"
-import { KeyHashes, type KeySet } from "../../domain/evaluation/KeySet.js"
+import { type KeySet, KeySetBuilder } from "../../domain/evaluation/KeySet.js"
 import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 
@@ -26,6 +26,8 @@ export interface NamedList {
   readonly segmentKey: string
   readonly list: KeyListName
   readonly version: number
+  /** How many keys the snapshot says it holds: the table's size from the start (no growing while it loads). */
+  readonly count: number
 }
 
 /** The salt of a list's hashes: its segment and list, the same for every version, so a version's keys hash as the last one's did. */
@@ -45,17 +47,17 @@ export const make = Effect.gen(function* () {
   const load = (named: NamedList) =>
     Effect.gen(function* () {
       const salt = saltOf(named.segmentId, named.list)
-      const hashes = new KeyHashes(salt)
+      const builder = new KeySetBuilder(salt, named.count)
       let after: string | null = null
       for (;;) {
         const page: ReadonlyArray<string> = yield* keys.page(named.segmentId, named.list, after, PAGE)
-        hashes.add(page)
+        builder.addKeys(page)
         if (page.length < PAGE) break
         after = page[page.length - 1]!
-        // Each page's hashing is one short slice of the event loop, whatever the storage's speed.
+        // Each page's hashing and inserting is one short slice of the event loop, whatever the storage's speed.
         yield* Effect.yieldNow()
       }
-      const set = hashes.build()
+      const set = builder.build()
       // A slower load of an older version never replaces a newer one.
       const known = held.get(salt)
       if (known === undefined || known.version <= named.version) held.set(salt, { version: named.version, set })

@@ -92,7 +92,7 @@ export const make = Effect.gen(function* () {
         return out
       }
       const named: Array<NamedList> = segmentList.flatMap((s) =>
-        written.filter((w) => w.segmentId === s.id).map(({ info }) => ({ segmentId: s.id, segmentKey: s.key, list: info.list, version: info.version })))
+        written.filter((w) => w.segmentId === s.id).map(({ info }) => ({ segmentId: s.id, segmentKey: s.key, list: info.list, version: info.version, count: info.count })))
       const snapshot: ConfigSnapshot = {
         environment: environmentKey,
         flags: snapshotFlags,
