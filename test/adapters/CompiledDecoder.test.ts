@@ -5,10 +5,11 @@
  * with valid rows, rows with one column replaced by anything, and raw values.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Either, FastCheck as fc, Schema } from "effect"
+import { Arbitrary, Effect, Either, FastCheck as fc, ParseResult, Schema } from "effect"
 import { compile, Invalid } from "../../adapters/sql/decoding/CompiledDecoder.js"
 import { SqlBoolean, SqlInteger } from "../../adapters/sql/SqlRows.js"
 import { FlagType, Variation } from "../../src/domain/definitions/Flag.js"
+import { choiceAnnotation } from "../../src/domain/ChosenSchema.js"
 import { Condition, Prerequisite, Rule } from "../../src/domain/definitions/Targeting.js"
 
 /** A row as SnapshotRow in SqlFlagRepository.ts reads it, plus an optional column. */
@@ -132,5 +133,33 @@ describe("CompiledDecoder", () => {
     agrees(Schema.Array(Prerequisite), input)
     expect(compile(Schema.Array(Prerequisite))(input)).toStrictEqual([{ flagKey: "a", variationKey: "on" }])
     expect(input).toStrictEqual([{ flagKey: "a", variationKey: "on", extra: 1 }])
+  })
+
+  it("compiles the schema a declaration with a choice picks, without calling the declaration", () => {
+    let calls = 0
+    const choose = (u: unknown) => (typeof u === "string" ? 0 : typeof u === "number" ? 1 : -1)
+    const Either_ = Schema.declare<string | number, string | number, readonly [typeof Schema.NonEmptyString, typeof Schema.Int]>([Schema.NonEmptyString, Schema.Int], {
+      decode: (text, int) => (input, options, ast): Effect.Effect<string | number, ParseResult.ParseIssue> => {
+        calls++
+        const i = choose(input)
+        return i === 0 ? ParseResult.decodeUnknown(text)(input, options) : i === 1 ? ParseResult.decodeUnknown(int)(input, options) : ParseResult.fail(new ParseResult.Type(ast, input))
+      },
+      encode: () => (input, _, ast) => (typeof input === "string" || typeof input === "number" ? ParseResult.succeed(input) : ParseResult.fail(new ParseResult.Type(ast, input)))
+    }, choiceAnnotation(choose))
+    const compiled = compile(Schema.Array(Either_))
+    expect(compiled(["a", 1, "b"])).toStrictEqual(["a", 1, "b"])
+    for (const value of [[""], [1.5], [true], [null], ["a", 2, {}]]) expect(compiled(value)).toBe(Invalid)
+    expect(calls).toBe(0)
+    for (const value of [["a", 1, "b"], [""], [1.5], [true], ["a", 2, {}]]) agrees(Schema.Array(Either_), value)
+  })
+
+  it("rules with groups, and a group inside a group refused, decode as Effect decodes them", () => {
+    const rules = [
+      { conditions: [{ attribute: "plan", operator: "in", values: ["pro"] }, { anyOf: [[{ attribute: "a", operator: "exists", values: [] }]] }], variationKey: "on" }
+    ]
+    agrees(Schema.Array(Rule), rules)
+    const nested = [{ conditions: [{ anyOf: [[{ anyOf: [[{ attribute: "a", operator: "exists", values: [] }]] }]] }], variationKey: "on" }]
+    agrees(Schema.Array(Rule), nested)
+    expect(compile(Schema.Array(Rule))(nested)).toBe(Invalid)
   })
 })

@@ -3,6 +3,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
+import { choiceOf } from "../../../src/domain/ChosenSchema.js"
 /**
  * A Schema's decoder compiled into JavaScript source, for the rows a snapshot load reads by the
  * ten thousand: Effect's interpreter spends about a microsecond per struct, and a tree of closures
@@ -134,6 +135,8 @@ class Generator {
         return this.refinement(ast)
       case "Transformation":
         return this.transformation(ast)
+      case "Declaration":
+        return this.declaration(ast)
       default:
         return { fn: this.ref(slow(ast)) }
     }
@@ -214,6 +217,19 @@ class Generator {
     const filter = this.ref((value: unknown) => Option.isSome(ast.filter(value, AST.defaultParseOption, ast)))
     if ("check" in from) return { check: (x) => `(${from.check(x)} && !${filter}(${x}))` }
     return this.define((name) => `function ${name}(x) { const v = ${from.fn}(x); return v === Invalid || ${filter}(v) ? Invalid : v }`)
+  }
+
+  /**
+   * A declaration that says which of its type parameters decodes a value (src/domain/ChosenSchema.ts):
+   * the chosen one, compiled; -1 refuses. Any other declaration is Effect's to decode.
+   */
+  private declaration(ast: AST.Declaration): Emitted {
+    const choose = choiceOf(ast)
+    if (choose === undefined) return { fn: this.ref(slow(ast)) }
+    const members = ast.typeParameters.map((t) => this.emit(t))
+    const pick = this.ref(choose)
+    const cases = members.map((m, i) => `case ${i}: return ${"check" in m ? `${m.check("x")} ? x : Invalid` : `${m.fn}(x)`};`)
+    return this.define((name) => `function ${name}(x) { switch (${pick}(x)) { ${cases.join(" ")} default: return Invalid } }`)
   }
 
   private transformation(ast: AST.Transformation): Emitted {

@@ -13,6 +13,7 @@ import type * as Effect from "effect/Effect"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
+import { choiceAnnotation } from "../ChosenSchema.js"
 import { isGroupShaped, plainConditions as openGroups } from "../conditions/ConditionItems.js"
 import { isSegmentOperator, OPERATOR_NAMES } from "../conditions/OperatorTable.js"
 export { isGroupShaped } from "../conditions/ConditionItems.js"
@@ -40,17 +41,20 @@ export const NESTED_GROUP_MESSAGE = "must be a condition, not a group: groups do
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** Inside a group's list: a condition (0), never a group (-1, refused). */
+const chooseListed = (input: unknown): number => (isGroupShaped(input) ? -1 : 0)
+
 /** A condition inside a group's list: a group there is refused with its own message. */
 const ListedCondition = Schema.declare(
   [Condition],
   {
     decode: (condition) => (input, options, ast) =>
-      isGroupShaped(input) ? ParseResult.fail(new ParseResult.Type(ast, input, NESTED_GROUP_MESSAGE)) : ParseResult.decodeUnknown(condition)(input, options),
+      chooseListed(input) === 0 ? ParseResult.decodeUnknown(condition)(input, options) : ParseResult.fail(new ParseResult.Type(ast, input, NESTED_GROUP_MESSAGE)),
     encode: (condition) => (input, options, ast) =>
       isGroupShaped(input) ? ParseResult.fail(new ParseResult.Type(ast, input, NESTED_GROUP_MESSAGE)) : ParseResult.encodeUnknown(condition)(input, options)
   },
   // Generated data (Arbitrary, used by tests) is a condition's.
-  { [SchemaAST.SurrogateAnnotationId]: Condition.ast, arbitrary: (condition) => condition }
+  { [SchemaAST.SurrogateAnnotationId]: Condition.ast, arbitrary: (condition) => condition, ...choiceAnnotation(chooseListed) }
 )
 
 /** `{ "anyOf": [[Condition, ...], ...] }`: matches when every condition of at least one list matches. */
@@ -68,16 +72,24 @@ export type ConditionOrGroup = Condition | ConditionGroup
 const Alternatives = Schema.Union(Condition, ConditionGroup)
 type Encoded = typeof Alternatives.Encoded
 
+/** An item of `conditions`: a group (1) when it has `anyOf`, else a condition (0). */
+const chooseItem = (input: unknown): number => (isGroupShaped(input) ? 1 : 0)
+
 /** An item of a rule's or a segment's `conditions`: a condition, or a group (when it has `anyOf`). */
 export const ConditionOrGroup = Schema.declare<ConditionOrGroup, Encoded, readonly [typeof Condition, typeof ConditionGroup]>(
   [Condition, ConditionGroup],
   {
     decode: (condition, group) => (input, options): Effect.Effect<ConditionOrGroup, ParseResult.ParseIssue> =>
-      isGroupShaped(input) ? ParseResult.decodeUnknown(group)(input, options) : ParseResult.decodeUnknown(condition)(input, options),
+      chooseItem(input) === 1 ? ParseResult.decodeUnknown(group)(input, options) : ParseResult.decodeUnknown(condition)(input, options),
     encode: (condition, group) => (input, options): Effect.Effect<Encoded, ParseResult.ParseIssue> =>
       isGroupShaped(input) ? ParseResult.encodeUnknown(group)(input, options) : ParseResult.encodeUnknown(condition)(input, options)
   },
-  { [SchemaAST.SurrogateAnnotationId]: Alternatives.ast, arbitrary: (condition, group) => (fc) => fc.oneof(condition(fc), group(fc)) }
+  {
+    [SchemaAST.SurrogateAnnotationId]: Alternatives.ast,
+    arbitrary: (condition, group) => (fc) => fc.oneof(condition(fc), group(fc)),
+    // The SQL adapter's row decoder compiles the chosen schema instead of calling this declaration per item.
+    ...choiceAnnotation(chooseItem)
+  }
 )
 
 /** Whether an item of `conditions` is a group. */
