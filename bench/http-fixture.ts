@@ -37,12 +37,12 @@ const w2Targeting = (i: number): TargetingInput => ({
   ]
 })
 
-/** Creates the project, its environment and 50 flags; answers a client key's secret. */
-export const seedW2Project = Effect.gen(function* () {
+/** Creates the project, its environment and `count` flags (`w2-flag-0`...); answers a client key's secret. */
+export const seedW2Flags = (count: number) => Effect.gen(function* () {
   yield* (yield* Projects).create({ id: "bench", name: "Bench" })
   yield* (yield* Environments).create("bench", { key: "production", name: "Production" })
   const flags = yield* Flags
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < count; i++) {
     const key = `w2-flag-${i}`
     yield* flags.create("bench", {
       key,
@@ -57,3 +57,6 @@ export const seedW2Project = Effect.gen(function* () {
   }
   return (yield* (yield* ApiKeys).create({ type: "client", projectId: "bench" })).secret
 })
+
+/** The project the HTTP benchmarks serve: 50 flags. */
+export const seedW2Project = seedW2Flags(50)
