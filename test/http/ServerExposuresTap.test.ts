@@ -2,11 +2,12 @@
  * The server's exposure tap (adapters/http/lane/ServerExposures.ts) on its own: only the measured
  * flag's rule records, the unit is the rollout's bucketBy value, a unit already queued with the same
  * variation is not queued again (its row would not change), one the queue refused is queued at its
- * next evaluation, and a refresh keeps what was queued while a stopped experiment's tap goes.
+ * next evaluation, and a refresh keeps what was queued while a stopped experiment's tap goes; a
+ * release plan measuring the same rule records its units too, by arm.
  */
 import { describe, expect, it } from "vitest"
 import type { UnitExposure } from "../../src/domain/experiments/Exposure.js"
-import type { Experiment } from "../../src/domain/experiments/Experiment.js"
+import type { MeasuredRule } from "../../src/domain/experiments/MeasuredRule.js"
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
 import { ServerExposures } from "../../adapters/http/lane/ServerExposures.js"
 import { booleanFlag, snapshot } from "../domain/fixtures.js"
@@ -24,7 +25,9 @@ const compiled = Evaluate.compile(snapshot([
   booleanFlag({ key: "plain", rules: [{ id: "half", conditions: [], rollout: ROLLOUT }] })
 ]))
 
-const experiment = { id: "exp-1", environment: "production", flagKey: "measured", ruleId: "half", startedAt: "2026-12-01T00:00:00.000Z" } as Experiment
+const experiment: MeasuredRule = { id: "exp-1", environment: "production", flagKey: "measured", ruleId: "half", startedAt: "2026-12-01T00:00:00.000Z", metrics: [], preWindowDays: 7 }
+/** A release plan ramping "on" in the same rule: its units are stored by arm. */
+const plan: MeasuredRule = { ...experiment, id: "plan-1", preWindowDays: 0, rampedVariationKey: "on" }
 
 const setUp = (accept: () => boolean = () => true) => {
   const offered: Array<UnitExposure> = []
@@ -81,5 +84,17 @@ describe("the server's exposure tap", () => {
     expect(offered.map((e) => e.unit)).toEqual(["u1"])
     index.set("p1", [])
     expect(index.in("p1", "production")).toBeUndefined()
+  })
+
+  it("records a release plan's units by arm beside an experiment measuring the same rule", () => {
+    const { index, offered, evaluate } = setUp()
+    index.set("p1", [experiment, plan])
+    const served = new Map<string, string | null>()
+    for (let i = 0; i < 40; i++) served.set(`u${i}`, evaluate("measured", { key: `k${i}`, attributes: { userId: `u${i}` } }).variationKey)
+    const forExperiment = offered.filter((e) => e.experimentId === "exp-1")
+    const forPlan = offered.filter((e) => e.experimentId === "plan-1")
+    expect(forExperiment.map((e) => [e.unit, e.variationKey])).toEqual([...served].map(([unit, variationKey]) => [unit, variationKey]))
+    expect(forPlan.map((e) => [e.unit, e.variationKey])).toEqual([...served].map(([unit, variationKey]) => [unit, variationKey === "on" ? "treatment" : "control"]))
+    expect(new Set(forPlan.map((e) => e.variationKey))).toEqual(new Set(["treatment", "control"]))
   })
 })

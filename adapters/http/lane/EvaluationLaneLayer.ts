@@ -20,7 +20,7 @@ import { Snapshots } from "../../../src/services/evaluation/Snapshots.js"
 import { StreamTokens } from "../../../src/services/auth/StreamTokens.js"
 import { Insights } from "../../../src/services/insights/Insights.js"
 import { Ingestion } from "../../../src/services/experiments/Ingestion.js"
-import { ExperimentRepository } from "../../../src/ports/ExperimentRepository.js"
+import { makeRunningMeasures } from "../../../src/services/experiments/RunningMeasures.js"
 import { ProjectRepository } from "../../../src/ports/ProjectRepository.js"
 import { Authentication } from "../shared/Authentication.js"
 import { Cors, corsOriginsConfig, type CorsOrigins } from "../shared/Cors.js"
@@ -87,17 +87,17 @@ export const make = (config: LaneConfig = {}) =>
     const tokens = yield* StreamTokens
     const insights = yield* Insights
     const ingestion = yield* Ingestion
-    const experiments = yield* ExperimentRepository
+    const measured = yield* makeRunningMeasures
     const { run, logInternal } = yield* runtimeBridge
     const runtime = yield* Effect.runtime<never>()
-    // Which flags and rules running experiments measure, read now for every project, then again
+    // Which flags and rules running experiments and release plans measure, read now for every project, then again
     // for a project on each change of it (below).
     const exposures = new ServerExposures({
-      running: (projectId) => run(experiments.listRunning(projectId)),
+      running: (projectId) => run(measured(projectId)),
       offer: ingestion.offer,
       logError: (message, error) => Runtime.runFork(runtime)(Effect.logWarning(message, error))
     })
-    for (const project of yield* projects.list()) exposures.set(project.id, yield* experiments.listRunning(project.id))
+    for (const project of yield* projects.list()) exposures.set(project.id, yield* measured(project.id))
     const cache = new SnapshotCache(
       {
         revision: (projectId) => run(snapshots.revision(projectId)),

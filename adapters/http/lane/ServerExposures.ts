@@ -1,6 +1,7 @@
 /**
  * Exposures the server records for its own evaluation routes (docs/guide/experiments.md): when a
- * flag has a running experiment in the environment and the rule that served is the experiment's,
+ * flag has a measured rule in the environment (a running experiment's, or a running release plan's
+ * guardrails: `MeasuredRule.ts`) and that rule served,
  * the unit (the rule's `bucketBy` value) is handed to the ingestion queue (`Ingestion.offer`:
  * no waiting, dropped and counted when full), so recording never slows or fails the answer.
  *
@@ -16,8 +17,8 @@
  * is earlier, the variation already seen), so an exposure this process already queued is not
  * queued again (`Recent`): a returning unit costs a set lookup, not a row write.
  */
-import type { Experiment } from "../../../src/domain/experiments/Experiment.js"
-import type { UnitExposure } from "../../../src/domain/experiments/Exposure.js"
+import { type UnitExposure, unitExposureOf } from "../../../src/domain/experiments/Exposure.js"
+import type { MeasuredRule } from "../../../src/domain/experiments/MeasuredRule.js"
 import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { isIngestibleUnit } from "../../../src/domain/definitions/IngestUnit.js"
@@ -26,16 +27,14 @@ import { isIngestibleUnit } from "../../../src/domain/definitions/IngestUnit.js"
 export type ExposureTap = (flag: Evaluate.CompiledFlag, result: EvaluationResult, context: Evaluate.LocalContext) => void
 
 interface Measured {
-  readonly experimentId: string
-  readonly ruleId: string
-  readonly startedAt: number
+  readonly rule: MeasuredRule
   /** The units this process queued, per variation served. */
   readonly recent: Map<string, Recent>
 }
 
 export interface ServerExposuresOptions {
-  /** The project's running experiments, from storage. */
-  readonly running: (projectId: string) => Promise<ReadonlyArray<Experiment>>
+  /** The project's measured rules (running experiments and release plans), from storage. */
+  readonly running: (projectId: string) => Promise<ReadonlyArray<MeasuredRule>>
   /** Where a recorded exposure goes (Ingestion.offer). */
   readonly offer: (exposure: UnitExposure) => boolean
   readonly logError: (message: string, error: unknown) => void
@@ -69,7 +68,7 @@ export class Recent {
 }
 
 export class ServerExposures {
-  /** project -> running experiment id -> its recent units per variation (a stopped one's go at the project's next read). */
+  /** project -> measured rule's id -> its recent units per variation (a stopped one's go at the project's next read). */
   private readonly known = new Map<string, ReadonlyMap<string, Map<string, Recent>>>()
   /** project -> environment -> the tap of that environment's measured flags. */
   private readonly taps = new Map<string, ReadonlyMap<string, ExposureTap>>()
@@ -86,26 +85,27 @@ export class ServerExposures {
     return this.taps.get(projectId)?.get(environment)
   }
 
-  /** Replaces what the index knows of a project with its running experiments. */
-  set(projectId: string, running: ReadonlyArray<Experiment>): void {
-    const byEnvironment = new Map<string, Map<string, Measured>>()
+  /** Replaces what the index knows of a project with its measured rules. */
+  set(projectId: string, running: ReadonlyArray<MeasuredRule>): void {
+    const byEnvironment = new Map<string, Map<string, Array<Measured>>>()
     const before = this.known.get(projectId)
     const known = new Map<string, Map<string, Recent>>()
-    for (const experiment of running) {
-      if (experiment.startedAt === null) continue
-      const measures = byEnvironment.get(experiment.environment) ?? new Map<string, Measured>()
-      // The units already queued survive a refresh (the same experiment read again).
-      const recent = before?.get(experiment.id) ?? new Map<string, Recent>()
-      known.set(experiment.id, recent)
-      measures.set(experiment.flagKey, { experimentId: experiment.id, ruleId: experiment.ruleId, startedAt: Date.parse(experiment.startedAt), recent })
-      byEnvironment.set(experiment.environment, measures)
+    for (const rule of running) {
+      if (rule.startedAt === null) continue
+      const measures = byEnvironment.get(rule.environment) ?? new Map<string, Array<Measured>>()
+      // The units already queued survive a refresh (the same experiment or plan read again).
+      const recent = before?.get(rule.id) ?? new Map<string, Recent>()
+      known.set(rule.id, recent)
+      // A flag may be measured twice (an experiment and a release plan): each records its own units.
+      measures.set(rule.flagKey, [...(measures.get(rule.flagKey) ?? []), { rule, recent }])
+      byEnvironment.set(rule.environment, measures)
     }
     this.known.set(projectId, known)
     if (byEnvironment.size === 0) this.taps.delete(projectId)
     else this.taps.set(projectId, new Map([...byEnvironment].map(([environment, measures]) => [environment, this.tapOf(measures)])))
   }
 
-  /** Reads the project's running experiments again (a change of it was announced or found). */
+  /** Reads the project's measured rules again (a change of it was announced or found). */
   refresh(projectId: string): void {
     const read = (this.reads.get(projectId) ?? 0) + 1
     this.reads.set(projectId, read)
@@ -113,31 +113,35 @@ export class ServerExposures {
       (running) => {
         if (this.reads.get(projectId) === read) this.set(projectId, running)
       },
-      (error: unknown) => this.options.logError(`Reading the running experiments of project '${projectId}' failed; the next change of it reads them again`, error)
+      (error: unknown) => this.options.logError(`Reading the measured rules (running experiments and release plans) of project '${projectId}' failed; the next change of it reads them again`, error)
     )
   }
 
-  private tapOf(measures: ReadonlyMap<string, Measured>): ExposureTap {
+  private tapOf(measures: ReadonlyMap<string, ReadonlyArray<Measured>>): ExposureTap {
     const { offer } = this.options
     const now = this.now
     return (flag, result, context) => {
-      const measured = measures.get(flag.key)
-      if (measured === undefined) return
+      const measuring = measures.get(flag.key)
+      if (measuring === undefined) return
       const reason = result.reason
       const variationKey = result.variationKey
-      if (reason.kind !== "RULE_MATCH" || reason.ruleId !== measured.ruleId || variationKey === null) return
-      const unit = Evaluate.rolloutUnit(flag, measured.ruleId, context, reason.ruleIndex)
-      // A context key may be longer than a unit may be (and a client key's holder picks it): such a
-      // unit is not recorded, as POST /v1/exposures would refuse it.
-      if (!isIngestibleUnit(unit)) return
-      let recent = measured.recent.get(variationKey)
-      if (recent === undefined) {
-        recent = new Recent()
-        measured.recent.set(variationKey, recent)
+      if (reason.kind !== "RULE_MATCH" || variationKey === null) return
+      for (const measured of measuring) {
+        const ruleId = measured.rule.ruleId
+        if (reason.ruleId !== ruleId) continue
+        const unit = Evaluate.rolloutUnit(flag, ruleId, context, reason.ruleIndex)
+        // A context key may be longer than a unit may be (and a client key's holder picks it): such a
+        // unit is not recorded, as POST /v1/exposures would refuse it.
+        if (!isIngestibleUnit(unit)) return
+        let recent = measured.recent.get(variationKey)
+        if (recent === undefined) {
+          recent = new Recent()
+          measured.recent.set(variationKey, recent)
+        }
+        if (recent.seen(unit)) continue
+        const exposure = unitExposureOf(measured.rule, unit, variationKey, now())
+        if (exposure === null || !offer(exposure)) recent.forget(unit)
       }
-      if (recent.seen(unit)) return
-      const at = now()
-      if (at < measured.startedAt || !offer({ experimentId: measured.experimentId, unit, variationKey, at })) recent.forget(unit)
     }
   }
 }

@@ -11,7 +11,8 @@ import { Text } from "../definitions/Text.js"
 import type { Problem } from "../Errors.js"
 import { Instant } from "../insights/Insights.js"
 import { atMost, atMostLength, limit } from "../Limits.js"
-import type { Experiment } from "./Experiment.js"
+import { armOf } from "./Guardrail.js"
+import type { MeasuredRule } from "./MeasuredRule.js"
 
 const HOUR_MS = 3_600_000
 
@@ -87,18 +88,33 @@ export interface UnitExposure {
   readonly at: number
 }
 
+/** What a unit served `variationKey` at `at` (epoch ms) writes for `measured`, or null before its start. */
+export const unitExposureOf = (measured: MeasuredRule, unit: string, variationKey: string, at: number): UnitExposure | null => {
+  if (measured.startedAt === null || at < Date.parse(measured.startedAt)) return null
+  const stored = measured.rampedVariationKey === undefined ? variationKey : armOf(measured.rampedVariationKey, variationKey)
+  return { experimentId: measured.id, unit, variationKey: stored, at }
+}
+
 /**
- * The exposures the running experiments of one environment keep: those of an experiment's flag
- * and rule, at or after its start. The others are dropped (counted, never stored).
+ * The exposures the rules measured in one environment keep (running experiments' and release
+ * plans', `MeasuredRule.ts`): those of a measured flag and rule, at or after its start, once for
+ * each that measures it. The others are dropped (counted, never stored).
  */
-export const keptExposures = (exposures: ReadonlyArray<Exposure>, running: ReadonlyArray<Experiment>): ReadonlyArray<UnitExposure> => {
+export const keptExposures = (exposures: ReadonlyArray<Exposure>, running: ReadonlyArray<MeasuredRule>): ReadonlyArray<UnitExposure> => {
   if (running.length === 0) return []
-  const byRule = new Map(running.map((experiment) => [`${experiment.flagKey}\u0000${experiment.ruleId}`, experiment]))
+  const byRule = new Map<string, Array<MeasuredRule>>()
+  for (const measured of running) {
+    const id = `${measured.flagKey}\u0000${measured.ruleId}`
+    byRule.set(id, [...(byRule.get(id) ?? []), measured])
+  }
   return exposures.flatMap((exposure) => {
-    const experiment = byRule.get(`${exposure.flagKey}\u0000${exposure.ruleId}`)
+    const measuring = byRule.get(`${exposure.flagKey}\u0000${exposure.ruleId}`)
+    if (measuring === undefined) return []
     const at = Date.parse(exposure.timestamp)
-    if (experiment === undefined || experiment.startedAt === null || at < Date.parse(experiment.startedAt)) return []
-    return [{ experimentId: experiment.id, unit: exposure.unit, variationKey: exposure.variationKey, at }]
+    return measuring.flatMap((measured) => {
+      const kept = unitExposureOf(measured, exposure.unit, exposure.variationKey, at)
+      return kept === null ? [] : [kept]
+    })
   })
 }
 

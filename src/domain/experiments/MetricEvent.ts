@@ -9,8 +9,9 @@ import { documentName } from "../DocumentName.js"
 import { Key } from "../definitions/Ids.js"
 import { Instant } from "../insights/Insights.js"
 import { atMost, limit } from "../Limits.js"
-import { EventName, type Experiment } from "./Experiment.js"
+import { EventName } from "./Experiment.js"
 import { BatchId, Unit } from "./Exposure.js"
+import type { MeasuredRule } from "./MeasuredRule.js"
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
@@ -52,27 +53,27 @@ export interface UnitEvent {
   readonly preWindowMs: number
 }
 
-/** The events the running experiments of one environment keep, and how many events fed none. */
+/** The events the rules measured in one environment keep (experiments' and release plans'), and how many events fed none. */
 export interface KeptEvents {
   readonly kept: ReadonlyArray<UnitEvent>
   readonly dropped: number
 }
 
 /**
- * Each event, once per running experiment's metric that names it (one event may feed several
- * metrics and experiments); an event no metric names is dropped. Events before an experiment's
- * start are kept: they may be a unit's CUPED covariate.
+ * Each event, once per running experiment's (or release plan's guardrail) metric that names it
+ * (one event may feed several metrics and analyses); an event no metric names is dropped. Events
+ * before a start are kept: they may be a unit's CUPED covariate.
  */
-export const keptEvents = (events: ReadonlyArray<MetricEvent>, running: ReadonlyArray<Experiment>, now: number): KeptEvents => {
+export const keptEvents = (events: ReadonlyArray<MetricEvent>, running: ReadonlyArray<MeasuredRule>, now: number): KeptEvents => {
   const byEvent = new Map<string, Array<Omit<UnitEvent, "unit" | "at" | "value">>>()
-  for (const experiment of running) {
-    for (const metric of experiment.metrics) {
+  for (const measured of running) {
+    for (const metric of measured.metrics) {
       const feeds = byEvent.get(metric.event) ?? []
       feeds.push({
-        experimentId: experiment.id,
+        experimentId: measured.id,
         metricKey: metric.key,
         windowMs: metric.windowHours === undefined ? null : metric.windowHours * HOUR_MS,
-        preWindowMs: experiment.analysis.preWindowDays * DAY_MS
+        preWindowMs: measured.preWindowDays * DAY_MS
       })
       byEvent.set(metric.event, feeds)
     }

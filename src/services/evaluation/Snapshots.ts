@@ -6,12 +6,13 @@ import type { ConfigSnapshot, SnapshotKeyList } from "../../domain/evaluation/Co
 import type { ClientConfig } from "../../domain/definitions/Project.js"
 import { ResourceNotFound } from "../../domain/Errors.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
-import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { KeyListSource } from "../../domain/evaluation/CompileSegments.js"
+import { measuredRulesOf } from "../../domain/experiments/MeasuredRule.js"
+import { makeRunningMeasures } from "../experiments/RunningMeasures.js"
 import * as KeyListCache from "./KeyListCache.js"
 import type { NamedList } from "./KeyListCache.js"
 import type { StorageError } from "../../ports/StorageError.js"
@@ -56,7 +57,7 @@ export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const flags = yield* FlagRepository
   const segments = yield* SegmentRepository
-  const experiments = yield* ExperimentRepository
+  const measured = yield* makeRunningMeasures
   const keyListRepository = yield* SegmentKeyRepository
   const keySets = yield* KeyListCache.make
 
@@ -76,7 +77,7 @@ export const make = Effect.gen(function* () {
           environments.get(projectId, environmentKey),
           flags.snapshotFlags(projectId, environmentKey),
           segments.list(projectId),
-          experiments.listRunning(projectId, environmentKey)
+          measured(projectId, environmentKey)
         ],
         { concurrency: "unbounded" }
       )
@@ -98,7 +99,7 @@ export const make = Effect.gen(function* () {
         flags: snapshotFlags,
         segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions, ...listsOf(s.id) })),
         // Only which rules are measured (what an SDK needs to send exposures), and only when some are.
-        ...(running.length === 0 ? {} : { experiments: running.map((e) => ({ flagKey: e.flagKey, ruleId: e.ruleId })) })
+        ...(running.length === 0 ? {} : { experiments: measuredRulesOf(running) })
       }
       const after = yield* revision(projectId)
       return { before, after, snapshot, named, clientConfig: environment.value.clientConfig }

@@ -2,7 +2,7 @@
  * What `POST /v1/exposures` and `POST /v1/track` do alike around their items, in one place: the
  * key's scope checked as an evaluation's; every item's problems found before anything is looked
  * up; the key's hourly budget (429 past it); the project and environment looked up (404); the
- * running experiments read. Then the items kept are committed through the group commit, and
+ * rules measured there read (running experiments and release plans). Then the items kept are committed through the group commit, and
  * /metrics counts them once (or as a duplicate batch). Each route says only which items it keeps.
  */
 import * as Clock from "effect/Clock"
@@ -18,12 +18,12 @@ import { limit } from "../../domain/Limits.js"
 import { environmentNotFound } from "../../domain/NotFound.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import type { IngestRoute } from "../../ports/ExperimentUnitRepository.js"
-import { ExperimentRepository } from "../../ports/ExperimentRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import type { IngestMetrics } from "../operations/IngestMetrics.js"
 import { requireProject } from "../shared/RequireProject.js"
 import { IngestBudget } from "./IngestBudget.js"
 import { Ingestion, type IngestWrite } from "./Ingestion.js"
+import { makeRunningMeasures } from "./RunningMeasures.js"
 
 const HOUR_MS = 3_600_000
 
@@ -37,7 +37,7 @@ export interface IngestScope {
 /** The request handling of `route`, counted in `metrics`. */
 export const makeIngestRequest = (route: IngestRoute, metrics: IngestMetrics) =>
   Effect.gen(function* () {
-    const experiments = yield* ExperimentRepository
+    const measured = yield* makeRunningMeasures
     const projects = yield* ProjectRepository
     const environments = yield* EnvironmentRepository
     const budget = yield* IngestBudget
@@ -45,7 +45,7 @@ export const makeIngestRequest = (route: IngestRoute, metrics: IngestMetrics) =>
 
     /**
      * Admits `count` items of a request, or fails with the refusal (counted as refused): answers
-     * the request's project and environment, the time it is handled, and the experiments running there.
+     * the request's project and environment, the time it is handled, and the rules measured there.
      */
     const admit = (principal: Principal, scope: IngestScope, count: number, problemsAt: (now: number) => ReadonlyArray<Problem>) =>
       Effect.gen(function* () {
@@ -68,7 +68,7 @@ export const makeIngestRequest = (route: IngestRoute, metrics: IngestMetrics) =>
         }
         yield* requireProject(projects, projectId)
         if (Option.isNone(yield* environments.get(projectId, environment))) return yield* environmentNotFound(projectId, environment)
-        return { projectId, environment, now, running: yield* experiments.listRunning(projectId, environment) }
+        return { projectId, environment, now, running: yield* measured(projectId, environment) }
       })
 
     /** Commits what a request keeps (its batch id recorded with it, apart from the other route's) and counts it: the request's receipt. */
