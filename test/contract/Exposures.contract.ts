@@ -4,7 +4,11 @@ import type { Principal } from "../../src/domain/auth/ApiKey.js"
 import type { Exposure } from "../../src/domain/experiments/Exposure.js"
 import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import { Experiments } from "../../src/services/experiments/Experiments.js"
+import { KeyHourItems } from "../../src/domain/experiments/Exposure.js"
+import * as ExposuresService from "../../src/services/experiments/Exposures.js"
 import { Exposures } from "../../src/services/experiments/Exposures.js"
+import { IngestBudget } from "../../src/services/experiments/IngestBudget.js"
+import * as TrackService from "../../src/services/experiments/Track.js"
 import { Ingestion } from "../../src/services/experiments/Ingestion.js"
 import { type Contract, failureTag } from "./Backend.js"
 import { givenRollout, input } from "./Experiments.contract.js"
@@ -13,7 +17,8 @@ import { givenRollout, input } from "./Experiments.contract.js"
  * Exposures into per-unit rows, on every backend: the earliest exposure of a unit wins whatever
  * the order of arrival, distinct variations are counted once, a resent batch counts once (also
  * when sent twice at once, in one round of the group commit), and the use case keeps only a
- * running experiment's flag and rule from its start on.
+ * running experiment's flag and rule from its start on. The key's hourly budget is charged only
+ * for what was written: not for a resent batch, nor for a request that failed.
  */
 
 const at = (ms: number) => new Date(ms).toISOString()
@@ -134,5 +139,28 @@ export const exposureContract: Contract = (it) => {
       yield* experiments.stop(projectId, "exp", {})
       yield* experiments.remove(projectId, "exp")
       expect(yield* (yield* ExperimentUnitRepository).units(started.id)).toEqual([])
+    }))
+
+  it.effect("the hourly budget is charged for what was written: a resent batch and a failed request give theirs back", () =>
+    Effect.gen(function* () {
+      const projectId = yield* givenRollout
+      yield* (yield* Experiments).create(projectId, input())
+      yield* (yield* Experiments).start(projectId, "exp")
+      // Both routes over one budget of 10 items an hour.
+      const [exposures, track] = yield* Effect.all([ExposuresService.make, TrackService.make]).pipe(Effect.provideService(IngestBudget, new KeyHourItems(10)))
+      const principal: Principal = { _tag: "ProjectServer", keyId: `k-${projectId}`, projectId, environment: null }
+      const item = (unit: string): Exposure => ({ flagKey: "flag", variationKey: "on", ruleId: "half", unit, timestamp: at(Date.now()) })
+      const four = { environment: "production", batchId: "four", exposures: ["u1", "u2", "u3", "u4"].map(item) }
+      expect(yield* exposures.record(principal, four)).toEqual({ accepted: 4, dropped: 0, duplicate: false })
+      // Resent twice: acknowledged, and charged nothing (else the second resend would pass the budget).
+      expect(yield* exposures.record(principal, four)).toMatchObject({ duplicate: true })
+      expect(yield* exposures.record(principal, four)).toMatchObject({ duplicate: true })
+      // Failed requests (an unknown environment, a project the key cannot name) charge nothing either.
+      expect(yield* failureTag(track.record(principal, { environment: "ghost", events: [{ event: "purchase", unit: "u1" }] }))).toBe("ResourceNotFound")
+      expect(yield* failureTag(exposures.record({ ...principal, projectId: "elsewhere" }, { environment: "production", exposures: [item("u7")] }))).toBe("ResourceNotFound")
+      // So 6 items are left, for either route, and then none.
+      expect(yield* track.record(principal, { environment: "production", events: [1, 2, 3, 4, 5].map((i) => ({ event: "purchase", unit: `u${i}` })) })).toMatchObject({ accepted: 5 })
+      expect(yield* exposures.record(principal, { environment: "production", exposures: [item("u7")] })).toMatchObject({ accepted: 1 })
+      expect(yield* failureTag(track.record(principal, { environment: "production", events: [{ event: "purchase", unit: "u1" }] }))).toBe("RateLimited")
     }))
 }

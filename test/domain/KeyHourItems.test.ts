@@ -18,6 +18,19 @@ describe("KeyHourItems", () => {
     expect(budget.take("k1", 1000, 11 * HOUR)).toBe(true)
   })
 
+  it("gives back what a request that kept nothing took, within the hour it was taken", () => {
+    const budget = new KeyHourItems(1000)
+    const t = 10 * HOUR
+    expect(budget.take("k1", 1000, t)).toBe(true)
+    budget.giveBack("k1", 400, t)
+    expect(budget.take("k1", 400, t + 1)).toBe(true)
+    expect(budget.take("k1", 1, t + 2)).toBe(false)
+    // Taken last hour: this hour's budget is not given more.
+    expect(budget.take("k1", 1000, 11 * HOUR)).toBe(true)
+    budget.giveBack("k1", 1000, t)
+    expect(budget.take("k1", 1, 11 * HOUR + 1)).toBe(false)
+  })
+
   it("defaults to the declared limit", () => {
     const budget = new KeyHourItems()
     expect(budget.take("k", 100_000_000, 0)).toBe(true)

@@ -150,6 +150,17 @@ export class KeyHourItems {
     this.spent.set(keyId, before + n)
     return true
   }
+
+  /**
+   * Gives back `n` items taken at `takenAt` by a request that kept nothing (it failed, or its batch
+   * was a duplicate). Nothing when the hour has turned since: that hour's budget is gone anyway.
+   */
+  giveBack(keyId: string, n: number, takenAt: number): void {
+    if (Math.floor(takenAt / HOUR_MS) !== this.hour) return
+    const left = (this.spent.get(keyId) ?? 0) - n
+    if (left > 0) this.spent.set(keyId, left)
+    else this.spent.delete(keyId)
+  }
 }
 
 /** A unit's earliest exposure among some exposures, and the distinct variations they name. */

@@ -46,9 +46,10 @@ export const make = Effect.gen(function* () {
 
   const record = Effect.fn("Exposures.record")(function* (principal: Principal, batch: ExposureBatch) {
     const count = batch.exposures.length
-    const { now, running } = yield* requests.admit(principal, batch, count, (now) => exposureProblems(batch.exposures, now))
-    const kept = keptExposures(batch.exposures, running)
-    return yield* requests.commit(principal, batch, now, count, { exposures: kept }, { accepted: kept.length, dropped: count - kept.length })
+    return yield* requests.handle(principal, batch, count, (now) => exposureProblems(batch.exposures, now), (_, running) => {
+      const kept = keptExposures(batch.exposures, running)
+      return { items: { exposures: kept }, receipt: { accepted: kept.length, dropped: count - kept.length } }
+    })
   })
 
   const pruneBatches = Effect.flatMap(Clock.currentTimeMillis, (now) => units.pruneBatches(new Date(now - BATCH_MEMORY_MS).toISOString()))

@@ -55,9 +55,10 @@ export const make = Effect.gen(function* () {
   const record = Effect.fn("Track.record")(function* (principal: Principal, batch: TrackBatch) {
     const count = batch.events.length
     const problemsAt = (now: number) => timestampProblems("events", batch.events.map((event) => event.timestamp), now)
-    const { now, running } = yield* requests.admit(principal, batch, count, problemsAt)
-    const { dropped, kept } = keptEvents(batch.events, running, now)
-    return yield* requests.commit(principal, batch, now, count, { exposures: [], events: kept }, { accepted: count - dropped, dropped })
+    return yield* requests.handle(principal, batch, count, problemsAt, (now, running) => {
+      const { dropped, kept } = keptEvents(batch.events, running, now)
+      return { items: { exposures: [], events: kept }, receipt: { accepted: count - dropped, dropped } }
+    })
   })
 
   const pruneEvents = Effect.flatMap(Clock.currentTimeMillis, (now) => units.pruneEvents(now - RECLASSIFY_MS))
