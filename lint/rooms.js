@@ -103,6 +103,11 @@ export const ROOMS = [
     mayImport: []
   },
   {
+    room: "src/domain/releaseplans",
+    holds: "release plans: the plan, its steps and guardrails (`ReleasePlan.ts`), the table of rules a plan must satisfy (`PlanRules.ts`), its statuses and transitions (`Transitions.ts`), a step as a rule's rollout (`ApplyStep.ts`)",
+    mayImport: ["src/domain", "src/domain/audit", "src/domain/definitions", "src/domain/experiments"]
+  },
+  {
     room: "src/domain/webhooks",
     holds: "webhook records, events and payloads, signing, the retry schedule, destination rules",
     mayImport: ["src/domain", "src/domain/changes", "src/domain/definitions", "src/domain/experiments"]
@@ -114,7 +119,7 @@ export const ROOMS = [
   },
   {
     room: "src/services",
-    folders: ["projects", "flags", "segments", "changes", "schedules", "people", "auth", "evaluation", "webhooks", "ascode", "flagd", "insights", "audit", "operations", "experiments", "shared"],
+    folders: ["projects", "flags", "segments", "changes", "schedules", "people", "auth", "evaluation", "webhooks", "ascode", "flagd", "insights", "audit", "operations", "experiments", "releaseplans", "shared"],
     holds: "the use cases, over the ports only, one folder per feature as in `src/domain`, each use case beside its helpers; `shared/` holds what the features share: `Writes.ts` (the one write path: revision bump, outbox, audit entry, the change announced after commit), the protected-environment guard, the clock, the project lookup; `UseCases.ts` builds them all",
     mayImport: ["src/domain/**", "src/ports"]
   },

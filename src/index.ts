@@ -75,6 +75,13 @@ export * as Track from "./services/experiments/Track.js"
 export * as IngestBudget from "./services/experiments/IngestBudget.js"
 export * as UnitExport from "./services/experiments/UnitExport.js"
 
+export * as ReleasePlan from "./domain/releaseplans/ReleasePlan.js"
+export * as ReleasePlanRules from "./domain/releaseplans/PlanRules.js"
+export * as ReleasePlanTransitions from "./domain/releaseplans/Transitions.js"
+export * as ReleasePlanStep from "./domain/releaseplans/ApplyStep.js"
+export * as ReleasePlanRepository from "./ports/ReleasePlanRepository.js"
+export * as Guardrails from "./services/releaseplans/Guardrails.js"
+
 export * as Actor from "./domain/audit/Actor.js"
 export * as AuditEntry from "./domain/audit/AuditEntry.js"
 export * as AuditPage from "./domain/audit/AuditPage.js"

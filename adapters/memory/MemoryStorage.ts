@@ -13,6 +13,7 @@ import * as MemoryExperimentUnitRepository from "./MemoryExperimentUnitRepositor
 import * as MemoryFlagRepository from "./MemoryFlagRepository.js"
 import * as MemoryInsightsRepository from "./MemoryInsightsRepository.js"
 import * as MemoryProjectRepository from "./MemoryProjectRepository.js"
+import * as MemoryReleasePlanRepository from "./MemoryReleasePlanRepository.js"
 import * as MemoryScheduleRepository from "./MemoryScheduleRepository.js"
 import * as MemorySegmentKeyRepository from "./MemorySegmentKeyRepository.js"
 import * as MemorySegmentRepository from "./MemorySegmentRepository.js"
@@ -52,6 +53,7 @@ const repositories = Layer.mergeAll(
   MemoryChangeRequestRepository.layer,
   MemoryExperimentRepository.layer,
   MemoryExperimentUnitRepository.layer,
+  MemoryReleasePlanRepository.layer,
   health
 ).pipe(
   Layer.provideMerge(MemoryEnvironmentRepository.layer),

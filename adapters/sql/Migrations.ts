@@ -33,6 +33,7 @@ import ExperimentUnitMetrics from "./migrations/0027_experiment_unit_metrics.js"
 import SegmentKeys from "./migrations/0028_segment_keys.js"
 import IngestBatchRoutes from "./migrations/0029_ingest_batch_routes.js"
 import SegmentKeyChanges from "./migrations/0030_segment_key_changes.js"
+import ReleasePlans from "./migrations/0031_release_plans.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -70,7 +71,8 @@ export const migrations = {
   "0027_experiment_unit_metrics": ExperimentUnitMetrics,
   "0028_segment_keys": SegmentKeys,
   "0029_ingest_batch_routes": IngestBatchRoutes,
-  "0030_segment_key_changes": SegmentKeyChanges
+  "0030_segment_key_changes": SegmentKeyChanges,
+  "0031_release_plans": ReleasePlans
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

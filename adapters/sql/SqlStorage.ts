@@ -11,6 +11,7 @@ import * as SqlFlagRepository from "./SqlFlagRepository.js"
 import * as SqlHealth from "./SqlHealth.js"
 import * as SqlInsightsRepository from "./SqlInsightsRepository.js"
 import * as SqlProjectRepository from "./SqlProjectRepository.js"
+import * as SqlReleasePlanRepository from "./SqlReleasePlanRepository.js"
 import * as SqlScheduleRepository from "./SqlScheduleRepository.js"
 import * as SqlSegmentKeyRepository from "./SqlSegmentKeyRepository.js"
 import * as SqlSegmentRepository from "./SqlSegmentRepository.js"
@@ -51,5 +52,6 @@ export const layer = Layer.mergeAll(
   SqlSsoIdentityRepository.layer,
   SqlChangeRequestRepository.layer,
   SqlExperimentRepository.layer,
-  SqlExperimentUnitRepository.layer
+  SqlExperimentUnitRepository.layer,
+  SqlReleasePlanRepository.layer
 ).pipe(Layer.provideMerge(Migrations.layer))

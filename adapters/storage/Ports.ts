@@ -15,6 +15,7 @@ import type { EnvironmentRepository } from "../../src/ports/EnvironmentRepositor
 import type { EventOutbox } from "../../src/ports/EventOutbox.js"
 import type { ExperimentRepository } from "../../src/ports/ExperimentRepository.js"
 import type { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
+import type { ReleasePlanRepository } from "../../src/ports/ReleasePlanRepository.js"
 import type { FlagRepository } from "../../src/ports/FlagRepository.js"
 import type { InsightsRepository } from "../../src/ports/InsightsRepository.js"
 import * as IdGenerator from "../../src/ports/IdGenerator.js"
@@ -71,6 +72,7 @@ export type Ports =
   | ChangeRequestRepository
   | ExperimentRepository
   | ExperimentUnitRepository
+  | ReleasePlanRepository
   | IdGenerator.IdGenerator
   | Crypto
   | PasswordHasher

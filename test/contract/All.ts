@@ -21,6 +21,7 @@ import { makerKeysContract } from "./MakerKeys.contract.js"
 import { jsonContract } from "./JsonRoundTrip.contract.js"
 import { prerequisitesContract } from "./Prerequisites.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
+import { releasePlanRepositoryContract } from "./ReleasePlanRepository.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
 import { segmentKeysContract } from "./SegmentKeys.contract.js"
@@ -68,6 +69,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Keys and their makers", makerKeysContract],
   ["ExperimentUnitRepository + exposures", exposureContract],
   ["ExperimentUnitRepository + metric events", unitMetricsContract],
+  ["ReleasePlanRepository", releasePlanRepositoryContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]
