@@ -3,15 +3,22 @@
  * arrive, 100 at a time, do `/health` and evaluations keep answering quickly, and can a real person
  * still sign in? Targets: `/health` and evaluations within 50 ms at p99, a real sign-in within 2 s.
  *
- *   npx tsx bench/signin-flood.bench.ts     # FLOOD=1000 CONCURRENCY=100; ROOTS=label=/path,... to compare checkouts
+ *   npx tsx bench/signin-flood.bench.ts     # FLOOD=1000 CONCURRENCY=100; ROOTS=label=/path,... to compare checkouts;
+ *                                           # SHAPES="no flood;1,000 addresses" for some shapes only
  *
  * For each checkout (ROOTS; this one by default) and each shape of flood, a real
  * `flagport serve --init` (bin/flagport.mjs) on a fresh SQLite file, on 127.0.0.1, with
  * FLAGPORT_TRUST_PROXY=loopback so that `X-Forwarded-For` gives each request the client address
  * a proxy would report:
  *
+ * - no flood: the same probes and sign-in for 3 s with no flood (the baseline of this run, on a
+ *   machine other work may be loading: compare the floods' figures with it, as ratios);
  * - one address: the whole flood comes from 198.51.100.7;
- * - 1,000 addresses: each request from its own address (a botnet; no per-address budget helps).
+ * - 1,000 addresses: each request from its own address (a botnet; no per-address budget helps),
+ *   the real sign-in from a browser without a device cookie (its first here): it waits for a
+ *   place in the ordinary queue like everyone else;
+ * - 1,000 addresses, device cookie: the same flood, the real sign-in presenting the device cookie
+ *   its setup set (a browser that signed in before), which takes the device lane.
  *
  * Meanwhile a prober sends, one at a time every 10 ms, `GET /health` and an evaluation
  * (`GET /v1/flags/probe/eval` with the client key) alternately, and 100 ms into the flood the
@@ -78,6 +85,8 @@ interface Answer {
   readonly status: number
   readonly ms: number
   readonly retryAfter: number
+  /** The `name=value` of each `Set-Cookie`. */
+  readonly cookies: ReadonlyArray<string>
 }
 
 /** One request; the status, the milliseconds from sending to the end of the answer, and `Retry-After`. */
@@ -89,7 +98,12 @@ const send = (agent: Agent, port: number, method: string, path: string, headers:
     const req = request({ host: "127.0.0.1", port, path, method, agent, headers: all }, (res) => {
       res.resume()
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, retryAfter: Number(res.headers["retry-after"] ?? 1) })
+        resolve({
+          status: res.statusCode ?? 0,
+          ms: performance.now() - started,
+          retryAfter: Number(res.headers["retry-after"] ?? 1),
+          cookies: (res.headers["set-cookie"] ?? []).map((line) => line.split(";")[0]!)
+        })
       )
     })
     req.on("error", reject)
@@ -102,9 +116,12 @@ const quantile = (values: ReadonlyArray<number>, q: number): number => {
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-type Shape = "one address" | "1,000 addresses"
-const SHAPES: ReadonlyArray<Shape> = ["one address", "1,000 addresses"]
+type Shape = "no flood" | "one address" | "1,000 addresses" | "1,000 addresses, device cookie"
+const SHAPES: ReadonlyArray<Shape> = (process.env["SHAPES"]?.split(";") as Array<Shape> | undefined) ??
+  ["no flood", "one address", "1,000 addresses", "1,000 addresses, device cookie"]
 const floodAddress = (shape: Shape, i: number) => (shape === "one address" ? "198.51.100.7" : `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)
+/** How long the probes run without a flood. */
+const BASELINE_MS = 3_000
 
 interface Run {
   readonly health: Array<number>
@@ -125,6 +142,9 @@ const runOnce = async (root: string, shape: Shape): Promise<Run> => {
     const { port } = served
     const setup = await send(userAgent, port, "POST", "/v1/auth/setup", { "x-forwarded-for": "192.0.2.10" }, { token: served.setupToken, password: PASSWORD })
     if (setup.status !== 200) throw new Error(`POST /v1/auth/setup answered ${setup.status}`)
+    const deviceCookie = setup.cookies.find((cookie) => cookie.startsWith("flagport_device="))
+    if (shape === "1,000 addresses, device cookie" && deviceCookie === undefined) throw new Error("the setup set no device cookie")
+    const userHeaders = { "x-forwarded-for": "192.0.2.10", ...(shape === "1,000 addresses, device cookie" ? { cookie: deviceCookie! } : {}) }
     const flag = { key: "probe", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
     const made = await send(probeAgent, port, "POST", "/v1/projects/default/flags", { authorization: `Bearer ${served.serverKey}` }, flag)
     if (made.status !== 201) throw new Error(`creating the probe flag answered ${made.status}`)
@@ -141,7 +161,7 @@ const runOnce = async (root: string, shape: Shape): Promise<Run> => {
     const floodStarted = performance.now()
     let next = 0
     const worker = async () => {
-      while (next < FLOOD) {
+      while (shape !== "no flood" && next < FLOOD) {
         const i = next++
         const answer = await send(floodAgent, port, "POST", "/v1/auth/login", { "x-forwarded-for": floodAddress(shape, i) }, {
           email: `made-up-${i}@example.com`,
@@ -150,7 +170,7 @@ const runOnce = async (root: string, shape: Shape): Promise<Run> => {
         floodStatuses[answer.status] = (floodStatuses[answer.status] ?? 0) + 1
       }
     }
-    const flood = Promise.all(Array.from({ length: CONCURRENCY }, worker)).then(() => {
+    const flood = Promise.all([...Array.from({ length: CONCURRENCY }, worker), shape === "no flood" ? sleep(BASELINE_MS) : undefined]).then(() => {
       flooding = false
       return (performance.now() - floodStarted) / 1000
     })
@@ -170,7 +190,7 @@ const runOnce = async (root: string, shape: Shape): Promise<Run> => {
     let signInTries = 0
     for (;;) {
       signInTries++
-      const answer = await send(userAgent, port, "POST", "/v1/auth/login", { "x-forwarded-for": "192.0.2.10" }, { email: "admin@localhost", password: PASSWORD })
+      const answer = await send(userAgent, port, "POST", "/v1/auth/login", userHeaders, { email: "admin@localhost", password: PASSWORD })
       if (answer.status === 200) break
       if (answer.status !== 429 && answer.status !== 503) throw new Error(`the real sign-in answered ${answer.status}`)
       if (performance.now() - signInStarted > 120_000) throw new Error("the real sign-in did not get in within 120 s")

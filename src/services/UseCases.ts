@@ -23,6 +23,7 @@ import * as Segments from "./segments/Segments.js"
 import * as Sessions from "./people/Sessions.js"
 import * as SignIn from "./people/SignIn.js"
 import * as SignInGuard from "./people/SignInGuard.js"
+import * as DeviceTrust from "./people/DeviceTrust.js"
 import * as Snapshots from "./evaluation/Snapshots.js"
 import * as StreamTokens from "./auth/StreamTokens.js"
 import * as Users from "./people/Users.js"
@@ -58,7 +59,7 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       ExperimentResults.layer,
       // One group commit and one hourly budget for exposures and metric events.
       Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer))
-    ).pipe(Layer.provideMerge(SignInGuard.layer)) // one guard for sign-ins and setups alike
+    ).pipe(Layer.provideMerge(Layer.mergeAll(SignInGuard.layer, DeviceTrust.layer))) // one guard for sign-ins and setups alike
   )
 )
 

@@ -3,6 +3,7 @@
  * FLAGPORT_SESSION_IDLE_HOURS ends an idle session, FLAGPORT_STALE_AFTER_DAYS decides which flags
  * are stale (the storage is built before the server, so these must be provided to it then).
  */
+import { sessionCookieOf } from "../http/people.js"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -20,7 +21,7 @@ const signInFirstAdmin = async (server: ServerProcess): Promise<string> => {
     body: JSON.stringify({ token, password: "the first admin's password" })
   })
   expect(setup.status).toBe(200)
-  return setup.headers.get("set-cookie")!.split(";")[0]!
+  return sessionCookieOf(setup)
 }
 
 describe("flagport serve and the settings of its services", () => {

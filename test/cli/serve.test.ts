@@ -3,6 +3,7 @@
  * database and prints the keys once, a restart prints nothing, and SIGTERM drains in-flight
  * requests, closes the database and exits 0.
  */
+import { sessionCookieOf } from "../http/people.js"
 import { existsSync } from "node:fs"
 import { request } from "node:http"
 import { describe, expect, it } from "vitest"
@@ -46,7 +47,7 @@ describe.each(backends)("flagport serve on $name", (backend) => {
       body: JSON.stringify({ token: keys.SETUP_URL!.split("#token=")[1], password: "the first admin's password" })
     })
     expect(setup.status).toBe(200)
-    const cookie = setup.headers.get("set-cookie")!.split(";")[0]!
+    const cookie = sessionCookieOf(setup)
     const me = await fetch(`${first.baseUrl}/v1/me`, { headers: { cookie } })
     expect(((await me.json()) as { user: { email: string; admin: boolean } }).user).toMatchObject({ email: "admin@localhost", admin: true })
 

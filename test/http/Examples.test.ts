@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { request, startServer, type TestServer } from "./fixtures.js"
-import { makePerson, type Person } from "./people.js"
+import { makePerson, type Person, sessionCookieOf } from "./people.js"
 
 let t: TestServer
 let spec: Record<string, any>
@@ -207,7 +207,7 @@ describe("the request examples of the document", () => {
         ? asExperimentIs(shown, reply.body)
         : shown
       expect(shapeDifferences(reply.body, expected), `${method} ${path}`).toEqual([])
-      if (template === "/v1/auth/login") cookie = (reply.headers.get("set-cookie") ?? "").split(";")[0]!
+      if (template === "/v1/auth/login") cookie = sessionCookieOf(reply)
       if (template === "/v1/projects/{projectId}/change-requests") changeRequestId = (reply.body as { id: string }).id
       if (template.endsWith("/targeting")) {
         const rules = (reply.body as { configs: Array<{ environmentKey: string; rules: Array<{ id: string; rollout?: unknown }> }> }).configs

@@ -9,7 +9,7 @@ import type { FlagportHandlers } from "../../adapters/http/serving/Embed.js"
 import { PeopleMessages } from "../../src/domain/auth/PeopleMessages.js"
 import { request } from "./fixtures.js"
 import { type Host, startHost } from "./host.js"
-import { makePerson, PASSWORD, type Person } from "./people.js"
+import { makePerson, PASSWORD, type Person, sessionCookieOf } from "./people.js"
 
 let host: Host
 let flagport: FlagportHandlers
@@ -32,7 +32,7 @@ describe("people under a prefix", () => {
   it("node handler: sign in, write with the server's Origin (another is refused), setup links with the prefix", async () => {
     const login = await request(base, "POST", "/flags/v1/auth/login", { body: { email: "mounted-admin@example.com", password: PASSWORD } })
     expect(login.status, login.text).toBe(200)
-    const cookie = login.headers.get("set-cookie")!.split(";")[0]!
+    const cookie = sessionCookieOf(login)
     expect((await request(base, "POST", "/flags/v1/projects/p1/flags", { headers: { cookie, origin: base }, body: flag("node-a") })).status).toBe(201)
     const refused = await request(base, "POST", "/flags/v1/projects/p1/flags", { headers: { cookie, origin: "http://evil.example" }, body: flag("node-b") })
     expect({ status: refused.status, body: refused.body }).toEqual({

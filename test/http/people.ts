@@ -68,8 +68,12 @@ export const seedPeople: Effect.Effect<People, unknown, StorageLayer.Storage> = 
 export const asPerson = (base: string, cookie: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
   request(base, method, path, { headers: { cookie, origin: base, ...headers }, ...(body === undefined ? {} : { body }) })
 
-/** The session cookie's value in a `Set-Cookie` answer. */
-export const sessionCookieOf = (reply: Reply): string => {
-  const header = reply.headers.get("set-cookie") ?? ""
-  return header.split(";")[0]!
-}
+/** The `Set-Cookie` line of a cookie whose name ends with `name` (the session's, the device's), or "". */
+export const setCookieLine = (headers: Headers, name: string): string =>
+  headers.getSetCookie().find((line) => line.split("=")[0]!.replace(/^__Host-/, "") === name) ?? ""
+
+/** The session cookie (`name=value`) of a `Set-Cookie` answer. */
+export const sessionCookieOf = (reply: Reply | { readonly headers: Headers }): string => setCookieLine(reply.headers, "flagport_session").split(";")[0]!
+
+/** The device cookie (`name=value`) of a `Set-Cookie` answer (a password sign-in sets it beside the session's). */
+export const deviceCookieOf = (reply: Reply | { readonly headers: Headers }): string => setCookieLine(reply.headers, "flagport_device").split(";")[0]!

@@ -190,7 +190,7 @@ export const nodeHandler = (
   if (route === undefined) {
     observer?.watch(req, res, path, started)
     const forwardedFor = req.headers["x-forwarded-for"] // node joins repeated ones into one string
-    const refused = extras.signInFront?.refusal(method, path, req.socket.remoteAddress, typeof forwardedFor === "string" ? forwardedFor : undefined)
+    const refused = extras.signInFront?.refusal(method, path, req.socket.remoteAddress, typeof forwardedFor === "string" ? forwardedFor : undefined, req.headers.cookie)
     if (refused !== undefined) return writeNode(res, refused)
     if (extras.metrics !== undefined && path === METRICS_PATH) {
       setSecurityHeaders(res)
@@ -288,7 +288,7 @@ async (request: Request, client?: WebClient): Promise<Response> => {
     span?.end(response.status)
     return toWebResponse(response)
   }
-  const refused = signInFront?.refusal(request.method, path, client?.remoteAddress, request.headers.get("x-forwarded-for") ?? undefined)
+  const refused = signInFront?.refusal(request.method, path, client?.remoteAddress, request.headers.get("x-forwarded-for") ?? undefined, request.headers.get("cookie") ?? undefined)
   if (refused !== undefined) return toWebResponse(refused)
   const notAllowed = methodNotAllowed(request.method, path)
   if (notAllowed !== undefined) return toWebResponse(notAllowed)

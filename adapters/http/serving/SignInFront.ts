@@ -16,8 +16,10 @@ import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import type { RateLimited, ServiceUnavailable } from "../../../src/domain/Errors.js"
 import { BUSY_RETRY_AFTER_SECONDS } from "../../../src/domain/people/SignInLoad.js"
+import { DeviceTrust } from "../../../src/services/people/DeviceTrust.js"
 import { SignInGuard } from "../../../src/services/people/SignInGuard.js"
 import { Authentication } from "../shared/Authentication.js"
+import { anyDeviceCookieOf } from "../shared/DeviceCookieHeader.js"
 import type { LaneResponse } from "../shared/EvaluationLaneService.js"
 import * as Errors from "../shared/Errors.js"
 import { clientAddress } from "../shared/TrustProxy.js"
@@ -29,9 +31,17 @@ export interface SignInFrontShape {
   /**
    * The guard's refusal of this request, when it is a sign-in or setup the guard refuses now;
    * undefined otherwise (any other route, or an attempt that may go on). `peer`: the socket's
-   * address; `forwardedFor`: its `X-Forwarded-For` (believed as the app believes it).
+   * address; `forwardedFor`: its `X-Forwarded-For` (believed as the app believes it); `cookie`: its
+   * `Cookie` header, whose device cookie, when validly signed, spares it a refusal for load while
+   * the device lane has room (the use case then decides its lane, by the email).
    */
-  readonly refusal: (method: string, path: string, peer: string | undefined, forwardedFor: string | undefined) => LaneResponse | undefined
+  readonly refusal: (
+    method: string,
+    path: string,
+    peer: string | undefined,
+    forwardedFor: string | undefined,
+    cookie?: string | undefined
+  ) => LaneResponse | undefined
 }
 
 export class SignInFront extends Context.Tag("@flagport/http/SignInFront")<SignInFront, SignInFrontShape>() {}
@@ -53,12 +63,19 @@ const answerOf = (error: RateLimited | ServiceUnavailable): LaneResponse =>
 export const make = Effect.gen(function* () {
   const guard = yield* SignInGuard
   const auth = yield* Authentication
+  const devices = yield* DeviceTrust
+  // The signing key, read now, so that checking a cookie below needs no I/O (a failed read: no
+  // cookie passes here until the use case, which reads it again, has loaded it).
+  yield* Effect.ignore(devices.ready)
   // The guard's check is memory only (no I/O): it runs to its end synchronously.
   const runSync = Runtime.runSyncExit(yield* Effect.runtime<never>())
   return SignInFront.of({
-    refusal: (method, path, peer, forwardedFor) => {
+    refusal: (method, path, peer, forwardedFor, cookie) => {
       if (method !== "POST" || !GUARDED.has(path)) return undefined
-      const exit = runSync(guard.refusal(clientAddress(auth.people.settings.trustProxy, peer, forwardedFor)))
+      const device = anyDeviceCookieOf(cookie)
+      const held = device === undefined ? Exit.succeed(undefined) : runSync(devices.holder(device))
+      const trusted = Exit.isSuccess(held) && held.value !== undefined
+      const exit = runSync(guard.refusal(clientAddress(auth.people.settings.trustProxy, peer, forwardedFor), trusted))
       if (Exit.isSuccess(exit)) return undefined
       const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
       // Anything but the guard's own refusal (a defect) is the app's to answer.

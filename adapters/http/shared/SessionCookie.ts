@@ -40,15 +40,21 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/
  * cannot be told.
  */
 export const sessionTokenOf = (settings: CookieSettings, cookieHeader: string | undefined): string | undefined => {
+  const found = singleCookieValue(settings.name, cookieHeader)
+  return found !== undefined && TOKEN.test(found) ? found : undefined
+}
+
+/** The value of the cookie `name` in a `Cookie` header; undefined when absent or there twice (a planted duplicate). */
+export const singleCookieValue = (name: string, cookieHeader: string | undefined): string | undefined => {
   if (cookieHeader === undefined || cookieHeader === "") return undefined
   let found: string | undefined
   for (const pair of cookieHeader.split(";")) {
     const eq = pair.indexOf("=")
-    if (eq === -1 || pair.slice(0, eq).trim() !== settings.name) continue
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue
     if (found !== undefined) return undefined
     found = pair.slice(eq + 1).trim()
   }
-  return found !== undefined && TOKEN.test(found) ? found : undefined
+  return found
 }
 
 /** Whether the request carries our cookie at all (well-formed or not). */

@@ -23,16 +23,41 @@ export const BUSY_RETRY_AFTER_SECONDS = 1
 export const ADDRESS_BURST = 30
 export const ADDRESS_REFILL_MS = 2_000
 
-/** A client address's remaining attempts, as of `at` (epoch milliseconds). */
+/**
+ * The device lane (domain/people/DeviceCookie.ts): sign-ins presenting a valid device cookie for
+ * their email hash in a lane of their own, DEVICE_HASHES_IN_FLIGHT at once and DEVICE_HASH_QUEUE
+ * waiting, which no anonymous attempt enters; so a flood from any number of addresses, which
+ * keeps the ordinary queue full, does not hold a person back. Each email has DEVICE_BURST lane
+ * attempts, one more every DEVICE_REFILL_MS: a cookie (stolen, or an insider's own) can neither
+ * fill the lane nor guess faster there than the slowed ordinary path; beyond them, or when the
+ * lane is full, an attempt takes the ordinary queue.
+ */
+export const DEVICE_HASHES_IN_FLIGHT = 1
+export const DEVICE_HASH_QUEUE = 4
+export const DEVICE_BURST = 5
+export const DEVICE_REFILL_MS = 60_000
+
+/** A budget's size and how fast it refills. */
+export interface BudgetRule {
+  readonly burst: number
+  readonly refillMs: number
+}
+
+/** A client address's attempts (sign-ins and setups). */
+export const ADDRESS_RULE: BudgetRule = { burst: ADDRESS_BURST, refillMs: ADDRESS_REFILL_MS }
+/** An email's attempts in the device lane. */
+export const DEVICE_RULE: BudgetRule = { burst: DEVICE_BURST, refillMs: DEVICE_REFILL_MS }
+
+/** A budget's remaining attempts (a client address's, an email's in the device lane), as of `at` (epoch milliseconds). */
 export interface AddressBudget {
   readonly tokens: number
   readonly at: number
 }
 
-const refilled = (budget: AddressBudget | undefined, nowMillis: number): AddressBudget => {
-  if (budget === undefined) return { tokens: ADDRESS_BURST, at: nowMillis }
+const refilled = (budget: AddressBudget | undefined, nowMillis: number, rule: BudgetRule): AddressBudget => {
+  if (budget === undefined) return { tokens: rule.burst, at: nowMillis }
   const elapsed = Math.max(0, nowMillis - budget.at)
-  return { tokens: Math.min(ADDRESS_BURST, budget.tokens + elapsed / ADDRESS_REFILL_MS), at: nowMillis }
+  return { tokens: Math.min(rule.burst, budget.tokens + elapsed / rule.refillMs), at: nowMillis }
 }
 
 /**
@@ -41,18 +66,20 @@ const refilled = (budget: AddressBudget | undefined, nowMillis: number): Address
  */
 export const takeAttempt = (
   budget: AddressBudget | undefined,
-  nowMillis: number
+  nowMillis: number,
+  rule: BudgetRule = ADDRESS_RULE
 ): { readonly budget: AddressBudget; readonly retryAfterSeconds: number | null } => {
-  const current = refilled(budget, nowMillis)
+  const current = refilled(budget, nowMillis, rule)
   if (current.tokens >= 1) return { budget: { tokens: current.tokens - 1, at: nowMillis }, retryAfterSeconds: null }
-  return { budget: current, retryAfterSeconds: Math.max(1, Math.ceil(((1 - current.tokens) * ADDRESS_REFILL_MS) / 1000)) }
+  return { budget: current, retryAfterSeconds: Math.max(1, Math.ceil(((1 - current.tokens) * rule.refillMs) / 1000)) }
 }
 
 /** Gives one attempt back (a successful sign-in), up to the burst. */
 export const giveBack = (budget: AddressBudget | undefined, nowMillis: number): AddressBudget => {
-  const current = refilled(budget, nowMillis)
+  const current = refilled(budget, nowMillis, ADDRESS_RULE)
   return { tokens: Math.min(ADDRESS_BURST, current.tokens + 1), at: nowMillis }
 }
 
 /** Whether a budget has refilled completely by `nowMillis` (it can be forgotten: a new one is the same). */
-export const isFull = (budget: AddressBudget, nowMillis: number): boolean => refilled(budget, nowMillis).tokens >= ADDRESS_BURST
+export const isFull = (budget: AddressBudget, nowMillis: number, rule: BudgetRule = ADDRESS_RULE): boolean =>
+  refilled(budget, nowMillis, rule).tokens >= rule.burst

@@ -15,7 +15,8 @@ import { PASSWORD_MAX_LENGTH } from "../../domain/people/PasswordRule.js"
 import { normalizeEmail, type User, type UserWithMemberships } from "../../domain/people/User.js"
 import { PasswordHasher } from "../../ports/PasswordHasher.js"
 import { SignInFailureRepository } from "../../ports/SignInFailureRepository.js"
-import { SignInGuard } from "./SignInGuard.js"
+import { DeviceTrust } from "./DeviceTrust.js"
+import { type HashingLane, SignInGuard } from "./SignInGuard.js"
 import * as ServiceMetrics from "../operations/ServiceMetrics.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { UserRepository } from "../../ports/UserRepository.js"
@@ -39,12 +40,16 @@ export interface SignInShape {
    * failures from that address. `client` (the client's address, when known; `""` stands for an
    * unknown one) also counts against its attempts (SignInGuard: 429 beyond them, before any
    * hashing or database write); 503 `ServiceUnavailable` when too many passwords are being hashed
-   * at once (nothing counted).
+   * at once (nothing counted). `deviceCookie`: the value of the browser's device cookie
+   * (DeviceTrust); one valid for this email hashes in the device lane, which a flood cannot fill,
+   * and skips the per-email wait (SignInGuard.deviceLane bounds its attempts instead). The answers
+   * are the same with or without it.
    */
   readonly withPassword: (
     email: string,
     password: string,
-    client?: string | undefined
+    client?: string | undefined,
+    deviceCookie?: string | undefined
   ) => Effect.Effect<UserWithMemberships, Unauthenticated | RateLimited | ServiceUnavailable | StorageError>
   /**
    * The person a single sign-on vouches for (SsoAccounts.ts): the account its identity (issuer,
@@ -64,6 +69,7 @@ export const make = Effect.gen(function* () {
   const failures = yield* SignInFailureRepository
   const hasher = yield* PasswordHasher
   const guard = yield* SignInGuard
+  const devices = yield* DeviceTrust
 
   /** The 429 of an address that has used its failures for the email (their times), counted. */
   const limited = (failureTimes: ReadonlyArray<string>, millis: number) =>
@@ -103,7 +109,7 @@ export const make = Effect.gen(function* () {
       return user.value
     })
 
-  const withPassword = Effect.fn("SignIn.withPassword")(function* (email: string, password: string, client?: string) {
+  const withPassword = Effect.fn("SignIn.withPassword")(function* (email: string, password: string, client?: string, deviceCookie?: string) {
     // The cheap refusals first: the address's budget (memory), then a place in the hashing queue,
     // before the attempt costs a database write or an Argon2 operation.
     yield* guard.attempt(client)
@@ -115,11 +121,15 @@ export const make = Effect.gen(function* () {
     // the database decides for attempts that race this read).
     const mine = yield* failures.since(normalized, windowStart, from)
     if (mine.length >= SIGN_IN_FAILURE_LIMIT) return yield* limited(mine, millis)
-    // An email guessed at from many addresses: its attempts wait before they take a place in the
-    // hashing queue (so waiting costs no hashing place), the right password's included.
-    const delay = signInDelayMillis(yield* failures.count(normalized, windowStart))
-    if (delay > 0) yield* Effect.sleep(delay)
-    const user = yield* guard.hashing(verifyAttempt(normalized, password, from))
+    // A browser that signed in as this email before: the device lane, within the email's lane attempts.
+    const lane: HashingLane = (yield* devices.holder(deviceCookie)) === normalized && (yield* guard.deviceLane(normalized)) ? "device" : "ordinary"
+    if (lane === "ordinary") {
+      // An email guessed at from many addresses: its attempts wait before they take a place in the
+      // hashing queue (so waiting costs no hashing place), the right password's included.
+      const delay = signInDelayMillis(yield* failures.count(normalized, windowStart))
+      if (delay > 0) yield* Effect.sleep(delay)
+    }
+    const user = yield* guard.hashing(verifyAttempt(normalized, password, from), lane)
     yield* guard.succeeded(client)
     const memberships = yield* users.membershipsOf(user.id)
     return { user, memberships }

@@ -14,6 +14,9 @@ import { RateLimited, ServiceUnavailable } from "../../domain/Errors.js"
 import {
   type AddressBudget,
   BUSY_RETRY_AFTER_SECONDS,
+  DEVICE_HASH_QUEUE,
+  DEVICE_HASHES_IN_FLIGHT,
+  DEVICE_RULE,
   giveBack,
   HASH_QUEUE,
   HASHES_IN_FLIGHT,
@@ -28,6 +31,13 @@ export const SIGN_IN_BUSY = `Too many sign-ins at once; try again in ${BUSY_RETR
 /** Budgets of addresses seen recently; swept of full ones when they grow past this (at least). */
 const SWEEP_AT = 10_000
 
+/**
+ * Which hashing queue an attempt waits in: the ordinary one, or the device lane of a sign-in
+ * presenting a valid device cookie for its email (domain/people/DeviceCookie.ts), which no
+ * anonymous attempt can fill.
+ */
+export type HashingLane = "ordinary" | "device"
+
 export interface SignInGuardShape {
   /**
    * Takes one attempt from the client address's budget; 429 `RateLimited` when it has none left.
@@ -40,17 +50,26 @@ export interface SignInGuardShape {
    * an attempt it lets through is not taken (the use case's `attempt` takes it). For a transport
    * to turn a flood away before it reads or decodes the request (adapters/http/serving/SignInFront.ts):
    * a refusal there costs microseconds, where the whole request costs the event loop a millisecond.
-   * What passes still goes through `attempt` and `hashing`, which decide.
+   * What passes still goes through `attempt` and `hashing`, which decide. `device`: the request
+   * carries a device cookie with a valid signature (for some email: the body is not read yet); it
+   * is not refused for load while the device lane has room (the use case then decides its lane).
    */
-  readonly refusal: (client: string | undefined) => Effect.Effect<void, RateLimited | ServiceUnavailable>
+  readonly refusal: (client: string | undefined, device?: boolean) => Effect.Effect<void, RateLimited | ServiceUnavailable>
+  /**
+   * Whether a sign-in for `email` (normalized) presenting a valid device cookie for it takes the
+   * device lane: the lane has room and the email has a lane attempt left (DEVICE_RULE), which this
+   * takes. False sends it to the ordinary queue, as one without a cookie.
+   */
+  readonly deviceLane: (email: string) => Effect.Effect<boolean>
   /** Gives the attempt back (the sign-in succeeded). */
   readonly succeeded: (client: string | undefined) => Effect.Effect<void>
   /**
    * Runs `work` (which hashes or verifies one password) once one of the HASHES_IN_FLIGHT places is
    * free; 503 `ServiceUnavailable` at once, without running it, when HASH_QUEUE others are
-   * already waiting.
+   * already waiting. In the `device` lane, its own DEVICE_HASHES_IN_FLIGHT places and
+   * DEVICE_HASH_QUEUE waiting (the ordinary queue when those are taken).
    */
-  readonly hashing: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E | ServiceUnavailable, R>
+  readonly hashing: <A, E, R>(work: Effect.Effect<A, E, R>, lane?: HashingLane) => Effect.Effect<A, E | ServiceUnavailable, R>
   /** The PasswordHasher's `hash`, counted (`flagport_password_hashes_total`); call it inside `hashing`. */
   readonly hash: (password: string) => Effect.Effect<string>
   /** The PasswordHasher's `verify`, counted; call it inside `hashing`. */
@@ -71,6 +90,11 @@ export const make = Effect.gen(function* () {
   const places = yield* Effect.makeSemaphore(HASHES_IN_FLIGHT)
   // Running or waiting: reserved before the wait, so the queue's length is known without racing.
   const admitted = yield* Ref.make(0)
+  const devicePlaces = yield* Effect.makeSemaphore(DEVICE_HASHES_IN_FLIGHT)
+  const deviceAdmitted = yield* Ref.make(0)
+  // Emails' device lane attempts (few: only people with a device cookie reach it).
+  const deviceBudgets = new Map<string, AddressBudget>()
+  let deviceSweepAt = SWEEP_AT
 
   const addressLimited = (retryAfterSeconds: number) =>
     Effect.zipRight(
@@ -103,11 +127,32 @@ export const make = Effect.gen(function* () {
   const busy = Effect.zipRight(Metric.increment(ServiceMetrics.signInFailures.busy), Effect.fail(new ServiceUnavailable({ message: SIGN_IN_BUSY })))
   const reserve = Ref.modify(admitted, (n): readonly [boolean, number] => (n >= HASHES_IN_FLIGHT + HASH_QUEUE ? [false, n] : [true, n + 1]))
   const release = Ref.update(admitted, (n) => n - 1)
+  const DEVICE_CAPACITY = DEVICE_HASHES_IN_FLIGHT + DEVICE_HASH_QUEUE
+  const reserveDevice = Ref.modify(deviceAdmitted, (n): readonly [boolean, number] => (n >= DEVICE_CAPACITY ? [false, n] : [true, n + 1]))
+  const releaseDevice = Ref.update(deviceAdmitted, (n) => n - 1)
+  const deviceRoom = Effect.map(Ref.get(deviceAdmitted), (n) => n < DEVICE_CAPACITY)
+
+  const deviceLane = (email: string): Effect.Effect<boolean> =>
+    Effect.gen(function* () {
+      if (!(yield* deviceRoom)) return false
+      const now = yield* Clock.currentTimeMillis
+      return yield* Effect.sync(() => {
+        const taken = takeAttempt(deviceBudgets.get(email), now, DEVICE_RULE)
+        if (taken.retryAfterSeconds !== null) return false
+        deviceBudgets.set(email, taken.budget)
+        if (deviceBudgets.size > deviceSweepAt) {
+          for (const [key, budget] of deviceBudgets) if (isFull(budget, now, DEVICE_RULE)) deviceBudgets.delete(key)
+          deviceSweepAt = Math.max(SWEEP_AT, 2 * deviceBudgets.size)
+        }
+        return true
+      })
+    })
 
   // Not a span of its own: it runs for every request of a flood, and it is what keeps a flood cheap.
-  const refusal = (client: string | undefined): Effect.Effect<void, RateLimited | ServiceUnavailable> =>
+  const refusal = (client: string | undefined, device = false): Effect.Effect<void, RateLimited | ServiceUnavailable> =>
     Effect.gen(function* () {
-      if ((yield* Ref.get(admitted)) >= HASHES_IN_FLIGHT + HASH_QUEUE) {
+      const laneOpen = device && (yield* deviceRoom)
+      if (!laneOpen && (yield* Ref.get(admitted)) >= HASHES_IN_FLIGHT + HASH_QUEUE) {
         // As the use case would have it: the attempt is taken (429 when none is left), then
         // refused for load; so a flood from one address uses up its budget while the queue is full.
         yield* attempt(client)
@@ -119,18 +164,28 @@ export const make = Effect.gen(function* () {
       if (retryAfterSeconds !== null) return yield* addressLimited(retryAfterSeconds)
     })
 
-  const hashing = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
+  const ordinary = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
     Effect.acquireUseRelease(
       reserve,
       (reserved): Effect.Effect<A, E | ServiceUnavailable, R> => (reserved ? places.withPermits(1)(work) : busy),
       (reserved) => (reserved ? release : Effect.void)
-    ).pipe(Effect.withSpan("SignInGuard.hashing"))
+    )
+
+  const inDeviceLane = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
+    Effect.acquireUseRelease(
+      reserveDevice,
+      (reserved): Effect.Effect<A, E | ServiceUnavailable, R> => (reserved ? devicePlaces.withPermits(1)(work) : ordinary(work)),
+      (reserved) => (reserved ? releaseDevice : Effect.void)
+    )
+
+  const hashing = <A, E, R>(work: Effect.Effect<A, E, R>, lane: HashingLane = "ordinary"): Effect.Effect<A, E | ServiceUnavailable, R> =>
+    (lane === "device" ? inDeviceLane(work) : ordinary(work)).pipe(Effect.withSpan("SignInGuard.hashing", { attributes: { lane } }))
 
   const counted = Metric.increment(ServiceMetrics.passwordHashes)
   const hash = (password: string) => Effect.zipRight(counted, hasher.hash(password))
   const verify = (stored: string, password: string) => Effect.zipRight(counted, hasher.verify(stored, password))
 
-  return SignInGuard.of({ attempt, refusal, succeeded, hashing, hash, verify })
+  return SignInGuard.of({ attempt, refusal, deviceLane, succeeded, hashing, hash, verify })
 })
 
 export const layer = Layer.effect(SignInGuard, make)

@@ -6,6 +6,8 @@
 import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { normalizeEmail } from "../../../../src/domain/people/User.js"
+import { DeviceTrust } from "../../../../src/services/people/DeviceTrust.js"
 import { Sessions } from "../../../../src/services/people/Sessions.js"
 import { SignIn } from "../../../../src/services/people/SignIn.js"
 import { Users } from "../../../../src/services/people/Users.js"
@@ -15,6 +17,7 @@ import { BUSY_RETRY_AFTER_SECONDS } from "../../../../src/domain/people/SignInLo
 import { Authentication } from "../../shared/Authentication.js"
 import { clientAddress } from "../../shared/TrustProxy.js"
 import { cookieFor, crossSiteRefusal } from "../../shared/PeopleSettings.js"
+import { deviceCookieName, deviceCookieOf, deviceCookieOptions } from "../../shared/DeviceCookieHeader.js"
 import { clearSessionCookie, hasSessionCookie, sessionTokenOf, setSessionCookie } from "../../shared/SessionCookie.js"
 import { FlagportApi } from "../Api.js"
 import { headersOf, peerOf } from "../Auth.js"
@@ -53,8 +56,23 @@ const signIn = (userId: string) =>
     })))
     // The answer names the person and starts their session: no cache keeps it.
     yield* withHeader("cache-control", "no-store")
-    yield* withHeader("set-cookie", setSessionCookie(cookieFor(auth.people.settings, headersOf(request), peerOf(request)), session.token))
+    const cookie = cookieFor(auth.people.settings, headersOf(request), peerOf(request))
+    yield* withHeader("set-cookie", setSessionCookie(cookie, session.token))
+    // The browser signed in with a password: its next sign-in as this person takes the device
+    // lane (DeviceTrust). Without a signing key at hand (a database hiccup), it just gets none.
+    const device = yield* Effect.flatMap(DeviceTrust, (devices) => devices.issue(normalizeEmail(me.user.email))).pipe(Effect.option)
+    if (Option.isSome(device)) {
+      yield* HttpApp.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(HttpServerResponse.unsafeSetCookie(response, deviceCookieName(cookie), device.value, deviceCookieOptions(cookie))))
+    }
     return me
+  })
+
+/** The request's device cookie (DeviceTrust decides what it is worth). */
+const deviceCookieIn = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(Authentication, (auth) => {
+    const headers = headersOf(request)
+    return deviceCookieOf(cookieFor(auth.people.settings, headers, peerOf(request)), headers.cookie)
   })
 
 /** The 429 of too many sign-ins carries `Retry-After` (whole seconds, at least 1). */
@@ -84,7 +102,8 @@ export const AuthLive = HttpApiBuilder.group(FlagportApi, "auth", (handlers) =>
         yield* sameOriginIfSaid(request)
         const signInWith = yield* SignIn
         const client = yield* clientOf(request)
-        const found = yield* asEnvelopes(withRetryHeaders(signInWith.withPassword(payload.email, payload.password, client)))
+        const device = yield* deviceCookieIn(request)
+        const found = yield* asEnvelopes(withRetryHeaders(signInWith.withPassword(payload.email, payload.password, client, device)))
         return yield* signIn(found.user.id)
       })
     )
