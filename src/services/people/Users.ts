@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { CurrentActor } from "../../domain/audit/Actor.js"
+import { CurrentCaller } from "../../domain/auth/Caller.js"
 import { PeopleMessages } from "../../domain/auth/PeopleMessages.js"
 import { formatTimestamp } from "../../domain/definitions/Ids.js"
 import {
@@ -239,9 +240,10 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         if (mayTakeAdminAway) {
           yield* users.lockAdmins()
-          // Under the lock, the acting person again: one whose own admin flag a change committed
+          // Under the lock, the calling person again: one whose own admin flag a change committed
           // meanwhile took away (a ring of admins demoting each other) takes no one else's.
-          if (actor.type === "user" && actor.userId !== undefined && !(yield* stillEnabledAdmin(actor.userId))) {
+          const caller = yield* CurrentCaller
+          if (caller._tag === "Person" && !(yield* stillEnabledAdmin(caller.userId))) {
             return yield* new Forbidden({ message: PeopleMessages.adminRequired })
           }
         }
