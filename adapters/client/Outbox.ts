@@ -2,10 +2,17 @@
  * A bounded outbox of items (exposures, metric events) for one ingestion route: `push` is an
  * array push (the evaluating or tracking call never waits on the network), `flush` sends what is
  * queued in batches of at most the server's item limit, each with a batch id. A batch the server
- * could not take (unreachable, timed out, 408, 429, 5xx) is held and resent as it was, same id,
- * on the next flush, so the server counts it once however often it is retried. The outbox never
- * grows past its capacity: what comes while it is full is dropped and counted, as is a batch the
- * server refused (another 4xx: reported once) and an item too old for the server to accept.
+ * could not take (unreachable, timed out, 408, 429, 5xx) is held and resent, same id, on the next
+ * flush, so the server counts it once however often it is retried. The outbox never grows past
+ * its capacity: what comes while it is full is dropped and counted, as is a batch the server
+ * refused (another 4xx: reported once) and an item too old for the server to accept, whether
+ * still queued or in a held batch.
+ *
+ * A held batch whose oldest items grew too old while it waited is resent without them, under the
+ * same id: the server would refuse it whole for one such item. The same id, not a new one: the
+ * answer to an earlier try may have been lost after the server wrote the batch, and then the id is
+ * what makes the rest count once (a new id would count them again); when it was not written, the
+ * rest are written under that id.
  */
 import { limit } from "./Core.js"
 import { authorization, deadline, type Endpoint, errorMessage } from "./Endpoint.js"
@@ -44,6 +51,8 @@ export interface OutboxHost {
 interface HeldBatch {
   readonly batchId: string
   readonly items: ReadonlyArray<object>
+  /** When each item happened (epoch milliseconds), in the order of `items`. */
+  readonly ats: ReadonlyArray<number>
 }
 
 type Outcome = "sent" | "refused" | "retry"
@@ -117,7 +126,7 @@ export class Outbox<T> {
 
   private async sendAll(signal: AbortSignal): Promise<boolean> {
     for (;;) {
-      const batch = this.held ?? this.nextBatch()
+      const batch = this.held === undefined ? this.nextBatch() : this.unexpired(this.held)
       if (batch === undefined) return true
       this.held = batch
       const outcome = await this.post(batch, signal)
@@ -128,10 +137,28 @@ export class Outbox<T> {
     }
   }
 
+  /** The held batch without the items that grew too old while it waited (counted); undefined when none is left. */
+  private unexpired(held: HeldBatch): HeldBatch | undefined {
+    const oldest = this.timers.now() - MAX_AGE_MS
+    if (held.ats.every((at) => at >= oldest)) return held
+    const items: Array<object> = []
+    const ats: Array<number> = []
+    held.ats.forEach((at, i) => {
+      if (at < oldest) this.counts.expired++
+      else {
+        items.push(held.items[i]!)
+        ats.push(at)
+      }
+    })
+    this.held = undefined
+    return items.length === 0 ? this.nextBatch() : { batchId: held.batchId, items, ats }
+  }
+
   /** The next batch from the queue, its items as the route takes them (the invalid and the expired counted, not sent). */
   private nextBatch(): HeldBatch | undefined {
     const oldest = this.timers.now() - MAX_AGE_MS
     const items: Array<object> = []
+    const ats: Array<number> = []
     while (items.length < BATCH_SIZE && this.queue.length > 0) {
       const taken = this.queue.splice(0, BATCH_SIZE - items.length)
       for (const item of taken) {
@@ -141,11 +168,14 @@ export class Outbox<T> {
         }
         const wired = this.route.wire(item)
         if (wired === undefined) this.counts.invalid++
-        else items.push(wired)
+        else {
+          items.push(wired)
+          ats.push(this.route.at(item))
+        }
       }
     }
     if (items.length === 0) return undefined
-    return { batchId: `${this.prefix}-${++this.batches}`, items }
+    return { batchId: `${this.prefix}-${++this.batches}`, items, ats }
   }
 
   private async post(batch: HeldBatch, signal: AbortSignal): Promise<Outcome> {

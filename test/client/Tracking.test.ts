@@ -3,13 +3,15 @@
  * (`client.track(name, context, { value })` over FlagportProvider) reach `POST /v1/track` of a real
  * server on SQLite and PostgreSQL and count in their units' metric rows: a batch whose answer was
  * lost is resent with its id and counted once; an event the server would refuse is dropped and
- * counted when its batch is made, without costing the others; a full buffer drops and counts;
- * closing the provider sends what waits.
+ * counted when its batch is made, without costing the others; an event that grew too old while
+ * its batch waited to be resent is dropped from it, the rest resent under the same id; a full
+ * buffer drops and counts; closing the provider sends what waits.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { OpenFeature } from "@openfeature/server-sdk"
 import { Effect } from "effect"
 import { createClient } from "../../adapters/client/index.js"
+import { realTimers, type Timers } from "../../adapters/client/Timers.js"
 import { FlagportProvider } from "../../adapters/openfeature/index.js"
 import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import { type ExperimentServer, ingestionWire, startExperimentServer } from "./ExperimentServer.js"
@@ -56,6 +58,40 @@ describe.each(["sqlite", "postgres"] as const)("SDK metric events (%s)", (backen
       expect(flags.delivery.events).toEqual({ pending: 0, sent: 4, dropped: { full: 0, refused: 0, invalid: 5, expired: 0, closed: 0 } })
       expect(await metricRows("revenue")).toEqual([["user-0", served[0], 42.5, 2], ["user-1", served[1], 1, 1]])
       expect(await metricRows("speed")).toEqual([["user-2", served[2], 840, 1]])
+    } finally {
+      await flags.close()
+    }
+  })
+
+  it("a held batch whose oldest event grew too old is resent without it, under its id: the rest counted once", async () => {
+    const HOUR = 3_600_000
+    let offset = -(24 * HOUR - 120_000) // the SDK's clock: 23 h 58 min behind
+    const timers: Timers = { ...realTimers, now: () => Date.now() + offset }
+    const wire = ingestionWire()
+    const flags = await createClient({ url: server.t.url, key: server.t.keys.client, environment: "production", sendInsights: false, flushIntervalMs: 3_600_000, exposures: false, timers, fetch: wire.fetch })
+    try {
+      flags.track("purchase", "late-0", 1) // 23 h 58 min old by the end
+      offset = -600_000
+      flags.track("purchase", "late-1", 2) // 10 min old
+      wire.next("lose-answer") // the server writes the batch; its answer is lost
+      expect(await flags.flush()).toBe(false)
+      offset = 0 // the first event is now past what the SDK sends (24 h less 5 min)
+      expect(await flags.flush()).toBe(true)
+      expect(wire.sent.map((s) => [s.body.events!.map((e) => e.unit), (s.answer as { duplicate: boolean }).duplicate])).toEqual([
+        [["late-0", "late-1"], false],
+        [["late-1"], true] // the same id: what the lost answer had written counts once
+      ])
+      expect(wire.sent[1]!.body.batchId).toBe(wire.sent[0]!.body.batchId)
+      expect(flags.delivery.events).toEqual({ pending: 0, sent: 1, dropped: { full: 0, refused: 0, invalid: 0, expired: 1, closed: 0 } })
+      // Held while every event grows too old: nothing is sent, all counted as expired.
+      offset = -(24 * HOUR - 120_000)
+      flags.track("purchase", "late-2", 3)
+      wire.next("down")
+      expect(await flags.flush()).toBe(false)
+      offset = 0
+      expect(await flags.flush()).toBe(true)
+      expect(wire.sent.length).toBe(3)
+      expect(flags.delivery.events).toMatchObject({ pending: 0, sent: 1, dropped: { expired: 2 } })
     } finally {
       await flags.close()
     }
