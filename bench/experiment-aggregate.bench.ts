@@ -11,9 +11,12 @@
  *    with set-based SQL (generate_series, a recursive CTE), not through the ingest path: this
  *    measures the read the results do, not ingestion;
  * 2. PostgreSQL: VACUUM ANALYZE after the load (autovacuum's steady state);
- * 3. runs ExperimentUnitRepository.metricArms for each metric 5 times (the first warms the cache)
- *    and reports the median and the slowest of the other runs, wall clock, the CPU time of this
- *    process (SQLite's whole query runs in it; PostgreSQL's in the server: not counted), and n.
+ * 3. runs ExperimentUnitRepository.metricArms (the full aggregate, kept as the reference) for each
+ *    metric 5 times (the first warms the cache), then the same figures from the running totals the
+ *    results read (`analysisTotals`, kept by the triggers while loading), and reports the median
+ *    and the slowest of the other runs, wall clock, the CPU time of this process (SQLite's whole
+ *    query runs in it; PostgreSQL's in the server: not counted), n, and how far the totals' sums
+ *    are from the aggregate's (the same doubles added in another order).
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import * as os from "node:os"
@@ -22,7 +25,10 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import * as PgStorage from "../adapters/sql-pg/PgStorage.js"
+import { metricArmsOf } from "../src/domain/experiments/AnalysisTotals.js"
+import type { MetricArmTotals } from "../src/domain/experiments/UnitMetrics.js"
 import { ExperimentUnitRepository } from "../src/ports/ExperimentUnitRepository.js"
+import type { StorageError } from "../src/ports/StorageError.js"
 import { startEmbeddedPostgres } from "../test/setup/EmbeddedPostgres.js"
 
 const UNITS = Number(process.argv[2] ?? 1_000_000)
@@ -47,6 +53,22 @@ const load = (id: string, units: number) =>
     }
   })
 
+/** The largest relative difference between two answers' sums (the same sums added in another order). */
+const largestDifference = (a: ReadonlyArray<MetricArmTotals>, b: ReadonlyArray<MetricArmTotals>) => {
+  if (a.length !== b.length) return Infinity
+  let largest = 0
+  a.forEach((arm, i) => {
+    const other = b[i]!
+    if (other.variationKey !== arm.variationKey) largest = Infinity
+    for (const key of ["n", "sum", "sumSquares", "preSum", "preSumSquares", "crossSum"] as const) {
+      const x = arm.moments[key]
+      const y = other.moments[key]
+      largest = Math.max(largest, x === y ? 0 : Math.abs(x - y) / Math.max(Math.abs(x), Math.abs(y)))
+    }
+  })
+  return largest
+}
+
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 const measure = (backend: string) =>
@@ -59,21 +81,30 @@ const measure = (backend: string) =>
     yield* sql.onDialectOrElse({ pg: () => sql`VACUUM ANALYZE`, orElse: () => sql`ANALYZE` })
     const loadSeconds = (performance.now() - loadStart) / 1000
     const rows = []
+    /** Five runs of `read`: the median and slowest of runs 2-5, the first, CPU, n, and the last answer. */
+    const runs = (read: Effect.Effect<ReadonlyArray<MetricArmTotals>, StorageError>) =>
+      Effect.gen(function* () {
+        const times: Array<number> = []
+        const cpu: Array<number> = []
+        let arms: ReadonlyArray<MetricArmTotals> = []
+        for (let run = 0; run < 5; run++) {
+          const start = performance.now()
+          const startCpu = process.cpuUsage()
+          arms = yield* read
+          const used = process.cpuUsage(startCpu)
+          times.push(performance.now() - start)
+          cpu.push((used.user + used.system) / 1000)
+        }
+        const warm = times.slice(1)
+        return { arms, n: arms.reduce((total, arm) => total + arm.moments.n, 0), median: median(warm), slowest: Math.max(...warm), first: times[0]!, cpu: median(cpu.slice(1)) }
+      })
     for (const metric of METRICS) {
-      const times: Array<number> = []
-      const cpu: Array<number> = []
-      let n = 0
-      for (let run = 0; run < 5; run++) {
-        const start = performance.now()
-        const startCpu = process.cpuUsage()
-        const arms = yield* repo.metricArms("bench-exp", metric)
-        const used = process.cpuUsage(startCpu)
-        times.push(performance.now() - start)
-        cpu.push((used.user + used.system) / 1000)
-        n = arms.reduce((total, arm) => total + arm.moments.n, 0)
-      }
-      const warm = times.slice(1)
-      rows.push({ backend, metric: `${metric.key} (${metric.kind})`, n, median: median(warm), slowest: Math.max(...warm), first: times[0]!, cpu: median(cpu.slice(1)) })
+      const full = yield* runs(repo.metricArms("bench-exp", metric))
+      // What the results read now: the running totals (the triggers kept them while loading).
+      const kept = yield* runs(Effect.map(repo.analysisTotals("bench-exp"), (totals) => metricArmsOf(totals, metric)))
+      const name = `${metric.key} (${metric.kind})`
+      rows.push({ backend, metric: name, read: "full aggregate", ...full, differs: 0 })
+      rows.push({ backend, metric: name, read: "running totals", ...kept, differs: largestDifference(full.arms, kept.arms) })
     }
     return { rows, loadSeconds }
   })
@@ -96,11 +127,12 @@ const main = async () => {
     await postgres.stop()
   }
   console.log(`\n${UNITS.toLocaleString("en-US")} units x ${METRICS.length} metrics (+ ${Math.floor(UNITS / 10).toLocaleString("en-US")} units of another experiment); ${os.cpus().length} x ${os.cpus()[0]?.model}; node ${process.version}; load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}\n`)
-  console.log("| backend | metric | units analysed | first run | median (wall) | slowest (runs 2-5) | this process's CPU (median) | load |")
-  console.log("|---|---|---|---|---|---|---|---|")
+  console.log("| backend | metric | read | units analysed | first run | median (wall) | slowest (runs 2-5) | this process's CPU (median) | largest relative difference from the full aggregate | load |")
+  console.log("|---|---|---|---|---|---|---|---|---|---|")
+  const ms = (value: number) => (value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(0)} ms`)
   for (const r of results) {
     for (const row of r.rows) {
-      console.log(`| ${r.backend} | ${row.metric} | ${row.n.toLocaleString("en-US")} | ${row.first.toFixed(0)} ms | ${row.median.toFixed(0)} ms | ${row.slowest.toFixed(0)} ms | ${row.cpu.toFixed(0)} ms | ${r.loadSeconds.toFixed(0)} s |`)
+      console.log(`| ${r.backend} | ${row.metric} | ${row.read} | ${row.n.toLocaleString("en-US")} | ${ms(row.first)} | ${ms(row.median)} | ${ms(row.slowest)} | ${ms(row.cpu)} | ${row.differs.toExponential(1)} | ${r.loadSeconds.toFixed(0)} s |`)
     }
   }
 }

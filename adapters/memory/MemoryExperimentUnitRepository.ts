@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { totalsOf } from "../../src/domain/experiments/AnalysisTotals.js"
 import { collapseExposures, type UnitRow } from "../../src/domain/experiments/Exposure.js"
 import type { UnitEvent } from "../../src/domain/experiments/MetricEvent.js"
 import { armTotals, type MetricFigures } from "../../src/domain/experiments/UnitMetrics.js"
@@ -82,6 +83,13 @@ export const layer = Layer.effect(
             [...state.units.values()].filter((row) => row.experimentId === experimentId),
             metricRowsOf(experimentId, state.units, state.events, state.folded),
             metric
+          )),
+      // The reference computes the totals from their definition when read.
+      analysisTotals: (analysisId) =>
+        Effect.map(table.get, (state) =>
+          totalsOf(
+            [...state.units.values()].filter((row) => row.experimentId === analysisId),
+            metricRowsOf(analysisId, state.units, state.events, state.folded)
           )),
       unitPage: (experimentId, metricKeys, after, limit) =>
         Effect.map(table.get, (state) => {

@@ -34,6 +34,7 @@ import SegmentKeys from "./migrations/0028_segment_keys.js"
 import IngestBatchRoutes from "./migrations/0029_ingest_batch_routes.js"
 import SegmentKeyChanges from "./migrations/0030_segment_key_changes.js"
 import ReleasePlans from "./migrations/0031_release_plans.js"
+import AnalysisTotals from "./migrations/0032_analysis_totals.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -72,7 +73,8 @@ export const migrations = {
   "0028_segment_keys": SegmentKeys,
   "0029_ingest_batch_routes": IngestBatchRoutes,
   "0030_segment_key_changes": SegmentKeyChanges,
-  "0031_release_plans": ReleasePlans
+  "0031_release_plans": ReleasePlans,
+  "0032_analysis_totals": AnalysisTotals
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -7,6 +7,7 @@ import { ExperimentUnitRepository, type IngestBatch } from "../../src/ports/Expe
 import { collapseExposures } from "../../src/domain/experiments/Exposure.js"
 import { decodeRows, SqlInteger } from "./SqlRows.js"
 import { orFail } from "./SqlSupport.js"
+import { makeAnalysisTotals } from "./SqlAnalysisTotals.js"
 import { makeMetricArms } from "./SqlMetricArms.js"
 import { makeUnitPage } from "./SqlUnitPages.js"
 import { makeUnitMetrics, unitId } from "./SqlUnitMetrics.js"
@@ -57,6 +58,7 @@ const batchKey = (b: { keyId: string; route: string; batchId: string }) => `${b.
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const metrics = makeUnitMetrics(sql)
+  const totals = makeAnalysisTotals(sql)
 
   const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>) =>
     orFail(sql`INSERT INTO flagport_experiment_unit_variations ${sql.insert(rows.map((r) => ({
@@ -106,6 +108,8 @@ export const make = Effect.gen(function* () {
     applyItems: (exposures, events) =>
       Effect.gen(function* () {
         const pairs = [...exposures, ...events]
+        // The analyses' locks before the units' (SqlAnalysisTotals.ts says why).
+        yield* totals.lock(pairs.map((p) => p.experimentId))
         yield* metrics.lock(pairs)
         const before = yield* metrics.unitStates(pairs)
         const { units, variations } = collapseExposures(exposures)
@@ -150,6 +154,7 @@ export const make = Effect.gen(function* () {
           })))
       ),
     metricArms: makeMetricArms(sql),
+    analysisTotals: totals.read,
     unitPage: makeUnitPage(sql),
     pruneEvents: (horizon) =>
       orFail(sql`DELETE FROM flagport_experiment_unit_events
@@ -186,12 +191,17 @@ export const make = Effect.gen(function* () {
         }))
       ),
     removeExperiment: (experimentId) =>
-      orFail(Effect.all([
-        sql`DELETE FROM flagport_experiment_unit_variations WHERE experiment_id = ${experimentId}`,
-        sql`DELETE FROM flagport_experiment_units WHERE experiment_id = ${experimentId}`,
-        sql`DELETE FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId}`,
-        sql`DELETE FROM flagport_experiment_unit_events WHERE experiment_id = ${experimentId}`
-      ], { discard: true })),
+      Effect.gen(function* () {
+        yield* totals.lock([experimentId])
+        yield* orFail(Effect.all([
+          sql`DELETE FROM flagport_experiment_unit_variations WHERE experiment_id = ${experimentId}`,
+          sql`DELETE FROM flagport_experiment_units WHERE experiment_id = ${experimentId}`,
+          sql`DELETE FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId}`,
+          sql`DELETE FROM flagport_experiment_unit_events WHERE experiment_id = ${experimentId}`
+        ], { discard: true }))
+        // What the triggers left of its totals (rows counting nothing).
+        yield* totals.remove(experimentId)
+      }),
     pruneBatches: (before) =>
       orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id, route, batch_id`).pipe(
         Effect.flatMap(decodeBatch),

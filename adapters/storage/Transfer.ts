@@ -23,7 +23,7 @@ import type * as Scope from "effect/Scope"
 import { StorageError } from "../../src/ports/StorageError.js"
 import * as SqliteStorage from "../sql-sqlite/SqliteStorage.js"
 import * as Migrations from "../sql/Migrations.js"
-import { copyTable, DEFAULT_BATCH_ROWS } from "../sql/transfer/TableCopy.js"
+import { copyTable, type CopyPlan, DEFAULT_BATCH_ROWS } from "../sql/transfer/TableCopy.js"
 import {
   appliedMigrations,
   compareCounts,
@@ -32,6 +32,7 @@ import {
   knownMigrations,
   occupiedTables,
   planCopy,
+  DERIVED_BY_TRIGGERS,
   SEEDED_BY_MIGRATIONS,
   type TableCount
 } from "../sql/transfer/TransferChecks.js"
@@ -173,7 +174,9 @@ export const transfer = (options: TransferOptions): Effect.Effect<TransferReport
           const occupied = yield* occupiedTables(target, plans.map((plan) => plan.table))
           if (occupied.length > 0) return yield* refuseOccupied(options.to, occupied)
           for (const table of SEEDED_BY_MIGRATIONS) yield* target.query(`DELETE FROM ${quote(table)}`)
-          for (const plan of plans) {
+          const derived = (plan: CopyPlan) => DERIVED_BY_TRIGGERS.includes(plan.table.name)
+          for (const plan of [...plans.filter((p) => !derived(p)), ...plans.filter(derived)]) {
+            if (derived(plan)) yield* target.query(`DELETE FROM ${quote(plan.table.name)}`)
             const rows = yield* copyTable(source, target, plan, options.batchRows ?? DEFAULT_BATCH_ROWS)
             if (options.onTable !== undefined) yield* options.onTable(plan.table.name, rows)
           }

@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import type { AnalysisTotals, ExposureCounts } from "../domain/experiments/AnalysisTotals.js"
 import type { UnitExposure, UnitRow } from "../domain/experiments/Exposure.js"
 import type { UnitEvent } from "../domain/experiments/MetricEvent.js"
 import type { MeasuredMetric, MetricArmTotals, UnitMetricRow } from "../domain/experiments/UnitMetrics.js"
@@ -34,11 +35,7 @@ export interface IngestBatch {
  * arrive before it), or, for a unit not exposed yet, until no exposure could still make it a
  * covariate. `pruneEvents` forgets them then.
  */
-/** The units of an experiment per variation, as the results and the sample-ratio check count them. */
-export interface ExposureCounts {
-  readonly perVariation: ReadonlyArray<{ readonly variationKey: string; readonly units: number }>
-  readonly inSeveralVariations: number
-}
+export type { ExposureCounts }
 
 export interface ExperimentUnitRepositoryShape {
   /**
@@ -66,6 +63,16 @@ export interface ExperimentUnitRepositoryShape {
    */
   readonly metricArms: (experimentId: string, metric: MeasuredMetric) => Effect.Effect<ReadonlyArray<MetricArmTotals>, StorageError>
   /**
+   * The running totals of an analysis (domain/experiments/AnalysisTotals.ts): its units per
+   * variation and each metric's sufficient statistics per variation, kept by delta in the
+   * transaction of every write to its unit and metric rows, so reading them costs the number of
+   * variations and metrics, not of units. `analysisId` is the id the unit rows are written under
+   * (an experiment's id). Equal to `exposureCounts` and `metricArms` (the full aggregate, kept as
+   * their reference) after every write; doubles summed in another order may differ in their last
+   * bits.
+   */
+  readonly analysisTotals: (analysisId: string) => Effect.Effect<AnalysisTotals, StorageError>
+  /**
    * Forgets raw events no exposure can reclassify any more, given that every exposure from now
    * on is at or after `horizon` (epoch milliseconds): those of units first exposed before it, and
    * those of units not exposed yet that lie more than their pre-window before it. Answers how many.
@@ -89,7 +96,7 @@ export interface ExperimentUnitRepositoryShape {
    * and how many units were exposed to several (the results leave those out).
    */
   readonly exposureCounts: (experimentId: string) => Effect.Effect<ExposureCounts, StorageError>
-  /** Deletes every unit and metric row of the experiment (it is being deleted). */
+  /** Deletes every unit and metric row of the experiment, and its totals (it is being deleted). */
   readonly removeExperiment: (experimentId: string) => Effect.Effect<void, StorageError>
   /** Forgets batches that arrived before `before` (ISO 8601): a resend after that counts again. */
   readonly pruneBatches: (before: string) => Effect.Effect<number, StorageError>

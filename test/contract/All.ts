@@ -10,6 +10,7 @@ import { outboxContract } from "./EventOutbox.contract.js"
 import { experimentContract } from "./Experiments.contract.js"
 import { exposureContract } from "./Exposures.contract.js"
 import { unitMetricsContract } from "./UnitMetrics.contract.js"
+import { analysisTotalsContract } from "./AnalysisTotals.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { signInSecurityContract } from "./SignInSecurity.contract.js"
 import { signInLockoutContract } from "./SignInLockout.contract.js"
@@ -70,6 +71,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ExperimentUnitRepository + exposures", exposureContract],
   ["ExperimentUnitRepository + metric events", unitMetricsContract],
   ["ReleasePlanRepository", releasePlanRepositoryContract],
+  ["ExperimentUnitRepository + running totals", analysisTotalsContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

@@ -21,6 +21,13 @@ import { quote, type Table } from "./TransferSchema.js"
  */
 export const SEEDED_BY_MIGRATIONS: ReadonlyArray<string> = ["flagport_stream_secret"]
 
+/**
+ * Tables triggers keep from other tables' rows (migrations/0032: the analyses' running totals): the
+ * copy of those rows fills them on the target as it goes, so they are copied last, over what the
+ * triggers made, as the source holds them (its totals summed in its own order, to the last bit).
+ */
+export const DERIVED_BY_TRIGGERS: ReadonlyArray<string> = ["flagport_analysis_metric_totals", "flagport_analysis_units"]
+
 /** Whether a table exists on one side. */
 export const hasTable = (db: TransferDb, name: string) =>
   Effect.map(

@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { AuditEntry } from "../../domain/audit/AuditEntry.js"
+import { exposureCountsOf, metricArmsOf } from "../../domain/experiments/AnalysisTotals.js"
 import type { Forbidden, ResourceNotFound } from "../../domain/Errors.js"
 import { ruleOf } from "../../domain/experiments/ExperimentRules.js"
 import type { Experiment } from "../../domain/experiments/Experiment.js"
@@ -64,20 +65,18 @@ export const make = Effect.gen(function* () {
       onSome: Effect.succeed
     }))
     yield* reach("Experiments.results", [experiment.environment])
-    // Independent reads: on PostgreSQL they run side by side on the pool's connections (one
-    // aggregate per metric), on SQLite one after another on its connection.
-    const [flag, counts, arms, flagEntries] = yield* Effect.all([
+    // The running totals (a few rows per variation and metric, however many units), beside the
+    // flag and its audit entries: independent reads, side by side on PostgreSQL's pool.
+    const [flag, totals, flagEntries] = yield* Effect.all([
       flags.get(projectId, experiment.flagKey),
-      units.exposureCounts(experiment.id),
-      Effect.forEach(experiment.metrics, (metric) => Effect.map(units.metricArms(experiment.id, metric), (found) => [metric.key, found] as const), {
-        concurrency: "unbounded"
-      }),
+      units.analysisTotals(experiment.id),
       flagEntriesSince(projectId, experiment)
     ], { concurrency: "unbounded" })
+    const counts = exposureCountsOf(totals)
     return resultsOf(experiment, Option.isSome(flag) ? ruleOf(experiment, flag.value) : undefined, {
       unitsPerVariation: counts.perVariation,
       unitsInSeveralVariations: counts.inSeveralVariations,
-      arms: new Map(arms),
+      arms: new Map(experiment.metrics.map((metric) => [metric.key, metricArmsOf(totals, metric)])),
       flagEntries
     })
   })
