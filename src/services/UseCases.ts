@@ -12,6 +12,7 @@ import * as IngestBudget from "./experiments/IngestBudget.js"
 import * as Track from "./experiments/Track.js"
 import * as UnitExport from "./experiments/UnitExport.js"
 import * as FlagdImport from "./flagd/FlagdImport.js"
+import * as GuardrailChecks from "./releaseplans/GuardrailChecks.js"
 import * as Flags from "./flags/Flags.js"
 import * as FlagsAsCode from "./ascode/FlagsAsCode.js"
 import * as Health from "./operations/Health.js"
@@ -58,7 +59,9 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       Experiments.layer,
       ExperimentResults.layer,
       // One group commit and one hourly budget for exposures and metric events.
-      Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer))
+      Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer)),
+      // Release plans' guardrails on the experiment engine (the stepper asks them).
+      GuardrailChecks.layer
     ).pipe(Layer.provideMerge(Layer.mergeAll(SignInGuard.layer, DeviceTrust.layer))) // one guard for sign-ins and setups alike
   )
 )

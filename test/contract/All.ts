@@ -23,6 +23,7 @@ import { jsonContract } from "./JsonRoundTrip.contract.js"
 import { prerequisitesContract } from "./Prerequisites.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
 import { releasePlanRepositoryContract } from "./ReleasePlanRepository.contract.js"
+import { guardrailsContract } from "./Guardrails.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
 import { segmentKeysContract } from "./SegmentKeys.contract.js"
@@ -72,6 +73,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ExperimentUnitRepository + metric events", unitMetricsContract],
   ["ReleasePlanRepository", releasePlanRepositoryContract],
   ["ExperimentUnitRepository + running totals", analysisTotalsContract],
+  ["Guardrails", guardrailsContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

@@ -1,0 +1,44 @@
+/**
+ * The experiment engine behind release plans' guardrails (the `Guardrails` hook the stepper calls
+ * before each step and at each check): the plan's run's units from the experiments' per-unit rows
+ * (`PlanAnalysis.ts`: treatment the ramped variation, control the rest of the rule), one aggregate
+ * per guardrail metric, then the pure check (`domain/experiments/Guardrail.ts`) at the plan's
+ * alpha. What the stepper does on harm (pause or roll back, audit entry, webhook) is its own.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { checkGuardrails, CONTROL_ARM, TREATMENT_ARM } from "../../domain/experiments/Guardrail.js"
+import { ANALYSIS_DEFAULTS } from "../../domain/experiments/Experiment.js"
+import type { MetricArmTotals } from "../../domain/experiments/UnitMetrics.js"
+import { planAnalysisId } from "../../domain/releaseplans/PlanAnalysis.js"
+import type { ReleasePlan } from "../../domain/releaseplans/ReleasePlan.js"
+import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
+import { Guardrails } from "./Guardrails.js"
+
+const EMPTY = { n: 0, sum: 0, sumSquares: 0 }
+
+const armMoments = (arms: ReadonlyArray<MetricArmTotals>, arm: string) => {
+  const found = arms.find((a) => a.variationKey === arm)
+  return found === undefined ? EMPTY : { n: found.moments.n, sum: found.moments.sum, sumSquares: found.moments.sumSquares }
+}
+
+export const make = Effect.gen(function* () {
+  const units = yield* ExperimentUnitRepository
+
+  const check = Effect.fn("Guardrails.check")(function* (_projectId: string, plan: ReleasePlan) {
+    const analysisId = planAnalysisId(plan)
+    const inputs = yield* Effect.forEach(plan.guardrails, (metric) =>
+      Effect.map(units.metricArms(analysisId, { key: metric.key, kind: metric.kind }), (arms) => ({
+        key: metric.key,
+        goal: metric.goal,
+        treatment: armMoments(arms, TREATMENT_ARM),
+        control: armMoments(arms, CONTROL_ARM)
+      })))
+    // The sequence is tightest where the experiments' default plans it; any value keeps the guarantee.
+    return checkGuardrails(inputs, { alpha: plan.alpha, plannedUnits: ANALYSIS_DEFAULTS.plannedUnits })
+  })
+
+  return Guardrails.of({ check })
+})
+
+export const layer: Layer.Layer<Guardrails, never, ExperimentUnitRepository> = Layer.effect(Guardrails, make)
