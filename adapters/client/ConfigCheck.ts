@@ -134,6 +134,7 @@ export const checkConfig = (body: unknown): CheckResult => {
       conditions(segment.conditions, `segments[${i}].conditions`)
       // Optional: a segment names a key list (its version and size, never its keys) only when it has one.
       for (const list of ["included", "excluded"] as const) optional(segment[list], `segments[${i}].${list}`, keyList)
+      optional(segment.keyAttribute, `segments[${i}].keyAttribute`, string)
     })
     // Optional: servers before experiments, and any environment without a running one, send none.
     optional(root.experiments, "experiments", (list, at) =>

@@ -35,6 +35,7 @@ import IngestBatchRoutes from "./migrations/0029_ingest_batch_routes.js"
 import SegmentKeyChanges from "./migrations/0030_segment_key_changes.js"
 import ReleasePlans from "./migrations/0031_release_plans.js"
 import AnalysisTotals from "./migrations/0032_analysis_totals.js"
+import SegmentKeyAttribute from "./migrations/0033_segment_key_attribute.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -74,7 +75,8 @@ export const migrations = {
   "0029_ingest_batch_routes": IngestBatchRoutes,
   "0030_segment_key_changes": SegmentKeyChanges,
   "0031_release_plans": ReleasePlans,
-  "0032_analysis_totals": AnalysisTotals
+  "0032_analysis_totals": AnalysisTotals,
+  "0033_segment_key_attribute": SegmentKeyAttribute
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

@@ -10,7 +10,7 @@ import { NotFound } from "../../src/ports/StorageError.js"
 import { decodeRows, IdRow } from "./SqlRows.js"
 import { orDuplicate, orFail } from "./SqlSupport.js"
 
-/** flagport_segments: the conditions as JSON text. */
+/** flagport_segments: the conditions as JSON text; `key_attribute` since migration 0033 (`key` for older segments). */
 const SegmentRow = Schema.Struct({
   id: Schema.String,
   project_id: Schema.String,
@@ -18,6 +18,7 @@ const SegmentRow = Schema.Struct({
   name: Schema.String,
   description: Schema.NullOr(Schema.String),
   conditions: Schema.parseJson(Schema.Array(ConditionOrGroup)),
+  key_attribute: Schema.String,
   created_at: Schema.String,
   updated_at: Schema.String
 })
@@ -32,13 +33,14 @@ const toSegment = (row: typeof SegmentRow.Type): Segment => ({
   name: row.name,
   description: row.description,
   conditions: row.conditions,
+  keyAttribute: row.key_attribute,
   createdAt: row.created_at,
   updatedAt: row.updated_at
 })
 
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const columns = sql.literal("id, project_id, key, name, description, conditions, created_at, updated_at")
+  const columns = sql.literal("id, project_id, key, name, description, conditions, key_attribute, created_at, updated_at")
   return SegmentRepository.of({
     insert: (segment) =>
       orDuplicate("segment", segment.key)(
@@ -49,6 +51,7 @@ export const make = Effect.gen(function* () {
           name: segment.name,
           description: segment.description,
           conditions: JSON.stringify(segment.conditions),
+          key_attribute: segment.keyAttribute,
           created_at: segment.createdAt,
           updated_at: segment.updatedAt
         })}`
@@ -69,6 +72,7 @@ export const make = Effect.gen(function* () {
           name = ${segment.name},
           description = ${segment.description},
           conditions = ${JSON.stringify(segment.conditions)},
+          key_attribute = ${segment.keyAttribute},
           updated_at = ${segment.updatedAt}
           WHERE project_id = ${segment.projectId} AND key = ${segment.key}
           RETURNING id`

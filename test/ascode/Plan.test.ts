@@ -44,6 +44,19 @@ describe("the plan", () => {
     expect(steps(plan("p", state(current), file(wanted as never), { prune: false }))).toEqual(expected)
   })
 
+  it("a segment's keyAttribute: absent in the file is the context key; another attribute is a change, written back by export", () => {
+    const segment = { id: "s1", projectId: "p", key: "accounts", name: "Accounts", description: null, conditions: [], keyAttribute: "key", createdAt: at, updatedAt: at }
+    const withSegments = (segments: ReadonlyArray<Record<string, unknown>>): ProjectFile => ({ ...file([]), segments: segments as never })
+    const current: ProjectState = { ...state([]), segments: [segment] }
+    expect(plan("p", current, withSegments([{ key: "accounts", name: "Accounts", conditions: [] }]), { prune: false }).changes).toEqual([])
+    expect(plan("p", current, withSegments([{ key: "accounts", name: "Accounts", conditions: [], keyAttribute: "key" }]), { prune: false }).changes).toEqual([])
+    const changed = plan("p", current, withSegments([{ key: "accounts", name: "Accounts", conditions: [], keyAttribute: "accountId" }]), { prune: false }).changes
+    expect(changed).toMatchObject([{ resource: "segment", action: "update", before: { key: "accounts" }, after: { keyAttribute: "accountId" } }])
+    expect(changed[0]!.before).not.toHaveProperty("keyAttribute")
+    const stored: ProjectState = { ...state([]), segments: [{ ...segment, keyAttribute: "accountId" }] }
+    expect(plan("p", stored, withSegments([{ key: "accounts", name: "Accounts", conditions: [], keyAttribute: "accountId" }]), { prune: false }).changes).toEqual([])
+  })
+
   it("a rule without an id keeps the id of the rule at its place (nothing to do)", () => {
     const rules = [{ id: "r1", conditions: [{ attribute: "plan", operator: "in" as const, values: ["pro"] }], variationKey: "on" }]
     const current = [{ ...flag("a", [], rules), configs: [{ ...flag("a", [], rules).configs[0]!, enabled: true }] }]

@@ -34,6 +34,23 @@ export const segmentContract: Contract = (it) => {
       expect(created.description).toBe("people who asked")
       const noDescription = yield* segments.create(projectId, { key: "plain", name: "Plain", conditions: [] })
       expect(noDescription.description).toBeNull()
+      expect(noDescription.keyAttribute).toBe("key")
+    }))
+
+  it.effect("keyAttribute: stored as given (the context key when not), kept by a patch that does not name it, changed by one that does", () =>
+    Effect.gen(function* () {
+      const segments = yield* Segments
+      const projectId = yield* givenProject("development")
+      const accounts = yield* segments.create(projectId, { key: "accounts", name: "Accounts", conditions: [], keyAttribute: "accountId" })
+      expect(accounts.keyAttribute).toBe("accountId")
+      expect((yield* segments.get(projectId, "accounts")).keyAttribute).toBe("accountId")
+      expect((yield* segments.patch(projectId, "accounts", { name: "Customer accounts" })).keyAttribute).toBe("accountId")
+      expect((yield* segments.get(projectId, "accounts")).keyAttribute).toBe("accountId")
+      yield* segments.patch(projectId, "accounts", { keyAttribute: "device.id" })
+      expect((yield* segments.list(projectId)).find((s) => s.key === "accounts")?.keyAttribute).toBe("device.id")
+      const refused = yield* Effect.flip(segments.patch(projectId, "accounts", { keyAttribute: "x".repeat(257) }))
+      expect(refused).toMatchObject({ _tag: "InvalidRequest", details: [{ path: "keyAttribute", message: "must be at most 256 characters" }] })
+      expect((yield* segments.get(projectId, "accounts")).keyAttribute).toBe("device.id")
     }))
 
   it.effect("not found, duplicates, and invalid conditions", () =>

@@ -3,7 +3,8 @@
  * rule names a segment of 30,000 included keys (and a few excluded) serves the rule to exactly the
  * listed keys and to the conditions' matches not excluded; `GET /v1/config` names each list's version
  * and size (never its keys); a one-key change reaches the evaluations once the server has reloaded
- * the list (in the background: meanwhile they answer from the previous one); explain says a list decided.
+ * the list (in the background: meanwhile they answer from the previous one); explain says a list decided;
+ * a segment's `keyAttribute` makes its lists match that context attribute instead of the key.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
@@ -81,6 +82,39 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(explained.status, explained.text).toBe(200)
       const condition = (explained.body as { trace: { rules: Array<{ conditions: Array<{ segments: Array<unknown> }> }> } }).trace.rules[0]!.conditions[0]!
       expect(condition.segments).toEqual([{ segmentKey: "testers", matched: false, listed: "excluded", conditions: [] }])
+    })
+
+    it("a segment's keyAttribute: its lists match that attribute (stored, patched, in the configuration); an empty name is refused", async () => {
+      const refused = await admin("POST", "/v1/projects/p1/segments", { key: "bad", name: "Bad", conditions: [], keyAttribute: "" })
+      expect(refused.status).toBe(400)
+      expect(refused.text).toContain("keyAttribute")
+      expect((await admin("GET", "/v1/projects/p1/segments/bad")).status).toBe(404)
+      const made = await admin("POST", "/v1/projects/p1/segments", { key: "accounts", name: "Accounts", conditions: [], keyAttribute: "accountId" })
+      expect(made.status, made.text).toBe(201)
+      expect((made.body as { keyAttribute: string }).keyAttribute).toBe("accountId")
+      expect(((await admin("GET", SEGMENT)).body as { keyAttribute: string }).keyAttribute).toBe("key")
+      expect((await admin("PUT", "/v1/projects/p1/segments/accounts/keys/included", "acme\nglobex\n", { "content-type": "text/plain" })).status).toBe(200)
+      const flag = { key: "accounts-beta", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
+      expect((await admin("POST", "/v1/projects/p1/flags", flag)).status).toBe(201)
+      const rules = [{ conditions: [{ operator: "inSegment", values: ["accounts"] }], variationKey: "on" }]
+      const targeting = { environment: "development", enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules }
+      expect((await admin("PUT", "/v1/projects/p1/flags/accounts-beta/targeting", targeting)).status).toBe(200)
+      const servedFor = async (key: string, attributes: Record<string, unknown>) => {
+        const reply = await request(t.url, "POST", "/v1/evaluate", { key: t.keys.scoped, body: { environment: "development", context: { key, attributes } } })
+        return (reply.body as { flags: Record<string, { variationKey: string }> }).flags["accounts-beta"]!.variationKey
+      }
+      await vi.waitFor(async () => expect(await servedFor("anyone", { accountId: "acme" })).toBe("on"), { timeout: 10_000 })
+      expect(await servedFor("acme", {})).toBe("off")
+      expect(await servedFor("anyone", { accountId: "initech" })).toBe("off")
+      expect(await servedFor("anyone", { accountId: 7 })).toBe("off")
+      const config = await request(t.url, "GET", "/v1/config?environment=development", { key: t.keys.scoped })
+      const segment = (config.body as { segments: Array<Record<string, unknown>> }).segments.find((s) => s.key === "accounts")
+      expect(segment).toMatchObject({ keyAttribute: "accountId", included: { version: 1, count: 2 } })
+      // Back to the context key: the same list now matches keys.
+      const patched = await admin("PATCH", "/v1/projects/p1/segments/accounts", { keyAttribute: "key" })
+      expect(patched.status, patched.text).toBe(200)
+      await vi.waitFor(async () => expect(await servedFor("acme", {})).toBe("on"), { timeout: 10_000 })
+      expect(await servedFor("anyone", { accountId: "acme" })).toBe("off")
     })
   })
 }

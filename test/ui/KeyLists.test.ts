@@ -3,7 +3,7 @@
  * a CSV upload replaces the included list (the count follows, the server holds the keys), a bad
  * file is refused with the line the API names and changes nothing, a search finds one key and
  * says when a key is absent, keys are added and removed, and a viewer sees the counts and the
- * search but no upload or change. Each view at 360 and 1,440 px: no sideways scroll, no axe
+ * search but no upload or change; the segment form sets the attribute the lists match. Each view at 360 and 1,440 px: no sideways scroll, no axe
  * violation.
  */
 import type { Browser, Page } from "playwright-core"
@@ -104,6 +104,23 @@ describe("a segment's key lists in the dashboard", () => {
     await excluded.getByText("1 key", { exact: true }).waitFor()
     expect(await serverKeys("excluded")).toEqual(["acct-3"])
     await checkWidths("changed")
+  })
+
+  it("the segment form sets which attribute the lists match; an empty name is refused at its field", async () => {
+    await open(page, "#/segments")
+    await page.getByRole("button", { name: "Edit segment beta" }).click()
+    const form = page.getByRole("form", { name: "Edit segment beta" })
+    const attribute = form.getByLabel("Key lists match attribute")
+    expect(await attribute.inputValue()).toBe("key")
+    await attribute.fill("")
+    await form.getByRole("button", { name: "Save segment" }).click()
+    await form.getByRole("alert").first().waitFor()
+    expect(((await api("GET", "/v1/projects/p1/segments/beta")).body as { keyAttribute: string }).keyAttribute).toBe("key")
+    await attribute.fill("accountId")
+    await form.getByRole("button", { name: "Save segment" }).click()
+    await page.getByText("lists match accountId").waitFor()
+    expect(((await api("GET", "/v1/projects/p1/segments/beta")).body as { keyAttribute: string }).keyAttribute).toBe("accountId")
+    await api("PATCH", "/v1/projects/p1/segments/beta", { keyAttribute: "key" })
   })
 
   it("shows a viewer the counts and the search, without upload or changes", async () => {

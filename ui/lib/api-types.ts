@@ -599,6 +599,8 @@ export interface components {
             readonly name: string;
             readonly description?: string | null;
             readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
+            /** @description The context attribute the segment's key lists match (`key`, the context key, when not given); at most 256 characters. */
+            readonly keyAttribute?: string;
         };
         /**
          * @example {
@@ -616,6 +618,7 @@ export interface components {
          *           ]
          *         }
          *       ],
+         *       "keyAttribute": "key",
          *       "createdAt": "2026-11-23T09:06:00.000Z",
          *       "updatedAt": "2026-11-23T09:07:00.000Z"
          *     }
@@ -628,6 +631,8 @@ export interface components {
             readonly name: string;
             readonly description: string | null;
             readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
+            /** @description The context attribute the segment's key lists match: `key` (the context key, the default) or the name of an attribute of `context.attributes` (an account id, a device id). */
+            readonly keyAttribute: string;
             readonly createdAt: string;
             readonly updatedAt: string;
         };
@@ -644,6 +649,8 @@ export interface components {
             readonly name?: string;
             readonly description?: string | null;
             readonly conditions?: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
+            /** @description The context attribute the segment's key lists match (`key`, the context key, when not given); at most 256 characters. */
+            readonly keyAttribute?: string;
         };
         /**
          * @example {
@@ -1989,6 +1996,8 @@ export interface components {
             readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
             readonly included?: components["schemas"]["ConfigKeyList"];
             readonly excluded?: components["schemas"]["ConfigKeyList"];
+            /** @description The context attribute the key lists match, when it is not the context key (absent: `key`). */
+            readonly keyAttribute?: string;
         };
         readonly ConfigKeyList: {
             /** @description The list's version: one more at each replace or change of its keys. */
@@ -2466,6 +2475,8 @@ export interface components {
             readonly name: string;
             readonly description?: string | null;
             readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
+            /** @description The context attribute the segment's key lists match (`key`, the context key, when not given); at most 256 characters. */
+            readonly keyAttribute?: string;
         };
         /** @description A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed. */
         readonly FileFlag: {

@@ -31,8 +31,9 @@ const SegmentForm = (props: { projectId: string; editing: Segment | null; segmen
   const [name, setName] = useState(editing?.name ?? "")
   const [description, setDescription] = useState(editing?.description ?? "")
   const [conditions, setConditions] = useState<ReadonlyArray<ConditionItem>>(editing?.conditions ?? [])
+  const [keyAttribute, setKeyAttribute] = useState(editing?.keyAttribute ?? "key")
   const [problems, setProblems] = useState<Problems>(NO_PROBLEMS)
-  const body = { name, description: description === "" ? null : description, conditions }
+  const body = { name, description: description === "" ? null : description, conditions, keyAttribute }
   const submit = async (e: Event) => {
     e.preventDefault()
     try {
@@ -60,7 +61,11 @@ const SegmentForm = (props: { projectId: string; editing: Segment | null; segmen
         <Field label="Segment description" problems={at(problems, "description")} class="grow">
           {(ctl) => <input {...ctl} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
         </Field>
+        <Field label="Key lists match attribute" problems={at(problems, "keyAttribute")}>
+          {(ctl) => <input {...ctl} value={keyAttribute} onInput={(e) => setKeyAttribute(e.currentTarget.value)} />}
+        </Field>
       </div>
+      <p class="muted">The segment's key lists hold values of this context attribute: <code>key</code> is the context key; another name reads that attribute (an account id, say).</p>
       <p class="muted">A context is in the segment when every condition holds.</p>
       <ConditionsEditor
         items={conditions}
@@ -74,7 +79,7 @@ const SegmentForm = (props: { projectId: string; editing: Segment | null; segmen
       />
       {editing === null ? null : (
         <Diff
-          before={{ name: editing.name, description: editing.description, conditions: editing.conditions }}
+          before={{ name: editing.name, description: editing.description, conditions: editing.conditions, keyAttribute: editing.keyAttribute }}
           after={body}
           label={`Change to ${editing.key}`}
         />
@@ -128,7 +133,10 @@ export const SegmentsPage = ({ projectId }: { projectId: string }) => {
                   {s.name} <code>{s.key}</code>
                   {s.description === null ? null : <div class="muted">{s.description}</div>}
                 </th>
-                <td>{s.conditions.length}</td>
+                <td>
+                  {s.conditions.length}
+                  {s.keyAttribute === "key" ? null : <div class="muted">lists match <code>{s.keyAttribute}</code></div>}
+                </td>
                 <td>
                   {(usage.get(s.key) ?? []).length === 0
                     ? <span class="muted">no flag</span>

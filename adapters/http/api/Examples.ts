@@ -132,6 +132,7 @@ export const segment: Segment = {
   name: "Staff",
   description: "Employees and contractors",
   conditions: [{ attribute: "email", operator: "endsWith", values: ["@shop.example"] }],
+  keyAttribute: "key",
   createdAt: "2026-11-23T09:06:00.000Z",
   updatedAt: "2026-11-23T09:07:00.000Z"
 }

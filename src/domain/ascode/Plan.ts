@@ -10,6 +10,7 @@
  * require others first), then segments. Environments are never deleted (Flagport has no
  * environment deletion).
  */
+import { DEFAULT_KEY_ATTRIBUTE } from "../definitions/Segment.js"
 import type { PlannedChangeSchema } from "./ApplyResult.js"
 import { disabledConfig, type Flag } from "../definitions/Flag.js"
 import type { Environment } from "../definitions/Project.js"
@@ -97,7 +98,8 @@ export const desiredSegment = (s: FileSegment): FileSegment => ({
   key: s.key,
   name: s.name,
   ...(s.description === undefined || s.description === null ? {} : { description: s.description }),
-  conditions: s.conditions.map(fileCondition)
+  conditions: s.conditions.map(fileCondition),
+  ...(s.keyAttribute === undefined || s.keyAttribute === DEFAULT_KEY_ATTRIBUTE ? {} : { keyAttribute: s.keyAttribute })
 })
 
 export const desiredDefinition = (f: FileFlag): FileDefinition => ({

@@ -4,7 +4,7 @@
  */
 import type { Flag } from "../definitions/Flag.js"
 import type { Environment, Project } from "../definitions/Project.js"
-import type { Segment } from "../definitions/Segment.js"
+import { DEFAULT_KEY_ATTRIBUTE, type Segment } from "../definitions/Segment.js"
 import type { Variation } from "../definitions/Flag.js"
 import { type Condition, type ConditionOrGroup, isGroup } from "../definitions/Condition.js"
 import type { EnvironmentConfig, Rollout, RuleInput } from "../definitions/Targeting.js"
@@ -65,7 +65,9 @@ export const fileSegment = (segment: Segment): FileSegment => ({
   key: segment.key,
   name: segment.name,
   ...(segment.description === null ? {} : { description: segment.description }),
-  conditions: segment.conditions.map(fileCondition)
+  conditions: segment.conditions.map(fileCondition),
+  // Written only when it is not the context key, so files from before it existed stay as they were.
+  ...(segment.keyAttribute === DEFAULT_KEY_ATTRIBUTE ? {} : { keyAttribute: segment.keyAttribute })
 })
 
 export const fileTargeting = (config: EnvironmentConfig): FileTargeting => ({

@@ -54,6 +54,9 @@ const regexSizeProblem = (patterns: ReadonlyArray<string>): string | undefined =
     : `the regular expressions compile to ${size} RE2 instructions together, at most ${max.toLocaleString("en-US")}: use fewer or simpler patterns (e.g. smaller {n,m} bounds)`
 }
 
+/** The longest attribute name a condition (or a segment's `keyAttribute`) may read. */
+export const ATTRIBUTE_NAME_MAX = 256
+
 /** A problem when an array holds more than a limit allows. */
 export const countProblem = (items: ReadonlyArray<unknown>, path: string, name: LimitName): Array<Problem> =>
   items.length > limit(name) ? [{ path, message: atMost(name) }] : []
@@ -78,8 +81,8 @@ const validateCondition = (
     if (condition.attribute !== undefined) problem(`${path}.attribute`, `must be absent for ${operator}`)
   } else if (typeof condition.attribute !== "string" || condition.attribute.length === 0) {
     problem(`${path}.attribute`, "is required (a non-empty string)")
-  } else if (condition.attribute.length > 256) {
-    problem(`${path}.attribute`, "must be at most 256 characters")
+  } else if (condition.attribute.length > ATTRIBUTE_NAME_MAX) {
+    problem(`${path}.attribute`, `must be at most ${ATTRIBUTE_NAME_MAX} characters`)
   }
   if (condition.negate !== undefined && typeof condition.negate !== "boolean") problem(`${path}.negate`, "must be a boolean")
   const values: unknown = condition.values

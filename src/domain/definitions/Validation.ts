@@ -16,7 +16,7 @@ import { typeCheck, VALUE_TYPES } from "./VariationValue.js"
 // An alias, not `export type { ... } from`: see CompiledFlag in evaluation/Evaluate.ts.
 export type Problem = ProblemOf
 export { validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
-import { countProblem, validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
+import { ATTRIBUTE_NAME_MAX, countProblem, validateConditions, validateSegmentConditions } from "./ValidateConditions.js"
 
 export { TOTAL_WEIGHT } from "./RolloutWeight.js"
 export const SEGMENT_NAME_MAX = 120
@@ -183,13 +183,22 @@ export const validateCreateSegment = (input: CreateSegmentInput): ReadonlyArray<
   return problems.concat(validateSegmentFields(input))
 }
 
-/** The optional fields of a segment create or patch: name 1..120, description <= 500, conditions. */
+/** The optional fields of a segment create or patch: name 1..120, description <= 500, conditions, keyAttribute. */
 export const validateSegmentFields = (input: {
   readonly name?: unknown
   readonly description?: unknown
   readonly conditions?: unknown
+  readonly keyAttribute?: unknown
 }): ReadonlyArray<Problem> => {
   const problems: Array<Problem> = []
+  if (input.keyAttribute !== undefined) {
+    // The same names a condition's attribute may take (ValidateConditions.ts).
+    if (typeof input.keyAttribute !== "string" || input.keyAttribute.length === 0) {
+      problems.push({ path: "keyAttribute", message: "must be a non-empty attribute name (`key` for the context key)" })
+    } else if (input.keyAttribute.length > ATTRIBUTE_NAME_MAX) {
+      problems.push({ path: "keyAttribute", message: `must be at most ${ATTRIBUTE_NAME_MAX} characters` })
+    }
+  }
   if (input.name !== undefined) {
     if (typeof input.name !== "string" || input.name.length < 1 || input.name.length > SEGMENT_NAME_MAX) {
       problems.push({ path: "name", message: `must be a string of 1 to ${SEGMENT_NAME_MAX} characters` })

@@ -42,7 +42,10 @@ export const SnapshotSegment = Schema.Struct({
    */
   included: Schema.optional(SnapshotKeyList),
   /** Present when the segment has an `excluded` list: the key read is out when listed (unless `included` lists it). */
-  excluded: Schema.optional(SnapshotKeyList)
+  excluded: Schema.optional(SnapshotKeyList),
+  keyAttribute: Schema.optional(Schema.String).annotations({
+    description: "The context attribute the key lists match, when it is not the context key (absent: `key`)."
+  })
 }).annotations(documentName("ConfigSegment"))
 export type SnapshotSegment = typeof SnapshotSegment.Type
 

@@ -4,6 +4,7 @@
  * announced and sent to webhooks exactly as that call would be. FlagsAsCode.ts runs them in one
  * transaction (each use case's own write nests in it as a savepoint).
  */
+import { DEFAULT_KEY_ATTRIBUTE } from "../../domain/definitions/Segment.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Variation } from "../../domain/definitions/Flag.js"
@@ -78,7 +79,7 @@ export const steps = Effect.gen(function* () {
         case "segment": {
           if (change.action === "delete") yield* segments.remove(projectId, change.key)
           else if (change.action === "create") yield* segments.create(projectId, change.after)
-          else yield* segments.patch(projectId, change.key, { name: change.after.name, description: change.after.description ?? null, conditions: change.after.conditions })
+          else yield* segments.patch(projectId, change.key, { name: change.after.name, description: change.after.description ?? null, conditions: change.after.conditions, keyAttribute: change.after.keyAttribute ?? DEFAULT_KEY_ATTRIBUTE })
           return Effect.void
         }
         case "flag": {

@@ -1,4 +1,5 @@
 import * as Context from "effect/Context"
+import { DEFAULT_KEY_ATTRIBUTE } from "../../domain/definitions/Segment.js"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -97,7 +98,13 @@ export const make = Effect.gen(function* () {
       const snapshot: ConfigSnapshot = {
         environment: environmentKey,
         flags: snapshotFlags,
-        segments: segmentList.map((s) => ({ key: s.key, conditions: s.conditions, ...listsOf(s.id) })),
+        segments: segmentList.map((s) => ({
+          key: s.key,
+          conditions: s.conditions,
+          ...listsOf(s.id),
+          // Only when it matters (a list is named) and is not the context key: other configurations keep their bytes.
+          ...(s.keyAttribute === DEFAULT_KEY_ATTRIBUTE || written.every((w) => w.segmentId !== s.id) ? {} : { keyAttribute: s.keyAttribute })
+        })),
         // Only which rules are measured (what an SDK needs to send exposures), and only when some are.
         ...(running.length === 0 ? {} : { experiments: measuredRulesOf(running) })
       }

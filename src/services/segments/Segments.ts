@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type ChangeRequestRequired, type Forbidden, InvalidRequest, type Problem, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import type { Flag } from "../../domain/definitions/Flag.js"
-import type { CreateSegmentInput, PatchSegmentInput, Segment } from "../../domain/definitions/Segment.js"
+import { type CreateSegmentInput, DEFAULT_KEY_ATTRIBUTE, type PatchSegmentInput, type Segment } from "../../domain/definitions/Segment.js"
 import * as Validation from "../../domain/definitions/Validation.js"
 import { segmentNotFound } from "../../domain/NotFound.js"
 import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
@@ -27,14 +27,14 @@ type WriteError = InvalidRequest | ResourceNotFound | ResourceConflict | Forbidd
  * rules, so a key bound to one environment writes none (403).
  */
 export interface SegmentsShape {
-  /** Creates a segment; 400 for invalid conditions (segments cannot reference segments), 404, 409. */
+  /** Creates a segment (its key lists matching `keyAttribute`, the context key when not given); 400 for invalid conditions (segments cannot reference segments), 404, 409. */
   readonly create: (projectId: string, input: CreateSegmentInput) => Effect.Effect<Segment, WriteError>
   /** The project's segments in creation order; 404 for an unknown project. */
   readonly list: (projectId: string) => Effect.Effect<ReadonlyArray<Segment>, ResourceNotFound | Forbidden | StorageError>
   /** One segment; 404 for an unknown project or segment. */
   readonly get: (projectId: string, segmentKey: string) => Effect.Effect<Segment, ResourceNotFound | Forbidden | StorageError>
   /**
-   * Changes name, description and/or conditions; 400, 404. A person's change is refused while the
+   * Changes name, description, conditions and/or keyAttribute; 400, 404. A person's change is refused while the
    * targeting of a protected environment names the segment (409 `change_request_required`).
    */
   readonly patch: (
@@ -87,6 +87,7 @@ export const make = Effect.gen(function* () {
         name: input.name,
         description: input.description ?? null,
         conditions: input.conditions,
+        keyAttribute: input.keyAttribute ?? DEFAULT_KEY_ATTRIBUTE,
         createdAt: now,
         updatedAt: now
       }
@@ -129,6 +130,7 @@ export const make = Effect.gen(function* () {
           name: input.name ?? segment.name,
           description: input.description !== undefined ? input.description : segment.description,
           conditions: input.conditions ?? segment.conditions,
+          keyAttribute: input.keyAttribute ?? segment.keyAttribute,
           updatedAt: now
         }
         yield* segments.update(updated).pipe(Effect.catchTag("NotFound", Effect.die))
