@@ -1,6 +1,7 @@
 /**
- * The verdict follows the metric's goal, and the engine is total: any sums, even an empty arm or
- * one without spread, give JSON-safe figures (numbers or null, never NaN or infinity).
+ * The verdict follows the metric's goal and never contradicts an interval the result shows (the
+ * one rule, Verdict.ts), and the engine is total: any sums, even an empty arm or one without
+ * spread, give JSON-safe figures (numbers or null, never NaN or infinity).
  */
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
@@ -17,6 +18,9 @@ const moments: fc.Arbitrary<Moments> = fc
     variance: fc.oneof(fc.constant(0), fc.double({ min: 1e-6, max: 1e6, noNaN: true }))
   })
   .map(({ n, mean, variance }) => ({ n, sum: n * mean, sumSquares: Math.max(0, n - 1) * variance + n * mean * mean }))
+
+/** n units with this mean and sample variance, as sums. */
+const sample = (n: number, mean: number, variance: number): Moments => ({ n, sum: n * mean, sumSquares: (n - 1) * variance + n * mean * mean })
 
 const method = fc.constantFrom<Method>("sequential", "frequentist", "bayesian")
 const alpha = fc.double({ min: 0.001, max: 0.5, noNaN: true })
@@ -47,6 +51,45 @@ describe("verdicts", () => {
     for (const m of ["sequential", "frequentist", "bayesian"] as const) {
       expect(compare(control, treatment, { method: m, alpha: 0.05, plannedUnits: 20_000, goal: "increase" }).verdict).toBe("better")
       expect(compare(control, treatment, { method: m, alpha: 0.05, plannedUnits: 20_000, goal: "decrease" }).verdict).toBe("worse")
+    }
+  })
+
+  it("never contradict an interval the result shows: better or worse only when the difference's and the lift's both exclude zero, on the sides of one change", () => {
+    fc.assert(
+      fc.property(moments, moments, method, alpha, (control, treatment, m, a) => {
+        const result = compare(control, treatment, { method: m, alpha: a, plannedUnits: 10_000, goal: "increase" })
+        if (result.verdict === "inconclusive") return
+        const difference = result.absolute!.ci!
+        expect(difference[0] > 0 || difference[1] < 0).toBe(true)
+        expect(result.verdict).toBe(difference[0] > 0 ? "better" : "worse")
+        if (result.relative !== null) {
+          const lift = result.relative.ci!
+          expect(lift[0] > 0 || lift[1] < 0).toBe(true)
+          // The lift's sign is the change's over a positive control mean, the opposite over a negative one.
+          expect(lift[0] > 0).toBe((difference[0] > 0) === control.sum > 0)
+        }
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("are inconclusive when the difference's interval excludes zero but the lift's does not (the frequentist method once said better)", () => {
+    // Difference 0.3 with standard error 0.141 (t = 2.12); lift 0.3 with standard error 0.164 (z = 1.83).
+    const result = compare(sample(100, 1, 1), sample(100, 1.3, 1), { method: "frequentist", alpha: 0.05, plannedUnits: 10_000, goal: "increase" })
+    expect(result.absolute!.ci![0]).toBeGreaterThan(0)
+    expect(result.relative!.ci![0]).toBeLessThan(0)
+    expect(result.verdict).toBe("inconclusive")
+  })
+
+  it("follow the change, not the lift's sign, over a negative control mean (a rise from -10 to -5 is a lift of -50%)", () => {
+    const control = sample(10_000, -10, 1)
+    const treatment = sample(10_000, -5, 1)
+    for (const m of ["sequential", "frequentist", "bayesian"] as const) {
+      const up = compare(control, treatment, { method: m, alpha: 0.05, plannedUnits: 20_000, goal: "increase" })
+      expect(up.relative!.estimate).toBeCloseTo(-0.5, 9)
+      expect(up.verdict, m).toBe("better")
+      expect(compare(control, treatment, { method: m, alpha: 0.05, plannedUnits: 20_000, goal: "decrease" }).verdict, m).toBe("worse")
+      if (m === "bayesian") expect(up.chanceToBeatControl).toBeGreaterThan(0.999)
     }
   })
 

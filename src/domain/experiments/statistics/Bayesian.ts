@@ -8,7 +8,12 @@ import type { Moments } from "./Moments.js"
 export interface BayesianLift {
   readonly lift: number
   readonly standardError: number
-  /** The posterior probability that the treatment's mean is above the control's: Φ(lift / se). */
+  /**
+   * How many standard errors the posterior lies on the side of a rise of the metric: lift / se for
+   * a control mean above zero; over a negative control mean a positive lift is a fall, so −lift / se.
+   */
+  readonly riseScore: number
+  /** The posterior probability that the treatment's mean is above the control's: Φ(riseScore). */
   readonly chanceOfIncrease: number
   /** `lift ± z(1 − alpha/2) · se`. */
   readonly credibleInterval: Interval
@@ -20,13 +25,17 @@ export interface BayesianLift {
  * Whether that is the chance to beat the control depends on the goal (see `chanceToBeatControl`).
  */
 export const bayesianLift = (control: Moments, treatment: Moments, alpha: number): Option.Option<BayesianLift> =>
-  Option.map(liftEstimate(control, treatment), (e) => ({
-    ...e,
-    chanceOfIncrease: standardNormalCdf(e.lift / e.standardError),
-    credibleInterval: around(e.lift, standardNormalQuantile(1 - alpha / 2) * e.standardError)
-  }))
+  Option.map(liftEstimate(control, treatment), (e) => {
+    const riseScore = (control.sum < 0 ? -e.lift : e.lift) / e.standardError
+    return {
+      ...e,
+      riseScore,
+      chanceOfIncrease: standardNormalCdf(riseScore),
+      credibleInterval: around(e.lift, standardNormalQuantile(1 - alpha / 2) * e.standardError)
+    }
+  })
 
 /** The chance the treatment beats the control for this goal: for a decrease goal, the chance it lowers the metric
- * (Φ(−lift / se), which is 1 − Φ(lift / se) without losing the digits of a chance near 1). */
+ * (Φ(−riseScore), which is 1 − Φ(riseScore) without losing the digits of a chance near 1). */
 export const chanceToBeatControl = (result: BayesianLift, goal: "increase" | "decrease"): number =>
-  goal === "increase" ? result.chanceOfIncrease : standardNormalCdf(-result.lift / result.standardError)
+  goal === "increase" ? result.chanceOfIncrease : standardNormalCdf(-result.riseScore)

@@ -39,13 +39,13 @@ const estimateOf = (estimate: number, ci: Option.Option<Interval>): Estimate => 
 
 /**
  * Compares a treatment with the control by the chosen method:
- * - frequentist: Welch's t test on the difference (its p-value and interval decide), the relative
- *   lift by the delta method beside it;
- * - bayesian: the normal approximation of the relative lift (its credible interval decides, and
- *   the chance to beat the control is reported), the difference with a normal interval beside it;
- * - sequential: the always-valid confidence sequence on the relative lift (it decides, with its
- *   always-valid p-value), and on the difference beside it.
- * Where the relative lift has no answer (a control mean of 0), the difference's interval decides.
+ * - frequentist: Welch's t test on the difference (its p-value and interval), the relative lift
+ *   by the delta method;
+ * - bayesian: the normal approximation of the relative lift (its credible interval, and the chance
+ *   to beat the control), the difference with a normal interval;
+ * - sequential: the always-valid confidence sequence on the relative lift (with its always-valid
+ *   p-value), and on the difference.
+ * The verdict is the one rule's (Verdict.ts): both intervals shown must agree.
  */
 export const compare = (control: Moments, treatment: Moments, settings: ComparisonSettings): Comparison => {
   const { alpha, goal } = settings
@@ -62,17 +62,19 @@ export const compare = (control: Moments, treatment: Moments, settings: Comparis
     absolute: Option.getOrNull(Option.map(difference, (d) => estimateOf(d, absoluteCi))),
     relative: Option.getOrNull(Option.map(lift, (l) => estimateOf(l, relativeCi)))
   })
-  const decide = (relativeCi: Option.Option<Interval>, absoluteCi: Option.Option<Interval>): Verdict =>
-    Option.match(Option.orElse(relativeCi, () => absoluteCi), { onNone: () => "inconclusive", onSome: (ci) => verdictOf(ci, goal) })
+  /** The figures with the verdict the one rule (Verdict.ts) gives them. */
+  const judged = (absoluteCi: Option.Option<Interval>, relativeCi: Option.Option<Interval>) => {
+    const shown = figures(absoluteCi, relativeCi)
+    return { ...shown, verdict: verdictOf(shown, mean(control), goal) }
+  }
 
   switch (settings.method) {
     case "frequentist": {
       const absoluteCi = Option.map(welch, (w) => w.ci)
       return {
-        ...figures(absoluteCi, Option.map(relative, (r) => r.ci)),
+        ...judged(absoluteCi, Option.map(relative, (r) => r.ci)),
         pValue: Option.getOrNull(Option.map(welch, (w) => w.pValue)),
-        chanceToBeatControl: null,
-        verdict: Option.match(absoluteCi, { onNone: () => "inconclusive", onSome: (ci) => verdictOf(ci, goal) })
+        chanceToBeatControl: null
       }
     }
     case "bayesian": {
@@ -81,10 +83,9 @@ export const compare = (control: Moments, treatment: Moments, settings: Comparis
       const absoluteCi = Option.map(welch, (w) => around(w.difference, z * w.standardError))
       const credible = Option.map(posterior, (p) => p.credibleInterval)
       return {
-        ...figures(absoluteCi, credible),
+        ...judged(absoluteCi, credible),
         pValue: null,
-        chanceToBeatControl: Option.getOrNull(Option.map(posterior, (p) => chanceToBeatControl(p, goal))),
-        verdict: decide(credible, absoluteCi)
+        chanceToBeatControl: Option.getOrNull(Option.map(posterior, (p) => chanceToBeatControl(p, goal)))
       }
     }
     case "sequential": {
@@ -94,10 +95,9 @@ export const compare = (control: Moments, treatment: Moments, settings: Comparis
       const absoluteCi = Option.map(onDifference, (s) => s.ci)
       const relativeCi = Option.map(onLift, (s) => s.ci)
       return {
-        ...figures(absoluteCi, relativeCi),
+        ...judged(absoluteCi, relativeCi),
         pValue: Option.getOrNull(Option.map(Option.orElse(onLift, () => onDifference), (s) => s.pValue)),
-        chanceToBeatControl: null,
-        verdict: decide(relativeCi, absoluteCi)
+        chanceToBeatControl: null
       }
     }
   }
