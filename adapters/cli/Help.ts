@@ -137,7 +137,7 @@ Options:
 Example:
   npx flagport keys revoke 01J9Z3...`,
 
-  users: `Usage: flagport users <create|list|disable|enable|reset-password|unlock>
+  users: `Usage: flagport users <command>
 
 Commands:
   create             Make a person; print a setup link (or read a password)
@@ -148,6 +148,8 @@ Commands:
                      Remove their password, end their sessions, print a
                      new setup link
   unlock ID|EMAIL    Forget their failed password sign-ins
+  allow-sso-link ID|EMAIL
+                     Let their next single sign-on link their account
 
 Setup links are <public URL>/ui/setup#token=..., usable once, for 72 hours.
 The public URL is FLAGPORT_PUBLIC_URL, else http://localhost:PORT.
@@ -222,6 +224,18 @@ Options:
 
 Example:
   npx flagport users unlock edna@example.com`,
+
+  "users allow-sso-link": `Usage: flagport users allow-sso-link ID|EMAIL [--json]
+
+Single sign-on links an existing account by its email only when it was never
+linked and is not a global admin's. This lets the person's next single sign-on
+with their email, within 72 hours, link the account anyway (their identity at
+the provider changed, or a global admin moves to single sign-on), replacing the
+identities linked before. Never for an address at localhost. Prints
+SSO_LINK_ALLOWED=<id> and EXPIRES_AT=<time>. Audited as user.sso_link_allowed.
+
+Options:
+  --json         Print { user, expiresAt }`,
 
   projects: `Usage: flagport projects <create|list> [options]
 

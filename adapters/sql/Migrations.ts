@@ -36,6 +36,7 @@ import SegmentKeyChanges from "./migrations/0030_segment_key_changes.js"
 import ReleasePlans from "./migrations/0031_release_plans.js"
 import AnalysisTotals from "./migrations/0032_analysis_totals.js"
 import SegmentKeyAttribute from "./migrations/0033_segment_key_attribute.js"
+import SsoLinkAllowances from "./migrations/0034_sso_link_allowances.js"
 import { exclusively } from "./StartupLock.js"
 
 /**
@@ -76,7 +77,8 @@ export const migrations = {
   "0030_segment_key_changes": SegmentKeyChanges,
   "0031_release_plans": ReleasePlans,
   "0032_analysis_totals": AnalysisTotals,
-  "0033_segment_key_attribute": SegmentKeyAttribute
+  "0033_segment_key_attribute": SegmentKeyAttribute,
+  "0034_sso_link_allowances": SsoLinkAllowances
 }
 
 /** Our own bookkeeping table, so the kit can share a database with its host application. */

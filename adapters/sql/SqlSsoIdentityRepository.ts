@@ -29,6 +29,16 @@ export const make = Effect.gen(function* () {
       sql`INSERT INTO flagport_sso_identities ${sql.insert({ issuer, subject, user_id: userId, linked_at: at })}`.pipe(
         orDuplicate("sso identity", `${issuer} ${subject}`),
         Effect.asVoid
+      ),
+    unlinkAll: (userId) => orFail(sql`DELETE FROM flagport_sso_identities WHERE user_id = ${userId}`).pipe(Effect.asVoid),
+    allowLink: (userId, allowedAt, expiresAt) =>
+      orFail(sql`INSERT INTO flagport_sso_link_allowances ${sql.insert({ user_id: userId, allowed_at: allowedAt, expires_at: expiresAt })}
+        ON CONFLICT (user_id) DO UPDATE SET allowed_at = ${allowedAt}, expires_at = ${expiresAt}`).pipe(Effect.asVoid),
+    // One statement: of two sign-ins spending it at once, one deletes the row.
+    spendAllowance: (userId, now) =>
+      orFail(sql`DELETE FROM flagport_sso_link_allowances WHERE user_id = ${userId} AND expires_at > ${now} RETURNING user_id`).pipe(
+        Effect.flatMap(decodeUserIds),
+        Effect.map((rows) => rows.length > 0)
       )
   })
 })

@@ -16,6 +16,15 @@ export interface SsoIdentityRepositoryShape {
   readonly isLinked: (userId: string) => Effect.Effect<boolean, StorageError>
   /** Links the identity to the account at `at`. `DuplicateKey` when the identity is linked already (to any account). */
   readonly link: (issuer: string, subject: string, userId: string, at: string) => Effect.Effect<void, DuplicateKey | StorageError>
+  /** Removes every identity linked to the account (before an allowed link gives it another). */
+  readonly unlinkAll: (userId: string) => Effect.Effect<void, StorageError>
+  /**
+   * Allows the account's next single sign-on to link it by email until `expiresAt` (replacing an
+   * earlier allowance). SQL table: flagport_sso_link_allowances.
+   */
+  readonly allowLink: (userId: string, allowedAt: string, expiresAt: string) => Effect.Effect<void, StorageError>
+  /** Spends the account's allowance if it has one not expired at `now`: whether it had (of two at once, one spends it). */
+  readonly spendAllowance: (userId: string, now: string) => Effect.Effect<boolean, StorageError>
 }
 
 export class SsoIdentityRepository extends Context.Tag("@flagport/ports/SsoIdentityRepository")<

@@ -132,6 +132,26 @@ describe.each(backends)("flagport users on $name", (backend) => {
     expect(JSON.parse((await runCli(["users", "unlock", id, "--json"], env)).stdout)).toMatchObject({ id, email: "Locked@example.com" })
   })
 
+  it("allow-sso-link: a global admin's account is linked at its next single sign-on, once; refused before", { timeout: TIMEOUT }, async () => {
+    const env = { DATABASE_URL: await backend.fresh() }
+    expect((await runCli(["migrate"], env)).code).toBe(0)
+    const created = await runWithInput(["users", "create", "--email", "boss@example.com", "--admin", "--password-stdin"], PASSWORD, env)
+    const id = keyLines(created.stdout).USER_ID!
+    const sso = (subject: string) => ({ issuer: "https://id.example.com", subject, email: "boss@example.com", emailVerified: true })
+    const policy = { allowedDomains: [], defaultRole: "none" as const }
+    const tagOf = (subject: string) =>
+      withApp(env.DATABASE_URL, Effect.map(Effect.either(Effect.flatMap(SignIn, (s) => s.withSso(sso(subject), policy))), (r) => r._tag === "Right" ? r.right.id : r.left._tag))
+    expect(await tagOf("first")).toBe("Forbidden")
+    const allowed = await runCli(["users", "allow-sso-link", "boss@example.com"], env)
+    expect(allowed.code, allowed.stderr).toBe(0)
+    const lines = keyLines(allowed.stdout)
+    expect(lines.SSO_LINK_ALLOWED).toBe(id)
+    expect(Date.parse(lines.EXPIRES_AT!)).toBeGreaterThan(Date.now() + 71 * 3600_000)
+    expect(await tagOf("first")).toBe(id)
+    expect(await tagOf("second")).toBe("Forbidden")
+    expect(JSON.parse((await runCli(["users", "allow-sso-link", id, "--json"], env)).stdout)).toMatchObject({ user: { id }, expiresAt: expect.any(String) })
+  })
+
   it("reset-password: a new link at FLAGPORT_PUBLIC_URL, the old password gone", { timeout: TIMEOUT }, async () => {
     const env = { DATABASE_URL: await backend.fresh() }
     expect((await runCli(["migrate"], env)).code).toBe(0)

@@ -14,6 +14,7 @@ import { analysisTotalsContract } from "./AnalysisTotals.contract.js"
 import { sessionContract, setupTokenContract, signInFailureContract, userContract } from "./People.contract.js"
 import { signInSecurityContract } from "./SignInSecurity.contract.js"
 import { signInLockoutContract } from "./SignInLockout.contract.js"
+import { ssoLinkAllowanceContract } from "./SsoLinkAllowance.contract.js"
 import { ssoLinkingContract } from "./SsoLinking.contract.js"
 import { flagContract } from "./FlagRepository.contract.js"
 import { insightsContract } from "./InsightsRepository.contract.js"
@@ -65,6 +66,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["Sign-in security: token lookup, failure retention", signInSecurityContract],
   ["Sign-in lockout: per email and address, unlock", signInLockoutContract],
   ["Single sign-on: identities, linking by email, email comparison", ssoLinkingContract],
+  ["Single sign-on: a global admin's allowance to link", ssoLinkAllowanceContract],
   ["ChangeRequestRepository + change requests", changeRequestContract],
   ["Change requests and the segments they name", changeRequestSegmentContract],
   ["ExperimentRepository + experiments", experimentContract],

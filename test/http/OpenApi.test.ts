@@ -92,6 +92,7 @@ const PATHS = [
   "/v1/users/{id}",
   "/v1/users/{id}/reset-password",
   "/v1/users/{id}/unlock",
+  "/v1/users/{id}/allow-sso-link",
   "/v1/projects/{projectId}/members",
   "/v1/projects/{projectId}/members/{userId}"
 ]
@@ -197,7 +198,9 @@ describe("GET /openapi.json", () => {
       "POST /v1/projects/{projectId}/import/flagd",
       // An email taken; a global admin removing their own admin flag or disabling themselves.
       "PATCH /v1/users/{id}",
-      "POST /v1/users"
+      "POST /v1/users",
+      // A single sign-on link allowed for an account at localhost, which is never linked.
+      "POST /v1/users/{id}/allow-sso-link"
     ].sort())
     // 500 everywhere: any unexpected failure is logged and answered 500; 431 everywhere: node refuses
     // a request line or headers over 16 KB before routing (test/http/ClientErrors.test.ts), except

@@ -3,7 +3,7 @@
  * admin or roles in projects) and pass on the setup link the API answers with (there is no mail);
  * rename, disable or enable (disabling ends their sessions); reset a password (a new setup link,
  * and their sessions end); unlock someone whose failed sign-ins (others' guesses, say) hold them
- * back; make someone a global administrator or remove the flag. The API refuses a global admin who would disable themselves or drop
+ * back; allow the next single sign-on to open an account (linked before, or a global admin's); make someone a global administrator or remove the flag. The API refuses a global admin who would disable themselves or drop
  * their own admin flag (409); the refusal shows at the top.
  */
 import { useState } from "preact/hooks"
@@ -144,6 +144,12 @@ export const UsersPage = () => {
   }
   const unlock = (user: User) =>
     change(user, () => request("POST", `/v1/users/${seg(user.id)}/unlock`), `The failed sign-ins of ${personName(user)} are cleared: they can sign in with their password again.`)
+  const allowSsoLink = async (user: User) => {
+    const question = `Let the next single sign-on of ${personName(user)} with ${user.email}, within 72 hours, open this account? ` +
+      "Use it when their identity at the provider changed, or to move a global administrator to single sign-on; it replaces the identity linked before."
+    if (!(await ask(question))) return
+    await change(user, () => request("POST", `/v1/users/${seg(user.id)}/allow-sso-link`), `The next single sign-on of ${personName(user)} within 72 hours will open this account.`)
+  }
   const rename = (user: User) => async (name: string) => {
     const ok = await patch(user, { name }, `Renamed to ${name === "" ? user.email : name}.`)
     if (ok) setRenaming(null)
@@ -190,6 +196,9 @@ export const UsersPage = () => {
                     </button>
                     <button type="button" class="secondary small" aria-label={`Reset password of ${u.email}`} onClick={() => reset(u)}>Reset password</button>
                     <button type="button" class="secondary small" aria-label={`Unlock ${u.email}: clear failed sign-ins`} onClick={() => unlock(u)}>Unlock</button>
+                    {/@localhost$/i.test(u.email) ? null : (
+                      <button type="button" class="secondary small" aria-label={`Allow SSO link for ${u.email}`} onClick={() => allowSsoLink(u)}>Allow SSO link</button>
+                    )}
                     <button type="button" class="secondary small" aria-label={`${u.admin ? "Remove admin" : "Make admin"}: ${u.email}`} onClick={() => toggleAdmin(u)}>
                       {u.admin ? "Remove admin" : "Make admin"}
                     </button>

@@ -136,9 +136,23 @@ const unlock = Command.make("unlock", { who, json: Shared.json }, (options) =>
   )
 )
 
-export const users = Command.make("users", {}, () =>
-  new UsageError({ message: "missing subcommand: flagport users create|list|disable|enable|reset-password|unlock (see --help)" })
+const allowSsoLink = Command.make("allow-sso-link", { who, json: Shared.json }, (options) =>
+  Effect.gen(function* () {
+    const user = yield* findUser(options.who)
+    const allowed = yield* (yield* Users).allowSsoLink(user.id)
+    if (options.json) return yield* printJson(allowed)
+    yield* printLines([`SSO_LINK_ALLOWED=${allowed.user.id}`, `EXPIRES_AT=${allowed.expiresAt}`])
+  })
 ).pipe(
-  Command.withDescription("Create, list, disable and enable people, reset their passwords and clear their failed sign-ins."),
-  Command.withSubcommands([create, list, disable, enable, resetPassword, unlock])
+  Storage.forCommand,
+  Command.withDescription(
+    "Allow a user's next single sign-on with their email (within 72 h) to link their account, though it was linked before or is a global admin's; prints SSO_LINK_ALLOWED=<id> and EXPIRES_AT=<time>. --json: { user, expiresAt }."
+  )
+)
+
+export const users = Command.make("users", {}, () =>
+  new UsageError({ message: "missing subcommand: flagport users create|list|disable|enable|reset-password|unlock|allow-sso-link (see --help)" })
+).pipe(
+  Command.withDescription("Create, list, disable and enable people, reset their passwords, clear their failed sign-ins and allow a single sign-on link."),
+  Command.withSubcommands([create, list, disable, enable, resetPassword, unlock, allowSsoLink])
 )

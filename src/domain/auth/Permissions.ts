@@ -167,7 +167,8 @@ export const OPERATIONS = {
   "Users.create": globalAdmin,
   "Users.update": globalAdmin,
   "Users.resetPassword": globalAdmin,
-  "Users.unlock": globalAdmin
+  "Users.unlock": globalAdmin,
+  "Users.allowSsoLink": globalAdmin
 } as const satisfies { readonly [operation: string]: Rule }
 
 /** An operation a caller may ask a use case for, named `Service.method`. */

@@ -14,7 +14,13 @@ export const newToken = (crypto: CryptoShape): string => Base64.urlFromBytes(cry
 /** SHA-256 of the token, lowercase hex: the only form in which setup and session tokens are stored. */
 export const hashToken = (crypto: CryptoShape, token: string): string => crypto.sha256Hex(token)
 
-export type UserAction = "user.created" | "user.updated" | "user.password_reset" | "user.unlocked" | "user.sso_linked"
+export type UserAction =
+  | "user.created"
+  | "user.updated"
+  | "user.password_reset"
+  | "user.unlocked"
+  | "user.sso_linked"
+  | "user.sso_link_allowed"
 
 /**
  * A write to a person, recorded in the log of each project they are a member of (the audit log is

@@ -105,6 +105,23 @@ export const makeWithSso = Effect.gen(function* () {
       })
     ).pipe(asThePerson(user))
 
+  /**
+   * Links the identity to an existing account the rules refuse, when a global admin allowed it
+   * (Users.allowSsoLink): the allowance is spent in the same write, the identities linked before
+   * are replaced; without one (or with one expired, or spent by a sign-in at the same moment),
+   * the rules' refusal.
+   */
+  const linkAllowed = (user: User, claims: SsoClaims, refusal: SignInRefusal) =>
+    writes.record(null, ({ now }) =>
+      Effect.gen(function* () {
+        if (!(yield* identities.spendAllowance(user.id, now))) return yield* refuse(refusal)
+        yield* identities.unlinkAll(user.id)
+        yield* identities.link(claims.issuer, claims.subject, user.id, now)
+        const memberships = yield* users.membershipsOf(user.id)
+        return { value: user, audit: userAudit("user.sso_linked", memberships, user, user) }
+      })
+    ).pipe(asThePerson(user))
+
   /** The account the claims open, linking or making it when this is its first single sign-on. */
   const resolve = (claims: SsoClaims, policy: SsoPolicy) =>
     Effect.gen(function* () {
@@ -117,9 +134,9 @@ export const makeWithSso = Effect.gen(function* () {
       const existing = yield* users.findByEmail(normalizeEmail(claims.email))
       if (Option.isNone(existing)) return yield* createLinked(claims, policy)
       const refusal = linkByEmailRefusal(existing.value, yield* identities.isLinked(existing.value.id))
-      if (refusal !== null) return yield* refuse(refusal)
-      if (existing.value.disabledAt !== null) return yield* refuse("accountDisabled")
-      return yield* linkExisting(existing.value, claims)
+      if (refusal !== null && isLocalhostEmail(existing.value.email)) return yield* refuse(refusal)
+      if (existing.value.disabledAt !== null) return yield* refuse(refusal ?? "accountDisabled")
+      return yield* (refusal === null ? linkExisting(existing.value, claims) : linkAllowed(existing.value, claims, refusal))
     })
 
   return Effect.fn("SignIn.withSso")(function* (claims: SsoClaims, policy: SsoPolicy) {

@@ -23,6 +23,7 @@ import {
 import { userNotFound } from "../../domain/NotFound.js"
 import type { Membership } from "../../domain/people/Role.js"
 import { SETUP_TOKEN_LIFETIME_MS } from "../../domain/people/SetupLink.js"
+import { isLocalhostEmail, LOCALHOST_NEVER_LINKED, SSO_LINK_ALLOWANCE_MS } from "../../domain/people/SsoLink.js"
 import { normalizeEmail, type User } from "../../domain/people/User.js"
 import { emailProblems, membershipListProblems, nameProblems, passwordProblems } from "../../domain/people/ValidatePerson.js"
 import { Crypto } from "../../ports/Crypto.js"
@@ -31,6 +32,7 @@ import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SessionRepository } from "../../ports/SessionRepository.js"
 import { SetupTokenRepository } from "../../ports/SetupTokenRepository.js"
 import { SignInFailureRepository } from "../../ports/SignInFailureRepository.js"
+import { SsoIdentityRepository } from "../../ports/SsoIdentityRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { Transactor } from "../../ports/Transactor.js"
 import { UserRepository } from "../../ports/UserRepository.js"
@@ -110,6 +112,16 @@ export interface UsersShape {
    */
   readonly unlock: (id: string) => Effect.Effect<User, ResourceNotFound | Forbidden | StorageError>
   /**
+   * Allows the user's next single sign-on with their email, within 72 h, to link their account to
+   * that identity where the rules would refuse (linked before, or a global admin's:
+   * domain/people/SsoLink.ts), replacing the identities linked before; spent by that link. Answers
+   * the user and when the allowance expires; recorded as `user.sso_link_allowed`. 409 for an
+   * account at localhost (never linked), 404 for an unknown id.
+   */
+  readonly allowSsoLink: (
+    id: string
+  ) => Effect.Effect<{ readonly user: User; readonly expiresAt: string }, ResourceNotFound | ResourceConflict | Forbidden | StorageError>
+  /**
    * Spends a setup token and sets the password of its user. 400 "Setup link is invalid or has
    * expired" for an unknown, spent or expired token (or a disabled user), 400 for a password
    * outside 12..1,024 characters. Of two setups with one token at the same moment, one succeeds.
@@ -133,6 +145,7 @@ export const make = Effect.gen(function* () {
   const users = yield* UserRepository
   const tokens = yield* SetupTokenRepository
   const failures = yield* SignInFailureRepository
+  const identities = yield* SsoIdentityRepository
   const sessions = yield* SessionRepository
   const cancelSchedulesOf = yield* AuthorSchedules.personCanceller
   const guard = yield* SignInGuard
@@ -301,6 +314,20 @@ export const make = Effect.gen(function* () {
     )
   })
 
+  const allowSsoLink = Effect.fn("Users.allowSsoLink")(function* (id: string) {
+    yield* authorizeGlobal("Users.allowSsoLink")
+    const user = yield* require(id)
+    if (isLocalhostEmail(user.email)) return yield* new ResourceConflict({ message: LOCALHOST_NEVER_LINKED })
+    return yield* writes.record(null, ({ millis, now }) =>
+      Effect.gen(function* () {
+        const expiresAt = formatTimestamp(millis + SSO_LINK_ALLOWANCE_MS)
+        yield* identities.allowLink(id, now, expiresAt)
+        const memberships = yield* users.membershipsOf(id)
+        return { value: { user, expiresAt }, audit: userAudit("user.sso_link_allowed", memberships, user, user) }
+      })
+    )
+  })
+
   const setup = Effect.fn("Users.setup")(function* (token: string, password: string, client?: string) {
     yield* guard.attempt(client)
     yield* invalid(passwordProblems(password))
@@ -324,7 +351,7 @@ export const make = Effect.gen(function* () {
     return user
   })
 
-  return Users.of({ list, get, invite, create, update, resetPassword, unlock, setup })
+  return Users.of({ list, get, invite, create, update, resetPassword, unlock, allowSsoLink, setup })
 })
 
 export const layer = Layer.effect(Users, make)

@@ -104,6 +104,15 @@ export const TOOLING_AND_PEOPLE_ENDPOINTS: ReadonlyArray<Endpoint> = [
     }
   },
   {
+    name: "POST /v1/users/{id}/allow-sso-link",
+    kind: "global",
+    success: 200,
+    prepare: async (t, n) => {
+      const { id } = await freshUser(t, n, "sso-allowed")
+      return { method: "POST", path: `/v1/users/${id}/allow-sso-link`, call: use(Users, (u) => u.allowSsoLink(id)) }
+    }
+  },
+  {
     name: "GET /v1/projects/{p}/members",
     kind: "management",
     needs: "manage",

@@ -36,6 +36,11 @@ export const InvitedUser = Schema.Struct({
   setupUrl: SetupLink.fields.setupUrl
 }).annotations({ ...documentName("InvitedUser"), examples: [Examples.invitedUser] })
 
+export const SsoLinkAllowance = Schema.Struct({
+  user: UserDoc,
+  expiresAt: Schema.String.annotations({ description: "When the allowance lapses unspent (72 h after it was given)." })
+}).annotations({ ...documentName("SsoLinkAllowance") })
+
 export class UsersGroup extends HttpApiGroup.make("users")
   .add(described(
     HttpApiEndpoint.get("list", "/v1/users").addSuccess(dataOf(UserDoc)),
@@ -65,6 +70,11 @@ export class UsersGroup extends HttpApiGroup.make("users")
     HttpApiEndpoint.post("unlock")`/v1/users/${id}/unlock`.addSuccess(UserDoc).addError(Errors.NotFound),
     "Clear a user's failed sign-ins",
     "Forgets the user's failed password sign-ins from every address, so neither the per-address limit (429) nor the per-email slow-down holds them back any more; answers the user. Their password, sessions and setup links are unchanged."
+  ))
+  .add(described(
+    HttpApiEndpoint.post("allowSsoLink")`/v1/users/${id}/allow-sso-link`.addSuccess(SsoLinkAllowance).addError(Errors.NotFound).addError(Errors.Conflict),
+    "Allow a user's next single sign-on to link their account",
+    "Single sign-on links an existing account by its email only when it was never linked and is not a global administrator's. This allows the user's next single sign-on with their email, within 72 hours, to link the account anyway (replacing the identities linked before; the person's identity at the provider changed, or a global administrator moves to single sign-on); the link spends it. Audited as `user.sso_link_allowed`, the link as `user.sso_linked`. 409 for an account at localhost, which is never linked."
   ))
   .middleware(TopLevelAuth)
   .annotate(OpenApi.Description, "Users: the people who sign in (global administrators only).") {}

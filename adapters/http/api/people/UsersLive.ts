@@ -33,6 +33,7 @@ export const UsersLive = HttpApiBuilder.group(FlagportApi, "users", (handlers) =
     )
     .handle("update", ({ path, payload }) => Effect.flatMap(Users, (users) => mapped(users.update(path.id, payload))))
     .handle("unlock", ({ path }) => Effect.flatMap(Users, (users) => mapped(users.unlock(path.id))))
+    .handle("allowSsoLink", ({ path }) => Effect.flatMap(Users, (users) => mapped(users.allowSsoLink(path.id))))
     .handle("resetPassword", ({ path }) =>
       Effect.gen(function* () {
         const users = yield* Users
