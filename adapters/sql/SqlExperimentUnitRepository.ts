@@ -1,4 +1,3 @@
-import * as Arr from "effect/Array"
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -48,10 +47,6 @@ const MetricRowSql = Schema.Struct({
 const decodeMetricRows = decodeRows(MetricRowSql, "flagport_experiment_unit_metrics")
 const decodeCount = decodeRows(Schema.Struct({ n: SqlInteger }), "flagport_experiment_unit_events")
 
-/** Rows per statement: well under SQLite's 32766 bound parameters (5 per unit row). */
-const CHUNK = 500
-
-const chunks = <A>(items: ReadonlyArray<A>) => Arr.chunksOf(items, CHUNK)
 
 const batchKey = (b: { keyId: string; route: string; batchId: string }) => `${b.keyId}\u0000${b.route}\u0000${b.batchId}`
 
@@ -59,22 +54,39 @@ export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const metrics = makeUnitMetrics(sql)
   const totals = makeAnalysisTotals(sql)
+  // PostgreSQL: one statement per table and round, its rows as a few array parameters (unnest);
+  // SQLite: multi-row inserts of at most 500 rows (one prepared statement, cached, for every full chunk).
+  const chunks = metrics.chunks
 
   const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>) =>
-    orFail(sql`INSERT INTO flagport_experiment_unit_variations ${sql.insert(rows.map((r) => ({
-      experiment_id: r.experimentId,
-      unit: r.unit,
-      variation_key: r.variationKey
-    })))} ON CONFLICT DO NOTHING RETURNING experiment_id, unit`).pipe(Effect.flatMap(decodeNew))
+    orFail(sql.onDialectOrElse({
+      pg: () =>
+        sql`INSERT INTO flagport_experiment_unit_variations (experiment_id, unit, variation_key)
+          SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.unit)}::text[], ${rows.map((r) => r.variationKey)}::text[])
+          ON CONFLICT DO NOTHING RETURNING experiment_id, unit`,
+      orElse: () =>
+        sql`INSERT INTO flagport_experiment_unit_variations ${sql.insert(rows.map((r) => ({
+          experiment_id: r.experimentId,
+          unit: r.unit,
+          variation_key: r.variationKey
+        })))} ON CONFLICT DO NOTHING RETURNING experiment_id, unit`
+    })).pipe(Effect.flatMap(decodeNew))
 
   const upsertUnits = (rows: ReadonlyArray<{ experimentId: string; unit: string; firstAt: string; variationKey: string; added: number }>) =>
-    orFail(sql`INSERT INTO flagport_experiment_units ${sql.insert(rows.map((r) => ({
-      experiment_id: r.experimentId,
-      unit: r.unit,
-      first_exposure_at: r.firstAt,
-      variation_key: r.variationKey,
-      variations_seen: r.added
-    })))}
+    orFail(sql`INSERT INTO flagport_experiment_units ${sql.onDialectOrElse({
+      pg: () =>
+        sql`(experiment_id, unit, first_exposure_at, variation_key, variations_seen)
+          SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.unit)}::text[], ${rows.map((r) => r.firstAt)}::text[],
+            ${rows.map((r) => r.variationKey)}::text[], ${rows.map((r) => r.added)}::int[])`,
+      orElse: () =>
+        sql`${sql.insert(rows.map((r) => ({
+          experiment_id: r.experimentId,
+          unit: r.unit,
+          first_exposure_at: r.firstAt,
+          variation_key: r.variationKey,
+          variations_seen: r.added
+        })))}`
+    })}
       ON CONFLICT (experiment_id, unit) DO UPDATE SET
         variations_seen = flagport_experiment_units.variations_seen + excluded.variations_seen,
         variation_key = CASE WHEN excluded.first_exposure_at < flagport_experiment_units.first_exposure_at
@@ -83,12 +95,18 @@ export const make = Effect.gen(function* () {
           THEN excluded.first_exposure_at ELSE flagport_experiment_units.first_exposure_at END`)
 
   const insertBatches = (rows: ReadonlyArray<IngestBatch>) =>
-    orFail(sql`INSERT INTO flagport_ingest_batches ${sql.insert(rows.map((b) => ({
-      key_id: b.keyId,
-      route: b.route,
-      batch_id: b.batchId,
-      received_at: b.receivedAt
-    })))} ON CONFLICT DO NOTHING RETURNING key_id, route, batch_id`).pipe(Effect.flatMap(decodeBatch))
+    orFail(sql`INSERT INTO flagport_ingest_batches ${sql.onDialectOrElse({
+      pg: () =>
+        sql`(key_id, route, batch_id, received_at)
+          SELECT * FROM unnest(${rows.map((b) => b.keyId)}::text[], ${rows.map((b) => b.route)}::text[], ${rows.map((b) => b.batchId)}::text[], ${rows.map((b) => b.receivedAt)}::text[])`,
+      orElse: () =>
+        sql`${sql.insert(rows.map((b) => ({
+          key_id: b.keyId,
+          route: b.route,
+          batch_id: b.batchId,
+          received_at: b.receivedAt
+        })))}`
+    })} ON CONFLICT DO NOTHING RETURNING key_id, route, batch_id`).pipe(Effect.flatMap(decodeBatch))
 
   return ExperimentUnitRepository.of({
     // ON CONFLICT DO NOTHING: a batch another transaction holds (PostgreSQL) waits for it, then is

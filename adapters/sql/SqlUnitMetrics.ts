@@ -22,7 +22,10 @@ import { orFail } from "./SqlSupport.js"
  * The figures follow UnitMetrics.ts, the same definition the memory backend applies on read.
  */
 
-/** Rows per statement: well under SQLite's 32766 bound parameters (9 per metric row). */
+/**
+ * Rows per statement on SQLite: well under its 32766 bound parameters (9 per metric row).
+ * PostgreSQL takes all of a round's rows in one statement, as array parameters (`unnest`).
+ */
 const CHUNK = 500
 
 /** A unit's row as a write sees it: first exposure (epoch ms), variation, variations seen. */
@@ -62,6 +65,13 @@ const byExperiment = (pairs: Iterable<{ experimentId: string; unit: string }>) =
 }
 
 export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
+  // PostgreSQL: one statement for all of a round's rows (array parameters); SQLite: CHUNK rows each.
+  const chunks = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> =>
+    sql.onDialectOrElse({ pg: () => (items.length === 0 ? [] : [items]), orElse: () => Arr.chunksOf(items, CHUNK) })
+  /** `unit IN (...)`, or on PostgreSQL `unit = ANY($1)`: one parameter however many units. */
+  const unitIn = (units: ReadonlyArray<string>) =>
+    sql.onDialectOrElse({ pg: () => sql`unit = ANY(${units}::text[])`, orElse: () => sql.in("unit", units) })
+
   const lock = (pairs: ReadonlyArray<{ experimentId: string; unit: string }>) => {
     const keys = [...new Set(pairs.map((p) => lockKey(unitId(p.experimentId, p.unit))))].sort((a, b) => a - b)
     if (keys.length === 0) return Effect.void
@@ -75,9 +85,9 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
   const unitStates = Effect.fnUntraced(function* (pairs: Iterable<{ experimentId: string; unit: string }>) {
     const states = new Map<string, UnitState>()
     for (const [experimentId, units] of byExperiment(pairs)) {
-      for (const chunk of Arr.chunksOf([...units], CHUNK)) {
+      for (const chunk of chunks([...units])) {
         const rows = yield* orFail(sql`SELECT unit, first_exposure_at, variation_key, variations_seen FROM flagport_experiment_units
-          WHERE experiment_id = ${experimentId} AND ${sql.in("unit", chunk)}`).pipe(Effect.flatMap(decodeStates))
+          WHERE experiment_id = ${experimentId} AND ${unitIn(chunk)}`).pipe(Effect.flatMap(decodeStates))
         for (const r of rows) {
           states.set(unitId(experimentId, r.unit), { firstAt: Date.parse(r.first_exposure_at), variationKey: r.variation_key, variationsSeen: r.variations_seen })
         }
@@ -87,23 +97,30 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
   })
 
   const keepRaw = (events: ReadonlyArray<UnitEvent>) =>
-    Effect.forEach(Arr.chunksOf(events, CHUNK), (chunk) =>
-      orFail(sql`INSERT INTO flagport_experiment_unit_events ${sql.insert(chunk.map((e) => ({
-        experiment_id: e.experimentId,
-        metric_key: e.metricKey,
-        unit: e.unit,
-        at: e.at,
-        value: e.value,
-        window_ms: e.windowMs,
-        pre_window_ms: e.preWindowMs
-      })))}`), { discard: true })
+    Effect.forEach(chunks(events), (chunk) =>
+      orFail(sql`INSERT INTO flagport_experiment_unit_events ${sql.onDialectOrElse({
+        pg: () =>
+          sql`(experiment_id, metric_key, unit, at, value, window_ms, pre_window_ms)
+            SELECT * FROM unnest(${chunk.map((e) => e.experimentId)}::text[], ${chunk.map((e) => e.metricKey)}::text[], ${chunk.map((e) => e.unit)}::text[],
+              ${chunk.map((e) => e.at)}::bigint[], ${chunk.map((e) => e.value)}::float8[], ${chunk.map((e) => e.windowMs)}::bigint[], ${chunk.map((e) => e.preWindowMs)}::bigint[])`,
+        orElse: () =>
+          sql`${sql.insert(chunk.map((e) => ({
+            experiment_id: e.experimentId,
+            metric_key: e.metricKey,
+            unit: e.unit,
+            at: e.at,
+            value: e.value,
+            window_ms: e.windowMs,
+            pre_window_ms: e.preWindowMs
+          })))}`
+      })}`), { discard: true })
 
   const rawEvents = Effect.fnUntraced(function* (pairs: Iterable<{ experimentId: string; unit: string }>) {
     const events: Array<UnitEvent> = []
     for (const [experimentId, units] of byExperiment(pairs)) {
-      for (const chunk of Arr.chunksOf([...units], CHUNK)) {
+      for (const chunk of chunks([...units])) {
         const rows = yield* orFail(sql`SELECT experiment_id, metric_key, unit, at, value, window_ms, pre_window_ms FROM flagport_experiment_unit_events
-          WHERE experiment_id = ${experimentId} AND ${sql.in("unit", chunk)}`).pipe(Effect.flatMap(decodePending))
+          WHERE experiment_id = ${experimentId} AND ${unitIn(chunk)}`).pipe(Effect.flatMap(decodePending))
         for (const r of rows) {
           events.push({ experimentId: r.experiment_id, metricKey: r.metric_key, unit: r.unit, at: r.at, value: r.value, windowMs: r.window_ms, preWindowMs: r.pre_window_ms })
         }
@@ -124,6 +141,16 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
     pre_sum: r.figures.preSum,
     pre_count: r.figures.preCount
   })
+  /** The rows of an insert into flagport_experiment_unit_metrics: array parameters on PostgreSQL. */
+  const metricValues = (rows: ReadonlyArray<Row>) =>
+    sql.onDialectOrElse({
+      pg: () =>
+        sql`(experiment_id, metric_key, unit, variation_key, variations_seen, post_sum, post_count, pre_sum, pre_count)
+          SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.metricKey)}::text[], ${rows.map((r) => r.unit)}::text[],
+            ${rows.map((r) => r.state.variationKey)}::text[], ${rows.map((r) => r.state.variationsSeen)}::int[], ${rows.map((r) => r.figures.postSum)}::float8[],
+            ${rows.map((r) => r.figures.postCount)}::bigint[], ${rows.map((r) => r.figures.preSum)}::float8[], ${rows.map((r) => r.figures.preCount)}::bigint[])`,
+      orElse: () => sql`${sql.insert(rows.map(asColumns))}`
+    })
   const sortRows = (rows: Iterable<Row>) =>
     [...rows].sort((a, b) => (a.experimentId < b.experimentId ? -1 : a.experimentId > b.experimentId ? 1 : a.metricKey < b.metricKey ? -1 : a.metricKey > b.metricKey ? 1 : a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0))
 
@@ -139,12 +166,12 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
     }
     // Only a unit exposed before has metric rows to replace (rows are made for exposed units).
     for (const [experimentId, units] of byExperiment([...moved.values()].filter((m) => m.wasExposed))) {
-      for (const chunk of Arr.chunksOf([...units], CHUNK)) {
-        yield* orFail(sql`DELETE FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId} AND ${sql.in("unit", chunk)}`)
+      for (const chunk of chunks([...units])) {
+        yield* orFail(sql`DELETE FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId} AND ${unitIn(chunk)}`)
       }
     }
-    for (const chunk of Arr.chunksOf(sortRows(rows.values()), CHUNK)) {
-      yield* orFail(sql`INSERT INTO flagport_experiment_unit_metrics ${sql.insert(chunk.map(asColumns))}`)
+    for (const chunk of chunks(sortRows(rows.values()))) {
+      yield* orFail(sql`INSERT INTO flagport_experiment_unit_metrics ${metricValues(chunk)}`)
     }
   })
 
@@ -160,8 +187,8 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
       groups.set(id, group)
     }
     const rows = [...groups.values()].map((g) => ({ ...g, figures: figuresOf(g.events, g.state.firstAt) }))
-    for (const chunk of Arr.chunksOf(sortRows(rows), CHUNK)) {
-      yield* orFail(sql`INSERT INTO flagport_experiment_unit_metrics ${sql.insert(chunk.map(asColumns))}
+    for (const chunk of chunks(sortRows(rows))) {
+      yield* orFail(sql`INSERT INTO flagport_experiment_unit_metrics ${metricValues(chunk)}
         ON CONFLICT (experiment_id, metric_key, unit) DO UPDATE SET
           post_sum = flagport_experiment_unit_metrics.post_sum + excluded.post_sum,
           post_count = flagport_experiment_unit_metrics.post_count + excluded.post_count,
@@ -199,5 +226,5 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
     yield* addToRows(events.filter((e) => !moved.has(unitId(e.experimentId, e.unit))), after)
   })
 
-  return { lock, unitStates, apply }
+  return { lock, unitStates, apply, chunks }
 }
