@@ -3,7 +3,8 @@
  * `flock /tmp/flagport-bench.lock nice -n -10 npx tsx bench/experiment-cost.bench.ts`
  * (BENCH_DURATION=seconds per run, default 10; BENCH_ROUNDS, default 2; BENCH_CONNECTIONS, default 50;
  * BENCH_UNITS, default 10000: the units requests cycle through, returning users; 0: a new unit per
- * request, the worst case, where every evaluation is an exposure to write).
+ * request, the worst case, where every evaluation is an exposure to write; BENCH_INGEST=items/s:
+ * the ingestion mode below).
  *
  * Two Flagport servers side by side, each in its own child process on its own SQLite file with the
  * same 50 flags (W2 of http-fixture.ts): on one, an experiment runs on flag w2-flag-7's rollout
@@ -14,6 +15,12 @@
  * Routes: POST /v1/evaluate (50 flags), GET /v1/flags/w2-flag-7/eval, OFREP single and bulk.
  * Rounds rotate who goes first. Prints req/s of both, the ratio, and p99s; then how many units the
  * experiment stored.
+ *
+ * Ingestion mode (BENCH_INGEST=20000): both servers run the experiment; while each route is
+ * measured on the first, `POST /v1/exposures` batches of 500 new units are posted to it beside the
+ * evaluations at BENCH_INGEST items per second (autocannon's overall rate, 4 connections), none to
+ * the second. The ratio is then what that ingestion costs the evaluation routes; the items/s it
+ * achieved are printed with it.
  */
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -34,6 +41,8 @@ const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 2)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
+const INGEST = Number(process.env["BENCH_INGEST"] ?? 0)
+const INGEST_BATCH = 500
 
 /** Attributes that pass the W2 rules before the rollout (not US, not @example.com). */
 const ATTRIBUTES = { email: "ada@example.org", country: "FR", plan: "free", seats: 3 }
@@ -119,6 +128,34 @@ const scenarios = (clientKey: string): Array<Scenario & { readonly vary: (path: 
   ]
 }
 
+/** Exposures of new units posted at INGEST items/s for `duration` seconds; resolves with the items accepted. */
+let ingestBatches = 0
+const ingest = async (port: number, clientKey: string, duration: number): Promise<number> => {
+  let accepted = 0
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 4,
+    overallRate: INGEST / INGEST_BATCH,
+    duration,
+    requests: [{
+      method: "POST",
+      path: "/v1/exposures",
+      headers: { authorization: `Bearer ${clientKey}`, "content-type": "application/json" },
+      setupRequest: (request) => {
+        const n = ingestBatches++
+        const timestamp = new Date().toISOString()
+        const exposures = Array.from({ length: INGEST_BATCH }, (_, i) => ({ flagKey: "w2-flag-7", variationKey: "C", ruleId: "rollout-7", unit: `i${n}-${i}`, timestamp }))
+        return { ...request, body: JSON.stringify({ environment: "production", batchId: `ingest-${n}`, exposures }) }
+      },
+      onResponse: (status, body) => {
+        if (status === 202) accepted += (JSON.parse(body) as { accepted: number }).accepted
+      }
+    }]
+  })
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`ingestion: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  return accepted / duration
+}
+
 const load = (port: number, scenario: ReturnType<typeof scenarios>[number], duration: number) =>
   autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -137,16 +174,22 @@ const main = async () => {
   try {
     const measured = await startChild(["serve-flagport", dirs[0]!, "measured"])
     children.push(measured.child)
-    const plain = await startChild(["serve-flagport", dirs[1]!, "plain"])
+    const plain = await startChild(["serve-flagport", dirs[1]!, INGEST > 0 ? "measured" : "plain"])
     children.push(plain.child)
+    const names = INGEST > 0 ? [`ingesting ${INGEST} items/s`, "not ingesting"] : ["experiment running", "no experiment"]
     const servers = [
-      { name: "experiment running", port: measured.info.port as number, scenarios: scenarios(measured.info.clientKey as string) },
-      { name: "no experiment", port: plain.info.port as number, scenarios: scenarios(plain.info.clientKey as string) }
+      { name: names[0]!, port: measured.info.port as number, clientKey: measured.info.clientKey as string, scenarios: scenarios(measured.info.clientKey as string), ingesting: INGEST > 0 },
+      { name: names[1]!, port: plain.info.port as number, clientKey: plain.info.clientKey as string, scenarios: scenarios(plain.info.clientKey as string), ingesting: false }
     ]
+    const ingested: Array<number> = []
     const rounds = await rotatingRounds(servers, ROUNDS, async (server, scenario) => {
       const full = server.scenarios.find((s) => s.name === scenario.name)!
       await load(server.port, full, 2)
-      return load(server.port, full, DURATION)
+      if (!server.ingesting) return load(server.port, full, DURATION)
+      const [result, itemsPerSecond] = await Promise.all([load(server.port, full, DURATION), ingest(server.port, server.clientKey, DURATION)])
+      ingested.push(itemsPerSecond)
+      console.error(`  beside it: ${Math.round(itemsPerSecond)} items/s ingested`)
+      return result
     })
     for (const child of children.splice(0)) {
       child.kill("SIGTERM")
@@ -155,8 +198,9 @@ const main = async () => {
     const units = await storedUnits(dirs[0]!)
     console.log(machineLine())
     const population = UNITS > 0 ? `units cycling through ${UNITS}` : "a new unit per request"
-    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99); ${population}\n`)
-    console.log("| route | experiment running req/s | no experiment req/s | running / none | p99 running / none |")
+    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up, ${ROUNDS} rounds (mean req/s, worst p99); ${population}`)
+    if (INGEST > 0) console.log(`beside the first: POST /v1/exposures at ${INGEST} items/s asked, ${Math.round(Math.min(...ingested))} to ${Math.round(Math.max(...ingested))} items/s achieved per run`)
+    console.log(`\n| route | ${names[0]} req/s | ${names[1]} req/s | ratio | p99 (ms) |`)
     console.log("|---|---|---|---|---|")
     for (const scenario of servers[0]!.scenarios) {
       const [on, off] = servers.map((server) => rounds.meanRps(scenario, server))

@@ -4,6 +4,8 @@ declare module "autocannon" {
     url: string
     connections?: number
     duration?: number
+    /** Requests per second over all connections (paced load). */
+    overallRate?: number
     method?: string
     headers?: Record<string, string>
     body?: string

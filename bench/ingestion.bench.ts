@@ -3,7 +3,7 @@
  * `flock /tmp/flagport-bench.lock nice -n -10 npx tsx bench/ingestion.bench.ts`
  * (BENCH_DURATION=seconds, default 60; BENCH_CONNECTIONS, default 8; BENCH_ITEMS per request,
  * default 500; BENCH_ONLY=sqlite|postgres; FLAGPORT_BENCH_DATABASE_URL=postgres://... instead of
- * the embedded PostgreSQL).
+ * the embedded PostgreSQL; BENCH_CPU_PROF=dir writes the server's CPU profile there).
  *
  * A Flagport server in a child process (this file bundled, as `npm start` runs the sources) on a
  * SQLite file, then on a PostgreSQL database, with a running experiment; autocannon posts
@@ -42,6 +42,7 @@ const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 8)
 const ITEMS = Number(process.env["BENCH_ITEMS"] ?? 500)
 const ONLY = process.env["BENCH_ONLY"]
 const WARM_UP_S = 15
+const CPU_PROF = process.env["BENCH_CPU_PROF"]
 
 // Child: a Flagport server with a running experiment on rule `half` of flag `exp-flag`.
 const seed = Effect.gen(function* () {
@@ -100,7 +101,7 @@ const countRows = (client: Layer.Layer<SqlClient.SqlClient, unknown>, experiment
 const measure = async (name: string, databaseUrl: string, client: () => Layer.Layer<SqlClient.SqlClient, unknown>) => {
   const children: Array<ChildProcess> = []
   try {
-    const flagport = await startChild(["serve-flagport", databaseUrl])
+    const flagport = await startChild(["serve-flagport", databaseUrl], undefined, CPU_PROF === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`])
     children.push(flagport.child)
     const { port, clientKey, experimentId } = flagport.info as { port: number; clientKey: string; experimentId: string }
     let requestCounter = 0
