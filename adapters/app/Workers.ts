@@ -1,12 +1,13 @@
 /**
- * The one place that chooses a process's background workers: audit log, failed sign-in and
- * exposure batch id retention always, the
+ * The one place that chooses a process's background workers: audit log, failed sign-in,
+ * exposure batch id and orphaned segment key retention always, the
  * webhook dispatcher (over the HTTP transport, with its start-up exposure warning) and the
  * scheduler of scheduled changes unless left out. Several processes may run each on one database.
  */
 import * as Layer from "effect/Layer"
 import * as AuditRetention from "../../src/services/audit/AuditRetention.js"
 import * as ExposureBatchRetention from "../../src/services/experiments/ExposureBatchRetention.js"
+import * as KeyListRetention from "../../src/services/segments/KeyListRetention.js"
 import * as SignInFailureRetention from "../../src/services/people/SignInFailureRetention.js"
 import * as Scheduler from "../../src/services/schedules/Scheduler.js"
 import * as WebhookDispatcher from "../../src/services/webhooks/WebhookDispatcher.js"
@@ -22,7 +23,7 @@ export interface WorkerOptions {
 
 /** The background workers `options` choose, over what they need. */
 const workers = (options: WorkerOptions) => {
-  const retention = Layer.mergeAll(AuditRetention.layerConfig(), SignInFailureRetention.layer(), ExposureBatchRetention.layer())
+  const retention = Layer.mergeAll(AuditRetention.layerConfig(), SignInFailureRetention.layer(), ExposureBatchRetention.layer(), KeyListRetention.layer())
   const webhooks =
     options.webhooks === false
       ? Layer.empty

@@ -27,6 +27,8 @@ export const layer = Layer.effect(
     const db = yield* MemoryDb
     const lists = db.makeRef<ReadonlyMap<string, ListRecord>>("segmentKeyLists", new Map())
     const generations = new Map<number, Set<string>>()
+    /** When each staged generation began: one nobody swapped in after an hour is swept. */
+    const begun = new Map<number, string>()
     let nextGeneration = 1
     /** Each set's keys sorted, computed once per set (sets are never changed once a list holds them). */
     const sorted = new WeakMap<ReadonlySet<string>, ReadonlyArray<string>>()
@@ -40,10 +42,11 @@ export const layer = Layer.effect(
       lists.update((map) => new Map(map).set(listId(segmentId, list), row))
 
     return SegmentKeyRepository.of({
-      begin: () =>
+      begin: (_segmentId, _list, now) =>
         Effect.sync(() => {
           const generation = nextGeneration++
           generations.set(generation, new Set())
+          begun.set(generation, now)
           return generation
         }),
       stage: (generation, keys) =>
@@ -58,12 +61,17 @@ export const layer = Layer.effect(
           const keys = generations.get(generation) ?? new Set<string>()
           // The list's record holds it from now on; a rolled back swap leaves it to nobody, as dropping it would.
           generations.delete(generation)
+          begun.delete(generation)
           const before = old?.info ?? emptyList(list)
           const after: KeyListInfo = { list, version: before.version + 1, count: keys.size, updatedAt: now }
           yield* put(segmentId, list, { info: after, generation, keys, log: [] })
           return { before, after, replaced: old?.generation }
         }),
-      drop: (generation) => Effect.sync(() => void generations.delete(generation)),
+      drop: (generation) =>
+        Effect.sync(() => {
+          begun.delete(generation)
+          generations.delete(generation)
+        }),
       change: (segmentId, list, add, remove, now) =>
         Effect.gen(function* () {
           const old = yield* record(segmentId, list)
@@ -103,6 +111,18 @@ export const layer = Layer.effect(
           return keys.slice(start, start + limit)
         }),
       changes: (segmentId, list, since) => Effect.map(record(segmentId, list), (row) => (row?.log ?? []).filter((change) => change.version > since)),
+      // Here a list's keys live in its record, which a segment's deletion removes with it: only
+      // staged generations nobody swapped in can be left behind.
+      sweep: (olderThan) =>
+        Effect.sync(() => {
+          let swept = 0
+          for (const [generation, at] of begun) {
+            if (at >= olderThan) continue
+            begun.delete(generation)
+            if (generations.delete(generation)) swept++
+          }
+          return swept
+        }),
       forget: (segmentId) =>
         lists.modify((map) => {
           const gone = (["included", "excluded"] as const).flatMap((list) => {

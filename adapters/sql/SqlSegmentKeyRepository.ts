@@ -75,6 +75,17 @@ export const make = Effect.gen(function* () {
       ON CONFLICT (segment_id, list) DO UPDATE SET generation = excluded.generation, version = excluded.version,
         count = excluded.count, updated_at = excluded.updated_at`)
 
+  /** Deletes a generation's keys a chunk a statement, then its record (last: until then a sweep finds it again). */
+  const drop = (generation: number) =>
+    Effect.gen(function* () {
+      for (;;) {
+        const deleted = yield* orFail(sql`DELETE FROM flagport_segment_keys WHERE generation = ${generation} AND key IN (
+          SELECT key FROM flagport_segment_keys WHERE generation = ${generation} ORDER BY key LIMIT ${CHUNK}) RETURNING key`)
+        if (deleted.length < CHUNK) break
+      }
+      yield* orFail(sql`DELETE FROM flagport_segment_key_generations WHERE seq = ${generation}`)
+    })
+
   return SegmentKeyRepository.of({
     begin,
     stage: (generation, keys) =>
@@ -92,15 +103,14 @@ export const make = Effect.gen(function* () {
         yield* orFail(sql.onDialectOrElse({ pg: () => sql`ANALYZE flagport_segment_keys`, orElse: () => sql`SELECT 1` }))
         return { before, after: { list, version: before.version + 1, count, updatedAt: now }, replaced: row?.generation }
       }),
-    drop: (generation) =>
-      Effect.gen(function* () {
-        for (;;) {
-          const deleted = yield* orFail(sql`DELETE FROM flagport_segment_keys WHERE generation = ${generation} AND key IN (
-            SELECT key FROM flagport_segment_keys WHERE generation = ${generation} ORDER BY key LIMIT ${CHUNK}) RETURNING key`)
-          if (deleted.length < CHUNK) break
-        }
-        yield* orFail(sql`DELETE FROM flagport_segment_key_generations WHERE seq = ${generation}`)
-      }),
+    drop,
+    sweep: (olderThan) =>
+      orFail(sql`SELECT seq FROM flagport_segment_key_generations AS g WHERE created_at < ${olderThan}
+        AND NOT EXISTS (SELECT 1 FROM flagport_segment_key_lists AS l WHERE l.generation = g.seq)`).pipe(
+        Effect.flatMap(decodeSeq),
+        Effect.tap((rows) => Effect.forEach(rows, (row) => drop(row.seq), { discard: true })),
+        Effect.map((rows) => rows.length)
+      ),
     change: (segmentId, list, add, remove, now) =>
       Effect.gen(function* () {
         const row = yield* listRow(segmentId, list)

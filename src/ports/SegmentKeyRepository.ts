@@ -53,6 +53,13 @@ export interface SegmentKeyRepositoryShape {
    * replace since, or older than the log keeps) the caller reads the list whole.
    */
   readonly changes: (segmentId: string, list: KeyListName, since: number) => Effect.Effect<ReadonlyArray<KeyListChange>, StorageError>
+  /**
+   * Drops the generations no list names that began before `olderThan` (short writes, as `drop`):
+   * the keys of a deleted segment whose drop after the deletion never ran (the process stopped),
+   * and uploads abandoned mid-way. A generation still being staged is younger than that (the
+   * caller leaves a margin). Answers how many generations were dropped.
+   */
+  readonly sweep: (olderThan: string) => Effect.Effect<number, StorageError>
   /** Forgets both lists of a deleted segment (their records in the caller's transaction); answers the generations to `drop`. */
   readonly forget: (segmentId: string) => Effect.Effect<ReadonlyArray<{ readonly list: KeyListName; readonly generation: number }>, StorageError>
 }

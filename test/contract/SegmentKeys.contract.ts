@@ -151,4 +151,36 @@ export const segmentKeysContract: Contract = (it) => {
       expect(yield* repository.page(old.id, "included", null, 10)).toEqual([])
       expect(yield* (yield* RawDump)).not.toContain("s-10999")
     }))
+
+  it.effect("sweep drops the keys nothing names that began before the cutoff (a deletion's keys never dropped, an abandoned upload); named lists and younger staging stay", () =>
+    Effect.gen(function* () {
+      const keys = yield* SegmentKeys
+      const segments = yield* Segments
+      const repository = yield* SegmentKeyRepository
+      const projectId = yield* givenSegment
+      yield* keys.replace(projectId, "beta", "included", "lines", lines(keysOf("kept", 50)))
+      // A deletion whose process stopped before it dropped the keys: the lists forgotten, the keys left.
+      const gone = yield* segments.create(projectId, { key: "gone", name: "Gone", conditions: [] })
+      yield* keys.replace(projectId, "gone", "included", "lines", lines(keysOf("gone", 50)))
+      yield* repository.forget(gone.id)
+      // An upload abandoned long ago, and one still staging.
+      const beta = yield* segments.get(projectId, "beta")
+      const abandoned = yield* repository.begin(beta.id, "excluded", "2000-01-01T00:00:00.000Z")
+      yield* repository.stage(abandoned, keysOf("abandoned", 50))
+      const young = yield* repository.begin(beta.id, "excluded", "2100-01-01T00:00:00.000Z")
+      yield* repository.stage(young, keysOf("young", 50))
+      const dump = yield* RawDump
+      // Where the dump shows stored keys (SQL; the memory store keeps a list's keys in its record,
+      // which the deletion takes with it), the orphans are there before the sweep.
+      const before = yield* dump
+      if (before.includes("kept-49")) for (const key of ["gone-49", "abandoned-49"]) expect(before).toContain(key)
+      expect(yield* repository.sweep("2050-01-01T00:00:00.000Z")).toBeGreaterThanOrEqual(1)
+      const after = yield* dump
+      for (const key of ["gone-49", "abandoned-49"]) expect(after).not.toContain(key)
+      expect((yield* readAll(projectId, "included")).keys.length).toBe(50)
+      expect(yield* repository.sweep("2050-01-01T00:00:00.000Z")).toBe(0)
+      // The young generation was left to its upload: it can still be swapped in whole.
+      yield* repository.swap(beta.id, "excluded", young, "2100-01-01T00:00:01.000Z")
+      expect((yield* repository.page(beta.id, "excluded", null, 100)).length).toBe(50)
+    }))
 }
