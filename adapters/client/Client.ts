@@ -14,7 +14,7 @@ import { loadBootstrap } from "./Bootstrap.js"
 import { changedKeys } from "./ChangedKeys.js"
 import { checkConfig } from "./ConfigCheck.js"
 import { fetchConfig } from "./ConfigFetch.js"
-import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult, type RegexEngine } from "./Core.js"
+import { type ConfigSnapshot, evaluateAll, evaluateCompiled, type EvaluationResult, type KeyListSource, type RegexEngine } from "./Core.js"
 import { Emitter } from "./Emitter.js"
 import { Standing } from "./Standing.js"
 import { errorDetail, notFound, toDetail, typeOfFallback } from "./Evaluation.js"
@@ -28,6 +28,7 @@ import { type FlagportServerError, REFUSAL_BACKOFF, refusalNotice } from "./Refu
 import { runStream } from "./StreamSource.js"
 import { sleep } from "./Timers.js"
 import { Delivery, runDelivery } from "./Delivery.js"
+import { KeyLists } from "./KeyLists.js"
 import type { Client } from "./ClientApi.js"
 import type { ClientEventName, ClientEvents, ClientStatus, DeliveryCounts, Detail, EvaluationEvent, FlagContext, FlagType, FlagTypes, Json, UntypedFlags } from "./Types.js"
 
@@ -57,9 +58,12 @@ class FlagportClientImpl implements Client {
   private hookFailed = false
   /** Exposures and metric events, queued and sent (Delivery.ts). */
   private readonly outbound: Delivery
+  /** The segments' key lists, downloaded apart from the configuration (KeyLists.ts). */
+  private readonly keyLists: KeyLists
 
   constructor(private readonly settings: Settings) {
     this.hook = settings.onEvaluation
+    this.keyLists = new KeyLists(settings.endpoint, settings.timers, this.stop.signal)
     this.outbound = new Delivery(settings.delivery, settings.endpoint, settings.timers, (message) => this.standing.report(message))
     this.insights = settings.insightsIntervalMs === null
       ? null
@@ -179,10 +183,10 @@ class FlagportClientImpl implements Client {
   }
 
   /** Installs a checked configuration, its `matches` engine loaded, and tells the listeners what changed. */
-  private apply(snapshot: ConfigSnapshot, etag: string | undefined, regex: RegexEngine): void {
+  private apply(snapshot: ConfigSnapshot, etag: string | undefined, regex: RegexEngine, keyLists?: KeyListSource): void {
     const before = this.installed
     const tallyFor = this.insights === null ? null : (flagKey: string) => this.insights!.tallyFor(flagKey)
-    this.installed = install(snapshot, etag, regex, tallyFor, this.settings.delivery.exposures)
+    this.installed = install(snapshot, etag, regex, tallyFor, this.settings.delivery.exposures, keyLists)
     if (before === null) {
       this.events.emit("ready")
       return
@@ -227,10 +231,25 @@ class FlagportClientImpl implements Client {
           this.standing.report(`cannot use the configuration from the server, kept the previous one: ${error instanceof Error ? error.message : String(error)}`)
           return "failed"
         }
+        // Its segments' key lists next (a change of a few keys is a few bytes): installed only with them.
+        const lists = KeyLists.names(checked.snapshot) ? await this.keyLists.prepare(checked.snapshot) : undefined
         if (this.closed) return "failed"
+        const missing = lists === undefined || lists.missing.length === 0 ? undefined : `key lists not loaded: ${lists.missing.join("; ")}`
+        // Without them a previous configuration keeps serving (never a segment with a list taken
+        // as empty); `lost` makes polling retry on its backoff schedule, stream or not.
+        if (missing !== undefined && this.installed !== null) {
+          this.standing.lost(`kept the previous configuration: ${missing}`)
+          return "failed"
+        }
         // Reached first: a client that never had a configuration announces `ready`, not `recovered`.
         this.standing.reached()
-        this.apply(checked.snapshot, outcome.etag, regex)
+        // With none before, the flags using a missing list answer the fallback (PROVIDER_NOT_READY)
+        // until it loads; no ETag, so the next refetch is answered whole and tries the lists again.
+        this.apply(checked.snapshot, missing === undefined ? outcome.etag : undefined, regex, lists?.source)
+        if (missing !== undefined) {
+          this.standing.lost(`flags using these segments serve their fallback: ${missing}`)
+          return "failed"
+        }
         this.fromServer()
         return "answered"
       }

@@ -120,6 +120,7 @@ const keyList = (value: unknown, path: string): void => {
   const list = object(value, path)
   number(list.version, `${path}.version`)
   number(list.count, `${path}.count`)
+  optional(list.salt, `${path}.salt`, string)
 }
 
 /** Accepts a configuration exactly when the `ConfigSnapshot` schema (plus an optional flag `version`) would. */

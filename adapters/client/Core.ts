@@ -14,6 +14,9 @@ export {
   unitOf
 } from "../../src/domain/evaluation/Evaluator.js"
 export { compile } from "../../src/domain/evaluation/Compile.js"
+export type { KeyListSource } from "../../src/domain/evaluation/CompileSegments.js"
+export { KeySet } from "../../src/domain/evaluation/KeySet.js"
+export { decodeKeyList } from "../../src/domain/evaluation/KeyListWire.js"
 export type { CompiledCondition, CompiledRollout } from "../../src/domain/evaluation/Compiled.js"
 export { servedBySplit, staticFallthrough } from "../../src/domain/evaluation/OpenFeatureReason.js"
 export type { RegexEngine } from "../../src/domain/conditions/RegexEngine.js"

@@ -27,7 +27,11 @@ export const notFound = <T>(flagKey: string, fallback: T): Detail<T> =>
 export const toDetail = <T>(entry: FlagEntry, flagKey: string, type: FlagType, fallback: T, result: EvaluationResult): Detail<T> => {
   const { version } = entry
   const reason = result.reason
-  if (reason.kind === "ERROR") return errorDetail(flagKey, fallback, "GENERAL", reason.error ?? "the flag cannot be evaluated", version)
+  if (reason.kind === "ERROR") {
+    const error = reason.error ?? "the flag cannot be evaluated"
+    // A segment's key list still loading (KeyLists.ts): the provider is not ready for this flag yet.
+    return errorDetail(flagKey, fallback, error.startsWith("SEGMENT_LIST_NOT_LOADED") ? "PROVIDER_NOT_READY" : "GENERAL", error, version)
+  }
   if (entry.type !== type) {
     return errorDetail(flagKey, fallback, "TYPE_MISMATCH", `flag ${JSON.stringify(flagKey)} is a ${entry.type} flag, not ${type}`, version)
   }

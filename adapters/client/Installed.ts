@@ -4,7 +4,7 @@
  * of the attributes the flag can look at), so a typed getter looks a flag up once. Built once per
  * configuration, never per evaluation.
  */
-import { compile, type CompiledCondition, type CompiledFlag, type CompiledRollout, type CompiledSnapshot, type ConfigSnapshot, type RegexEngine } from "./Core.js"
+import { compile, type KeyListSource, type CompiledCondition, type CompiledFlag, type CompiledRollout, type CompiledSnapshot, type ConfigSnapshot, type RegexEngine } from "./Core.js"
 import { type PlainCheck, plainCheck } from "./JsonContext.js"
 import type { Tally } from "./Insights.js"
 import type { FlagType } from "./Types.js"
@@ -82,7 +82,9 @@ const measuredRuleIds = (snapshot: ConfigSnapshot): ReadonlyMap<string, Readonly
 }
 
 /**
- * `regex` compiles the `matches` conditions: RegexLoading.regexEngineFor(snapshot), awaited before.
+ * `regex` compiles the `matches` conditions: RegexLoading.regexEngineFor(snapshot), awaited before;
+ * `keyLists` are the segments' key lists (KeyLists.ts), a list it lacks answering
+ * `SEGMENT_LIST_NOT_LOADED` in the flags that use it.
  * `tallyFor` gives each flag the tally its evaluations are counted in (null: none); `exposures`
  * says whether the client sends exposures (then each flag knows its measured rules).
  */
@@ -91,9 +93,10 @@ export const install = (
   etag: string | undefined,
   regex: RegexEngine,
   tallyFor: ((flagKey: string) => Tally) | null = null,
-  exposures = false
+  exposures = false,
+  keyLists?: KeyListSource
 ): Installed => {
-  const compiled = compile(snapshot, regex)
+  const compiled = compile(snapshot, regex, keyLists)
   const measured = exposures ? measuredRuleIds(snapshot) : new Map<string, ReadonlySet<string>>()
   const flags = new Map<string, FlagEntry>()
   for (const flag of snapshot.flags) {

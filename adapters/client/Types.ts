@@ -53,7 +53,9 @@ export interface FlagContext {
 
 /**
  * Why an evaluation returned the caller's fallback instead of a flag's value:
- * - `PROVIDER_NOT_READY`: no configuration yet (neither from the server nor a bootstrap);
+ * - `PROVIDER_NOT_READY`: no configuration yet (neither from the server nor a bootstrap), or the
+ *   flag uses a segment whose key list has not loaded yet (`reason.error` starts with
+ *   `SEGMENT_LIST_NOT_LOADED`);
  * - `FLAG_NOT_FOUND`: the configuration has no such flag;
  * - `TYPE_MISMATCH`: the flag is of another type than the one asked for;
  * - `GENERAL`: the flag's definition cannot be evaluated (Flagport's `ERROR` reason).

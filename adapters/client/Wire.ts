@@ -52,9 +52,19 @@ export interface SnapshotFlag {
   readonly version?: number | undefined
 }
 
+/** A segment's key list as the configuration names it: never its keys (the client downloads their hashes apart). */
+export interface SnapshotKeyList {
+  readonly version: number
+  readonly count: number
+  /** The salt of the list's hashes (sent by the server; absent from hand-written configurations, whose lists cannot be loaded). */
+  readonly salt?: string | undefined
+}
+
 export interface SnapshotSegment {
   readonly key: string
   readonly conditions: ReadonlyArray<ConditionOrGroup>
+  readonly included?: SnapshotKeyList | undefined
+  readonly excluded?: SnapshotKeyList | undefined
 }
 
 /** A rule a running experiment measures: the client sends the exposures of what it served by it. */

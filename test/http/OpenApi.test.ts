@@ -66,6 +66,7 @@ const PATHS = [
   "/v1/explain",
   "/v1/flags/{flagKey}/eval",
   "/v1/config",
+  "/v1/config/segments/{segmentKey}/{list}",
   "/ofrep/v1/evaluate/flags/{key}",
   "/ofrep/v1/evaluate/flags",
   "/v1/stream",

@@ -58,14 +58,14 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect((await served("boss", { plan: "enterprise" })).variationKey).toBe("off")
     })
 
-    it("GET /v1/config names each list's version and size, never a key", async () => {
+    it("GET /v1/config names each list's version, size and salt, never a key", async () => {
       const reply = await request(t.url, "GET", "/v1/config?environment=development", { key: t.keys.scoped })
       const segment = (reply.body as { segments: Array<Record<string, unknown>> }).segments.find((s) => s.key === "testers")
       expect(segment).toEqual({
         key: "testers",
         conditions: [{ attribute: "plan", operator: "in", values: ["enterprise"] }],
-        included: { version: 1, count: 30_000 },
-        excluded: { version: 1, count: 2 }
+        included: { version: 1, count: 30_000, salt: expect.stringMatching(/\/included$/) },
+        excluded: { version: 1, count: 2, salt: expect.stringMatching(/\/excluded$/) }
       })
       expect(reply.text).not.toContain("user-12345")
     })

@@ -2004,6 +2004,8 @@ export interface components {
             readonly version: number;
             /** @description How many keys the list holds. */
             readonly count: number;
+            /** @description The salt of the list's hashes (the same for every version of the list; another segment made under the same key has another): an SDK downloads the hashes from `GET /v1/config/segments/{segmentKey}/{list}` and hashes the key it looks up with it. */
+            readonly salt?: string;
         };
         readonly ConfigExperiment: {
             readonly flagKey: string;

@@ -28,11 +28,12 @@ import { checkBodyHeaders, MAX_JSON_DEPTH, nestsTooDeeply, parseJsonBody } from 
 import type { Cors } from "../shared/Cors.js"
 import * as Errors from "../shared/Errors.js"
 import type { EvaluationLaneShape, LaneRequest, LaneResponse, LaneRoute } from "../shared/EvaluationLaneService.js"
-import { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery, unknownFlagEvalParameters } from "../shared/EvaluationRequests.js"
+import { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery, type KeyListQuery, unknownFlagEvalParameters } from "../shared/EvaluationRequests.js"
 import { fromParseError, REQUEST_INVALID } from "../shared/Problems.js"
 import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import { etagMatches } from "./Etag.js"
 import * as FastDecode from "./FastDecode.js"
+import { KeyListRoute, type KeyListRouteOptions } from "./KeyListRoute.js"
 import { type EventStreamsOf, Ofrep } from "./Ofrep.js"
 import { ofrepErrorResponse } from "./OfrepErrors.js"
 import { evaluateAllJson, resultJson } from "./ResultJson.js"
@@ -107,6 +108,8 @@ export interface LaneOptions {
   readonly counter?: LaneCounter | undefined
   /** Where the server records exposures of running experiments (ServerExposures.ts); absent: none are recorded. */
   readonly exposures?: ServerExposures | undefined
+  /** A key list's change between two versions (KeyListRoute.ts); absent: lists are always sent whole. */
+  readonly keyListChange?: KeyListRouteOptions["change"]
 }
 
 /** An OFREP route's flag key, decoded (as it stands when it does not decode: it then names no flag). */
@@ -120,8 +123,10 @@ const ofrepFlagKey = (rawFlagKey: string): string => {
 
 export class EvaluationLane implements EvaluationLaneShape {
   private readonly ofrep: Ofrep
+  private readonly keyLists: KeyListRoute
 
   constructor(private readonly options: LaneOptions) {
+    this.keyLists = new KeyListRoute({ entry: (scope) => this.entry(scope), change: options.keyListChange ?? (() => Promise.resolve(undefined)) })
     this.ofrep = new Ofrep({
       snapshots: options.snapshots,
       counter: options.counter,
@@ -216,6 +221,15 @@ export class EvaluationLane implements EvaluationLaneShape {
           return this.ofrep.flag(principal, ofrepFlagKey(route.rawFlagKey), request)
         case "ofrepBulk":
           return this.ofrep.bulk(principal, request)
+        case "keyList": {
+          let segmentKey: string
+          try {
+            segmentKey = decodeURIComponent(route.rawSegmentKey)
+          } catch {
+            throw Errors.notFound(`Segment '${route.rawSegmentKey}' has no ${route.list} key list`)
+          }
+          return this.keyList(principal, segmentKey, route.list, KeyListRoute.query(request.query))
+        }
         case "config": {
           const record = queryRecord(request.query)
           const fast = FastDecode.configQuery(record)
@@ -302,6 +316,11 @@ export class EvaluationLane implements EvaluationLaneShape {
       const { result, trace } = Evaluate.explain(entry.compiled, input.flagKey, input.context)
       return json(200, `{"result":${resultJson(result)},"trace":${JSON.stringify(trace)}}`)
     })
+  }
+
+  /** GET /v1/config/segments/{segmentKey}/{list} (KeyListRoute.ts). */
+  keyList(principal: Principal, segmentKey: string, list: "included" | "excluded", query: KeyListQuery): MaybeAsync<LaneResponse> {
+    return this.keyLists.answer(principal, segmentKey, list, query)
   }
 
   /** GET /v1/config: the body serialized (and gzipped) once per version; 304 on a matching ETag. */

@@ -186,7 +186,8 @@ export const make = (config: LaneConfig = {}) =>
       hub,
       eventStreams: (principal, scope, request) => urls.eventStreams(principal, scope, request),
       counter,
-      exposures
+      exposures,
+      keyListChange: (projectId, segmentKey, list, salt, since, to) => run(snapshots.keyListChange(projectId, segmentKey, list, salt, since, to))
     })
     return Context.make(EvaluationLaneService, lane)
   })

@@ -20,6 +20,7 @@ const STREAM: LaneRoute = { _tag: "stream" }
 const PREFLIGHT_POST: LaneRoute = { _tag: "preflight", methods: "POST, OPTIONS" }
 const PREFLIGHT_GET: LaneRoute = { _tag: "preflight", methods: "GET, OPTIONS" }
 const FLAG_EVAL = /^\/v1\/flags\/([^/]+)\/eval$/
+const KEY_LIST = /^\/v1\/config\/segments\/([^/]+)\/(included|excluded)$/
 const OFREP_BULK_PATH = "/ofrep/v1/evaluate/flags"
 const OFREP_BULK: LaneRoute = { _tag: "ofrepBulk" }
 const OFREP_FLAG = /^\/ofrep\/v1\/evaluate\/flags\/([^/]+)$/
@@ -37,6 +38,8 @@ export const routeOf = (method: string, path: string): LaneRoute | undefined => 
   if (method === "GET") {
     if (path === "/v1/config") return CONFIG
     if (path === "/v1/stream") return STREAM
+    const keyList = KEY_LIST.exec(path)
+    if (keyList !== null) return { _tag: "keyList", rawSegmentKey: keyList[1]!, list: keyList[2] as "included" | "excluded" }
     const flag = FLAG_EVAL.exec(path)
     return flag === null ? undefined : { _tag: "flag", rawFlagKey: flag[1]! }
   }
@@ -49,7 +52,7 @@ const preflightOf = (path: string): LaneRoute | undefined => {
   if (path === "/v1/evaluate" || path === "/v1/explain" || path === INSIGHTS_REPORT || path === OFREP_BULK_PATH || OFREP_FLAG.test(path)) {
     return PREFLIGHT_POST
   }
-  if (path === "/v1/config" || path === "/v1/stream" || FLAG_EVAL.test(path)) return PREFLIGHT_GET
+  if (path === "/v1/config" || path === "/v1/stream" || FLAG_EVAL.test(path) || KEY_LIST.test(path)) return PREFLIGHT_GET
   return undefined
 }
 

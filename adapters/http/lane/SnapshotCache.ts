@@ -13,7 +13,7 @@ import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
 import { environmentNotFound, projectNotFound } from "../../../src/domain/NotFound.js"
 import * as Instruments from "../../metrics/Instruments.js"
-import { CompiledEntry, etagOf, versionsOf } from "./CompiledEntry.js"
+import { CompiledEntry, etagOf, keyListsOf, versionsOf } from "./CompiledEntry.js"
 
 export { CompiledEntry, etagOf } from "./CompiledEntry.js"
 
@@ -335,7 +335,7 @@ export class SnapshotCache {
         if (keyListsLoading !== undefined) return this.awaitLists(project, e, environment, pending, keyListsLoading)
         const json = Buffer.from(JSON.stringify(snapshot))
         // The source labels a snapshot with the revision it is at least as new as; never older than asked.
-        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot, keyLists), json, etagOf(json), versionsOf(snapshot), clientConfig)
+        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot, keyLists), json, etagOf(json), versionsOf(snapshot), clientConfig, keyLists, keyListsOf(snapshot))
         project.revision = Math.max(project.revision, revision)
         if (e.entry === undefined || e.entry.revision <= entry.revision) {
           e.entry = entry

@@ -23,6 +23,7 @@ const FAST_TEMPLATES: Readonly<Record<LaneRoute["_tag"], string>> = {
   explain: "/v1/explain",
   flag: "/v1/flags/:flagKey/eval",
   config: "/v1/config",
+  keyList: "/v1/config/segments/:segmentKey/:list",
   stream: "/v1/stream",
   preflight: "preflight",
   ofrepBulk: "/ofrep/v1/evaluate/flags",

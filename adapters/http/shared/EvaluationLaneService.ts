@@ -6,7 +6,7 @@
 import * as Context from "effect/Context"
 import type { Principal } from "../../../src/domain/auth/ApiKey.js"
 import type { StreamOpening } from "./EventStream.js"
-import type { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery } from "./EvaluationRequests.js"
+import type { ConfigQuery, EvaluateRequest, ExplainRequest, FlagEvalQuery, KeyListQuery } from "./EvaluationRequests.js"
 import type { MaybeAsync } from "./MaybeAsync.js"
 
 /** An answer as plain data, whatever the transport writes it to. */
@@ -48,6 +48,12 @@ export type LaneRoute =
   | { readonly _tag: "explain" }
   | { readonly _tag: "flag"; /** As it stands in the path, still percent-encoded. */ readonly rawFlagKey: string }
   | { readonly _tag: "config" }
+  | {
+    readonly _tag: "keyList"
+    /** As it stands in the path, still percent-encoded. */
+    readonly rawSegmentKey: string
+    readonly list: "included" | "excluded"
+  }
   | { readonly _tag: "stream" }
   | { readonly _tag: "preflight"; /** The methods the path answers, for Access-Control-Allow-Methods. */ readonly methods: string }
   | OfrepRoute
@@ -76,6 +82,8 @@ export interface EvaluationLaneShape {
     ifNoneMatch: string | undefined,
     acceptEncoding: string | undefined
   ) => MaybeAsync<LaneResponse>
+  /** GET /v1/config/segments/{segmentKey}/{list}: the list's hashes, whole or the change since `since` (lane/KeyListRoute.ts). */
+  readonly keyList: (principal: Principal, segmentKey: string, list: "included" | "excluded", query: KeyListQuery) => MaybeAsync<LaneResponse>
   /** GET /v1/stream (it authenticates itself: the Authorization header or `token` in the query). */
   readonly stream: (query: string, header: (name: string) => string | undefined, remoteAddress?: string) => MaybeAsync<LaneResponse>
 }

@@ -95,3 +95,19 @@ export const ConfigQuery = Schema.Struct({
 }).annotations({ parseOptions: { errors: "all" } })
 export type ConfigQuery = typeof ConfigQuery.Type
 
+/** The media type of a key list as SDKs download it (src/domain/evaluation/KeyListWire.ts). */
+export const KEY_LIST_CONTENT_TYPE = "application/vnd.flagport.key-list"
+
+/** Query of `GET /v1/config/segments/{segmentKey}/{list}`: `/v1/config`'s, and the version the caller holds. */
+export const KeyListQuery = Schema.Struct({
+  environment: Environment,
+  projectId: Schema.optional(Text),
+  since: Schema.optional(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, Number.MAX_SAFE_INTEGER)).annotations({
+      description:
+        "The version of the list the caller holds (under the same `salt`): the answer is then the change since it when the server can tell it (the latest 64 versions, no replace in between), else the whole list."
+    })
+  )
+}).annotations({ parseOptions: { errors: "all" } })
+export type KeyListQuery = typeof KeyListQuery.Type
+

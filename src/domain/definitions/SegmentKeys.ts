@@ -82,3 +82,32 @@ export interface KeyListChange {
  * the list whole.
  */
 export const KEY_LIST_CHANGES_KEPT = 64
+
+/**
+ * The one change leading from version `since` to version `to`, from the log's changes after
+ * `since` (in version order): each key's last change counts (added, then removed: removed).
+ * Undefined when the log does not lead there (a replace or the log's end in between: a gap) or the
+ * change would carry more than `maxKeys` keys (the whole list is then the cheaper read).
+ */
+export const changeBetween = (
+  log: ReadonlyArray<KeyListChange>,
+  since: number,
+  to: number,
+  maxKeys: number
+): { readonly added: ReadonlyArray<string>; readonly removed: ReadonlyArray<string> } | undefined => {
+  const last = new Map<string, boolean>()
+  let version = since
+  for (const change of log) {
+    if (change.version > to) break
+    if (change.version !== version + 1) return undefined
+    version = change.version
+    for (const key of change.added) last.set(key, true)
+    for (const key of change.removed) last.set(key, false)
+    if (last.size > maxKeys) return undefined
+  }
+  if (version !== to) return undefined
+  const added: Array<string> = []
+  const removed: Array<string> = []
+  for (const [key, present] of last) (present ? added : removed).push(key)
+  return { added, removed }
+}

@@ -28,7 +28,11 @@ export type SnapshotFlag = typeof SnapshotFlag.Type
 /** A segment's key list as the configuration names it: its version and size, never its keys. */
 export const SnapshotKeyList = Schema.Struct({
   version: Schema.Number.annotations({ description: "The list's version: one more at each replace or change of its keys." }),
-  count: Schema.Number.annotations({ description: "How many keys the list holds." })
+  count: Schema.Number.annotations({ description: "How many keys the list holds." }),
+  salt: Schema.optional(Schema.String).annotations({
+    description:
+      "The salt of the list's hashes (the same for every version of the list; another segment made under the same key has another): an SDK downloads the hashes from `GET /v1/config/segments/{segmentKey}/{list}` and hashes the key it looks up with it."
+  })
 }).annotations(documentName("ConfigKeyList"))
 export type SnapshotKeyList = typeof SnapshotKeyList.Type
 

@@ -8,7 +8,9 @@
  *
  * A load runs in the background, never on a request's path (a million keys take seconds to read):
  * `sourceOf` answers at once with the lists it holds and, when some are still loading, the effect
- * that completes once they are (the server keeps serving its previous snapshot until then). One
+ * that completes once they are (the server keeps serving its previous snapshot until then). A list
+ * changed by PATCH since the version held takes only the change from the list's change log
+ * (KeyListChanges.ts): milliseconds for a million-key list, not seconds. One
  * load per list version at a time, whoever asks; a failed load is forgotten, so the next ask retries.
  */
 import * as Deferred from "effect/Deferred"
@@ -16,6 +18,8 @@ import * as Effect from "effect/Effect"
 import type { KeyListName, KeyListSource } from "../../domain/evaluation/CompileSegments.js"
 import { type KeySet, KeySetBuilder } from "../../domain/evaluation/KeySet.js"
 import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
+import * as KeyListChanges from "./KeyListChanges.js"
+import { saltOf } from "./KeyListChanges.js"
 import type { StorageError } from "../../ports/StorageError.js"
 
 const PAGE = 10_000
@@ -30,8 +34,7 @@ export interface NamedList {
   readonly count: number
 }
 
-/** The salt of a list's hashes: its segment and list, the same for every version, so a version's keys hash as the last one's did. */
-export const saltOf = (segmentId: string, list: KeyListName) => `${segmentId}/${list}`
+export { saltOf }
 
 /** What `sourceOf` answers: the lists held now, and, when some named lists are still loading, when they will be. */
 export interface Sources {
@@ -41,12 +44,21 @@ export interface Sources {
 
 export const make = Effect.gen(function* () {
   const keys = yield* SegmentKeyRepository
+  const changes = yield* KeyListChanges.make
   const held = new Map<string, { readonly version: number; readonly set: KeySet }>()
   const loads = new Map<string, { readonly version: number; readonly done: Deferred.Deferred<void, StorageError> }>()
 
   const load = (named: NamedList) =>
     Effect.gen(function* () {
       const salt = saltOf(named.segmentId, named.list)
+      // A few keys changed by PATCH since the version held: those, not a million keys read again.
+      const known = held.get(salt)
+      const change = known === undefined || known.version >= named.version ? undefined : yield* changes.hashed(named.segmentId, named.list, known.version, named.version)
+      if (known !== undefined && change !== undefined) {
+        const latest = held.get(salt)
+        if (latest === undefined || latest.version <= named.version) held.set(salt, { version: named.version, set: known.set.withChanges(change.added, change.removed) })
+        return
+      }
       const builder = new KeySetBuilder(salt, named.count)
       let after: string | null = null
       for (;;) {
@@ -59,8 +71,8 @@ export const make = Effect.gen(function* () {
       }
       const set = builder.build()
       // A slower load of an older version never replaces a newer one.
-      const known = held.get(salt)
-      if (known === undefined || known.version <= named.version) held.set(salt, { version: named.version, set })
+      const latest = held.get(salt)
+      if (latest === undefined || latest.version <= named.version) held.set(salt, { version: named.version, set })
     }).pipe(Effect.withSpan("KeyListCache.load", { attributes: { segmentId: named.segmentId, list: named.list, version: named.version } }))
 
   /** The load of this list version: the one in flight, or a new one in the background. */

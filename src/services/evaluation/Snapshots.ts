@@ -11,11 +11,12 @@ import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
 import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
-import type { KeyListSource } from "../../domain/evaluation/CompileSegments.js"
+import type { KeyListName, KeyListSource } from "../../domain/evaluation/CompileSegments.js"
 import { measuredRulesOf } from "../../domain/experiments/MeasuredRule.js"
 import { makeRunningMeasures } from "../experiments/RunningMeasures.js"
 import * as KeyListCache from "./KeyListCache.js"
 import type { NamedList } from "./KeyListCache.js"
+import * as KeyListChanges from "./KeyListChanges.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { environmentNotFound, projectNotFound } from "../../domain/NotFound.js"
 
@@ -46,6 +47,18 @@ export interface SnapshotsShape {
     },
     ResourceNotFound | StorageError
   >
+  /**
+   * The change of a segment's list from version `since` to `to` as hashes, for a holder of the list
+   * hashed under `salt` (KeyListChanges.ts); undefined when the whole list must be read instead.
+   */
+  readonly keyListChange: (
+    projectId: string,
+    segmentKey: string,
+    list: KeyListName,
+    salt: string,
+    since: number,
+    to: number
+  ) => Effect.Effect<KeyListChanges.HashedChange | undefined, StorageError>
 }
 
 export class Snapshots extends Context.Tag("@flagport/services/Snapshots")<Snapshots, SnapshotsShape>() {}
@@ -61,6 +74,7 @@ export const make = Effect.gen(function* () {
   const measured = yield* makeRunningMeasures
   const keyListRepository = yield* SegmentKeyRepository
   const keySets = yield* KeyListCache.make
+  const changes = yield* KeyListChanges.make
 
   const revision = Effect.fn("Snapshots.revision")(function* (projectId: string) {
     const found = yield* projects.revision(projectId)
@@ -89,7 +103,7 @@ export const make = Effect.gen(function* () {
         const out: { included?: SnapshotKeyList; excluded?: SnapshotKeyList } = {}
         for (const list of ["included", "excluded"] as const) {
           const found = written.find((w) => w.segmentId === segmentId && w.info.list === list)
-          if (found !== undefined) out[list] = { version: found.info.version, count: found.info.count }
+          if (found !== undefined) out[list] = { version: found.info.version, count: found.info.count, salt: KeyListChanges.saltOf(segmentId, list) }
         }
         return out
       }
@@ -128,7 +142,18 @@ export const make = Effect.gen(function* () {
     }
   })
 
-  return Snapshots.of({ revision, snapshot })
+  const keyListChange = Effect.fn("Snapshots.keyListChange")(function* (
+    projectId: string,
+    segmentKey: string,
+    list: KeyListName,
+    salt: string,
+    since: number,
+    to: number
+  ) {
+    return yield* changes.forHolder(projectId, segmentKey, list, salt, since, to)
+  })
+
+  return Snapshots.of({ revision, snapshot, keyListChange })
 })
 
 export const layer = Layer.effect(Snapshots, make)

@@ -1,7 +1,8 @@
 /** The matrix rows of the evaluation routes and their insights. */
 import { Messages } from "../../../src/domain/auth/Policy.js"
 import { Insights } from "../../../src/services/insights/Insights.js"
-import { type Endpoint, forbidden, use } from "./Endpoint.js"
+import { request } from "../fixtures.js"
+import { type Endpoint, forbidden, freshSegment, use } from "./Endpoint.js"
 
 export const EVALUATION_ENDPOINTS: ReadonlyArray<Endpoint> = [
   {
@@ -27,6 +28,23 @@ export const EVALUATION_ENDPOINTS: ReadonlyArray<Endpoint> = [
     kind: "evaluation",
     success: 200,
     prepare: async () => ({ method: "GET", path: "/v1/config?environment=development&projectId=p1" })
+  },
+  {
+    name: "GET /v1/config/segments/{s}/{list}",
+    kind: "evaluation",
+    success: 200,
+    prepare: async (t, n) => {
+      const { key } = await freshSegment(t, n, "klsdk")
+      const put = await request(t.url, "PUT", `/v1/projects/p1/segments/${key}/keys/included`, { key: t.keys.global, body: "a\nb\n", headers: { "content-type": "text/plain" } })
+      if (put.status !== 200) throw new Error(`upload: ${put.status} ${put.text}`)
+      const path = `/v1/config/segments/${key}/included?environment=development&projectId=p1`
+      // The server serves the new list once it has loaded it (in the background).
+      for (let i = 0; (await request(t.url, "GET", path, { key: t.keys.global })).status !== 200; i++) {
+        if (i > 500) throw new Error("the list was never served")
+        await new Promise((r) => setTimeout(r, 10))
+      }
+      return { method: "GET", path }
+    }
   },
   {
     name: "GET /v1/stream",

@@ -8,9 +8,18 @@ import * as Schema from "effect/Schema"
 import { ConfigSnapshot } from "../../../../src/domain/evaluation/ConfigSnapshot.js"
 import { EvaluationResult } from "../../../../src/domain/evaluation/EvaluationResult.js"
 import { ExplanationSchema } from "../../../../src/domain/evaluation/Trace.js"
-import { ConfigQuery, EvaluateRequest, EvaluateResponse, ExplainRequest, FlagEvalQuery } from "../../shared/EvaluationRequests.js"
+import {
+  ConfigQuery,
+  EvaluateRequest,
+  EvaluateResponse,
+  ExplainRequest,
+  FlagEvalQuery,
+  KEY_LIST_CONTENT_TYPE,
+  KeyListQuery
+} from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"
-import { described, flagKey } from "../Declaring.js"
+import { described, flagKey, segmentKey } from "../Declaring.js"
+import { listName } from "../segments/SegmentKeysGroup.js"
 import * as Examples from "../Examples.js"
 import { declareConfigETag } from "../OpenApiDocument.js"
 import { EvaluationAuth } from "../Security.js"
@@ -49,6 +58,16 @@ export class EvaluationGroup extends HttpApiGroup.make("evaluation")
     "Get the configuration for local evaluation",
     "Every flag and segment of one environment, for SDKs that evaluate in process. Poll with `If-None-Match` set to the last `ETag`: 304 while nothing changed."
   ).annotate(OpenApi.Transform, declareConfigETag))
+  .add(described(
+    HttpApiEndpoint.get("keyList")`/v1/config/segments/${segmentKey}/${listName}`
+      .setUrlParams(KeyListQuery)
+      .addSuccess(Schema.Uint8ArrayFromSelf.pipe(HttpApiSchema.withEncoding({ kind: "Uint8Array", contentType: KEY_LIST_CONTENT_TYPE })).annotations({
+        description:
+          "The list's salted 64-bit key hashes, never its keys, in Flagport's binary key-list layout (docs/guide/delivery.md): the whole list, or, with `since`, the change since that version (hashes added and removed), whichever the server can give; the body says which, the version it brings the holder to and the salt."
+      })),
+    "Get a segment's key list for local evaluation",
+    "For SDKs that evaluate in process: `GET /v1/config` names each list's `version` and `salt`; this route sends the list as hashes (client and server keys alike, under the rules of `GET /v1/config`: refused to client keys where the environment serves them evaluations only). A holder of an older version passes `since` and is sent only the change when the server's change log reaches back to it. 404 when the segment has no such list."
+  ))
   .middleware(EvaluationAuth)
   .addError(Errors.NotFound)
   .annotate(OpenApi.Description, "Evaluation, for applications and SDKs: client or server keys.") {}

@@ -16,6 +16,9 @@ export const EvaluationLive = HttpApiBuilder.group(FlagportApi, "evaluation", (h
     .handle("explain", ({ payload }) =>
       Effect.flatMap(EvaluationPrincipal, (principal) => viaLane((lane) => lane.explain(principal, payload)))
     )
+    .handle("keyList", ({ path, urlParams }) =>
+      Effect.flatMap(EvaluationPrincipal, (principal) => viaLane((lane) => lane.keyList(principal, path.segmentKey, path.list, urlParams)))
+    )
     .handle("config", ({ headers, request, urlParams }) =>
       Effect.flatMap(EvaluationPrincipal, (principal) =>
         viaLane((lane) => lane.config(principal, urlParams, headers["if-none-match"], request.headers["accept-encoding"]))

@@ -20,7 +20,7 @@ const toServerResponse = (response: LaneResponse): HttpServerResponse.HttpServer
     ? HttpServerResponse.empty({ status: response.status, headers: response.headers })
     : typeof response.body === "string"
     ? HttpServerResponse.text(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
-    : HttpServerResponse.uint8Array(response.body, { status: response.status, headers: response.headers, contentType: "application/json" })
+    : HttpServerResponse.uint8Array(response.body, { status: response.status, headers: response.headers, contentType: response.headers["content-type"] ?? "application/json" })
 
 const encoder = new TextEncoder()
 
