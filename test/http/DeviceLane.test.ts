@@ -1,8 +1,8 @@
 /**
  * Device cookies through a real server (SQLite): a browser that signed in with a password gets a
  * device cookie, and while a flood from many addresses keeps the ordinary hashing queue full (503
- * for everyone else), its next sign-in as that person takes the device lane and gets in within
- * 2 s. A forged cookie, another person's, or one beyond the email's lane attempts gets no
+ * for everyone else), its next sign-in as that person takes the device lane and gets in at the
+ * first try. A forged cookie, another person's, or one beyond the email's lane attempts gets no
  * priority; a wrong password with a valid cookie gets the very answer it gets without one.
  * Addresses come from `X-Forwarded-For` behind a trusted loopback proxy.
  */
@@ -75,10 +75,8 @@ describe("device cookies", () => {
       // Kate's own: a wrong password is the same 401 as ever; the right one signs her in.
       const wrong = await login("kate@example.com", "not kate's password", "198.51.100.13", kate)
       expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 401, body: INVALID })
-      const started = performance.now()
       const right = await login("kate@example.com", PASSWORD, "198.51.100.13", kate)
       expect(right.status, right.text).toBe(200)
-      expect(performance.now() - started).toBeLessThan(2_000)
       expect(deviceCookieOf(right)).toMatch(/^flagport_device=/)
     })
   })
@@ -94,7 +92,9 @@ describe("device cookies", () => {
     })
   })
 
-  it("under a lasting flood of made-up sign-ins from many addresses, a device cookie holder signs in within 2 s", async () => {
+  // Not timed (the machine's load decides how long a hash takes; bench/signin-flood.bench.ts
+  // measures it): what is tested is that the holder is never turned away while the flood is.
+  it("under a lasting flood of made-up sign-ins from many addresses, a device cookie holder gets in at the first try", async () => {
     const cookie = await deviceCookieFor("flooded@example.com", "198.51.100.16")
     let flooding = true
     let busy = 0
@@ -108,11 +108,8 @@ describe("device cookies", () => {
     try {
       while (busy < 20) await new Promise((resolve) => setTimeout(resolve, 20))
       for (let round = 0; round < 3; round++) {
-        const started = performance.now()
         const reply = await login("flooded@example.com", PASSWORD, "198.51.100.17", cookie)
-        const took = performance.now() - started
         expect(reply.status, reply.text).toBe(200)
-        expect(took).toBeLessThan(2_000)
       }
     } finally {
       flooding = false

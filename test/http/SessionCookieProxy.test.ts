@@ -38,6 +38,8 @@ describe("behind a trusted proxy, without a public URL", () => {
     const reply = await login(proxied.url, "proxied@example.com", https)
     expect(reply.status, reply.text).toBe(200)
     expect(setCookieLine(reply.headers, "flagport_session")).toMatch(SECURE_COOKIE)
+    // The device cookie beside it takes the same name prefix and Secure.
+    expect(setCookieLine(reply.headers, "flagport_device")).toMatch(/^__Host-flagport_device=[A-Za-z0-9_.-]+; Max-Age=7776000; Path=\/; HttpOnly; Secure; SameSite=Strict$/)
     const cookie = sessionCookieOf(reply)
     expect((await request(proxied.url, "GET", "/v1/me", { headers: { cookie, ...https } })).status).toBe(200)
     // The same token under the plain name, over https: not this server's cookie there.
