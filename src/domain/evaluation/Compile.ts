@@ -236,10 +236,10 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
   const enabled = raw.enabled === true
   const brokenFlag = (error: string): CompiledFlag => {
     const broken = errorResult(key, error, offVariation)
-    return { key, enabled, off: enabled ? broken : off, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext }
+    return { key, enabled, off: enabled ? broken : off, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext, chain: undefined, runs: 0 }
   }
   if (problems.length > 0) return brokenFlag(`INVALID_DEFINITION: ${problems.join("; ")}`)
-  if (!enabled) return { key, enabled, off, fallthrough: off, prerequisites: [], rules: [], broken: null, invalidContext }
+  if (!enabled) return { key, enabled, off, fallthrough: off, prerequisites: [], rules: [], broken: null, invalidContext, chain: undefined, runs: 0 }
 
   const variation = (k: unknown, where: string): VariationRef =>
     (typeof k === "string" ? variations.get(k) : undefined) ??
@@ -298,7 +298,7 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
         }
       }
     })
-    return { key, enabled, off, fallthrough, prerequisites, rules, broken: null, invalidContext }
+    return { key, enabled, off, fallthrough, prerequisites, rules, broken: null, invalidContext, chain: undefined, runs: 0 }
   } catch (e) {
     return brokenFlag(e instanceof DefinitionError ? `${e.code}: ${e.message}` : `INVALID_DEFINITION: ${String(e)}`)
   }
@@ -321,7 +321,7 @@ const linkPrerequisites = (flags: Map<string, CompiledFlag>): void => {
   for (const [key, problem] of problems) {
     const flag = flags.get(key)!
     const broken = errorResult(key, `INVALID_DEFINITION: ${problem}`, flag.off.variationKey === null ? undefined : { key: flag.off.variationKey, value: flag.off.value })
-    flags.set(key, { ...flag, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken })
+    flags.set(key, { ...flag, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, chain: undefined, runs: 0 })
   }
   for (const flag of flags.values()) {
     for (const prerequisite of flag.prerequisites) prerequisite.flag = flags.get(prerequisite.flagKey) ?? null
@@ -350,7 +350,7 @@ export const compile = (snapshot: ConfigSnapshot, regex: RegexEngine, keyLists?:
       } catch (e) {
         // Defensive: compileFlag reports definition problems itself; anything else still yields an ERROR flag.
         const broken = errorResult(key, `INVALID_DEFINITION: ${e instanceof Error ? e.message : String(e)}`, undefined)
-        compiled = { key, enabled: false, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext: broken }
+        compiled = { key, enabled: false, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext: broken, chain: undefined, runs: 0 }
       }
       flags.set(key, compiled)
       keys.push(key)

@@ -91,6 +91,9 @@ export interface CompiledPrerequisite {
   readonly failed: EvaluationResult
 }
 
+/** A flag's rules as one generated function (jit/RuleChain.ts): the first serving rule's result, or null (fallthrough). */
+export type RuleChain = (key: string | undefined, attributes: object | undefined) => EvaluationResult | null
+
 export interface CompiledFlag {
   readonly key: string
   readonly enabled: boolean
@@ -103,6 +106,13 @@ export interface CompiledFlag {
   readonly broken: EvaluationResult | null
   /** Answered when the context is not an object with a string `key`. */
   readonly invalidContext: EvaluationResult
+  /**
+   * The rules as one generated function (jit/RuleChain.ts), made by the evaluator once the flag is
+   * hot: undefined until then (and for a flag without rules), null where code generation is forbidden.
+   */
+  chain: RuleChain | null | undefined
+  /** Evaluations so far while `chain` is undefined (the evaluator's count towards making it). */
+  runs: number
 }
 
 export interface CompiledSnapshot {

@@ -24,6 +24,7 @@ import type { EvaluationContext } from "./EvaluationContext.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
 import { testAttribute, testString } from "./Operators.js"
 import type { PropertyReader } from "./jit/PropertyReader.js"
+import * as RuleChain from "./jit/RuleChain.js"
 
 // Aliases, not `export type { ... } from`: the declaration bundler turns a type-only re-export
 // inside `export * as Evaluate` into a value (`typeof CompiledFlag`), which breaks hosts that
@@ -211,6 +212,9 @@ const failedPrerequisite = (prerequisites: ReadonlyArray<CompiledPrerequisite>, 
   return null
 }
 
+/** The walk's check of one condition, which a rule chain calls for conditions it does not write out. */
+export const checkCondition: RuleChain.ConditionCheck = (c, key, attributes) => matches(c, key, attributes, undefined)
+
 const evaluateFlag = (flag: CompiledFlag, context: LocalContext, observer: Observer): EvaluationResult => {
   if (!flag.enabled) return flag.off
   if (flag.broken !== null) return flag.broken
@@ -224,6 +228,25 @@ const evaluateFlag = (flag: CompiledFlag, context: LocalContext, observer: Obser
   if (flag.prerequisites.length !== 0) {
     const failed = failedPrerequisite(flag.prerequisites, context, observer)
     if (failed !== null) return failed
+  }
+  if (flag.rules.length === 0) return flag.fallthrough
+  // The rules as one generated function once the flag is hot (jit/RuleChain.ts); the walk answers the same.
+  const chain = flag.chain
+  if (chain !== null && chain !== undefined && observer === undefined) {
+    const served = chain(key, attributes)
+    return served === null ? flag.fallthrough : served
+  }
+  return walkRules(flag, key, attributes, observer)
+}
+
+/** The rules walked in order (out of line, so `evaluateFlag` stays small for a hot flag's chain). */
+const walkRules = (flag: CompiledFlag, key: string | undefined, attributes: object | undefined, observer: Observer): EvaluationResult => {
+  if (observer === undefined && flag.chain === undefined) {
+    const chain = RuleChain.warm(flag, checkCondition)
+    if (chain !== null && chain !== undefined) {
+      const served = chain(key, attributes)
+      return served === null ? flag.fallthrough : served
+    }
   }
   const rules = flag.rules
   for (let i = 0; i < rules.length; i++) {
@@ -261,8 +284,20 @@ export const hasFlag = (compiled: CompiledSnapshot, flagKey: string): boolean =>
 }
 
 /** Evaluates one flag for one context. Never throws; an unknown flag is an ERROR result with value null. */
-export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext): EvaluationResult =>
-  evaluateObserved(compiled, flagKey, context, undefined)
+export const evaluate = (compiled: CompiledSnapshot, flagKey: string, context: LocalContext): EvaluationResult => {
+  // `evaluateObserved` without an observer, written out: the hot path stays one small function.
+  RegexBudget.reset()
+  let flag: CompiledFlag | undefined
+  try {
+    flag = compiled.flags.get(flagKey)
+    return flag === undefined ? notFound(compiled, flagKey) : evaluateFlag(flag, context, undefined)
+  } catch (e) {
+    return unexpected(flagKey, e, flag)
+  }
+}
+
+const notFound = (compiled: CompiledSnapshot, flagKey: string): EvaluationResult =>
+  errorResult(String(flagKey), `FLAG_NOT_FOUND: no flag ${JSON.stringify(flagKey)} in environment ${JSON.stringify(compiled.environment)}`, undefined)
 
 /**
  * `evaluate`, with every step reported to `observer` (explain, Explain.ts). A separate entry so the
@@ -273,10 +308,7 @@ export const evaluateObserved = (compiled: CompiledSnapshot, flagKey: string, co
   let flag: CompiledFlag | undefined
   try {
     flag = compiled.flags.get(flagKey)
-    if (flag === undefined) {
-      return errorResult(String(flagKey), `FLAG_NOT_FOUND: no flag ${JSON.stringify(flagKey)} in environment ${JSON.stringify(compiled.environment)}`, undefined)
-    }
-    return evaluateFlag(flag, context, observer)
+    return flag === undefined ? notFound(compiled, flagKey) : evaluateFlag(flag, context, observer)
   } catch (e) {
     // The `matches` budget spent, or hostile input (throwing getters, proxies); results stay total.
     return unexpected(flagKey, e, flag)
