@@ -8,6 +8,8 @@
  * W2S: W2 with a first rule naming a segment of 1,000,000 included keys (a tenth of the contexts
  *      listed), side by side with W2 in every round.
  * W3: evaluateAll over 200 W2-shaped flags (each its own key) for one context.
+ * W2 hand-written: the ceiling, a plain function written for W2 alone (bench/w2-ceiling.ts), timed
+ *      beside W2 in every round; its line gives W2 / ceiling per round.
  *
  * Method: after a warm-up, ROUNDS rounds; each round times the machine gauge (bench/gauge.ts, plain
  * JavaScript with no Flagport code) and then each workload, so all of them share the machine's
@@ -21,6 +23,7 @@ import * as os from "node:os"
 import * as Evaluate from "../src/domain/evaluation/Evaluate.js"
 import { runGauge } from "./gauge.js"
 import { KeySet } from "../src/domain/evaluation/KeySet.js"
+import { checkCeiling, w2Ceiling } from "./w2-ceiling.js"
 import { contexts, w1, w2, w2s, w2sIncluded, w3 } from "./workloads.js"
 
 
@@ -70,6 +73,7 @@ for (const ctx of contexts) {
   reasons.set(k, (reasons.get(k) ?? 0) + 1)
 }
 if (Object.keys(Evaluate.evaluateAll(c3, contexts[0]!)).length !== 200) throw new Error("W3 must evaluate 200 flags")
+checkCeiling(contexts, (ctx) => Evaluate.evaluate(c2, "checkout-variant", ctx))
 
 // Each workload is its own loop (not one shared harness calling closures), so the harness adds the
 // same small cost to every figure: a counter, a modulo, one comparison.
@@ -89,6 +93,9 @@ const workloads: ReadonlyArray<Workload> = [
   }),
   workload("W2 three rules, 1,000 contexts", "per evaluation", "<= 300 ns", 500_000, (ops) => {
     for (let i = 0; i < ops; i++) if (Evaluate.evaluate(c2, "checkout-variant", contexts[i % 1000]!) === undefined) sink++
+  }),
+  workload("W2 hand-written (the ceiling)", "per evaluation", "-", 500_000, (ops) => {
+    for (let i = 0; i < ops; i++) if (w2Ceiling(contexts[i % 1000]!) === undefined) sink++
   }),
   workload("W2S W2 + a 1,000,000-key segment rule", "per evaluation", "<= 1.05 x W2", 500_000, (ops) => {
     for (let i = 0; i < ops; i++) if (Evaluate.evaluate(c2s, "checkout-variant", contexts[i % 1000]!) === undefined) sink++
@@ -136,4 +143,11 @@ for (const wl of workloads) {
       `${split(wl.cpu, false).padStart(9)} ${median(wl.cpu.map((c, i) => c / gaugeCpu[i]!)).toFixed(2).padStart(8)}  ${wl.unit} (target ${wl.target})`
   )
 }
+const w2Cpu = workloads[1]!.cpu
+const ceilingCpu = workloads[2]!.cpu
+const perRound = w2Cpu.map((c, i) => c / ceilingCpu[i]!)
+console.log(
+  `W2 / hand-written ceiling, CPU, per round: median ${median(perRound).toFixed(2)} (${Math.min(...perRound).toFixed(2)} to ${Math.max(...perRound).toFixed(2)}); ` +
+    `of the medians ${(median(w2Cpu) / median(ceilingCpu)).toFixed(2)} (target <= 1.5)`
+)
 if (sink === 0.5) console.log(sink)

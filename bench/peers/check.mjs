@@ -12,7 +12,11 @@
  *    hashes differently.) LaunchDarkly's public async path and its private sync path must agree.
  * 3. Over the contexts that reach rule 3, each peer's share of A must be within 45-55%.
  * 4. Quick timing: ns per evaluation, median of ROUNDS rounds of 200k evaluations cycling the
- *    contexts, rounds interleaved across evaluators so the ratios share the machine's state.
+ *    contexts, rounds interleaved across evaluators so the ratios share the machine's state; with
+ *    them the hand-written ceiling (bench/w2-ceiling.ts, a plain function for W2 alone, checked to
+ *    serve what Flagport serves), and per round Flagport / ceiling and flagd-core / Flagport.
+ *    Flagport and the ceiling each run in a loop of their own (a shared loop calling each through
+ *    one site would add the same megamorphic call to both, and flatter the ratio).
  *
  * Exits non-zero when a check fails.
  */
@@ -20,6 +24,7 @@ import * as os from "node:os"
 import { Evaluate } from "../../dist/index.js"
 import { contexts, w2 } from "../workloads.js"
 import { makePeers } from "./w2.mjs"
+import { checkCeiling, w2Ceiling } from "../w2-ceiling.js"
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5)
 const OPS = 200_000
@@ -107,7 +112,21 @@ const asyncBody = (fn, arg) => async () => {
   for (let i = 0; i < OPS; i++) if ((await fn(arg[i % 1000])) === undefined) sink++
 }
 
-const cases = [{ name: "flagport Evaluate.evaluate (sync)", run: syncBody((c) => Evaluate.evaluate(compiled, FLAG_KEY, c).value, contexts) }]
+checkCeiling(contexts, (ctx) => Evaluate.evaluate(compiled, FLAG_KEY, ctx))
+const cases = [
+  {
+    name: "flagport Evaluate.evaluate (sync)",
+    run: () => {
+      for (let i = 0; i < OPS; i++) if (Evaluate.evaluate(compiled, FLAG_KEY, contexts[i % 1000]).value === undefined) sink++
+    }
+  },
+  {
+    name: "hand-written W2 ceiling (bench/w2-ceiling.ts)",
+    run: () => {
+      for (let i = 0; i < OPS; i++) if (w2Ceiling(contexts[i % 1000]).value === undefined) sink++
+    }
+  }
+]
 for (const p of peers) {
   const native = contexts.map((c) => p.toNative(c))
   if (p.sync) {
@@ -147,6 +166,13 @@ cases.forEach((c, i) => {
   const cpu = median(results[i].cpu)
   console.log(`  ${c.name.padEnd(62)} wall ${fmt(wall).padStart(9)}  cpu ${fmt(cpu).padStart(9)}  x${(cpu / base).toFixed(1)}`)
 })
+const perRound = (a, b) => {
+  const r = results[a].cpu.map((x, i) => x / results[b].cpu[i])
+  return `median ${median(r).toFixed(2)} (${Math.min(...r).toFixed(2)} to ${Math.max(...r).toFixed(2)})`
+}
+console.log(`Flagport / hand-written ceiling, CPU per round: ${perRound(0, 1)} (target <= 1.5)`)
+const flagd = cases.findIndex((c) => c.name.includes("flagd") && c.name.includes("maps context"))
+if (flagd >= 0) console.log(`${cases[flagd].name} / Flagport, CPU per round: ${perRound(flagd, 0)}`)
 if (sink < 0) console.log(sink)
 
 if (failures.length > 0) {
