@@ -34,7 +34,7 @@ export const Providers = Schema.Struct({
 
 const UNDER_LOAD = "Each client address has a budget of attempts (sign-ins and setups together; a successful sign-in gives its attempt back): beyond it, 429 with `Retry-After`. When too many passwords are being hashed at once, 503 with `Retry-After: 1`."
 
-const SIGNED_IN = "Answers the person with their memberships and sets the session cookie `flagport_session` (HttpOnly, SameSite=Lax, Path=/; `__Host-flagport_session` and Secure when the public URL is https)."
+const SIGNED_IN = "Answers the person with their memberships and sets the session cookie `flagport_session` (HttpOnly, SameSite=Lax, Path=/; `__Host-flagport_session` and Secure when the public URL is https), and the device cookie `flagport_device` (90 days, HttpOnly, SameSite=Strict, the same prefix and Secure): a later sign-in as the same person presenting it hashes in a lane a flood without it cannot fill. It opens nothing by itself; the answers are the same with or without it."
 
 export class AuthGroup extends HttpApiGroup.make("auth")
   .add(described(
