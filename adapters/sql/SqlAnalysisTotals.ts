@@ -12,7 +12,7 @@ import { orFail } from "./SqlSupport.js"
  * reading one analysis is two range reads of a few rows each, however many units it has.
  *
  * On PostgreSQL every transaction that changes an analysis's unit or metric rows first takes that
- * analysis's advisory lock (`lock`, sorted, before the units' locks): the triggers update the same
+ * analysis's advisory lock (`lock`, sorted; the only lock a unit write takes): the triggers update the same
  * few totals rows from several statements, and two transactions doing so in different orders
  * would deadlock. Writers of one analysis in several processes take turns (within a process the
  * group commit writes one round at a time anyway). SQLite has one writer.

@@ -126,9 +126,9 @@ export const make = Effect.gen(function* () {
     applyItems: (exposures, events) =>
       Effect.gen(function* () {
         const pairs = [...exposures, ...events]
-        // The analyses' locks before the units' (SqlAnalysisTotals.ts says why).
+        // The analyses' locks (SqlAnalysisTotals.ts says why): they also make two transactions
+        // writing one unit take turns, so the units need no locks of their own.
         yield* totals.lock(pairs.map((p) => p.experimentId))
-        yield* metrics.lock(pairs)
         const before = yield* metrics.unitStates(pairs)
         const { units, variations } = collapseExposures(exposures)
         const added = new Map<string, number>()

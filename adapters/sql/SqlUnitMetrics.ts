@@ -10,9 +10,9 @@ import { orFail } from "./SqlSupport.js"
 /**
  * The metric side of a unit write (SqlExperimentUnitRepository.ts; tables in
  * migrations/0027_experiment_unit_metrics.ts), inside the write's transaction:
- * 1. lock the touched (experiment, unit) pairs (PostgreSQL: transaction advisory locks in one
- *    sorted order; SQLite has one writer), so an event and an exposure of one unit never miss each
- *    other's rows from two transactions;
+ * 1. (no lock of its own: the caller holds the advisory lock of every analysis it touches,
+ *    SqlAnalysisTotals.ts, so two transactions writing one unit on PostgreSQL take turns, and an
+ *    event and an exposure of one unit never miss each other's rows; SQLite has one writer);
  * 2. read the touched units before the exposures apply (`unitStates`), and know them after;
  * 3. keep each event raw (`flagport_experiment_unit_events`) while a late exposure could move its
  *    unit's first exposure;
@@ -50,13 +50,6 @@ const PendingSql = Schema.Struct({
 })
 const decodePending = decodeRows(PendingSql, "flagport_experiment_unit_events")
 
-/** A 31-bit FNV-1a hash of the pair: PostgreSQL's advisory lock key (a collision only serializes two writes). */
-const lockKey = (id: string): number => {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193)
-  return hash >>> 1
-}
-
 /** Pairs by experiment, for `experiment_id = ? AND unit IN (...)` reads. */
 const byExperiment = (pairs: Iterable<{ experimentId: string; unit: string }>) => {
   const groups = new Map<string, Set<string>>()
@@ -71,16 +64,6 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
   /** `unit IN (...)`, or on PostgreSQL `unit = ANY($1)`: one parameter however many units. */
   const unitIn = (units: ReadonlyArray<string>) =>
     sql.onDialectOrElse({ pg: () => sql`unit = ANY(${units}::text[])`, orElse: () => sql.in("unit", units) })
-
-  const lock = (pairs: ReadonlyArray<{ experimentId: string; unit: string }>) => {
-    const keys = [...new Set(pairs.map((p) => lockKey(unitId(p.experimentId, p.unit))))].sort((a, b) => a - b)
-    if (keys.length === 0) return Effect.void
-    // The keys are integers computed here, not client text: inlined as literals.
-    return sql.onDialectOrElse({
-      pg: () => orFail(sql.unsafe(`SELECT pg_advisory_xact_lock(k) FROM unnest(ARRAY[${keys.join(",")}]::bigint[]) AS k`)).pipe(Effect.asVoid),
-      orElse: () => Effect.void
-    })
-  }
 
   const unitStates = Effect.fnUntraced(function* (pairs: Iterable<{ experimentId: string; unit: string }>) {
     const states = new Map<string, UnitState>()
@@ -226,5 +209,5 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
     yield* addToRows(events.filter((e) => !moved.has(unitId(e.experimentId, e.unit))), after)
   })
 
-  return { lock, unitStates, apply, chunks }
+  return { unitStates, apply, chunks }
 }

@@ -163,4 +163,15 @@ export const exposureContract: Contract = (it) => {
       expect(yield* exposures.record(principal, { environment: "production", exposures: [item("u7")] })).toMatchObject({ accepted: 1 })
       expect(yield* failureTag(track.record(principal, { environment: "production", events: [{ event: "purchase", unit: "u1" }] }))).toBe("RateLimited")
     }))
+
+  it.effect("a round of 20,000 new units (the most a round holds) is written in one transaction", () =>
+    Effect.gen(function* () {
+      const repo = yield* ExperimentUnitRepository
+      const ingestion = yield* Ingestion
+      const experimentId = `e-${Math.random().toString(36).slice(2)}`
+      const t = Date.now() - 60_000
+      const exposures = Array.from({ length: 20_000 }, (_, i) => ({ experimentId, unit: `u${i}`, variationKey: i % 2 === 0 ? "on" : "off", at: t }))
+      expect(yield* ingestion.commit({ exposures })).toBe(true)
+      expect(yield* repo.exposureCounts(experimentId)).toEqual({ perVariation: [{ variationKey: "off", units: 10_000 }, { variationKey: "on", units: 10_000 }], inSeveralVariations: 0 })
+    }))
 }
