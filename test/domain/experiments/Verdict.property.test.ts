@@ -93,6 +93,15 @@ describe("verdicts", () => {
     }
   })
 
+  it("are total over a control mean next to zero: the lift's standard error is huge, and the sequential interval is absent, not infinite", () => {
+    // Found by the property below (seed 1988162519): squaring a standard error near 1e154 overflowed.
+    const control = { n: 100, sum: -3.9645022193241724e-80, sumSquares: 0.000099 }
+    const treatment = { n: 2, sum: -0.00000590173925743505, sumSquares: 0.0000010000174152631313 }
+    const result = compare(control, treatment, { method: "sequential", alpha: 0.001, plannedUnits: 10_000, goal: "increase" })
+    expect(allFinite(result), JSON.stringify(result)).toBe(true)
+    expect(result.verdict).toBe("inconclusive")
+  })
+
   it("are total: any sums give numbers or null, never NaN or infinity", () => {
     fc.assert(
       fc.property(moments, moments, method, alpha, (control, treatment, m, a) => {

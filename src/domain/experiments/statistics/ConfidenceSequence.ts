@@ -43,13 +43,17 @@ export const confidenceSequence = (
 ): Option.Option<ConfidenceSequence> => {
   if (!(standardError > 0) || !Number.isFinite(standardError) || !(units > 0) || !Number.isFinite(estimate)) return Option.none()
   const rho2 = mixtureRhoSquared(alpha, plannedUnits)
-  const perUnitVariance = standardError * standardError * units
   const growth = units * rho2 + 1
   const scale = (2 * growth) / (units * units * rho2)
-  const halfWidth = Math.sqrt(perUnitVariance * scale * Math.log(Math.sqrt(growth) / alpha))
+  // σ² · scale is (standard error)² · N · scale: kept as the standard error times a root, never
+  // squared, so a huge standard error (a control mean near zero) gives no infinite interval.
+  const spread = Math.sqrt(units * scale)
+  const halfWidth = standardError * spread * Math.sqrt(Math.log(Math.sqrt(growth) / alpha))
+  if (!Number.isFinite(halfWidth) || !Number.isFinite(estimate - halfWidth) || !Number.isFinite(estimate + halfWidth)) return Option.none()
   // The mixture martingale at this look is exp(estimate² / (σ² · scale)) / √growth, with scale
   // = 2(Nρ² + 1)/(N²ρ²) as above; its inverse
   // is the always-valid p-value: p < alpha exactly when the interval above excludes 0.
-  const logMartingale = (estimate * estimate) / (perUnitVariance * scale) - 0.5 * Math.log(growth)
+  const standardised = estimate / (standardError * spread)
+  const logMartingale = standardised * standardised - 0.5 * Math.log(growth)
   return Option.some({ ci: around(estimate, halfWidth), pValue: Math.min(1, Math.exp(-logMartingale)) })
 }
