@@ -9,7 +9,8 @@
  * the SDK is alone in this process. The keys (`user-0000000`...) are uploaded, a flag serves `on`
  * to the segment; then, after a garbage collection, the heap and array buffers are read before
  * `createClient` and again once it is ready (and again after a collection), and the difference is
- * what the SDK holds for the list. Then CHANGES times: one key added by `PATCH`, and the time from
+ * what the SDK holds for the list. Then CHANGES times: one key added and one removed by `PATCH`
+ * (the list stays at its million, the most a list may hold), and the time from
  * its answer to the first evaluation in this process that sees it (polled every millisecond), with
  * the size of the list body the SDK downloaded for it.
  */
@@ -86,7 +87,7 @@ try {
   }
   const before = memory()
   const started = performance.now()
-  const sdk = await createClient({ url, key: serverKey, environment: "development", fetch: recording, startTimeoutMs: 120_000, requestTimeoutMs: 120_000, sendInsights: false })
+  const sdk = await createClient({ url, key: serverKey, projectId: "default", environment: "development", fetch: recording, startTimeoutMs: 120_000, requestTimeoutMs: 120_000, sendInsights: false })
   const ready = performance.now() - started
   if (!sdk.boolean("big", { key: "user-0000001" }, false) || sdk.boolean("big", { key: "someone" }, true)) throw new Error("the SDK does not evaluate the list")
   const held = memory() - before
@@ -98,7 +99,7 @@ try {
   for (let i = 0; i < CHANGES; i++) {
     const key = `newcomer-${i}`
     const bodies = listBodies.length
-    await call("PATCH", "/v1/projects/default/segments/big/keys/included", JSON.stringify({ add: [key] }))
+    await call("PATCH", "/v1/projects/default/segments/big/keys/included", JSON.stringify({ add: [key], remove: [`user-${String(i).padStart(7, "0")}`] }))
     const patched = performance.now()
     while (!sdk.boolean("big", { key }, false)) await new Promise((r) => setTimeout(r, 1))
     took.push(performance.now() - patched)
