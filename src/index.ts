@@ -102,6 +102,7 @@ export * as Users from "./services/people/Users.js"
 export * as Members from "./services/people/Members.js"
 export * as SignIn from "./services/people/SignIn.js"
 export * as SignInGuard from "./services/people/SignInGuard.js"
+export * as DeviceTrust from "./services/people/DeviceTrust.js"
 export * as Sessions from "./services/people/Sessions.js"
 
 export * as FlagsAsCode from "./services/ascode/FlagsAsCode.js"

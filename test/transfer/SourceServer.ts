@@ -152,6 +152,9 @@ export const fillSource = async (filename: string, hooks: { readonly ok: Receive
     // A key list, so its generations and keys are copied under test.
     const keys = await request(t.url, "PUT", "/v1/projects/p1/segments/staff/keys/included", { key, body: "ada\ngrace\n", headers: { "content-type": "text/plain" } })
     expect(keys.status, keys.text).toBe(200)
+    // And a change to it, so its change log (what SDKs fetch as a delta) is copied under test too.
+    const change = await request(t.url, "PATCH", "/v1/projects/p1/segments/staff/keys/included", { key, body: { add: ["linus"], remove: ["grace"] } })
+    expect(change.status, change.text).toBe(200)
     await call("POST", "/v1/projects/p1/flags", boolFlag("payments-live"))
     await call("POST", "/v1/projects/p1/flags", stringFlag("colour"))
     await call("POST", "/v1/projects/p2/flags", boolFlag("other"))
