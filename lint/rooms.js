@@ -110,7 +110,7 @@ export const ROOMS = [
   {
     room: "src/domain/webhooks",
     holds: "webhook records, events and payloads, signing, the retry schedule, destination rules",
-    mayImport: ["src/domain", "src/domain/changes", "src/domain/definitions", "src/domain/experiments"]
+    mayImport: ["src/domain", "src/domain/changes", "src/domain/definitions", "src/domain/experiments", "src/domain/releaseplans"]
   },
   {
     room: "src/ports",
@@ -205,7 +205,7 @@ export const ROOMS = [
   },
   {
     room: "adapters/http/api",
-    folders: ["projects", "environments", "flags", "segments", "changes", "schedules", "people", "keys", "webhooks", "ascode", "codegen", "flagd", "evaluation", "insights", "audit", "events", "experiments", "health"],
+    folders: ["projects", "environments", "flags", "segments", "changes", "schedules", "people", "keys", "webhooks", "ascode", "codegen", "flagd", "evaluation", "insights", "audit", "events", "experiments", "releaseplans", "health"],
     holds: "the HttpApi declaration (`Api.ts` assembles the groups) and its handlers (`HandlersLive.ts` merges them), a folder per feature with each group's declaration beside its handlers (`flags/FlagsGroup.ts`, `flags/FlagsLive.ts`, ...), auth middlewares, the OpenAPI document, the management events stream (`events/`)",
     mayImport: ["adapters/http/shared", "adapters/oidc", "src/**"]
   },

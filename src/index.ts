@@ -81,6 +81,8 @@ export * as ReleasePlanTransitions from "./domain/releaseplans/Transitions.js"
 export * as ReleasePlanStep from "./domain/releaseplans/ApplyStep.js"
 export * as ReleasePlanRepository from "./ports/ReleasePlanRepository.js"
 export * as Guardrails from "./services/releaseplans/Guardrails.js"
+export * as ReleasePlans from "./services/releaseplans/ReleasePlans.js"
+export * as ReleaseStepper from "./services/releaseplans/ReleaseStepper.js"
 
 export * as Actor from "./domain/audit/Actor.js"
 export * as AuditEntry from "./domain/audit/AuditEntry.js"

@@ -58,5 +58,8 @@ export const memberNotFound = (projectId: string, userId: string) =>
 export const experimentNotFound = (projectId: string, key: string) =>
   new ResourceNotFound({ message: `Experiment '${key}' not found in project '${projectId}'` })
 
+export const releasePlanNotFound = (flagKey: string, id: string) =>
+  new ResourceNotFound({ message: `Release plan '${id}' not found for flag '${flagKey}'` })
+
 export const changeRequestNotFound = (projectId: string, id: string) =>
   new ResourceNotFound({ message: `Change request '${id}' not found in project '${projectId}'` })

@@ -6,6 +6,7 @@ import * as EnvironmentCopy from "./projects/EnvironmentCopy.js"
 import * as Environments from "./projects/Environments.js"
 import * as ExperimentResults from "./experiments/ExperimentResults.js"
 import * as Experiments from "./experiments/Experiments.js"
+import * as ReleasePlans from "./releaseplans/ReleasePlans.js"
 import * as Exposures from "./experiments/Exposures.js"
 import * as Ingestion from "./experiments/Ingestion.js"
 import * as IngestBudget from "./experiments/IngestBudget.js"
@@ -58,6 +59,7 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       Sessions.layer,
       Experiments.layer,
       ExperimentResults.layer,
+      ReleasePlans.layer,
       // One group commit and one hourly budget for exposures and metric events.
       Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer)),
       // Release plans' guardrails on the experiment engine (the stepper asks them).

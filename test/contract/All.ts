@@ -25,6 +25,7 @@ import { prerequisitesContract } from "./Prerequisites.contract.js"
 import { projectContract } from "./ProjectRepository.contract.js"
 import { releasePlanRepositoryContract } from "./ReleasePlanRepository.contract.js"
 import { guardrailsContract } from "./Guardrails.contract.js"
+import { releasePlanContract } from "./ReleasePlans.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
 import { segmentKeysContract } from "./SegmentKeys.contract.js"
@@ -76,6 +77,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ReleasePlanRepository", releasePlanRepositoryContract],
   ["ExperimentUnitRepository + running totals", analysisTotalsContract],
   ["Guardrails", guardrailsContract],
+  ["Release plans + stepper", releasePlanContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

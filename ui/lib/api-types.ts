@@ -730,7 +730,7 @@ export interface components {
              * minItems(1)
              * @description an array of at least 1 item(s)
              */
-            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped")[];
+            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped" | "release_plan.started" | "release_plan.advanced" | "release_plan.paused" | "release_plan.harmed" | "release_plan.completed" | "release_plan.cancelled")[];
             /**
              * maxLength(128)
              * @description a string at most 128 character(s) long
@@ -757,7 +757,7 @@ export interface components {
             readonly id: string;
             readonly projectId: string;
             readonly url: string;
-            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped")[];
+            readonly events: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped" | "release_plan.started" | "release_plan.advanced" | "release_plan.paused" | "release_plan.harmed" | "release_plan.completed" | "release_plan.cancelled")[];
             readonly enabled: boolean;
             readonly hasSecret: boolean;
             readonly previousSecretExpiresAt?: string;
@@ -776,7 +776,7 @@ export interface components {
              * minItems(1)
              * @description an array of at least 1 item(s)
              */
-            readonly events?: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped")[];
+            readonly events?: readonly ("flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped" | "release_plan.started" | "release_plan.advanced" | "release_plan.paused" | "release_plan.harmed" | "release_plan.completed" | "release_plan.cancelled")[];
             readonly secret?: string | null;
             readonly enabled?: boolean;
         };
@@ -785,7 +785,7 @@ export interface components {
             readonly webhookId: string;
             readonly eventId: string;
             /** @enum {string} */
-            readonly eventType: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped";
+            readonly eventType: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped" | "release_plan.started" | "release_plan.advanced" | "release_plan.paused" | "release_plan.harmed" | "release_plan.completed" | "release_plan.cancelled";
             /** @enum {string} */
             readonly status: "pending" | "succeeded" | "failed";
             readonly nextAttemptAt: string | null;
@@ -939,11 +939,20 @@ export interface components {
             readonly createdAt: string;
             readonly actor: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
         };
         /**
@@ -1072,11 +1081,20 @@ export interface components {
             readonly status: "open" | "approved" | "rejected" | "cancelled" | "applied";
             readonly author: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
             readonly createdAt: string;
             readonly updatedAt: string;
@@ -1090,11 +1108,20 @@ export interface components {
             readonly appliedAt: string | null;
             readonly appliedBy: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             } | null;
             readonly failure: string | null;
             /** @description How many of `approvals` count now (`counts`); an apply needs at least `requiredApprovals`. An `approved` request with fewer is not ready: its apply answers 409 until others approve it. */
@@ -1122,11 +1149,20 @@ export interface components {
         readonly CountedApproval: {
             readonly by: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
             readonly at: string;
             readonly comment: string | null;
@@ -1140,11 +1176,20 @@ export interface components {
         readonly Approval: {
             readonly by: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
             readonly at: string;
             readonly comment: string | null;
@@ -1636,11 +1681,20 @@ export interface components {
             readonly action: string;
             readonly actor: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
         };
         readonly MetricResult: {
@@ -1677,6 +1731,117 @@ export interface components {
                 number,
                 number
             ] | null;
+        };
+        readonly ReleasePlan: {
+            readonly id: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            readonly ruleId: string;
+            readonly variationKey: string;
+            readonly steps: readonly components["schemas"]["ReleasePlanStep"][];
+            readonly guardrails: readonly components["schemas"]["Metric"][];
+            /** @enum {string} */
+            readonly onHarm: "pause" | "rollback";
+            readonly alpha: number;
+            /** @enum {string} */
+            readonly status: "draft" | "running" | "paused" | "harmed" | "completed" | "cancelled";
+            readonly currentStep: number | null;
+            readonly nextStepAt: string | null;
+            readonly pausedBy: ("manual" | "targetingChanged" | "stepFailed") | null;
+            readonly failure: string | null;
+            readonly harm: components["schemas"]["ReleasePlanHarm"] | null;
+            readonly baseline: readonly components["schemas"]["WeightedVariation"][] | null;
+            readonly startedBy: components["schemas"]["ReleasePlanStarter"] | null;
+            readonly startedAt: string | null;
+            readonly completedAt: string | null;
+            readonly version: number;
+            readonly createdAt: string;
+            readonly updatedAt: string;
+        };
+        readonly ReleasePlanStep: {
+            readonly weight: number;
+            readonly holdMinutes: number;
+        };
+        readonly ReleasePlanHarm: {
+            readonly at: string;
+            /** @enum {string} */
+            readonly action: "paused" | "rolledBack";
+            readonly weight: number;
+            readonly check: components["schemas"]["GuardrailCheck"];
+        };
+        readonly GuardrailCheck: {
+            /** @enum {string} */
+            readonly outcome: "ok" | "harmed";
+            readonly guardrails: readonly components["schemas"]["GuardrailFigures"][];
+            readonly minimumUnits: number;
+        };
+        readonly GuardrailFigures: {
+            readonly metricKey: string;
+            /** @enum {string} */
+            readonly goal: "increase" | "decrease";
+            readonly treatment: {
+                readonly units: number;
+                readonly mean: number;
+            };
+            readonly control: {
+                readonly units: number;
+                readonly mean: number;
+            };
+            readonly absolute: {
+                readonly estimate: number;
+                readonly ci: readonly [
+                    number,
+                    number
+                ] | null;
+            } | null;
+            readonly relative: {
+                readonly estimate: number;
+                readonly ci: readonly [
+                    number,
+                    number
+                ] | null;
+            } | null;
+            readonly pValue: number | null;
+            readonly alpha: number;
+            readonly notEnoughData: boolean;
+            readonly harmed: boolean;
+        };
+        readonly ReleasePlanStarter: {
+            /** @enum {string} */
+            readonly type: "key" | "cli" | "schedule" | "user";
+            readonly keyId?: string;
+            readonly keyName?: string;
+            readonly userId?: string;
+            readonly email?: string;
+        };
+        readonly CreateReleasePlanInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly ruleId: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly variationKey: string;
+            readonly steps: readonly components["schemas"]["ReleasePlanStep"][];
+            readonly guardrails?: readonly components["schemas"]["Metric"][];
+            /** @enum {string} */
+            readonly onHarm?: "pause" | "rollback";
+            readonly alpha?: number;
+        };
+        readonly UpdateReleasePlanInput: {
+            /** @description text without the NUL character (U+0000) */
+            readonly ruleId?: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly variationKey?: string;
+            readonly steps?: readonly components["schemas"]["ReleasePlanStep"][];
+            readonly guardrails?: readonly components["schemas"]["Metric"][];
+            /** @enum {string} */
+            readonly onHarm?: "pause" | "rollback";
+            readonly alpha?: number;
+        };
+        readonly ResumeReleasePlanInput: {
+            readonly confirm?: boolean;
         };
         /**
          * @example {
@@ -1723,16 +1888,25 @@ export interface components {
             readonly at: string;
             readonly actor: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
             readonly action: string;
             readonly resource: {
                 /** @enum {string} */
-                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request" | "experiment";
+                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request" | "experiment" | "release_plan";
                 readonly key: string;
             };
             readonly environment?: string;
@@ -2889,7 +3063,7 @@ export interface components {
             readonly kind: string;
             readonly resource: {
                 /** @enum {string} */
-                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request" | "experiment";
+                readonly type: "project" | "environment" | "flag" | "segment" | "webhook" | "key" | "schedule" | "user" | "member" | "change_request" | "experiment" | "release_plan";
                 readonly key: string;
             };
             /** @description The flags the change concerns (a flag's own change, a schedule's flag, a change request's flags). */
@@ -2904,11 +3078,20 @@ export interface components {
             };
             readonly actor: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
             readonly at: string;
             readonly changeRequestId?: string;
@@ -2916,7 +3099,7 @@ export interface components {
         readonly WebhookEvent: {
             readonly id: string;
             /** @enum {string} */
-            readonly type: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped";
+            readonly type: "flag.created" | "flag.updated" | "flag.deleted" | "targeting.updated" | "change_request.opened" | "change_request.approved" | "change_request.rejected" | "change_request.applied" | "experiment.started" | "experiment.stopped" | "release_plan.started" | "release_plan.advanced" | "release_plan.paused" | "release_plan.harmed" | "release_plan.completed" | "release_plan.cancelled";
             readonly projectId: string;
             readonly occurredAt: string;
             readonly data: {
@@ -2926,6 +3109,8 @@ export interface components {
                 readonly changeRequest: components["schemas"]["ChangeRequestRecord"];
             } | {
                 readonly experiment: components["schemas"]["Experiment"];
+            } | {
+                readonly releasePlan: components["schemas"]["ReleasePlan"];
             };
         };
         readonly Flag: {
@@ -2964,11 +3149,20 @@ export interface components {
             readonly status: "open" | "approved" | "rejected" | "cancelled" | "applied";
             readonly author: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             };
             readonly createdAt: string;
             readonly updatedAt: string;
@@ -2982,11 +3176,20 @@ export interface components {
             readonly appliedAt: string | null;
             readonly appliedBy: {
                 /** @enum {string} */
-                readonly type: "key" | "cli" | "schedule" | "user";
+                readonly type: "key" | "cli" | "schedule" | "user" | "releasePlan";
                 readonly keyId?: string;
                 readonly keyName?: string;
                 readonly userId?: string;
                 readonly email?: string;
+                readonly id?: string;
+                readonly startedBy?: {
+                    /** @enum {string} */
+                    readonly type: "key" | "cli" | "schedule" | "user";
+                    readonly keyId?: string;
+                    readonly keyName?: string;
+                    readonly userId?: string;
+                    readonly email?: string;
+                };
             } | null;
             readonly failure: string | null;
         };

@@ -36,5 +36,7 @@ export const actorLabel = (actor: AuditEntry["actor"]): string => {
       return key
     case "user":
       return actor.email ?? (actor.userId === undefined ? "a person" : `person ${actor.userId}`)
+    case "releasePlan":
+      return `release plan ${actor.id ?? ""}`.trim() + (actor.startedBy === undefined ? "" : ` (started by ${actorLabel(actor.startedBy)})`)
   }
 }

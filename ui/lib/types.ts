@@ -43,7 +43,13 @@ export const WEBHOOK_EVENTS = [
   "change_request.rejected",
   "change_request.applied",
   "experiment.started",
-  "experiment.stopped"
+  "experiment.stopped",
+  "release_plan.started",
+  "release_plan.advanced",
+  "release_plan.paused",
+  "release_plan.harmed",
+  "release_plan.completed",
+  "release_plan.cancelled"
 ] as const satisfies ReadonlyArray<WebhookEvent>
 /** Holds only when `T` is true: a check the type checker makes, with nothing left at run time. */
 type Holds<T extends true> = T

@@ -28,6 +28,7 @@ import { OfrepGroup } from "./evaluation/OfrepGroup.js"
 import { StreamsGroup } from "./evaluation/StreamsGroup.js"
 import { EventsGroup } from "./events/EventsGroup.js"
 import { ExperimentsGroup } from "./experiments/ExperimentsGroup.js"
+import { ReleasePlansGroup } from "./releaseplans/ReleasePlansGroup.js"
 import { ExposuresGroup } from "./experiments/ExposuresGroup.js"
 import { FlagdGroup } from "./flagd/FlagdGroup.js"
 import { TrackGroup } from "./experiments/TrackGroup.js"
@@ -59,6 +60,7 @@ export class FlagportApi extends HttpApi.make("flagport")
   .add(SchedulesGroup)
   .add(ChangeRequestsGroup)
   .add(ExperimentsGroup)
+  .add(ReleasePlansGroup)
   .add(AuditGroup)
   .add(EventsGroup)
   .add(EvaluationGroup)

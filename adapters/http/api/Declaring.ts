@@ -18,6 +18,7 @@ export const environmentKey = HttpApiSchema.param("environmentKey", Text)
 export const scheduleId = HttpApiSchema.param("scheduleId", Text)
 export const changeRequestId = HttpApiSchema.param("changeRequestId", Text)
 export const experimentKey = HttpApiSchema.param("experimentKey", Text)
+export const releasePlanId = HttpApiSchema.param("releasePlanId", Text)
 
 /** An endpoint with its OpenAPI summary (one line) and description. */
 export const described = <N extends string, M extends HttpMethod, P, U, Pl, H, S, E, R, RE>(

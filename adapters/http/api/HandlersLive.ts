@@ -18,6 +18,7 @@ import { OfrepLive } from "./evaluation/OfrepLive.js"
 import { StreamsLive } from "./evaluation/StreamsLive.js"
 import { EventsLive } from "./events/EventsLive.js"
 import { ExperimentsLive } from "./experiments/ExperimentsLive.js"
+import { ReleasePlansLive } from "./releaseplans/ReleasePlansLive.js"
 import { ExposuresLive } from "./experiments/ExposuresLive.js"
 import { TrackLive } from "./experiments/TrackLive.js"
 import { FlagsLive } from "./flags/FlagsLive.js"
@@ -48,6 +49,7 @@ export const HandlersLive = Layer.mergeAll(
   SchedulesLive,
   ChangeRequestsLive,
   ExperimentsLive,
+  ReleasePlansLive,
   AuditLive,
   EventsLive,
   EvaluationLive,

@@ -3,15 +3,29 @@ import * as Schema from "effect/Schema"
 /**
  * Who made a management write, as the audit log records it. The HTTP adapter provides the
  * authenticated key or the signed-in person (`user`), the CLI provides `cli`, and the scheduler provides `schedule` with the key
- * that created the schedule, so every use case learns its actor the same way: from `CurrentActor`.
+ * that created the schedule (or `releasePlan` with the plan and who started it), so every use case learns its actor the same way: from `CurrentActor`.
  */
-export const Actor = Schema.Struct({
-  type: Schema.Literal("key", "cli", "schedule", "user"),
+const ActorFields = {
   keyId: Schema.optional(Schema.String),
   keyName: Schema.optional(Schema.String),
   /** `user`: the person signed in (by session) who made the write. */
   userId: Schema.optional(Schema.String),
   email: Schema.optional(Schema.String)
+}
+
+/** Who started a release plan: a key, a person, the CLI (or a host). */
+export const PlanStarter = Schema.Struct({ type: Schema.Literal("key", "cli", "schedule", "user"), ...ActorFields })
+export type PlanStarter = typeof PlanStarter.Type
+
+/**
+ * `releasePlan`: a release plan's step, applied by the scheduler; `id` is the plan's, `startedBy`
+ * the actor who started it (the person who answers for its steps).
+ */
+export const Actor = Schema.Struct({
+  type: Schema.Literal("key", "cli", "schedule", "user", "releasePlan"),
+  ...ActorFields,
+  id: Schema.optional(Schema.String),
+  startedBy: Schema.optional(PlanStarter)
 })
 export type Actor = typeof Actor.Type
 

@@ -4,7 +4,7 @@ import { documentName } from "../DocumentName.js"
 import { Actor } from "./Actor.js"
 
 /** The kinds of resource a management write changes, as the audit log names them. */
-export const AuditResourceType = Schema.Literal("project", "environment", "flag", "segment", "webhook", "key", "schedule", "user", "member", "change_request", "experiment")
+export const AuditResourceType = Schema.Literal("project", "environment", "flag", "segment", "webhook", "key", "schedule", "user", "member", "change_request", "experiment", "release_plan")
 export type AuditResourceType = typeof AuditResourceType.Type
 
 /** What a write changed: its kind and its key (a flag's key, a webhook's or API key's id, ...). */

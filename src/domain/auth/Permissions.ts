@@ -113,6 +113,17 @@ export const OPERATIONS = {
   "Experiments.start": inProject("write", "environment"),
   "Experiments.stop": inProject("write", "environment"),
 
+  // A release plan ramps one environment's rule; its steps are the scheduler's targeting writes.
+  "ReleasePlans.list": inProject("read"),
+  "ReleasePlans.get": inProject("read", "environment"),
+  "ReleasePlans.create": inProject("write", "environment"),
+  "ReleasePlans.update": inProject("write", "environment"),
+  "ReleasePlans.remove": inProject("write", "environment"),
+  "ReleasePlans.start": inProject("write", "environment"),
+  "ReleasePlans.pause": inProject("write", "environment"),
+  "ReleasePlans.resume": inProject("write", "environment"),
+  "ReleasePlans.cancel": inProject("write", "environment"),
+
   // Who among those is the author or an approver, and in which status, is the change requests'
   // own table (changes/ChangeRequestRuleTable.ts): cancel is the author's or an admin's, apply the
   // author's or an approver's.

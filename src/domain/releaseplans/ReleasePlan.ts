@@ -1,5 +1,5 @@
 import * as Schema from "effect/Schema"
-import { Actor } from "../audit/Actor.js"
+import { PlanStarter } from "../audit/Actor.js"
 import { documentName } from "../DocumentName.js"
 import { Key, Timestamp } from "../definitions/Ids.js"
 import { WeightedVariation } from "../definitions/Targeting.js"
@@ -73,7 +73,7 @@ export const Harm = Schema.Struct({
 export type Harm = typeof Harm.Type
 
 /** The person or key that started the plan: the actor its steps are recorded under. */
-export const StartedBy = Actor.annotations(documentName("ReleasePlanStarter"))
+export const StartedBy = PlanStarter.annotations(documentName("ReleasePlanStarter"))
 
 /** A release plan as the API shows it. */
 export const ReleasePlan = Schema.Struct({

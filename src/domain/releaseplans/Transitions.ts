@@ -12,7 +12,7 @@
  *                   running ──(guardrail harm)──▶ harmed ──resume──▶ running
  *   draft, running, paused, harmed ──cancel──▶ cancelled
  */
-import type { Actor } from "../audit/Actor.js"
+import type { Actor, PlanStarter } from "../audit/Actor.js"
 import { formatTimestamp } from "../definitions/Ids.js"
 import type { WeightedVariation } from "../definitions/Targeting.js"
 import type { Harm, PauseReason, ReleasePlan, ReleasePlanStatus } from "./ReleasePlan.js"
@@ -47,8 +47,22 @@ const minutes = (m: number) => Math.round(m * 60_000)
 
 const touched = (plan: ReleasePlan, nowMillis: number): ReleasePlan => ({ ...plan, version: plan.version + 1, updatedAt: formatTimestamp(nowMillis) })
 
+/** Who answers for a plan started by `actor` (a plan's own actor passes on who started it). */
+export const starterOf = (actor: Actor): PlanStarter => {
+  if (actor.type === "releasePlan") return actor.startedBy ?? { type: "cli" }
+  const { id: _id, startedBy: _startedBy, type, ...named } = actor
+  return { type, ...named }
+}
+
+/** The actor of a plan's steps: the plan, and who started it. */
+export const stepActor = (plan: Pick<ReleasePlan, "id" | "startedBy">): Actor => ({
+  type: "releasePlan",
+  id: plan.id,
+  ...(plan.startedBy === null ? {} : { startedBy: plan.startedBy })
+})
+
 /** Started: running, its first step due at once. */
-export const started = (plan: ReleasePlan, baseline: ReadonlyArray<WeightedVariation>, startedBy: Actor, nowMillis: number): ReleasePlan => ({
+export const started = (plan: ReleasePlan, baseline: ReadonlyArray<WeightedVariation>, startedBy: PlanStarter, nowMillis: number): ReleasePlan => ({
   ...touched(plan, nowMillis),
   status: "running",
   currentStep: null,
@@ -121,3 +135,13 @@ export const cancelled = (plan: ReleasePlan, nowMillis: number): ReleasePlan => 
   status: "cancelled",
   nextStepAt: null
 })
+
+/**
+ * When the stepper must next look at the plan: its next step, or sooner its next guardrail check
+ * (`checkEveryMillis` from now) when it has guardrails; never unless it is running.
+ */
+export const dueAtOf = (plan: Pick<ReleasePlan, "status" | "nextStepAt" | "guardrails">, nowMillis: number, checkEveryMillis: number): string | null => {
+  if (plan.status !== "running" || plan.nextStepAt === null) return null
+  if (plan.guardrails.length === 0) return plan.nextStepAt
+  return formatTimestamp(Math.min(Date.parse(plan.nextStepAt), nowMillis + checkEveryMillis))
+}

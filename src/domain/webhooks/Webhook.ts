@@ -2,6 +2,7 @@ import * as Schema from "effect/Schema"
 import { ChangeRequestRecord } from "../changes/ChangeRequest.js"
 import { Flag } from "../definitions/Flag.js"
 import { Experiment } from "../experiments/Experiment.js"
+import { ReleasePlan } from "../releaseplans/ReleasePlan.js"
 import { Timestamp } from "../definitions/Ids.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"
@@ -18,7 +19,27 @@ export type ChangeRequestEventType = typeof ChangeRequestEventType.Type
 export const ExperimentEventType = Schema.Literal("experiment.started", "experiment.stopped")
 export type ExperimentEventType = typeof ExperimentEventType.Type
 
-export const WebhookEventType = Schema.Literal(...FlagEventType.literals, ...ChangeRequestEventType.literals, ...ExperimentEventType.literals)
+/**
+ * Events of release plans (docs/release-plans.md): started, a step applied (`advanced`), paused (by
+ * a person or a person's change to the rule), harmed (a guardrail stopped it: `harm` has the
+ * figures), completed, cancelled.
+ */
+export const ReleasePlanEventType = Schema.Literal(
+  "release_plan.started",
+  "release_plan.advanced",
+  "release_plan.paused",
+  "release_plan.harmed",
+  "release_plan.completed",
+  "release_plan.cancelled"
+)
+export type ReleasePlanEventType = typeof ReleasePlanEventType.Type
+
+export const WebhookEventType = Schema.Literal(
+  ...FlagEventType.literals,
+  ...ChangeRequestEventType.literals,
+  ...ExperimentEventType.literals,
+  ...ReleasePlanEventType.literals
+)
 export type WebhookEventType = typeof WebhookEventType.Type
 
 /** The webhook record as the API returns it: the secret itself never leaves the server. */
@@ -68,7 +89,7 @@ export const WebhookEvent = Schema.Struct({
   occurredAt: Timestamp,
   /**
    * A flag's event: the flag (and the environment of a targeting change); a change request's: the
-   * request; an experiment's: the experiment after the change.
+   * request; an experiment's: the experiment after the change; a release plan's: the plan after it.
    */
   data: Schema.Union(
     Schema.Struct({
@@ -80,6 +101,9 @@ export const WebhookEvent = Schema.Struct({
     }),
     Schema.Struct({
       experiment: Experiment
+    }),
+    Schema.Struct({
+      releasePlan: ReleasePlan
     })
   )
 }).annotations(documentName("WebhookEvent"))
@@ -136,4 +160,19 @@ export const makeExperimentEvent = (params: {
   projectId: params.projectId,
   occurredAt: params.occurredAt,
   data: { experiment: params.experiment }
+})
+
+/** The payload of a release plan's event: the plan as the API shows it after the change. */
+export const makeReleasePlanEvent = (params: {
+  readonly id: string
+  readonly type: ReleasePlanEventType
+  readonly projectId: string
+  readonly occurredAt: string
+  readonly releasePlan: ReleasePlan
+}): WebhookEvent => ({
+  id: params.id,
+  type: params.type,
+  projectId: params.projectId,
+  occurredAt: params.occurredAt,
+  data: { releasePlan: params.releasePlan }
 })

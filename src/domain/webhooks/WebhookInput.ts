@@ -17,7 +17,13 @@ export const EVENT_TYPES: ReadonlyArray<WebhookEventType> = [
   "change_request.rejected",
   "change_request.applied",
   "experiment.started",
-  "experiment.stopped"
+  "experiment.stopped",
+  "release_plan.started",
+  "release_plan.advanced",
+  "release_plan.paused",
+  "release_plan.harmed",
+  "release_plan.completed",
+  "release_plan.cancelled"
 ]
 /** How long a rotated-out secret keeps signing deliveries (alongside the new one). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000

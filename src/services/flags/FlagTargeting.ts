@@ -24,6 +24,7 @@ import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { authorize } from "../shared/Authorize.js"
 import * as Protection from "../shared/Protection.js"
+import * as PlanPauses from "../releaseplans/PlanPauses.js"
 import * as Writes from "../shared/Writes.js"
 import { invalid, type FlagReads } from "./FlagReads.js"
 import { checkConfigPrecondition, checkPreconditions, compareAndSet, type WriteOptions } from "./FlagVersions.js"
@@ -73,6 +74,7 @@ export const make = (reads: FlagReads) =>
     const ids = yield* IdGenerator
     const writes = yield* Writes.writer
     const protection = yield* Protection.guards
+    const pausePlans = yield* PlanPauses.pauser
     const { answer, load, stored, viewOne } = reads
 
     /**
@@ -136,7 +138,7 @@ export const make = (reads: FlagReads) =>
         sentRules.filter((rule) => rule?.id === undefined),
         () => ids.next
       )
-      const written = yield* writes.serving(projectId, ({ now, revision }) =>
+      const written = yield* writes.serving(projectId, ({ millis, now, revision }) =>
         Effect.gen(function* () {
           const flag = yield* load(projectId, flagKey, options)
           yield* checkConfigPrecondition(flag, input.environment, options)
@@ -162,9 +164,11 @@ export const make = (reads: FlagReads) =>
             updatedAt: now
           }
           yield* compareAndSet(flags.updateConfig(projectId, updated, input.environment, flag.version))
+          // A person's change pauses the release plans ramping this flag here (PlanPauses.ts).
+          const paused = yield* pausePlans(projectId, flagKey, input.environment, millis)
           return yield* answer(projectId, {
             value: updated,
-            events: [{ type: "targeting.updated", flag: updated, environment: input.environment }],
+            events: [{ type: "targeting.updated", flag: updated, environment: input.environment }, ...paused.events],
             audit: [
               {
                 action: "targeting.updated",
@@ -173,7 +177,8 @@ export const make = (reads: FlagReads) =>
                 before: flag,
                 after: updated,
                 ...(options?.changeRequestId === undefined ? {} : { changeRequestId: options.changeRequestId })
-              }
+              },
+              ...paused.audit
             ],
             change: configChanged(projectId, revision, "targeting", { environments: [input.environment], flagKeys: [flagKey] })
           })

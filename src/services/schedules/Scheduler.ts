@@ -22,6 +22,9 @@ import { ChangeRequests } from "../changes/ChangeRequests.js"
 import { Flags } from "../flags/Flags.js"
 import * as ServiceMetrics from "../operations/ServiceMetrics.js"
 import * as Writes from "../shared/Writes.js"
+import type { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
+import type { FlagRepository } from "../../ports/FlagRepository.js"
+import { type StepOutcome, stepDuePlans } from "../releaseplans/ReleaseStepper.js"
 
 /**
  * Applies scheduled changes when they are due (contract: Scheduled changes), in the style of the
@@ -67,7 +70,16 @@ export const defaultOptions: SchedulerOptions = {
  */
 export type Outcome = "applied" | "failed" | "lost" | "retry"
 
-type Deps = ScheduleRepository | ApiKeyRepository | UserRepository | Flags | ChangeRequestRepository | ChangeRequests | Writes.WriterDeps
+type Deps =
+  | ScheduleRepository
+  | ApiKeyRepository
+  | UserRepository
+  | Flags
+  | FlagRepository
+  | ChangeRequestRepository
+  | ChangeRequests
+  | ReleasePlanRepository
+  | Writes.WriterDeps
 
 /** The lease was lost (another scheduler settled it, or it was cancelled): roll back. */
 class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
@@ -198,17 +210,19 @@ export const applyDueChangeRequests = (owner: string, options: SchedulerOptions)
 
 /**
  * One round, start to finish: claim due schedules for `owner` and apply them one after the other
- * (in time order), then the change requests due. Returns the outcome of each. Tests step the scheduler with it.
+ * (in time order), then the change requests due, then the release plans' steps and checks due
+ * (ReleaseStepper.ts). Returns the outcome of each. Tests step the scheduler with it.
  */
 export const tick = (
   owner: string,
   options: SchedulerOptions = defaultOptions
-): Effect.Effect<ReadonlyArray<Outcome>, StorageError, Deps> =>
+): Effect.Effect<ReadonlyArray<Outcome | StepOutcome>, StorageError, Deps> =>
   Effect.gen(function* () {
     const claimed = yield* claim(owner, options, options.batchSize)
     const schedules = yield* Effect.forEach(claimed, (schedule) => applyOrRetry(owner, schedule))
     const requests = yield* applyDueChangeRequests(owner, options)
-    return [...schedules, ...requests]
+    const plans = yield* stepDuePlans(owner, options)
+    return [...schedules, ...requests, ...plans]
   }).pipe(Effect.withSpan("Scheduler.tick"))
 
 /**
@@ -221,7 +235,7 @@ export const run = (owner: string, options: SchedulerOptions = defaultOptions): 
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause)
-        : Effect.as(Effect.logWarning("scheduler round failed", cause), [] as ReadonlyArray<Outcome>)
+        : Effect.as(Effect.logWarning("scheduler round failed", cause), [] as ReadonlyArray<Outcome | StepOutcome>)
     ),
     Effect.flatMap((outcomes) => (outcomes.length > 0 ? Effect.yieldNow() : Effect.sleep(options.pollInterval))),
     Effect.forever,

@@ -10,6 +10,7 @@ import type { ResourceNotFound } from "../../domain/Errors.js"
 import { projectNotFound } from "../../domain/NotFound.js"
 import type { ChangeRequestRecord } from "../../domain/changes/ChangeRequest.js"
 import type { Experiment } from "../../domain/experiments/Experiment.js"
+import type { ReleasePlan } from "../../domain/releaseplans/ReleasePlan.js"
 import {
   type ChangeRequestEventType,
   type ExperimentEventType,
@@ -17,6 +18,8 @@ import {
   makeChangeRequestEvent,
   makeExperimentEvent,
   makeFlagEvent,
+  makeReleasePlanEvent,
+  type ReleasePlanEventType,
   type WebhookEvent
 } from "../../domain/webhooks/Webhook.js"
 import type { AuditLog } from "../../ports/AuditLog.js"
@@ -48,8 +51,14 @@ export interface ExperimentEventDraft {
   readonly experiment: Experiment
 }
 
+/** A release plan's event (started, advanced, paused, harmed, completed, cancelled). */
+export interface ReleasePlanEventDraft {
+  readonly type: ReleasePlanEventType
+  readonly releasePlan: ReleasePlan
+}
+
 /** The webhook events of writes that serve nothing new. */
-export type RecordEventDraft = ChangeRequestEventDraft | ExperimentEventDraft
+export type RecordEventDraft = ChangeRequestEventDraft | ExperimentEventDraft | ReleasePlanEventDraft
 
 /**
  * An audit entry of the write; its time and actor are the write's, and so is its project unless it
@@ -142,6 +151,8 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
       ? makeChangeRequestEvent({ id, projectId, occurredAt: time.now, ...event })
       : "experiment" in event
       ? makeExperimentEvent({ id, projectId, occurredAt: time.now, ...event })
+      : "releasePlan" in event
+      ? makeReleasePlanEvent({ id, projectId, occurredAt: time.now, ...event })
       : makeFlagEvent({ id, projectId, occurredAt: time.now, ...event })
 
   const events = (projectId: string, time: WriteTime, drafts: ReadonlyArray<FlagEventDraft | RecordEventDraft> = []) =>

@@ -10,6 +10,7 @@ import { Messages } from "../../../src/domain/auth/Policy.js"
 import { type Endpoint, type Expected, forbidden, notFound, type PersonCredential, ROLE_MAY, unauthorized } from "./Endpoint.js"
 import { EVALUATION_ENDPOINTS } from "./EvaluationEndpoints.js"
 import { EXPERIMENT_ENDPOINTS } from "./ExperimentEndpoints.js"
+import { RELEASE_PLAN_ENDPOINTS } from "./ReleasePlanEndpoints.js"
 import { GOVERNANCE_ENDPOINTS } from "./GovernanceEndpoints.js"
 import { RESOURCE_ENDPOINTS } from "./ResourceEndpoints.js"
 import { SEGMENT_KEY_ENDPOINTS } from "./SegmentKeyEndpoints.js"
@@ -54,6 +55,7 @@ export const ENDPOINTS: ReadonlyArray<Endpoint> = [
   ...SEGMENT_KEY_ENDPOINTS,
   ...GOVERNANCE_ENDPOINTS,
   ...EXPERIMENT_ENDPOINTS,
+  ...RELEASE_PLAN_ENDPOINTS,
   ...EVALUATION_ENDPOINTS,
   ...TOOLING_AND_PEOPLE_ENDPOINTS
 ]

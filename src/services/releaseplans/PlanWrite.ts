@@ -1,0 +1,65 @@
+/**
+ * A change of one release plan as a write (Writes.record): the plan replaced by compare-and-set on
+ * the version it was read at, its audit entry and its webhook event, all in one transaction. The
+ * use cases (ReleasePlans.ts), a person's targeting change (PlanPauses.ts) and the stepper
+ * (ReleaseStepper.ts) all change plans through `replacePlan`, so a plan changed meanwhile by
+ * another writer is never overwritten.
+ */
+import * as Effect from "effect/Effect"
+import { ResourceConflict } from "../../domain/Errors.js"
+import type { ReleasePlan } from "../../domain/releaseplans/ReleasePlan.js"
+import { dueAtOf } from "../../domain/releaseplans/Transitions.js"
+import type { ReleasePlanEventType } from "../../domain/webhooks/Webhook.js"
+import { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
+import type { StorageError } from "../../ports/StorageError.js"
+import * as Writes from "../shared/Writes.js"
+import { GuardrailCheckEvery } from "./PlanSettings.js"
+
+/** The plan's audit entry. */
+export const planEntry = (action: string, before: ReleasePlan | null, after: ReleasePlan | null): Writes.AuditDraft => {
+  const plan = (after ?? before)!
+  return { action, resource: { type: "release_plan", key: plan.id }, environment: plan.environment, before, after }
+}
+
+/** What a plan write did: the plan before and after, its audit action, its webhook event if any. */
+export interface PlanChange {
+  readonly before: ReleasePlan
+  readonly after: ReleasePlan
+  readonly action: string
+  readonly event?: ReleasePlanEventType
+}
+
+/**
+ * Stores `after` over `before` (the version read), with when the stepper must next look at it;
+ * false when the plan changed meanwhile (or, with `owner`, when that stepper lost its lease).
+ */
+export const replacePlan = (projectId: string, before: ReleasePlan, after: ReleasePlan, nowMillis: number, owner?: string) =>
+  Effect.gen(function* () {
+    const repo = yield* ReleasePlanRepository
+    const checkEvery = yield* GuardrailCheckEvery
+    return yield* repo.replace(projectId, after, {
+      expectedVersion: before.version,
+      dueAt: dueAtOf(after, nowMillis, checkEvery),
+      ...(owner === undefined ? {} : { owner })
+    })
+  })
+
+/** The write of a use case that changes one plan; a plan changed since it was read is a 409. */
+export const planWrite = Effect.gen(function* () {
+  const writes = yield* Writes.writer
+  const repo = yield* ReleasePlanRepository
+  return <E, R>(projectId: string, body: (time: Writes.WriteTime) => Effect.Effect<PlanChange, E, R>) =>
+    writes.record(projectId, (time) =>
+      Effect.gen(function* () {
+        const change = yield* body(time)
+        const stored = yield* replacePlan(projectId, change.before, change.after, time.millis).pipe(Effect.provideService(ReleasePlanRepository, repo))
+        if (!stored) return yield* new ResourceConflict({ message: `Release plan '${change.before.id}' changed meanwhile; read it again` })
+        return {
+          value: change.after,
+          audit: [planEntry(change.action, change.before, change.after)],
+          events: change.event === undefined ? [] : [{ type: change.event, releasePlan: change.after }]
+        } satisfies Writes.Recorded<ReleasePlan>
+      }))
+})
+
+export type PlanWriteError = ResourceConflict | StorageError

@@ -1,0 +1,210 @@
+import { expect } from "@effect/vitest"
+import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { CurrentActor } from "../../src/domain/audit/Actor.js"
+import type { GuardrailCheck } from "../../src/domain/experiments/Guardrail.js"
+import type { CreateReleasePlanInput } from "../../src/domain/releaseplans/ReleasePlan.js"
+import { EventOutbox } from "../../src/ports/EventOutbox.js"
+import { FlagRepository } from "../../src/ports/FlagRepository.js"
+import { ReleasePlanRepository } from "../../src/ports/ReleasePlanRepository.js"
+import { Audit } from "../../src/services/audit/Audit.js"
+import { Flags } from "../../src/services/flags/Flags.js"
+import { Guardrails } from "../../src/services/releaseplans/Guardrails.js"
+import { ReleasePlans } from "../../src/services/releaseplans/ReleasePlans.js"
+import { stepDuePlans } from "../../src/services/releaseplans/ReleaseStepper.js"
+import { type Contract, failureTag, givenFlag } from "./Backend.js"
+
+/**
+ * Release plans on every backend: the use cases (rules, life cycle, audit, webhook events) and the
+ * stepper (each step a targeting write as the plan, exactly once, a person's change pausing the
+ * plan, harm pausing or rolling back). Time is the TestClock's, from a fixed day in 2026.
+ */
+
+const DAY = Date.parse("2026-11-02T00:00:00.000Z")
+const options = { lease: "30 seconds", batchSize: 100 } as const
+
+/** The flag's production targeting: rule `all` serving `off` to everyone. */
+const givenRule = Effect.gen(function* () {
+  const { projectId } = yield* givenFlag("production", "staging")
+  yield* (yield* Flags).replaceTargeting(projectId, "flag", {
+    environment: "production",
+    enabled: true,
+    defaultVariationKey: "off",
+    offVariationKey: "off",
+    rules: [{ id: "all", conditions: [], variationKey: "off" }]
+  })
+  return projectId
+})
+
+const input = (overrides: Partial<CreateReleasePlanInput> = {}): CreateReleasePlanInput => ({
+  environment: "production",
+  ruleId: "all",
+  variationKey: "on",
+  steps: [{ weight: 10_000, holdMinutes: 1 }, { weight: 50_000, holdMinutes: 1 }],
+  ...overrides
+})
+
+const ruleWeights = (projectId: string) =>
+  Effect.map(Effect.flatMap(FlagRepository, (flags) => flags.get(projectId, "flag")), (flag) =>
+    Option.getOrThrow(flag).configs.find((c) => c.environmentKey === "production")!.rules[0]!.rollout?.variations.map((s) => [s.variationKey, s.weight]))
+
+const planEvents = (projectId: string) =>
+  Effect.map(Effect.flatMap(EventOutbox, (outbox) => outbox.list(projectId)), (entries) =>
+    entries.map((entry) => entry.event.type).filter((type) => type.startsWith("release_plan.")))
+
+const planAudit = (projectId: string) =>
+  Effect.map(Effect.flatMap(Audit, (audit) => audit.list(projectId, { resourceType: "release_plan" })), (page) => page.data.slice().reverse())
+
+/** Advances every due plan (of this test's project: the others' are not due at this test's time). */
+const step = (owner = "stepper-a") => stepDuePlans(owner, options)
+
+const minutes = (m: number) => TestClock.adjust(`${m * 60} seconds`)
+
+/**
+ * Runs a test on its own day, each earlier than the one before: the database is shared, and the
+ * plans an earlier test left running are then not due at a later test's time.
+ */
+let days = 0
+const atDay = <A, E, R>(body: (day: number) => Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    const day = DAY - 30 * 86_400_000 * ++days
+    return Effect.zipRight(TestClock.setTime(day), body(day)).pipe(Effect.provide(TestContext.TestContext))
+  })
+
+export const releasePlanContract: Contract = (it) => {
+  it.effect("create checks the plan's rules (400 with every problem) and a flag that exists (404)", () =>
+    Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const projectId = yield* givenRule
+      const made = yield* plans.create(projectId, "flag", input())
+      expect(made).toMatchObject({ status: "draft", onHarm: "pause", alpha: 0.05, guardrails: [], currentStep: null, version: 1 })
+      expect(yield* plans.get(projectId, "flag", made.id)).toEqual(made)
+      const refused = yield* Effect.flip(plans.create(projectId, "flag", input({ ruleId: "nope", steps: [{ weight: 0, holdMinutes: 1 }] })))
+      expect(refused._tag === "InvalidRequest" && refused.details.map((p) => p.path)).toEqual(["steps[0].weight", "ruleId"])
+      expect(yield* failureTag(plans.create(projectId, "ghost", input()))).toBe("ResourceNotFound")
+      expect((yield* plans.list(projectId, "flag")).map((p) => p.id)).toEqual([made.id])
+      expect((yield* planAudit(projectId)).map((e) => e.action)).toEqual(["release_plan.created"])
+    }))
+
+  it.effect("steps apply in order through the targeting write as the plan, each once, then the plan completes", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const projectId = yield* givenRule
+      const plan = yield* plans.create(projectId, "flag", input())
+      yield* Effect.provideService(plans.start(projectId, "flag", plan.id), CurrentActor, { type: "key", keyId: "k1", keyName: "deploy" })
+      expect(yield* step()).toEqual(["advanced"])
+      expect(yield* ruleWeights(projectId)).toEqual([["on", 10_000], ["off", 90_000]])
+      expect(yield* step()).toEqual([]) // holding
+      yield* minutes(1)
+      expect(yield* step()).toEqual(["advanced"])
+      expect(yield* ruleWeights(projectId)).toEqual([["on", 50_000], ["off", 50_000]])
+      yield* minutes(1)
+      expect(yield* step()).toEqual(["completed"])
+      expect(yield* step()).toEqual([])
+      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "completed", currentStep: 1, nextStepAt: null })
+      expect(yield* planEvents(projectId)).toEqual(["release_plan.started", "release_plan.advanced", "release_plan.advanced", "release_plan.completed"])
+      // Each step is the targeting write's own audit entry too, with the plan as its actor.
+      const audit = yield* (yield* Audit).list(projectId, { resourceType: "flag" })
+      const steps = audit.data.filter((e) => e.actor.type === "releasePlan")
+      expect(steps.map((e) => e.action)).toEqual(["targeting.updated", "targeting.updated"])
+      expect(steps[0]!.actor).toEqual({ type: "releasePlan", id: plan.id, startedBy: { type: "key", keyId: "k1", keyName: "deploy" } })
+    })))
+
+  it.effect("two steppers never apply one step twice; a lapsed lease is taken over, the late holder's step is rolled back", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const repo = yield* ReleasePlanRepository
+      const projectId = yield* givenRule
+      const plan = yield* plans.create(projectId, "flag", input())
+      yield* plans.start(projectId, "flag", plan.id)
+      const both = yield* Effect.all([step("one"), step("two")], { concurrency: 2 })
+      expect(both.flat()).toEqual(["advanced"])
+      // A stepper claims step 2 and stalls past its lease (a process that hangs, or dies mid-step).
+      yield* minutes(1)
+      const claimed = (yield* repo.claimDue({ now: new Date(day + 60_000).toISOString(), owner: "stalled", leaseUntil: new Date(day + 90_000).toISOString(), limit: 100 }))
+        .filter((c) => c.projectId === projectId)
+      expect(claimed.length).toBe(1)
+      expect(yield* step("other")).toEqual([]) // leased
+      yield* TestClock.adjust("31 seconds")
+      expect(yield* step("other")).toEqual(["advanced"])
+      const { advance } = yield* Effect.promise(() => import("../../src/services/releaseplans/ReleaseStepper.js"))
+      expect(yield* advance("stalled", claimed[0]!)).toBe("lost")
+      expect(yield* ruleWeights(projectId)).toEqual([["on", 50_000], ["off", 50_000]])
+      expect((yield* planEvents(projectId)).filter((t) => t === "release_plan.advanced").length).toBe(2)
+    })))
+
+  it.effect("pause, resume, cancel follow the status table (409 otherwise); a paused plan takes no step", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const projectId = yield* givenRule
+      const plan = yield* plans.create(projectId, "flag", input())
+      expect(yield* failureTag(plans.pause(projectId, "flag", plan.id))).toBe("ResourceConflict")
+      yield* plans.start(projectId, "flag", plan.id)
+      const rival = yield* plans.create(projectId, "flag", input())
+      expect(yield* failureTag(plans.start(projectId, "flag", rival.id))).toBe("ResourceConflict")
+      yield* step()
+      yield* plans.pause(projectId, "flag", plan.id)
+      yield* minutes(5)
+      expect(yield* step()).toEqual([])
+      expect(yield* failureTag(plans.update(projectId, "flag", plan.id, { onHarm: "rollback" }))).toBe("ResourceConflict")
+      expect(yield* failureTag(plans.remove(projectId, "flag", plan.id))).toBe("ResourceConflict")
+      expect(yield* plans.resume(projectId, "flag", plan.id, {})).toMatchObject({ status: "running", currentStep: 0 })
+      yield* minutes(1)
+      expect(yield* step()).toEqual(["advanced"])
+      expect(yield* plans.cancel(projectId, "flag", plan.id)).toMatchObject({ status: "cancelled" })
+      yield* minutes(5)
+      expect(yield* step()).toEqual([])
+      yield* plans.remove(projectId, "flag", plan.id)
+      expect(yield* failureTag(plans.get(projectId, "flag", plan.id))).toBe("ResourceNotFound")
+      expect((yield* planAudit(projectId)).map((e) => e.action)).toEqual([
+        "release_plan.created", "release_plan.started", "release_plan.created", "release_plan.advanced", "release_plan.paused",
+        "release_plan.resumed", "release_plan.advanced", "release_plan.cancelled", "release_plan.deleted"
+      ])
+    })))
+
+  it.effect("a person's direct targeting change pauses the plan; resume needs their confirmation; a key's change does not", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const flags = yield* Flags
+      const projectId = yield* givenRule
+      const plan = yield* plans.create(projectId, "flag", input())
+      yield* plans.start(projectId, "flag", plan.id)
+      yield* step()
+      const current = (yield* flags.targeting(projectId, "flag", "production"))
+      const body = { environment: "production", enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules: current.rules }
+      yield* Effect.provideService(flags.replaceTargeting(projectId, "flag", body), CurrentActor, { type: "key", keyId: "k1" })
+      expect((yield* plans.get(projectId, "flag", plan.id)).status).toBe("running")
+      yield* Effect.provideService(flags.replaceTargeting(projectId, "flag", body), CurrentActor, { type: "user", userId: "u1", email: "a@example.com" })
+      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "paused", pausedBy: "targetingChanged" })
+      const refused = yield* Effect.flip(plans.resume(projectId, "flag", plan.id, {}))
+      expect(refused._tag).toBe("ResourceConflict")
+      expect(refused.message).toContain("resume with { \"confirm\": true }")
+      expect(yield* plans.resume(projectId, "flag", plan.id, { confirm: true })).toMatchObject({ status: "running", pausedBy: null })
+    })))
+
+  it.effect("harm found by the guardrails rolls the plan back to weight 0 (or pauses it), with the figures; resuming restarts from the first step", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const projectId = yield* givenRule
+      const guardrails = [{ key: "errors", event: "error", kind: "conversion" as const, goal: "decrease" as const, role: "guardrail" as const }]
+      const plan = yield* plans.create(projectId, "flag", input({ guardrails, onHarm: "rollback" }))
+      yield* plans.start(projectId, "flag", plan.id)
+      const harmed: GuardrailCheck = { outcome: "harmed", minimumUnits: 100, guardrails: [] }
+      const ok: GuardrailCheck = { ...harmed, outcome: "ok" }
+      let verdict = ok
+      const withGuard = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.provide(self, Layer.succeed(Guardrails, { check: () => Effect.sync(() => verdict) }))
+      expect(yield* withGuard(step())).toEqual(["advanced"])
+      // Between steps the guardrails are checked every minute.
+      yield* TestClock.adjust("30 seconds")
+      expect(yield* withGuard(step())).toEqual([])
+      verdict = harmed
+      yield* TestClock.adjust("31 seconds")
+      expect(yield* withGuard(step())).toEqual(["harmed"])
+      expect(yield* ruleWeights(projectId)).toEqual([["on", 0], ["off", 100_000]])
+      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "harmed", currentStep: null, harm: { action: "rolledBack", weight: 10_000, check: harmed } })
+      verdict = ok
+      yield* plans.resume(projectId, "flag", plan.id, {})
+      expect(yield* withGuard(step())).toEqual(["advanced"])
+      expect(yield* ruleWeights(projectId)).toEqual([["on", 10_000], ["off", 90_000]])
+      expect(yield* planEvents(projectId)).toEqual(["release_plan.started", "release_plan.advanced", "release_plan.harmed", "release_plan.advanced"])
+    })))
+}
