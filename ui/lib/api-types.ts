@@ -3027,6 +3027,11 @@ export interface components {
             /** @description `<public URL>/ui/setup#token=<one-time token>`: valid 72 h, usable once. There is no mail: pass it on. */
             readonly setupUrl: string;
         };
+        readonly SsoLinkAllowance: {
+            readonly user: components["schemas"]["User"];
+            /** @description When the allowance lapses unspent (72 h after it was given). */
+            readonly expiresAt: string;
+        };
         /**
          * @example {
          *       "user": {
