@@ -88,6 +88,8 @@ describe("the verdict in words", () => {
     expect(verdictSentence({ ...base, estimate: -0.031, ci: [-0.05, -0.004], verdict: "worse" })).toBe("Checkout v2 lowered conversion by 3.1% (−5.0% to −0.4%).")
     // a decrease goal: a drop is better, and still reads as a drop
     expect(verdictSentence({ ...base, metric: "errors", estimate: -0.2, ci: [-0.3, -0.1], verdict: "better" })).toBe("Checkout v2 lowered errors by 20.0% (−30.0% to −10.0%).")
+    // over a negative control mean (−10 to −5: a lift of −50%) the change is a rise, as the difference says
+    expect(verdictSentence({ ...base, metric: "balance", estimate: -0.5, ci: [-0.6, -0.4], verdict: "better", difference: 5 })).toBe("Checkout v2 raised balance by 50.0% (−60.0% to −40.0%).")
   })
 
   it("claims no direction for an inconclusive result, too few units, a mismatched sample or no interval", () => {

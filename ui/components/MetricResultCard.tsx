@@ -47,7 +47,7 @@ export const MetricResultCard = (props: {
             <strong>
               {c.relative === null
                 ? `${props.nameOf(c.variationKey)}: no relative lift while ${props.nameOf(props.controlKey)} has a mean of 0.`
-                : verdictSentence({ variation: props.nameOf(c.variationKey), metric: metric.key, estimate: c.relative.estimate, ci: c.relative.ci, verdict: c.verdict, caveat })}
+                : verdictSentence({ variation: props.nameOf(c.variationKey), metric: metric.key, estimate: c.relative.estimate, ci: c.relative.ci, verdict: c.verdict, caveat, difference: c.absolute?.estimate })}
             </strong>
           </li>
         ))}

@@ -21,17 +21,27 @@ export const intervalWords = (ci: readonly [number, number]): string => `${perce
 export type Caveat = "none" | "not-enough-data" | "mismatch"
 
 /**
- * One treatment's result in a sentence. A clear result names its direction ("raised", "lowered");
- * an inconclusive one does not pretend to one; a result of a mismatched sample or one with too
+ * One treatment's result in a sentence. A clear result names its direction ("raised", "lowered"),
+ * taken from the difference of the means when given (`difference`): over a negative control mean
+ * the lift's sign is the opposite of the change's (−10 to −5 is a lift of −50%, and a rise). An
+ * inconclusive one does not pretend to one; a result of a mismatched sample or one with too
  * few units says so instead of a verdict.
  */
-export const verdictSentence = (p: { variation: string; metric: string; estimate: number; ci: readonly [number, number] | null; verdict: Verdict; caveat: Caveat }): string => {
+export const verdictSentence = (p: {
+  variation: string
+  metric: string
+  estimate: number
+  ci: readonly [number, number] | null
+  verdict: Verdict
+  caveat: Caveat
+  difference?: number
+}): string => {
   if (p.ci === null) return `${p.variation} changed ${p.metric} by ${signedPercent(p.estimate)}: too few units for an interval yet.`
   const interval = intervalWords(p.ci)
   if (p.caveat === "mismatch") return `${p.variation} changed ${p.metric} by ${signedPercent(p.estimate)} (${interval}), but the sample is mismatched: do not trust this.`
   if (p.caveat === "not-enough-data") return `${p.variation} changed ${p.metric} by ${signedPercent(p.estimate)} (${interval}): not enough data yet.`
   if (p.verdict === "inconclusive") return `${p.variation} changed ${p.metric} by ${signedPercent(p.estimate)} (${interval}): no clear difference yet.`
-  return `${p.variation} ${p.estimate >= 0 ? "raised" : "lowered"} ${p.metric} by ${percent(Math.abs(p.estimate))} (${interval}).`
+  return `${p.variation} ${(p.difference ?? p.estimate) >= 0 ? "raised" : "lowered"} ${p.metric} by ${percent(Math.abs(p.estimate))} (${interval}).`
 }
 
 /** The verdict's word on the chart and in the table. */
