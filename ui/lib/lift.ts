@@ -34,7 +34,7 @@ export const verdictSentence = (p: {
   ci: readonly [number, number] | null
   verdict: Verdict
   caveat: Caveat
-  difference?: number
+  difference?: number | undefined
 }): string => {
   if (p.ci === null) return `${p.variation} changed ${p.metric} by ${signedPercent(p.estimate)}: too few units for an interval yet.`
   const interval = intervalWords(p.ci)
