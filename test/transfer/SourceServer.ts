@@ -218,6 +218,13 @@ export const fillSource = async (filename: string, hooks: { readonly ok: Receive
     })
     expect(tracked.status, tracked.text).toBe(202)
     await t.run(Effect.flatMap(SsoIdentityRepository, (identities) => identities.link("https://idp.example.com", "admin-subject", admin.id, new Date().toISOString())))
+    // A release plan on the rollout rule (a draft: nothing steps while the copy runs), and an
+    // admin's allowance for the editor's next single sign-on link.
+    await call("POST", "/v1/projects/p1/flags/colour/release-plans", {
+      environment: "development", ruleId: "half", variationKey: "green", steps: [{ weight: 60_000, holdMinutes: 60 }, { weight: 100_000, holdMinutes: 60 }], onHarm: "rollback"
+    }, 201)
+    const allowed = await request(t.url, "POST", `/v1/users/${editor.id}/allow-sso-link`, { headers: { cookie: admin.cookie, origin: t.url } })
+    expect(allowed.status, allowed.text).toBe(200)
 
     // Deliveries settled: every one to the answering receiver (so none is held by this server's
     // lease when it stops), and a failing one waiting for its retry; the schedule run.

@@ -1537,7 +1537,7 @@ export interface components {
          *               "absolute": {
          *                 "estimate": 0.013602606664067651,
          *                 "ci": [
-         *                   0.0005627436920692952,
+         *                   0.0005627436920692935,
          *                   0.026642469636066007
          *                 ]
          *               },
@@ -1548,7 +1548,7 @@ export interface components {
          *                   0.2745709229926995
          *                 ]
          *               },
-         *               "pValue": 0.060348635981176124,
+         *               "pValue": 0.06034863598117618,
          *               "chanceToBeatControl": null,
          *               "cupedApplied": true,
          *               "verdict": "inconclusive"
@@ -1626,7 +1626,7 @@ export interface components {
          *                 "estimate": -0.000688657174333588,
          *                 "ci": [
          *                   -0.007962429783616727,
-         *                   0.00658511543494955
+         *                   0.006585115434949551
          *                 ]
          *               },
          *               "relative": {

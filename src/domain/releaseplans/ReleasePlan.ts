@@ -8,7 +8,7 @@ import { Metric } from "../experiments/Experiment.js"
 import { GuardrailCheck } from "../experiments/Guardrail.js"
 
 /**
- * A release plan (docs/release-plans.md): ramps `variationKey` up in one rule of one flag's
+ * A release plan (docs/guide/release-plans.md): ramps `variationKey` up in one rule of one flag's
  * environment, step by step, and stops when a guardrail metric is harmed.
  *
  * Each step sets the rule's rollout so `variationKey` has the step's `weight` (thousandths of a

@@ -20,7 +20,7 @@ export const ExperimentEventType = Schema.Literal("experiment.started", "experim
 export type ExperimentEventType = typeof ExperimentEventType.Type
 
 /**
- * Events of release plans (docs/release-plans.md): started, a step applied (`advanced`), paused (by
+ * Events of release plans (docs/guide/release-plans.md): started, a step applied (`advanced`), paused (by
  * a person or a person's change to the rule), harmed (a guardrail stopped it: `harm` has the
  * figures), completed, cancelled.
  */

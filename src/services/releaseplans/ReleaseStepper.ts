@@ -1,5 +1,5 @@
 /**
- * Advances running release plans (docs/release-plans.md), in the scheduler's rounds (Scheduler.ts)
+ * Advances running release plans (docs/guide/release-plans.md), in the scheduler's rounds (Scheduler.ts)
  * and under the same kind of lease as schedules.
  *
  * One round: claim the plans due (a step or a guardrail check), then for each, in ONE transaction:
