@@ -56,14 +56,18 @@ for (const backend of ["sqlite", "postgres"] as const) {
       // The storage's own key list repository, its reads held while the latch is armed (the
       // snapshots are built over the ports, so the hold goes in below them).
       const ports = backend === "sqlite" ? Ports.sqlPorts(freshSqlite()) : Ports.postgresPorts(freshPostgres())
-      const held = Layer.map(ports, (ctx) => {
+      const held = () => Effect.promise(() => (latch.armed ? latch.wait() : Promise.resolve()))
+      const holding = Layer.map(ports, (ctx) => {
         const keys = Context.get(ctx, SegmentKeyRepository)
         return Context.add(ctx, SegmentKeyRepository, {
           ...keys,
-          page: (...args) => Effect.zipRight(Effect.promise(() => (latch.armed ? latch.wait() : Promise.resolve())), keys.page(...args))
+          // Both ways a list is read: whole, page by page, or as the change since the version the
+          // server holds (a PATCH is applied from the change log).
+          page: (...args) => Effect.zipRight(held(), keys.page(...args)),
+          changes: (...args) => Effect.zipRight(held(), keys.changes(...args))
         })
       })
-      t = await startServer(StorageLayer.withUseCases(held))
+      t = await startServer(StorageLayer.withUseCases(holding))
       expect((await admin("POST", "/v1/projects/p1/segments", { key: "testers", name: "Testers", conditions: [] })).status).toBe(201)
       expect((await admin("PATCH", `${SEGMENT}/keys/included`, { add: ["old-tester"] })).status).toBe(200)
       const flag = { key: "beta", type: "boolean", variations: [{ key: "on", value: true }, { key: "off", value: false }] }
