@@ -45,6 +45,9 @@ const STORY: ReadonlyArray<readonly [method: string, template: string, params: R
   ["post", "/v1/projects/{projectId}/experiments", { projectId: "shop" }],
   ["patch", "/v1/projects/{projectId}/experiments/{experimentKey}", { projectId: "shop", experimentKey: "checkout-redesign" }],
   ["post", "/v1/projects/{projectId}/experiments/{experimentKey}/stop", { projectId: "shop", experimentKey: "checkout-redesign" }],
+  ["post", "/v1/projects/{projectId}/flags/{flagKey}/release-plans", { projectId: "shop", flagKey: "new-checkout" }],
+  ["patch", "/v1/projects/{projectId}/flags/{flagKey}/release-plans/{releasePlanId}", { projectId: "shop", flagKey: "new-checkout" }],
+  ["post", "/v1/projects/{projectId}/flags/{flagKey}/release-plans/{releasePlanId}/resume", { projectId: "shop", flagKey: "new-checkout" }],
   ["post", "/v1/exposures", {}],
   ["post", "/v1/track", {}],
   // A project file adds a flag, on in production (after the evaluations, whose examples show one flag).
@@ -139,6 +142,16 @@ const shapeDifferences = (actual: unknown, example: unknown, at = "$"): Array<st
 }
 
 /**
+ * The release plan example is a running one at its first step: a draft's (or a paused one's)
+ * step, schedule, starter and baseline are null or set as its status says.
+ */
+const asReleasePlanIs = (example: unknown, answer: unknown): unknown => {
+  const a = answer as Record<string, unknown>
+  const statusFields = ["currentStep", "nextStepAt", "pausedBy", "failure", "harm", "baseline", "startedBy", "startedAt", "completedAt"]
+  return { ...(example as object), ...Object.fromEntries(statusFields.map((field) => [field, a[field]])) }
+}
+
+/**
  * The experiment example is a running one: an answer's `startedAt` and `stoppedAt` are null until
  * it starts and stops, and its `decision` comes with the stop.
  */
@@ -165,15 +178,24 @@ describe("the request examples of the document", () => {
     let changeRequestId = ""
     // The id the server gave the targeting example's rollout rule, which the experiment measures.
     let rolloutRuleId = ""
+    // The release plan the create example makes (on the same rule), which the next examples change.
+    let releasePlanId = ""
     for (const [method, template, params] of STORY) {
       const operation = spec.paths[template][method]
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : name === "changeRequestId" ? changeRequestId : name === "id" || name === "userId" ? userId : params[name]))
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "webhookId" ? webhookId : name === "releasePlanId" ? releasePlanId : name === "changeRequestId" ? changeRequestId : name === "id" || name === "userId" ? userId : params[name]))
         // The flagd import names the environment its rules go to in the query (required).
         + (template.endsWith("/import/flagd") ? "?environment=production" : "")
       const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))
       if (template.endsWith("/copy")) {
         const staging = await request(t.url, "POST", `/v1/projects/${params.projectId}/environments`, { key: t.keys.global, body: STAGING })
         expect(staging.status, staging.text).toBe(201)
+      }
+      if (template.endsWith("/resume")) {
+        // Only a paused plan resumes: started and paused first.
+        for (const step of ["start", "pause"]) {
+          const done = await request(t.url, "POST", path.replace(/\/resume$/, `/${step}`), { key: t.keys.global })
+          expect(done.status, done.text).toBe(200)
+        }
       }
       if (template.endsWith("/stop")) {
         const started = await request(t.url, "POST", path.replace(/\/stop$/, "/start"), { key: t.keys.global })
@@ -188,7 +210,7 @@ describe("the request examples of the document", () => {
       // The experiment example's rule stands for the rollout rule of the targeting example.
       const body = template === "/v1/auth/setup"
         ? { ...(example as object), token }
-        : template === "/v1/projects/{projectId}/experiments"
+        : template === "/v1/projects/{projectId}/experiments" || template.endsWith("/release-plans")
         ? { ...(example as object), ruleId: rolloutRuleId }
         : example
       // A change request is opened and updated by a person (its author), as the example shows.
@@ -205,6 +227,8 @@ describe("the request examples of the document", () => {
         ? { ...(shown as object), rejection: { by: (reply.body as { rejection: { by: unknown } }).rejection.by, at: "", comment: "" } }
         : template.includes("/experiments")
         ? asExperimentIs(shown, reply.body)
+        : template.includes("/release-plans")
+        ? asReleasePlanIs(shown, reply.body)
         : shown
       expect(shapeDifferences(reply.body, expected), `${method} ${path}`).toEqual([])
       if (template === "/v1/auth/login") cookie = sessionCookieOf(reply)
@@ -215,6 +239,7 @@ describe("the request examples of the document", () => {
         rolloutRuleId = rules.find((rule) => rule.rollout !== undefined)!.id
       }
       if (template === "/v1/projects/{projectId}/webhooks") webhookId = (reply.body as { id: string }).id
+      if (template.endsWith("/release-plans")) releasePlanId = (reply.body as { id: string }).id
       if (template === "/v1/users") {
         const invited = reply.body as { user: { id: string }; setupUrl: string }
         userId = invited.user.id

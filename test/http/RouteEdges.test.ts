@@ -32,8 +32,8 @@ afterAll(async () => {
   await t?.close()
 })
 
-/** A concrete path for a template: every `{param}` becomes `x`. */
-const concrete = (template: string) => template.replace(/\{[^}]+\}/g, "x")
+/** A concrete path for a template: every `{param}` becomes `x`, but a key list's `{list}` (one of two names) `included`. */
+const concrete = (template: string) => template.replace("{list}", "included").replace(/\{[^}]+\}/g, "x")
 
 /** What `Allow` must say for a path of the document. */
 const allowOf = (template: string): string => {

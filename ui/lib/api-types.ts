@@ -1732,6 +1732,62 @@ export interface components {
                 number
             ] | null;
         };
+        /**
+         * @example {
+         *       "id": "01a2089c-1f3e-7a10-9b2d-5c8e4f7a6b31",
+         *       "flagKey": "new-checkout",
+         *       "environment": "production",
+         *       "ruleId": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *       "variationKey": "on",
+         *       "steps": [
+         *         {
+         *           "weight": 25000,
+         *           "holdMinutes": 360
+         *         },
+         *         {
+         *           "weight": 50000,
+         *           "holdMinutes": 360
+         *         },
+         *         {
+         *           "weight": 100000,
+         *           "holdMinutes": 720
+         *         }
+         *       ],
+         *       "guardrails": [
+         *         {
+         *           "key": "errors",
+         *           "event": "checkout-error",
+         *           "kind": "conversion",
+         *           "goal": "decrease",
+         *           "role": "guardrail"
+         *         }
+         *       ],
+         *       "onHarm": "pause",
+         *       "alpha": 0.05,
+         *       "status": "running",
+         *       "currentStep": 0,
+         *       "nextStepAt": "2026-12-02T15:00:00.000Z",
+         *       "pausedBy": null,
+         *       "failure": null,
+         *       "harm": null,
+         *       "baseline": [
+         *         {
+         *           "variationKey": "off",
+         *           "weight": 90000
+         *         }
+         *       ],
+         *       "startedBy": {
+         *         "type": "key",
+         *         "keyId": "01a2089b-0c1d-7e2f-8a3b-4c5d6e7f8a9b",
+         *         "keyName": "Release tooling"
+         *       },
+         *       "startedAt": "2026-12-02T09:00:00.000Z",
+         *       "completedAt": null,
+         *       "version": 3,
+         *       "createdAt": "2026-12-02T08:50:00.000Z",
+         *       "updatedAt": "2026-12-02T09:00:00.000Z"
+         *     }
+         */
         readonly ReleasePlan: {
             readonly id: string;
             /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
@@ -1816,6 +1872,37 @@ export interface components {
             readonly userId?: string;
             readonly email?: string;
         };
+        /**
+         * @example {
+         *       "environment": "production",
+         *       "ruleId": "rule-01a2089b-5aa7-70d8-bb66-f218f6a06368",
+         *       "variationKey": "on",
+         *       "steps": [
+         *         {
+         *           "weight": 25000,
+         *           "holdMinutes": 360
+         *         },
+         *         {
+         *           "weight": 50000,
+         *           "holdMinutes": 360
+         *         },
+         *         {
+         *           "weight": 100000,
+         *           "holdMinutes": 720
+         *         }
+         *       ],
+         *       "guardrails": [
+         *         {
+         *           "key": "errors",
+         *           "event": "checkout-error",
+         *           "kind": "conversion",
+         *           "goal": "decrease",
+         *           "role": "guardrail"
+         *         }
+         *       ],
+         *       "onHarm": "rollback"
+         *     }
+         */
         readonly CreateReleasePlanInput: {
             /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
             readonly environment: string;
@@ -1829,6 +1916,11 @@ export interface components {
             readonly onHarm?: "pause" | "rollback";
             readonly alpha?: number;
         };
+        /**
+         * @example {
+         *       "onHarm": "pause"
+         *     }
+         */
         readonly UpdateReleasePlanInput: {
             /** @description text without the NUL character (U+0000) */
             readonly ruleId?: string;
@@ -1840,6 +1932,11 @@ export interface components {
             readonly onHarm?: "pause" | "rollback";
             readonly alpha?: number;
         };
+        /**
+         * @example {
+         *       "confirm": true
+         *     }
+         */
         readonly ResumeReleasePlanInput: {
             readonly confirm?: boolean;
         };

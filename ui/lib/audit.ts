@@ -11,7 +11,7 @@ export interface AuditFilter {
 export const ANY: AuditFilter = { resourceType: "", resourceKey: "", environment: "" }
 
 /** The resource types the log knows, for the filter. */
-export const RESOURCE_TYPES: ReadonlyArray<string> = ["flag", "segment", "environment", "webhook", "key", "project", "schedule", "user", "member", "change_request", "experiment"]
+export const RESOURCE_TYPES: ReadonlyArray<string> = ["flag", "segment", "environment", "webhook", "key", "project", "schedule", "user", "member", "change_request", "experiment", "release_plan"]
 
 /** The query string of one page: the filters that are set, and the cursor of the page before. */
 export const auditQuery = (filter: AuditFilter, cursor: string | null, limit = 50): string => {
