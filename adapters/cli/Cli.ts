@@ -13,6 +13,7 @@ import { importCommand } from "./commands/Import.js"
 import { keys } from "./commands/Keys.js"
 import { migrate } from "./commands/Migrate.js"
 import { projects } from "./commands/Projects.js"
+import { releasePlans } from "./commands/ReleasePlans.js"
 import { seed } from "./commands/Seed.js"
 import { serve } from "./commands/Serve.js"
 import { transfer } from "./commands/Transfer.js"
@@ -29,7 +30,7 @@ const root = Command.make("flagport", {}, () =>
     `Self-hosted feature flags. Configuration: DATABASE_URL (default ${DEFAULT_DATABASE_URL}; ` +
       "postgres://... selects PostgreSQL), PORT (default 8080), HOST (default 0.0.0.0)."
   ),
-  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, experiments, changeRequests, importCommand, codegen, transfer, exportCommand, applyCommand])
+  Command.withSubcommands([serve, migrate, seed, keys, users, projects, environments, flags, experiments, releasePlans, changeRequests, importCommand, codegen, transfer, exportCommand, applyCommand])
 )
 
 /** Parses a full argv (node, script, ...args) and runs the chosen command; Main.ts runs it. */

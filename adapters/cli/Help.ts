@@ -9,6 +9,7 @@ import { CHANGE_REQUESTS_PAGES } from "./HelpChangeRequests.js"
 import { EXPERIMENTS_PAGES } from "./HelpExperiments.js"
 import { FLAGS_AS_CODE_PAGES } from "./HelpFlagsAsCode.js"
 import { MOVING_IN_PAGES } from "./HelpMovingIn.js"
+import { RELEASE_PLANS_PAGES } from "./HelpReleasePlans.js"
 
 const ROOT = `flagport ${pkg.version}: self-hosted feature flags
 
@@ -24,6 +25,7 @@ Commands:
   environments   Create and list a project's environments
   flags          List, show, enable and disable flags
   experiments    List, show, start and stop experiments; read results
+  release-plans  Create, start, pause, resume and cancel a flag's ramps
   change-requests
                  List, show, approve, reject and apply change requests
   import         Import flags from a flagd flag definition file
@@ -49,6 +51,7 @@ Run flagport <command> --help for one command. More: docs/guide/cli.md`
 const PAGES: Readonly<Record<string, string>> = {
   ...FLAGS_AS_CODE_PAGES,
   ...EXPERIMENTS_PAGES,
+  ...RELEASE_PLANS_PAGES,
   ...CHANGE_REQUESTS_PAGES,
   ...MOVING_IN_PAGES,
   "": ROOT,
