@@ -10,6 +10,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import type { ConfigError } from "effect/ConfigError"
 import * as FlagUsage from "../../src/services/flags/FlagUsage.js"
 import * as Insights from "../../src/services/insights/Insights.js"
+import * as PlanSettings from "../../src/services/releaseplans/PlanSettings.js"
 import * as Sessions from "../../src/services/people/Sessions.js"
 import * as UseCasesLayer from "../../src/services/UseCases.js"
 import * as Webhooks from "../../src/services/webhooks/Webhooks.js"
@@ -99,12 +100,14 @@ export const servicesFrom = <E, R>(storage: Layer.Layer<Storage, E, R>): Layer.L
 
 /**
  * The settings the services read when they are built, from the environment: FLAGPORT_STALE_AFTER_DAYS
- * (FlagUsage), FLAGPORT_SESSION_IDLE_HOURS (Sessions), FLAGPORT_INSIGHTS_RETENTION_DAYS (Insights).
+ * (FlagUsage), FLAGPORT_SESSION_IDLE_HOURS (Sessions), FLAGPORT_INSIGHTS_RETENTION_DAYS (Insights),
+ * FLAGPORT_RELEASE_PLAN_CHECK_SECONDS (release plans' writes, PlanSettings).
  * A storage built on its own (as `flagport serve` builds it, before the server) needs them provided
  * then: `servicesFrom` over an already built storage cannot change what it read.
  */
 export const settingsLayerConfig: Layer.Layer<never, ConfigError> = Layer.mergeAll(
   FlagUsage.layerConfig,
+  PlanSettings.layerConfig,
   Insights.retentionLayerConfig,
   Sessions.idleLayerConfig
 )

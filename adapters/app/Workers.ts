@@ -28,14 +28,15 @@ const workers = (options: WorkerOptions) => {
     options.webhooks === false
       ? Layer.empty
       : Layer.merge(WebhookDispatcher.layerConfig().pipe(Layer.provide(WebhookHttp.layerConfig)), ExposureWarning.layer)
-  const schedules = options.schedules === false ? Layer.empty : Scheduler.layer
+  const schedules = options.schedules === false ? Layer.empty : Scheduler.layerConfig
   return Layer.mergeAll(retention, webhooks, schedules)
 }
 
 /**
  * `services` with the workers running for the layer's lifetime: audit retention
  * (FLAGPORT_AUDIT_RETENTION_DAYS), the dispatcher (FLAGPORT_WEBHOOK_BLOCK_PRIVATE,
- * FLAGPORT_WEBHOOK_RETENTION_DAYS) and the scheduler. The workers take what they need from
+ * FLAGPORT_WEBHOOK_RETENTION_DAYS) and the scheduler (FLAGPORT_SCHEDULER_LEASE_SECONDS,
+ * FLAGPORT_RELEASE_PLAN_CHECK_SECONDS). The workers take what they need from
  * `services` (the composition root's, Composition.ts); what it lacks stays a requirement of the
  * result, so this file needs nothing of the root that uses it.
  */

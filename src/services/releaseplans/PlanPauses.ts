@@ -13,6 +13,7 @@ import { isPersonsHand } from "../../domain/changes/Protection.js"
 import * as T from "../../domain/releaseplans/Transitions.js"
 import { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
 import type * as Writes from "../shared/Writes.js"
+import { GuardrailCheckEvery } from "./PlanSettings.js"
 import { planEntry, replacePlan } from "./PlanWrite.js"
 
 export interface Paused {
@@ -21,7 +22,7 @@ export interface Paused {
 }
 
 /** Built once by the targeting use case; pauses the running plans of the flag in the environment when a person writes. */
-export const pauser = Effect.map(ReleasePlanRepository, (repo) =>
+export const pauser = Effect.map(Effect.all([ReleasePlanRepository, GuardrailCheckEvery]), ([repo, checkEvery]) =>
   (projectId: string, flagKey: string, environment: string, nowMillis: number) =>
     Effect.gen(function* () {
       if (!isPersonsHand(yield* CurrentActor)) return { audit: [], events: [] } satisfies Paused
@@ -38,4 +39,4 @@ export const pauser = Effect.map(ReleasePlanRepository, (repo) =>
         }
       }
       return { audit, events } satisfies Paused
-    }).pipe(Effect.provideService(ReleasePlanRepository, repo)))
+    }).pipe(Effect.provideService(ReleasePlanRepository, repo), Effect.provideService(GuardrailCheckEvery, checkEvery)))

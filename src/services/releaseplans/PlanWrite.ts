@@ -44,15 +44,22 @@ export const replacePlan = (projectId: string, before: ReleasePlan, after: Relea
     })
   })
 
-/** The write of a use case that changes one plan; a plan changed since it was read is a 409. */
+/**
+ * The write of a use case that changes one plan; a plan changed since it was read is a 409. The
+ * guardrails' check interval is the one in force when the use case is built (PlanSettings.ts).
+ */
 export const planWrite = Effect.gen(function* () {
   const writes = yield* Writes.writer
   const repo = yield* ReleasePlanRepository
+  const checkEvery = yield* GuardrailCheckEvery
   return <E, R>(projectId: string, body: (time: Writes.WriteTime) => Effect.Effect<PlanChange, E, R>) =>
     writes.record(projectId, (time) =>
       Effect.gen(function* () {
         const change = yield* body(time)
-        const stored = yield* replacePlan(projectId, change.before, change.after, time.millis).pipe(Effect.provideService(ReleasePlanRepository, repo))
+        const stored = yield* replacePlan(projectId, change.before, change.after, time.millis).pipe(
+          Effect.provideService(ReleasePlanRepository, repo),
+          Effect.provideService(GuardrailCheckEvery, checkEvery)
+        )
         if (!stored) return yield* new ResourceConflict({ message: `Release plan '${change.before.id}' changed meanwhile; read it again` })
         return {
           value: change.after,

@@ -1,5 +1,7 @@
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import type { ConfigError } from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -24,6 +26,8 @@ import * as ServiceMetrics from "../operations/ServiceMetrics.js"
 import * as Writes from "../shared/Writes.js"
 import type { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
 import type { FlagRepository } from "../../ports/FlagRepository.js"
+import * as PlanSettings from "../releaseplans/PlanSettings.js"
+import { GuardrailCheckEvery } from "../releaseplans/PlanSettings.js"
 import { type StepOutcome, stepDuePlans } from "../releaseplans/ReleaseStepper.js"
 
 /**
@@ -261,10 +265,28 @@ export const layerWith = (overrides: Partial<SchedulerOptions> = {}): Layer.Laye
     Scheduler,
     Effect.gen(function* () {
       const owner = `scheduler-${yield* (yield* IdGenerator).next}`
-      yield* Effect.forkScoped(run(owner, { ...defaultOptions, ...overrides }))
+      // The plans' check interval in force where the scheduler is built (PlanSettings.ts).
+      const checkEvery = yield* GuardrailCheckEvery
+      yield* Effect.forkScoped(run(owner, { ...defaultOptions, ...overrides }).pipe(Effect.provideService(GuardrailCheckEvery, checkEvery)))
       return Scheduler.of({ owner })
     })
   )
 
 /** The scheduler with default options (1 s poll, 60 s lease, batches of 50). */
 export const layer: Layer.Layer<Scheduler, never, Deps | IdGenerator> = layerWith()
+
+/**
+ * FLAGPORT_SCHEDULER_LEASE_SECONDS: how long a scheduler's claim on a schedule, change request or
+ * release plan step protects it from the schedulers of other processes, at least 1 (default 60).
+ * It is also how long work claimed by a process that died waits before another takes it over.
+ * Exactly-once does not rest on it (a late holder's write is rolled back by the compare-and-set).
+ */
+export const leaseSecondsConfig: Config.Config<number> = Config.number("FLAGPORT_SCHEDULER_LEASE_SECONDS").pipe(
+  Config.validate({ message: "Expected a number of seconds, at least 1", validation: (seconds) => Number.isFinite(seconds) && seconds >= 1 }),
+  Config.withDefault(Duration.toSeconds(defaultOptions.lease))
+)
+
+/** The scheduler with its lease from the environment (and the plans' check interval, PlanSettings.layerConfig). */
+export const layerConfig: Layer.Layer<Scheduler, ConfigError, Deps | IdGenerator> = Layer.unwrapEffect(
+  Effect.map(leaseSecondsConfig, (seconds) => layerWith({ lease: Duration.millis(Math.round(seconds * 1000)) }))
+).pipe(Layer.provide(PlanSettings.layerConfig))
