@@ -9,6 +9,12 @@
  * body captured from Flagport). Each server runs in its own child process (this file bundled by
  * esbuild, as `npm start` runs the sources), autocannon in this one.
  * Prints a Markdown table: req/s of both, the ratio, and p99 latency.
+ * Flagport runs with metrics on (FLAGPORT_METRICS=on on the API's port, behind a token; not
+ * scraped) unless BENCH_METRICS=off.
+ * Beside req/s it prints each server's CPU per request (all its threads, from /proc schedstat, Linux):
+ * on a machine others load, req/s of two servers measured one after the other drift apart with
+ * the load; the CPU a request costs drifts much less, so its ratio is the steadier figure.
+ * BENCH_PROFILE_DIR=dir writes a CPU profile of the Flagport server.
  * BENCH_ONLY=<regular expression> measures only the routes whose name matches (e.g. `evaluate`).
  * BENCH_CONNECTIONS=1 measures one request at a time: req/s is then 1 / latency, the cost of a
  * request on an idle server (where write coalescing must cost nothing).
@@ -20,13 +26,15 @@
  * BENCH_ROUNDS rounds (default 2) whose order rotates, so drift of the machine hits all three.
  */
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import autocannon from "autocannon"
 import { Effect } from "effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { startServer } from "../adapters/http/serving/Server.js"
 import * as StorageLayer from "../adapters/app/Composition.js"
 import { bundledChildren, capture, type Captured, type Scenario } from "./bundled-children.js"
@@ -36,6 +44,10 @@ import { CONTEXT, seedW2Project } from "./http-fixture.js"
 const SELF = fileURLToPath(import.meta.url)
 const DURATION = Number(process.env["BENCH_DURATION"] ?? 10)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
+/** BENCH_PROFILE_DIR=dir: a CPU profile of the Flagport server (written when it exits). */
+const PROFILE_DIR = process.env["BENCH_PROFILE_DIR"]
+/** Metrics on (FLAGPORT_METRICS=on, the setting an operator runs) unless BENCH_METRICS=off. */
+const METRICS = process.env["BENCH_METRICS"] !== "off"
 const ONLY = process.env["BENCH_ONLY"] === undefined ? undefined : new RegExp(process.env["BENCH_ONLY"])
 
 // ------------------------------------------------------------------------------------------------
@@ -45,7 +57,15 @@ const ONLY = process.env["BENCH_ONLY"] === undefined ? undefined : new RegExp(pr
 const serveFlagport = async (dir: string, counting = true) => {
   const databaseUrl = `sqlite:${join(dir, "bench.db")}`
   const clientKey = await Effect.runPromise(seedW2Project.pipe(Effect.provide(StorageLayer.fromDatabaseUrl(databaseUrl))))
-  const server = await startServer({ port: 0, host: "127.0.0.1", databaseUrl, webhooks: false, lane: { countEvaluations: counting } })
+  const server = await startServer({
+    port: 0,
+    host: "127.0.0.1",
+    databaseUrl,
+    webhooks: false,
+    lane: { countEvaluations: counting },
+    // Metrics on (an operator's usual setting) unless BENCH_METRICS=off: on the API's port, behind a token.
+    metrics: { enabled: METRICS, port: Option.none(), token: Option.some(Redacted.make("bench-scrape-token")) }
+  })
   process.stdout.write(`${JSON.stringify({ port: server.port, clientKey })}\n`)
   process.on("SIGTERM", () => void server.close().then(() => process.exit(0)))
 }
@@ -93,6 +113,32 @@ const serveBare = (file: string) => {
  */
 const { startChild } = bundledChildren(SELF)
 
+/**
+ * CPU seconds of process `pid`, all its threads (Linux; /proc schedstat, nanoseconds on a CPU as
+ * the scheduler counts them), or undefined elsewhere.
+ */
+const cpuOf = (pid: number | undefined): number | undefined => {
+  if (pid === undefined || !existsSync(`/proc/${pid}/task`)) return undefined
+  let sum = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e9
+    } catch {
+      // a thread that ended in between
+    }
+  }
+  return sum
+}
+
+/** A load run against `port` with the server's CPU per request (µs) over it, when it can be read. */
+const measured = async (port: number, pid: number | undefined, scenario: Scenario) => {
+  const before = cpuOf(pid)
+  const result = await run(port, scenario)
+  const after = cpuOf(pid)
+  const cpuUs = before === undefined || after === undefined || result.requests.total === 0 ? undefined : ((after - before) * 1e6) / result.requests.total
+  return { result, cpuUs }
+}
+
 const run = (port: number, scenario: Scenario) =>
   autocannon({
     url: `http://127.0.0.1:${port}${scenario.path}`,
@@ -128,7 +174,7 @@ const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "flagport-bench-"))
   const children: Array<ChildProcess> = []
   try {
-    const flagport = await startChild(["serve-flagport", dir])
+    const flagport = await startChild(["serve-flagport", dir], undefined, PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`])
     children.push(flagport.child)
     const port = flagport.info.port as number
     const auth = { authorization: `Bearer ${flagport.info.clientKey as string}` }
@@ -171,20 +217,23 @@ const main = async () => {
       // Warm both up (JIT, caches), then measure each in turn.
       await autocannon({ url: `http://127.0.0.1:${port}${scenario.path}`, connections: CONNECTIONS, duration: 2, method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) })
       await autocannon({ url: `http://127.0.0.1:${barePort}${scenario.path}`, connections: CONNECTIONS, duration: 2, method: scenario.method, headers: scenario.headers, ...(scenario.body === undefined ? {} : { body: scenario.body }) })
-      const ours = await run(port, scenario)
-      const theirs = await run(barePort, scenario)
+      const { result: ours, cpuUs: oursCpu } = await measured(port, flagport.child.pid, scenario)
+      const { result: theirs, cpuUs: theirsCpu } = await measured(barePort, bare.child.pid, scenario)
       const bad = ours.non2xx - (scenario.name.includes("304") ? ours.requests.total : 0)
       if (ours.errors > 0 || bad > 0) throw new Error(`${scenario.name}: ${ours.errors} errors, ${ours.non2xx} non-2xx`)
       const ratio = ours.requests.average / theirs.requests.average
+      const cpu = oursCpu === undefined || theirsCpu === undefined
+        ? "| | |"
+        : `| ${oursCpu.toFixed(1)} / ${theirsCpu.toFixed(1)} | ${(theirsCpu / oursCpu).toFixed(2)} |`
       rows.push(
-        `| ${scenario.name} | ${Math.round(ours.requests.average)} | ${ours.latency.p99} ms | ${Math.round(theirs.requests.average)} | ${theirs.latency.p99} ms | ${ratio.toFixed(2)} |`
+        `| ${scenario.name} | ${Math.round(ours.requests.average)} | ${ours.latency.p99} ms | ${Math.round(theirs.requests.average)} | ${theirs.latency.p99} ms | ${ratio.toFixed(2)} ${cpu}`
       )
       console.error(rows[rows.length - 1])
     }
     console.log(machineLine())
-    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up of each server\n`)
-    console.log("| route | Flagport req/s | Flagport p99 | bare node:http req/s | bare p99 | ratio |")
-    console.log("|---|---|---|---|---|---|")
+    console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION} per run, after a 2 s warm-up of each server, metrics ${METRICS ? "on" : "off"}\n`)
+    console.log("| route | Flagport req/s | Flagport p99 | bare node:http req/s | bare p99 | ratio | CPU µs/request, Flagport / bare | bare / Flagport CPU |")
+    console.log("|---|---|---|---|---|---|---|---|")
     for (const row of rows) console.log(row)
   } finally {
     for (const child of children) child.kill("SIGTERM")
