@@ -105,6 +105,34 @@ describe("FastDecode agrees with the schemas", () => {
   })
 })
 
+/** Query strings as clients and probes send them: encoded pieces, raw `+`, `%`, `=`, `&`, non-ASCII, broken escapes. */
+const queryPiece = fc.oneof(
+  fc.string().map((s) => encodeURIComponent(s)),
+  fc.constantFrom("+", "%", "%2", "%zz", "%C3", "%C3%A9", "%E2%82%AC", "%ED%A0%80", "%F0%9F%98%80", "%2B", "%20", "=", "&", "&&", "é", "\u{1F600}", "\uD800", " ", "a", "environment", "key", "toString", "__proto__"),
+  fc.string()
+)
+const rawQuery = fc.array(queryPiece, { maxLength: 12 }).map((pieces) => pieces.join(""))
+
+describe("queryRecord", () => {
+  it.prop("agrees with URLSearchParams on any query", [rawQuery], ([query]) => {
+    expect(FastDecode.queryRecord(query)).toEqual(FastDecode.queryRecordOfSearchParams(query))
+  }, { fastCheck: { numRuns: 3000 } })
+  it("decodes the single-flag route's usual query by hand, as URLSearchParams would", () => {
+    const query = `environment=production&key=user-42&attributes=${encodeURIComponent(JSON.stringify({ email: "a+b@example.com", country: "DE", seats: 3 }))}&x=a+b&e=&f`
+    const expected = Object.assign(Object.create(null) as Record<string, unknown>, {
+      environment: "production",
+      key: "user-42",
+      attributes: JSON.stringify({ email: "a+b@example.com", country: "DE", seats: 3 }),
+      x: "a b",
+      e: "",
+      f: ""
+    })
+    expect(FastDecode.queryRecord(query)).toEqual(expected)
+    expect(FastDecode.queryRecord("environment=a&environment=b&environment=c")).toEqual(FastDecode.queryRecordOfSearchParams("environment=a&environment=b&environment=c"))
+    expect(Object.getPrototypeOf(FastDecode.queryRecord("toString=1"))).toBeNull()
+  })
+})
+
 describe("ResultJson", () => {
   it("writes exactly what JSON.stringify writes, frozen (cached) or not", async () => {
     const { resultJson } = await import("../../adapters/http/lane/ResultJson.js")
