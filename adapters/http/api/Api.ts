@@ -14,7 +14,8 @@
  *
  * The order of the groups is the order of the document's tags and paths (docs/openapi.json).
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import pkg from "../../../package.json" with { type: "json" }
 import * as Errors from "../shared/Errors.js"
 import { FlagsAsCodeGroup } from "./ascode/FlagsAsCodeGroup.js"

@@ -10,7 +10,8 @@
  * before the schemas decode it: their recursion would overflow the stack), so an unauthenticated
  * caller learns nothing about the route beyond "401" and costs no body read.
  */
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Exit from "effect/Exit"

@@ -2,7 +2,9 @@
  * The building blocks of every endpoint declaration: the path parameters, an operation's summary
  * and description, the 201 of a creation and the `{ data: [...] }` of a list.
  */
-import { type HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import * as Schema from "effect/Schema"
 import { Text } from "../../../src/domain/definitions/Text.js"

@@ -9,7 +9,10 @@
  * - `RouteNotFound` (unknown path or method) -> 404,
  * - anything unexpected -> logged with its cause, answered 500 with a message that leaks nothing.
  */
-import { FileSystem, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

@@ -5,7 +5,10 @@
  * would outlive the sign-out and reach the next person at that computer. Keys' answers are left to
  * the caller (applications and tools do not share a browser).
  */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { FlagportApi } from "./Api.js"
 import { COOKIE_NAME, hasSessionCookie, SECURE_COOKIE_NAME } from "../shared/SessionCookie.js"

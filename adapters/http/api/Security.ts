@@ -2,7 +2,9 @@
  * How the HttpApi endpoints authenticate: the two security middlewares (management: server keys;
  * evaluation: client or server keys) and what each provides to the handlers. Auth.ts implements them.
  */
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import type { Actor } from "../../../src/domain/audit/Actor.js"

@@ -6,7 +6,8 @@
  * It needs the storage-backed services (`HttpServices`); `Embed.ts` and `Server.ts` provide them
  * and turn the result into node / web handlers.
  */
-import { HttpApiBuilder, OpenApi } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Layer from "effect/Layer"
 import * as Composition from "../../app/Composition.js"
 import { FlagportApi } from "../api/Api.js"

@@ -21,8 +21,10 @@
  * ```
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { HttpApiBuilder, HttpApp, OpenApi } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"

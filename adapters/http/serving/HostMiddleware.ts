@@ -15,7 +15,10 @@
  * uses the handlers. The dashboard is not served here either.
  */
 import { IncomingMessage } from "node:http"
-import { HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { corsOnApi, routeOf } from "../lane/Routes.js"
 import { EvaluationLaneService, type EvaluationLaneShape, type LaneResponse } from "../shared/EvaluationLaneService.js"

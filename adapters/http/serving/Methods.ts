@@ -9,7 +9,7 @@
  * answers `HEAD` wherever it answers `GET`. Nothing here can disagree with the routing, since it
  * reads the same tables.
  */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { FlagportApi } from "../api/Api.js"
 import { routeOf } from "../lane/Routes.js"
 import type { LaneResponse } from "../shared/EvaluationLaneService.js"

@@ -3,7 +3,8 @@
  * tracer middleware when the services come with tracing on (adapters/telemetry/Tracing.ts), else
  * none at all; and the services' `ActiveTracing` carried into that runtime for the lane's spans.
  */
-import { HttpMiddleware, type HttpServerRequest } from "@effect/platform"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"

@@ -8,7 +8,7 @@
  * through `HttpApi.reflect`, and the few plain routes beside them), so a new endpoint gets its
  * template without anyone listing it here.
  */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { CALLBACK_PATH, LOGIN_PATH } from "../../oidc/OidcSettings.js"
 import { FlagportApi } from "../api/Api.js"
 import type { LaneRoute } from "../shared/EvaluationLaneService.js"

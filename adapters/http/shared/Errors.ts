@@ -7,7 +7,7 @@
  * The lean evaluation lane uses `envelopeOf` + `statusOf` to write the very same bytes.
  */
 import { configEtagOf, etagOf } from "./VersionTags.js"
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
 import { Problem } from "../../../src/domain/Errors.js"
 import type { ChangeRequestRequired, Forbidden, InvalidRequest, PreconditionFailed as VersionMismatch, RateLimited, ResourceConflict, ResourceNotFound, ServiceUnavailable, Unauthenticated } from "../../../src/domain/Errors.js"

@@ -2,7 +2,10 @@
  * The declarations of flags as code (docs/guide/flags-as-code.md): a project exported as its
  * declarative file, and a file applied (or planned). The file's JSON Schema: SchemasGroup.ts.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { ApplyResult } from "../../../../src/domain/ascode/ApplyResult.js"
 import { EXPORT_FORMATS } from "../../../../src/domain/ascode/ExportText.js"

@@ -3,7 +3,8 @@
  * and hands it to the use case, which plans, decides whether the caller may make every change of
  * the plan (domain/ascode/PlanAccess.ts) and applies exactly that plan (409 if the project moved meanwhile).
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { CONTENT_TYPES } from "../../../../src/domain/ascode/ExportText.js"
 import { InvalidRequest } from "../../../../src/domain/Errors.js"

@@ -1,5 +1,7 @@
 /** The declaration of the published schemas: the project file's JSON Schema, for editors (no authentication). */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { PROJECT_FILE_SCHEMA_PATH } from "../../../../src/domain/ascode/ProjectFileSchema.js"
 import { described } from "../Declaring.js"

@@ -1,5 +1,5 @@
 /** The project file's JSON Schema, as the domain derives it from the file's Schema. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { projectFileJsonSchema } from "../../../../src/domain/ascode/ProjectFileSchema.js"
 import { FlagportApi } from "../Api.js"

@@ -1,5 +1,7 @@
 /** The declaration of a project's audit log: who changed what, and when. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { AuditPage, AuditQuery } from "../../../../src/domain/audit/AuditPage.js"
 import * as Errors from "../../shared/Errors.js"
 import { described, projectId } from "../Declaring.js"

@@ -1,5 +1,5 @@
 /** The audit log's handler: a call to the `Audit` use case, which decides who may read what of it. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Audit } from "../../../../src/services/audit/Audit.js"
 import { FlagportApi } from "../Api.js"

@@ -3,7 +3,7 @@
  * (the one table, a key bound to an environment only for that environment's requests) and who among
  * people may act on a request (ChangeRequestRules.ts: the author, the approvers).
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { ChangeRequests } from "../../../../src/services/changes/ChangeRequests.js"
 import { FlagportApi } from "../Api.js"

@@ -1,5 +1,8 @@
 /** The declaration of typed code generation: the TypeScript module of `flagport codegen`. */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Errors from "../../shared/Errors.js"
 import { described, projectId } from "../Declaring.js"
 import { ManagementAuth } from "../Security.js"

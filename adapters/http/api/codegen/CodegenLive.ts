@@ -1,5 +1,5 @@
 /** The TypeScript declarations of a project's flags, as `flagport codegen` writes them. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { typescriptModule } from "../../../../src/domain/codegen/TypeScriptModule.js"
 import { Flags } from "../../../../src/services/flags/Flags.js"

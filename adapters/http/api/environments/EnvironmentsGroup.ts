@@ -1,5 +1,7 @@
 /** The declarations of a project's environments: their settings, and copying flag configurations between them. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { CopyEnvironmentInput } from "../../../../src/domain/definitions/CopyEnvironmentInput.js"
 import { CreateEnvironmentInput, Environment, UpdateEnvironmentInput } from "../../../../src/domain/definitions/Project.js"

@@ -1,5 +1,5 @@
 /** The environments handlers: each a call to its use case, which decides who may ask for it. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { EnvironmentCopy } from "../../../../src/services/projects/EnvironmentCopy.js"
 import { Environments } from "../../../../src/services/projects/Environments.js"

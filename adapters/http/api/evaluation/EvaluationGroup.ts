@@ -3,7 +3,10 @@
  * lane answers the same routes first (lane/): these decode the requests on the HttpApi path and
  * document them (EvaluationLive.ts hands them to the same lane methods).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { ConfigSnapshot } from "../../../../src/domain/evaluation/ConfigSnapshot.js"
 import { EvaluationResult } from "../../../../src/domain/evaluation/EvaluationResult.js"

@@ -1,5 +1,5 @@
 /** The evaluation handlers: the caller's principal (EvaluationAuth) handed to the lane's own methods. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { FlagportApi } from "../Api.js"
 import { EvaluationPrincipal } from "../Security.js"

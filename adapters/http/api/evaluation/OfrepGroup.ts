@@ -6,7 +6,10 @@
  * The API-level errors (our envelope) do not apply to these routes: `ofrepOperation` keeps only
  * OFREP's bodies in each response and declares the bearer scheme the lane checks.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { documentName } from "../../../../src/domain/DocumentName.js"
 

@@ -1,5 +1,5 @@
 /** The OFREP handlers: the raw request handed to the lane, which answers it whole (lane/Ofrep.ts). */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { FlagportApi } from "../Api.js"
 import { viaLaneRaw } from "./ViaLane.js"
 

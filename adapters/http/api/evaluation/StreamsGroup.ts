@@ -1,5 +1,8 @@
 /** The declaration of `GET /v1/stream` (answered by the evaluation lane: lane/StreamRoute.ts). */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { ConfigQuery } from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"

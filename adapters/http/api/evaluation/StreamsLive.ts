@@ -1,5 +1,5 @@
 /** `GET /v1/stream`: the lane's change stream (lane/StreamRoute.ts), which authenticates itself. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Errors from "../../shared/Errors.js"

@@ -3,7 +3,8 @@
  * (through the shared `EvaluationLaneService` tag) and sends their answers as they are, so both
  * paths answer alike.
  */
-import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"

@@ -1,5 +1,8 @@
 /** The declaration of `GET /v1/projects/{projectId}/events`, the management events stream (EventsLive.ts answers it). */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import * as Errors from "../../shared/Errors.js"
 import { described, projectId } from "../Declaring.js"

@@ -6,7 +6,9 @@
  * trusted proxy, the address it reports) and in all, counted apart from the change streams
  * (StreamLimits.ts).
  */
-import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { Reader } from "../../../../src/domain/auth/AuditDisclosure.js"

@@ -2,7 +2,8 @@
  * The experiments handlers: each a call to the `Experiments` use case, which decides what the
  * caller may do (a key bound to an environment reaches that environment's experiments only).
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { ExperimentResults } from "../../../../src/services/experiments/ExperimentResults.js"
 import * as Stream from "effect/Stream"

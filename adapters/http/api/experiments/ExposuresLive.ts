@@ -1,5 +1,5 @@
 /** POST /v1/exposures: the SDK's exposures, with the key that sent them (the use case checks its scope as an evaluation's). */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Exposures } from "../../../../src/services/experiments/Exposures.js"
 import * as Errors from "../../shared/Errors.js"

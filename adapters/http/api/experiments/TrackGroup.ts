@@ -1,5 +1,8 @@
 /** The declaration of `POST /v1/track`: an SDK says what a unit did (a metric event). */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { IngestReceipt } from "../../../../src/domain/experiments/Exposure.js"
 import { TrackBatch } from "../../../../src/domain/experiments/MetricEvent.js"
 import { strict } from "../../shared/EvaluationRequests.js"

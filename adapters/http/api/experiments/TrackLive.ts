@@ -1,5 +1,5 @@
 /** POST /v1/track: the SDK's metric events, with the key that sent them (the use case checks its scope as an evaluation's). */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Track } from "../../../../src/services/experiments/Track.js"
 import * as Errors from "../../shared/Errors.js"

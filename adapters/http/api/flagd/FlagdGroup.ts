@@ -3,7 +3,9 @@
  * as the body, translated and checked whole, answered as a listing (a dry run first), then
  * imported in one transaction by the same use case as `flagport import flagd`.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { ImportReport } from "../../../../src/domain/flagd/ImportReport.js"
 import { strict } from "../../shared/EvaluationRequests.js"

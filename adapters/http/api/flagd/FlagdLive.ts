@@ -4,7 +4,7 @@
  * imported nothing: the answer is then 400 with every refusal at its path, as a bad project file's
  * apply is, rather than a 200 that a script could read as success.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { FlagdImport } from "../../../../src/services/flagd/FlagdImport.js"
 import * as Errors from "../../shared/Errors.js"

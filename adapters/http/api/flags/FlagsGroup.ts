@@ -2,7 +2,10 @@
  * The declarations of flags: their variations, shared by the project, and their targeting (on/off,
  * rules, rollouts) in each environment, with optimistic concurrency (`If-Match`, Versioning.ts).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { CreateFlagInput, PatchFlagInput } from "../../../../src/domain/definitions/Flag.js"
 import { FlagListQuery } from "../../../../src/domain/definitions/FlagList.js"

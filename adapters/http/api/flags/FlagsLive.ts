@@ -4,7 +4,9 @@
  * as its `ETag` (one environment's configuration's on a targeting read) and `If-Match` read by
  * Versioning.ts.
  */
-import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { Flags } from "../../../../src/services/flags/Flags.js"
 import { configEtagOf, etagOf } from "../../shared/Versions.js"

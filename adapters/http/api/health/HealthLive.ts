@@ -3,7 +3,7 @@
  * query with a short timeout). When the database cannot answer, 503 with the error envelope; the
  * cause goes to the log only.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Health } from "../../../../src/services/operations/Health.js"
 import * as Errors from "../../shared/Errors.js"

@@ -1,5 +1,7 @@
 /** The declaration of the insights series: which variations a flag served, hour by hour. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { InsightsQuery, InsightsSeries } from "../../../../src/domain/insights/Insights.js"
 import { strict } from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"

@@ -1,5 +1,5 @@
 /** The insights series handler: a call to the `Insights` use case, which decides who may read it. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Insights } from "../../../../src/services/insights/Insights.js"
 import { FlagportApi } from "../Api.js"

@@ -1,5 +1,8 @@
 /** The declaration of `POST /v1/insights`: an SDK evaluating in process reports what it served. */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { InsightsReceipt, InsightsReport } from "../../../../src/domain/insights/Insights.js"
 import { strict } from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"

@@ -1,5 +1,5 @@
 /** POST /v1/insights: the SDK's counts, with the key that sent them (the use case checks its scope as an evaluation's). */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Insights } from "../../../../src/services/insights/Insights.js"
 import { FlagportApi } from "../Api.js"

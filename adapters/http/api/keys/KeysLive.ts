@@ -1,5 +1,5 @@
 /** The API keys handlers: each a call to the `ApiKeys` use case, which decides who may ask for it. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { ApiKeys } from "../../../../src/services/auth/ApiKeys.js"
 import { FlagportApi } from "../Api.js"

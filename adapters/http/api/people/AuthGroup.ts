@@ -3,7 +3,10 @@
  * invitation or reset link, and the sign-in page's providers. Outside the management table: their
  * own middleware (SignInBodyChecks) checks the bodies, and none authenticates.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { documentName } from "../../../../src/domain/DocumentName.js"
 import { PASSWORD_MAX_LENGTH } from "../../../../src/domain/people/PasswordRule.js"

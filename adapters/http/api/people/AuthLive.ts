@@ -3,7 +3,10 @@
  * failures mapped by the one mapping of `Errors.ts`. Signing in sets the session cookie
  * (SessionCookie.ts); signing out clears it.
  */
-import { HttpApiBuilder, HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { normalizeEmail } from "../../../../src/domain/people/User.js"

@@ -1,5 +1,7 @@
 /** The declaration of `/v1/me`: the signed-in person, behind the session middleware (an API key has no person). */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { described } from "../Declaring.js"
 import { SessionAuth } from "../Security.js"
 import { SignedInDoc } from "./PeopleDocs.js"

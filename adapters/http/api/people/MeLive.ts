@@ -1,5 +1,5 @@
 /** `/v1/me`: the person the session middleware found (Security.ts `SignedIn`). */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { FlagportApi } from "../Api.js"
 import { SignedIn } from "../Security.js"
 

@@ -1,5 +1,8 @@
 /** The declarations of a project's members and their roles (viewer, editor, admin; docs/guide/people.md). */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Text } from "../../../../src/domain/definitions/Text.js"
 import { documentName } from "../../../../src/domain/DocumentName.js"

@@ -1,5 +1,5 @@
 /** The members handlers (MembersGroup.ts): each a call to the `Members` use case as the signed-in person or key (`mapped`). */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Members } from "../../../../src/services/people/Members.js"
 import { FlagportApi } from "../Api.js"

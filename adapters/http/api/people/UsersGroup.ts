@@ -1,5 +1,8 @@
 /** The declarations of users: the people who sign in, managed by global administrators (docs/guide/people.md). */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Text } from "../../../../src/domain/definitions/Text.js"
 import { documentName } from "../../../../src/domain/DocumentName.js"

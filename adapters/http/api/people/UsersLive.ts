@@ -2,7 +2,8 @@
  * The users handlers (UsersGroup.ts): each a call to the `Users` use case as the signed-in person or
  * key (`mapped`); an invitation or a reset answers the setup link, on this server's base URL.
  */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import { setupUrl } from "../../../../src/domain/people/SetupLink.js"
 import { Users } from "../../../../src/services/people/Users.js"

@@ -1,5 +1,5 @@
 /** The projects handlers: each a call to the `Projects` use case, which lists the projects the caller may see. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Projects } from "../../../../src/services/projects/Projects.js"
 import { FlagportApi } from "../Api.js"

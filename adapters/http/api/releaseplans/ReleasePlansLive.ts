@@ -1,5 +1,5 @@
 /** The release plans handlers: each one call of the `ReleasePlans` use case, which decides what the caller may do. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { ReleasePlans } from "../../../../src/services/releaseplans/ReleasePlans.js"
 import { FlagportApi } from "../Api.js"

@@ -1,5 +1,8 @@
 /** The declarations of scheduled changes: a flag's targeting replaced at a set time, and the project's pending ones. */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { CreateScheduleInput, Schedule } from "../../../../src/domain/schedules/Schedule.js"
 import { strict } from "../../shared/EvaluationRequests.js"

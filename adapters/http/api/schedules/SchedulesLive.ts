@@ -3,7 +3,7 @@
  * it. Schedules remember who made them (the scheduler later acts as `{ type: "schedule", keyId,
  * keyName }` or the person's): the create runs as the authenticated caller, as every call through `mapped` does.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Schedules } from "../../../../src/services/schedules/Schedules.js"
 import { FlagportApi } from "../Api.js"

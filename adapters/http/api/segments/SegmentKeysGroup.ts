@@ -1,5 +1,8 @@
 /** The declarations of a segment's key lists: `included` and `excluded`, up to a million keys each, managed apart from the segment. */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { KeyListInfo, KeyListName, KeyLists, PatchKeysInput } from "../../../../src/domain/definitions/SegmentKeys.js"
 import { strict } from "../../shared/EvaluationRequests.js"

@@ -1,5 +1,8 @@
 /** The declarations of segments: named groups of contexts shared by the rules of a project's flags. */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { CreateSegmentInput, PatchSegmentInput, Segment } from "../../../../src/domain/definitions/Segment.js"
 import { strict } from "../../shared/EvaluationRequests.js"
 import * as Errors from "../../shared/Errors.js"

@@ -1,5 +1,5 @@
 /** The segments handlers: each a call to the `Segments` use case, which decides who may ask for it. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Segments } from "../../../../src/services/segments/Segments.js"
 import { FlagportApi } from "../Api.js"

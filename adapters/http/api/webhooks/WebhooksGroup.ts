@@ -1,5 +1,8 @@
 /** The declarations of webhooks: signed HTTP callbacks on the changes of a project, and their deliveries. */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { CreateWebhookInput, PatchWebhookInput, Webhook } from "../../../../src/domain/webhooks/Webhook.js"
 import { Delivery } from "../../../../src/domain/webhooks/WebhookDelivery.js"
 import { strict } from "../../shared/EvaluationRequests.js"

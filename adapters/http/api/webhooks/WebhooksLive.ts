@@ -1,5 +1,5 @@
 /** The webhooks handlers: each a call to the `Webhooks` use case, which decides who may ask for it. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { Webhooks } from "../../../../src/services/webhooks/Webhooks.js"
 import { FlagportApi } from "../Api.js"
