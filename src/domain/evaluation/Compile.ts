@@ -304,28 +304,143 @@ const compileFlag = (raw: Record<string, unknown>, key: string, segments: Segmen
   }
 }
 
+/** What a flag not compiled yet holds as `broken` (and its results): the evaluator settles it first. */
+export const PENDING: EvaluationResult = makeResult("", null, null, { kind: "ERROR", error: "GENERAL: the flag is not compiled yet" })
+
+/** How each flag of an on-demand compiled snapshot gets compiled, until it is. */
+const settlers = new WeakMap<CompiledFlag, () => void>()
+
 /**
- * Turns every flag whose prerequisites cannot be evaluated (a cycle, too deep, too much work:
- * PrerequisiteGraph.ts) into an ERROR flag, then links each remaining prerequisite to its flag.
- * Only enabled, unbroken flags check prerequisites, so only their edges count.
+ * Compiles `flag` now if it was left for later (`compileOnDemand`); a no-op for a compiled flag.
+ * Never throws. The evaluator calls it when it meets a flag whose `broken` is `PENDING`; anything
+ * else that reads a compiled flag's fields (not through `evaluate`) calls it first.
  */
-const linkPrerequisites = (flags: Map<string, CompiledFlag>): void => {
-  const verdict = PrerequisiteGraph.checker((flagKey) => flags.get(flagKey)?.prerequisites.map((p) => p.flagKey))
-  // Every verdict first, on the graph as compiled; then the replacements.
-  const problems: Array<readonly [string, string]> = []
-  for (const [key, flag] of flags) {
-    if (flag.prerequisites.length === 0) continue
-    const { problem } = verdict(key)
-    if (problem !== null) problems.push([key, problem])
+export const settle = (flag: CompiledFlag): CompiledFlag => {
+  if (flag.broken === PENDING) {
+    const settler = settlers.get(flag)
+    settlers.delete(flag)
+    settler?.()
+    // Unreachable unless the flag was made elsewhere: still never an endless wait.
+    if (flag.broken === PENDING) {
+      const broken = errorResult(flag.key, "INVALID_DEFINITION: the flag could not be compiled", undefined)
+      Object.assign(flag, { off: broken, fallthrough: broken, broken, invalidContext: broken })
+    }
   }
-  for (const [key, problem] of problems) {
-    const flag = flags.get(key)!
-    const broken = errorResult(key, `INVALID_DEFINITION: ${problem}`, flag.off.variationKey === null ? undefined : { key: flag.off.variationKey, value: flag.off.value })
-    flags.set(key, { ...flag, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, chain: undefined, runs: 0 })
+  return flag
+}
+
+interface Compilation {
+  readonly compiled: CompiledSnapshot
+  /** Every flag still to compile, with its definition. */
+  readonly pending: ReadonlyArray<readonly [CompiledFlag, Record<string, unknown>]>
+  /** Compiles one of `pending` into its place (never throws). */
+  readonly fill: (stub: CompiledFlag, raw: Record<string, unknown>) => void
+}
+
+/**
+ * The snapshot's flags as placeholders (one per key, first of duplicates), each compiled by `fill`
+ * into the same object, so a prerequisite links to its flag's placeholder whenever either is compiled.
+ *
+ * A flag is compiled as `compileFlag` makes it; then, when it has prerequisites, the graph rule
+ * (definitions/PrerequisiteGraph.ts) is checked from it over the other flags' prerequisites as they
+ * compile (compiled for that only when needed, and once): a flag that breaks the rule (a cycle, too
+ * deep, too much work) becomes an ERROR flag, the others link each prerequisite to its flag. Only
+ * enabled, unbroken flags check prerequisites, so only their edges count. The verdict of a flag is a
+ * function of the graph alone, so compiling flags in any order, or some never, answers the same.
+ */
+const prepare = (snapshot: ConfigSnapshot, regex: RegexEngine, keyLists?: KeyListSource): Compilation => {
+  const flags = new Map<string, CompiledFlag>()
+  const keys: Array<string> = []
+  const pending: Array<readonly [CompiledFlag, Record<string, unknown>]> = []
+  const raws = new Map<string, Record<string, unknown>>()
+  let environment = ""
+  let segments: Segments = new Map()
+  try {
+    if (!isRecord(snapshot)) {
+      return { compiled: { environment, flags, keys, ordered: [], record: null }, pending, fill: () => undefined }
+    }
+    environment = typeof snapshot.environment === "string" ? snapshot.environment : ""
+    segments = compileSegments(snapshot.segments, (raw) => compileConditions(raw, null, regex), keyLists)
+    const rawFlags: ReadonlyArray<unknown> = Array.isArray(snapshot.flags) ? snapshot.flags : []
+    for (const raw of rawFlags) {
+      if (!isRecord(raw) || typeof raw.key !== "string" || flags.has(raw.key)) continue
+      const key = raw.key
+      // The shape every compiled flag has (compileFlag's), so filling it in keeps one hidden class.
+      const stub: CompiledFlag = {
+        key,
+        enabled: true,
+        off: PENDING,
+        fallthrough: PENDING,
+        prerequisites: [],
+        rules: [],
+        broken: PENDING,
+        invalidContext: PENDING,
+        chain: undefined,
+        runs: 0
+      }
+      flags.set(key, stub)
+      keys.push(key)
+      raws.set(key, raw)
+      pending.push([stub, raw])
+    }
+  } catch {
+    // A hostile snapshot (throwing getters, proxies): keep the flags found so far.
   }
-  for (const flag of flags.values()) {
-    for (const prerequisite of flag.prerequisites) prerequisite.flag = flags.get(prerequisite.flagKey) ?? null
+
+  /** Each flag as compileFlag makes it, prerequisites not checked nor linked; compiled once. */
+  const unlinked = new Map<string, CompiledFlag>()
+  const unlinkedOf = (key: string, raw: Record<string, unknown> | undefined = raws.get(key)): CompiledFlag | undefined => {
+    let compiled = unlinked.get(key)
+    if (compiled !== undefined || raw === undefined) return compiled
+    try {
+      compiled = compileFlag(raw, key, segments, regex)
+    } catch (e) {
+      // Defensive: compileFlag reports definition problems itself; anything else still yields an ERROR flag.
+      const broken = errorResult(key, `INVALID_DEFINITION: ${e instanceof Error ? e.message : String(e)}`, undefined)
+      compiled = { key, enabled: false, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext: broken, chain: undefined, runs: 0 }
+    }
+    unlinked.set(key, compiled)
+    return compiled
   }
+  const verdict = PrerequisiteGraph.checker((flagKey) => unlinkedOf(flagKey)?.prerequisites.map((p) => p.flagKey))
+  // The checker remembers verdicts, and a verdict's wording (which cycle it names) depends on which
+  // flag the search started from: asked in snapshot order up to the flag, as if every flag were
+  // compiled in order, the verdicts are the same whatever order flags are evaluated in.
+  const position = new Map<string, number>()
+  for (let i = 0; i < keys.length; i++) position.set(keys[i]!, i)
+  let asked = 0
+  /** Whether the flag may have prerequisites to check (only an enabled flag that names some does). */
+  const mayRequire = (raw: Record<string, unknown>): boolean => {
+    try {
+      return raw.enabled === true && raw.prerequisites !== undefined
+    } catch {
+      return true
+    }
+  }
+  const verdictOf = (key: string) => {
+    const at = position.get(key) ?? -1
+    for (; asked <= at; asked++) {
+      const earlier = keys[asked]!
+      if (mayRequire(raws.get(earlier)!) && unlinkedOf(earlier)!.prerequisites.length > 0) verdict(earlier)
+    }
+    return verdict(key)
+  }
+
+  const fill = (stub: CompiledFlag, raw: Record<string, unknown>): void => {
+    const key = stub.key
+    const flag = unlinkedOf(key, raw)!
+    const problem = flag.prerequisites.length === 0 ? null : verdictOf(key).problem
+    if (problem !== null) {
+      const broken = errorResult(key, `INVALID_DEFINITION: ${problem}`, flag.off.variationKey === null ? undefined : { key: flag.off.variationKey, value: flag.off.value })
+      Object.assign(stub, { ...flag, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, chain: undefined, runs: 0 })
+      return
+    }
+    Object.assign(stub, flag)
+    for (const prerequisite of stub.prerequisites) prerequisite.flag = flags.get(prerequisite.flagKey) ?? null
+  }
+
+  const ordered = keys.map((key) => flags.get(key)!)
+  return { compiled: { environment, flags, keys, ordered, record: RecordFactory.make(keys) }, pending, fill }
 }
 
 /**
@@ -333,32 +448,19 @@ const linkPrerequisites = (flags: Map<string, CompiledFlag>): void => {
  * lists from `keyLists` (CompileSegments.ts). Never throws, whatever the input.
  */
 export const compile = (snapshot: ConfigSnapshot, regex: RegexEngine, keyLists?: KeyListSource): CompiledSnapshot => {
-  const flags = new Map<string, CompiledFlag>()
-  const keys: Array<string> = []
-  let environment = ""
-  try {
-    if (!isRecord(snapshot)) return { environment, flags, keys, ordered: [], record: null }
-    environment = typeof snapshot.environment === "string" ? snapshot.environment : ""
-    const segments = compileSegments(snapshot.segments, (raw) => compileConditions(raw, null, regex), keyLists)
-    const rawFlags: ReadonlyArray<unknown> = Array.isArray(snapshot.flags) ? snapshot.flags : []
-    for (const raw of rawFlags) {
-      if (!isRecord(raw) || typeof raw.key !== "string" || flags.has(raw.key)) continue
-      const key = raw.key
-      let compiled: CompiledFlag
-      try {
-        compiled = compileFlag(raw, key, segments, regex)
-      } catch (e) {
-        // Defensive: compileFlag reports definition problems itself; anything else still yields an ERROR flag.
-        const broken = errorResult(key, `INVALID_DEFINITION: ${e instanceof Error ? e.message : String(e)}`, undefined)
-        compiled = { key, enabled: false, off: broken, fallthrough: broken, prerequisites: [], rules: [], broken, invalidContext: broken, chain: undefined, runs: 0 }
-      }
-      flags.set(key, compiled)
-      keys.push(key)
-    }
-  } catch {
-    // A hostile snapshot (throwing getters, proxies): keep what compiled so far.
-  }
-  linkPrerequisites(flags)
-  const ordered = keys.map((key) => flags.get(key)!)
-  return { environment, flags, keys, ordered, record: RecordFactory.make(keys) }
+  const { compiled, fill, pending } = prepare(snapshot, regex, keyLists)
+  for (const [stub, raw] of pending) fill(stub, raw)
+  return compiled
+}
+
+/**
+ * `compile`, each flag compiled when first evaluated (or `settle`d) rather than all at once: what
+ * a server wants for a snapshot of thousands of flags of which a request names one. The same answers
+ * as `compile` in any order of evaluation. The snapshot's flags are read when their turn comes, so
+ * they must not change meanwhile (the snapshots a server reads are never changed). Never throws.
+ */
+export const compileOnDemand = (snapshot: ConfigSnapshot, regex: RegexEngine, keyLists?: KeyListSource): CompiledSnapshot => {
+  const { compiled, fill, pending } = prepare(snapshot, regex, keyLists)
+  for (const [stub, raw] of pending) settlers.set(stub, () => fill(stub, raw))
+  return compiled
 }

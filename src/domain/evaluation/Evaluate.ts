@@ -27,3 +27,11 @@ export type FlagTrace = Explain.FlagTrace
  * Never throws, whatever the input.
  */
 export const compile = (snapshot: ConfigSnapshot, keyLists?: KeyListSource): CompiledSnapshot => Compile.compile(snapshot, Re2.engine, keyLists)
+
+/**
+ * `compile`, each flag compiled when first evaluated rather than all at once (Compile.ts): the
+ * same answers, for a first read of a large snapshot of which a request names a few flags. The
+ * snapshot must not change afterwards. Never throws, whatever the input.
+ */
+export const compileOnDemand = (snapshot: ConfigSnapshot, keyLists?: KeyListSource): CompiledSnapshot =>
+  Compile.compileOnDemand(snapshot, Re2.engine, keyLists)

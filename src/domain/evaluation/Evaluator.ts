@@ -18,7 +18,7 @@ import {
   KIND_GROUP,
   KIND_IN_SEGMENT
 } from "./Compiled.js"
-import { errorResult } from "./Compile.js"
+import { errorResult, PENDING, settle } from "./Compile.js"
 import * as RegexBudget from "../conditions/RegexBudget.js"
 import type { EvaluationContext } from "./EvaluationContext.js"
 import type { EvaluationResult } from "./EvaluationResult.js"
@@ -217,7 +217,8 @@ export const checkCondition: RuleChain.ConditionCheck = (c, key, attributes) => 
 
 const evaluateFlag = (flag: CompiledFlag, context: LocalContext, observer: Observer): EvaluationResult => {
   if (!flag.enabled) return flag.off
-  if (flag.broken !== null) return flag.broken
+  // A flag of `compileOnDemand` not compiled yet holds PENDING here: compiled now, then evaluated.
+  if (flag.broken !== null) return flag.broken === PENDING ? evaluateFlag(settle(flag), context, observer) : flag.broken
   if (typeof context !== "object" || context === null) return flag.invalidContext
   // An absent key (OpenFeature's missing targeting key) is evaluated as absent: conditions on
   // `key` and rollouts by `key` do not match. The HTTP endpoints that require a key check it first.
@@ -379,6 +380,7 @@ export const evaluateAll = (compiled: CompiledSnapshot, context: LocalContext): 
  * (a result's `reason.ruleIndex`) finds the rule without a search when it is that rule.
  */
 export const rolloutUnit = (flag: CompiledFlag, ruleId: string, context: LocalContext, ruleIndex?: number): string | undefined => {
+  settle(flag)
   const indexed = ruleIndex === undefined ? undefined : flag.rules[ruleIndex]
   const rollout = (indexed !== undefined && indexed.id === ruleId ? indexed : flag.rules.find((rule) => rule.id === ruleId))?.rollout
   return rollout === null || rollout === undefined ? undefined : unitOf(rollout, context)
