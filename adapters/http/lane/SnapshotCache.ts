@@ -13,7 +13,7 @@ import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import { KEY_PATTERN, PROJECT_ID_PATTERN } from "../../../src/domain/definitions/Ids.js"
 import { environmentNotFound, projectNotFound } from "../../../src/domain/NotFound.js"
 import * as Instruments from "../../metrics/Instruments.js"
-import { CompiledEntry, etagOf, keyListsOf, versionsOf } from "./CompiledEntry.js"
+import { CompiledEntry, keyListsOf } from "./CompiledEntry.js"
 
 export { CompiledEntry, etagOf } from "./CompiledEntry.js"
 
@@ -333,9 +333,10 @@ export class SnapshotCache {
     const pending: Promise<CompiledEntry> = this.source.snapshot(project.id, environment).then(
       ({ clientConfig, keyLists, keyListsLoading, revision, snapshot }) => {
         if (keyListsLoading !== undefined) return this.awaitLists(project, e, environment, pending, keyListsLoading)
-        const json = Buffer.from(JSON.stringify(snapshot))
         // The source labels a snapshot with the revision it is at least as new as; never older than asked.
-        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compile(snapshot, keyLists), json, etagOf(json), versionsOf(snapshot), clientConfig, keyLists, keyListsOf(snapshot))
+        // Each flag is compiled when first evaluated, the body of GET /v1/config made when first asked for:
+        // a first read of an environment costs the read (bench/first-read.bench.ts).
+        const entry = new CompiledEntry(Math.max(revision, requested), Evaluate.compileOnDemand(snapshot, keyLists), snapshot, clientConfig, keyLists, keyListsOf(snapshot))
         project.revision = Math.max(project.revision, revision)
         if (e.entry === undefined || e.entry.revision <= entry.revision) {
           e.entry = entry
