@@ -10,7 +10,7 @@
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
-import { createClient, type FlagportClient } from "../../adapters/client/index.js"
+import { type Client, createClient } from "../../adapters/client/index.js"
 import { keyLines, type ServerProcess, startServer } from "../cli/Process.js"
 import { freshPostgresUrl } from "../fixtures/databases.js"
 import { request } from "../http/fixtures.js"
@@ -22,7 +22,7 @@ const WITHIN_MS = 1_000
 
 let scope = Effect.runSync(Scope.make())
 let server: ServerProcess | undefined
-let sdk: FlagportClient | undefined
+let sdk: Client | undefined
 afterEach(async () => {
   sdk?.close()
   sdk = undefined
@@ -64,7 +64,7 @@ describe("release plan steps reach a streaming SDK", () => {
     const share = () => UNITS.filter((unit) => sdk!.boolean("ramped", { key: unit }, false)).length / UNITS.length
     expect(share()).toBe(0)
     const seen: Array<{ at: number; share: number }> = []
-    sdk.on("change", (keys) => {
+    sdk.on("change", (keys: ReadonlyArray<string>) => {
       if (keys.includes("ramped")) seen.push({ at: Date.now(), share: share() })
     })
     await sleep(500) // the stream is connected
