@@ -89,8 +89,8 @@ export const ROOMS = [
   },
   {
     room: "src/domain/changes",
-    holds: "protected environments and change requests: the protection rule (`ProtectionRule.ts`, plain for the dashboard), who may do what in which status (`ChangeRequestRuleTable.ts`), approvals that still count",
-    mayImport: ["src/domain", "src/domain/audit", "src/domain/auth", "src/domain/definitions", "src/domain/people", "src/domain/schedules"]
+    holds: "protected environments and change requests: the protection rule (`ProtectionRule.ts`, plain for the dashboard), who may do what in which status (`ChangeRequestRuleTable.ts`), approvals that still count, a release plan's start or resume a request carries (`PlanChange.ts`)",
+    mayImport: ["src/domain", "src/domain/audit", "src/domain/auth", "src/domain/definitions", "src/domain/people", "src/domain/releaseplans", "src/domain/schedules"]
   },
   {
     room: "src/domain/experiments",

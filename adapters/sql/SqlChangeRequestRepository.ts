@@ -5,6 +5,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { ChangeRequestRecord, PinnedSegment, type StoredChangeRequest } from "../../src/domain/changes/ChangeRequest.js"
+import { PlanChange } from "../../src/domain/changes/PlanChange.js"
 import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
 import { StorageError } from "../../src/ports/StorageError.js"
 import { decodeRows, IdRow, SqlInteger } from "./SqlRows.js"
@@ -19,11 +20,12 @@ import { orDuplicate } from "./SqlSupport.js"
 
 /**
  * The body as stored: a request kept before segments were pinned has none (it pinned nothing, and
- * reads back with an empty list).
+ * reads back with an empty list); one kept before requests carried release plans has none either.
  */
 const StoredBody = Schema.Struct({
   ...ChangeRequestRecord.fields,
-  segments: Schema.optionalWith(Schema.Array(PinnedSegment), { default: () => [] })
+  segments: Schema.optionalWith(Schema.Array(PinnedSegment), { default: () => [] }),
+  releasePlans: Schema.optionalWith(Schema.Array(PlanChange), { default: () => [] })
 })
 
 const Row = Schema.Struct({

@@ -142,7 +142,7 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     // Nothing to change is a mistake, not an update that clears the approvals.
     const empty = await as(editor, "PUT", `${CRS}/${opened.id}`, {})
     expect(empty.status, empty.text).toBe(400)
-    expect(empty.body).toEqual({ error: { code: "invalid_request", message: "Nothing to update", details: [{ path: "", message: "must name at least one of title, description, changes, applyAt" }] } })
+    expect(empty.body).toEqual({ error: { code: "invalid_request", message: "Nothing to update", details: [{ path: "", message: "must name at least one of title, description, changes, releasePlans, applyAt" }] } })
     expect((await as(editor, "POST", `${CRS}/${opened.id}/cancel`)).status).toBe(200)
   })
 

@@ -30,6 +30,7 @@ const stored = (projectId: string, overrides: Partial<StoredChangeRequest> = {})
   createdAt: "2026-11-23T00:00:00.000Z",
   updatedAt: "2026-11-23T00:00:00.000Z",
   segments: [],
+  releasePlans: [],
   changes: [{ flagKey: "flag", baseVersion: 1, before: null, after: { ...on, rules: [{ id: "r1", conditions: [{ attribute: "plan", operator: "in", values: ["pro", 1, true] }], variationKey: "on" }] } }],
   approvals: [],
   requiredApprovals: 1,

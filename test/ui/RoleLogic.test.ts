@@ -107,6 +107,7 @@ describe("what the change requests page offers", () => {
       projectId: "p1",
       environment: "production",
       segments: [],
+      releasePlans: [],
       title: "t",
       description: null,
       status,

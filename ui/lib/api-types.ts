@@ -990,13 +990,29 @@ export interface components {
              * maxItems(50)
              * @description an array of at most 50 item(s)
              */
-            readonly changes: readonly components["schemas"]["ChangeInput"][];
+            readonly changes?: readonly components["schemas"]["ChangeInput"][];
+            /**
+             * maxItems(10)
+             * @description an array of at most 10 item(s)
+             */
+            readonly releasePlans?: readonly components["schemas"]["ReleasePlanChangeInput"][];
             readonly applyAt?: string;
         };
         readonly ChangeInput: {
             /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
             readonly flagKey: string;
             readonly targeting: components["schemas"]["ScheduledTargeting"];
+        };
+        readonly ReleasePlanChangeInput: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            /**
+             * maxLength(200)
+             * @description a string at most 200 character(s) long
+             */
+            readonly planId: string;
+            /** @enum {string} */
+            readonly action: "start" | "resume";
         };
         /**
          * @example {
@@ -1045,6 +1061,7 @@ export interface components {
          *           }
          *         }
          *       ],
+         *       "releasePlans": [],
          *       "segments": [
          *         {
          *           "key": "beta-testers",
@@ -1099,6 +1116,8 @@ export interface components {
             readonly createdAt: string;
             readonly updatedAt: string;
             readonly changes: readonly components["schemas"]["Change"][];
+            /** @description The release plans the request starts (or resumes) when applied, after its targeting changes: each pinned as it was when the request was opened or its plans last updated (`baseVersion`, `plan`). The apply is refused (409, as for a flag that moved on) when a plan changed since. Empty for a request of targeting changes only. */
+            readonly releasePlans: readonly components["schemas"]["ReleasePlanChange"][];
             /** @description The segments the changes' rules name, pinned as they were when the request was opened or its changes last updated (key, name, conditions, updatedAt): what an approver approves along with the diff. The apply is refused (409, as for a flag that moved on) when one is gone or changed since. */
             readonly segments: readonly components["schemas"]["ChangeSegment"][];
             readonly approvals: readonly components["schemas"]["CountedApproval"][];
@@ -1139,6 +1158,115 @@ export interface components {
             readonly offVariationKey: string;
             readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
             readonly rules: readonly components["schemas"]["RuleInput"][];
+        };
+        readonly ReleasePlanChange: {
+            readonly flagKey: string;
+            readonly planId: string;
+            /** @enum {string} */
+            readonly action: "start" | "resume";
+            readonly baseVersion: number;
+            readonly plan: components["schemas"]["PinnedReleasePlan"];
+        };
+        /** @description The release plan as it was when the request was opened or its plans last updated: what the approvers approve. */
+        readonly PinnedReleasePlan: {
+            readonly id: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly flagKey: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            readonly ruleId: string;
+            readonly variationKey: string;
+            readonly steps: readonly components["schemas"]["ReleasePlanStep"][];
+            readonly guardrails: readonly components["schemas"]["Metric"][];
+            /** @enum {string} */
+            readonly onHarm: "pause" | "rollback";
+            readonly alpha: number;
+            /** @enum {string} */
+            readonly status: "draft" | "running" | "paused" | "harmed" | "completed" | "cancelled";
+            readonly currentStep: number | null;
+            readonly nextStepAt: string | null;
+            readonly pausedBy: ("manual" | "targetingChanged" | "stepFailed") | null;
+            readonly failure: string | null;
+            readonly harm: components["schemas"]["ReleasePlanHarm"] | null;
+            readonly baseline: readonly components["schemas"]["WeightedVariation"][] | null;
+            readonly startedBy: components["schemas"]["ReleasePlanStarter"] | null;
+            readonly startedAt: string | null;
+            readonly completedAt: string | null;
+            readonly version: number;
+            readonly createdAt: string;
+            readonly updatedAt: string;
+        };
+        readonly ReleasePlanStep: {
+            readonly weight: number;
+            readonly holdMinutes: number;
+        };
+        readonly Metric: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly key: string;
+            /**
+             * maxLength(128)
+             * @description a string at most 128 character(s) long
+             */
+            readonly event: string;
+            /** @enum {string} */
+            readonly kind: "conversion" | "mean";
+            /** @enum {string} */
+            readonly goal: "increase" | "decrease";
+            /** @enum {string} */
+            readonly role: "primary" | "secondary" | "guardrail";
+            readonly windowHours?: number;
+        };
+        readonly ReleasePlanHarm: {
+            readonly at: string;
+            /** @enum {string} */
+            readonly action: "paused" | "rolledBack";
+            readonly weight: number;
+            readonly check: components["schemas"]["GuardrailCheck"];
+        };
+        readonly GuardrailCheck: {
+            /** @enum {string} */
+            readonly outcome: "ok" | "harmed";
+            readonly guardrails: readonly components["schemas"]["GuardrailFigures"][];
+            readonly minimumUnits: number;
+        };
+        readonly GuardrailFigures: {
+            readonly metricKey: string;
+            /** @enum {string} */
+            readonly goal: "increase" | "decrease";
+            readonly treatment: {
+                readonly units: number;
+                readonly mean: number;
+            };
+            readonly control: {
+                readonly units: number;
+                readonly mean: number;
+            };
+            readonly absolute: {
+                readonly estimate: number;
+                readonly ci: readonly [
+                    number,
+                    number
+                ] | null;
+            } | null;
+            readonly relative: {
+                readonly estimate: number;
+                readonly ci: readonly [
+                    number,
+                    number
+                ] | null;
+            } | null;
+            readonly pValue: number | null;
+            readonly alpha: number;
+            readonly notEnoughData: boolean;
+            readonly harmed: boolean;
+        };
+        readonly ReleasePlanStarter: {
+            /** @enum {string} */
+            readonly type: "key" | "cli" | "schedule" | "user";
+            readonly keyId?: string;
+            readonly keyName?: string;
+            readonly userId?: string;
+            readonly email?: string;
         };
         readonly ChangeSegment: {
             readonly key: string;
@@ -1222,6 +1350,11 @@ export interface components {
              * @description an array of at most 50 item(s)
              */
             readonly changes?: readonly components["schemas"]["ChangeInput"][];
+            /**
+             * maxItems(10)
+             * @description an array of at most 10 item(s)
+             */
+            readonly releasePlans?: readonly components["schemas"]["ReleasePlanChangeInput"][];
             readonly applyAt?: string | null;
         };
         /**
@@ -1317,22 +1450,6 @@ export interface components {
             readonly decision?: components["schemas"]["ExperimentDecision"];
             readonly createdAt: string;
             readonly updatedAt: string;
-        };
-        readonly Metric: {
-            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
-            readonly key: string;
-            /**
-             * maxLength(128)
-             * @description a string at most 128 character(s) long
-             */
-            readonly event: string;
-            /** @enum {string} */
-            readonly kind: "conversion" | "mean";
-            /** @enum {string} */
-            readonly goal: "increase" | "decrease";
-            /** @enum {string} */
-            readonly role: "primary" | "secondary" | "guardrail";
-            readonly windowHours?: number;
         };
         readonly Analysis: {
             /** @enum {string} */
@@ -1815,62 +1932,6 @@ export interface components {
             readonly version: number;
             readonly createdAt: string;
             readonly updatedAt: string;
-        };
-        readonly ReleasePlanStep: {
-            readonly weight: number;
-            readonly holdMinutes: number;
-        };
-        readonly ReleasePlanHarm: {
-            readonly at: string;
-            /** @enum {string} */
-            readonly action: "paused" | "rolledBack";
-            readonly weight: number;
-            readonly check: components["schemas"]["GuardrailCheck"];
-        };
-        readonly GuardrailCheck: {
-            /** @enum {string} */
-            readonly outcome: "ok" | "harmed";
-            readonly guardrails: readonly components["schemas"]["GuardrailFigures"][];
-            readonly minimumUnits: number;
-        };
-        readonly GuardrailFigures: {
-            readonly metricKey: string;
-            /** @enum {string} */
-            readonly goal: "increase" | "decrease";
-            readonly treatment: {
-                readonly units: number;
-                readonly mean: number;
-            };
-            readonly control: {
-                readonly units: number;
-                readonly mean: number;
-            };
-            readonly absolute: {
-                readonly estimate: number;
-                readonly ci: readonly [
-                    number,
-                    number
-                ] | null;
-            } | null;
-            readonly relative: {
-                readonly estimate: number;
-                readonly ci: readonly [
-                    number,
-                    number
-                ] | null;
-            } | null;
-            readonly pValue: number | null;
-            readonly alpha: number;
-            readonly notEnoughData: boolean;
-            readonly harmed: boolean;
-        };
-        readonly ReleasePlanStarter: {
-            /** @enum {string} */
-            readonly type: "key" | "cli" | "schedule" | "user";
-            readonly keyId?: string;
-            readonly keyName?: string;
-            readonly userId?: string;
-            readonly email?: string;
         };
         /**
          * @example {
@@ -3269,6 +3330,8 @@ export interface components {
             readonly createdAt: string;
             readonly updatedAt: string;
             readonly changes: readonly components["schemas"]["Change"][];
+            /** @description The release plans the request starts (or resumes) when applied, after its targeting changes: each pinned as it was when the request was opened or its plans last updated (`baseVersion`, `plan`). The apply is refused (409, as for a flag that moved on) when a plan changed since. Empty for a request of targeting changes only. */
+            readonly releasePlans: readonly components["schemas"]["ReleasePlanChange"][];
             /** @description The segments the changes' rules name, pinned as they were when the request was opened or its changes last updated (key, name, conditions, updatedAt): what an approver approves along with the diff. The apply is refused (409, as for a flag that moved on) when one is gone or changed since. */
             readonly segments: readonly components["schemas"]["ChangeSegment"][];
             readonly approvals: readonly components["schemas"]["Approval"][];

@@ -255,6 +255,7 @@ export const changeRequest: ChangeRequest = {
     conditions: [{ attribute: "email", operator: "endsWith", values: ["@example.com"] }],
     updatedAt: "2026-11-20T16:05:00.000Z"
   }],
+  releasePlans: [],
   approvals: [],
   requiredApprovals: 1,
   applyAt: null,

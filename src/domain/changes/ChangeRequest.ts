@@ -1,6 +1,7 @@
 /**
  * Change requests (docs/guide/change-requests.md): a proposed set of targeting changes to one environment,
- * approved by others before it is applied. Schemas of the API and the stored record.
+ * and release plans to start there (PlanChange.ts), approved by others before it is applied.
+ * Schemas of the API and the stored record.
  *
  * Life cycle: `open` -> `approved` (approvals reach `requiredApprovals`) -> `applied`; `open` or
  * `approved` -> `rejected` | `cancelled`. An update (by the author) clears the approvals: back to
@@ -16,6 +17,7 @@ import { segmentKeysOfRules } from "../definitions/Validation.js"
 import { Text } from "../definitions/Text.js"
 import { documentName } from "../DocumentName.js"
 import { NotCountingReason } from "./ApprovalCounting.js"
+import { PlanChange, PlanChangeInputs } from "./PlanChange.js"
 import { ScheduledTargeting, ScheduleTime } from "../schedules/Schedule.js"
 
 export const ChangeRequestStatus = Schema.Literal("open", "approved", "rejected", "cancelled", "applied")
@@ -107,6 +109,9 @@ export const ChangeRequestRecord = Schema.Struct({
   createdAt: Timestamp,
   updatedAt: Timestamp,
   changes: Schema.Array(Change),
+  releasePlans: Schema.Array(PlanChange).annotations({
+    description: "The release plans the request starts (or resumes) when applied, after its targeting changes: each pinned as it was when the request was opened or its plans last updated (`baseVersion`, `plan`). The apply is refused (409, as for a flag that moved on) when a plan changed since. Empty for a request of targeting changes only."
+  }),
   segments: Schema.Array(PinnedSegment).annotations({
     description: "The segments the changes' rules name, pinned as they were when the request was opened or its changes last updated (key, name, conditions, updatedAt): what an approver approves along with the diff. The apply is refused (409, as for a flag that moved on) when one is gone or changed since."
   }),
@@ -171,25 +176,31 @@ const Changes = Schema.Array(ChangeInput).pipe(
   Schema.maxItems(MAX_CHANGES, { message: () => `must name at most ${MAX_CHANGES} flags` })
 )
 
-/** Body of `POST /v1/projects/{p}/change-requests`. */
+/**
+ * Body of `POST /v1/projects/{p}/change-requests`: targeting `changes`, release plans to start or
+ * resume (`releasePlans`), or both; at least one of them (the use case says so with a 400).
+ */
 export const CreateChangeRequestInput = Schema.Struct({
   title: Title,
   description: Schema.optional(Description),
   environment: Key,
-  changes: Changes,
+  changes: Schema.optional(Changes),
+  releasePlans: Schema.optional(PlanChangeInputs),
   applyAt: Schema.optional(ScheduleTime)
 }).annotations(documentName("CreateChangeRequestInput"))
 export type CreateChangeRequestInput = typeof CreateChangeRequestInput.Type
 
 /**
  * Body of `PUT /v1/projects/{p}/change-requests/{id}`: what is sent replaces what was (`changes`
- * re-based on the flags as they are now; left out, the changes stay exactly as they were, base
- * versions included), and the approvals are cleared. At least one field.
+ * re-based on the flags as they are now, `releasePlans` re-pinned on the plans as they are now;
+ * left out, they stay exactly as they were, base versions included), and the approvals are
+ * cleared. At least one field; the request keeps at least one change or plan.
  */
 export const UpdateChangeRequestInput = Schema.Struct({
   title: Schema.optional(Title),
   description: Schema.optional(Schema.NullOr(Description)),
   changes: Schema.optional(Changes),
+  releasePlans: Schema.optional(PlanChangeInputs),
   applyAt: Schema.optional(Schema.NullOr(ScheduleTime))
 }).annotations({
   ...documentName("UpdateChangeRequestInput"),

@@ -49,6 +49,9 @@ export const ChangeRequestMessages = {
     `Flag${flagKeys.length === 1 ? "" : "s"} ${flagKeys.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`,
   segmentsMovedOn: (segmentKeys: ReadonlyArray<string>) =>
     `Segment${segmentKeys.length === 1 ? "" : "s"} ${segmentKeys.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`,
+  plansMovedOn: (planIds: ReadonlyArray<string>) =>
+    `Release plan${planIds.length === 1 ? "" : "s"} ${planIds.map((k) => `'${k}'`).join(", ")} changed since this change request was made; nothing was applied, and its author can update it`,
+  nothingProposed: "must name at least one flag's targeting (changes) or one release plan (releasePlans)",
   notApproved: (approvals: number, required: number) =>
     `This change request needs ${required} approval${required === 1 ? "" : "s"} before it is applied; it has ${approvals}`
 } as const

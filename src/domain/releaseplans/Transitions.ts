@@ -43,6 +43,16 @@ export const refusal = (action: PlanAction, plan: Pick<ReleasePlan, "status" | "
 export const confirmNeeded = (plan: Pick<ReleasePlan, "id" | "flagKey" | "environment">): string =>
   `Release plan '${plan.id}' was paused because the targeting of flag '${plan.flagKey}' in '${plan.environment}' was changed directly; resume with { "confirm": true } to let its next step set the rule's rollout again`
 
+/**
+ * Whether a person's resume of the plan is a new decision about what production serves, so that in
+ * a protected environment it needs an approved change request as the start did: the plan stopped
+ * on harm its guardrails found (resuming exposes units to the harm again), or was paused by a
+ * person's change to its rule's targeting (its next step would overwrite that change). A plan a
+ * person paused by hand, or whose step failed, resumes what was approved: directly.
+ */
+export const resumeNeedsApproval = (plan: Pick<ReleasePlan, "status" | "pausedBy">): boolean =>
+  plan.status === "harmed" || plan.pausedBy === "targetingChanged"
+
 const minutes = (m: number) => Math.round(m * 60_000)
 
 const touched = (plan: ReleasePlan, nowMillis: number): ReleasePlan => ({ ...plan, version: plan.version + 1, updatedAt: formatTimestamp(nowMillis) })

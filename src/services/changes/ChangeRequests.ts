@@ -50,7 +50,9 @@ import * as ApprovalStanding from "./ApprovalStanding.js"
 import * as AuthorStanding from "./AuthorStanding.js"
 import * as ChangeRequestChecks from "./ChangeRequestChecks.js"
 import * as Pins from "./Pins.js"
+import * as PlanChecks from "./PlanChecks.js"
 import { Flags } from "../flags/Flags.js"
+import { ReleasePlans } from "../releaseplans/ReleasePlans.js"
 import { authorize, reach } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
@@ -113,12 +115,14 @@ export const make = Effect.gen(function* () {
   const repo = yield* ChangeRequestRepository
   const projects = yield* ProjectRepository
   const flags = yield* Flags
+  const plans = yield* ReleasePlans
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
   const authorRefusal = yield* AuthorStanding.refusal
 
   const standing = yield* ApprovalStanding.make
   const checkChanges = yield* ChangeRequestChecks.checker
+  const checkPlans = yield* PlanChecks.checker
   const { movedOn } = yield* Pins.pins
 
   /** The rules' decision for the actor on `request` (or on a request about to be opened); an apply counts the approvals that still stand. */
@@ -170,6 +174,9 @@ export const make = Effect.gen(function* () {
       return found.value
     })
 
+  /** A request must propose something: targeting changes, release plans, or both. */
+  const nothingProposed = new InvalidRequest({ message: "Invalid change request", details: [{ path: "changes", message: ChangeRequestMessages.nothingProposed }] })
+
   const changedMeanwhile = new ResourceConflict({ message: "This change request changed meanwhile; read it again and retry" })
 
   /**
@@ -199,7 +206,9 @@ export const make = Effect.gen(function* () {
   const open = Effect.fn("ChangeRequests.open")(function* (projectId: string, input: CreateChangeRequestInput) {
     yield* authorize("ChangeRequests.open", projectId, [input.environment])
     yield* judge("open", projectId)
-    const { changes, segments, requiredApprovals } = yield* checkChanges(projectId, input.environment, input.changes)
+    if ((input.changes ?? []).length === 0 && (input.releasePlans ?? []).length === 0) return yield* nothingProposed
+    const { changes, segments, requiredApprovals } = yield* checkChanges(projectId, input.environment, input.changes ?? [])
+    const releasePlans = yield* checkPlans(projectId, input.environment, input.releasePlans ?? [])
     const id = yield* ids.next
     const author = yield* CurrentActor
     return yield* writes.record(projectId, ({ now }) => {
@@ -214,6 +223,7 @@ export const make = Effect.gen(function* () {
         createdAt: now,
         updatedAt: now,
         changes,
+        releasePlans,
         segments,
         approvals: [],
         requiredApprovals,
@@ -258,10 +268,13 @@ export const make = Effect.gen(function* () {
     // Judged before the checks, so that nobody but the author learns what the flags would say.
     yield* judge("update", projectId, current)
     if (Object.values(input).every((value) => value === undefined)) {
-      return yield* new InvalidRequest({ message: "Nothing to update", details: [{ path: "", message: "must name at least one of title, description, changes, applyAt" }] })
+      return yield* new InvalidRequest({ message: "Nothing to update", details: [{ path: "", message: "must name at least one of title, description, changes, releasePlans, applyAt" }] })
     }
     // Without `changes` they stay as they were, base versions included: rewording a request never re-bases it quietly.
     const checked = input.changes === undefined ? undefined : yield* checkChanges(projectId, current.environment, input.changes)
+    // The same for `releasePlans`: sent, they are checked and pinned again on the plans as they are now.
+    const checkedPlans = input.releasePlans === undefined ? undefined : yield* checkPlans(projectId, current.environment, input.releasePlans)
+    if ((checked?.changes ?? current.changes).length === 0 && (checkedPlans ?? current.releasePlans).length === 0) return yield* nothingProposed
     return yield* transition(projectId, id, "update", (request) =>
       Effect.succeed<StoredChangeRequest>({
         ...request,
@@ -269,6 +282,7 @@ export const make = Effect.gen(function* () {
         description: input.description === undefined ? request.description : input.description,
         applyAt: input.applyAt === undefined ? request.applyAt : input.applyAt === null ? null : normalizeTime(input.applyAt),
         changes: checked?.changes ?? request.changes,
+        releasePlans: checkedPlans ?? request.releasePlans,
         segments: checked?.segments ?? request.segments,
         requiredApprovals: checked?.requiredApprovals ?? request.requiredApprovals,
         approvals: [],
@@ -338,6 +352,15 @@ export const make = Effect.gen(function* () {
               ChangeRequestRequired: Effect.die
             })
           )
+        }
+        // Then the plans, on the targeting as the changes left it: each pinned version checked again
+        // in its write (a plan edited in between is the same 409), its audit entry naming the request.
+        for (const change of request.releasePlans) {
+          const approved = { changeRequestId: request.id, ifMatch: change.baseVersion }
+          yield* (change.action === "start"
+            ? plans.start(projectId, change.flagKey, change.planId, approved)
+            : plans.resume(projectId, change.flagKey, change.planId, {}, approved)
+          ).pipe(Effect.catchTags({ ChangeRequestRequired: Effect.die }))
         }
         return saved.value
       }

@@ -15,10 +15,17 @@ import type { StorageError } from "../../ports/StorageError.js"
 import * as Writes from "../shared/Writes.js"
 import { GuardrailCheckEvery } from "./PlanSettings.js"
 
-/** The plan's audit entry. */
-export const planEntry = (action: string, before: ReleasePlan | null, after: ReleasePlan | null): Writes.AuditDraft => {
+/** The plan's audit entry (naming the change request a start or resume applies, if any). */
+export const planEntry = (action: string, before: ReleasePlan | null, after: ReleasePlan | null, changeRequestId?: string): Writes.AuditDraft => {
   const plan = (after ?? before)!
-  return { action, resource: { type: "release_plan", key: plan.id }, environment: plan.environment, before, after }
+  return {
+    action,
+    resource: { type: "release_plan", key: plan.id },
+    environment: plan.environment,
+    before,
+    after,
+    ...(changeRequestId === undefined ? {} : { changeRequestId })
+  }
 }
 
 /** What a plan write did: the plan before and after, its audit action, its webhook event if any. */
@@ -27,6 +34,8 @@ export interface PlanChange {
   readonly after: ReleasePlan
   readonly action: string
   readonly event?: ReleasePlanEventType
+  /** The approved change request this change applies (a start or resume in a protected environment). */
+  readonly changeRequestId?: string | undefined
 }
 
 /**
@@ -63,7 +72,7 @@ export const planWrite = Effect.gen(function* () {
         if (!stored) return yield* new ResourceConflict({ message: `Release plan '${change.before.id}' changed meanwhile; read it again` })
         return {
           value: change.after,
-          audit: [planEntry(change.action, change.before, change.after)],
+          audit: [planEntry(change.action, change.before, change.after, change.changeRequestId)],
           events: change.event === undefined ? [] : [{ type: change.event, releasePlan: change.after }]
         } satisfies Writes.Recorded<ReleasePlan>
       }))

@@ -5,6 +5,7 @@ import * as Option from "effect/Option"
 import { recordSeen } from "../../domain/auth/EnvironmentView.js"
 import { CurrentActor } from "../../domain/audit/Actor.js"
 import type { Flag } from "../../domain/definitions/Flag.js"
+import { ChangeRequestMessages } from "../../domain/changes/ChangeRequestRules.js"
 import { type ChangeRequestRequired, type Forbidden, InvalidRequest, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { flagNotFound, releasePlanNotFound } from "../../domain/NotFound.js"
 import { baselineOf } from "../../domain/releaseplans/ApplyStep.js"
@@ -22,6 +23,18 @@ import * as Protection from "../shared/Protection.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
 import { planEntry, planWrite } from "./PlanWrite.js"
+import { startRefusal } from "./StartCheck.js"
+
+/**
+ * A start or resume that applies an approved change request (ChangeRequests.apply): never refused
+ * for protection (the request was the approval), audited with the request's id, and refused (409,
+ * as a flag that moved on is) when the plan is no longer the version the request pinned.
+ */
+export interface ApprovedOptions {
+  readonly changeRequestId?: string | undefined
+  /** The plan's version the request pinned. */
+  readonly ifMatch?: number | undefined
+}
 
 type Failure = InvalidRequest | ResourceNotFound | ResourceConflict | Forbidden | StorageError
 
@@ -39,16 +52,26 @@ export interface ReleasePlansShape {
   /**
    * Starts a draft: `running`, its first step due at once (the stepper applies it). 409 when it is
    * not a draft, when its rule no longer fits it, or when another plan holds the flag's
-   * environment; a person's start in a protected environment is 409 `change_request_required`.
+   * environment; a person's start in a protected environment is 409 `change_request_required`
+   * unless it applies an approved change request (`options`).
    */
-  readonly start: (projectId: string, flagKey: string, id: string) => Effect.Effect<ReleasePlan, Failure | ChangeRequestRequired>
+  readonly start: (projectId: string, flagKey: string, id: string, options?: ApprovedOptions) => Effect.Effect<ReleasePlan, Failure | ChangeRequestRequired>
   /** Pauses a running plan at its weight. */
   readonly pause: (projectId: string, flagKey: string, id: string) => Effect.Effect<ReleasePlan, Failure>
   /**
    * Resumes a paused or harmed plan. 409 for one paused by a person's change to its flag's
-   * targeting unless `confirm` is true.
+   * targeting unless `confirm` is true (an approved change request's resume is that confirmation).
+   * In a protected environment a person's resume of a harmed plan, or of one paused by a person's
+   * change, is 409 `change_request_required` unless it applies an approved change request
+   * (Transitions.ts, `resumeNeedsApproval`); a plan paused by hand resumes directly.
    */
-  readonly resume: (projectId: string, flagKey: string, id: string, input: ResumeReleasePlanInput) => Effect.Effect<ReleasePlan, Failure>
+  readonly resume: (
+    projectId: string,
+    flagKey: string,
+    id: string,
+    input: ResumeReleasePlanInput,
+    options?: ApprovedOptions
+  ) => Effect.Effect<ReleasePlan, Failure | ChangeRequestRequired>
   /** Stops the plan for good; the rule keeps its weight. */
   readonly cancel: (projectId: string, flagKey: string, id: string) => Effect.Effect<ReleasePlan, Failure>
 }
@@ -90,12 +113,20 @@ export const make = Effect.gen(function* () {
     return problems.length > 0 ? Effect.fail(invalid(problems)) : Effect.void
   }
 
-  /** Inside a write: the plan as it is now, refused with 409 unless `action` is allowed in its status. */
-  const currentFor = (action: T.PlanAction, projectId: string, flagKey: string, id: string) =>
+  /**
+   * Inside a write: the plan as it is now, refused with 409 unless `action` is allowed in its status
+   * (and, for a change request's apply, unless it is still the version the request pinned).
+   */
+  const currentFor = (action: T.PlanAction, projectId: string, flagKey: string, id: string, ifMatch?: number) =>
     Effect.flatMap(existing(projectId, flagKey, id), (plan) => {
+      if (ifMatch !== undefined && plan.version !== ifMatch) return Effect.fail(new ResourceConflict({ message: ChangeRequestMessages.plansMovedOn([id]) }))
       const refusal = T.refusal(action, plan)
       return refusal === null ? Effect.succeed(plan) : Effect.fail(new ResourceConflict({ message: refusal }))
     })
+
+  /** In a protected environment a person's hand needs an approved change request (none when `options` name one). */
+  const guarded = (projectId: string, environment: string, options?: ApprovedOptions) =>
+    protection.direct(projectId, environment, { changeRequestId: options?.changeRequestId })
 
   const list = Effect.fn("ReleasePlans.list")(function* (projectId: string, flagKey: string) {
     const allowed = yield* authorize("ReleasePlans.list", projectId)
@@ -142,25 +173,19 @@ export const make = Effect.gen(function* () {
       }))
   })
 
-  const start = Effect.fn("ReleasePlans.start")(function* (projectId: string, flagKey: string, id: string) {
+  const start = Effect.fn("ReleasePlans.start")(function* (projectId: string, flagKey: string, id: string, options?: ApprovedOptions) {
     const plan = yield* allowedOn("ReleasePlans.start", projectId, flagKey, id)
     // Its steps change targeting: in a protected environment a person's start needs approval.
-    yield* protection.direct(projectId, plan.environment)
+    yield* guarded(projectId, plan.environment, options)
     const starter = T.starterOf(yield* CurrentActor)
     return yield* write(projectId, ({ millis }) =>
       Effect.gen(function* () {
-        const before = yield* currentFor("start", projectId, flagKey, id)
+        const before = yield* currentFor("start", projectId, flagKey, id, options?.ifMatch)
         const flag = yield* flagOf(projectId, flagKey)
-        const problems = planProblems(before, flag)
-        if (problems.length > 0) {
-          return yield* new ResourceConflict({ message: `Release plan '${id}' cannot start: ${problems.map((p) => p.message).join("; ")}` })
-        }
-        const rival = (yield* repo.listIn(projectId, T.HOLDING, { environment: before.environment, flagKey })).find((other) => other.id !== id)
-        if (rival !== undefined) {
-          return yield* new ResourceConflict({ message: `Release plan '${rival.id}' already ramps flag '${flagKey}' in '${before.environment}'; cancel it first` })
-        }
+        const refused = yield* startRefusal(projectId, before, flag).pipe(Effect.provideService(ReleasePlanRepository, repo))
+        if (Option.isSome(refused)) return yield* refused.value
         const after = T.started(before, baselineOf(ruleOf(before, flag)!, before.variationKey), starter, millis)
-        return { before, after, action: "release_plan.started", event: "release_plan.started" }
+        return { before, after, action: "release_plan.started", event: "release_plan.started", changeRequestId: options?.changeRequestId }
       }))
   })
 
@@ -171,13 +196,24 @@ export const make = Effect.gen(function* () {
         ({ before, after: T.paused(before, "manual", millis), action: "release_plan.paused", event: "release_plan.paused" })))
   })
 
-  const resume = Effect.fn("ReleasePlans.resume")(function* (projectId: string, flagKey: string, id: string, input: ResumeReleasePlanInput) {
-    yield* allowedOn("ReleasePlans.resume", projectId, flagKey, id)
+  const resume = Effect.fn("ReleasePlans.resume")(function* (
+    projectId: string,
+    flagKey: string,
+    id: string,
+    input: ResumeReleasePlanInput,
+    options?: ApprovedOptions
+  ) {
+    const plan = yield* allowedOn("ReleasePlans.resume", projectId, flagKey, id)
+    // Resuming after harm, or over a person's change, decides again what production serves.
+    if (T.resumeNeedsApproval(plan)) yield* guarded(projectId, plan.environment, options)
+    const viaRequest = options?.changeRequestId !== undefined
     return yield* write(projectId, ({ millis }) =>
       Effect.gen(function* () {
-        const before = yield* currentFor("resume", projectId, flagKey, id)
-        if (before.pausedBy === "targetingChanged" && input.confirm !== true) return yield* new ResourceConflict({ message: T.confirmNeeded(before) })
-        return { before, after: T.resumed(before, millis), action: "release_plan.resumed" }
+        const before = yield* currentFor("resume", projectId, flagKey, id, options?.ifMatch)
+        // Read again in the write: a plan harmed since the first read is judged as it is now.
+        if (T.resumeNeedsApproval(before) && !T.resumeNeedsApproval(plan)) yield* guarded(projectId, before.environment, options)
+        if (before.pausedBy === "targetingChanged" && input.confirm !== true && !viaRequest) return yield* new ResourceConflict({ message: T.confirmNeeded(before) })
+        return { before, after: T.resumed(before, millis), action: "release_plan.resumed", changeRequestId: options?.changeRequestId }
       }))
   })
 

@@ -16,6 +16,15 @@ describe("release plan transitions", () => {
     }
   )
 
+  it.each([
+    ["a harmed plan (rolled back)", { status: "harmed" as const, pausedBy: null }, true],
+    ["a plan paused by a person's change to its targeting", { status: "paused" as const, pausedBy: "targetingChanged" as const }, true],
+    ["a plan paused by hand", { status: "paused" as const, pausedBy: "manual" as const }, false],
+    ["a plan whose step failed", { status: "paused" as const, pausedBy: "stepFailed" as const }, false]
+  ])("resuming %s needs an approval in a protected environment: %s", (_, fields, needs) => {
+    expect(T.resumeNeedsApproval(storedPlan("rp", fields))).toBe(needs)
+  })
+
   it("start, steps, completion: each bumps the version, the hold runs from the step", () => {
     const started = T.started(storedPlan("rp"), [{ variationKey: "off", weight: 100_000 }], { type: "key", keyId: "k1" }, T0)
     expect(started).toMatchObject({ status: "running", currentStep: null, nextStepAt: iso(T0), startedAt: iso(T0), version: 2 })

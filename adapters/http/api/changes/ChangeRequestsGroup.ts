@@ -34,7 +34,7 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict),
     "Open a change request",
-    "Proposes targeting changes to one environment (one to 50 flags; each `targeting` is the body of PUT .../targeting, its `environment` may be left out). Each change is checked as that PUT would check it (400 the same way, paths under `changes[i].targeting`), and the flag's version and configuration now are recorded (`baseVersion`, `before`). Editors and admins. With `applyAt`, the scheduler applies it at that time once approved."
+    "Proposes targeting changes to one environment (one to 50 flags; each `targeting` is the body of PUT .../targeting, its `environment` may be left out), release plans to start or resume there (`releasePlans`: up to 10, one per flag), or both. Each change is checked as that PUT would check it (400 the same way, paths under `changes[i].targeting`), and the flag's version and configuration now are recorded (`baseVersion`, `before`); each plan must be of the request's environment (400) and able to take its action now (409 as the start or resume would answer), and is pinned as it is now (`baseVersion`, `plan`). The apply makes the targeting changes, then starts or resumes the plans; a plan changed since it was pinned is a 409 and nothing is applied. Editors and admins. With `applyAt`, the scheduler applies it at that time once approved."
   ))
   .add(described(
     HttpApiEndpoint.get("list")`/v1/projects/${projectId}/change-requests`.setUrlParams(ChangeRequestsQuery).addSuccess(dataOf(ChangeRequestDoc)),
@@ -53,7 +53,7 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict),
     "Update a change request",
-    "By its author while it is open or approved: replaces what is sent and clears the approvals (it is `open` again). `changes` are checked as on opening and based on the flags' versions now; left out, the changes stay exactly as they were (base versions included), so `title`, `description` and `applyAt` (null: by hand) can be edited alone. 400 when nothing is sent, 403 for anyone else, 409 once it is closed."
+    "By its author while it is open or approved: replaces what is sent and clears the approvals (it is `open` again). `changes` are checked as on opening and based on the flags' versions now, `releasePlans` checked and pinned on the plans as they are now; left out, they stay exactly as they were (base versions included), so `title`, `description` and `applyAt` (null: by hand) can be edited alone. 400 when nothing is sent, 403 for anyone else, 409 once it is closed."
   ))
   .add(described(
     HttpApiEndpoint.post("approve")`/v1/projects/${projectId}/change-requests/${changeRequestId}/approve`
@@ -88,8 +88,8 @@ export class ChangeRequestsGroup extends HttpApiGroup.make("changeRequests")
       .addError(Errors.ForbiddenError)
       .addError(Errors.Conflict),
     "Apply a change request",
-    "By its author (while they may still open requests) or an approver (while they may still approve) once approved; approvals count only while their authors may still approve in the project (409 \"needs N approvals; it has M\" otherwise, the approvals still listed): every change in one transaction, through the targeting PUT (its validation, webhook events and change feed; one audit entry per flag with the applier as actor and `changeRequestId`). 409 `conflict` naming the flags whose version is no longer the change's `baseVersion`: nothing is applied and the request stays approved until its author updates it. Two applies at once apply it once. No body is needed (one sent is ignored)."
+    "By its author (while they may still open requests) or an approver (while they may still approve) once approved; approvals count only while their authors may still approve in the project (409 \"needs N approvals; it has M\" otherwise, the approvals still listed): every change in one transaction, through the targeting PUT (its validation, webhook events and change feed; one audit entry per flag with the applier as actor and `changeRequestId`). Then each of its `releasePlans` is started or resumed as the applier (audited with `changeRequestId`; the plan's steps then apply without approvals). 409 `conflict` naming the flags whose version is no longer the change's `baseVersion`, or the plans whose version is no longer the pinned one: nothing is applied and the request stays approved until its author updates it. Two applies at once apply it once. No body is needed (one sent is ignored)."
   ))
   .addError(Errors.NotFound)
   .middleware(ManagementAuth)
-  .annotate(OpenApi.Description, `Change requests: in a protected environment people change targeting through a request that others approve, then apply (${item}).`) {}
+  .annotate(OpenApi.Description, `Change requests: in a protected environment people change targeting, and start release plans, through a request that others approve, then apply (${item}).`) {}

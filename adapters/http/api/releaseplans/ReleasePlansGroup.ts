@@ -55,7 +55,7 @@ export class ReleasePlansGroup extends HttpApiGroup.make("releasePlans")
   .add(described(
     HttpApiEndpoint.post("start")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}/start`.addSuccess(ReleasePlanDoc).addError(Errors.Conflict),
     "Start a release plan",
-    "A draft becomes `running`; its first step is applied within a second, then each step after its predecessor's hold, each a targeting write with the actor `{ type: \"releasePlan\", id, startedBy }` (audited, `targeting.updated` and `release_plan.advanced` sent, seen by streams and SDKs at once). The webhook event `release_plan.started` is sent. 409 when it is not a draft, when its rule no longer fits it, or when another plan holds the flag's environment; a person's start in a protected environment is 409 `change_request_required`."
+    "A draft becomes `running`; its first step is applied within a second, then each step after its predecessor's hold, each a targeting write with the actor `{ type: \"releasePlan\", id, startedBy }` (audited, `targeting.updated` and `release_plan.advanced` sent, seen by streams and SDKs at once). The webhook event `release_plan.started` is sent. 409 when it is not a draft, when its rule no longer fits it, or when another plan holds the flag's environment. In a protected environment a person's start is 409 `change_request_required`: open a change request with `releasePlans: [{ flagKey, planId, action: \"start\" }]` instead; once approved, its apply starts the plan (refused with 409 if the plan was edited since), and its steps then apply without further approvals."
   ))
   .add(described(
     HttpApiEndpoint.post("pause")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}/pause`.addSuccess(ReleasePlanDoc).addError(Errors.Conflict),
@@ -67,7 +67,7 @@ export class ReleasePlansGroup extends HttpApiGroup.make("releasePlans")
       .addError(Errors.Conflict)
       .annotate(OpenApi.Transform, declareOptionalBody),
     "Resume a release plan",
-    "A paused or harmed plan runs again: it holds its weight a full hold before the next step; after a rollback it starts again from the first step (the same units as before at each weight). A plan paused by a person's direct change to its flag's targeting is 409 until resumed with `{ \"confirm\": true }`. The body is optional."
+    "A paused or harmed plan runs again: it holds its weight a full hold before the next step; after a rollback it starts again from the first step (the same units as before at each weight). A plan paused by a person's direct change to its flag's targeting is 409 until resumed with `{ \"confirm\": true }`. In a protected environment a person's resume of a harmed plan, or of one paused by a person's change, is 409 `change_request_required` (a change request with `action: \"resume\"` resumes it once approved); a plan paused by hand, or whose step failed, resumes directly. The body is optional."
   ))
   .add(described(
     HttpApiEndpoint.post("cancel")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}/cancel`.addSuccess(ReleasePlanDoc).addError(Errors.Conflict),

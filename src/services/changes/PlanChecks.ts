@@ -1,0 +1,46 @@
+/**
+ * The release plans of a change request checked when it is opened or its plans updated
+ * (domain/changes/PlanChange.ts): each exists (404), is a plan of the request's environment (400),
+ * may take the action in its status, and for a start could start now (409, as the start itself
+ * would answer: StartCheck.ts); then each is pinned as it is now (`baseVersion`, `plan`).
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { duplicatePlans, type PlanChange, type PlanChangeInput } from "../../domain/changes/PlanChange.js"
+import { InvalidRequest, type Problem, ResourceConflict } from "../../domain/Errors.js"
+import { flagNotFound, releasePlanNotFound } from "../../domain/NotFound.js"
+import * as T from "../../domain/releaseplans/Transitions.js"
+import { FlagRepository } from "../../ports/FlagRepository.js"
+import { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
+import { startRefusal } from "../releaseplans/StartCheck.js"
+
+export const checker = Effect.gen(function* () {
+  const plans = yield* ReleasePlanRepository
+  const flags = yield* FlagRepository
+
+  return (projectId: string, environment: string, inputs: ReadonlyArray<PlanChangeInput>) =>
+    Effect.gen(function* () {
+      const problems: Array<Problem> = [...duplicatePlans(inputs)]
+      const pinned: Array<PlanChange> = []
+      for (const [index, input] of inputs.entries()) {
+        const flag = yield* flags.get(projectId, input.flagKey)
+        if (Option.isNone(flag)) return yield* flagNotFound(projectId, input.flagKey)
+        const found = yield* plans.get(projectId, input.flagKey, input.planId)
+        if (Option.isNone(found)) return yield* releasePlanNotFound(input.flagKey, input.planId)
+        const plan = found.value
+        if (plan.environment !== environment) {
+          problems.push({ path: `releasePlans[${index}].planId`, message: `is a plan of '${plan.environment}', not of '${environment}', the environment of the change request` })
+          continue
+        }
+        const refusal = T.refusal(input.action, plan)
+        if (refusal !== null) return yield* new ResourceConflict({ message: refusal })
+        if (input.action === "start") {
+          const refused = yield* startRefusal(projectId, plan, flag.value)
+          if (Option.isSome(refused)) return yield* refused.value
+        }
+        pinned.push({ flagKey: input.flagKey, planId: input.planId, action: input.action, baseVersion: plan.version, plan })
+      }
+      if (problems.length > 0) return yield* new InvalidRequest({ message: "Invalid change request", details: problems })
+      return pinned
+    }).pipe(Effect.provideService(ReleasePlanRepository, plans))
+})
