@@ -9,7 +9,7 @@ import { orFail } from "./SqlSupport.js"
 import { makeAnalysisTotals } from "./SqlAnalysisTotals.js"
 import { makeMetricArms } from "./SqlMetricArms.js"
 import { makeUnitPage } from "./SqlUnitPages.js"
-import { makeUnitMetrics, unitId } from "./SqlUnitMetrics.js"
+import { jsonRows, makeUnitMetrics, unitId } from "./SqlUnitMetrics.js"
 
 /**
  * ExperimentUnitRepository over @effect/sql (tables in migrations/0026_experiment_units.ts), the
@@ -54,23 +54,18 @@ export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const metrics = makeUnitMetrics(sql)
   const totals = makeAnalysisTotals(sql)
-  // PostgreSQL: one statement per table and round, its rows as a few array parameters (unnest);
-  // SQLite: multi-row inserts of at most 500 rows (one prepared statement, cached, for every full chunk).
+  // One statement per table and round: its rows as a few array parameters on PostgreSQL (unnest),
+  // as one JSON parameter on SQLite (json_each; SqlUnitMetrics.ts says why).
   const chunks = metrics.chunks
 
-  const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>) =>
-    orFail(sql.onDialectOrElse({
+  /** Inserts variations seen; with `returning`, answers those new to their unit (a unit not stored before has none stored: all of its are new). */
+  const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>, returning: boolean) =>
+    orFail(sql`INSERT INTO flagport_experiment_unit_variations (experiment_id, unit, variation_key) ${sql.onDialectOrElse({
       pg: () =>
-        sql`INSERT INTO flagport_experiment_unit_variations (experiment_id, unit, variation_key)
-          SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.unit)}::text[], ${rows.map((r) => r.variationKey)}::text[])
-          ON CONFLICT DO NOTHING RETURNING experiment_id, unit`,
+        sql`SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.unit)}::text[], ${rows.map((r) => r.variationKey)}::text[])`,
       orElse: () =>
-        sql`INSERT INTO flagport_experiment_unit_variations ${sql.insert(rows.map((r) => ({
-          experiment_id: r.experimentId,
-          unit: r.unit,
-          variation_key: r.variationKey
-        })))} ON CONFLICT DO NOTHING RETURNING experiment_id, unit`
-    })).pipe(Effect.flatMap(decodeNew))
+        sql`SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${jsonRows(rows.map((r) => [r.experimentId, r.unit, r.variationKey]))}) WHERE true`
+    })} ON CONFLICT DO NOTHING ${returning ? sql`RETURNING experiment_id, unit` : sql``}`).pipe(Effect.flatMap(decodeNew))
 
   const upsertUnits = (rows: ReadonlyArray<{ experimentId: string; unit: string; firstAt: string; variationKey: string; added: number }>) =>
     orFail(sql`INSERT INTO flagport_experiment_units ${sql.onDialectOrElse({
@@ -79,13 +74,9 @@ export const make = Effect.gen(function* () {
           SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.unit)}::text[], ${rows.map((r) => r.firstAt)}::text[],
             ${rows.map((r) => r.variationKey)}::text[], ${rows.map((r) => r.added)}::int[])`,
       orElse: () =>
-        sql`${sql.insert(rows.map((r) => ({
-          experiment_id: r.experimentId,
-          unit: r.unit,
-          first_exposure_at: r.firstAt,
-          variation_key: r.variationKey,
-          variations_seen: r.added
-        })))}`
+        sql`(experiment_id, unit, first_exposure_at, variation_key, variations_seen)
+          SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4
+          FROM json_each(${jsonRows(rows.map((r) => [r.experimentId, r.unit, r.firstAt, r.variationKey, r.added]))}) WHERE true`
     })}
       ON CONFLICT (experiment_id, unit) DO UPDATE SET
         variations_seen = flagport_experiment_units.variations_seen + excluded.variations_seen,
@@ -100,12 +91,9 @@ export const make = Effect.gen(function* () {
         sql`(key_id, route, batch_id, received_at)
           SELECT * FROM unnest(${rows.map((b) => b.keyId)}::text[], ${rows.map((b) => b.route)}::text[], ${rows.map((b) => b.batchId)}::text[], ${rows.map((b) => b.receivedAt)}::text[])`,
       orElse: () =>
-        sql`${sql.insert(rows.map((b) => ({
-          key_id: b.keyId,
-          route: b.route,
-          batch_id: b.batchId,
-          received_at: b.receivedAt
-        })))}`
+        sql`(key_id, route, batch_id, received_at)
+          SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3
+          FROM json_each(${jsonRows(rows.map((b) => [b.keyId, b.route, b.batchId, b.receivedAt]))}) WHERE true`
     })} ON CONFLICT DO NOTHING RETURNING key_id, route, batch_id`).pipe(Effect.flatMap(decodeBatch))
 
   return ExperimentUnitRepository.of({
@@ -131,9 +119,23 @@ export const make = Effect.gen(function* () {
         yield* totals.lock(pairs.map((p) => p.experimentId))
         const before = yield* metrics.unitStates(pairs)
         const { units, variations } = collapseExposures(exposures)
+        // A unit without a row has no variations stored either (both are written here, together, and
+        // removed together): all of its variations are new, so only those of stored units are asked
+        // back (RETURNING) to tell which are.
         const added = new Map<string, number>()
-        for (const chunk of chunks(variations)) {
-          for (const row of yield* newVariations(chunk)) {
+        const ofStored: Array<(typeof variations)[number]> = []
+        const ofNew: Array<(typeof variations)[number]> = []
+        for (const v of variations) {
+          const id = unitId(v.experimentId, v.unit)
+          if (before.has(id)) ofStored.push(v)
+          else {
+            ofNew.push(v)
+            added.set(id, (added.get(id) ?? 0) + 1)
+          }
+        }
+        for (const chunk of chunks(ofNew)) yield* newVariations(chunk, false)
+        for (const chunk of chunks(ofStored)) {
+          for (const row of yield* newVariations(chunk, true)) {
             const id = unitId(row.experiment_id, row.unit)
             added.set(id, (added.get(id) ?? 0) + 1)
           }

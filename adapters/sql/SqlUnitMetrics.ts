@@ -1,4 +1,3 @@
-import * as Arr from "effect/Array"
 import type { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -23,10 +22,15 @@ import { orFail } from "./SqlSupport.js"
  */
 
 /**
- * Rows per statement on SQLite: well under its 32766 bound parameters (9 per metric row).
- * PostgreSQL takes all of a round's rows in one statement, as array parameters (`unnest`).
+ * A round's rows go to the database in one statement per table, whatever their number: on
+ * PostgreSQL as one array parameter per column (`unnest`), on SQLite as ONE parameter, a JSON
+ * array of rows read back by `json_each` (`value ->> i` is the row's i-th column). One small
+ * parameter crosses to SQLite's thread instead of thousands, and the statement's text, the same for
+ * any number of rows, stays prepared. JSON carries the values exactly: strings byte for byte (lone
+ * surrogates as a bound parameter stores them), doubles in the shortest form that reads back to
+ * the same double, integers below 2^53.
  */
-const CHUNK = 500
+export const jsonRows = (rows: ReadonlyArray<ReadonlyArray<string | number | null>>): string => JSON.stringify(rows)
 
 /** A unit's row as a write sees it: first exposure (epoch ms), variation, variations seen. */
 export interface UnitState {
@@ -58,12 +62,14 @@ const byExperiment = (pairs: Iterable<{ experimentId: string; unit: string }>) =
 }
 
 export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
-  // PostgreSQL: one statement for all of a round's rows (array parameters); SQLite: CHUNK rows each.
-  const chunks = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> =>
-    sql.onDialectOrElse({ pg: () => (items.length === 0 ? [] : [items]), orElse: () => Arr.chunksOf(items, CHUNK) })
-  /** `unit IN (...)`, or on PostgreSQL `unit = ANY($1)`: one parameter however many units. */
+  // One statement for all of a round's rows (none for no rows).
+  const chunks = <A>(items: ReadonlyArray<A>): ReadonlyArray<ReadonlyArray<A>> => (items.length === 0 ? [] : [items])
+  /** `unit = ANY($1)` on PostgreSQL, `unit IN (SELECT value FROM json_each(?))` on SQLite: one parameter however many units. */
   const unitIn = (units: ReadonlyArray<string>) =>
-    sql.onDialectOrElse({ pg: () => sql`unit = ANY(${units}::text[])`, orElse: () => sql.in("unit", units) })
+    sql.onDialectOrElse({
+      pg: () => sql`unit = ANY(${units}::text[])`,
+      orElse: () => sql`unit IN (SELECT value FROM json_each(${JSON.stringify(units)}))`
+    })
 
   const unitStates = Effect.fnUntraced(function* (pairs: Iterable<{ experimentId: string; unit: string }>) {
     const states = new Map<string, UnitState>()
@@ -87,15 +93,9 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
             SELECT * FROM unnest(${chunk.map((e) => e.experimentId)}::text[], ${chunk.map((e) => e.metricKey)}::text[], ${chunk.map((e) => e.unit)}::text[],
               ${chunk.map((e) => e.at)}::bigint[], ${chunk.map((e) => e.value)}::float8[], ${chunk.map((e) => e.windowMs)}::bigint[], ${chunk.map((e) => e.preWindowMs)}::bigint[])`,
         orElse: () =>
-          sql`${sql.insert(chunk.map((e) => ({
-            experiment_id: e.experimentId,
-            metric_key: e.metricKey,
-            unit: e.unit,
-            at: e.at,
-            value: e.value,
-            window_ms: e.windowMs,
-            pre_window_ms: e.preWindowMs
-          })))}`
+          sql`(experiment_id, metric_key, unit, at, value, window_ms, pre_window_ms)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
+            FROM json_each(${jsonRows(chunk.map((e) => [e.experimentId, e.metricKey, e.unit, e.at, e.value, e.windowMs, e.preWindowMs]))})`
       })}`), { discard: true })
 
   const rawEvents = Effect.fnUntraced(function* (pairs: Iterable<{ experimentId: string; unit: string }>) {
@@ -113,18 +113,7 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
   })
 
   type Row = { experimentId: string; metricKey: string; unit: string; state: UnitState; figures: MetricFigures }
-  const asColumns = (r: Row) => ({
-    experiment_id: r.experimentId,
-    metric_key: r.metricKey,
-    unit: r.unit,
-    variation_key: r.state.variationKey,
-    variations_seen: r.state.variationsSeen,
-    post_sum: r.figures.postSum,
-    post_count: r.figures.postCount,
-    pre_sum: r.figures.preSum,
-    pre_count: r.figures.preCount
-  })
-  /** The rows of an insert into flagport_experiment_unit_metrics: array parameters on PostgreSQL. */
+  /** The rows of an insert into flagport_experiment_unit_metrics: array parameters on PostgreSQL, a JSON array on SQLite (`WHERE true` lets an upsert follow the SELECT). */
   const metricValues = (rows: ReadonlyArray<Row>) =>
     sql.onDialectOrElse({
       pg: () =>
@@ -132,7 +121,11 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
           SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.metricKey)}::text[], ${rows.map((r) => r.unit)}::text[],
             ${rows.map((r) => r.state.variationKey)}::text[], ${rows.map((r) => r.state.variationsSeen)}::int[], ${rows.map((r) => r.figures.postSum)}::float8[],
             ${rows.map((r) => r.figures.postCount)}::bigint[], ${rows.map((r) => r.figures.preSum)}::float8[], ${rows.map((r) => r.figures.preCount)}::bigint[])`,
-      orElse: () => sql`${sql.insert(rows.map(asColumns))}`
+      orElse: () =>
+        sql`(experiment_id, metric_key, unit, variation_key, variations_seen, post_sum, post_count, pre_sum, pre_count)
+          SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8
+          FROM json_each(${jsonRows(rows.map((r) => [r.experimentId, r.metricKey, r.unit, r.state.variationKey, r.state.variationsSeen,
+            r.figures.postSum, r.figures.postCount, r.figures.preSum, r.figures.preCount]))}) WHERE true`
     })
   const sortRows = (rows: Iterable<Row>) =>
     [...rows].sort((a, b) => (a.experimentId < b.experimentId ? -1 : a.experimentId > b.experimentId ? 1 : a.metricKey < b.metricKey ? -1 : a.metricKey > b.metricKey ? 1 : a.unit < b.unit ? -1 : a.unit > b.unit ? 1 : 0))
@@ -180,11 +173,19 @@ export const makeUnitMetrics = (sql: SqlClient.SqlClient) => {
     }
   })
 
-  /** Copies a unit's variations seen to its metric rows (the aggregate reads them there). */
+  /** Copies the units' variations seen to their metric rows (the aggregate reads them there): one statement for all of them. */
   const syncSeen = (changed: ReadonlyArray<{ experimentId: string; unit: string; state: UnitState }>) =>
-    Effect.forEach(changed, (c) =>
-      orFail(sql`UPDATE flagport_experiment_unit_metrics SET variations_seen = ${c.state.variationsSeen}
-        WHERE experiment_id = ${c.experimentId} AND unit = ${c.unit}`), { discard: true })
+    changed.length === 0 ? Effect.void : orFail(sql.onDialectOrElse({
+      pg: () =>
+        sql`UPDATE flagport_experiment_unit_metrics AS m SET variations_seen = d.seen
+          FROM unnest(${changed.map((c) => c.experimentId)}::text[], ${changed.map((c) => c.unit)}::text[], ${changed.map((c) => c.state.variationsSeen)}::int[])
+            AS d(experiment_id, unit, seen)
+          WHERE m.experiment_id = d.experiment_id AND m.unit = d.unit`,
+      orElse: () =>
+        sql`UPDATE flagport_experiment_unit_metrics SET variations_seen = d.value ->> 2
+          FROM json_each(${jsonRows(changed.map((c) => [c.experimentId, c.unit, c.state.variationsSeen]))}) AS d
+          WHERE experiment_id = d.value ->> 0 AND unit = d.value ->> 1`
+    })).pipe(Effect.asVoid)
 
   /**
    * The metric side of a write, after `before` was read and the exposures applied (`after`: the

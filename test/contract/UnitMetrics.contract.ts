@@ -133,4 +133,27 @@ export const unitMetricsContract: Contract = (it) => {
       yield* repo.removeExperiment(experimentId)
       expect(yield* repo.metricRows(experimentId)).toEqual([])
     }))
+
+  it.effect("a unit that sees a second variation later has it counted on its metric rows, each of them, in one round with other units", () =>
+    Effect.gen(function* () {
+      const repo = yield* ExperimentUnitRepository
+      const ingestion = yield* Ingestion
+      const experimentId = `e-${Math.random().toString(36).slice(2)}`
+      const metric = (metricKey: string) => (unit: string, at: number, value: number): UnitEvent => ({ experimentId, metricKey, unit, at, value, windowMs: null, preWindowMs: 0 })
+      const [m1, m2] = [metric("m1"), metric("m2")]
+      yield* ingestion.commit({ exposures: ["u1", "u2", "u3"].map((unit) => ({ experimentId, unit, variationKey: "a", at: T0 })) })
+      yield* ingestion.commit({ exposures: [], events: [m1("u1", T0 + HOUR, 2), m2("u1", T0 + HOUR, 3), m1("u2", T0 + HOUR, 4), m1("u3", T0 + HOUR, 5)] })
+      // u1 and u2 see b after their first exposure (which stays): their rows now count two variations; u3's one.
+      yield* ingestion.commit({ exposures: [{ experimentId, unit: "u1", variationKey: "b", at: T0 + 2 * HOUR }, { experimentId, unit: "u2", variationKey: "b", at: T0 + 2 * HOUR }] })
+      const rows = yield* repo.metricRows(experimentId)
+      expect(rows.map((r) => [r.metricKey, r.unit, r.variationKey, r.variationsSeen, r.postSum])).toEqual([
+        ["m1", "u1", "a", 2, 2], ["m1", "u2", "a", 2, 4], ["m1", "u3", "a", 1, 5], ["m2", "u1", "a", 2, 3]
+      ])
+      // The running totals count only u3 (seen in one variation) for m1, nothing for m2.
+      const totals = yield* repo.analysisTotals(experimentId)
+      expect(totals).toMatchObject({ variations: [{ variationKey: "a", units: 1, unitsInSeveral: 2 }] })
+      expect(totals.metrics.filter((m) => m.metricKey === "m1")).toMatchObject([{ variationKey: "a", converted: 1, postSum: 5 }])
+      expect(totals.metrics.filter((m) => m.metricKey === "m2" && (m.converted !== 0 || m.postSum !== 0))).toEqual([])
+      yield* repo.removeExperiment(experimentId)
+    }))
 }
