@@ -10,7 +10,8 @@
  * `POST /v1/exposures` batches of BENCH_ITEMS exposures, each of a new unit, with a batch id, as
  * fast as the server acknowledges them, for BENCH_DURATION seconds. Printed: accepted items per
  * second over the run and its slowest 10 s window, the p99 of a request, the child's RSS after the
- * warm-up (15 s) and at the end; then, with the server stopped, the experiment's rows counted in
+ * warm-up (15 s) and at the end (and every 5 s on stderr), the server's CPU time (all threads) per
+ * accepted item; then, with the server stopped, the experiment's rows counted in
  * the database: every acknowledged item must be there exactly once (one row per unit, one
  * variation), and nothing beyond what was sent (the requests in flight when the run ends may be
  * committed without their answer being read).
@@ -80,6 +81,13 @@ const serveFlagport = async (databaseUrl: string) => {
 
 const { startChild } = bundledChildren(SELF)
 
+/** The process's CPU time so far (user + system, all its threads), in seconds: /proc/<pid>/stat fields 14 and 15. */
+const cpuSeconds = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 const rssMiB = (pid: number): number => {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
   return Math.round(Number(line?.replace(/\D+/g, "") ?? 0) / 1024)
@@ -120,9 +128,11 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
       return JSON.stringify({ environment: "production", batchId: `b${n}`, exposures })
     }
     const samples: Array<{ at: number; accepted: number; rss: number }> = []
+    const pid = flagport.child.pid!
+    const cpuAtStart = cpuSeconds(pid)
     const startedAt = performance.now()
     const sampler = setInterval(() => {
-      samples.push({ at: (performance.now() - startedAt) / 1000, accepted, rss: rssMiB(flagport.child.pid!) })
+      samples.push({ at: (performance.now() - startedAt) / 1000, accepted, rss: rssMiB(pid) })
     }, 5_000)
     const result = await autocannon({
       url: `http://127.0.0.1:${port}`,
@@ -141,7 +151,10 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     })
     clearInterval(sampler)
     const elapsed = (performance.now() - startedAt) / 1000
-    samples.push({ at: elapsed, accepted, rss: rssMiB(flagport.child.pid!) })
+    samples.push({ at: elapsed, accepted, rss: rssMiB(pid) })
+    // The server's CPU per accepted item (every thread: HTTP, decoding, the SQLite thread): what the
+    // throughput costs, which a loaded machine does not change as much as the throughput itself.
+    const cpuUs = ((cpuSeconds(pid) - cpuAtStart) * 1e6) / Math.max(1, accepted)
     flagport.child.kill("SIGTERM")
     await new Promise((resolve) => flagport.child.once("exit", resolve))
     children.length = 0
@@ -160,8 +173,9 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const warm = samples.find((s) => s.at >= WARM_UP_S) ?? samples[0]!
     const last = samples[samples.length - 1]!
     const maxAfterWarm = Math.max(...samples.filter((s) => s.at >= WARM_UP_S).map((s) => s.rss))
+    console.error(`${name} RSS MiB every 5 s: ${samples.map((s) => `${Math.round(s.at)}s ${s.rss}`).join(", ")}`)
     return (
-      `| ${name} | ${Math.round(accepted / elapsed)} | ${Math.round(slowest)} | ${result.latency.p99} ms | ${refused} | ` +
+      `| ${name} | ${Math.round(accepted / elapsed)} | ${Math.round(slowest)} | ${result.latency.p99} ms | ${refused} | ${cpuUs.toFixed(1)} | ` +
       `${warm.rss} / ${last.rss} / ${maxAfterWarm} MiB | ${accepted} | ${sent} | ${counted.units} | ${exact ? "yes" : "NO"} |`
     )
   } finally {
@@ -193,8 +207,8 @@ const main = async () => {
   }
   console.log(machineLine())
   console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION}, POST /v1/exposures of ${ITEMS} exposures (each a new unit) with a batch id; RSS of the server after ${WARM_UP_S} s / at the end / highest after ${WARM_UP_S} s\n`)
-  console.log("| database | accepted items/s | slowest 10 s | p99 request | non-202 | RSS | acknowledged | sent | rows counted | each once |")
-  console.log("|---|---|---|---|---|---|---|---|---|---|")
+  console.log("| database | accepted items/s | slowest 10 s | p99 request | non-202 | server CPU µs/item | RSS | acknowledged | sent | rows counted | each once |")
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }
 
