@@ -30,6 +30,15 @@ const ROLLBACK = "ROLLBACK"
  */
 const SYNC_WAIT_MS = 2
 
+/**
+ * A parameter this long (a round of ingestion's rows as one JSON text, SqlUnitMetrics.ts) makes a
+ * bulk statement: it takes milliseconds in the worker, not microseconds, so it is not awaited on
+ * the spot (measured, bench/ingestion.bench.ts: under a stream of ingestion the waits used their
+ * whole budget, 10% of the event loop blocked, while the evaluation routes had requests waiting).
+ */
+const BULK_PARAMETER_CHARS = 16_384
+const isBulk = (params: ReadonlyArray<unknown>): boolean => params.some((p) => typeof p === "string" && p.length >= BULK_PARAMETER_CHARS)
+
 /** SQL texts whose routing is remembered; past it the memory starts over (it is only a shortcut). */
 const ROUTES_REMEMBERED = 2_000
 
@@ -87,7 +96,8 @@ export const make = (options: Options): Effect.Effect<Client.SqlClient, SqlError
 
     /**
      * The connection of one transaction, which holds the permit. Its statements are awaited on the
-     * spot (SYNC_WAIT_MS, see SqliteWorker.call) so that it holds the writer briefly. COMMIT releases the permit as
+     * spot (SYNC_WAIT_MS, see SqliteWorker.call) so that it holds the writer briefly, except bulk
+     * statements (BULK_PARAMETER_CHARS). COMMIT releases the permit as
      * soon as the worker has applied the transaction (released its savepoint), then waits for the
      * group's durable COMMIT: the next transaction runs meanwhile and joins the same fsync.
      */
@@ -96,7 +106,7 @@ export const make = (options: Options): Effect.Effect<Client.SqlClient, SqlError
         if (sql === BEGIN) return writer.transaction("Begin", SYNC_WAIT_MS)
         if (sql === ROLLBACK) return writer.transaction("Rollback", SYNC_WAIT_MS)
         if (sql === COMMIT) return Effect.flatMap(writer.commit(SYNC_WAIT_MS), (isDurable) => Effect.zipRight(release(), isDurable))
-        return Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s, SYNC_WAIT_MS))
+        return Effect.flatMap(statement(sql, params, mode, false), (s) => writer.execute(s, isBulk(params) ? 0 : SYNC_WAIT_MS))
       }
       return connection(run)
     }
