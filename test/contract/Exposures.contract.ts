@@ -162,6 +162,9 @@ export const exposureContract: Contract = (it) => {
       expect(yield* track.record(principal, { environment: "production", events: [1, 2, 3, 4, 5].map((i) => ({ event: "purchase", unit: `u${i}` })) })).toMatchObject({ accepted: 5 })
       expect(yield* exposures.record(principal, { environment: "production", exposures: [item("u7")] })).toMatchObject({ accepted: 1 })
       expect(yield* failureTag(track.record(principal, { environment: "production", events: [{ event: "purchase", unit: "u1" }] }))).toBe("RateLimited")
+      // The 429 names the budget that was hit, not the default limit.
+      const refused = yield* Effect.flip(exposures.record(principal, { environment: "production", exposures: [item("u8")] }))
+      expect(refused.message).toBe("This key sent more than 10 items this hour; send again after the hour")
     }))
 
   it.effect("a round of 20,000 new units (the most a round holds) is written in one transaction", () =>

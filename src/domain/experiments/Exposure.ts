@@ -134,7 +134,8 @@ export interface UnitRow {
 export class KeyHourItems {
   private hour = 0
 
-  constructor(private readonly cap: number = limit("ingestKeyHour")) {}
+  /** `cap`: the items a key may send in one clock hour (what a 429 names). */
+  constructor(readonly cap: number = limit("ingestKeyHour")) {}
 
   private readonly spent = new Map<string, number>()
 

@@ -16,7 +16,6 @@ import * as Policy from "../../domain/auth/Policy.js"
 import { InvalidRequest, type Problem, RateLimited } from "../../domain/Errors.js"
 import type { IngestReceipt } from "../../domain/experiments/Exposure.js"
 import type { MeasuredRule } from "../../domain/experiments/MeasuredRule.js"
-import { limit } from "../../domain/Limits.js"
 import { environmentNotFound } from "../../domain/NotFound.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import type { IngestRoute } from "../../ports/ExperimentUnitRepository.js"
@@ -73,7 +72,8 @@ export const makeIngestRequest = (route: IngestRoute, metrics: IngestMetrics) =>
         if (!budget.take(principal.keyId, count, now)) {
           yield* refused
           return yield* new RateLimited({
-            message: `This key sent more than ${limit("ingestKeyHour").toLocaleString("en-US")} items this hour; send again after the hour`,
+            // The budget this server applies (the limit's value unless configured otherwise), not a constant.
+            message: `This key sent more than ${budget.cap.toLocaleString("en-US")} items this hour; send again after the hour`,
             retryAfterSeconds: Math.ceil((HOUR_MS - (now % HOUR_MS)) / 1000)
           })
         }
