@@ -59,11 +59,11 @@ const withChanges = Layer.mergeAll(Schedules.layer, ChangeRequests.layer).pipe(
       Sessions.layer,
       Experiments.layer,
       ExperimentResults.layer,
-      ReleasePlans.layer,
+      // Release plans' guardrails on the experiment engine: the stepper asks them, and so does a
+      // plan's guardrails read (the dashboard's figures).
+      ReleasePlans.layer.pipe(Layer.provideMerge(GuardrailChecks.layer)),
       // One group commit and one hourly budget for exposures and metric events.
-      Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer)),
-      // Release plans' guardrails on the experiment engine (the stepper asks them).
-      GuardrailChecks.layer
+      Layer.mergeAll(Exposures.layer, Track.layer).pipe(Layer.provideMerge(Ingestion.layer), Layer.provide(IngestBudget.layer))
     ).pipe(Layer.provideMerge(Layer.mergeAll(SignInGuard.layer, DeviceTrust.layer))) // one guard for sign-ins and setups alike
   )
 )

@@ -46,6 +46,8 @@ const PATHS = [
   "/v1/projects/{projectId}/flags/{flagKey}/release-plans/{releasePlanId}/pause",
   "/v1/projects/{projectId}/flags/{flagKey}/release-plans/{releasePlanId}/resume",
   "/v1/projects/{projectId}/flags/{flagKey}/release-plans/{releasePlanId}/cancel",
+  // Beyond the contract: the guardrails' figures now, for the dashboard.
+  "/v1/projects/{projectId}/flags/{flagKey}/release-plans/{releasePlanId}/guardrails",
   "/v1/exposures",
   "/v1/track",
   "/v1/projects",

@@ -116,6 +116,7 @@ export const OPERATIONS = {
   // A release plan ramps one environment's rule; its steps are the scheduler's targeting writes.
   "ReleasePlans.list": inProject("read"),
   "ReleasePlans.get": inProject("read", "environment"),
+  "ReleasePlans.guardrails": inProject("read", "environment"),
   "ReleasePlans.create": inProject("write", "environment"),
   "ReleasePlans.update": inProject("write", "environment"),
   "ReleasePlans.remove": inProject("write", "environment"),

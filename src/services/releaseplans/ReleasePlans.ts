@@ -8,6 +8,8 @@ import type { Flag } from "../../domain/definitions/Flag.js"
 import { ChangeRequestMessages } from "../../domain/changes/ChangeRequestRules.js"
 import { type ChangeRequestRequired, type Forbidden, InvalidRequest, ResourceConflict, type ResourceNotFound } from "../../domain/Errors.js"
 import { flagNotFound, releasePlanNotFound } from "../../domain/NotFound.js"
+import { ANALYSIS_DEFAULTS } from "../../domain/experiments/Experiment.js"
+import { checkGuardrails, type GuardrailCheck } from "../../domain/experiments/Guardrail.js"
 import { baselineOf } from "../../domain/releaseplans/ApplyStep.js"
 import { draftOf, patched } from "../../domain/releaseplans/Drafts.js"
 import { planProblems, ruleOf } from "../../domain/releaseplans/PlanRules.js"
@@ -22,6 +24,7 @@ import { authorize, reach } from "../shared/Authorize.js"
 import * as Protection from "../shared/Protection.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
+import { Guardrails } from "./Guardrails.js"
 import { planEntry, planWrite } from "./PlanWrite.js"
 import { startRefusal } from "./StartCheck.js"
 
@@ -43,6 +46,12 @@ export interface ReleasePlansShape {
   readonly list: (projectId: string, flagKey: string) => Effect.Effect<ReadonlyArray<ReleasePlan>, ResourceNotFound | Forbidden | StorageError>
   /** One plan of the flag; 404 when it has none with that id. */
   readonly get: (projectId: string, flagKey: string, id: string) => Effect.Effect<ReleasePlan, ResourceNotFound | Forbidden | StorageError>
+  /**
+   * What the plan's guardrails show now, on its current run's units: the check the stepper makes
+   * before each step (a harmed plan's deciding check is its `harm`; this one reads the run after it).
+   * Where the host checks no guardrails (no `Guardrails` layer) the list is empty.
+   */
+  readonly guardrails: (projectId: string, flagKey: string, id: string) => Effect.Effect<GuardrailCheck, ResourceNotFound | Forbidden | StorageError>
   /** A new draft; 400 with every problem of the plan's rules (PlanRules.ts) against the flag. */
   readonly create: (projectId: string, flagKey: string, input: CreateReleasePlanInput) => Effect.Effect<ReleasePlan, Failure>
   /** Changes what the body sends; only a draft (409 otherwise); checked again as a create (400). */
@@ -78,7 +87,7 @@ export interface ReleasePlansShape {
 
 export class ReleasePlans extends Context.Tag("@flagport/services/ReleasePlans")<ReleasePlans, ReleasePlansShape>() {}
 
-type Operation = "ReleasePlans.get" | "ReleasePlans.update" | "ReleasePlans.remove" | "ReleasePlans.start" | "ReleasePlans.pause" | "ReleasePlans.resume" | "ReleasePlans.cancel"
+type Operation = "ReleasePlans.get" | "ReleasePlans.guardrails" | "ReleasePlans.update" | "ReleasePlans.remove" | "ReleasePlans.start" | "ReleasePlans.pause" | "ReleasePlans.resume" | "ReleasePlans.cancel"
 
 const invalid = (problems: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
   new InvalidRequest({ message: "Invalid release plan", details: [...problems] })
@@ -91,6 +100,7 @@ export const make = Effect.gen(function* () {
   const writes = yield* Writes.writer
   const protection = yield* Protection.guards
   const write = yield* planWrite
+  const engine = yield* Effect.serviceOption(Guardrails)
 
   const flagOf = (projectId: string, flagKey: string): Effect.Effect<Flag, ResourceNotFound | StorageError> =>
     Effect.flatMap(flags.get(projectId, flagKey), Option.match({ onNone: () => Effect.fail(flagNotFound(projectId, flagKey)), onSome: Effect.succeed }))
@@ -137,6 +147,12 @@ export const make = Effect.gen(function* () {
 
   const get = Effect.fn("ReleasePlans.get")(function* (projectId: string, flagKey: string, id: string) {
     return yield* allowedOn("ReleasePlans.get", projectId, flagKey, id)
+  })
+
+  const guardrails = Effect.fn("ReleasePlans.guardrails")(function* (projectId: string, flagKey: string, id: string) {
+    const plan = yield* allowedOn("ReleasePlans.guardrails", projectId, flagKey, id)
+    if (Option.isNone(engine)) return checkGuardrails([], { alpha: plan.alpha, plannedUnits: ANALYSIS_DEFAULTS.plannedUnits })
+    return yield* engine.value.check(projectId, plan)
   })
 
   const create = Effect.fn("ReleasePlans.create")(function* (projectId: string, flagKey: string, input: CreateReleasePlanInput) {
@@ -224,7 +240,7 @@ export const make = Effect.gen(function* () {
         ({ before, after: T.cancelled(before, millis), action: "release_plan.cancelled", event: "release_plan.cancelled" })))
   })
 
-  return ReleasePlans.of({ list, get, create, update, remove, start, pause, resume, cancel })
+  return ReleasePlans.of({ list, get, guardrails, create, update, remove, start, pause, resume, cancel })
 })
 
 export const layer = Layer.effect(ReleasePlans, make)

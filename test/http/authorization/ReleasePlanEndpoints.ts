@@ -73,6 +73,17 @@ export const RELEASE_PLAN_ENDPOINTS: ReadonlyArray<Endpoint> = [
     }
   },
   {
+    name: "GET /v1/projects/{p}/flags/{k}/release-plans/{id}/guardrails",
+    kind: "management",
+    needs: "read",
+    success: 200,
+    boundServer: OTHER_ENVIRONMENT,
+    prepare: async (t, n) => {
+      const { flagKey, id, path } = await freshPlan(t, n, "guarded-plan", "running")
+      return { method: "GET", path: `${path}/guardrails`, call: use(ReleasePlans, (plans) => plans.guardrails("p1", flagKey, id)) }
+    }
+  },
+  {
     name: "PATCH /v1/projects/{p}/flags/{k}/release-plans/{id}",
     kind: "management",
     needs: "write",

@@ -1,4 +1,6 @@
 /** The examples of the release plans' operations in the OpenAPI document: the checkout ramped up over a day. */
+import { ANALYSIS_DEFAULTS } from "../../../../src/domain/experiments/Experiment.js"
+import { checkGuardrails, type GuardrailCheck } from "../../../../src/domain/experiments/Guardrail.js"
 import type { CreateReleasePlanInput, ReleasePlan, ResumeReleasePlanInput, UpdateReleasePlanInput } from "../../../../src/domain/releaseplans/ReleasePlan.js"
 
 export const createReleasePlan: CreateReleasePlanInput = {
@@ -43,3 +45,15 @@ export const releasePlan: ReleasePlan = {
   createdAt: "2026-12-02T08:50:00.000Z",
   updatedAt: "2026-12-02T09:00:00.000Z"
 }
+
+/** Conversion moments of `units` of which `erred` sent the event (sum and sum of squares alike). */
+const conversions = (units: number, erred: number) => ({ n: units, sum: erred, sumSquares: erred })
+
+/**
+ * The example plan's guardrails a few hours in: 1,013 treatment units of which 52 erred against
+ * 19,241 control units of which 954 did. Computed by the check itself, so the figures are real.
+ */
+export const guardrails: GuardrailCheck = checkGuardrails(
+  [{ key: "errors", goal: "decrease", treatment: conversions(1013, 52), control: conversions(19_241, 954) }],
+  { alpha: 0.05, plannedUnits: ANALYSIS_DEFAULTS.plannedUnits }
+)

@@ -4,6 +4,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
+import { GuardrailCheck } from "../../../../src/domain/experiments/Guardrail.js"
 import {
   CreateReleasePlanInput,
   ReleasePlan,
@@ -38,6 +39,12 @@ export class ReleasePlansGroup extends HttpApiGroup.make("releasePlans")
     HttpApiEndpoint.get("get")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}`.addSuccess(ReleasePlanDoc),
     "Get a release plan",
     "One plan: its current step, when the next is due, why it is paused, the harm a guardrail found with its figures."
+  ))
+  .add(described(
+    HttpApiEndpoint.get("guardrails")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}/guardrails`
+      .addSuccess(GuardrailCheck.annotations({ examples: [Examples.guardrails] })),
+    "Get a release plan's guardrail figures",
+    "What the plan's guardrails show now, on its current run's units (from its start, or from its last harm): the check the scheduler makes before each step, each guardrail's units and mean in each arm, the change with its always-valid interval, the p-value, the level it is checked at, and whether it shows harm (`outcome`). A harmed plan's deciding check is its `harm.check`. Read permission, as the plan."
   ))
   .add(described(
     HttpApiEndpoint.patch("update")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}`

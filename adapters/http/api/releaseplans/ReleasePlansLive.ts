@@ -10,6 +10,7 @@ export const ReleasePlansLive = HttpApiBuilder.group(FlagportApi, "releasePlans"
     .handle("list", ({ path }) => Effect.flatMap(ReleasePlans, (plans) => Effect.map(mapped(plans.list(path.projectId, path.flagKey)), (data) => ({ data }))))
     .handle("create", ({ path, payload }) => Effect.flatMap(ReleasePlans, (plans) => mapped(plans.create(path.projectId, path.flagKey, payload))))
     .handle("get", ({ path }) => Effect.flatMap(ReleasePlans, (plans) => mapped(plans.get(path.projectId, path.flagKey, path.releasePlanId))))
+    .handle("guardrails", ({ path }) => Effect.flatMap(ReleasePlans, (plans) => mapped(plans.guardrails(path.projectId, path.flagKey, path.releasePlanId))))
     .handle("update", ({ path, payload }) =>
       Effect.flatMap(ReleasePlans, (plans) => mapped(plans.update(path.projectId, path.flagKey, path.releasePlanId, payload))))
     .handle("remove", ({ path }) => Effect.flatMap(ReleasePlans, (plans) => mapped(plans.remove(path.projectId, path.flagKey, path.releasePlanId))))
