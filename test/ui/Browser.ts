@@ -65,7 +65,7 @@ export const checkPage = async (page: Page, name: string): Promise<string> => {
   return path
 }
 
-/** Shows one section of a flag's page ("Targeting", "Definition", "Schedules", "Evaluations", "History") by its tab. */
+/** Shows one section of a flag's page ("Targeting", "Definition", "Schedules", "Release plans", "Evaluations", "History") by its tab. */
 export const showSection = async (page: Page, name: string): Promise<void> => {
   const tab = page.getByRole("tab", { name, exact: true })
   await tab.click()

@@ -16,7 +16,7 @@ let server: TestServer
 let browser: Browser
 let page: Page
 
-const SECTIONS = ["Targeting", "Definition", "Schedules", "Evaluations", "History"]
+const SECTIONS = ["Targeting", "Definition", "Schedules", "Release plans", "Evaluations", "History"]
 
 const api = async (method: string, path: string, body?: unknown) => {
   const reply = await request(server.url, method, path, { key: server.keys.global, ...(body === undefined ? {} : { body }) })

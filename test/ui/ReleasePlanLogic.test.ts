@@ -1,6 +1,6 @@
 /** The flag page's release plan helpers: the editor's templates, a plan's timeline, figures in words. */
 import { describe, expect, it } from "vitest"
-import { changeText, holdText, PLAN_TEMPLATES, timeline, verdictText, weightText, type GuardrailFigures } from "../../ui/lib/releasePlans.js"
+import { changeText, draftOfPlan, holdText, NEW_GUARDRAIL, newDraft, PLAN_TEMPLATES, planBody, planRules, timeline, verdictText, weightText, type GuardrailFigures } from "../../ui/lib/releasePlans.js"
 
 const steps = [{ weight: 5_000, holdMinutes: 60 }, { weight: 25_000, holdMinutes: 60 }, { weight: 50_000, holdMinutes: 30 }, { weight: 100_000, holdMinutes: 10 }]
 
@@ -65,5 +65,37 @@ describe("figures in words", () => {
 
   it("says holds in the largest unit that reads well", () => {
     expect([0.05, 45, 360, 2_520, 10_080].map(holdText)).toEqual(["3 s", "45 min", "6 h", "42 h", "7 d"])
+  })
+})
+
+describe("the plan editor's body", () => {
+  it("sends a template's steps as weights and holds, the guardrails without an empty window, typed numbers as numbers", () => {
+    const draft = { ...newDraft("half", "on"), guardrails: [{ ...NEW_GUARDRAIL, key: "errors", event: "checkout-error" }], onHarm: "rollback" as const, alpha: "0.1" }
+    expect(planBody(draft)).toEqual({
+      ruleId: "half",
+      variationKey: "on",
+      steps: [{ weight: 5_000, holdMinutes: 360 }, { weight: 25_000, holdMinutes: 360 }, { weight: 50_000, holdMinutes: 360 }, { weight: 100_000, holdMinutes: 360 }],
+      guardrails: [{ key: "errors", event: "checkout-error", kind: "conversion", goal: "decrease", role: "guardrail" }],
+      onHarm: "rollback",
+      alpha: 0.1
+    })
+  })
+
+  it("sends what is not a number as NaN (null on the wire), for the API to refuse next to its field", () => {
+    const body = planBody({ ...newDraft("half", "on"), steps: [{ percent: "", holdMinutes: "ten" }], alpha: "" })
+    expect(JSON.parse(JSON.stringify(body)).steps).toEqual([{ weight: null, holdMinutes: null }])
+    expect(JSON.parse(JSON.stringify(body)).alpha).toBeNull()
+  })
+
+  it("edits a saved draft as it is: the same body back", () => {
+    const saved = { ruleId: "half", variationKey: "on", steps: [{ weight: 1_500, holdMinutes: 0.05 }], guardrails: [{ key: "errors", event: "e", kind: "conversion" as const, goal: "decrease" as const, role: "guardrail" as const, windowHours: 24 }], onHarm: "pause" as const, alpha: 0.05 }
+    expect(planBody(draftOfPlan(saved))).toEqual(saved)
+  })
+
+  it("labels every rule with what it serves, a single variation as 100%", () => {
+    expect(planRules([
+      { id: "beta", name: "Beta list", variationKey: "on" },
+      { id: "half", rollout: { variations: [{ variationKey: "on", weight: 50_000 }, { variationKey: "off", weight: 50_000 }] } }
+    ])).toEqual([{ id: "beta", label: "Rule 1 “Beta list”: on 100%" }, { id: "half", label: "Rule 2: on 50%, off 50%" }])
   })
 })

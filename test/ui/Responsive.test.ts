@@ -19,7 +19,7 @@ let page: Page
 const LONG_KEY = "checkout-redesign-for-returning-customers-in-europe"
 /** Every entry a global server key sees, in the navigation's order. */
 const NAV = ["Flags", "Segments", "Environments", "Experiments", "Webhooks", "Playground", "Keys", "Audit log", "Schedules", "Change requests", "Members", "Users"]
-const SECTIONS = ["Targeting", "Definition", "Schedules", "Evaluations", "History"]
+const SECTIONS = ["Targeting", "Definition", "Schedules", "Release plans", "Evaluations", "History"]
 const WIDTHS = [360, 768, 1440]
 /** Below this width the navigation folds behind the Menu button (styles.css). */
 const FOLDS_BELOW = 761

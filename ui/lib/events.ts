@@ -51,7 +51,7 @@ const wait = (ms: number, signal: AbortSignal) =>
 
 /** Who did a change, as a person reads it. */
 export const actorName = (event: ManagementEvent): string =>
-  event.actor.email ?? (event.actor.keyName === undefined ? undefined : `the key “${event.actor.keyName}”`) ?? (event.actor.type === "schedule" ? "a scheduled change" : "the command line")
+  event.actor.email ?? (event.actor.keyName === undefined ? undefined : `the key “${event.actor.keyName}”`) ?? (event.actor.type === "schedule" ? "a scheduled change" : event.actor.type === "releasePlan" ? "a release plan" : "the command line")
 
 /** Reads one response's events until it ends; answers whether it was accepted. */
 const follow = async (connection: Connection, response: Response): Promise<boolean> => {

@@ -4,7 +4,9 @@
  * come if nothing stops the plan), and a guardrail's figures in words. Pure, so it is tested
  * without a browser.
  */
-import { percentOf } from "./format.js"
+import type { MetricDraft } from "./experiments.js"
+import { percentOf, weightOf } from "./format.js"
+import type { Metric } from "./types.js"
 
 /** A step as the API takes it: a weight in thousandths of a percent, then a hold in minutes. */
 export interface PlanStep {
@@ -114,3 +116,93 @@ export const changeText = (g: GuardrailFigures): string => {
 /** What the guardrail says now, in words. */
 export const verdictText = (g: GuardrailFigures, minimumUnits: number): string =>
   g.harmed ? "harmed" : g.notEnoughData ? `waiting for ${minimumUnits} units in each arm` : "no harm shown"
+
+/** A step as the editor types it: a percentage and minutes, as text. */
+export interface StepDraft {
+  readonly percent: string
+  readonly holdMinutes: string
+}
+
+/** The plan editor's fields, as typed. */
+export interface PlanDraft {
+  readonly ruleId: string
+  readonly variationKey: string
+  readonly steps: ReadonlyArray<StepDraft>
+  readonly guardrails: ReadonlyArray<MetricDraft>
+  readonly onHarm: "pause" | "rollback"
+  readonly alpha: string
+}
+
+/** The editor's steps for a template (or a saved plan's steps). */
+export const stepDrafts = (steps: ReadonlyArray<PlanStep>): ReadonlyArray<StepDraft> =>
+  steps.map((s) => ({ percent: percentOf(s.weight), holdMinutes: String(s.holdMinutes) }))
+
+/** A new guardrail: an error event whose rate must not rise. */
+export const NEW_GUARDRAIL: MetricDraft = { key: "", event: "", kind: "conversion", goal: "decrease", role: "guardrail", windowHours: "" }
+
+/** A new plan on `ruleId` ramping `variationKey`: the day template, pausing on harm at alpha 0.05. */
+export const newDraft = (ruleId: string, variationKey: string): PlanDraft => ({
+  ruleId,
+  variationKey,
+  steps: stepDrafts(PLAN_TEMPLATES[0]!.steps),
+  guardrails: [],
+  onHarm: "pause",
+  alpha: "0.05"
+})
+
+/** A saved draft in the editor. */
+export const draftOfPlan = (plan: { readonly ruleId: string; readonly variationKey: string; readonly steps: ReadonlyArray<PlanStep>; readonly guardrails: ReadonlyArray<Metric>; readonly onHarm: "pause" | "rollback"; readonly alpha: number }): PlanDraft => ({
+  ruleId: plan.ruleId,
+  variationKey: plan.variationKey,
+  steps: stepDrafts(plan.steps),
+  guardrails: plan.guardrails.map((m) => ({ key: m.key, event: m.event, kind: m.kind, goal: m.goal, role: m.role, windowHours: m.windowHours === undefined ? "" : String(m.windowHours) })),
+  onHarm: plan.onHarm,
+  alpha: String(plan.alpha)
+})
+
+/** A typed number, or NaN (sent as null: the API refuses it with its own message next to the field). */
+const numberOf = (text: string): number => (text.trim() === "" ? Number.NaN : Number(text))
+
+/** The body of a create (with `environment`) or of a draft's update (without), as typed. */
+export const planBody = (d: PlanDraft) => ({
+  ruleId: d.ruleId,
+  variationKey: d.variationKey,
+  steps: d.steps.map((s) => ({ weight: weightOf(s.percent), holdMinutes: numberOf(s.holdMinutes) })),
+  guardrails: d.guardrails.map((m) => ({ key: m.key, event: m.event, kind: m.kind, goal: m.goal, role: m.role, ...(m.windowHours.trim() === "" ? {} : { windowHours: numberOf(m.windowHours) }) })),
+  onHarm: d.onHarm,
+  alpha: numberOf(d.alpha)
+})
+
+/** What each status means on the flag page. */
+export const PLAN_STATUS_WORDS: { readonly [S in "draft" | "running" | "paused" | "harmed" | "completed" | "cancelled"]: string } = {
+  draft: "draft: not started",
+  running: "running",
+  paused: "paused",
+  harmed: "stopped by a guardrail",
+  completed: "completed",
+  cancelled: "cancelled"
+}
+
+/** Why a paused plan is paused, in words. */
+export const pauseWords = (pausedBy: "manual" | "targetingChanged" | "stepFailed" | null): string =>
+  pausedBy === "targetingChanged"
+    ? "Paused because someone changed this flag's targeting here; resuming continues from the targeting as it is now."
+    : pausedBy === "stepFailed"
+      ? "Paused because a step could not be applied."
+      : "Paused by hand: the rule keeps its weight until the plan resumes."
+
+/** A rule a plan may ramp: its id and how it reads ("Rule 2 “Half”: on 50%, off 50%"). */
+export interface PlanRule {
+  readonly id: string
+  readonly label: string
+}
+
+/** The rules of the targeting in `environment` in order, each with what it serves. */
+export const planRules = (
+  rules: ReadonlyArray<{ readonly id: string; readonly name?: string; readonly variationKey?: string; readonly rollout?: { readonly variations: ReadonlyArray<{ readonly variationKey: string; readonly weight: number }> } }>
+): ReadonlyArray<PlanRule> =>
+  rules.map((rule, i) => {
+    const shares = rule.rollout !== undefined ? rule.rollout.variations.map((v) => `${v.variationKey} ${percentOf(v.weight)}%`).join(", ") : `${rule.variationKey ?? "?"} 100%`
+    const name = rule.name === undefined || rule.name === "" ? "" : ` “${rule.name}”`
+    return { id: rule.id, label: `Rule ${i + 1}${name}: ${shares}` }
+  })

@@ -7,7 +7,7 @@
  */
 
 /** The sections of a flag's page, in the order its tabs show them; the first is where a flag opens. */
-export const FLAG_SECTIONS = ["targeting", "definition", "schedules", "evaluations", "history"] as const
+export const FLAG_SECTIONS = ["targeting", "definition", "schedules", "release-plans", "evaluations", "history"] as const
 export type FlagSection = (typeof FLAG_SECTIONS)[number]
 
 const isFlagSection = (s: string | undefined): s is FlagSection => FLAG_SECTIONS.some((f) => f === s)

@@ -131,6 +131,11 @@ export type ExperimentStatus = Experiment["status"]
 export type ExperimentDecision = Schemas["ExperimentDecision"]
 /** A metric: an event SDKs send, per unit a conversion (0/1) or a sum, with the direction that is better. */
 export type Metric = Schemas["Metric"]
+/** A release plan (`GET /v1/projects/{p}/flags/{k}/release-plans/{id}`): a variation of a rule ramped up step by step, stopped by guardrails. */
+export type ReleasePlan = Schemas["ReleasePlan"]
+export type CreateReleasePlanInput = Schemas["CreateReleasePlanInput"]
+/** What a plan's guardrails show at one check (`GET .../release-plans/{id}/guardrails`, and a harm's `check`). */
+export type GuardrailCheck = Schemas["GuardrailCheck"]
 export type Analysis = Schemas["Analysis"]
 export type CreateExperimentInput = Schemas["CreateExperimentInput"]
 /** A rule of a flag's targeting as the API answers it (with its `id`). */

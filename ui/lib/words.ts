@@ -63,7 +63,11 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   preWindowDays: "days before exposure for CUPED",
   plannedUnits: "planned units",
   decision: "Decision",
-  note: "why"
+  note: "why",
+  steps: "steps",
+  holdMinutes: "hold (minutes)",
+  guardrails: "guardrails",
+  onHarm: "On harm"
 }
 
 /** One item of a list, followed by its place from 1 ("rules[0]" is "Rule 1"). */
@@ -77,7 +81,9 @@ const ITEM_WORDS: Readonly<Record<string, string>> = {
   changes: "change",
   events: "event",
   flags: "flag",
-  metrics: "metric"
+  metrics: "metric",
+  steps: "step",
+  guardrails: "guardrail"
 }
 
 /**

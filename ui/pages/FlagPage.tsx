@@ -1,7 +1,7 @@
 /**
  * One flag, in sections (tabs): its targeting in the environment chosen first (saved with PUT,
  * copied to another environment, or scheduled for later), then its definition (name, description
- * and variations, saved with PATCH), its scheduled changes, how often each variation was served in
+ * and variations, saved with PATCH), its scheduled changes, its release plans there (ReleasePlans.tsx), how often each variation was served in
  * the environment chosen, and its history. The section and the environment are in the URL
  * (`#/flags/checkout/history?environment=production`): a reload, a shared link and back/forward
  * show the same view. Every section stays mounted while another is shown, so an edit in progress
@@ -23,6 +23,7 @@ import { changedBy, LiveChangeNotice } from "../components/LiveChange.js"
 import { Field } from "../components/Field.js"
 import { ProposedNotice, SettledNotice } from "../components/FlagNotices.js"
 import { ReadOnlyUnless } from "../components/ReadOnly.js"
+import { ReleasePlansPanel } from "../components/ReleasePlans.js"
 import { SchedulesList } from "../components/SchedulesList.js"
 import { StaleBadge } from "../components/StaleBadge.js"
 import { Waiting } from "../components/Status.js"
@@ -56,6 +57,7 @@ const SECTION_LABELS: { readonly [S in FlagSection]: string } = {
   targeting: "Targeting",
   definition: "Definition",
   schedules: "Schedules",
+  "release-plans": "Release plans",
   evaluations: "Evaluations",
   history: "History"
 }
@@ -203,6 +205,12 @@ export const FlagPage = (props: { projectId: string; flagKey: string; section?: 
         onCancelled={(s) => setStatus(`The change to ${s.environment} scheduled for ${when(s.at)} is cancelled.`)}
       />
     ),
+    "release-plans":
+      config === undefined ? (
+        <p>This project has no environments yet.</p>
+      ) : (
+        <ReleasePlansPanel key={`plans-${config.environmentKey}`} projectId={projectId} flag={flag} environment={config.environmentKey} writes={writes} />
+      ),
     evaluations:
       config === undefined ? (
         <p>This project has no environments yet.</p>
