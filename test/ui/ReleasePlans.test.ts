@@ -121,7 +121,8 @@ describe("a flag's release plans", () => {
       steps: [{ weight: 5_000, holdMinutes: 0.05 }, { weight: 25_000, holdMinutes: 0.05 }, { weight: 50_000, holdMinutes: 360 }, { weight: 100_000, holdMinutes: 360 }],
       guardrails: [{ key: "errors", event: "checkout-error", kind: "conversion", goal: "decrease", role: "guardrail" }]
     })
-    expect(await steps()).toEqual(["5% for 3 s: next", "25% for 3 s: later", "50% for 6 h: later", "100% for 6 h: later"])
+    // The list is read again after the save's message: wait for it.
+    await expect.poll(steps).toEqual(["5% for 3 s: next", "25% for 3 s: later", "50% for 6 h: later", "100% for 6 h: later"])
   })
 
   it("starts it: the timeline advances by itself to the step that holds, with the guardrail's figures", async () => {
