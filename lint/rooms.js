@@ -54,8 +54,8 @@ export const ROOMS = [
   },
   {
     room: "src/domain/ascode",
-    holds: "flags as code: the project file's schema (`ProjectFile.ts`) and its JSON Schema, export, validation with paths in the file, the plan and its text and who may apply it (`PlanAccess.ts`, by the permission table's rules), the plan against a person's pending change requests (`PendingProposals.ts`), the OpenFeature manifest",
-    mayImport: ["src/domain", "src/domain/auth", "src/domain/changes", "src/domain/definitions"]
+    holds: "flags as code: the project file's schema (`ProjectFile.ts`) and its JSON Schema, export, validation with paths in the file, the plan and its text and who may apply it (`PlanAccess.ts`, by the permission table's rules), the plan against a person's pending change requests (`PendingProposals.ts`), release plans' definitions in the file (`FileReleasePlans.ts`), the OpenFeature manifest",
+    mayImport: ["src/domain", "src/domain/auth", "src/domain/changes", "src/domain/definitions", "src/domain/experiments", "src/domain/releaseplans"]
   },
   {
     room: "src/domain/flagd",

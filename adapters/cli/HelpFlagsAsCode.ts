@@ -3,10 +3,11 @@ export const FLAGS_AS_CODE_PAGES: Readonly<Record<string, string>> = {
   export: `Usage: flagport export --project ID [--format yaml|json|openfeature-manifest]
                        [--environment ENV] [--out FILE] [--url URL [--key KEY]]
 
-Writes a project as its declarative file: environments, segments, flags and
-their targeting in each environment, in a stable order, without keys,
-secrets, versions or usage. Or, with --format openfeature-manifest, the
-OpenFeature CLI's flag manifest (for its typed accessors in other languages).
+Writes a project as its declarative file: environments, segments, flags,
+their targeting in each environment and their release plans' definitions, in
+a stable order, without keys, secrets, versions, usage or plans' status. Or,
+with --format openfeature-manifest, the OpenFeature CLI's flag manifest (for
+its typed accessors in other languages).
 
 Options:
   --project ID        The project
@@ -35,13 +36,15 @@ problem with its path in the file; nothing applied), prints the plan (+
 created, ~ changed with a diff, - deleted), then applies it in one
 transaction. A second apply plans nothing. If the project changed after the
 plan was made, nothing is applied. In a protected environment, a person's
-targeting changes become a change request.
+targeting changes become a change request. Release plans become drafts (or
+change the draft); a file that redefines a started plan is refused.
 
 Options:
   --project ID          Apply to ID instead of the project the file names
   --dry-run             Print the plan, change nothing
   --detailed-exitcode   With --dry-run: exit 2 when the plan has changes
-  --prune               Also delete flags and segments the file leaves out
+  --prune               Also delete flags, segments and release plan drafts
+                        the file leaves out
   --json                Print the plan as JSON
   --plan FINGERPRINT    Apply only the plan with this fingerprint (printed
                         at the end of the plan); refused if the project

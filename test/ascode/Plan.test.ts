@@ -24,7 +24,7 @@ const flag = (key: string, requires: ReadonlyArray<string> = [], rules: Flag["co
   updatedAt: at,
   version: 3
 })
-const state = (flags: ReadonlyArray<Flag>): ProjectState => ({ project: { id: "p", name: "P", createdAt: at, updatedAt: at }, environments: [environment], segments: [], flags })
+const state = (flags: ReadonlyArray<Flag>): ProjectState => ({ project: { id: "p", name: "P", createdAt: at, updatedAt: at }, environments: [environment], segments: [], flags, releasePlans: [] })
 const fileFlag = (key: string, requires: ReadonlyArray<string> = [], rules: ReadonlyArray<Record<string, unknown>> = []) => ({
   key,
   type: "boolean" as const,

@@ -2812,7 +2812,7 @@ export interface components {
             /** @description The context attribute the segment's key lists match (`key`, the context key, when not given); at most 256 characters. */
             readonly keyAttribute?: string;
         };
-        /** @description A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed. */
+        /** @description A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed and its release plans. */
         readonly FileFlag: {
             /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
             readonly key: string;
@@ -2823,6 +2823,7 @@ export interface components {
             readonly type: "boolean" | "string" | "number" | "json";
             readonly variations: readonly components["schemas"]["Variation"][];
             readonly environments?: readonly components["schemas"]["FileTargeting"][];
+            readonly releasePlans?: readonly components["schemas"]["FileReleasePlan"][];
         };
         /** @description The flag's targeting in the environment `key`, as the body of PUT .../flags/{flag}/targeting. */
         readonly FileTargeting: {
@@ -2833,6 +2834,20 @@ export interface components {
             readonly offVariationKey: string;
             readonly prerequisites?: readonly components["schemas"]["Prerequisite"][];
             readonly rules?: readonly components["schemas"]["RuleInput"][];
+        };
+        /** @description A release plan of the flag in the environment `environment`, as the body of POST .../flags/{flag}/release-plans: at most one per environment. apply makes it a draft, or changes the draft; it never changes a started plan (refused) nor starts one. */
+        readonly FileReleasePlan: {
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly environment: string;
+            /** @description text without the NUL character (U+0000) */
+            readonly ruleId: string;
+            /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
+            readonly variationKey: string;
+            readonly steps: readonly components["schemas"]["ReleasePlanStep"][];
+            readonly guardrails?: readonly components["schemas"]["Metric"][];
+            /** @enum {string} */
+            readonly onHarm?: "pause" | "rollback";
+            readonly alpha?: number;
         };
         /**
          * @example {
@@ -2914,12 +2929,12 @@ export interface components {
         };
         readonly PlannedChange: {
             /** @enum {string} */
-            readonly resource: "project" | "environment" | "segment" | "flag" | "targeting";
+            readonly resource: "project" | "environment" | "segment" | "flag" | "targeting" | "release_plan";
             /** @enum {string} */
             readonly action: "create" | "update" | "delete";
-            /** @description The project's id, or the environment's, segment's or flag's key (targeting: the flag's). */
+            /** @description The project's id, or the environment's, segment's or flag's key (targeting and release_plan: the flag's). */
             readonly key: string;
-            /** @description Targeting: its environment. */
+            /** @description Targeting and release_plan: its environment. */
             readonly environment?: string;
             /**
              * unknown
@@ -2931,8 +2946,10 @@ export interface components {
              * @description The item as the file wants it (null when deleted).
              */
             readonly after: unknown;
-            /** @description What the change is based on, checked again when it is applied: the flag's version, or the segment's updatedAt. */
+            /** @description What the change is based on, checked again when it is applied: the flag's version, the segment's updatedAt, or the release plan's version. */
             readonly basedOn?: number | string;
+            /** @description release_plan update or delete: the id of the draft plan it changes (a create makes a new draft). */
+            readonly releasePlanId?: string;
             /** @description Targeting in a protected environment changed by a person: proposed as a change request instead of written. */
             readonly changeRequest?: boolean;
             /** @description Proposed: the author's pending change request (open or approved) that already names this flag in this environment, which this change updates (its approvals are cleared). Absent: a new change request is opened. */

@@ -125,7 +125,7 @@ export const applyCommand = Command.make(
     project: Options.text("project").pipe(Options.withPseudoName("ID"), Options.withDescription("Apply to this project instead of the one the file names."), Options.optional),
     dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the plan; change nothing.")),
     detailedExitcode: Options.boolean("detailed-exitcode").pipe(Options.withDescription("With --dry-run: exit 2 when the plan has changes (0 when none, 1 on error).")),
-    prune: Options.boolean("prune").pipe(Options.withDescription("Also delete the flags and segments the file leaves out.")),
+    prune: Options.boolean("prune").pipe(Options.withDescription("Also delete the flags, segments and release plan drafts the file leaves out.")),
     json: Options.boolean("json").pipe(Options.withDescription("Print the plan (and what was applied) as JSON.")),
     plan: Options.text("plan").pipe(
       Options.withPseudoName("FINGERPRINT"),

@@ -8,14 +8,17 @@ import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
 
 export const PlannedChangeSchema = Schema.Struct({
-  resource: Schema.Literal("project", "environment", "segment", "flag", "targeting"),
+  resource: Schema.Literal("project", "environment", "segment", "flag", "targeting", "release_plan"),
   action: Schema.Literal("create", "update", "delete"),
-  key: Schema.String.annotations({ description: "The project's id, or the environment's, segment's or flag's key (targeting: the flag's)." }),
-  environment: Schema.optional(Schema.String.annotations({ description: "Targeting: its environment." })),
+  key: Schema.String.annotations({ description: "The project's id, or the environment's, segment's or flag's key (targeting and release_plan: the flag's)." }),
+  environment: Schema.optional(Schema.String.annotations({ description: "Targeting and release_plan: its environment." })),
   before: Schema.Unknown.annotations({ description: "The item now, in the file's shape (null when created)." }),
   after: Schema.Unknown.annotations({ description: "The item as the file wants it (null when deleted)." }),
   basedOn: Schema.optional(Schema.Union(Schema.Number, Schema.String).annotations({
-    description: "What the change is based on, checked again when it is applied: the flag's version, or the segment's updatedAt."
+    description: "What the change is based on, checked again when it is applied: the flag's version, the segment's updatedAt, or the release plan's version."
+  })),
+  releasePlanId: Schema.optional(Schema.String.annotations({
+    description: "release_plan update or delete: the id of the draft plan it changes (a create makes a new draft)."
   })),
   changeRequest: Schema.optional(Schema.Boolean.annotations({
     description: "Targeting in a protected environment changed by a person: proposed as a change request instead of written."

@@ -6,15 +6,16 @@
  *
  * Order: the project, environments (file order), segments (file order), flag definitions (file
  * order), then targeting per environment with each flag's prerequisites before it (so no step
- * makes a cycle the file does not have), then, with `prune` only, deletions: flags (those that
- * require others first), then segments. Environments are never deleted (Flagport has no
- * environment deletion).
+ * makes a cycle the file does not have), then release plans (their rules exist by then), then,
+ * with `prune` only, deletions: release plan drafts, flags (those that require others first),
+ * then segments. Environments are never deleted (Flagport has no environment deletion).
  */
 import { DEFAULT_KEY_ATTRIBUTE } from "../definitions/Segment.js"
 import type { PlannedChangeSchema } from "./ApplyResult.js"
 import { disabledConfig, type Flag } from "../definitions/Flag.js"
 import type { Environment } from "../definitions/Project.js"
 import type { RuleInput } from "../definitions/Targeting.js"
+import { type DefinedPlan, filePlan, planFor, prunedDrafts } from "./FileReleasePlans.js"
 import type { FileEnvironment, FileFlag, FileSegment, FileTargeting, ProjectFile } from "./ProjectFile.js"
 import {
   fileCondition,
@@ -55,6 +56,27 @@ export type PlannedChange =
     readonly basedOn?: number
     readonly changeRequest?: boolean
     readonly changeRequestId?: string
+  }
+  | { readonly resource: "release_plan"; readonly action: "create"; readonly key: string; readonly environment: string; readonly before: null; readonly after: DefinedPlan }
+  | {
+    readonly resource: "release_plan"
+    readonly action: "update"
+    readonly key: string
+    readonly environment: string
+    readonly before: DefinedPlan
+    readonly after: DefinedPlan
+    readonly basedOn: number
+    readonly releasePlanId: string
+  }
+  | {
+    readonly resource: "release_plan"
+    readonly action: "delete"
+    readonly key: string
+    readonly environment: string
+    readonly before: DefinedPlan
+    readonly after: null
+    readonly basedOn: number
+    readonly releasePlanId: string
   }
 
 /** A planned change of one resource. */
@@ -111,7 +133,7 @@ export const desiredDefinition = (f: FileFlag): FileDefinition => ({
 })
 
 /** A rule sent without an id keeps the id of the rule at its place (so a file without ids is stable). */
-const adoptIds = (rules: ReadonlyArray<RuleInput>, current: ReadonlyArray<{ readonly id?: string | undefined }>): ReadonlyArray<RuleInput> =>
+export const adoptIds = (rules: ReadonlyArray<RuleInput>, current: ReadonlyArray<{ readonly id?: string | undefined }>): ReadonlyArray<RuleInput> =>
   rules.map((rule, i) => (rule.id === undefined && current[i]?.id !== undefined ? { ...rule, id: current[i]!.id } : rule))
 
 export const desiredTargeting = (t: FileTargeting, current: FileTargeting | undefined): FileTargeting => ({
@@ -195,6 +217,37 @@ const targetingChanges = (file: ProjectFile, state: ProjectState, current: Reado
   return changes
 }
 
+/**
+ * The release plans of the file's flags (FileReleasePlans.ts): a new draft, or the draft changed,
+ * based on its version. A started plan the file redefines is refused before any plan is made
+ * (ValidateFile.ts), so it plans nothing here.
+ */
+const releasePlanChanges = (file: ProjectFile, state: ProjectState): Array<PlannedChange> =>
+  (file.flags ?? []).flatMap((flag) =>
+    (flag.releasePlans ?? []).flatMap((item): Array<PlannedChange> => {
+      const wanted = planFor(item, flag.key, state.releasePlans)
+      const at = { key: flag.key, environment: item.environment }
+      if (wanted.kind === "create") return [{ resource: "release_plan", action: "create", ...at, before: null, after: wanted.after }]
+      if (wanted.kind === "update") {
+        return [{ resource: "release_plan", action: "update", ...at, before: wanted.before, after: wanted.after, basedOn: wanted.stored.version, releasePlanId: wanted.stored.id }]
+      }
+      return []
+    }))
+
+/** With prune: the drafts of the file's flags in the environments their `releasePlans` leave out. */
+const releasePlanDeletions = (file: ProjectFile, state: ProjectState): Array<PlannedChange> =>
+  (file.flags ?? []).flatMap((flag) =>
+    prunedDrafts(state.releasePlans, flag.key, new Set((flag.releasePlans ?? []).map((p) => p.environment))).map((draft): PlannedChange => ({
+      resource: "release_plan",
+      action: "delete",
+      key: flag.key,
+      environment: draft.environment,
+      before: filePlan(draft),
+      after: null,
+      basedOn: draft.version,
+      releasePlanId: draft.id
+    })))
+
 /** With prune: the flags and segments the file leaves out; flags that require others go before them. */
 const deletions = (file: ProjectFile, state: ProjectState): Array<PlannedChange> => {
   const flagKeys = new Set((file.flags ?? []).map((f) => f.key))
@@ -229,18 +282,22 @@ export const plan = (projectId: string, state: ProjectState, file: ProjectFile, 
       ...segmentChanges(file, state),
       ...definitionChanges(file, flags),
       ...targetingChanges(file, state, flags),
-      ...(options.prune ? deletions(file, state) : [])
+      ...releasePlanChanges(file, state),
+      ...(options.prune ? [...releasePlanDeletions(file, state), ...deletions(file, state)] : [])
     ]
   }
 }
 
 /**
- * The environments a file names: its own list and each flag's targeting. A key bound to another
+ * The environments a file names: its own list, each flag's targeting and release plans. A key bound to another
  * environment may not name them, even unchanged: an unchanged targeting plans nothing, so the plan
  * would tell it that its guess of another environment's targeting was right.
  */
 export const environmentsNamed = (file: ProjectFile): ReadonlyArray<string> => [
-  ...new Set([...(file.environments ?? []).map((e) => e.key), ...(file.flags ?? []).flatMap((f) => (f.environments ?? []).map((t) => t.key))])
+  ...new Set([
+    ...(file.environments ?? []).map((e) => e.key),
+    ...(file.flags ?? []).flatMap((f) => [...(f.environments ?? []).map((t) => t.key), ...(f.releasePlans ?? []).map((p) => p.environment)])
+  ])
 ]
 
 /** A plan with the environments its file names (`environmentsNamed`), for deciding who may apply it. */

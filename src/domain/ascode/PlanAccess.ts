@@ -4,7 +4,7 @@
  *
  * - a new project: a global administrator (or a global server key);
  * - an environment created or changed: `manage` in the project;
- * - targeting, or an environment's settings: a key bound to an environment writes only that one;
+ * - targeting, an environment's settings, or a release plan: a key bound to an environment writes only that one;
  * - every environment the file names, even unchanged: a key bound to another may not name it (an
  *   unchanged targeting plans nothing, which would tell it its guess of another environment's
  *   targeting was right);
@@ -28,7 +28,11 @@ const writesEveryEnvironment = (change: PlannedChange): boolean =>
 
 /** The environment whose configuration a change writes, if it writes one. */
 const environmentWritten = (change: PlannedChange): string | undefined =>
-  change.resource === "targeting" ? change.environment : change.resource === "environment" && change.action === "update" ? change.key : undefined
+  change.resource === "targeting" || change.resource === "release_plan"
+    ? change.environment
+    : change.resource === "environment" && change.action === "update"
+    ? change.key
+    : undefined
 
 /** The first refusal among `decisions`, asked in order (each only when those before it allowed). */
 const firstRefusal = (decisions: ReadonlyArray<() => Either.Either<unknown, Refusal>>): Either.Either<void, Refusal> => {

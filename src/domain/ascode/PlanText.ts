@@ -15,7 +15,11 @@ const yamlLines = (value: unknown): Array<string> =>
   value === null || value === undefined ? [] : yamlText(value).replace(/\n$/, "").split("\n")
 
 const title = (change: ShownChange): string => {
-  const what = change.resource === "targeting" ? `targeting of flag ${change.key} in ${change.environment}` : `${change.resource} ${change.key}`
+  const what = change.resource === "targeting"
+    ? `targeting of flag ${change.key} in ${change.environment}`
+    : change.resource === "release_plan"
+    ? `release plan of flag ${change.key} in ${change.environment}${change.releasePlanId === undefined ? " (a new draft)" : ` (draft ${change.releasePlanId})`}`
+    : `${change.resource} ${change.key}`
   const proposed = change.changeRequest !== true
     ? ""
     : change.changeRequestId === undefined

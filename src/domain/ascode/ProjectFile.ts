@@ -17,6 +17,7 @@ import { ClientConfig, RequiredApprovals } from "../definitions/Project.js"
 import { CreateSegmentInput } from "../definitions/Segment.js"
 import { Prerequisite, RuleInput } from "../definitions/Targeting.js"
 import { Text } from "../definitions/Text.js"
+import { CreateReleasePlanInput } from "../releaseplans/ReleasePlan.js"
 
 /** The project the file describes; `apply` targets it unless told another (`--project`). */
 export const FileProject = Schema.Struct({
@@ -61,6 +62,18 @@ export const FileTargeting = Schema.Struct({
 export type FileTargeting = typeof FileTargeting.Type
 
 /**
+ * A release plan's definition: the body of POST .../flags/{flag}/release-plans, its `environment`
+ * first. Only the definition: the plan's status, step and harm are the server's (FileReleasePlans.ts).
+ */
+export const FileReleasePlan = CreateReleasePlanInput.annotations({
+  ...documentName("FileReleasePlan"),
+  description:
+    "A release plan of the flag in the environment `environment`, as the body of POST .../flags/{flag}/release-plans: at most one per environment. " +
+    "apply makes it a draft, or changes the draft; it never changes a started plan (refused) nor starts one."
+})
+export type FileReleasePlan = typeof FileReleasePlan.Type
+
+/**
  * A flag: the body of its create, and its targeting per environment. An environment left out of
  * `environments` keeps the configuration it has (a new flag's is disabled, as on create).
  */
@@ -70,10 +83,11 @@ export const FileFlag = Schema.Struct({
   description: Schema.optional(Schema.NullOr(Text)),
   type: FlagType,
   variations: Schema.Array(Variation),
-  environments: Schema.optional(Schema.Array(FileTargeting))
+  environments: Schema.optional(Schema.Array(FileTargeting)),
+  releasePlans: Schema.optional(Schema.Array(FileReleasePlan))
 }).annotations({
   ...documentName("FileFlag"),
-  description: "A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed."
+  description: "A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed and its release plans."
 })
 export type FileFlag = typeof FileFlag.Type
 

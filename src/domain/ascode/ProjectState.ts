@@ -1,5 +1,6 @@
 /**
- * What a project holds, as the file sees it: the stored project, environments, segments and flags.
+ * What a project holds, as the file sees it: the stored project, environments, segments, flags and
+ * their release plans.
  * Export writes it as a file (`toFile`, in the file's stable order); a plan compares it with one.
  */
 import type { Flag } from "../definitions/Flag.js"
@@ -8,6 +9,8 @@ import { DEFAULT_KEY_ATTRIBUTE, type Segment } from "../definitions/Segment.js"
 import type { Variation } from "../definitions/Flag.js"
 import { type Condition, type ConditionOrGroup, isGroup } from "../definitions/Condition.js"
 import type { EnvironmentConfig, Rollout, RuleInput } from "../definitions/Targeting.js"
+import type { ReleasePlan } from "../releaseplans/ReleasePlan.js"
+import { filePlansOf } from "./FileReleasePlans.js"
 import type { FileEnvironment, FileFlag, FileSegment, FileTargeting, ProjectFile } from "./ProjectFile.js"
 
 export interface ProjectState {
@@ -17,6 +20,8 @@ export interface ProjectState {
   readonly environments: ReadonlyArray<Environment>
   readonly segments: ReadonlyArray<Segment>
   readonly flags: ReadonlyArray<Flag>
+  /** Every release plan of the project, in creation order (FileReleasePlans.ts picks the ones the file speaks of). */
+  readonly releasePlans: ReadonlyArray<ReleasePlan>
 }
 
 const byKey = <T extends { readonly key: string }>(items: ReadonlyArray<T>): Array<T> =>
@@ -88,20 +93,24 @@ export const fileDefinition = (flag: Flag): Omit<FileFlag, "environments"> => ({
   variations: flag.variations.map(fileVariation)
 })
 
-/** The flag with its configurations in the project's environment order. */
-export const fileFlag = (flag: Flag, environmentOrder: ReadonlyArray<string>): FileFlag => {
+/**
+ * The flag with its configurations in the project's environment order, then its live release
+ * plans in that order (written only when it has some, so files of flags without plans stay as they were).
+ */
+export const fileFlag = (flag: Flag, environmentOrder: ReadonlyArray<string>, releasePlans: ReadonlyArray<ReleasePlan>): FileFlag => {
   const rank = (key: string) => {
     const at = environmentOrder.indexOf(key)
     return at === -1 ? environmentOrder.length : at
   }
   const configs = [...flag.configs].sort((a, b) => rank(a.environmentKey) - rank(b.environmentKey))
-  return { ...fileDefinition(flag), environments: configs.map(fileTargeting) }
+  const plans = filePlansOf(releasePlans, flag.key, [...new Set([...environmentOrder, ...configs.map((c) => c.environmentKey)])])
+  return { ...fileDefinition(flag), environments: configs.map(fileTargeting), ...(plans.length === 0 ? {} : { releasePlans: plans }) }
 }
 
 /**
  * The state as a file, in the file's stable order: environments in the project's order
- * (creation), segments and flags sorted by key, each flag's environments in the project's order,
- * variations, rules and conditions as stored (their order is meaning).
+ * (creation), segments and flags sorted by key, each flag's environments and release plans in the
+ * project's order, variations, rules and conditions as stored (their order is meaning).
  */
 export const toFile = (state: ProjectState & { readonly project: NonNullable<ProjectState["project"]> }): ProjectFile => {
   const order = state.environments.map((e) => e.key)
@@ -109,6 +118,6 @@ export const toFile = (state: ProjectState & { readonly project: NonNullable<Pro
     project: { id: state.project.id, name: state.project.name },
     environments: state.environments.map(fileEnvironment),
     segments: byKey(state.segments).map(fileSegment),
-    flags: byKey(state.flags).map((flag) => fileFlag(flag, order))
+    flags: byKey(state.flags).map((flag) => fileFlag(flag, order, state.releasePlans))
   }
 }

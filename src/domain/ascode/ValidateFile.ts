@@ -13,10 +13,14 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { Problem } from "../Errors.js"
 import type { Flag, FlagType, Variation } from "../definitions/Flag.js"
-import type { Prerequisite, RuleInput, TargetingInput } from "../definitions/Targeting.js"
+import type { Prerequisite, Rule, RuleInput, TargetingInput } from "../definitions/Targeting.js"
 import * as Validation from "../definitions/Validation.js"
 import { validatePrerequisites, type ProjectGraph } from "../definitions/ValidatePrerequisites.js"
-import { ProjectFile } from "./ProjectFile.js"
+import { draftOf } from "../releaseplans/Drafts.js"
+import { type PlanFlag, planProblems } from "../releaseplans/PlanRules.js"
+import { planFor } from "./FileReleasePlans.js"
+import { adoptIds } from "./Plan.js"
+import { FileReleasePlan, ProjectFile } from "./ProjectFile.js"
 import type { ProjectState } from "./ProjectState.js"
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
@@ -55,15 +59,55 @@ const shapeProblems = (input: unknown): Array<Problem> => {
   })
 }
 
-/** Duplicate `key`s in one list. */
-const duplicates = (list: unknown, path: string): Array<Problem> => {
+/** Duplicate `key`s (or another identifying field) in one list. */
+const duplicates = (list: unknown, path: string, field = "key", why = ""): Array<Problem> => {
   const seen = new Set<unknown>()
   return records(list).flatMap(([item, i]) => {
-    if (typeof item.key !== "string") return []
-    if (seen.has(item.key)) return [{ path: `${path}[${i}].key`, message: `duplicate key ${JSON.stringify(item.key)}` }]
-    seen.add(item.key)
+    const value = item[field]
+    if (typeof value !== "string") return []
+    if (seen.has(value)) return [{ path: `${path}[${i}].${field}`, message: `duplicate ${field} ${JSON.stringify(value)}${why}` }]
+    seen.add(value)
     return []
   })
+}
+
+const isFilePlan = Schema.is(FileReleasePlan)
+
+/**
+ * The flag as the file leaves it, as a release plan's rules read it (PlanRules.ts): the file's
+ * variations, and in each environment the file's rules (ids as the plan will adopt them) or the
+ * stored ones; a rule without an id cannot be named by a plan, so it is not among them.
+ */
+const flagAfterApply = (flag: Record<string, unknown>, stored: Flag | undefined, environments: ReadonlySet<string>): PlanFlag => ({
+  variations: records(flag.variations).flatMap(([v]) => (typeof v.key === "string" ? [{ key: v.key }] : [])),
+  configs: [...environments].map((environment) => {
+    const kept = stored?.configs.find((c) => c.environmentKey === environment)?.rules ?? []
+    const entry = records(flag.environments).find(([e]) => e.key === environment)?.[0]
+    const rules = entry === undefined ? kept : adoptIds(records(entry.rules).map(([rule]) => rule as RuleInput), kept)
+    return { environmentKey: environment, rules: rules.filter((rule): rule is Rule => typeof rule.id === "string") }
+  })
+})
+
+/**
+ * The flag's release plans: one per environment; a started plan the file redefines is refused
+ * (FileReleasePlans.ts); a plan the apply creates or changes, or a draft it leaves as it is, is
+ * checked by the plans' own rules against the flag the file makes (only once the flag itself has
+ * no problem: its problems come first).
+ */
+const releasePlanProblems = (flag: Record<string, unknown>, at: string, current: ProjectState, afterApply: PlanFlag | undefined): Array<Problem> => {
+  const problems = duplicates(flag.releasePlans, `${at}.releasePlans`, "environment", ": a flag has at most one release plan per environment")
+  const flagKey = flag.key as string
+  for (const [item, j] of records(flag.releasePlans)) {
+    if (!isFilePlan(item)) continue
+    const wanted = planFor(item, flagKey, current.releasePlans)
+    if (wanted.kind === "refused") {
+      problems.push({ path: `${at}.releasePlans[${j}]`, message: wanted.message })
+      continue
+    }
+    const checked = wanted.kind !== "unchanged" || wanted.stored.status === "draft"
+    if (checked && afterApply !== undefined) problems.push(...under(`${at}.releasePlans[${j}]`, planProblems(draftOf(item, flagKey, "", ""), afterApply)))
+  }
+  return problems
 }
 
 const keysOf = (list: unknown): Set<string> => new Set(records(list).flatMap(([item]) => (typeof item.key === "string" ? [item.key] : [])))
@@ -143,6 +187,7 @@ const itemProblems = (input: Record<string, unknown>, current: ProjectState, pru
     if (existing !== undefined) problems.push(...under(at, againstStored(flag, existing, { listed })))
     if (definitionProblems.some((p) => p.path === "type" || p.path.startsWith("variations"))) continue
     const target = { key: flag.key as string, type: flag.type as FlagType, variations: flag.variations as ReadonlyArray<Variation> }
+    const before = problems.length
     for (const [entry, j] of records(flag.environments)) {
       const entryAt = `${at}.environments[${j}]`
       if (typeof entry.key === "string" && !environments.has(entry.key)) {
@@ -155,6 +200,8 @@ const itemProblems = (input: Record<string, unknown>, current: ProjectState, pru
         problems.push(...under(entryAt, validatePrerequisites(target.key, entry.prerequisites, graphOf(entry.key))))
       }
     }
+    const clean = problems.length === before && !definitionProblems.some((p) => p.path === "key")
+    problems.push(...releasePlanProblems(flag, at, current, clean ? flagAfterApply(flag, existing, environments) : undefined))
   }
   return problems
 }

@@ -12,14 +12,23 @@ import { MAX_GUARDRAILS, MAX_HOLD_MINUTES, MAX_STEPS, MIN_HOLD_MINUTES, type Rel
 /** The parts of a plan the rules read. */
 export type PlanShape = Pick<ReleasePlan, "environment" | "ruleId" | "variationKey" | "steps" | "guardrails" | "alpha" | "flagKey">
 
+/**
+ * The parts of a flag the rules read: a stored flag, or the flag a project file will make
+ * (domain/ascode/FileReleasePlans.ts), whose rules are those with an id.
+ */
+export interface PlanFlag {
+  readonly variations: ReadonlyArray<Pick<Flag["variations"][number], "key">>
+  readonly configs: ReadonlyArray<{ readonly environmentKey: string; readonly rules: ReadonlyArray<Rule> }>
+}
+
 interface PlanRule {
   /** What the row checks, for the tests' table and for readers. */
   readonly name: string
-  readonly problems: (plan: PlanShape, flag: Flag) => ReadonlyArray<Problem>
+  readonly problems: (plan: PlanShape, flag: PlanFlag) => ReadonlyArray<Problem>
 }
 
 /** The rule the plan ramps in its environment's targeting, if the flag has it. */
-export const ruleOf = (plan: Pick<ReleasePlan, "environment" | "ruleId">, flag: Flag): Rule | undefined =>
+export const ruleOf = (plan: Pick<ReleasePlan, "environment" | "ruleId">, flag: PlanFlag): Rule | undefined =>
   flag.configs.find((config) => config.environmentKey === plan.environment)?.rules.find((rule) => rule.id === plan.ruleId)
 
 /** What the rule serves, as weighted slices: a rule serving one variation is that variation at 100%. */
@@ -112,4 +121,4 @@ export const PLAN_RULES: ReadonlyArray<PlanRule> = [
 ]
 
 /** Every problem of the plan against the flag, in the table's order. */
-export const planProblems = (plan: PlanShape, flag: Flag): ReadonlyArray<Problem> => PLAN_RULES.flatMap((rule) => rule.problems(plan, flag))
+export const planProblems = (plan: PlanShape, flag: PlanFlag): ReadonlyArray<Problem> => PLAN_RULES.flatMap((rule) => rule.problems(plan, flag))

@@ -47,11 +47,13 @@ import {
   type ResourceNotFound
 } from "../../domain/Errors.js"
 import { environmentNotFound, projectNotFound } from "../../domain/NotFound.js"
+import { ReleasePlanStatus } from "../../domain/releaseplans/ReleasePlan.js"
 import { ChangeRequestRepository } from "../../ports/ChangeRequestRepository.js"
 import { Crypto } from "../../ports/Crypto.js"
 import { EnvironmentRepository } from "../../ports/EnvironmentRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
+import { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { allowedBy, authorize } from "../shared/Authorize.js"
@@ -59,7 +61,7 @@ import { steps } from "./FlagsAsCodeSteps.js"
 import * as Writes from "../shared/Writes.js"
 
 export interface ApplyOptions {
-  /** Delete the flags and segments the file leaves out (never environments). */
+  /** Delete the flags, segments and release plan drafts the file leaves out (never environments, never a started plan). */
   readonly prune?: boolean
   /** Plan only: write nothing. */
   readonly dryRun?: boolean
@@ -125,6 +127,7 @@ export const make = Effect.gen(function* () {
   const environments = yield* EnvironmentRepository
   const segments = yield* SegmentRepository
   const flags = yield* FlagRepository
+  const releasePlans = yield* ReleasePlanRepository
   const changeRequests = yield* ChangeRequestRepository
   const crypto = yield* Crypto
   const fingerprintOf = (plan: Plan): string => crypto.sha256Hex(planIdentity(plan)).slice(0, FINGERPRINT_LENGTH)
@@ -134,9 +137,14 @@ export const make = Effect.gen(function* () {
   const read = (projectId: string): Effect.Effect<ProjectState, StorageError> =>
     Effect.gen(function* () {
       const project = Option.getOrNull(yield* projects.get(projectId))
-      if (project === null) return { project, environments: [], segments: [], flags: [] }
-      const [envs, segs, all] = yield* Effect.all([environments.list(projectId), segments.list(projectId), flags.list(projectId)])
-      return { project, environments: envs, segments: segs, flags: all }
+      if (project === null) return { project, environments: [], segments: [], flags: [], releasePlans: [] }
+      const [envs, segs, all, plans] = yield* Effect.all([
+        environments.list(projectId),
+        segments.list(projectId),
+        flags.list(projectId),
+        releasePlans.listIn(projectId, ReleasePlanStatus.literals)
+      ])
+      return { project, environments: envs, segments: segs, flags: all, releasePlans: plans }
     })
 
   const exportFile = Effect.fn("FlagsAsCode.exportFile")(function* (projectId: string) {

@@ -1,6 +1,6 @@
 /**
  * How each planned change of an apply is written: through the very use case of its API call
- * (Flags, Segments, Environments, Projects, ChangeRequests), so each is validated, audited,
+ * (Flags, Segments, Environments, Projects, ReleasePlans, ChangeRequests), so each is validated, audited,
  * announced and sent to webhooks exactly as that call would be. FlagsAsCode.ts runs them in one
  * transaction (each use case's own write nests in it as a savepoint).
  */
@@ -18,6 +18,7 @@ import { ChangeRequests } from "../changes/ChangeRequests.js"
 import { Environments } from "../projects/Environments.js"
 import { Flags } from "../flags/Flags.js"
 import { Projects } from "../projects/Projects.js"
+import { ReleasePlans } from "../releaseplans/ReleasePlans.js"
 import { Segments } from "../segments/Segments.js"
 
 const targetingBody = (t: FileTargeting) => ({
@@ -35,6 +36,7 @@ export const steps = Effect.gen(function* () {
   const flags = yield* Flags
   const flagRepo = yield* FlagRepository
   const changeRequests = yield* ChangeRequests
+  const releasePlans = yield* ReleasePlans
 
   /**
    * A flag's new variations. When a variation it drops is still named by a configuration (one the
@@ -96,6 +98,15 @@ export const steps = Effect.gen(function* () {
         }
         case "targeting": {
           yield* flags.replaceTargeting(projectId, change.key, { environment: change.after.key, ...targetingBody(change.after) })
+          return Effect.void
+        }
+        case "release_plan": {
+          if (change.action === "create") yield* releasePlans.create(projectId, change.key, change.after)
+          else if (change.action === "delete") yield* releasePlans.remove(projectId, change.key, change.releasePlanId)
+          else {
+            const { environment: _environment, ...definition } = change.after
+            yield* releasePlans.update(projectId, change.key, change.releasePlanId, definition)
+          }
           return Effect.void
         }
       }
