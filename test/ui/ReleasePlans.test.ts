@@ -2,8 +2,10 @@
  * A flag's release plans in a real browser against a real server on SQLite (its scheduler
  * running): a plan made from the day's template (a refused save shows the API's words next to the
  * step it names), given short holds, started; its timeline advances by itself to the step that
- * holds; paused, resumed, cancelled after asking (the rule keeps its weight); a second plan's start
- * is refused with the API's reason; a viewer sees the plans and no button. Each step is checked
+ * holds, and its guardrail's figures show the traffic sent; paused, resumed, cancelled after asking
+ * (the rule keeps its weight); a second plan's start is refused with the API's reason while the
+ * first runs, and once started, traffic whose ramped variation errs twice as often stops it and
+ * rolls the rule back, the deciding figures shown; a viewer sees the plans and no button. Each step is checked
  * through the HTTP API; the running plan and the editor are checked at 1,440 and 360 px wide (no
  * sideways scroll, axe-clean) and no CSP violation is reported. One browser for the whole file.
  */
@@ -38,6 +40,31 @@ interface PlanBody {
   readonly onHarm: string
 }
 
+/**
+ * Traffic on the rule `everyone` as SDKs send it (server key, production): an exposure per unit,
+ * then `checkout-error` a second later for the first `erred` units of each variation. Unit ids
+ * start with `prefix`, so each call adds new units.
+ */
+const sendTraffic = async (prefix: string, traffic: ReadonlyArray<{ variationKey: string; units: number; erred: number }>) => {
+  const exposedAt = new Date()
+  const after = new Date(exposedAt.getTime() + 1_000).toISOString()
+  const exposures: Array<unknown> = []
+  const events: Array<unknown> = []
+  for (const t of traffic) {
+    for (let i = 0; i < t.units; i++) {
+      const unit = `${prefix}-${t.variationKey}-${i}`
+      exposures.push({ flagKey: FLAG.key, variationKey: t.variationKey, ruleId: "everyone", unit, timestamp: exposedAt.toISOString() })
+      if (i < t.erred) events.push({ event: "checkout-error", unit, timestamp: after })
+    }
+  }
+  for (const [path, field, items] of [["/v1/exposures", "exposures", exposures], ["/v1/track", "events", events]] as const) {
+    for (let i = 0; i < items.length; i += 1_000) {
+      const reply = await request(server.url, "POST", path, { key: server.keys.scoped, body: { environment: "production", [field]: items.slice(i, i + 1_000) } })
+      expect(reply.status, `${path}: ${reply.text}`).toBe(202)
+    }
+  }
+}
+
 const api = async (method: string, path: string, body?: unknown) => {
   const reply = await request(server.url, method, path, { key: server.keys.global, ...(body === undefined ? {} : { body }) })
   expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300)
@@ -66,7 +93,10 @@ const editor = () => page.getByRole("form", { name: "New release plan" })
 const steps = () => panel().getByRole("list", { name: "Steps" }).getByRole("listitem").allTextContents()
 
 beforeAll(async () => {
+  // Guardrails checked every second (the operator's setting; a minute by default), so harm shows at once.
+  process.env.FLAGPORT_RELEASE_PLAN_CHECK_SECONDS = "1"
   server = await startSqliteServer("release-plans", { schedules: true })
+  delete process.env.FLAGPORT_RELEASE_PLAN_CHECK_SECONDS
   await api("POST", "/v1/projects/p1/flags", FLAG)
   await api("PUT", `/v1/projects/p1/flags/${FLAG.key}/targeting`, TARGETING)
   await server.run(makePerson("vic@example.com", { projects: [{ projectId: "p1", role: "viewer" }] }))
@@ -140,6 +170,10 @@ describe("a flag's release plans", () => {
     await page.getByText(/^Targeting in production changed by a release plan /).waitFor()
     const row = panel().getByRole("row", { name: /errors/ })
     await expect.poll(() => row.textContent()).toMatch(/0, 0.*0, 0.*no data yet.*waiting for 100 units in each arm/)
+    // The same error rate in both arms: figures, and no harm.
+    await sendTraffic("even", [{ variationKey: "v2", units: 300, erred: 30 }, { variationKey: "classic", units: 300, erred: 30 }])
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/^errors \(lower is better\)300, 0\.1300, 0\.10\.0% \(-[\d.]+% to \+[\d.]+%\)no harm shown$/)
+    expect((await plans())[0]!.status).toBe("running")
     await checkWidths("running")
   })
 
@@ -156,7 +190,14 @@ describe("a flag's release plans", () => {
 
   it("refuses a second plan's start with the API's reason", async () => {
     const [first] = await plans()
-    await api("POST", PLANS, { environment: "production", ruleId: "everyone", variationKey: "v2", steps: [{ weight: 10_000, holdMinutes: 1 }] })
+    await api("POST", PLANS, {
+      environment: "production",
+      ruleId: "everyone",
+      variationKey: "v2",
+      steps: [{ weight: 10_000, holdMinutes: 60 }, { weight: 100_000, holdMinutes: 60 }],
+      guardrails: [{ key: "errors", event: "checkout-error", kind: "conversion", goal: "decrease", role: "guardrail" }],
+      onHarm: "rollback"
+    })
     await open(page, `#/flags/${FLAG.key}/release-plans?environment=production`)
     const draft = panel().getByRole("article").filter({ has: page.getByRole("heading", { name: "Ramping v2: draft: not started" }) })
     await draft.getByRole("button", { name: "Start plan" }).click()
@@ -178,6 +219,21 @@ describe("a flag's release plans", () => {
     expect(await panel().getByRole("region", { name: `Earlier release plans of ${FLAG.key} in production` }).getByRole("row").nth(1).textContent()).toMatch(/^v25%, 25%, 50%, 100%cancelled/)
   })
 
+  it("starts the second plan; a treatment that errs twice as often rolls it back, with the figures that decided it", async () => {
+    const second = panel().getByRole("article").filter({ has: page.getByRole("heading", { name: "Ramping v2: draft: not started" }) })
+    await second.getByRole("button", { name: "Start plan" }).click()
+    await panel().getByRole("heading", { name: "Ramping v2: running" }).waitFor()
+    await expect.poll(ruleShares).toEqual([{ variationKey: "v2", weight: 10_000 }, { variationKey: "classic", weight: 90_000 }])
+    await sendTraffic("harm", [{ variationKey: "v2", units: 400, erred: 80 }, { variationKey: "classic", units: 3_600, erred: 360 }])
+    await panel().getByRole("heading", { name: "Ramping v2: stopped by a guardrail" }).waitFor({ timeout: 15_000 })
+    await panel().getByText(/^A guardrail showed harm .* at 10%: the plan rolled back to 0%\.$/).waitFor()
+    expect(await ruleShares()).toEqual([{ variationKey: "v2", weight: 0 }, { variationKey: "classic", weight: 100_000 }])
+    const figures = panel().getByRole("region", { name: "The guardrails when harm was found" })
+    expect(await figures.getByRole("row", { name: /errors/ }).textContent()).toMatch(/^errors \(lower is better\)400, 0\.23600, 0\.1\+100\.0% \(\+.*% to \+.*%\)harmed$/)
+    await panel().getByRole("button", { name: "Resume plan" }).waitFor()
+    await checkWidths("harmed")
+  })
+
   it("a viewer sees the plans and no button", async () => {
     await page.getByRole("button", { name: "Sign out" }).click()
     const signInForm = page.getByRole("form", { name: "Sign in with email and password" })
@@ -185,7 +241,8 @@ describe("a flag's release plans", () => {
     await signInForm.getByLabel("Password").fill(PASSWORD)
     await signInForm.getByRole("button", { name: "Sign in", exact: true }).click()
     await open(page, `#/flags/${FLAG.key}/release-plans?environment=production`)
-    await panel().getByRole("heading", { name: "Ramping v2: draft: not started" }).waitFor()
+    await panel().getByRole("heading", { name: "Ramping v2: stopped by a guardrail" }).waitFor()
+    await panel().getByRole("region", { name: "The guardrails when harm was found" }).waitFor()
     await panel().getByRole("region", { name: `Earlier release plans of ${FLAG.key} in production` }).waitFor()
     expect(await panel().getByRole("button").count()).toBe(0)
     await checkWidths("viewer")
