@@ -20,6 +20,7 @@ import * as ManagementEvents from "../api/events/ManagementEvents.js"
 import * as Authentication from "../shared/Authentication.js"
 import * as OidcRoutes from "../signin/OidcRoutes.js"
 import * as Docs from "./Docs.js"
+import * as OpenApiSpec from "./OpenApiSpec.js"
 import * as SignInFront from "./SignInFront.js"
 import * as Oidc from "../../oidc/Oidc.js"
 import type { OidcSettings } from "../../oidc/OidcSettings.js"
@@ -74,7 +75,7 @@ export const layer = (options: HttpOptions = {}) => {
     Layer.provide(HandlersLive),
     Layer.provide([ManagementAuthLive, TopLevelAuthLive, SessionAuthLive, SignInBodyChecksLive, EvaluationAuthLive])
   )
-  const docs = Layer.mergeAll(HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH }), Docs.layer(normalizePrefix(options.prefix))).pipe(
+  const docs = Layer.mergeAll(OpenApiSpec.layer(OPENAPI_PATH), Docs.layer(normalizePrefix(options.prefix))).pipe(
     Layer.provide(apiLive)
   )
   return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, NoStoreLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(

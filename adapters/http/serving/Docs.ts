@@ -17,9 +17,10 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as OpenApi from "@effect/platform/OpenApi"
+import type * as OpenApi from "@effect/platform/OpenApi"
 import * as Effect from "effect/Effect"
 import { acceptsGzip } from "../lane/EvaluationLane.js"
+import { specOf } from "./OpenApiSpec.js"
 
 export const DOCS_CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -101,7 +102,8 @@ export const layer = (prefix: string) =>
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function* () {
       const { api } = yield* HttpApi.Api
-      const html = page(OpenApi.fromApi(api), prefix)
+      // Made on the first request (OpenApiSpec.ts), not while the server starts.
+      let html: string | undefined
       let bundle: Promise<Bundle> | undefined
       const loaded = () => {
         bundle ??= loadBundle()
@@ -109,7 +111,10 @@ export const layer = (prefix: string) =>
         bundle.catch(() => (bundle = undefined))
         return bundle
       }
-      yield* router.get(DOCS_PATH, Effect.succeed(HttpServerResponse.html(html).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS))))
+      yield* router.get(
+        DOCS_PATH,
+        Effect.sync(() => HttpServerResponse.html((html ??= page(specOf(api), prefix))).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS)))
+      )
       yield* router.get(
         VIEWER_PATH,
         Effect.gen(function* () {

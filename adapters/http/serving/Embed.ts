@@ -23,7 +23,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
-import * as OpenApi from "@effect/platform/OpenApi"
+import * as HttpApi from "@effect/platform/HttpApi"
+import type * as OpenApi from "@effect/platform/OpenApi"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -48,6 +49,7 @@ import type { ServerMetrics } from "../../metrics/ServerMetrics.js"
 import type * as Redacted from "effect/Redacted"
 import { metricsSources, StorageMetricsSources, storageMetricsSources } from "./MetricsSources.js"
 import { RequestObserver } from "./Observe.js"
+import { specOf } from "./OpenApiSpec.js"
 import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
 import { SignInFront, type SignInFrontShape } from "./SignInFront.js"
 
@@ -351,7 +353,9 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
         const lane = yield* EvaluationLaneService
         const tracing = yield* Effect.serviceOption(ActiveTracing)
         const signInFront = yield* SignInFront
-        return { app, lane, openApi: OpenApi.fromApi(App.apiFor(prefix)), tracing, signInFront }
+        // The document served at openapi.json, made on first use (OpenApiSpec.ts).
+        const { api } = yield* HttpApi.Api
+        return { app, lane, openApi: () => specOf(api), tracing, signInFront }
       })
     )
     const effectNode = await runtime.runPromise(NodeHttpServer.makeHandler(app))
@@ -381,7 +385,7 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
       prefix,
       node: dashboard === undefined ? node : nodeWithDashboard(prefix, dashboard, node, observer),
       web: dashboard === undefined ? web : webWithDashboard(prefix, dashboard, web),
-      openApi: () => openApi,
+      openApi,
       closeStreams: () => lane.closeStreams(),
       dispose: () => {
         lane.closeStreams()
