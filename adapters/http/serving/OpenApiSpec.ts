@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
 
@@ -26,7 +27,7 @@ export const specOf = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec => {
  * `GET path` on the HttpApi router: the document as JSON, made on the first request. What
  * `HttpApiBuilder.middlewareOpenApi` serves, without making the document when the app is built.
  */
-export const layer = (path: string) =>
+export const layer = (path: HttpRouter.PathInput) =>
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function* () {
       const { api } = yield* HttpApi.Api
