@@ -8,7 +8,9 @@
  * apply. A flag that moved on since the request was made is named (the API refuses to apply it, and
  * says so); the author can bring the request up to date: the same proposed targeting, on top of
  * the flags as they are now (which clears the approvals). Beside the changes, the conditions of the
- * segments their rules name, as pinned with the request: what an approver approves.
+ * segments their rules name, as pinned with the request: what an approver approves. A release plan
+ * the request starts (or resumes) is shown as pinned: its variation, steps, guardrails and what it
+ * does on harm; a plan edited since is named like a flag that moved on.
  */
 import { useState } from "preact/hooks"
 import { ChangeRequestEdit } from "../components/ChangeRequestEdit.js"
@@ -18,21 +20,36 @@ import { Field } from "../components/Field.js"
 import { Waiting } from "../components/Status.js"
 import { PinnedSegments } from "../components/PinnedSegments.js"
 import { TargetingChange } from "../components/TargetingChange.js"
-import { projectPath, request } from "../lib/api.js"
+import { projectPath, request, seg } from "../lib/api.js"
 import { actorLabel } from "../lib/audit.js"
 import { actionsOn, approvalsShort, countLive, isLive, NOT_COUNTING_WORDS, notReadyWords, requestPath } from "../lib/changes.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
+import { planChangeView, planFlags, plansMovedOn, upToDateBody } from "../lib/planChanges.js"
 import { fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
 import { href } from "../lib/router.js"
 import type { ChangeRequest, Flag, List } from "../lib/types.js"
+
+interface PlanVersion {
+  readonly id: string
+  readonly version: number
+}
 
 const loadRequests = async (projectId: string) => {
   const [requests, flags] = await Promise.all([
     request<List<ChangeRequest>>("GET", projectPath(projectId, "/change-requests")),
     request<List<Flag>>("GET", projectPath(projectId, "/flags"))
   ])
-  return { requests: requests.data, versions: new Map(flags.data.map((f) => [f.key, f.version])) }
+  // The plans live requests start or resume, as they are now: one that moved on is named.
+  const plans = await Promise.all(
+    planFlags(requests.data.filter(isLive)).map((flagKey) =>
+      request<List<PlanVersion>>("GET", projectPath(projectId, `/flags/${seg(flagKey)}/release-plans`)).then((list) => list.data, () => []))
+  )
+  return {
+    requests: requests.data,
+    versions: new Map(flags.data.map((f) => [f.key, f.version])),
+    planVersions: new Map(plans.flat().map((p) => [p.id, p.version]))
+  }
 }
 
 /** Live ones first; the API's order (newest first) within each. */
@@ -46,9 +63,11 @@ const STATUS_WORDS: { readonly [S in ChangeRequest["status"]]: string } = {
   applied: "applied"
 }
 
-/** The flags of `r` whose version is no longer the one the change was based on. */
-const movedOn = (r: ChangeRequest, versions: ReadonlyMap<string, number>): ReadonlyArray<string> =>
-  isLive(r) ? r.changes.filter((c) => versions.get(c.flagKey) !== c.baseVersion).map((c) => c.flagKey) : []
+/** The flags of `r` whose version is no longer the one the change was based on, then its plans edited since. */
+const movedOn = (r: ChangeRequest, versions: ReadonlyMap<string, number>, planVersions: ReadonlyMap<string, number>): ReadonlyArray<string> =>
+  isLive(r)
+    ? [...r.changes.filter((c) => versions.get(c.flagKey) !== c.baseVersion).map((c) => c.flagKey), ...plansMovedOn(r.releasePlans, planVersions).map((id) => `release plan ${id}`)]
+    : []
 
 const Request = (props: {
   projectId: string
@@ -82,9 +101,7 @@ const Request = (props: {
     }
   }
   const bringUpToDate = () =>
-    act("PUT", "", `“${r.title}” is up to date with the flags as they are now; it needs its approvals again.`, {
-      changes: r.changes.map((c) => ({ flagKey: c.flagKey, targeting: c.after }))
-    })
+    act("PUT", "", `“${r.title}” is up to date with the flags as they are now; it needs its approvals again.`, upToDateBody(r))
   const live = isLive(r)
   const short = approvalsShort(r)
   const lost = r.approvals.length - r.countingApprovals
@@ -180,6 +197,25 @@ const Request = (props: {
           <TargetingChange before={c.before} after={c.after} label={`${c.flagKey} in ${r.environment}: before and after`} />
         </section>
       ))}
+      {r.releasePlans.map((c) => {
+        const view = planChangeView(c)
+        return (
+          <section key={c.planId} class="change plan-change" aria-label={`${view.heading} of ${c.flagKey}`}>
+            <h3>
+              {view.heading} of <a href={href({ page: "flag", key: c.flagKey })}><code>{c.flagKey}</code></a>{" "}
+              <span class="muted">in {r.environment}</span>
+            </h3>
+            <p>{view.ramp}. Once applied, its steps apply by themselves, without further approvals:</p>
+            <ol>
+              {view.steps.map((step) => <li key={step}>{step}</li>)}
+            </ol>
+            <p>
+              {view.guardrails} {view.onHarm}
+            </p>
+            {view.harm === null ? null : <p class="problems">{view.harm}</p>}
+          </section>
+        )
+      })}
       <PinnedSegments id={r.id} segments={r.segments} />
       <ErrorSummary problems={problems} />
       {!live || !(can.approve || can.reject || can.cancel || can.apply || can.update) ? null : (
@@ -259,7 +295,7 @@ export const ChangeRequestsPage = ({ projectId }: { projectId: string }) => {
         <p>No change requests yet. In a protected environment, a change to a flag's targeting is proposed here.</p>
       ) : (
         ordered(loaded.data.requests).map((r) => (
-          <Request key={r.id} projectId={projectId} request={r} moved={movedOn(r, loaded.data.versions)} onChanged={changed} onStale={reload} />
+          <Request key={r.id} projectId={projectId} request={r} moved={movedOn(r, loaded.data.versions, loaded.data.planVersions)} onChanged={changed} onStale={reload} />
         ))
       )}
     </section>

@@ -44,7 +44,7 @@ const list = Command.make("list", { project, status, json: Shared.json }, (optio
         request.status,
         request.environment,
         approvalsText(request),
-        request.changes.map((change) => change.flagKey).join(","),
+        [...request.changes.map((change) => change.flagKey), ...request.releasePlans.filter((p) => !request.changes.some((c) => c.flagKey === p.flagKey)).map((p) => p.flagKey)].join(","),
         actorText(request.author),
         request.createdAt,
         request.title
