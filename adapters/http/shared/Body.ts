@@ -69,10 +69,23 @@ export const checkBodyHeaders = (
 export const MAX_JSON_DEPTH = 64
 
 /**
+ * Whether the text holds more than `MAX_JSON_DEPTH` opening brackets (in strings or not): when it
+ * holds fewer, nothing can nest deeper, and the character-by-character pass is not needed. A few
+ * `indexOf` calls for a usual body (an evaluation request has three or four).
+ */
+const hasManyOpenings = (text: string): boolean => {
+  let n = 0
+  for (let i = text.indexOf("{"); i !== -1; i = text.indexOf("{", i + 1)) if (++n > MAX_JSON_DEPTH) return true
+  for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++n > MAX_JSON_DEPTH) return true
+  return false
+}
+
+/**
  * Whether JSON text nests deeper than `MAX_JSON_DEPTH`: one linear pass over the text, before
  * any parsing (brackets inside strings do not count). Malformed text is left to the parser.
  */
 export const nestsTooDeeply = (text: string): boolean => {
+  if (!hasManyOpenings(text)) return false
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
