@@ -27,6 +27,9 @@ afterAll(async () => {
 
 /** Argon2 operations this process has started so far (the metrics registry is the process's). */
 const hashes = () => Effect.runSync(Metric.value(ServiceMetrics.passwordHashes)).count
+/** Sign-ins refused for load and for the address's budget so far, wherever they were refused (the front or the use case). */
+const refusedBusy = () => Effect.runSync(Metric.value(ServiceMetrics.signInFailures.busy)).count
+const refusedLimited = () => Effect.runSync(Metric.value(ServiceMetrics.signInFailures.addressLimited)).count
 const from = (address: string) => ({ "x-forwarded-for": address })
 const login = (email: string, password: string, address: string) =>
   request(t.url, "POST", "/v1/auth/login", { body: { email, password }, headers: from(address) })
@@ -66,6 +69,7 @@ describe("an unauthenticated sign-in flood", () => {
     // The budget refills continuously, so one of the next attempts may just have earned its
     // place; the others are refused, before any hashing or database write, setups alike.
     const before = hashes()
+    const limitedBefore = refusedLimited()
     const next = await Promise.all([
       ...Array.from({ length: 4 }, (_, i) => login(`made-up-last-${i}@example.com`, "not anyone's password", address)),
       setup("made-up-token", "a long enough password", address)
@@ -76,6 +80,7 @@ describe("an unauthenticated sign-in flood", () => {
       expect((reply.body as { error: { code: string } }).error.code).toBe("rate_limited")
       expect(Number(reply.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
     }
+    expect(refusedLimited() - limitedBefore).toBe(limited.length) // each refusal counted once
     const answeredLogins = next.slice(0, 4).filter((reply) => reply.status !== 429).length
     expect(hashes() - before).toBe(answeredLogins) // a made-up setup token is never hashed
     const rows = await t.run(
@@ -132,6 +137,7 @@ describe("an unauthenticated sign-in flood", () => {
 
   it(`at most ${HASHES_IN_FLIGHT} hashing and ${HASH_QUEUE} waiting: beyond, 503 with Retry-After: 1 and no hashing`, async () => {
     const before = hashes()
+    const busyBefore = refusedBusy()
     const replies = await Promise.all(
       Array.from({ length: 150 }, (_, i) => login(`burst-${i}@example.com`, "not anyone's password", `203.0.113.${i + 1}`))
     )
@@ -143,6 +149,7 @@ describe("an unauthenticated sign-in flood", () => {
       expect(reply.body).toEqual({ error: { code: "unavailable", message: "Too many sign-ins at once; try again in 1 second." } })
       expect(reply.headers.get("retry-after")).toBe("1")
     }
+    expect(refusedBusy() - busyBefore).toBe(busy.length) // each refusal counted once
     // Only the answered attempts were hashed: a refused one cost nothing.
     expect(hashes() - before).toBe(statuses.filter((s) => s === 401).length)
   })

@@ -14,10 +14,9 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
-import type { RateLimited, ServiceUnavailable } from "../../../src/domain/Errors.js"
 import { BUSY_RETRY_AFTER_SECONDS } from "../../../src/domain/people/SignInLoad.js"
 import { DeviceTrust } from "../../../src/services/people/DeviceTrust.js"
-import { SignInGuard } from "../../../src/services/people/SignInGuard.js"
+import { addressLimitedMessage, SIGN_IN_BUSY, SignInGuard } from "../../../src/services/people/SignInGuard.js"
 import { Authentication } from "../shared/Authentication.js"
 import { anyDeviceCookieOf } from "../shared/DeviceCookieHeader.js"
 import type { LaneResponse } from "../shared/EvaluationLaneService.js"
@@ -46,19 +45,28 @@ export interface SignInFrontShape {
 
 export class SignInFront extends Context.Tag("@flagport/http/SignInFront")<SignInFront, SignInFrontShape>() {}
 
-/** The refusal as the sign-in handlers answer it (AuthLive.ts): the envelope and `Retry-After`. */
-const answerOf = (error: RateLimited | ServiceUnavailable): LaneResponse =>
-  error._tag === "RateLimited"
-    ? {
+/** The 503 as the sign-in handlers answer it (AuthLive.ts): the envelope and `Retry-After`, the same bytes every time. */
+const BUSY_ANSWER: LaneResponse = {
+  status: 503,
+  headers: { "content-type": "application/json", "retry-after": String(BUSY_RETRY_AFTER_SECONDS) },
+  body: JSON.stringify(Errors.envelopeOf(Errors.unavailable(SIGN_IN_BUSY)))
+}
+
+/** The 429s by their `Retry-After` (a few distinct values: a budget refills within seconds), built once each. */
+const limitedAnswers = new Map<number, LaneResponse>()
+const limitedAnswer = (retryAfterSeconds: number): LaneResponse => {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds))
+  let answer = limitedAnswers.get(seconds)
+  if (answer === undefined) {
+    answer = {
       status: 429,
-      headers: { "content-type": "application/json", "retry-after": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) },
-      body: JSON.stringify({ error: Errors.signInLimited(error.message).error })
+      headers: { "content-type": "application/json", "retry-after": String(seconds) },
+      body: JSON.stringify({ error: Errors.signInLimited(addressLimitedMessage(retryAfterSeconds)).error })
     }
-    : {
-      status: 503,
-      headers: { "content-type": "application/json", "retry-after": String(BUSY_RETRY_AFTER_SECONDS) },
-      body: JSON.stringify(Errors.envelopeOf(Errors.unavailable(error.message)))
-    }
+    if (limitedAnswers.size < 1_000) limitedAnswers.set(seconds, answer)
+  }
+  return answer
+}
 
 export const make = Effect.gen(function* () {
   const guard = yield* SignInGuard
@@ -67,19 +75,20 @@ export const make = Effect.gen(function* () {
   // The signing key, read now, so that checking a cookie below needs no I/O (a failed read: no
   // cookie passes here until the use case, which reads it again, has loaded it).
   yield* Effect.ignore(devices.ready)
-  // The guard's check is memory only (no I/O): it runs to its end synchronously.
+  // Checking a device cookie is memory only (no I/O): it runs to its end synchronously.
   const runSync = Runtime.runSyncExit(yield* Effect.runtime<never>())
+  // The runtime's clock (a test's TestClock), read without a fiber.
+  const clock = yield* Effect.clock
   return SignInFront.of({
     refusal: (method, path, peer, forwardedFor, cookie) => {
       if (method !== "POST" || !GUARDED.has(path)) return undefined
       const device = anyDeviceCookieOf(cookie)
-      const held = device === undefined ? Exit.succeed(undefined) : runSync(devices.holder(device))
-      const trusted = Exit.isSuccess(held) && held.value !== undefined
-      const exit = runSync(guard.refusal(clientAddress(auth.people.settings.trustProxy, peer, forwardedFor), trusted))
-      if (Exit.isSuccess(exit)) return undefined
-      const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
-      // Anything but the guard's own refusal (a defect) is the app's to answer.
-      return failure === undefined ? undefined : answerOf(failure)
+      const held = device === undefined ? undefined : runSync(devices.holder(device))
+      const trusted = held !== undefined && Exit.isSuccess(held) && held.value !== undefined
+      // Plain code, no fiber, no error object: the guard's own synchronous check.
+      const refused = guard.refuseNow(clientAddress(auth.people.settings.trustProxy, peer, forwardedFor), trusted, clock.unsafeCurrentTimeMillis())
+      if (refused === undefined) return undefined
+      return refused._tag === "Busy" ? BUSY_ANSWER : limitedAnswer(refused.retryAfterSeconds)
     }
   })
 })

@@ -9,7 +9,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
-import * as Ref from "effect/Ref"
 import { RateLimited, ServiceUnavailable } from "../../domain/Errors.js"
 import {
   type AddressBudget,
@@ -38,6 +37,13 @@ const SWEEP_AT = 10_000
  */
 export type HashingLane = "ordinary" | "device"
 
+/** What `refuseNow` answers for an attempt it refuses: the address's budget is spent (429), or the hashing queue is full (503). */
+export type Refused = { readonly _tag: "RateLimited"; readonly retryAfterSeconds: number } | { readonly _tag: "Busy" }
+
+/** The 429's message. */
+export const addressLimitedMessage = (retryAfterSeconds: number): string =>
+  `Too many sign-in attempts from your address; try again in ${retryAfterSeconds} seconds.`
+
 export interface SignInGuardShape {
   /**
    * Takes one attempt from the client address's budget; 429 `RateLimited` when it has none left.
@@ -55,6 +61,13 @@ export interface SignInGuardShape {
    * is not refused for load while the device lane has room (the use case then decides its lane).
    */
   readonly refusal: (client: string | undefined, device?: boolean) => Effect.Effect<void, RateLimited | ServiceUnavailable>
+  /**
+   * `refusal` as plain synchronous code, `nowMillis` from the caller (the clock the guard's
+   * runtime has): what a transport calls for every request of a flood, where building an error,
+   * a fiber and a span per refusal was most of its cost. Counted as `refusal` counts; undefined
+   * when the attempt may go on.
+   */
+  readonly refuseNow: (client: string | undefined, device: boolean, nowMillis: number) => Refused | undefined
   /**
    * Whether a sign-in for `email` (normalized) presenting a valid device cookie for it takes the
    * device lane: the lane has room and the email has a lane attempt left (DEVICE_RULE), which this
@@ -76,6 +89,8 @@ export interface SignInGuardShape {
   readonly verify: (hash: string, password: string) => Effect.Effect<boolean>
 }
 
+const BUSY: Refused = { _tag: "Busy" }
+
 export class SignInGuard extends Context.Tag("@flagport/services/SignInGuard")<SignInGuard, SignInGuardShape>() {}
 
 export const make = Effect.gen(function* () {
@@ -89,32 +104,36 @@ export const make = Effect.gen(function* () {
   let sweepAt = SWEEP_AT
   const places = yield* Effect.makeSemaphore(HASHES_IN_FLIGHT)
   // Running or waiting: reserved before the wait, so the queue's length is known without racing.
-  const admitted = yield* Ref.make(0)
+  // Plain numbers, each change one synchronous step (as the Refs they were), read at once by `refuseNow`.
+  let admitted = 0
   const devicePlaces = yield* Effect.makeSemaphore(DEVICE_HASHES_IN_FLIGHT)
-  const deviceAdmitted = yield* Ref.make(0)
+  let deviceAdmitted = 0
   // Emails' device lane attempts (few: only people with a device cookie reach it).
   const deviceBudgets = new Map<string, AddressBudget>()
   let deviceSweepAt = SWEEP_AT
 
+  const rateLimited = (retryAfterSeconds: number) => new RateLimited({ message: addressLimitedMessage(retryAfterSeconds), retryAfterSeconds })
+  const countAddressLimited = () => ServiceMetrics.signInFailures.addressLimited.unsafeUpdate(1, [])
+  const countBusy = () => ServiceMetrics.signInFailures.busy.unsafeUpdate(1, [])
   const addressLimited = (retryAfterSeconds: number) =>
-    Effect.zipRight(
-      Metric.increment(ServiceMetrics.signInFailures.addressLimited),
-      Effect.fail(new RateLimited({ message: `Too many sign-in attempts from your address; try again in ${retryAfterSeconds} seconds.`, retryAfterSeconds }))
-    )
+    Effect.zipRight(Metric.increment(ServiceMetrics.signInFailures.addressLimited), Effect.fail(rateLimited(retryAfterSeconds)))
+
+  /** Takes one attempt from `client`'s budget: null, or the seconds to wait when there was none (nothing counted). */
+  const takeNow = (client: string, now: number): number | null => {
+    const taken = takeAttempt(budgets.get(client), now)
+    if (taken.retryAfterSeconds !== null) return taken.retryAfterSeconds
+    budgets.set(client, taken.budget)
+    if (budgets.size > sweepAt) {
+      for (const [address, budget] of budgets) if (isFull(budget, now)) budgets.delete(address)
+      sweepAt = Math.max(SWEEP_AT, 2 * budgets.size)
+    }
+    return null
+  }
 
   const attempt = Effect.fn("SignInGuard.attempt")(function* (client: string | undefined) {
     if (client === undefined) return
     const now = yield* Clock.currentTimeMillis
-    const retryAfterSeconds = yield* Effect.sync(() => {
-      const taken = takeAttempt(budgets.get(client), now)
-      if (taken.retryAfterSeconds !== null) return taken.retryAfterSeconds
-      budgets.set(client, taken.budget)
-      if (budgets.size > sweepAt) {
-        for (const [address, budget] of budgets) if (isFull(budget, now)) budgets.delete(address)
-        sweepAt = Math.max(SWEEP_AT, 2 * budgets.size)
-      }
-      return null
-    })
+    const retryAfterSeconds = takeNow(client, now)
     if (retryAfterSeconds === null) return
     return yield* addressLimited(retryAfterSeconds)
   })
@@ -124,13 +143,23 @@ export const make = Effect.gen(function* () {
       ? Effect.void
       : Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => void budgets.set(client, giveBack(budgets.get(client), now))))
 
-  const busy = Effect.zipRight(Metric.increment(ServiceMetrics.signInFailures.busy), Effect.fail(new ServiceUnavailable({ message: SIGN_IN_BUSY })))
-  const reserve = Ref.modify(admitted, (n): readonly [boolean, number] => (n >= HASHES_IN_FLIGHT + HASH_QUEUE ? [false, n] : [true, n + 1]))
-  const release = Ref.update(admitted, (n) => n - 1)
+  const busyError = new ServiceUnavailable({ message: SIGN_IN_BUSY })
+  const busy = Effect.zipRight(Metric.increment(ServiceMetrics.signInFailures.busy), Effect.fail(busyError))
+  const CAPACITY = HASHES_IN_FLIGHT + HASH_QUEUE
+  const reserve = Effect.sync(() => {
+    if (admitted >= CAPACITY) return false
+    admitted++
+    return true
+  })
+  const release = Effect.sync(() => void admitted--)
   const DEVICE_CAPACITY = DEVICE_HASHES_IN_FLIGHT + DEVICE_HASH_QUEUE
-  const reserveDevice = Ref.modify(deviceAdmitted, (n): readonly [boolean, number] => (n >= DEVICE_CAPACITY ? [false, n] : [true, n + 1]))
-  const releaseDevice = Ref.update(deviceAdmitted, (n) => n - 1)
-  const deviceRoom = Effect.map(Ref.get(deviceAdmitted), (n) => n < DEVICE_CAPACITY)
+  const reserveDevice = Effect.sync(() => {
+    if (deviceAdmitted >= DEVICE_CAPACITY) return false
+    deviceAdmitted++
+    return true
+  })
+  const releaseDevice = Effect.sync(() => void deviceAdmitted--)
+  const deviceRoom = Effect.sync(() => deviceAdmitted < DEVICE_CAPACITY)
 
   const deviceLane = (email: string): Effect.Effect<boolean> =>
     Effect.gen(function* () {
@@ -148,22 +177,32 @@ export const make = Effect.gen(function* () {
       })
     })
 
-  // Not a span of its own: it runs for every request of a flood, and it is what keeps a flood cheap.
-  const refusal = (client: string | undefined, device = false): Effect.Effect<void, RateLimited | ServiceUnavailable> =>
-    Effect.gen(function* () {
-      const laneOpen = device && (yield* deviceRoom)
-      if (!laneOpen && (yield* Ref.get(admitted)) >= HASHES_IN_FLIGHT + HASH_QUEUE) {
-        // As the use case would have it: the attempt is taken (429 when none is left), then
-        // refused for load; so a flood from one address uses up its budget while the queue is full.
-        yield* attempt(client)
-        return yield* busy
+  // Not a span of its own, nor an Effect: it runs for every request of a flood, and it is what keeps a flood cheap.
+  const refuseNow = (client: string | undefined, device: boolean, now: number): Refused | undefined => {
+    const laneOpen = device && deviceAdmitted < DEVICE_CAPACITY
+    if (!laneOpen && admitted >= CAPACITY) {
+      // As the use case would have it: the attempt is taken (429 when none is left), then
+      // refused for load; so a flood from one address uses up its budget while the queue is full.
+      const retryAfterSeconds = client === undefined ? null : takeNow(client, now)
+      if (retryAfterSeconds !== null) {
+        countAddressLimited()
+        return { _tag: "RateLimited", retryAfterSeconds }
       }
-      if (client === undefined) return
-      const now = yield* Clock.currentTimeMillis
-      const { retryAfterSeconds } = takeAttempt(budgets.get(client), now)
-      if (retryAfterSeconds !== null) return yield* addressLimited(retryAfterSeconds)
+      countBusy()
+      return BUSY
+    }
+    if (client === undefined) return undefined
+    const { retryAfterSeconds } = takeAttempt(budgets.get(client), now)
+    if (retryAfterSeconds === null) return undefined
+    countAddressLimited()
+    return { _tag: "RateLimited", retryAfterSeconds }
+  }
+  const refusal = (client: string | undefined, device = false): Effect.Effect<void, RateLimited | ServiceUnavailable> =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const refused = refuseNow(client, device, now)
+      if (refused === undefined) return Effect.void
+      return Effect.fail(refused._tag === "Busy" ? busyError : rateLimited(refused.retryAfterSeconds))
     })
-
   const ordinary = <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
     Effect.acquireUseRelease(
       reserve,
@@ -185,7 +224,7 @@ export const make = Effect.gen(function* () {
   const hash = (password: string) => Effect.zipRight(counted, hasher.hash(password))
   const verify = (stored: string, password: string) => Effect.zipRight(counted, hasher.verify(stored, password))
 
-  return SignInGuard.of({ attempt, refusal, deviceLane, succeeded, hashing, hash, verify })
+  return SignInGuard.of({ attempt, refusal, refuseNow, deviceLane, succeeded, hashing, hash, verify })
 })
 
 export const layer = Layer.effect(SignInGuard, make)
