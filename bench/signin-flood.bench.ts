@@ -24,9 +24,13 @@
  * (`GET /v1/flags/probe/eval` with the client key) alternately, and 100 ms into the flood the
  * first admin (`admin@localhost`, from 192.0.2.10) signs in with the right password, retrying after
  * `Retry-After` on a 429 or 503; its time is from its first request to its 200.
+ *
+ * Also printed: the server's event-loop CPU per flood request (its main thread's time on a CPU
+ * from /proc over the flood, divided by FLOOD; the probes and the real sign-in are in it too).
+ * FLOOD_PROFILE_DIR=dir writes a CPU profile of each server.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { cpus, loadavg, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
@@ -37,6 +41,8 @@ const HERE = fileURLToPath(new URL("..", import.meta.url))
 const FLOOD = Number(process.env["FLOOD"] ?? 1000)
 const CONCURRENCY = Number(process.env["CONCURRENCY"] ?? 100)
 const PASSWORD = "the right password, long enough"
+/** FLOOD_PROFILE_DIR=dir: a CPU profile of each server (written when it exits). */
+const PROFILE_DIR = process.env["FLOOD_PROFILE_DIR"]
 const ROOTS: ReadonlyArray<readonly [string, string]> = (process.env["ROOTS"] ?? `this=${HERE}`)
   .split(",")
   .map((item) => item.split("=") as [string, string])
@@ -62,7 +68,8 @@ const serve = async (root: string, dir: string): Promise<Served> => {
     FLAGPORT_LOG_LEVEL: "warn"
   }
   delete env["FLAGPORT_PUBLIC_URL"]
-  const child = spawn(process.execPath, [join(root, "bin/flagport.mjs"), "serve", "--init"], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] })
+  const profile = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
+  const child = spawn(process.execPath, [...profile, join(root, "bin/flagport.mjs"), "serve", "--init"], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] })
   let stdout = ""
   const found = await new Promise<Omit<Served, "child" | "port">>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no keys and SETUP_URL within 120 s:\n${stdout}`)), 120_000)
@@ -123,7 +130,15 @@ const floodAddress = (shape: Shape, i: number) => (shape === "one address" ? "19
 /** How long the probes run without a flood. */
 const BASELINE_MS = 3_000
 
+/** Seconds on a CPU of a process's main thread (its event loop), from /proc (Linux); undefined elsewhere. */
+const mainThreadCpu = (pid: number | undefined): number | undefined => {
+  const file = `/proc/${pid}/task/${pid}/schedstat`
+  return pid === undefined || !existsSync(file) ? undefined : Number(readFileSync(file, "utf8").split(" ")[0]) / 1e9
+}
+
 interface Run {
+  /** The server's event-loop CPU per flood request (µs), probes and the real sign-in included. */
+  readonly loopUsPerRequest: number | undefined
   readonly health: Array<number>
   readonly evaluation: Array<number>
   readonly signInMs: number
@@ -158,6 +173,7 @@ const runOnce = async (root: string, shape: Shape): Promise<Run> => {
 
     let flooding = true
     const floodStatuses: Record<number, number> = {}
+    const cpuBefore = mainThreadCpu(served.child.pid)
     const floodStarted = performance.now()
     let next = 0
     const worker = async () => {
@@ -198,8 +214,10 @@ const runOnce = async (root: string, shape: Shape): Promise<Run> => {
     }
     const signInMs = performance.now() - signInStarted
     const floodSeconds = await flood
+    const cpuAfter = mainThreadCpu(served.child.pid)
     await probe
-    return { health, evaluation, signInMs, signInTries, floodStatuses, floodSeconds }
+    const loopUsPerRequest = cpuBefore === undefined || cpuAfter === undefined || shape === "no flood" ? undefined : ((cpuAfter - cpuBefore) * 1e6) / FLOOD
+    return { health, evaluation, signInMs, signInTries, floodStatuses, floodSeconds, loopUsPerRequest }
   } finally {
     for (const agent of [probeAgent, userAgent, floodAgent]) agent.destroy()
     served.child.kill("SIGTERM")
@@ -213,15 +231,15 @@ const main = async () => {
     `Sign-in flood: ${FLOOD} requests, ${CONCURRENCY} at a time; node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()[0]!.toFixed(1)}, ${new Date().toISOString()}`
   )
   console.log("")
-  console.log("| checkout | flood from | /health p50 / p99 / max ms | evaluation p50 / p99 / max ms | real sign-in ms (tries) | flood answers | flood s |")
-  console.log("|---|---|---:|---:|---:|---|---:|")
+  console.log("| checkout | flood from | /health p50 / p99 / max ms | evaluation p50 / p99 / max ms | real sign-in ms (tries) | flood answers | flood s | server event loop µs / flood request |")
+  console.log("|---|---|---:|---:|---:|---|---:|---:|")
   for (const shape of SHAPES) {
     for (const [label, root] of ROOTS) {
       const run = await runOnce(root, shape)
       const stats = (values: ReadonlyArray<number>) => `${quantile(values, 0.5).toFixed(1)} / ${quantile(values, 0.99).toFixed(1)} / ${Math.max(...values).toFixed(1)}`
       const answers = Object.entries(run.floodStatuses).map(([status, count]) => `${count}×${status}`).join(", ")
       console.log(
-        `| ${label} | ${shape} | ${stats(run.health)} | ${stats(run.evaluation)} | ${run.signInMs.toFixed(0)} (${run.signInTries}) | ${answers} | ${run.floodSeconds.toFixed(1)} |`
+        `| ${label} | ${shape} | ${stats(run.health)} | ${stats(run.evaluation)} | ${run.signInMs.toFixed(0)} (${run.signInTries}) | ${answers} | ${run.floodSeconds.toFixed(1)} | ${run.loopUsPerRequest === undefined ? "" : run.loopUsPerRequest.toFixed(0)} |`
       )
     }
   }
