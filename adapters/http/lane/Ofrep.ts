@@ -50,8 +50,35 @@ export interface OfrepOptions {
 
 const JSON_HEADERS = { "content-type": "application/json" } as const
 
+/** Bulk ETags kept (by configuration and body text); the map is emptied when full. */
+const ETAGS_KEPT = 4_096
+/** Bodies longer than this are not kept (a usual context is a few hundred bytes). */
+const ETAG_BODY_KEPT = 1_024
+
 export class Ofrep {
+  /**
+   * Bulk ETags by the configuration's ETag and the request's body text: the same body gives the
+   * same context, so the same ETag, without writing its canonical JSON and hashing it again (a
+   * provider polls with the same body; the 304 route was mostly that). At most ETAGS_KEPT of at
+   * most ETAG_BODY_KEPT bytes each.
+   */
+  private readonly etags = new Map<string, string>()
+
   constructor(private readonly options: OfrepOptions) {}
+
+  /** `bulkEtagOf(entry.etag, raw)`, remembered for the body's bytes. */
+  private bulkEtag(entry: CompiledEntry, bytes: Uint8Array, raw: Readonly<Record<string, unknown>>): string {
+    if (bytes.byteLength > ETAG_BODY_KEPT) return bulkEtagOf(entry.etag, raw)
+    // latin1: one character per byte, so different bytes are different keys.
+    const key = `${entry.etag}\n${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1")}`
+    let etag = this.etags.get(key)
+    if (etag === undefined) {
+      etag = bulkEtagOf(entry.etag, raw)
+      if (this.etags.size >= ETAGS_KEPT) this.etags.clear()
+      this.etags.set(key, etag)
+    }
+    return etag
+  }
 
   /** The project (from the key) and environment (bound key, else the header) the policy allows; throws its 400/403. */
   private scope(principal: Principal, request: LaneRequest): Policy.EvaluationScope {
@@ -65,7 +92,7 @@ export class Ofrep {
     if (bodyProblem !== undefined) throw bodyProblem
     return andThen(request.body(), (bytes) => {
       const decoded = decodeOfrepBody(bytes)
-      return andThen(this.options.snapshots.get(scope.projectId, scope.environment), (entry) => ({ scope, decoded, entry }))
+      return andThen(this.options.snapshots.get(scope.projectId, scope.environment), (entry) => ({ scope, decoded, entry, bytes }))
     })
   }
 
@@ -84,8 +111,8 @@ export class Ofrep {
 
   /** POST /ofrep/v1/evaluate/flags: 304 when `If-None-Match` names this configuration and context. */
   bulk(principal: Principal, request: LaneRequest): MaybeAsync<LaneResponse> {
-    return andThen(this.prepare(principal, request), ({ decoded, entry, scope }): MaybeAsync<LaneResponse> => {
-      const etag = bulkEtagOf(entry.etag, decoded.raw)
+    return andThen(this.prepare(principal, request), ({ bytes, decoded, entry, scope }): MaybeAsync<LaneResponse> => {
+      const etag = this.bulkEtag(entry, bytes, decoded.raw)
       if (etagMatches(request.header("if-none-match"), etag, false) && sameConfiguration(request.query, entry)) {
         return { status: 304, headers: { etag }, body: undefined }
       }
