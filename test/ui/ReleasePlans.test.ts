@@ -1,7 +1,7 @@
 /**
  * A flag's release plans in a real browser against a real server on SQLite (its scheduler
  * running): a plan made from the day's template (a refused save shows the API's words next to the
- * step it names), given short holds, started; its timeline advances by itself to the step that
+ * step it names), given short holds, its draft edited, started; its timeline advances by itself to the step that
  * holds, and its guardrail's figures show the traffic sent; paused, resumed, cancelled after asking
  * (the rule keeps its weight); a second plan's start is refused with the API's reason while the
  * first runs, and once started, traffic whose ramped variation errs twice as often stops it and
@@ -38,6 +38,7 @@ interface PlanBody {
   readonly steps: ReadonlyArray<{ weight: number; holdMinutes: number }>
   readonly guardrails: ReadonlyArray<{ key: string; event: string }>
   readonly onHarm: string
+  readonly alpha: number
 }
 
 /**
@@ -153,6 +154,17 @@ describe("a flag's release plans", () => {
     })
     // The list is read again after the save's message: wait for it.
     await expect.poll(steps).toEqual(["5% for 3 s: next", "25% for 3 s: later", "50% for 6 h: later", "100% for 6 h: later"])
+
+    // A draft changes in the same editor, filled with what was saved.
+    await panel().getByRole("button", { name: "Edit draft" }).click()
+    const edit = page.getByRole("form", { name: "Edit the draft" })
+    expect(await edit.getByLabel("Guardrail 1: event").inputValue()).toBe("checkout-error")
+    expect(await edit.getByLabel("Step 2: hold (minutes)").inputValue()).toBe("0.05")
+    await edit.getByLabel("Alpha").fill("0.1")
+    await edit.getByRole("button", { name: "Save draft" }).click()
+    await panel().getByText("Draft saved.").waitFor()
+    expect((await plans())[0]).toMatchObject({ status: "draft", alpha: 0.1, onHarm: "rollback", steps: made!.steps })
+    await expect.poll(() => panel().getByText(/alpha 0\.1\.$/).count()).toBe(1)
   })
 
   it("starts it: the timeline advances by itself to the step that holds, with the guardrail's figures", async () => {
@@ -231,6 +243,8 @@ describe("a flag's release plans", () => {
     const figures = panel().getByRole("region", { name: "The guardrails when harm was found" })
     expect(await figures.getByRole("row", { name: /errors/ }).textContent()).toMatch(/^errors \(lower is better\)400, 0\.23600, 0\.1\+100\.0% \(\+.*% to \+.*%\)harmed$/)
     await panel().getByRole("button", { name: "Resume plan" }).waitFor()
+    // The start's message described the plan before its steps and harm: it is gone.
+    expect(await panel().getByText(/^Release plan started/).count()).toBe(0)
     await checkWidths("harmed")
   })
 

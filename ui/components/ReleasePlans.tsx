@@ -68,7 +68,9 @@ export const ReleasePlansPanel = (props: { projectId: string; flag: Flag; enviro
   const { loaded, reload } = useLoad(() => loadPlans(projectId, flag.key, environment), [projectId, flag.key, environment, flag.version])
   // The editor: closed, a new draft, or the draft with this id.
   const [editing, setEditing] = useState<"new" | string | null>(null)
-  const [status, setStatus] = useState("")
+  // The last action's words, about the plan as that action left it: once the plan has changed
+  // since (a step, a harm), they no longer describe it and are not shown.
+  const [status, setStatus] = useState<{ readonly words: string; readonly planId: string; readonly version: number } | null>(null)
   const running = loaded.state === "ready" && loaded.data.plans.some((p) => p.status === "running")
   useEffect(() => {
     if (!running) return
@@ -84,7 +86,7 @@ export const ReleasePlansPanel = (props: { projectId: string; flag: Flag; enviro
   const rules = planRules(flag.configs.find((c) => c.environmentKey === environment)?.rules ?? [])
   const saved = (words: string) => (plan: ReleasePlan) => {
     setEditing(null)
-    setStatus(words.replace("{weight}", weightText(plan.currentStep === null ? 0 : plan.steps[plan.currentStep]?.weight ?? 0)))
+    setStatus({ words: words.replace("{weight}", weightText(plan.currentStep === null ? 0 : plan.steps[plan.currentStep]?.weight ?? 0)), planId: plan.id, version: plan.version })
     reload()
   }
   const editor = (plan: ReleasePlan | null) => (
@@ -104,7 +106,7 @@ export const ReleasePlansPanel = (props: { projectId: string; flag: Flag; enviro
       <p class="muted">
         A release plan ramps one variation of a rule up step by step, and pauses or rolls back when a guardrail metric shows harm.
       </p>
-      <p role="status" class="status">{status}</p>
+      <p role="status" class="status">{status === null || (plans.find((p) => p.id === status.planId)?.version ?? status.version) !== status.version ? "" : status.words}</p>
       {holding === undefined ? null : <PlanView key={holding.id} projectId={projectId} flagKey={flag.key} plan={holding} figures={figures} writes={props.writes} onChanged={(words) => saved(words)} />}
       {drafts.map((d) =>
         editing === d.id ? (
@@ -118,7 +120,7 @@ export const ReleasePlansPanel = (props: { projectId: string; flag: Flag; enviro
         editor(null)
       ) : (
         <div class="actions">
-          <button type="button" onClick={() => (setStatus(""), setEditing("new"))}>New release plan</button>
+          <button type="button" onClick={() => (setStatus(null), setEditing("new"))}>New release plan</button>
         </div>
       )}
       {ended.length === 0 ? null : (
