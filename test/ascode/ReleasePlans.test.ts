@@ -13,6 +13,7 @@ import { parseFile, printFile } from "../../src/domain/ascode/FileText.js"
 import { planText } from "../../src/domain/ascode/PlanText.js"
 import type { FileFlag, FileReleasePlan, ProjectFile } from "../../src/domain/ascode/ProjectFile.js"
 import { Audit } from "../../src/services/audit/Audit.js"
+import { Flags } from "../../src/services/flags/Flags.js"
 import { FlagsAsCode } from "../../src/services/ascode/FlagsAsCode.js"
 import { ReleasePlans } from "../../src/services/releaseplans/ReleasePlans.js"
 
@@ -183,5 +184,32 @@ describe("flags as code: release plans", () => {
       const [draft] = yield* plansOf
       yield* Effect.flatMap(ReleasePlans, (plans) => plans.start("shop", "new-checkout", draft!.id))
       expect((yield* code.plan("shop", without, { prune: true })).changes).toEqual([])
+    })))
+
+  it.effect("while a plan holds its rule, the rule's weights are the plan's: a file written before a step plans no change for them", () =>
+    fresh(Effect.gen(function* () {
+      const code = yield* FlagsAsCode
+      yield* code.apply("shop", shopFile())
+      const [draft] = yield* plansOf
+      yield* Effect.flatMap(ReleasePlans, (plans) => plans.start("shop", "new-checkout", draft!.id))
+      // The plan's first step, as the stepper writes it: the rule at 5% on.
+      const stepped = { variations: [{ variationKey: "on", weight: 5000 }, { variationKey: "off", weight: 95_000 }] }
+      yield* Effect.flatMap(Flags, (flags) =>
+        flags.replaceTargeting("shop", "new-checkout", { ...production, environment: "production", rules: [{ ...production.rules![0]!, rollout: stepped }] }))
+      expect((yield* code.plan("shop", shopFile())).changes).toEqual([])
+
+      // The rule's conditions are still the file's; what it serves stays the plan's.
+      const narrowed = withFlag({ environments: [{ ...production, rules: [{ ...production.rules![0]!, conditions: [{ attribute: "country", operator: "in", values: ["FR"] }] }] }] })
+      const planned = yield* code.plan("shop", narrowed)
+      expect(planned.changes).toMatchObject([{ resource: "targeting", after: { rules: [{ id: "everyone", conditions: [{ attribute: "country" }], rollout: stepped }] } }])
+      // The plan's starting point (all "off") is the same variations; serving only "on" is not: written as the file says.
+      const allOff = withFlag({ environments: [{ ...production, rules: [{ id: "everyone", conditions: [], variationKey: "off" }] }] })
+      expect((yield* code.plan("shop", allOff)).changes).toEqual([])
+      const onlyOn = withFlag({ environments: [{ ...production, rules: [{ id: "everyone", conditions: [], variationKey: "on" }] }] })
+      expect((yield* code.plan("shop", onlyOn)).changes).toMatchObject([{ resource: "targeting", after: { rules: [{ id: "everyone", variationKey: "on" }] } }])
+
+      // Cancelled, the plan no longer holds the rule: the file's weights are written again.
+      yield* Effect.flatMap(ReleasePlans, (plans) => plans.cancel("shop", "new-checkout", draft!.id))
+      expect((yield* code.plan("shop", shopFile())).changes).toMatchObject([{ resource: "targeting", after: { rules: [{ rollout: production.rules![0]!.rollout }] } }])
     })))
 })

@@ -17,11 +17,13 @@
  * - refused, when the live plan has started and the file defines it otherwise: a started plan's
  *   definition does not change (Transitions.ts), and apply starts, pauses and cancels nothing.
  */
+import type { RuleInput } from "../definitions/Targeting.js"
 import { type Metric } from "../experiments/Experiment.js"
+import { slicesOf } from "../releaseplans/PlanRules.js"
 import { draftOf } from "../releaseplans/Drafts.js"
 import type { ReleasePlan } from "../releaseplans/ReleasePlan.js"
 import * as T from "../releaseplans/Transitions.js"
-import type { FileReleasePlan } from "./ProjectFile.js"
+import type { FileReleasePlan, FileTargeting } from "./ProjectFile.js"
 
 /** A plan's definition with every field, in the file's fixed order (what export writes, what a plan compares). */
 export type DefinedPlan = Required<FileReleasePlan>
@@ -107,4 +109,36 @@ export const prunedDrafts = (plans: ReadonlyArray<ReleasePlan>, flagKey: string,
     const live = livePlan(plans, flagKey, environment)
     return live !== undefined && !listed.has(environment) && live.status === "draft" ? [live] : []
   })
+}
+
+/** The variations a rule serves (weight above 0), with the plan's own: what must stay for the plan to keep the rule's weights. */
+const servedWith = (rule: RuleInput, variationKey: string): string =>
+  [...new Set([...slicesOf(rule).filter((s) => s.weight > 0).map((s) => s.variationKey), variationKey])].sort().join("\u0000")
+
+/**
+ * While a plan holds a flag's environment (running, paused or harmed), what its rule serves is the
+ * plan's: each step sets the rule's rollout, a harm may set it back to 0. So the file's targeting
+ * there keeps its say over that rule (its conditions, name and place) but not over what it serves,
+ * as long as it serves the same variations (the plan's own aside): the stored serving stays, and a
+ * file written before the plan moved plans no change for it. A file that makes the rule serve other
+ * variations, or leaves the rule out, is written as it says (a person's write then pauses the plan).
+ */
+export const servingKeptForPlans = (after: FileTargeting, before: FileTargeting, flagKey: string, plans: ReadonlyArray<ReleasePlan>): FileTargeting => {
+  const holding = livePlan(plans, flagKey, after.key)
+  if (holding === undefined || !T.HOLDING.includes(holding.status)) return after
+  const stored = (before.rules ?? []).find((rule) => rule.id === holding.ruleId)
+  if (stored === undefined) return after
+  return {
+    ...after,
+    rules: (after.rules ?? []).map((rule): RuleInput =>
+      rule.id !== holding.ruleId || servedWith(rule, holding.variationKey) !== servedWith(stored, holding.variationKey)
+        ? rule
+        : {
+          ...(rule.id === undefined ? {} : { id: rule.id }),
+          ...(rule.name === undefined ? {} : { name: rule.name }),
+          conditions: rule.conditions,
+          ...(stored.variationKey === undefined ? {} : { variationKey: stored.variationKey }),
+          ...(stored.rollout === undefined ? {} : { rollout: stored.rollout })
+        })
+  }
 }

@@ -15,7 +15,7 @@ import type { PlannedChangeSchema } from "./ApplyResult.js"
 import { disabledConfig, type Flag } from "../definitions/Flag.js"
 import type { Environment } from "../definitions/Project.js"
 import type { RuleInput } from "../definitions/Targeting.js"
-import { type DefinedPlan, filePlan, planFor, prunedDrafts } from "./FileReleasePlans.js"
+import { type DefinedPlan, filePlan, planFor, prunedDrafts, servingKeptForPlans } from "./FileReleasePlans.js"
 import type { FileEnvironment, FileFlag, FileSegment, FileTargeting, ProjectFile } from "./ProjectFile.js"
 import {
   fileCondition,
@@ -189,7 +189,11 @@ const definitionChanges = (file: ProjectFile, current: ReadonlyMap<string, Flag>
     return same(before, after) ? [] : [{ resource: "flag", action: "update", key: f.key, before, after, basedOn: stored.version }]
   })
 
-/** Each listed environment's targeting that differs from what the flag has there (a new flag: disabled, as create makes it). */
+/**
+ * Each listed environment's targeting that differs from what the flag has there (a new flag:
+ * disabled, as create makes it); what a plan's rule serves while the plan holds it stays the plan's
+ * (FileReleasePlans.ts).
+ */
 const targetingChanges = (file: ProjectFile, state: ProjectState, current: ReadonlyMap<string, Flag>): Array<PlannedChange> => {
   const environmentOrder = [...state.environments.map((e) => e.key), ...(file.environments ?? []).map((e) => e.key)]
   const inFile = new Map((file.flags ?? []).map((f) => [f.key, f]))
@@ -208,7 +212,7 @@ const targetingChanges = (file: ProjectFile, state: ProjectState, current: Reado
       const config = stored?.configs.find((c) => c.environmentKey === environment) ??
         disabledConfig(environment, stored?.variations ?? flag.variations)
       const before = fileTargeting(config)
-      const after = desiredTargeting(listed, before)
+      const after = servingKeptForPlans(desiredTargeting(listed, before), before, key, state.releasePlans)
       if (!same(before, after)) {
         changes.push({ resource: "targeting", action: "update", key, environment, before, after, ...(stored === undefined ? {} : { basedOn: stored.version }) })
       }

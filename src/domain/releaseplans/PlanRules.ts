@@ -32,7 +32,7 @@ export const ruleOf = (plan: Pick<ReleasePlan, "environment" | "ruleId">, flag: 
   flag.configs.find((config) => config.environmentKey === plan.environment)?.rules.find((rule) => rule.id === plan.ruleId)
 
 /** What the rule serves, as weighted slices: a rule serving one variation is that variation at 100%. */
-export const slicesOf = (rule: Rule): ReadonlyArray<{ readonly variationKey: string; readonly weight: number }> =>
+export const slicesOf = (rule: Pick<Rule, "rollout" | "variationKey">): ReadonlyArray<{ readonly variationKey: string; readonly weight: number }> =>
   rule.rollout !== undefined ? rule.rollout.variations : rule.variationKey !== undefined ? [{ variationKey: rule.variationKey, weight: TOTAL_WEIGHT }] : []
 
 const each = <A>(items: ReadonlyArray<A>, f: (item: A, i: number) => ReadonlyArray<Problem>): ReadonlyArray<Problem> => items.flatMap(f)
