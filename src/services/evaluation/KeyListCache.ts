@@ -21,6 +21,7 @@ import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
 import * as KeyListChanges from "./KeyListChanges.js"
 import { saltOf } from "./KeyListChanges.js"
 import type { StorageError } from "../../ports/StorageError.js"
+import { yieldToEventLoop } from "../shared/EventLoop.js"
 
 const PAGE = 10_000
 
@@ -66,8 +67,9 @@ export const make = Effect.gen(function* () {
         builder.addKeys(page)
         if (page.length < PAGE) break
         after = page[page.length - 1]!
-        // Each page's hashing and inserting is one short slice of the event loop, whatever the storage's speed.
-        yield* Effect.yieldNow()
+        // Each page's hashing and inserting is one short slice of the event loop, whatever the
+        // storage's speed; between slices the loop serves what waits (yieldNow would not: EventLoop.ts).
+        yield* yieldToEventLoop
       }
       const set = builder.build()
       // A slower load of an older version never replaces a newer one.

@@ -24,6 +24,7 @@ import { SegmentKeyRepository } from "../../ports/SegmentKeyRepository.js"
 import { SegmentRepository } from "../../ports/SegmentRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import { authorize } from "../shared/Authorize.js"
+import { yieldToEventLoop } from "../shared/EventLoop.js"
 import * as Writes from "../shared/Writes.js"
 import { segmentGuard } from "./SegmentGuard.js"
 
@@ -91,10 +92,13 @@ export const make = Effect.gen(function* () {
       let pending: Array<string> = []
       // One chunk is written while the next is read and parsed: the write waits for the one before it.
       let writing: Fiber.RuntimeFiber<void, StorageError> | undefined
+      // Between chunks the event loop serves what waits (evaluations): a chunk's parse and its
+      // statement's making are one short slice, never a run of them (EventLoop.ts).
       const write = (chunk: ReadonlyArray<string>) =>
         Effect.gen(function* () {
           if (writing !== undefined) yield* Fiber.join(writing)
           writing = yield* Effect.forkScoped(keyLists.stage(generation, chunk))
+          yield* yieldToEventLoop
         })
       const take = (keys: ReadonlyArray<string>) => {
         for (const key of keys) pending.push(key)
