@@ -4,6 +4,9 @@
  * evaluation routes keep answering meanwhile? Targets: under 10 s; evaluations within 50 ms.
  *
  *   npx tsx bench/segment-upload.bench.ts     # KEYS=1000000 ROUNDS=2; PG_URL=postgres://... to use a running server
+ *   BACKENDS=sqlite npx tsx bench/segment-upload.bench.ts     # one backend only (sqlite or postgres)
+ *   SERVER_ROOT=/path/to/other/checkout npx tsx bench/segment-upload.bench.ts     # serve that checkout's bin/flagport.mjs (an A/B of two revisions)
+ *   SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npx tsx bench/segment-upload.bench.ts     # node options for the server (a CPU profile, --trace-gc...)
  *
  * For each backend, a real `flagport serve --init` (bin/flagport.mjs) in a child process, on a fresh
  * SQLite file or an embedded PostgreSQL 15 (fsync on). The bench sends the keys (`user-0000000`...,
@@ -22,8 +25,11 @@ import { startEmbeddedPostgres } from "../test/setup/EmbeddedPostgres.js"
 import { freePort } from "./free-port.js"
 
 const HERE = fileURLToPath(new URL("..", import.meta.url))
+/** The checkout whose server runs: this one, or SERVER_ROOT (another revision, for an A/B). */
+const ROOT = process.env["SERVER_ROOT"] ?? HERE
 const KEYS = Number(process.env["KEYS"] ?? 1_000_000)
 const ROUNDS = Number(process.env["ROUNDS"] ?? 2)
+const BACKENDS = (process.env["BACKENDS"] ?? "sqlite,postgres").split(",")
 
 interface Served {
   readonly child: ChildProcess
@@ -36,7 +42,10 @@ const serve = async (databaseUrl: string): Promise<Served> => {
   const port = await freePort()
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, HOST: "127.0.0.1", PORT: String(port), NO_COLOR: "1", FLAGPORT_LOG_LEVEL: "warn" }
   delete env["FLAGPORT_PUBLIC_URL"]
-  const child = spawn(process.execPath, [join(HERE, "bin/flagport.mjs"), "serve", "--init"], { cwd: HERE, env, stdio: ["ignore", "pipe", "inherit"] })
+  const nodeArgs = (process.env["SERVER_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg !== "")
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, "bin/flagport.mjs"), "serve", "--init"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] })
+  // Anything else the server writes (--trace-gc's lines) goes on to the bench's standard error.
+  child.stdout!.on("data", (chunk: Buffer) => process.env["SERVER_NODE_ARGS"] !== undefined && process.stderr.write(chunk))
   let stdout = ""
   const keys = await new Promise<{ serverKey: string; clientKey: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no keys and SETUP_URL (printed once listening) within 120 s:\n${stdout}`)), 120_000)
@@ -144,17 +153,21 @@ const runOn = async (label: string, databaseUrl: string) => {
 }
 
 console.log(`${new Date().toISOString()}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}, Node ${process.version}`)
-const dir = mkdtempSync(join(tmpdir(), "flagport-upload-bench-"))
-try {
-  await runOn("SQLite", `sqlite:${join(dir, "flagport.db")}`)
-} finally {
-  rmSync(dir, { recursive: true, force: true })
+if (BACKENDS.includes("sqlite")) {
+  const dir = mkdtempSync(join(tmpdir(), "flagport-upload-bench-"))
+  try {
+    await runOn("SQLite", `sqlite:${join(dir, "flagport.db")}`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
-const external = process.env["PG_URL"]
-const postgres = external !== undefined ? { url: external, stop: async () => {} } : await startEmbeddedPostgres()
-try {
-  await runOn("PostgreSQL", postgres.url)
-} finally {
-  await postgres.stop()
+if (BACKENDS.includes("postgres")) {
+  const external = process.env["PG_URL"]
+  const postgres = external !== undefined ? { url: external, stop: async () => {} } : await startEmbeddedPostgres()
+  try {
+    await runOn("PostgreSQL", postgres.url)
+  } finally {
+    await postgres.stop()
+  }
 }
 console.log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
