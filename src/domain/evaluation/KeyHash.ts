@@ -13,11 +13,11 @@
  *
  * Computed in ONE pass over the key: MurmurHash3's block mixing (`k`) does not depend on the seed,
  * so both halves share it and the second half costs one multiply a block and its finaliser. The
- * string is encoded to UTF-8 on the fly (ASCII four characters a block; a lone surrogate as U+FFFD,
- * as TextEncoder writes it), as in Murmur3.ts. The words are written into an Int32Array (signed:
+ * string is encoded to UTF-8 on the fly (ASCII four characters a block; the rest by Murmur3.ts's
+ * `utf8Word`, the one encoder of both files: a lone surrogate as U+FFFD, as TextEncoder writes it). The words are written into an Int32Array (signed:
  * an unsigned value above 2^31 would be a heap number), so a lookup allocates nothing.
  */
-import { murmur3 } from "./Murmur3.js"
+import { murmur3, utf8Length, utf8Word } from "./Murmur3.js"
 
 const C1 = 0xcc9e2d51
 const C2 = 0x1b873593
@@ -101,33 +101,14 @@ export const hashKeyInto = (high: number, low: number, s: string, out: Int32Arra
   let tail = 0
   let tailBytes = 0
   for (; i < n; i++) {
-    let c = s.charCodeAt(i)
-    // `bytes` packs one to four UTF-8 bytes little-endian; `count` says how many.
-    let bytes: number
-    let count: number
-    if (c < 0x80) {
-      bytes = c
-      count = 1
-    } else if (c < 0x800) {
-      bytes = (0xc0 | (c >> 6)) | ((0x80 | (c & 0x3f)) << 8)
-      count = 2
-    } else {
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const next = i + 1 < n ? s.charCodeAt(i + 1) : 0
-        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00)
-          i++
-        } else {
-          c = 0xfffd
-        }
-      }
-      if (c < 0x10000) {
-        bytes = (0xe0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3f)) << 8) | ((0x80 | (c & 0x3f)) << 16)
-        count = 3
-      } else {
-        bytes = (0xf0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3f)) << 8) | ((0x80 | ((c >> 6) & 0x3f)) << 16) | ((0x80 | (c & 0x3f)) << 24)
-        count = 4
-      }
+    const c = s.charCodeAt(i)
+    // One to four UTF-8 bytes, packed little-endian (Murmur3.ts encodes what is not ASCII).
+    let bytes = c
+    let count = 1
+    if (c >= 0x80) {
+      bytes = utf8Word(s, i)
+      count = utf8Length(bytes)
+      if (count === 4) i++
     }
     for (let j = 0; j < count; j++) {
       tail |= ((bytes >>> (j << 3)) & 0xff) << (tailBytes << 3)

@@ -29,6 +29,33 @@ const mixBlock = (h: number, k: number): number => {
 }
 
 /**
+ * The UTF-8 encoding of the character of `s` at `i`, whose code unit is not ASCII (0x80 or more),
+ * as its two to four bytes packed little-endian into one word (`utf8Length` says how many). A
+ * surrogate pair is one character of four bytes (the caller steps over both code units); a lone
+ * surrogate is U+FFFD, exactly as TextEncoder writes it. The one encoder of every hash here
+ * (this file's and KeyHash.ts's), kept small so that V8 inlines it into their loops.
+ */
+export const utf8Word = (s: string, i: number): number => {
+  let c = s.charCodeAt(i)
+  if (c < 0x800) return (0xc0 | (c >> 6)) | ((0x80 | (c & 0x3f)) << 8)
+  if (c >= 0xd800 && c <= 0xdfff) {
+    const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0
+    if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00)
+      return (0xf0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3f)) << 8) | ((0x80 | ((c >> 6) & 0x3f)) << 16) | ((0x80 | (c & 0x3f)) << 24)
+    }
+    c = 0xfffd // a lone surrogate, as TextEncoder writes it
+  }
+  return (0xe0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3f)) << 8) | ((0x80 | (c & 0x3f)) << 16)
+}
+
+/** How many bytes `utf8Word` packed, from the first one (its UTF-8 lead byte). */
+export const utf8Length = (word: number): number => {
+  const lead = word & 0xff
+  return lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4
+}
+
+/**
  * Resumes from a state, feeds the UTF-8 bytes of `s`, and finalises: the whole hot path in one
  * function. Returns the hash as a *signed* int32: an unsigned value above 2^31 would be boxed as a
  * heap number on every call, while callers only need `>>> 0` inside their own arithmetic.
@@ -64,7 +91,7 @@ export const hashRest = (h: number, tail: number, tailBytes: number, length: num
     length += 4
   }
   for (; i < n; i++) {
-    let c = s.charCodeAt(i)
+    const c = s.charCodeAt(i)
     if (c < 0x80) {
       // ASCII fast path: one byte.
       tail |= c << (tailBytes << 3)
@@ -76,31 +103,10 @@ export const hashRest = (h: number, tail: number, tailBytes: number, length: num
       }
       continue
     }
-    // `bytes` packs two to four UTF-8 bytes little-endian; `count` says how many.
-    let bytes: number
-    let count: number
-    if (c < 0x800) {
-      bytes = (0xc0 | (c >> 6)) | ((0x80 | (c & 0x3f)) << 8)
-      count = 2
-    } else {
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const next = i + 1 < n ? s.charCodeAt(i + 1) : 0
-        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00)
-          i++
-        } else {
-          c = 0xfffd // a lone surrogate, as TextEncoder writes it
-        }
-      }
-      if (c < 0x10000) {
-        bytes = (0xe0 | (c >> 12)) | ((0x80 | ((c >> 6) & 0x3f)) << 8) | ((0x80 | (c & 0x3f)) << 16)
-        count = 3
-      } else {
-        bytes =
-          (0xf0 | (c >> 18)) | ((0x80 | ((c >> 12) & 0x3f)) << 8) | ((0x80 | ((c >> 6) & 0x3f)) << 16) | ((0x80 | (c & 0x3f)) << 24)
-        count = 4
-      }
-    }
+    // Two to four UTF-8 bytes, packed little-endian (a surrogate pair is one character of four).
+    const bytes = utf8Word(s, i)
+    const count = utf8Length(bytes)
+    if (count === 4) i++
     for (let j = 0; j < count; j++) {
       tail |= ((bytes >>> (j << 3)) & 0xff) << (tailBytes << 3)
       if (++tailBytes === 4) {
