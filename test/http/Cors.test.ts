@@ -1,6 +1,7 @@
 /**
  * CORS on the evaluation side only, through a real server: preflights and headers for the
- * configured origins on /v1/evaluate, /v1/flags/{k}/eval, /v1/config, /v1/explain, the OFREP routes and the SDKs'
+ * configured origins on /v1/evaluate, /v1/flags/{k}/eval, /v1/config, a segment's key list
+ * (/v1/config/segments/{s}/{list}, which a browser's SDK fetches with its client key), /v1/explain, the OFREP routes and the SDKs'
  * insights reports (POST /v1/insights, answered by the HttpApi app) (errors included, so a page can read them); management
  * routes answer none.
  */
@@ -29,6 +30,9 @@ const EVALUATION: ReadonlyArray<EvaluationRoute> = [
   { name: "POST /v1/evaluate", method: "POST", path: "/v1/evaluate", body: { environment: "development", context: { key: "u" } }, methods: "POST, OPTIONS" },
   { name: "GET /v1/flags/{k}/eval", method: "GET", path: "/v1/flags/cors-flag/eval?environment=development&key=u", methods: "GET, OPTIONS" },
   { name: "GET /v1/config", method: "GET", path: "/v1/config?environment=development", methods: "GET, OPTIONS" },
+  // A segment's key list, as salted hashes: a browser's SDK fetches each list its snapshot names.
+  { name: "GET /v1/config/segments/{s}/included", method: "GET", path: "/v1/config/segments/cors-segment/included?environment=development", methods: "GET, OPTIONS" },
+  { name: "GET /v1/config/segments/{s}/excluded", method: "GET", path: "/v1/config/segments/cors-segment/excluded?environment=development", methods: "GET, OPTIONS" },
   { name: "POST /v1/explain", method: "POST", path: "/v1/explain", body: { environment: "development", context: { key: "u" }, flagKey: "cors-flag" }, methods: "POST, OPTIONS" },
   // OFREP
   { name: "POST /ofrep/v1/evaluate/flags", method: "POST", path: "/ofrep/v1/evaluate/flags", body: { context: { targetingKey: "u" } }, headers: { "flagport-environment": "development" }, methods: "POST, OPTIONS" },
@@ -63,6 +67,18 @@ describe("CORS with the default origins (*)", () => {
   beforeAll(async () => {
     t = await startServer()
     await request(t.url, "POST", "/v1/projects/p1/flags", { key: t.keys.global, body: flagBody })
+    const segment = await request(t.url, "POST", "/v1/projects/p1/segments", { key: t.keys.global, body: { key: "cors-segment", name: "CORS", conditions: [] } })
+    expect(segment.status, segment.text).toBe(201)
+    for (const list of ["included", "excluded"]) {
+      const put = await request(t.url, "PUT", `/v1/projects/p1/segments/cors-segment/keys/${list}`, { key: t.keys.global, body: "a\nb\n", headers: { "content-type": "text/plain" } })
+      expect(put.status, put.text).toBe(200)
+      // The server serves a list once it has loaded it (in the background).
+      const path = `/v1/config/segments/cors-segment/${list}?environment=development`
+      for (let i = 0; (await request(t.url, "GET", path, { key: t.keys.client })).status !== 200; i++) {
+        if (i > 500) throw new Error(`the ${list} list was never served`)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
   })
   afterAll(() => t?.close())
 
