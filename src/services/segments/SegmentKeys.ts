@@ -10,6 +10,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -57,6 +58,9 @@ export interface SegmentKeysShape {
 
 export class SegmentKeys extends Context.Tag("@flagport/services/SegmentKeys")<SegmentKeys, SegmentKeysShape>() {}
 
+/** How long closing waits for the drops of replaced keys still running (a million keys: seconds). */
+const DROP_WAIT_ON_CLOSE = "30 seconds"
+
 /** Keys a staging write or a read page holds. */
 const CHUNK = 10_000
 
@@ -67,6 +71,12 @@ export const make = Effect.gen(function* () {
   const keyLists = yield* SegmentKeyRepository
   const guard = yield* segmentGuard
   const writes = yield* Writes.writer
+  // The drops of replaced keys run after the answer; a process that stops (a command line's apply
+  // the moment it is done, a server shutting down) lets them finish first, for a while, rather than
+  // leave them to the orphan sweep. Registered after the set, so this runs before the set's own
+  // finalizer interrupts what is left.
+  const drops = yield* FiberSet.make<void, never>()
+  yield* Effect.addFinalizer(() => FiberSet.awaitEmpty(drops).pipe(Effect.timeoutOption(DROP_WAIT_ON_CLOSE), Effect.asVoid))
 
   /** Every environment's snapshot carries every segment, so a change of its keys concerns them all. */
   const changed = (projectId: string, revision: number, segmentKey: string) =>
@@ -141,7 +151,7 @@ export const make = Effect.gen(function* () {
       // failure here is invisible, as an abandoned upload's are.
       if (swapped.replaced !== undefined) {
         const replaced = swapped.replaced
-        yield* Effect.forkDaemon(keyLists.drop(replaced).pipe(Effect.catchAll((error) => Effect.logWarning(`Keys of replaced generation ${replaced} left behind`, error))))
+        yield* FiberSet.run(drops, keyLists.drop(replaced).pipe(Effect.catchAll((error) => Effect.logWarning(`Keys of replaced generation ${replaced} left behind`, error))))
       }
       return swapped.after
     }).pipe(Effect.withSpan("SegmentKeys.replace"))
@@ -182,4 +192,4 @@ export const make = Effect.gen(function* () {
   return SegmentKeys.of({ lists, replace, change, read })
 })
 
-export const layer = Layer.effect(SegmentKeys, make)
+export const layer = Layer.scoped(SegmentKeys, make)
