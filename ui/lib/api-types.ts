@@ -2798,7 +2798,7 @@ export interface components {
              */
             readonly requiredApprovals?: components["schemas"]["Int"];
         };
-        /** @description A segment, as the body of POST .../segments. */
+        /** @description A segment, as the body of POST .../segments, with its key lists as files beside the project file (`keys`). */
         readonly FileSegment: {
             /** @description a string matching the pattern ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$ */
             readonly key: string;
@@ -2811,6 +2811,19 @@ export interface components {
             readonly conditions: readonly (components["schemas"]["Condition"] | components["schemas"]["ConditionGroup"])[];
             /** @description The context attribute the segment's key lists match (`key`, the context key, when not given); at most 256 characters. */
             readonly keyAttribute?: string;
+            /** @description The segment's key lists, each a file beside the project file (read by `flagport apply`, written by `flagport export --out`): a path is the `included` list's; an object names either list. A list not named is to be empty; a segment without `keys` keeps its lists as they are. Only the command line reads these files: POST .../apply refuses a file with `keys` (400); upload lists with PUT .../segments/{segmentKey}/keys/{list}. */
+            readonly keys?: string | {
+                /**
+                 * maxLength(1024)
+                 * @description A file of keys, one a line (text/plain; a .csv file is read as CSV with a header row), relative to the project file's folder.
+                 */
+                readonly included?: string;
+                /**
+                 * maxLength(1024)
+                 * @description A file of keys, one a line (text/plain; a .csv file is read as CSV with a header row), relative to the project file's folder.
+                 */
+                readonly excluded?: string;
+            };
         };
         /** @description A flag, as the body of POST .../flags (name defaults to the key), with its targeting in each environment listed and its release plans. */
         readonly FileFlag: {

@@ -3,7 +3,9 @@
  * makes a project what its declarative file says (docs/guide/flags-as-code.md). Reads the file (YAML or
  * JSON; `-` for stdin), checks it whole (every problem on its own line, with its path in the
  * file; nothing applied), prints the plan, then applies it in one transaction (FlagsAsCode.ts),
- * refused when the project changed after the plan was made. Against DATABASE_URL like the other
+ * refused when the project changed after the plan was made. The segments' key lists are files
+ * beside it (KeyListFiles.ts): read and checked before anything is written, and those that differ
+ * from the stored lists replaced after the rest, each whole. Against DATABASE_URL like the other
  * commands (actor `cli`), or a running server with `--url/--key` (`POST /v1/projects/P/apply`).
  *
  * Exit codes: 0 nothing to do or applied; 2 the plan has changes (`--dry-run --detailed-exitcode`);
@@ -16,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { ApplyResult } from "../../../src/domain/ascode/ApplyResult.js"
+import { listReferences, withoutKeyLists } from "../../../src/domain/ascode/FileKeyLists.js"
 import { parseFile } from "../../../src/domain/ascode/FileText.js"
 import type { ShownPlan } from "../../../src/domain/ascode/Plan.js"
 import { planText } from "../../../src/domain/ascode/PlanText.js"
@@ -25,6 +28,7 @@ import { FlagsAsCode } from "../../../src/services/ascode/FlagsAsCode.js"
 import { inWords } from "../../http/shared/Wording.js"
 import { ExitWith } from "../ExitWith.js"
 import { readInput } from "../InputFile.js"
+import { baseDirOf, type ListChange, type ListFile, listChanges, localStore, type ListStore, readListFiles, remoteStore } from "../KeyListFiles.js"
 import { note, printJson } from "../Output.js"
 import { say, whole } from "../Progress.js"
 import { callServer, type ServerRefused } from "../ServerCall.js"
@@ -50,8 +54,27 @@ const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
     Effect.fail(new ExitWith({ code: 1 }))
   )
 
-/** What is printed for a plan or an applied result, then the exit code it deserves. */
-const finish = (result: ApplyResult, choices: Choices) =>
+/** A list change as the plan prints it: `+` a list filled, `-` emptied, `~` replaced. */
+const listLine = (change: ListChange): string => {
+  const { file, before } = change
+  const sign = before === 0 ? "+" : file.digest.count === 0 ? "-" : "~"
+  const now = `${before.toLocaleString("en-US")} key${before === 1 ? "" : "s"} now`
+  const count = file.digest.count
+  const after = file.path === "" ? "to be emptied (the segment's keys name no file for it)" : `${count.toLocaleString("en-US")} distinct key${count === 1 ? "" : "s"} from ${file.path}`
+  return `${sign} ${file.list} keys of segment ${file.segmentKey}: ${after} (${now})`
+}
+
+/** A list change in --json's `keyLists`. */
+const listJson = (change: ListChange) => ({
+  segment: change.file.segmentKey,
+  list: change.file.list,
+  file: change.file.path === "" ? null : change.file.path,
+  before: change.before,
+  after: change.file.digest.count
+})
+
+/** What is printed for a plan or an applied result (with the key lists to replace), then the exit code it deserves. */
+const finish = (result: ApplyResult, choices: Choices, lists: ReadonlyArray<ListChange>) =>
   Effect.gen(function* () {
     const plan: ShownPlan = {
       projectId: result.projectId,
@@ -59,15 +82,45 @@ const finish = (result: ApplyResult, choices: Choices) =>
       pendingChangeRequests: result.pendingChangeRequests ?? [],
       fingerprint: result.fingerprint
     }
-    if (choices.json) yield* printJson(result)
-    else yield* Effect.sync(() => void process.stdout.write(planText(plan)))
+    if (choices.json) yield* printJson({ ...result, keyLists: lists.map(listJson) })
+    else {
+      const text = result.changes.length === 0 && lists.length > 0
+        ? `Project ${result.projectId}: no changes to its environments, segments or flags.\n`
+        : planText(plan)
+      const listText = lists.length === 0 ? "" : `\nKey lists: ${lists.length} to replace (after the rest is applied).\n\n${lists.map(listLine).join("\n")}\n`
+      yield* Effect.sync(() => void process.stdout.write(text + listText))
+    }
     if (result.applied) yield* note(`Applied ${result.changes.length} change${result.changes.length === 1 ? "" : "s"} to project ${result.projectId}.`)
     for (const request of result.changeRequests) {
       const what = request.action === "updated" ? "Updated your change request" : "Opened change request"
       const approvals = request.action === "updated" ? "its approvals are cleared, and it" : "it"
       yield* note(`${what} ${request.id} in ${request.environment} for ${request.flagKeys.join(", ")}: ${approvals} needs approval before it applies.`)
     }
-    if (choices.dryRun && choices.detailedExitcode && result.changes.length > 0) return yield* new ExitWith({ code: 2 })
+    if (choices.dryRun && choices.detailedExitcode && (result.changes.length > 0 || lists.length > 0)) return yield* new ExitWith({ code: 2 })
+  })
+
+/**
+ * The key lists replaced, one after another, once the rest of the file is applied (each replace
+ * is whole: the list is the old one or the new one). A failure stops there and says what was
+ * applied and what was not: applying the file again finishes it (what is done plans nothing).
+ */
+const replaceLists = (store: ListStore, lists: ReadonlyArray<ListChange>, flagsApplied: boolean) =>
+  Effect.gen(function* () {
+    const done: Array<string> = []
+    for (const change of lists) {
+      const { file } = change
+      const replaced = yield* Effect.either(store.replace(file.segmentKey, file.list, file))
+      if (replaced._tag === "Left") {
+        const before = [
+          flagsApplied ? "the rest of the file was applied" : "the rest of the file needed no change",
+          done.length === 0 ? "no key list was replaced" : `these lists were replaced: ${done.join(", ")}`
+        ].join("; ")
+        return yield* refuse(`${replaced.left.message}`, [{ path: "", message: `${before}; the ${file.list} list of segment ${file.segmentKey} and the lists after it are as they were; apply again to finish` }])
+      }
+      done.push(`${file.list} of ${file.segmentKey}`)
+      const count = replaced.right.count
+      yield* note(`Replaced the ${file.list} keys of segment ${file.segmentKey}: ${count.toLocaleString("en-US")} key${count === 1 ? "" : "s"} (list version ${replaced.right.version}).`)
+    }
   })
 
 /** What an apply did, for the line of an interruption after it (Progress.ts). */
@@ -78,26 +131,40 @@ const doneLine = (result: ApplyResult): string => {
 }
 
 /** Applying and printing what was applied, whole: the apply is one transaction, so a signal waits for it. */
-const applyAndFinish = <E, R>(applying: Effect.Effect<ApplyResult, E, R>, choices: Choices) =>
-  whole(Effect.flatMap(applying, (result) => Effect.as(finish(result, choices), result)), doneLine)
+const applyAndFinish = <E, R>(applying: Effect.Effect<ApplyResult, E, R>, choices: Choices, lists: ReadonlyArray<ListChange>) =>
+  whole(Effect.flatMap(applying, (result) => Effect.as(finish(result, choices, lists), result)), doneLine)
 
-const local = (projectId: string, input: unknown, choices: Choices) =>
+/** Problems of the key list files, refused with the file's own (when the rest of it is fine, alone). */
+const refuseLists = (problems: ReadonlyArray<Problem>) => refuse("Invalid project file: nothing was applied", problems)
+
+const local = (projectId: string, input: unknown, choices: Choices, files: ReadonlyArray<ListFile>, listProblems: ReadonlyArray<Problem>) =>
   Effect.gen(function* () {
     const code = yield* FlagsAsCode
     const options = { prune: choices.prune, ...(choices.plan === undefined ? {} : { planFingerprint: choices.plan }) }
-    const plan = yield* code.plan(projectId, input, options).pipe(Effect.catchTag("InvalidRequest", (e) => refuse(`${e.message}: nothing was applied`, e.details)))
+    const plan = yield* code.plan(projectId, input, options).pipe(
+      Effect.catchTag("InvalidRequest", (e) => refuse(`${e.message}: nothing was applied`, [...e.details, ...listProblems]))
+    )
+    if (listProblems.length > 0) return yield* refuseLists(listProblems)
+    const store = yield* localStore(projectId)
+    const lists = yield* listChanges(files, store)
     // The plan shown is the plan applied: the apply refuses when the project changed in between (and,
     // with --plan, since the plan of that fingerprint was shown).
-    yield* applyAndFinish(
+    const result = yield* applyAndFinish(
       choices.dryRun || plan.changes.length === 0
         ? code.apply(projectId, input, { ...options, dryRun: true })
         : code.apply(projectId, input, { ...options, basedOn: plan }),
-      choices
+      choices,
+      lists
     )
+    if (!choices.dryRun) yield* replaceLists(store, lists, result.applied)
   }).pipe(Storage.withDatabase)
 
-const remote = (url: string, key: string, projectId: string, input: unknown, choices: Choices) =>
+const remote = (url: string, key: string, projectId: string, input: unknown, choices: Choices, files: ReadonlyArray<ListFile>, listProblems: ReadonlyArray<Problem>) =>
   Effect.gen(function* () {
+    if (listProblems.length > 0) return yield* refuseLists(listProblems)
+    // The lists to replace are known before anything is sent: a server that cannot say fails here, nothing applied.
+    const store = remoteStore(url, key, projectId)
+    const lists = yield* listChanges(files, store)
     if (!choices.dryRun) {
       yield* say(
         `the file was sent to ${url} for project ${projectId} and no answer had come: the server applies a plan whole or not at all, ` +
@@ -115,7 +182,8 @@ const remote = (url: string, key: string, projectId: string, input: unknown, cho
       contentType: "application/json"
     }).pipe(Effect.catchTag("ServerRefused", (refused): Effect.Effect<never, ServerRefused | ExitWith> =>
       refused.details === undefined ? Effect.fail(refused) : refuse(refused.message, refused.details)))
-    yield* applyAndFinish(Effect.succeed(JSON.parse(answer.text) as ApplyResult), choices)
+    const result = yield* applyAndFinish(Effect.succeed(JSON.parse(answer.text) as ApplyResult), choices, lists)
+    if (!choices.dryRun) yield* replaceLists(store, lists, result.applied)
   })
 
 export const applyCommand = Command.make(
@@ -152,8 +220,15 @@ export const applyCommand = Command.make(
       if (projectId === undefined) return yield* new UsageError({ message: `${options.file} names no project (project.id): say which with --project` })
       yield* say(`nothing was applied to project ${projectId}`)
       const choices: Choices = { dryRun: options.dryRun, prune: options.prune, json: options.json, detailedExitcode: options.detailedExitcode, plan: planFingerprint }
+      // The key lists' files, each read whole as a stream and checked, before anything is written; the
+      // server plans the rest of the file without them (it could not read them).
+      const references = listReferences(parsed.right)
+      const { files, problems } = Either.isLeft(references)
+        ? { files: [], problems: references.left }
+        : yield* readListFiles(references.right, baseDirOf(options.file))
+      const input = withoutKeyLists(parsed.right)
       return Option.isSome(server)
-        ? yield* remote(server.value.url, server.value.key, projectId, parsed.right, choices)
-        : yield* local(projectId, parsed.right, choices)
+        ? yield* remote(server.value.url, server.value.key, projectId, input, choices, files, problems)
+        : yield* local(projectId, input, choices, files, problems)
     })
 ).pipe(Command.withDescription("Make a project what its declarative file says: check the file, print the plan, apply it in one transaction."))

@@ -18,6 +18,7 @@ import { CreateSegmentInput } from "../definitions/Segment.js"
 import { Prerequisite, RuleInput } from "../definitions/Targeting.js"
 import { Text } from "../definitions/Text.js"
 import { CreateReleasePlanInput } from "../releaseplans/ReleasePlan.js"
+import { FileKeyLists } from "./FileKeyLists.js"
 
 /** The project the file describes; `apply` targets it unless told another (`--project`). */
 export const FileProject = Schema.Struct({
@@ -39,8 +40,14 @@ export const FileEnvironment = Schema.Struct({
 })
 export type FileEnvironment = typeof FileEnvironment.Type
 
-/** A segment: the body of its create. */
-export const FileSegment = CreateSegmentInput.annotations({ ...documentName("FileSegment"), description: "A segment, as the body of POST .../segments." })
+/**
+ * A segment: the body of its create, and its key lists by file (FileKeyLists.ts: read by the
+ * command line only, never inlined).
+ */
+export const FileSegment = Schema.Struct({ ...CreateSegmentInput.fields, keys: Schema.optional(FileKeyLists) }).annotations({
+  ...documentName("FileSegment"),
+  description: "A segment, as the body of POST .../segments, with its key lists as files beside the project file (`keys`)."
+})
 export type FileSegment = typeof FileSegment.Type
 
 /**

@@ -167,6 +167,8 @@ const itemProblems = (input: Record<string, unknown>, current: ProjectState, pru
   const stored = new Map(current.flags.map((f) => [f.key, f]))
   for (const [segment, i] of records(input.segments)) {
     problems.push(...under(`segments[${i}]`, Validation.validateCreateSegment(segment as never)))
+    // The lists' files are beside the file, where only the command line can read them (FileKeyLists.ts).
+    if (isRecord(segment) && segment.keys !== undefined) problems.push({ path: `segments[${i}].keys`, message: KEY_FILES_UNREADABLE })
   }
   const graphs = new Map<string, ProjectGraph>()
   const graphOf = (environment: string) => {
@@ -205,6 +207,11 @@ const itemProblems = (input: Record<string, unknown>, current: ProjectState, pru
   }
   return problems
 }
+
+/** Why a file naming key list files is refused where they cannot be read (over HTTP). */
+export const KEY_FILES_UNREADABLE =
+  "names key list files, which only `flagport apply` reads (beside the project file): the server cannot; " +
+  "send the file without `keys` and upload each list with PUT /v1/projects/{projectId}/segments/{segmentKey}/keys/{list}"
 
 /**
  * The decoded file, or every problem of it. `current` is the project as it is (its other flags,
