@@ -94,15 +94,13 @@ const bundle = async () => {
     // Otherwise esbuild's `--service` child process lives as long as the server.
     await esbuild.stop()
   }
-  // Older bundles of this checkout are dead weight, as are those of the naming before checkouts had
-  // theirs, and another checkout's not rebuilt for a week (a removed worktree's, most likely).
+  // Older bundles of this checkout are dead weight, as is any other not rebuilt for a week (a removed
+  // worktree's, or one named as before checkouts had theirs, most likely).
   const weekAgo = Date.now() - 7 * 24 * 3600 * 1000
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
     if (path === output || !/^cli-[0-9a-f-]+\.mjs$/.test(name)) continue
-    const ours = name.startsWith(`cli-${checkoutId}-`)
-    const legacy = /^cli-[0-9a-f]{16}\.mjs$/.test(name)
-    if (ours || legacy || (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < weekAgo) rmSync(path, { force: true })
+    if (name.startsWith(`cli-${checkoutId}-`) || (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < weekAgo) rmSync(path, { force: true })
   }
   return output
 }
