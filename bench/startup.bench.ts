@@ -1,5 +1,8 @@
 /**
- * Start-up benchmark (run by hand): `npx tsx bench/startup.bench.ts [FLAGS] [RUNS]` (defaults 1000, 5).
+ * Start-up benchmark (run by hand): `npx tsx bench/startup.bench.ts [FLAGS] [RUNS] [BEFORE]` (defaults 1000, 5).
+ * BEFORE: another checkout (e.g. a `git archive` of an older revision with `node_modules` linked),
+ * started the same ways in the same rounds, for a side-by-side comparison. Each checkout keeps its CLI
+ * bundle in its own `.tmp/bench-cli-cache/` (FLAGPORT_CLI_CACHE), so neither rebuilds it for the other.
  *
  * Seeds one SQLite file (project `bench`, environment `production`, FLAGS flags shaped like W2 of
  * the evaluator benchmark, a client key), then starts the server on it RUNS times in each of two
@@ -14,10 +17,10 @@
  * Prints each start and the median and range per way, with the load average.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { loadavg, tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import * as StorageLayer from "../adapters/app/Composition.js"
@@ -28,6 +31,9 @@ import { machineLine } from "./rotating-rounds.js"
 const FLAGS = Number(process.argv[2] ?? 1000)
 const RUNS = Number(process.argv[3] ?? 5)
 const CHECKOUT = fileURLToPath(new URL("..", import.meta.url))
+const BEFORE = process.argv[4] === undefined ? undefined : resolve(process.argv[4])
+/** The checkouts started, by label. */
+const CHECKOUTS: ReadonlyArray<readonly [string, string]> = BEFORE === undefined ? [["", CHECKOUT]] : [["before ", BEFORE], ["after ", CHECKOUT]]
 
 /** One GET on 127.0.0.1: its status and body, or null when nothing answers yet. */
 const get = (port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string } | null> =>
@@ -50,13 +56,15 @@ interface Start {
   readonly evaluation: number
 }
 
-const startOnce = async (way: "npm" | "node", databaseUrl: string, clientKey: string): Promise<Start> => {
+const startOnce = async (way: "npm" | "node", checkout: string, databaseUrl: string, clientKey: string): Promise<Start> => {
   const port = await freePort()
-  const command = way === "npm" ? ["npm", ["start", "--silent"]] as const : [process.execPath, [join(CHECKOUT, "bin/flagport.mjs"), "serve", "--init"]] as const
+  const command = way === "npm" ? ["npm", ["start", "--silent"]] as const : [process.execPath, [join(checkout, "bin/flagport.mjs"), "serve", "--init"]] as const
+  const cache = join(checkout, ".tmp", "bench-cli-cache")
+  mkdirSync(cache, { recursive: true })
   const t0 = performance.now()
   const child: ChildProcess = spawn(command[0], [...command[1]], {
-    cwd: CHECKOUT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", FLAGPORT_LOG_LEVEL: "warn" },
+    cwd: checkout,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", FLAGPORT_LOG_LEVEL: "warn", FLAGPORT_CLI_CACHE: cache },
     stdio: ["ignore", "ignore", "pipe"]
   })
   let errors = ""
@@ -99,22 +107,31 @@ const main = async () => {
     const seeded = performance.now()
     const clientKey = await Effect.runPromise(seedW2Flags(FLAGS).pipe(Effect.provide(StorageLayer.fromDatabaseUrl(databaseUrl))))
     console.log(`seeded ${FLAGS} flags in ${ms(performance.now() - seeded)}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`)
-    await startOnce("node", databaseUrl, clientKey) // warm-up: builds the CLI bundle if the sources changed
-    const results: Record<"npm" | "node", Array<Start>> = { npm: [], node: [] }
+    // Warm-up: builds each checkout's CLI bundle if its sources changed.
+    for (const [, checkout] of CHECKOUTS) await startOnce("node", checkout, databaseUrl, clientKey)
+    const results = new Map<string, Array<Start>>()
     for (let r = 0; r < RUNS; r++) {
-      for (const way of r % 2 === 0 ? (["npm", "node"] as const) : (["node", "npm"] as const)) {
-        const s = await startOnce(way, databaseUrl, clientKey)
-        results[way].push(s)
-        console.log(`run ${r + 1} ${way.padEnd(4)}: /health ${ms(s.health).padStart(8)}, first evaluation ${ms(s.evaluation).padStart(8)}`)
+      const ways: Array<readonly [string, string, "npm" | "node"]> = []
+      for (const [label, checkout] of CHECKOUTS) for (const way of ["npm", "node"] as const) ways.push([label, checkout, way])
+      // Alternating order, so neither side always starts first in a round.
+      if (r % 2 === 1) ways.reverse()
+      for (const [label, checkout, way] of ways) {
+        const s = await startOnce(way, checkout, databaseUrl, clientKey)
+        const name = `${label}${way}`
+        results.set(name, [...(results.get(name) ?? []), s])
+        console.log(`run ${r + 1} ${name.padEnd(12)}: /health ${ms(s.health).padStart(8)}, first evaluation ${ms(s.evaluation).padStart(8)}`)
       }
     }
-    for (const way of ["npm", "node"] as const) {
-      const h = results[way].map((s) => s.health)
-      const e = results[way].map((s) => s.evaluation)
-      console.log(
-        `${way === "npm" ? "npm start" : "node bin/flagport.mjs serve --init"}: /health median ${ms(median(h))} (${ms(Math.min(...h))} to ${ms(Math.max(...h))}), ` +
-          `first evaluation median ${ms(median(e))} (${ms(Math.min(...e))} to ${ms(Math.max(...e))}), ${RUNS} starts`
-      )
+    for (const [label] of CHECKOUTS) {
+      for (const way of ["npm", "node"] as const) {
+        const starts = results.get(`${label}${way}`)!
+        const h = starts.map((s) => s.health)
+        const e = starts.map((s) => s.evaluation)
+        console.log(
+          `${label}${way === "npm" ? "npm start" : "node bin/flagport.mjs serve --init"}: /health median ${ms(median(h))} (${ms(Math.min(...h))} to ${ms(Math.max(...h))}), ` +
+            `first evaluation median ${ms(median(e))} (${ms(Math.min(...e))} to ${ms(Math.max(...e))}), ${RUNS} starts`
+        )
+      }
     }
     console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}${machineLine()}`)
   } finally {
