@@ -58,28 +58,33 @@ export const normalizePrefix = (prefix: string | undefined): string => {
 /** Where the OpenAPI document is served (serving/Methods.ts reads it too). */
 export const OPENAPI_PATH = "/openapi.json"
 
-/** The API declaration as served under `prefix`: the OpenAPI `servers` entry names the prefix. */
-export const apiFor = (prefix: string) =>
+const apis = new Map<string, ReturnType<typeof annotated>>()
+const annotated = (prefix: string) =>
   FlagportApi.annotate(
     OpenApi.Servers,
     [prefix === "" ? { url: "/", description: "This Flagport server" } : { url: prefix, description: "Flagport, mounted by the host" }]
   )
 
 /**
- * The whole API as a layer. Its outputs (`HttpApi.Api`, the HttpApiBuilder `Router` and
- * `Middleware`, `EvaluationLaneService`, `SignInFront`) are what `HttpApiBuilder.httpApp` and the transports need.
+ * The API declaration as served under `prefix`: the OpenAPI `servers` entry names the prefix. The
+ * same object for the same prefix, so its OpenAPI document is made once (OpenApiSpec.ts).
  */
-export const layer = (options: HttpOptions = {}) => {
-  const api = apiFor(normalizePrefix(options.prefix))
-  const apiLive = HttpApiBuilder.api(api).pipe(
-    Layer.provide(HandlersLive),
-    Layer.provide([ManagementAuthLive, TopLevelAuthLive, SessionAuthLive, SignInBodyChecksLive, EvaluationAuthLive])
-  )
-  const docs = Layer.mergeAll(OpenApiSpec.layer(OPENAPI_PATH), Docs.layer(normalizePrefix(options.prefix))).pipe(
-    Layer.provide(apiLive)
-  )
-  return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, NoStoreLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer).pipe(
-    Layer.provideMerge(EvaluationLaneLayer.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) })),
+export const apiFor = (prefix: string) => {
+  let api = apis.get(prefix)
+  if (api === undefined) {
+    api = annotated(prefix)
+    apis.set(prefix, api)
+  }
+  return api
+}
+
+/**
+ * What the evaluation lane and the HttpApi share, built before either: the lane
+ * (`EvaluationLaneService`), the management events streams, the sign-in front, one authenticator
+ * (and key cache) and the sign-in provider. The lane answers evaluations with this alone.
+ */
+export const sharedLayer = (options: HttpOptions = {}) =>
+  EvaluationLaneLayer.layer({ ...options.lane, prefix: normalizePrefix(options.prefix) }).pipe(
     // The management events streams (the same stream limits as the lane's change streams).
     Layer.provideMerge(ManagementEvents.layer(options.lane?.streamLimits === undefined ? {} : { streamLimits: options.lane.streamLimits })),
     // Sign-in floods refused before the app (SignInFront.ts), by the use cases' own guard.
@@ -94,4 +99,26 @@ export const layer = (options: HttpOptions = {}) => {
     // The sign-in provider, for the sign-in routes and GET /v1/auth/providers.
     Layer.provideMerge(options.oidc === undefined ? Oidc.layerConfig : Oidc.layer(options.oidc))
   )
+
+/**
+ * The HttpApi over what `sharedLayer` gives (and the services): handlers, security and error
+ * middlewares, /openapi.json, /docs, single sign-on's redirects. Its outputs (`HttpApi.Api`, the
+ * HttpApiBuilder `Router` and `Middleware`) are what `HttpApiBuilder.httpApp` needs.
+ */
+export const apiLayer = (options: HttpOptions = {}) => {
+  const api = apiFor(normalizePrefix(options.prefix))
+  const apiLive = HttpApiBuilder.api(api).pipe(
+    Layer.provide(HandlersLive),
+    Layer.provide([ManagementAuthLive, TopLevelAuthLive, SessionAuthLive, SignInBodyChecksLive, EvaluationAuthLive])
+  )
+  const docs = Layer.mergeAll(OpenApiSpec.layer(OPENAPI_PATH), Docs.layer(normalizePrefix(options.prefix))).pipe(
+    Layer.provide(apiLive)
+  )
+  return Layer.mergeAll(apiLive, docs, OidcRoutes.layer, ErrorEnvelopeLive, NoStoreLive, HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer)
 }
+
+/**
+ * The whole API as a layer: `apiLayer` over `sharedLayer`. Its outputs (`HttpApi.Api`, the HttpApiBuilder `Router` and
+ * `Middleware`, `EvaluationLaneService`, `SignInFront`) are what `HttpApiBuilder.httpApp` and the transports need.
+ */
+export const layer = (options: HttpOptions = {}) => apiLayer(options).pipe(Layer.provideMerge(sharedLayer(options)))

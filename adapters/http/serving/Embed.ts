@@ -23,12 +23,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpApi from "@effect/platform/HttpApi"
 import type * as OpenApi from "@effect/platform/OpenApi"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Context from "effect/Context"
+import * as Exit from "effect/Exit"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Runtime from "effect/Runtime"
+import * as Scope from "effect/Scope"
 import * as Option from "effect/Option"
 import { EvaluationLaneService, type EvaluationLaneShape, type LaneRoute } from "../shared/EvaluationLaneService.js"
 import { corsOnApi, readsBody, routeOf } from "../lane/Routes.js"
@@ -85,6 +88,12 @@ export interface EmbedOptions<E> extends App.HttpOptions {
   }
   /** Where one JSON line per request goes (RequestLog.ts); absent: no request lines. */
   readonly requestLog?: (line: string) => void
+  /**
+   * Resolve as soon as the evaluation lane can answer, building the HttpApi app (every other route)
+   * behind it; a request for one of its routes meanwhile waits for it. `ready` settles when it is
+   * built. Default false: `makeHandlers` resolves once everything is built.
+   */
+  readonly apiInBackground?: boolean
 }
 
 /** What a web host knows of the client that a web Request does not carry. */
@@ -110,6 +119,11 @@ export interface FlagportHandlers {
   readonly web: (request: Request, client?: WebClient) => Promise<Response>
   /** The OpenAPI document, as served at `${prefix}/openapi.json`. */
   readonly openApi: () => OpenApi.OpenAPISpec
+  /**
+   * Settles once the HttpApi app (every route but the evaluation lane's) is built: at once unless
+   * `apiInBackground`; rejects when it cannot be built (its requests then answer 500).
+   */
+  readonly ready: Promise<void>
   /**
    * Ends every open change stream (`GET /v1/stream`) and refuses new ones. Call it first when
    * shutting down (before waiting for in-flight requests: a stream never finishes on its own);
@@ -331,9 +345,39 @@ async (request: Request, client?: WebClient): Promise<Response> => {
   return answer === undefined ? next(request, client) : toWebResponse(await answer)
 }
 
+/** The HttpApi app as the two transports run it. */
+interface ApiApp {
+  readonly node: (req: IncomingMessage, res: ServerResponse) => void
+  readonly web: (request: Request) => Promise<Response>
+  readonly dispose: () => Promise<void>
+}
+
+/**
+ * The HttpApi app (App.apiLayer), built inside the shared runtime (its services, and its fiber
+ * settings: log level and format, the tracer switch) into a scope of its own that `dispose` closes
+ * (before the shared runtime). The app runs with the shared runtime's settings and both contexts.
+ */
+const buildApi = async (shared: ManagedRuntime.ManagedRuntime<any, unknown>, options: App.HttpOptions): Promise<ApiApp> => {
+  const scope = await shared.runPromise(Scope.make())
+  const close = () => shared.runPromise(Scope.close(scope, Exit.void))
+  try {
+    const base = await shared.runtime()
+    const built = await shared.runPromise(Layer.buildWithScope(App.apiLayer(options), scope))
+    const runtime = Runtime.make({ context: Context.merge(base.context, built), fiberRefs: base.fiberRefs, runtimeFlags: base.runtimeFlags })
+    const app = await Runtime.runPromise(runtime)(HttpApiBuilder.httpApp as Effect.Effect<HttpApp.Default, never, any>)
+    const node = await Runtime.runPromise(runtime)(NodeHttpServer.makeHandler(app))
+    const web = HttpApp.toWebHandlerRuntime(runtime)(app)
+    return { node, web, dispose: close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
 /**
  * Builds the API over `services` and returns the node and web handlers. Resolves once the
- * services are up (migrations are the storage layer's business).
+ * services are up (migrations are the storage layer's business) and, unless `apiInBackground`,
+ * the HttpApi app is built.
  */
 export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<FlagportHandlers> => {
   const prefix = App.normalizePrefix(options.prefix)
@@ -343,23 +387,34 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
     throw new Error("metrics: serving /metrics on the API's port needs a token (metrics.token), or serve: false to serve registry.scrape() yourself")
   }
   const appOptions = registry === undefined ? options : { ...options, lane: { ...options.lane, evaluationMetrics: registry.evaluations } }
+  // What the lane needs, first; the HttpApi app (handlers of every other route, its schemas and
+  // middlewares: most of a start's work) over it, in a runtime of its own (buildApi).
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(App.layer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf, storageMetricsSources).pipe(Layer.provide(options.services))
+    // The services stay in its context: the HttpApi app is built over them (buildApi).
+    Layer.mergeAll(App.sharedLayer(appOptions), NodeHttpServer.layerContext, requestTracing, tracingOf, storageMetricsSources).pipe(Layer.provideMerge(options.services))
   )
+  let api: Promise<ApiApp> | undefined
   try {
-    const { app, lane, openApi, tracing, signInFront } = await runtime.runPromise(
+    const { lane, tracing, signInFront } = await runtime.runPromise(
       Effect.gen(function* () {
-        const app = yield* HttpApiBuilder.httpApp
         const lane = yield* EvaluationLaneService
         const tracing = yield* Effect.serviceOption(ActiveTracing)
         const signInFront = yield* SignInFront
-        // The document served at openapi.json, made on first use (OpenApiSpec.ts).
-        const { api } = yield* HttpApi.Api
-        return { app, lane, openApi: () => specOf(api), tracing, signInFront }
+        return { lane, tracing, signInFront }
       })
     )
-    const effectNode = await runtime.runPromise(NodeHttpServer.makeHandler(app))
-    const effectWeb = HttpApp.toWebHandlerRuntime(await runtime.runtime())(app)
+    api = buildApi(runtime, appOptions)
+    // A failure is the caller's (through `ready`, or thrown here); requests meanwhile answer it as a 500.
+    api.catch(() => undefined)
+    let built: ApiApp | undefined
+    void api.then((app) => (built = app), () => undefined)
+    const ready = api.then(() => undefined)
+    if (options.apiInBackground !== true) await ready
+    const apiNode = (req: IncomingMessage, res: ServerResponse) => {
+      if (built !== undefined) return built.node(req, res)
+      api!.then((app) => app.node(req, res), (error: unknown) => writeNode(res, lane.toResponse(error)))
+    }
+    const apiWeb = (request: Request): Promise<Response> => (built !== undefined ? built.web(request) : api!.then((app) => app.web(request)))
     const observer = registry === undefined && options.requestLog === undefined
       ? undefined
       : new RequestObserver(registry?.requests, options.requestLog)
@@ -373,26 +428,32 @@ export const makeHandlers = async <E>(options: EmbedOptions<E>): Promise<Flagpor
       ? undefined
       : answerMetrics(registry, options.metrics?.token ?? Option.none())
     const traceLane = Option.isSome(tracing) ? laneTracer(tracing.value) : undefined
-    const node = nodeHandler(prefix, lane, effectNode, (request) => effectWeb(request), {
+    const node = nodeHandler(prefix, lane, apiNode, apiWeb, {
       observer,
       metrics: metricsRoute,
       traceLane,
       signInFront
     })
-    const web = webHandler(prefix, lane, (request) => effectWeb(request), observer, traceLane, signInFront)
+    const web = webHandler(prefix, lane, apiWeb, observer, traceLane, signInFront)
     const dashboard = options.dashboard === false ? undefined : makeDashboard(prefix, options.dashboard)
+    // The document served at openapi.json, made on first use (OpenApiSpec.ts).
+    const declared = App.apiFor(prefix)
+    let disposing: Promise<void> | undefined
     return {
       prefix,
       node: dashboard === undefined ? node : nodeWithDashboard(prefix, dashboard, node, observer),
       web: dashboard === undefined ? web : webWithDashboard(prefix, dashboard, web),
-      openApi,
+      openApi: () => specOf(declared),
+      ready,
       closeStreams: () => lane.closeStreams(),
       dispose: () => {
         lane.closeStreams()
-        return runtime.dispose()
+        disposing ??= api!.then((app) => app.dispose(), () => undefined).then(() => runtime.dispose())
+        return disposing
       }
     }
   } catch (error) {
+    if (api !== undefined) await api.then((app) => app.dispose(), () => undefined)
     await runtime.dispose()
     throw error
   }

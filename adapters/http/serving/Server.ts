@@ -3,7 +3,9 @@
  *
  * - `startServer(options)` opens the storage (DATABASE_URL by default; migrations are applied by
  *   the storage layer), starts the webhook dispatcher, listens on HOST:PORT with the embedded
- *   handlers (evaluation lane + HttpApi app) and resolves to a `RunningServer` once listening.
+ *   handlers (evaluation lane + HttpApi app) and resolves to a `RunningServer` once listening
+ *   and the HttpApi app is built. It listens as soon as the evaluation lane can answer: the HttpApi
+ *   app (every other route) is built meanwhile, and a request for it waits until it is.
  * - `RunningServer.close()` shuts down gracefully: end the change streams, stop accepting connections, let in-flight
  *   requests finish (idle keep-alive sockets are closed; after `drainTimeoutMs` the rest are cut),
  *   stop the dispatcher, close the database.
@@ -159,7 +161,9 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
       : { metrics: { registry: metrics, serve: Option.isNone(metricsSettings.port), token: metricsSettings.token } }),
     ...(requestLog === undefined ? {} : { requestLog }),
     ...(options.lane === undefined ? {} : { lane: options.lane }),
-    ...(options.oidc === undefined ? {} : { oidc: options.oidc })
+    ...(options.oidc === undefined ? {} : { oidc: options.oidc }),
+    // Listening (and answering evaluations) while the HttpApi app is built; `ready` below.
+    apiInBackground: true
   })
   let shuttingDown = false
   const server: Server = createServer((req, res) => {
@@ -182,6 +186,14 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
       })
     })
   } catch (error) {
+    await handlers.dispose()
+    throw error
+  }
+  // Started once the rest of the API is built too (a failure to build it fails the start, as before).
+  try {
+    await handlers.ready
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
     await handlers.dispose()
     throw error
   }
