@@ -8,6 +8,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
+import { authorizePlan } from "../../src/domain/ascode/PlanAccess.js"
+import { environmentsNamed, plan as planOf } from "../../src/domain/ascode/Plan.js"
 import * as StorageLayer from "../../adapters/app/Composition.js"
 import { parseFile, printFile } from "../../src/domain/ascode/FileText.js"
 import { planText } from "../../src/domain/ascode/PlanText.js"
@@ -212,4 +214,17 @@ describe("flags as code: release plans", () => {
       yield* Effect.flatMap(ReleasePlans, (plans) => plans.cancel("shop", "new-checkout", draft!.id))
       expect((yield* code.plan("shop", shopFile())).changes).toMatchObject([{ resource: "targeting", after: { rules: [{ rollout: production.rules![0]!.rollout }] } }])
     })))
+
+  it("a key bound to another environment may neither write a plan nor name one", () => {
+    const state = { project: { id: "shop", name: "Shop", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" }, environments: [], segments: [], flags: [], releasePlans: [] }
+    const file = withPlans({ ...shopPlan })
+    const changes = planOf("shop", state, file, { prune: false }).changes.filter((c) => c.resource === "release_plan")
+    expect(changes).toHaveLength(1)
+    const planned = { projectId: "shop", changes, environmentsNamed: environmentsNamed({ ...file, environments: [], flags: [{ ...shopFlag, environments: [] }] }) }
+    expect(planned.environmentsNamed).toEqual(["production"])
+    const boundTo = (environment: string) => ({ _tag: "ProjectServer", keyId: "k", projectId: "shop", environment }) as const
+    expect(Either.isRight(authorizePlan(boundTo("production"), planned))).toBe(true)
+    expect(authorizePlan(boundTo("staging"), planned)).toMatchObject({ _tag: "Left", left: { _tag: "Forbidden" } })
+    expect(authorizePlan(boundTo("staging"), { ...planned, changes: [] })).toMatchObject({ _tag: "Left", left: { _tag: "Forbidden" } })
+  })
 })

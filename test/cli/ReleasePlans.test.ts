@@ -2,8 +2,13 @@
  * `flagport release-plans ...` through the real binary on one SQLite file, shared by the cases
  * (each case picks up the plan where the one before left it): the same use case as the API (the
  * plan's rules with their paths, the transitions' table), audited as `cli`, with the webhook events
- * of the API; a refused command changes nothing and exits 1, a wrong command line exits 2.
+ * of the API; a refused command changes nothing and exits 1, a wrong command line exits 2. And the
+ * project file through the binary: export writes a running plan's definition, apply of it as it is
+ * does nothing, apply of another definition is refused with the plan's path.
  */
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import type * as StorageLayer from "../../adapters/app/Composition.js"
@@ -137,6 +142,26 @@ describe("flagport release-plans", () => {
     const deleteRunning = await runCli(["release-plans", "delete", "new-checkout", id], env)
     expect(deleteRunning.code).toBe(1)
     expect(deleteRunning.stderr).toContain("delete is allowed only when it is draft or completed or cancelled")
+    expect((await plan()).alpha).toBe(0.01)
+
+    // In the project file: export writes the running plan's definition; applied as it is, nothing
+    // to do; redefined, the whole file is refused with the plan's path.
+    const exported = await runCli(["export", "--project", "default"], env)
+    expect(exported.code, exported.stderr).toBe(0)
+    expect(exported.stdout).toContain("    releasePlans:\n      - environment: production\n        ruleId: everyone\n")
+    expect(exported.stdout).not.toContain("status")
+    const dir = mkdtempSync(join(tmpdir(), "flagport-rp-"))
+    writeFileSync(join(dir, "same.yaml"), exported.stdout)
+    writeFileSync(join(dir, "redefined.yaml"), exported.stdout.replace("alpha: 0.01", "alpha: 0.02"))
+    const [same, redefined] = await Promise.all([runCli(["apply", join(dir, "same.yaml")], env), runCli(["apply", join(dir, "redefined.yaml")], env)])
+    expect(same.code, same.stderr).toBe(0)
+    expect(same.stdout.trim()).toBe("Project default: no changes; it is as the file says.")
+    expect(redefined.code).toBe(1)
+    expect(redefined.stderr.trim().split("\n")).toEqual([
+      "error: Invalid project file: nothing was applied",
+      `  flags[0].releasePlans[0]: Release plan '${id}' is running; update is allowed only when it is draft: apply does not change a started plan; ` +
+      `cancel it first (flagport release-plans cancel new-checkout ${id}) to make the file's plan a new draft, or write the plan as it is (flagport export)`
+    ])
     expect((await plan()).alpha).toBe(0.01)
   })
 
