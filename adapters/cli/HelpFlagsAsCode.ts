@@ -5,9 +5,11 @@ export const FLAGS_AS_CODE_PAGES: Readonly<Record<string, string>> = {
 
 Writes a project as its declarative file: environments, segments, flags,
 their targeting in each environment and their release plans' definitions, in
-a stable order, without keys, secrets, versions, usage or plans' status. Or,
-with --format openfeature-manifest, the OpenFeature CLI's flag manifest (for
-its typed accessors in other languages).
+a stable order, without API keys, secrets, versions, usage or plans' status.
+With --out, each segment's non-empty key list is written beside FILE as
+SEGMENT.LIST.txt (one key a line) and named by the segment's keys. Or, with
+--format openfeature-manifest, the OpenFeature CLI's flag manifest (for its
+typed accessors in other languages).
 
 Options:
   --project ID        The project
@@ -37,7 +39,9 @@ created, ~ changed with a diff, - deleted), then applies it in one
 transaction. A second apply plans nothing. If the project changed after the
 plan was made, nothing is applied. In a protected environment, a person's
 targeting changes become a change request. Release plans become drafts (or
-change the draft); a file that redefines a started plan is refused.
+change the draft); a file that redefines a started plan is refused. A
+segment's key lists are files beside FILE (keys: ./beta.txt), checked first
+and replaced after the rest, each whole, only when they differ.
 
 Options:
   --project ID          Apply to ID instead of the project the file names
