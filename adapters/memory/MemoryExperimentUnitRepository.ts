@@ -38,6 +38,15 @@ export const layer = Layer.effect(
       events: new Map(),
       folded: new Map()
     })
+    /** Forgets every row whose id starts with `prefix` (ids begin with their analysis's id). */
+    const removeStartingWith = (prefix: string) =>
+      table.modify((state) => {
+        const units = new Map([...state.units].filter(([id]) => !id.startsWith(prefix)))
+        const variations = new Set([...state.variations].filter((id) => !id.startsWith(prefix)))
+        const events = new Map([...state.events].filter(([id]) => !id.startsWith(prefix)))
+        const folded = new Map([...state.folded].filter(([id]) => !id.startsWith(prefix)))
+        return [undefined, { ...state, units, variations, events, folded }]
+      })
     return ExperimentUnitRepository.of({
       claimBatches: (batches) =>
         table.modify((state) => {
@@ -125,15 +134,9 @@ export const layer = Layer.effect(
             inSeveralVariations
           }
         }),
-      removeExperiment: (experimentId) =>
-        table.modify((state) => {
-          const prefix = `${experimentId}\u0000`
-          const units = new Map([...state.units].filter(([id]) => !id.startsWith(prefix)))
-          const variations = new Set([...state.variations].filter((id) => !id.startsWith(prefix)))
-          const events = new Map([...state.events].filter(([id]) => !id.startsWith(prefix)))
-          const folded = new Map([...state.folded].filter(([id]) => !id.startsWith(prefix)))
-          return [undefined, { ...state, units, variations, events, folded }]
-        }),
+      removeExperiment: (experimentId) => removeStartingWith(`${experimentId}\u0000`),
+      // Every row's id begins with its analysis's id: a prefix of analysis ids is a prefix of theirs.
+      removeAnalyses: (prefix) => removeStartingWith(prefix),
       pruneBatches: (before) =>
         table.modify((state) => {
           const kept = new Map([...state.batches].filter(([, at]) => at >= before))

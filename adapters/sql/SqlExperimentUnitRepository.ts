@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { ExperimentUnitRepository, type IngestBatch } from "../../src/ports/ExperimentUnitRepository.js"
 import { collapseExposures } from "../../src/domain/experiments/Exposure.js"
-import { decodeRows, SqlInteger } from "./SqlRows.js"
+import { decodeRows, IdRow, SqlInteger } from "./SqlRows.js"
 import { orFail } from "./SqlSupport.js"
 import { makeAnalysisTotals } from "./SqlAnalysisTotals.js"
 import { makeMetricArms } from "./SqlMetricArms.js"
@@ -46,6 +46,10 @@ const MetricRowSql = Schema.Struct({
 })
 const decodeMetricRows = decodeRows(MetricRowSql, "flagport_experiment_unit_metrics")
 const decodeCount = decodeRows(Schema.Struct({ n: SqlInteger }), "flagport_experiment_unit_events")
+const decodeIds = decodeRows(IdRow, "flagport_experiment_units")
+
+/** `prefix` as a LIKE pattern matching the ids that start with it (escaped with `\`). */
+const startingWith = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 
 const batchKey = (b: { keyId: string; route: string; batchId: string }) => `${b.keyId}\u0000${b.route}\u0000${b.batchId}`
@@ -54,6 +58,21 @@ export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const metrics = makeUnitMetrics(sql)
   const totals = makeAnalysisTotals(sql)
+
+  /** Every unit and metric row of the analyses, then what the triggers left of their totals (rows counting nothing). */
+  const removeAll = (analysisIds: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      if (analysisIds.length === 0) return
+      // All their locks at once (sorted), as a write of several analyses takes them.
+      yield* totals.lock(analysisIds)
+      yield* orFail(Effect.all([
+        sql`DELETE FROM flagport_experiment_unit_variations WHERE ${sql.in("experiment_id", analysisIds)}`,
+        sql`DELETE FROM flagport_experiment_units WHERE ${sql.in("experiment_id", analysisIds)}`,
+        sql`DELETE FROM flagport_experiment_unit_metrics WHERE ${sql.in("experiment_id", analysisIds)}`,
+        sql`DELETE FROM flagport_experiment_unit_events WHERE ${sql.in("experiment_id", analysisIds)}`
+      ], { discard: true }))
+      for (const id of analysisIds) yield* totals.remove(id)
+    })
   // One statement per table and round: its rows as a few array parameters on PostgreSQL (unnest),
   // as one JSON parameter on SQLite (json_each; SqlUnitMetrics.ts says why).
   const chunks = metrics.chunks
@@ -210,17 +229,14 @@ export const make = Effect.gen(function* () {
           inSeveralVariations: several[0]?.n ?? 0
         }))
       ),
-    removeExperiment: (experimentId) =>
+    removeExperiment: (experimentId) => removeAll([experimentId]),
+    removeAnalyses: (prefix) =>
       Effect.gen(function* () {
-        yield* totals.lock([experimentId])
-        yield* orFail(Effect.all([
-          sql`DELETE FROM flagport_experiment_unit_variations WHERE experiment_id = ${experimentId}`,
-          sql`DELETE FROM flagport_experiment_units WHERE experiment_id = ${experimentId}`,
-          sql`DELETE FROM flagport_experiment_unit_metrics WHERE experiment_id = ${experimentId}`,
-          sql`DELETE FROM flagport_experiment_unit_events WHERE experiment_id = ${experimentId}`
-        ], { discard: true }))
-        // What the triggers left of its totals (rows counting nothing).
-        yield* totals.remove(experimentId)
+        const pattern = startingWith(prefix)
+        const found = yield* orFail(sql`SELECT experiment_id AS id FROM flagport_experiment_units WHERE experiment_id LIKE ${pattern} ESCAPE '\\'
+          UNION SELECT analysis_id AS id FROM flagport_analysis_units WHERE analysis_id LIKE ${pattern} ESCAPE '\\'
+          UNION SELECT experiment_id AS id FROM flagport_experiment_unit_events WHERE experiment_id LIKE ${pattern} ESCAPE '\\'`).pipe(Effect.flatMap(decodeIds))
+        yield* removeAll(found.map((row) => row.id))
       }),
     pruneBatches: (before) =>
       orFail(sql`DELETE FROM flagport_ingest_batches WHERE received_at < ${before} RETURNING key_id, route, batch_id`).pipe(

@@ -1,7 +1,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-/** What a change was about (`experiment`: one started or stopped, which changes the rules `GET /v1/config` names as measured). */
+/** What a change was about (`experiment`: an experiment, or a release plan, started or stopped running, which changes the rules `GET /v1/config` names as measured). */
 export type ChangeKind = "project" | "environment" | "flag" | "targeting" | "segment" | "experiment"
 
 /**

@@ -98,6 +98,12 @@ export interface ExperimentUnitRepositoryShape {
   readonly exposureCounts: (experimentId: string) => Effect.Effect<ExposureCounts, StorageError>
   /** Deletes every unit and metric row of the experiment, and its totals (it is being deleted). */
   readonly removeExperiment: (experimentId: string) => Effect.Effect<void, StorageError>
+  /**
+   * Deletes, as `removeExperiment` does, every analysis whose id starts with `prefix`: a release
+   * plan's runs (`plan:<id>@<run start>`, domain/releaseplans/PlanAnalysis.ts) when it is deleted,
+   * whichever runs it had. The prefix is taken literally (`%` and `_` are no wildcards).
+   */
+  readonly removeAnalyses: (prefix: string) => Effect.Effect<void, StorageError>
   /** Forgets batches that arrived before `before` (ISO 8601): a resend after that counts again. */
   readonly pruneBatches: (before: string) => Effect.Effect<number, StorageError>
 }

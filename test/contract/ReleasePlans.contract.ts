@@ -5,7 +5,10 @@ import type { GuardrailCheck } from "../../src/domain/experiments/Guardrail.js"
 import type { CreateReleasePlanInput } from "../../src/domain/releaseplans/ReleasePlan.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
+import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import { ReleasePlanRepository } from "../../src/ports/ReleasePlanRepository.js"
+import { Ingestion } from "../../src/services/experiments/Ingestion.js"
+import { planAnalysisId } from "../../src/domain/releaseplans/PlanAnalysis.js"
 import { Audit } from "../../src/services/audit/Audit.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import { Guardrails } from "../../src/services/releaseplans/Guardrails.js"
@@ -335,5 +338,37 @@ export const releasePlanContract: Contract = (it) => {
       // Cancel stays direct: it makes nothing riskier.
       expect(yield* as(approver, plans.cancel(projectId, "flag", plan.id))).toMatchObject({ status: "cancelled" })
       expect((yield* planAudit(projectId)).filter((e) => e.action === "release_plan.resumed").map((e) => e.changeRequestId)).toEqual([undefined, opened.id])
+    })))
+
+  it.effect("deleting a plan deletes its guardrails' per-unit rows of every run (not another plan's, whatever its id looks like)", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const units = yield* ExperimentUnitRepository
+      const ingestion = yield* Ingestion
+      const projectId = yield* givenRule
+      const plan = yield* plans.create(projectId, "flag", input())
+      const started = yield* plans.start(projectId, "flag", plan.id)
+      yield* plans.cancel(projectId, "flag", plan.id)
+      // Two runs of the plan (its start, a later harm), and analyses whose ids only look alike.
+      const runs = [planAnalysisId(started), planAnalysisId({ ...started, harm: { at: new Date(day + 60_000).toISOString(), action: "paused", weight: 0, check: { outcome: "harmed", minimumUnits: 100, guardrails: [] } } })]
+      const others = [`plan:${plan.id}0@${started.startedAt}`, `plan:${plan.id.replace(/-/g, "_")}@x`, `plan:${plan.id}`]
+      for (const id of [...runs, ...others]) {
+        yield* ingestion.commit({
+          exposures: [{ experimentId: id, unit: "u1", variationKey: "on", at: day }, { experimentId: id, unit: "u2", variationKey: "off", at: day }],
+          events: [{ experimentId: id, metricKey: "errors", unit: "u1", at: day + 1_000, value: 1, windowMs: null, preWindowMs: 0 }]
+        })
+        expect((yield* units.units(id)).length).toBe(2)
+      }
+      yield* plans.remove(projectId, "flag", plan.id)
+      for (const id of runs) {
+        expect(yield* units.units(id)).toEqual([])
+        expect(yield* units.metricRows(id)).toEqual([])
+        expect(yield* units.analysisTotals(id)).toEqual({ variations: [], metrics: [] })
+      }
+      for (const id of others) {
+        expect((yield* units.units(id)).length).toBe(2)
+        expect((yield* units.analysisTotals(id)).variations.length).toBe(2)
+        yield* units.removeExperiment(id)
+      }
     })))
 }

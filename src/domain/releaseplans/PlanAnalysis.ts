@@ -14,8 +14,11 @@ import type { ReleasePlan } from "./ReleasePlan.js"
 /** The instant the plan's current run began: its start, or its last harm; null before it started. */
 export const runStartedAt = (plan: Pick<ReleasePlan, "startedAt" | "harm">): string | null => plan.harm?.at ?? plan.startedAt
 
+/** What the ids of all the plan's runs start with: a deleted plan's rows are found by it. */
+export const planAnalysisPrefix = (plan: Pick<ReleasePlan, "id">): string => `plan:${plan.id}@`
+
 /** The id the plan's current run writes its units under (unique: a plan id is an id). */
-export const planAnalysisId = (plan: Pick<ReleasePlan, "id" | "startedAt" | "harm">): string => `plan:${plan.id}@${runStartedAt(plan) ?? "draft"}`
+export const planAnalysisId = (plan: Pick<ReleasePlan, "id" | "startedAt" | "harm">): string => `${planAnalysisPrefix(plan)}${runStartedAt(plan) ?? "draft"}`
 
 /**
  * A running plan as a measured rule: its guardrails over its rule's units from its run's start.

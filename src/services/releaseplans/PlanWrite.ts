@@ -7,9 +7,10 @@
  */
 import * as Effect from "effect/Effect"
 import { ResourceConflict } from "../../domain/Errors.js"
-import type { ReleasePlan } from "../../domain/releaseplans/ReleasePlan.js"
+import { isActive, type ReleasePlan } from "../../domain/releaseplans/ReleasePlan.js"
 import { dueAtOf } from "../../domain/releaseplans/Transitions.js"
 import type { ReleasePlanEventType } from "../../domain/webhooks/Webhook.js"
+import { configChanged } from "../../ports/ChangeFeed.js"
 import { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
 import type { StorageError } from "../../ports/StorageError.js"
 import * as Writes from "../shared/Writes.js"
@@ -54,15 +55,32 @@ export const replacePlan = (projectId: string, before: ReleasePlan, after: Relea
   })
 
 /**
+ * A running plan's rule is measured (RunningMeasures.ts): `GET /v1/config` names it so SDKs send
+ * exposures, and the server records its own evaluations' exposures. A plan that starts or stops
+ * running (start, pause, resume, cancel, harm, completion) changes that in its environment, so its
+ * write is a serving one (the project's revision bumped, the change announced after commit), as an
+ * experiment's start and stop are: snapshots, streams and the server's exposure tap follow at once.
+ */
+export const measuringChanged = (projectId: string, revision: number, plan: Pick<ReleasePlan, "environment" | "flagKey">) =>
+  configChanged(projectId, revision, "experiment", { environments: [plan.environment], flagKeys: [plan.flagKey] })
+
+/** Whether the plan's change starts or stops its measuring. */
+export const changesMeasuring = (before: Pick<ReleasePlan, "status">, after: Pick<ReleasePlan, "status">): boolean => isActive(before) !== isActive(after)
+
+/**
  * The write of a use case that changes one plan; a plan changed since it was read is a 409. The
  * guardrails' check interval is the one in force when the use case is built (PlanSettings.ts).
+ * `measuring`: the change may start or stop the plan's measuring (start, pause, resume, cancel): a
+ * serving write that announces it when it does. It takes the project's write lock first, as the
+ * stepper's writes do (the targeting write of a step, then the plan), so the two never wait on
+ * each other in opposite orders.
  */
 export const planWrite = Effect.gen(function* () {
   const writes = yield* Writes.writer
   const repo = yield* ReleasePlanRepository
   const checkEvery = yield* GuardrailCheckEvery
-  return <E, R>(projectId: string, body: (time: Writes.WriteTime) => Effect.Effect<PlanChange, E, R>) =>
-    writes.record(projectId, (time) =>
+  return <E, R>(projectId: string, body: (time: Writes.WriteTime) => Effect.Effect<PlanChange, E, R>, measuring = false) => {
+    const written = (time: Writes.WriteTime, revision: number | null) =>
       Effect.gen(function* () {
         const change = yield* body(time)
         const stored = yield* replacePlan(projectId, change.before, change.after, time.millis).pipe(
@@ -73,9 +91,12 @@ export const planWrite = Effect.gen(function* () {
         return {
           value: change.after,
           audit: [planEntry(change.action, change.before, change.after, change.changeRequestId)],
-          events: change.event === undefined ? [] : [{ type: change.event, releasePlan: change.after }]
-        } satisfies Writes.Recorded<ReleasePlan>
-      }))
+          events: change.event === undefined ? [] : [{ type: change.event, releasePlan: change.after }],
+          ...(revision === null || !changesMeasuring(change.before, change.after) ? {} : { change: measuringChanged(projectId, revision, change.after) })
+        } satisfies Writes.Written<ReleasePlan>
+      })
+    return measuring ? writes.serving(projectId, (time) => written(time, time.revision)) : writes.record(projectId, (time) => written(time, null))
+  }
 })
 
 export type PlanWriteError = ResourceConflict | StorageError

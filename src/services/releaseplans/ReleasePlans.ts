@@ -12,9 +12,11 @@ import { ANALYSIS_DEFAULTS } from "../../domain/experiments/Experiment.js"
 import { checkGuardrails, type GuardrailCheck } from "../../domain/experiments/Guardrail.js"
 import { baselineOf } from "../../domain/releaseplans/ApplyStep.js"
 import { draftOf, patched } from "../../domain/releaseplans/Drafts.js"
+import { planAnalysisPrefix } from "../../domain/releaseplans/PlanAnalysis.js"
 import { planProblems, ruleOf } from "../../domain/releaseplans/PlanRules.js"
 import type { CreateReleasePlanInput, ReleasePlan, ResumeReleasePlanInput, UpdateReleasePlanInput } from "../../domain/releaseplans/ReleasePlan.js"
 import * as T from "../../domain/releaseplans/Transitions.js"
+import { ExperimentUnitRepository } from "../../ports/ExperimentUnitRepository.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { ProjectRepository } from "../../ports/ProjectRepository.js"
@@ -56,7 +58,10 @@ export interface ReleasePlansShape {
   readonly create: (projectId: string, flagKey: string, input: CreateReleasePlanInput) => Effect.Effect<ReleasePlan, Failure>
   /** Changes what the body sends; only a draft (409 otherwise); checked again as a create (400). */
   readonly update: (projectId: string, flagKey: string, id: string, input: UpdateReleasePlanInput) => Effect.Effect<ReleasePlan, Failure>
-  /** Deletes a draft, completed or cancelled plan; 409 for one that holds its environment (cancel it first). */
+  /**
+   * Deletes a draft, completed or cancelled plan, and its guardrails' per-unit rows of every run;
+   * 409 for one that holds its environment (cancel it first).
+   */
   readonly remove: (projectId: string, flagKey: string, id: string) => Effect.Effect<void, Failure>
   /**
    * Starts a draft: `running`, its first step due at once (the stepper applies it). 409 when it is
@@ -97,6 +102,7 @@ export const make = Effect.gen(function* () {
   const flags = yield* FlagRepository
   const projects = yield* ProjectRepository
   const ids = yield* IdGenerator
+  const units = yield* ExperimentUnitRepository
   const writes = yield* Writes.writer
   const protection = yield* Protection.guards
   const write = yield* planWrite
@@ -185,6 +191,8 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         const before = yield* currentFor("delete", projectId, flagKey, id)
         if (!(yield* repo.remove(projectId, flagKey, id))) return yield* releasePlanNotFound(flagKey, id)
+        // Its guardrails' per-unit rows, of every run it had, go with it (as a deleted experiment's do).
+        yield* units.removeAnalyses(planAnalysisPrefix(before))
         return { value: undefined, audit: [planEntry("release_plan.deleted", before, null)] } satisfies Writes.Recorded<void>
       }))
   })
@@ -202,14 +210,14 @@ export const make = Effect.gen(function* () {
         if (Option.isSome(refused)) return yield* refused.value
         const after = T.started(before, baselineOf(ruleOf(before, flag)!, before.variationKey), starter, millis)
         return { before, after, action: "release_plan.started", event: "release_plan.started", changeRequestId: options?.changeRequestId }
-      }))
+      }), true)
   })
 
   const pause = Effect.fn("ReleasePlans.pause")(function* (projectId: string, flagKey: string, id: string) {
     yield* allowedOn("ReleasePlans.pause", projectId, flagKey, id)
     return yield* write(projectId, ({ millis }) =>
       Effect.map(currentFor("pause", projectId, flagKey, id), (before) =>
-        ({ before, after: T.paused(before, "manual", millis), action: "release_plan.paused", event: "release_plan.paused" })))
+        ({ before, after: T.paused(before, "manual", millis), action: "release_plan.paused", event: "release_plan.paused" })), true)
   })
 
   const resume = Effect.fn("ReleasePlans.resume")(function* (
@@ -230,14 +238,14 @@ export const make = Effect.gen(function* () {
         if (T.resumeNeedsApproval(before) && !T.resumeNeedsApproval(plan)) yield* guarded(projectId, before.environment, options)
         if (before.pausedBy === "targetingChanged" && input.confirm !== true && !viaRequest) return yield* new ResourceConflict({ message: T.confirmNeeded(before) })
         return { before, after: T.resumed(before, millis), action: "release_plan.resumed", changeRequestId: options?.changeRequestId }
-      }))
+      }), true)
   })
 
   const cancel = Effect.fn("ReleasePlans.cancel")(function* (projectId: string, flagKey: string, id: string) {
     yield* allowedOn("ReleasePlans.cancel", projectId, flagKey, id)
     return yield* write(projectId, ({ millis }) =>
       Effect.map(currentFor("cancel", projectId, flagKey, id), (before) =>
-        ({ before, after: T.cancelled(before, millis), action: "release_plan.cancelled", event: "release_plan.cancelled" })))
+        ({ before, after: T.cancelled(before, millis), action: "release_plan.cancelled", event: "release_plan.cancelled" })), true)
   })
 
   return ReleasePlans.of({ list, get, guardrails, create, update, remove, start, pause, resume, cancel })

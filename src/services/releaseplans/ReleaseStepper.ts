@@ -9,7 +9,9 @@
  *     use case, so validation, webhook event, change feed and audit entry are the PUT's) with the
  *     rule's rollout from `applyStep`, as the actor `{ type: "releasePlan", id, startedBy }`; after
  *     the last step's hold, complete the plan;
- *  3. store the plan by compare-and-set on the version it was claimed at, while the lease is held.
+ *  3. store the plan by compare-and-set on the version it was claimed at, while the lease is held;
+ *     when it stops running (harm, completion, a failed step) the change of its measuring is
+ *     announced first (PlanWrite.ts, `measuringChanged`).
  * If the compare-and-set fails (a person paused it, another stepper whose lease had lapsed got
  * there first), the whole transaction rolls back, the targeting write included. A process that
  * dies mid-step commits nothing, and the plan is claimed again when its lease expires. So each
@@ -33,7 +35,7 @@ import { type ClaimedPlan, ReleasePlanRepository } from "../../ports/ReleasePlan
 import { Flags } from "../flags/Flags.js"
 import * as Writes from "../shared/Writes.js"
 import { Guardrails } from "./Guardrails.js"
-import { planEntry, replacePlan } from "./PlanWrite.js"
+import { changesMeasuring, measuringChanged, planEntry, replacePlan } from "./PlanWrite.js"
 
 /** What happened to one claimed plan. `lost`: another writer changed it first, nothing of this run remains. */
 export type StepOutcome = "advanced" | "completed" | "harmed" | "paused" | "checked" | "lost" | "retry"
@@ -108,6 +110,14 @@ export const advance = (owner: string, { plan, projectId }: ClaimedPlan) =>
           // Only a check, and no harm: the plan is as it was, looked at again later.
           after = plan
           outcome = "checked"
+        }
+        // Harm and completion stop the plan's measuring: announced (and the project's lock taken, as a
+        // step's targeting write takes it) before the plan is stored.
+        if (changesMeasuring(plan, after)) {
+          yield* writes.serving(projectId, ({ revision }) => Effect.succeed({ value: undefined, change: measuringChanged(projectId, revision, after) })).pipe(
+            // Its project deleted meanwhile: so is the plan.
+            Effect.catchTag("ResourceNotFound", () => new LeaseLost())
+          )
         }
         if (!(yield* replacePlan(projectId, plan, after, millis, owner))) return yield* new LeaseLost()
         const eventType = outcome === "checked" ? null : `release_plan.${outcome}` as const
