@@ -126,6 +126,13 @@ export const releasePlanContract: Contract = (it) => {
       const steps = audit.data.filter((e) => e.actor.type === "releasePlan")
       expect(steps.map((e) => e.action)).toEqual(["targeting.updated", "targeting.updated"])
       expect(steps[0]!.actor).toEqual({ type: "releasePlan", id: plan.id, startedBy: { type: "key", keyId: "k1", keyName: "deploy" } })
+      // The plan's own entries of what the stepper did are the plan's too, not the operator's.
+      const stepper = (yield* planAudit(projectId)).filter((e) => e.action === "release_plan.advanced" || e.action === "release_plan.completed")
+      expect(stepper.map((e) => [e.action, e.actor])).toEqual([
+        ["release_plan.advanced", steps[0]!.actor],
+        ["release_plan.advanced", steps[0]!.actor],
+        ["release_plan.completed", steps[0]!.actor]
+      ])
     })))
 
   it.effect("two steppers never apply one step twice; a lapsed lease is taken over, the late holder's step is rolled back", () =>
@@ -225,6 +232,11 @@ export const releasePlanContract: Contract = (it) => {
       expect(yield* withGuard(step())).toEqual(["advanced"])
       expect(yield* ruleWeights(projectId)).toEqual([["on", 10_000], ["off", 90_000]])
       expect(yield* planEvents(projectId)).toEqual(["release_plan.started", "release_plan.advanced", "release_plan.harmed", "release_plan.advanced"])
+      // The harm's entry and the rollback's targeting write are the plan's, started here by the operator.
+      const planActor = { type: "releasePlan", id: plan.id, startedBy: { type: "cli" } }
+      expect((yield* planAudit(projectId)).filter((e) => e.action === "release_plan.harmed").map((e) => e.actor)).toEqual([planActor])
+      const rollback = (yield* (yield* Audit).list(projectId, { resourceType: "flag" })).data.filter((e) => e.actor.type === "releasePlan")
+      expect(rollback.map((e) => e.actor)).toEqual([planActor, planActor, planActor])
     })))
 
   it.effect("protected: a person's start is 409 change_request_required; a change request starts the plan once approved, and its steps apply without approvals", () =>

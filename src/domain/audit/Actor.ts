@@ -18,8 +18,10 @@ export const PlanStarter = Schema.Struct({ type: Schema.Literal("key", "cli", "s
 export type PlanStarter = typeof PlanStarter.Type
 
 /**
- * `releasePlan`: a release plan's step, applied by the scheduler; `id` is the plan's, `startedBy`
- * the actor who started it (the person who answers for its steps).
+ * `releasePlan`: what the scheduler does on a release plan's behalf (each step's targeting write,
+ * the rollback on harm, and the plan's own `release_plan.advanced`, `.harmed`, `.paused` when a
+ * step fails, `.completed` entries); `id` is the plan's, `startedBy` the actor who started it (the
+ * person who answers for its steps).
  */
 export const Actor = Schema.Struct({
   type: Schema.Literal("key", "cli", "schedule", "user", "releasePlan"),

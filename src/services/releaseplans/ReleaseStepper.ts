@@ -9,9 +9,10 @@
  *     use case, so validation, webhook event, change feed and audit entry are the PUT's) with the
  *     rule's rollout from `applyStep`, as the actor `{ type: "releasePlan", id, startedBy }`; after
  *     the last step's hold, complete the plan;
- *  3. store the plan by compare-and-set on the version it was claimed at, while the lease is held;
- *     when it stops running (harm, completion, a failed step) the change of its measuring is
- *     announced first (PlanWrite.ts, `measuringChanged`).
+ *  3. store the plan by compare-and-set on the version it was claimed at, while the lease is held,
+ *     with the plan's own audit entry and webhook event, the plan their actor too; when it stops
+ *     running (harm, completion, a failed step) the change of its measuring is announced first
+ *     (PlanWrite.ts, `measuringChanged`).
  * If the compare-and-set fails (a person paused it, another stepper whose lease had lapsed got
  * there first), the whole transaction rolls back, the targeting write included. A process that
  * dies mid-step commits nothing, and the plan is claimed again when its lease expires. So each
@@ -126,7 +127,11 @@ export const advance = (owner: string, { plan, projectId }: ClaimedPlan) =>
           audit: eventType === null ? [] : [planEntry(eventType, plan, after)],
           events: eventType === null ? [] : [{ type: eventType, releasePlan: after }]
         } satisfies Writes.Recorded<StepOutcome>
-      }).pipe(Effect.provideService(CurrentActor, T.stepActor(plan))))
+      })).pipe(
+      // Around the whole write, not only its body: the writer appends the audit entries after the
+      // body, and reads their actor then (AuditTrail.recorder); inside, they were the default `cli`.
+      Effect.provideService(CurrentActor, T.stepActor(plan))
+    )
   }).pipe(
     Effect.catchTag("LeaseLost", () => Effect.succeed<StepOutcome>("lost")),
     Effect.withSpan("ReleaseStepper.advance", { root: true, attributes: { releasePlanId: plan.id } })
