@@ -229,6 +229,9 @@ describe.each(["sqlite", "postgres"] as const)("change requests (%s)", (backend)
     const failed = (await as(viewer, "GET", `${CRS}/${opened.id}`)).body as { status: string; failure: string | null }
     expect(failed.status).toBe("approved")
     expect(failed.failure).toMatch(/^Flag 'g' changed since this change request was made/)
+    // The failure's audit entry is the scheduler's on its author's behalf, as its apply would have been.
+    const trail = (await key("GET", `/v1/projects/p1/audit?resourceType=change_request&resourceKey=${opened.id}`)).body as { data: Array<Record<string, unknown>> }
+    expect(trail.data[0]).toMatchObject({ action: "change_request.failed", actor: { type: "schedule", userId: editor.id, email: editor.email } })
     expect(await t.run(Scheduler.tick("scheduler-b"))).not.toContain("failed")
     expect(await version("g")).toBe(moved)
   })

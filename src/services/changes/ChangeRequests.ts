@@ -385,6 +385,7 @@ export const make = Effect.gen(function* () {
       const error = attempt.left
       if (error._tag === "StorageError") return yield* error
       // Why it failed, recorded on the request (still approved) if it is still the one that was due.
+      // The actor around the whole write: the writer appends the audit entry after the body.
       return yield* writes.record(due.projectId, ({ now }) =>
         Effect.gen(function* () {
           const current = yield* repo.get(due.projectId, due.id)
@@ -395,7 +396,7 @@ export const make = Effect.gen(function* () {
             value: "failed" as const,
             audit: [{ action: "change_request.failed", resource: { type: "change_request", key: due.id }, environment: due.environment, before: recordOf(current.value), after: recordOf(failed) }]
           } satisfies Writes.Recorded<"failed">
-        }).pipe(Effect.provideService(CurrentActor, actor)))
+        })).pipe(Effect.provideService(CurrentActor, actor))
     }).pipe(Effect.withSpan("ChangeRequests.applyDue", { root: true, attributes: { changeRequestId: due.id } }))
 
   return ChangeRequests.of({ open, list, get, update, approve, reject, cancel, apply, applyDue })
