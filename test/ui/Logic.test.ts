@@ -167,6 +167,14 @@ describe("audit log queries and actors", () => {
     expect(actorLabel({ type: "key", keyId: "k1", keyName: "" })).toBe("key k1")
     expect(actorLabel({ type: "cli" })).toBe("command line")
     expect(actorLabel({ type: "schedule", keyId: "k2", keyName: "Launch" })).toBe('schedule (made with key "Launch")')
+    expect(actorLabel({ type: "schedule", userId: "u1", email: "edna@example.com" })).toBe("schedule (made by edna@example.com)")
+    expect(actorLabel({ type: "schedule", userId: "u1" })).toBe("schedule (made by person u1)")
+  })
+
+  it("names a release plan's entries by the plan and who started it", () => {
+    expect(actorLabel({ type: "releasePlan", id: "rp-1", startedBy: { type: "key", keyId: "k1", keyName: "deploy" } })).toBe('release plan rp-1 (started by key "deploy")')
+    expect(actorLabel({ type: "releasePlan", id: "rp-1", startedBy: { type: "user", userId: "u1", email: "edna@example.com" } })).toBe("release plan rp-1 (started by edna@example.com)")
+    expect(actorLabel({ type: "releasePlan", id: "rp-1", startedBy: { type: "cli" } })).toBe("release plan rp-1 (started by command line)")
   })
 
   it("names a person by their email", () => {

@@ -31,7 +31,10 @@ export const actorLabel = (actor: AuditEntry["actor"]): string => {
     case "cli":
       return "command line"
     case "schedule":
-      return `schedule (made with ${key})`
+      // A person's scheduled change (a schedule or a change request's applyAt) names them, not "a key".
+      return actor.keyId === undefined && (actor.email !== undefined || actor.userId !== undefined)
+        ? `schedule (made by ${actor.email ?? `person ${actor.userId}`})`
+        : `schedule (made with ${key})`
     case "key":
       return key
     case "user":
