@@ -5,6 +5,7 @@ import type { GuardrailCheck } from "../../src/domain/experiments/Guardrail.js"
 import type { CreateReleasePlanInput } from "../../src/domain/releaseplans/ReleasePlan.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
 import { FlagRepository } from "../../src/ports/FlagRepository.js"
+import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
 import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import { ReleasePlanRepository } from "../../src/ports/ReleasePlanRepository.js"
 import { Ingestion } from "../../src/services/experiments/Ingestion.js"
@@ -382,5 +383,32 @@ export const releasePlanContract: Contract = (it) => {
         expect((yield* units.analysisTotals(id)).variations.length).toBe(2)
         yield* units.removeExperiment(id)
       }
+    })))
+
+  it.effect("protected: a request that starts a plan at a set time is applied by the scheduler once approved; one whose plan was edited since fails, saying so", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const crs = yield* ChangeRequests
+      const stored = yield* ChangeRequestRepository
+      const { projectId, approver } = yield* givenProtected
+      const applyAt = new Date(day + 60_000).toISOString()
+      const scheduled = (planId: string) =>
+        Effect.flatMap(as(OPERATOR, crs.open(projectId, { title: "Ramp at launch", environment: "production", applyAt, releasePlans: [{ flagKey: "flag", planId, action: "start" }] })), (opened) =>
+          Effect.zipRight(as(approver, crs.approve(projectId, opened.id, {})), Effect.map(stored.get(projectId, opened.id), Option.getOrThrow)))
+      const edited = yield* plans.create(projectId, "flag", input())
+      const failing = yield* scheduled(edited.id)
+      yield* plans.update(projectId, "flag", edited.id, { onHarm: "rollback" })
+      expect(yield* crs.applyDue(failing)).toBe("failed")
+      expect(yield* crs.get(projectId, failing.id)).toMatchObject({ status: "approved", failure: ChangeRequestMessages.plansMovedOn([edited.id]) })
+      expect((yield* plans.get(projectId, "flag", edited.id)).status).toBe("draft")
+      yield* plans.remove(projectId, "flag", edited.id)
+
+      const plan = yield* plans.create(projectId, "flag", input())
+      const due = yield* scheduled(plan.id)
+      expect(yield* crs.applyDue(due)).toBe("applied")
+      // The scheduler's actor names the request's author (the operator here): the plan's starter.
+      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "running", startedBy: { type: "schedule" } })
+      expect(yield* step()).toEqual(["advanced"])
+      yield* plans.cancel(projectId, "flag", plan.id)
     })))
 }
