@@ -88,9 +88,23 @@ export interface UnitExposure {
   readonly at: number
 }
 
+/**
+ * A start instant in epoch ms: the last one parsed is remembered (every exposure of a request, or
+ * of the server's evaluations, asks for the same few), so the hot paths do not parse it per item.
+ */
+let lastStartedAt = ""
+let lastStartedAtMs = Number.NaN
+const startedAtMs = (startedAt: string): number => {
+  if (startedAt !== lastStartedAt) {
+    lastStartedAtMs = Date.parse(startedAt)
+    lastStartedAt = startedAt
+  }
+  return lastStartedAtMs
+}
+
 /** What a unit served `variationKey` at `at` (epoch ms) writes for `measured`, or null before its start. */
 export const unitExposureOf = (measured: MeasuredRule, unit: string, variationKey: string, at: number): UnitExposure | null => {
-  if (measured.startedAt === null || at < Date.parse(measured.startedAt)) return null
+  if (measured.startedAt === null || at < startedAtMs(measured.startedAt)) return null
   const stored = measured.rampedVariationKey === undefined ? variationKey : armOf(measured.rampedVariationKey, variationKey)
   return { experimentId: measured.id, unit, variationKey: stored, at }
 }
@@ -105,17 +119,22 @@ export const keptExposures = (exposures: ReadonlyArray<Exposure>, running: Reado
   const byRule = new Map<string, Array<MeasuredRule>>()
   for (const measured of running) {
     const id = `${measured.flagKey}\u0000${measured.ruleId}`
-    byRule.set(id, [...(byRule.get(id) ?? []), measured])
+    const same = byRule.get(id)
+    if (same === undefined) byRule.set(id, [measured])
+    else same.push(measured)
   }
-  return exposures.flatMap((exposure) => {
+  // Plain loops (no array per item): this runs for every item of every request.
+  const kept: Array<UnitExposure> = []
+  for (const exposure of exposures) {
     const measuring = byRule.get(`${exposure.flagKey}\u0000${exposure.ruleId}`)
-    if (measuring === undefined) return []
+    if (measuring === undefined) continue
     const at = Date.parse(exposure.timestamp)
-    return measuring.flatMap((measured) => {
-      const kept = unitExposureOf(measured, exposure.unit, exposure.variationKey, at)
-      return kept === null ? [] : [kept]
-    })
-  })
+    for (const measured of measuring) {
+      const one = unitExposureOf(measured, exposure.unit, exposure.variationKey, at)
+      if (one !== null) kept.push(one)
+    }
+  }
+  return kept
 }
 
 /**
