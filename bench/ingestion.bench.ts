@@ -10,14 +10,14 @@
  * `POST /v1/exposures` batches of BENCH_ITEMS exposures, each of a new unit, with a batch id, as
  * fast as the server acknowledges them, for BENCH_DURATION seconds. Printed: accepted items per
  * second over the run and its slowest 10 s window, the p99 of a request, the child's RSS after the
- * warm-up (15 s) and at the end (and every 5 s on stderr), the server's CPU time (all threads) per
- * accepted item; then, with the server stopped, the experiment's rows counted in
+ * warm-up (15 s) and at the end (and every 5 s on stderr), the server's CPU time per accepted item
+ * (all threads, and its main thread, the event loop, alone; per thread name on stderr); then, with the server stopped, the experiment's rows counted in
  * the database: every acknowledged item must be there exactly once (one row per unit, one
  * variation), and nothing beyond what was sent (the requests in flight when the run ends may be
  * committed without their answer being read).
  */
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -81,11 +81,28 @@ const serveFlagport = async (databaseUrl: string) => {
 
 const { startChild } = bundledChildren(SELF)
 
-/** The process's CPU time so far (user + system, all its threads), in seconds: /proc/<pid>/stat fields 14 and 15. */
-const cpuSeconds = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+/** CPU time (user + system) in seconds of a /proc stat file: fields 14 and 15. */
+const statSeconds = (path: string): number => {
+  const stat = readFileSync(path, "utf8")
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) / 100
+}
+/** The process's CPU time so far: all its threads, and its main thread (the event loop) alone. */
+const cpuSeconds = (pid: number): number => statSeconds(`/proc/${pid}/stat`)
+const mainThreadSeconds = (pid: number): number => statSeconds(`/proc/${pid}/task/${pid}/stat`)
+/** CPU seconds per thread name (SQLite's threads are "node" workers; libuv's, V8's), for where the rest goes. */
+const threadSeconds = (pid: number): Map<string, number> => {
+  const out = new Map<string, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim()
+      const key = Number(tid) === pid ? "main" : name
+      out.set(key, (out.get(key) ?? 0) + statSeconds(`/proc/${pid}/task/${tid}/stat`))
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out
 }
 
 const rssMiB = (pid: number): number => {
@@ -130,6 +147,8 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const samples: Array<{ at: number; accepted: number; rss: number }> = []
     const pid = flagport.child.pid!
     const cpuAtStart = cpuSeconds(pid)
+    const mainAtStart = mainThreadSeconds(pid)
+    const threadsAtStart = threadSeconds(pid)
     const startedAt = performance.now()
     const sampler = setInterval(() => {
       samples.push({ at: (performance.now() - startedAt) / 1000, accepted, rss: rssMiB(pid) })
@@ -155,6 +174,9 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     // The server's CPU per accepted item (every thread: HTTP, decoding, the SQLite thread): what the
     // throughput costs, which a loaded machine does not change as much as the throughput itself.
     const cpuUs = ((cpuSeconds(pid) - cpuAtStart) * 1e6) / Math.max(1, accepted)
+    const mainUs = ((mainThreadSeconds(pid) - mainAtStart) * 1e6) / Math.max(1, accepted)
+    const threads = [...threadSeconds(pid)].map(([name, seconds]) => `${name} ${(((seconds - (threadsAtStart.get(name) ?? 0)) * 1e6) / Math.max(1, accepted)).toFixed(1)}`)
+    console.error(`${name} server CPU µs per item by thread: ${threads.join(", ")}`)
     flagport.child.kill("SIGTERM")
     await new Promise((resolve) => flagport.child.once("exit", resolve))
     children.length = 0
@@ -175,7 +197,7 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const maxAfterWarm = Math.max(...samples.filter((s) => s.at >= WARM_UP_S).map((s) => s.rss))
     console.error(`${name} RSS MiB every 5 s: ${samples.map((s) => `${Math.round(s.at)}s ${s.rss}`).join(", ")}`)
     return (
-      `| ${name} | ${Math.round(accepted / elapsed)} | ${Math.round(slowest)} | ${result.latency.p99} ms | ${refused} | ${cpuUs.toFixed(1)} | ` +
+      `| ${name} | ${Math.round(accepted / elapsed)} | ${Math.round(slowest)} | ${result.latency.p99} ms | ${refused} | ${cpuUs.toFixed(1)} (${mainUs.toFixed(1)}) | ` +
       `${warm.rss} / ${last.rss} / ${maxAfterWarm} MiB | ${accepted} | ${sent} | ${counted.units} | ${exact ? "yes" : "NO"} |`
     )
   } finally {
@@ -207,7 +229,7 @@ const main = async () => {
   }
   console.log(machineLine())
   console.log(`autocannon -c ${CONNECTIONS} -d ${DURATION}, POST /v1/exposures of ${ITEMS} exposures (each a new unit) with a batch id; RSS of the server after ${WARM_UP_S} s / at the end / highest after ${WARM_UP_S} s\n`)
-  console.log("| database | accepted items/s | slowest 10 s | p99 request | non-202 | server CPU µs/item | RSS | acknowledged | sent | rows counted | each once |")
+  console.log("| database | accepted items/s | slowest 10 s | p99 request | non-202 | server CPU µs/item (main thread) | RSS | acknowledged | sent | rows counted | each once |")
   console.log("|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }
