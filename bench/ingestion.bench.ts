@@ -87,6 +87,30 @@ const statSeconds = (path: string): number => {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
+/**
+ * CPU seconds of the PostgreSQL this bench started (its processes are descendants of this one; the
+ * backends that ended are in their parent's cutime and cstime): 0 with an external database.
+ */
+const postgresSeconds = (): number => {
+  let total = 0
+  const visit = (pid: number) => {
+    let children: Array<number> = []
+    try {
+      children = readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim().split(/\s+/).filter((c) => c !== "").map(Number))
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100
+      }
+    } catch {
+      return
+    }
+    for (const child of children) visit(child)
+  }
+  visit(process.pid)
+  return total
+}
+
 /** The process's CPU time so far: all its threads, and its main thread (the event loop) alone. */
 const cpuSeconds = (pid: number): number => statSeconds(`/proc/${pid}/stat`)
 const mainThreadSeconds = (pid: number): number => statSeconds(`/proc/${pid}/task/${pid}/stat`)
@@ -149,6 +173,7 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const cpuAtStart = cpuSeconds(pid)
     const mainAtStart = mainThreadSeconds(pid)
     const threadsAtStart = threadSeconds(pid)
+    const postgresAtStart = postgresSeconds()
     const startedAt = performance.now()
     const sampler = setInterval(() => {
       samples.push({ at: (performance.now() - startedAt) / 1000, accepted, rss: rssMiB(pid) })
@@ -176,7 +201,8 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const cpuUs = ((cpuSeconds(pid) - cpuAtStart) * 1e6) / Math.max(1, accepted)
     const mainUs = ((mainThreadSeconds(pid) - mainAtStart) * 1e6) / Math.max(1, accepted)
     const threads = [...threadSeconds(pid)].map(([name, seconds]) => `${name} ${(((seconds - (threadsAtStart.get(name) ?? 0)) * 1e6) / Math.max(1, accepted)).toFixed(1)}`)
-    console.error(`${name} server CPU µs per item by thread: ${threads.join(", ")}`)
+    const postgresUs = ((postgresSeconds() - postgresAtStart) * 1e6) / Math.max(1, accepted)
+    console.error(`${name} server CPU µs per item by thread: ${threads.join(", ")}; PostgreSQL's processes ${postgresUs.toFixed(1)}`)
     flagport.child.kill("SIGTERM")
     await new Promise((resolve) => flagport.child.once("exit", resolve))
     children.length = 0
