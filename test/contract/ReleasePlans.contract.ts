@@ -20,7 +20,7 @@ import type { Actor } from "../../src/domain/audit/Actor.js"
 import { ChangeRequests } from "../../src/services/changes/ChangeRequests.js"
 import { Environments } from "../../src/services/projects/Environments.js"
 import { givenApprover } from "./Approver.js"
-import { type Contract, failureTag, givenFlag } from "./Backend.js"
+import { booleanFlag, type Contract, failureTag, givenFlag } from "./Backend.js"
 
 /**
  * Release plans on every backend: the use cases (rules, life cycle, audit, webhook events) and the
@@ -410,5 +410,33 @@ export const releasePlanContract: Contract = (it) => {
       expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "running", startedBy: { type: "schedule" } })
       expect(yield* step()).toEqual(["advanced"])
       yield* plans.cancel(projectId, "flag", plan.id)
+    })))
+
+  it.effect("deleting the flag: refused (409) while a plan holds it, nothing removed; otherwise its plans and their per-unit rows go with it, audited", () =>
+    atDay((day) => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const flags = yield* Flags
+      const units = yield* ExperimentUnitRepository
+      const ingestion = yield* Ingestion
+      const projectId = yield* givenRule
+      const done = yield* plans.create(projectId, "flag", input())
+      const started = yield* plans.start(projectId, "flag", done.id)
+      const refused = yield* Effect.flip(flags.remove(projectId, "flag"))
+      expect(refused).toMatchObject({
+        _tag: "ResourceConflict",
+        message: `Flag 'flag' has release plan '${done.id}' running in environment 'production'; cancel it before deleting the flag`
+      })
+      expect((yield* flags.get(projectId, "flag")).key).toBe("flag")
+      expect((yield* plans.list(projectId, "flag")).map((p) => p.id)).toEqual([done.id])
+      yield* plans.cancel(projectId, "flag", done.id)
+      const draft = yield* plans.create(projectId, "flag", input())
+      yield* ingestion.commit({ exposures: [{ experimentId: planAnalysisId(started), unit: "u1", variationKey: "on", at: day }], events: [] })
+      yield* flags.remove(projectId, "flag")
+      expect(yield* units.units(planAnalysisId(started))).toEqual([])
+      // A flag made again under the key starts with no plans of the one deleted.
+      yield* flags.create(projectId, booleanFlag("flag"))
+      expect(yield* plans.list(projectId, "flag")).toEqual([])
+      const deleted = (yield* planAudit(projectId)).filter((e) => e.action === "release_plan.deleted")
+      expect(deleted.map((e) => e.resource)).toEqual([done.id, draft.id].map((key) => ({ type: "release_plan", key })))
     })))
 }

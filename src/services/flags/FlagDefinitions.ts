@@ -22,6 +22,7 @@ import { allowedBy, authorize } from "../shared/Authorize.js"
 import * as Protection from "../shared/Protection.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
+import * as PlanRemovals from "../releaseplans/PlanRemovals.js"
 import { invalid, type FlagReads } from "./FlagReads.js"
 import { checkPreconditions, compareAndSet, type WriteOptions } from "./FlagVersions.js"
 
@@ -96,6 +97,7 @@ export const make = (reads: FlagReads) =>
     const projects = yield* ProjectRepository
     const environments = yield* EnvironmentRepository
     const flags = yield* FlagRepository
+    const removePlans = yield* PlanRemovals.remover
     const ids = yield* IdGenerator
     const writes = yield* Writes.writer
     const protection = yield* Protection.guards
@@ -240,11 +242,13 @@ export const make = (reads: FlagReads) =>
               message: `Flag '${flagKey}' is required by flag(s) ${quoted(requiring)} as a prerequisite; remove those prerequisites first`
             })
           }
+          // Its release plans go with it, or a plan still ramping it refuses (PlanRemovals.ts).
+          const plansRemoved = yield* removePlans(projectId, flagKey)
           yield* compareAndSet(flags.remove(projectId, flagKey, flag.version))
           return {
             value: undefined,
             events: [{ type: "flag.deleted", flag }],
-            audit: [{ action: "flag.deleted", resource: { type: "flag", key: flagKey }, before: flag, after: null }],
+            audit: [...plansRemoved, { action: "flag.deleted", resource: { type: "flag", key: flagKey }, before: flag, after: null }],
             change: configChanged(projectId, revision, "flag", { flagKeys: [flagKey] })
           } satisfies Writes.Written<void>
         })
