@@ -439,4 +439,25 @@ export const releasePlanContract: Contract = (it) => {
       const deleted = (yield* planAudit(projectId)).filter((e) => e.action === "release_plan.deleted")
       expect(deleted.map((e) => e.resource)).toEqual([done.id, draft.id].map((key) => ({ type: "release_plan", key })))
     })))
+
+  it.effect("protected: a request's targeting change to a ramped flag pauses its plan, and resuming it is then a request of its own", () =>
+    atDay(() => Effect.gen(function* () {
+      const plans = yield* ReleasePlans
+      const crs = yield* ChangeRequests
+      const { projectId, approver } = yield* givenProtected
+      const plan = yield* plans.create(projectId, "flag", input())
+      yield* as(OPERATOR, plans.start(projectId, "flag", plan.id))
+      expect(yield* step()).toEqual(["advanced"])
+      const targeting = { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [{ id: "all", conditions: [], variationKey: "off" }] }
+      const change = yield* as(OPERATOR, crs.open(projectId, { title: "Default on", environment: "production", changes: [{ flagKey: "flag", targeting }] }))
+      yield* as(approver, crs.approve(projectId, change.id, {}))
+      yield* as(approver, crs.apply(projectId, change.id))
+      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "paused", pausedBy: "targetingChanged" })
+      expect(yield* failureTag(as(approver, plans.resume(projectId, "flag", plan.id, { confirm: true })))).toBe("ChangeRequestRequired")
+      const resume = yield* as(OPERATOR, crs.open(projectId, { title: "Ramp on", environment: "production", releasePlans: [{ flagKey: "flag", planId: plan.id, action: "resume" }] }))
+      yield* as(approver, crs.approve(projectId, resume.id, {}))
+      yield* as(approver, crs.apply(projectId, resume.id))
+      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "running", pausedBy: null })
+      yield* plans.cancel(projectId, "flag", plan.id)
+    })))
 }

@@ -52,12 +52,12 @@ export class ReleasePlansGroup extends HttpApiGroup.make("releasePlans")
       .addSuccess(ReleasePlanDoc)
       .addError(Errors.Conflict),
     "Update a release plan",
-    "Changes what is sent, checked as a create (400). Only a draft may change: 409 otherwise."
+    "Changes what is sent, checked as a create (400). Only a draft may change: 409 otherwise. A change request that pins the plan (to start it in a protected environment) can no longer be applied once the plan changed: its author brings it up to date."
   ))
   .add(described(
     HttpApiEndpoint.del("remove")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}`.addSuccess(HttpApiSchema.NoContent).addError(Errors.Conflict),
     "Delete a release plan",
-    "Deletes a draft, completed or cancelled plan. One that is running, paused or harmed is 409: cancel it first."
+    "Deletes a draft, completed or cancelled plan, with its guardrails' per-unit rows and totals of every run. One that is running, paused or harmed is 409: cancel it first."
   ))
   .add(described(
     HttpApiEndpoint.post("start")`/v1/projects/${projectId}/flags/${flagKey}/release-plans/${releasePlanId}/start`.addSuccess(ReleasePlanDoc).addError(Errors.Conflict),
