@@ -53,6 +53,10 @@ describe("release plan ramps simulated through a real server", () => {
       const size = Math.min(BATCH, RUNS - done)
       const report = await runRamps(target, settings(batch, size, size), Date.now() + Number(process.env["FLAGPORT_RAMP_DEADLINE_MS"] ?? 120_000))
       outcomes.push(...report.outcomes)
+      const stopped = report.outcomes.filter((o) => o.kind === "aa" && o.status !== "completed").length
+      const early = report.outcomes.filter((o) => o.kind === "doubled" && o.status === "harmed" && o.harmWeight !== null && o.harmWeight <= STEPS[1]!).length
+      const unfinishedHere = report.outcomes.filter((o) => o.status === "unfinished").length
+      console.info(`batch ${batch}: A/A stopped ${stopped} of ${size}, doubled caught before the third step ${early} of ${size}, unfinished ${unfinishedHere}; ${report.seconds.toFixed(1)} s, SDK backlog at most ${report.maxPending}`)
       seconds += report.seconds
       units += report.units
       maxPending = Math.max(maxPending, report.maxPending)
