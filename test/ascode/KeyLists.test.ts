@@ -184,6 +184,14 @@ describe("key lists in flags as code, through a running server (--url)", () => {
     expect(readFileSync(join(out, "staff.excluded.txt"), "utf8")).toBe("bob\ncarol\n")
     expect(readFileSync(join(out, "flagport.yaml"), "utf8")).toContain("    keys:\n      included: ./staff.included.txt\n      excluded: ./staff.excluded.txt\n")
 
+    // A bad list file and a bad segment: both reported (the server checks the rest first), nothing applied.
+    const bad = folder("remote-bad", { "flagport.yaml": projectYaml("remote").replace("name: Staff", "name: ''"), "beta.txt": "a\nb\rc\n", "staff-in.csv": "key\nann\n", "staff-out.txt": "bob\n" })
+    const invalid = await runCli(["apply", join(bad, "flagport.yaml"), ...server])
+    expect(invalid.code).toBe(1)
+    expect(invalid.stderr).toContain("  segments[1].name: must be a string of 1 to 120 characters")
+    expect(invalid.stderr).toContain("  segments[0].keys.included: ./beta.txt: line 2: the key must not contain a line break")
+    expect(await storedList({ url: t.url, key: t.keys.global }, "remote", "beta", "included")).toEqual(betaKeys)
+
     // The server cannot read files beside a file it was sent: refused, nothing applied.
     const body = { project: { id: "remote" }, segments: [{ key: "beta", name: "Beta", conditions: [], keys: "./beta.txt" }] }
     const refused = await request(t.url, "POST", "/v1/projects/remote/apply", { key: t.keys.global, body })

@@ -161,8 +161,26 @@ const local = (projectId: string, input: unknown, choices: Choices, files: Reado
 
 const remote = (url: string, key: string, projectId: string, input: unknown, choices: Choices, files: ReadonlyArray<ListFile>, listProblems: ReadonlyArray<Problem>) =>
   Effect.gen(function* () {
-    if (listProblems.length > 0) return yield* refuseLists(listProblems)
-    // The lists to replace are known before anything is sent: a server that cannot say fails here, nothing applied.
+    const post = (dryRun: boolean, extraProblems: ReadonlyArray<Problem>) => {
+      const query = new URLSearchParams({
+        ...(dryRun ? { dryRun: "true" } : {}),
+        ...(choices.prune ? { prune: "true" } : {}),
+        ...(choices.plan === undefined ? {} : { plan: choices.plan })
+      })
+      return callServer(url, key, `/v1/projects/${encodeURIComponent(projectId)}/apply${query.size === 0 ? "" : `?${query}`}`, {
+        method: "POST",
+        body: JSON.stringify(input),
+        contentType: "application/json"
+      }).pipe(Effect.catchTag("ServerRefused", (refused): Effect.Effect<never, ServerRefused | ExitWith> =>
+        refused.details === undefined ? Effect.fail(refused) : refuse(refused.message, [...refused.details, ...extraProblems])))
+    }
+    if (files.length > 0 || listProblems.length > 0) {
+      // With key lists, the server checks the rest of the file first (a dry run): every problem is
+      // reported together, and a bad file is refused before any list is read from the server.
+      yield* post(true, listProblems)
+      if (listProblems.length > 0) return yield* refuseLists(listProblems)
+    }
+    // The lists to replace are known before anything is written: a server that cannot say fails here, nothing applied.
     const store = remoteStore(url, key, projectId)
     const lists = yield* listChanges(files, store)
     if (!choices.dryRun) {
@@ -171,17 +189,7 @@ const remote = (url: string, key: string, projectId: string, input: unknown, cho
           "and may have applied it (apply --dry-run shows what is left to do)"
       )
     }
-    const query = new URLSearchParams({
-      ...(choices.dryRun ? { dryRun: "true" } : {}),
-      ...(choices.prune ? { prune: "true" } : {}),
-      ...(choices.plan === undefined ? {} : { plan: choices.plan })
-    })
-    const answer = yield* callServer(url, key, `/v1/projects/${encodeURIComponent(projectId)}/apply${query.size === 0 ? "" : `?${query}`}`, {
-      method: "POST",
-      body: JSON.stringify(input),
-      contentType: "application/json"
-    }).pipe(Effect.catchTag("ServerRefused", (refused): Effect.Effect<never, ServerRefused | ExitWith> =>
-      refused.details === undefined ? Effect.fail(refused) : refuse(refused.message, refused.details)))
+    const answer = yield* post(choices.dryRun, [])
     const result = yield* applyAndFinish(Effect.succeed(JSON.parse(answer.text) as ApplyResult), choices, lists)
     if (!choices.dryRun) yield* replaceLists(store, lists, result.applied)
   })
