@@ -9,8 +9,8 @@
  * ways, alternating: `npm start` (what the README says to run: npm, then `node bin/flagport.mjs
  * serve --init`) and `node bin/flagport.mjs serve --init` alone (the same without npm's own
  * start-up). Each start is timed from the spawn to the first answered `/health` and to the first
- * answered evaluation (`GET /v1/flags/w2-flag-7/eval`, 200 with the served value), polling every
- * 5 ms; then the server is stopped with SIGTERM. The database exists and is migrated before every
+ * answered evaluation (`GET /v1/flags/w2-flag-7/eval`, 200 with the served value), both polled
+ * together every 5 ms; then the server is stopped with SIGTERM. The database exists and is migrated before every
  * timed start (a warm-up start, not timed, also builds the CLI bundle: `bin/flagport.mjs` keeps it
  * in `node_modules/.cache/` keyed by the sources, as a second `npm start` finds it).
  *
@@ -73,21 +73,20 @@ const startOnce = async (way: "npm" | "node", checkout: string, databaseUrl: str
   let health: number | undefined
   let evaluation: number | undefined
   try {
+    // Both polled in each round, side by side: a server may answer evaluations before /health
+    // (the HttpApi app, which serves /health, is built behind the evaluation lane).
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${errors}`)
       if (performance.now() - t0 > 60_000) throw new Error("no evaluation answered within 60 s")
-      if (health === undefined) {
-        const r = await get(port, "/health", {})
-        if (r !== null && r.status === 200) health = performance.now() - t0
-      }
-      if (health !== undefined) {
-        const r = await get(port, path, { authorization: `Bearer ${clientKey}` })
-        if (r !== null && r.status === 200 && JSON.parse(r.body).value !== undefined) {
-          evaluation = performance.now() - t0
-          return { health, evaluation }
-        }
-        if (r !== null && r.status !== 200) throw new Error(`evaluation answered ${r.status}: ${r.body}\n${errors}`)
-      }
+      const [h, r] = await Promise.all([
+        health === undefined ? get(port, "/health", {}) : Promise.resolve(null),
+        evaluation === undefined ? get(port, path, { authorization: `Bearer ${clientKey}` }) : Promise.resolve(null)
+      ])
+      const now = performance.now() - t0
+      if (h !== null && h.status === 200) health ??= now
+      if (r !== null && r.status === 200 && JSON.parse(r.body).value !== undefined) evaluation ??= now
+      else if (r !== null && r.status !== 200) throw new Error(`evaluation answered ${r.status}: ${r.body}\n${errors}`)
+      if (health !== undefined && evaluation !== undefined) return { health, evaluation }
       await sleep(5)
     }
   } finally {
