@@ -4,6 +4,8 @@
  * served by the very next request (even with a revision check or a snapshot load in flight that
  * started before it), and project creation forgets a cached "not found". (The key cache: KeyCache.test.ts.)
  */
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { describe, expect, it } from "@effect/vitest"
 import { MAX_TOKEN_LENGTH } from "../../adapters/http/shared/KeyCache.js"
 import { type CompiledEntry, SnapshotCache, type SnapshotSource } from "../../adapters/http/lane/SnapshotCache.js"
@@ -346,6 +348,68 @@ describe("SnapshotCache: a change heard on the feed", () => {
     cache.committed(change(source.revisionNumber, "all"))
     expect(valueOf(await cache.get("p1", "development"))).toBe("old")
     expect(source.calls).toEqual(before)
+  })
+})
+
+/**
+ * A full garbage collection, then a turn (a WeakRef read in this turn keeps its target alive until
+ * the turn ends). `--expose-gc` is set here at run time, so the suite needs no flag of its own.
+ */
+const collect = async (): Promise<void> => {
+  setFlagsFromString("--expose-gc")
+  const gc = runInNewContext("gc") as () => void
+  for (let i = 0; i < 3; i++) {
+    await new Promise<void>((resolve) => setTimeout(resolve, 0))
+    gc()
+  }
+}
+
+describe("SnapshotCache: a superseded version is released", () => {
+  // Under a stream of writes (docs/operations/benchmarks.md, "SQLite under mixed load"), each write
+  // makes a new compiled entry of the environment it changed and relabels the others. If an entry
+  // kept the one before it (or the cache kept entries by revision), memory would grow with every
+  // write; here, after 200 writes, only the entries being served may be alive.
+  it("200 writes, each read as GET /v1/config reads it: only each environment's current entry stays reachable", async () => {
+    const source = new FakeSource()
+    source.envs.add("production")
+    const cache = new SnapshotCache(source, { checkIntervalMs: 60_000 })
+    const seen: Array<WeakRef<CompiledEntry>> = []
+    const read = async (environment: string) => {
+      const entry = await cache.get("p1", environment)
+      // What GET /v1/config makes of an entry: its bytes, ETag, gzip and versions.
+      expect(entry.gzip.length).toBeGreaterThan(0)
+      expect(entry.etag).not.toBe("")
+      expect(entry.versions.get("f")).toBeUndefined()
+      seen.push(new WeakRef(entry))
+    }
+    await read("development")
+    await read("production")
+    /** How many of the entries handed out so far are still reachable. */
+    const alive = async () => {
+      await collect()
+      return seen.filter((ref) => ref.deref() !== undefined).length
+    }
+    // 100 changes heard on the feed, each naming development: development is reloaded each time
+    // and production relabelled each time (a chain of 100 relabels).
+    for (let i = 0; i < 100; i++) {
+      source.write(`value ${i}`)
+      cache.committed({ projectId: "p1", revision: source.revisionNumber, environments: ["development"], environmentKeysMayDiffer: false })
+      await read("development")
+      await read("production")
+    }
+    // The two current entries (development's and production's); nothing of the 200 superseded ones.
+    expect(await alive()).toBe(2)
+    // Then 100 writes acknowledged here: both environments reloaded each time.
+    for (let i = 100; i < 200; i++) {
+      source.write(`value ${i}`)
+      cache.invalidate("p1")
+      await read("development")
+      await read("production")
+    }
+    expect(seen).toHaveLength(402)
+    expect(await alive()).toBe(2)
+    expect(valueOf(await cache.get("p1", "development"))).toBe("value 199")
+    expect(cache.size).toEqual({ projects: 1, unknownProjects: 0, environments: 2 })
   })
 })
 
