@@ -21,6 +21,13 @@
  * connections the kernel holds that Node has not accepted) and the server's RSS. Prints one
  * Markdown row per checkout.
  *
+ * Memory (issue: peak RSS under the mix at most twice the evaluation-only peak, and flat after
+ * warm-up): RSS is sampled every second during evaluation alone too; the row gives both peaks,
+ * their ratio, and the growth after the mix's first BENCH_MEMORY_WARMUP_S seconds (default 10:
+ * the highest sample after it minus the sample at it). BENCH_MEMORY=1 also loads
+ * bench/memory-sampler.mjs into the server (`--import`), and prints the server's V8 heap (used /
+ * reserved), external memory and ArrayBuffers every 10 s of the mix, to tell which one grows.
+ *
  * Passing two checkouts (e.g. an extract of main and this one) measures before and after on the
  * same machine in one run. Each server runs through its checkout's `bin/flagport.mjs`, the public
  * command, so internal moves between the two versions do not matter.
@@ -31,7 +38,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { cpus, tmpdir, totalmem } from "node:os"
 import { join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import autocannon from "autocannon"
 import { PROBE_FIRST_MS, PROBE_INTERVAL_MS, probeOnce, serverSideOfProbes, startProbe } from "./fresh-connection-probe.js"
 
@@ -42,6 +49,10 @@ const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 500)
 const FLAGS = 50
 /** BENCH_REQUEST_LOG=1: the server writes its JSON request log, and each probe's server-side times are printed. */
 const REQUEST_LOG = process.env["BENCH_REQUEST_LOG"] === "1"
+/** BENCH_MEMORY=1: the server's heap, external memory and ArrayBuffers, sampled from inside (bench/memory-sampler.mjs). */
+const MEMORY = process.env["BENCH_MEMORY"] === "1"
+const MEMORY_WARMUP_S = Number(process.env["BENCH_MEMORY_WARMUP_S"] ?? 10)
+const SAMPLER = join(resolve(fileURLToPath(import.meta.url), ".."), "memory-sampler.mjs")
 
 // ------------------------------------------------------------------------------------------------
 // Parent
@@ -72,9 +83,10 @@ const startServer = async (checkout: string, dir: string): Promise<Server> => {
   const port = await freePort()
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") go to the server's node only.
   const nodeArgs = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "")
+  if (MEMORY) nodeArgs.push(`--import=${pathToFileURL(SAMPLER).href}`)
   const child = spawn(process.execPath, [...nodeArgs, join(checkout, "bin/flagport.mjs"), "serve", "--init"], {
     cwd: checkout,
-    env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, PORT: String(port), HOST: "127.0.0.1", ...(REQUEST_LOG ? { FLAGPORT_LOG_LEVEL: "info", FLAGPORT_LOG_FORMAT: "json" } : { FLAGPORT_LOG_LEVEL: "warn" }) },
+    env: { ...process.env, FLAGPORT_BENCH_MEMORY_LOG: MEMORY ? join(dir, "memory.jsonl") : "", DATABASE_URL: `sqlite:${join(dir, "bench.db")}`, PORT: String(port), HOST: "127.0.0.1", ...(REQUEST_LOG ? { FLAGPORT_LOG_LEVEL: "info", FLAGPORT_LOG_FORMAT: "json" } : { FLAGPORT_LOG_LEVEL: "warn" }) },
     stdio: ["ignore", "pipe", "inherit"]
   })
   let output = ""
@@ -242,11 +254,14 @@ const measure = async (checkout: string) => {
     // Evaluation alone, every connection, for the ratio the issue asks for.
     counts.clear()
     const aloneSeconds = Math.max(10, Math.round(DURATION / 3))
+    const aloneSamples = sampleServer(server.port)
     const alone = await load(CONNECTIONS, aloneSeconds, evaluate)
+    aloneSamples.stop()
     const evaluationsAlone = (counts.get("evaluate")?.ok ?? 0) / aloneSeconds
 
     counts.clear()
     const samples = sampleServer(server.port)
+    const mixStartedAt = Date.now()
     const [results, health] = await Promise.all([
       Promise.all(mix.map(([connections, request]) => load(connections, DURATION, request))),
       (warmProbe ?? startProbe(server.port, probeMs, false)).run()
@@ -256,6 +271,21 @@ const measure = async (checkout: string) => {
     const perSecond = (kind: string) => Math.round((counts.get(kind)?.ok ?? 0) / DURATION)
     const failed = [...counts.values()].reduce((n, c) => n + c.failed, 0)
     const rss = samples.rssMiB
+    const aloneRssPeak = Math.max(0, ...aloneSamples.rssMiB)
+    const mixRssPeak = Math.max(0, ...rss)
+    const atWarmUp = rss[MEMORY_WARMUP_S]
+    const afterWarmUp = rss.slice(MEMORY_WARMUP_S)
+    // The server's own samples (BENCH_MEMORY=1), one every 10 s of the mix: heap used / reserved, external, ArrayBuffers.
+    const inside = MEMORY
+      ? readFileSync(join(dir, "memory.jsonl"), "utf8")
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as { at: number; rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number })
+          .filter((m) => m.at >= mixStartedAt)
+          .filter((_, i, all) => i % 10 === 0 || i === all.length - 1)
+          .map((m) => `${m.heapUsed}/${m.heapTotal} ${m.external} ${m.arrayBuffers}`)
+          .join("; ")
+      : "-"
     return {
       checkout: describeCheckout(checkout),
       evaluationsAlone: Math.round(evaluationsAlone),
@@ -271,6 +301,11 @@ const measure = async (checkout: string) => {
       listenQueueMax: Math.max(0, ...samples.listenQueue),
       // Every tenth second's sample and the last: flat after warm-up, or growing.
       rss: [...rss.filter((_, i) => i % 10 === 0), rss[rss.length - 1] ?? "-"].join(", "),
+      aloneRssPeak,
+      mixRssPeak,
+      rssRatio: aloneRssPeak === 0 ? Number.NaN : mixRssPeak / aloneRssPeak,
+      growthAfterWarmUp: atWarmUp === undefined ? Number.NaN : Math.max(...afterWarmUp) - atWarmUp,
+      inside,
       health: {
         all: health.latenciesMs,
         connect: health.connectMs,
@@ -297,14 +332,14 @@ const main = async () => {
     const h = r.health
     const ms = (n: number) => (Number.isNaN(n) ? "-" : `${Math.round(n)}`)
     rows.push(
-      `| ${r.checkout} | ${r.evaluationsAlone} | ${r.evaluationsPerSecond} (${Math.round((100 * r.evaluationsPerSecond) / r.evaluationsAlone)}%) | ${r.evaluationP99} ms | ${r.configsPerSecond} | ${r.writesPerSecond} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.all.map(ms).join(", ")} ms | ${h.connect.map(ms).join(", ")} ms | ${h.warm ? "warm" : `cold, started in ${h.startupMs} ms`} | ${h.timeouts} | ${r.listenQueueMax} | ${r.rss} |`
+      `| ${r.checkout} | ${r.evaluationsAlone} | ${r.evaluationsPerSecond} (${Math.round((100 * r.evaluationsPerSecond) / r.evaluationsAlone)}%) | ${r.evaluationP99} ms | ${r.configsPerSecond} | ${r.writesPerSecond} | ${r.writeP99} ms | ${r.timeouts} | ${r.errors} | ${r.failures} | ${h.all.map(ms).join(", ")} ms | ${h.connect.map(ms).join(", ")} ms | ${h.warm ? "warm" : `cold, started in ${h.startupMs} ms`} | ${h.timeouts} | ${r.listenQueueMax} | ${r.rss} | ${r.aloneRssPeak} | ${r.mixRssPeak} (${r.rssRatio.toFixed(2)}x) | ${ms(r.growthAfterWarmUp)} | ${r.inside} |`
     )
     console.error(rows[rows.length - 1])
   }
   console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${new Date().toISOString()}`)
   console.log(`autocannon -d ${DURATION}, ${CONNECTIONS} connections: 80% POST /v1/evaluate, 5% GET /v1/config, 5% PUT targeting, 5% PATCH, 5% POST flags in another project; fresh-connection GET /health ${PROBE_FIRST_MS} ms into the mix, then every ${PROBE_INTERVAL_MS} ms\n`)
-  console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | of which TCP connect | probe process | /health timeouts | listen queue max | RSS every 10 s (MiB) |")
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+  console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | of which TCP connect | probe process | /health timeouts | listen queue max | RSS every 10 s (MiB) | RSS peak alone | RSS peak mixed (ratio) | RSS growth after the first ${MEMORY_WARMUP_S} s | heap used/reserved, external, ArrayBuffers every 10 s (MiB) |")
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
 }
 
