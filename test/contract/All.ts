@@ -26,6 +26,7 @@ import { projectContract } from "./ProjectRepository.contract.js"
 import { releasePlanRepositoryContract } from "./ReleasePlanRepository.contract.js"
 import { guardrailsContract } from "./Guardrails.contract.js"
 import { releasePlanContract } from "./ReleasePlans.contract.js"
+import { releasePlanChangesContract } from "./ReleasePlanChanges.contract.js"
 import { scheduleContract } from "./ScheduleRepository.contract.js"
 import { segmentContract } from "./SegmentRepository.contract.js"
 import { segmentKeysContract } from "./SegmentKeys.contract.js"
@@ -78,6 +79,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["ExperimentUnitRepository + running totals", analysisTotalsContract],
   ["Guardrails", guardrailsContract],
   ["Release plans + stepper", releasePlanContract],
+  ["Release plans in protected environments", releasePlanChangesContract],
   // Last: it disables every earlier test's global admins.
   ["The last global admin", lastAdminContract]
 ]

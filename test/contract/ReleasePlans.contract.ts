@@ -1,94 +1,24 @@
 import { expect } from "@effect/vitest"
-import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { Effect, Layer, TestClock } from "effect"
 import { CurrentActor } from "../../src/domain/audit/Actor.js"
 import type { GuardrailCheck } from "../../src/domain/experiments/Guardrail.js"
-import type { CreateReleasePlanInput } from "../../src/domain/releaseplans/ReleasePlan.js"
+import { planAnalysisId } from "../../src/domain/releaseplans/PlanAnalysis.js"
 import { EventOutbox } from "../../src/ports/EventOutbox.js"
-import { FlagRepository } from "../../src/ports/FlagRepository.js"
-import { ChangeRequestRepository } from "../../src/ports/ChangeRequestRepository.js"
 import { ExperimentUnitRepository } from "../../src/ports/ExperimentUnitRepository.js"
 import { ReleasePlanRepository } from "../../src/ports/ReleasePlanRepository.js"
 import { Ingestion } from "../../src/services/experiments/Ingestion.js"
-import { planAnalysisId } from "../../src/domain/releaseplans/PlanAnalysis.js"
 import { Audit } from "../../src/services/audit/Audit.js"
 import { Flags } from "../../src/services/flags/Flags.js"
 import { Guardrails } from "../../src/services/releaseplans/Guardrails.js"
 import { ReleasePlans } from "../../src/services/releaseplans/ReleasePlans.js"
-import { stepDuePlans } from "../../src/services/releaseplans/ReleaseStepper.js"
-import { ChangeRequestMessages } from "../../src/domain/changes/ChangeRequestRules.js"
-import type { Actor } from "../../src/domain/audit/Actor.js"
-import { ChangeRequests } from "../../src/services/changes/ChangeRequests.js"
-import { Environments } from "../../src/services/projects/Environments.js"
-import { givenApprover } from "./Approver.js"
-import { booleanFlag, type Contract, failureTag, givenFlag } from "./Backend.js"
+import { booleanFlag, type Contract, failureTag } from "./Backend.js"
+import { atDay, givenRule, input, minutes, planAudit, planEvents, ruleWeights, step } from "./ReleasePlanSetup.js"
 
 /**
  * Release plans on every backend: the use cases (rules, life cycle, audit, webhook events) and the
  * stepper (each step a targeting write as the plan, exactly once, a person's change pausing the
  * plan, harm pausing or rolling back). Time is the TestClock's, from a fixed day in 2026.
  */
-
-const DAY = Date.parse("2026-11-02T00:00:00.000Z")
-const options = { lease: "30 seconds", batchSize: 100 } as const
-
-/** The flag's production targeting: rule `all` serving `off` to everyone. */
-const givenRule = Effect.gen(function* () {
-  const { projectId } = yield* givenFlag("production", "staging")
-  yield* (yield* Flags).replaceTargeting(projectId, "flag", {
-    environment: "production",
-    enabled: true,
-    defaultVariationKey: "off",
-    offVariationKey: "off",
-    rules: [{ id: "all", conditions: [], variationKey: "off" }]
-  })
-  return projectId
-})
-
-const input = (overrides: Partial<CreateReleasePlanInput> = {}): CreateReleasePlanInput => ({
-  environment: "production",
-  ruleId: "all",
-  variationKey: "on",
-  steps: [{ weight: 10_000, holdMinutes: 1 }, { weight: 50_000, holdMinutes: 1 }],
-  ...overrides
-})
-
-const ruleWeights = (projectId: string) =>
-  Effect.map(Effect.flatMap(FlagRepository, (flags) => flags.get(projectId, "flag")), (flag) =>
-    Option.getOrThrow(flag).configs.find((c) => c.environmentKey === "production")!.rules[0]!.rollout?.variations.map((s) => [s.variationKey, s.weight]))
-
-const planEvents = (projectId: string) =>
-  Effect.map(Effect.flatMap(EventOutbox, (outbox) => outbox.list(projectId)), (entries) =>
-    entries.map((entry) => entry.event.type).filter((type) => type.startsWith("release_plan.")))
-
-const planAudit = (projectId: string) =>
-  Effect.map(Effect.flatMap(Audit, (audit) => audit.list(projectId, { resourceType: "release_plan" })), (page) => page.data.slice().reverse())
-
-/** The operator (the CLI, an Effect host): acts as a project admin, and is never refused for protection. */
-const OPERATOR: Actor = { type: "cli" }
-const as = <A, E, R>(actor: Actor, effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, CurrentActor, actor)
-
-/** `givenRule` with production protected, and a person who may approve there (a global admin). */
-const givenProtected = Effect.gen(function* () {
-  const projectId = yield* givenRule
-  yield* (yield* Environments).update(projectId, "production", { protected: true })
-  return { projectId, approver: yield* givenApprover }
-})
-
-/** Advances every due plan (of this test's project: the others' are not due at this test's time). */
-const step = (owner = "stepper-a") => stepDuePlans(owner, options)
-
-const minutes = (m: number) => TestClock.adjust(`${m * 60} seconds`)
-
-/**
- * Runs a test on its own day, each earlier than the one before: the database is shared, and the
- * plans an earlier test left running are then not due at a later test's time.
- */
-let days = 0
-const atDay = <A, E, R>(body: (day: number) => Effect.Effect<A, E, R>) =>
-  Effect.suspend(() => {
-    const day = DAY - 30 * 86_400_000 * ++days
-    return Effect.zipRight(TestClock.setTime(day), body(day)).pipe(Effect.provide(TestContext.TestContext))
-  })
 
 export const releasePlanContract: Contract = (it) => {
   it.effect("create checks the plan's rules (400 with every problem) and a flag that exists (404)", () =>
@@ -240,119 +170,6 @@ export const releasePlanContract: Contract = (it) => {
       expect(rollback.map((e) => e.actor)).toEqual([planActor, planActor, planActor])
     })))
 
-  it.effect("protected: a person's start is 409 change_request_required; a change request starts the plan once approved, and its steps apply without approvals", () =>
-    atDay(() => Effect.gen(function* () {
-      const plans = yield* ReleasePlans
-      const crs = yield* ChangeRequests
-      const flags = yield* Flags
-      const { projectId, approver } = yield* givenProtected
-      const plan = yield* plans.create(projectId, "flag", input())
-      expect(yield* failureTag(as(approver, plans.start(projectId, "flag", plan.id)))).toBe("ChangeRequestRequired")
-      const opened = yield* as(OPERATOR, crs.open(projectId, {
-        title: "Ramp the flag up",
-        environment: "production",
-        releasePlans: [{ flagKey: "flag", planId: plan.id, action: "start" }]
-      }))
-      expect(opened).toMatchObject({ status: "open", changes: [], releasePlans: [{ flagKey: "flag", planId: plan.id, action: "start", baseVersion: plan.version, plan }] })
-      yield* as(approver, crs.approve(projectId, opened.id, {}))
-      // The approver applies it: a person, in a protected environment, allowed by the request.
-      expect(yield* as(approver, crs.apply(projectId, opened.id))).toMatchObject({ status: "applied" })
-      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "running", startedBy: approver })
-      // The environment stays protected for people; the plan's steps are not a person's hand.
-      const body = { environment: "production", enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules: [{ id: "all", conditions: [], variationKey: "on" }] }
-      expect(yield* failureTag(as(approver, flags.replaceTargeting(projectId, "flag", body)))).toBe("ChangeRequestRequired")
-      expect(yield* step()).toEqual(["advanced"])
-      expect(yield* ruleWeights(projectId)).toEqual([["on", 10_000], ["off", 90_000]])
-      yield* minutes(1)
-      expect(yield* step()).toEqual(["advanced"])
-      expect(yield* ruleWeights(projectId)).toEqual([["on", 50_000], ["off", 50_000]])
-      // The start's audit entry names the request; its webhook events are the usual ones.
-      const started = (yield* planAudit(projectId)).find((e) => e.action === "release_plan.started")
-      expect(started).toMatchObject({ actor: approver, changeRequestId: opened.id })
-      const events = (yield* (yield* EventOutbox).list(projectId)).map((e) => e.event.type).filter((t) => t.startsWith("change_request.") || t.startsWith("release_plan."))
-      expect(events).toEqual(["change_request.opened", "change_request.approved", "release_plan.started", "change_request.applied", "release_plan.advanced", "release_plan.advanced"])
-      yield* plans.cancel(projectId, "flag", plan.id)
-    })))
-
-  it.effect("protected: a plan edited after its request was approved is the 409 a moved flag gets; nothing starts, the request stays approved", () =>
-    atDay(() => Effect.gen(function* () {
-      const plans = yield* ReleasePlans
-      const crs = yield* ChangeRequests
-      const { projectId, approver } = yield* givenProtected
-      const plan = yield* plans.create(projectId, "flag", input())
-      const opened = yield* as(OPERATOR, crs.open(projectId, { title: "Ramp", environment: "production", releasePlans: [{ flagKey: "flag", planId: plan.id, action: "start" }] }))
-      yield* as(approver, crs.approve(projectId, opened.id, {}))
-      yield* plans.update(projectId, "flag", plan.id, { steps: [{ weight: 100_000, holdMinutes: 1 }] })
-      const refused = yield* Effect.flip(as(approver, crs.apply(projectId, opened.id)))
-      expect(refused).toMatchObject({ _tag: "ResourceConflict", message: ChangeRequestMessages.plansMovedOn([plan.id]) })
-      expect((yield* crs.get(projectId, opened.id)).status).toBe("approved")
-      expect((yield* plans.get(projectId, "flag", plan.id)).status).toBe("draft")
-      expect(yield* step()).toEqual([])
-      // Its author brings it up to date: the plan pinned again, the approvals cleared.
-      const updated = yield* as(OPERATOR, crs.update(projectId, opened.id, { releasePlans: [{ flagKey: "flag", planId: plan.id, action: "start" }] }))
-      expect(updated).toMatchObject({ status: "open", approvals: [], releasePlans: [{ baseVersion: plan.version + 1 }] })
-      expect(updated.releasePlans[0]?.plan.steps).toEqual([{ weight: 100_000, holdMinutes: 1 }])
-    })))
-
-  it.effect("a request's plans are checked when it is opened: something to propose (400), the plan's environment (400), its status (409), a rival plan (409)", () =>
-    atDay(() => Effect.gen(function* () {
-      const plans = yield* ReleasePlans
-      const crs = yield* ChangeRequests
-      const { projectId } = yield* givenProtected
-      const open = (releasePlans: ReadonlyArray<{ flagKey: string; planId: string; action: "start" | "resume" }>, environment = "production") =>
-        Effect.flip(as(OPERATOR, crs.open(projectId, { title: "Ramp", environment, releasePlans })))
-      const nothing = yield* open([])
-      expect(nothing._tag === "InvalidRequest" && nothing.details).toEqual([{ path: "changes", message: ChangeRequestMessages.nothingProposed }])
-      yield* (yield* Flags).replaceTargeting(projectId, "flag", {
-        environment: "staging", enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules: [{ id: "all", conditions: [], variationKey: "off" }]
-      })
-      const staged = yield* plans.create(projectId, "flag", input({ environment: "staging" }))
-      const elsewhere = yield* open([{ flagKey: "flag", planId: staged.id, action: "start" }])
-      expect(elsewhere._tag === "InvalidRequest" && elsewhere.details.map((d) => d.path)).toEqual(["releasePlans[0].planId"])
-      const plan = yield* plans.create(projectId, "flag", input())
-      expect((yield* open([{ flagKey: "flag", planId: plan.id, action: "resume" }]))._tag).toBe("ResourceConflict")
-      expect((yield* open([{ flagKey: "flag", planId: "rp-ghost", action: "start" }]))._tag).toBe("ResourceNotFound")
-      const twice = yield* open([{ flagKey: "flag", planId: plan.id, action: "start" }, { flagKey: "flag", planId: plan.id, action: "start" }])
-      expect(twice._tag === "InvalidRequest" && twice.details.map((d) => d.path)).toEqual(["releasePlans[1].flagKey"])
-      const rival = yield* plans.create(projectId, "flag", input())
-      yield* as(OPERATOR, plans.start(projectId, "flag", rival.id))
-      const held = yield* open([{ flagKey: "flag", planId: plan.id, action: "start" }])
-      expect(held.message).toContain(`Release plan '${rival.id}' already ramps flag 'flag'`)
-      yield* plans.cancel(projectId, "flag", rival.id)
-    })))
-
-  it.effect("protected: resuming after harm, or over a person's change, is a change request; a plan paused by hand resumes directly", () =>
-    atDay(() => Effect.gen(function* () {
-      const plans = yield* ReleasePlans
-      const crs = yield* ChangeRequests
-      const { projectId, approver } = yield* givenProtected
-      const guardrails = [{ key: "errors", event: "error", kind: "conversion" as const, goal: "decrease" as const, role: "guardrail" as const }]
-      const plan = yield* plans.create(projectId, "flag", input({ guardrails, onHarm: "rollback" }))
-      yield* as(OPERATOR, plans.start(projectId, "flag", plan.id))
-      const harmed: GuardrailCheck = { outcome: "harmed", minimumUnits: 100, guardrails: [] }
-      let verdict: GuardrailCheck = { ...harmed, outcome: "ok" }
-      const withGuard = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.provide(self, Layer.succeed(Guardrails, { check: () => Effect.sync(() => verdict) }))
-      expect(yield* withGuard(step())).toEqual(["advanced"])
-      // A person pauses and resumes by hand: both make nothing riskier than what was approved.
-      yield* as(approver, plans.pause(projectId, "flag", plan.id))
-      expect(yield* as(approver, plans.resume(projectId, "flag", plan.id, {}))).toMatchObject({ status: "running" })
-      verdict = harmed
-      yield* TestClock.adjust("61 seconds")
-      expect(yield* withGuard(step())).toEqual(["harmed"])
-      expect(yield* ruleWeights(projectId)).toEqual([["on", 0], ["off", 100_000]])
-      expect(yield* failureTag(as(approver, plans.resume(projectId, "flag", plan.id, {})))).toBe("ChangeRequestRequired")
-      const opened = yield* as(OPERATOR, crs.open(projectId, { title: "Fixed: ramp again", environment: "production", releasePlans: [{ flagKey: "flag", planId: plan.id, action: "resume" }] }))
-      yield* as(approver, crs.approve(projectId, opened.id, {}))
-      yield* as(approver, crs.apply(projectId, opened.id))
-      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "running", currentStep: null })
-      verdict = { ...harmed, outcome: "ok" }
-      expect(yield* withGuard(step())).toEqual(["advanced"])
-      expect(yield* ruleWeights(projectId)).toEqual([["on", 10_000], ["off", 90_000]])
-      // Cancel stays direct: it makes nothing riskier.
-      expect(yield* as(approver, plans.cancel(projectId, "flag", plan.id))).toMatchObject({ status: "cancelled" })
-      expect((yield* planAudit(projectId)).filter((e) => e.action === "release_plan.resumed").map((e) => e.changeRequestId)).toEqual([undefined, opened.id])
-    })))
-
   it.effect("deleting a plan deletes its guardrails' per-unit rows of every run (not another plan's, whatever its id looks like)", () =>
     atDay((day) => Effect.gen(function* () {
       const plans = yield* ReleasePlans
@@ -385,33 +202,6 @@ export const releasePlanContract: Contract = (it) => {
       }
     })))
 
-  it.effect("protected: a request that starts a plan at a set time is applied by the scheduler once approved; one whose plan was edited since fails, saying so", () =>
-    atDay((day) => Effect.gen(function* () {
-      const plans = yield* ReleasePlans
-      const crs = yield* ChangeRequests
-      const stored = yield* ChangeRequestRepository
-      const { projectId, approver } = yield* givenProtected
-      const applyAt = new Date(day + 60_000).toISOString()
-      const scheduled = (planId: string) =>
-        Effect.flatMap(as(OPERATOR, crs.open(projectId, { title: "Ramp at launch", environment: "production", applyAt, releasePlans: [{ flagKey: "flag", planId, action: "start" }] })), (opened) =>
-          Effect.zipRight(as(approver, crs.approve(projectId, opened.id, {})), Effect.map(stored.get(projectId, opened.id), Option.getOrThrow)))
-      const edited = yield* plans.create(projectId, "flag", input())
-      const failing = yield* scheduled(edited.id)
-      yield* plans.update(projectId, "flag", edited.id, { onHarm: "rollback" })
-      expect(yield* crs.applyDue(failing)).toBe("failed")
-      expect(yield* crs.get(projectId, failing.id)).toMatchObject({ status: "approved", failure: ChangeRequestMessages.plansMovedOn([edited.id]) })
-      expect((yield* plans.get(projectId, "flag", edited.id)).status).toBe("draft")
-      yield* plans.remove(projectId, "flag", edited.id)
-
-      const plan = yield* plans.create(projectId, "flag", input())
-      const due = yield* scheduled(plan.id)
-      expect(yield* crs.applyDue(due)).toBe("applied")
-      // The scheduler's actor names the request's author (the operator here): the plan's starter.
-      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "running", startedBy: { type: "schedule" } })
-      expect(yield* step()).toEqual(["advanced"])
-      yield* plans.cancel(projectId, "flag", plan.id)
-    })))
-
   it.effect("deleting the flag: refused (409) while a plan holds it, nothing removed; otherwise its plans and their per-unit rows go with it, audited", () =>
     atDay((day) => Effect.gen(function* () {
       const plans = yield* ReleasePlans
@@ -440,24 +230,4 @@ export const releasePlanContract: Contract = (it) => {
       expect(deleted.map((e) => e.resource)).toEqual([done.id, draft.id].map((key) => ({ type: "release_plan", key })))
     })))
 
-  it.effect("protected: a request's targeting change to a ramped flag pauses its plan, and resuming it is then a request of its own", () =>
-    atDay(() => Effect.gen(function* () {
-      const plans = yield* ReleasePlans
-      const crs = yield* ChangeRequests
-      const { projectId, approver } = yield* givenProtected
-      const plan = yield* plans.create(projectId, "flag", input())
-      yield* as(OPERATOR, plans.start(projectId, "flag", plan.id))
-      expect(yield* step()).toEqual(["advanced"])
-      const targeting = { enabled: true, defaultVariationKey: "on", offVariationKey: "off", rules: [{ id: "all", conditions: [], variationKey: "off" }] }
-      const change = yield* as(OPERATOR, crs.open(projectId, { title: "Default on", environment: "production", changes: [{ flagKey: "flag", targeting }] }))
-      yield* as(approver, crs.approve(projectId, change.id, {}))
-      yield* as(approver, crs.apply(projectId, change.id))
-      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "paused", pausedBy: "targetingChanged" })
-      expect(yield* failureTag(as(approver, plans.resume(projectId, "flag", plan.id, { confirm: true })))).toBe("ChangeRequestRequired")
-      const resume = yield* as(OPERATOR, crs.open(projectId, { title: "Ramp on", environment: "production", releasePlans: [{ flagKey: "flag", planId: plan.id, action: "resume" }] }))
-      yield* as(approver, crs.approve(projectId, resume.id, {}))
-      yield* as(approver, crs.apply(projectId, resume.id))
-      expect(yield* plans.get(projectId, "flag", plan.id)).toMatchObject({ status: "running", pausedBy: null })
-      yield* plans.cancel(projectId, "flag", plan.id)
-    })))
 }

@@ -52,7 +52,6 @@ import * as ChangeRequestChecks from "./ChangeRequestChecks.js"
 import * as Pins from "./Pins.js"
 import * as PlanChecks from "./PlanChecks.js"
 import { Flags } from "../flags/Flags.js"
-import { ReleasePlans } from "../releaseplans/ReleasePlans.js"
 import { authorize, reach } from "../shared/Authorize.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
@@ -115,7 +114,6 @@ export const make = Effect.gen(function* () {
   const repo = yield* ChangeRequestRepository
   const projects = yield* ProjectRepository
   const flags = yield* Flags
-  const plans = yield* ReleasePlans
   const ids = yield* IdGenerator
   const writes = yield* Writes.writer
   const authorRefusal = yield* AuthorStanding.refusal
@@ -123,6 +121,7 @@ export const make = Effect.gen(function* () {
   const standing = yield* ApprovalStanding.make
   const checkChanges = yield* ChangeRequestChecks.checker
   const checkPlans = yield* PlanChecks.checker
+  const applyPlans = yield* PlanChecks.applier
   const { movedOn } = yield* Pins.pins
 
   /** The rules' decision for the actor on `request` (or on a request about to be opened); an apply counts the approvals that still stand. */
@@ -353,15 +352,8 @@ export const make = Effect.gen(function* () {
             })
           )
         }
-        // Then the plans, on the targeting as the changes left it: each pinned version checked again
-        // in its write (a plan edited in between is the same 409), its audit entry naming the request.
-        for (const change of request.releasePlans) {
-          const approved = { changeRequestId: request.id, ifMatch: change.baseVersion }
-          yield* (change.action === "start"
-            ? plans.start(projectId, change.flagKey, change.planId, approved)
-            : plans.resume(projectId, change.flagKey, change.planId, {}, approved)
-          ).pipe(Effect.catchTags({ ChangeRequestRequired: Effect.die }))
-        }
+        // Then the plans, on the targeting as the changes left it (PlanChecks.ts).
+        yield* applyPlans(projectId, request)
         return saved.value
       }
     })

@@ -1,8 +1,9 @@
 /**
- * The release plans of a change request checked when it is opened or its plans updated
- * (domain/changes/PlanChange.ts): each exists (404), is a plan of the request's environment (400),
- * may take the action in its status, and for a start could start now (409, as the start itself
- * would answer: StartCheck.ts); then each is pinned as it is now (`baseVersion`, `plan`).
+ * The release plans of a change request (domain/changes/PlanChange.ts), checked when it is opened
+ * or its plans updated: each exists (404), is a plan of the request's environment (400), may take
+ * the action in its status, and for a start could start now (409, as the start itself would
+ * answer: StartCheck.ts); then each is pinned as it is now (`baseVersion`, `plan`). And applied, in
+ * the apply's transaction after its targeting changes, each through its own use case.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -12,6 +13,7 @@ import { flagNotFound, releasePlanNotFound } from "../../domain/NotFound.js"
 import * as T from "../../domain/releaseplans/Transitions.js"
 import { FlagRepository } from "../../ports/FlagRepository.js"
 import { ReleasePlanRepository } from "../../ports/ReleasePlanRepository.js"
+import { ReleasePlans } from "../releaseplans/ReleasePlans.js"
 import { startRefusal } from "../releaseplans/StartCheck.js"
 
 export const checker = Effect.gen(function* () {
@@ -44,3 +46,18 @@ export const checker = Effect.gen(function* () {
       return pinned
     }).pipe(Effect.provideService(ReleasePlanRepository, plans))
 })
+
+/**
+ * Starts or resumes each plan of an approved request as the applier: its pinned version checked
+ * again in its write (a plan edited in between is the same 409 as one found moved on), its audit
+ * entry naming the request, never refused for protection (the request is the approval).
+ */
+export const applier = Effect.map(ReleasePlans, (plans) =>
+  (projectId: string, request: { readonly id: string; readonly releasePlans: ReadonlyArray<PlanChange> }) =>
+    Effect.forEach(request.releasePlans, (change) => {
+      const approved = { changeRequestId: request.id, ifMatch: change.baseVersion }
+      return (change.action === "start"
+        ? plans.start(projectId, change.flagKey, change.planId, approved)
+        : plans.resume(projectId, change.flagKey, change.planId, {}, approved)
+      ).pipe(Effect.catchTags({ ChangeRequestRequired: Effect.die }))
+    }, { discard: true }))
