@@ -44,7 +44,8 @@ const signIn = (key: string) => signInWith(page, key)
 
 /** Saves the targeting of production, confirming the question production-like environments ask. */
 const saveProduction = async () => {
-  const status = page.locator("p.status")
+  // The flag page's own status line (each section, mounted while hidden, may have its own).
+  const status = page.locator("section[aria-labelledby=flag-title] > p.status")
   const errors = page.locator(".error-summary")
   const before = await status.textContent()
   const errorsBefore = await errors.count()
