@@ -8,8 +8,8 @@
  * The same steps against the database (`local`: the use cases of SegmentKeys.ts) and against a
  * running server (`remote`: GET/PUT /v1/projects/{p}/segments/{s}/keys/{list}).
  */
-import { createReadStream, createWriteStream } from "node:fs"
-import { dirname, extname, isAbsolute, resolve } from "node:path"
+import { createReadStream, createWriteStream, realpathSync } from "node:fs"
+import { dirname, extname, isAbsolute, relative, resolve } from "node:path"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import * as Chunk from "effect/Chunk"
@@ -60,7 +60,12 @@ export const readListFiles = (references: ReadonlyArray<ListReference>, baseDir:
         files.push({ ...reference, absolute: undefined, format: "lines", digest: EMPTY_DIGEST })
         continue
       }
-      const absolute = isAbsolute(reference.path) ? reference.path : resolve(baseDir, reference.path)
+      const absolute = resolve(baseDir, reference.path)
+      const outside = outsideOf(baseDir, reference.path, absolute)
+      if (outside !== null) {
+        problems.push({ path: where, message: `${reference.path}: ${outside}` })
+        continue
+      }
       const format = formatOf(reference.path)
       const read = yield* Effect.either(digestOfFile(absolute, format))
       if (read._tag === "Left") problems.push({ path: where, message: `${reference.path}: ${read.left}` })
@@ -68,6 +73,32 @@ export const readListFiles = (references: ReadonlyArray<ListReference>, baseDir:
     }
     return { files, problems }
   })
+
+/**
+ * Why a list path may not be read, or null. A list file lies in the project file's folder or below
+ * it: whoever may edit the project file must not make apply read any file of the machine running it
+ * (a CI runner's credentials) into a segment's keys, which client keys can fetch. Symbolic links
+ * are followed before the check, so a link inside cannot point outside.
+ */
+const outsideOf = (baseDir: string, path: string, absolute: string): string | null => {
+  if (isAbsolute(path)) return "must be a path relative to the project file's folder, not an absolute one"
+  const inside = (root: string, target: string) => {
+    const rel = relative(root, target)
+    return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
+  }
+  if (!inside(baseDir, absolute)) return "must lie inside the project file's folder"
+  const real = (p: string) => {
+    try {
+      return realpathSync(p)
+    } catch {
+      return undefined
+    }
+  }
+  const [realBase, realTarget] = [real(baseDir), real(absolute)]
+  // A missing file is reported by the read, as "no such file".
+  if (realBase !== undefined && realTarget !== undefined && !inside(realBase, realTarget)) return "must lie inside the project file's folder (it links outside it)"
+  return null
+}
 
 /** The digest of one list file, read as a stream; fails with what is wrong (`line 12: ...`, a missing file). */
 const digestOfFile = (absolute: string, format: KeyListFormat): Effect.Effect<ListDigest, string> =>

@@ -7,7 +7,7 @@
  * apply refuses a file naming list files; and export, apply elsewhere, export again gives the same
  * bytes.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -133,6 +133,18 @@ describe("key lists in flags as code, against the database (DATABASE_URL)", () =
     expect(refused.stderr).toContain("  segments[0].keys.included: ./beta.txt: line 2: the key must not contain a line break")
     expect(refused.stderr).toContain("  segments[1].keys.included: ./staff-in.csv: line 1000002: a list must have at most 1,000,000 keys")
     expect(refused.stderr).toContain("  segments[1].keys.excluded: ./staff-out.txt: no such file")
+
+    // A list file lies in the project file's folder: no absolute path, no way out by `..` or a link.
+    const secret = folder("secrets", { "credentials": "aws_secret_access_key=abc\n" })
+    const escaping = folder("escaping", { "flagport.yaml": projectYaml("checked"), "staff-out.txt": "bob\n" })
+    writeFileSync(join(escaping, "flagport.yaml"), projectYaml("checked").replace("./beta.txt", "../secrets/credentials").replace("./staff-in.csv", join(secret, "credentials")).replace("./staff-out.txt", "./linked.txt"))
+    symlinkSync(join(secret, "credentials"), join(escaping, "linked.txt"))
+    const outside = await runCli(["apply", join(escaping, "flagport.yaml")], own)
+    expect(outside.code).toBe(1)
+    expect(outside.stderr).toContain("  segments[0].keys.included: ../secrets/credentials: must lie inside the project file's folder")
+    expect(outside.stderr).toContain(`  segments[1].keys.included: ${join(secret, "credentials")}: must be a path relative to the project file's folder, not an absolute one`)
+    expect(outside.stderr).toContain("  segments[1].keys.excluded: ./linked.txt: must lie inside the project file's folder (it links outside it)")
+    expect(outside.stderr).not.toContain("aws_secret")
 
     // The lists are fine but the rest of the file is not: refused whole, every problem together, no list changed.
     const rest = folder("rest", {
