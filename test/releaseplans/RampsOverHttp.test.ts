@@ -6,7 +6,7 @@
  * of the runs; ramps whose treatment doubles the error rate are rolled back before their third
  * step in at least 95% of them.
  *
- * The suite runs FLAGPORT_RAMP_RUNS of each (default 20) in one batch; `bench/release-plan-ramps.sh`
+ * The suite runs FLAGPORT_RAMP_RUNS of each (default 10) in one batch; `bench/release-plan-ramps.sh`
  * runs the issue's 200 of each (in batches of FLAGPORT_RAMP_BATCH on one server), with the figures
  * in docs/operations/benchmarks.md.
  */
@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from "@effect/vitest"
 import { freshSqliteUrl, keyLines, type ServerProcess, startServer } from "../cli/Process.js"
 import { type RampOutcome, type RampSettings, runRamps } from "./HttpRamps.js"
 
-const RUNS = Number(process.env["FLAGPORT_RAMP_RUNS"] ?? 20)
+const RUNS = Number(process.env["FLAGPORT_RAMP_RUNS"] ?? 10)
 const BATCH = Number(process.env["FLAGPORT_RAMP_BATCH"] ?? 10)
 const ALPHA = 0.05
 const STEPS = [5_000, 25_000, 50_000, 100_000]
