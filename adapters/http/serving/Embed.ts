@@ -53,6 +53,8 @@ import type * as Redacted from "effect/Redacted"
 import { metricsSources, StorageMetricsSources, storageMetricsSources } from "./MetricsSources.js"
 import { RequestObserver } from "./Observe.js"
 import { specOf } from "./OpenApiSpec.js"
+import { stripPrefix, type WebClient, webHandler, webWithDashboard } from "./WebHandler.js"
+export { stripPrefix, type WebClient, webHandler } from "./WebHandler.js"
 import { apiTemplate, fastTemplate } from "./RouteTemplate.js"
 import { SignInFront, type SignInFrontShape } from "./SignInFront.js"
 
@@ -96,11 +98,6 @@ export interface EmbedOptions<E> extends App.HttpOptions {
   readonly apiInBackground?: boolean
 }
 
-/** What a web host knows of the client that a web Request does not carry. */
-export interface WebClient {
-  readonly remoteAddress?: string | undefined
-}
-
 export interface FlagportHandlers {
   /** The normalized prefix ("" for the root). */
   readonly prefix: string
@@ -132,16 +129,6 @@ export interface FlagportHandlers {
   readonly closeStreams: () => void
   /** Ends the streams, stops background work and closes the database. */
   readonly dispose: () => Promise<void>
-}
-
-/** Strips the prefix when the URL carries it; a URL without it is taken as already stripped. */
-export const stripPrefix = (prefix: string, url: string): string => {
-  if (prefix === "" || !url.startsWith(prefix)) return url
-  const rest = url.slice(prefix.length)
-  if (rest === "") return "/"
-  if (rest.startsWith("/")) return rest
-  if (rest.startsWith("?")) return `/${rest}`
-  return url
 }
 
 /** A lane answer written to `res` (at once when the lane answered synchronously), and reported when observed. */
@@ -255,72 +242,6 @@ export const nodeHandler = (
   answerNode(lane, route, request, res, observer, method)
 }
 
-/**
- * The web handler: lane first, then the HttpApi app (with the prefix stripped from the URL).
- * `traceLane` (tracing on only) as in the node handler.
- */
-export const webHandler = (
-  prefix: string,
-  lane: EvaluationLaneShape,
-  app: (request: Request) => Promise<Response>,
-  observer?: RequestObserver,
-  traceLane?: LaneTracer,
-  signInFront?: SignInFrontShape
-) => {
-  const answer = webAnswer(prefix, lane, app, traceLane, signInFront)
-  if (observer === undefined) return answer
-  return async (request: Request, client?: WebClient): Promise<Response> => {
-    const started = performance.now()
-    const response = await answer(request, client)
-    const path = stripPrefix(prefix, new URL(request.url).pathname)
-    const route = routeOf(request.method, path)
-    const template = route === undefined ? apiTemplate(request.method, path) : fastTemplate(route)
-    observer.done(request.method, template, response.status, started, { header: (name) => request.headers.get(name) ?? undefined })
-    return response
-  }
-}
-
-const webAnswer = (
-  prefix: string,
-  lane: EvaluationLaneShape,
-  app: (request: Request) => Promise<Response>,
-  traceLane: LaneTracer | undefined,
-  signInFront: SignInFrontShape | undefined
-) =>
-async (request: Request, client?: WebClient): Promise<Response> => {
-  const url = new URL(request.url)
-  const path = stripPrefix(prefix, url.pathname)
-  const route = routeOf(request.method, path)
-  const span = route === undefined || traceLane === undefined ? undefined : traceLane(route, request.headers.get("traceparent"))
-  const pending = route === undefined
-    ? undefined
-    : lane.answer(route, {
-      query: url.search === "" ? "" : url.search.slice(1),
-      // A web Request carries its host in the URL (fetch never sets Host), e.g. for OFREP's stream URLs.
-      header: (name) => request.headers.get(name) ?? (name === "host" ? url.host : undefined),
-      remoteAddress: client?.remoteAddress,
-      body: () => readWebBody(request)
-    })
-  if (pending !== undefined) {
-    const response = pending instanceof Promise ? await pending.catch((error: unknown) => lane.toResponse(error)) : pending
-    span?.end(response.status)
-    return toWebResponse(response)
-  }
-  const refused = signInFront?.refusal(request.method, path, client?.remoteAddress, request.headers.get("x-forwarded-for") ?? undefined, request.headers.get("cookie") ?? undefined)
-  if (refused !== undefined) return toWebResponse(refused)
-  const notAllowed = methodNotAllowed(request.method, path)
-  if (notAllowed !== undefined) return toWebResponse(notAllowed)
-  url.pathname = path
-  const answer = withSecurityHeaders(await app(cappedWebRequest(url, request, !isKeyListUpload(request.method, path))))
-  if (!corsOnApi(request.method, path)) return answer
-  const headers = new Headers(answer.headers)
-  for (const [name, value] of Object.entries(lane.corsHeaders(request.headers.get("origin") ?? undefined))) {
-    if (name === "vary") headers.append(name, value)
-    else headers.set(name, value)
-  }
-  return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers })
-}
-
 /** The node handler with the dashboard's GET and HEAD routes answered first. */
 const nodeWithDashboard = (
   prefix: string,
@@ -335,14 +256,6 @@ const nodeWithDashboard = (
   const q = path.indexOf("?")
   observer?.watch(req, res, q === -1 ? path : path.slice(0, q), performance.now())
   void answer.then((r) => writeNode(res, r))
-}
-
-/** The web handler with the dashboard's GET and HEAD routes answered first. */
-const webWithDashboard = (prefix: string, dashboard: Dashboard, next: (request: Request, client?: WebClient) => Promise<Response>) =>
-async (request: Request, client?: WebClient): Promise<Response> => {
-  const url = new URL(request.url)
-  const answer = dashboard.answer(request.method, stripPrefix(prefix, url.pathname), request.headers.get("if-none-match") ?? undefined)
-  return answer === undefined ? next(request, client) : toWebResponse(await answer)
 }
 
 /** The HttpApi app as the two transports run it. */
