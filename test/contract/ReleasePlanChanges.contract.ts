@@ -89,7 +89,9 @@ export const releasePlanChangesContract: Contract = (it) => {
       })
       const staged = yield* plans.create(projectId, "flag", input({ environment: "staging" }))
       const elsewhere = yield* open([{ flagKey: "flag", planId: staged.id, action: "start" }])
-      expect(elsewhere._tag === "InvalidRequest" && elsewhere.details.map((d) => d.path)).toEqual(["releasePlans[0].planId"])
+      expect(elsewhere._tag === "InvalidRequest" && elsewhere.details).toEqual([
+        { path: "releasePlans[0].planId", message: "is not a plan of 'production', the environment of the change request" }
+      ])
       const plan = yield* plans.create(projectId, "flag", input())
       expect((yield* open([{ flagKey: "flag", planId: plan.id, action: "resume" }]))._tag).toBe("ResourceConflict")
       expect((yield* open([{ flagKey: "flag", planId: "rp-ghost", action: "start" }]))._tag).toBe("ResourceNotFound")

@@ -38,8 +38,10 @@ const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonl
  * replaced when full and freed once its last slice is. With room for three bytes per UTF-16 unit
  * (UTF-8's most), the string is written without measuring it first.
  */
-const SLAB_BYTES = 1 << 20
-const SLAB_LARGEST = SLAB_BYTES >>> 4
+// A slice still queued on a stalled socket keeps its whole slab alive: slabs are kept small (256
+// KiB), so a few slow clients pin little, while a 50-flag answer still fits many times in one.
+const SLAB_BYTES = 1 << 18
+const SLAB_LARGEST = SLAB_BYTES >>> 3
 let slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
 let slabUsed = 0
 

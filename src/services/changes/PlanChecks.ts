@@ -31,7 +31,8 @@ export const checker = Effect.gen(function* () {
         if (Option.isNone(found)) return yield* releasePlanNotFound(input.flagKey, input.planId)
         const plan = found.value
         if (plan.environment !== environment) {
-          problems.push({ path: `releasePlans[${index}].planId`, message: `is a plan of '${plan.environment}', not of '${environment}', the environment of the change request` })
+          // The plan's own environment goes unnamed: the caller may not see that environment.
+          problems.push({ path: `releasePlans[${index}].planId`, message: `is not a plan of '${environment}', the environment of the change request` })
           continue
         }
         const refusal = T.refusal(input.action, plan)
