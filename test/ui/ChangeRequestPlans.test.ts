@@ -92,4 +92,25 @@ describe("a change request that starts a release plan, in the dashboard", () => 
     expect(await api("GET", `/v1/projects/p1/flags/banner/release-plans/${plan.id}`)).toMatchObject({ status: "running", startedBy: { email: ADMIN.email } })
     expect(cspViolations).toEqual([])
   })
+
+  it("a person's Start on the flag page in a protected environment offers the change request, and opens it with the plan pinned", async () => {
+    await api("POST", "/v1/projects/p1/flags", { key: "ramp", type: "boolean", variations: BOOLEAN })
+    await api("PUT", "/v1/projects/p1/flags/ramp/targeting", {
+      environment: "production", enabled: true, defaultVariationKey: "off", offVariationKey: "off", rules: [{ id: "everyone", conditions: [], variationKey: "off" }]
+    })
+    const plan = (await api("POST", "/v1/projects/p1/flags/ramp/release-plans", {
+      environment: "production", ruleId: "everyone", variationKey: "on", steps: [{ weight: 5_000, holdMinutes: 60 }, { weight: 100_000, holdMinutes: 60 }]
+    })) as { id: string }
+    await open(page, "#/flags/ramp/release-plans?environment=production")
+    await page.getByRole("button", { name: "Start plan" }).click()
+    await page.getByRole("dialog").getByText("Propose to start this plan as a change request now?", { exact: false }).waitFor()
+    await confirm()
+    await page.getByText("Proposed as change request", { exact: false }).waitFor()
+    const requests = (await api("GET", "/v1/projects/p1/change-requests")) as { data: Array<{ title: string; status: string; author: unknown; releasePlans: ReadonlyArray<unknown> }> }
+    const opened = requests.data.find((r) => r.title === "Start the release plan of ramp in production")
+    expect(opened).toMatchObject({ status: "open", author: { email: ADMIN.email }, releasePlans: [{ flagKey: "ramp", planId: plan.id, action: "start", baseVersion: 1 }] })
+    // Nothing started yet: the request waits for another person's approval.
+    expect(await api("GET", `/v1/projects/p1/flags/ramp/release-plans/${plan.id}`)).toMatchObject({ status: "draft" })
+    expect(cspViolations).toEqual([])
+  })
 })

@@ -8,7 +8,8 @@
  * API's message as it is worded. While a plan runs the panel reads it again every few seconds.
  */
 import { useEffect, useId, useState } from "preact/hooks"
-import { projectPath, request, seg } from "../lib/api.js"
+import { ApiError, projectPath, request, seg } from "../lib/api.js"
+import { proposePlan } from "../lib/changes.js"
 import { when } from "../lib/format.js"
 import { useLoad } from "../lib/load.js"
 import { at, fromError, NO_PROBLEMS, type Problems } from "../lib/problems.js"
@@ -165,6 +166,18 @@ const PlanView = (props: {
       const after = await request<ReleasePlan>("POST", `${path}/${what}`, body)
       setProblems(NO_PROBLEMS)
       props.onChanged(words)(after)
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "change_request_required" && (what === "start" || what === "resume")) return offerRequest(what, error)
+      setProblems(fromError(error))
+    }
+  }
+  // In a protected environment a person's start (or resume after harm) is proposed, then approved.
+  const offerRequest = async (action: "start" | "resume", refused: ApiError) => {
+    if (!(await ask(`${refused.message} Propose to ${action} this plan as a change request now?`))) return setProblems(fromError(refused))
+    try {
+      const created = await proposePlan(props.projectId, { environment: plan.environment, flagKey: props.flagKey, planId: plan.id, action })
+      setProblems(NO_PROBLEMS)
+      props.onChanged(`Proposed as change request ${created.id}: the plan ${action === "start" ? "starts" : "resumes"} when it is approved and applied.`)(plan)
     } catch (error) {
       setProblems(fromError(error))
     }

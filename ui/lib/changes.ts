@@ -129,6 +129,24 @@ export const propose = (
   return proposeChanges(projectId, { ...rest, changes: [{ flagKey, targeting }] })
 }
 
+/**
+ * Opens a change request that starts or resumes one release plan (a person's start, or resume after
+ * harm, in a protected environment needs one); the navigation's count follows.
+ */
+export const proposePlan = async (
+  projectId: string,
+  proposal: { readonly environment: string; readonly flagKey: string; readonly planId: string; readonly action: "start" | "resume" }
+): Promise<ChangeRequest> => {
+  const { environment, flagKey, planId, action } = proposal
+  const created = await request<ChangeRequest>("POST", projectPath(projectId, "/change-requests"), {
+    title: `${action === "start" ? "Start" : "Resume"} the release plan of ${flagKey} in ${environment}`,
+    environment,
+    releasePlans: [{ flagKey, planId, action }]
+  })
+  void countLive(projectId)
+  return created
+}
+
 /** `/v1/projects/{p}/change-requests/{id}` plus the rest. */
 export const requestPath = (projectId: string, id: string, rest = ""): string => projectPath(projectId, `/change-requests/${seg(id)}${rest}`)
 
