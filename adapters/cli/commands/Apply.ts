@@ -7,10 +7,13 @@
  * beside it (KeyListFiles.ts): read and checked before anything is written, and those that differ
  * from the stored lists replaced after the rest, each whole. Against DATABASE_URL like the other
  * commands (actor `cli`), or a running server with `--url/--key` (`POST /v1/projects/P/apply`).
+ * With list files, the fingerprint printed and checked (`--plan`) covers them too (planFingerprint):
+ * a list file changed after its plan was reviewed is refused like a moved project.
  *
  * Exit codes: 0 nothing to do or applied; 2 the plan has changes (`--dry-run --detailed-exitcode`);
  * 1 anything went wrong.
  */
+import { createHash } from "node:crypto"
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
@@ -23,7 +26,7 @@ import { parseFile } from "../../../src/domain/ascode/FileText.js"
 import type { ShownPlan } from "../../../src/domain/ascode/Plan.js"
 import { planText } from "../../../src/domain/ascode/PlanText.js"
 import { projectIdOf } from "../../../src/domain/ascode/ValidateFile.js"
-import type { Problem } from "../../../src/domain/Errors.js"
+import { type Problem, ResourceConflict } from "../../../src/domain/Errors.js"
 import { FlagsAsCode } from "../../../src/services/ascode/FlagsAsCode.js"
 import { inWords } from "../../http/shared/Wording.js"
 import { ExitWith } from "../ExitWith.js"
@@ -46,6 +49,24 @@ interface Choices {
 }
 
 const FINGERPRINT = /^[0-9a-f]{16}$/
+
+/**
+ * The fingerprint the command prints and checks: the plan's own (the rest of the file, from the
+ * service or the server) when the file names no list file; otherwise a hash of it with every list
+ * file's (segment, list, count, digest), sorted, so a list file changed after its plan was shown
+ * changes the fingerprint (16 hex digits, like the plan's).
+ */
+export const planFingerprint = (planned: string, files: ReadonlyArray<ListFile>): string => {
+  if (files.length === 0) return planned
+  const lists = files.map((f) => [f.segmentKey, f.list, String(f.digest.count), f.digest.digest].join("\u0000")).sort()
+  return createHash("sha256").update(["flagport-plan-with-key-lists", planned, ...lists].join("\n")).digest("hex").slice(0, 16)
+}
+
+/** The refusal of a `--plan` that is not the plan now (the service's own words, FlagsAsCode.ts). */
+const checkPlan = (projectId: string, shown: string | undefined, now: string) =>
+  shown === undefined || shown === now
+    ? Effect.void
+    : Effect.fail(new ResourceConflict({ message: `Project '${projectId}' changed since plan ${shown} was shown (its plan is now ${now}); nothing was applied: plan again` }))
 
 /** Every problem on its own line (stderr), then exit 1. */
 const refuse = (headline: string, problems: ReadonlyArray<Problem>) =>
@@ -74,21 +95,26 @@ const listJson = (change: ListChange) => ({
 })
 
 /** What is printed for a plan or an applied result (with the key lists to replace), then the exit code it deserves. */
-const finish = (result: ApplyResult, choices: Choices, lists: ReadonlyArray<ListChange>) =>
+const finish = (result: ApplyResult, choices: Choices, files: ReadonlyArray<ListFile>, lists: ReadonlyArray<ListChange>) =>
   Effect.gen(function* () {
+    const fingerprint = planFingerprint(result.fingerprint, files)
     const plan: ShownPlan = {
       projectId: result.projectId,
       changes: result.changes,
       pendingChangeRequests: result.pendingChangeRequests ?? [],
-      fingerprint: result.fingerprint
+      // With list files, the fingerprint line comes after the lists it covers.
+      ...(files.length === 0 ? { fingerprint } : {})
     }
-    if (choices.json) yield* printJson({ ...result, keyLists: lists.map(listJson) })
+    if (choices.json) yield* printJson({ ...result, fingerprint, keyLists: lists.map(listJson) })
     else {
       const text = result.changes.length === 0 && lists.length > 0
         ? `Project ${result.projectId}: no changes to its environments, segments or flags.\n`
         : planText(plan)
       const listText = lists.length === 0 ? "" : `\nKey lists: ${lists.length} to replace (after the rest is applied).\n\n${lists.map(listLine).join("\n")}\n`
-      yield* Effect.sync(() => void process.stdout.write(text + listText))
+      const planLine = files.length > 0 && (result.changes.length > 0 || lists.length > 0)
+        ? `\nPlan ${fingerprint}: apply --plan ${fingerprint} applies this plan and nothing else.\n`
+        : ""
+      yield* Effect.sync(() => void process.stdout.write(text + listText + planLine))
     }
     if (result.applied) yield* note(`Applied ${result.changes.length} change${result.changes.length === 1 ? "" : "s"} to project ${result.projectId}.`)
     for (const request of result.changeRequests) {
@@ -131,8 +157,8 @@ const doneLine = (result: ApplyResult): string => {
 }
 
 /** Applying and printing what was applied, whole: the apply is one transaction, so a signal waits for it. */
-const applyAndFinish = <E, R>(applying: Effect.Effect<ApplyResult, E, R>, choices: Choices, lists: ReadonlyArray<ListChange>) =>
-  whole(Effect.flatMap(applying, (result) => Effect.as(finish(result, choices, lists), result)), doneLine)
+const applyAndFinish = <E, R>(applying: Effect.Effect<ApplyResult, E, R>, choices: Choices, files: ReadonlyArray<ListFile>, lists: ReadonlyArray<ListChange>) =>
+  whole(Effect.flatMap(applying, (result) => Effect.as(finish(result, choices, files, lists), result)), doneLine)
 
 /** Problems of the key list files, refused with the file's own (when the rest of it is fine, alone). */
 const refuseLists = (problems: ReadonlyArray<Problem>) => refuse("Invalid project file: nothing was applied", problems)
@@ -140,11 +166,18 @@ const refuseLists = (problems: ReadonlyArray<Problem>) => refuse("Invalid projec
 const local = (projectId: string, input: unknown, choices: Choices, files: ReadonlyArray<ListFile>, listProblems: ReadonlyArray<Problem>) =>
   Effect.gen(function* () {
     const code = yield* FlagsAsCode
-    const options = { prune: choices.prune, ...(choices.plan === undefined ? {} : { planFingerprint: choices.plan }) }
+    // With list files, --plan is checked here against the fingerprint that covers them (the plan's
+    // own with the files' digests); the apply below is then based on the plan checked.
+    const pinned = choices.plan !== undefined && files.length === 0 && listProblems.length === 0
+    const options = { prune: choices.prune, ...(pinned ? { planFingerprint: choices.plan } : {}) }
     const plan = yield* code.plan(projectId, input, options).pipe(
       Effect.catchTag("InvalidRequest", (e) => refuse(`${e.message}: nothing was applied`, [...e.details, ...listProblems]))
     )
     if (listProblems.length > 0) return yield* refuseLists(listProblems)
+    if (!pinned && choices.plan !== undefined) {
+      const shown = yield* code.apply(projectId, input, { prune: choices.prune, dryRun: true, basedOn: plan })
+      yield* checkPlan(projectId, choices.plan, planFingerprint(shown.fingerprint, files))
+    }
     const store = yield* localStore(projectId)
     const lists = yield* listChanges(files, store)
     // The plan shown is the plan applied: the apply refuses when the project changed in between (and,
@@ -154,6 +187,7 @@ const local = (projectId: string, input: unknown, choices: Choices, files: Reado
         ? code.apply(projectId, input, { ...options, dryRun: true })
         : code.apply(projectId, input, { ...options, basedOn: plan }),
       choices,
+      files,
       lists
     )
     if (!choices.dryRun) yield* replaceLists(store, lists, result.applied)
@@ -161,11 +195,11 @@ const local = (projectId: string, input: unknown, choices: Choices, files: Reado
 
 const remote = (url: string, key: string, projectId: string, input: unknown, choices: Choices, files: ReadonlyArray<ListFile>, listProblems: ReadonlyArray<Problem>) =>
   Effect.gen(function* () {
-    const post = (dryRun: boolean, extraProblems: ReadonlyArray<Problem>) => {
+    const post = (dryRun: boolean, extraProblems: ReadonlyArray<Problem>, plan: string | undefined) => {
       const query = new URLSearchParams({
         ...(dryRun ? { dryRun: "true" } : {}),
         ...(choices.prune ? { prune: "true" } : {}),
-        ...(choices.plan === undefined ? {} : { plan: choices.plan })
+        ...(plan === undefined ? {} : { plan })
       })
       return callServer(url, key, `/v1/projects/${encodeURIComponent(projectId)}/apply${query.size === 0 ? "" : `?${query}`}`, {
         method: "POST",
@@ -174,11 +208,18 @@ const remote = (url: string, key: string, projectId: string, input: unknown, cho
       }).pipe(Effect.catchTag("ServerRefused", (refused): Effect.Effect<never, ServerRefused | ExitWith> =>
         refused.details === undefined ? Effect.fail(refused) : refuse(refused.message, [...refused.details, ...extraProblems])))
     }
+    // The fingerprint the server checks: the one given, or (with list files, which it does not see)
+    // the plan's own fingerprint that the given one was checked against here.
+    let serverPlan = choices.plan
     if (files.length > 0 || listProblems.length > 0) {
       // With key lists, the server checks the rest of the file first (a dry run): every problem is
       // reported together, and a bad file is refused before any list is read from the server.
-      yield* post(true, listProblems)
+      const dry = yield* post(true, listProblems, undefined)
       if (listProblems.length > 0) return yield* refuseLists(listProblems)
+      if (choices.plan !== undefined) {
+        serverPlan = (JSON.parse(dry.text) as ApplyResult).fingerprint
+        yield* checkPlan(projectId, choices.plan, planFingerprint(serverPlan, files))
+      }
     }
     // The lists to replace are known before anything is written: a server that cannot say fails here, nothing applied.
     const store = remoteStore(url, key, projectId)
@@ -189,8 +230,8 @@ const remote = (url: string, key: string, projectId: string, input: unknown, cho
           "and may have applied it (apply --dry-run shows what is left to do)"
       )
     }
-    const answer = yield* post(choices.dryRun, [])
-    const result = yield* applyAndFinish(Effect.succeed(JSON.parse(answer.text) as ApplyResult), choices, lists)
+    const answer = yield* post(choices.dryRun, [], serverPlan)
+    const result = yield* applyAndFinish(Effect.succeed(JSON.parse(answer.text) as ApplyResult), choices, files, lists)
     if (!choices.dryRun) yield* replaceLists(store, lists, result.applied)
   })
 
@@ -205,7 +246,7 @@ export const applyCommand = Command.make(
     json: Options.boolean("json").pipe(Options.withDescription("Print the plan (and what was applied) as JSON.")),
     plan: Options.text("plan").pipe(
       Options.withPseudoName("FINGERPRINT"),
-      Options.withDescription("Apply only the plan with this fingerprint (printed with the plan, e.g. by --dry-run in CI): refused, nothing applied, if the project moved since."),
+      Options.withDescription("Apply only the plan with this fingerprint (printed with the plan, e.g. by --dry-run in CI): refused, nothing applied, if the project or a key list file changed since."),
       Options.optional
     ),
     ...serverOptions({
