@@ -19,7 +19,7 @@ describe("argument errors", () => {
     [["environments", "create", "qa"], "error: Expected to find option: '--project'"],
     [["keys", "create"], "error: Expected to find option: '--type'"],
     [["keys", "create", "--type", "admin"], "error: Expected one of the following cases: server, client"],
-    [["frobnicate"], "error: Invalid subcommand for flagport - use one of 'serve', 'migrate', 'seed', 'keys', 'users', 'projects', 'environments', 'flags', 'experiments', 'change-requests', 'import', 'codegen', 'transfer', 'export', 'apply'"]
+    [["frobnicate"], "error: Invalid subcommand for flagport - use one of 'serve', 'migrate', 'seed', 'keys', 'users', 'projects', 'environments', 'flags', 'experiments', 'release-plans', 'change-requests', 'import', 'codegen', 'transfer', 'export', 'apply'"]
   ])("flagport %j: one line, exit 2", { timeout: TIMEOUT }, async (args, line) => {
     const result = await runCli(args, { DATABASE_URL: freshSqliteUrl() })
     expect(result.code).toBe(2)
