@@ -83,13 +83,22 @@ const asProjectFile = (text: string): Effect.Effect<ProjectFile, UsageError> =>
     catch: (error) => new UsageError({ message: `the server's export is not a project file: ${error instanceof Error ? error.message : String(error)}` })
   })
 
-const fileFromServer = (url: string, key: string, projectId: string, format: FileFormat, out: string | undefined) =>
+/**
+ * The server's export, asked first and interruptibly (a server that never answers must not hold a
+ * signal back): as JSON, and in `format` too unless that is JSON. Writing the lists is `listsFromServer`.
+ */
+const askServer = (url: string, key: string, projectId: string, format: FileFormat) =>
   Effect.gen(function* () {
     const json = yield* fromServer(url, key, projectId, "json", undefined)
-    const written = yield* withKeyLists(yield* asProjectFile(json), remoteStore(url, key, projectId), out)
+    const asked = format === "json" ? json : yield* fromServer(url, key, projectId, format, undefined)
+    return { file: yield* asProjectFile(json), asked }
+  })
+
+const listsFromServer = (url: string, key: string, projectId: string, format: FileFormat, out: string | undefined, answer: { readonly file: ProjectFile; readonly asked: string }) =>
+  Effect.gen(function* () {
+    const written = yield* withKeyLists(answer.file, remoteStore(url, key, projectId), out)
     const listed = (written.file.segments ?? []).some((s) => s.keys !== undefined)
-    if (listed) return { text: exportText({ file: written.file, format }), left: written.left }
-    return { text: format === "json" ? json : yield* fromServer(url, key, projectId, format, undefined), left: written.left }
+    return { text: listed ? exportText({ file: written.file, format }) : answer.asked, left: written.left }
   })
 
 export const exportCommand = Command.make(
@@ -128,12 +137,11 @@ export const exportCommand = Command.make(
         if (out === undefined) return yield* Effect.sync(() => void process.stdout.write(text))
         return yield* whole(Effect.zipRight(Effect.sync(() => writeFileSync(out, text)), note(`wrote ${out}`)), () => `${out} was written whole`)
       }
-      const exporting: Effect.Effect<{ readonly text: string; readonly left: ReadonlyArray<string> }, Effect.Effect.Error<ReturnType<typeof fileFromServer>> | Effect.Effect.Error<ReturnType<typeof fileFromDatabase>>> =
-        Option.isSome(server) ? fileFromServer(server.value.url, server.value.key, options.project, format, out) : fileFromDatabase(options.project, format, out)
-      const exported = yield* whole(
-        exporting,
-        () => (out === undefined ? "nothing was written" : `the key lists beside ${out} were written whole`)
-      )
+      const listsWritten = () => (out === undefined ? "nothing was written" : `the key lists beside ${out} were written whole`)
+      const exported = Option.isSome(server)
+        ? yield* Effect.flatMap(askServer(server.value.url, server.value.key, options.project, format), (answer) =>
+          whole(listsFromServer(server.value.url, server.value.key, options.project, format, out, answer), listsWritten))
+        : yield* whole(fileFromDatabase(options.project, format, out), listsWritten)
       if (exported.left.length > 0) {
         yield* note(`note: the key lists of segment(s) ${exported.left.join(", ")} are not in this output: export with --out FILE to write them beside it`)
       }
