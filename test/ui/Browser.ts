@@ -74,12 +74,18 @@ export const showSection = async (page: Page, name: string): Promise<void> => {
 
 /**
  * A browser with one page on the dashboard of the server at `url`, signed in with `key` and
- * `projectId` chosen: where each dashboard test file starts.
+ * `projectId` chosen: where each dashboard test file starts. The page is `watchedPage`'s (CSP
+ * errors pushed to `cspViolations` when given), `width` pixels wide when given.
  */
-export const openSignedIn = async (url: string, key: string, projectId: string): Promise<{ browser: Browser; page: Page }> => {
+export const openSignedIn = async (
+  url: string,
+  key: string,
+  projectId: string,
+  options: { readonly cspViolations?: Array<string>; readonly width?: number } = {}
+): Promise<{ browser: Browser; page: Page }> => {
   const browser = await launch()
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.setDefaultTimeout(10_000)
+  const page = await watchedPage(browser, options.cspViolations ?? [])
+  if (options.width !== undefined) await page.setViewportSize({ width: options.width, height: 900 })
   await page.goto(`${url}/ui/`)
   await signIn(page, key)
   await page.getByLabel("Project").selectOption(projectId)

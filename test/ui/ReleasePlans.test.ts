@@ -13,7 +13,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { request, type TestServer } from "../http/fixtures.js"
 import { makePerson, PASSWORD } from "../http/people.js"
-import { checkPage, launch, open, signIn, watchedPage } from "./Browser.js"
+import { checkPage, open, openSignedIn } from "./Browser.js"
 import { startSqliteServer } from "./SqliteServer.js"
 
 let server: TestServer
@@ -101,12 +101,7 @@ beforeAll(async () => {
   await api("POST", "/v1/projects/p1/flags", FLAG)
   await api("PUT", `/v1/projects/p1/flags/${FLAG.key}/targeting`, TARGETING)
   await server.run(makePerson("vic@example.com", { projects: [{ projectId: "p1", role: "viewer" }] }))
-  browser = await launch()
-  page = await watchedPage(browser, cspViolations)
-  await page.setViewportSize({ width: 1440, height: 900 })
-  await page.goto(`${server.url}/ui/`)
-  await signIn(page, server.keys.global)
-  await page.getByLabel("Project").selectOption("p1")
+  ;({ browser, page } = await openSignedIn(server.url, server.keys.global, "p1", { cspViolations, width: 1440 }))
 }, 120_000)
 
 afterAll(async () => {
