@@ -9,39 +9,11 @@ import type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/C
 import { PENDING, settle } from "../../src/domain/evaluation/Compile.js"
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
 import type { Prerequisite } from "../../src/domain/definitions/Targeting.js"
-import { contextArbitrary, snapshotArbitrary } from "./arbitraries.js"
-
-const KEYS = ["f0", "f1", "f2", "f3", "f4"] as const
-
-const prerequisiteArbitrary = (variations: ReadonlyArray<string>): fc.Arbitrary<Prerequisite> =>
-  fc.record({ flagKey: fc.constantFrom(...KEYS, "ghost"), variationKey: fc.constantFrom(...variations, "bogus") })
-
-/** The generated snapshots (flags with rules, rollouts and segments), with random prerequisites among the flags. */
-const withPrerequisites: fc.Arbitrary<ConfigSnapshot> = snapshotArbitrary.chain((snap) =>
-  fc
-    .tuple(...snap.flags.map((f) => fc.array(prerequisiteArbitrary(f.variations.map((v) => v.key)), { maxLength: 3 })))
-    .map((lists) => ({ ...snap, flags: snap.flags.map((f, i) => ({ ...f, prerequisites: lists[i]! })) }))
-)
+import { contextArbitrary } from "./arbitraries.js"
+import { graphFlags, KEYS, prerequisiteArbitrary, withPrerequisites } from "./prerequisiteArbitraries.js"
 
 /** Five boolean flags whose prerequisites form any graph (cycles, self loops, missing flags). */
-const graphFlag = (key: string): fc.Arbitrary<SnapshotFlag> =>
-  fc.record({
-    key: fc.constant(key),
-    type: fc.constant("boolean" as const),
-    enabled: fc.boolean(),
-    variations: fc.constant([
-      { key: "on", value: true },
-      { key: "off", value: false }
-    ]),
-    defaultVariationKey: fc.constantFrom("on", "off"),
-    offVariationKey: fc.constant("off"),
-    prerequisites: fc.array(prerequisiteArbitrary(["on", "off"]), { maxLength: 3 }),
-    rules: fc.constant([])
-  })
-const graphs: fc.Arbitrary<ConfigSnapshot> = fc
-  .integer({ min: 1, max: KEYS.length })
-  .chain((n) => fc.tuple(...KEYS.slice(0, n).map(graphFlag)))
-  .map((flags) => ({ environment: "production", flags, segments: [] }))
+const graphs: fc.Arbitrary<ConfigSnapshot> = graphFlags.map((flags) => ({ environment: "production", flags, segments: [] }))
 
 /** Flags whose fields are anything at all (a definition written by hand into the database). */
 const garbage: fc.Arbitrary<ConfigSnapshot> = fc

@@ -9,20 +9,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { FastCheck as fc } from "effect"
 import type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/ConfigSnapshot.js"
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
-import type { Prerequisite } from "../../src/domain/definitions/Targeting.js"
-import { contextArbitrary, snapshotArbitrary } from "./arbitraries.js"
+import { contextArbitrary } from "./arbitraries.js"
+import { graphFlags, withPrerequisites } from "./prerequisiteArbitraries.js"
 
-const KEYS = ["f0", "f1", "f2", "f3", "f4"] as const
-
-const prerequisiteArbitrary = (variations: ReadonlyArray<string>): fc.Arbitrary<Prerequisite> =>
-  fc.record({ flagKey: fc.constantFrom(...KEYS, "ghost"), variationKey: fc.constantFrom(...variations, "bogus") })
-
-/** The generated snapshots (three flags with rules and segments), each flag given random prerequisites among them. */
-const withPrerequisites: fc.Arbitrary<ConfigSnapshot> = snapshotArbitrary.chain((snap) =>
-  fc
-    .tuple(...snap.flags.map((f) => fc.array(prerequisiteArbitrary(f.variations.map((v) => v.key)), { maxLength: 3 })))
-    .map((lists) => ({ ...snap, flags: snap.flags.map((f, i) => ({ ...f, prerequisites: lists[i]! })) }))
-)
 
 describe("explain", () => {
   it.prop(
@@ -42,24 +31,7 @@ describe("explain", () => {
 
 // --- totality over arbitrary graphs, against a reference ------------------------------------------
 
-const graphFlag = (key: string): fc.Arbitrary<SnapshotFlag> =>
-  fc.record({
-    key: fc.constant(key),
-    type: fc.constant("boolean" as const),
-    enabled: fc.boolean(),
-    variations: fc.constant([
-      { key: "on", value: true },
-      { key: "off", value: false }
-    ]),
-    defaultVariationKey: fc.constantFrom("on", "off"),
-    offVariationKey: fc.constant("off"),
-    prerequisites: fc.array(prerequisiteArbitrary(["on", "off"]), { maxLength: 3 }),
-    rules: fc.constant([])
-  })
-
-const graphArbitrary: fc.Arbitrary<ReadonlyArray<SnapshotFlag>> = fc
-  .integer({ min: 1, max: KEYS.length })
-  .chain((n) => fc.tuple(...KEYS.slice(0, n).map(graphFlag)))
+const graphArbitrary = graphFlags
 
 interface Expected {
   readonly kind: string
