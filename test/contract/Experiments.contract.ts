@@ -211,4 +211,29 @@ export const experimentContract: Contract = (it) => {
       expect((yield* experiments.get(projectId, "exp")).status).toBe("draft")
       expect(yield* eventTypes(projectId)).toEqual([])
     }))
+
+  it.effect("deleting the flag: refused (409) while a running experiment measures it, nothing removed; a stopped or draft one lets it go and keeps its record", () =>
+    Effect.gen(function* () {
+      const experiments = yield* Experiments
+      const flags = yield* Flags
+      const projectId = yield* givenRollout
+      yield* experiments.create(projectId, input())
+      yield* experiments.create(projectId, input({ key: "later" }))
+      yield* experiments.start(projectId, "exp")
+      const refused = yield* Effect.flip(flags.remove(projectId, "flag"))
+      expect(refused).toMatchObject({
+        _tag: "ResourceConflict",
+        message: "Flag 'flag' is measured by experiment 'exp' running in environment 'production'; stop it before deleting the flag"
+      })
+      expect((yield* flags.get(projectId, "flag")).key).toBe("flag")
+      expect((yield* experiments.get(projectId, "exp")).status).toBe("running")
+
+      yield* experiments.stop(projectId, "exp", {})
+      yield* flags.remove(projectId, "flag")
+      expect(yield* failureTag(flags.get(projectId, "flag"))).toBe("ResourceNotFound")
+      expect((yield* experiments.get(projectId, "exp")).status).toBe("stopped")
+      // A draft whose flag is gone cannot start.
+      expect(yield* failureTag(experiments.start(projectId, "later"))).toBe("ResourceNotFound")
+      expect((yield* experiments.get(projectId, "later")).status).toBe("draft")
+    }))
 }

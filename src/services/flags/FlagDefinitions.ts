@@ -22,6 +22,7 @@ import { allowedBy, authorize } from "../shared/Authorize.js"
 import * as Protection from "../shared/Protection.js"
 import { requireProject } from "../shared/RequireProject.js"
 import * as Writes from "../shared/Writes.js"
+import * as RunningOnFlag from "../experiments/RunningOnFlag.js"
 import * as PlanRemovals from "../releaseplans/PlanRemovals.js"
 import { invalid, type FlagReads } from "./FlagReads.js"
 import { checkPreconditions, compareAndSet, type WriteOptions } from "./FlagVersions.js"
@@ -70,7 +71,8 @@ export interface FlagDefinitionsShape {
   ) => Effect.Effect<FlagWithUsage, VersionedWriteError | ChangeRequestRequired>
   /**
    * Deletes a flag with all its configurations and records `flag.deleted` (the flag as it was).
-   * 409 while another flag names it as a prerequisite in any environment; a person's delete is
+   * 409 while another flag names it as a prerequisite in any environment, while a release plan
+   * holds it or a running experiment measures it; a person's delete is
    * refused while the project has a protected environment (409 `change_request_required`).
    */
   readonly remove: (
@@ -98,6 +100,7 @@ export const make = (reads: FlagReads) =>
     const environments = yield* EnvironmentRepository
     const flags = yield* FlagRepository
     const removePlans = yield* PlanRemovals.remover
+    const refuseWhileMeasured = yield* RunningOnFlag.refuser
     const ids = yield* IdGenerator
     const writes = yield* Writes.writer
     const protection = yield* Protection.guards
@@ -242,6 +245,7 @@ export const make = (reads: FlagReads) =>
               message: `Flag '${flagKey}' is required by flag(s) ${quoted(requiring)} as a prerequisite; remove those prerequisites first`
             })
           }
+          yield* refuseWhileMeasured(projectId, flagKey)
           // Its release plans go with it, or a plan still ramping it refuses (PlanRemovals.ts).
           const plansRemoved = yield* removePlans(projectId, flagKey)
           yield* compareAndSet(flags.remove(projectId, flagKey, flag.version))

@@ -64,7 +64,7 @@ export class FlagsGroup extends HttpApiGroup.make("flags")
       .addError(Errors.PreconditionFailed)
       .addError(Errors.Conflict),
     "Delete a flag",
-    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version. 409 while another flag names it as a prerequisite. While the project has a protected environment, a person's delete is refused with 409 `change_request_required` naming the first protected environment (a server key deletes directly, audited under its name)."
+    "Deletes the flag in every environment. Evaluations then answer `FLAG_NOT_FOUND`. With `If-Match`, 412 unless the flag is still at that version. 409 while another flag names it as a prerequisite, while a release plan holds it (running, paused or harmed: cancel the plan first), or while a running experiment measures it (stop the experiment first); its other release plans are deleted with it, and its stopped and draft experiments keep their records. While the project has a protected environment, a person's delete is refused with 409 `change_request_required` naming the first protected environment (a server key deletes directly, audited under its name)."
   ))
   .add(described(
     HttpApiEndpoint.get("getTargeting")`/v1/projects/${projectId}/flags/${flagKey}/targeting`
