@@ -10,10 +10,13 @@ import { described } from "../Declaring.js"
 import { EvaluationAuth } from "../Security.js"
 import * as Examples from "./ExperimentExamples.js"
 
+/** The payload as declared (and, for the 400, decoded: ExposuresLive.ts decodes it itself, IngestPayload.ts). */
+export const ExposureBatchPayload = strict(ExposureBatch).annotations({ examples: [Examples.exposureBatch] })
+
 export class ExposuresGroup extends HttpApiGroup.make("exposures")
   .add(described(
     HttpApiEndpoint.post("record", "/v1/exposures")
-      .setPayload(strict(ExposureBatch).annotations({ examples: [Examples.exposureBatch] }))
+      .setPayload(ExposureBatchPayload)
       .addSuccess(IngestReceipt.annotations({ examples: [Examples.ingestReceipt], ...HttpApiSchema.annotations({ status: 202 }) }))
       .addError(Errors.IngestLimited)
       .addError(Errors.Unavailable),

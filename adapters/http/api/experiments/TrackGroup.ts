@@ -11,10 +11,13 @@ import { described } from "../Declaring.js"
 import { EvaluationAuth } from "../Security.js"
 import * as Examples from "./ExperimentExamples.js"
 
+/** The payload as declared (and, for the 400, decoded: TrackLive.ts decodes it itself, IngestPayload.ts). */
+export const TrackBatchPayload = strict(TrackBatch).annotations({ examples: [Examples.trackBatch] })
+
 export class TrackGroup extends HttpApiGroup.make("track")
   .add(described(
     HttpApiEndpoint.post("record", "/v1/track")
-      .setPayload(strict(TrackBatch).annotations({ examples: [Examples.trackBatch] }))
+      .setPayload(TrackBatchPayload)
       .addSuccess(IngestReceipt.annotations({ examples: [Examples.ingestReceipt], ...HttpApiSchema.annotations({ status: 202 }) }))
       .addError(Errors.IngestLimited)
       .addError(Errors.Unavailable),
