@@ -77,16 +77,25 @@ export const make = Effect.gen(function* () {
   // as one JSON parameter on SQLite (json_each; SqlUnitMetrics.ts says why).
   const chunks = metrics.chunks
 
-  /** Inserts variations seen; with `returning`, answers those new to their unit (a unit not stored before has none stored: all of its are new). */
-  const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>, returning: boolean) =>
+  /**
+   * Inserts variations seen. Of a stored unit (`stored`): `ON CONFLICT DO NOTHING RETURNING` answers
+   * those new to it. Of a unit not stored before: a plain insert (it has no variations stored, and
+   * the analysis lock held since its absence was read keeps any other writer of it waiting), which
+   * spares the database a speculative insertion per row.
+   */
+  const newVariations = (rows: ReadonlyArray<{ experimentId: string; unit: string; variationKey: string }>, stored: boolean) =>
     orFail(sql`INSERT INTO flagport_experiment_unit_variations (experiment_id, unit, variation_key) ${sql.onDialectOrElse({
       pg: () =>
         sql`SELECT * FROM unnest(${rows.map((r) => r.experimentId)}::text[], ${rows.map((r) => r.unit)}::text[], ${rows.map((r) => r.variationKey)}::text[])`,
       orElse: () =>
         sql`SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(${jsonRows(rows.map((r) => [r.experimentId, r.unit, r.variationKey]))}) WHERE true`
-    })} ON CONFLICT DO NOTHING ${returning ? sql`RETURNING experiment_id, unit` : sql``}`).pipe(Effect.flatMap(decodeNew))
+    })} ${stored ? sql`ON CONFLICT DO NOTHING RETURNING experiment_id, unit` : sql``}`).pipe(Effect.flatMap(decodeNew))
 
-  const upsertUnits = (rows: ReadonlyArray<{ experimentId: string; unit: string; firstAt: string; variationKey: string; added: number }>) =>
+  /**
+   * Writes the units' rows: those stored before (`stored`) by an upsert (the earliest exposure wins,
+   * `variations_seen` adds the new ones), the others by a plain insert (as for their variations above).
+   */
+  const upsertUnits = (rows: ReadonlyArray<{ experimentId: string; unit: string; firstAt: string; variationKey: string; added: number }>, stored: boolean) =>
     orFail(sql`INSERT INTO flagport_experiment_units ${sql.onDialectOrElse({
       pg: () =>
         sql`(experiment_id, unit, first_exposure_at, variation_key, variations_seen)
@@ -97,12 +106,12 @@ export const make = Effect.gen(function* () {
           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4
           FROM json_each(${jsonRows(rows.map((r) => [r.experimentId, r.unit, r.firstAt, r.variationKey, r.added]))}) WHERE true`
     })}
-      ON CONFLICT (experiment_id, unit) DO UPDATE SET
+      ${stored ? sql`ON CONFLICT (experiment_id, unit) DO UPDATE SET
         variations_seen = flagport_experiment_units.variations_seen + excluded.variations_seen,
         variation_key = CASE WHEN excluded.first_exposure_at < flagport_experiment_units.first_exposure_at
           THEN excluded.variation_key ELSE flagport_experiment_units.variation_key END,
         first_exposure_at = CASE WHEN excluded.first_exposure_at < flagport_experiment_units.first_exposure_at
-          THEN excluded.first_exposure_at ELSE flagport_experiment_units.first_exposure_at END`)
+          THEN excluded.first_exposure_at ELSE flagport_experiment_units.first_exposure_at END` : sql``}`)
 
   const insertBatches = (rows: ReadonlyArray<IngestBatch>) =>
     orFail(sql`INSERT INTO flagport_ingest_batches ${sql.onDialectOrElse({
@@ -159,9 +168,14 @@ export const make = Effect.gen(function* () {
             added.set(id, (added.get(id) ?? 0) + 1)
           }
         }
-        for (const chunk of chunks(units)) {
-          yield* upsertUnits(chunk.map((u) => ({ ...u, added: added.get(unitId(u.experimentId, u.unit)) ?? 0 })))
+        const storedUnits: Array<(typeof units)[number] & { added: number }> = []
+        const newUnits: Array<(typeof units)[number] & { added: number }> = []
+        for (const u of units) {
+          const id = unitId(u.experimentId, u.unit)
+          ;(before.has(id) ? storedUnits : newUnits).push({ ...u, added: added.get(id) ?? 0 })
         }
+        for (const chunk of chunks(newUnits)) yield* upsertUnits(chunk, false)
+        for (const chunk of chunks(storedUnits)) yield* upsertUnits(chunk, true)
         // What the upsert above made of each touched row (the same rule, computed here rather than
         // read back): a unit whose first exposure moved, or is new, has its raw events counted again.
         const after = new Map(before)
