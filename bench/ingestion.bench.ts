@@ -2,7 +2,7 @@
  * Ingestion throughput (run by hand):
  * `flock /tmp/flagport-bench.lock nice -n -10 npx tsx bench/ingestion.bench.ts`
  * (BENCH_DURATION=seconds, default 60; BENCH_CONNECTIONS, default 8; BENCH_ITEMS per request,
- * default 500; BENCH_ONLY=sqlite|postgres; FLAGPORT_BENCH_DATABASE_URL=postgres://... instead of
+ * default 500; BENCH_ONLY=sqlite|postgres; BENCH_PG_SETTINGS="name=value ..." for the embedded PostgreSQL; FLAGPORT_BENCH_DATABASE_URL=postgres://... instead of
  * the embedded PostgreSQL; BENCH_CPU_PROF=dir writes the server's CPU profile there).
  *
  * A Flagport server in a child process (this file bundled, as `npm start` runs the sources) on a
@@ -44,6 +44,8 @@ const ITEMS = Number(process.env["BENCH_ITEMS"] ?? 500)
 const ONLY = process.env["BENCH_ONLY"]
 const WARM_UP_S = 15
 const CPU_PROF = process.env["BENCH_CPU_PROF"]
+/** Settings of the embedded PostgreSQL (`BENCH_PG_SETTINGS="shared_buffers=1GB max_wal_size=4GB"`); none: its defaults. */
+const PG_SETTINGS = (process.env["BENCH_PG_SETTINGS"] ?? "").split(" ").filter((s) => s !== "")
 
 // Child: a Flagport server with a running experiment on rule `half` of flag `exp-flag`.
 const seed = Effect.gen(function* () {
@@ -89,10 +91,17 @@ const statSeconds = (path: string): number => {
 }
 /**
  * CPU seconds of the PostgreSQL this bench started (its processes are descendants of this one; the
- * backends that ended are in their parent's cutime and cstime): 0 with an external database.
+ * backends and autovacuum workers that ended are in their parent's cutime and cstime): 0 with an
+ * external database. Also per kind of process (its title: backend, autovacuum, checkpointer,
+ * walwriter...; "ended" for the ended ones), for where it goes.
  */
-const postgresSeconds = (): number => {
+const postgresCpu = (): { total: number; byKind: Map<string, number> } => {
   let total = 0
+  const byKind = new Map<string, number>()
+  const add = (kind: string, seconds: number) => {
+    total += seconds
+    byKind.set(kind, (byKind.get(kind) ?? 0) + seconds)
+  }
   const visit = (pid: number) => {
     let children: Array<number> = []
     try {
@@ -100,7 +109,10 @@ const postgresSeconds = (): number => {
       if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
         const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-        total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100
+        const title = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim()
+        const kind = title.startsWith("postgres: ") ? title.slice(10).replace(/ postgres postgres .*/, " backend").replace(/autovacuum worker.*/, "autovacuum worker") : "postmaster"
+        add(kind, (Number(f[11]) + Number(f[12])) / 100)
+        add("ended", (Number(f[13]) + Number(f[14])) / 100)
       }
     } catch {
       return
@@ -108,7 +120,7 @@ const postgresSeconds = (): number => {
     for (const child of children) visit(child)
   }
   visit(process.pid)
-  return total
+  return { total, byKind }
 }
 
 /** The process's CPU time so far: all its threads, and its main thread (the event loop) alone. */
@@ -173,7 +185,7 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const cpuAtStart = cpuSeconds(pid)
     const mainAtStart = mainThreadSeconds(pid)
     const threadsAtStart = threadSeconds(pid)
-    const postgresAtStart = postgresSeconds()
+    const postgresAtStart = postgresCpu()
     const startedAt = performance.now()
     const sampler = setInterval(() => {
       samples.push({ at: (performance.now() - startedAt) / 1000, accepted, rss: rssMiB(pid) })
@@ -201,8 +213,10 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const cpuUs = ((cpuSeconds(pid) - cpuAtStart) * 1e6) / Math.max(1, accepted)
     const mainUs = ((mainThreadSeconds(pid) - mainAtStart) * 1e6) / Math.max(1, accepted)
     const threads = [...threadSeconds(pid)].map(([name, seconds]) => `${name} ${(((seconds - (threadsAtStart.get(name) ?? 0)) * 1e6) / Math.max(1, accepted)).toFixed(1)}`)
-    const postgresUs = ((postgresSeconds() - postgresAtStart) * 1e6) / Math.max(1, accepted)
-    console.error(`${name} server CPU µs per item by thread: ${threads.join(", ")}; PostgreSQL's processes ${postgresUs.toFixed(1)}`)
+    const postgresAtEnd = postgresCpu()
+    const postgresUs = ((postgresAtEnd.total - postgresAtStart.total) * 1e6) / Math.max(1, accepted)
+    const postgresKinds = [...postgresAtEnd.byKind].map(([kind, seconds]) => `${kind} ${(((seconds - (postgresAtStart.byKind.get(kind) ?? 0)) * 1e6) / Math.max(1, accepted)).toFixed(1)}`)
+    console.error(`${name} server CPU µs per item by thread: ${threads.join(", ")}; PostgreSQL's processes ${postgresUs.toFixed(1)} (${postgresKinds.join(", ")})`)
     flagport.child.kill("SIGTERM")
     await new Promise((resolve) => flagport.child.once("exit", resolve))
     children.length = 0
@@ -242,7 +256,7 @@ const main = async () => {
     }
     if (ONLY === undefined || ONLY === "postgres") {
       const external = process.env["FLAGPORT_BENCH_DATABASE_URL"]
-      const postgres = external ? { url: external, stop: async () => {} } : await startEmbeddedPostgres()
+      const postgres = external ? { url: external, stop: async () => {} } : await startEmbeddedPostgres({ serverFlags: PG_SETTINGS.flatMap((setting) => ["-c", setting]) })
       try {
         rows.push(await measure("PostgreSQL", postgres.url, () => PgStorage.layer({ url: postgres.url })))
         console.error(rows[rows.length - 1])
