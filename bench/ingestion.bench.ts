@@ -236,6 +236,7 @@ const measure = async (name: string, databaseUrl: string, client: () => Layer.La
     const last = samples[samples.length - 1]!
     const maxAfterWarm = Math.max(...samples.filter((s) => s.at >= WARM_UP_S).map((s) => s.rss))
     console.error(`${name} RSS MiB every 5 s: ${samples.map((s) => `${Math.round(s.at)}s ${s.rss}`).join(", ")}`)
+    console.error(`${name} accepted items/s in each 5 s: ${samples.map((s, i) => (i === 0 ? s.accepted / s.at : (s.accepted - samples[i - 1]!.accepted) / (s.at - samples[i - 1]!.at))).map((r) => Math.round(r)).join(", ")}`)
     return (
       `| ${name} | ${Math.round(accepted / elapsed)} | ${Math.round(slowest)} | ${result.latency.p99} ms | ${refused} | ${cpuUs.toFixed(1)} (${mainUs.toFixed(1)}) | ` +
       `${warm.rss} / ${last.rss} / ${maxAfterWarm} MiB | ${accepted} | ${sent} | ${counted.units} | ${exact ? "yes" : "NO"} |`
