@@ -9,14 +9,21 @@
 //   file changes. If esbuild cannot be used, the sources run through tsx instead.
 //   esbuild is only a build step: its service process is stopped once the bundle is written, so
 //   nothing of it lives on beside the server.
+// - The bundle is CommonJS, compiled through node:vm with V8's code cache kept beside it (`.code`):
+//   a start then skips parsing the bundle's 5.5 MB and compiling the functions the previous start
+//   ran (docs/operations/benchmarks.md, "Start-up"). The cache is written once per bundle, two
+//   seconds into a process or at its exit, whichever comes first, and again if V8 refuses it
+//   (another Node version).
 // FLAGPORT_CLI_RUNNER=tsx|bundle|dist forces one way (for debugging); FLAGPORT_CLI_CACHE=DIR keeps
 // the bundle in DIR instead, a directory inside the checkout (the bundle imports packages from
 // node_modules by name); tests use a fresh one to exercise the bundling.
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import * as vm from "node:vm"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const entry = join(root, "adapters/cli/Main.ts")
@@ -69,25 +76,30 @@ const checkoutId = createHash("sha256").update(root).digest("hex").slice(0, 8)
 /** Builds (or reuses) the bundle of the sources and returns its path. */
 const bundle = async () => {
   const dir = cacheDirectory()
-  const output = join(dir, `cli-${checkoutId}-${fingerprint()}.mjs`)
+  const output = join(dir, `cli-${checkoutId}-${fingerprint()}.cjs`)
   if (existsSync(output)) return output
   const esbuild = await import("esbuild")
   // Build beside the target and rename: concurrent starts never see a half-written bundle.
   const partial = `${output}.${process.pid}.tmp`
   try {
-    await esbuild.build({
+    const built = await esbuild.build({
       entryPoints: [entry],
-      outfile: partial,
+      outfile: output,
+      write: false,
       bundle: true,
       platform: "node",
-      format: "esm",
+      // CommonJS, for V8's code cache (node:vm compiles scripts with one, not ES modules, on Node 20).
+      // Packages are still resolved as the sources import them (their ESM builds).
+      format: "cjs",
       target: "node20",
       logLevel: "error",
       // Native addons and optional native helpers stay in node_modules.
       external: ["better-sqlite3", "@node-rs/*", "pg-native", "bufferutil", "utf-8-validate", "esbuild", "fsevents"],
-      // Bundled CommonJS packages call require(); give the ESM bundle one.
-      banner: { js: "import { createRequire as __flagportCreateRequire } from 'node:module'; const require = __flagportCreateRequire(import.meta.url);" }
+      // The sources' `import.meta.url` is the bundle's own URL, as it was in an ESM bundle.
+      define: { "import.meta.url": "__flagportImportMetaUrl" },
+      banner: { js: "\"use strict\"; var __flagportImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" }
     })
+    writeFileSync(partial, withImportsRewritten(built.outputFiles[0].text))
     renameSync(partial, output)
   } finally {
     rmSync(partial, { force: true })
@@ -99,10 +111,84 @@ const bundle = async () => {
   const weekAgo = Date.now() - 7 * 24 * 3600 * 1000
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
-    if (path === output || !/^cli-[0-9a-f-]+\.mjs$/.test(name)) continue
+    if (path === output || path === codeCacheOf(output) || !/^cli-[0-9a-f-]+\.(mjs|cjs|cjs\.code)$/.test(name)) continue
     if (name.startsWith(`cli-${checkoutId}-`) || (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < weekAgo) rmSync(path, { force: true })
   }
   return output
+}
+
+/**
+ * On Node 20 a script compiled with a code cache loses its `import()`: V8 restores the script
+ * without the options that tell Node which loader answers it ("A dynamic import callback was not
+ * specified"). So the bundle's `import(` calls (a few: the docs viewer's and the dashboard builder's
+ * files, node:http for the OTLP exporter) are renamed to a function the loader passes in, which
+ * imports from here; their specifiers are absolute or bare, so resolve the same from bin/.
+ * A name matching more than a call (a method called `import`, whose parentheses are followed by
+ * a body) leaves the bundle as it is, marked as such, and it is loaded with `require`, without a
+ * code cache. Comments and strings that mention `import(` are renamed too: harmless in comments; no
+ * string of the bundle holds one (the SQLite worker's body, shipped as text, imports nothing).
+ */
+const REWRITTEN = "/* flagport: import() rewritten */"
+const withImportsRewritten = (text) => {
+  const calls = /(?<![\w$.#])import(\s*)\(/g
+  for (const match of text.matchAll(calls)) {
+    // The matching parenthesis, then what follows it: `{` is a method's body.
+    let depth = 0
+    let i = match.index + match[0].length - 1
+    for (; i < text.length; i++) {
+      if (text[i] === "(") depth++
+      else if (text[i] === ")" && --depth === 0) break
+    }
+    if (/^\s*\{/.test(text.slice(i + 1, i + 40))) return text
+  }
+  return `${REWRITTEN}${text.replace(calls, "__flagportImport$1(")}`
+}
+
+/** Where the bundle's V8 code cache is kept. */
+const codeCacheOf = (bundlePath) => `${bundlePath}.code`
+
+/**
+ * Runs the CommonJS bundle as `require` would, compiled with its code cache when there is one
+ * that V8 accepts; otherwise compiled from the text, and the cache written for the next start.
+ */
+const runBundle = (file) => {
+  const codeFile = codeCacheOf(file)
+  let cachedData
+  try {
+    cachedData = readFileSync(codeFile)
+  } catch {
+    // none yet
+  }
+  const source = readFileSync(file, "utf8")
+  if (!source.startsWith(REWRITTEN)) return createRequire(import.meta.url)(file)
+  // One line with the source's first, so positions in stack traces stay the bundle's.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __flagportImport) {${source}\n})`, {
+    filename: file,
+    ...(cachedData === undefined ? {} : { cachedData })
+  })
+  const module = { exports: {}, id: file, filename: file, loaded: false }
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (specifier, options) => import(specifier, options))
+  module.loaded = true
+  if (cachedData === undefined || script.cachedDataRejected) {
+    // After the start's work has compiled what it runs (the cache holds every function compiled so
+    // far), or at exit for a shorter command. Beside the bundle and renamed: a concurrent start never
+    // reads half a cache (V8 would refuse it anyway, by its checksum).
+    let written = false
+    const write = () => {
+      if (written) return
+      written = true
+      const partial = `${codeFile}.${process.pid}.tmp`
+      try {
+        writeFileSync(partial, script.createCachedData())
+        renameSync(partial, codeFile)
+      } catch {
+        rmSync(partial, { force: true })
+      }
+    }
+    setTimeout(write, 2000).unref()
+    process.once("exit", write)
+  }
+  return module.exports
 }
 
 const viaTsx = async () => {
@@ -117,7 +203,7 @@ const load = async () => {
   }
   if (forced === "tsx") return viaTsx()
   try {
-    return await import(pathToFileURL(await bundle()).href)
+    return runBundle(await bundle())
   } catch (error) {
     if (forced === "bundle") throw error
     if (process.env.FLAGPORT_DEBUG) process.stderr.write(`flagport: bundling failed, running the sources with tsx: ${error}\n`)
