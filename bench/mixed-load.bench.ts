@@ -13,6 +13,7 @@
  *   POST /v1/evaluate and 5% GET /v1/config (client key), 5% PUT targeting of a random flag, 5%
  *   PATCH of a random flag and 5% POST of a new flag in the other project (server key). Each kind
  *   has its own connections, so evaluating clients never wait behind an administrator's write.
+ *   BENCH_MIX=80,5,5,5,5 sets those shares (a kind at 0 is not sent), to tell the kinds' costs apart.
  *
  * Meanwhile a separate process (started before the warm-up, see `startProbe`) opens a fresh TCP
  * connection BENCH_PROBE_FIRST_MS (default 1000) after the mix starts and every
@@ -27,6 +28,10 @@
  * the highest sample after it minus the sample at it). BENCH_MEMORY=1 also loads
  * bench/memory-sampler.mjs into the server (`--import`), and prints the server's V8 heap (used /
  * reserved), external memory and ArrayBuffers every 10 s of the mix, to tell which one grows.
+ * BENCH_MEMORY_KEEP=DIR keeps the server's whole log there (a line a second: each V8 heap space,
+ * the garbage collections of that second, and a line per SQLite worker thread with its own heap),
+ * with the times the phases began beside it; FLAGPORT_BENCH_PROMOTED_PROFILE=FILE (see
+ * bench/memory-sampler.mjs) profiles what is promoted to the old space and then collected.
  *
  * Passing two checkouts (e.g. an extract of main and this one) measures before and after on the
  * same machine in one run. Each server runs through its checkout's `bin/flagport.mjs`, the public
@@ -34,10 +39,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { cpus, tmpdir, totalmem } from "node:os"
-import { join, resolve } from "node:path"
+import { basename, join, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import autocannon from "autocannon"
 import { PROBE_FIRST_MS, PROBE_INTERVAL_MS, probeOnce, serverSideOfProbes, startProbe } from "./fresh-connection-probe.js"
@@ -52,6 +57,9 @@ const REQUEST_LOG = process.env["BENCH_REQUEST_LOG"] === "1"
 /** BENCH_MEMORY=1: the server's heap, external memory and ArrayBuffers, sampled from inside (bench/memory-sampler.mjs). */
 const MEMORY = process.env["BENCH_MEMORY"] === "1"
 const MEMORY_WARMUP_S = Number(process.env["BENCH_MEMORY_WARMUP_S"] ?? 10)
+/** BENCH_MIX: the mix's shares of the connections in percent, for evaluate, config, PUT targeting, PATCH, POST (default 80,5,5,5,5). */
+const MIX = (process.env["BENCH_MIX"] ?? "80,5,5,5,5").split(",").map(Number)
+if (MIX.length !== 5 || MIX.some((n) => !Number.isFinite(n) || n < 0)) throw new Error("BENCH_MIX: five percentages (evaluate, config, PUT, PATCH, POST)")
 const SAMPLER = join(resolve(fileURLToPath(import.meta.url), ".."), "memory-sampler.mjs")
 
 // ------------------------------------------------------------------------------------------------
@@ -185,6 +193,8 @@ const sampleServer = (port: number) => {
 const measure = async (checkout: string) => {
   const dir = mkdtempSync(join(tmpdir(), "flagport-mixed-"))
   const server = await startServer(checkout, dir)
+  /** When each phase began (ms since the epoch), written beside the kept memory log. */
+  const phases: Record<string, number> = { started: Date.now() }
   try {
     await seed(server)
     const context = { key: "user-42", attributes: { email: "ada@example.org", country: "US", plan: "pro", seats: 12 } }
@@ -234,26 +244,32 @@ const measure = async (checkout: string) => {
       onResponse: count("create")
     }
     type Request = typeof evaluate | typeof config | typeof putTargeting | typeof patch | typeof create
+    // A kind given no connection (BENCH_MIX) is not sent: its result is empty.
     const load = (connections: number, duration: number, request: Request) =>
-      autocannon({ url: `http://127.0.0.1:${server.port}`, connections, duration, requests: [request] })
-    const share = (fraction: number) => Math.round(CONNECTIONS * fraction)
+      connections === 0
+        ? Promise.resolve({ timeouts: 0, errors: 0, latency: { p99: 0 } } as Awaited<ReturnType<typeof autocannon>>)
+        : autocannon({ url: `http://127.0.0.1:${server.port}`, connections, duration, requests: [request] })
+    // The connections' shares in percent: evaluate, config, PUT targeting, PATCH, POST (the rest goes to evaluate).
+    const shares = MIX.map((percent) => Math.round((CONNECTIONS * percent) / 100))
+    shares[0] = CONNECTIONS - shares.slice(1).reduce((a, b) => a + b, 0)
     const mix: ReadonlyArray<readonly [number, Request]> = [
-      [share(0.8), evaluate],
-      [share(0.05), config],
-      [share(0.05), putTargeting],
-      [share(0.05), patch],
-      [CONNECTIONS - share(0.8) - share(0.05) * 3, create]
+      [shares[0]!, evaluate],
+      [shares[1]!, config],
+      [shares[2]!, putTargeting],
+      [shares[3]!, patch],
+      [shares[4]!, create]
     ]
 
     const probeMs = DURATION * 1000 - 2000
     const warmProbe = process.env["BENCH_PROBE_COLD"] === "1" ? undefined : startProbe(server.port, probeMs, true)
     await warmProbe?.ready
     // Warm-up (JIT, caches) at a tenth of the connections.
-    await Promise.all(mix.map(([connections, request]) => load(Math.max(1, Math.round(connections / 10)), 5, request)))
+    await Promise.all(mix.map(([connections, request]) => load(connections === 0 ? 0 : Math.max(1, Math.round(connections / 10)), 5, request)))
 
     // Evaluation alone, every connection, for the ratio the issue asks for.
     counts.clear()
     const aloneSeconds = Math.max(10, Math.round(DURATION / 3))
+    phases["alone"] = Date.now()
     const aloneSamples = sampleServer(server.port)
     const alone = await load(CONNECTIONS, aloneSeconds, evaluate)
     aloneSamples.stop()
@@ -262,11 +278,13 @@ const measure = async (checkout: string) => {
     counts.clear()
     const samples = sampleServer(server.port)
     const mixStartedAt = Date.now()
+    phases["mix"] = mixStartedAt
     const [results, health] = await Promise.all([
       Promise.all(mix.map(([connections, request]) => load(connections, DURATION, request))),
       (warmProbe ?? startProbe(server.port, probeMs, false)).run()
     ])
     samples.stop()
+    phases["end"] = Date.now()
     const sorted = [...health.latenciesMs].sort((a, b) => a - b)
     const perSecond = (kind: string) => Math.round((counts.get(kind)?.ok ?? 0) / DURATION)
     const failed = [...counts.values()].reduce((n, c) => n + c.failed, 0)
@@ -280,8 +298,8 @@ const measure = async (checkout: string) => {
       ? readFileSync(join(dir, "memory.jsonl"), "utf8")
           .split("\n")
           .filter((line) => line !== "")
-          .map((line) => JSON.parse(line) as { at: number; rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number })
-          .filter((m) => m.at >= mixStartedAt)
+          .map((line) => JSON.parse(line) as { at: number; thread?: number; rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number })
+          .filter((m) => m.thread === undefined && m.at >= mixStartedAt)
           .filter((_, i, all) => i % 10 === 0 || i === all.length - 1)
           .map((m) => `${m.heapUsed}/${m.heapTotal} ${m.external} ${m.arrayBuffers}`)
           .join("; ")
@@ -320,6 +338,14 @@ const measure = async (checkout: string) => {
     if (REQUEST_LOG) console.error(serverSideOfProbes(serverOutputs.get(server.port)?.() ?? "").join("\n"))
     server.child.kill("SIGTERM")
     await new Promise((r) => server.child.once("exit", r))
+    // BENCH_MEMORY_KEEP=DIR: the server's per-second memory log is kept there (one file per checkout).
+    const keep = process.env["BENCH_MEMORY_KEEP"]
+    if (MEMORY && keep !== undefined && keep !== "") {
+      mkdirSync(keep, { recursive: true })
+      const name = `memory-${basename(checkout)}-${Date.now()}`
+      copyFileSync(join(dir, "memory.jsonl"), join(keep, `${name}.jsonl`))
+      writeFileSync(join(keep, `${name}.phases.json`), JSON.stringify(phases))
+    }
     rmSync(dir, { recursive: true, force: true })
   }
 }
@@ -337,7 +363,7 @@ const main = async () => {
     console.error(rows[rows.length - 1])
   }
   console.log(`\nNode ${process.version}, ${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${new Date().toISOString()}`)
-  console.log(`autocannon -d ${DURATION}, ${CONNECTIONS} connections: 80% POST /v1/evaluate, 5% GET /v1/config, 5% PUT targeting, 5% PATCH, 5% POST flags in another project; fresh-connection GET /health ${PROBE_FIRST_MS} ms into the mix, then every ${PROBE_INTERVAL_MS} ms\n`)
+  console.log(`autocannon -d ${DURATION}, ${CONNECTIONS} connections: ${MIX[0]}% POST /v1/evaluate, ${MIX[1]}% GET /v1/config, ${MIX[2]}% PUT targeting, ${MIX[3]}% PATCH, ${MIX[4]}% POST flags in another project; fresh-connection GET /health ${PROBE_FIRST_MS} ms into the mix, then every ${PROBE_INTERVAL_MS} ms\n`)
   console.log("| checkout | evaluations/s alone | evaluations/s mixed | evaluation p99 | configs/s | writes/s | write p99 | timeouts | errors | non-2xx | fresh /health (each probe) | of which TCP connect | probe process | /health timeouts | listen queue max | RSS every 10 s (MiB) | RSS peak alone | RSS peak mixed (ratio) | RSS growth after the first ${MEMORY_WARMUP_S} s | heap used/reserved, external, ArrayBuffers every 10 s (MiB) |")
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
   for (const row of rows) console.log(row)
