@@ -38,6 +38,9 @@ export class KeyListReader {
   private afterQuote = false
   private column: number | undefined
   private out: Array<string> = []
+  /** The limits, read once per upload rather than twice a key (a million keys: a million lookups less). */
+  private readonly maxLength = limit("segmentKeyLength")
+  private readonly maxCount = limit("segmentKeysPerList")
 
   constructor(readonly format: KeyListFormat) {}
 
@@ -66,23 +69,32 @@ export class KeyListReader {
 
   private key(key: string) {
     if (key.length === 0) return
-    const problem = keyProblem(key)
-    if (problem !== undefined) refuse(this.line, `the key ${problem}`)
-    if (++this.count > limit("segmentKeysPerList")) refuse(this.line, `a list ${atMost("segmentKeysPerList")}`)
+    // keyProblem's checks, the usual key passing them on its length and one scan for a line break;
+    // keyProblem itself (and its message) only for a key that fails one.
+    if (key.length > this.maxLength || key.includes("\r") || key.includes("\n")) {
+      const problem = keyProblem(key)
+      if (problem !== undefined) refuse(this.line, `the key ${problem}`)
+    }
+    if (++this.count > this.maxCount) refuse(this.line, `a list ${atMost("segmentKeysPerList")}`)
     this.out.push(key)
   }
 
   private pushLines(text: string) {
     let start = 0
     for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-      const line = this.field + text.slice(start, nl)
-      this.field = ""
-      this.key(line.endsWith("\r") ? line.slice(0, -1) : line)
+      // A line within this chunk is sliced once (a trailing `\r` left out), not sliced and sliced again.
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl
+      if (this.field.length === 0) this.key(text.slice(start, end))
+      else {
+        const line = this.field + text.slice(start, nl)
+        this.field = ""
+        this.key(line.endsWith("\r") ? line.slice(0, -1) : line)
+      }
       this.line++
       start = nl + 1
     }
     this.field += text.slice(start)
-    if (this.field.length > limit("segmentKeyLength") + 1) refuse(this.line, `the key must be at most ${limit("segmentKeyLength")} characters`)
+    if (this.field.length > this.maxLength + 1) refuse(this.line, `the key must be at most ${this.maxLength} characters`)
   }
 
   private csvChar(c: string) {
