@@ -11,19 +11,21 @@ import type { ConfigSnapshot, SnapshotFlag } from "../../src/domain/evaluation/C
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
 import { checkCondition, type LocalContext } from "../../src/domain/evaluation/Evaluator.js"
 import * as RuleChain from "../../src/domain/evaluation/jit/RuleChain.js"
+import type { KeyListSource } from "../../src/domain/evaluation/CompileSegments.js"
+import { KeySet } from "../../src/domain/evaluation/KeySet.js"
 import { contextArbitrary, snapshotArbitrary } from "./arbitraries.js"
 
 /** The snapshot compiled with every flag's chain made, as the evaluator makes it for a hot flag. */
-const hot = (snapshot: ConfigSnapshot): Evaluate.CompiledSnapshot => {
-  const compiled = Evaluate.compile(snapshot)
+const hot = (snapshot: ConfigSnapshot, keyLists?: KeyListSource): Evaluate.CompiledSnapshot => {
+  const compiled = Evaluate.compile(snapshot, keyLists)
   for (const flag of compiled.ordered) flag.chain = flag.rules.length === 0 ? null : RuleChain.make(flag.rules, checkCondition)
   return compiled
 }
 
 /** Every flag evaluated walked and chained: the same result, and a chain made for every flag with rules. */
-const agrees = (snapshot: ConfigSnapshot, context: LocalContext) => {
-  const walked = Evaluate.compile(snapshot)
-  const chained = hot(snapshot)
+const agrees = (snapshot: ConfigSnapshot, context: LocalContext, keyLists?: KeyListSource) => {
+  const walked = Evaluate.compile(snapshot, keyLists)
+  const chained = hot(snapshot, keyLists)
   for (const key of walked.keys) {
     const expected = Evaluate.evaluate(walked, key, context)
     expect(Evaluate.evaluate(chained, key, context)).toStrictEqual(expected)
@@ -99,6 +101,43 @@ describe("a hot flag's rule chain", () => {
     }
     const values: Array<unknown> = [...many, "v1", "xv3", "zz", "q", "xq", 3, true, 1, 2.5, -1, [1, "v2"], ["zz"], [], null, Number.MAX_VALUE]
     for (const a of values) for (const n of [undefined, 1, 3, -2, "3", 1e21]) agrees(snapshot, { key: "k", attributes: n === undefined ? { a } : { a, n } })
+  })
+
+  it("segments of key lists (the one written out as its list's lookup, and the others), either operator, negated or not", () => {
+    // Lists over keys k0..k5: included k0..k2, excluded k2..k4 (k2 in both: included wins); k5 in neither.
+    const sets = new Map<string, KeySet>()
+    const source: KeyListSource = (segment, list) => {
+      const id = `${segment}/${list}`
+      if (!sets.has(id)) sets.set(id, KeySet.fromKeys(id, list === "included" ? ["k0", "k1", "k2"] : ["k2", "k3", "k4"]))
+      return sets.get(id)
+    }
+    const named = { version: 1, count: 3 }
+    const segments: ConfigSnapshot["segments"] = [
+      { key: "inc", conditions: [], included: named },
+      { key: "exc", conditions: [], excluded: named },
+      { key: "both", conditions: [], included: named, excluded: named },
+      { key: "byId", conditions: [], included: named, excluded: named, keyAttribute: "id" },
+      { key: "withRule", conditions: [{ attribute: "a", operator: "in", values: ["x"] }], included: named, excluded: named },
+      { key: "plain", conditions: [{ attribute: "a", operator: "in", values: ["x"] }] }
+    ]
+    const names = [["inc"], ["exc"], ["both"], ["byId"], ["withRule"], ["inc", "plain"], ["exc", "byId"]]
+    const rules = names.flatMap((values, i) =>
+      (["inSegment", "notInSegment"] as const).flatMap((operator) =>
+        [false, true].map((negate) => ({ id: `${i}-${operator}-${negate}`, conditions: [{ operator, values, negate }], variationKey: "A" }))
+      )
+    )
+    const keys = ["k0", "k1", "k2", "k3", "k4", "k5", undefined]
+    for (const rule of rules) {
+      const snapshot: ConfigSnapshot = { environment: "production", flags: [flag([rule])], segments }
+      for (const key of keys) {
+        for (const id of [undefined, "k1", "k3", "k5", 7, null]) {
+          for (const a of [undefined, "x"]) {
+            const attributes = { ...(id === undefined ? {} : { id }), ...(a === undefined ? {} : { a }) }
+            agrees(snapshot, (key === undefined ? { attributes } : { key, attributes }) as LocalContext, source)
+          }
+        }
+      }
+    }
   })
 
   it("a read that throws fails the evaluation as the walk's does, and a non-object context too", () => {

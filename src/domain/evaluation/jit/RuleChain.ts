@@ -19,7 +19,8 @@
  * which still answers for a flag not yet hot, for explain (an observer sees every step), and where
  * code generation is forbidden. Conditions it has no inline form for (segments, groups, the
  * operators that parse dates or versions, a string operator's large value sets) call the walk's
- * own condition check (`check`), so each operator's meaning stays in Operators.ts.
+ * own condition check (`check`), so each operator's meaning stays in Operators.ts; a segment
+ * condition on one segment of key lists and no conditions is written out as its list's lookup.
  *
  * It answers what the walk answers, by construction and by test (test/domain/RuleChain.property.test.ts):
  * the same reads of the context in the same order (so a throwing getter throws at the same point),
@@ -29,7 +30,7 @@
  * string literal); numbers are the compiled integers; every object is passed in by reference.
  */
 import type { CompiledCondition, CompiledFlag, CompiledRollout, CompiledRule, RuleChain as RuleChainOf } from "../Compiled.js"
-import { KIND_ATTRIBUTE } from "../Compiled.js"
+import { KIND_ATTRIBUTE, KIND_IN_SEGMENT, KIND_NOT_IN_SEGMENT } from "../Compiled.js"
 import { hashRest } from "../Murmur3.js"
 import { type JsonSet, OPERATORS, testAttribute, testString } from "../Operators.js"
 
@@ -79,9 +80,26 @@ const stringTest = (c: CompiledCondition, src: Source): string => {
   return `${src.ref(testString)}(${src.ref(op)}, v, ${src.ref(prepared)})`
 }
 
+/**
+ * A segment condition naming one segment that has key lists and no conditions (a big list in a
+ * rule), written out as its included list's lookup: what the walk's `listedSegmentMatches` answers
+ * for it (the read value is listed when it is a string in `included`; an excluded one, with no
+ * conditions to fall back on, is out either way). Null for any other segment condition.
+ */
+const listedOnly = (c: CompiledCondition, label: string, src: Source): string | null => {
+  if ((c.kind !== KIND_IN_SEGMENT && c.kind !== KIND_NOT_IN_SEGMENT) || c.segments.length !== 1) return null
+  const segment = c.segments[0]!
+  const lists = segment.lists
+  if (lists === null || segment.conditions.length > 0) return null
+  const listed = lists.included === null ? "false" : `(typeof v === "string" && ${src.ref(lists.included)}.has(v))`
+  // The walk: matched = (inSegment ? listed : !listed) !== negate.
+  const matchesWhenListed = (c.kind === KIND_IN_SEGMENT) !== c.negate
+  return `v = ${read(lists.isKey, lists.attribute, lists.ownOnly, src)}; if (${matchesWhenListed ? "!" : ""}${listed}) break ${label};`
+}
+
 /** Statements that leave block `label` when the condition does not match. */
 const condition = (c: CompiledCondition, label: string, src: Source, check: ConditionCheck): string => {
-  if (c.kind !== KIND_ATTRIBUTE) return `if (!${src.ref(check)}(${src.ref(c)}, key, attributes)) break ${label};`
+  if (c.kind !== KIND_ATTRIBUTE) return listedOnly(c, label, src) ?? `if (!${src.ref(check)}(${src.ref(c)}, key, attributes)) break ${label};`
   const negate = c.negate ? " === true" : " === false"
   const other = `${src.ref(testAttribute)}(${src.ref(c.op)}, v, ${src.ref(c.prepared)})`
   const test = c.stringShortcut ? `(typeof v === "string" ? ${stringTest(c, src)} : ${other})` : other
