@@ -7,13 +7,14 @@
  *   BACKENDS=sqlite npx tsx bench/segment-upload.bench.ts     # one backend only (sqlite or postgres)
  *   SERVER_ROOT=/path/to/other/checkout npx tsx bench/segment-upload.bench.ts     # serve that checkout's bin/flagport.mjs (an A/B of two revisions)
  *   SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npx tsx bench/segment-upload.bench.ts     # node options for the server (a CPU profile, --trace-gc...)
+ *   PROBER=inline npx tsx bench/segment-upload.bench.ts     # probe from the thread that writes the upload (the bench until 2026-12-08)
  *
  * For each backend, a real `flagport serve --init` (bin/flagport.mjs) in a child process, on a fresh
  * SQLite file or an embedded PostgreSQL 15 (fsync on). The bench sends the keys (`user-0000000`...,
  * about 13 MB) chunked in 64 KB pieces as a client streaming a file would, twice (the second a
- * replace of the first: its old keys are deleted after the swap), while a prober sends
- * `GET /v1/flags/probe/eval` with the client key one at a time every 10 ms, from before the upload
- * starts until it is answered.
+ * replace of the first: its old keys are deleted after the swap), while a prober on a thread of its
+ * own sends `GET /v1/flags/probe/eval` with the client key one at a time every 10 ms, from before the
+ * upload starts until it is answered.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -21,6 +22,7 @@ import { Agent, request } from "node:http"
 import { cpus, loadavg, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
 import { startEmbeddedPostgres } from "../test/setup/EmbeddedPostgres.js"
 import { freePort } from "./free-port.js"
 
@@ -30,6 +32,8 @@ const ROOT = process.env["SERVER_ROOT"] ?? HERE
 const KEYS = Number(process.env["KEYS"] ?? 1_000_000)
 const ROUNDS = Number(process.env["ROUNDS"] ?? 2)
 const BACKENDS = (process.env["BACKENDS"] ?? "sqlite,postgres").split(",")
+/** Where the prober runs: `thread` (its own thread, the default) or `inline` (the upload's thread, as before 2026-12-08). */
+const PROBER = process.env["PROBER"] ?? "thread"
 
 interface Served {
   readonly child: ChildProcess
@@ -110,6 +114,73 @@ const quantile = (values: ReadonlyArray<number>, q: number): number => {
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+interface Prober {
+  /** Stops probing; the latencies of the probes answered, in milliseconds. */
+  readonly stop: () => Promise<ReadonlyArray<number>>
+}
+
+/** Probes from this thread, whose event loop also writes the upload (how the bench measured until 2026-12-08). */
+const inlineProber = (agent: Agent, port: number, path: string, key: string): Prober => {
+  const probes: Array<number> = []
+  let probing = true
+  const running = (async () => {
+    while (probing) {
+      const answer = await send(agent, port, "GET", path, key)
+      if (answer.status !== 200) throw new Error(`evaluation answered ${answer.status}: ${answer.text}`)
+      probes.push(answer.ms)
+      await sleep(10)
+    }
+  })()
+  return { stop: async () => ((probing = false), await running, probes) }
+}
+
+/**
+ * Probes from a thread of its own: a probe's time is the server's, not the wait for this process's
+ * event loop, busy making and writing the upload's pieces. The same probe, one at a time every 10 ms.
+ */
+const PROBER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads")
+const { Agent, request } = require("node:http")
+const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+const probes = []
+let probing = true
+parentPort.on("message", () => (probing = false))
+const probe = () => new Promise((resolve, reject) => {
+  const started = performance.now()
+  const req = request({ host: "127.0.0.1", port: workerData.port, path: workerData.path, agent, headers: { authorization: "Bearer " + workerData.key } }, (res) => {
+    res.resume()
+    res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error("evaluation answered " + res.statusCode))))
+  })
+  req.on("error", reject)
+  req.end()
+})
+;(async () => {
+  while (probing) {
+    probes.push(await probe())
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  agent.destroy()
+  parentPort.postMessage(probes)
+})().catch((error) => { throw error })
+`
+/** Started once the thread runs (so it probes from before the upload starts). */
+const threadProber = async (port: number, path: string, key: string): Promise<Prober> => {
+  const worker = new Worker(PROBER_SOURCE, { eval: true, workerData: { port, path, key } })
+  const answered = new Promise<ReadonlyArray<number>>((resolve, reject) => {
+    worker.once("message", resolve)
+    worker.once("error", reject)
+  })
+  await new Promise((resolve) => worker.once("online", resolve))
+  return {
+    stop: async () => {
+      worker.postMessage("stop")
+      const probes = await answered
+      await worker.terminate()
+      return probes
+    }
+  }
+}
+
 const runOn = async (label: string, databaseUrl: string) => {
   const served = await serve(databaseUrl)
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
@@ -125,19 +196,9 @@ const runOn = async (label: string, databaseUrl: string) => {
     for (let i = 0; i < 20; i++) await send(probeAgent, port, "GET", evalPath, clientKey)
     console.error(`${label}: server ready, flag and segment made, uploading`)
     for (let round = 1; round <= ROUNDS; round++) {
-      const probes: Array<number> = []
-      let uploading = true
-      const prober = (async () => {
-        while (uploading) {
-          const answer = await send(probeAgent, port, "GET", evalPath, clientKey)
-          if (answer.status !== 200) throw new Error(`evaluation answered ${answer.status}: ${answer.text}`)
-          probes.push(answer.ms)
-          await sleep(10)
-        }
-      })()
+      const prober = PROBER === "thread" ? await threadProber(port, evalPath, clientKey) : inlineProber(probeAgent, port, evalPath, clientKey)
       const done = await upload(port, serverKey, round * KEYS)
-      uploading = false
-      await prober
+      const probes = await prober.stop()
       if (done.status !== 200) throw new Error(`upload answered ${done.status}: ${done.text}`)
       console.log(
         `${label}, round ${round}: ${KEYS.toLocaleString("en-US")} keys in ${(done.ms / 1000).toFixed(2)} s (${done.text}); ` +
