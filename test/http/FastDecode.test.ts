@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck as fc, Schema } from "effect"
 import { ConfigQuery, EvaluateRequest, FlagEvalQuery } from "../../adapters/http/shared/EvaluationRequests.js"
 import * as FastDecode from "../../adapters/http/lane/FastDecode.js"
-import { evaluateAllJson } from "../../adapters/http/lane/ResultJson.js"
+import { evaluateBody } from "../../adapters/http/lane/ResultJson.js"
 import * as Evaluate from "../../src/domain/evaluation/Evaluate.js"
 import type { EvaluationResult } from "../../src/domain/evaluation/EvaluationResult.js"
 import { contextArbitrary, snapshotArbitrary } from "../domain/arbitraries.js"
@@ -147,23 +147,25 @@ describe("ResultJson", () => {
   })
 
   it.prop(
-    "evaluateAllJson writes JSON.stringify(Evaluate.evaluateAll(...)), every time, and shows each result in order",
-    [snapshotArbitrary, contextArbitrary],
-    ([snapshot, context]) => {
+    "evaluateBody writes JSON.stringify({ environment, flags: Evaluate.evaluateAll(...) }) as UTF-8, every time, and shows each result in order",
+    [snapshotArbitrary, contextArbitrary, fc.string({ unit: "binary", maxLength: 12 })],
+    ([snapshot, context, environment]) => {
       const compiled = Evaluate.compile(snapshot)
       const expected = Evaluate.evaluateAll(compiled, context)
+      const bytes = Buffer.from(JSON.stringify({ environment, flags: expected }))
       for (let i = 0; i < 2; i++) {
         const seen: Array<EvaluationResult> = []
-        expect(evaluateAllJson(compiled, context, (result) => seen.push(result))).toBe(JSON.stringify(expected))
+        expect(Buffer.compare(evaluateBody(environment, compiled, context, (result) => seen.push(result)), bytes)).toBe(0)
         expect(seen).toEqual(Object.values(expected))
       }
-      expect(evaluateAllJson(compiled, context, undefined)).toBe(JSON.stringify(expected))
+      expect(Buffer.compare(evaluateBody(environment, compiled, context, undefined), bytes)).toBe(0)
     },
     { fastCheck: { numRuns: 100 } }
   )
 
-  it("evaluateAllJson of a snapshot without flags is {}", () => {
-    expect(evaluateAllJson(Evaluate.compile({ environment: "production", flags: [], segments: [] }), { key: "u" }, undefined)).toBe("{}")
+  it("evaluateBody of a snapshot without flags has flags {}", () => {
+    const body = evaluateBody("production", Evaluate.compile({ environment: "production", flags: [], segments: [] }), { key: "u" }, undefined)
+    expect(body.toString("utf8")).toBe('{"environment":"production","flags":{}}')
   })
 })
 

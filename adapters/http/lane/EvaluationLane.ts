@@ -36,7 +36,7 @@ import * as FastDecode from "./FastDecode.js"
 import { KeyListRoute, type KeyListRouteOptions } from "./KeyListRoute.js"
 import { type EventStreamsOf, Ofrep } from "./Ofrep.js"
 import { ofrepErrorResponse } from "./OfrepErrors.js"
-import { evaluateAllJson, resultJson } from "./ResultJson.js"
+import { evaluateBody, resultJson } from "./ResultJson.js"
 import type { ServerExposures } from "./ServerExposures.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
 import type { StreamHub } from "./StreamHub.js"
@@ -278,7 +278,7 @@ export class EvaluationLane implements EvaluationLaneShape {
     return andThen(this.entry(scope), (entry) => {
       const count = this.options.counter?.countsIn(scope.projectId, scope.environment)
       const tap = this.options.exposures?.in(scope.projectId, scope.environment)
-      return json(200, `{"environment":${JSON.stringify(scope.environment)},"flags":${evaluateAllJson(entry.compiled, input.context, count, tap)}}`)
+      return { status: 200, headers: JSON_HEADERS, body: evaluateBody(scope.environment, entry.compiled, input.context, count, tap) }
     })
   }
 

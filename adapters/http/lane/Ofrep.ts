@@ -20,11 +20,12 @@ import type { EvaluationResult } from "../../../src/domain/evaluation/Evaluation
 import type { LaneCounter } from "../../metrics/EvaluationMetrics.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { checkBodyHeaders } from "../shared/Body.js"
+import { beginBody, endBody, putByte, putBytes } from "../shared/BodySlab.js"
 import type { LaneRequest, LaneResponse } from "../shared/EvaluationLaneService.js"
 import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import { etagMatches } from "./Etag.js"
 import { flagNotFound } from "./OfrepErrors.js"
-import { bulkEtagOf, cachedOfrepFlagJson, isOfrepError, ofrepFlagJson } from "./OfrepJson.js"
+import { bulkEtagOf, cachedOfrepFlagBytes, isOfrepError, ofrepFlagBytes, ofrepFlagJson } from "./OfrepJson.js"
 import { decodeOfrepBody } from "./OfrepRequest.js"
 import type { ExposureTap, ServerExposures } from "./ServerExposures.js"
 import type { CompiledEntry, SnapshotCache } from "./SnapshotCache.js"
@@ -116,46 +117,73 @@ export class Ofrep {
       if (etagMatches(request.header("if-none-match"), etag, false) && sameConfiguration(request.query, entry)) {
         return { status: 304, headers: { etag }, body: undefined }
       }
-      // A 304 above served nothing new; a 200 counts every flag it answers.
-      const flags = flagsJson(
-        entry,
-        decoded.context,
-        this.options.counter?.countsIn(scope.projectId, scope.environment),
-        this.options.exposures?.in(scope.projectId, scope.environment)
-      )
-      const metadata = `"metadata":{"version":${JSON.stringify(entry.etag)}}`
-      const streams = this.options.eventStreams
       const headers = { "content-type": "application/json", etag }
-      if (streams === undefined) return { status: 200, headers, body: `{"flags":${flags},${metadata}}` }
-      return andThen(streams(principal, scope, request), (entries) => ({
+      // A 304 above served nothing new; a 200 counts every flag it answers. The event streams
+      // first, so that the body is then written in one go (shared/BodySlab.ts).
+      const body = (streams: ReadonlyArray<unknown> | undefined): LaneResponse => ({
         status: 200,
         headers,
-        body: `{"flags":${flags},${metadata},"eventStreams":${JSON.stringify(entries)}}`
-      }))
+        body: bulkBody(
+          entry,
+          decoded.context,
+          this.options.counter?.countsIn(scope.projectId, scope.environment),
+          this.options.exposures?.in(scope.projectId, scope.environment),
+          streams
+        )
+      })
+      const streams = this.options.eventStreams
+      return streams === undefined ? body(undefined) : andThen(streams(principal, scope, request), body)
     })
   }
 }
 
+/** `],"metadata":{"version":<configuration ETag>}` by compiled configuration. */
+const metadataBytes = new WeakMap<CompiledEntry, Buffer>()
+/** `,"eventStreams":<entries>}` by entries (StreamUrls hands the same entries out again). */
+const streamsBytes = new WeakMap<ReadonlyArray<unknown>, Buffer>()
+
+const FLAGS_OPEN = Buffer.from('{"flags":[')
+const COMMA = 0x2c
+const CLOSE = 0x7d
+
 /**
- * The bulk `flags` array: every flag evaluated (as `Evaluate.evaluateAll` would, in snapshot order)
- * and written from its cached fragment in one pass; `each` sees every result (the insights counter),
+ * The bulk body, `{"flags":[...],"metadata":{"version":...}}` and `"eventStreams"` when given, as
+ * UTF-8 bytes: every flag evaluated (as `Evaluate.evaluateAll` would, in snapshot order) and
+ * copied from its cached fragment in one pass; `each` sees every result (the insights counter),
  * `tap` every result with its flag and context (the server's exposures).
  */
-const flagsJson = (
+const bulkBody = (
   entry: CompiledEntry,
   context: Evaluate.LocalContext,
   each: ((result: EvaluationResult) => void) | undefined,
-  tap: ExposureTap | undefined
-): string => {
-  let out = "["
+  tap: ExposureTap | undefined,
+  streams: ReadonlyArray<unknown> | undefined
+): Buffer => {
+  beginBody()
+  putBytes(FLAGS_OPEN)
   // One request, one `matches` budget for all its flags (Evaluator.evaluateEach).
   Evaluate.evaluateEach(entry.compiled.ordered, context, (flag, result, i) => {
     if (each !== undefined) each(result)
     if (tap !== undefined) tap(flag, result, context)
-    if (i > 0) out += ","
-    out += cachedOfrepFlagJson(result) ?? ofrepFlagJson(flag.key, flag, result, entry.versions.get(flag.key))
+    if (i > 0) putByte(COMMA)
+    putBytes(cachedOfrepFlagBytes(result) ?? ofrepFlagBytes(flag.key, flag, result, entry.versions.get(flag.key)))
   })
-  return `${out}]`
+  let metadata = metadataBytes.get(entry)
+  if (metadata === undefined) {
+    metadata = Buffer.from(`],"metadata":{"version":${JSON.stringify(entry.etag)}}`)
+    metadataBytes.set(entry, metadata)
+  }
+  putBytes(metadata)
+  if (streams !== undefined) {
+    let tail = streamsBytes.get(streams)
+    if (tail === undefined) {
+      tail = Buffer.from(`,"eventStreams":${JSON.stringify(streams)}`)
+      if (Object.isFrozen(streams)) streamsBytes.set(streams, tail)
+    }
+    putBytes(tail)
+  }
+  putByte(CLOSE)
+  return endBody()
 }
 
 /**

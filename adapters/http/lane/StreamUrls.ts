@@ -22,9 +22,12 @@ import { andThen, type MaybeAsync } from "../shared/MaybeAsync.js"
 import { forwardedHeadersTrusted, type TrustProxy } from "../shared/TrustProxy.js"
 
 const MAX_CACHED = 10_000
+const NO_ENTRIES: ReadonlyArray<unknown> = Object.freeze([])
 
 export class StreamUrls {
   private readonly issued = new Map<string, IssuedStreamToken>()
+  /** The entries last made with each token held (and the base they were made with). */
+  private readonly entries = new Map<string, { readonly base: string; readonly entries: ReadonlyArray<unknown> }>()
 
   constructor(
     private readonly options: {
@@ -40,9 +43,17 @@ export class StreamUrls {
   /** The `eventStreams` entries for a bulk evaluation by `principal` in `scope`. */
   eventStreams(principal: Principal, scope: EvaluationScope, request: LaneRequest): MaybeAsync<ReadonlyArray<unknown>> {
     const root = this.options.publicUrl ?? originOf((name) => request.header(name), forwardedHeadersTrusted(this.options.trustProxy, request.remoteAddress))
-    if (root === undefined) return []
+    if (root === undefined) return NO_ENTRIES
     const base = `${root}${this.options.publicUrl === undefined ? this.options.prefix : ""}/v1/stream?token=`
-    return andThen(this.token(principal, scope), (token) => [{ type: "sse", url: `${base}${encodeURIComponent(token)}` }])
+    return andThen(this.token(principal, scope), (token) => {
+      // The same token and base give the same entries: handed out again (the bulk route keeps their JSON by identity).
+      const last = this.entries.get(token)
+      if (last !== undefined && last.base === base) return last.entries
+      const entries: ReadonlyArray<unknown> = Object.freeze([Object.freeze({ type: "sse", url: `${base}${encodeURIComponent(token)}` })])
+      if (this.entries.size >= MAX_CACHED) this.entries.clear()
+      this.entries.set(token, { base, entries })
+      return entries
+    })
   }
 
   private token(principal: Principal, scope: EvaluationScope): MaybeAsync<string> {

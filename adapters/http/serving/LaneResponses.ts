@@ -5,8 +5,12 @@
 import type { ServerResponse } from "node:http"
 import type { LaneResponse } from "../shared/EvaluationLaneService.js"
 import type { StreamOpening } from "../shared/EventStream.js"
+import { encodeBody } from "../shared/BodySlab.js"
 import { SECURITY_HEADERS } from "../shared/SecurityHeaders.js"
 import { endSoon } from "./EndBatch.js"
+
+/** String bodies are encoded into slices of a shared slab (shared/BodySlab.ts). */
+export { encodeBody }
 
 /** A stream answer: headers now, then events as the stream writes them, until either side ends it. */
 const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonly stream: StreamOpening }): void => {
@@ -29,35 +33,6 @@ const writeNodeStream = (res: ServerResponse, response: LaneResponse & { readonl
   res.once("close", detachOnce)
   // A client that left while the answer was being prepared closed the socket already: "close" will not come again.
   if (res.destroyed || res.socket === null || res.socket.destroyed) detachOnce()
-}
-
-/**
- * String bodies are encoded into slices of a shared slab, as node's own Buffer pool does for
- * strings under 4 KiB; a 50-flag answer is larger, and `Buffer.from` then allocates a buffer of
- * its own per answer (2 to 4 µs here). A slice is never written again once handed out; a slab is
- * replaced when full and freed once its last slice is. With room for three bytes per UTF-16 unit
- * (UTF-8's most), the string is written without measuring it first.
- */
-// A slice still queued on a stalled socket keeps its whole slab alive: slabs are kept small (256
-// KiB), so a few slow clients pin little, while a 50-flag answer still fits many times in one.
-const SLAB_BYTES = 1 << 18
-const SLAB_LARGEST = SLAB_BYTES >>> 3
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
-let slabUsed = 0
-
-/** `body` as UTF-8 bytes. */
-export const encodeBody = (body: string): Buffer => {
-  const room = body.length * 3
-  if (room > SLAB_LARGEST) return Buffer.from(body)
-  if (slabUsed + room > SLAB_BYTES) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
-    slabUsed = 0
-  }
-  const start = slabUsed
-  const written = slab.write(body, start)
-  // The next slice starts 8-aligned, as the pool's do.
-  slabUsed = (start + written + 7) & ~7
-  return slab.subarray(start, start + written)
 }
 
 /** The security headers as name, value, name, value...: what every answer's header list starts with. */
