@@ -20,7 +20,7 @@ import type { EvaluationResult } from "../../../src/domain/evaluation/Evaluation
 import type { LaneCounter } from "../../metrics/EvaluationMetrics.js"
 import * as Policy from "../../../src/domain/auth/Policy.js"
 import { checkBodyHeaders } from "../shared/Body.js"
-import { beginBody, endBody, putByte, putBytes } from "../shared/BodySlab.js"
+import { beginBody, endBody, putByte, putBytes, putBytesAfter } from "../shared/BodySlab.js"
 import type { LaneRequest, LaneResponse } from "../shared/EvaluationLaneService.js"
 import { andThen, type MaybeAsync, unwrap } from "../shared/MaybeAsync.js"
 import { etagMatches } from "./Etag.js"
@@ -143,7 +143,6 @@ const metadataBytes = new WeakMap<CompiledEntry, Buffer>()
 const streamsBytes = new WeakMap<ReadonlyArray<unknown>, Buffer>()
 
 const FLAGS_OPEN = Buffer.from('{"flags":[')
-const COMMA = 0x2c
 const CLOSE = 0x7d
 
 /**
@@ -165,8 +164,9 @@ const bulkBody = (
   Evaluate.evaluateEach(entry.compiled.ordered, context, (flag, result, i) => {
     if (each !== undefined) each(result)
     if (tap !== undefined) tap(flag, result, context)
-    if (i > 0) putByte(COMMA)
-    putBytes(cachedOfrepFlagBytes(result) ?? ofrepFlagBytes(flag.key, flag, result, entry.versions.get(flag.key)))
+    const bytes = cachedOfrepFlagBytes(result) ?? ofrepFlagBytes(flag.key, flag, result, entry.versions.get(flag.key))
+    if (i === 0) putBytesAfter(bytes, 1)
+    else putBytes(bytes)
   })
   let metadata = metadataBytes.get(entry)
   if (metadata === undefined) {

@@ -56,15 +56,18 @@ export const ofrepFlagJson = (flagKey: string, flag: CompiledFlag, result: Evalu
 /** The fragment when cached (the common case: no flag lookup needed), else undefined. */
 export const cachedOfrepFlagJson = (result: EvaluationResult): string | undefined => fragments.get(result)
 
-/** `ofrepFlagJson`'s fragments as UTF-8 bytes (what the bulk body copies), for frozen results. */
+/**
+ * `ofrepFlagJson`'s fragments as UTF-8 bytes after a comma (what the bulk body copies: the comma
+ * precedes every fragment but the first), for frozen results.
+ */
 const fragmentBytes = new WeakMap<EvaluationResult, Buffer>()
 
-/** The bytes when cached (the common case: no flag lookup needed), else undefined. */
+/** `,` and the fragment's bytes when cached (the common case: no flag lookup needed), else undefined. */
 export const cachedOfrepFlagBytes = (result: EvaluationResult): Buffer | undefined => fragmentBytes.get(result)
 
-/** `ofrepFlagJson` as UTF-8 bytes, cached when the result is frozen. */
+/** `,` and `ofrepFlagJson` as UTF-8 bytes, cached when the result is frozen. */
 export const ofrepFlagBytes = (flagKey: string, flag: CompiledFlag, result: EvaluationResult, version: number | undefined): Buffer => {
-  const bytes = Buffer.from(ofrepFlagJson(flagKey, flag, result, version))
+  const bytes = Buffer.from(`,${ofrepFlagJson(flagKey, flag, result, version)}`)
   if (Object.isFrozen(result)) fragmentBytes.set(result, bytes)
   return bytes
 }

@@ -8,7 +8,7 @@
  */
 import * as Evaluate from "../../../src/domain/evaluation/Evaluate.js"
 import type { EvaluationResult } from "../../../src/domain/evaluation/EvaluationResult.js"
-import { beginBody, endBody, putByte, putBytes, putString } from "../shared/BodySlab.js"
+import { beginBody, endBody, putByte, putBytes, putBytesAfter, putString } from "../shared/BodySlab.js"
 import type { ExposureTap } from "./ServerExposures.js"
 
 const fragments = new WeakMap<object, string>()
@@ -25,18 +25,23 @@ const fragmentOf = (result: EvaluationResult): string => {
 /** `"key":<result>`, a member of the `flags` object. */
 const memberOf = (key: string, result: EvaluationResult): string => `${JSON.stringify(key)}:${fragmentOf(result)}`
 
-/** `"key":<result>` as UTF-8 bytes, for a frozen result answering for its own flag key. */
+/**
+ * `,"key":<result>` as UTF-8 bytes (the comma that precedes every member but the first), for a
+ * frozen result answering for its own flag key.
+ */
 const memberBytes = new WeakMap<object, Buffer>()
 
-const putMember = (key: string, result: EvaluationResult): void => {
-  if (key !== result.flagKey) return putString(memberOf(key, result))
+/** Member `i` of the `flags` object. */
+const putMember = (key: string, result: EvaluationResult, i: number): void => {
+  if (key !== result.flagKey) return putString(i === 0 ? memberOf(key, result) : `,${memberOf(key, result)}`)
   let bytes = memberBytes.get(result)
   if (bytes === undefined) {
-    if (!Object.isFrozen(result)) return putString(memberOf(key, result))
-    bytes = Buffer.from(memberOf(key, result))
+    if (!Object.isFrozen(result)) return putString(i === 0 ? memberOf(key, result) : `,${memberOf(key, result)}`)
+    bytes = Buffer.from(`,${memberOf(key, result)}`)
     memberBytes.set(result, bytes)
   }
-  putBytes(bytes)
+  if (i === 0) putBytesAfter(bytes, 1)
+  else putBytes(bytes)
 }
 
 /** `{"environment":<environment>,"flags":{` as bytes, by environment (a few per server). */
@@ -53,7 +58,6 @@ const headOf = (environment: string): Buffer => {
   return head
 }
 
-const COMMA = 0x2c
 const CLOSE = 0x7d
 
 /**
@@ -77,8 +81,7 @@ export const evaluateBody = (
   Evaluate.evaluateEach(compiled.ordered, context, (flag, result, i) => {
     if (each !== undefined) each(result)
     if (tap !== undefined) tap(flag, result, context)
-    if (i > 0) putByte(COMMA)
-    putMember(flag.key, result)
+    putMember(flag.key, result, i)
   })
   putByte(CLOSE)
   putByte(CLOSE)

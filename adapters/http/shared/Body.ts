@@ -108,7 +108,8 @@ export const nestsTooDeeply = (text: string): boolean => {
  */
 export const parseJsonBody = (bytes: Uint8Array): { readonly json: unknown } | "empty" | "tooDeep" | "malformed" => {
   if (bytes.length === 0) return "empty"
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
+  // A Buffer (node's chunks are) decodes itself; a plain Uint8Array (a web body) through a view.
+  const text = Buffer.isBuffer(bytes) ? bytes.toString("utf8") : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
   if (nestsTooDeeply(text)) return "tooDeep"
   try {
     return { json: JSON.parse(text) }

@@ -75,6 +75,13 @@ export const putBytes = (bytes: Uint8Array): void => {
   at += bytes.length
 }
 
+/** Appends bytes but the first `skip` of them. */
+export const putBytesAfter = (bytes: Uint8Array, skip: number): void => {
+  room(bytes.length - skip)
+  slab.set(bytes.subarray(skip), at)
+  at += bytes.length - skip
+}
+
 /** Appends a string as UTF-8. */
 export const putString = (text: string): void => {
   room(text.length * 3)

@@ -35,15 +35,37 @@ const within = (step: string | number, inner: Found): Found => {
 const pathOf = (base: string, steps: ReadonlyArray<string | number>): string =>
   steps.reduce<string>((path, step) => (typeof step === "number" ? `${path}[${step}]` : join(path, step)), base)
 
+/**
+ * An upper bound of the length of `JSON.stringify` of everything `valueProblem` walked, added up
+ * as it walks (reset by `contextLimitProblem`): a string encodes to at most 6 characters per
+ * UTF-16 unit (`\uXXXX`) and its quotes, a number to at most 25 characters (`-0.0000012345678901234567`;
+ * 32 counted), `true`/`false`/`null` to at most 5, and an object or array adds its brackets, a comma
+ * per entry and each property's name and colon. Anything else (a prototype other than an object's
+ * or an array's, a `toJSON` property, a bigint...) makes it infinite: the context is then encoded to
+ * be measured, as it always was. When the bound is within `contextSize`, the encoding is skipped.
+ */
+let encodedAtMost = 0
+
+const PLAIN = Object.prototype
+
+/** The bound of a value that is neither a string nor an object (see `encodedAtMost`). */
+const scalarBound = (value: unknown): number =>
+  typeof value === "number" ? 32 : typeof value === "boolean" || value === undefined ? 9 : Infinity
+
 /** The first limit that `value` (an attribute value `depth` levels deep) breaks, if any. */
 const valueProblem = (value: unknown, depth: number): Found | undefined => {
   if (typeof value === "string") {
+    encodedAtMost += 6 * value.length + 2
     return value.length > limit("contextStringLength") ? found(atMostLength("contextStringLength")) : undefined
   }
-  if (typeof value !== "object" || value === null) return undefined
+  if (typeof value !== "object" || value === null) {
+    encodedAtMost += value === null ? 4 : scalarBound(value)
+    return undefined
+  }
   if (depth >= limit("contextDepth")) return found(`must nest arrays and objects at most ${limit("contextDepth")} levels deep`)
   if (Array.isArray(value)) {
     if (value.length > limit("contextArrayLength")) return found(atMost("contextArrayLength"))
+    encodedAtMost += Object.getPrototypeOf(value) === Array.prototype ? 2 + value.length : Infinity
     for (let i = 0; i < value.length; i++) {
       const p = valueProblem(value[i], depth + 1)
       if (p !== undefined) return within(i, p)
@@ -52,8 +74,11 @@ const valueProblem = (value: unknown, depth: number): Found | undefined => {
   }
   const keys = Object.keys(value)
   if (keys.length > limit("contextArrayLength")) return found(`must have at most ${limit("contextArrayLength")} entries`)
+  const proto: unknown = Object.getPrototypeOf(value)
+  encodedAtMost += proto === PLAIN || proto === null ? 2 : Infinity
   for (const key of keys) {
     if (key.length > limit("contextStringLength")) return found(`has a property name longer than ${limit("contextStringLength")} characters`)
+    encodedAtMost += key === "toJSON" ? Infinity : 6 * key.length + 4
     const p = valueProblem((value as Record<string, unknown>)[key], depth + 1)
     if (p !== undefined) return within(key, p)
   }
@@ -72,18 +97,30 @@ export const contextLimitProblem = (context: unknown, path: string): Problem | u
   if (typeof key === "string" && key.length > limit("contextStringLength")) {
     return { path: join(path, "key"), message: atMostLength("contextStringLength") }
   }
+  // The bound of `{"key":...,"attributes":{...}}`; another property, or attributes that are not
+  // an object, and the context is encoded to be measured.
+  encodedAtMost = Object.getPrototypeOf(context) === PLAIN ? 2 : Infinity
+  for (const name in context) {
+    if (name === "key") encodedAtMost += 7 + (typeof key === "string" ? 6 * key.length + 2 : key === null ? 4 : scalarBound(key))
+    else if (name === "attributes") encodedAtMost += 14
+    else encodedAtMost = Infinity
+  }
   const attributes = context.attributes
   if (isRecord(attributes)) {
     const names = Object.keys(attributes)
     if (names.length > limit("contextAttributes")) return { path: join(path, "attributes"), message: atMost("contextAttributes") }
+    const proto: unknown = Object.getPrototypeOf(attributes)
+    encodedAtMost += proto === PLAIN || proto === null ? 2 : Infinity
     for (const name of names) {
       if (name.length > limit("contextStringLength")) {
         return { path: join(path, "attributes"), message: `has an attribute name longer than ${limit("contextStringLength")} characters` }
       }
+      encodedAtMost += name === "toJSON" ? Infinity : 6 * name.length + 4
       const p = valueProblem(attributes[name], 0)
       if (p !== undefined) return { path: pathOf(join(join(path, "attributes"), name), p.steps), message: p.message }
     }
-  }
+  } else if (attributes !== undefined) encodedAtMost = Infinity
+  if (encodedAtMost <= limit("contextSize")) return undefined
   // Every part is bounded now, so encoding it is cheap and cannot overflow the stack.
   const size = JSON.stringify(context).length
   if (size <= limit("contextSize")) return undefined

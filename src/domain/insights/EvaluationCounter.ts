@@ -73,12 +73,16 @@ export class EvaluationCounter {
   }
 
   private static bumpResult(scope: ScopeTally, result: EvaluationResult): void {
+    // A result counted before is frozen and served a variation (checked below when it came first): one lookup.
+    const cell = scope.byResult.get(result)
+    if (cell !== undefined) {
+      cell.n++
+      return
+    }
     if (result.variationKey === null) return
     // Only frozen results are shared; a fresh object per evaluation would grow the map.
     if (!Object.isFrozen(result)) return EvaluationCounter.bump(scope, result.flagKey, result.variationKey)
-    const cell = scope.byResult.get(result)
-    if (cell === undefined) scope.byResult.set(result, { n: 1 })
-    else cell.n++
+    scope.byResult.set(result, { n: 1 })
   }
 
   /** One evaluation of `variationKey` of `flagKey` (a null variation: nothing was served, nothing counted). */
