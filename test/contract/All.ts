@@ -5,6 +5,7 @@ import { changeRequestContract } from "./ChangeRequests.contract.js"
 import { changeRequestSegmentContract } from "./ChangeRequestSegments.contract.js"
 import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
+import { groupCommitContract } from "./GroupCommit.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { experimentContract } from "./Experiments.contract.js"
@@ -44,6 +45,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["FlagRepository", flagContract],
   ["Targeting", targetingContract],
   ["Optimistic concurrency", concurrencyContract],
+  ["Group commit", groupCommitContract],
   ["Environment copy", environmentCopyContract],
   ["Prerequisites", prerequisitesContract],
   ["SegmentRepository", segmentContract],
