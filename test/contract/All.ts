@@ -5,7 +5,7 @@ import { changeRequestContract } from "./ChangeRequests.contract.js"
 import { changeRequestSegmentContract } from "./ChangeRequestSegments.contract.js"
 import { changeFeedContract } from "./ChangeFeed.contract.js"
 import { concurrencyContract } from "./Concurrency.contract.js"
-import { groupCommitContract } from "./GroupCommit.contract.js"
+import { concurrentProjectWritesContract } from "./ConcurrentProjectWrites.contract.js"
 import { environmentCopyContract } from "./EnvironmentCopy.contract.js"
 import { outboxContract } from "./EventOutbox.contract.js"
 import { experimentContract } from "./Experiments.contract.js"
@@ -45,7 +45,7 @@ export const allContracts: ReadonlyArray<readonly [string, Contract]> = [
   ["FlagRepository", flagContract],
   ["Targeting", targetingContract],
   ["Optimistic concurrency", concurrencyContract],
-  ["Group commit", groupCommitContract],
+  ["Concurrent writes to one project", concurrentProjectWritesContract],
   ["Environment copy", environmentCopyContract],
   ["Prerequisites", prerequisitesContract],
   ["SegmentRepository", segmentContract],

@@ -175,10 +175,7 @@ export const writer: Effect.Effect<Writer, never, WriterDeps> = Effect.gen(funct
 
   const serving: Writer["serving"] = (projectId, body) =>
     Effect.flatMap(clock, (time) =>
-      // Writes to one project lock it (the revision bump) and so wait for each other: those that
-      // arrive together may share one commit (Transactor.withGroupedTransaction).
-      tx.withGroupedTransaction(
-        projectId,
+      tx.withTransaction(
         projects.bumpRevision(projectId).pipe(
           Effect.catchTag("NotFound", () => Effect.fail(projectNotFound(projectId))),
           Effect.flatMap((revision) => body({ ...time, revision })),

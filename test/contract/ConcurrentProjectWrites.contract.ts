@@ -18,11 +18,11 @@ const targeting = (environment: string, enabled: boolean): TargetingInput => ({
 })
 
 /**
- * Writes to one project that arrive together (on SQL storage they share one commit: group commit,
- * adapters/sql/GroupCommit.ts) are each still a write of their own: each answered with its own
- * version, audited, webhooked and announced; one that fails leaves nothing and fails no other.
+ * Writes to one project that arrive together are each a write of their own: each answered with
+ * its own version, audited, webhooked and announced once, in commit order; one that fails leaves
+ * nothing and fails no other.
  */
-export const groupCommitContract: Contract = (it) => {
+export const concurrentProjectWritesContract: Contract = (it) => {
   it.scoped(
     "concurrent targeting writes to one project: a failing one fails alone, every other is written with its audit entry, event and announcement, in commit order",
     () =>
