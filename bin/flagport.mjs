@@ -125,8 +125,9 @@ const bundle = async () => {
  * imports from here; their specifiers are absolute or bare, so resolve the same from bin/.
  * A name matching more than a call (a method called `import`, whose parentheses are followed by
  * a body) leaves the bundle as it is, marked as such, and it is loaded with `require`, without a
- * code cache. Comments and strings that mention `import(` are renamed too: harmless in comments; no
- * string of the bundle holds one (the SQLite worker's body, shipped as text, imports nothing).
+ * code cache. Comments and strings that mention `import(` are renamed too: harmless in comments, and
+ * a string compiled later (`new Function`) finds the name on `globalThis`; the SQLite worker's body,
+ * shipped as text to a thread of its own, imports nothing.
  */
 const REWRITTEN = "/* flagport: import() rewritten */"
 const withImportsRewritten = (text) => {
@@ -167,12 +168,16 @@ const runBundle = (file) => {
     ...(cachedData === undefined ? {} : { cachedData })
   })
   const module = { exports: {}, id: file, filename: file, loaded: false }
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), (specifier, options) => import(specifier, options))
+  const importHere = (specifier, options) => import(specifier, options)
+  // Also global: a renamed `import(` inside a string that a dependency compiles later (`new Function`)
+  // runs outside the bundle's function and finds the name only there.
+  globalThis.__flagportImport ??= importHere
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), importHere)
   module.loaded = true
   if (cachedData === undefined || script.cachedDataRejected) {
     // After the start's work has compiled what it runs (the cache holds every function compiled so
-    // far), or at exit for a shorter command. Beside the bundle and renamed: a concurrent start never
-    // reads half a cache (V8 would refuse it anyway, by its checksum).
+    // far), or at exit for a shorter command. Written beside the bundle, then renamed into place, so a
+    // concurrent start never reads half a cache.
     let written = false
     const write = () => {
       if (written) return
