@@ -6,6 +6,7 @@
 import * as Schema from "effect/Schema"
 import { documentName } from "../DocumentName.js"
 import { Key } from "../definitions/Ids.js"
+import { isInstantText } from "../definitions/InstantText.js"
 import { limit } from "../Limits.js"
 
 /** Most entries one SDK report may carry (an SDK sends one per flag and variation it served). */
@@ -32,7 +33,7 @@ export const hoursBetween = (from: number, to: number): ReadonlyArray<string> =>
 
 /** An ISO 8601 instant with an explicit zone (`Z` or an offset), as `Date.parse` reads it. */
 export const Instant = Schema.String.pipe(
-  Schema.filter((text) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) && !Number.isNaN(Date.parse(text)), {
+  Schema.filter((text) => isInstantText(text), {
     message: () => "must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-23T14:00:00Z"
   }),
   Schema.annotations({ description: "An ISO 8601 instant with a time zone, e.g. 2026-11-23T14:00:00Z", format: "date-time" })

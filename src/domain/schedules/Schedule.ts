@@ -2,6 +2,7 @@ import * as Schema from "effect/Schema"
 import { Actor } from "../audit/Actor.js"
 import { documentName } from "../DocumentName.js"
 import { Key } from "../definitions/Ids.js"
+import { isInstantText } from "../definitions/InstantText.js"
 import type { Problem } from "../Errors.js"
 import { Prerequisite, RuleInput, type TargetingInput } from "../definitions/Targeting.js"
 
@@ -34,11 +35,8 @@ export type ScheduledTargeting = typeof ScheduledTargeting.Type
 /** What the schedule stores and answers: the targeting without its environment. */
 export type StoredTargeting = Omit<ScheduledTargeting, "environment">
 
-/** ISO 8601 date and time with an explicit offset (`Z` or `+02:00`), e.g. `2026-12-01T09:00:00Z`. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
 export const ScheduleTime = Schema.String.pipe(
-  Schema.filter((s) => (ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s))) || "must be an ISO 8601 date and time with an offset, e.g. 2026-12-01T09:00:00Z")
+  Schema.filter((s) => isInstantText(s) || "must be an ISO 8601 date and time with an offset, e.g. 2026-12-01T09:00:00Z")
 )
 
 /** Body of `POST /v1/projects/{projectId}/flags/{flagKey}/schedules`. */

@@ -9,13 +9,11 @@
  * test/http/FastIngestDecode.test.ts checks the agreement on arbitrary inputs.
  */
 import { KEY_PATTERN } from "../../../../src/domain/definitions/Ids.js"
+import { isInstantText } from "../../../../src/domain/definitions/InstantText.js"
 import { isStorableText } from "../../../../src/domain/definitions/TextCheck.js"
 import type { ExposureBatch } from "../../../../src/domain/experiments/Exposure.js"
 import type { TrackBatch } from "../../../../src/domain/experiments/MetricEvent.js"
 import { limit } from "../../../../src/domain/Limits.js"
-
-/** Instant's pattern (insights/Insights.ts), with `Date.parse` reading the text. */
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 
 const MAX_ITEMS = limit("ingestItems")
 const MAX_UNIT = limit("ingestUnitLength")
@@ -37,7 +35,7 @@ let lastInstant = ""
 const isInstant = (u: unknown): u is string => {
   if (typeof u !== "string") return false
   if (u === lastInstant) return true
-  if (!INSTANT.test(u) || Number.isNaN(Date.parse(u))) return false
+  if (!isInstantText(u)) return false
   lastInstant = u
   return true
 }
