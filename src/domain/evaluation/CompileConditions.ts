@@ -46,6 +46,35 @@ const readNothing: PropertyReader = () => undefined
 const NO_LISTS: ReadonlyArray<ReadonlyArray<CompiledCondition>> = []
 
 /**
+ * A condition that reads no attribute itself (a segment reference, a group): its parts do. Every
+ * compiled condition has every field, in the attribute condition's order, so all share one shape.
+ */
+const readingNothing = (
+  kind: number,
+  operator: string,
+  values: ReadonlyArray<unknown>,
+  negate: boolean,
+  segments: CompiledCondition["segments"],
+  segmentKeys: ReadonlyArray<string>,
+  lists: CompiledCondition["lists"]
+): CompiledCondition => ({
+  kind,
+  operator,
+  values,
+  isKey: false,
+  attribute: "",
+  ownOnly: false,
+  read: readNothing,
+  op: OPERATORS.exists,
+  prepared: null,
+  stringShortcut: false,
+  negate,
+  segments,
+  segmentKeys,
+  lists
+})
+
+/**
  * A group: its lists' conditions compiled like any other. Validation refuses an empty group, an
  * empty list and a group inside a group; a configuration that has one anyway (written by hand)
  * cannot be evaluated rather than guessed at.
@@ -56,22 +85,7 @@ const compileGroup = (lists: unknown, segments: Segments | null, regex: RegexEng
     if (!Array.isArray(list) || list.length === 0) return fail("a list of a group (anyOf) has no conditions")
     return list.map((c: unknown) => (isGroupShaped(c) ? fail("a group (anyOf) holds a group") : compileCondition(c, segments, regex)))
   })
-  return {
-    kind: KIND_GROUP,
-    operator: "anyOf",
-    values: [],
-    isKey: false,
-    attribute: "",
-    ownOnly: false,
-    read: readNothing,
-    op: OPERATORS.exists,
-    prepared: null,
-    stringShortcut: false,
-    negate: false,
-    segments: [],
-    segmentKeys: [],
-    lists: compiled
-  }
+  return readingNothing(KIND_GROUP, "anyOf", [], false, [], [], compiled)
 }
 
 const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexEngine): CompiledCondition => {
@@ -90,22 +104,7 @@ const compileCondition = (raw: unknown, segments: Segments | null, regex: RegexE
       }
       return segment
     })
-    return {
-      kind: SEGMENT_KINDS[operator],
-      operator,
-      values,
-      isKey: false,
-      attribute: "",
-      ownOnly: false,
-      read: readNothing,
-      op: OPERATORS.exists,
-      prepared: null,
-      stringShortcut: false,
-      negate,
-      segments: resolved,
-      segmentKeys: values as ReadonlyArray<string>,
-      lists: NO_LISTS
-    }
+    return readingNothing(SEGMENT_KINDS[operator], operator, values, negate, resolved, values as ReadonlyArray<string>, NO_LISTS)
   }
   if (!isAttributeOperator(operator)) return fail(`unknown operator ${JSON.stringify(operator)}`)
   const attribute = raw.attribute
