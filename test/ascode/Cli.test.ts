@@ -7,11 +7,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as YAML from "yaml"
-import * as StorageLayer from "../../adapters/app/Composition.js"
 import { freshSqliteUrl, runCli } from "../cli/Process.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request } from "../http/fixtures.js"
+import { serverForSuite } from "../http/serverForSuite.js"
 import { richFile } from "./RichProject.js"
 
 const DIR = mkdtempSync(join(tmpdir(), "flagport-ascode-"))
@@ -95,13 +95,7 @@ describe("flagport apply and export (the binary)", () => {
 })
 
 describe("flagport apply and export --url (through a running server)", () => {
-  let t: TestServer
-  beforeAll(async () => {
-    t = await startServer(StorageLayer.memoryStorage)
-  }, 60_000)
-  afterAll(async () => {
-    await t?.close()
-  })
+  const t = serverForSuite()
 
   it("plans, applies and exports as the server answers; refusals exit 1 with the server's problems", { timeout: 120_000 }, async () => {
     const rich = file("remote.yaml", richFile())

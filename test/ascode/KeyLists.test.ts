@@ -10,10 +10,10 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as StorageLayer from "../../adapters/app/Composition.js"
+import { describe, expect, it } from "@effect/vitest"
 import { freshSqliteUrl, runCli } from "../cli/Process.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request } from "../http/fixtures.js"
+import { serverForSuite } from "../http/serverForSuite.js"
 
 const ROOT = mkdtempSync(join(tmpdir(), "flagport-keylists-"))
 
@@ -163,13 +163,7 @@ describe("key lists in flags as code, against the database (DATABASE_URL)", () =
 })
 
 describe("key lists in flags as code, through a running server (--url)", () => {
-  let t: TestServer
-  beforeAll(async () => {
-    t = await startServer(StorageLayer.memoryStorage)
-  }, 60_000)
-  afterAll(async () => {
-    await t?.close()
-  })
+  const t = serverForSuite()
 
   it("apply --url reads the files and uploads the lists that differ; export --url --out downloads them; the server's own apply refuses keys", { timeout: 180_000 }, async () => {
     const server = ["--url", t.url, "--key", t.keys.global]

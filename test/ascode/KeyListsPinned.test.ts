@@ -8,10 +8,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as StorageLayer from "../../adapters/app/Composition.js"
+import { describe, expect, it } from "@effect/vitest"
 import { freshSqliteUrl, runCli } from "../cli/Process.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request } from "../http/fixtures.js"
+import { serverForSuite } from "../http/serverForSuite.js"
 
 const ROOT = mkdtempSync(join(tmpdir(), "flagport-keylists-pinned-"))
 
@@ -94,13 +94,7 @@ describe("apply --plan pins the key list files", () => {
   })
 
   describe("through a running server (--url)", () => {
-    let t: TestServer
-    beforeAll(async () => {
-      t = await startServer(StorageLayer.memoryStorage)
-    }, 60_000)
-    afterAll(async () => {
-      await t?.close()
-    })
+    const t = serverForSuite()
 
     it("a list file changed after the plan is refused, nothing replaced; unchanged, it applies", { timeout: 180_000 }, async () => {
       await pinnedLists("pinned-remote", ["--url", t.url, "--key", t.keys.global], {}, async () => {

@@ -10,24 +10,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { spawn } from "node:child_process"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import * as YAML from "yaml"
-import * as StorageLayer from "../../adapters/app/Composition.js"
 import { richFile } from "../ascode/RichProject.js"
-import { request, startServer, type TestServer } from "../http/fixtures.js"
+import { request } from "../http/fixtures.js"
+import { serverForSuite } from "../http/serverForSuite.js"
 import { BIN, childEnv, type CliResult, ROOT, runCli } from "./Process.js"
 
 const TIMEOUT = 120_000
 const DIR = mkdtempSync(join(tmpdir(), "flagport-key-env-"))
 
-let t: TestServer
-beforeAll(async () => {
-  t = await startServer(StorageLayer.memoryStorage)
-}, 60_000)
-afterAll(async () => {
-  await t?.close()
-  rmSync(DIR, { recursive: true, force: true })
-})
+const t = serverForSuite()
+afterAll(() => rmSync(DIR, { recursive: true, force: true }))
 
 /** Every key the fixture made: none may ever show in a command's output. */
 const allKeys = () => Object.values(t.keys)
