@@ -1,6 +1,6 @@
 /**
  * Targeting writes per second (run by hand):
- * `/work/wt/bench npx tsx bench/targeting-writes.bench.ts [CHECKOUT...]`
+ * `npx tsx bench/targeting-writes.bench.ts [CHECKOUT...]` (on a quiet machine: docs/operations/benchmarks.md)
  * (BENCH_DURATION=seconds, default 20; BENCH_CONNECTIONS, default 32; BENCH_ONLY=sqlite|postgres;
  * BENCH_CPU_PROF=dir writes each server's CPU profile there).
  *
@@ -17,6 +17,10 @@
  * answers, the server's CPU per write (all threads; main thread alone), PostgreSQL's CPU per write,
  * and, with the server stopped, the audit entries and outbox events counted in the database: each
  * acknowledged write has its own (at least as many as the 200s, at most as many as were sent).
+ *
+ * The file stands alone (the W2 targeting and the /proc readings are written out here, as in
+ * mixed-load and ingestion) because it is copied into older checkouts, whose bench/ lacks any
+ * module added after them.
  */
 import { execFileSync } from "node:child_process"
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
